@@ -1,0 +1,205 @@
+/**
+ * One document of the stream: its source text, parsed on demand, and edits that keep every byte
+ * they do not own. A document nobody edits is written back exactly as it came in.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import type { Document, Node, YAMLError } from 'yaml';
+import { KubeGracefulError } from '../engine/errors.ts';
+import { buildAt, setAt } from './path.ts';
+import type { FieldPath } from './path.ts';
+import { spliceSet } from './splice.ts';
+import { parseOptions, stringifyOptions, toJsOptions, MAX_NESTING_DEPTH } from '../yaml/options.ts';
+
+/** Where a document's text sits in the input, for messages. */
+export interface SourcePlace {
+  /** 1-based index among the documents (or ResourceList items). */
+  readonly document: number;
+  /** 1-based line of the input at which the text starts; 0 when the text is not from the input. */
+  readonly line: number;
+}
+
+/** A document of the stream with lazy parsing and verified, minimal edits. */
+export class ManifestDocument {
+  #text: string;
+  #doc: Document | undefined;
+  #data: unknown;
+  #changed = false;
+
+  constructor(
+    text: string,
+    readonly place: SourcePlace,
+  ) {
+    this.#text = text;
+  }
+
+  /** Returns the current text: the source, or the source with the edits made so far. */
+  get text(): string {
+    return this.#text;
+  }
+
+  /** Returns true once an edit has changed the text. */
+  get changed(): boolean {
+    return this.#changed;
+  }
+
+  /** Returns the parsed document; throws a KubeGracefulError that names the line on bad YAML. */
+  get document(): Document {
+    this.#doc ??= this.parse(this.#text);
+    return this.#doc;
+  }
+
+  /** Returns the document as plain data (ints beyond 2^53 stay bigint). */
+  get data(): unknown {
+    if (this.#data === undefined) {
+      try {
+        this.#data = toData(this.document);
+      } catch (error) {
+        throw this.translate(error);
+      }
+    }
+    return this.#data;
+  }
+
+  /**
+   * Sets `value` at `path`. The text edit is checked by re-parsing: the result must equal the old
+   * data with exactly this field set, else the edit is redone on the syntax tree (which may
+   * re-indent this one document) and checked again.
+   */
+  set(path: FieldPath, value: unknown): void {
+    const expected = setAt(this.data, path, value);
+    const spliced = spliceSet(this.#text, this.document, path, value);
+    if (spliced !== undefined && this.accept(spliced, expected)) return;
+    const rewritten = this.rewrite(path, value);
+    if (!this.accept(rewritten, expected)) {
+      throw new KubeGracefulError('E_INTERNAL', `could not set ${JSON.stringify(path)} without changing other fields`, this.place);
+    }
+  }
+
+  private accept(text: string, expected: unknown): boolean {
+    let doc: Document;
+    let data: unknown;
+    try {
+      doc = this.parse(text);
+      data = toData(doc);
+    } catch {
+      return false;
+    }
+    if (!isDeepStrictEqual(data, expected)) return false;
+    this.#text = text;
+    this.#doc = doc;
+    this.#data = data;
+    this.#changed = true;
+    return true;
+  }
+
+  /** The tree edit: create what is missing along the path, set the value, print the document. */
+  private rewrite(path: FieldPath, value: unknown): string {
+    const doc = this.parse(this.#text);
+    let parent: Node | null = doc.contents as Node | null;
+    const setChild = (holder: Node | Document, key: unknown, child: unknown) => {
+      (holder as { set(k: unknown, v: unknown): void }).set(key, doc.createNode(child));
+    };
+    if (path.length === 0) throw new KubeGracefulError('E_INTERNAL', 'cannot replace a whole document', this.place);
+    for (let i = 0; i < path.length; i++) {
+      const segment = path[i]!;
+      const rest = path.slice(i + 1);
+      const last = i === path.length - 1;
+      if (isMap(parent) && typeof segment === 'string') {
+        const child = parent.get(segment, true) as Node | undefined;
+        if (last || child === undefined || (isScalar(child) && child.value === null)) {
+          setChild(parent, segment, last ? value : buildAt(rest, value));
+          break;
+        }
+        parent = child;
+      } else if (isSeq(parent) && typeof segment === 'object') {
+        const index = parent.items.findIndex((it) => isMap(it) && String((it.get(segment.key, true) as { value?: unknown })?.value) === segment.equals);
+        if (index === -1) {
+          parent.items.push(doc.createNode(setAt({ [segment.key]: segment.equals }, rest, value)));
+          break;
+        }
+        if (last) {
+          parent.items[index] = doc.createNode(value);
+          break;
+        }
+        parent = parent.items[index] as Node;
+      } else if (isSeq(parent) && typeof segment === 'number') {
+        if (last) {
+          parent.items[segment] = doc.createNode(value);
+          break;
+        }
+        parent = parent.items[segment] as Node;
+      } else {
+        throw new KubeGracefulError('E_INTERNAL', `cannot set ${JSON.stringify(path)}: unexpected node on the way`, this.place);
+      }
+    }
+    return doc.toString(stringifyOptions());
+  }
+
+  private parse(text: string): Document {
+    let doc: Document;
+    try {
+      doc = parseDocument(text, parseOptions());
+    } catch (error) {
+      throw this.translate(error);
+    }
+    const problem = doc.errors[0];
+    if (problem) throw this.yamlError(problem);
+    if (nestingDepth(doc.contents) > MAX_NESTING_DEPTH) {
+      throw new KubeGracefulError('E_TOO_DEEP', `nesting deeper than ${MAX_NESTING_DEPTH} levels`, this.place, 'Kubernetes objects are never this deep; check how the input was generated.');
+    }
+    return doc;
+  }
+
+  private yamlError(problem: YAMLError): KubeGracefulError {
+    const [line, column] = problem.linePos?.[0] ? [problem.linePos[0].line, problem.linePos[0].col] : [undefined, undefined];
+    const at = { ...this.place, line: line === undefined ? undefined : this.place.line + line - 1, column };
+    const message = problem.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    if (problem.code === 'DUPLICATE_KEY') return new KubeGracefulError('E_DUPLICATE_KEY', message, at, 'Remove one of the two keys; Kubernetes would silently keep only one.');
+    return new KubeGracefulError('E_PARSE', message, at, 'Fix the YAML at that line (run the chart with `helm template` and look at the document).');
+  }
+
+  private translate(error: unknown): KubeGracefulError {
+    if (error instanceof KubeGracefulError) return error;
+    const message = error instanceof Error ? error.message : String(error);
+    if (/alias/i.test(message)) return new KubeGracefulError('E_ALIAS_BOMB', 'too many alias expansions (possible "billion laughs" input)', this.place, 'Expand the anchors in the input, or remove the aliases.');
+    if (error instanceof RangeError) return new KubeGracefulError('E_TOO_DEEP', 'nesting too deep to read', this.place, 'Kubernetes objects are never this deep; check how the input was generated.');
+    return new KubeGracefulError('E_PARSE', message, this.place);
+  }
+}
+
+/**
+ * Plain data of a document. Ints are read as bigint so that huge ones keep every digit through a
+ * tree edit; those a number holds exactly become numbers, which is what mutators compare and write.
+ */
+export function toData(doc: Document): unknown {
+  return normalizeInts(doc.toJS(toJsOptions()) ?? null);
+}
+
+function normalizeInts(value: unknown): unknown {
+  if (typeof value === 'bigint') return value >= Number.MIN_SAFE_INTEGER && value <= Number.MAX_SAFE_INTEGER ? Number(value) : value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = normalizeInts(value[i]);
+  } else if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) record[key] = normalizeInts(record[key]);
+  }
+  return value;
+}
+
+/** Depth of the deepest collection, counted without recursion so hostile input cannot overflow. */
+function nestingDepth(root: unknown): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[root, 1]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (isMap(node)) {
+      max = Math.max(max, depth);
+      for (const pair of node.items) stack.push([pair.value, depth + 1]);
+    } else if (isSeq(node)) {
+      max = Math.max(max, depth);
+      for (const item of node.items) stack.push([item, depth + 1]);
+    }
+  }
+  return max;
+}

@@ -1,0 +1,72 @@
+/**
+ * Field paths into a Kubernetes object. List items are addressed by a key field (`name`), never
+ * by index, so a path stays right when a chart adds a container (the "fragile" index patches of
+ * Ontotext-AD/graphdb-helm#223 are what users have today).
+ */
+
+/** A map key, a list index (only for `kind: List` items), or the list item whose `key` is `equals`. */
+export type PathSegment = string | number | { readonly key: string; readonly equals: string };
+export type FieldPath = readonly PathSegment[];
+
+/** Returns the path as text, e.g. `spec.template.spec.containers[name=istio-proxy].env`. */
+export function formatPath(path: FieldPath): string {
+  let out = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else if (typeof segment === 'string') out += /^[A-Za-z0-9_-]+$/.test(segment) ? (out ? '.' : '') + segment : `[${JSON.stringify(segment)}]`;
+    else out += `[${segment.key}=${segment.equals}]`;
+  }
+  return out;
+}
+
+/** Returns the value at `path` in plain data, or undefined. */
+export function getAt(root: unknown, path: FieldPath): unknown {
+  let node: unknown = root;
+  for (const segment of path) {
+    if (node === null || typeof node !== 'object') return undefined;
+    if (typeof segment === 'object') {
+      if (!Array.isArray(node)) return undefined;
+      node = node.find((item) => isRecord(item) && item[segment.key] === segment.equals);
+    } else {
+      node = (node as Record<string | number, unknown>)[segment];
+    }
+  }
+  return node;
+}
+
+/**
+ * Returns a copy of `root` with `value` at `path`, creating maps and list items on the way the
+ * same way the document editor does (the editor checks its text edit against this).
+ */
+export function setAt(root: unknown, path: FieldPath, value: unknown): unknown {
+  if (path.length === 0) return value;
+  const [head, ...rest] = path as [PathSegment, ...PathSegment[]];
+  if (typeof head === 'object') {
+    const list = Array.isArray(root) ? [...root] : [];
+    const at = list.findIndex((item) => isRecord(item) && item[head.key] === head.equals);
+    const current = at === -1 ? { [head.key]: head.equals } : list[at];
+    const next = setAt(current, rest, value);
+    if (at === -1) list.push(next);
+    else list[at] = next;
+    return list;
+  }
+  if (typeof head === 'number') {
+    if (!Array.isArray(root) || head >= root.length) throw new RangeError(`no list item ${head}`);
+    const list = [...root];
+    list[head] = setAt(list[head], rest, value);
+    return list;
+  }
+  const map = isRecord(root) ? { ...root } : {};
+  map[head] = setAt(map[head], rest, value);
+  return map;
+}
+
+/** Returns the value that creating `path` from nothing would give: nested maps and list items. */
+export function buildAt(path: FieldPath, value: unknown): unknown {
+  return setAt(undefined, path, value);
+}
+
+/** Returns true for a plain (non-array) object. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

@@ -1,0 +1,198 @@
+/**
+ * Text edits that set one field of a parsed document while leaving every other byte alone: a
+ * new key is inserted after the last one of its map at the map's indentation, a new list item
+ * after the last item, a changed scalar keeps its quoting. Flow (JSON) collections get JSON text.
+ *
+ * Returns undefined for shapes it does not handle (aliases, compact nested lists…); the caller then
+ * falls back to editing the syntax tree, and verifies every edit either way (see manifest.ts).
+ */
+import { isMap, isScalar, isSeq, stringify } from 'yaml';
+import type { Document, Node, Pair, YAMLMap, YAMLSeq, Scalar } from 'yaml';
+import { buildAt, setAt } from './path.ts';
+import type { FieldPath } from './path.ts';
+import { stringifyOptions } from '../yaml/options.ts';
+
+interface Edit {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+type Holder =
+  | { readonly kind: 'root' }
+  | { readonly kind: 'pair'; readonly pair: Pair<Node, Node | null>; readonly parent: YAMLMap }
+  | { readonly kind: 'item'; readonly parent: YAMLSeq };
+
+/** Returns `source` with `value` set at `path`, or undefined when the shape needs a tree edit. */
+export function spliceSet(source: string, doc: Document, path: FieldPath, value: unknown): string | undefined {
+  const edit = planEdit(source, doc, path, value);
+  if (!edit) return undefined;
+  const text = source.includes('\r\n') ? edit.text.replace(/\r?\n/g, '\r\n') : edit.text;
+  return source.slice(0, edit.start) + text + source.slice(edit.end);
+}
+
+function planEdit(source: string, doc: Document, path: FieldPath, value: unknown): Edit | undefined {
+  const layout = new Layout(source, doc);
+  let node = doc.contents as Node | null;
+  let holder: Holder = { kind: 'root' };
+  for (let i = 0; i < path.length; i++) {
+    const segment = path[i]!;
+    const rest = path.slice(i + 1);
+    if (isEmptyFlowInBlock(node, holder)) {
+      // `annotations:\n  {}` as Helm renders it: becomes a block map rather than `{"k": "v"}`.
+      return layout.replace(holder, node, setAt(isMap(node) ? {} : [], path.slice(i), value));
+    }
+    if (isMap(node) && typeof segment === 'string') {
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === segment) as Pair<Node, Node | null> | undefined;
+      if (!pair) return layout.insertPair(node, segment, buildAt(rest, value));
+      holder = { kind: 'pair', pair, parent: node };
+      node = pair.value;
+    } else if (isSeq(node) && typeof segment === 'object') {
+      const item = node.items.find((it) => isMap(it) && scalarText(it.get(segment.key, true)) === segment.equals) as Node | undefined;
+      if (!item) return layout.appendItem(node, setAt({ [segment.key]: segment.equals }, rest, value));
+      holder = { kind: 'item', parent: node };
+      node = item;
+    } else if (isSeq(node) && typeof segment === 'number') {
+      const item = node.items[segment] as Node | undefined;
+      if (!item) return undefined;
+      holder = { kind: 'item', parent: node };
+      node = item;
+    } else if (node === null || (isScalar(node) && node.value === null)) {
+      return layout.replace(holder, node, buildAt(path.slice(i), value));
+    } else {
+      return undefined;
+    }
+  }
+  return layout.replace(holder, node, value);
+}
+
+function isEmptyFlowInBlock(node: Node | null, holder: Holder): boolean {
+  return (isMap(node) || isSeq(node)) && node.flow === true && node.items.length === 0 && holder.kind !== 'root' && !holder.parent.flow;
+}
+
+function scalarText(node: unknown): string | undefined {
+  return isScalar(node) && node.value !== null ? String(node.value) : undefined;
+}
+
+const isPlainData = (value: unknown) => value === null || typeof value !== 'object';
+
+/** Knows where things are in the source text and how this document indents. */
+class Layout {
+  #indentSeq: boolean | undefined;
+
+  constructor(
+    private readonly source: string,
+    private readonly doc: Document,
+  ) {}
+
+  /** Column (0-based) of a source offset. */
+  column(offset: number): number {
+    return offset - (this.source.lastIndexOf('\n', offset - 1) + 1);
+  }
+
+  /** Whether block lists under a key are indented (`key:\n  - a`) in this document, as Helm charts vary. */
+  indentSeq(): boolean {
+    if (this.#indentSeq === undefined) this.#indentSeq = detectIndentSeq(this.doc, (o) => this.column(o));
+    return this.#indentSeq;
+  }
+
+  /** Block YAML for `value`, every line after the first indented to `column`. */
+  block(value: unknown, column: number): string {
+    const text = stringify(value, stringifyOptions(this.indentSeq())).replace(/\n$/, '');
+    return text.replace(/\n(?!$)/g, `\n${' '.repeat(column)}`);
+  }
+
+  insertPair(map: YAMLMap, key: string, value: unknown): Edit | undefined {
+    if (map.flow) return this.insertFlow(map.range, `${JSON.stringify(key)}: ${flowText(value)}`, map.items.length > 0, '}');
+    const first = map.items[0]?.key as Node | undefined;
+    if (!first?.range || !map.range) return undefined;
+    return this.insertLines(map.range[1], this.column(first.range[0]), { [key]: value });
+  }
+
+  appendItem(seq: YAMLSeq, item: unknown): Edit | undefined {
+    if (seq.flow) return this.insertFlow(seq.range, flowText(item), seq.items.length > 0, ']');
+    if (!seq.range) return undefined;
+    return this.insertLines(seq.range[1], this.column(seq.range[0]), [item]);
+  }
+
+  replace(holder: Holder, node: Node | null, value: unknown): Edit | undefined {
+    if (holder.kind === 'root') return undefined;
+    if (holder.parent.flow) {
+      if (!node?.range) return undefined;
+      return { start: node.range[0], end: node.range[1], text: flowText(value) };
+    }
+    if (node && isScalar(node) && isPlainData(value) && node.range && node.range[1] > node.range[0]) {
+      const inline = renderScalar(value, node);
+      if (inline !== undefined) return { start: node.range[0], end: node.range[1], text: inline };
+    }
+    if (holder.kind === 'pair') {
+      const key = holder.pair.key;
+      const end = node?.range?.[1] ?? key.range?.[1];
+      if (!key.range || end === undefined) return undefined;
+      const column = this.column(key.range[0]);
+      return { start: key.range[0], end: this.trimNewline(end), text: this.block({ [String((key as Scalar).value)]: value }, column) };
+    }
+    if (!node?.range) return undefined;
+    return { start: node.range[0], end: this.trimNewline(node.range[1]), text: this.block(value, this.column(node.range[0])) };
+  }
+
+  /** Block scalars end after their last line break; an edit keeps that break in place. */
+  private trimNewline(end: number): number {
+    if (this.source[end - 1] !== '\n') return end;
+    return this.source[end - 2] === '\r' ? end - 2 : end - 1;
+  }
+
+  private insertLines(valueEnd: number, column: number, data: unknown): Edit | undefined {
+    const indent = ' '.repeat(column);
+    const text = this.block(data, column);
+    if (this.source[valueEnd - 1] === '\n') return { start: valueEnd, end: valueEnd, text: `${indent}${text}\n` };
+    // Insert after a trailing comment on the last line, so the comment stays with its own line.
+    const newline = this.source.indexOf('\n', valueEnd);
+    let lineEnd = newline === -1 ? this.source.length : newline;
+    if (this.source[lineEnd - 1] === '\r') lineEnd--;
+    if (!/^[ \t]*(?:#.*)?$/.test(this.source.slice(valueEnd, lineEnd))) return undefined;
+    return { start: lineEnd, end: lineEnd, text: `\n${indent}${text}` };
+  }
+
+  private insertFlow(range: Node['range'], entry: string, hasItems: boolean, close: string): Edit | undefined {
+    if (!range) return undefined;
+    const at = this.source.lastIndexOf(close, range[1] - 1);
+    if (at < range[0]) return undefined;
+    return { start: at, end: at, text: hasItems ? `, ${entry}` : entry };
+  }
+}
+
+/** Flow text for a value placed inside a flow (JSON-style) collection. */
+function flowText(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? Number(v) : v));
+}
+
+/** The scalar in the style the old one had (plain, single or double quoted), if it fits on one line. */
+function renderScalar(value: unknown, old: Scalar): string | undefined {
+  if (old.type === 'BLOCK_LITERAL' || old.type === 'BLOCK_FOLDED') return undefined;
+  const type = old.type === 'QUOTE_SINGLE' || old.type === 'QUOTE_DOUBLE' ? old.type : 'PLAIN';
+  const text = stringify(value, { ...stringifyOptions(), defaultStringType: type, defaultKeyType: 'PLAIN' }).replace(/\n$/, '');
+  return text.includes('\n') ? undefined : text;
+}
+
+function detectIndentSeq(doc: Document, column: (offset: number) => number): boolean {
+  let answer: boolean | undefined;
+  const visit = (node: unknown, depth: number): void => {
+    if (answer !== undefined || depth > 64) return;
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        const value = pair.value as Node | null;
+        const key = pair.key as Node | null;
+        if (isSeq(value) && !value.flow && value.range && key?.range) {
+          answer = column(value.range[0]) > column(key.range[0]);
+          return;
+        }
+        visit(value, depth + 1);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) visit(item, depth + 1);
+    }
+  };
+  visit(doc.contents, 0);
+  return answer ?? true;
+}

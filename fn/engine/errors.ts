@@ -1,0 +1,59 @@
+/**
+ * Errors are values with a code, a place and a hint; only the entry point turns them into an
+ * exit code (STYLE.md, after eemeli/yaml's src/errors.ts).
+ */
+
+/** What went wrong, as a stable code that tests and scripts can match. */
+export type ErrorCode =
+  | 'E_PARSE' // malformed YAML
+  | 'E_NOT_MAPPING' // a document that is a scalar or a list
+  | 'E_DUPLICATE_KEY'
+  | 'E_ALIAS_BOMB'
+  | 'E_TOO_DEEP'
+  | 'E_INPUT' // readable YAML that is not a usable stream (e.g. a ResourceList without items)
+  | 'E_CONFIG'
+  | 'E_USAGE'
+  | 'E_INTERNAL';
+
+/** Where an error is: the document's position in the stream, its line and column, its resource. */
+export interface ErrorPlace {
+  /** 1-based position of the document in the stream (or of the item in a ResourceList). */
+  readonly document?: number;
+  /** 1-based line and column in the input. */
+  readonly line?: number;
+  readonly column?: number;
+  /** `Kind namespace/name`, where known. */
+  readonly resource?: string;
+  /** The config field or file that is wrong. */
+  readonly field?: string;
+}
+
+/** An error kube-graceful reports to the user; `hint` says how to fix it. */
+export class KubeGracefulError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly place: ErrorPlace = {},
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = 'KubeGracefulError';
+  }
+
+  /** Returns the exit code this error ends the program with (2: usage, config or input). */
+  get exitCode(): number {
+    return this.code === 'E_INTERNAL' ? 70 : 2;
+  }
+}
+
+/** Returns the one-paragraph message printed on stderr for an error. */
+export function formatError(error: KubeGracefulError): string {
+  const where: string[] = [];
+  const { document, line, column, resource, field } = error.place;
+  if (document !== undefined) where.push(`document ${document}${resource ? ` (${resource})` : ''}`);
+  else if (resource) where.push(resource);
+  if (line !== undefined) where.push(`line ${line}${column !== undefined ? `, column ${column}` : ''}`);
+  if (field) where.push(field);
+  const head = `kube-graceful: ${error.code}: ${where.length ? `${where.join(', ')}: ` : ''}${error.message}`;
+  return error.hint ? `${head}\n  how to fix: ${error.hint}` : head;
+}

@@ -1,0 +1,48 @@
+/**
+ * How kube-graceful reads and writes YAML: the way Kubernetes' go-yaml reads manifests.
+ *
+ * YAML 1.1 keeps `defaultMode: 0644` octal and makes new strings such as `yes`/`off` come out
+ * quoted (CONTRACTS.md, "YAML handling"). The 1.1 timestamp, omap, pairs, set and sexagesimal
+ * tags are dropped so such values keep their text instead of turning into dates or numbers.
+ */
+import type { DocumentOptions, ParseOptions, SchemaOptions, ToStringOptions, ToJSOptions } from 'yaml';
+
+/** Tags of the yaml-1.1 schema that would rewrite values Kubernetes reads as plain strings. */
+const DROPPED_TAGS = new Set([
+  'tag:yaml.org,2002:timestamp',
+  'tag:yaml.org,2002:omap',
+  'tag:yaml.org,2002:pairs',
+  'tag:yaml.org,2002:set',
+]);
+
+/** Limits that keep hostile input (alias bombs, absurd nesting) bounded in time and memory. */
+export const MAX_ALIAS_COUNT = 100;
+export const MAX_NESTING_DEPTH = 500;
+
+/** Returns the options every `parseDocument` call in kube-graceful uses. */
+export function parseOptions(): ParseOptions & DocumentOptions & SchemaOptions {
+  return {
+    version: '1.1',
+    intAsBigInt: true,
+    uniqueKeys: true,
+    prettyErrors: false,
+    keepSourceTokens: false,
+    customTags: (tags) =>
+      tags.filter((tag) => {
+        const id = typeof tag === 'string' ? tag : tag.tag;
+        // Sexagesimal ints/floats (`1:30` → 90) share the int/float tags with a `format: 'TIME'`.
+        if (typeof tag === 'object' && 'format' in tag && tag.format === 'TIME') return false;
+        return !DROPPED_TAGS.has(id);
+      }),
+  };
+}
+
+/** Returns the options for turning a parsed document into plain data. */
+export function toJsOptions(): ToJSOptions {
+  return { maxAliasCount: MAX_ALIAS_COUNT };
+}
+
+/** Returns the options for everything kube-graceful writes as YAML text. */
+export function stringifyOptions(indentSeq = true): ToStringOptions & SchemaOptions & DocumentOptions {
+  return { ...parseOptions(), lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false, indentSeq };
+}
