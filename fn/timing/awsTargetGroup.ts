@@ -1,0 +1,67 @@
+/**
+ * Reading AWS target-group attributes from Service/Ingress annotations: the deregistration
+ * delay and connection termination that the timing checks compare with the pod's drain.
+ */
+
+/**
+ * AWS target-group attributes that decide how long the LB keeps existing connections
+ * (DOMAIN §4), read from `…/aws-load-balancer-target-group-attributes`.
+ */
+export interface AwsTargetGroupAttributes {
+  /** `deregistration_delay.timeout_seconds`; 300 (the AWS default) when the attribute is absent. */
+  deregistrationDelaySeconds?: number;
+  /** True when the attribute was absent and `deregistrationDelaySeconds` is AWS's default. */
+  deregistrationDelayIsDefault: boolean;
+  /** `deregistration_delay.connection_termination.enabled`; absent means AWS's default, false. */
+  connectionTermination?: boolean;
+  /** Entries of the annotation this parser could not read, quoted for a result message. */
+  unreadable: string[];
+}
+
+/**
+ * AWS's default `deregistration_delay.timeout_seconds` (DOMAIN §4; AWS ELB docs, target
+ * group attributes).
+ */
+export const AWS_DEFAULT_DEREGISTRATION_DELAY_SECONDS = 300;
+
+/**
+ * Parses the `service.beta.kubernetes.io/aws-load-balancer-target-group-attributes` (or the
+ * ALB `alb.ingress.kubernetes.io/target-group-attributes`) value, e.g.
+ * `deregistration_delay.timeout_seconds=200,deregistration_delay.connection_termination.enabled=true`.
+ *
+ * Returns the deregistration delay (AWS's default 300 s, flagged by
+ * `deregistrationDelayIsDefault`, when the attribute is absent), the connection-termination
+ * flag when present, and the entries it could not read. An unreadable delay is left
+ * undefined rather than defaulted, so the caller reports it instead of trusting 300.
+ */
+export function parseAwsTargetGroupAttributes(value: string): AwsTargetGroupAttributes {
+  const result: AwsTargetGroupAttributes = { deregistrationDelayIsDefault: false, unreadable: [] };
+  let delaySeen = false;
+  for (const rawEntry of String(value ?? '').split(',')) {
+    const entry = rawEntry.trim();
+    if (entry === '') continue;
+    const equals = entry.indexOf('=');
+    const key = equals < 0 ? entry : entry.slice(0, equals).trim();
+    const text = equals < 0 ? '' : entry.slice(equals + 1).trim();
+    if (key === 'deregistration_delay.timeout_seconds') {
+      delaySeen = true;
+      // AWS accepts 0–3600 s (ELB target group attributes docs).
+      if (/^\d+$/.test(text) && Number(text) <= 3600) {
+        result.deregistrationDelaySeconds = Number(text);
+      } else {
+        result.unreadable.push(entry);
+      }
+    } else if (key === 'deregistration_delay.connection_termination.enabled') {
+      if (text === 'true' || text === 'false') result.connectionTermination = text === 'true';
+      else result.unreadable.push(entry);
+    } else if (equals < 0) {
+      result.unreadable.push(entry);
+    }
+    // Other attributes (preserve_client_ip.enabled, stickiness.*, …) do not affect timing.
+  }
+  if (!delaySeen) {
+    result.deregistrationDelaySeconds = AWS_DEFAULT_DEREGISTRATION_DELAY_SECONDS;
+    result.deregistrationDelayIsDefault = true;
+  }
+  return result;
+}

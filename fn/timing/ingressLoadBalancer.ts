@@ -1,0 +1,91 @@
+/**
+ * Recognises the load balancer an Ingress provisions (DOMAIN §4): AWS ALB or Azure
+ * Application Gateway, and which Services the Ingress routes to.
+ */
+import type { KubeObject } from './kubeObject.ts';
+import { annotationText as annotation, kubeObjectRef } from './kubeObject.ts';
+import { parseAwsTargetGroupAttributes } from './awsTargetGroup.ts';
+import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
+import { LOAD_BALANCERS, recognitionFor as recognition } from './loadBalancerTable.ts';
+
+const ALB_TARGET_TYPE = 'alb.ingress.kubernetes.io/target-type';
+const ALB_TG_ATTRIBUTES = 'alb.ingress.kubernetes.io/target-group-attributes';
+const AGIC_PREFIX = 'appgw.ingress.kubernetes.io/';
+const AGIC_CLASS = 'azure-application-gateway';
+const AGIC_LEGACY_CLASS = 'azure/application-gateway';
+const LEGACY_INGRESS_CLASS = 'kubernetes.io/ingress.class';
+
+/**
+ * Recognises the load balancer an Ingress provisions: AWS ALB (`alb.ingress.kubernetes.io/*`)
+ * or Azure Application Gateway (`appgw.ingress.kubernetes.io/*`, class
+ * `azure-application-gateway`).
+ *
+ * Returns the recognition with evidence naming the Ingress and the deciding annotation or
+ * field, or `undefined` when the Ingress belongs to neither (its controller, e.g.
+ * ingress-nginx, is then a workload with its own Service).
+ */
+export function recognizeIngressLoadBalancer(ingress: KubeObject): LoadBalancerRecognition | undefined {
+  const who = `Ingress ${kubeObjectRef(ingress)}`;
+  const className: unknown = ingress.spec?.ingressClassName;
+  const legacyClass = annotation(ingress, LEGACY_INGRESS_CLASS);
+
+  // AGIC is checked first: its window (90 s) is the longer, so an Ingress carrying both
+  // controllers' annotations gets the conservative one.
+  const agicKey = Object.keys(ingress.metadata?.annotations ?? {}).find((k) => k.startsWith(AGIC_PREFIX));
+  if (agicKey !== undefined) {
+    return recognition('azure-appgw', `${who}: Azure Application Gateway (${agicKey}: ${annotation(ingress, agicKey)})`);
+  }
+  if (className === AGIC_CLASS) {
+    return recognition('azure-appgw', `${who}: Azure Application Gateway (spec.ingressClassName: ${AGIC_CLASS})`);
+  }
+  if (legacyClass === AGIC_LEGACY_CLASS) {
+    return recognition('azure-appgw', `${who}: Azure Application Gateway (${LEGACY_INGRESS_CLASS}: ${AGIC_LEGACY_CLASS})`);
+  }
+
+  const targetType = annotation(ingress, ALB_TARGET_TYPE);
+  const tgValue = annotation(ingress, ALB_TG_ATTRIBUTES);
+  const targetGroup = parseAwsTargetGroupAttributes(tgValue ?? '');
+  if (targetType === 'ip') {
+    return recognition('aws-alb-ip', `${who}: AWS ALB with IP targets (${ALB_TARGET_TYPE}: ip)`, { targetGroup });
+  }
+  const albBy = targetType !== undefined
+    ? `${ALB_TARGET_TYPE}: ${targetType}`
+    : className === 'alb'
+      ? 'spec.ingressClassName: alb'
+      : legacyClass === 'alb'
+        ? `${LEGACY_INGRESS_CLASS}: alb`
+        : undefined;
+  if (albBy !== undefined) {
+    // Instance targets (the controller's default) have no DOMAIN §4 row; the IP-target
+    // window is the longer reading, so it is the conservative choice.
+    return recognition('aws-alb-ip', `${who}: AWS ALB with instance targets (${albBy})`, {
+      targetGroup,
+      note:
+        'DOMAIN §4 has no row for an ALB with instance targets; using the IP-target window ' +
+        `(${LOAD_BALANCERS['aws-alb-ip'].drainWindowSeconds} s) as the conservative choice.`,
+    });
+  }
+  return undefined;
+}
+
+/**
+ * Returns the names of the Services an Ingress routes to (default backend and every rule
+ * path, networking.k8s.io/v1 and the older v1beta1 shape), without duplicates, so a caller
+ * can follow Ingress → Service → pods.
+ */
+export function ingressBackendServiceNames(ingress: KubeObject): string[] {
+  const names = new Set<string>();
+  const add = (backend: unknown): void => {
+    if (backend === null || typeof backend !== 'object') return;
+    const b = backend as { service?: { name?: unknown }; serviceName?: unknown };
+    if (typeof b.service?.name === 'string') names.add(b.service.name);
+    if (typeof b.serviceName === 'string') names.add(b.serviceName);
+  };
+  const spec = ingress.spec ?? {};
+  add(spec.defaultBackend);
+  add(spec.backend);
+  for (const rule of Array.isArray(spec.rules) ? spec.rules : []) {
+    for (const path of Array.isArray(rule?.http?.paths) ? rule.http.paths : []) add(path?.backend);
+  }
+  return [...names];
+}

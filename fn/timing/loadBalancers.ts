@@ -1,0 +1,73 @@
+/**
+ * Load-balancer knowledge, the entry point: re-exports the table (DOMAIN §4), the Service
+ * and Ingress recognizers and the AWS target-group parser, and decides which drain window W
+ * applies to a set of pods when several load balancers reach them.
+ *
+ * Every figure comes from DOMAIN.md §4. Where a manifest shows a case §4 has no row for,
+ * the recognizers take the longest plausible window (DOMAIN intro: prefer the conservative
+ * choice) and say so in `note`, which callers turn into a result.
+ */
+import type { KubeObject } from './kubeObject.ts';
+import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
+
+export type { LoadBalancerFacts, LoadBalancerProvider, LoadBalancerRecognition } from './loadBalancerTable.ts';
+export { LOAD_BALANCERS } from './loadBalancerTable.ts';
+export type { AwsTargetGroupAttributes } from './awsTargetGroup.ts';
+export { AWS_DEFAULT_DEREGISTRATION_DELAY_SECONDS, parseAwsTargetGroupAttributes } from './awsTargetGroup.ts';
+export type { ServiceRecognitionContext } from './serviceLoadBalancer.ts';
+export { recognizeServiceLoadBalancer } from './serviceLoadBalancer.ts';
+export { ingressBackendServiceNames, recognizeIngressLoadBalancer } from './ingressLoadBalancer.ts';
+
+/**
+ * Returns true when the Service's selector picks a pod with these labels: the selector is
+ * non-empty (an empty one selects nothing for endpoints), every pair matches, and the
+ * namespaces are equal when both are known. `serviceNamespace` falls back to the Service's
+ * own `metadata.namespace`.
+ */
+export function serviceSelectsPod(
+  service: KubeObject,
+  podLabels: Record<string, string>,
+  serviceNamespace?: string,
+  podNamespace?: string,
+): boolean {
+  const selector: unknown = service.spec?.selector;
+  if (selector === null || typeof selector !== 'object') return false;
+  const pairs = Object.entries(selector as Record<string, unknown>);
+  if (pairs.length === 0) return false;
+  const ns = serviceNamespace ?? service.metadata?.namespace;
+  if (ns !== undefined && podNamespace !== undefined && ns !== podNamespace) return false;
+  return pairs.every(([key, value]) => {
+    const label: unknown = podLabels[key];
+    // Compare as text: an unquoted YAML `true` or `1` arrives as a boolean or number.
+    return label !== undefined && label !== null && String(label) === String(value);
+  });
+}
+
+/** The drain window chosen for a set of pods, and the others that were weighed against it. */
+export interface DrainWindowChoice extends LoadBalancerRecognition {
+  /** Evidence and window of every other candidate, for the report. */
+  alsoConsidered: string[];
+}
+
+/**
+ * Picks the drain window when several Services/Ingresses send traffic to the same pods:
+ * the LONGEST window wins, since every one of those load balancers must stop sending before
+ * the pod may stop accepting (DOMAIN intro: prefer the conservative choice). Ties go to the
+ * first candidate, so the result is deterministic in stream order.
+ *
+ * Returns the winning recognition plus the others' evidence, or `undefined` for no candidates.
+ */
+export function pickDrainWindow(candidates: readonly LoadBalancerRecognition[]): DrainWindowChoice | undefined {
+  let winner: LoadBalancerRecognition | undefined;
+  for (const candidate of candidates) {
+    if (winner === undefined || candidate.drainWindowSeconds > winner.drainWindowSeconds) winner = candidate;
+  }
+  if (winner === undefined) return undefined;
+  const chosen = winner;
+  return {
+    ...chosen,
+    alsoConsidered: candidates
+      .filter((c) => c !== chosen)
+      .map((c) => `${c.evidence}: ${c.drainWindowSeconds} s`),
+  };
+}

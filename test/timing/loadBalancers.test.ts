@@ -1,0 +1,333 @@
+import test from 'ava';
+import type { KubeObject } from '../../fn/timing/kubeObject.ts';
+import {
+  AWS_DEFAULT_DEREGISTRATION_DELAY_SECONDS,
+  LOAD_BALANCERS,
+  ingressBackendServiceNames,
+  parseAwsTargetGroupAttributes,
+  pickDrainWindow,
+  recognizeIngressLoadBalancer,
+  recognizeServiceLoadBalancer,
+  serviceSelectsPod,
+} from '../../fn/timing/loadBalancers.ts';
+import type { LoadBalancerProvider, LoadBalancerRecognition } from '../../fn/timing/loadBalancers.ts';
+
+// The Service from /work/shared/corpus/istio-gateway-1.17.8-nlb.yaml (istio/istio
+// manifests/charts/gateway @1.17.8, Apache-2.0, rendered with Helm 3.17.2), copied verbatim.
+const corpusNlbService: KubeObject = {
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: {
+    name: 'istio-public-ingressgateway',
+    namespace: 'istio-system',
+    labels: {
+      'helm.sh/chart': 'gateway-1.0.0',
+      app: 'istio-public-ingressgateway',
+      istio: 'public-ingressgateway',
+      'app.kubernetes.io/version': '1.0.0',
+      'app.kubernetes.io/managed-by': 'Helm',
+      'app.kubernetes.io/name': 'istio-public-ingressgateway',
+    },
+    annotations: {
+      'service.beta.kubernetes.io/aws-load-balancer-nlb-target-type': 'ip',
+      'service.beta.kubernetes.io/aws-load-balancer-scheme': 'internet-facing',
+      'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes':
+        'deregistration_delay.timeout_seconds=200,deregistration_delay.connection_termination.enabled=true,preserve_client_ip.enabled=true',
+      'service.beta.kubernetes.io/aws-load-balancer-type': 'external',
+    },
+  },
+  spec: {
+    type: 'LoadBalancer',
+    ports: [
+      { name: 'status-port', port: 15021, protocol: 'TCP', targetPort: 15021 },
+      { name: 'http2', port: 80, protocol: 'TCP', targetPort: 80 },
+      { name: 'https', port: 443, protocol: 'TCP', targetPort: 443 },
+    ],
+    selector: { app: 'istio-public-ingressgateway', istio: 'public-ingressgateway' },
+  },
+};
+
+test('corpus NLB Service (istio-gateway-1.17.8-nlb.yaml) is an AWS NLB with IP targets, 180 s', (t) => {
+  const r = recognizeServiceLoadBalancer(corpusNlbService);
+  t.is(r.provider, 'aws-nlb-ip');
+  t.is(r.drainWindowSeconds, 180);
+  t.is(
+    r.evidence,
+    'Service istio-system/istio-public-ingressgateway: AWS NLB with IP targets (service.beta.kubernetes.io/aws-load-balancer-nlb-target-type: ip)',
+  );
+  t.is(r.note, undefined);
+  t.deepEqual(r.targetGroup, {
+    deregistrationDelaySeconds: 200,
+    deregistrationDelayIsDefault: false,
+    connectionTermination: true,
+    unreadable: [],
+  });
+});
+
+test('corpus NLB Service selects the gateway pods of the same file', (t) => {
+  const podLabels = { 'sidecar.istio.io/inject': 'true', app: 'istio-public-ingressgateway', istio: 'public-ingressgateway' };
+  t.true(serviceSelectsPod(corpusNlbService, podLabels, undefined, 'istio-system'));
+  t.false(serviceSelectsPod(corpusNlbService, podLabels, undefined, 'default'));
+  t.false(serviceSelectsPod(corpusNlbService, { app: 'istio-public-ingressgateway' }, 'istio-system', 'istio-system'));
+});
+
+function service(annotations: Record<string, string>, spec: Record<string, unknown> = {}): KubeObject {
+  return { apiVersion: 'v1', kind: 'Service', metadata: { name: 'gw', namespace: 'ns', annotations }, spec };
+}
+
+const AWS = 'service.beta.kubernetes.io/aws-load-balancer-type';
+const TARGET = 'service.beta.kubernetes.io/aws-load-balancer-nlb-target-type';
+
+const serviceCases: Array<{
+  name: string;
+  service: KubeObject;
+  provider: LoadBalancerProvider;
+  window: number;
+  evidence: string;
+  noted: boolean;
+}> = [
+  {
+    name: 'external + ip',
+    service: service({ [AWS]: 'external', [TARGET]: 'ip' }, { type: 'LoadBalancer' }),
+    provider: 'aws-nlb-ip', window: 180, noted: false,
+    evidence: `Service ns/gw: AWS NLB with IP targets (${TARGET}: ip)`,
+  },
+  {
+    name: 'legacy nlb-ip alone means IP targets',
+    service: service({ [AWS]: 'nlb-ip' }, { type: 'LoadBalancer' }),
+    provider: 'aws-nlb-ip', window: 180, noted: false,
+    evidence: `Service ns/gw: AWS NLB with IP targets (${AWS}: nlb-ip)`,
+  },
+  {
+    name: 'loadBalancerClass service.k8s.aws/nlb + ip',
+    service: service({ [TARGET]: 'ip' }, { type: 'LoadBalancer', loadBalancerClass: 'service.k8s.aws/nlb' }),
+    provider: 'aws-nlb-ip', window: 180, noted: false,
+    evidence: `Service ns/gw: AWS NLB with IP targets (${TARGET}: ip)`,
+  },
+  {
+    name: 'target-type ip without a type annotation: assumed NLB, noted',
+    service: service({ [TARGET]: 'ip' }, { type: 'LoadBalancer' }),
+    provider: 'aws-nlb-ip', window: 180, noted: true,
+    evidence: `Service ns/gw: AWS NLB with IP targets (${TARGET}: ip)`,
+  },
+  {
+    name: 'external with instance targets: conservative NLB window, noted',
+    service: service({ [AWS]: 'external' }, { type: 'LoadBalancer' }),
+    provider: 'aws-nlb-ip', window: 180, noted: true,
+    evidence: `Service ns/gw: AWS NLB with instance targets (${AWS}: external)`,
+  },
+  {
+    name: 'GKE NEG',
+    service: service({ 'cloud.google.com/neg': '{"ingress": true}' }),
+    provider: 'gke-neg', window: 30, noted: false,
+    evidence: 'Service ns/gw: GKE container-native load balancing (cloud.google.com/neg: {"ingress": true})',
+  },
+  {
+    name: 'GKE NEG explicitly off falls back to the Service type',
+    service: service({ 'cloud.google.com/neg': '{"ingress": false}' }, { type: 'ClusterIP' }),
+    provider: 'in-cluster', window: 5, noted: false,
+    evidence: 'Service ns/gw: in-cluster traffic only (spec.type: ClusterIP)',
+  },
+  {
+    name: 'generic LoadBalancer',
+    service: service({}, { type: 'LoadBalancer' }),
+    provider: 'generic-lb', window: 15, noted: false,
+    evidence: 'Service ns/gw: type LoadBalancer with no recognised provider annotation (spec.type: LoadBalancer)',
+  },
+  {
+    name: 'ClusterIP',
+    service: service({}, { type: 'ClusterIP' }),
+    provider: 'in-cluster', window: 5, noted: false,
+    evidence: 'Service ns/gw: in-cluster traffic only (spec.type: ClusterIP)',
+  },
+  {
+    name: 'type omitted defaults to ClusterIP',
+    service: service({}),
+    provider: 'in-cluster', window: 5, noted: false,
+    evidence: 'Service ns/gw: in-cluster traffic only (spec.type: ClusterIP)',
+  },
+  {
+    name: 'NodePort, externalTrafficPolicy Cluster',
+    service: service({}, { type: 'NodePort' }),
+    provider: 'in-cluster', window: 5, noted: false,
+    evidence: 'Service ns/gw: in-cluster traffic only (spec.type: NodePort)',
+  },
+  {
+    name: 'NodePort, externalTrafficPolicy Local: generic LB, noted',
+    service: service({}, { type: 'NodePort', externalTrafficPolicy: 'Local' }),
+    provider: 'generic-lb', window: 15, noted: true,
+    evidence: 'Service ns/gw: NodePort with externalTrafficPolicy Local (spec.externalTrafficPolicy: Local)',
+  },
+];
+
+for (const c of serviceCases) {
+  test(`recognizeServiceLoadBalancer: ${c.name}`, (t) => {
+    const r = recognizeServiceLoadBalancer(c.service);
+    t.is(r.provider, c.provider);
+    t.is(r.drainWindowSeconds, c.window);
+    t.is(r.evidence, c.evidence);
+    t.is(r.note !== undefined, c.noted);
+    t.is(r.estimate, LOAD_BALANCERS[c.provider].estimate);
+  });
+}
+
+test('AWS NLB without target-group attributes carries AWS default 300 s', (t) => {
+  const r = recognizeServiceLoadBalancer(service({ [AWS]: 'external', [TARGET]: 'ip' }, { type: 'LoadBalancer' }));
+  t.is(r.targetGroup?.deregistrationDelaySeconds, AWS_DEFAULT_DEREGISTRATION_DELAY_SECONDS);
+  t.true(r.targetGroup?.deregistrationDelayIsDefault);
+  t.is(r.targetGroup?.connectionTermination, undefined);
+});
+
+test('GKE NEG adds BackendConfig connection draining when the BackendConfig is in the stream', (t) => {
+  const svc = service({
+    'cloud.google.com/neg': '{"ingress": true}',
+    'cloud.google.com/backend-config': '{"default": "drain60"}',
+  });
+  const backendConfig: KubeObject = {
+    apiVersion: 'cloud.google.com/v1',
+    kind: 'BackendConfig',
+    metadata: { name: 'drain60', namespace: 'ns' },
+    spec: { connectionDraining: { drainingTimeoutSec: 60 } },
+  };
+  const r = recognizeServiceLoadBalancer(svc, { backendConfigs: [backendConfig] });
+  t.is(r.drainWindowSeconds, 90);
+  t.regex(r.evidence, /connection draining 60 s \(BackendConfig drain60/);
+  t.is(r.note, undefined);
+
+  const missing = recognizeServiceLoadBalancer(svc);
+  t.is(missing.drainWindowSeconds, 30);
+  t.regex(missing.note ?? '', /BackendConfig drain60 is not in the stream/);
+});
+
+function ingress(annotations: Record<string, string>, spec: Record<string, unknown> = {}): KubeObject {
+  return { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'web', namespace: 'ns', annotations }, spec };
+}
+
+const ingressCases: Array<{ name: string; ingress: KubeObject; provider?: LoadBalancerProvider; window?: number; evidence?: string; noted?: boolean }> = [
+  {
+    name: 'ALB IP targets',
+    ingress: ingress({ 'alb.ingress.kubernetes.io/target-type': 'ip' }, { ingressClassName: 'alb' }),
+    provider: 'aws-alb-ip', window: 45, noted: false,
+    evidence: 'Ingress ns/web: AWS ALB with IP targets (alb.ingress.kubernetes.io/target-type: ip)',
+  },
+  {
+    name: 'ALB instance targets: conservative, noted',
+    ingress: ingress({}, { ingressClassName: 'alb' }),
+    provider: 'aws-alb-ip', window: 45, noted: true,
+    evidence: 'Ingress ns/web: AWS ALB with instance targets (spec.ingressClassName: alb)',
+  },
+  {
+    name: 'AGIC by annotation',
+    ingress: ingress({ 'appgw.ingress.kubernetes.io/connection-draining': 'true' }),
+    provider: 'azure-appgw', window: 90, noted: false,
+    evidence: 'Ingress ns/web: Azure Application Gateway (appgw.ingress.kubernetes.io/connection-draining: true)',
+  },
+  {
+    name: 'AGIC by ingressClassName',
+    ingress: ingress({}, { ingressClassName: 'azure-application-gateway' }),
+    provider: 'azure-appgw', window: 90, noted: false,
+    evidence: 'Ingress ns/web: Azure Application Gateway (spec.ingressClassName: azure-application-gateway)',
+  },
+  { name: 'nginx Ingress is neither', ingress: ingress({}, { ingressClassName: 'nginx' }) },
+];
+
+for (const c of ingressCases) {
+  test(`recognizeIngressLoadBalancer: ${c.name}`, (t) => {
+    const r = recognizeIngressLoadBalancer(c.ingress);
+    if (c.provider === undefined) {
+      t.is(r, undefined);
+      return;
+    }
+    t.is(r?.provider, c.provider);
+    t.is(r?.drainWindowSeconds, c.window);
+    t.is(r?.evidence, c.evidence);
+    t.is(r?.note !== undefined, c.noted ?? false);
+  });
+}
+
+test('ingressBackendServiceNames follows default backend and rule paths', (t) => {
+  const ing = ingress({}, {
+    defaultBackend: { service: { name: 'fallback', port: { number: 80 } } },
+    rules: [
+      { http: { paths: [{ path: '/', backend: { service: { name: 'web', port: { number: 80 } } } }] } },
+      { http: { paths: [{ path: '/api', backend: { service: { name: 'api' } } }, { backend: { service: { name: 'web' } } }] } },
+    ],
+  });
+  t.deepEqual(ingressBackendServiceNames(ing), ['fallback', 'web', 'api']);
+});
+
+const attributeCases: Array<[string, string, ReturnType<typeof parseAwsTargetGroupAttributes>]> = [
+  ['absent → AWS default 300', '', { deregistrationDelaySeconds: 300, deregistrationDelayIsDefault: true, unreadable: [] }],
+  [
+    'delay and termination',
+    'deregistration_delay.timeout_seconds=200,deregistration_delay.connection_termination.enabled=true',
+    { deregistrationDelaySeconds: 200, deregistrationDelayIsDefault: false, connectionTermination: true, unreadable: [] },
+  ],
+  [
+    'spaces and other attributes',
+    ' preserve_client_ip.enabled=true , deregistration_delay.timeout_seconds = 30 ',
+    { deregistrationDelaySeconds: 30, deregistrationDelayIsDefault: false, unreadable: [] },
+  ],
+  [
+    'unreadable delay is not defaulted',
+    'deregistration_delay.timeout_seconds=5m,deregistration_delay.connection_termination.enabled=yes',
+    { deregistrationDelayIsDefault: false, unreadable: ['deregistration_delay.timeout_seconds=5m', 'deregistration_delay.connection_termination.enabled=yes'] },
+  ],
+  ['above AWS maximum 3600', 'deregistration_delay.timeout_seconds=4000', { deregistrationDelayIsDefault: false, unreadable: ['deregistration_delay.timeout_seconds=4000'] }],
+];
+
+for (const [name, value, expected] of attributeCases) {
+  test(`parseAwsTargetGroupAttributes: ${name}`, (t) => {
+    t.deepEqual(parseAwsTargetGroupAttributes(value), expected);
+  });
+}
+
+const selectorCases: Array<[string, KubeObject, Record<string, string>, string | undefined, string | undefined, boolean]> = [
+  ['all pairs match', service({}, { selector: { app: 'a' } }), { app: 'a', x: 'y' }, 'ns', 'ns', true],
+  ['value differs', service({}, { selector: { app: 'a' } }), { app: 'b' }, 'ns', 'ns', false],
+  ['empty selector selects nothing', service({}, { selector: {} }), { app: 'a' }, 'ns', 'ns', false],
+  ['no selector', service({}, {}), { app: 'a' }, 'ns', 'ns', false],
+  ['other namespace', service({}, { selector: { app: 'a' } }), { app: 'a' }, 'ns', 'other', false],
+  ['pod namespace unknown', service({}, { selector: { app: 'a' } }), { app: 'a' }, 'ns', undefined, true],
+  [
+    'both namespaces unknown',
+    { kind: 'Service', metadata: { name: 's' }, spec: { selector: { app: 'a' } } },
+    { app: 'a' },
+    undefined,
+    undefined,
+    true,
+  ],
+];
+
+for (const [name, svc, labels, svcNs, podNs, expected] of selectorCases) {
+  test(`serviceSelectsPod: ${name}`, (t) => {
+    t.is(serviceSelectsPod(svc, labels, svcNs, podNs), expected);
+  });
+}
+
+test('pickDrainWindow: the longest window wins and the rest are listed', (t) => {
+  const nlb = recognizeServiceLoadBalancer(corpusNlbService);
+  const internal = recognizeServiceLoadBalancer(service({}, { type: 'ClusterIP' }));
+  const alb = recognizeIngressLoadBalancer(ingress({ 'alb.ingress.kubernetes.io/target-type': 'ip' })) as LoadBalancerRecognition;
+  const choice = pickDrainWindow([internal, nlb, alb]);
+  t.is(choice?.provider, 'aws-nlb-ip');
+  t.is(choice?.drainWindowSeconds, 180);
+  t.is(choice?.evidence, nlb.evidence);
+  t.deepEqual(choice?.alsoConsidered, [`${internal.evidence}: 5 s`, `${alb.evidence}: 45 s`]);
+  t.is(pickDrainWindow([]), undefined);
+});
+
+test('pickDrainWindow: ties go to the first candidate', (t) => {
+  const a = recognizeServiceLoadBalancer({ ...service({}, { type: 'ClusterIP' }), metadata: { name: 'a', namespace: 'ns' } });
+  const b = recognizeServiceLoadBalancer({ ...service({}, { type: 'ClusterIP' }), metadata: { name: 'b', namespace: 'ns' } });
+  t.is(pickDrainWindow([a, b])?.evidence, a.evidence);
+});
+
+test('LOAD_BALANCERS holds DOMAIN §4 figures', (t) => {
+  const windows = Object.fromEntries(Object.entries(LOAD_BALANCERS).map(([k, v]) => [k, v.drainWindowSeconds]));
+  t.deepEqual(windows, { 'aws-nlb-ip': 180, 'aws-alb-ip': 45, 'gke-neg': 30, 'azure-appgw': 90, 'generic-lb': 15, 'in-cluster': 5 });
+  t.true(LOAD_BALANCERS['generic-lb'].estimate);
+  t.true(LOAD_BALANCERS['in-cluster'].estimate);
+  t.false(LOAD_BALANCERS['aws-nlb-ip'].estimate);
+  t.regex(LOAD_BALANCERS['aws-nlb-ip'].source ?? '', /#1719.*#2366.*#3270/);
+});
