@@ -1,0 +1,308 @@
+/**
+ * The timing model of DOMAIN §5: the one place where every duration kube-graceful writes is
+ * decided and explained. Pure arithmetic over numbers with their sources; no YAML here.
+ *
+ * Symbols: W drain window, R longest request, B buffer, S preStop sleep, G grace period.
+ */
+
+/** A number and, in words, where it came from ("default", "config drainWindowSeconds", evidence …). */
+export interface Sourced {
+  value: number;
+  source: string;
+}
+
+/** Everything the model needs for one workload. All values are whole seconds. */
+export interface TimingInputs {
+  /** W: how long after termination starts new traffic may still arrive. */
+  drainWindow: Sourced;
+  /** R: the longest request the workload must finish after traffic stops (default 20). */
+  maxRequest: Sourced;
+  /** B: safety buffer (default 5). */
+  buffer: Sourced;
+  /** `terminationGracePeriodSeconds` already in the manifest. */
+  existingGraceSeconds?: number;
+  /** A preStop the user already wrote: its sleep length, or 'unknown' when it can't be read. */
+  existingPreStopSeconds?: number | 'unknown';
+  /** `drainDuration` already in `proxy.istio.io/config`. */
+  existingDrainDurationSeconds?: number;
+  /** The load balancer's target-group settings, when known (AWS). */
+  loadBalancer?: { deregistrationDelaySeconds?: Sourced; connectionTermination?: boolean };
+}
+
+/** One computed duration: the value, the arithmetic that produced it, and why. */
+export interface Derived {
+  value: number;
+  formula: string;
+  explanation: string;
+}
+
+/** Codes of the checks the model reports (DOMAIN §5 "Checks that become results"). */
+export type TimingCheckCode =
+  | 'PRESTOP_NOT_BELOW_GRACE'
+  | 'PRESTOP_BELOW_WINDOW'
+  | 'LB_DEREGISTRATION_TOO_SHORT'
+  | 'LB_DEREGISTRATION_OUTLIVES_GRACE'
+  | 'PRESTOP_LENGTH_UNKNOWN'
+  | 'DRAIN_DURATION_BELOW_WINDOW'
+  | 'SIDECAR_WAIT_NOT_BELOW_GRACE';
+
+/** A finding about the timing, for the report and the KRM results. */
+export interface TimingCheck {
+  code: TimingCheckCode;
+  severity: 'error' | 'warning' | 'info';
+  message: string;
+}
+
+/** The durations to write for one workload, each explained, and the checks they raise. */
+export interface TimingPlan {
+  /** S: the preStop sleep (DOMAIN §5: S = W), or what the user's own hook really sleeps. */
+  preStopSeconds: Derived;
+  /** G = S + R + B, never below the manifest's own terminationGracePeriodSeconds. */
+  graceSeconds: Derived;
+  /** Istio MINIMUM_DRAIN_DURATION in env mode and for exit-on-zero sidecars. */
+  minimumDrainSeconds: Derived;
+  /** Istio drainDuration: W + B, never below the manifest's own. */
+  drainDurationSeconds: Derived;
+  /** S + R: Istio terminationDrainDuration / Linkerd proxy-wait-before-exit-seconds (< G). */
+  sidecarOutlivesSeconds: Derived;
+  checks: TimingCheck[];
+}
+
+/** DOMAIN §5: default longest request R. */
+export const DEFAULT_MAX_REQUEST_SECONDS = 20;
+/** DOMAIN §5: default safety buffer B. */
+export const DEFAULT_BUFFER_SECONDS = 5;
+/**
+ * Upper bound for every input. No load balancer in DOMAIN §4 needs more than minutes; a
+ * value above a day is a unit mistake (milliseconds typed as seconds), not a plan.
+ */
+export const MAX_INPUT_SECONDS = 86_400;
+
+function validateSeconds(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_INPUT_SECONDS) {
+    throw new RangeError(
+      `planTiming: ${name} must be a whole number of seconds from 0 to ${MAX_INPUT_SECONDS}, got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+function validateSourced(name: string, sourced: Sourced | undefined): number {
+  if (sourced === null || typeof sourced !== 'object') {
+    throw new RangeError(`planTiming: ${name} is missing`);
+  }
+  if (typeof sourced.source !== 'string' || sourced.source.trim() === '') {
+    throw new RangeError(`planTiming: ${name}.source must say where the value came from`);
+  }
+  return validateSeconds(`${name}.value`, sourced.value);
+}
+
+/**
+ * Computes the preStop sleep, grace period, Istio drain settings and sidecar wait for one
+ * workload from W, R and B (DOMAIN §5), keeping what the manifest already sets where
+ * lowering it would be unsafe.
+ *
+ * Returns a TimingPlan whose every value carries its formula and explanation, plus checks.
+ * Throws a RangeError naming the input when a value is negative, NaN, fractional or more
+ * than a day (callers round values read from manifests up before passing them in).
+ */
+export function planTiming(inputs: TimingInputs): TimingPlan {
+  const W = validateSourced('drainWindow', inputs.drainWindow);
+  const R = validateSourced('maxRequest', inputs.maxRequest);
+  const B = validateSourced('buffer', inputs.buffer);
+  const existingGrace = inputs.existingGraceSeconds === undefined
+    ? undefined
+    : validateSeconds('existingGraceSeconds', inputs.existingGraceSeconds);
+  const existingPreStop = inputs.existingPreStopSeconds === undefined || inputs.existingPreStopSeconds === 'unknown'
+    ? inputs.existingPreStopSeconds
+    : validateSeconds('existingPreStopSeconds', inputs.existingPreStopSeconds);
+  const existingDrain = inputs.existingDrainDurationSeconds === undefined
+    ? undefined
+    : validateSeconds('existingDrainDurationSeconds', inputs.existingDrainDurationSeconds);
+  const dereg = inputs.loadBalancer?.deregistrationDelaySeconds === undefined
+    ? undefined
+    : validateSourced('loadBalancer.deregistrationDelaySeconds', inputs.loadBalancer.deregistrationDelaySeconds);
+  const wSource = inputs.drainWindow.source;
+  const checks: TimingCheck[] = [];
+
+  // S. The user's own hook stays (the mutators never replace a preStop they did not write),
+  // so S is what that hook really sleeps; the grace period must be built on that, not on W.
+  let preStopSeconds: Derived;
+  if (typeof existingPreStop === 'number') {
+    preStopSeconds = {
+      value: existingPreStop,
+      formula: `S = ${existingPreStop} (kept from manifest: the existing preStop sleeps this long)`,
+      explanation:
+        `The container already has a preStop hook that sleeps ${existingPreStop} s; it is kept, and the ` +
+        `grace period is built on what it really sleeps.`,
+    };
+    if (existingPreStop < W) {
+      // Warning, not error: the output is valid and we respect the user's hook, but new
+      // connections can still arrive after the sleep ends and the app gets SIGTERM.
+      checks.push({
+        code: 'PRESTOP_BELOW_WINDOW',
+        severity: 'warning',
+        message:
+          `The existing preStop sleeps ${existingPreStop} s, but new connections may keep arriving for ` +
+          `W = ${W} s (${wSource}); requests that arrive after ${existingPreStop} s can be refused. ` +
+          `Lengthen the sleep to ${W} s, or remove the hook so kube-graceful writes one.`,
+      });
+    }
+  } else {
+    preStopSeconds = {
+      value: W,
+      formula: `S = W = ${W}`,
+      explanation:
+        existingPreStop === 'unknown'
+          ? `The container's own preStop hook is kept; its length can't be read, so the plan assumes it ` +
+            `takes the drain window W = ${W} s (${wSource}).`
+          : `The pod sleeps ${W} s before SIGTERM because the load balancer may keep sending new ` +
+            `connections for that long after termination starts (W from ${wSource}).`,
+    };
+    if (existingPreStop === 'unknown') {
+      // Warning: the plan assumes the hook lasts W; if it lasts longer than G − R − B the
+      // app is cut short, and only the user can tell.
+      checks.push({
+        code: 'PRESTOP_LENGTH_UNKNOWN',
+        severity: 'warning',
+        message:
+          `The container already has a preStop hook whose length can't be read (not a sleep action or ` +
+          `exec sleep N); it is kept and assumed to take W = ${W} s. If it takes longer, raise ` +
+          `terminationGracePeriodSeconds by the difference or set the drain window to its real length.`,
+      });
+    }
+  }
+  const S = preStopSeconds.value;
+
+  // G = S + R + B: the grace countdown starts before preStop (DOMAIN §1), so the sleep, the
+  // longest request and the buffer must all fit in it. Never lowered below the manifest's.
+  const needed = S + R + B;
+  const sum = `S + R + B = ${S} + ${R} + ${B} = ${needed}`;
+  const graceSeconds: Derived = existingGrace !== undefined && existingGrace > needed
+    ? {
+        value: existingGrace,
+        formula: `G = ${existingGrace} (kept from manifest) ≥ ${sum}`,
+        explanation:
+          `The manifest's terminationGracePeriodSeconds ${existingGrace} already covers the sleep (${S} s), ` +
+          `the longest request (${R} s, ${inputs.maxRequest.source}) and the buffer (${B} s, ${inputs.buffer.source}); ` +
+          `it is never lowered.`,
+      }
+    : {
+        value: needed,
+        formula: `G = ${sum}`,
+        explanation:
+          `The grace countdown starts before preStop, so it must hold the sleep (${S} s), the longest ` +
+          `request (${R} s, ${inputs.maxRequest.source}) and the buffer (${B} s, ${inputs.buffer.source})` +
+          (existingGrace === undefined
+            ? '.'
+            : existingGrace < needed
+              ? `; the manifest's ${existingGrace} s is raised.`
+              : `; the manifest already sets exactly that.`),
+      };
+  const G = graceSeconds.value;
+
+  // MINIMUM_DRAIN_DURATION: in gateway env mode it replaces the sleep and must cover W; for
+  // an exit-on-zero sidecar it must cover the app's sleep S (DOMAIN §5). They are equal
+  // unless a user hook made S ≠ W; then the longer one serves both cases.
+  const M = Math.max(S, W);
+  const minimumDrainSeconds: Derived = {
+    value: M,
+    formula: S === W ? `M = S = ${S}` : `M = max(S, W) = max(${S}, ${W}) = ${M}`,
+    explanation:
+      `Istio MINIMUM_DRAIN_DURATION (with EXIT_ON_ZERO_ACTIVE_CONNECTIONS): the proxy waits ${M} s ` +
+      `before it may exit at zero connections, covering the drain window and the app's preStop.`,
+  };
+
+  // drainDuration: Envoy closes its listeners after it (default 45 s), so it must reach past W
+  // while the LB still sends (DOMAIN §2, §5): W + B. Never lowered below the manifest's.
+  const drainNeeded = W + B;
+  const drainSum = `W + B = ${W} + ${B} = ${drainNeeded}`;
+  const drainDurationSeconds: Derived = existingDrain !== undefined && existingDrain > drainNeeded
+    ? {
+        value: existingDrain,
+        formula: `D = ${existingDrain} (kept from manifest) ≥ ${drainSum}`,
+        explanation: `The manifest's drainDuration ${existingDrain} s already keeps listeners open past W; it is never lowered.`,
+      }
+    : {
+        value: drainNeeded,
+        formula: `D = ${drainSum}`,
+        explanation:
+          `Envoy keeps accepting (answering with Connection: close) for drainDuration, then closes its ` +
+          `listeners; ${drainNeeded} s keeps them open while the load balancer may still send (W = ${W} s) plus the buffer.`,
+      };
+  if (existingDrain !== undefined && existingDrain < W) {
+    // Info: the plan itself raises drainDuration, so the output is right; the note tells the
+    // user why their value changed.
+    checks.push({
+      code: 'DRAIN_DURATION_BELOW_WINDOW',
+      severity: 'info',
+      message:
+        `drainDuration in proxy.istio.io/config was ${existingDrain} s, below the drain window W = ${W} s ` +
+        `(${wSource}): Envoy would close its listeners while the load balancer still sends. It is raised ` +
+        `to ${drainDurationSeconds.value} s.`,
+    });
+  }
+
+  const T = S + R;
+  const sidecarOutlivesSeconds: Derived = {
+    value: T,
+    formula: `T = S + R = ${S} + ${R} = ${T}`,
+    explanation:
+      `The mesh proxy must outlive the app: its preStop (${S} s) plus the longest request (${R} s). Used as Istio ` +
+      `terminationDrainDuration or Linkerd proxy-wait-before-exit-seconds, which must stay below G = ${G} s.`,
+  };
+
+  if (S >= G) {
+    // Error: the API server rejects sleep.seconds > G, and S = G leaves the app no time at all;
+    // the output itself would be wrong, so it must not be emitted silently.
+    checks.push({
+      code: 'PRESTOP_NOT_BELOW_GRACE',
+      severity: 'error',
+      message:
+        `preStop sleep S = ${S} s is not below terminationGracePeriodSeconds G = ${G} s: the sleep would be ` +
+        `rejected or cut and the app killed without draining. Set maxRequestSeconds or bufferSeconds above 0 ` +
+        `(R = ${R}, B = ${B}) so G > S.`,
+    });
+  }
+  if (T >= G) {
+    // Error: Linkerd requires proxy-wait-before-exit-seconds < grace (DOMAIN §3); at ≥ G the
+    // proxy is SIGKILLed with the app and in-flight requests are lost.
+    checks.push({
+      code: 'SIDECAR_WAIT_NOT_BELOW_GRACE',
+      severity: 'error',
+      message:
+        `The sidecar wait S + R = ${T} s is not below terminationGracePeriodSeconds G = ${G} s: the proxy would ` +
+        `be killed together with the app. Set bufferSeconds to at least 1 (now ${B}).`,
+    });
+  }
+
+  if (dereg !== undefined) {
+    const deregSource = inputs.loadBalancer?.deregistrationDelaySeconds?.source ?? '';
+    if (dereg < T) {
+      // Warning: the LB setting lives outside what the plan writes; the manifests are valid but
+      // the LB will cut connections still being served.
+      checks.push({
+        code: 'LB_DEREGISTRATION_TOO_SHORT',
+        severity: 'warning',
+        message:
+          `The load balancer's deregistration delay is ${dereg} s (${deregSource}), shorter than the pod's drain ` +
+          `S + R = ${T} s: it cuts connections still in flight. Set deregistration_delay.timeout_seconds between ` +
+          `${T} and ${G} in the target-group attributes annotation.`,
+      });
+    }
+    if (dereg > G && inputs.loadBalancer?.connectionTermination !== true) {
+      // Warning: like the one above, an LB setting the user must change.
+      checks.push({
+        code: 'LB_DEREGISTRATION_OUTLIVES_GRACE',
+        severity: 'warning',
+        message:
+          `The load balancer's deregistration delay is ${dereg} s (${deregSource}), longer than ` +
+          `terminationGracePeriodSeconds G = ${G} s, and connection termination is off: for ${dereg - G} s it keeps ` +
+          `routing established connections to a pod that is gone. Set ` +
+          `deregistration_delay.connection_termination.enabled=true, or deregistration_delay.timeout_seconds=${G}.`,
+      });
+    }
+  }
+
+  return { preStopSeconds, graceSeconds, minimumDrainSeconds, drainDurationSeconds, sidecarOutlivesSeconds, checks };
+}
