@@ -25,7 +25,7 @@ export function parseOptions(): ParseOptions & DocumentOptions & SchemaOptions {
     version: '1.1',
     intAsBigInt: true,
     uniqueKeys: true,
-    prettyErrors: false,
+    prettyErrors: true, // errors carry linePos: line and column for messages
     keepSourceTokens: false,
     customTags: (tags) =>
       tags.filter((tag) => {

@@ -1,0 +1,55 @@
+/**
+ * Per-workload overrides through `kube-graceful.dev/` annotations on the workload or its pod
+ * template; the names are the flat setting names (`kube-graceful.dev/drain-window: "60"`), plus
+ * `kube-graceful.dev/skip: "true"` to leave a workload alone.
+ */
+import type { ProposedFinding } from '../mutators/types.ts';
+import { annotationsOf } from '../workloads/kubeObject.ts';
+import type { Workload } from '../workloads/workload.ts';
+import { FLAT_KEYS, readFlatValue } from './flatKeys.ts';
+import { specSchema } from './schema.ts';
+import type { Config } from './schema.ts';
+
+export const ANNOTATION_PREFIX = 'kube-graceful.dev/';
+export const SKIP_ANNOTATION = `${ANNOTATION_PREFIX}skip`;
+
+/** The settings for one workload, whether to skip it, and findings on bad annotations. */
+export interface WorkloadSettings {
+  readonly config: Config;
+  readonly skip: boolean;
+  readonly findings: ProposedFinding[];
+}
+
+/** Returns the config with this workload's annotations applied (workload metadata wins over pod template). */
+export function workloadSettings(config: Config, workload: Workload): WorkloadSettings {
+  const annotations = { ...annotationsOf(workload.template.metadata), ...annotationsOf(workload.object.metadata) };
+  const findings: ProposedFinding[] = [];
+  const spec = structuredClone(config.spec) as Record<string, unknown>;
+  const provenance = new Map(config.provenance);
+  let skip = false;
+  for (const [name, text] of Object.entries(annotations)) {
+    if (!name.startsWith(ANNOTATION_PREFIX)) continue;
+    const setting = name.slice(ANNOTATION_PREFIX.length);
+    if (setting === 'skip') {
+      skip = String(text) === 'true';
+      continue;
+    }
+    const key = FLAT_KEYS.find((k) => k.name === setting);
+    const read = key ? readFlatValue(key, String(text)) : { error: `unknown annotation; known: ${SKIP_ANNOTATION}, ${FLAT_KEYS.map((k) => ANNOTATION_PREFIX + k.name).join(', ')}` };
+    if (!key || 'error' in read) {
+      findings.push({ severity: 'error', code: 'BAD_ANNOTATION', message: `${name}: ${'error' in read ? read.error : ''}`, path: ['metadata', 'annotations', name] });
+      continue;
+    }
+    let node = spec;
+    for (const part of key.specPath.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+    node[key.specPath.at(-1)!] = read.value;
+    provenance.set(key.specPath.join('.'), `annotation ${name}`);
+  }
+  const parsed = specSchema.safeParse(spec);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    findings.push({ severity: 'error', code: 'BAD_ANNOTATION', message: `${ANNOTATION_PREFIX} annotation: ${issue.path.join('.')}: ${issue.message}` });
+    return { config, skip: true, findings };
+  }
+  return { config: { spec: parsed.data, provenance }, skip, findings };
+}

@@ -1,0 +1,73 @@
+/**
+ * Runs the mutators over every workload of the input, applies their changes to the documents and
+ * records each one. Mutators see the workload as the previous mutators left it.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { Config } from '../config/schema.ts';
+import { workloadSettings } from '../config/workloadSettings.ts';
+import { getAt } from '../document/path.ts';
+import type { Mutator } from '../mutators/types.ts';
+import { gatewayShape } from '../workloads/gatewayShape.ts';
+import { buildInventory } from '../workloads/inventory.ts';
+import { podTemplatePath } from '../workloads/kinds.ts';
+import { detectMesh } from '../workloads/mesh.ts';
+import type { Resource } from '../workloads/resource.ts';
+import { Workload } from '../workloads/workload.ts';
+import type { ChangeRecord, Finding, MutatorId } from './records.ts';
+import { matches } from './selectors.ts';
+
+/** What the mutators did to one workload, for explain. */
+export interface WorkloadOutcome {
+  readonly workload: Workload;
+  readonly mutator: MutatorId;
+  readonly plan: unknown;
+}
+
+/** Everything a run produced. */
+export interface PipelineResult {
+  readonly changes: ChangeRecord[];
+  readonly findings: Finding[];
+  readonly outcomes: WorkloadOutcome[];
+}
+
+/** Returns the records of running `mutators` over `resources`, whose documents it edits in place. */
+export function runPipeline(resources: readonly Resource[], config: Config, mutators: readonly Mutator[]): PipelineResult {
+  const defaultNamespace = config.spec.namespace;
+  const inventory = buildInventory(resources.map((r) => r.object), defaultNamespace);
+  const result: PipelineResult = { changes: [], findings: [], outcomes: [] };
+  for (const resource of resources) {
+    const object = resource.object;
+    const templatePath = podTemplatePath(object.apiVersion, object.kind, config.spec.extraKinds);
+    if (!templatePath) continue;
+    const workload = new Workload(resource, templatePath, resource.ref(defaultNamespace));
+    const place = { resource: workload.ref, document: resource.doc.place.document };
+    const { spec } = config;
+    if (spec.exclude.some((s) => matches(s, workload))) continue;
+    const explicitlyIncluded = spec.include.some((s) => matches(s, workload));
+    if (spec.include.length > 0 && !explicitlyIncluded) continue;
+    const settings = workloadSettings(config, workload);
+    result.findings.push(...settings.findings.map((f) => ({ ...f, ...place, mutator: 'engine' as const })));
+    if (settings.skip) continue;
+    for (const mutator of mutators) {
+      if (!mutator.enabled(settings.config.spec)) continue;
+      const context = {
+        spec: settings.config.spec,
+        config: settings.config,
+        inventory,
+        mesh: detectMesh(workload, inventory, settings.config.spec),
+        gateway: gatewayShape(workload.template),
+        explicitlyIncluded,
+      };
+      const outcome = mutator.mutate(workload, context);
+      result.findings.push(...outcome.findings.map((f) => ({ ...f, ...place, mutator: mutator.id })));
+      if (outcome.plan !== undefined) result.outcomes.push({ workload, mutator: mutator.id, plan: outcome.plan });
+      for (const change of outcome.changes) {
+        const before = getAt(workload.object, change.path);
+        if (isDeepStrictEqual(before, change.value)) continue;
+        resource.doc.set([...resource.base, ...change.path], change.value);
+        result.changes.push({ mutator: mutator.id, ...place, path: change.path, before, after: change.value, reason: change.reason });
+      }
+    }
+  }
+  return result;
+}

@@ -1,0 +1,39 @@
+/**
+ * The one record of every edit and every finding. The report, the KRM `results`, `--diff`,
+ * `explain` and the idempotency check are all computed from these (STYLE.md).
+ */
+import type { FieldPath } from '../document/path.ts';
+import type { ResourceRef } from '../workloads/kubeObject.ts';
+
+/** Identifies a mutator in records, config and docs. */
+export type MutatorId = 'gateway-drain' | 'job-sidecar-quit' | 'app-graceful';
+
+/** One field set by one mutator, with the value before and after and why. */
+export interface ChangeRecord {
+  readonly mutator: MutatorId;
+  readonly resource: ResourceRef;
+  /** 1-based document (or ResourceList item) position in the input. */
+  readonly document: number;
+  /** Path from the object's root. */
+  readonly path: FieldPath;
+  /** `undefined` when the field did not exist. */
+  readonly before: unknown;
+  readonly after: unknown;
+  /** Why, with the numbers' derivation (e.g. "G = S + R + B = 180 + 10 + 10 = 200"). */
+  readonly reason: string;
+}
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** Something the user should know or fix; errors make the run exit 1. */
+export interface Finding {
+  readonly severity: Severity;
+  /** Stable code, e.g. `LB_DEREGISTRATION_TOO_SHORT`. */
+  readonly code: string;
+  readonly message: string;
+  readonly mutator?: MutatorId | 'engine';
+  readonly resource?: ResourceRef;
+  readonly document?: number;
+  /** The field the finding is about, from the object's root. */
+  readonly path?: FieldPath;
+}

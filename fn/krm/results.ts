@@ -1,0 +1,48 @@
+/**
+ * KRM `results` derived from the change records and findings (KRM Functions Specification):
+ * one `info` result per change with the field's current and proposed value, and one result per
+ * finding with its own severity.
+ */
+import { formatPath } from '../document/path.ts';
+import type { ChangeRecord, Finding } from '../engine/records.ts';
+import type { Resource } from '../workloads/resource.ts';
+import type { ResourceRef } from '../workloads/kubeObject.ts';
+
+/** One entry of a ResourceList's `results`. */
+export interface KrmResult {
+  message: string;
+  severity: 'error' | 'warning' | 'info';
+  resourceRef?: ResourceRef;
+  field?: { path: string; currentValue?: unknown; proposedValue?: unknown };
+  file?: { path: string; index?: number };
+  tags?: Record<string, string>;
+}
+
+/** Returns the results for a run; `resources` give each item's file (kpt's path/index annotations). */
+export function krmResults(changes: readonly ChangeRecord[], findings: readonly Finding[], resources: readonly Resource[]): KrmResult[] {
+  const fileOf = (document: number | undefined) => {
+    const resource = resources.find((r) => r.doc.place.document === document);
+    const annotations = resource?.object.metadata?.annotations ?? {};
+    const path = annotations['internal.config.kubernetes.io/path'] ?? annotations['config.kubernetes.io/path'];
+    const index = annotations['internal.config.kubernetes.io/index'] ?? annotations['config.kubernetes.io/index'];
+    return path ? { file: { path, ...(index !== undefined ? { index: Number(index) } : {}) } } : {};
+  };
+  return [
+    ...changes.map((c): KrmResult => ({
+      message: c.reason,
+      severity: 'info',
+      resourceRef: c.resource,
+      field: { path: formatPath(c.path), ...(c.before !== undefined ? { currentValue: c.before } : {}), proposedValue: c.after },
+      ...fileOf(c.document),
+      tags: { mutator: c.mutator },
+    })),
+    ...findings.map((f): KrmResult => ({
+      message: f.message,
+      severity: f.severity,
+      ...(f.resource ? { resourceRef: f.resource } : {}),
+      ...(f.path ? { field: { path: formatPath(f.path) } } : {}),
+      ...fileOf(f.document),
+      tags: { code: f.code, ...(f.mutator ? { mutator: f.mutator } : {}) },
+    })),
+  ];
+}

@@ -1,0 +1,4 @@
+/** The mutators, in the order they run. Each lives in its own folder with its tests and docs. */
+import type { Mutator } from './types.ts';
+
+export const MUTATORS: readonly Mutator[] = [];

@@ -1,0 +1,23 @@
+/**
+ * Recognises Istio gateways by structure, never by name or labels (labels are user-settable:
+ * `istio: ingressgateway` is only the chart default; DOMAIN.md §2).
+ */
+import { annotationsOf } from './kubeObject.ts';
+import type { PodTemplate } from './kubeObject.ts';
+
+/** How the gateway's proxy gets its settings. */
+export type GatewayShape =
+  /** `manifests/charts/gateway`: injected with the gateway template; `proxyMetadata` becomes env at injection. */
+  | 'injected'
+  /** The legacy `gateways/istio-ingress` chart: not injected, the proxyv2 image runs `proxy router` itself. */
+  | 'legacy';
+
+/** Returns the gateway shape of a pod template, or undefined when it is not an Istio gateway. */
+export function gatewayShape(template: PodTemplate): GatewayShape | undefined {
+  const containers = template.spec?.containers ?? [];
+  const templates = annotationsOf(template.metadata)['inject.istio.io/templates'] ?? '';
+  const proxy = containers.find((c) => c.name === 'istio-proxy');
+  if (proxy && templates.split(',').map((t) => t.trim()).includes('gateway')) return 'injected';
+  const legacy = containers.find((c) => /\/proxyv2(?::|@|$)/.test(c.image ?? '') && (c.args ?? []).includes('proxy') && (c.args ?? []).includes('router'));
+  return legacy ? 'legacy' : undefined;
+}

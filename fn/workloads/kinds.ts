@@ -1,0 +1,40 @@
+/**
+ * Where each kind keeps its pod template. Extra kinds (e.g. Argo Rollouts at `spec.template`) come
+ * from config; a Pod is its own template.
+ */
+import type { FieldPath } from '../document/path.ts';
+import type { ExtraKind } from '../config/schema.ts';
+
+const BUILT_IN: Record<string, { group: string; template: FieldPath }> = {
+  Pod: { group: '', template: [] },
+  Deployment: { group: 'apps', template: ['spec', 'template'] },
+  ReplicaSet: { group: 'apps', template: ['spec', 'template'] },
+  StatefulSet: { group: 'apps', template: ['spec', 'template'] },
+  DaemonSet: { group: 'apps', template: ['spec', 'template'] },
+  Job: { group: 'batch', template: ['spec', 'template'] },
+  CronJob: { group: 'batch', template: ['spec', 'jobTemplate', 'spec', 'template'] },
+};
+
+/** Kinds that mutators read but never change: they tell how traffic reaches the workloads. */
+export const CONTEXT_KINDS: ReadonlySet<string> = new Set(['Service', 'Namespace', 'PodDisruptionBudget', 'Ingress']);
+
+/** Returns the API group of an apiVersion (`apps/v1` → `apps`, `v1` → ``). */
+export function groupOf(apiVersion: string | undefined): string {
+  return apiVersion?.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+}
+
+/** Returns the path of the pod template inside a resource of this kind, or undefined. */
+export function podTemplatePath(apiVersion: string | undefined, kind: string | undefined, extra: readonly ExtraKind[]): FieldPath | undefined {
+  if (!kind) return undefined;
+  const group = groupOf(apiVersion);
+  const builtIn = BUILT_IN[kind];
+  if (builtIn && builtIn.group === group) return builtIn.template;
+  const configured = extra.find((k) => k.kind === kind && k.group === group);
+  return configured?.podTemplatePath.split('.');
+}
+
+/** Returns true when documents of this top-level kind must be parsed (a mutator may read or change them). */
+export function isCandidateKind(kind: string | undefined, extra: readonly ExtraKind[]): boolean {
+  if (kind === undefined) return true; // cannot tell without parsing: parse
+  return kind === 'List' || kind in BUILT_IN || CONTEXT_KINDS.has(kind) || extra.some((k) => k.kind === kind);
+}

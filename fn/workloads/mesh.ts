@@ -1,0 +1,57 @@
+/**
+ * Which mesh will inject a sidecar into a workload's pods (DOMAIN.md §2, §3): pod labels and
+ * annotations first (an explicit opt-out wins), then a Namespace in the stream, then namespaces
+ * the config names as injected.
+ */
+import type { Spec } from '../config/schema.ts';
+import { namespaceNamed } from './inventory.ts';
+import type { Inventory } from './inventory.ts';
+import { annotationsOf, labelsOf } from './kubeObject.ts';
+import type { Workload } from './workload.ts';
+
+/** The meshes whose proxy the pods get, each with the evidence that decided it. */
+export interface MeshMembership {
+  readonly istio?: { readonly evidence: string };
+  readonly linkerd?: { readonly evidence: string };
+}
+
+const ISTIO_INJECT = 'sidecar.istio.io/inject';
+const LINKERD_INJECT = 'linkerd.io/inject';
+
+/** Returns the meshes that inject into this workload's pods. */
+export function detectMesh(workload: Workload, inventory: Inventory, spec: Spec): MeshMembership {
+  const namespace = workload.ref.namespace;
+  return {
+    ...optional('istio', istio(workload, inventory, spec, namespace)),
+    ...optional('linkerd', linkerd(workload, inventory, spec, namespace)),
+  };
+}
+
+function optional<K extends string>(key: K, evidence: string | undefined): { [P in K]?: { evidence: string } } {
+  return (evidence === undefined ? {} : { [key]: { evidence } }) as { [P in K]?: { evidence: string } };
+}
+
+function istio(workload: Workload, inventory: Inventory, spec: Spec, namespace: string | undefined): string | undefined {
+  const labels = labelsOf(workload.template.metadata);
+  const annotations = annotationsOf(workload.template.metadata);
+  // The label is what current Istio reads; the annotation is the older form. Either says yes or no.
+  const pod = labels[ISTIO_INJECT] ?? annotations[ISTIO_INJECT];
+  if (pod === 'false') return undefined;
+  if (pod === 'true') return `pod template ${labels[ISTIO_INJECT] !== undefined ? 'label' : 'annotation'} ${ISTIO_INJECT}: "true"`;
+  const ns = namespaceNamed(inventory, namespace);
+  const nsLabels = labelsOf(ns?.metadata);
+  if (nsLabels['istio-injection'] === 'enabled') return `Namespace ${namespace} label istio-injection=enabled`;
+  if (nsLabels['istio-injection'] !== 'disabled' && nsLabels['istio.io/rev']) return `Namespace ${namespace} label istio.io/rev=${nsLabels['istio.io/rev']}`;
+  if (namespace && spec.mesh.istioInjectedNamespaces.includes(namespace)) return `namespace ${namespace} is listed in mesh.istioInjectedNamespaces`;
+  return undefined;
+}
+
+function linkerd(workload: Workload, inventory: Inventory, spec: Spec, namespace: string | undefined): string | undefined {
+  const pod = annotationsOf(workload.template.metadata)[LINKERD_INJECT];
+  if (pod === 'disabled') return undefined;
+  if (pod === 'enabled' || pod === 'ingress') return `pod template annotation ${LINKERD_INJECT}: ${pod}`;
+  const ns = namespaceNamed(inventory, namespace);
+  if (annotationsOf(ns?.metadata)[LINKERD_INJECT] === 'enabled') return `Namespace ${namespace} annotation ${LINKERD_INJECT}: enabled`;
+  if (namespace && spec.mesh.linkerdInjectedNamespaces.includes(namespace)) return `namespace ${namespace} is listed in mesh.linkerdInjectedNamespaces`;
+  return undefined;
+}

@@ -1,0 +1,30 @@
+/** A Kubernetes object inside a document: the whole document, or one item of a `kind: List`. */
+import type { ManifestDocument } from '../document/manifest.ts';
+import { getAt } from '../document/path.ts';
+import type { FieldPath } from '../document/path.ts';
+import type { KubeObject, ResourceRef } from './kubeObject.ts';
+
+export class Resource {
+  constructor(
+    readonly doc: ManifestDocument,
+    /** Path of the object in its document: `[]`, or `['items', i]` inside a List. */
+    readonly base: FieldPath,
+  ) {}
+
+  /** Returns the object as plain data, as it is now (after edits so far). */
+  get object(): KubeObject {
+    return (getAt(this.doc.data, this.base) ?? {}) as KubeObject;
+  }
+
+  /** Returns apiVersion, kind, name and namespace (namespace from config when the object has none). */
+  ref(defaultNamespace?: string): ResourceRef {
+    const object = this.object;
+    const namespace = object.metadata?.namespace ?? defaultNamespace;
+    return {
+      apiVersion: String(object.apiVersion ?? ''),
+      kind: String(object.kind ?? ''),
+      name: String(object.metadata?.name ?? ''),
+      ...(namespace ? { namespace } : {}),
+    };
+  }
+}
