@@ -1,0 +1,45 @@
+/**
+ * The human report of a run, derived from the change records and findings only: per resource,
+ * each field set (before → after) with its reason, then the findings; last the settings used.
+ */
+import { formatPath } from '../document/path.ts';
+import type { Config } from '../config/schema.ts';
+import type { ChangeRecord, Finding } from '../engine/records.ts';
+import { formatRef } from '../workloads/kubeObject.ts';
+import type { ResourceRef } from '../workloads/kubeObject.ts';
+
+/** Returns the report text (ends with a newline). */
+export function textReport(changes: readonly ChangeRecord[], findings: readonly Finding[], config: Config): string {
+  const groups = new Map<string, { ref?: ResourceRef; document?: number; changes: ChangeRecord[]; findings: Finding[] }>();
+  const group = (ref: ResourceRef | undefined, document: number | undefined) => {
+    const key = ref ? `${document}:${formatRef(ref)}` : 'stream';
+    let entry = groups.get(key);
+    if (!entry) groups.set(key, (entry = { ...(ref ? { ref } : {}), ...(document !== undefined ? { document } : {}), changes: [], findings: [] }));
+    return entry;
+  };
+  for (const c of changes) group(c.resource, c.document).changes.push(c);
+  for (const f of findings) group(f.resource, f.document).findings.push(f);
+  const lines: string[] = [];
+  const counts = ['error', 'warning', 'info'].map((s) => `${findings.filter((f) => f.severity === s).length} ${s}`);
+  lines.push(`kube-graceful: ${changes.length} field${changes.length === 1 ? '' : 's'} set in ${new Set(changes.map((c) => `${c.document}:${formatRef(c.resource)}`)).size} resource(s); findings: ${counts.join(', ')}`);
+  for (const entry of groups.values()) {
+    lines.push('', entry.ref ? `${formatRef(entry.ref)}${entry.document !== undefined ? ` (document ${entry.document})` : ''}` : 'stream');
+    for (const c of entry.changes) {
+      lines.push(`  set ${formatPath(c.path)}: ${show(c.before)} → ${show(c.after)}  [${c.mutator}]`);
+      for (const reason of c.reason.split('\n')) lines.push(`      ${reason}`);
+    }
+    for (const f of entry.findings) {
+      lines.push(`  ${f.severity} ${f.code}${f.path ? ` at ${formatPath(f.path)}` : ''}: ${f.message}`);
+    }
+  }
+  const settings = [...config.provenance.entries()].map(([path, source]) => `${path} from ${source}`);
+  lines.push('', `Settings: ${settings.length ? settings.join('; ') : 'all defaults'} (Kubernetes ${config.spec.kubernetesVersion}, Istio ${config.spec.istioVersion}, Linkerd ${config.spec.linkerdVersion}).`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** A value as it reads in a report: absent, a scalar, or compact JSON. */
+export function show(value: unknown): string {
+  if (value === undefined) return '(absent)';
+  if (typeof value === 'string') return value.includes('\n') ? JSON.stringify(value) : `"${value}"`;
+  return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v));
+}

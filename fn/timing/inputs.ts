@@ -1,0 +1,90 @@
+/**
+ * The timing model's inputs for one workload, each with where it came from: W from the
+ * Services (and Ingresses in front of them) in the stream that select the pods, unless config or
+ * a `kube-graceful.dev/` annotation sets W or the provider; R and B from config or defaults.
+ */
+import { sourceOf } from '../config/schema.ts';
+import type { ProposedFinding, MutatorContext } from '../mutators/types.ts';
+import { labelsOf } from '../workloads/kubeObject.ts';
+import type { Workload } from '../workloads/workload.ts';
+import {
+  ingressBackendServiceNames,
+  LOAD_BALANCERS,
+  pickDrainWindow,
+  recognizeIngressLoadBalancer,
+  recognizeServiceLoadBalancer,
+  serviceSelectsPod,
+} from './loadBalancers.ts';
+import type { LoadBalancerRecognition } from './loadBalancers.ts';
+import type { TimingInputs } from './model.ts';
+
+/** Timing inputs plus findings about how they were found (estimates, assumptions). */
+export interface ResolvedInputs {
+  readonly inputs: TimingInputs;
+  /** The load balancer that decided W, when one did. */
+  readonly loadBalancer?: LoadBalancerRecognition;
+  readonly findings: ProposedFinding[];
+}
+
+/** Extra facts a mutator read from the workload (an existing preStop, drainDuration). */
+export type ExistingTiming = Pick<TimingInputs, 'existingPreStopSeconds' | 'existingDrainDurationSeconds'>;
+
+/** Returns the timing inputs for a workload's pods. */
+export function resolveTimingInputs(workload: Workload, context: MutatorContext, existing: ExistingTiming = {}): ResolvedInputs {
+  const { spec, config } = context;
+  const findings: ProposedFinding[] = [];
+  const grace = workload.template.spec?.terminationGracePeriodSeconds;
+  const common = {
+    maxRequest: { value: spec.timing.maxRequestSeconds, source: `R ${describe(sourceOf(config, 'timing.maxRequestSeconds'), 'max-request')}` },
+    buffer: { value: spec.timing.bufferSeconds, source: `B ${describe(sourceOf(config, 'timing.bufferSeconds'), 'buffer')}` },
+    ...(typeof grace === 'number' ? { existingGraceSeconds: grace } : {}),
+    ...existing,
+  };
+  const recognized = loadBalancersInFront(workload, context);
+  if (spec.loadBalancer.drainWindowSeconds !== undefined) {
+    const source = `W ${describe(sourceOf(config, 'loadBalancer.drainWindowSeconds'), 'drain-window')}`;
+    return { inputs: { ...common, drainWindow: { value: spec.loadBalancer.drainWindowSeconds, source }, ...deregistration(recognized) }, ...(recognized ? { loadBalancer: recognized } : {}), findings };
+  }
+  if (recognized) {
+    if (recognized.note) findings.push({ severity: 'warning', code: 'LB_ASSUMPTION', message: recognized.note });
+    if (recognized.estimate) {
+      findings.push({ severity: 'info', code: 'DRAIN_WINDOW_ESTIMATE', message: `W=${recognized.drainWindowSeconds} s for ${LOAD_BALANCERS[recognized.provider].label} is an estimate (${LOAD_BALANCERS[recognized.provider].basis}); measure it and set kube-graceful.dev/drain-window or --drain-window to override.` });
+    }
+    const others = recognized.alsoConsidered.length ? `; also in front: ${recognized.alsoConsidered.join('; ')}` : '';
+    return { inputs: { ...common, drainWindow: { value: recognized.drainWindowSeconds, source: `W: ${recognized.evidence}${others}` }, ...deregistration(recognized) }, loadBalancer: recognized, findings };
+  }
+  const provider = spec.loadBalancer.provider ?? 'in-cluster';
+  const facts = LOAD_BALANCERS[provider];
+  const origin = spec.loadBalancer.provider ? describe(sourceOf(config, 'loadBalancer.provider'), 'lb-provider') : 'default: no Service in the stream selects these pods';
+  if (!spec.loadBalancer.provider) {
+    findings.push({ severity: 'info', code: 'NO_SERVICE_IN_STREAM', message: `No Service in the stream selects these pods; assumed ${facts.label} (W=${facts.drainWindowSeconds} s). If a load balancer sends them traffic, set --lb-provider or kube-graceful.dev/lb-provider.` });
+  }
+  return { inputs: { ...common, drainWindow: { value: facts.drainWindowSeconds, source: `W: ${facts.label} (${origin})` } }, findings };
+}
+
+/** Returns the longest-window load balancer in front of the pods: Services selecting them, Ingresses routing to those Services. */
+function loadBalancersInFront(workload: Workload, context: MutatorContext) {
+  const labels = labelsOf(workload.template.metadata);
+  const namespace = workload.ref.namespace;
+  const services = context.inventory.services.filter((s) => serviceSelectsPod(s, labels, s.metadata?.namespace, namespace));
+  const candidates: LoadBalancerRecognition[] = services.map((s) => recognizeServiceLoadBalancer(s));
+  const names = new Set(services.map((s) => s.metadata?.name));
+  for (const ingress of context.inventory.ingresses) {
+    if (ingress.metadata?.namespace !== namespace) continue;
+    if (!ingressBackendServiceNames(ingress).some((n) => names.has(n))) continue;
+    const recognition = recognizeIngressLoadBalancer(ingress);
+    if (recognition) candidates.push(recognition);
+  }
+  return pickDrainWindow(candidates);
+}
+
+function deregistration(recognized: LoadBalancerRecognition | undefined): Pick<TimingInputs, 'loadBalancer'> {
+  const group = recognized?.targetGroup;
+  if (!group || group.deregistrationDelaySeconds === undefined) return {};
+  const source = group.deregistrationDelayIsDefault ? 'AWS default deregistration delay (no target-group attribute set)' : `deregistration_delay.timeout_seconds on ${recognized.evidence.split(':')[0]}`;
+  return { loadBalancer: { deregistrationDelaySeconds: { value: group.deregistrationDelaySeconds, source }, connectionTermination: group.connectionTermination ?? false } };
+}
+
+function describe(source: string, flag: string): string {
+  return source === 'default' ? `(default; set --${flag} to change)` : `(${source})`;
+}
