@@ -10,6 +10,7 @@ import { buildAt, setAt } from './path.ts';
 import type { FieldPath } from './path.ts';
 import { spliceSet } from './splice.ts';
 import { parseOptions, stringifyOptions, toJsOptions, MAX_NESTING_DEPTH } from '../yaml/options.ts';
+import { resourceHint } from '../stream/prescan.ts';
 
 /** Where a document's text sits in the input, for messages. */
 export interface SourcePlace {
@@ -153,8 +154,9 @@ export class ManifestDocument {
 
   private yamlError(problem: YAMLError): KubeGracefulError {
     const [line, column] = problem.linePos?.[0] ? [problem.linePos[0].line, problem.linePos[0].col] : [undefined, undefined];
-    const at = { ...this.place, line: line === undefined ? undefined : this.place.line + line - 1, column };
+    const at = { ...this.place, ...resourceHint(this.#text), line: line === undefined ? undefined : this.place.line + line - 1, column };
     const message = problem.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    if (/Maximum call stack/.test(message)) return new KubeGracefulError('E_TOO_DEEP', 'nesting too deep to read', at, 'Kubernetes objects are never this deep; check how the input was generated.');
     if (problem.code === 'DUPLICATE_KEY') return new KubeGracefulError('E_DUPLICATE_KEY', message, at, 'Remove one of the two keys; Kubernetes would silently keep only one.');
     return new KubeGracefulError('E_PARSE', message, at, 'Fix the YAML at that line (run the chart with `helm template` and look at the document).');
   }
@@ -162,9 +164,10 @@ export class ManifestDocument {
   private translate(error: unknown): KubeGracefulError {
     if (error instanceof KubeGracefulError) return error;
     const message = error instanceof Error ? error.message : String(error);
-    if (/alias/i.test(message)) return new KubeGracefulError('E_ALIAS_BOMB', 'too many alias expansions (possible "billion laughs" input)', this.place, 'Expand the anchors in the input, or remove the aliases.');
-    if (error instanceof RangeError) return new KubeGracefulError('E_TOO_DEEP', 'nesting too deep to read', this.place, 'Kubernetes objects are never this deep; check how the input was generated.');
-    return new KubeGracefulError('E_PARSE', message, this.place);
+    const place = { ...this.place, ...resourceHint(this.#text) };
+    if (/alias/i.test(message)) return new KubeGracefulError('E_ALIAS_BOMB', 'too many alias expansions (possible "billion laughs" input)', place, 'Expand the anchors in the input, or remove the aliases.');
+    if (error instanceof RangeError) return new KubeGracefulError('E_TOO_DEEP', 'nesting too deep to read', place, 'Kubernetes objects are never this deep; check how the input was generated.');
+    return new KubeGracefulError('E_PARSE', message, place);
   }
 }
 

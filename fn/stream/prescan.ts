@@ -25,3 +25,10 @@ export function isCommentOnly(text: string): boolean {
 export function prescanFlowKind(text: string): string | undefined {
   return FLOW_KIND.exec(text)?.[1];
 }
+
+/** `Kind name` of a document from its text, for messages about documents that did not parse. */
+export function resourceHint(text: string): { resource?: string } {
+  const kind = prescanKind(text);
+  const name = /^metadata:[^\n]*\n(?:[ \t]+[^\n]*\n)*?[ \t]+name:[ \t]*["']?([^\s"'#]+)/m.exec(text)?.[1];
+  return kind || name ? { resource: [kind, name].filter(Boolean).join(' ') } : {};
+}

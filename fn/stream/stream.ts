@@ -9,7 +9,7 @@ import { KubeGracefulError } from '../engine/errors.ts';
 import type { ExtraKind } from '../config/schema.ts';
 import { isCandidateKind } from '../workloads/kinds.ts';
 import { Resource } from '../workloads/resource.ts';
-import { isCommentOnly, prescanKind } from './prescan.ts';
+import { isCommentOnly, prescanKind, resourceHint } from './prescan.ts';
 import { splitStream } from './split.ts';
 import type { Segment } from './split.ts';
 
@@ -46,6 +46,8 @@ export function renderStream(input: StreamInput): string {
   return input.bom + input.entries.map((e) => e.doc?.text ?? e.segment.text).join('');
 }
 
+export { resourceHint };
+
 /** Returns the resources of a parsed document: itself, or each item of a `kind: List`. */
 export function resourcesOf(doc: ManifestDocument): Resource[] {
   const contents = doc.document.contents;
@@ -64,11 +66,4 @@ export function resourcesOf(doc: ManifestDocument): Resource[] {
     });
   }
   return [new Resource(doc, [])];
-}
-
-/** `Kind name` of a document from its text, for messages about documents that did not parse. */
-export function resourceHint(text: string): { resource?: string } {
-  const kind = prescanKind(text);
-  const name = /^metadata:[^\n]*\n(?:[ \t]+[^\n]*\n)*?[ \t]+name:[ \t]*["']?([^\s"'#]+)/m.exec(text)?.[1];
-  return kind || name ? { resource: [kind, name].filter(Boolean).join(' ') } : {};
 }

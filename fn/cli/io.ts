@@ -1,0 +1,74 @@
+/**
+ * Input and output of the command line: stdin read whole and checked as UTF-8, output written
+ * only once the whole run has succeeded (a post-renderer must never emit half a stream).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { KubeGracefulError } from '../engine/errors.ts';
+
+/** Returns the text of stdin (empty when Helm sends nothing, e.g. `--output-dir`). */
+export function readStdin(): string {
+  if (process.stdin.isTTY) {
+    throw new KubeGracefulError('E_USAGE', 'no input: stdin is a terminal', {}, 'Pipe manifests in: `helm template … | kube-graceful`, or `kube-graceful < manifests.yaml`.');
+  }
+  return decodeUtf8(readFileSync(0), 'stdin');
+}
+
+/** Returns the text of a file, or stdin for `-`. */
+export function readInputFile(path: string): string {
+  if (path === '-') return readStdin();
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    throw new KubeGracefulError('E_USAGE', `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {}, 'Check the path.');
+  }
+  return decodeUtf8(bytes, path);
+}
+
+/** Returns the bytes as text; invalid UTF-8 is an input error naming the byte offset. */
+export function decodeUtf8(bytes: Uint8Array, origin: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    const offset = firstInvalidUtf8(bytes);
+    const line = bytes.subarray(0, offset).reduce((n, b) => (b === 10 ? n + 1 : n), 1);
+    throw new KubeGracefulError('E_INPUT', `${origin} is not valid UTF-8 (first bad byte at offset ${offset})`, { line }, 'Kubernetes manifests are UTF-8 text; check for binary data or another encoding.');
+  }
+}
+
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let low = 0;
+  let high = bytes.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    try {
+      decoder.decode(bytes.subarray(0, mid + 1));
+      low = mid + 1;
+    } catch (error) {
+      // A cut through a valid multi-byte sequence also fails; only a prefix that stays bad with
+      // up to 3 more bytes is bad.
+      const stillBad = [1, 2, 3].every((extra) => {
+        try {
+          decoder.decode(bytes.subarray(0, Math.min(bytes.length, mid + 1 + extra)));
+          return false;
+        } catch {
+          return true;
+        }
+      });
+      if (stillBad) high = mid;
+      else low = mid + 1;
+      void error;
+    }
+  }
+  return low;
+}
+
+/** Writes a side file (report, log); a failure is a usage error naming the file. */
+export function writeSideFile(path: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (error) {
+    throw new KubeGracefulError('E_USAGE', `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {}, 'Check that the folder exists and is writable.');
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * The entry point: parses argv, runs the command, then writes stdout in one piece and sets the
+ * exit code. Only here do errors become exit codes (0 ok, 1 error findings, 2 usage/config/input).
+ */
+import { appendFileSync } from 'node:fs';
+import { formatError, KubeGracefulError } from '../engine/errors.ts';
+import { buildProgram, CommanderError } from './program.ts';
+import type { CommandOutput } from './transformCommand.ts';
+
+async function execute(work: () => Promise<CommandOutput>, logFile: string | undefined): Promise<void> {
+  let output: CommandOutput;
+  try {
+    output = await work();
+  } catch (error) {
+    const known = error instanceof KubeGracefulError ? error : new KubeGracefulError('E_INTERNAL', error instanceof Error ? (error.stack ?? error.message) : String(error), {}, 'This is a bug in kube-graceful: please report it with the input that caused it.');
+    output = { stdout: '', stderr: [formatError(known)], exitCode: known.exitCode };
+  }
+  if (output.stderr.length) {
+    const text = `${output.stderr.join('\n')}\n`;
+    process.stderr.write(text);
+    if (logFile && output.exitCode !== 0) {
+      try {
+        appendFileSync(logFile, text);
+      } catch {
+        process.stderr.write(`kube-graceful: cannot write log file ${logFile}\n`);
+      }
+    }
+  }
+  if (output.stdout) process.stdout.write(output.stdout);
+  process.exitCode = output.exitCode;
+}
+
+try {
+  await buildProgram(execute).parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // --help and --version end here too, with exit code 0.
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+  } else {
+    throw error;
+  }
+}

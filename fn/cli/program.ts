@@ -1,0 +1,89 @@
+/**
+ * The command line: `kube-graceful [options] < in > out`. Flags mirror the flat settings (the
+ * same names work as ConfigMap keys and `kube-graceful.dev/` annotations).
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { FLAT_KEYS } from '../config/flatKeys.ts';
+import { MUTATORS } from '../mutators/registry.ts';
+import { runTransform } from './transformCommand.ts';
+import type { CommandOutput } from './transformCommand.ts';
+
+declare const KUBE_GRACEFUL_VERSION: string | undefined;
+
+/** The version printed by `--version` (set at build time; `dev` when run from source). */
+export const VERSION = typeof KUBE_GRACEFUL_VERSION === 'string' ? KUBE_GRACEFUL_VERSION : 'dev';
+
+const EXAMPLES = `
+Examples:
+  # Helm 3: patch a release as it is rendered
+  helm upgrade --install gw istio/gateway -n istio-ingress --post-renderer kube-graceful \\
+    --post-renderer-args --lb-provider --post-renderer-args aws-nlb-ip
+
+  # Helm 4: install the plugin once, then name it
+  helm plugin install ./node_modules/kube-graceful/renderer
+  helm upgrade --install gw istio/gateway --post-renderer kube-graceful
+
+  # Any rendered stream, with the numbers explained in a report
+  helm template gw istio/gateway | kube-graceful --report report.txt > patched.yaml
+
+  # What would change, as a diff
+  kubectl kustomize overlays/prod | kube-graceful --diff
+
+  # kpt, as a KRM function
+  kpt fn eval ./package --exec kube-graceful -- kube-version=1.31
+
+Exit codes:
+  0  success (the output is on stdout)
+  1  error findings (stream mode: nothing on stdout; KRM mode: the ResourceList with error results)
+  2  usage, config or input error (nothing on stdout)
+
+Environment:
+  KUBE_GRACEFUL_REPORT    write the report to this file (same as --report; Helm hides stderr)
+  KUBE_GRACEFUL_LOG_FILE  also write error messages to this file (same as --log-file)
+  NO_COLOR                never colour output
+`;
+
+/** Returns the parsed program; `run` is called with the action's output. */
+export function buildProgram(run: (work: () => Promise<CommandOutput>, logFile: string | undefined) => Promise<void>): Command {
+  const program = new Command('kube-graceful')
+    .description(
+      `Makes rollouts lose no requests and Jobs with mesh sidecars finish: reads rendered manifests (a stream, or a KRM ResourceList) on stdin and writes them back with correct shutdown settings, every number computed from one timing model.\n\nMutators: ${MUTATORS.map((m) => `${m.id} (${m.description})`).join('; ') || 'none registered'}.`,
+    )
+    .version(VERSION, '-V, --version')
+    .option('-c, --config <file>', 'GracefulShutdown config (apiVersion kube-graceful.dev/v1alpha1), or a ConfigMap of flat keys')
+    .option('--report <file>', 'write what changed and why to this file (text, or JSON when it ends in .json)')
+    .addOption(new Option('--report-format <format>', 'report format').choices(['text', 'json']))
+    .option('--diff', 'print a unified diff of what would change instead of the stream')
+    .option('--log-file <file>', 'also write error messages here (Helm 4 never shows stderr)')
+    .option('--all-documents', 'parse every document, not only kinds a mutator may read (slower; validates all YAML)')
+    .showHelpAfterError('(run kube-graceful --help for usage)')
+    .addHelpText('after', EXAMPLES);
+  for (const key of FLAT_KEYS) {
+    const option = new Option(`--${key.name} <${key.read === 'seconds' ? 'seconds' : 'value'}>`, key.help);
+    program.addOption(key.choices ? option.choices([...key.choices]) : option);
+  }
+  program.action(async (options: Record<string, unknown>) => {
+    const flags = Object.fromEntries(FLAT_KEYS.map((k) => [k.name, options[camel(k.name)] as string | undefined]));
+    const logFile = (options['logFile'] as string | undefined) ?? process.env['KUBE_GRACEFUL_LOG_FILE'];
+    await run(
+      () =>
+        runTransform({
+          flags,
+          ...(options['config'] ? { config: options['config'] as string } : {}),
+          ...(options['report'] ? { report: options['report'] as string } : {}),
+          ...(options['reportFormat'] ? { reportFormat: options['reportFormat'] as 'text' | 'json' } : {}),
+          diff: Boolean(options['diff']),
+          allDocuments: Boolean(options['allDocuments']),
+        }),
+      logFile,
+    );
+  });
+  program.exitOverride();
+  return program;
+}
+
+function camel(name: string): string {
+  return name.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
+export { CommanderError };

@@ -1,0 +1,63 @@
+/**
+ * The default command: manifests on stdin, the patched stream (or ResourceList) on stdout. This is
+ * what Helm 3 (`--post-renderer`), the Helm 4 plugin, kustomize and kpt run.
+ */
+import { readConfigText } from '../config/load.ts';
+import type { ConfigSource } from '../config/load.ts';
+import { transform } from '../engine/transform.ts';
+import type { TransformResult } from '../engine/transform.ts';
+import { jsonReport } from '../report/json.ts';
+import { textReport } from '../report/text.ts';
+import { findingLine } from './findingsText.ts';
+import { readInputFile, readStdin, writeSideFile } from './io.ts';
+
+/** Options of the transform command, as the CLI parsed them. */
+export interface TransformCommandOptions {
+  readonly config?: string;
+  readonly report?: string;
+  readonly reportFormat?: 'text' | 'json';
+  readonly diff?: boolean;
+  readonly allDocuments?: boolean;
+  readonly flags: Readonly<Record<string, string | undefined>>;
+}
+
+/** What the command prints and its exit code; written by the entry point only at the end. */
+export interface CommandOutput {
+  readonly stdout: string;
+  readonly stderr: string[];
+  readonly exitCode: number;
+}
+
+/** Returns the config document named by `--config`, if any. */
+export function configFromOption(path: string | undefined): ConfigSource | undefined {
+  return path === undefined ? undefined : readConfigText(readInputFile(path), `config ${path}`);
+}
+
+/** Runs the transform over stdin; throws KubeGracefulError on bad input or config. */
+export async function runTransform(options: TransformCommandOptions): Promise<CommandOutput> {
+  const config = configFromOption(options.config);
+  const input = readStdin();
+  const result = transform(input, { flags: options.flags, parseAll: options.allDocuments ?? false, ...(config ? { config } : {}) });
+  const reportPath = options.report ?? process.env['KUBE_GRACEFUL_REPORT'];
+  if (reportPath) writeSideFile(reportPath, report(result, options.reportFormat ?? (reportPath.endsWith('.json') ? 'json' : 'text')));
+  const stderr = result.findings.filter((f) => f.severity !== 'info').map((f) => findingLine(f));
+  const failed = result.findings.some((f) => f.severity === 'error');
+  if (failed && result.mode === 'stream') {
+    // Stream mode: nothing on stdout, so Helm fails instead of applying a half-fixed release.
+    stderr.push('kube-graceful: error findings above; no output written. Fix them or switch the mutator off for that workload (kube-graceful.dev/skip: "true").');
+    return { stdout: '', stderr, exitCode: 1 };
+  }
+  const stdout = options.diff ? await unifiedDiff(result) : result.output;
+  return { stdout, stderr, exitCode: failed ? 1 : 0 };
+}
+
+function report(result: TransformResult, format: 'text' | 'json'): string {
+  return format === 'json' ? jsonReport(result.changes, result.findings, result.config) : textReport(result.changes, result.findings, result.config);
+}
+
+/** The diff library is loaded only when `--diff` asks for it (start-up stays near bare node). */
+async function unifiedDiff(result: TransformResult): Promise<string> {
+  const { createTwoFilesPatch } = await import('diff');
+  if (result.output === result.input) return '';
+  return createTwoFilesPatch('input', 'output', result.input, result.output, '', '', { context: 3 });
+}
