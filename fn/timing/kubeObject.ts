@@ -3,22 +3,13 @@
  * reads it: plain JS objects, no YAML nodes. Only the fields this code looks at are typed;
  * `spec` stays `any` because every kind has its own and the readers check what they use.
  *
- * `null` is allowed where YAML can produce it (`annotations:` with no value), which also
- * keeps `KubeObject` from fn/workloads/kubeObject.ts assignable to this one.
+ * The type itself is the one of fn/workloads/kubeObject.ts; this file adds the readers the
+ * load-balancer code uses.
  */
 
-/** An already-parsed Kubernetes resource (a Service, Ingress, BackendConfig, workload …). */
-export type KubeObject = {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: {
-    name?: string;
-    namespace?: string;
-    labels?: Record<string, string> | null;
-    annotations?: Record<string, string> | null;
-  } | null;
-  spec?: any;
-};
+import type { KubeObject } from '../workloads/kubeObject.ts';
+
+export type { KubeObject };
 
 /**
  * Returns `namespace/name` for messages, or just `name` when the manifest leaves the
