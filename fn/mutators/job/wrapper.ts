@@ -114,19 +114,31 @@ const NO_CLIENT_HINT =
  *   timeout option in Debian's build, so none is passed); else one clear line. `--noproxy '*'` /
  *   `-Y off`: an `http_proxy` in the container's env must not send a loopback call to a proxy
  *   server. A failed call only prints a line: the program's exit code is what the Job reports.
+ * - `kg_` names: variables the wrapper sets before starting the program would change the
+ *   program's environment if the container exported a variable of the same name (`pid`, `sig`).
+ *   They are set empty first so that an inherited value is never used as a PID to kill.
  * - `trap` before the program starts: a TERM that arrives at once must not kill the wrapper and
- *   orphan the program. INT is forwarded as TERM because POSIX makes an asynchronous list inherit
- *   SIGINT *ignored* (XCU 2.11 "Signals and Error Handling"), and dash/ash mark it hard-ignored,
- *   so a forwarded INT would be dropped by any program that does not install its own handler.
+ *   orphan the program (or, as PID 1 without a handler, be dropped by the kernel). A signal that
+ *   arrives before `$!` is known is forwarded right after (`[ -z "$kg_sig" ] || kill`): a program
+ *   can be running before the wrapper has run its next line (the tests hit that window). What no
+ *   sh script can close: a TERM that reaches the forked child before it has reset the inherited
+ *   trap and exec'd is lost (measured in the tests' own programs). That window is microseconds at
+ *   container start; the kubelet's SIGKILL at the end of the grace period remains the backstop.
+ *   INT is forwarded as TERM because POSIX makes an asynchronous list inherit SIGINT *ignored*
+ *   (XCU 2.11 "Signals and Error Handling"), and dash/ash mark it hard-ignored, so a forwarded
+ *   INT would be dropped by any program that does not install its own handler.
  * - `exec 3<&0` / `<&3 3<&-`: an asynchronous list gets /dev/null as stdin (XCU 2.9.3); fd 3
- *   hands the container's real stdin to the program, and is closed in the program.
+ *   hands the container's real stdin to the program, and is closed in the program. fd 0 is
+ *   always open in a container: runc leaves a nil stdin to Go's os/exec, which opens /dev/null.
  * - the wait loop: `wait` returns 128+signal as soon as a trapped signal arrives, while the
- *   program may still be running; and dash can reap the program during that interrupted wait, so
- *   "is the pid still alive" (`kill -0`) is not a safe test — measured here, it lost the real
- *   status about half the time. Instead the trap sets `sig`, and `wait` is repeated until one
- *   returns with no trap in between: dash, busybox and bash all keep an exited job's status for a
- *   repeated `wait "$pid"` until a new job is created (none is, in the loop).
- * - `exit "$rc"`: the program's status: its exit code, or 128+N when signal N killed it.
+ *   program may still be running; and the shell can reap the program during that interrupted
+ *   wait, so "is the pid still alive" (`kill -0`) is not a safe test: measured here, it lost the
+ *   program's status (143 instead of its 42) in 18 of 30 tries under dash, and the race test in
+ *   test/job/wrapper.test.ts catches it under dash, busybox and bash alike. Instead the trap sets
+ *   `kg_sig`, and `wait` is repeated until one returns with no trap in between: dash, busybox and
+ *   bash all keep an exited job's status for a repeated `wait "$kg_pid"` until a new job is
+ *   created (none is, in the loop; dash jobs.c frees a waited job only in makejob).
+ * - `exit "$kg_rc"`: the program's status: its exit code, or 128+N when signal N killed it.
  *
  * No `$(` and no `$$` anywhere: Kubernetes expands `$(VAR)` and turns `$$` into `$` in `command`
  * before exec (core/v1 Container.command doc), which would corrupt the script.
@@ -144,19 +156,22 @@ function scriptBody(endpoints: readonly QuitEndpoint[]): string {
     '  fi',
     '}',
     '# forward TERM and INT to the program (INT as TERM: a background program ignores INT)',
-    `trap 'sig=1; kill -TERM "$pid" 2>/dev/null' TERM INT`,
+    'kg_pid=',
+    'kg_sig=',
+    `trap 'kg_sig=1; kill -TERM "$kg_pid" 2>/dev/null' TERM INT`,
     'exec 3<&0',
     '"$@" <&3 3<&- &',
-    'pid=$!',
+    'kg_pid=$!',
+    '[ -z "$kg_sig" ] || kill -TERM "$kg_pid"',
     '# a trapped signal ends wait early: wait again until the program has really exited',
     'while :; do',
-    '  sig=',
-    '  wait "$pid"',
-    '  rc=$?',
-    '  [ -n "$sig" ] || break',
+    '  kg_sig=',
+    '  wait "$kg_pid"',
+    '  kg_rc=$?',
+    '  [ -n "$kg_sig" ] || break',
     'done',
     ...endpoints.map((e) => `quit ${e.mesh} ${e.url}`),
-    'exit "$rc"',
+    'exit "$kg_rc"',
   ];
   return lines.join('\n');
 }
