@@ -12,6 +12,9 @@ import { spliceSet } from './splice.ts';
 import { parseOptions, stringifyOptions, toJsOptions, MAX_NESTING_DEPTH } from '../yaml/options.ts';
 import { resourceHint } from '../stream/prescan.ts';
 
+/** New nodes never use anchors/aliases for an object used twice (kpt rejects an alias where it expects a mapping). */
+const NO_ALIASES = { aliasDuplicateObjects: false } as const;
+
 /** Where a document's text sits in the input, for messages. */
 export interface SourcePlace {
   /** 1-based index among the documents (or ResourceList items). */
@@ -99,7 +102,7 @@ export class ManifestDocument {
     const doc = this.parse(this.#text);
     let parent: Node | null = doc.contents as Node | null;
     const setChild = (holder: Node | Document, key: unknown, child: unknown) => {
-      (holder as { set(k: unknown, v: unknown): void }).set(key, doc.createNode(child));
+      (holder as { set(k: unknown, v: unknown): void }).set(key, doc.createNode(child, NO_ALIASES));
     };
     if (path.length === 0) throw new KubeGracefulError('E_INTERNAL', 'cannot replace a whole document', this.place);
     for (let i = 0; i < path.length; i++) {
@@ -116,17 +119,17 @@ export class ManifestDocument {
       } else if (isSeq(parent) && typeof segment === 'object') {
         const index = parent.items.findIndex((it) => isMap(it) && String((it.get(segment.key, true) as { value?: unknown })?.value) === segment.equals);
         if (index === -1) {
-          parent.items.push(doc.createNode(setAt({ [segment.key]: segment.equals }, rest, value)));
+          parent.items.push(doc.createNode(setAt({ [segment.key]: segment.equals }, rest, value), NO_ALIASES));
           break;
         }
         if (last) {
-          parent.items[index] = doc.createNode(value);
+          parent.items[index] = doc.createNode(value, NO_ALIASES);
           break;
         }
         parent = parent.items[index] as Node;
       } else if (isSeq(parent) && typeof segment === 'number') {
         if (last) {
-          parent.items[segment] = doc.createNode(value);
+          parent.items[segment] = doc.createNode(value, NO_ALIASES);
           break;
         }
         parent = parent.items[segment] as Node;

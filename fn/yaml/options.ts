@@ -5,7 +5,7 @@
  * quoted (CONTRACTS.md, "YAML handling"). The 1.1 timestamp, omap, pairs, set and sexagesimal
  * tags are dropped so such values keep their text instead of turning into dates or numbers.
  */
-import type { DocumentOptions, ParseOptions, SchemaOptions, ToStringOptions, ToJSOptions } from 'yaml';
+import type { CreateNodeOptions, DocumentOptions, ParseOptions, SchemaOptions, ToStringOptions, ToJSOptions } from 'yaml';
 
 /** Tags of the yaml-1.1 schema that would rewrite values Kubernetes reads as plain strings. */
 const DROPPED_TAGS = new Set([
@@ -43,6 +43,8 @@ export function toJsOptions(): ToJSOptions {
 }
 
 /** Returns the options for everything kube-graceful writes as YAML text. */
-export function stringifyOptions(indentSeq = true): ToStringOptions & SchemaOptions & DocumentOptions {
-  return { ...parseOptions(), lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false, indentSeq };
+export function stringifyOptions(indentSeq = true): ToStringOptions & SchemaOptions & DocumentOptions & CreateNodeOptions {
+  // No anchors/aliases for objects used twice (e.g. one resourceRef in many KRM results): kpt's
+  // kyaml rejects an alias where it expects a mapping.
+  return { ...parseOptions(), lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false, indentSeq, aliasDuplicateObjects: false };
 }
