@@ -1,4 +1,7 @@
 /** The mutators, in the order they run. Each lives in its own folder with its tests and docs. */
+import { gatewayDrain } from './gateway/index.ts';
 import type { Mutator } from './types.ts';
 
-export const MUTATORS: readonly Mutator[] = [];
+export const MUTATORS: readonly Mutator[] = [
+  gatewayDrain,
+];

@@ -1,0 +1,142 @@
+/**
+ * Env mode (DOMAIN §2, §5): the proxy itself keeps serving through the drain window. On SIGTERM
+ * pilot-agent drains the listeners gracefully, waits MINIMUM_DRAIN_DURATION, then exits once
+ * Envoy has no active connections (EXIT_ON_ZERO_ACTIVE_CONNECTIONS, Istio 1.12+). Envoy closes
+ * its listeners after drainDuration, so that must reach past W.
+ *
+ * Delivery per shape (DOMAIN §2):
+ * - env: set on the proxy container for both shapes. Injected gateways: the injector merges the
+ *   pod's own istio-proxy container over its template and user env entries win by name. Legacy
+ *   gateways are not injected, so env on the container is the only way (proxyMetadata would
+ *   become env only at injection).
+ * - drainDuration: a ProxyConfig field, delivered by the `proxy.istio.io/config` annotation,
+ *   which Istio applies at injection. Legacy gateways are not injected (`sidecar.istio.io/inject:
+ *   "false"`), so the annotation would do nothing there: not written, and a finding says so.
+ */
+import { formatGoDurationSeconds, parseGoDurationSeconds } from '../../timing/durations.ts';
+import type { GatewayShape } from '../../workloads/gatewayShape.ts';
+import type { Container } from '../../workloads/kubeObject.ts';
+import type { Workload } from '../../workloads/workload.ts';
+import type { MutatorContext, ProposedChange, ProposedFinding } from '../types.ts';
+import { envIsEditable, setEnv } from './env.ts';
+import { graceChange } from './grace.ts';
+import { existingPreStopSeconds } from './preStop.ts';
+import { PROXY_CONFIG_ANNOTATION, readProxyConfig, setProxyConfigField } from './proxyConfig.ts';
+import { derivation } from './reasons.ts';
+import { planGatewayTiming } from './timing.ts';
+import type { GatewayTiming } from './timing.ts';
+import type { IstioVersion } from './version.ts';
+
+/** DOMAIN §2: Envoy's `--drain-time-s` default, which Istio's drainDuration overrides. */
+export const ISTIO_DEFAULT_DRAIN_DURATION_SECONDS = 45;
+
+/** What one mode did: its changes and findings, and the timing it planned with. */
+export interface ModeOutcome {
+  readonly changes: ProposedChange[];
+  readonly findings: ProposedFinding[];
+  readonly timing: GatewayTiming;
+}
+
+/** Returns env mode's changes for a gateway whose proxy runs Istio ≥ 1.12. */
+export function envMode(workload: Workload, context: MutatorContext, shape: GatewayShape, proxy: Container, istio: IstioVersion): ModeOutcome {
+  const changes: ProposedChange[] = [];
+  const findings: ProposedFinding[] = [];
+  const annotationPath = workload.at('metadata', 'annotations', PROXY_CONFIG_ANNOTATION);
+  const proxyConfig = shape === 'injected' ? readProxyConfig(workload.template.metadata?.annotations?.[PROXY_CONFIG_ANNOTATION]) : undefined;
+  const drainText = proxyConfig?.ok ? proxyConfig.fields['drainDuration'] : undefined;
+  const drainSeconds = typeof drainText === 'string' ? parseGoDurationSeconds(drainText) : undefined;
+  const timing = planGatewayTiming(workload, context, drainSeconds === undefined ? {} : { existingDrainDurationSeconds: Math.ceil(drainSeconds) });
+  if ('error' in timing) return { changes, findings: [timing.error], timing };
+  const { plan, resolved } = timing;
+  const inputs = resolved.inputs;
+
+  const userPreStop = existingPreStopSeconds(proxy.lifecycle?.preStop);
+  if (userPreStop !== undefined) {
+    // The model has no term for a hook that runs before the proxy's own minimum drain: the
+    // grace it computes would be short by the hook's length. Said, not guessed.
+    findings.push({
+      severity: 'warning',
+      code: 'GATEWAY_PRESTOP_IN_ENV_MODE',
+      message:
+        `Container ${proxy.name} already has a preStop hook (${userPreStop === 'unknown' ? 'of a length that cannot be read' : `sleeping ${userPreStop} s`}); ` +
+        `the proxy starts its drain only after that hook ends, and terminationGracePeriodSeconds G = ${plan.graceSeconds.value} s does not count it. ` +
+        'Remove the hook (env mode does its job), or use --gateway-mode sleep, which builds the grace period on it.',
+      path: workload.containerAt(proxy.name, 'lifecycle', 'preStop'),
+    });
+  }
+
+  const version = `Istio ${istio.version} (${istio.source})`;
+  if (!envIsEditable(workload, proxy.name)) {
+    findings.push({ severity: 'warning', code: 'GATEWAY_ENV_NOT_A_LIST', message: `env of container ${proxy.name} is not a list; no env set.`, path: workload.containerAt(proxy.name, 'env') });
+  } else {
+    const minimum = formatGoDurationSeconds(plan.minimumDrainSeconds.value);
+    const minimumOutcome = setEnv(workload, proxy.name, [{
+      name: 'MINIMUM_DRAIN_DURATION',
+      value: minimum,
+      reason: derivation('MINIMUM_DRAIN_DURATION', JSON.stringify(minimum), [plan.minimumDrainSeconds, plan.preStopSeconds], inputs, ['W'], [
+        'Go duration text: Istio silently ignores a bare number and falls back to 5 s (DOMAIN §2).',
+      ]),
+    }]);
+    changes.push(...minimumOutcome.changes);
+    findings.push(...minimumOutcome.findings);
+    // Exit-on-zero with a minimum drain we could not set may exit as soon as connections hit
+    // zero (5 s default) while the load balancer still sends: only turn it on over our own M.
+    if (minimumOutcome.held.length === 0) {
+      const exit = setEnv(workload, proxy.name, [{
+        name: 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS',
+        value: 'true',
+        reason:
+          'EXIT_ON_ZERO_ACTIVE_CONNECTIONS = "true": after MINIMUM_DRAIN_DURATION the proxy exits once Envoy has no active connections, ' +
+          `instead of being killed after terminationDrainDuration (DOMAIN §2). Needs Istio ≥ 1.12: ${version}.`,
+      }]);
+      changes.push(...exit.changes);
+      findings.push(...exit.findings);
+    }
+  }
+
+  const drain = plan.drainDurationSeconds;
+  const drainValue = formatGoDurationSeconds(drain.value);
+  if (shape === 'legacy') {
+    if (drain.value > ISTIO_DEFAULT_DRAIN_DURATION_SECONDS) {
+      findings.push({
+        severity: 'warning',
+        code: 'GATEWAY_DRAIN_DURATION_NOT_DELIVERED',
+        message:
+          `This gateway needs drainDuration ${drainValue} (${drain.formula}) so Envoy keeps its listeners open while the load balancer may ` +
+          `still send, but it is not injected (legacy chart), and ${PROXY_CONFIG_ANNOTATION} is applied at injection (DOMAIN §2): ` +
+          `kube-graceful writes nothing that would do nothing. Envoy closes its listeners after ${ISTIO_DEFAULT_DRAIN_DURATION_SECONDS} s ` +
+          'unless drainDuration is set mesh-wide (meshConfig.defaultConfig.drainDuration); set it there, or move to the gateway chart.',
+      });
+    }
+  } else if (proxyConfig && !proxyConfig.ok) {
+    findings.push(notMergeable(proxyConfig.problem, drainValue, annotationPath));
+  } else if (proxyConfig && (drainText !== undefined || drain.value > ISTIO_DEFAULT_DRAIN_DURATION_SECONDS) && drainSeconds !== drain.value) {
+    // Without a drainDuration of the user's, Istio's 45 s default already covers a plan that asks
+    // for no more: writing a shorter one would only close the listeners earlier.
+    const text = setProxyConfigField(proxyConfig.text, 'drainDuration', drainValue);
+    if (text === undefined) {
+      findings.push(notMergeable('it could not be edited without changing other fields', drainValue, annotationPath));
+    } else {
+      const kept = Object.keys(proxyConfig.fields).filter((k) => k !== 'drainDuration');
+      const notes = [
+        ...(drainText !== undefined && drainSeconds === undefined ? [`The old value ${JSON.stringify(drainText)} is not a duration Istio can read.`] : []),
+        kept.length ? `Merged key by key into the existing ${PROXY_CONFIG_ANNOTATION}; kept: ${kept.join(', ')}.` : `Istio's default is ${ISTIO_DEFAULT_DRAIN_DURATION_SECONDS} s (DOMAIN §2).`,
+      ];
+      changes.push({ path: annotationPath, value: text, reason: derivation(`${PROXY_CONFIG_ANNOTATION} drainDuration`, JSON.stringify(drainValue), [drain], inputs, ['W', 'B'], notes) });
+    }
+  }
+
+  changes.push(graceChange(workload, plan, inputs, 'Env mode: S is the proxy\'s minimum drain (MINIMUM_DRAIN_DURATION), which takes the place of a preStop sleep.'));
+  return { changes, findings, timing };
+}
+
+function notMergeable(problem: string, drainValue: string, path: ProposedFinding['path']): ProposedFinding {
+  return {
+    severity: 'warning',
+    code: 'PROXY_CONFIG_NOT_MERGEABLE',
+    message:
+      `${PROXY_CONFIG_ANNOTATION} is left as it is: ${problem}. The drain plan needs drainDuration: ${drainValue} in it ` +
+      '(Envoy closes its listeners after drainDuration); add it by hand.',
+    ...(path ? { path } : {}),
+  };
+}

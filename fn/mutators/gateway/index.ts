@@ -1,0 +1,78 @@
+/**
+ * gateway-drain (issue #3): an Istio gateway behind a load balancer keeps serving until the LB
+ * has stopped sending it traffic, finishes what is in flight, then exits, and its grace period
+ * covers all of it. Every number comes from the timing model (fn/timing/model.ts) and every
+ * change says how it was derived. Gateways are found by structure (fn/workloads/gatewayShape.ts).
+ *
+ * Never touches image, args or ports: those are the injection template's (issue #3).
+ */
+import { sourceOf } from '../../config/schema.ts';
+import { atLeast } from '../../config/versions.ts';
+import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
+import type { TimingInputs, TimingPlan } from '../../timing/model.ts';
+import type { GatewayShape } from '../../workloads/gatewayShape.ts';
+import { NOTHING } from '../types.ts';
+import type { Mutator, MutatorOutcome, ProposedFinding } from '../types.ts';
+import { envMode } from './envMode.ts';
+import { obsoleteSettings } from './obsolete.ts';
+import { proxyContainer } from './proxyContainer.ts';
+import { PROXY_CONFIG_ANNOTATION, readProxyConfig } from './proxyConfig.ts';
+import { rolloutFindings } from './rollout.ts';
+import { sleepMode } from './sleepMode.ts';
+import { checkFindings } from './timing.ts';
+import { istioVersionOf } from './version.ts';
+import type { IstioVersion } from './version.ts';
+
+/** DOMAIN §2: EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION exist from Istio 1.12. */
+export const ENV_MODE_SINCE = '1.12';
+
+/** What `explain` renders a gateway's timeline from (MutatorOutcome.plan). */
+export interface GatewayPlan {
+  readonly inputs: TimingInputs;
+  readonly plan: TimingPlan;
+  /** The mode applied: env, or sleep (asked for, or env's fallback on Istio < 1.12). */
+  readonly mode: 'env' | 'sleep';
+  /** The load balancer that decided W, when one in the stream did. */
+  readonly loadBalancer?: LoadBalancerRecognition;
+  readonly shape: GatewayShape;
+  readonly istio: IstioVersion;
+}
+
+export const gatewayDrain: Mutator = {
+  id: 'gateway-drain',
+  description: 'Istio gateways: keep serving while the load balancer drains, then exit; grace period to match',
+  enabled: (spec) => spec.gateway.mode !== 'off',
+  mutate(workload, context): MutatorOutcome {
+    const shape = context.gateway;
+    if (!shape) return NOTHING;
+    const proxy = proxyContainer(workload, shape);
+    if (!proxy) return NOTHING;
+    const istio = istioVersionOf(workload, shape, context);
+    const findings: ProposedFinding[] = [];
+    let mode: 'env' | 'sleep' = context.spec.gateway.mode === 'sleep' ? 'sleep' : 'env';
+    if (mode === 'env' && !atLeast(istio.version, ENV_MODE_SINCE)) {
+      mode = 'sleep';
+      const asked = sourceOf(context.config, 'gateway.mode');
+      findings.push({
+        severity: 'info',
+        code: 'GATEWAY_ENV_MODE_UNSUPPORTED',
+        message:
+          `Gateway mode env (${asked === 'default' ? 'default' : asked}) needs Istio ≥ ${ENV_MODE_SINCE} for EXIT_ON_ZERO_ACTIVE_CONNECTIONS and ` +
+          `MINIMUM_DRAIN_DURATION (DOMAIN §2); this proxy is Istio ${istio.version} (${istio.source}): sleep mode used instead.`,
+      });
+    }
+    const outcome = mode === 'env' ? envMode(workload, context, shape, proxy, istio) : sleepMode(workload, context, shape, proxy);
+    findings.push(...outcome.findings);
+    if ('error' in outcome.timing) return { changes: [], findings };
+    const { resolved, plan } = outcome.timing;
+    const proxyConfig = shape === 'injected' ? readProxyConfig(workload.template.metadata?.annotations?.[PROXY_CONFIG_ANNOTATION]) : undefined;
+    findings.push(
+      ...resolved.findings,
+      ...checkFindings(plan),
+      ...obsoleteSettings(workload, proxy.name, proxyConfig?.ok ? proxyConfig.fields : {}),
+      ...rolloutFindings(workload, context, resolved.loadBalancer),
+    );
+    const gatewayPlan: GatewayPlan = { inputs: resolved.inputs, plan, mode, ...(resolved.loadBalancer ? { loadBalancer: resolved.loadBalancer } : {}), shape, istio };
+    return { changes: outcome.changes, findings, plan: gatewayPlan };
+  },
+};

@@ -1,0 +1,84 @@
+/**
+ * The `proxy.istio.io/config` pod annotation: a YAML document holding ProxyConfig fields
+ * (DOMAIN §2). kube-graceful owns one key of it, `drainDuration`; every other key, comment and
+ * byte stays as the user wrote it ("merge key by key, keep what you don't own", DOMAIN §2).
+ *
+ * A value we cannot edit safely is refused, never rewritten: not YAML, not a mapping, or using
+ * anchors, aliases or tags (re-printing those can change what Istio reads, e.g. `!!str 5` comes
+ * back as `!!str "5"`). The caller turns a refusal into a warning.
+ */
+import { isAlias, isMap, isScalar, parseDocument, visit } from 'yaml';
+import type { Document } from 'yaml';
+import { isDeepStrictEqual } from 'node:util';
+import { toData } from '../../document/manifest.ts';
+import { spliceSet } from '../../document/splice.ts';
+import { parseOptions, stringifyOptions } from '../../yaml/options.ts';
+
+/** The annotation key, on the pod template (DOMAIN §2). */
+export const PROXY_CONFIG_ANNOTATION = 'proxy.istio.io/config';
+
+/** A readable ProxyConfig annotation, or why it can't be edited. */
+export type ProxyConfigRead =
+  | { readonly ok: true; readonly text: string; readonly fields: Readonly<Record<string, unknown>> }
+  | { readonly ok: false; readonly problem: string };
+
+/** Returns the annotation's fields (empty when absent or blank), or the reason it can't be edited safely. */
+export function readProxyConfig(value: unknown): ProxyConfigRead {
+  if (value === undefined || value === null) return { ok: true, text: '', fields: {} };
+  if (typeof value !== 'string') return { ok: false, problem: `the value is a ${typeof value}, not YAML text` };
+  const parsed = parse(value);
+  if ('problem' in parsed) return { ok: false, problem: parsed.problem };
+  return { ok: true, text: value, fields: parsed.fields };
+}
+
+/**
+ * Returns the annotation text with `key` set to `fieldValue`, every other byte kept where the
+ * text allows (a minimal splice, as the engine edits manifests), else the document re-printed;
+ * either way checked by re-reading: the result must hold exactly the old fields plus this one.
+ * Returns undefined when the value can't be edited safely (see readProxyConfig).
+ */
+export function setProxyConfigField(text: string, key: string, fieldValue: string): string | undefined {
+  const parsed = parse(text);
+  if ('problem' in parsed) return undefined;
+  const expected = { ...parsed.fields, [key]: fieldValue };
+  const spliced = parsed.doc.contents === null ? undefined : spliceSet(text, parsed.doc, [key], fieldValue);
+  if (spliced !== undefined && holds(spliced, expected)) return spliced;
+  const existing = parsed.doc.get(key, true);
+  if (isScalar(existing)) existing.value = fieldValue; // keeps the user's quoting
+  else parsed.doc.set(key, fieldValue);
+  const printed = parsed.doc.toString(stringifyOptions());
+  return holds(printed, expected) ? printed : undefined;
+}
+
+type Parsed = { doc: Document; fields: Record<string, unknown> } | { problem: string };
+
+function parse(text: string): Parsed {
+  let doc: Document;
+  try {
+    doc = parseDocument(text, parseOptions());
+  } catch (error) {
+    return { problem: `it is not valid YAML (${error instanceof Error ? error.message.split('\n')[0] : String(error)})` };
+  }
+  const error = doc.errors[0];
+  if (error) return { problem: `it is not valid YAML (${error.message.split('\n')[0]})` };
+  let unsafe: string | undefined;
+  visit(doc, {
+    Node(_key, node) {
+      if (isAlias(node)) unsafe = `it uses the alias *${node.source}`;
+      else if (node.anchor) unsafe = `it uses the anchor &${node.anchor}`;
+      else if (node.tag) unsafe = `it uses the tag ${node.tag}`;
+      return unsafe ? visit.BREAK : undefined;
+    },
+  });
+  if (unsafe) return { problem: `${unsafe}, which kube-graceful does not rewrite` };
+  if (doc.contents === null) return { doc, fields: {} };
+  if (!isMap(doc.contents)) return { problem: 'it is not a YAML mapping of ProxyConfig fields' };
+  const fields = toData(doc);
+  if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) return { problem: 'it is not a YAML mapping of ProxyConfig fields' };
+  return { doc, fields: fields as Record<string, unknown> };
+}
+
+function holds(text: string, expected: Record<string, unknown>): boolean {
+  const again = parse(text);
+  return !('problem' in again) && isDeepStrictEqual(again.fields, expected);
+}

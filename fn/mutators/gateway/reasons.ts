@@ -1,0 +1,21 @@
+/**
+ * The `reason` of each change: the setting, the value written, the model's formula and
+ * explanation, and where every input came from (issue #3: "every number in the output carries
+ * its derivation").
+ */
+import type { Derived, TimingInputs } from '../../timing/model.ts';
+
+/** The inputs a reason can name. */
+export type InputSymbol = 'W' | 'R' | 'B';
+
+/** Returns `setting = value: formula; formula. explanation` and one line per input source. */
+export function derivation(setting: string, value: string, steps: readonly Derived[], inputs: TimingInputs, symbols: readonly InputSymbol[], notes: readonly string[] = []): string {
+  const head = `${setting} = ${value}: ${steps.map((s) => s.formula).join('; ')}. ${steps[0]?.explanation ?? ''}`.trimEnd();
+  return [head, ...notes, ...symbols.map((symbol) => sourceLine(symbol, inputs))].join('\n');
+}
+
+function sourceLine(symbol: InputSymbol, inputs: TimingInputs): string {
+  const sourced = symbol === 'W' ? inputs.drainWindow : symbol === 'R' ? inputs.maxRequest : inputs.buffer;
+  // Sources from fn/timing/inputs.ts already start with the symbol ("W: Service …", "R (default; …)").
+  return sourced.source.startsWith(symbol) ? sourced.source : `${symbol}: ${sourced.source}`;
+}
