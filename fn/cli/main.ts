@@ -36,7 +36,28 @@ try {
   if (error instanceof CommanderError) {
     // --help and --version end here too, with exit code 0.
     process.exitCode = error.exitCode === 0 ? 0 : 2;
+    // Commander already printed the usage error on stderr, which Helm 4 never shows: copy it to
+    // the log file too, or a mistyped --post-renderer-args fails with no message at all.
+    const logFile = error.exitCode === 0 ? undefined : logFileFromArgv(process.argv.slice(2)) ?? process.env['KUBE_GRACEFUL_LOG_FILE'];
+    if (logFile) {
+      try {
+        appendFileSync(logFile, `kube-graceful: ${error.message.replace(/^error: /, '')}\n`);
+      } catch {
+        process.stderr.write(`kube-graceful: cannot write log file ${logFile}\n`);
+      }
+    }
   } else {
     throw error;
   }
+}
+
+/** Returns the `--log-file` value from raw arguments (commander has not parsed them when it fails). */
+function logFileFromArgv(args: readonly string[]): string | undefined {
+  let found: string | undefined;
+  for (const [i, arg] of args.entries()) {
+    if (arg === '--') break;
+    if (arg === '--log-file' && args[i + 1] !== undefined) found = args[i + 1];
+    else if (arg.startsWith('--log-file=')) found = arg.slice('--log-file='.length);
+  }
+  return found;
 }
