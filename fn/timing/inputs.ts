@@ -35,14 +35,14 @@ export function resolveTimingInputs(workload: Workload, context: MutatorContext,
   const findings: ProposedFinding[] = [];
   const grace = workload.template.spec?.terminationGracePeriodSeconds;
   const common = {
-    maxRequest: { value: spec.timing.maxRequestSeconds, source: `R ${describe(sourceOf(config, 'timing.maxRequestSeconds'), 'max-request')}` },
-    buffer: { value: spec.timing.bufferSeconds, source: `B ${describe(sourceOf(config, 'timing.bufferSeconds'), 'buffer')}` },
+    maxRequest: { value: spec.timing.maxRequestSeconds, source: describe(sourceOf(config, 'timing.maxRequestSeconds'), 'max-request') },
+    buffer: { value: spec.timing.bufferSeconds, source: describe(sourceOf(config, 'timing.bufferSeconds'), 'buffer') },
     ...(typeof grace === 'number' ? { existingGraceSeconds: grace } : {}),
     ...existing,
   };
   const recognized = loadBalancersInFront(workload, context);
   if (spec.loadBalancer.drainWindowSeconds !== undefined) {
-    const source = `W ${describe(sourceOf(config, 'loadBalancer.drainWindowSeconds'), 'drain-window')}`;
+    const source = describe(sourceOf(config, 'loadBalancer.drainWindowSeconds'), 'drain-window');
     return { inputs: { ...common, drainWindow: { value: spec.loadBalancer.drainWindowSeconds, source }, ...deregistration(recognized) }, ...(recognized ? { loadBalancer: recognized } : {}), findings };
   }
   if (recognized) {
@@ -51,7 +51,7 @@ export function resolveTimingInputs(workload: Workload, context: MutatorContext,
       findings.push({ severity: 'info', code: 'DRAIN_WINDOW_ESTIMATE', message: `W=${recognized.drainWindowSeconds} s for ${LOAD_BALANCERS[recognized.provider].label} is an estimate (${LOAD_BALANCERS[recognized.provider].basis}); measure it and set kube-graceful.dev/drain-window or --drain-window to override.` });
     }
     const others = recognized.alsoConsidered.length ? `; also in front: ${recognized.alsoConsidered.join('; ')}` : '';
-    return { inputs: { ...common, drainWindow: { value: recognized.drainWindowSeconds, source: `W: ${recognized.evidence}${others}` }, ...deregistration(recognized) }, loadBalancer: recognized, findings };
+    return { inputs: { ...common, drainWindow: { value: recognized.drainWindowSeconds, source: `${recognized.evidence}${others}` }, ...deregistration(recognized) }, loadBalancer: recognized, findings };
   }
   const provider = spec.loadBalancer.provider ?? 'in-cluster';
   const facts = LOAD_BALANCERS[provider];
@@ -59,7 +59,7 @@ export function resolveTimingInputs(workload: Workload, context: MutatorContext,
   if (!spec.loadBalancer.provider) {
     findings.push({ severity: 'info', code: 'NO_SERVICE_IN_STREAM', message: `No Service in the stream selects these pods; assumed ${facts.label} (W=${facts.drainWindowSeconds} s). If a load balancer sends them traffic, set --lb-provider or kube-graceful.dev/lb-provider.` });
   }
-  return { inputs: { ...common, drainWindow: { value: facts.drainWindowSeconds, source: `W: ${facts.label} (${origin})` } }, findings };
+  return { inputs: { ...common, drainWindow: { value: facts.drainWindowSeconds, source: `${facts.label} (${origin})` } }, findings };
 }
 
 /** Returns the longest-window load balancer in front of the pods: Services selecting them, Ingresses routing to those Services. */
@@ -85,6 +85,7 @@ function deregistration(recognized: LoadBalancerRecognition | undefined): Pick<T
   return { loadBalancer: { deregistrationDelaySeconds: { value: group.deregistrationDelaySeconds, source }, connectionTermination: group.connectionTermination ?? false } };
 }
 
+/** Words for a setting's origin that read well inside the model's sentences ("W from …"). */
 function describe(source: string, flag: string): string {
-  return source === 'default' ? `(default; set --${flag} to change)` : `(${source})`;
+  return source === 'default' ? `default; set --${flag} to change` : source;
 }

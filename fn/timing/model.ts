@@ -87,6 +87,17 @@ function validateSeconds(name: string, value: unknown): number {
   return value;
 }
 
+/**
+ * Values read from the manifest are facts, not settings: Kubernetes accepts any int64 grace, so
+ * they are only checked to be whole and non-negative (a day's cap would reject a legal manifest).
+ */
+function validateExistingSeconds(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new RangeError(`planTiming: ${name} must be a whole number of seconds, 0 or more, got ${String(value)}`);
+  }
+  return value;
+}
+
 function validateSourced(name: string, sourced: Sourced | undefined): number {
   if (sourced === null || typeof sourced !== 'object') {
     throw new RangeError(`planTiming: ${name} is missing`);
@@ -112,13 +123,13 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
   const B = validateSourced('buffer', inputs.buffer);
   const existingGrace = inputs.existingGraceSeconds === undefined
     ? undefined
-    : validateSeconds('existingGraceSeconds', inputs.existingGraceSeconds);
+    : validateExistingSeconds('existingGraceSeconds', inputs.existingGraceSeconds);
   const existingPreStop = inputs.existingPreStopSeconds === undefined || inputs.existingPreStopSeconds === 'unknown'
     ? inputs.existingPreStopSeconds
-    : validateSeconds('existingPreStopSeconds', inputs.existingPreStopSeconds);
+    : validateExistingSeconds('existingPreStopSeconds', inputs.existingPreStopSeconds);
   const existingDrain = inputs.existingDrainDurationSeconds === undefined
     ? undefined
-    : validateSeconds('existingDrainDurationSeconds', inputs.existingDrainDurationSeconds);
+    : validateExistingSeconds('existingDrainDurationSeconds', inputs.existingDrainDurationSeconds);
   const dereg = inputs.loadBalancer?.deregistrationDelaySeconds === undefined
     ? undefined
     : validateSourced('loadBalancer.deregistrationDelaySeconds', inputs.loadBalancer.deregistrationDelaySeconds);
@@ -210,7 +221,7 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
     formula: S === W ? `M = S = ${S}` : `M = max(S, W) = max(${S}, ${W}) = ${M}`,
     explanation:
       `Istio MINIMUM_DRAIN_DURATION (with EXIT_ON_ZERO_ACTIVE_CONNECTIONS): the proxy waits ${M} s ` +
-      `before it may exit at zero connections, covering the drain window and the app's preStop.`,
+      `before it may exit at zero connections, covering the drain window and the preStop sleep S.`,
   };
 
   // drainDuration: Envoy closes its listeners after it (default 45 s), so it must reach past W

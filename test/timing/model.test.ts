@@ -260,7 +260,11 @@ test('property: invalid numbers always throw RangeError', (t) => {
       const inputs = base(180, 20, 5);
       if (which === 0) inputs.drainWindow = src(value);
       if (which === 1) inputs.maxRequest = src(value);
-      if (which === 2) inputs.existingGraceSeconds = value;
+      // Manifest values are facts with no upper cap (Kubernetes takes any int64 grace).
+      if (which === 2) {
+        if (value > MAX_INPUT_SECONDS) return true;
+        inputs.existingGraceSeconds = value;
+      }
       try {
         planTiming(inputs);
         return false;
@@ -270,4 +274,9 @@ test('property: invalid numbers always throw RangeError', (t) => {
     }),
   );
   t.pass();
+});
+
+test('a manifest grace above a day is a fact: kept, never lowered to the settings cap', (t) => {
+  const plan = planTiming({ ...base(180, 20, 5), existingGraceSeconds: 1_000_000 });
+  t.is(plan.graceSeconds.value, 1_000_000);
 });
