@@ -1,7 +1,9 @@
 /** The mutators, in the order they run. Each lives in its own folder with its tests and docs. */
 import { gatewayDrain } from './gateway/index.ts';
+import { jobSidecarQuit } from './job/index.ts';
 import type { Mutator } from './types.ts';
 
 export const MUTATORS: readonly Mutator[] = [
   gatewayDrain,
+  jobSidecarQuit,
 ];

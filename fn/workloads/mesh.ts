@@ -42,6 +42,11 @@ function istio(workload: Workload, inventory: Inventory, spec: Spec, namespace: 
   const nsLabels = labelsOf(ns?.metadata);
   if (nsLabels['istio-injection'] === 'enabled') return `Namespace ${namespace} label istio-injection=enabled`;
   if (nsLabels['istio-injection'] !== 'disabled' && nsLabels['istio.io/rev']) return `Namespace ${namespace} label istio.io/rev=${nsLabels['istio.io/rev']}`;
+  // Revision injection per pod: istiod's `rev.object.sidecar-injector.istio.io` webhook matches a
+  // pod label istio.io/rev when the namespace has no injection label (MutatingWebhookConfiguration
+  // in test/fixtures/corpus/istiod-1.24.6.yaml).
+  const podRevision = labels['istio.io/rev'];
+  if (podRevision && nsLabels['istio-injection'] !== 'disabled') return `pod template label istio.io/rev=${podRevision}`;
   if (namespace && spec.mesh.istioInjectedNamespaces.includes(namespace)) return `namespace ${namespace} is listed in mesh.istioInjectedNamespaces`;
   return undefined;
 }

@@ -1,0 +1,87 @@
+/**
+ * job-sidecar-quit: Jobs, CronJobs and run-once Pods with an Istio or Linkerd sidecar complete
+ * when their work is done (issue #4; kubernetes/kubernetes#25908). native mode pins the mesh's
+ * native-sidecar annotation; wrap mode wraps the main containers' command so the proxy is asked
+ * to quit. Docs: docs/mutators/job-sidecar-quit.md.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { getAt } from '../../document/path.ts';
+import { annotationsOf, labelsOf } from '../../workloads/kubeObject.ts';
+import type { Workload } from '../../workloads/workload.ts';
+import { NOTHING } from '../types.ts';
+import type { Mutator, MutatorContext, MutatorOutcome, ProposedFinding } from '../types.ts';
+import { helmHookFindings } from './helmHook.ts';
+import { mainContainers } from './mainContainers.ts';
+import { decideMode, nativeBlockers } from './mode.ts';
+import type { Mesh, ModeDecision } from './mode.ts';
+import { nativePlan } from './native.ts';
+import type { ModePlan } from './native.ts';
+import { wrapPlan } from './wrap.ts';
+
+const MESHES: readonly Mesh[] = ['istio', 'linkerd'];
+
+export const jobSidecarQuit: Mutator = {
+  id: 'job-sidecar-quit',
+  description: 'Jobs with a mesh sidecar complete: native sidecar, or a command wrapper that asks the proxy to quit',
+  enabled: (spec) => spec.job.mode !== 'off',
+  mutate(workload: Workload, context: MutatorContext): MutatorOutcome {
+    if (!workload.runsToCompletion) return NOTHING;
+    const meshes = MESHES.filter((mesh) => context.mesh[mesh] !== undefined);
+    if (meshes.length === 0) return { changes: [], findings: [noMesh(workload)] };
+    const decision = decideMode(context.config, meshes, annotationsOf(workload.template.metadata));
+    const plan = decision.mode === 'native' ? native(workload, context, meshes, decision) : wrap(workload, context, meshes, decision);
+    // Only what differs from the manifest counts, so "nothing to do" can be said when that is so.
+    const changes = plan.changes.filter((c) => !isDeepStrictEqual(getAt(workload.object, c.path), c.value));
+    const findings = [...plan.findings];
+    if (changes.length > 0) findings.push(...helmHookFindings(workload));
+    else if (!findings.some((f) => f.severity !== 'info')) findings.push(alreadyDone(decision.mode));
+    return { changes, findings, plan: { mode: decision.mode, why: decision.why, meshes } };
+  },
+};
+
+function native(workload: Workload, context: MutatorContext, meshes: readonly Mesh[], decision: ModeDecision): ModePlan {
+  // An explicit `job.mode: native` the versions cannot honour: pinning the annotation would do
+  // nothing (old mesh) or leave the proxy an init container that never ends (old Kubernetes).
+  // The conservative choice is to change nothing and say so (DOMAIN.md preamble).
+  const blockers = decision.pinnedByPod ? [] : nativeBlockers(context.config, meshes);
+  if (blockers.length > 0) {
+    return {
+      changes: [],
+      findings: [
+        {
+          severity: 'warning',
+          code: 'JOB_NATIVE_UNAVAILABLE',
+          message: `${decision.why}, but native sidecars are not available: ${blockers.join('; ')}. Nothing changed; set the versions of the target cluster, or job.mode: wrap`,
+        },
+      ],
+    };
+  }
+  return nativePlan(workload, context, meshes, decision);
+}
+
+function wrap(workload: Workload, context: MutatorContext, meshes: readonly Mesh[], decision: ModeDecision): ModePlan {
+  const main = mainContainers(workload, context.spec);
+  const plan = wrapPlan(workload, context, meshes, main.containers, decision);
+  return { changes: plan.changes, findings: [...main.findings, ...plan.findings] };
+}
+
+function noMesh(workload: Workload): ProposedFinding {
+  const meta = workload.template.metadata;
+  const optOut = [
+    (labelsOf(meta)['sidecar.istio.io/inject'] ?? annotationsOf(meta)['sidecar.istio.io/inject']) === 'false' ? 'sidecar.istio.io/inject: "false"' : '',
+    annotationsOf(meta)['linkerd.io/inject'] === 'disabled' ? 'linkerd.io/inject: disabled' : '',
+  ].filter(Boolean);
+  const namespace = workload.ref.namespace;
+  const why = optOut.length > 0
+    ? `the pod template opts out with ${optOut.join(' and ')}`
+    : `no sidecar.istio.io/inject, istio.io/rev or linkerd.io/inject on the pod template, and ${namespace ? `namespace ${namespace} is neither labelled for injection by a Namespace in the stream nor listed in mesh.istioInjectedNamespaces / mesh.linkerdInjectedNamespaces` : 'the resource names no namespace'}`;
+  return { severity: 'info', code: 'JOB_NO_MESH', message: `no mesh sidecar is injected (${why}): nothing to do` };
+}
+
+function alreadyDone(mode: 'native' | 'wrap'): ProposedFinding {
+  return {
+    severity: 'info',
+    code: 'JOB_ALREADY_COMPLETES',
+    message: mode === 'native' ? 'the mesh proxy is already pinned as a native sidecar: the Job completes, nothing to do' : 'the main containers are already wrapped and the pod annotations set: the Job completes, nothing to do',
+  };
+}

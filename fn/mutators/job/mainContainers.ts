@@ -1,0 +1,33 @@
+/**
+ * Which containers of a Job's pod are its main containers: the ones whose exit means the work is
+ * done. All of `spec.containers` except mesh proxies, or the names `job.mainContainers` lists.
+ */
+import type { Spec } from '../../config/schema.ts';
+import type { Container } from '../../workloads/kubeObject.ts';
+import type { Workload } from '../../workloads/workload.ts';
+import type { ProposedFinding } from '../types.ts';
+
+// The proxy containers' fixed names (DOMAIN.md §2 "always named istio-proxy"; Linkerd's injector
+// names its proxy linkerd-proxy). They are never main containers, even when listed: wrapping a
+// proxy would make it ask itself to quit.
+export const MESH_PROXY_CONTAINERS: ReadonlySet<string> = new Set(['istio-proxy', 'linkerd-proxy']);
+
+/** The main containers and a finding when the configured names match none. */
+export function mainContainers(workload: Workload, spec: Spec): { containers: Container[]; findings: ProposedFinding[] } {
+  const candidates = workload.containers.filter((c) => !MESH_PROXY_CONTAINERS.has(c.name));
+  const named = spec.job.mainContainers;
+  if (named === undefined) return { containers: candidates, findings: [] };
+  const containers = candidates.filter((c) => named.includes(c.name));
+  if (containers.length > 0) return { containers, findings: [] };
+  return {
+    containers,
+    findings: [
+      {
+        severity: 'warning',
+        code: 'JOB_MAIN_CONTAINER_NOT_FOUND',
+        message: `job.mainContainers names ${named.map((n) => `"${n}"`).join(', ')}, but this pod's containers are ${candidates.map((c) => `"${c.name}"`).join(', ') || 'none'}: nothing to wrap`,
+        path: workload.at('spec', 'containers'),
+      },
+    ],
+  };
+}

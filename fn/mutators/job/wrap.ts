@@ -1,0 +1,143 @@
+/**
+ * wrap mode: each main container's `command` becomes the wrapper (wrapper.ts) that asks the
+ * proxies to quit once the program has exited, plus the pod annotations the quit call and a
+ * network at start need (issue #4, DOMAIN.md §2, §3).
+ */
+import { atLeast } from '../../config/versions.ts';
+import { annotationsOf } from '../../workloads/kubeObject.ts';
+import type { Container } from '../../workloads/kubeObject.ts';
+import type { Workload } from '../../workloads/workload.ts';
+import type { MutatorContext, ProposedChange, ProposedFinding } from '../types.ts';
+import { knownWithoutShell } from './images.ts';
+import { describeVersion, nativeSidecarAnnotation } from './mode.ts';
+import type { Mesh, ModeDecision } from './mode.ts';
+import type { ModePlan } from './native.ts';
+import { mergeHoldApplication, PROXY_CONFIG_ANNOTATION } from './proxyConfig.ts';
+import { STUCK_JOB } from './reasons.ts';
+import { istioQuitEndpoint, isWrapped, linkerdQuitEndpoint, unwrapCommand, wrapCommand } from './wrapper.ts';
+import type { QuitEndpoint } from './wrapper.ts';
+
+const ISTIO_STATUS_PORT = 'status.sidecar.istio.io/port';
+const LINKERD_ADMIN_PORT = 'config.linkerd.io/admin-port';
+const LINKERD_ADMIN_SHUTDOWN = 'config.linkerd.io/proxy-admin-shutdown';
+// linkerd-proxy's POST /shutdown exists from 2.10 (DOMAIN.md §3).
+const LINKERD_SHUTDOWN_SINCE = '2.10';
+
+/** Returns the wrapper changes and annotations for one pod, or findings saying why it cannot be wrapped. */
+export function wrapPlan(workload: Workload, context: MutatorContext, meshes: readonly Mesh[], main: readonly Container[], decision: ModeDecision): ModePlan {
+  const findings: ProposedFinding[] = [];
+  const annotations = annotationsOf(workload.template.metadata);
+  const endpoints: QuitEndpoint[] = [];
+  for (const mesh of meshes) {
+    const endpoint = quitEndpoint(mesh, annotations, context);
+    if ('problem' in endpoint) findings.push({ severity: 'warning', code: 'JOB_NO_QUIT_ENDPOINT', message: endpoint.problem, ...(endpoint.path ? { path: workload.at(...endpoint.path) } : {}) });
+    else endpoints.push(endpoint);
+  }
+  // Quitting one proxy of two would still leave the pod running: wrap only when all can be asked.
+  if (endpoints.length < meshes.length) return { changes: [], findings };
+
+  const changes: ProposedChange[] = [];
+  const meshWords = meshes.map((m) => `${m === 'istio' ? 'istio-proxy' : 'linkerd-proxy'} (${context.mesh[m]?.evidence})`).join(' and ');
+  for (const container of main) {
+    const command = container.command ?? [];
+    const path = workload.containerAt(container.name, 'command');
+    if (command.length === 0) {
+      findings.push({ severity: 'warning', code: 'JOB_ENTRYPOINT_UNKNOWN', path, message: entrypointUnknown(container) });
+      continue;
+    }
+    const noShell = isWrapped(command) ? undefined : knownWithoutShell(container.image);
+    if (noShell !== undefined) {
+      findings.push({
+        severity: 'warning',
+        code: 'JOB_IMAGE_WITHOUT_SHELL',
+        path: workload.containerAt(container.name, 'image'),
+        message: `container "${container.name}" not wrapped: the wrapper needs /bin/sh, and ${noShell} (${container.image}). Use native mode (job.mode: native, Kubernetes ≥ 1.29 with Istio ≥ 1.24 / Linkerd ≥ 2.15), or an image with a shell`,
+      });
+      continue;
+    }
+    const program = unwrapCommand(command) ?? command;
+    changes.push({
+      path,
+      value: wrapCommand(program, endpoints),
+      reason: [
+        `Wrapped: when ${JSON.stringify(program.join(' '))} exits, the wrapper POSTs ${endpoints.map((e) => e.url).join(' and ')} so ${meshWords} exits, then exits with the program's own exit code. ${STUCK_JOB}`,
+        `args are unchanged: Kubernetes appends them to command, so they reach the program as "$@". Mode wrap: ${decision.why}.`,
+      ].join('\n'),
+    });
+  }
+  if (changes.length === 0) return { changes, findings };
+  if (main.length > 1) {
+    findings.push({
+      severity: 'warning',
+      code: 'JOB_SEVERAL_MAIN_CONTAINERS',
+      path: workload.at('spec', 'containers'),
+      message: `${main.length} main containers (${main.map((c) => `"${c.name}"`).join(', ')}) are wrapped: the first to exit stops the proxy while the others may still need the network. Name only the one that finishes last in job.mainContainers, or use native mode`,
+    });
+  }
+  changes.push(...podAnnotations(workload, context, meshes, annotations, findings));
+  return { changes, findings };
+}
+
+function entrypointUnknown(container: Container): string {
+  const what = container.args && container.args.length > 0 ? 'has args but no command' : 'has no command';
+  return (
+    `container "${container.name}" ${what}: the image ENTRYPOINT runs, which the manifest does not show, so it cannot be wrapped (kube-graceful never guesses it). ` +
+    'Use native mode (job.mode: native, Kubernetes ≥ 1.29 with Istio ≥ 1.24 / Linkerd ≥ 2.15), or give the container an explicit command'
+  );
+}
+
+/** The mesh's quit endpoint with the pod's port annotation honoured, or why there is none. */
+function quitEndpoint(mesh: Mesh, annotations: Readonly<Record<string, string>>, context: MutatorContext): QuitEndpoint | { problem: string; path?: string[] } {
+  if (mesh === 'linkerd' && !atLeast(context.spec.linkerdVersion, LINKERD_SHUTDOWN_SINCE)) {
+    return { problem: `${describeVersion(context.config, 'linkerd')} has no POST /shutdown (from ${LINKERD_SHUTDOWN_SINCE}, DOMAIN.md §3): the proxy cannot be asked to quit` };
+  }
+  const key = mesh === 'istio' ? ISTIO_STATUS_PORT : LINKERD_ADMIN_PORT;
+  const text = annotations[key];
+  if (text === undefined) return mesh === 'istio' ? istioQuitEndpoint() : linkerdQuitEndpoint();
+  const port = /^\d{1,5}$/.test(String(text).trim()) ? Number(String(text).trim()) : NaN;
+  if (port >= 1 && port <= 65535) return mesh === 'istio' ? istioQuitEndpoint(port) : linkerdQuitEndpoint(port);
+  const path = ['metadata', 'annotations', key];
+  if (mesh === 'istio' && port === 0) return { problem: `${key}: "0" turns off pilot-agent's status port and with it /quitquitquit: the proxy cannot be asked to quit`, path };
+  return { problem: `${key}: ${JSON.stringify(text)} is not a port from 1 to 65535: the quit endpoint is unknown`, path };
+}
+
+/** Annotations the wrapper relies on: native off, Linkerd's shutdown switch, Istio's hold. */
+function podAnnotations(workload: Workload, context: MutatorContext, meshes: readonly Mesh[], annotations: Readonly<Record<string, string>>, findings: ProposedFinding[]): ProposedChange[] {
+  const changes: ProposedChange[] = [];
+  const at = (key: string) => workload.at('metadata', 'annotations', key);
+  for (const mesh of meshes) {
+    const nativeKey = nativeSidecarAnnotation(context.config, mesh);
+    if (nativeKey !== undefined) {
+      changes.push({
+        path: at(nativeKey),
+        value: 'false',
+        reason:
+          'Pinned off: the wrapper asks the proxy to quit, and a native sidecar that exits is restarted (DOMAIN.md §2 "Never call quitquitquit in native mode"); ' +
+          `left open, the mesh may pick native by itself (Istio from 1.27 on kubelets ≥ 1.33, Linkerd from 2.20; DOMAIN.md §2, §3).`,
+      });
+    }
+  }
+  if (meshes.includes('linkerd')) {
+    changes.push({
+      path: at(LINKERD_ADMIN_SHUTDOWN),
+      value: 'enabled',
+      reason: 'linkerd-proxy answers POST /shutdown only with this annotation (off by default since Linkerd 2.16; DOMAIN.md §3).',
+    });
+  }
+  if (meshes.includes('istio')) {
+    const merge = mergeHoldApplication(annotations[PROXY_CONFIG_ANNOTATION]);
+    const path = at(PROXY_CONFIG_ANNOTATION);
+    if (merge.kind === 'set') {
+      changes.push({
+        path,
+        value: merge.value,
+        reason: 'holdApplicationUntilProxyStarts: the program starts only once istio-proxy is ready, so it has a network from its first line (Istio 1.8+, DOMAIN.md §2); other keys kept.',
+      });
+    } else if (merge.kind === 'keptFalse') {
+      findings.push({ severity: 'info', code: 'JOB_HOLD_KEPT_FALSE', path, message: `${PROXY_CONFIG_ANNOTATION} sets holdApplicationUntilProxyStarts: false, kept: the program may start before istio-proxy is ready and see no network for its first moments` });
+    } else if (merge.kind === 'invalid') {
+      findings.push({ severity: 'warning', code: 'JOB_PROXY_CONFIG_INVALID', path, message: `${PROXY_CONFIG_ANNOTATION} left unchanged, holdApplicationUntilProxyStarts not set: ${merge.problem}` });
+    }
+  }
+  return changes;
+}
