@@ -1,0 +1,110 @@
+/**
+ * app-graceful (issue #5): every long-running workload that serves traffic keeps serving until
+ * the endpoints routing to it have been updated (preStop S = W), has time to finish its requests
+ * (grace G = S + R + B), and keeps its mesh sidecar up until the app is done. Every number comes
+ * from the timing model (fn/timing/model.ts) and each change says how it was derived.
+ */
+import { formatRef } from '../../workloads/kubeObject.ts';
+import { groupOf } from '../../workloads/kinds.ts';
+import type { Workload } from '../../workloads/workload.ts';
+import type { Mutator, MutatorContext, MutatorOutcome, ProposedChange, ProposedFinding } from '../types.ts';
+import { NOTHING } from '../types.ts';
+import { controlPlaneReason } from './controlPlane.ts';
+import { podDrainDurationSeconds } from './istioInboundDrain.ts';
+import { istioSidecar } from './istioSidecar.ts';
+import { linkerdSidecar } from './linkerdSidecar.ts';
+import { newPreStop, readPreStopLength } from './preStop.ts';
+import { servingContainers } from './servingContainers.ts';
+import type { SidecarOutcome } from './sidecarMode.ts';
+import { drainWindowSource, planAppTiming } from './timing.ts';
+import type { AppPlan, AppTiming } from './timing.ts';
+
+export type { AppPlan } from './timing.ts';
+
+/** Long-running kinds with a pod template (apps/v1); extra kinds (Argo Rollouts…) come from config. */
+const APP_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet']);
+
+export const appGraceful: Mutator = {
+  id: 'app-graceful',
+  description: 'app containers: preStop sleep for the drain window, grace period, mesh sidecar that outlives the app',
+  enabled: (spec) => spec.app.mode === 'on',
+  mutate,
+};
+
+function mutate(workload: Workload, context: MutatorContext): MutatorOutcome {
+  // Gateways belong to gateway-drain, run-to-completion pods to job-sidecar-quit.
+  if (!inScope(workload, context) || context.gateway !== undefined || workload.runsToCompletion) return NOTHING;
+  const controlPlane = controlPlaneReason(workload);
+  if (controlPlane && !context.explicitlyIncluded) {
+    return { changes: [], findings: [{ severity: 'info', code: 'CONTROL_PLANE_LEFT_ALONE', message: `${formatRef(workload.ref)} is left alone because ${controlPlane}; name it in an include selector to change it.` }] };
+  }
+  const serving = servingContainers(workload, context);
+  const findings: ProposedFinding[] = [...serving.findings];
+  if (serving.names.length === 0) {
+    findings.push({ severity: 'info', code: 'NO_SERVING_CONTAINER', message: 'No app container declares ports or receives traffic from a Service in the stream, so there is no drain window to wait for; left alone. List serving containers in app.servingContainers to change that.' });
+    return { changes: [], findings };
+  }
+  const hooks = serving.names.map((name) => ({ name, existing: readPreStopLength(workload.containers.find((c) => c.name === name)?.lifecycle?.preStop) }));
+  const drainDuration = context.mesh.istio ? podDrainDurationSeconds(workload) : undefined;
+  const timing = planAppTiming(workload, context, hooks, drainDuration === undefined ? {} : { existingDrainDurationSeconds: drainDuration });
+  findings.push(...timing.findings);
+  const changes: ProposedChange[] = [];
+  for (const hook of hooks) {
+    if (hook.existing !== undefined) continue; // the user's hook stays; its length fed the plan
+    const plan = timing.containers.get(hook.name)!;
+    const S = plan.preStopSeconds.value;
+    if (S === 0) continue; // nothing to wait for (and `seconds: 0` is invalid before 1.33, KEP-4818)
+    const made = newPreStop(S, context.spec);
+    const path = workload.containerAt(hook.name, 'lifecycle', 'preStop');
+    if (made.hook === undefined) {
+      findings.push({ severity: 'warning', code: 'PRESTOP_NOT_WRITTEN', message: `Container ${hook.name}: ${made.problem}`, path });
+      continue;
+    }
+    const reason = [
+      `${plan.preStopSeconds.formula}; serving: ${serving.why.get(hook.name)}.`,
+      plan.preStopSeconds.explanation,
+      made.mechanism,
+      `Fits the grace period: ${timing.pod.graceSeconds.formula}${timing.graceToWrite === undefined ? `, which the Kubernetes default of ${timing.effectiveGraceSeconds} s already gives (field not set)` : ''}.`,
+    ].join('\n');
+    changes.push({ path, value: made.hook, reason });
+  }
+  if (timing.graceToWrite !== undefined) {
+    const G = timing.pod.graceSeconds;
+    changes.push({ path: workload.at('spec', 'terminationGracePeriodSeconds'), value: timing.graceToWrite, reason: [G.formula, G.explanation, drainWindowSource(timing)].join('\n') });
+  }
+  const sidecars = sidecarsOf(workload, context, timing);
+  for (const sidecar of sidecars) {
+    changes.push(...sidecar.changes);
+    findings.push(...sidecar.findings);
+  }
+  const usesSidecarWait = sidecars.some((s) => s.usesSidecarWait);
+  for (const check of timing.podChecks) {
+    if (check.code === 'SIDECAR_WAIT_NOT_BELOW_GRACE' && !usesSidecarWait) continue;
+    findings.push({ severity: check.severity, code: check.code, message: check.message });
+  }
+  const plan: AppPlan = {
+    inputs: timing.inputs,
+    plan: timing.pod,
+    sidecar: sidecars[0]?.mode ?? 'none',
+    mesh: context.mesh,
+    servingContainers: serving.names,
+    effectiveGraceSeconds: timing.effectiveGraceSeconds,
+  };
+  return { changes, findings, plan };
+}
+
+/** Returns true for the long-running apps/v1 kinds and the configured extra kinds. */
+function inScope(workload: Workload, context: MutatorContext): boolean {
+  const { kind, apiVersion } = workload.ref;
+  const group = groupOf(apiVersion);
+  if (group === 'apps' && APP_KINDS.has(kind)) return true;
+  return context.spec.extraKinds.some((k) => k.kind === kind && k.group === group);
+}
+
+/** Returns what each mesh injecting into the pods needs (none for pods without a mesh). */
+function sidecarsOf(workload: Workload, context: MutatorContext, timing: AppTiming): SidecarOutcome[] {
+  return [
+    ...(context.mesh.istio ? [istioSidecar(workload, context.spec, timing)] : []),
+    ...(context.mesh.linkerd ? [linkerdSidecar(workload, context.spec, timing)] : []),
+  ];
+}

@@ -1,0 +1,72 @@
+/**
+ * Classic (not native) istio-proxy: it gets SIGTERM together with the app, so it must be told to
+ * stay up while the app drains (DOMAIN.md §2, §5): exit-on-zero with MINIMUM_DRAIN_DURATION ≥ S,
+ * or terminationDrainDuration ≥ S + R. Never TERMINATION_DRAIN_DURATION_SECONDS (removed in 1.10)
+ * or parentShutdownDuration (ignored since 1.17).
+ */
+import { atLeast } from '../../config/versions.ts';
+import type { Spec } from '../../config/schema.ts';
+import type { FieldPath } from '../../document/path.ts';
+import { formatGoDurationSeconds, parseGoDurationSeconds } from '../../timing/durations.ts';
+import { PROXY_CONFIG_ANNOTATION, setProxyConfigField } from '../gateway/proxyConfig.ts';
+import { proxyMetadataOf, setProxyMetadata } from '../shared/proxyMetadata.ts';
+import type { ProposedFinding } from '../types.ts';
+import type { AppTiming } from './timing.ts';
+
+/** EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION exist from Istio 1.12 (DOMAIN.md §2). */
+const EXIT_ON_ZERO_SINCE = '1.12';
+
+/** The annotation text with the classic settings, what they are and why; undefined when it can't be merged. */
+export interface DrainStep {
+  readonly text: string;
+  readonly lines: string[];
+  readonly usesSidecarWait?: boolean;
+}
+
+/** Returns `text` with the classic drain settings merged in (never lowering the pod's own). */
+export function classicDrain(text: string, fields: Readonly<Record<string, unknown>>, spec: Spec, timing: AppTiming, path: FieldPath, findings: ProposedFinding[]): DrainStep | undefined {
+  let drain = spec.app.classicDrain;
+  if (drain === 'exit-on-zero' && proxyMetadataOf(fields, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS') === 'false') {
+    drain = 'termination-drain';
+    findings.push({ severity: 'info', code: 'EXIT_ON_ZERO_OFF_IN_POD', message: `The pod's ${PROXY_CONFIG_ANNOTATION} sets EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "false"; kept, and terminationDrainDuration was used instead.`, path });
+  }
+  if (drain === 'exit-on-zero' && !atLeast(spec.istioVersion, EXIT_ON_ZERO_SINCE)) {
+    drain = 'termination-drain';
+    findings.push({ severity: 'info', code: 'EXIT_ON_ZERO_UNSUPPORTED', message: `Istio ${spec.istioVersion} has no EXIT_ON_ZERO_ACTIVE_CONNECTIONS (from ${EXIT_ON_ZERO_SINCE}); terminationDrainDuration was used instead.`, path });
+  }
+  const plan = timing.pod;
+  if (drain === 'exit-on-zero') {
+    const M = plan.minimumDrainSeconds;
+    const existing = proxyMetadataOf(fields, 'MINIMUM_DRAIN_DURATION');
+    const keep = longEnough(existing, M.value, 'MINIMUM_DRAIN_DURATION', path, findings);
+    const merged = setProxyMetadata(text, { EXIT_ON_ZERO_ACTIVE_CONNECTIONS: 'true', ...(keep ? {} : { MINIMUM_DRAIN_DURATION: formatGoDurationSeconds(M.value) }) });
+    return merged === undefined ? undefined : {
+      text: merged,
+      lines: [
+        keep ? `MINIMUM_DRAIN_DURATION "${existing}" kept: it already covers ${M.formula}.` : `MINIMUM_DRAIN_DURATION "${M.value}s": ${M.formula} (Go duration text; Istio ignores a bare number).`,
+        'EXIT_ON_ZERO_ACTIVE_CONNECTIONS "true": after that the proxy exits only once no connection is active, so inbound and outbound traffic keep working while the app finishes its requests (Istio 1.12+).',
+        M.explanation,
+      ],
+    };
+  }
+  const T = plan.sidecarOutlivesSeconds;
+  const existing = fields['terminationDrainDuration'];
+  const keep = longEnough(existing === undefined || existing === null ? undefined : String(existing), T.value, 'terminationDrainDuration', path, findings);
+  const merged = keep ? text : setProxyConfigField(text, 'terminationDrainDuration', formatGoDurationSeconds(T.value));
+  return merged === undefined ? undefined : {
+    text: merged,
+    lines: [keep ? `terminationDrainDuration "${String(existing)}" kept: it already covers ${T.formula}.` : `terminationDrainDuration "${T.value}s": ${T.formula} (G = ${plan.graceSeconds.value}).`, T.explanation],
+    usesSidecarWait: true,
+  };
+}
+
+/** Returns true when the pod's own duration already reaches `seconds` (never lowered); notes one Istio would ignore. */
+function longEnough(existing: string | undefined, seconds: number, name: string, path: FieldPath, findings: ProposedFinding[]): boolean {
+  if (existing === undefined) return false;
+  const parsed = parseGoDurationSeconds(existing);
+  if (parsed === undefined) {
+    findings.push({ severity: 'info', code: 'ISTIO_DURATION_IGNORED', message: `${name} "${existing}" in ${PROXY_CONFIG_ANNOTATION} is not a Go duration, so Istio ignores it and uses its 5 s default (DOMAIN.md §2); replaced with "${seconds}s".`, path });
+    return false;
+  }
+  return parsed >= seconds;
+}

@@ -1,0 +1,69 @@
+/**
+ * Istio: make istio-proxy outlive the app (istio/istio#7136, #10112, #36640). Native mode pins
+ * the pod's `sidecar.istio.io/nativeSidecar: "true"`; classic mode merges drain settings into
+ * `proxy.istio.io/config`; either way the inbound listeners must stay open for the drain window.
+ * Never a `lifecycle` on istio-proxy: an exec preStop replaces Istio's own native drain hook and
+ * a sleep preStop merges into an invalid hook with two handlers (DOMAIN.md §2).
+ */
+import type { Spec } from '../../config/schema.ts';
+import { annotationsOf } from '../../workloads/kubeObject.ts';
+import type { Workload } from '../../workloads/workload.ts';
+import { PROXY_CONFIG_ANNOTATION, readProxyConfig } from '../gateway/proxyConfig.ts';
+import type { ProposedChange } from '../types.ts';
+import { classicDrain } from './istioClassicDrain.ts';
+import { inboundDrain } from './istioInboundDrain.ts';
+import { chooseSidecarMode } from './sidecarMode.ts';
+import type { SidecarOutcome } from './sidecarMode.ts';
+import { drainWindowSource } from './timing.ts';
+import type { AppTiming } from './timing.ts';
+
+/** Per-pod native-sidecar switch, read by Istio 1.24+ (DOMAIN.md §2). */
+export const ISTIO_NATIVE_ANNOTATION = 'sidecar.istio.io/nativeSidecar';
+
+/** Returns the pod-template changes that keep istio-proxy up until the app has finished. */
+export function istioSidecar(workload: Workload, spec: Spec, timing: AppTiming): SidecarOutcome {
+  const annotations = annotationsOf(workload.template.metadata);
+  const pinned = annotations[ISTIO_NATIVE_ANNOTATION];
+  const pod = pinned === 'true' || pinned === 'false' ? { native: pinned === 'true', evidence: `pod annotation ${ISTIO_NATIVE_ANNOTATION}: "${pinned}"` } : undefined;
+  const choice = chooseSidecarMode(spec, { mesh: 'Istio', meshSince: '1.24', meshVersion: spec.istioVersion }, pod);
+  const findings = [...choice.findings];
+  const changes: ProposedChange[] = [];
+  const W = drainWindowSource(timing);
+  if (choice.mode === 'native') {
+    const reason = [
+      `Native sidecar: Kubernetes stops istio-proxy only after every app container has exited (KEP-753), so the proxy outlives the app's preStop (S = ${timing.pod.preStopSeconds.value} s) and its last requests (R = ${timing.inputs.maxRequest.value} s) with no proxy timer to size.`,
+      `Pinned per pod because from Istio 1.27 the default depends on kubelet versions, which render time cannot see (DOMAIN.md §2). Mode: ${choice.why}.`,
+      W,
+    ].join('\n');
+    changes.push({ path: workload.at('metadata', 'annotations', ISTIO_NATIVE_ANNOTATION), value: 'true', reason });
+  }
+  const path = workload.at('metadata', 'annotations', PROXY_CONFIG_ANNOTATION);
+  const current: unknown = annotations[PROXY_CONFIG_ANNOTATION];
+  const reading = readProxyConfig(current);
+  if (!reading.ok) {
+    findings.push({ severity: 'warning', code: 'PROXY_CONFIG_UNREADABLE', message: `${PROXY_CONFIG_ANNOTATION} was left as it is because ${reading.problem}; istio-proxy may stop before the app has drained${choice.mode === 'native' ? '' : ' (classic sidecar)'}.`, path });
+    return { mode: choice.mode, changes, findings, usesSidecarWait: false };
+  }
+  const steps = [
+    ...(choice.mode === 'classic' ? [(text: string) => classicDrain(text, reading.fields, spec, timing, path, findings)] : []),
+    (text: string) => inboundDrain(text, timing),
+  ];
+  let text: string | undefined = reading.text;
+  const lines: string[] = [];
+  let usesSidecarWait = false;
+  for (const step of steps) {
+    const done = step(text);
+    if (done === undefined) {
+      findings.push({ severity: 'warning', code: 'PROXY_CONFIG_UNREADABLE', message: `${PROXY_CONFIG_ANNOTATION} could not be merged into without changing other keys; it was left as it is, so istio-proxy may stop before the app has drained.`, path });
+      return { mode: choice.mode, changes, findings, usesSidecarWait: false };
+    }
+    text = done.text;
+    lines.push(...done.lines);
+    usesSidecarWait ||= done.usesSidecarWait ?? false;
+  }
+  if (text !== reading.text) {
+    lines.push(`${choice.mode === 'classic' ? `Classic sidecar (${choice.why}); m` : 'M'}erged into ${PROXY_CONFIG_ANNOTATION}, other keys kept.`, W);
+    changes.push({ path, value: text, reason: lines.join('\n') });
+  }
+  return { mode: choice.mode, changes, findings, usesSidecarWait };
+}

@@ -1,0 +1,60 @@
+/**
+ * Linkerd: make linkerd-proxy outlive the app (DOMAIN.md §3). Native mode pins the pod's
+ * `proxy-enable-native-sidecar` annotation under the prefix the target version reads; classic
+ * mode sets `proxy-wait-before-exit-seconds = S + R`, which Linkerd turns into a preStop sleep on
+ * linkerd-proxy and which must stay below the grace period.
+ */
+import { atLeast } from '../../config/versions.ts';
+import type { Spec } from '../../config/schema.ts';
+import { annotationsOf } from '../../workloads/kubeObject.ts';
+import type { Workload } from '../../workloads/workload.ts';
+import { chooseSidecarMode } from './sidecarMode.ts';
+import type { SidecarOutcome } from './sidecarMode.ts';
+import { drainWindowSource } from './timing.ts';
+import type { AppTiming } from './timing.ts';
+
+const NATIVE = 'proxy-enable-native-sidecar';
+/** The wait annotation has only ever been alpha (2.7+, DOMAIN.md §3). */
+export const LINKERD_WAIT_ANNOTATION = 'config.alpha.linkerd.io/proxy-wait-before-exit-seconds';
+const PREFIXES = ['config.alpha.linkerd.io/', 'config.beta.linkerd.io/', 'config.linkerd.io/'] as const;
+
+/** Returns the prefix under which a Linkerd version reads the native-sidecar annotation: alpha 2.15–2.18, beta 2.19, GA 2.20+. */
+export function linkerdNativePrefix(version: string): (typeof PREFIXES)[number] {
+  if (atLeast(version, '2.20')) return 'config.linkerd.io/';
+  if (atLeast(version, '2.19')) return 'config.beta.linkerd.io/';
+  return 'config.alpha.linkerd.io/';
+}
+
+/** Returns the pod-template changes that keep linkerd-proxy up until the app has finished. */
+export function linkerdSidecar(workload: Workload, spec: Spec, timing: AppTiming): SidecarOutcome {
+  const annotations = annotationsOf(workload.template.metadata);
+  const own = PREFIXES.map((p) => p + NATIVE).find((key) => annotations[key] === 'true' || annotations[key] === 'false');
+  const pod = own ? { native: annotations[own] === 'true', evidence: `pod annotation ${own}: "${annotations[own]}"` } : undefined;
+  const choice = chooseSidecarMode(spec, { mesh: 'Linkerd', meshSince: '2.15', meshVersion: spec.linkerdVersion }, pod);
+  const plan = timing.pod;
+  const W = drainWindowSource(timing);
+  if (choice.mode === 'native') {
+    const key = linkerdNativePrefix(spec.linkerdVersion) + NATIVE;
+    const reason = [
+      `Native sidecar: Kubernetes stops linkerd-proxy only after every app container has exited (KEP-753), so the proxy outlives the app's preStop (S = ${plan.preStopSeconds.value} s) and its last requests (R = ${timing.inputs.maxRequest.value} s).`,
+      `Prefix for Linkerd ${spec.linkerdVersion}: ${key.split('/')[0]}/ (alpha 2.15–2.18, beta 2.19, GA 2.20+; DOMAIN.md §3). Mode: ${choice.why}.`,
+      W,
+    ].join('\n');
+    // The pod's own annotation (any prefix) already decides: nothing to write.
+    return { mode: 'native', changes: own ? [] : [{ path: workload.at('metadata', 'annotations', key), value: 'true', reason }], findings: choice.findings, usesSidecarWait: false };
+  }
+  const T = plan.sidecarOutlivesSeconds;
+  const existing = Number(annotations[LINKERD_WAIT_ANNOTATION]);
+  const keep = Number.isInteger(existing) && existing >= T.value;
+  const findings = [...choice.findings];
+  if (keep && existing > T.value && existing >= plan.graceSeconds.value) {
+    findings.push({ severity: 'error', code: 'LINKERD_WAIT_NOT_BELOW_GRACE', message: `The pod's ${LINKERD_WAIT_ANNOTATION} is ${existing} s, not below terminationGracePeriodSeconds G = ${plan.graceSeconds.value} s: linkerd-proxy is killed together with the app (DOMAIN.md §3). Lower it to ${T.value} (S + R) or raise the grace period.`, path: workload.at('metadata', 'annotations', LINKERD_WAIT_ANNOTATION) });
+  }
+  const reason = [
+    `${T.formula} (G = ${plan.graceSeconds.value}): Linkerd gives linkerd-proxy a preStop sleep of this length (DOMAIN.md §3).`,
+    T.explanation,
+    `Classic sidecar (${choice.why}).`,
+    W,
+  ].join('\n');
+  return { mode: 'classic', changes: keep ? [] : [{ path: workload.at('metadata', 'annotations', LINKERD_WAIT_ANNOTATION), value: String(T.value), reason }], findings, usesSidecarWait: true };
+}
