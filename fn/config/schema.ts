@@ -13,6 +13,14 @@ const version = z.string().regex(/^\d+\.\d+(?:\.\d+)?$/, 'expected a version lik
 /** Durations are whole seconds; a day is far beyond any real drain and catches unit mistakes (ms). */
 const seconds = z.number().int('expected whole seconds').min(0, 'expected 0 or more seconds').max(86_400, 'expected at most 86400 seconds (one day)');
 
+/**
+ * A mode switch. Config files are read as YAML 1.1 (like Kubernetes), where an unquoted `off` or
+ * `on` is a boolean; `mode: off` must still mean "off" rather than fail.
+ */
+function modeSwitch<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.preprocess((value) => (value === false && values.includes('off') ? 'off' : value === true && values.includes('on') ? 'on' : value), z.enum(values));
+}
+
 const selector = z.strictObject({
   kind: z.string().optional(),
   name: z.string().optional(),
@@ -47,19 +55,19 @@ export const specSchema = z.strictObject({
     .default({ maxRequestSeconds: 20, bufferSeconds: 5 }),
   gateway: z
     .strictObject({
-      mode: z.enum(['env', 'sleep', 'off']).default('env'),
+      mode: modeSwitch(['env', 'sleep', 'off']).default('env'),
       imageHasShell: z.boolean().default(false),
     })
     .default({ mode: 'env', imageHasShell: false }),
   job: z
     .strictObject({
-      mode: z.enum(['auto', 'native', 'wrap', 'off']).default('auto'),
+      mode: modeSwitch(['auto', 'native', 'wrap', 'off']).default('auto'),
       mainContainers: z.array(z.string()).optional(),
     })
     .default({ mode: 'auto' }),
   app: z
     .strictObject({
-      mode: z.enum(['on', 'off']).default('on'),
+      mode: modeSwitch(['on', 'off']).default('on'),
       imageHasShell: z.boolean().default(false),
       classicDrain: z.enum(['exit-on-zero', 'termination-drain']).default('exit-on-zero'),
       servingContainers: z.array(z.string()).optional(),

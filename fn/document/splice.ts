@@ -97,8 +97,8 @@ class Layout {
   }
 
   /** Block YAML for `value`, every line after the first indented to `column`. */
-  block(value: unknown, column: number): string {
-    const text = stringify(value, stringifyOptions(this.indentSeq())).replace(/\n$/, '');
+  block(value: unknown, column: number, indentSeq = this.indentSeq()): string {
+    const text = stringify(value, stringifyOptions(indentSeq)).replace(/\n$/, '');
     return text.replace(/\n(?!$)/g, `\n${' '.repeat(column)}`);
   }
 
@@ -130,7 +130,9 @@ class Layout {
       const end = node?.range?.[1] ?? key.range?.[1];
       if (!key.range || end === undefined) return undefined;
       const column = this.column(key.range[0]);
-      return { start: key.range[0], end: this.trimNewline(end), text: this.block({ [String((key as Scalar).value)]: value }, column) };
+      // A list that is replaced keeps its own indentation style (`key:\n- a` or `key:\n  - a`).
+      const ownStyle = isSeq(node) && !node.flow && node.range ? this.column(node.range[0]) > column : undefined;
+      return { start: key.range[0], end: this.trimNewline(end), text: this.block({ [String((key as Scalar).value)]: value }, column, ownStyle) };
     }
     if (!node?.range) return undefined;
     return { start: node.range[0], end: this.trimNewline(node.range[1]), text: this.block(value, this.column(node.range[0])) };

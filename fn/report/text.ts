@@ -37,9 +37,12 @@ export function textReport(changes: readonly ChangeRecord[], findings: readonly 
   return `${lines.join('\n')}\n`;
 }
 
-/** A value as it reads in a report: absent, a scalar, or compact JSON. */
+/** Longest value shown in full; longer ones (a wrapper script) are cut, the output holds them whole. */
+const MAX_SHOWN = 160;
+
+/** A value as it reads in a report: absent, a scalar, or compact JSON, cut when long. */
 export function show(value: unknown): string {
   if (value === undefined) return '(absent)';
-  if (typeof value === 'string') return value.includes('\n') ? JSON.stringify(value) : `"${value}"`;
-  return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v));
+  const text = typeof value === 'string' && !value.includes('\n') ? `"${value}"` : JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v));
+  return text.length <= MAX_SHOWN ? text : `${text.slice(0, MAX_SHOWN)}… (${text.length} characters)`;
 }

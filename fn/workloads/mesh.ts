@@ -47,6 +47,8 @@ function istio(workload: Workload, inventory: Inventory, spec: Spec, namespace: 
   // in test/fixtures/corpus/istiod-1.24.6.yaml).
   const podRevision = labels['istio.io/rev'];
   if (podRevision && nsLabels['istio-injection'] !== 'disabled') return `pod template label istio.io/rev=${podRevision}`;
+  // A Namespace in the stream that says disabled is what the cluster will get: it wins over config.
+  if (nsLabels['istio-injection'] === 'disabled') return undefined;
   if (namespace && spec.mesh.istioInjectedNamespaces.includes(namespace)) return `namespace ${namespace} is listed in mesh.istioInjectedNamespaces`;
   return undefined;
 }
@@ -56,7 +58,9 @@ function linkerd(workload: Workload, inventory: Inventory, spec: Spec, namespace
   if (pod === 'disabled') return undefined;
   if (pod === 'enabled' || pod === 'ingress') return `pod template annotation ${LINKERD_INJECT}: ${pod}`;
   const ns = namespaceNamed(inventory, namespace);
-  if (annotationsOf(ns?.metadata)[LINKERD_INJECT] === 'enabled') return `Namespace ${namespace} annotation ${LINKERD_INJECT}: enabled`;
+  const nsInject = annotationsOf(ns?.metadata)[LINKERD_INJECT];
+  if (nsInject === 'enabled') return `Namespace ${namespace} annotation ${LINKERD_INJECT}: enabled`;
+  if (nsInject === 'disabled') return undefined;
   if (namespace && spec.mesh.linkerdInjectedNamespaces.includes(namespace)) return `namespace ${namespace} is listed in mesh.linkerdInjectedNamespaces`;
   return undefined;
 }
