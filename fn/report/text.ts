@@ -38,7 +38,7 @@ export function textReport(changes: readonly ChangeRecord[], findings: readonly 
 }
 
 /** Longest value shown in full; longer ones (a wrapper script) are cut, the output holds them whole. */
-const MAX_SHOWN = 160;
+const MAX_SHOWN = 400;
 
 /** A value as it reads in a report: absent, a scalar, or compact JSON, cut when long. */
 export function show(value: unknown): string {
