@@ -317,3 +317,16 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
 
   return { preStopSeconds, graceSeconds, minimumDrainSeconds, drainDurationSeconds, sidecarOutlivesSeconds, checks };
 }
+
+/** `terminationGracePeriodSeconds` when a pod sets none (core/v1 PodSpec; DOMAIN §1). */
+export const KUBERNETES_DEFAULT_GRACE_SECONDS = 30;
+
+/**
+ * Returns the grace period to write, or undefined when writing it would change nothing the pod
+ * gets: with no field set the pod already has 30 s, so a G of 30 or less is not written (writing
+ * a smaller one would lower the real grace; writing 30 is a diff for nothing).
+ */
+export function graceToWrite(plannedGraceSeconds: number, existingGraceSeconds: number | undefined): number | undefined {
+  if (existingGraceSeconds !== undefined) return plannedGraceSeconds;
+  return plannedGraceSeconds > KUBERNETES_DEFAULT_GRACE_SECONDS ? plannedGraceSeconds : undefined;
+}

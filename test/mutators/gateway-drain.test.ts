@@ -270,9 +270,9 @@ const cases: Case[] = [
     findings: ['warning PROXY_CONFIG_NOT_MERGEABLE'],
   },
   {
-    title: 'in-cluster gateway: Istio\'s 45 s drainDuration already covers W + B, so none is written',
+    title: 'in-cluster gateway: Istio\'s 45 s drainDuration already covers W + B, so none is written; G = 30 is the Kubernetes default, so no grace either',
     input: stream(NLB_SERVICE.replace(/  annotations:\n(?:    .*\n)+/, '').replace('type: LoadBalancer', 'type: ClusterIP'), gateway()),
-    changes: { [PROXY_CONFIG]: undefined, [ENV('MINIMUM_DRAIN_DURATION')]: '5s', [GRACE]: 30 },
+    changes: { [PROXY_CONFIG]: undefined, [ENV('MINIMUM_DRAIN_DURATION')]: '5s', [GRACE]: undefined },
     findings: ['info DRAIN_WINDOW_ESTIMATE'],
   },
   {

@@ -7,14 +7,12 @@
 import type { MutatorContext, ProposedFinding } from '../types.ts';
 import { resolveTimingInputs } from '../../timing/inputs.ts';
 import type { ExistingTiming } from '../../timing/inputs.ts';
-import { planTiming } from '../../timing/model.ts';
+import { graceToWrite, KUBERNETES_DEFAULT_GRACE_SECONDS, planTiming } from '../../timing/model.ts';
 import type { TimingCheck, TimingInputs, TimingPlan } from '../../timing/model.ts';
 import type { MeshMembership } from '../../workloads/mesh.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { PreStopLength } from './preStop.ts';
 
-/** `terminationGracePeriodSeconds` when the manifest sets none (core/v1 PodSpec; DOMAIN.md §1). */
-export const DEFAULT_GRACE_SECONDS = 30;
 
 /** What `explain` shows for an app workload. */
 export interface AppPlan {
@@ -67,7 +65,7 @@ export function planAppTiming(workload: Workload, context: MutatorContext, hooks
   let podInputs = resolved.inputs;
   let pod: TimingPlan | undefined;
   const existingGrace = resolved.inputs.existingGraceSeconds;
-  const effectiveBefore = existingGrace ?? DEFAULT_GRACE_SECONDS;
+  const effectiveBefore = existingGrace ?? KUBERNETES_DEFAULT_GRACE_SECONDS;
   for (const hook of hooks) {
     const inputs: TimingInputs = hook.existing === undefined ? resolved.inputs : { ...resolved.inputs, existingPreStopSeconds: hook.existing };
     const plan = planTiming(inputs);
@@ -81,7 +79,7 @@ export function planAppTiming(workload: Workload, context: MutatorContext, hooks
       findings.push({ severity: check.severity, code: check.code, message: `Container ${hook.name}: ${check.message}`, path: at });
     }
     if (typeof hook.existing === 'number' && plan.graceSeconds.value > effectiveBefore) {
-      const grace = existingGrace === undefined ? `not set (Kubernetes default ${DEFAULT_GRACE_SECONDS} s)` : `${existingGrace} s`;
+      const grace = existingGrace === undefined ? `not set (Kubernetes default ${KUBERNETES_DEFAULT_GRACE_SECONDS} s)` : `${existingGrace} s`;
       const cut = effectiveBefore <= hook.existing;
       findings.push({
         // Warning when the hook itself cannot finish (the API server rejects a sleep action longer
@@ -98,16 +96,15 @@ export function planAppTiming(workload: Workload, context: MutatorContext, hooks
   }
   if (pod === undefined) throw new RangeError('planAppTiming: no serving container');
   const G = pod.graceSeconds.value;
-  // Never lower: with no field set the pods already get 30 s, so the field is written only when G
-  // needs more (a minimal diff; the API default applies before the sleep-action check).
-  const graceToWrite = existingGrace !== undefined || G > DEFAULT_GRACE_SECONDS ? G : undefined;
+  // The API default applies before the sleep-action check, so an unset field counts as 30 s.
+  const grace = graceToWrite(G, existingGrace);
   return {
     inputs: podInputs,
     pod,
     containers,
     findings,
     podChecks: pod.checks.filter((c) => !HOOK_CHECKS.has(c.code)),
-    graceToWrite,
-    effectiveGraceSeconds: graceToWrite ?? DEFAULT_GRACE_SECONDS,
+    graceToWrite: grace,
+    effectiveGraceSeconds: grace ?? existingGrace ?? KUBERNETES_DEFAULT_GRACE_SECONDS,
   };
 }

@@ -126,7 +126,7 @@ export function envMode(workload: Workload, context: MutatorContext, shape: Gate
     }
   }
 
-  changes.push(graceChange(workload, plan, inputs, 'Env mode: S is the proxy\'s minimum drain (MINIMUM_DRAIN_DURATION), which takes the place of a preStop sleep.'));
+  changes.push(...graceChange(workload, plan, inputs, 'Env mode: S is the proxy\'s minimum drain (MINIMUM_DRAIN_DURATION), which takes the place of a preStop sleep.'));
   return { changes, findings, timing };
 }
 

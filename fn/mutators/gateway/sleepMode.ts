@@ -54,7 +54,7 @@ export function sleepMode(workload: Workload, context: MutatorContext, shape: Ga
   }
 
   findings.push(...terminationDrain(workload, shape, proxy, inputs.maxRequest.value));
-  changes.push(graceChange(workload, plan, inputs, existing === undefined ? 'Sleep mode: S is the preStop sleep on the proxy container.' : `Sleep mode: S comes from the preStop hook already on container ${proxy.name}, which is kept.`));
+  changes.push(...graceChange(workload, plan, inputs, existing === undefined ? 'Sleep mode: S is the preStop sleep on the proxy container.' : `Sleep mode: S comes from the preStop hook already on container ${proxy.name}, which is kept.`));
   return { changes, findings, timing };
 }
 
