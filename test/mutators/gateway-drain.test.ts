@@ -10,7 +10,7 @@ import type { TransformResult } from '../../fn/engine/transform.ts';
 import { gatewayDrain } from '../../fn/mutators/gateway/index.ts';
 import type { GatewayPlan } from '../../fn/mutators/gateway/index.ts';
 import { existingPreStopSeconds } from '../../fn/mutators/gateway/preStop.ts';
-import { readProxyConfig, setProxyConfigField } from '../../fn/mutators/gateway/proxyConfig.ts';
+import { readProxyConfig, setProxyConfigField } from '../../fn/mutators/shared/proxyConfig.ts';
 import { validateChangedDocuments } from '../helpers/golden.ts';
 
 type Flags = Record<string, string>;
@@ -583,7 +583,7 @@ const proxyConfigs: Array<[string, string | undefined]> = [
 ];
 for (const [text, expected] of proxyConfigs) {
   test(`proxy.istio.io/config ${JSON.stringify(text)} + drainDuration 190s → ${JSON.stringify(expected)}`, (t) => {
-    t.is(setProxyConfigField(text, 'drainDuration', '190s'), expected);
+    t.is(setProxyConfigField(text, ['drainDuration'], '190s'), expected);
     t.is(readProxyConfig(text).ok, expected !== undefined);
   });
 }

@@ -238,7 +238,7 @@ test('proxy.istio.io/config: merged key by key, explicit false kept, invalid lef
   t.is(changed(invalid)[`${ANN}["proxy.istio.io/config"]`], undefined);
   t.deepEqual(codes(invalid), ['warning JOB_PROXY_CONFIG_INVALID']);
 
-  t.deepEqual(mergeHoldApplication('{"drainDuration": "45s"}'), { kind: 'set', value: '{"drainDuration": "45s", holdApplicationUntilProxyStarts: true}' });
+  t.deepEqual(mergeHoldApplication('{"drainDuration": "45s"}'), { kind: 'set', value: '{"drainDuration": "45s", "holdApplicationUntilProxyStarts": true}' });
   t.deepEqual(mergeHoldApplication('holdApplicationUntilProxyStarts: true\n'), { kind: 'unchanged' });
   t.is(mergeHoldApplication('- a').kind, 'invalid');
   t.is(mergeHoldApplication('holdApplicationUntilProxyStarts: maybe').kind, 'invalid');

@@ -8,7 +8,7 @@ import { atLeast } from '../../config/versions.ts';
 import type { Spec } from '../../config/schema.ts';
 import type { FieldPath } from '../../document/path.ts';
 import { formatGoDurationSeconds, parseGoDurationSeconds } from '../../timing/durations.ts';
-import { PROXY_CONFIG_ANNOTATION, setProxyConfigField } from '../gateway/proxyConfig.ts';
+import { PROXY_CONFIG_ANNOTATION, setProxyConfigField } from '../shared/proxyConfig.ts';
 import { proxyMetadataOf, setProxyMetadata } from '../shared/proxyMetadata.ts';
 import type { ProposedFinding } from '../types.ts';
 import type { AppTiming } from './timing.ts';
@@ -52,7 +52,7 @@ export function classicDrain(text: string, fields: Readonly<Record<string, unkno
   const T = plan.sidecarOutlivesSeconds;
   const existing = fields['terminationDrainDuration'];
   const keep = longEnough(existing === undefined || existing === null ? undefined : String(existing), T.value, 'terminationDrainDuration', path, findings);
-  const merged = keep ? text : setProxyConfigField(text, 'terminationDrainDuration', formatGoDurationSeconds(T.value));
+  const merged = keep ? text : setProxyConfigField(text, ['terminationDrainDuration'], formatGoDurationSeconds(T.value));
   return merged === undefined ? undefined : {
     text: merged,
     lines: [keep ? `terminationDrainDuration "${String(existing)}" kept: it already covers ${T.formula}.` : `terminationDrainDuration "${T.value}s": ${T.formula} (G = ${plan.graceSeconds.value}).`, T.explanation],

@@ -9,7 +9,7 @@
 import { formatGoDurationSeconds, parseGoDurationSeconds } from '../../timing/durations.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { annotationsOf } from '../../workloads/kubeObject.ts';
-import { PROXY_CONFIG_ANNOTATION, readProxyConfig, setProxyConfigField } from '../gateway/proxyConfig.ts';
+import { PROXY_CONFIG_ANNOTATION, readProxyConfig, setProxyConfigField } from '../shared/proxyConfig.ts';
 import type { DrainStep } from './istioClassicDrain.ts';
 import type { AppTiming } from './timing.ts';
 
@@ -29,7 +29,7 @@ export function inboundDrain(text: string, timing: AppTiming): DrainStep | undef
   const D = timing.pod.drainDurationSeconds;
   const own = timing.inputs.existingDrainDurationSeconds;
   if (D.value <= (own ?? DEFAULT_DRAIN_DURATION_SECONDS)) return { text, lines: [] };
-  const merged = setProxyConfigField(text, 'drainDuration', formatGoDurationSeconds(D.value));
+  const merged = setProxyConfigField(text, ['drainDuration'], formatGoDurationSeconds(D.value));
   return merged === undefined ? undefined : {
     text: merged,
     lines: [

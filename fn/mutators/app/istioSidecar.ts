@@ -8,7 +8,7 @@
 import type { Spec } from '../../config/schema.ts';
 import { annotationsOf } from '../../workloads/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
-import { PROXY_CONFIG_ANNOTATION, readProxyConfig } from '../gateway/proxyConfig.ts';
+import { PROXY_CONFIG_ANNOTATION, readProxyConfig } from '../shared/proxyConfig.ts';
 import type { ProposedChange } from '../types.ts';
 import { classicDrain } from './istioClassicDrain.ts';
 import { inboundDrain } from './istioInboundDrain.ts';

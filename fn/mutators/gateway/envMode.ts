@@ -21,7 +21,7 @@ import type { MutatorContext, ProposedChange, ProposedFinding } from '../types.t
 import { envIsEditable, setEnv } from './env.ts';
 import { graceChange } from './grace.ts';
 import { existingPreStopSeconds } from './preStop.ts';
-import { PROXY_CONFIG_ANNOTATION, readProxyConfig, setProxyConfigField } from './proxyConfig.ts';
+import { PROXY_CONFIG_ANNOTATION, readProxyConfig, setProxyConfigField } from '../shared/proxyConfig.ts';
 import { derivation } from './reasons.ts';
 import { planGatewayTiming } from './timing.ts';
 import type { GatewayTiming } from './timing.ts';
@@ -113,7 +113,7 @@ export function envMode(workload: Workload, context: MutatorContext, shape: Gate
   } else if (proxyConfig && (drainText !== undefined || drain.value > ISTIO_DEFAULT_DRAIN_DURATION_SECONDS) && drainSeconds !== drain.value) {
     // Without a drainDuration of the user's, Istio's 45 s default already covers a plan that asks
     // for no more: writing a shorter one would only close the listeners earlier.
-    const text = setProxyConfigField(proxyConfig.text, 'drainDuration', drainValue);
+    const text = setProxyConfigField(proxyConfig.text, ['drainDuration'], drainValue);
     if (text === undefined) {
       findings.push(notMergeable('it could not be edited without changing other fields', drainValue, annotationPath));
     } else {

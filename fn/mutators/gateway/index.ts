@@ -16,7 +16,7 @@ import type { Mutator, MutatorOutcome, ProposedFinding } from '../types.ts';
 import { envMode } from './envMode.ts';
 import { obsoleteSettings } from './obsolete.ts';
 import { proxyContainer } from './proxyContainer.ts';
-import { PROXY_CONFIG_ANNOTATION, readProxyConfig } from './proxyConfig.ts';
+import { PROXY_CONFIG_ANNOTATION, readProxyConfig } from '../shared/proxyConfig.ts';
 import { rolloutFindings } from './rollout.ts';
 import { sleepMode } from './sleepMode.ts';
 import { checkFindings } from './timing.ts';

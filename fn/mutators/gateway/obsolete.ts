@@ -5,7 +5,7 @@
 import type { ProposedFinding } from '../types.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { envEntry } from './env.ts';
-import { PROXY_CONFIG_ANNOTATION } from './proxyConfig.ts';
+import { PROXY_CONFIG_ANNOTATION } from '../shared/proxyConfig.ts';
 
 /** Returns an info finding for each obsolete drain setting on the proxy container or in its ProxyConfig fields. */
 export function obsoleteSettings(workload: Workload, container: string, proxyConfig: Readonly<Record<string, unknown>>): ProposedFinding[] {

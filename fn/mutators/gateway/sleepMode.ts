@@ -17,7 +17,7 @@ import type { MutatorContext, ProposedChange, ProposedFinding } from '../types.t
 import type { ModeOutcome } from './envMode.ts';
 import { graceChange } from './grace.ts';
 import { existingPreStopSeconds, sleepPreStop } from './preStop.ts';
-import { PROXY_CONFIG_ANNOTATION, readProxyConfig } from './proxyConfig.ts';
+import { PROXY_CONFIG_ANNOTATION, readProxyConfig } from '../shared/proxyConfig.ts';
 import { derivation } from './reasons.ts';
 import { planGatewayTiming } from './timing.ts';
 

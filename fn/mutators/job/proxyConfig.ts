@@ -1,12 +1,11 @@
 /**
  * `holdApplicationUntilProxyStarts: true` merged into the pod's `proxy.istio.io/config`
- * annotation, whose value is a YAML document: set our one key, keep every other key, comment and
- * style (DOMAIN.md §2 "Merge into an existing value key by key … Keep what you don't own").
+ * annotation, so a wrapped Job's program starts with a working network (issue #4). The merge is
+ * the shared one (key by key, every other key and comment kept; DOMAIN.md §2).
  */
-import { isMap, parseDocument } from 'yaml';
-import { parseOptions, stringifyOptions } from '../../yaml/options.ts';
+import { readProxyConfig, setProxyConfigField } from '../shared/proxyConfig.ts';
 
-export const PROXY_CONFIG_ANNOTATION = 'proxy.istio.io/config';
+export { PROXY_CONFIG_ANNOTATION } from '../shared/proxyConfig.ts';
 const HOLD = 'holdApplicationUntilProxyStarts';
 
 /** What to do with the annotation. */
@@ -19,18 +18,14 @@ export type HoldMerge =
 
 /** Returns the annotation value with the hold set, or why it is left alone. */
 export function mergeHoldApplication(existing: string | undefined): HoldMerge {
-  if (existing === undefined || existing.trim() === '') return { kind: 'set', value: `${HOLD}: true` };
-  const doc = parseDocument(existing, parseOptions());
-  const problem = doc.errors[0];
-  if (problem) return { kind: 'invalid', problem: problem.message.split('\n')[0] ?? 'not YAML' };
-  if (doc.contents === null) return { kind: 'set', value: `${HOLD}: true` };
-  if (!isMap(doc.contents)) return { kind: 'invalid', problem: 'the value is not a YAML map of ProxyConfig fields' };
-  const current: unknown = doc.get(HOLD);
+  const read = readProxyConfig(existing);
+  if (!read.ok) return { kind: 'invalid', problem: read.problem };
+  const current = read.fields[HOLD];
   if (current === true) return { kind: 'unchanged' };
   if (current === false) return { kind: 'keptFalse' };
   if (current !== undefined) return { kind: 'invalid', problem: `${HOLD} is ${JSON.stringify(String(current))}, not true or false` };
-  doc.set(HOLD, true);
-  const text = doc.toString(stringifyOptions());
-  // Keep the value's own ending: a `|` block ends with a newline, a quoted one-liner does not.
-  return { kind: 'set', value: existing.endsWith('\n') ? text : text.replace(/\n+$/, '') };
+  const value = setProxyConfigField(read.text, [HOLD], true);
+  if (value === undefined) return { kind: 'invalid', problem: 'it could not be merged without changing other fields' };
+  // An empty annotation becomes a one-line value; a `|` block keeps its trailing newline.
+  return { kind: 'set', value: read.text.endsWith('\n') ? value : value.replace(/\n+$/, '') };
 }

@@ -1,16 +1,17 @@
 /**
  * The `proxy.istio.io/config` pod annotation: a YAML document holding ProxyConfig fields
- * (DOMAIN §2). kube-graceful owns one key of it, `drainDuration`; every other key, comment and
- * byte stays as the user wrote it ("merge key by key, keep what you don't own", DOMAIN §2).
+ * (DOMAIN §2). kube-graceful owns a few keys of it (`drainDuration`, `terminationDrainDuration`,
+ * `holdApplicationUntilProxyStarts`, `proxyMetadata` entries); every other key, comment and byte
+ * stays as the user wrote it ("merge key by key, keep what you don't own", DOMAIN §2).
  *
  * A value we cannot edit safely is refused, never rewritten: not YAML, not a mapping, or using
  * anchors, aliases or tags (re-printing those can change what Istio reads, e.g. `!!str 5` comes
  * back as `!!str "5"`). The caller turns a refusal into a warning.
  */
-import { isAlias, isMap, isScalar, parseDocument, visit } from 'yaml';
-import type { Document } from 'yaml';
+import { Document, isAlias, isMap, isScalar, parseDocument, visit } from 'yaml';
 import { isDeepStrictEqual } from 'node:util';
 import { toData } from '../../document/manifest.ts';
+import { setAt } from '../../document/path.ts';
 import { spliceSet } from '../../document/splice.ts';
 import { parseOptions, stringifyOptions } from '../../yaml/options.ts';
 
@@ -32,21 +33,23 @@ export function readProxyConfig(value: unknown): ProxyConfigRead {
 }
 
 /**
- * Returns the annotation text with `key` set to `fieldValue`, every other byte kept where the
- * text allows (a minimal splice, as the engine edits manifests), else the document re-printed;
+ * Returns the annotation text with the field at `path` (e.g. `['drainDuration']` or
+ * `['proxyMetadata', 'MINIMUM_DRAIN_DURATION']`) set to `fieldValue`, every other byte kept where
+ * the text allows (a minimal splice, as the engine edits manifests), else the document re-printed;
  * either way checked by re-reading: the result must hold exactly the old fields plus this one.
  * Returns undefined when the value can't be edited safely (see readProxyConfig).
  */
-export function setProxyConfigField(text: string, key: string, fieldValue: string): string | undefined {
+export function setProxyConfigField(text: string, path: readonly string[], fieldValue: string | boolean): string | undefined {
   const parsed = parse(text);
   if ('problem' in parsed) return undefined;
-  const expected = { ...parsed.fields, [key]: fieldValue };
-  const spliced = parsed.doc.contents === null ? undefined : spliceSet(text, parsed.doc, [key], fieldValue);
+  const expected = setAt(parsed.fields, path, fieldValue) as Record<string, unknown>;
+  const spliced = parsed.doc.contents === null ? undefined : spliceSet(text, parsed.doc, path, fieldValue);
   if (spliced !== undefined && holds(spliced, expected)) return spliced;
-  const existing = parsed.doc.get(key, true);
+  const doc = parsed.doc.contents === null ? new Document({}, parseOptions()) : parsed.doc;
+  const existing = doc.getIn(path, true);
   if (isScalar(existing)) existing.value = fieldValue; // keeps the user's quoting
-  else parsed.doc.set(key, fieldValue);
-  const printed = parsed.doc.toString(stringifyOptions());
+  else doc.setIn(path, fieldValue);
+  const printed = doc.toString(stringifyOptions());
   return holds(printed, expected) ? printed : undefined;
 }
 
