@@ -18,7 +18,10 @@ export interface KrmResult {
   tags?: Record<string, string>;
 }
 
-/** Returns the results for a run; `resources` give each item's file (kpt's path/index annotations). */
+/** Errors first: kpt prints only the first few results, and an error must not be hidden behind infos. */
+const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
+
+/** Returns the results for a run, errors first; `resources` give each item's file (kpt's path/index annotations). */
 export function krmResults(changes: readonly ChangeRecord[], findings: readonly Finding[], resources: readonly Resource[]): KrmResult[] {
   const fileOf = (document: number | undefined) => {
     const resource = resources.find((r) => r.doc.place.document === document);
@@ -27,7 +30,7 @@ export function krmResults(changes: readonly ChangeRecord[], findings: readonly 
     const index = annotations['internal.config.kubernetes.io/index'] ?? annotations['config.kubernetes.io/index'];
     return path ? { file: { path, ...(index !== undefined ? { index: Number(index) } : {}) } } : {};
   };
-  return [
+  const results = [
     ...changes.map((c): KrmResult => ({
       message: c.reason,
       severity: 'info',
@@ -45,4 +48,6 @@ export function krmResults(changes: readonly ChangeRecord[], findings: readonly 
       tags: { code: f.code, ...(f.mutator ? { mutator: f.mutator } : {}) },
     })),
   ];
+  // Array.prototype.sort is stable: within a severity, results keep the run's order.
+  return results.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
 }
