@@ -3,8 +3,10 @@
  * same names work as ConfigMap keys and `kube-graceful.dev/` annotations).
  */
 import { Command, CommanderError, Option } from 'commander';
-import { FLAT_KEYS } from '../config/flatKeys.ts';
 import { MUTATORS } from '../mutators/registry.ts';
+import { registerCheck } from './checkCommand.ts';
+import { registerExplain } from './explainCommand.ts';
+import { addSettingOptions, settingOptionsFrom } from './settingsOptions.ts';
 import { runTransform } from './transformCommand.ts';
 import type { CommandOutput } from './transformCommand.ts';
 
@@ -32,10 +34,15 @@ Examples:
   # kpt, as a KRM function
   kpt fn eval ./package --exec kube-graceful -- kube-version=1.31
 
+  # Why each number, as a timeline before and after; a CI gate (exit 1 if anything would change)
+  kube-graceful explain gateway.yaml --max-request 10
+  kube-graceful check manifests/*.yaml --fail-on change
+
 Exit codes:
   0  success (the output is on stdout)
   1  error findings (stream mode: nothing on stdout; KRM mode: the ResourceList with error results)
   2  usage, config or input error (nothing on stdout)
+  70 internal error: a bug in kube-graceful (nothing on stdout)
 
 Environment:
   KUBE_GRACEFUL_REPORT    write the report to this file (same as --report; Helm hides stderr)
@@ -50,40 +57,35 @@ export function buildProgram(run: (work: () => Promise<CommandOutput>, logFile: 
       `Makes rollouts lose no requests and Jobs with mesh sidecars finish: reads rendered manifests (a stream, or a KRM ResourceList) on stdin and writes them back with correct shutdown settings, every number computed from one timing model.\n\nMutators: ${MUTATORS.map((m) => `${m.id} (${m.description})`).join('; ') || 'none registered'}.`,
     )
     .version(VERSION, '-V, --version')
-    .option('-c, --config <file>', 'GracefulShutdown config (apiVersion kube-graceful.dev/v1alpha1), or a ConfigMap of flat keys')
+    // Options after a subcommand name are the subcommand's (they share the setting flags).
+    .enablePositionalOptions()
     .option('--report <file>', 'write what changed and why to this file (text, or JSON when it ends in .json)')
     .addOption(new Option('--report-format <format>', 'report format').choices(['text', 'json']))
     .option('--diff', 'print a unified diff of what would change instead of the stream')
     .option('--log-file <file>', 'also write error messages here (Helm 4 never shows stderr)')
-    .option('--all-documents', 'parse every document, not only kinds a mutator may read (slower; validates all YAML)')
     .showHelpAfterError('(run kube-graceful --help for usage)')
     .addHelpText('after', EXAMPLES);
-  for (const key of FLAT_KEYS) {
-    const option = new Option(`--${key.name} <${key.read === 'seconds' ? 'seconds' : 'value'}>`, key.help);
-    program.addOption(key.choices ? option.choices([...key.choices]) : option);
-  }
+  addSettingOptions(program);
+  registerExplain(program, run);
+  registerCheck(program, run);
   program.action(async (options: Record<string, unknown>) => {
-    const flags = Object.fromEntries(FLAT_KEYS.map((k) => [k.name, options[camel(k.name)] as string | undefined]));
+    const { flags, config, allDocuments } = settingOptionsFrom(options);
     const logFile = (options['logFile'] as string | undefined) ?? process.env['KUBE_GRACEFUL_LOG_FILE'];
     await run(
       () =>
         runTransform({
           flags,
-          ...(options['config'] ? { config: options['config'] as string } : {}),
+          ...(config ? { config } : {}),
           ...(options['report'] ? { report: options['report'] as string } : {}),
           ...(options['reportFormat'] ? { reportFormat: options['reportFormat'] as 'text' | 'json' } : {}),
           diff: Boolean(options['diff']),
-          allDocuments: Boolean(options['allDocuments']),
+          allDocuments,
         }),
       logFile,
     );
   });
   program.exitOverride();
   return program;
-}
-
-function camel(name: string): string {
-  return name.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
 }
 
 export { CommanderError };

@@ -1,0 +1,115 @@
+/**
+ * `kube-graceful check [FILE…|-]` (issue #7): a gate for CI and a KRM validator. Runs the mutators
+ * as the transform would but writes no manifests: one line per pending change and per finding,
+ * with `file:line`, resource and field, and an exit code.
+ *
+ * `--fail-on` (each level includes the ones before it):
+ * - `error`: exit 1 when a workload has an error finding;
+ * - `change` (default): also when any field would be changed, i.e. the input is not what the
+ *   transform would write;
+ * - `warning`: also on warning findings.
+ * Info findings never fail; they are counted, not printed (`explain` shows them).
+ *
+ * On a KRM ResourceList (kpt `pipeline.validators`, `kpt fn eval --exec "… check"`) it prints the
+ * list with its items byte for byte as they came and the results appended (pending changes as
+ * `error` results when they fail the check), human lines on stderr, and exits 1 on failure.
+ */
+import { Option } from 'commander';
+import type { Command } from 'commander';
+import { formatPath } from '../document/path.ts';
+import type { ChangeRecord, Finding } from '../engine/records.ts';
+import { transform } from '../engine/transform.ts';
+import type { TransformResult } from '../engine/transform.ts';
+import { krmResults } from '../krm/results.ts';
+import { readResourceList, renderResourceList } from '../krm/resourceList.ts';
+import { show } from '../report/text.ts';
+import { formatRef } from '../workloads/kubeObject.ts';
+import type { Runner } from './explainCommand.ts';
+import { findingLine } from './findingsText.ts';
+import { formatLocation, readInputs } from './inputs.ts';
+import type { Inputs } from './inputs.ts';
+import { addSettingOptions, settingOptionsFrom } from './settingsOptions.ts';
+import type { SettingOptions } from './settingsOptions.ts';
+import { configFromOption } from './transformCommand.ts';
+import type { CommandOutput } from './transformCommand.ts';
+
+export const FAIL_ON = ['change', 'warning', 'error'] as const;
+export type FailOn = (typeof FAIL_ON)[number];
+
+/** Options of `check`, as the CLI parsed them. */
+export interface CheckCommandOptions extends SettingOptions {
+  readonly files: readonly string[];
+  readonly failOn: FailOn;
+}
+
+/** What fails the check at a level: error findings always; changes from `change`; warnings at `warning`. */
+export function failures(result: Pick<TransformResult, 'changes' | 'findings'>, failOn: FailOn): { changes: boolean; errors: boolean; warnings: boolean; failed: boolean } {
+  const errors = result.findings.some((f) => f.severity === 'error');
+  const changes = failOn !== 'error' && result.changes.length > 0;
+  const warnings = failOn === 'warning' && result.findings.some((f) => f.severity === 'warning');
+  return { changes, errors, warnings, failed: errors || changes || warnings };
+}
+
+/** Runs `check`; throws KubeGracefulError on bad input or config (exit 2). */
+export async function runCheck(options: CheckCommandOptions): Promise<CommandOutput> {
+  const config = configFromOption(options.config);
+  const inputs = readInputs(options.files);
+  const result = transform(inputs.text, { flags: options.flags, parseAll: options.allDocuments, ...(config ? { config } : {}) });
+  const verdict = failures(result, options.failOn);
+  const lines = [
+    ...result.changes.map((c) => changeLine(c, inputs)),
+    ...result.findings.filter((f) => f.severity !== 'info').map((f) => findingLine(f, locationOf(f, inputs))),
+    summary(result, options.failOn, verdict.failed),
+  ];
+  const exitCode = verdict.failed ? 1 : 0;
+  if (result.mode === 'resourceList') {
+    // A validator never modifies: the list as read (no item changed, so every byte is kept) plus results.
+    const list = readResourceList(inputs.text);
+    const results = krmResults(result.changes, result.findings, list.resources).map((r, i) =>
+      i < result.changes.length ? { ...r, severity: verdict.changes ? ('error' as const) : ('info' as const), message: `would set ${r.field?.path}: ${r.message}` } : r,
+    );
+    return { stdout: renderResourceList(list, results), stderr: lines, exitCode };
+  }
+  return { stdout: `${lines.join('\n')}\n`, stderr: [], exitCode };
+}
+
+/** One pending change, in findingLine's shape: `change: MUTATOR file:line Kind ns/name field: before → after`. */
+export function changeLine(change: ChangeRecord, inputs: Pick<Inputs, 'locate'>): string {
+  const where = [formatLocation(inputs.locate(change.document, change.resource, change.path)), formatRef(change.resource), formatPath(change.path)].filter(Boolean).join(' ');
+  return `change: ${change.mutator} ${where}: ${clip(show(change.before))} → ${clip(show(change.after))}`;
+}
+
+function locationOf(finding: Finding, inputs: Inputs): string | undefined {
+  return finding.document === undefined ? undefined : formatLocation(inputs.locate(finding.document, finding.resource, finding.path));
+}
+
+/** Long values (a wrapped command) are cut: the line is for finding the field, `--diff` shows it all. */
+function clip(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 117)}…` : text;
+}
+
+function summary(result: TransformResult, failOn: FailOn, failed: boolean): string {
+  const count = (s: string) => result.findings.filter((f) => f.severity === s).length;
+  const workloads = new Set(result.changes.map((c) => `${c.document}:${formatRef(c.resource)}`)).size;
+  const changed = result.changes.length
+    ? `${result.changes.length} field${result.changes.length === 1 ? '' : 's'} in ${workloads} workload${workloads === 1 ? '' : 's'} would change`
+    : 'nothing would change';
+  return `kube-graceful check: ${failed ? 'FAIL' : 'ok'} (--fail-on ${failOn}): ${changed}; findings: ${count('error')} error, ${count('warning')} warning, ${count('info')} info (info not shown: kube-graceful explain shows them)`;
+}
+
+/** Adds the `check` subcommand to `program`. */
+export function registerCheck(program: Command, run: Runner): void {
+  const command = program
+    .command('check')
+    .description('exit 1 when the manifests are not what kube-graceful would write (or have error findings); one line per change and finding with file:line, resource and field. On a ResourceList: a KRM validator (items unchanged, results added)')
+    .argument('[files...]', 'manifest files (joined as one stream); - or none: stdin')
+    .addOption(new Option('--fail-on <level>', 'error: error findings; change: also pending changes; warning: also warnings').choices([...FAIL_ON]).default('change'))
+    .option('--log-file <file>', 'also write error messages here')
+    .showHelpAfterError('(run kube-graceful check --help for usage)')
+    .exitOverride();
+  addSettingOptions(command);
+  command.action(async (files: string[], options: Record<string, unknown>) => {
+    const logFile = (options['logFile'] as string | undefined) ?? process.env['KUBE_GRACEFUL_LOG_FILE'];
+    await run(() => runCheck({ ...settingOptionsFrom(options), files, failOn: options['failOn'] as FailOn }), logFile);
+  });
+}

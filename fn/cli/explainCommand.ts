@@ -1,0 +1,69 @@
+/**
+ * `kube-graceful explain [FILE…|-]` (issue #7): runs the mutators as the transform would, and
+ * prints, per workload, the shutdown timeline as written and as patched, the model's inputs with
+ * their sources and each derived number's formula. Text for terminals, JSON (schema
+ * `kube-graceful.dev/explain/v1`, docs/explain-schema.md) for machines, Markdown for PR comments.
+ */
+import { Option } from 'commander';
+import type { Command } from 'commander';
+import { transform } from '../engine/transform.ts';
+import { explain } from '../explain/explain.ts';
+import type { Explanation } from '../explain/explain.ts';
+import { renderJson } from '../explain/render/json.ts';
+import { renderMarkdown } from '../explain/render/markdown.ts';
+import { renderText } from '../explain/render/text.ts';
+import { readInputs } from './inputs.ts';
+import { addSettingOptions, settingOptionsFrom } from './settingsOptions.ts';
+import type { SettingOptions } from './settingsOptions.ts';
+import { configFromOption } from './transformCommand.ts';
+import type { CommandOutput } from './transformCommand.ts';
+
+/** How the entry point runs a command's work (fn/cli/main.ts). */
+export type Runner = (work: () => Promise<CommandOutput>, logFile: string | undefined) => Promise<void>;
+
+export type ExplainFormat = 'text' | 'json' | 'markdown';
+
+/** Options of `explain`, as the CLI parsed them. */
+export interface ExplainCommandOptions extends SettingOptions {
+  readonly files: readonly string[];
+  readonly output: ExplainFormat;
+  /** ANSI colour in text output. */
+  readonly colour: boolean;
+}
+
+/** Returns the explanation of the files (stdin when none); throws KubeGracefulError on bad input or config. */
+export function explainFiles(options: Omit<ExplainCommandOptions, 'output' | 'colour'>): Explanation {
+  const config = configFromOption(options.config);
+  const inputs = readInputs(options.files);
+  const result = transform(inputs.text, { flags: options.flags, parseAll: options.allDocuments, ...(config ? { config } : {}) });
+  return explain(result, (document) => inputs.locate(document));
+}
+
+/** Runs `explain`. Exit 0 whatever the timelines show: it explains, `check` gates. */
+export async function runExplain(options: ExplainCommandOptions): Promise<CommandOutput> {
+  const explanation = explainFiles(options);
+  const stdout = options.output === 'json' ? renderJson(explanation) : options.output === 'markdown' ? renderMarkdown(explanation) : renderText(explanation, { colour: options.colour });
+  return { stdout, stderr: [], exitCode: 0 };
+}
+
+/** Returns true when text output may be coloured: stdout is a terminal and NO_COLOR is unset or empty (no-color.org). */
+export function colourWanted(stream: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): boolean {
+  return stream.isTTY === true && !env['NO_COLOR'];
+}
+
+/** Adds the `explain` subcommand to `program`. */
+export function registerExplain(program: Command, run: Runner): void {
+  const command = program
+    .command('explain')
+    .description('show, per workload, the shutdown timeline as written and as patched: the model inputs and their sources, each derived number with its formula, and the windows in which requests would fail')
+    .argument('[files...]', 'manifest files (joined as one stream); - or none: stdin')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json', 'markdown']).default('text'))
+    .option('--log-file <file>', 'also write error messages here')
+    .showHelpAfterError('(run kube-graceful explain --help for usage)')
+    .exitOverride();
+  addSettingOptions(command);
+  command.action(async (files: string[], options: Record<string, unknown>) => {
+    const logFile = (options['logFile'] as string | undefined) ?? process.env['KUBE_GRACEFUL_LOG_FILE'];
+    await run(() => runExplain({ ...settingOptionsFrom(options), files, output: options['output'] as ExplainFormat, colour: colourWanted() }), logFile);
+  });
+}

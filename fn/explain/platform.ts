@@ -1,0 +1,208 @@
+/**
+ * What Kubernetes, Istio and Linkerd read from a pod template at shutdown, and the defaults they
+ * fall back to (DOMAIN §1–§3): the values a timeline is drawn from, each with where it came from.
+ * Only reading here: no duration is decided (the timing model does that, fn/timing/model.ts).
+ */
+import { parseDocument } from 'yaml';
+import { atLeast } from '../config/versions.ts';
+import type { Spec } from '../config/schema.ts';
+import { toData } from '../document/manifest.ts';
+import { isRecord } from '../document/path.ts';
+import { parseGoDurationSeconds } from '../timing/durations.ts';
+import { annotationsOf } from '../workloads/kubeObject.ts';
+import type { Container, PodTemplate } from '../workloads/kubeObject.ts';
+import { parseOptions } from '../yaml/options.ts';
+
+/** A value as the platform will use it, and in words where it came from. */
+export interface Valued<T> {
+  readonly value: T;
+  readonly source: string;
+}
+
+/** DOMAIN §1: `terminationGracePeriodSeconds` when the pod sets none. */
+export const KUBERNETES_DEFAULT_GRACE_SECONDS = 30;
+/** DOMAIN §1: the one-off extension the kubelet grants a preStop hook that overruns the grace period. */
+export const KUBELET_PRESTOP_EXTENSION_SECONDS = 2;
+/** DOMAIN §2: Envoy `--drain-time-s`, Istio `drainDuration` default. */
+export const ISTIO_DEFAULT_DRAIN_DURATION_SECONDS = 45;
+/** DOMAIN §2: pilot-agent's wait before it kills Envoy when exit-on-zero is off. */
+export const ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS = 5;
+/** DOMAIN §2: `MINIMUM_DRAIN_DURATION` default (also what a bare number falls back to). */
+export const ISTIO_DEFAULT_MINIMUM_DRAIN_SECONDS = 5;
+
+export const PROXY_CONFIG_ANNOTATION = 'proxy.istio.io/config';
+const ISTIO_NATIVE_ANNOTATION = 'sidecar.istio.io/nativeSidecar';
+const LINKERD_NATIVE_KEYS = ['config.alpha.linkerd.io/', 'config.beta.linkerd.io/', 'config.linkerd.io/'].map((p) => `${p}proxy-enable-native-sidecar`);
+export const LINKERD_WAIT_ANNOTATION = 'config.alpha.linkerd.io/proxy-wait-before-exit-seconds';
+
+/** Returns the grace period the pods get: the field, or the Kubernetes default. */
+export function graceOf(template: PodTemplate): Valued<number> {
+  const value = template.spec?.terminationGracePeriodSeconds;
+  if (typeof value === 'number') return { value, source: 'manifest' };
+  return { value: KUBERNETES_DEFAULT_GRACE_SECONDS, source: 'Kubernetes default, field not set' };
+}
+
+/** A container's preStop hook as the kubelet will run it. */
+export interface PreStopRead {
+  /** Seconds it delays SIGTERM: 0 without a hook; 'unknown' when it is not a plain sleep. */
+  readonly seconds: number | 'unknown';
+  /** `sleep` action, `exec`, or another handler; absent without a hook. */
+  readonly handler?: 'sleep' | 'exec' | 'httpGet' | 'tcpSocket' | 'other';
+  /** In words: "none", "sleep action 180 s", "exec sleep 5", "httpGet (length unknown)". */
+  readonly text: string;
+}
+
+/** Returns what a container's preStop hook does (DOMAIN §1: one handler per hook). */
+export function preStopOf(container: Container | undefined): PreStopRead {
+  const hook: unknown = container?.lifecycle?.preStop;
+  if (!isRecord(hook) || Object.keys(hook).length === 0) return { seconds: 0, text: 'none' };
+  const sleep = hook['sleep'];
+  if (isRecord(sleep)) {
+    const seconds = sleep['seconds'];
+    return typeof seconds === 'number' && Number.isInteger(seconds) && seconds >= 0
+      ? { seconds, handler: 'sleep', text: `sleep action ${seconds} s` }
+      : { seconds: 'unknown', handler: 'sleep', text: 'sleep action (seconds unreadable)' };
+  }
+  const exec = hook['exec'];
+  if (isRecord(exec)) {
+    const command = Array.isArray(exec['command']) ? exec['command'].map(String) : [];
+    const seconds = execSleepSeconds(command);
+    return seconds === undefined
+      ? { seconds: 'unknown', handler: 'exec', text: `exec ${JSON.stringify(command.join(' '))} (length unknown)` }
+      : { seconds, handler: 'exec', text: `exec sleep ${seconds} s` };
+  }
+  if (isRecord(hook['httpGet'])) return { seconds: 'unknown', handler: 'httpGet', text: 'httpGet (length unknown)' };
+  if (isRecord(hook['tcpSocket'])) return { seconds: 'unknown', handler: 'tcpSocket', text: 'tcpSocket (length unknown)' };
+  return { seconds: 'unknown', handler: 'other', text: 'a hook of unknown length' };
+}
+
+/** `sleep N` or `sh -c "sleep N"` (s/m/h suffixes as GNU and busybox sleep accept them); fractions round up. */
+function execSleepSeconds(words: readonly string[]): number | undefined {
+  const program = (word: string | undefined) => word?.split('/').pop();
+  let operand: string | undefined;
+  if (words.length === 2 && program(words[0]) === 'sleep') operand = words[1];
+  else if (words.length === 3 && ['sh', 'bash', 'ash', 'dash'].includes(program(words[0]) ?? '') && words[1] === '-c') {
+    operand = /^\s*(?:exec\s+)?sleep\s+(\S+)\s*;?\s*$/.exec(words[2] ?? '')?.[1];
+  }
+  const match = operand === undefined ? null : /^(\d+(?:\.\d+)?)([smh]?)$/.exec(operand);
+  if (!match) return undefined;
+  const factor = { '': 1, s: 1, m: 60, h: 3600 }[match[2] as '' | 's' | 'm' | 'h'];
+  return Math.ceil(Number(match[1]) * factor);
+}
+
+/** The fields of `proxy.istio.io/config`, or an empty map when absent or unreadable. */
+export interface ProxyConfigFields {
+  readonly fields: Readonly<Record<string, unknown>>;
+  /** Set when the annotation is there but Istio could not read it either. */
+  readonly problem?: string;
+}
+
+/** Returns the ProxyConfig fields of a pod template's annotation (Istio applies it at injection). */
+export function proxyConfigOf(template: PodTemplate): ProxyConfigFields {
+  const text = annotationsOf(template.metadata)[PROXY_CONFIG_ANNOTATION];
+  if (text === undefined || text === null || String(text).trim() === '') return { fields: {} };
+  const doc = parseDocument(String(text), parseOptions());
+  if (doc.errors.length > 0) return { fields: {}, problem: 'not valid YAML' };
+  let data: unknown;
+  try {
+    data = toData(doc);
+  } catch {
+    return { fields: {}, problem: 'not readable' };
+  }
+  return isRecord(data) ? { fields: data } : { fields: {}, problem: 'not a mapping' };
+}
+
+/** Istio's drain settings for one proxy, as pilot-agent will read them (DOMAIN §2). */
+export interface IstioDrainSettings {
+  readonly exitOnZero: Valued<boolean>;
+  readonly minimumDrainSeconds: Valued<number>;
+  readonly drainDurationSeconds: Valued<number>;
+  readonly terminationDrainSeconds: Valued<number>;
+}
+
+/** Where a proxy's settings can come from: its container (gateways) and whether it is injected. */
+export interface IstioProxySource {
+  readonly template: PodTemplate;
+  /** The istio-proxy container in the template (gateways), if any. */
+  readonly container?: Container;
+  /** False for the legacy gateway chart: `proxy.istio.io/config` only applies at injection. */
+  readonly injected: boolean;
+}
+
+/**
+ * Returns the drain settings pilot-agent will use: container env first (the injector lets the
+ * pod's own env win by name), then `proxyMetadata` (env at injection), then Istio's defaults.
+ * Durations Istio cannot parse fall back to the default, as Istio does (DOMAIN §2).
+ */
+export function istioDrainSettings(source: IstioProxySource): IstioDrainSettings {
+  const config = source.injected ? proxyConfigOf(source.template) : { fields: {} };
+  const metadata = isRecord(config.fields['proxyMetadata']) ? config.fields['proxyMetadata'] : {};
+  const env = (name: string): Valued<string> | undefined => {
+    const entry = (source.container?.env ?? []).find((e) => e?.name === name);
+    if (entry && typeof entry.value === 'string') return { value: entry.value, source: `env ${name} on container ${source.container?.name}` };
+    if (entry && entry.valueFrom) return { value: '', source: `env ${name} on container ${source.container?.name} (valueFrom: not readable here)` };
+    const meta = metadata[name];
+    if (meta !== undefined && meta !== null) return { value: String(meta), source: `proxyMetadata.${name} in ${PROXY_CONFIG_ANNOTATION}` };
+    return undefined;
+  };
+  const notInjected = source.injected ? '' : `; not injected, so ${PROXY_CONFIG_ANNOTATION} does not apply (a mesh-wide meshConfig value is not visible here)`;
+  const field = (name: string, fallback: number): Valued<number> => {
+    const raw = config.fields[name];
+    if (raw === undefined || raw === null) return { value: fallback, source: `Istio default (not set${notInjected})` };
+    const seconds = parseGoDurationSeconds(String(raw));
+    if (seconds === undefined) return { value: fallback, source: `${name} ${JSON.stringify(String(raw))} in ${PROXY_CONFIG_ANNOTATION} is not a Go duration: Istio uses its default` };
+    return { value: Math.ceil(seconds), source: `${PROXY_CONFIG_ANNOTATION}` };
+  };
+  const exit = env('EXIT_ON_ZERO_ACTIVE_CONNECTIONS');
+  const minimum = env('MINIMUM_DRAIN_DURATION');
+  const minimumSeconds = minimum === undefined ? undefined : parseGoDurationSeconds(minimum.value);
+  return {
+    exitOnZero: exit === undefined
+      ? { value: false, source: 'not set (Istio default: off)' }
+      : { value: ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(exit.value), source: exit.source },
+    minimumDrainSeconds: minimum === undefined
+      ? { value: ISTIO_DEFAULT_MINIMUM_DRAIN_SECONDS, source: 'Istio default (not set)' }
+      : minimumSeconds === undefined
+        ? { value: ISTIO_DEFAULT_MINIMUM_DRAIN_SECONDS, source: `${minimum.source}: ${JSON.stringify(minimum.value)} is not a Go duration, so Istio uses its default` }
+        : { value: Math.ceil(minimumSeconds), source: minimum.source },
+    drainDurationSeconds: field('drainDuration', ISTIO_DEFAULT_DRAIN_DURATION_SECONDS),
+    terminationDrainSeconds: field('terminationDrainDuration', ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS),
+  };
+}
+
+/** Native (Kubernetes sidecar container) or classic sidecar. */
+export type SidecarKind = 'native' | 'classic';
+
+/**
+ * Returns whether Istio injects istio-proxy as a native sidecar: the pod's annotation (read from
+ * 1.24), else Istio's default (auto from 1.27: native on kubelets ≥ 1.33; DOMAIN §2). Native needs
+ * Kubernetes ≥ 1.29 (KEP-753, DOMAIN §1).
+ */
+export function istioSidecarKind(template: PodTemplate, spec: Spec): Valued<SidecarKind> {
+  const pinned = annotationsOf(template.metadata)[ISTIO_NATIVE_ANNOTATION];
+  const versions = `Istio ${spec.istioVersion} on Kubernetes ${spec.kubernetesVersion}`;
+  if ((pinned === 'true' || pinned === 'false') && atLeast(spec.istioVersion, '1.24')) {
+    if (pinned === 'true' && !atLeast(spec.kubernetesVersion, '1.29')) return { value: 'classic', source: `${ISTIO_NATIVE_ANNOTATION}: "true", but Kubernetes ${spec.kubernetesVersion} < 1.29 has no native sidecars` };
+    return { value: pinned === 'true' ? 'native' : 'classic', source: `annotation ${ISTIO_NATIVE_ANNOTATION}: "${pinned}"` };
+  }
+  if (atLeast(spec.istioVersion, '1.27') && atLeast(spec.kubernetesVersion, '1.33')) return { value: 'native', source: `Istio default for ${versions}: auto picks native on kubelets ≥ 1.33` };
+  return { value: 'classic', source: `Istio default for ${versions}` };
+}
+
+/** Returns whether Linkerd injects linkerd-proxy as a native sidecar (DOMAIN §3). */
+export function linkerdSidecarKind(template: PodTemplate, spec: Spec): Valued<SidecarKind> {
+  const annotations = annotationsOf(template.metadata);
+  const key = LINKERD_NATIVE_KEYS.find((k) => annotations[k] === 'true' || annotations[k] === 'false');
+  if (key) return { value: annotations[key] === 'true' ? 'native' : 'classic', source: `annotation ${key}: "${annotations[key]}"` };
+  if (atLeast(spec.linkerdVersion, '2.20')) return { value: 'native', source: `Linkerd default for ${spec.linkerdVersion}: native from 2.20` };
+  return { value: 'classic', source: `Linkerd default for ${spec.linkerdVersion}` };
+}
+
+/** Returns Linkerd's `proxy-wait-before-exit-seconds` (a preStop sleep on linkerd-proxy), 0 when unset. */
+export function linkerdWaitOf(template: PodTemplate): Valued<number> {
+  const text = annotationsOf(template.metadata)[LINKERD_WAIT_ANNOTATION];
+  if (text === undefined) return { value: 0, source: 'not set (linkerd-proxy stops at once)' };
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) return { value: 0, source: `${LINKERD_WAIT_ANNOTATION}: ${JSON.stringify(text)} is not whole seconds` };
+  return { value, source: `annotation ${LINKERD_WAIT_ANNOTATION}` };
+}
