@@ -34,6 +34,7 @@ import { configFromOption } from './transformCommand.ts';
 import type { CommandOutput } from './transformCommand.ts';
 
 export const FAIL_ON = ['change', 'warning', 'error'] as const;
+const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 export type FailOn = (typeof FAIL_ON)[number];
 
 /** Options of `check`, as the CLI parsed them. */
@@ -65,9 +66,9 @@ export async function runCheck(options: CheckCommandOptions): Promise<CommandOut
   if (result.mode === 'resourceList') {
     // A validator never modifies: the list as read (no item changed, so every byte is kept) plus results.
     const list = readResourceList(inputs.text);
-    const results = krmResults(result.changes, result.findings, list.resources).map((r, i) =>
-      i < result.changes.length ? { ...r, severity: verdict.changes ? ('error' as const) : ('info' as const), message: `would set ${r.field?.path}: ${r.message}` } : r,
-    );
+    const pending = krmResults(result.changes, [], list.resources).map((r) => ({ ...r, severity: verdict.changes ? ('error' as const) : ('info' as const), message: `would set ${r.field?.path}: ${r.message}` }));
+    // Errors first, as the transform orders them (fn/krm/results.ts): kpt shows only the first few.
+    const results = [...pending, ...krmResults([], result.findings, list.resources)].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
     return { stdout: renderResourceList(list, results), stderr: lines, exitCode };
   }
   return { stdout: `${lines.join('\n')}\n`, stderr: [], exitCode };

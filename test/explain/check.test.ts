@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import test from 'ava';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments, stringify } from 'yaml';
 import { readResourceList } from '../../fn/krm/resourceList.ts';
 import { runCli } from '../helpers/cli.ts';
 import { cliPath, corpus, fixturePath, ROOT } from '../helpers/fixtures.ts';
@@ -171,4 +171,19 @@ test('kpt fn eval --exec "<cli> check --fail-on error" passes a package that onl
   execFileSync(kpt, ['fn', 'eval', dir, '--exec', `${cliPath()} check --fail-on error`], { encoding: 'utf8', stdio: 'pipe', timeout: 60_000 });
   t.deepEqual(snapshot(dir), before);
   t.pass();
+});
+
+test('KRM validator: pending changes become error results and come first with the error findings', (t) => {
+  const items = parseAllDocuments(corpus('istio-gateway-1.17.8-nlb.yaml')).map((d) => d.toJS()).filter(Boolean);
+  const list = stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items });
+  const run = runCli(['check', '-', '--max-request', '0', '--buffer', '0'], list);
+  t.is(run.status, 1, run.stderr);
+  const results = (parse(run.stdout) as { results: Array<{ severity: string; message: string; field?: { path: string }; tags?: Record<string, string> }> }).results;
+  const changes = results.filter((r) => r.message.startsWith('would set '));
+  t.is(changes.length, 4);
+  t.true(changes.every((r) => r.severity === 'error'));
+  t.truthy(results.find((r) => r.tags?.['code'] === 'PRESTOP_NOT_BELOW_GRACE' && r.severity === 'error'));
+  const firstInfo = results.findIndex((r) => r.severity === 'info');
+  t.true(firstInfo === -1 || results.slice(firstInfo).every((r) => r.severity === 'info'), 'errors before infos');
+  t.deepEqual(readResourceList(run.stdout).items.map((i) => i.doc.text), readResourceList(list).items.map((i) => i.doc.text));
 });
