@@ -20,6 +20,8 @@ import type { LoadBalancerProvider } from '../timing/loadBalancers.ts';
 import type { Derived, TimingInputs, TimingPlan } from '../timing/model.ts';
 import { formatRef } from '../workloads/kubeObject.ts';
 import type { Container, KubeObject, PodTemplate, ResourceRef } from '../workloads/kubeObject.ts';
+import type { AppPlan } from '../mutators/app/index.ts';
+import type { GatewayPlan } from '../mutators/gateway/index.ts';
 import { isWrapped } from '../mutators/job/wrapper.ts';
 import {
   graceOf,
@@ -251,6 +253,11 @@ interface AppPlanView extends TimedPlan {
   readonly servingContainers: readonly string[];
   readonly effectiveGraceSeconds?: number;
 }
+
+/** Compile-time link: the mutators' plans must stay readable as the views above (tsc fails otherwise). */
+type Readable<Plan extends View, View> = Plan;
+export type ExplainReadsGatewayPlan = Readable<GatewayPlan, GatewayPlanView>;
+export type ExplainReadsAppPlan = Readable<AppPlan, AppPlanView>;
 
 /** job-sidecar-quit's plan (fn/mutators/job/index.ts). */
 interface JobPlanView {
