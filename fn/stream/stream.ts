@@ -52,15 +52,14 @@ export { resourceHint };
 export function resourcesOf(doc: ManifestDocument): Resource[] {
   const contents = doc.document.contents;
   if (contents === null) return [];
-  const hint = resourceHint(doc.text);
   if (!isMap(contents)) {
-    throw new KubeGracefulError('E_NOT_MAPPING', 'the document is not a mapping (a Kubernetes object is `key: value` pairs)', { ...doc.place, ...hint }, 'Remove the document or fix its indentation; a top-level scalar or list is not a resource.');
+    throw new KubeGracefulError('E_NOT_MAPPING', 'the document is not a mapping (a Kubernetes object is `key: value` pairs)', { ...doc.place, ...resourceHint(doc.text) }, 'Remove the document or fix its indentation; a top-level scalar or list is not a resource.');
   }
   const data = doc.data as { kind?: unknown; items?: unknown };
   if (data.kind === 'List' && Array.isArray(data.items)) {
     return data.items.map((item, index) => {
       if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-        throw new KubeGracefulError('E_NOT_MAPPING', `item ${index} of the List is not a mapping`, { ...doc.place, ...hint });
+        throw new KubeGracefulError('E_NOT_MAPPING', `item ${index} of the List is not a mapping`, { ...doc.place, ...resourceHint(doc.text) });
       }
       return new Resource(doc, ['items', index]);
     });

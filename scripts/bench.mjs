@@ -1,0 +1,199 @@
+// `npm run bench` (issue #9): how fast kube-graceful is next to what a user would otherwise run.
+//
+// For each case it times, over several runs: kube-graceful (the bundled dist/cli.js, as Helm runs
+// it), `kubectl kustomize` applying the equivalent JSON6902 patch (test/fixtures/bench/kustomize),
+// bare Node start-up (`node -e 0`) and the read+write floor (`cat`). It prints median and spread,
+// the ratios the issue sets as targets with PASS/FAIL, and peak RSS on the large stream at 1×, 4×
+// and 16× its size. It prints figures; it asserts nothing (timing is no test).
+//
+// Timing uses hyperfine when it is installed (it subtracts the shell's own start-up), else Node's
+// timers around spawnSync. The commands of a case take turns, one run each, so a busy machine
+// slows them alike; the ratios come from one run of this script.
+//
+// Environment: BENCH_RUNS (runs per command, default 15), BENCH_NO_HYPERFINE=1 (Node's timers),
+// BENCH_CLI (another build to measure instead of dist/cli.js, e.g. a copy from before a change).
+import { spawnSync } from 'node:child_process';
+import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CORPUS = join(ROOT, 'test', 'fixtures', 'corpus');
+const KUSTOMIZATION = join(ROOT, 'test', 'fixtures', 'bench', 'kustomize');
+const CLI = process.env.BENCH_CLI ?? join(ROOT, 'dist', 'cli.js');
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const WARMUP = 2;
+
+const TARGETS = { smallVsNode: 1.5, kustomizeVsUs: 5, usVsFloor: 2, rssMiB: 200 };
+
+const CASES = [
+  { name: 'small chart: istio gateway 1.30.3 (AWS NLB)', file: 'istio-gateway-1.30.3-nlb.yaml', small: true },
+  { name: 'large stream: kube-prometheus-stack with CRDs', file: 'kube-prometheus-stack-with-crds.yaml' },
+  { name: 'large stream: argo-cd', file: 'argo-cd.yaml' },
+];
+
+function has(command, args = ['--version']) {
+  return spawnSync(command, args, { stdio: 'ignore' }).status === 0;
+}
+
+const hyperfine = process.env.BENCH_NO_HYPERFINE !== '1' && has('hyperfine');
+const kubectl = has('kubectl', ['version', '--client']);
+const gnuTime = existsSync('/usr/bin/time');
+
+if (!existsSync(CLI)) {
+  console.error(`bench: ${CLI} is missing; run \`npm run bench\` (it builds first).`);
+  process.exit(2);
+}
+
+const work = mkdtempSync(join(tmpdir(), 'kube-graceful-bench-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+
+/** A command of a case: argv, the file on its stdin, and a shell form for hyperfine. */
+function command(label, argv, stdin) {
+  const shell = `${argv.map(quote).join(' ')}${stdin ? ` < ${quote(stdin)}` : ''} > /dev/null`;
+  return { label, argv, stdin, shell };
+}
+
+function quote(word) {
+  return /^[\w./=:-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Returns the milliseconds of each run of each command (interleaved), after warm-up runs. */
+function time(commands) {
+  return hyperfine ? timeWithHyperfine(commands) : timeWithNode(commands);
+}
+
+function timeWithNode(commands) {
+  const times = commands.map(() => []);
+  for (let run = -WARMUP; run < RUNS; run++) {
+    commands.forEach((c, i) => {
+      const input = c.stdin ? openSync(c.stdin, 'r') : 'ignore';
+      const output = openSync('/dev/null', 'w');
+      const start = process.hrtime.bigint();
+      const result = spawnSync(c.argv[0], c.argv.slice(1), { stdio: [input, output, 'pipe'] });
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      if (typeof input === 'number') closeSync(input);
+      closeSync(output);
+      if (result.status !== 0) throw new Error(`${c.label} exited ${result.status}: ${result.stderr}`);
+      if (run >= 0) times[i].push(ms);
+    });
+  }
+  return times;
+}
+
+function timeWithHyperfine(commands) {
+  // One hyperfine call per round, one run of each command per call: the commands take turns.
+  const times = commands.map(() => []);
+  const export_ = join(work, 'hyperfine.json');
+  for (let round = 0; round < RUNS; round++) {
+    const args = ['--style', 'none', '--warmup', String(round === 0 ? WARMUP : 0), '--runs', '1', '--export-json', export_, ...commands.map((c) => c.shell)];
+    const result = spawnSync('hyperfine', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    if (result.status !== 0) throw new Error(`hyperfine failed: ${result.stderr}`);
+    JSON.parse(readFileSync(export_, 'utf8')).results.forEach((r, i) => times[i].push(...r.times.map((s) => s * 1000)));
+  }
+  return times;
+}
+
+function quantile(values, q) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (sorted.length - 1) * q;
+  const low = Math.floor(at);
+  return sorted[low] + (sorted[Math.ceil(at)] - sorted[low]) * (at - low);
+}
+
+const median = (values) => quantile(values, 0.5);
+const ms = (value) => `${value.toFixed(value < 10 ? 1 : 0)} ms`;
+const verdict = (ok) => (ok ? 'PASS' : 'FAIL');
+
+/** Returns a kustomization folder whose input.yaml is `file`. */
+function kustomizationFor(file) {
+  const dir = mkdtempSync(join(work, 'kustomize-'));
+  cpSync(KUSTOMIZATION, dir, { recursive: true });
+  cpSync(file, join(dir, 'input.yaml'));
+  return dir;
+}
+
+/** Returns peak RSS in MiB of `kube-graceful < file`, or undefined without GNU time. */
+function peakRss(file) {
+  if (!gnuTime) return undefined;
+  const report = join(work, 'rss.txt');
+  const input = openSync(file, 'r');
+  const output = openSync('/dev/null', 'w');
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', '-o', report, process.execPath, CLI], { stdio: [input, output, 'pipe'] });
+  closeSync(input);
+  closeSync(output);
+  if (result.status !== 0) throw new Error(`kube-graceful exited ${result.status} on ${file}: ${result.stderr}`);
+  return Number(readFileSync(report, 'utf8').trim().split('\n').pop()) / 1024;
+}
+
+console.log(`kube-graceful bench of ${CLI}: ${RUNS} runs per command, ${hyperfine ? 'hyperfine (shell start-up subtracted)' : "Node's timers around spawnSync"}, Node ${process.version}`);
+console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} (a busy machine inflates every figure and the spread; the ratios are taken within this run)`);
+if (!kubectl) console.log('kubectl is not on PATH: the kustomize comparison is skipped.');
+
+const summary = [];
+for (const c of CASES) {
+  const file = join(CORPUS, c.file);
+  const size = statSync(file).size;
+  const commands = [
+    command('kube-graceful', [process.execPath, CLI], file),
+    ...(kubectl ? [command('kubectl kustomize', ['kubectl', 'kustomize', kustomizationFor(file)])] : []),
+    command('node -e 0', [process.execPath, '-e', '0']),
+    command('cat', ['cat', file]),
+  ];
+  const times = time(commands);
+  const med = Object.fromEntries(commands.map((cmd, i) => [cmd.label, median(times[i])]));
+  console.log(`\n${c.name} (${c.file}, ${(size / 1024).toFixed(size < 1024 * 100 ? 1 : 0)} KiB)`);
+  console.log(`  ${'command'.padEnd(18)} ${'median'.padStart(10)}   spread (p25–p75, min–max)`);
+  commands.forEach((cmd, i) => {
+    const t = times[i];
+    console.log(`  ${cmd.label.padEnd(18)} ${ms(med[cmd.label]).padStart(10)}   ${ms(quantile(t, 0.25))}–${ms(quantile(t, 0.75))}, ${ms(Math.min(...t))}–${ms(Math.max(...t))}`);
+  });
+  const us = med['kube-graceful'];
+  const floor = med['node -e 0'] + med['cat'];
+  if (c.small) {
+    const ratio = us / med['node -e 0'];
+    summary.push([`${c.file}: kube-graceful / node -e 0`, `${ratio.toFixed(2)}×`, `≤ ${TARGETS.smallVsNode}×`, verdict(ratio <= TARGETS.smallVsNode)]);
+  } else {
+    if (kubectl) {
+      const speedup = med['kubectl kustomize'] / us;
+      summary.push([`${c.file}: kubectl kustomize / kube-graceful`, `${speedup.toFixed(1)}×`, `≥ ${TARGETS.kustomizeVsUs}×`, verdict(speedup >= TARGETS.kustomizeVsUs)]);
+    } else {
+      summary.push([`${c.file}: kubectl kustomize / kube-graceful`, 'n/a', `≥ ${TARGETS.kustomizeVsUs}×`, 'SKIP (no kubectl)']);
+    }
+    const ratio = us / floor;
+    summary.push([`${c.file}: kube-graceful / (cat + node -e 0)`, `${ratio.toFixed(2)}×`, `≤ ${TARGETS.usVsFloor}×`, verdict(ratio <= TARGETS.usVsFloor)]);
+  }
+}
+
+// Memory: the large stream repeated 1×, 4× and 16× (every copy a complete set of documents).
+const large = readFileSync(join(CORPUS, 'kube-prometheus-stack-with-crds.yaml'));
+console.log('\npeak RSS of kube-graceful on kube-prometheus-stack-with-crds.yaml repeated (GNU time %M)');
+if (!gnuTime) {
+  console.log('  /usr/bin/time is not installed (Debian: apt-get install time): skipped.');
+  summary.push(['peak RSS at 1× (4.7 MB)', 'n/a', `< ${TARGETS.rssMiB} MiB`, 'SKIP (no /usr/bin/time)']);
+} else {
+  const sizes = [1, 4, 16].map((times) => {
+    const file = join(work, `large-${times}x.yaml`);
+    writeFileSync(file, Buffer.concat(Array.from({ length: times }, () => large)));
+    const rss = Math.min(peakRss(file), peakRss(file));
+    rmSync(file);
+    return { times, mib: (large.length * times) / 2 ** 20, rss };
+  });
+  const base = median([...Array(5)].map(() => peakRss('/dev/null')));
+  console.log(`  ${'input'.padStart(10)} ${'peak RSS'.padStart(10)} ${'above empty input'.padStart(18)} ${'per input MiB'.padStart(14)}`);
+  console.log(`  ${'empty'.padStart(10)} ${`${base.toFixed(0)} MiB`.padStart(10)}`);
+  for (const s of sizes) {
+    console.log(`  ${`${s.times}× ${s.mib.toFixed(1)} MiB`.padStart(10)} ${`${s.rss.toFixed(0)} MiB`.padStart(10)} ${`${(s.rss - base).toFixed(0)} MiB`.padStart(18)} ${((s.rss - base) / s.mib).toFixed(1).padStart(14)}`);
+  }
+  summary.push(['peak RSS at 1× (4.7 MB)', `${sizes[0].rss.toFixed(0)} MiB`, `< ${TARGETS.rssMiB} MiB`, verdict(sizes[0].rss < TARGETS.rssMiB)]);
+  // Linear: the growth per input MiB from 4× to 16× is no steeper than from 1× to 4× (with slack for GC).
+  const slope = (a, b) => (b.rss - a.rss) / (b.mib - a.mib);
+  const [one, four, sixteen] = sizes;
+  const linear = slope(four, sixteen) <= slope(one, four) * 1.5 + 0.5;
+  summary.push(['RSS growth per input MiB, 1×→4× then 4×→16×', `${slope(one, four).toFixed(1)}, ${slope(four, sixteen).toFixed(1)}`, 'linear', verdict(linear)]);
+}
+
+console.log('\ntargets (issue #9)');
+const widths = [0, 1, 2].map((column) => Math.max(...summary.map((row) => row[column].length)));
+for (const [what, value, target, result] of summary) console.log(`  ${what.padEnd(widths[0])}  ${value.padStart(widths[1])}  target ${target.padEnd(widths[2])}  ${result}`);
