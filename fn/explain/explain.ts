@@ -21,6 +21,7 @@ import type { Derived, TimingInputs, TimingPlan } from '../timing/model.ts';
 import { formatRef } from '../workloads/kubeObject.ts';
 import type { Container, KubeObject, PodTemplate, ResourceRef } from '../workloads/kubeObject.ts';
 import type { AppPlan } from '../mutators/app/index.ts';
+import type { JobPlan } from '../mutators/job/index.ts';
 import type { GatewayPlan } from '../mutators/gateway/index.ts';
 import { isWrapped } from '../mutators/job/wrapper.ts';
 import {
@@ -258,14 +259,15 @@ interface AppPlanView extends TimedPlan {
 type Readable<Plan extends View, View> = Plan;
 export type ExplainReadsGatewayPlan = Readable<GatewayPlan, GatewayPlanView>;
 export type ExplainReadsAppPlan = Readable<AppPlan, AppPlanView>;
+export type ExplainReadsJobPlan = Readable<JobPlan, JobPlanView>;
 
 /** job-sidecar-quit's plan (fn/mutators/job/index.ts). */
 interface JobPlanView {
   readonly mode: 'native' | 'wrap';
   readonly why: string;
   readonly meshes: ReadonlyArray<'istio' | 'linkerd'>;
-  /** The engine's evidence per mesh, when the mutator hands it over (as app-graceful does). */
-  readonly mesh?: { readonly istio?: { readonly evidence: string }; readonly linkerd?: { readonly evidence: string } };
+  /** The engine's evidence per mesh. */
+  readonly mesh: { readonly istio?: { readonly evidence: string }; readonly linkerd?: { readonly evidence: string } };
 }
 
 function inputsOf(inputs: TimingInputs): ModelInput[] {
@@ -505,7 +507,7 @@ function jobExplanation(context: Context): Body | undefined {
 function meshEvidence(plan: JobPlanView, mesh: 'istio' | 'linkerd'): string {
   // Membership is the engine's decision (fn/workloads/mesh.ts); deciding it again here would be a
   // second source of truth, so without the plan's evidence we say only that it was decided.
-  return plan.mesh?.[mesh]?.evidence ?? 'decided by the engine (the evidence is in the reasons of the changes)';
+  return plan.mesh[mesh]?.evidence ?? 'decided by the engine (the evidence is in the reasons of the changes)';
 }
 
 /** The quit URLs a wrapped command calls (fn/mutators/job/wrapper.ts: one `quit MESH URL` line each). */

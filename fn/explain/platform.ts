@@ -12,6 +12,13 @@ import { parseGoDurationSeconds } from '../timing/durations.ts';
 import { annotationsOf } from '../workloads/kubeObject.ts';
 import type { Container, PodTemplate } from '../workloads/kubeObject.ts';
 import { parseOptions } from '../yaml/options.ts';
+import { PROXY_CONFIG_ANNOTATION } from '../mutators/shared/proxyConfig.ts';
+import {
+  ISTIO_DEFAULT_DRAIN_DURATION_SECONDS,
+  ISTIO_DEFAULT_MINIMUM_DRAIN_SECONDS,
+  ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS,
+  KUBERNETES_DEFAULT_GRACE_SECONDS,
+} from '../timing/platformDefaults.ts';
 
 /** A value as the platform will use it, and in words where it came from. */
 export interface Valued<T> {
@@ -19,18 +26,8 @@ export interface Valued<T> {
   readonly source: string;
 }
 
-/** DOMAIN §1: `terminationGracePeriodSeconds` when the pod sets none. */
-export const KUBERNETES_DEFAULT_GRACE_SECONDS = 30;
-/** DOMAIN §1: the one-off extension the kubelet grants a preStop hook that overruns the grace period. */
-export const KUBELET_PRESTOP_EXTENSION_SECONDS = 2;
-/** DOMAIN §2: Envoy `--drain-time-s`, Istio `drainDuration` default. */
-export const ISTIO_DEFAULT_DRAIN_DURATION_SECONDS = 45;
-/** DOMAIN §2: pilot-agent's wait before it kills Envoy when exit-on-zero is off. */
-export const ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS = 5;
-/** DOMAIN §2: `MINIMUM_DRAIN_DURATION` default (also what a bare number falls back to). */
-export const ISTIO_DEFAULT_MINIMUM_DRAIN_SECONDS = 5;
+export { KUBELET_PRESTOP_EXTENSION_SECONDS } from '../timing/platformDefaults.ts';
 
-export const PROXY_CONFIG_ANNOTATION = 'proxy.istio.io/config';
 const ISTIO_NATIVE_ANNOTATION = 'sidecar.istio.io/nativeSidecar';
 const LINKERD_NATIVE_KEYS = ['config.alpha.linkerd.io/', 'config.beta.linkerd.io/', 'config.linkerd.io/'].map((p) => `${p}proxy-enable-native-sidecar`);
 export const LINKERD_WAIT_ANNOTATION = 'config.alpha.linkerd.io/proxy-wait-before-exit-seconds';

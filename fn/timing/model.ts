@@ -5,6 +5,8 @@
  * Symbols: W drain window, R longest request, B buffer, S preStop sleep, G grace period.
  */
 
+import { KUBERNETES_DEFAULT_GRACE_SECONDS } from './platformDefaults.ts';
+
 /** A number and, in words, where it came from ("default", "config drainWindowSeconds", evidence …). */
 export interface Sourced {
   value: number;
@@ -167,8 +169,8 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
         existingPreStop === 'unknown'
           ? `The container's own preStop hook is kept; its length can't be read, so the plan assumes it ` +
             `takes the drain window W = ${W} s (${wSource}).`
-          : `The pod sleeps ${W} s before SIGTERM because the load balancer may keep sending new ` +
-            `connections for that long after termination starts (W from ${wSource}).`,
+          : `The pod keeps accepting for ${W} s after termination starts (a preStop sleep, or a gateway ` +
+            `proxy's minimum drain) because new connections may keep arriving for that long (W from ${wSource}).`,
     };
     if (existingPreStop === 'unknown') {
       // Warning: the plan assumes the hook lasts W; if it lasts longer than G − R − B the
@@ -317,9 +319,6 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
 
   return { preStopSeconds, graceSeconds, minimumDrainSeconds, drainDurationSeconds, sidecarOutlivesSeconds, checks };
 }
-
-/** `terminationGracePeriodSeconds` when a pod sets none (core/v1 PodSpec; DOMAIN §1). */
-export const KUBERNETES_DEFAULT_GRACE_SECONDS = 30;
 
 /**
  * Returns the grace period to write, or undefined when writing it would change nothing the pod

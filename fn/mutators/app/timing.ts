@@ -7,7 +7,8 @@
 import type { MutatorContext, ProposedFinding } from '../types.ts';
 import { resolveTimingInputs } from '../../timing/inputs.ts';
 import type { ExistingTiming } from '../../timing/inputs.ts';
-import { graceToWrite, KUBERNETES_DEFAULT_GRACE_SECONDS, planTiming } from '../../timing/model.ts';
+import { graceToWrite, planTiming } from '../../timing/model.ts';
+import { KUBERNETES_DEFAULT_GRACE_SECONDS } from '../../timing/platformDefaults.ts';
 import type { TimingCheck, TimingInputs, TimingPlan } from '../../timing/model.ts';
 import type { MeshMembership } from '../../workloads/mesh.ts';
 import type { Workload } from '../../workloads/workload.ts';

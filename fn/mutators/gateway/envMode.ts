@@ -26,9 +26,8 @@ import { derivation } from './reasons.ts';
 import { planGatewayTiming } from './timing.ts';
 import type { GatewayTiming } from './timing.ts';
 import type { IstioVersion } from './version.ts';
+import { ISTIO_DEFAULT_DRAIN_DURATION_SECONDS } from '../../timing/platformDefaults.ts';
 
-/** DOMAIN §2: Envoy's `--drain-time-s` default, which Istio's drainDuration overrides. */
-export const ISTIO_DEFAULT_DRAIN_DURATION_SECONDS = 45;
 
 /** What one mode did: its changes and findings, and the timing it planned with. */
 export interface ModeOutcome {

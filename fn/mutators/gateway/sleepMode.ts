@@ -16,13 +16,12 @@ import type { Workload } from '../../workloads/workload.ts';
 import type { MutatorContext, ProposedChange, ProposedFinding } from '../types.ts';
 import type { ModeOutcome } from './envMode.ts';
 import { graceChange } from './grace.ts';
+import { ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS } from '../../timing/platformDefaults.ts';
 import { existingPreStopSeconds, sleepPreStop } from './preStop.ts';
 import { PROXY_CONFIG_ANNOTATION, readProxyConfig } from '../shared/proxyConfig.ts';
 import { derivation } from './reasons.ts';
 import { planGatewayTiming } from './timing.ts';
 
-/** DOMAIN §2: pilot-agent's wait between draining and killing Envoy when exit-on-zero is off. */
-export const ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS = 5;
 
 /** Returns sleep mode's changes for a gateway. */
 export function sleepMode(workload: Workload, context: MutatorContext, shape: GatewayShape, proxy: Container): ModeOutcome {

@@ -20,6 +20,14 @@ import { wrapPlan } from './wrap.ts';
 
 const MESHES: readonly Mesh[] = ['istio', 'linkerd'];
 
+/** What `explain` shows for a Job: the mode, why, and the meshes with the engine's evidence. */
+export interface JobPlan {
+  readonly mode: 'native' | 'wrap';
+  readonly why: string;
+  readonly meshes: readonly Mesh[];
+  readonly mesh: MutatorContext['mesh'];
+}
+
 export const jobSidecarQuit: Mutator = {
   id: 'job-sidecar-quit',
   description: 'Jobs with a mesh sidecar complete: native sidecar, or a command wrapper that asks the proxy to quit',
@@ -35,7 +43,8 @@ export const jobSidecarQuit: Mutator = {
     const findings = [...plan.findings];
     if (changes.length > 0) findings.push(...helmHookFindings(workload));
     else if (!findings.some((f) => f.severity !== 'info')) findings.push(alreadyDone(decision.mode));
-    return { changes, findings, plan: { mode: decision.mode, why: decision.why, meshes } };
+    const jobPlan: JobPlan = { mode: decision.mode, why: decision.why, meshes, mesh: context.mesh };
+    return { changes, findings, plan: jobPlan };
   },
 };
 
