@@ -39,7 +39,7 @@ export async function runTransform(options: TransformCommandOptions): Promise<Co
   const input = readStdin();
   const result = transform(input, { flags: options.flags, parseAll: options.allDocuments ?? false, ...(config ? { config } : {}) });
   const reportPath = options.report ?? process.env['KUBE_GRACEFUL_REPORT'];
-  if (reportPath) writeSideFile(reportPath, report(result, options.reportFormat ?? (reportPath.endsWith('.json') ? 'json' : 'text')));
+  if (reportPath) writeSideFile(reportPath, await report(result, options.reportFormat ?? (reportPath.endsWith('.json') ? 'json' : 'text')));
   const stderr = result.findings.filter((f) => f.severity !== 'info').map((f) => findingLine(f));
   const failed = result.findings.some((f) => f.severity === 'error');
   if (failed && result.mode === 'stream') {
@@ -51,8 +51,18 @@ export async function runTransform(options: TransformCommandOptions): Promise<Co
   return { stdout, stderr, exitCode: failed ? 1 : 0 };
 }
 
-function report(result: TransformResult, format: 'text' | 'json'): string {
-  return format === 'json' ? jsonReport(result.changes, result.findings, result.config) : textReport(result.changes, result.findings, result.config);
+/**
+ * The report: explain's timeline for the patched output (issue #7: Helm users keep it in a file
+ * because Helm hides stderr), then every change record and finding. Explain is loaded only here.
+ */
+async function report(result: TransformResult, format: 'text' | 'json'): Promise<string> {
+  const [{ explain }, { renderText }] = await Promise.all([import('../explain/explain.ts'), import('../explain/render/text.ts')]);
+  const explanation = explain(result);
+  if (format === 'json') {
+    const records = JSON.parse(jsonReport(result.changes, result.findings, result.config)) as Record<string, unknown>;
+    return `${JSON.stringify({ ...records, explain: explanation }, null, 2)}\n`;
+  }
+  return `${renderText(explanation, { colour: false })}\n${textReport(result.changes, result.findings, result.config)}`;
 }
 
 /** The diff library is loaded only when `--diff` asks for it (start-up stays near bare node). */
