@@ -3,7 +3,7 @@
  * Defaults target currently supported versions (issue #2: Kubernetes 1.31, Istio 1.26, Linkerd
  * 2.18); each default that shapes a decision is named in the report through `Provenance`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
 
 export const CONFIG_API_VERSION = 'kube-graceful.dev/v1alpha1';
