@@ -30,6 +30,15 @@ async function execute(work: () => Promise<CommandOutput>, logFile: string | und
   process.exitCode = output.exitCode;
 }
 
+// A reader that stops early (`kube-graceful --help | head`) closes the pipe: end quietly, as
+// cat and grep do, instead of crashing with a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
 try {
   await buildProgram(execute).parseAsync(process.argv);
 } catch (error) {
