@@ -19,13 +19,31 @@ export interface ConfigSource {
 
 /** Returns the parsed config document of a file's text; throws E_CONFIG on bad YAML. */
 export function readConfigText(text: string, origin: string): ConfigSource {
-  const doc = parseDocument(text, parseOptions());
+  const tooDeep = (at: { line?: number; column?: number } = {}) =>
+    new KubeGracefulError('E_CONFIG', 'nesting too deep to read', { field: origin, ...at }, 'A config is a few levels deep; check how the file was generated.');
+  let doc: ReturnType<typeof parseDocument>;
+  try {
+    doc = parseDocument(text, parseOptions());
+  } catch (error) {
+    if (error instanceof RangeError) throw tooDeep();
+    throw error;
+  }
   const problem = doc.errors[0];
   if (problem) {
     const pos = problem.linePos?.[0];
-    throw new KubeGracefulError('E_CONFIG', problem.message.split('\n')[0]!, { field: origin, line: pos?.line, column: pos?.col }, 'Fix the YAML of the config file.');
+    const at = { line: pos?.line, column: pos?.col };
+    const message = problem.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    if (/Maximum call stack/.test(message)) throw tooDeep(at);
+    throw new KubeGracefulError('E_CONFIG', message, { field: origin, ...at }, 'Fix the YAML of the config file.');
   }
-  return { data: toData(doc), origin };
+  try {
+    return { data: toData(doc), origin };
+  } catch (error) {
+    // Hostile input is an input error, not a crash: toData stops alias bombs ("billion laughs")
+    // with a ReferenceError, and very deep nesting overflows the stack.
+    if (error instanceof RangeError) throw tooDeep();
+    throw new KubeGracefulError('E_ALIAS_BOMB', `too many alias expansions (${error instanceof Error ? error.message : String(error)})`, { field: origin }, 'Expand the anchors in the config, or remove the aliases.');
+  }
 }
 
 /**
@@ -80,7 +98,14 @@ function parseTyped(data: unknown, origin: string): Record<string, unknown> {
 function flatEntries(data: unknown, origin: string): Array<[string, string]> {
   if (data === undefined || data === null) return [];
   if (typeof data !== 'object' || Array.isArray(data)) throw new KubeGracefulError('E_CONFIG', 'ConfigMap data is not a mapping', { field: origin });
-  return Object.entries(data).map(([key, value]) => [key, String(value)]);
+  return Object.entries(data).map(([key, value]) => {
+    // ConfigMap data is map[string]string. An unquoted value has already lost its text: `1.30`
+    // reads as the number 1.3 (Kubernetes 1.3), `0644` as 420. Refuse it rather than guess.
+    if (typeof value !== 'string') {
+      throw new KubeGracefulError('E_CONFIG', `${key}: got ${value === null ? 'null' : `the ${typeof value} ${String(value)}`}; ConfigMap data values are strings`, { field: `${origin} data.${key}` }, `Quote the value, e.g. ${key}: "${value === null ? '' : String(value)}" (kpt fn eval … -- ${key}=VALUE always sends text).`);
+    }
+    return [key, value];
+  });
 }
 
 function applyFlat(spec: Record<string, unknown>, entries: Array<[string, string]>, origin: string, provenance: Map<string, string>): Record<string, unknown> {

@@ -48,7 +48,14 @@ export function workloadSettings(config: Config, workload: Workload): WorkloadSe
   const parsed = specSchema.safeParse(spec);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    findings.push({ severity: 'error', code: 'BAD_ANNOTATION', message: `${ANNOTATION_PREFIX} annotation: ${issue.path.join('.')}: ${issue.message}` });
+    // Name the annotation that set the field (`drain-window: "99999999"`), not only the spec field.
+    const source = provenance.get(issue.path.join('.'));
+    const name = source?.startsWith('annotation ') ? source.slice('annotation '.length) : undefined;
+    if (name !== undefined) {
+      findings.push({ severity: 'error', code: 'BAD_ANNOTATION', message: `${name}: got ${JSON.stringify(String(annotations[name]))}; ${issue.path.join('.')}: ${issue.message}`, path: ['metadata', 'annotations', name] });
+    } else {
+      findings.push({ severity: 'error', code: 'BAD_ANNOTATION', message: `${ANNOTATION_PREFIX} annotation: ${issue.path.join('.')}: ${issue.message}` });
+    }
     return { config, skip: true, findings };
   }
   return { config: { spec: parsed.data, provenance }, skip, findings };

@@ -3,10 +3,10 @@
  * they do not own. A document nobody edits is written back exactly as it came in.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Document, Node, YAMLError } from 'yaml';
 import { KubeGracefulError } from '../engine/errors.ts';
-import { buildAt, setAt } from './path.ts';
+import { buildAt, formatPath, setAt } from './path.ts';
 import type { FieldPath } from './path.ts';
 import { spliceSet } from './splice.ts';
 import { parseOptions, stringifyOptions, toJsOptions, MAX_NESTING_DEPTH } from '../yaml/options.ts';
@@ -133,6 +133,15 @@ export class ManifestDocument {
           break;
         }
         parent = parent.items[segment] as Node;
+      } else if (isAlias(parent)) {
+        // Editing through an alias would edit its anchor too: every field that shares the node.
+        const line = parent.range ? this.place.line + (this.#text.slice(0, parent.range[0]).match(/\n/g)?.length ?? 0) : this.place.line;
+        throw new KubeGracefulError(
+          'E_INPUT',
+          `cannot set ${formatPath(path)}: the way there goes through the alias *${parent.source}, a node shared with the anchor &${parent.source}; kube-graceful does not edit shared nodes`,
+          { ...this.place, ...resourceHint(this.#text), line, field: formatPath(path) },
+          'Write the fields out instead of the alias in the template that renders this document.',
+        );
       } else {
         throw new KubeGracefulError('E_INTERNAL', `cannot set ${JSON.stringify(path)}: unexpected node on the way`, this.place);
       }

@@ -5,14 +5,17 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Config } from '../config/schema.ts';
 import { workloadSettings } from '../config/workloadSettings.ts';
-import { getAt } from '../document/path.ts';
+import { formatPath, getAt } from '../document/path.ts';
 import type { Mutator } from '../mutators/types.ts';
 import { gatewayShape } from '../workloads/gatewayShape.ts';
 import { buildInventory } from '../workloads/inventory.ts';
 import { podTemplatePath } from '../workloads/kinds.ts';
 import { detectMesh } from '../workloads/mesh.ts';
 import type { Resource } from '../workloads/resource.ts';
+import { formatRef } from '../workloads/kubeObject.ts';
+import { lineOf, workloadShapeProblem } from '../workloads/shape.ts';
 import { Workload } from '../workloads/workload.ts';
+import { KubeGracefulError } from './errors.ts';
 import type { ChangeRecord, Finding, MutatorId } from './records.ts';
 import { matches } from './selectors.ts';
 
@@ -48,6 +51,17 @@ export function runPipeline(resources: readonly Resource[], config: Config, muta
     const settings = workloadSettings(config, workload);
     result.findings.push(...settings.findings.map((f) => ({ ...f, ...place, mutator: 'engine' as const })));
     if (settings.skip) continue;
+    // Mutators rely on the types of kubeObject.ts; a field of another type is refused, not crashed on.
+    const problem = workloadShapeProblem(object, templatePath);
+    if (problem) {
+      const field = formatPath(problem.path);
+      throw new KubeGracefulError(
+        'E_INPUT',
+        `${field} is ${problem.found}, not ${problem.expected}`,
+        { document: resource.doc.place.document, line: lineOf(resource.doc, [...resource.base, ...problem.path]), resource: formatRef(workload.ref), field },
+        'The API server would reject this workload as well; fix the template that renders it (or exclude the workload, or annotate it kube-graceful.dev/skip: "true").',
+      );
+    }
     for (const mutator of mutators) {
       if (!mutator.enabled(settings.config.spec)) continue;
       const context = {

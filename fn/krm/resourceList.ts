@@ -5,7 +5,7 @@
  */
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { Node } from 'yaml';
-import { ManifestDocument, toData } from '../document/manifest.ts';
+import { ManifestDocument } from '../document/manifest.ts';
 import { KubeGracefulError } from '../engine/errors.ts';
 import { resourceHint, resourcesOf } from '../stream/stream.ts';
 import type { Resource } from '../workloads/resource.ts';
@@ -68,7 +68,8 @@ export function readResourceList(text: string): ResourceListInput {
     }
     items.push({ start: range[0], end: range[1], column, doc });
   }
-  const data = toData(document) as { functionConfig?: unknown; results?: unknown };
+  // Through the document's own reader, so an alias bomb in functionConfig is E_ALIAS_BOMB, not a crash.
+  const data = list.data as { functionConfig?: unknown; results?: unknown };
   return { mode: 'resourceList', text, items, resources, functionConfig: data.functionConfig, results: Array.isArray(data.results) ? data.results : [] };
 }
 

@@ -113,6 +113,9 @@ export function isCommentOnly(text: string): boolean {
  */
 export function resourceHint(text: string): { resource?: string } {
   const kind = /^kind:[ \t]*["']?([A-Za-z0-9]+)["']?[ \t]*(?:#.*)?\r?$/m.exec(text)?.[1];
-  const name = /^metadata:[^\n]*\n(?:[ \t]+[^\n]*\n)*?[ \t]+name:[ \t]*["']?([^\s"'#]+)/m.exec(text)?.[1];
+  // Each skipped line is matched one way only (`[ \t]` then the rest): `[ \t]+[^\n]*` could split
+  // the indentation in many ways, which made a metadata block without `name:` (a Job with
+  // generateName and 14 labels) take minutes to fail (exponential backtracking; issue #8 fuzzing).
+  const name = /^metadata:[^\n]*\n(?:[ \t][^\n]*\n)*?[ \t]+name:[ \t]*["']?([^\s"'#]+)/m.exec(text)?.[1];
   return kind || name ? { resource: [kind, name].filter(Boolean).join(' ') } : {};
 }

@@ -20,7 +20,8 @@ export const CONTEXT_KINDS: ReadonlySet<string> = new Set(['Service', 'Namespace
 
 /** Returns the API group of an apiVersion (`apps/v1` → `apps`, `v1` → ``). */
 export function groupOf(apiVersion: string | undefined): string {
-  return apiVersion?.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  // Parsed YAML: `apiVersion: 1` is a number, which belongs to no group (and is no workload).
+  return typeof apiVersion === 'string' && apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
 }
 
 /** Returns the path of the pod template inside a resource of this kind, or undefined. */

@@ -27,6 +27,11 @@ export function parseOptions(): ParseOptions & DocumentOptions & SchemaOptions {
     uniqueKeys: true,
     prettyErrors: true, // errors carry linePos: line and column for messages
     keepSourceTokens: false,
+    // Written strings are quoted wherever a full YAML 1.1 reader (PyYAML, ruamel, yaml-1.1 schema)
+    // would take them for something else: `1:30` (sexagesimal 90), `2001-01-01` (a date) are
+    // strings to Kubernetes but not to every tool in a pipeline. Only changes how new values are
+    // printed (and adds parse warnings, which are ignored). Issue #8, test/reliability/.
+    compat: 'yaml-1.1',
     customTags: (tags) =>
       tags.filter((tag) => {
         const id = typeof tag === 'string' ? tag : tag.tag;

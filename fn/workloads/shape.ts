@@ -1,0 +1,125 @@
+/**
+ * The shapes mutators rely on (the types in kubeObject.ts). A workload whose pod template holds a
+ * field of the wrong type — `containers` as a map, `command` as a string, `lifecycle: true` — is
+ * one the API server would reject, and one a mutator would crash on or edit through. The pipeline
+ * refuses it here, naming the field, before any mutator runs (issue #8: bad input is an exit-2
+ * message, never an internal error).
+ */
+import type { Node } from 'yaml';
+import type { ManifestDocument } from '../document/manifest.ts';
+import { isRecord } from '../document/path.ts';
+import type { FieldPath } from '../document/path.ts';
+
+/** A field of the wrong type: where (from the object's root), what it is, what it must be. */
+export interface ShapeProblem {
+  readonly path: Array<string | number>;
+  readonly found: string;
+  readonly expected: string;
+}
+
+type Kind = 'map' | 'list' | 'string' | 'number' | 'list of strings';
+
+/** Returns the first field a mutator reads that has the wrong type, or undefined when the shape is usable. */
+export function workloadShapeProblem(object: unknown, templatePath: FieldPath): ShapeProblem | undefined {
+  const problems: ShapeProblem[] = [];
+  const expect = (value: unknown, kind: Kind, path: Array<string | number>): boolean => {
+    if (value === undefined || value === null) return false;
+    const ok =
+      kind === 'map' ? isRecord(value)
+      : kind === 'list' ? Array.isArray(value)
+      : kind === 'list of strings' ? Array.isArray(value) && value.every((v) => typeof v === 'string')
+      : typeof value === kind;
+    if (!ok) problems.push({ path, found: describe(value, kind), expected: article(kind) });
+    return ok;
+  };
+  /** A list entry: null is as wrong as any other non-map. */
+  const entry = (value: unknown, path: Array<string | number>): boolean => {
+    if (value !== null) return expect(value, 'map', path);
+    problems.push({ path, found: 'null', expected: 'a map' });
+    return false;
+  };
+  const meta = (value: unknown, path: Array<string | number>) => {
+    if (!expect(value, 'map', path)) return;
+    const record = value as Record<string, unknown>;
+    for (const field of ['labels', 'annotations']) {
+      // map[string]string: an unquoted `true` or `5` is rejected by kubectl and the API server.
+      if (!expect(record[field], 'map', [...path, field])) continue;
+      for (const [key, text] of Object.entries(record[field] as Record<string, unknown>)) expect(text, 'string', [...path, field, key]);
+    }
+  };
+  if (!isRecord(object)) return undefined;
+  meta(object['metadata'], ['metadata']);
+  // The way down to the pod template: every step a map (a Pod is its own template).
+  let template: unknown = object;
+  const at: Array<string | number> = [];
+  for (const segment of templatePath) {
+    if (typeof segment !== 'string') return problems[0];
+    const next = (template as Record<string, unknown>)[segment];
+    at.push(segment);
+    if (!expect(next, 'map', [...at])) return problems[0];
+    template = next;
+  }
+  const t = template as Record<string, unknown>;
+  if (templatePath.length > 0) meta(t['metadata'], [...at, 'metadata']);
+  const specPath = [...at, 'spec'];
+  if (!expect(t['spec'], 'map', specPath)) return problems[0];
+  const spec = t['spec'] as Record<string, unknown>;
+  expect(spec['restartPolicy'], 'string', [...specPath, 'restartPolicy']);
+  expect(spec['terminationGracePeriodSeconds'], 'number', [...specPath, 'terminationGracePeriodSeconds']);
+  if (expect(spec['volumes'], 'list', [...specPath, 'volumes'])) {
+    (spec['volumes'] as unknown[]).forEach((volume, i) => {
+      const path = [...specPath, 'volumes', i];
+      if (!entry(volume, path)) return;
+      const hostPath = (volume as Record<string, unknown>)['hostPath'];
+      if (expect(hostPath, 'map', [...path, 'hostPath'])) expect((hostPath as Record<string, unknown>)['path'], 'string', [...path, 'hostPath', 'path']);
+    });
+  }
+  for (const list of ['containers', 'initContainers']) {
+    if (!expect(spec[list], 'list', [...specPath, list])) continue;
+    (spec[list] as unknown[]).forEach((container, i) => {
+      const path = [...specPath, list, i];
+      if (!entry(container, path)) return;
+      const c = container as Record<string, unknown>;
+      if (typeof c['name'] !== 'string') problems.push({ path: [...path, 'name'], found: describe(c['name'], 'string'), expected: 'a string' });
+      expect(c['image'], 'string', [...path, 'image']);
+      expect(c['restartPolicy'], 'string', [...path, 'restartPolicy']);
+      expect(c['command'], 'list of strings', [...path, 'command']);
+      expect(c['args'], 'list of strings', [...path, 'args']);
+      for (const field of ['ports', 'env'] as const) {
+        if (expect(c[field], 'list', [...path, field])) (c[field] as unknown[]).forEach((item, j) => entry(item, [...path, field, j]));
+      }
+      if (expect(c['lifecycle'], 'map', [...path, 'lifecycle'])) {
+        const lifecycle = c['lifecycle'] as Record<string, unknown>;
+        expect(lifecycle['preStop'], 'map', [...path, 'lifecycle', 'preStop']);
+        expect(lifecycle['postStart'], 'map', [...path, 'lifecycle', 'postStart']);
+      }
+    });
+  }
+  return problems[0];
+}
+
+/** Returns the 1-based input line of the node at `path` in the document, if it can be told. */
+export function lineOf(doc: ManifestDocument, path: FieldPath): number | undefined {
+  const node = doc.document.getIn(path as unknown[], true) as Node | undefined;
+  const offset = node?.range?.[0];
+  if (offset === undefined || doc.place.line === 0) return undefined;
+  let line = doc.place.line;
+  for (let i = doc.text.indexOf('\n'); i !== -1 && i < offset; i = doc.text.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
+function describe(value: unknown, kind: Kind): string {
+  if (value === undefined) return 'missing';
+  if (value === null) return 'null';
+  if (kind === 'list of strings' && Array.isArray(value)) {
+    const bad = value.find((v) => typeof v !== 'string');
+    return `a list holding ${describe(bad, 'string')}`;
+  }
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a map';
+  return `a ${typeof value} (${JSON.stringify(value)})`;
+}
+
+function article(kind: Kind): string {
+  return kind === 'list of strings' ? 'a list of strings (quote numbers and booleans)' : `a ${kind}`;
+}

@@ -1,0 +1,46 @@
+/**
+ * The real command line (fn/cli/main.ts, run from source) with one more mutator registered that
+ * edits the first N workloads and then throws: a crash part-way through a run, injected only here
+ * so no test hook ships in dist/cli.js (issue #8, atomic output). At exit it writes to fd 3 how
+ * many times stdout was written to.
+ *
+ * Usage: node --import tsx reliability-throwing-cli.ts <edits before the throw> <crash|input> [cli args…]
+ */
+import { writeSync } from 'node:fs';
+import { KubeGracefulError } from '../../fn/engine/errors.ts';
+import { MUTATORS } from '../../fn/mutators/registry.ts';
+import type { Mutator } from '../../fn/mutators/types.ts';
+
+const [editsText, how] = process.argv.splice(2, 2);
+const edits = Number(editsText);
+let seen = 0;
+const throwing: Mutator = {
+  id: 'app-graceful',
+  description: 'reliability test: throws part-way through a run',
+  enabled: () => true,
+  mutate(workload) {
+    seen++;
+    if (seen > edits) {
+      if (how === 'input') throw new KubeGracefulError('E_INPUT', `refused workload ${seen} part-way through the run`, { document: seen });
+      throw new Error(`crashed on workload ${seen} part-way through the run`);
+    }
+    return { changes: [{ path: workload.at('metadata', 'annotations', 'atomic.example/edited'), value: String(seen), reason: 'edited before the crash' }], findings: [] };
+  },
+};
+(MUTATORS as Mutator[]).push(throwing);
+
+let writes = 0;
+const write = process.stdout.write.bind(process.stdout) as (...args: unknown[]) => boolean;
+process.stdout.write = ((...args: unknown[]) => {
+  writes++;
+  return write(...args);
+}) as typeof process.stdout.write;
+process.on('exit', () => {
+  try {
+    writeSync(3, String(writes));
+  } catch {
+    // no fd 3: run by hand
+  }
+});
+
+await import('../../fn/cli/main.ts');
