@@ -300,11 +300,9 @@ function fieldPaths(value: unknown, path: Array<string | number> = [], out: Arra
   return out;
 }
 
-// Known bug (reported, in fn/mutators/job/native.ts, not the engine): a container with
-// `command:` left empty (null, valid YAML and valid Kubernetes) in a meshed Job crashes the
-// job-sidecar-quit mutator: `isWrapped(null)` reads `.length` of null. Exit 70 today; this test
-// starts passing when it is fixed, and ava then asks for `.failing` to be removed.
-test.failing('known bug: a meshed Job container with `command:` empty is an internal error', (t) => {
+// Regression: a container with `command:` left empty (null, valid YAML and valid Kubernetes) in a
+// meshed Job crashed the job-sidecar-quit mutator (`isWrapped(null)`), exit 70.
+test('a meshed Job container with `command:` empty is not an internal error', (t) => {
   const input = 'apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  template:\n    metadata:\n      labels: {sidecar.istio.io/inject: "true"}\n    spec:\n      restartPolicy: Never\n      containers:\n      - name: main\n        image: busybox\n        command:\n';
   const run = runBounded([], input);
   t.not(run.status, 70, run.stderr);

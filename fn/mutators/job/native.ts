@@ -35,7 +35,7 @@ export function nativePlan(workload: Workload, context: MutatorContext, meshes: 
   // A wrapper left from an earlier wrap-mode run would call quit on a native sidecar, which
   // Kubernetes restarts (DOMAIN.md §2 "Never call quitquitquit in native mode").
   for (const container of workload.containers) {
-    if (container.command === undefined || !isWrapped(container.command)) continue;
+    if (!container.command || !isWrapped(container.command)) continue;
     const original = unwrapCommand(container.command) ?? container.command;
     changes.push({
       path: workload.containerAt(container.name, 'command'),

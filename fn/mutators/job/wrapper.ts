@@ -217,9 +217,10 @@ export function wrapCommand(command: readonly string[], endpoints: readonly Quit
  * marker argument and the script's first line, not the whole script).
  * @returns true when `command` is our wrapper, false otherwise (including `undefined`).
  */
-export function isWrapped(command: readonly string[] | undefined): boolean {
+export function isWrapped(command: readonly string[] | null | undefined): boolean {
   return (
-    command !== undefined &&
+    // `command:` with no value is null in the parsed manifest: not wrapped.
+    Array.isArray(command) &&
     command.length >= 5 &&
     command[0] === SHELL &&
     command[1] === '-c' &&

@@ -46,9 +46,14 @@ export function setProxyConfigField(text: string, path: readonly string[], field
   const spliced = parsed.doc.contents === null ? undefined : spliceSet(text, parsed.doc, path, fieldValue);
   if (spliced !== undefined && holds(spliced, expected)) return spliced;
   const doc = parsed.doc.contents === null ? new Document({}, parseOptions()) : parsed.doc;
-  const existing = doc.getIn(path, true);
-  if (isScalar(existing)) existing.value = fieldValue; // keeps the user's quoting
-  else doc.setIn(path, fieldValue);
+  try {
+    const existing = doc.getIn(path, true);
+    if (isScalar(existing)) existing.value = fieldValue; // keeps the user's quoting
+    else doc.setIn(path, fieldValue);
+  } catch {
+    // Something on the way is not a map (e.g. `proxyMetadata: [X]`): refuse, the caller warns.
+    return undefined;
+  }
   const printed = doc.toString(stringifyOptions());
   return holds(printed, expected) ? printed : undefined;
 }
