@@ -10,6 +10,8 @@ import { toData } from '../document/manifest.ts';
 import { isRecord } from '../document/path.ts';
 import { parseGoDurationSeconds } from '../timing/durations.ts';
 import { annotationsOf } from '../workloads/kubeObject.ts';
+import { readPreStop } from '../workloads/preStop.ts';
+import type { PreStopRead as HookRead } from '../workloads/preStop.ts';
 import type { Container, PodTemplate } from '../workloads/kubeObject.ts';
 import { parseOptions } from '../yaml/options.ts';
 import { PROXY_CONFIG_ANNOTATION } from '../mutators/shared/proxyConfig.ts';
@@ -39,52 +41,12 @@ export function graceOf(template: PodTemplate): Valued<number> {
   return { value: KUBERNETES_DEFAULT_GRACE_SECONDS, source: 'Kubernetes default, field not set' };
 }
 
-/** A container's preStop hook as the kubelet will run it. */
-export interface PreStopRead {
-  /** Seconds it delays SIGTERM: 0 without a hook; 'unknown' when it is not a plain sleep. */
-  readonly seconds: number | 'unknown';
-  /** `sleep` action, `exec`, or another handler; absent without a hook. */
-  readonly handler?: 'sleep' | 'exec' | 'httpGet' | 'tcpSocket' | 'other';
-  /** In words: "none", "sleep action 180 s", "exec sleep 5", "httpGet (length unknown)". */
-  readonly text: string;
-}
+/** A container's preStop hook as the kubelet will run it; `seconds: 0` and text "none" without one. */
+export type PreStopRead = HookRead | { readonly seconds: 0; readonly handler?: undefined; readonly text: 'none' };
 
 /** Returns what a container's preStop hook does (DOMAIN §1: one handler per hook). */
 export function preStopOf(container: Container | undefined): PreStopRead {
-  const hook: unknown = container?.lifecycle?.preStop;
-  if (!isRecord(hook) || Object.keys(hook).length === 0) return { seconds: 0, text: 'none' };
-  const sleep = hook['sleep'];
-  if (isRecord(sleep)) {
-    const seconds = sleep['seconds'];
-    return typeof seconds === 'number' && Number.isInteger(seconds) && seconds >= 0
-      ? { seconds, handler: 'sleep', text: `sleep action ${seconds} s` }
-      : { seconds: 'unknown', handler: 'sleep', text: 'sleep action (seconds unreadable)' };
-  }
-  const exec = hook['exec'];
-  if (isRecord(exec)) {
-    const command = Array.isArray(exec['command']) ? exec['command'].map(String) : [];
-    const seconds = execSleepSeconds(command);
-    return seconds === undefined
-      ? { seconds: 'unknown', handler: 'exec', text: `exec ${JSON.stringify(command.join(' '))} (length unknown)` }
-      : { seconds, handler: 'exec', text: `exec sleep ${seconds} s` };
-  }
-  if (isRecord(hook['httpGet'])) return { seconds: 'unknown', handler: 'httpGet', text: 'httpGet (length unknown)' };
-  if (isRecord(hook['tcpSocket'])) return { seconds: 'unknown', handler: 'tcpSocket', text: 'tcpSocket (length unknown)' };
-  return { seconds: 'unknown', handler: 'other', text: 'a hook of unknown length' };
-}
-
-/** `sleep N` or `sh -c "sleep N"` (s/m/h suffixes as GNU and busybox sleep accept them); fractions round up. */
-function execSleepSeconds(words: readonly string[]): number | undefined {
-  const program = (word: string | undefined) => word?.split('/').pop();
-  let operand: string | undefined;
-  if (words.length === 2 && program(words[0]) === 'sleep') operand = words[1];
-  else if (words.length === 3 && ['sh', 'bash', 'ash', 'dash'].includes(program(words[0]) ?? '') && words[1] === '-c') {
-    operand = /^\s*(?:exec\s+)?sleep\s+(\S+)\s*;?\s*$/.exec(words[2] ?? '')?.[1];
-  }
-  const match = operand === undefined ? null : /^(\d+(?:\.\d+)?)([smh]?)$/.exec(operand);
-  if (!match) return undefined;
-  const factor = { '': 1, s: 1, m: 60, h: 3600 }[match[2] as '' | 's' | 'm' | 'h'];
-  return Math.ceil(Number(match[1]) * factor);
+  return readPreStop(container?.lifecycle?.preStop) ?? { seconds: 0, text: 'none' };
 }
 
 /** The fields of `proxy.istio.io/config`, or an empty map when absent or unreadable. */

@@ -5,43 +5,17 @@
  */
 import { atLeast } from '../../config/versions.ts';
 import type { Spec } from '../../config/schema.ts';
+import { preStopSeconds, SLEEP_ACTION_SINCE } from '../../workloads/preStop.ts';
 
 /** How long a hook sleeps: whole seconds, or 'unknown' when it is not a plain sleep. */
 export type PreStopLength = number | 'unknown';
 
-/** `sleep` action: beta and on by default from Kubernetes 1.30 (KEP-3960, DOMAIN.md §1). */
-export const SLEEP_ACTION_SINCE = '1.30';
-
-/** Shells whose `-c "sleep N"` is a plain sleep. */
-const SHELLS = /^(?:\/(?:usr\/)?bin\/)?(?:sh|bash|ash|dash)$/;
-const SLEEP = /^(?:\/(?:usr\/)?bin\/)?sleep$/;
-/** `sleep`'s operand: seconds, optionally with GNU/busybox's `s` suffix; fractions round up. */
-const SECONDS = /^(\d+(?:\.\d+)?)s?$/;
-
 /**
- * Returns how long an existing preStop hook delays SIGTERM: the `sleep` action's seconds, exec
- * `sleep N`, or `sh -c "sleep N"`; 'unknown' for anything else (httpGet, scripts); undefined when
- * there is no hook.
+ * Returns how long an existing preStop hook delays SIGTERM (the shared reader,
+ * fn/workloads/preStop.ts): seconds, 'unknown', or undefined when there is no hook.
  */
 export function readPreStopLength(preStop: unknown): PreStopLength | undefined {
-  if (preStop === undefined || preStop === null) return undefined;
-  if (typeof preStop !== 'object') return 'unknown';
-  const hook = preStop as { sleep?: { seconds?: unknown }; exec?: { command?: unknown } };
-  if (hook.sleep) return typeof hook.sleep.seconds === 'number' && Number.isInteger(hook.sleep.seconds) && hook.sleep.seconds >= 0 ? hook.sleep.seconds : 'unknown';
-  const command = hook.exec?.command;
-  if (!Array.isArray(command) || !command.every((word) => typeof word === 'string' || typeof word === 'number')) return 'unknown';
-  const words = command.map(String);
-  if (words.length === 2 && SLEEP.test(words[0]!)) return seconds(words[1]!);
-  if (words.length === 3 && SHELLS.test(words[0]!) && words[1] === '-c') {
-    const script = words[2]!.trim().replace(/;$/, '').trim().split(/\s+/);
-    if (script.length === 2 && SLEEP.test(script[0]!)) return seconds(script[1]!);
-  }
-  return 'unknown';
-}
-
-function seconds(text: string): PreStopLength {
-  const match = SECONDS.exec(text);
-  return match ? Math.ceil(Number(match[1])) : 'unknown';
+  return preStopSeconds(preStop);
 }
 
 /** A hook to add, and in words which mechanism it uses and why. */

@@ -1,43 +1,15 @@
 /**
- * The gateway proxy's preStop hook: reading how long one the user wrote sleeps, and building the
- * one kube-graceful writes in sleep mode (DOMAIN §1: one handler per hook; the `sleep` action is
+ * The gateway proxy's preStop hook: the one kube-graceful writes in sleep mode (reading one the
+ * user wrote is fn/workloads/preStop.ts) (DOMAIN §1: one handler per hook; the `sleep` action is
  * beta and on from Kubernetes 1.30 and needs no binary in the image).
  */
 import { atLeast } from '../../config/versions.ts';
+import { preStopSeconds, SLEEP_ACTION_SINCE } from '../../workloads/preStop.ts';
 
-/** DOMAIN §1: `preStop.sleep` (KEP-3960) is beta, on by default, from 1.30; on 1.29 it is off and silently dropped. */
-export const SLEEP_ACTION_SINCE = '1.30';
+export { SLEEP_ACTION_SINCE };
 
-/**
- * Returns how many seconds an existing preStop hook sleeps: a `sleep` action, or `exec` of
- * `sleep N` / `sh -c "sleep N"`; 'unknown' for any other hook (httpGet, scripts…); undefined
- * when there is no hook. Fractions are rounded up (the model takes whole seconds).
- */
-export function existingPreStopSeconds(preStop: unknown): number | 'unknown' | undefined {
-  if (preStop === undefined || preStop === null) return undefined;
-  if (typeof preStop !== 'object' || Array.isArray(preStop)) return 'unknown';
-  const hook = preStop as { sleep?: { seconds?: unknown } | null; exec?: { command?: unknown } | null };
-  if (Object.keys(hook).length === 0) return undefined;
-  if (hook.sleep && typeof hook.sleep.seconds === 'number' && Number.isInteger(hook.sleep.seconds) && hook.sleep.seconds >= 0) return hook.sleep.seconds;
-  const command = hook.exec?.command;
-  if (!Array.isArray(command) || !command.every((part) => typeof part === 'string')) return 'unknown';
-  const words = command as string[];
-  const program = (word: string | undefined) => word?.split('/').pop();
-  if (words.length === 2 && program(words[0]) === 'sleep') return sleepArgument(words[1]!);
-  if (words.length === 3 && ['sh', 'bash', 'ash', 'dash'].includes(program(words[0]) ?? '') && words[1] === '-c') {
-    const script = /^\s*(?:exec\s+)?sleep\s+([^\s;]+)\s*;?\s*$/.exec(words[2]!);
-    if (script) return sleepArgument(script[1]!);
-  }
-  return 'unknown';
-}
-
-/** `sleep`'s argument: seconds, with the s/m/h suffixes GNU and busybox sleep accept. */
-function sleepArgument(text: string): number | 'unknown' {
-  const match = /^(\d+(?:\.\d+)?)([smh]?)$/.exec(text.trim());
-  if (!match) return 'unknown';
-  const factor = { '': 1, s: 1, m: 60, h: 3600 }[match[2] as '' | 's' | 'm' | 'h'];
-  return Math.ceil(Number(match[1]) * factor);
-}
+/** Returns how many seconds an existing preStop hook sleeps (the shared reader, fn/workloads/preStop.ts). */
+export const existingPreStopSeconds = preStopSeconds;
 
 /** The hook to write, or why none can be written. */
 export type PreStopChoice =

@@ -1,0 +1,67 @@
+/**
+ * What a container's preStop hook does, read once for every part of kube-graceful (the gateway
+ * and app mutators feed its length to the timing model; explain draws it). DOMAIN §1: one handler
+ * per hook; only a plain sleep has a length that can be read from the manifest.
+ */
+
+/** `preStop.sleep` (KEP-3960): beta and on by default from Kubernetes 1.30; on 1.29 it is off and silently dropped (DOMAIN §1). */
+export const SLEEP_ACTION_SINCE = '1.30';
+
+/** A preStop hook as the kubelet will run it. */
+export interface PreStopRead {
+  /** Seconds it delays SIGTERM; 'unknown' when it is not a plain sleep. */
+  readonly seconds: number | 'unknown';
+  readonly handler: 'sleep' | 'exec' | 'httpGet' | 'tcpSocket' | 'other';
+  /** In words: "sleep action 180 s", "exec sleep 5 s", "httpGet (length unknown)". */
+  readonly text: string;
+}
+
+/** Returns what a preStop hook does, or undefined when there is none (absent, null or `{}`). */
+export function readPreStop(preStop: unknown): PreStopRead | undefined {
+  if (preStop === undefined || preStop === null) return undefined;
+  if (!isRecord(preStop)) return { seconds: 'unknown', handler: 'other', text: 'a hook of unknown length' };
+  if (Object.keys(preStop).length === 0) return undefined;
+  const sleep = preStop['sleep'];
+  if (isRecord(sleep)) {
+    const seconds = sleep['seconds'];
+    return typeof seconds === 'number' && Number.isInteger(seconds) && seconds >= 0
+      ? { seconds, handler: 'sleep', text: `sleep action ${seconds} s` }
+      : { seconds: 'unknown', handler: 'sleep', text: 'sleep action (seconds unreadable)' };
+  }
+  const exec = preStop['exec'];
+  if (isRecord(exec)) {
+    const command = exec['command'];
+    // YAML may hand over `30` as a number; the kubelet gets text either way.
+    const words = Array.isArray(command) && command.every((w) => typeof w === 'string' || typeof w === 'number') ? command.map(String) : [];
+    const seconds = execSleepSeconds(words);
+    return seconds === undefined
+      ? { seconds: 'unknown', handler: 'exec', text: `exec ${JSON.stringify(words.join(' '))} (length unknown)` }
+      : { seconds, handler: 'exec', text: `exec sleep ${seconds} s` };
+  }
+  if (isRecord(preStop['httpGet'])) return { seconds: 'unknown', handler: 'httpGet', text: 'httpGet (length unknown)' };
+  if (isRecord(preStop['tcpSocket'])) return { seconds: 'unknown', handler: 'tcpSocket', text: 'tcpSocket (length unknown)' };
+  return { seconds: 'unknown', handler: 'other', text: 'a hook of unknown length' };
+}
+
+/** Returns how long a preStop hook delays SIGTERM: seconds, 'unknown', or undefined without a hook. */
+export function preStopSeconds(preStop: unknown): number | 'unknown' | undefined {
+  return readPreStop(preStop)?.seconds;
+}
+
+/** `sleep N`, `sh -c "sleep N"` or `sh -c "exec sleep N;"`, with the s/m/h suffixes GNU and busybox sleep accept; fractions round up. */
+function execSleepSeconds(words: readonly string[]): number | undefined {
+  const program = (word: string | undefined) => word?.split('/').pop();
+  let operand: string | undefined;
+  if (words.length === 2 && program(words[0]) === 'sleep') operand = words[1];
+  else if (words.length === 3 && ['sh', 'bash', 'ash', 'dash'].includes(program(words[0]) ?? '') && words[1] === '-c') {
+    operand = /^\s*(?:exec\s+)?sleep\s+([^\s;]+)\s*;?\s*$/.exec(words[2] ?? '')?.[1];
+  }
+  const match = operand === undefined ? null : /^(\d+(?:\.\d+)?)([smh]?)$/.exec(operand.trim());
+  if (!match) return undefined;
+  const factor = { '': 1, s: 1, m: 60, h: 3600 }[match[2] as '' | 's' | 'm' | 'h'];
+  return Math.ceil(Number(match[1]) * factor);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
