@@ -3,13 +3,12 @@
  * and appended `results` out. Each item's text is cut out of the list, edited like a stream
  * document and put back, so unchanged items and everything around them keep their bytes.
  */
-import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
+import { isMap, isSeq } from 'yaml';
 import type { Node } from 'yaml';
 import { ManifestDocument } from '../document/manifest.ts';
 import { KubeGracefulError } from '../engine/errors.ts';
 import { resourceHint, resourcesOf } from '../stream/stream.ts';
 import type { Resource } from '../workloads/resource.ts';
-import { parseOptions } from '../yaml/options.ts';
 
 /** One item: where its text sits in the list and its document. */
 interface Item {
@@ -37,23 +36,21 @@ export function looksLikeResourceList(text: string): boolean {
 
 /** Returns the ResourceList read from `text`; throws KubeGracefulError when it is not one. */
 export function readResourceList(text: string): ResourceListInput {
-  const lineCounter = new LineCounter();
   const list = new ManifestDocument(text, { document: 1, line: 1 });
-  const document = parseDocument(text, { ...parseOptions(), lineCounter });
-  list.document; // throws the parse error with its line, if any
-  const root = document.contents;
+  const root = list.document.contents; // parsed once; throws the parse error with its line, if any
+  const lineOf = lineIndex(text);
   if (!isMap(root) || (root.get('kind') as unknown) !== 'ResourceList') {
     throw new KubeGracefulError('E_INPUT', 'expected a single ResourceList document', { document: 1 }, 'Send a plain manifest stream or one ResourceList (config.kubernetes.io/v1).');
   }
   const itemsNode = root.get('items', true) as Node | undefined;
   if (itemsNode !== undefined && !isSeq(itemsNode) && !(itemsNode && 'value' in itemsNode && itemsNode.value === null)) {
-    throw new KubeGracefulError('E_INPUT', 'ResourceList `items` is not a list', { document: 1, line: itemsNode?.range ? lineCounter.linePos(itemsNode.range[0]).line : undefined }, 'items must be a YAML list of Kubernetes objects.');
+    throw new KubeGracefulError('E_INPUT', 'ResourceList `items` is not a list', { document: 1, line: itemsNode?.range ? lineOf(itemsNode.range[0]) : undefined }, 'items must be a YAML list of Kubernetes objects.');
   }
   const items: Item[] = [];
   const resources: Resource[] = [];
   for (const [index, node] of (isSeq(itemsNode) ? itemsNode.items : []).entries()) {
     const range = (node as Node | null)?.range;
-    const line = range ? lineCounter.linePos(range[0]).line : 0;
+    const line = range ? lineOf(range[0]) : 0;
     if (!isMap(node) || !range) {
       throw new KubeGracefulError('E_NOT_MAPPING', `ResourceList item ${index + 1} is not a mapping`, { document: index + 1, line }, 'Each item must be a Kubernetes object.');
     }
@@ -87,6 +84,22 @@ export function renderResourceList(input: ResourceListInput, results: readonly u
   const list = new ManifestDocument(text, { document: 1, line: 1 });
   list.set(['results'], [...input.results, ...results]);
   return list.text;
+}
+
+/** Returns a function from a text offset to its 1-based line (binary search over line starts). */
+function lineIndex(text: string): (offset: number) => number {
+  const starts = [0];
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+  return (offset) => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (starts[mid]! <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return low + 1;
+  };
 }
 
 /** Removes the item's column of indentation from every line after the first. */
