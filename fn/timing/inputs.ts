@@ -50,7 +50,7 @@ export function resolveTimingInputs(workload: Workload, context: MutatorContext,
     if (recognized.estimate) {
       findings.push({ severity: 'info', code: 'DRAIN_WINDOW_ESTIMATE', message: `W=${recognized.drainWindowSeconds} s for ${LOAD_BALANCERS[recognized.provider].label} is an estimate (${LOAD_BALANCERS[recognized.provider].basis}); measure it and set kube-graceful.dev/drain-window or --drain-window to override.` });
     }
-    const others = recognized.alsoConsidered.length ? `; also in front: ${recognized.alsoConsidered.join('; ')}` : '';
+    const others = alsoInFront(recognized.alsoConsidered);
     return { inputs: { ...common, drainWindow: { value: recognized.drainWindowSeconds, source: `${recognized.evidence}${others}` }, ...deregistration(recognized) }, loadBalancer: recognized, findings };
   }
   const provider = spec.loadBalancer.provider ?? 'in-cluster';
@@ -76,6 +76,17 @@ function loadBalancersInFront(workload: Workload, context: MutatorContext) {
     if (recognition) candidates.push(recognition);
   }
   return pickDrainWindow(candidates);
+}
+
+/** Longest list of other load balancers named in a source; every change's reason repeats it. */
+const MAX_NAMED_OTHERS = 3;
+
+/** The other load balancers in front of the pods, a few by name, so reasons stay short on big streams. */
+function alsoInFront(others: readonly string[]): string {
+  if (others.length === 0) return '';
+  const named = others.slice(0, MAX_NAMED_OTHERS).join('; ');
+  const more = others.length > MAX_NAMED_OTHERS ? `; and ${others.length - MAX_NAMED_OTHERS} more` : '';
+  return `; also in front: ${named}${more}`;
 }
 
 function deregistration(recognized: LoadBalancerRecognition | undefined): Pick<TimingInputs, 'loadBalancer'> {
