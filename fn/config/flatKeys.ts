@@ -32,6 +32,7 @@ export const FLAT_KEYS: readonly FlatKey[] = [
   { name: 'istio-injected-namespaces', specPath: ['mesh', 'istioInjectedNamespaces'], read: 'list', help: 'comma-separated namespaces with Istio injection on' },
   { name: 'linkerd-injected-namespaces', specPath: ['mesh', 'linkerdInjectedNamespaces'], read: 'list', help: 'comma-separated namespaces with Linkerd injection on' },
   { name: 'gateway-image-has-shell', specPath: ['gateway', 'imageHasShell'], read: 'boolean', help: 'the gateway image has /bin/sh and sleep (allows exec sleep)' },
+  { name: 'job-image-has-shell', specPath: ['job', 'imageHasShell'], read: 'boolean', help: 'Job images have /bin/sh for the wrap mode (overrides the list of images known to have none)' },
   { name: 'app-image-has-shell', specPath: ['app', 'imageHasShell'], read: 'boolean', help: 'app images have /bin/sh and sleep (allows exec sleep on old clusters)' },
 ];
 

@@ -63,6 +63,8 @@ export const specSchema = z.strictObject({
     .strictObject({
       mode: modeSwitch(['auto', 'native', 'wrap', 'off']).default('auto'),
       mainContainers: z.array(z.string()).optional(),
+      /** Whether the main images have /bin/sh for the wrapper; unset: trust the list of images known to have none. */
+      imageHasShell: z.boolean().optional(),
     })
     .default({ mode: 'auto' }),
   app: z

@@ -190,6 +190,17 @@ test('an image without a shell is not wrapped: warning', (t) => {
   t.regex(result.findings[0]!.message, /gcr\.io\/distroless/);
 });
 
+test('job.imageHasShell overrides the no-shell list both ways (flag, and per workload by annotation)', (t) => {
+  const distroless = job().replace('image: python:3.12', 'image: gcr.io/distroless/python3-debian12:debug');
+  const trusted = run(distroless, { ...ISTIO_NS1, 'job-mode': 'wrap', 'job-image-has-shell': 'true' });
+  t.true(trusted.changes.some((c) => c.path.at(-1) === 'command'), 'wrapped when config says the image has a shell');
+  const annotated = distroless.replace('metadata:\n', 'metadata:\n  annotations: {kube-graceful.dev/job-image-has-shell: "true"}\n');
+  t.true(run(annotated, { ...ISTIO_NS1, 'job-mode': 'wrap' }).changes.some((c) => c.path.at(-1) === 'command'), 'per workload');
+  const refused = run(job(), { ...ISTIO_NS1, 'job-mode': 'wrap', 'job-image-has-shell': 'false' });
+  t.deepEqual(refused.changes, []);
+  t.regex(refused.findings[0]!.message, /job\.imageHasShell is false/);
+});
+
 test('images known to have no /bin/sh', (t) => {
   t.truthy(knownWithoutShell('gcr.io/distroless/static-debian12'));
   t.truthy(knownWithoutShell('gcr.io/distroless/base:debug'));

@@ -9,6 +9,13 @@ import type { Container } from '../../workloads/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { MutatorContext, ProposedChange, ProposedFinding } from '../types.ts';
 import { knownWithoutShell } from './images.ts';
+
+/** Why an image cannot run the wrapper: config says so, or the image is known to have no shell. */
+function withoutShell(image: string | undefined, imageHasShell: boolean | undefined): string | undefined {
+  if (imageHasShell === true) return undefined;
+  if (imageHasShell === false) return 'job.imageHasShell is false';
+  return knownWithoutShell(image);
+}
 import { describeVersion, nativeSidecarAnnotation } from './mode.ts';
 import type { Mesh, ModeDecision } from './mode.ts';
 import type { ModePlan } from './native.ts';
@@ -45,13 +52,13 @@ export function wrapPlan(workload: Workload, context: MutatorContext, meshes: re
       findings.push({ severity: 'warning', code: 'JOB_ENTRYPOINT_UNKNOWN', path, message: entrypointUnknown(container) });
       continue;
     }
-    const noShell = isWrapped(command) ? undefined : knownWithoutShell(container.image);
+    const noShell = isWrapped(command) ? undefined : withoutShell(container.image, context.spec.job.imageHasShell);
     if (noShell !== undefined) {
       findings.push({
         severity: 'warning',
         code: 'JOB_IMAGE_WITHOUT_SHELL',
         path: workload.containerAt(container.name, 'image'),
-        message: `container "${container.name}" not wrapped: the wrapper needs /bin/sh, and ${noShell} (${container.image}). Use native mode (job.mode: native, Kubernetes ≥ 1.29 with Istio ≥ 1.24 / Linkerd ≥ 2.15), or an image with a shell`,
+        message: `container "${container.name}" not wrapped: the wrapper needs /bin/sh, and ${noShell} (${container.image}). Use native mode (job.mode: native, Kubernetes ≥ 1.29 with Istio ≥ 1.24 / Linkerd ≥ 2.15), or an image with a shell; if this image does have /bin/sh, set job.imageHasShell: true (kube-graceful.dev/job-image-has-shell: "true")`,
       });
       continue;
     }
