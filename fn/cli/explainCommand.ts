@@ -7,11 +7,7 @@
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import { transform } from '../engine/transform.ts';
-import { explain } from '../explain/explain.ts';
 import type { Explanation } from '../explain/explain.ts';
-import { renderJson } from '../explain/render/json.ts';
-import { renderMarkdown } from '../explain/render/markdown.ts';
-import { renderText } from '../explain/render/text.ts';
 import { readInputs } from './inputs.ts';
 import { addSettingOptions, settingOptionsFrom } from './settingsOptions.ts';
 import type { SettingOptions } from './settingsOptions.ts';
@@ -31,8 +27,13 @@ export interface ExplainCommandOptions extends SettingOptions {
   readonly colour: boolean;
 }
 
-/** Returns the explanation of the files (stdin when none); throws KubeGracefulError on bad input or config. */
-export function explainFiles(options: Omit<ExplainCommandOptions, 'output' | 'colour'>): Explanation {
+/**
+ * Returns the explanation of the files (stdin when none); throws KubeGracefulError on bad input or
+ * config. explain is imported here, not at start-up: the transform, which Helm runs on every
+ * upgrade, never loads it unless a report is asked for.
+ */
+export async function explainFiles(options: Omit<ExplainCommandOptions, 'output' | 'colour'>): Promise<Explanation> {
+  const { explain } = await import('../explain/explain.ts');
   const config = configFromOption(options.config);
   const inputs = readInputs(options.files);
   const result = transform(inputs.text, { flags: options.flags, parseAll: options.allDocuments, ...(config ? { config } : {}) });
@@ -41,9 +42,13 @@ export function explainFiles(options: Omit<ExplainCommandOptions, 'output' | 'co
 
 /** Runs `explain`. Exit 0 whatever the timelines show: it explains, `check` gates. */
 export async function runExplain(options: ExplainCommandOptions): Promise<CommandOutput> {
-  const explanation = explainFiles(options);
-  const stdout = options.output === 'json' ? renderJson(explanation) : options.output === 'markdown' ? renderMarkdown(explanation) : renderText(explanation, { colour: options.colour });
-  return { stdout, stderr: [], exitCode: 0 };
+  const explanation = await explainFiles(options);
+  const render = async (): Promise<string> => {
+    if (options.output === 'json') return (await import('../explain/render/json.ts')).renderJson(explanation);
+    if (options.output === 'markdown') return (await import('../explain/render/markdown.ts')).renderMarkdown(explanation);
+    return (await import('../explain/render/text.ts')).renderText(explanation, { colour: options.colour });
+  };
+  return { stdout: await render(), stderr: [], exitCode: 0 };
 }
 
 /** Returns true when text output may be coloured: stdout is a terminal and NO_COLOR is unset or empty (no-color.org). */
