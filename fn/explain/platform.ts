@@ -28,7 +28,6 @@ export interface Valued<T> {
   readonly source: string;
 }
 
-export { KUBELET_PRESTOP_EXTENSION_SECONDS } from '../timing/platformDefaults.ts';
 
 const ISTIO_NATIVE_ANNOTATION = 'sidecar.istio.io/nativeSidecar';
 const LINKERD_NATIVE_KEYS = ['config.alpha.linkerd.io/', 'config.beta.linkerd.io/', 'config.linkerd.io/'].map((p) => `${p}proxy-enable-native-sidecar`);

@@ -9,7 +9,7 @@
  * main program exits.
  */
 import type { IstioDrainSettings, PreStopRead, SidecarKind, Valued } from './platform.ts';
-import { KUBELET_PRESTOP_EXTENSION_SECONDS } from './platform.ts';
+import { KUBELET_PRESTOP_EXTENSION_SECONDS } from '../timing/platformDefaults.ts';
 
 /** Something that happens at a point in time; `at: null` means never. */
 export interface TimelineEvent {

@@ -7,7 +7,8 @@ import { isMap, isSeq } from 'yaml';
 import type { Node } from 'yaml';
 import { ManifestDocument } from '../document/manifest.ts';
 import { KubeGracefulError } from '../engine/errors.ts';
-import { resourceHint, resourcesOf } from '../stream/stream.ts';
+import { resourceHint } from '../stream/prescan.ts';
+import { resourcesOf } from '../stream/stream.ts';
 import type { Resource } from '../workloads/resource.ts';
 
 /** One item: where its text sits in the list and its document. */

@@ -46,8 +46,6 @@ export function renderStream(input: StreamInput): string {
   return input.bom + input.entries.map((e) => e.doc?.text ?? e.segment.text).join('');
 }
 
-export { resourceHint };
-
 /** Returns the resources of a parsed document: itself, or each item of a `kind: List`. */
 export function resourcesOf(doc: ManifestDocument): Resource[] {
   const contents = doc.document.contents;

@@ -2,7 +2,7 @@
  * Recognises the load balancer an Ingress provisions (DOMAIN §4): AWS ALB or Azure
  * Application Gateway, and which Services the Ingress routes to.
  */
-import type { KubeObject } from './kubeObject.ts';
+import type { KubeObject } from '../workloads/kubeObject.ts';
 import { annotationText as annotation, kubeObjectRef } from './kubeObject.ts';
 import { parseAwsTargetGroupAttributes } from './awsTargetGroup.ts';
 import type { LoadBalancerRecognition } from './loadBalancerTable.ts';

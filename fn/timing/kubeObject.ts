@@ -1,15 +1,9 @@
 /**
- * The shape of an already-parsed Kubernetes resource as the timing and load-balancer code
- * reads it: plain JS objects, no YAML nodes. Only the fields this code looks at are typed;
- * `spec` stays `any` because every kind has its own and the readers check what they use.
- *
- * The type itself is the one of fn/workloads/kubeObject.ts; this file adds the readers the
- * load-balancer code uses.
+ * Readers the load-balancer code uses on already-parsed objects (the type is
+ * fn/workloads/kubeObject.ts's): a resource's name for messages, and an annotation as text.
  */
 
 import type { KubeObject } from '../workloads/kubeObject.ts';
-
-export type { KubeObject };
 
 /**
  * Returns `namespace/name` for messages, or just `name` when the manifest leaves the

@@ -4,7 +4,7 @@
  * the longest plausible window is taken (DOMAIN intro: prefer the conservative choice) and
  * `note` says so.
  */
-import type { KubeObject } from './kubeObject.ts';
+import type { KubeObject } from '../workloads/kubeObject.ts';
 import { annotationText as annotation, kubeObjectRef } from './kubeObject.ts';
 import { parseAwsTargetGroupAttributes } from './awsTargetGroup.ts';
 import type { LoadBalancerRecognition } from './loadBalancerTable.ts';

@@ -9,7 +9,7 @@ import { transform } from '../../fn/engine/transform.ts';
 import type { TransformResult } from '../../fn/engine/transform.ts';
 import { gatewayDrain } from '../../fn/mutators/gateway/index.ts';
 import type { GatewayPlan } from '../../fn/mutators/gateway/index.ts';
-import { existingPreStopSeconds } from '../../fn/mutators/gateway/preStop.ts';
+import { preStopSeconds as existingPreStopSeconds } from '../../fn/workloads/preStop.ts';
 import { readProxyConfig, setProxyConfigField } from '../../fn/mutators/shared/proxyConfig.ts';
 import { validateChangedDocuments } from '../helpers/golden.ts';
 

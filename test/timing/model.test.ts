@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { recognizeServiceLoadBalancer } from '../../fn/timing/loadBalancers.ts';
 import { MAX_INPUT_SECONDS, planTiming } from '../../fn/timing/model.ts';
 import type { Derived, TimingCheckCode, TimingInputs, TimingPlan } from '../../fn/timing/model.ts';
-import type { KubeObject } from '../../fn/timing/kubeObject.ts';
+import type { KubeObject } from '../../fn/workloads/kubeObject.ts';
 
 const src = (value: number, source = 'default') => ({ value, source });
 const base = (W: number, R: number, B: number): TimingInputs => ({

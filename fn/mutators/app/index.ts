@@ -13,7 +13,8 @@ import { controlPlaneReason } from './controlPlane.ts';
 import { podDrainDurationSeconds } from './istioInboundDrain.ts';
 import { istioSidecar } from './istioSidecar.ts';
 import { linkerdSidecar } from './linkerdSidecar.ts';
-import { newPreStop, readPreStopLength } from './preStop.ts';
+import { newPreStop } from './preStop.ts';
+import { preStopSeconds } from '../../workloads/preStop.ts';
 import { servingContainers } from './servingContainers.ts';
 import type { SidecarOutcome } from './sidecarMode.ts';
 import { drainWindowSource, planAppTiming } from './timing.ts';
@@ -44,7 +45,7 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome {
     findings.push({ severity: 'info', code: 'NO_SERVING_CONTAINER', message: 'No app container declares ports or receives traffic from a Service in the stream, so there is no drain window to wait for; left alone. List serving containers in app.servingContainers to change that.' });
     return { changes: [], findings };
   }
-  const hooks = serving.names.map((name) => ({ name, existing: readPreStopLength(workload.containers.find((c) => c.name === name)?.lifecycle?.preStop) }));
+  const hooks = serving.names.map((name) => ({ name, existing: preStopSeconds(workload.containers.find((c) => c.name === name)?.lifecycle?.preStop) }));
   const drainDuration = context.mesh.istio ? podDrainDurationSeconds(workload) : undefined;
   const timing = planAppTiming(workload, context, hooks, drainDuration === undefined ? {} : { existingDrainDurationSeconds: drainDuration });
   findings.push(...timing.findings);

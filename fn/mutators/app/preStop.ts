@@ -5,18 +5,10 @@
  */
 import { atLeast } from '../../config/versions.ts';
 import type { Spec } from '../../config/schema.ts';
-import { preStopSeconds, SLEEP_ACTION_SINCE } from '../../workloads/preStop.ts';
+import { SLEEP_ACTION_SINCE } from '../../workloads/preStop.ts';
 
 /** How long a hook sleeps: whole seconds, or 'unknown' when it is not a plain sleep. */
 export type PreStopLength = number | 'unknown';
-
-/**
- * Returns how long an existing preStop hook delays SIGTERM (the shared reader,
- * fn/workloads/preStop.ts): seconds, 'unknown', or undefined when there is no hook.
- */
-export function readPreStopLength(preStop: unknown): PreStopLength | undefined {
-  return preStopSeconds(preStop);
-}
 
 /** A hook to add, and in words which mechanism it uses and why. */
 export type NewPreStop =

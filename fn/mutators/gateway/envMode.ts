@@ -20,7 +20,7 @@ import type { Workload } from '../../workloads/workload.ts';
 import type { MutatorContext, ProposedChange, ProposedFinding } from '../types.ts';
 import { envIsEditable, setEnv } from './env.ts';
 import { graceChange } from './grace.ts';
-import { existingPreStopSeconds } from './preStop.ts';
+import { preStopSeconds } from '../../workloads/preStop.ts';
 import { PROXY_CONFIG_ANNOTATION, readProxyConfig, setProxyConfigField } from '../shared/proxyConfig.ts';
 import { derivation } from './reasons.ts';
 import { planGatewayTiming } from './timing.ts';
@@ -49,7 +49,7 @@ export function envMode(workload: Workload, context: MutatorContext, shape: Gate
   const { plan, resolved } = timing;
   const inputs = resolved.inputs;
 
-  const userPreStop = existingPreStopSeconds(proxy.lifecycle?.preStop);
+  const userPreStop = preStopSeconds(proxy.lifecycle?.preStop);
   if (userPreStop !== undefined) {
     // The model has no term for a hook that runs before the proxy's own minimum drain: the
     // grace it computes would be short by the hook's length. Said, not guessed.

@@ -4,12 +4,7 @@
  * beta and on from Kubernetes 1.30 and needs no binary in the image).
  */
 import { atLeast } from '../../config/versions.ts';
-import { preStopSeconds, SLEEP_ACTION_SINCE } from '../../workloads/preStop.ts';
-
-export { SLEEP_ACTION_SINCE };
-
-/** Returns how many seconds an existing preStop hook sleeps (the shared reader, fn/workloads/preStop.ts). */
-export const existingPreStopSeconds = preStopSeconds;
+import { SLEEP_ACTION_SINCE } from '../../workloads/preStop.ts';
 
 /** The hook to write, or why none can be written. */
 export type PreStopChoice =

@@ -17,7 +17,8 @@ import type { MutatorContext, ProposedChange, ProposedFinding } from '../types.t
 import type { ModeOutcome } from './envMode.ts';
 import { graceChange } from './grace.ts';
 import { ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS } from '../../timing/platformDefaults.ts';
-import { existingPreStopSeconds, sleepPreStop } from './preStop.ts';
+import { sleepPreStop } from './preStop.ts';
+import { preStopSeconds } from '../../workloads/preStop.ts';
 import { PROXY_CONFIG_ANNOTATION, readProxyConfig } from '../shared/proxyConfig.ts';
 import { derivation } from './reasons.ts';
 import { planGatewayTiming } from './timing.ts';
@@ -27,7 +28,7 @@ import { planGatewayTiming } from './timing.ts';
 export function sleepMode(workload: Workload, context: MutatorContext, shape: GatewayShape, proxy: Container): ModeOutcome {
   const changes: ProposedChange[] = [];
   const findings: ProposedFinding[] = [];
-  const existing = existingPreStopSeconds(proxy.lifecycle?.preStop);
+  const existing = preStopSeconds(proxy.lifecycle?.preStop);
   const timing = planGatewayTiming(workload, context, existing === undefined ? {} : { existingPreStopSeconds: existing });
   if ('error' in timing) return { changes, findings: [timing.error], timing };
   const { plan, resolved } = timing;

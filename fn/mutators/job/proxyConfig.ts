@@ -5,7 +5,6 @@
  */
 import { readProxyConfig, setProxyConfigField } from '../shared/proxyConfig.ts';
 
-export { PROXY_CONFIG_ANNOTATION } from '../shared/proxyConfig.ts';
 const HOLD = 'holdApplicationUntilProxyStarts';
 
 /** What to do with the annotation. */

@@ -19,7 +19,8 @@ function withoutShell(image: string | undefined, imageHasShell: boolean | undefi
 import { describeVersion, nativeSidecarAnnotation } from './mode.ts';
 import type { Mesh, ModeDecision } from './mode.ts';
 import type { ModePlan } from './native.ts';
-import { mergeHoldApplication, PROXY_CONFIG_ANNOTATION } from './proxyConfig.ts';
+import { mergeHoldApplication } from './proxyConfig.ts';
+import { PROXY_CONFIG_ANNOTATION } from '../shared/proxyConfig.ts';
 import { STUCK_JOB } from './reasons.ts';
 import { istioQuitEndpoint, isWrapped, linkerdQuitEndpoint, unwrapCommand, wrapCommand } from './wrapper.ts';
 import type { QuitEndpoint } from './wrapper.ts';
