@@ -3,7 +3,7 @@
  * `istio: ingressgateway` is only the chart default; DOMAIN.md §2).
  */
 import { annotationsOf } from './kubeObject.ts';
-import type { PodTemplate } from './kubeObject.ts';
+import type { Container, PodTemplate } from './kubeObject.ts';
 
 /** How the gateway's proxy gets its settings. */
 export type GatewayShape =
@@ -18,6 +18,11 @@ export function gatewayShape(template: PodTemplate): GatewayShape | undefined {
   const templates = annotationsOf(template.metadata)['inject.istio.io/templates'] ?? '';
   const proxy = containers.find((c) => c.name === 'istio-proxy');
   if (proxy && templates.split(',').map((t) => t.trim()).includes('gateway')) return 'injected';
-  const legacy = containers.find((c) => /\/proxyv2(?::|@|$)/.test(c.image ?? '') && (c.args ?? []).includes('proxy') && (c.args ?? []).includes('router'));
-  return legacy ? 'legacy' : undefined;
+  return containers.some(isLegacyGatewayProxy) ? 'legacy' : undefined;
+}
+
+/** Returns true for the legacy chart's proxy container: a `…/proxyv2` image running `proxy router`. */
+export function isLegacyGatewayProxy(container: Container): boolean {
+  const args = container.args ?? [];
+  return /\/proxyv2(?::|@|$)/.test(container.image ?? '') && args.includes('proxy') && args.includes('router');
 }

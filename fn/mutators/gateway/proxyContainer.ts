@@ -2,6 +2,7 @@
  * The container that runs the gateway's proxy: `istio-proxy` for injected gateways (the name is
  * fixed, DOMAIN §2), the proxyv2 container running `proxy router` for the legacy chart.
  */
+import { isLegacyGatewayProxy } from '../../workloads/gatewayShape.ts';
 import type { GatewayShape } from '../../workloads/gatewayShape.ts';
 import type { Container } from '../../workloads/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
@@ -10,6 +11,5 @@ import type { Workload } from '../../workloads/workload.ts';
 export function proxyContainer(workload: Workload, shape: GatewayShape): Container | undefined {
   const containers = workload.containers;
   if (shape === 'injected') return containers.find((c) => c.name === 'istio-proxy');
-  // The same test fn/workloads/gatewayShape.ts uses to call a pod a legacy gateway.
-  return containers.find((c) => /\/proxyv2(?::|@|$)/.test(c.image ?? '') && (c.args ?? []).includes('proxy') && (c.args ?? []).includes('router'));
+  return containers.find(isLegacyGatewayProxy);
 }
