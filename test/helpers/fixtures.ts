@@ -1,5 +1,6 @@
 /** Paths of the project's own test fixtures (tests never read ../shared). */
 import { readFileSync, readdirSync } from 'node:fs';
+import { parseAllDocuments } from 'yaml';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,4 +25,13 @@ export function corpusNames(): string[] {
 /** Returns the absolute path of the bundled CLI (built by `npm run build`). */
 export function cliPath(): string {
   return join(ROOT, 'dist', 'cli.js');
+}
+
+/** Returns the first object of `kind` (and `name`, when given) in a corpus fixture, parsed as Kubernetes reads it. */
+export function corpusObject(file: string, kind: string, name?: string): Record<string, unknown> {
+  const object = parseAllDocuments(corpus(file), { version: '1.1' })
+    .map((doc) => doc.toJS() as { kind?: string; metadata?: { name?: string } } | null)
+    .find((o) => o?.kind === kind && (name === undefined || o.metadata?.name === name));
+  if (!object) throw new Error(`no ${kind}${name ? ` ${name}` : ''} in corpus fixture ${file}`);
+  return object as Record<string, unknown>;
 }

@@ -1,5 +1,6 @@
 import test from 'ava';
 import type { KubeObject } from '../../fn/workloads/kubeObject.ts';
+import { corpusObject } from '../helpers/fixtures.ts';
 import {
   AWS_DEFAULT_DEREGISTRATION_DELAY_SECONDS,
   LOAD_BALANCERS,
@@ -12,40 +13,9 @@ import {
 } from '../../fn/timing/loadBalancers.ts';
 import type { LoadBalancerProvider, LoadBalancerRecognition } from '../../fn/timing/loadBalancers.ts';
 
-// The Service from /work/shared/corpus/istio-gateway-1.17.8-nlb.yaml (istio/istio
-// manifests/charts/gateway @1.17.8, Apache-2.0, rendered with Helm 3.17.2), copied verbatim.
-const corpusNlbService: KubeObject = {
-  apiVersion: 'v1',
-  kind: 'Service',
-  metadata: {
-    name: 'istio-public-ingressgateway',
-    namespace: 'istio-system',
-    labels: {
-      'helm.sh/chart': 'gateway-1.0.0',
-      app: 'istio-public-ingressgateway',
-      istio: 'public-ingressgateway',
-      'app.kubernetes.io/version': '1.0.0',
-      'app.kubernetes.io/managed-by': 'Helm',
-      'app.kubernetes.io/name': 'istio-public-ingressgateway',
-    },
-    annotations: {
-      'service.beta.kubernetes.io/aws-load-balancer-nlb-target-type': 'ip',
-      'service.beta.kubernetes.io/aws-load-balancer-scheme': 'internet-facing',
-      'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes':
-        'deregistration_delay.timeout_seconds=200,deregistration_delay.connection_termination.enabled=true,preserve_client_ip.enabled=true',
-      'service.beta.kubernetes.io/aws-load-balancer-type': 'external',
-    },
-  },
-  spec: {
-    type: 'LoadBalancer',
-    ports: [
-      { name: 'status-port', port: 15021, protocol: 'TCP', targetPort: 15021 },
-      { name: 'http2', port: 80, protocol: 'TCP', targetPort: 80 },
-      { name: 'https', port: 443, protocol: 'TCP', targetPort: 443 },
-    ],
-    selector: { app: 'istio-public-ingressgateway', istio: 'public-ingressgateway' },
-  },
-};
+// The Service of the real chart render (test/fixtures/corpus/istio-gateway-1.17.8-nlb.yaml, istio/istio
+// manifests/charts/gateway @1.17.8, Apache-2.0), read from the fixture itself.
+const corpusNlbService = corpusObject('istio-gateway-1.17.8-nlb.yaml', 'Service') as KubeObject;
 
 test('corpus NLB Service (istio-gateway-1.17.8-nlb.yaml) is an AWS NLB with IP targets, 180 s', (t) => {
   const r = recognizeServiceLoadBalancer(corpusNlbService);

@@ -4,6 +4,7 @@ import { recognizeServiceLoadBalancer } from '../../fn/timing/loadBalancers.ts';
 import { MAX_INPUT_SECONDS, planTiming } from '../../fn/timing/model.ts';
 import type { Derived, TimingCheckCode, TimingInputs, TimingPlan } from '../../fn/timing/model.ts';
 import type { KubeObject } from '../../fn/workloads/kubeObject.ts';
+import { corpusObject } from '../helpers/fixtures.ts';
 
 const src = (value: number, source = 'default') => ({ value, source });
 const base = (W: number, R: number, B: number): TimingInputs => ({
@@ -25,27 +26,9 @@ test("seed thread's worked example: W=180, R=10, B=10 → sleep 180, grace 200",
   t.deepEqual(plan.checks, []);
 });
 
-// Service copied from /work/shared/corpus/istio-gateway-1.17.8-nlb.yaml (istio/istio
-// manifests/charts/gateway @1.17.8, Apache-2.0): only the fields the model path reads.
-const corpusNlbService: KubeObject = {
-  apiVersion: 'v1',
-  kind: 'Service',
-  metadata: {
-    name: 'istio-public-ingressgateway',
-    namespace: 'istio-system',
-    annotations: {
-      'service.beta.kubernetes.io/aws-load-balancer-nlb-target-type': 'ip',
-      'service.beta.kubernetes.io/aws-load-balancer-scheme': 'internet-facing',
-      'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes':
-        'deregistration_delay.timeout_seconds=200,deregistration_delay.connection_termination.enabled=true,preserve_client_ip.enabled=true',
-      'service.beta.kubernetes.io/aws-load-balancer-type': 'external',
-    },
-  },
-  spec: {
-    type: 'LoadBalancer',
-    selector: { app: 'istio-public-ingressgateway', istio: 'public-ingressgateway' },
-  },
-};
+// The Service of the real chart render (test/fixtures/corpus/istio-gateway-1.17.8-nlb.yaml, istio/istio
+// manifests/charts/gateway @1.17.8, Apache-2.0), read from the fixture itself.
+const corpusNlbService = corpusObject('istio-gateway-1.17.8-nlb.yaml', 'Service') as KubeObject;
 
 test('corpus NLB gateway: LB evidence flows into the plan; delay 200 with termination passes', (t) => {
   const lb = recognizeServiceLoadBalancer(corpusNlbService);
