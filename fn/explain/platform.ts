@@ -11,6 +11,16 @@ import { isRecord } from '../document/path.ts';
 import { parseGoDurationSeconds } from '../timing/durations.ts';
 import { annotationsOf } from '../workloads/kubeObject.ts';
 import { readPreStop } from '../workloads/preStop.ts';
+import {
+  ISTIO_NATIVE_ANNOTATION,
+  ISTIO_NATIVE_ANNOTATION_SINCE,
+  ISTIO_NATIVE_AUTO_KUBELET,
+  ISTIO_NATIVE_AUTO_SINCE,
+  LINKERD_NATIVE_ANNOTATIONS,
+  LINKERD_NATIVE_DEFAULT_SINCE,
+  LINKERD_WAIT_ANNOTATION,
+  NATIVE_SIDECARS_SINCE_KUBERNETES,
+} from '../workloads/nativeSidecars.ts';
 import type { PreStopRead as HookRead } from '../workloads/preStop.ts';
 import type { Container, PodTemplate } from '../workloads/kubeObject.ts';
 import { parseOptions } from '../yaml/options.ts';
@@ -29,9 +39,6 @@ export interface Valued<T> {
 }
 
 
-const ISTIO_NATIVE_ANNOTATION = 'sidecar.istio.io/nativeSidecar';
-const LINKERD_NATIVE_KEYS = ['config.alpha.linkerd.io/', 'config.beta.linkerd.io/', 'config.linkerd.io/'].map((p) => `${p}proxy-enable-native-sidecar`);
-export const LINKERD_WAIT_ANNOTATION = 'config.alpha.linkerd.io/proxy-wait-before-exit-seconds';
 
 /** Returns the grace period the pods get: the field, or the Kubernetes default. */
 export function graceOf(template: PodTemplate): Valued<number> {
@@ -139,20 +146,20 @@ export type SidecarKind = 'native' | 'classic';
 export function istioSidecarKind(template: PodTemplate, spec: Spec): Valued<SidecarKind> {
   const pinned = annotationsOf(template.metadata)[ISTIO_NATIVE_ANNOTATION];
   const versions = `Istio ${spec.istioVersion} on Kubernetes ${spec.kubernetesVersion}`;
-  if ((pinned === 'true' || pinned === 'false') && atLeast(spec.istioVersion, '1.24')) {
-    if (pinned === 'true' && !atLeast(spec.kubernetesVersion, '1.29')) return { value: 'classic', source: `${ISTIO_NATIVE_ANNOTATION}: "true", but Kubernetes ${spec.kubernetesVersion} < 1.29 has no native sidecars` };
+  if ((pinned === 'true' || pinned === 'false') && atLeast(spec.istioVersion, ISTIO_NATIVE_ANNOTATION_SINCE)) {
+    if (pinned === 'true' && !atLeast(spec.kubernetesVersion, NATIVE_SIDECARS_SINCE_KUBERNETES)) return { value: 'classic', source: `${ISTIO_NATIVE_ANNOTATION}: "true", but Kubernetes ${spec.kubernetesVersion} < ${NATIVE_SIDECARS_SINCE_KUBERNETES} has no native sidecars` };
     return { value: pinned === 'true' ? 'native' : 'classic', source: `annotation ${ISTIO_NATIVE_ANNOTATION}: "${pinned}"` };
   }
-  if (atLeast(spec.istioVersion, '1.27') && atLeast(spec.kubernetesVersion, '1.33')) return { value: 'native', source: `Istio default for ${versions}: auto picks native on kubelets ≥ 1.33` };
+  if (atLeast(spec.istioVersion, ISTIO_NATIVE_AUTO_SINCE) && atLeast(spec.kubernetesVersion, ISTIO_NATIVE_AUTO_KUBELET)) return { value: 'native', source: `Istio default for ${versions}: auto picks native on kubelets ≥ ${ISTIO_NATIVE_AUTO_KUBELET}` };
   return { value: 'classic', source: `Istio default for ${versions}` };
 }
 
 /** Returns whether Linkerd injects linkerd-proxy as a native sidecar (DOMAIN §3). */
 export function linkerdSidecarKind(template: PodTemplate, spec: Spec): Valued<SidecarKind> {
   const annotations = annotationsOf(template.metadata);
-  const key = LINKERD_NATIVE_KEYS.find((k) => annotations[k] === 'true' || annotations[k] === 'false');
+  const key = LINKERD_NATIVE_ANNOTATIONS.find((k) => annotations[k] === 'true' || annotations[k] === 'false');
   if (key) return { value: annotations[key] === 'true' ? 'native' : 'classic', source: `annotation ${key}: "${annotations[key]}"` };
-  if (atLeast(spec.linkerdVersion, '2.20')) return { value: 'native', source: `Linkerd default for ${spec.linkerdVersion}: native from 2.20` };
+  if (atLeast(spec.linkerdVersion, LINKERD_NATIVE_DEFAULT_SINCE)) return { value: 'native', source: `Linkerd default for ${spec.linkerdVersion}: native from ${LINKERD_NATIVE_DEFAULT_SINCE}` };
   return { value: 'classic', source: `Linkerd default for ${spec.linkerdVersion}` };
 }
 

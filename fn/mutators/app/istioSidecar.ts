@@ -5,6 +5,7 @@
  * Never a `lifecycle` on istio-proxy: an exec preStop replaces Istio's own native drain hook and
  * a sleep preStop merges into an invalid hook with two handlers (DOMAIN.md §2).
  */
+import { ISTIO_NATIVE_ANNOTATION, ISTIO_NATIVE_ANNOTATION_SINCE } from '../../workloads/nativeSidecars.ts';
 import type { Spec } from '../../config/schema.ts';
 import { annotationsOf } from '../../workloads/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
@@ -18,14 +19,13 @@ import { drainWindowSource } from './timing.ts';
 import type { AppTiming } from './timing.ts';
 
 /** Per-pod native-sidecar switch, read by Istio 1.24+ (DOMAIN.md §2). */
-export const ISTIO_NATIVE_ANNOTATION = 'sidecar.istio.io/nativeSidecar';
 
 /** Returns the pod-template changes that keep istio-proxy up until the app has finished. */
 export function istioSidecar(workload: Workload, spec: Spec, timing: AppTiming): SidecarOutcome {
   const annotations = annotationsOf(workload.template.metadata);
   const pinned = annotations[ISTIO_NATIVE_ANNOTATION];
   const pod = pinned === 'true' || pinned === 'false' ? { native: pinned === 'true', evidence: `pod annotation ${ISTIO_NATIVE_ANNOTATION}: "${pinned}"` } : undefined;
-  const choice = chooseSidecarMode(spec, { mesh: 'Istio', meshSince: '1.24', meshVersion: spec.istioVersion }, pod);
+  const choice = chooseSidecarMode(spec, { mesh: 'Istio', meshSince: ISTIO_NATIVE_ANNOTATION_SINCE, meshVersion: spec.istioVersion }, pod);
   const findings = [...choice.findings];
   const changes: ProposedChange[] = [];
   const W = drainWindowSource(timing);

@@ -4,7 +4,7 @@
  * mode sets `proxy-wait-before-exit-seconds = S + R`, which Linkerd turns into a preStop sleep on
  * linkerd-proxy and which must stay below the grace period.
  */
-import { atLeast } from '../../config/versions.ts';
+import { LINKERD_NATIVE_ANNOTATIONS, LINKERD_NATIVE_SINCE, LINKERD_WAIT_ANNOTATION, linkerdNativeAnnotation } from '../../workloads/nativeSidecars.ts';
 import type { Spec } from '../../config/schema.ts';
 import { annotationsOf } from '../../workloads/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
@@ -13,28 +13,18 @@ import type { SidecarOutcome } from './sidecarMode.ts';
 import { drainWindowSource } from './timing.ts';
 import type { AppTiming } from './timing.ts';
 
-const NATIVE = 'proxy-enable-native-sidecar';
-/** The wait annotation has only ever been alpha (2.7+, DOMAIN.md §3). */
-export const LINKERD_WAIT_ANNOTATION = 'config.alpha.linkerd.io/proxy-wait-before-exit-seconds';
-const PREFIXES = ['config.alpha.linkerd.io/', 'config.beta.linkerd.io/', 'config.linkerd.io/'] as const;
-
-/** Returns the prefix under which a Linkerd version reads the native-sidecar annotation: alpha 2.15–2.18, beta 2.19, GA 2.20+. */
-export function linkerdNativePrefix(version: string): (typeof PREFIXES)[number] {
-  if (atLeast(version, '2.20')) return 'config.linkerd.io/';
-  if (atLeast(version, '2.19')) return 'config.beta.linkerd.io/';
-  return 'config.alpha.linkerd.io/';
-}
 
 /** Returns the pod-template changes that keep linkerd-proxy up until the app has finished. */
 export function linkerdSidecar(workload: Workload, spec: Spec, timing: AppTiming): SidecarOutcome {
   const annotations = annotationsOf(workload.template.metadata);
-  const own = PREFIXES.map((p) => p + NATIVE).find((key) => annotations[key] === 'true' || annotations[key] === 'false');
+  const own = LINKERD_NATIVE_ANNOTATIONS.find((key) => annotations[key] === 'true' || annotations[key] === 'false');
   const pod = own ? { native: annotations[own] === 'true', evidence: `pod annotation ${own}: "${annotations[own]}"` } : undefined;
-  const choice = chooseSidecarMode(spec, { mesh: 'Linkerd', meshSince: '2.15', meshVersion: spec.linkerdVersion }, pod);
+  const choice = chooseSidecarMode(spec, { mesh: 'Linkerd', meshSince: LINKERD_NATIVE_SINCE, meshVersion: spec.linkerdVersion }, pod);
   const plan = timing.pod;
   const W = drainWindowSource(timing);
   if (choice.mode === 'native') {
-    const key = linkerdNativePrefix(spec.linkerdVersion) + NATIVE;
+    // Native mode was chosen, so the version reads one (≥ 2.15: chooseSidecarMode checked it).
+    const key = linkerdNativeAnnotation(spec.linkerdVersion)!;
     const reason = [
       `Native sidecar: Kubernetes stops linkerd-proxy only after every app container has exited (KEP-753), so the proxy outlives the app's preStop (S = ${plan.preStopSeconds.value} s) and its last requests (R = ${timing.inputs.maxRequest.value} s).`,
       `Prefix for Linkerd ${spec.linkerdVersion}: ${key.split('/')[0]}/ (alpha 2.15–2.18, beta 2.19, GA 2.20+; DOMAIN.md §3). Mode: ${choice.why}.`,

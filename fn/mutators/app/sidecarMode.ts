@@ -7,6 +7,7 @@
  */
 import { atLeast } from '../../config/versions.ts';
 import type { Spec } from '../../config/schema.ts';
+import { NATIVE_SIDECARS_SINCE_KUBERNETES as NATIVE_SIDECARS_SINCE } from '../../workloads/nativeSidecars.ts';
 import type { ProposedChange, ProposedFinding } from '../types.ts';
 
 export type SidecarMode = 'native' | 'classic';
@@ -20,8 +21,6 @@ export interface SidecarOutcome {
   readonly usesSidecarWait: boolean;
 }
 
-/** Native sidecar containers: beta and on by default from Kubernetes 1.29 (KEP-753, DOMAIN.md §1). */
-export const NATIVE_SIDECARS_SINCE = '1.29';
 
 /** What a mesh needs for native mode, checked against the target versions. */
 export interface NativeSupport {

@@ -5,19 +5,17 @@
 import { sourceOf } from '../../config/schema.ts';
 import type { Config } from '../../config/schema.ts';
 import { atLeast } from '../../config/versions.ts';
+import {
+  ISTIO_NATIVE_ANNOTATION,
+  ISTIO_NATIVE_ANNOTATION_SINCE,
+  LINKERD_NATIVE_SINCE,
+  linkerdNativeAnnotation,
+  NATIVE_SIDECARS_SINCE_KUBERNETES,
+} from '../../workloads/nativeSidecars.ts';
 
 export type Mesh = 'istio' | 'linkerd';
 export type JobMode = 'native' | 'wrap';
 
-// Native sidecars (KEP-753): beta and on by default from Kubernetes 1.29 (DOMAIN.md §1).
-export const NATIVE_MIN_KUBERNETES = '1.29';
-// Istio reads the per-pod `sidecar.istio.io/nativeSidecar` annotation from 1.24 (DOMAIN.md §2).
-export const NATIVE_MIN_ISTIO = '1.24';
-// Linkerd's native-sidecar annotation exists from 2.15 (DOMAIN.md §3).
-export const NATIVE_MIN_LINKERD = '2.15';
-
-const ISTIO_NATIVE_ANNOTATION = 'sidecar.istio.io/nativeSidecar';
-const LINKERD_NATIVE_SUFFIX = 'proxy-enable-native-sidecar';
 
 /** The configured version of a mesh and where that setting came from. */
 function meshVersion(config: Config, mesh: Mesh): { version: string; source: string } {
@@ -40,22 +38,19 @@ export function describeVersion(config: Config, mesh: Mesh | 'kubernetes'): stri
  */
 export function nativeSidecarAnnotation(config: Config, mesh: Mesh): string | undefined {
   const { version } = meshVersion(config, mesh);
-  if (mesh === 'istio') return atLeast(version, NATIVE_MIN_ISTIO) ? ISTIO_NATIVE_ANNOTATION : undefined;
-  if (atLeast(version, '2.20')) return `config.linkerd.io/${LINKERD_NATIVE_SUFFIX}`;
-  if (atLeast(version, '2.19')) return `config.beta.linkerd.io/${LINKERD_NATIVE_SUFFIX}`;
-  if (atLeast(version, NATIVE_MIN_LINKERD)) return `config.alpha.linkerd.io/${LINKERD_NATIVE_SUFFIX}`;
-  return undefined;
+  if (mesh === 'istio') return atLeast(version, ISTIO_NATIVE_ANNOTATION_SINCE) ? ISTIO_NATIVE_ANNOTATION : undefined;
+  return linkerdNativeAnnotation(version);
 }
 
 /** Returns what keeps the pod from native sidecars at the configured versions (empty: nothing). */
 export function nativeBlockers(config: Config, meshes: readonly Mesh[]): string[] {
   const blockers: string[] = [];
-  if (!atLeast(config.spec.kubernetesVersion, NATIVE_MIN_KUBERNETES)) {
-    blockers.push(`${describeVersion(config, 'kubernetes')} is below ${NATIVE_MIN_KUBERNETES}, where native sidecars become on by default (KEP-753)`);
+  if (!atLeast(config.spec.kubernetesVersion, NATIVE_SIDECARS_SINCE_KUBERNETES)) {
+    blockers.push(`${describeVersion(config, 'kubernetes')} is below ${NATIVE_SIDECARS_SINCE_KUBERNETES}, where native sidecars become on by default (KEP-753)`);
   }
   for (const mesh of meshes) {
     if (nativeSidecarAnnotation(config, mesh) === undefined) {
-      const minimum = mesh === 'istio' ? NATIVE_MIN_ISTIO : NATIVE_MIN_LINKERD;
+      const minimum = mesh === 'istio' ? ISTIO_NATIVE_ANNOTATION_SINCE : LINKERD_NATIVE_SINCE;
       blockers.push(`${describeVersion(config, mesh)} is below ${minimum}, the first with a per-pod native-sidecar annotation`);
     }
   }
