@@ -6,6 +6,7 @@
  * would be refused by the sidecar although the app is up, so drainDuration must reach W + B
  * (the plan's D, the same rule as for gateways, DOMAIN.md §5).
  */
+import { ISTIO_DEFAULT_DRAIN_DURATION_SECONDS } from '../../timing/platformDefaults.ts';
 import { formatGoDurationSeconds, parseGoDurationSeconds } from '../../timing/durations.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { annotationsOf } from '../../workloads/kubeObject.ts';
@@ -13,8 +14,6 @@ import { PROXY_CONFIG_ANNOTATION, readProxyConfig, setProxyConfigField } from '.
 import type { DrainStep } from './istioClassicDrain.ts';
 import type { AppTiming } from './timing.ts';
 
-/** Envoy's `--drain-time-s` default, which Istio's drainDuration defaults to (DOMAIN.md §2). */
-export const DEFAULT_DRAIN_DURATION_SECONDS = 45;
 
 /** Returns the pod's own drainDuration in whole seconds (rounded up), if it sets a readable one. */
 export function podDrainDurationSeconds(workload: Workload): number | undefined {
@@ -28,12 +27,12 @@ export function podDrainDurationSeconds(workload: Workload): number | undefined 
 export function inboundDrain(text: string, timing: AppTiming): DrainStep | undefined {
   const D = timing.pod.drainDurationSeconds;
   const own = timing.inputs.existingDrainDurationSeconds;
-  if (D.value <= (own ?? DEFAULT_DRAIN_DURATION_SECONDS)) return { text, lines: [] };
+  if (D.value <= (own ?? ISTIO_DEFAULT_DRAIN_DURATION_SECONDS)) return { text, lines: [] };
   const merged = setProxyConfigField(text, ['drainDuration'], formatGoDurationSeconds(D.value));
   return merged === undefined ? undefined : {
     text: merged,
     lines: [
-      `drainDuration "${D.value}s": ${D.formula}; Envoy closes the sidecar's inbound listeners after drainDuration (${own === undefined ? `default ${DEFAULT_DRAIN_DURATION_SECONDS} s` : `the pod's ${own} s`}), which must not come before the load balancer stops sending.`,
+      `drainDuration "${D.value}s": ${D.formula}; Envoy closes the sidecar's inbound listeners after drainDuration (${own === undefined ? `default ${ISTIO_DEFAULT_DRAIN_DURATION_SECONDS} s` : `the pod's ${own} s`}), which must not come before the load balancer stops sending.`,
       D.explanation,
     ],
   };
