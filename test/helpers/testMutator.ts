@@ -1,18 +1,18 @@
 /** A mutator for engine tests: sets fields of every kind of shape, so edits can be checked on any input. */
-import type { Mutator } from '../../fn/mutators/types.ts';
+import type { Mutator, ProposedChange } from '../../fn/mutators/types.ts';
 
 export const probeMutator: Mutator = {
   id: 'app-graceful',
   description: 'engine test probe',
   enabled: () => true,
   mutate(workload) {
-    const changes = [
+    const changes: ProposedChange[] = [
       { path: workload.at('spec', 'terminationGracePeriodSeconds'), value: 99, reason: 'probe grace' },
       { path: workload.at('metadata', 'annotations', 'probe.example/on'), value: 'yes', reason: 'probe annotation (a YAML 1.1 boolean word)' },
     ];
     for (const container of workload.containers) {
       changes.push({ path: workload.containerAt(container.name, 'env', { key: 'name', equals: 'PROBE' }, 'value'), value: '0644', reason: 'probe env' });
-      changes.push({ path: workload.containerAt(container.name, 'lifecycle', 'preStop'), value: { sleep: { seconds: 7 } }, reason: 'probe preStop' } as never);
+      changes.push({ path: workload.containerAt(container.name, 'lifecycle', 'preStop'), value: { sleep: { seconds: 7 } }, reason: 'probe preStop' });
     }
     return { changes, findings: [] };
   },
