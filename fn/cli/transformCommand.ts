@@ -6,7 +6,7 @@ import { readConfigText } from '../config/load.ts';
 import type { ConfigSource } from '../config/load.ts';
 import { transform } from '../engine/transform.ts';
 import type { TransformResult } from '../engine/transform.ts';
-import { jsonReport } from '../report/json.ts';
+import { reportData, toJsonText } from '../report/json.ts';
 import { textReport } from '../report/text.ts';
 import { findingLine } from './findingsText.ts';
 import { readInputFile, readStdin, writeSideFile } from './io.ts';
@@ -59,8 +59,7 @@ async function report(result: TransformResult, format: 'text' | 'json'): Promise
   const [{ explain }, { renderText }] = await Promise.all([import('../explain/explain.ts'), import('../explain/render/text.ts')]);
   const explanation = explain(result);
   if (format === 'json') {
-    const records = JSON.parse(jsonReport(result.changes, result.findings, result.config)) as Record<string, unknown>;
-    return `${JSON.stringify({ ...records, explain: explanation }, null, 2)}\n`;
+    return toJsonText({ ...reportData(result.changes, result.findings, result.config), explain: explanation });
   }
   return `${renderText(explanation, { colour: false })}\n${textReport(result.changes, result.findings, result.config)}`;
 }

@@ -6,13 +6,17 @@ import type { ChangeRecord, Finding } from '../engine/records.ts';
 /** Version of the JSON report's shape; bumped on any incompatible change. */
 export const REPORT_SCHEMA = 'kube-graceful.dev/report/v1';
 
-/** Returns the JSON report text. */
-export function jsonReport(changes: readonly ChangeRecord[], findings: readonly Finding[], config: Config): string {
-  const report = {
+/** Returns the JSON report as data (the records with formatted field paths and the settings used). */
+export function reportData(changes: readonly ChangeRecord[], findings: readonly Finding[], config: Config): Record<string, unknown> {
+  return {
     schema: REPORT_SCHEMA,
     settings: { spec: config.spec, sources: Object.fromEntries(config.provenance) },
     changes: changes.map((c) => ({ ...c, field: formatPath(c.path) })),
     findings: findings.map((f) => ({ ...f, ...(f.path ? { field: formatPath(f.path) } : {}) })),
   };
-  return `${JSON.stringify(report, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), 2)}\n`;
+}
+
+/** Returns JSON text for report data (ints beyond 2^53 written as numbers). */
+export function toJsonText(data: unknown): string {
+  return `${JSON.stringify(data, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), 2)}\n`;
 }
