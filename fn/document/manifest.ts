@@ -2,14 +2,14 @@
  * One document of the stream: its source text, parsed on demand, and edits that keep every byte
  * they do not own. A document nobody edits is written back exactly as it came in.
  */
-import { isDeepStrictEqual } from 'node:util';
+import { dequal } from 'dequal';
 import { isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Document, Node, YAMLError } from 'yaml';
 import { KubeGracefulError } from '../engine/errors.ts';
 import { buildAt, formatPath, setAt } from './path.ts';
 import type { FieldPath } from './path.ts';
-import { spliceSet } from './splice.ts';
-import { parseOptions, stringifyOptions, toJsOptions, MAX_NESTING_DEPTH } from '../yaml/options.ts';
+import { spliceAll, spliceSet } from './splice.ts';
+import { parseOptions, printableParseOptions, stringifyOptions, toJsOptions, MAX_NESTING_DEPTH } from '../yaml/options.ts';
 import { resourceHint } from '../stream/prescan.ts';
 
 /** New nodes never use anchors/aliases for an object used twice (kpt rejects an alias where it expects a mapping). */
@@ -23,12 +23,27 @@ export interface SourcePlace {
   readonly line: number;
 }
 
-/** A document of the stream with lazy parsing and verified, minimal edits. */
+/** A field to set, waiting for the document's edits to be made in one go. */
+interface PendingSet {
+  readonly path: FieldPath;
+  readonly value: unknown;
+}
+
+/**
+ * A document of the stream with lazy parsing and verified, minimal edits.
+ *
+ * Edits wait until the text or the syntax tree is next read, then are made together and checked
+ * with one parse (issue #9: a re-parse per edit was a third of a run). Reads of `data` see every
+ * edit at once.
+ */
 export class ManifestDocument {
   #text: string;
   #doc: Document | undefined;
   #data: unknown;
   #changed = false;
+  #pending: PendingSet[] = [];
+  /** The data with the pending edits made (what the text must parse to once they are). */
+  #expected: unknown;
 
   constructor(
     text: string,
@@ -39,22 +54,25 @@ export class ManifestDocument {
 
   /** Returns the current text: the source, or the source with the edits made so far. */
   get text(): string {
+    this.flush();
     return this.#text;
   }
 
   /** Returns true once an edit has changed the text. */
   get changed(): boolean {
-    return this.#changed;
+    return this.#changed || this.#pending.length > 0;
   }
 
   /** Returns the parsed document; throws a KubeGracefulError that names the line on bad YAML. */
   get document(): Document {
+    this.flush();
     this.#doc ??= this.parse(this.#text);
     return this.#doc;
   }
 
-  /** Returns the document as plain data (ints beyond 2^53 stay bigint). */
+  /** Returns the document as plain data (ints beyond 2^53 stay bigint), with every edit made. */
   get data(): unknown {
+    if (this.#pending.length > 0) return this.#expected;
     if (this.#data === undefined) {
       try {
         this.#data = toData(this.document);
@@ -66,11 +84,38 @@ export class ManifestDocument {
   }
 
   /**
-   * Sets `value` at `path`. The text edit is checked by re-parsing: the result must equal the old
-   * data with exactly this field set, else the edit is redone on the syntax tree (which may
-   * re-indent this one document) and checked again.
+   * Sets `value` at `path`. The edit is made when the text or tree is next read (see flush), and
+   * its errors (a path through an alias) are thrown then; `data` has it at once.
    */
   set(path: FieldPath, value: unknown): void {
+    this.#expected = setAt(this.data, path, value);
+    this.#pending.push({ path, value });
+  }
+
+  /**
+   * Makes the pending edits. First all as text splices planned on one parse, checked by one
+   * re-parse: the result must equal the data with exactly these fields set. When that fails (a
+   * shape the splicer does not handle, edits that overlap or create the same map), they are made
+   * one at a time, each checked, each falling back to a tree edit (see setNow).
+   */
+  private flush(): void {
+    if (this.#pending.length === 0) return;
+    const pending = this.#pending;
+    const expected = this.#expected;
+    this.#pending = [];
+    this.#expected = undefined;
+    const doc = (this.#doc ??= this.parse(this.#text));
+    const spliced = pending.length > 1 ? spliceAll(this.#text, doc, pending) : undefined;
+    if (spliced !== undefined && this.accept(spliced, expected)) return;
+    for (const { path, value } of pending) this.setNow(path, value);
+  }
+
+  /**
+   * Sets `value` at `path` now. The text edit is checked by re-parsing: the result must equal the
+   * old data with exactly this field set, else the edit is redone on the syntax tree (which may
+   * re-indent this one document) and checked again.
+   */
+  private setNow(path: FieldPath, value: unknown): void {
     const expected = setAt(this.data, path, value);
     const spliced = spliceSet(this.#text, this.document, path, value);
     if (spliced !== undefined && this.accept(spliced, expected)) return;
@@ -89,7 +134,7 @@ export class ManifestDocument {
     } catch {
       return false;
     }
-    if (!isDeepStrictEqual(data, expected)) return false;
+    if (!dequal(data, expected)) return false;
     this.#text = text;
     this.#doc = doc;
     this.#data = data;
@@ -99,7 +144,7 @@ export class ManifestDocument {
 
   /** The tree edit: create what is missing along the path, set the value, print the document. */
   private rewrite(path: FieldPath, value: unknown): string {
-    const doc = this.parse(this.#text);
+    const doc = this.parse(this.#text, printableParseOptions());
     let parent: Node | null = doc.contents as Node | null;
     const setChild = (holder: Node | Document, key: unknown, child: unknown) => {
       (holder as { set(k: unknown, v: unknown): void }).set(key, doc.createNode(child, NO_ALIASES));
@@ -149,10 +194,10 @@ export class ManifestDocument {
     return doc.toString(stringifyOptions());
   }
 
-  private parse(text: string): Document {
+  private parse(text: string, options = parseOptions()): Document {
     let doc: Document;
     try {
-      doc = parseDocument(text, parseOptions());
+      doc = parseDocument(text, options);
     } catch (error) {
       throw this.translate(error);
     }
@@ -184,22 +229,11 @@ export class ManifestDocument {
 }
 
 /**
- * Plain data of a document. Ints are read as bigint so that huge ones keep every digit through a
- * tree edit; those a number holds exactly become numbers, which is what mutators compare and write.
+ * Plain data of a document. Ints beyond 2^53 stay bigint so that they keep every digit through a
+ * tree edit; the others are numbers already (see safeIntResolve in yaml/options.ts).
  */
 export function toData(doc: Document): unknown {
-  return normalizeInts(doc.toJS(toJsOptions()) ?? null);
-}
-
-function normalizeInts(value: unknown): unknown {
-  if (typeof value === 'bigint') return value >= Number.MIN_SAFE_INTEGER && value <= Number.MAX_SAFE_INTEGER ? Number(value) : value;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = normalizeInts(value[i]);
-  } else if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) record[key] = normalizeInts(record[key]);
-  }
-  return value;
+  return doc.toJS(toJsOptions()) ?? null;
 }
 
 /** Depth of the deepest collection, counted without recursion so hostile input cannot overflow. */

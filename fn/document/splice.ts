@@ -25,10 +25,32 @@ type Holder =
 
 /** Returns `source` with `value` set at `path`, or undefined when the shape needs a tree edit. */
 export function spliceSet(source: string, doc: Document, path: FieldPath, value: unknown): string | undefined {
-  const edit = planEdit(source, doc, path, value);
-  if (!edit) return undefined;
-  const text = source.includes('\r\n') ? edit.text.replace(/\r?\n/g, '\r\n') : edit.text;
-  return source.slice(0, edit.start) + text + source.slice(edit.end);
+  return spliceAll(source, doc, [{ path, value }]);
+}
+
+/**
+ * Returns `source` with every field set, all edits planned on the one parse `doc` (issue #9: one
+ * parse to check a document's edits, not one per edit), or undefined when one needs a tree edit
+ * or two edits overlap. Two insertions at one offset keep their order. Edits that each create the
+ * same missing map give a duplicate key, which the caller's check by re-parsing turns down.
+ */
+export function spliceAll(source: string, doc: Document, sets: ReadonlyArray<{ readonly path: FieldPath; readonly value: unknown }>): string | undefined {
+  const edits: Edit[] = [];
+  for (const { path, value } of sets) {
+    const edit = planEdit(source, doc, path, value);
+    if (!edit) return undefined;
+    edits.push(edit);
+  }
+  // Last edit first, so offsets before it stay valid; at one offset the later edit goes in first
+  // and ends up after the earlier one. Spans may touch but not overlap.
+  const order = edits.map((edit, index) => ({ edit, index })).sort((a, b) => b.edit.start - a.edit.start || b.index - a.index);
+  for (let i = 1; i < order.length; i++) {
+    if (order[i]!.edit.end > order[i - 1]!.edit.start) return undefined;
+  }
+  const crlf = source.includes('\r\n');
+  let text = source;
+  for (const { edit } of order) text = text.slice(0, edit.start) + (crlf ? edit.text.replace(/\r?\n/g, '\r\n') : edit.text) + text.slice(edit.end);
+  return text;
 }
 
 function planEdit(source: string, doc: Document, path: FieldPath, value: unknown): Edit | undefined {

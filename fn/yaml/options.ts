@@ -5,7 +5,7 @@
  * quoted (CONTRACTS.md, "YAML handling"). The 1.1 timestamp, omap, pairs, set and sexagesimal
  * tags are dropped so such values keep their text instead of turning into dates or numbers.
  */
-import type { CreateNodeOptions, DocumentOptions, ParseOptions, SchemaOptions, ToStringOptions, ToJSOptions } from 'yaml';
+import type { CreateNodeOptions, DocumentOptions, ParseOptions, ScalarTag, SchemaOptions, Tags, ToStringOptions, ToJSOptions } from 'yaml';
 
 /** Tags of the yaml-1.1 schema that would rewrite values Kubernetes reads as plain strings. */
 const DROPPED_TAGS = new Set([
@@ -19,7 +19,40 @@ const DROPPED_TAGS = new Set([
 export const MAX_ALIAS_COUNT = 100;
 export const MAX_NESTING_DEPTH = 500;
 
-/** Returns the options every `parseDocument` call in kube-graceful uses. */
+/** The YAML 1.1 tags kube-graceful reads with: the yaml-1.1 schema less the dropped ones. */
+function customTags(tags: Tags): Tags {
+  return tags
+    .filter((tag) => {
+      const id = typeof tag === 'string' ? tag : tag.tag;
+      // Sexagesimal ints/floats (`1:30` → 90) share the int/float tags with a `format: 'TIME'`.
+      if (typeof tag === 'object' && 'format' in tag && tag.format === 'TIME') return false;
+      return !DROPPED_TAGS.has(id);
+    })
+    .map((tag) => (typeof tag === 'object' && tag.tag === INT_TAG && !('collection' in tag && tag.collection) ? { ...(tag as ScalarTag), resolve: safeIntResolve((tag as ScalarTag).resolve) } : tag));
+}
+
+const INT_TAG = 'tag:yaml.org,2002:int';
+
+/**
+ * Ints are read as bigint (`intAsBigInt`) so that huge ones keep every digit through a tree edit;
+ * those a number holds exactly become numbers at once, which is what mutators compare and write
+ * (cheaper than a pass over the data after parsing, issue #9).
+ */
+function safeIntResolve(resolve: ScalarTag['resolve']): ScalarTag['resolve'] {
+  return (...args) => {
+    const value = resolve(...args);
+    return typeof value === 'bigint' && value >= MIN_SAFE && value <= MAX_SAFE ? Number(value) : value;
+  };
+}
+
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * Returns the options for reading a document (and for editing its text: splices print their new
+ * values with stringifyOptions). No `compat` schema here: it would test every scalar a second time
+ * against all yaml-1.1 tags only to warn, about a fifth of the time a parse takes (issue #9).
+ */
 export function parseOptions(): ParseOptions & DocumentOptions & SchemaOptions {
   return {
     version: '1.1',
@@ -27,19 +60,18 @@ export function parseOptions(): ParseOptions & DocumentOptions & SchemaOptions {
     uniqueKeys: true,
     prettyErrors: true, // errors carry linePos: line and column for messages
     keepSourceTokens: false,
-    // Written strings are quoted wherever a full YAML 1.1 reader (PyYAML, ruamel, yaml-1.1 schema)
-    // would take them for something else: `1:30` (sexagesimal 90), `2001-01-01` (a date) are
-    // strings to Kubernetes but not to every tool in a pipeline. Only changes how new values are
-    // printed (and adds parse warnings, which are ignored). Issue #8, test/reliability/.
-    compat: 'yaml-1.1',
-    customTags: (tags) =>
-      tags.filter((tag) => {
-        const id = typeof tag === 'string' ? tag : tag.tag;
-        // Sexagesimal ints/floats (`1:30` → 90) share the int/float tags with a `format: 'TIME'`.
-        if (typeof tag === 'object' && 'format' in tag && tag.format === 'TIME') return false;
-        return !DROPPED_TAGS.has(id);
-      }),
+    customTags,
   };
+}
+
+/**
+ * Returns the options for a document that is edited as a tree and printed back whole. Written
+ * strings are quoted wherever a full YAML 1.1 reader (PyYAML, ruamel, yaml-1.1 schema) would take
+ * them for something else: `1:30` (sexagesimal 90), `2001-01-01` (a date) are strings to
+ * Kubernetes but not to every tool in a pipeline. Issue #8, test/reliability/.
+ */
+export function printableParseOptions(): ParseOptions & DocumentOptions & SchemaOptions {
+  return { ...parseOptions(), compat: 'yaml-1.1' };
 }
 
 /** Returns the options for turning a parsed document into plain data. */
@@ -51,5 +83,5 @@ export function toJsOptions(): ToJSOptions {
 export function stringifyOptions(indentSeq = true): ToStringOptions & SchemaOptions & DocumentOptions & CreateNodeOptions {
   // No anchors/aliases for objects used twice (e.g. one resourceRef in many KRM results): kpt's
   // kyaml rejects an alias where it expects a mapping.
-  return { ...parseOptions(), lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false, indentSeq, aliasDuplicateObjects: false };
+  return { ...printableParseOptions(), lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false, indentSeq, aliasDuplicateObjects: false };
 }

@@ -4,7 +4,7 @@
  * native-sidecar annotation; wrap mode wraps the main containers' command so the proxy is asked
  * to quit. Docs: docs/mutators/job-sidecar-quit.md.
  */
-import { isDeepStrictEqual } from 'node:util';
+import { dequal } from 'dequal';
 import { getAt } from '../../document/path.ts';
 import { annotationsOf, labelsOf } from '../../workloads/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
@@ -39,7 +39,7 @@ export const jobSidecarQuit: Mutator = {
     const decision = decideMode(context.config, meshes, annotationsOf(workload.template.metadata));
     const plan = decision.mode === 'native' ? native(workload, context, meshes, decision) : wrap(workload, context, meshes, decision);
     // Only what differs from the manifest counts, so "nothing to do" can be said when that is so.
-    const changes = plan.changes.filter((c) => !isDeepStrictEqual(getAt(workload.object, c.path), c.value));
+    const changes = plan.changes.filter((c) => !dequal(getAt(workload.object, c.path), c.value));
     const findings = [...plan.findings];
     if (changes.length > 0) findings.push(...helmHookFindings(workload));
     else if (!findings.some((f) => f.severity !== 'info')) findings.push(alreadyDone(decision.mode));

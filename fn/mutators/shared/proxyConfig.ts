@@ -9,11 +9,11 @@
  * back as `!!str "5"`). The caller turns a refusal into a warning.
  */
 import { Document, isAlias, isMap, isScalar, parseDocument, visit } from 'yaml';
-import { isDeepStrictEqual } from 'node:util';
+import { dequal } from 'dequal';
 import { toData } from '../../document/manifest.ts';
 import { setAt } from '../../document/path.ts';
 import { spliceSet } from '../../document/splice.ts';
-import { parseOptions, stringifyOptions } from '../../yaml/options.ts';
+import { printableParseOptions, stringifyOptions } from '../../yaml/options.ts';
 
 /** The annotation key, on the pod template (DOMAIN §2). */
 export const PROXY_CONFIG_ANNOTATION = 'proxy.istio.io/config';
@@ -45,7 +45,7 @@ export function setProxyConfigField(text: string, path: readonly string[], field
   const expected = setAt(parsed.fields, path, fieldValue) as Record<string, unknown>;
   const spliced = parsed.doc.contents === null ? undefined : spliceSet(text, parsed.doc, path, fieldValue);
   if (spliced !== undefined && holds(spliced, expected)) return spliced;
-  const doc = parsed.doc.contents === null ? new Document({}, parseOptions()) : parsed.doc;
+  const doc = parsed.doc.contents === null ? new Document({}, printableParseOptions()) : parsed.doc;
   try {
     const existing = doc.getIn(path, true);
     if (isScalar(existing)) existing.value = fieldValue; // keeps the user's quoting
@@ -63,7 +63,7 @@ type Parsed = { doc: Document; fields: Record<string, unknown> } | { problem: st
 function parse(text: string): Parsed {
   let doc: Document;
   try {
-    doc = parseDocument(text, parseOptions());
+    doc = parseDocument(text, printableParseOptions());
   } catch (error) {
     return { problem: `it is not valid YAML (${error instanceof Error ? error.message.split('\n')[0] : String(error)})` };
   }
@@ -88,5 +88,5 @@ function parse(text: string): Parsed {
 
 function holds(text: string, expected: Record<string, unknown>): boolean {
   const again = parse(text);
-  return !('problem' in again) && isDeepStrictEqual(again.fields, expected);
+  return !('problem' in again) && dequal(again.fields, expected);
 }
