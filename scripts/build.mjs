@@ -1,28 +1,66 @@
-// Bundles the CLI into one executable ES module, dist/cli.js, so start-up is one file read
-// (issue #9: start-up near bare node) and Helm 3 / kpt can run it directly (shebang, mode 755).
+// Builds dist/: the CLI bundled into one file, a launcher, and the V8 code cache that makes
+// start-up near bare node (issue #9). Helm 3 and kpt run dist/cli.js directly (shebang, mode 755).
+//
+//   dist/cli.js                       the launcher (fn/cli/launcher.ts): loads the bundle with the cache
+//   dist/kube-graceful.<hash>.cjs     everything else, one CommonJS file (vm.Script runs scripts,
+//                                     not ES modules, and only scripts take a code cache on Node 20)
+//   dist/kube-graceful.<hash>.v8cache bytecode of the functions a run over the training stream called
+//
+// The hash of the bundle is in both names and in the launcher, so the three always belong together.
 import { build } from 'esbuild';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-await build({
+/** What the training run reads: a gateway behind an NLB, a meshed app and a meshed hook Job. */
+const TRAINING = ['examples/quickstart/istio-gateway-nlb.yaml', 'examples/manifests/graceful-demo.yaml'];
+
+const common = { bundle: true, platform: 'node', target: 'node20', minify: true, legalComments: 'linked', logLevel: 'warning' };
+
+rmSync('dist', { recursive: true, force: true });
+mkdirSync('dist');
+
+const bundled = await build({
+  ...common,
   entryPoints: ['fn/cli/main.ts'],
-  outfile: 'dist/cli.js',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  minify: true,
-  legalComments: 'linked',
+  outfile: 'dist/kube-graceful.cjs',
+  format: 'cjs',
+  write: false,
   define: { KUBE_GRACEFUL_VERSION: JSON.stringify(version) },
-  // commander is CommonJS; a bundled ES module needs a `require` for it.
-  banner: { js: "#!/usr/bin/env node\nimport { createRequire as __kgRequire } from 'node:module';\nconst require = __kgRequire(import.meta.url);" },
-  logLevel: 'warning',
+});
+const code = bundled.outputFiles.find((f) => f.path.endsWith('.cjs'));
+const bundleName = `kube-graceful.${createHash('sha256').update(code.contents).digest('hex').slice(0, 12)}.cjs`;
+for (const file of bundled.outputFiles) writeFileSync(file.path.replace(/kube-graceful\.cjs(?=[^/]*$)/, bundleName), file.contents);
+
+await build({
+  ...common,
+  entryPoints: ['fn/cli/launcher.ts'],
+  outfile: 'dist/cli.js',
+  format: 'cjs',
+  define: { KUBE_GRACEFUL_BUNDLE: JSON.stringify(bundleName) },
+  banner: { js: '#!/usr/bin/env node' },
 });
 chmodSync('dist/cli.js', 0o755);
+// CommonJS in a `"type": "module"` package: node loads it with one synchronous read, where the ES
+// module loader reads through a FileHandle whose close the process then waits for at exit.
+writeFileSync('dist/package.json', `${JSON.stringify({ type: 'commonjs' })}\n`);
+
+// The training run: the launcher writes the cache at exit. Without NODE_OPTIONS, so the V8 flags
+// are node's defaults, which is what the cache is checked against when users run it.
+const { NODE_OPTIONS: _ignored, ...env } = process.env;
+const training = spawnSync(process.execPath, ['dist/cli.js'], {
+  input: TRAINING.map((file) => readFileSync(file, 'utf8')).join('---\n'),
+  env: { ...env, KUBE_GRACEFUL_CODE_CACHE: 'write' },
+  stdio: ['pipe', 'ignore', 'pipe'],
+});
+if (training.status !== 0) throw new Error(`build: the training run failed (exit ${training.status}):\n${training.stderr}`);
+const check = spawnSync(process.execPath, ['dist/cli.js', '--version'], { env: { ...env, KUBE_GRACEFUL_CODE_CACHE: 'check' }, encoding: 'utf8' });
+if (!check.stderr.includes('code cache used')) throw new Error(`build: V8 does not take the cache it just made: ${check.stderr}`);
+
 // The Helm 4 plugin folder carries its own copy (renderer/plugin.yaml runs
 // ${HELM_PLUGIN_DIR}/dist/cli.js): `helm plugin install` symlinks the folder and node resolves
 // `${HELM_PLUGIN_DIR}/../dist` lexically, so a path outside the folder would not be found.
-mkdirSync('renderer/dist', { recursive: true });
-copyFileSync('dist/cli.js', 'renderer/dist/cli.js');
-chmodSync('renderer/dist/cli.js', 0o755);
+rmSync('renderer/dist', { recursive: true, force: true });
+cpSync('dist', 'renderer/dist', { recursive: true });

@@ -2,12 +2,14 @@
  * Input and output of the command line: stdin read whole and checked as UTF-8, output written
  * only once the whole run has succeeded (a post-renderer must never emit half a stream).
  */
+import { isUtf8 } from 'node:buffer';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import { KubeGracefulError } from '../engine/errors.ts';
 
 /** Returns the text of stdin (empty when Helm sends nothing, e.g. `--output-dir`). */
 export function readStdin(): string {
-  if (process.stdin.isTTY) {
+  if (isatty(0)) {
     throw new KubeGracefulError('E_USAGE', 'no input: stdin is a terminal', {}, 'Pipe manifests in: `helm template … | kube-graceful`, or `kube-graceful < manifests.yaml`.');
   }
   return decodeUtf8(readFileSync(0), 'stdin');
@@ -25,15 +27,16 @@ export function readInputFile(path: string): string {
   return decodeUtf8(bytes, path);
 }
 
-/** Returns the bytes as text; invalid UTF-8 is an input error naming the byte offset. */
+/**
+ * Returns the bytes as text, a BOM kept; invalid UTF-8 is an input error naming the byte offset.
+ * `isUtf8` (simdutf) then `toString` is several times faster than a fatal TextDecoder on a 5 MB
+ * stream (issue #9).
+ */
 export function decodeUtf8(bytes: Uint8Array, origin: string): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    const offset = firstInvalidUtf8(bytes);
-    const line = bytes.subarray(0, offset).reduce((n, b) => (b === 10 ? n + 1 : n), 1);
-    throw new KubeGracefulError('E_INPUT', `${origin} is not valid UTF-8 (first bad byte at offset ${offset})`, { line }, 'Kubernetes manifests are UTF-8 text; check for binary data or another encoding.');
-  }
+  if (isUtf8(bytes)) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  const offset = firstInvalidUtf8(bytes);
+  const line = bytes.subarray(0, offset).reduce((n, b) => (b === 10 ? n + 1 : n), 1);
+  throw new KubeGracefulError('E_INPUT', `${origin} is not valid UTF-8 (first bad byte at offset ${offset})`, { line }, 'Kubernetes manifests are UTF-8 text; check for binary data or another encoding.');
 }
 
 function firstInvalidUtf8(bytes: Uint8Array): number {

@@ -39,26 +39,31 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-try {
-  await buildProgram(execute).parseAsync(process.argv);
-} catch (error) {
-  if (error instanceof CommanderError) {
-    // --help and --version end here too, with exit code 0.
-    process.exitCode = error.exitCode === 0 ? 0 : 2;
-    // Commander already printed the usage error on stderr, which Helm 4 never shows: copy it to
-    // the log file too, or a mistyped --post-renderer-args fails with no message at all.
-    const logFile = error.exitCode === 0 ? undefined : logFileFromArgv(process.argv.slice(2)) ?? process.env['KUBE_GRACEFUL_LOG_FILE'];
-    if (logFile) {
-      try {
-        appendFileSync(logFile, `kube-graceful: ${error.message.replace(/^error: /, '')}\n`);
-      } catch {
-        process.stderr.write(`kube-graceful: cannot write log file ${logFile}\n`);
+/** Parses argv and runs the command. No top-level await: the bundle is CommonJS (see scripts/build.mjs). */
+async function main(): Promise<void> {
+  try {
+    await buildProgram(execute).parseAsync(process.argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here too, with exit code 0.
+      process.exitCode = error.exitCode === 0 ? 0 : 2;
+      // Commander already printed the usage error on stderr, which Helm 4 never shows: copy it to
+      // the log file too, or a mistyped --post-renderer-args fails with no message at all.
+      const logFile = error.exitCode === 0 ? undefined : logFileFromArgv(process.argv.slice(2)) ?? process.env['KUBE_GRACEFUL_LOG_FILE'];
+      if (logFile) {
+        try {
+          appendFileSync(logFile, `kube-graceful: ${error.message.replace(/^error: /, '')}\n`);
+        } catch {
+          process.stderr.write(`kube-graceful: cannot write log file ${logFile}\n`);
+        }
       }
+    } else {
+      throw error;
     }
-  } else {
-    throw error;
   }
 }
+
+void main();
 
 /** Returns the `--log-file` value from raw arguments (commander has not parsed them when it fails). */
 function logFileFromArgv(args: readonly string[]): string | undefined {

@@ -64,11 +64,13 @@ export function dockerfileEntrypoint(file = join(ROOT, 'Dockerfile')): Dockerfil
   if (!final?.entrypoint) throw new Error(`${file}: the final stage has no exec-form ENTRYPOINT`);
   const local = final.entrypoint.map((part, index) => {
     if (index === 0 && /\/node$/.test(part)) return process.execPath;
-    const copy = final.copies.get(part);
+    // A file copied as itself, or inside a copied folder (`COPY --from=build /src/dist/ /app/`).
+    const folder = [...final.copies.keys()].find((dest) => dest.endsWith('/') && part.startsWith(dest));
+    const copy = final.copies.get(part) ?? (folder ? final.copies.get(folder) : undefined);
     if (!copy) return part;
     const stage = stages.find((s) => s.name === copy.from);
     if (!stage) throw new Error(`${file}: COPY --from=${copy.from}: no such stage`);
-    return join(ROOT, relative(stage.workdir, copy.src));
+    return join(ROOT, relative(stage.workdir, copy.src), folder && !final.copies.has(part) ? part.slice(folder.length) : '');
   });
   return { entrypoint: final.entrypoint, user: final.user, base: final.base, local };
 }

@@ -4,7 +4,7 @@
  * run locally; the image itself is built by users or a release pipeline).
  */
 import test from 'ava';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { cliPath, ROOT, run, runOk } from '../helpers/integration.ts';
@@ -24,9 +24,11 @@ test('renderer/plugin.yaml is the minimal Helm 4 post-renderer plugin (unknown k
   });
 });
 
-test('the build puts the same bundle in dist/ and in the plugin folder', (t) => {
-  const copy = join(ROOT, 'renderer', 'dist', 'cli.js');
-  t.true(readFileSync(copy).equals(readFileSync(cliPath())), 'renderer/dist/cli.js = dist/cli.js (run npm run build)');
+test('the build puts the same launcher, bundle and code cache in dist/ and in the plugin folder', (t) => {
+  const files = readdirSync(join(ROOT, 'dist')).sort();
+  t.deepEqual(readdirSync(join(ROOT, 'renderer', 'dist')).sort(), files, 'renderer/dist/ = dist/ (run npm run build)');
+  for (const file of files) t.true(readFileSync(join(ROOT, 'renderer', 'dist', file)).equals(readFileSync(join(ROOT, 'dist', file))), file);
+  t.true(files.some((f) => f.endsWith('.cjs')) && files.some((f) => f.endsWith('.v8cache')) && files.includes('package.json'), files.join(' '));
   t.true((statSync(cliPath()).mode & 0o111) !== 0, 'dist/cli.js is executable');
   t.is(pkg.bin['kube-graceful'], 'dist/cli.js');
 });
@@ -34,7 +36,8 @@ test('the build puts the same bundle in dist/ and in the plugin folder', (t) => 
 test('the npm package holds the CLI, the plugin folder with its bundle, and no tests', async (t) => {
   const out = await runOk(t, 'npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '--loglevel=error'], { cwd: ROOT });
   const files = ((JSON.parse(out) as { files: { path: string }[] }[])[0]?.files ?? []).map((f) => f.path);
-  for (const file of ['dist/cli.js', 'renderer/plugin.yaml', 'renderer/dist/cli.js', 'renderer/README.md', 'README.md', 'package.json']) t.true(files.includes(file), file);
+  const built = readdirSync(join(ROOT, 'dist')).flatMap((f) => [`dist/${f}`, `renderer/dist/${f}`]);
+  for (const file of [...built, 'renderer/plugin.yaml', 'renderer/README.md', 'README.md', 'package.json']) t.true(files.includes(file), file);
   t.false(files.some((f) => f.startsWith('test/') || f.startsWith('.cache/')), files.filter((f) => f.startsWith('test/')).join(', '));
 });
 
@@ -55,11 +58,27 @@ test('Dockerfile: distroless Node.js 20 (no shell), non-root, entrypoint = the b
 
 test('Dockerfile: everything the build stage copies exists and is not excluded by .dockerignore', (t) => {
   const text = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
-  const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const patterns = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
   const sources = [...text.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) => m[1]!.split(/\s+/));
   t.true(sources.length >= 4, sources.join(' '));
   for (const source of sources) {
     t.true(existsSync(join(ROOT, source)), `${source} exists`);
-    t.false(ignored.some((pattern) => source.replace(/\/$/, '') === pattern.replace(/\/$/, '')), `${source} is not in .dockerignore`);
+    t.false(dockerIgnores(patterns, source), `${source} is not excluded by .dockerignore`);
   }
+  // The build's training run reads these (scripts/build.mjs): the image build needs them too.
+  const training = [.../TRAINING = \[([^\]]*)\]/.exec(readFileSync(join(ROOT, 'scripts', 'build.mjs'), 'utf8'))![1]!.matchAll(/'([^']+)'/g)].map((m) => m[1]!);
+  t.true(training.length >= 1);
+  for (const file of training) t.true(sources.includes(file), `the Dockerfile copies the training stream ${file}`);
 });
+
+/** Whether Docker leaves `source` out of the context: the last pattern naming it or a folder of it decides (`!` puts back). */
+function dockerIgnores(patterns: readonly string[], source: string): boolean {
+  const path = source.replace(/\/$/, '');
+  let ignored = false;
+  for (const pattern of patterns) {
+    const negated = pattern.startsWith('!');
+    const target = pattern.replace(/^!/, '').replace(/\/$/, '');
+    if (path === target || path.startsWith(`${target}/`)) ignored = !negated;
+  }
+  return ignored;
+}
