@@ -19,6 +19,24 @@ const TRAINING = ['examples/quickstart/istio-gateway-nlb.yaml', 'examples/manife
 
 const common = { bundle: true, platform: 'node', target: 'node20', minify: true, legalComments: 'linked', logLevel: 'warning' };
 
+/**
+ * commander requires node:child_process when loaded, for executable subcommands we do not have;
+ * node:child_process loads node:net and node:dgram, a few milliseconds of every start. Commander
+ * gets a stand-in that requires the real module on first use.
+ */
+const lazyChildProcessForCommander = {
+  name: 'lazy-child-process-for-commander',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
+      contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
+      loader: 'js',
+    }));
+  },
+};
+
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist');
 
@@ -28,6 +46,7 @@ const bundled = await build({
   outfile: 'dist/kube-graceful.cjs',
   format: 'cjs',
   write: false,
+  plugins: [lazyChildProcessForCommander],
   define: { KUBE_GRACEFUL_VERSION: JSON.stringify(version) },
 });
 const code = bundled.outputFiles.find((f) => f.path.endsWith('.cjs'));

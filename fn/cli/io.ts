@@ -3,16 +3,30 @@
  * only once the whole run has succeeded (a post-renderer must never emit half a stream).
  */
 import { isUtf8 } from 'node:buffer';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { isatty } from 'node:tty';
+import { fstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { KubeGracefulError } from '../engine/errors.ts';
 
 /** Returns the text of stdin (empty when Helm sends nothing, e.g. `--output-dir`). */
 export function readStdin(): string {
-  if (isatty(0)) {
+  if (stdinIsTerminal()) {
     throw new KubeGracefulError('E_USAGE', 'no input: stdin is a terminal', {}, 'Pipe manifests in: `helm template … | kube-graceful`, or `kube-graceful < manifests.yaml`.');
   }
   return decodeUtf8(readFileSync(0), 'stdin');
+}
+
+/**
+ * Whether stdin is a terminal. Pipes and files (how Helm, kustomize and kpt call us) are told by one
+ * fstat; only a character device (a terminal, or /dev/null) needs node:tty, which loads node:net.
+ */
+function stdinIsTerminal(): boolean {
+  try {
+    if (!fstatSync(0).isCharacterDevice()) return false;
+  } catch {
+    return false; // no stdin at all: reading it fails with its own message
+  }
+  // process.getBuiltinModule: Node 20.16+ (a synchronous load from ES modules and the bundle alike).
+  const getBuiltinModule = process.getBuiltinModule as typeof process.getBuiltinModule | undefined;
+  return getBuiltinModule ? getBuiltinModule('node:tty').isatty(0) : Boolean(process.stdin.isTTY);
 }
 
 /** Returns the text of a file, or stdin for `-`. */

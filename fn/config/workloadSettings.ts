@@ -23,6 +23,8 @@ export interface WorkloadSettings {
 /** Returns the config with this workload's annotations applied (workload metadata wins over pod template). */
 export function workloadSettings(config: Config, workload: Workload): WorkloadSettings {
   const annotations = { ...annotationsOf(workload.template.metadata), ...annotationsOf(workload.object.metadata) };
+  // Most workloads carry none: the run's config is already valid, no copy or re-validation needed.
+  if (!Object.keys(annotations).some((name) => name.startsWith(ANNOTATION_PREFIX))) return { config, skip: false, findings: [] };
   const findings: ProposedFinding[] = [];
   const spec = structuredClone(config.spec) as Record<string, unknown>;
   const provenance = new Map(config.provenance);
