@@ -8,7 +8,7 @@ import { KubeGracefulError } from '../engine/errors.ts';
 import { parseOptions } from '../yaml/options.ts';
 import { toData } from '../document/manifest.ts';
 import { FLAT_KEYS, readFlatValue } from './flatKeys.ts';
-import { CONFIG_API_VERSION, CONFIG_KIND, configSchema } from './schema.ts';
+import { CONFIG_API_VERSION, CONFIG_KIND, configSchema, defaultSpec } from './schema.ts';
 import type { Config } from './schema.ts';
 
 /** A raw config object plus the words that say where it came from. */
@@ -64,8 +64,9 @@ export function loadConfig(source: ConfigSource | undefined, flags: Readonly<Rec
     }
   }
   const flagEntries = Object.entries(flags).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  if (flagEntries.length === 0 && provenance.size === 0 && Object.keys(spec).length === 0) return { spec: defaultSpec(), provenance };
   spec = applyFlat(spec, flagEntries, 'flag', provenance);
-  const result = configSchema.safeParse({ apiVersion: CONFIG_API_VERSION, kind: CONFIG_KIND, spec });
+  const result = configSchema().safeParse({ apiVersion: CONFIG_API_VERSION, kind: CONFIG_KIND, spec });
   if (!result.success) throw configError(result.error, source?.origin ?? 'flags', { spec });
   return { spec: result.data.spec, provenance };
 }
@@ -90,7 +91,7 @@ function parseTyped(data: unknown, origin: string): Record<string, unknown> {
       `Use apiVersion: ${CONFIG_API_VERSION} with kind: ${CONFIG_KIND}, or a ConfigMap whose data keys are the flag names (e.g. kube-version: "1.31").`,
     );
   }
-  const result = configSchema.safeParse(object);
+  const result = configSchema().safeParse(object);
   if (!result.success) throw configError(result.error, origin, object);
   return (object.spec ?? {}) as Record<string, unknown>;
 }

@@ -36,67 +36,110 @@ const extraKind = z.strictObject({
   podTemplatePath: z.string().regex(/^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*$/, 'expected a dotted path like spec.template'),
 });
 
-export const specSchema = z.strictObject({
-  kubernetesVersion: version.default('1.31'),
-  istioVersion: version.default('1.26'),
-  linkerdVersion: version.default('2.18'),
-  sidecarMode: z.enum(['auto', 'native', 'classic']).default('auto'),
-  loadBalancer: z
-    .strictObject({
-      provider: z.enum(LOAD_BALANCER_PROVIDERS).optional(),
-      drainWindowSeconds: seconds.optional(),
-    })
-    .default({}),
-  timing: z
-    .strictObject({
-      maxRequestSeconds: seconds.default(20),
-      bufferSeconds: seconds.default(5),
-    })
-    .default({ maxRequestSeconds: 20, bufferSeconds: 5 }),
-  gateway: z
-    .strictObject({
-      mode: modeSwitch(['env', 'sleep', 'off']).default('env'),
-      imageHasShell: z.boolean().default(false),
-    })
-    .default({ mode: 'env', imageHasShell: false }),
-  job: z
-    .strictObject({
-      mode: modeSwitch(['auto', 'native', 'wrap', 'off']).default('auto'),
-      mainContainers: z.array(z.string()).optional(),
-      /** Whether the main images have /bin/sh for the wrapper; unset: trust the list of images known to have none. */
-      imageHasShell: z.boolean().optional(),
-    })
-    .default({ mode: 'auto' }),
-  app: z
-    .strictObject({
-      mode: modeSwitch(['on', 'off']).default('on'),
-      imageHasShell: z.boolean().default(false),
-      classicDrain: z.enum(['exit-on-zero', 'termination-drain']).default('exit-on-zero'),
-      servingContainers: z.array(z.string()).optional(),
-    })
-    .default({ mode: 'on', imageHasShell: false, classicDrain: 'exit-on-zero' }),
-  mesh: z
-    .strictObject({
-      istioInjectedNamespaces: z.array(z.string()).default([]),
-      linkerdInjectedNamespaces: z.array(z.string()).default([]),
-    })
-    .default({ istioInjectedNamespaces: [], linkerdInjectedNamespaces: [] }),
-  /** Namespace of resources that name none (e.g. `helm template` without `-n`). */
-  namespace: z.string().optional(),
-  include: z.array(selector).default([]),
-  exclude: z.array(selector).default([]),
-  extraKinds: z.array(extraKind).default([]),
-});
+/**
+ * The settings of a run that has no config, flags or annotations: the schema's defaults, written out
+ * so that such a run never builds the schema nor loads zod's parser (issue #9: start-up; about a
+ * tenth of a small chart's run). The schema below takes its defaults from here.
+ */
+export const DEFAULTS = {
+  kubernetesVersion: '1.31',
+  istioVersion: '1.26',
+  linkerdVersion: '2.18',
+  sidecarMode: 'auto',
+  loadBalancer: {},
+  timing: { maxRequestSeconds: 20, bufferSeconds: 5 },
+  gateway: { mode: 'env', imageHasShell: false },
+  job: { mode: 'auto' },
+  app: { mode: 'on', imageHasShell: false, classicDrain: 'exit-on-zero' },
+  mesh: { istioInjectedNamespaces: [] as string[], linkerdInjectedNamespaces: [] as string[] },
+  include: [] as Selector[],
+  exclude: [] as Selector[],
+  extraKinds: [] as ExtraKind[],
+} as const;
 
-export const configSchema = z.strictObject({
-  apiVersion: z.literal(CONFIG_API_VERSION),
-  kind: z.literal(CONFIG_KIND),
-  metadata: z.object({ name: z.string().optional() }).loose().optional(),
-  spec: specSchema.default(specSchema.parse({})),
-});
+/** Returns a fresh copy of the default settings (callers may change theirs). */
+export function defaultSpec(): Spec {
+  return structuredClone(DEFAULTS);
+}
+
+function buildSpecSchema() {
+  return z.strictObject({
+    kubernetesVersion: version.default(DEFAULTS.kubernetesVersion),
+    istioVersion: version.default(DEFAULTS.istioVersion),
+    linkerdVersion: version.default(DEFAULTS.linkerdVersion),
+    sidecarMode: z.enum(['auto', 'native', 'classic']).default(DEFAULTS.sidecarMode),
+    loadBalancer: z
+      .strictObject({
+        provider: z.enum(LOAD_BALANCER_PROVIDERS).optional(),
+        drainWindowSeconds: seconds.optional(),
+      })
+      .default({}),
+    timing: z
+      .strictObject({
+        maxRequestSeconds: seconds.default(DEFAULTS.timing.maxRequestSeconds),
+        bufferSeconds: seconds.default(DEFAULTS.timing.bufferSeconds),
+      })
+      .default(DEFAULTS.timing),
+    gateway: z
+      .strictObject({
+        mode: modeSwitch(['env', 'sleep', 'off']).default(DEFAULTS.gateway.mode),
+        imageHasShell: z.boolean().default(DEFAULTS.gateway.imageHasShell),
+      })
+      .default(DEFAULTS.gateway),
+    job: z
+      .strictObject({
+        mode: modeSwitch(['auto', 'native', 'wrap', 'off']).default(DEFAULTS.job.mode),
+        mainContainers: z.array(z.string()).optional(),
+        /** Whether the main images have /bin/sh for the wrapper; unset: trust the list of images known to have none. */
+        imageHasShell: z.boolean().optional(),
+      })
+      .default(DEFAULTS.job),
+    app: z
+      .strictObject({
+        mode: modeSwitch(['on', 'off']).default(DEFAULTS.app.mode),
+        imageHasShell: z.boolean().default(DEFAULTS.app.imageHasShell),
+        classicDrain: z.enum(['exit-on-zero', 'termination-drain']).default(DEFAULTS.app.classicDrain),
+        servingContainers: z.array(z.string()).optional(),
+      })
+      .default(DEFAULTS.app),
+    mesh: z
+      .strictObject({
+        istioInjectedNamespaces: z.array(z.string()).default([]),
+        linkerdInjectedNamespaces: z.array(z.string()).default([]),
+      })
+      .default({ istioInjectedNamespaces: [], linkerdInjectedNamespaces: [] }),
+    /** Namespace of resources that name none (e.g. `helm template` without `-n`). */
+    namespace: z.string().optional(),
+    include: z.array(selector).default([]),
+    exclude: z.array(selector).default([]),
+    extraKinds: z.array(extraKind).default([]),
+  });
+}
+
+function buildConfigSchema(spec: ReturnType<typeof buildSpecSchema>) {
+  return z.strictObject({
+    apiVersion: z.literal(CONFIG_API_VERSION),
+    kind: z.literal(CONFIG_KIND),
+    metadata: z.object({ name: z.string().optional() }).loose().optional(),
+    spec: spec.default(() => spec.parse({})),
+  });
+}
+
+let specSchemaBuilt: ReturnType<typeof buildSpecSchema> | undefined;
+let configSchemaBuilt: ReturnType<typeof buildConfigSchema> | undefined;
+
+/** The spec schema, built on first use. */
+export function specSchema(): ReturnType<typeof buildSpecSchema> {
+  return (specSchemaBuilt ??= buildSpecSchema());
+}
+
+/** The whole config document's schema, built on first use. */
+export function configSchema(): ReturnType<typeof buildConfigSchema> {
+  return (configSchemaBuilt ??= buildConfigSchema(specSchema()));
+}
 
 /** The validated settings, defaults filled in. */
-export type Spec = z.infer<typeof specSchema>;
+export type Spec = z.infer<ReturnType<typeof buildSpecSchema>>;
 export type Selector = z.infer<typeof selector>;
 export type ExtraKind = z.infer<typeof extraKind>;
 

@@ -47,7 +47,7 @@ export function workloadSettings(config: Config, workload: Workload): WorkloadSe
     node[key.specPath.at(-1)!] = read.value;
     provenance.set(key.specPath.join('.'), `annotation ${name}`);
   }
-  const parsed = specSchema.safeParse(spec);
+  const parsed = specSchema().safeParse(spec);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     // Name the annotation that set the field (`drain-window: "99999999"`), not only the spec field.
