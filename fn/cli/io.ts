@@ -3,15 +3,22 @@
  * only once the whole run has succeeded (a post-renderer must never emit half a stream).
  */
 import { isUtf8 } from 'node:buffer';
-import { fstatSync, readFileSync, writeFileSync } from 'node:fs';
+import { fstatSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { KubeGracefulError } from '../engine/errors.ts';
 
 /** Returns the text of stdin (empty when Helm sends nothing, e.g. `--output-dir`). */
 export function readStdin(): string {
+  return readStdinBytes().toString('utf8');
+}
+
+/** Returns the bytes of stdin, checked to be UTF-8 (the transform decodes only what it parses). */
+export function readStdinBytes(): Buffer {
   if (stdinIsTerminal()) {
     throw new KubeGracefulError('E_USAGE', 'no input: stdin is a terminal', {}, 'Pipe manifests in: `helm template … | kube-graceful`, or `kube-graceful < manifests.yaml`.');
   }
-  return decodeUtf8(readFileSync(0), 'stdin');
+  const bytes = readFileSync(0);
+  checkUtf8(bytes, 'stdin');
+  return bytes;
 }
 
 /**
@@ -47,7 +54,13 @@ export function readInputFile(path: string): string {
  * stream (issue #9).
  */
 export function decodeUtf8(bytes: Uint8Array, origin: string): string {
-  if (isUtf8(bytes)) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  checkUtf8(bytes, origin);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}
+
+/** Throws an input error naming the offset and line of the first byte that is not UTF-8. */
+function checkUtf8(bytes: Uint8Array, origin: string): void {
+  if (isUtf8(bytes)) return;
   const offset = firstInvalidUtf8(bytes);
   const line = bytes.subarray(0, offset).reduce((n, b) => (b === 10 ? n + 1 : n), 1);
   throw new KubeGracefulError('E_INPUT', `${origin} is not valid UTF-8 (first bad byte at offset ${offset})`, { line }, 'Kubernetes manifests are UTF-8 text; check for binary data or another encoding.');
@@ -89,3 +102,27 @@ export function writeSideFile(path: string, text: string): void {
     throw new KubeGracefulError('E_USAGE', `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {}, 'Check that the folder exists and is writable.');
   }
 }
+
+/**
+ * Writes all of `data` to a file descriptor (1: stdout, 2: stderr), synchronously. Writing to the
+ * descriptor instead of process.stdout saves building a stream (and node:net for a pipe) on every
+ * start (issue #9). A full pipe that its reader made non-blocking (EAGAIN) is waited for; a reader
+ * that has gone (EPIPE, `kube-graceful … | head`) ends the write quietly, as cat does: returns false.
+ */
+export function writeAll(fd: number, data: string | Uint8Array): boolean {
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  let offset = 0;
+  while (offset < bytes.length) {
+    try {
+      offset += writeSync(fd, bytes, offset);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EPIPE') return false;
+      if (code !== 'EAGAIN') throw error;
+      Atomics.wait(PAUSE, 0, 0, 1); // a millisecond for the reader to drain the pipe
+    }
+  }
+  return true;
+}
+
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));

@@ -4,6 +4,7 @@
  */
 import { appendFileSync } from 'node:fs';
 import { formatError, KubeGracefulError } from '../engine/errors.ts';
+import { writeAll } from './io.ts';
 import { buildProgram, CommanderError } from './program.ts';
 import type { CommandOutput } from './transformCommand.ts';
 
@@ -17,26 +18,17 @@ async function execute(work: () => Promise<CommandOutput>, logFile: string | und
   }
   if (output.stderr.length) {
     const text = `${output.stderr.join('\n')}\n`;
-    process.stderr.write(text);
+    writeAll(2, text);
     if (logFile && output.exitCode !== 0) {
       try {
         appendFileSync(logFile, text);
       } catch {
-        process.stderr.write(`kube-graceful: cannot write log file ${logFile}\n`);
+        writeAll(2, `kube-graceful: cannot write log file ${logFile}\n`);
       }
     }
   }
-  if (output.stdout) process.stdout.write(output.stdout);
+  if (output.stdout.length) writeAll(1, output.stdout);
   process.exitCode = output.exitCode;
-}
-
-// A reader that stops early (`kube-graceful --help | head`) closes the pipe: end quietly, as
-// cat and grep do, instead of crashing with a stack trace.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-    process.exit(process.exitCode ?? 0);
-  });
 }
 
 /** Parses argv and runs the command. No top-level await: the bundle is CommonJS (see scripts/build.mjs). */
@@ -54,7 +46,7 @@ async function main(): Promise<void> {
         try {
           appendFileSync(logFile, `kube-graceful: ${error.message.replace(/^error: /, '')}\n`);
         } catch {
-          process.stderr.write(`kube-graceful: cannot write log file ${logFile}\n`);
+          writeAll(2, `kube-graceful: cannot write log file ${logFile}\n`);
         }
       }
     } else {

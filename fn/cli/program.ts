@@ -6,6 +6,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { MUTATORS } from '../mutators/registry.ts';
 import { registerCheck } from './checkCommand.ts';
 import { registerExplain } from './explainCommand.ts';
+import { writeAll } from './io.ts';
 import { addSettingOptions, settingOptionsFrom } from './settingsOptions.ts';
 import { runTransform } from './transformCommand.ts';
 import type { CommandOutput } from './transformCommand.ts';
@@ -53,6 +54,9 @@ Environment:
 /** Returns the parsed program; `run` is called with the action's output. */
 export function buildProgram(run: (work: () => Promise<CommandOutput>, logFile: string | undefined) => Promise<void>): Command {
   const program = new Command('kube-graceful')
+    // Help, version and usage errors go straight to the descriptors (see writeAll); subcommands
+    // inherit this from the program.
+    .configureOutput({ writeOut: (text) => void writeAll(1, text), writeErr: (text) => void writeAll(2, text) })
     .description(
       `Makes rollouts lose no requests and Jobs with mesh sidecars finish: reads rendered manifests (a stream, or a KRM ResourceList) on stdin and writes them back with correct shutdown settings, every number computed from one timing model.\n\nMutators: ${MUTATORS.map((m) => `${m.id} (${m.description})`).join('; ') || 'none registered'}.`,
     )

@@ -9,7 +9,7 @@ import type { TransformResult } from '../engine/transform.ts';
 import { reportData, toJsonText } from '../report/json.ts';
 import { textReport } from '../report/text.ts';
 import { findingLine } from './findingsText.ts';
-import { readInputFile, readStdin, writeSideFile } from './io.ts';
+import { readInputFile, readStdinBytes, writeSideFile } from './io.ts';
 
 /** Options of the transform command, as the CLI parsed them. */
 export interface TransformCommandOptions {
@@ -23,7 +23,8 @@ export interface TransformCommandOptions {
 
 /** What the command prints and its exit code; written by the entry point only at the end. */
 export interface CommandOutput {
-  readonly stdout: string;
+  /** Text, or the bytes of a stream the transform kept as bytes. */
+  readonly stdout: string | Uint8Array;
   readonly stderr: string[];
   readonly exitCode: number;
 }
@@ -36,7 +37,7 @@ export function configFromOption(path: string | undefined): ConfigSource | undef
 /** Runs the transform over stdin; throws KubeGracefulError on bad input or config. */
 export async function runTransform(options: TransformCommandOptions): Promise<CommandOutput> {
   const config = configFromOption(options.config);
-  const input = readStdin();
+  const input = readStdinBytes();
   const result = transform(input, { flags: options.flags, parseAll: options.allDocuments ?? false, ...(config ? { config } : {}) });
   const reportPath = options.report ?? process.env['KUBE_GRACEFUL_REPORT'];
   if (reportPath) writeSideFile(reportPath, await report(result, options.reportFormat ?? (reportPath.endsWith('.json') ? 'json' : 'text')));
@@ -47,7 +48,7 @@ export async function runTransform(options: TransformCommandOptions): Promise<Co
     stderr.push('kube-graceful: error findings above; no output written. Fix them or switch the mutator off for that workload (kube-graceful.dev/skip: "true").');
     return { stdout: '', stderr, exitCode: 1 };
   }
-  const stdout = options.diff ? await unifiedDiff(result) : result.output;
+  const stdout = options.diff ? await unifiedDiff(result) : (result.outputBytes ?? result.output);
   return { stdout, stderr, exitCode: failed ? 1 : 0 };
 }
 

@@ -10,7 +10,8 @@ import { krmResults } from '../krm/results.ts';
 import { looksLikeResourceList, readResourceList, renderResourceList } from '../krm/resourceList.ts';
 import { MUTATORS } from '../mutators/registry.ts';
 import type { Mutator } from '../mutators/types.ts';
-import { readStream, renderStream } from '../stream/stream.ts';
+import { byteStream, readStream, renderStream, renderStreamBytes } from '../stream/stream.ts';
+import type { ByteStream } from '../stream/stream.ts';
 import { runPipeline } from './pipeline.ts';
 import type { PipelineResult } from './pipeline.ts';
 
@@ -28,11 +29,24 @@ export interface TransformResult extends PipelineResult {
   readonly mode: 'stream' | 'resourceList';
   readonly input: string;
   readonly output: string;
+  /** The output as bytes, when the input came as bytes (what the CLI writes). */
+  readonly outputBytes?: Buffer;
   readonly config: Config;
 }
 
-/** Returns the transformed text and records; throws KubeGracefulError on unreadable input or config. */
-export function transform(text: string, options: TransformOptions = {}): TransformResult {
+/**
+ * Returns the transformed text and records; throws KubeGracefulError on unreadable input or config.
+ * The input may be the UTF-8 bytes of stdin (checked valid): a plain stream is then read and
+ * written as bytes, and only the documents that are parsed get decoded (see readStream).
+ */
+export function transform(input: string | Buffer, options: TransformOptions = {}): TransformResult {
+  if (typeof input !== 'string') {
+    // `kind: ResourceList` is ASCII: the latin1 view finds it where the text would (see ByteStream).
+    // With a byte-order mark, the text decides exactly as for text input (rare: not worth a view).
+    const source = byteStream(input);
+    return source.bomLength || looksLikeResourceList(source.view) ? transform(input.toString('utf8'), options) : transformStreamBytes(source, options);
+  }
+  const text = input;
   const mutators = options.mutators ?? MUTATORS;
   if (looksLikeResourceList(text)) {
     const list = readResourceList(text);
@@ -45,4 +59,27 @@ export function transform(text: string, options: TransformOptions = {}): Transfo
   const stream = readStream(text, { extraKinds: config.spec.extraKinds, parseAll: options.parseAll });
   const result = runPipeline(stream.resources, config, mutators);
   return { ...result, mode: 'stream', input: text, output: renderStream(stream), config };
+}
+
+function transformStreamBytes(source: ByteStream, options: TransformOptions): TransformResult {
+  const mutators = options.mutators ?? MUTATORS;
+  const config = loadConfig(options.config, options.flags);
+  const stream = readStream(source, { extraKinds: config.spec.extraKinds, parseAll: options.parseAll });
+  const result = runPipeline(stream.resources, config, mutators);
+  const outputBytes = renderStreamBytes(stream);
+  // The texts are made only when asked for (--diff, explain, tests): the CLI writes the bytes.
+  let input: string | undefined;
+  let output: string | undefined;
+  return {
+    ...result,
+    mode: 'stream',
+    get input() {
+      return (input ??= source.bytes.toString('utf8'));
+    },
+    get output() {
+      return (output ??= outputBytes.toString('utf8'));
+    },
+    outputBytes,
+    config,
+  };
 }

@@ -19,6 +19,8 @@ export interface StreamInput {
   readonly bom: string;
   readonly entries: ReadonlyArray<{ readonly segment: Segment; readonly doc?: ManifestDocument }>;
   readonly resources: Resource[];
+  /** The input bytes, when the stream was read from bytes (segments then hold a latin1 view). */
+  readonly bytes?: Buffer;
 }
 
 /** Options for reading: `parseAll` turns the kind pre-scan off (every document is parsed). */
@@ -27,23 +29,63 @@ export interface ReadOptions {
   readonly parseAll?: boolean;
 }
 
-/** Returns the stream read from `text`; throws KubeGracefulError on a document it cannot read. */
-export function readStream(text: string, options: ReadOptions): StreamInput {
-  const { bom, segments } = splitStream(text);
+/** The UTF-8 byte-order mark. */
+const BOM_BYTES = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/**
+ * A stream as bytes (valid UTF-8, as the CLI reads stdin) and a latin1 view of them after any
+ * byte-order mark: one character per byte, so the view's offsets are byte offsets, and every byte
+ * of a multi-byte character is 0x80 or more, never the ASCII that markers, `kind:` and line
+ * breaks are made of. The split and the pre-scan read the view; only documents that are parsed
+ * are decoded, and the rest go out as the bytes they came as (issue #9: decoding and re-encoding
+ * a 4.7 MB stream was a tenth of its run).
+ */
+export interface ByteStream {
+  readonly bytes: Buffer;
+  readonly bomLength: number;
+  readonly view: string;
+}
+
+/** Returns the byte stream of `bytes`. */
+export function byteStream(bytes: Buffer): ByteStream {
+  const bomLength = bytes.subarray(0, 3).equals(BOM_BYTES) ? 3 : 0;
+  return { bytes, bomLength, view: bytes.toString('latin1', bomLength) };
+}
+
+/** Returns the stream read from `input`; throws KubeGracefulError on a document it cannot read. */
+export function readStream(input: string | ByteStream, options: ReadOptions): StreamInput {
+  const source = typeof input === 'string' ? undefined : input;
+  const { bom, segments } = source ? { bom: source.bomLength ? '\uFEFF' : '', segments: splitStream(source.view).segments } : splitStream(input as string);
   const resources: Resource[] = [];
   const entries = segments.map((segment) => {
     if (isCommentOnly(segment.text)) return { segment };
     if (!options.parseAll && !isCandidateKind(prescanKind(segment.text), options.extraKinds)) return { segment };
-    const doc = new ManifestDocument(segment.text, { document: segment.index + 1, line: segment.line });
+    const start = (source?.bomLength ?? 0) + segment.offset;
+    const text = source ? source.bytes.toString('utf8', start, start + segment.text.length) : segment.text;
+    const doc = new ManifestDocument(text, { document: segment.index + 1, line: segment.line });
     resources.push(...resourcesOf(doc));
     return { segment, doc };
   });
-  return { mode: 'stream', bom, entries, resources };
+  return { mode: 'stream', bom, entries, resources, ...(source ? { bytes: source.bytes } : {}) };
 }
 
 /** Returns the stream's text: untouched segments as they came, edited ones with their edits. */
 export function renderStream(input: StreamInput): string {
+  if (input.bytes) return renderStreamBytes(input).toString('utf8');
   return input.bom + input.entries.map((e) => e.doc?.text ?? e.segment.text).join('');
+}
+
+/** Returns the stream's bytes: untouched segments as the bytes they came as, edited ones encoded. */
+export function renderStreamBytes(input: StreamInput): Buffer {
+  const bytes = input.bytes;
+  if (!bytes) return Buffer.from(renderStream(input), 'utf8');
+  const bomLength = input.bom ? 3 : 0;
+  const pieces: Uint8Array[] = input.bom ? [BOM_BYTES] : [];
+  for (const { segment, doc } of input.entries) {
+    const start = bomLength + segment.offset;
+    pieces.push(doc?.changed ? Buffer.from(doc.text, 'utf8') : bytes.subarray(start, start + segment.text.length));
+  }
+  return Buffer.concat(pieces);
 }
 
 /** Returns the resources of a parsed document: itself, or each item of a `kind: List`. */

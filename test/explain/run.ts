@@ -10,7 +10,7 @@ import { KubeGracefulError } from '../../fn/engine/errors.ts';
 import { fixturePath, ROOT } from '../helpers/fixtures.ts';
 
 /** Returns what `kube-graceful ARGS` prints (exit 2 with the error's message for bad input). */
-export async function runInProcess(args: readonly string[]): Promise<CommandOutput> {
+export async function runInProcess(args: readonly string[]): Promise<CommandOutput & { readonly stdout: string }> {
   let output: CommandOutput | undefined;
   const program = buildProgram(async (work) => {
     try {
@@ -22,7 +22,8 @@ export async function runInProcess(args: readonly string[]): Promise<CommandOutp
   });
   await program.parseAsync(['node', 'kube-graceful', ...args]);
   if (!output) throw new Error(`no output for ${args.join(' ')}`);
-  return output;
+  const { stdout } = output;
+  return { ...output, stdout: typeof stdout === 'string' ? stdout : Buffer.from(stdout).toString('utf8') };
 }
 
 export const EXPLAIN_GOLDEN_DIR = join(ROOT, 'test', 'explain', 'golden');

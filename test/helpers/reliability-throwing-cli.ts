@@ -6,7 +6,7 @@
  *
  * Usage: node --import tsx reliability-throwing-cli.ts <edits before the throw> <crash|input> [cli args…]
  */
-import { writeSync } from 'node:fs';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { KubeGracefulError } from '../../fn/engine/errors.ts';
 import { MUTATORS } from '../../fn/mutators/registry.ts';
 import type { Mutator } from '../../fn/mutators/types.ts';
@@ -29,15 +29,19 @@ const throwing: Mutator = {
 };
 (MUTATORS as Mutator[]).push(throwing);
 
+// The CLI writes stdout with fs.writeSync on fd 1 (fn/cli/io.ts writeAll): count those writes.
+// syncBuiltinESMExports makes the ES module `import { writeSync } from 'node:fs'` see the wrapper.
 let writes = 0;
-const write = process.stdout.write.bind(process.stdout) as (...args: unknown[]) => boolean;
-process.stdout.write = ((...args: unknown[]) => {
-  writes++;
-  return write(...args);
-}) as typeof process.stdout.write;
+const fs = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
+const realWriteSync = fs.writeSync;
+fs.writeSync = ((fd: number, ...rest: unknown[]) => {
+  if (fd === 1) writes++;
+  return (realWriteSync as (...args: unknown[]) => number)(fd, ...rest);
+}) as typeof fs.writeSync;
+syncBuiltinESMExports();
 process.on('exit', () => {
   try {
-    writeSync(3, String(writes));
+    realWriteSync(3, String(writes));
   } catch {
     // no fd 3: run by hand
   }
