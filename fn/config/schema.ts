@@ -9,10 +9,6 @@ import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
 export const CONFIG_API_VERSION = 'kube-graceful.dev/v1alpha1';
 export const CONFIG_KIND = 'GracefulShutdown';
 
-const version = z.string().regex(/^\d+\.\d+(?:\.\d+)?$/, 'expected a version like 1.31 or 1.31.2');
-/** Durations are whole seconds; a day is far beyond any real drain and catches unit mistakes (ms). */
-const seconds = z.number().int('expected whole seconds').min(0, 'expected 0 or more seconds').max(86_400, 'expected at most 86400 seconds (one day)');
-
 /**
  * A mode switch. Config files are read as YAML 1.1 (like Kubernetes), where an unquoted `off` or
  * `on` is a boolean; `mode: off` must still mean "off" rather than fail.
@@ -21,20 +17,24 @@ function modeSwitch<const T extends readonly [string, ...string[]]>(values: T) {
   return z.preprocess((value) => (value === false && values.includes('off') ? 'off' : value === true && values.includes('on') ? 'on' : value), z.enum(values));
 }
 
-const selector = z.strictObject({
-  kind: z.string().optional(),
-  name: z.string().optional(),
-  namespace: z.string().optional(),
-  labels: z.record(z.string(), z.string()).optional(),
-});
+function selectorSchema() {
+  return z.strictObject({
+    kind: z.string().optional(),
+    name: z.string().optional(),
+    namespace: z.string().optional(),
+    labels: z.record(z.string(), z.string()).optional(),
+  });
+}
 
-const extraKind = z.strictObject({
-  /** API group, e.g. `argoproj.io`; empty for the core group. */
-  group: z.string(),
-  kind: z.string(),
-  /** Dotted path to the pod template, e.g. `spec.template`. */
-  podTemplatePath: z.string().regex(/^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*$/, 'expected a dotted path like spec.template'),
-});
+function extraKindSchema() {
+  return z.strictObject({
+    /** API group, e.g. `argoproj.io`; empty for the core group. */
+    group: z.string(),
+    kind: z.string(),
+    /** Dotted path to the pod template, e.g. `spec.template`. */
+    podTemplatePath: z.string().regex(/^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*$/, 'expected a dotted path like spec.template'),
+  });
+}
 
 /**
  * The settings of a run that has no config, flags or annotations: the schema's defaults, written out
@@ -63,6 +63,10 @@ export function defaultSpec(): Spec {
 }
 
 function buildSpecSchema() {
+  const version = z.string().regex(/^\d+\.\d+(?:\.\d+)?$/, 'expected a version like 1.31 or 1.31.2');
+  /** Durations are whole seconds; a day is far beyond any real drain and catches unit mistakes (ms). */
+  const seconds = z.number().int('expected whole seconds').min(0, 'expected 0 or more seconds').max(86_400, 'expected at most 86400 seconds (one day)');
+
   return z.strictObject({
     kubernetesVersion: version.default(DEFAULTS.kubernetesVersion),
     istioVersion: version.default(DEFAULTS.istioVersion),
@@ -110,9 +114,9 @@ function buildSpecSchema() {
       .default({ istioInjectedNamespaces: [], linkerdInjectedNamespaces: [] }),
     /** Namespace of resources that name none (e.g. `helm template` without `-n`). */
     namespace: z.string().optional(),
-    include: z.array(selector).default([]),
-    exclude: z.array(selector).default([]),
-    extraKinds: z.array(extraKind).default([]),
+    include: z.array(selectorSchema()).default([]),
+    exclude: z.array(selectorSchema()).default([]),
+    extraKinds: z.array(extraKindSchema()).default([]),
   });
 }
 
@@ -140,8 +144,8 @@ export function configSchema(): ReturnType<typeof buildConfigSchema> {
 
 /** The validated settings, defaults filled in. */
 export type Spec = z.infer<ReturnType<typeof buildSpecSchema>>;
-export type Selector = z.infer<typeof selector>;
-export type ExtraKind = z.infer<typeof extraKind>;
+export type Selector = z.infer<ReturnType<typeof selectorSchema>>;
+export type ExtraKind = z.infer<ReturnType<typeof extraKindSchema>>;
 
 /** Where each setting came from: `default`, `config FILE`, `functionConfig`, `flag --x`. Keyed by spec path. */
 export type Provenance = ReadonlyMap<string, string>;
