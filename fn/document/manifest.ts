@@ -8,7 +8,8 @@ import type { Document, Node, YAMLError } from 'yaml';
 import { KubeGracefulError } from '../engine/errors.ts';
 import { buildAt, formatPath, setAt } from './path.ts';
 import type { FieldPath } from './path.ts';
-import { spliceAll, spliceSet } from './splice.ts';
+import { checkEditsLocally } from './localCheck.ts';
+import { applySplices, planSplices, spliceSet } from './splice.ts';
 import { parseOptions, printableParseOptions, stringifyOptions, toJsOptions, MAX_NESTING_DEPTH } from '../yaml/options.ts';
 import { resourceHint } from '../stream/prescan.ts';
 
@@ -93,10 +94,12 @@ export class ManifestDocument {
   }
 
   /**
-   * Makes the pending edits. First all as text splices planned on one parse, checked by one
-   * re-parse: the result must equal the data with exactly these fields set. When that fails (a
-   * shape the splicer does not handle, edits that overlap or create the same map), they are made
-   * one at a time, each checked, each falling back to a tree edit (see setNow).
+   * Makes the pending edits. First all as text splices planned on one parse, checked: the result
+   * must read as the data with exactly these fields set. The check re-parses only the entries that
+   * hold the edits when that is sure to be enough (localCheck.ts), else the whole document. When it
+   * fails (a shape the splicer does not handle, edits that overlap or create the same map), they
+   * are made one at a time, each checked by a whole re-parse, each falling back to a tree edit
+   * (see setNow).
    */
   private flush(): void {
     if (this.#pending.length === 0) return;
@@ -105,8 +108,16 @@ export class ManifestDocument {
     this.#pending = [];
     this.#expected = undefined;
     const doc = (this.#doc ??= this.parse(this.#text));
-    const spliced = pending.length > 1 ? spliceAll(this.#text, doc, pending) : undefined;
-    if (spliced !== undefined && this.accept(spliced, expected)) return;
+    const edits = planSplices(this.#text, doc, pending);
+    if (edits) {
+      const spliced = applySplices(this.#text, edits);
+      if (checkEditsLocally(this.#text, doc, edits, spliced, expected)) {
+        // The tree of the new text is parsed only if someone asks for it (see `document`).
+        this.commit(spliced, undefined, expected);
+        return;
+      }
+      if (this.accept(spliced, expected)) return;
+    }
     for (const { path, value } of pending) this.setNow(path, value);
   }
 
@@ -135,11 +146,15 @@ export class ManifestDocument {
       return false;
     }
     if (!dequal(data, expected)) return false;
+    this.commit(text, doc, data);
+    return true;
+  }
+
+  private commit(text: string, doc: Document | undefined, data: unknown): void {
     this.#text = text;
     this.#doc = doc;
     this.#data = data;
     this.#changed = true;
-    return true;
   }
 
   /** The tree edit: create what is missing along the path, set the value, print the document. */

@@ -12,7 +12,7 @@ import { buildAt, setAt } from './path.ts';
 import type { FieldPath } from './path.ts';
 import { stringifyOptions } from '../yaml/options.ts';
 
-interface Edit {
+export interface Edit {
   readonly start: number;
   readonly end: number;
   readonly text: string;
@@ -23,23 +23,37 @@ type Holder =
   | { readonly kind: 'pair'; readonly pair: Pair<Node, Node | null>; readonly parent: YAMLMap }
   | { readonly kind: 'item'; readonly parent: YAMLSeq };
 
+/** A field to set. */
+export interface FieldSet {
+  readonly path: FieldPath;
+  readonly value: unknown;
+}
+
 /** Returns `source` with `value` set at `path`, or undefined when the shape needs a tree edit. */
 export function spliceSet(source: string, doc: Document, path: FieldPath, value: unknown): string | undefined {
   return spliceAll(source, doc, [{ path, value }]);
 }
 
+/** Returns `source` with every field set (see planSplices), or undefined. */
+export function spliceAll(source: string, doc: Document, sets: readonly FieldSet[]): string | undefined {
+  const edits = planSplices(source, doc, sets);
+  return edits && applySplices(source, edits);
+}
+
 /**
- * Returns `source` with every field set, all edits planned on the one parse `doc` (issue #9: one
- * parse to check a document's edits, not one per edit), or undefined when one needs a tree edit
- * or two edits overlap. Two insertions at one offset keep their order. Edits that each create the
- * same missing map give a duplicate key, which the caller's check by re-parsing turns down.
+ * Returns the text edits that set every field, all planned on the one parse `doc` (issue #9: one
+ * check for a document's edits, not one per edit), in the original text's offsets and in the
+ * order they go in; undefined when one needs a tree edit or two edits overlap. Two insertions at
+ * one offset keep their order. Edits that each create the same missing map give a duplicate key,
+ * which the caller's check turns down.
  */
-export function spliceAll(source: string, doc: Document, sets: ReadonlyArray<{ readonly path: FieldPath; readonly value: unknown }>): string | undefined {
+export function planSplices(source: string, doc: Document, sets: readonly FieldSet[]): Edit[] | undefined {
   const edits: Edit[] = [];
+  const crlf = source.includes('\r\n');
   for (const { path, value } of sets) {
     const edit = planEdit(source, doc, path, value);
     if (!edit) return undefined;
-    edits.push(edit);
+    edits.push(crlf ? { ...edit, text: edit.text.replace(/\r?\n/g, '\r\n') } : edit);
   }
   // Last edit first, so offsets before it stay valid; at one offset the later edit goes in first
   // and ends up after the earlier one. Spans may touch but not overlap.
@@ -47,9 +61,13 @@ export function spliceAll(source: string, doc: Document, sets: ReadonlyArray<{ r
   for (let i = 1; i < order.length; i++) {
     if (order[i]!.edit.end > order[i - 1]!.edit.start) return undefined;
   }
-  const crlf = source.includes('\r\n');
+  return order.map((o) => o.edit);
+}
+
+/** Returns `source` with the planned edits made. */
+export function applySplices(source: string, edits: readonly Edit[]): string {
   let text = source;
-  for (const { edit } of order) text = text.slice(0, edit.start) + (crlf ? edit.text.replace(/\r?\n/g, '\r\n') : edit.text) + text.slice(edit.end);
+  for (const edit of edits) text = text.slice(0, edit.start) + edit.text + text.slice(edit.end);
   return text;
 }
 
