@@ -4,21 +4,23 @@
  *
  * A region is one entry of a block mapping (from its key to the next key) or one item of a block
  * sequence (from its `-` to the next `-`), at column c. When every content line of the region's
- * new text is indented at least c, YAML reads that text inside the document exactly as it reads
- * the text alone behind c spaces: a block collection at indentation c ends only at a line indented
- * less than c (a line at c is a sibling of the same collection), and what follows the region
- * (the next sibling, or a line indented less than c) ends whatever the region left open, as the
- * end of the text does. So if the text alone parses to exactly one entry with the same key (or one
- * item) whose value is the expected value, the document parses to the expected data: every byte
- * outside the regions is unchanged.
+ * new text is indented at least c and the text ends where the old one did (at a line start, or at
+ * the indentation of the line after it), YAML reads that text inside the document exactly as it
+ * reads the text alone behind c spaces: a block collection at indentation c ends only at a line
+ * indented less than c (a line at c is a sibling in the same collection), and what follows the
+ * region (the next sibling, or a line indented less than c) ends whatever the region left open, as
+ * the end of the text does. The text alone may hold more than the one entry or item: entries or
+ * items added after it (a key added at the end of a map, an item appended to a list). So if it
+ * reads as the expected entries or items, with no key that another entry of the map already has,
+ * the document reads as the expected data there; every byte outside the regions is unchanged.
  *
- * What could tie a region to the rest of the document is refused, and the caller re-parses the
- * whole document instead: anchors and aliases, merge keys (`<<`), directives (`%TAG`), flow
- * collections (regions are taken in block collections only) and keys that are not scalars. A
- * region whose text does not read as one entry or item (an edit that adds a key to a map ends up
- * after that map's last entry) is widened to the region that holds it, up to the document's
- * top-level entries. test/engine/local-check.test.ts holds the property that backs this: whenever
- * the check accepts, a full parse agrees.
+ * Two more conditions make that the whole document: every field set lies under a checked region
+ * (the expected data differs from the old data only along the set paths), and nothing ties one part
+ * of the document to another. Anchors and aliases, merge keys (`<<`), directives (`%TAG`), flow
+ * roots and keys that are not plain strings are refused, and the caller re-parses the whole
+ * document instead. A region that does not read as expected is widened to the one that holds it,
+ * up to the document's top-level entries. test/engine/local-check.test.ts holds the properties
+ * that back this: whenever the check accepts, a full parse agrees.
  */
 import { dequal } from 'dequal';
 import { isAlias, isMap, isScalar, isSeq, parseDocument, visit } from 'yaml';
@@ -32,36 +34,48 @@ export interface SpliceEdit {
   readonly text: string;
 }
 
+/** A step of a path in plain data: a map key or a list index. */
+export type DataPath = ReadonlyArray<string | number>;
+
 /** An entry or item of a block collection, with where it stands in the data. */
 export interface Region {
   readonly start: number;
   readonly end: number;
   readonly column: number;
   readonly kind: 'entry' | 'item';
-  /** The key (entries) or index (items) on the way from the root to this region's value. */
-  readonly path: ReadonlyArray<string | number>;
-  /** The key of an entry (string keys only). */
+  /** Where the collection that holds the region is in the data. */
+  readonly collectionPath: DataPath;
+  /** Entries: the key. */
   readonly key?: string;
+  /** Entries: the keys of the map's other entries. */
+  readonly otherKeys?: readonly string[];
+  /** Items: the index, and how many items the list has. */
+  readonly index?: number;
+  readonly count?: number;
   readonly parent?: Region;
 }
 
 /**
  * Returns true when `spliced` (the source with `edits` made) certainly parses to `expected`, having
  * re-parsed only the regions that hold the edits; false when that could not be shown this way.
+ * `setPaths` are the data paths of the fields the edits set, as they are in `expected`.
  */
-export function checkEditsLocally(source: string, doc: Document, edits: readonly SpliceEdit[], spliced: string, expected: unknown): boolean {
+export function checkEditsLocally(source: string, doc: Document, edits: readonly SpliceEdit[], spliced: string, expected: unknown, setPaths: readonly DataPath[]): boolean {
   if (edits.length === 0 || !isolated(source, doc)) return false;
-  const regions = regionsOf(source, doc);
+  const cache = new Map<string, Region>();
   // Each edit starts in the innermost region that holds it; regions that hold one another merge.
-  let chosen = edits.map((edit) => innermost(regions, edit));
+  let chosen: Array<Region | undefined> = edits.map((edit) => regionChain(source, doc, edit, cache).at(-1));
   for (let round = 0; round < 64; round++) {
     if (chosen.some((region) => region === undefined)) return false;
     const merged = mergeNested(chosen as Region[]);
+    const covered: DataPath[] = [];
     const failed = new Set<Region>();
     for (const region of new Set(merged)) {
-      if (!regionHolds(region, edits, source, spliced, expected)) failed.add(region);
+      const reading = readRegion(region, edits, source, spliced, expected);
+      if (reading === undefined) failed.add(region);
+      else covered.push(...reading);
     }
-    if (failed.size === 0) return true;
+    if (failed.size === 0) return setPaths.every((path) => covered.some((prefix) => startsWith(path, prefix)));
     chosen = merged.map((region) => (failed.has(region) ? region.parent : region));
   }
   return false;
@@ -71,6 +85,7 @@ export function checkEditsLocally(source: string, doc: Document, edits: readonly
 function isolated(source: string, doc: Document): boolean {
   if (/^%/m.test(source) || source.includes('<<')) return false;
   if (!isMap(doc.contents) || doc.contents.flow) return false;
+  if (!source.includes('&') && !source.includes('*')) return true; // no anchor, no alias
   let shared = false;
   visit(doc, {
     Node(_key, node) {
@@ -87,37 +102,12 @@ function isolated(source: string, doc: Document): boolean {
 /** Every entry and item of the document's block collections, outer ones before inner ones. */
 export function regionsOf(source: string, doc: Document): Region[] {
   const regions: Region[] = [];
-  const column = (offset: number) => offset - (source.lastIndexOf('\n', offset - 1) + 1);
-  const walk = (node: Node | null, path: ReadonlyArray<string | number>, parent: Region | undefined, end: number): void => {
-    // A collection is cut into regions only when every entry (item) has a start to cut at: string
-    // keys (Kubernetes keys are strings; other keys, tagged ones and `? ` keys leave it whole).
-    if (isMap(node) && !node.flow) {
-      const keys = node.items.map((pair) => pair.key as ParsedNode | null);
-      if (!keys.every((key) => isScalar(key) && key.range && typeof key.value === 'string' && !key.tag && source[key.range[0] - 2] !== '?')) {
-        for (const pair of node.items) walk(pair.value as Node | null, path, parent, end);
-        return;
-      }
-      node.items.forEach((pair, i) => {
-        const key = keys[i] as ParsedNode & { range: [number, number, number]; value: string };
-        const next = keys[i + 1];
-        const regionEnd = next?.range ? next.range[0] : lastEnd(source, node.range?.[1], end);
-        const region: Region = { start: key.range[0], end: regionEnd, column: column(key.range[0]), kind: 'entry', path: [...path, String(key.value)], key: String(key.value), ...(parent ? { parent } : {}) };
-        regions.push(region);
-        walk(pair.value as Node | null, region.path, region, regionEnd);
-      });
-    } else if (isSeq(node) && !node.flow) {
-      const starts = node.items.map((item) => dashBefore(source, (item as ParsedNode | null)?.range?.[0]));
-      if (starts.some((start) => start === undefined)) {
-        for (const item of node.items) walk(item as Node | null, path, parent, end);
-        return;
-      }
-      node.items.forEach((item, i) => {
-        const start = starts[i]!;
-        const regionEnd = starts[i + 1] ?? lastEnd(source, node.range?.[1], end);
-        const region: Region = { start, end: regionEnd, column: column(start), kind: 'item', path: [...path, i], ...(parent ? { parent } : {}) };
-        regions.push(region);
-        walk(item as Node | null, region.path, region, regionEnd);
-      });
+  const walk = (node: Node | null, path: DataPath, parent: Region | undefined, end: number): void => {
+    const children = childRegions(source, node, path, parent, end);
+    if (children === undefined) return;
+    for (const child of children) {
+      if (child.region) regions.push(child.region);
+      walk(child.node, child.path, child.region ?? parent, child.region?.end ?? end);
     }
   };
   walk(doc.contents as Node | null, [], undefined, source.length);
@@ -125,10 +115,80 @@ export function regionsOf(source: string, doc: Document): Region[] {
 }
 
 /**
+ * The regions that hold the edit, outermost first: found by going down the tree only where the
+ * edit is (a document has hundreds of entries; an edit lies in a handful). `cache` keeps one
+ * object per region across the edits of one check, so that regions compare by identity.
+ */
+function regionChain(source: string, doc: Document, edit: SpliceEdit, cache: Map<string, Region>): Region[] {
+  const chain: Region[] = [];
+  let node = doc.contents as Node | null;
+  let path: DataPath = [];
+  let parent: Region | undefined;
+  let end = source.length;
+  for (;;) {
+    const children = childRegions(source, node, path, parent, end);
+    const child = children?.find((c) => c.region !== undefined && holds(c.region, edit));
+    if (!child) return chain;
+    const key = `${child.region!.start}:${child.region!.end}`;
+    const region = cache.get(key) ?? child.region!;
+    cache.set(key, region);
+    chain.push(region);
+    ({ node, path } = child);
+    parent = region;
+    end = region.end;
+  }
+}
+
+/** A child of a collection: its value node and data path, and its region when it has one. */
+interface Child {
+  readonly node: Node | null;
+  readonly path: DataPath;
+  readonly region?: Region;
+}
+
+/**
+ * The entries (items) of a block collection with their regions. A collection is cut into
+ * regions only when every entry (item) has a start to cut at: string keys (Kubernetes keys are
+ * strings; other keys, tagged ones and `? ` keys leave it whole), and a `-` before every item.
+ * Undefined for anything else (scalars, flow collections).
+ */
+function childRegions(source: string, node: Node | null, path: DataPath, parent: Region | undefined, end: number): Child[] | undefined {
+  const column = (offset: number) => offset - (source.lastIndexOf('\n', offset - 1) + 1);
+  const withParent = parent ? { parent } : {};
+  if (isMap(node) && !node.flow) {
+    const keys = node.items.map((pair) => pair.key as ParsedNode | null);
+    const cut = keys.every((key) => isScalar(key) && key.range && typeof key.value === 'string' && !key.tag && source[key.range[0] - 2] !== '?');
+    const names = keys.map((key) => String((key as { value?: unknown } | null)?.value));
+    return node.items.map((pair, i) => {
+      const value = pair.value as Node | null;
+      if (!cut) return { node: value, path: [...path, names[i]!] };
+      const start = keys[i]!.range![0];
+      const next = keys[i + 1];
+      const regionEnd = next ? next.range![0] : lastEnd(source, node.range?.[1], end);
+      const otherKeys = names.filter((_, j) => j !== i);
+      const region: Region = { start, end: regionEnd, column: column(start), kind: 'entry', collectionPath: path, key: names[i]!, otherKeys, ...withParent };
+      return { node: value, path: [...path, names[i]!], region };
+    });
+  }
+  if (isSeq(node) && !node.flow) {
+    const starts = node.items.map((item) => dashBefore(source, (item as ParsedNode | null)?.range?.[0]));
+    const cut = starts.every((start) => start !== undefined);
+    return node.items.map((item, i) => {
+      if (!cut) return { node: item as Node | null, path: [...path, i] };
+      const start = starts[i]!;
+      const regionEnd = starts[i + 1] ?? lastEnd(source, node.range?.[1], end);
+      const region: Region = { start, end: regionEnd, column: column(start), kind: 'item', collectionPath: path, index: i, count: node.items.length, ...withParent };
+      return { node: item as Node | null, path: [...path, i], region };
+    });
+  }
+  return undefined;
+}
+
+/**
  * Where the last entry or item of a collection ends: after the line break that ends the
  * collection's last line when only blanks or a comment follow it there (so the region ends at a
  * line start), else where the collection ends (such a region is never checked alone, see
- * regionHolds). Never beyond the enclosing region.
+ * readRegion). Never beyond the enclosing region.
  */
 function lastEnd(source: string, collectionEnd: number | undefined, bound: number): number {
   if (collectionEnd === undefined) return bound;
@@ -157,23 +217,17 @@ function holds(region: Region, edit: SpliceEdit): boolean {
   return startsInside && edit.end <= region.end;
 }
 
-function innermost(regions: readonly Region[], edit: SpliceEdit): Region | undefined {
-  let found: Region | undefined;
-  for (const region of regions) if (holds(region, edit)) found = region; // inner regions come later
-  return found;
-}
-
 /** Replaces each region by the outermost chosen region that holds it (regions nest or are apart). */
 function mergeNested(chosen: readonly Region[]): Region[] {
   return chosen.map((region) => {
     let outer = region;
-    for (const other of chosen) if (other !== outer && other.start <= outer.start && outer.end <= other.end && isAncestor(other, outer)) outer = other;
+    for (const other of chosen) if (other !== outer && isAncestor(other, outer)) outer = other;
     return outer;
   });
 }
 
 function isAncestor(outer: Region, inner: Region): boolean {
-  for (let r: Region | undefined = inner; r; r = r.parent) if (r === outer) return true;
+  for (let r: Region | undefined = inner.parent; r; r = r.parent) if (r === outer) return true;
   return false;
 }
 
@@ -188,60 +242,83 @@ function moved(offset: number, edits: readonly SpliceEdit[]): number {
   return offset + shift;
 }
 
-/** Whether the region's new text, alone behind its indentation, reads as the expected value. */
-function regionHolds(region: Region, edits: readonly SpliceEdit[], source: string, spliced: string, expected: unknown): boolean {
-  const want = dataAt(expected, region.path);
-  if (!want.found) return false;
+/**
+ * Reads the region's new text alone behind its indentation. Returns the data paths it vouches
+ * for (the entries or items it reads, each as expected), or undefined when it cannot vouch.
+ */
+function readRegion(region: Region, edits: readonly SpliceEdit[], source: string, spliced: string, expected: unknown): DataPath[] | undefined {
+  const collection = dataAt(expected, region.collectionPath);
+  if (!collection.found) return undefined;
   const text = spliced.slice(moved(region.start, edits), moved(region.end, edits));
   // The region ends at a line start, or at the indentation of the line after it; the new text
   // ends the same way, so the line after it reads as before.
   const lineStart = source.lastIndexOf('\n', region.end - 1) + 1;
   const tail = source.slice(lineStart, region.end);
-  if (lineStart <= region.start || !/^ *$/.test(tail) || !text.endsWith(`\n${tail}`)) return false;
+  if (lineStart <= region.start || !/^ *$/.test(tail) || !text.endsWith(`\n${tail}`)) return undefined;
   // It starts where the old one did: the key, or the `-` of the item, at the region's column.
-  if (region.kind === 'item' ? !/^-(?:[ \r\n]|$)/.test(text) : /^[\s#]/.test(text)) return false;
+  if (region.kind === 'item' ? !/^-(?:[ \r\n]|$)/.test(text) : /^[\s#]/.test(text)) return undefined;
   // Every content line after the first stays at the region's column or deeper, indented with
   // spaces, and no line is a document marker.
   const lines = text.split('\n');
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
-    if (/^(?:---|\.\.\.)(?:[ \t\r]|$)/.test(line)) return false;
+    if (/^(?:---|\.\.\.)(?:[ \t\r]|$)/.test(line)) return undefined;
     const content = line.trimStart();
     if (content === '' || content === '\r' || content.startsWith('#')) continue;
     const indent = line.length - content.length;
-    if (indent < region.column || line.slice(0, indent).includes('\t')) return false;
+    if (indent < region.column || line.slice(0, indent).includes('\t')) return undefined;
   }
   let alone: Document;
+  let data: unknown;
   try {
     alone = parseDocument(' '.repeat(region.column) + text, parseOptions());
+    if (alone.errors.length > 0) return undefined;
+    data = alone.toJS(toJsOptions());
   } catch {
-    return false;
+    return undefined;
   }
-  if (alone.errors.length > 0) return false;
   const root = alone.contents;
-  let value: unknown;
-  try {
-    if (region.kind === 'entry') {
-      if (!isMap(root) || root.flow || root.items.length !== 1) return false;
-      const key = root.items[0]!.key;
-      if (!isScalar(key) || key.value !== region.key || key.tag) return false;
-      value = (alone.toJS(toJsOptions()) as Record<string, unknown>)[region.key as string];
-    } else {
-      if (!isSeq(root) || root.flow || root.items.length !== 1) return false;
-      value = (alone.toJS(toJsOptions()) as unknown[])[0];
-    }
-  } catch {
-    return false;
-  }
-  return dequal(value, want.value);
+  return region.kind === 'entry' ? readEntries(region, root, data, collection.value) : readItems(region, root, data, collection.value);
 }
 
-/** The value at a path of plain data, and whether it is there at all. */
-function dataAt(data: unknown, path: ReadonlyArray<string | number>): { found: boolean; value?: unknown } {
+/** The entry's key first, maybe keys added after it, none that the map has elsewhere; each as expected. */
+function readEntries(region: Region, root: unknown, data: unknown, map: unknown): DataPath[] | undefined {
+  if (!isMap(root) || root.flow || root.items.length === 0 || map === null || typeof map !== 'object' || Array.isArray(map)) return undefined;
+  const keys: string[] = [];
+  for (const pair of root.items) {
+    if (!isScalar(pair.key) || typeof pair.key.value !== 'string' || pair.key.tag) return undefined;
+    keys.push(pair.key.value);
+  }
+  const others = region.otherKeys!;
+  if (keys[0] !== region.key || keys.some((key) => others.includes(key))) return undefined;
+  // The map holds exactly the other entries (their text is unchanged) and the ones read here.
+  if (Object.keys(map).length !== others.length + keys.length || ![...others, ...keys].every((key) => Object.hasOwn(map, key))) return undefined;
+  const read = data as Record<string, unknown>;
+  if (!keys.every((key) => dequal(read[key], (map as Record<string, unknown>)[key]))) return undefined;
+  return keys.map((key) => [...region.collectionPath, key]);
+}
+
+/** The item, maybe items appended after it when it is the last; each as expected. */
+function readItems(region: Region, root: unknown, data: unknown, list: unknown): DataPath[] | undefined {
+  if (!isSeq(root) || root.flow || root.items.length === 0 || !Array.isArray(list)) return undefined;
+  const read = data as unknown[];
+  const index = region.index!;
+  const count = region.count!;
+  if (read.length > 1 && index !== count - 1) return undefined; // new items go at the end only
+  if (list.length !== count - 1 + read.length) return undefined;
+  if (!read.every((item, i) => dequal(item, list[index + i]))) return undefined;
+  return read.map((_, i) => [...region.collectionPath, index + i]);
+}
+
+function dataAt(data: unknown, path: DataPath): { found: boolean; value?: unknown } {
   let node = data;
   for (const step of path) {
     if (node === null || typeof node !== 'object' || !Object.hasOwn(node, step)) return { found: false };
     node = (node as Record<string | number, unknown>)[step];
   }
   return { found: true, value: node };
+}
+
+function startsWith(path: DataPath, prefix: DataPath): boolean {
+  return prefix.length <= path.length && prefix.every((step, i) => path[i] === step);
 }

@@ -6,9 +6,10 @@ import { dequal } from 'dequal';
 import { isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Document, Node, YAMLError } from 'yaml';
 import { KubeGracefulError } from '../engine/errors.ts';
-import { buildAt, formatPath, setAt } from './path.ts';
+import { buildAt, dataPathOf, formatPath, setAt } from './path.ts';
 import type { FieldPath } from './path.ts';
 import { checkEditsLocally } from './localCheck.ts';
+import type { DataPath } from './localCheck.ts';
 import { applySplices, planSplices, spliceSet } from './splice.ts';
 import { parseOptions, printableParseOptions, stringifyOptions, toJsOptions, MAX_NESTING_DEPTH } from '../yaml/options.ts';
 import { resourceHint } from '../stream/prescan.ts';
@@ -111,7 +112,8 @@ export class ManifestDocument {
     const edits = planSplices(this.#text, doc, pending);
     if (edits) {
       const spliced = applySplices(this.#text, edits);
-      if (checkEditsLocally(this.#text, doc, edits, spliced, expected)) {
+      const setPaths = pending.map((set) => dataPathOf(expected, set.path));
+      if (setPaths.every((path) => path !== undefined) && checkEditsLocally(this.#text, doc, edits, spliced, expected, setPaths as DataPath[])) {
         // The tree of the new text is parsed only if someone asks for it (see `document`).
         this.commit(spliced, undefined, expected);
         return;

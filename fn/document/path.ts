@@ -35,6 +35,27 @@ export function getAt(root: unknown, path: FieldPath): unknown {
 }
 
 /**
+ * Returns `path` in `root` with every list selector replaced by the index of the item it selects
+ * (the item setAt edits or adds), or undefined when the path is not there.
+ */
+export function dataPathOf(root: unknown, path: FieldPath): Array<string | number> | undefined {
+  const steps: Array<string | number> = [];
+  let node: unknown = root;
+  for (const segment of path) {
+    let step: string | number = segment as string | number;
+    if (typeof segment === 'object') {
+      if (!Array.isArray(node)) return undefined;
+      step = node.findIndex((item) => isRecord(item) && item[segment.key] === segment.equals);
+      if (step === -1) return undefined;
+    }
+    if (node === null || typeof node !== 'object') return undefined;
+    steps.push(step);
+    node = (node as Record<string | number, unknown>)[step];
+  }
+  return steps;
+}
+
+/**
  * Returns a copy of `root` with `value` at `path`, creating maps and list items on the way the
  * same way the document editor does (the editor checks its text edit against this).
  */

@@ -7,14 +7,15 @@
  * says yes, a full parse must give exactly the data it vouched for.
  */
 import test from 'ava';
+import { dequal } from 'dequal';
 import fc from 'fast-check';
 import { parseDocument } from 'yaml';
 import type { Document } from 'yaml';
 import { toData } from '../../fn/document/manifest.ts';
 import { checkEditsLocally, regionsOf } from '../../fn/document/localCheck.ts';
-import type { Region } from '../../fn/document/localCheck.ts';
+import type { DataPath, Region } from '../../fn/document/localCheck.ts';
 import type { FieldPath } from '../../fn/document/path.ts';
-import { setAt } from '../../fn/document/path.ts';
+import { dataPathOf, getAt, setAt } from '../../fn/document/path.ts';
 import { applySplices, planSplices } from '../../fn/document/splice.ts';
 import { prescanKind } from '../../fn/stream/prescan.ts';
 import { splitStream } from '../../fn/stream/split.ts';
@@ -80,11 +81,11 @@ test('real edits of every corpus workload: when the local check accepts, a full 
         if (!edits) return true;
         const spliced = applySplices(workload.text, edits);
         const expected = sets.reduce<unknown>((d, s) => setAt(d, s.path, s.value), data);
+        const setPaths = sets.map((set) => dataPathOf(expected, set.path)!);
         tried++;
-        if (!checkEditsLocally(workload.text, doc, edits, spliced, expected)) return true;
+        if (!checkEditsLocally(workload.text, doc, edits, spliced, expected, setPaths)) return true;
         accepted++;
-        const full = fullRead(spliced);
-        if (JSON.stringify(full, bigints) !== JSON.stringify(expected, bigints)) {
+        if (!dequal(fullRead(spliced), expected)) {
           throw new Error(`${workload.name}: the local check accepted ${JSON.stringify(sets)} but a full parse reads otherwise`);
         }
         return true;
@@ -96,8 +97,6 @@ test('real edits of every corpus workload: when the local check accepts, a full 
   t.true(WORKLOADS.length > 20);
   t.true(accepted > tried * 0.6, `the local check should take most real edits (took ${accepted} of ${tried})`);
 });
-
-const bigints = (_key: string, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value);
 
 // ---------------------------------------------------------------------------------------------
 // Random text in place of an entry or item
@@ -200,14 +199,12 @@ test('random text in place of an entry or item: when the local check accepts, a 
         const text = (keepFirstLine ? `${firstLine}\n` : '') + body + (trailingNewline ? '\n' : '');
         const edit = { start: region.start, end: region.end, text };
         const spliced = source.slice(0, region.start) + text + source.slice(region.end);
-        const claimed = readAlone(region, text);
-        if (claimed === undefined) return true;
-        const expected = setAt(data, region.path as FieldPath, claimed.value);
+        const claim = claimFor(region, text, data);
+        if (claim === undefined) return true;
         runs++;
-        if (!checkEditsLocally(source, doc, [edit], spliced, expected)) return true;
+        if (!checkEditsLocally(source, doc, [edit], spliced, claim.expected, claim.setPaths)) return true;
         accepted++;
-        const full = fullRead(spliced);
-        return JSON.stringify(full, bigints) === JSON.stringify(expected, bigints);
+        return dequal(fullRead(spliced), claim.expected);
       },
     ),
     propertyParameters(3000),
@@ -232,12 +229,11 @@ test('random text inserted anywhere in an entry or item: when the local check ac
       const text = (leadingNewline ? '\n' : '') + body + (trailingNewline ? '\n' : '');
       const edit = { start: offset, end: offset, text };
       const spliced = source.slice(0, offset) + text + source.slice(offset);
-      const claimed = readAlone(region, spliced.slice(region.start, region.end + text.length));
-      if (claimed === undefined) return true;
-      const expected = setAt(data, region.path as FieldPath, claimed.value);
-      if (!checkEditsLocally(source, doc, [edit], spliced, expected)) return true;
+      const claim = claimFor(region, spliced.slice(region.start, region.end + text.length), data);
+      if (claim === undefined) return true;
+      if (!checkEditsLocally(source, doc, [edit], spliced, claim.expected, claim.setPaths)) return true;
       accepted++;
-      return JSON.stringify(fullRead(spliced), bigints) === JSON.stringify(expected, bigints);
+      return dequal(fullRead(spliced), claim.expected);
     }),
     propertyParameters(3000),
   );
@@ -245,21 +241,31 @@ test('random text inserted anywhere in an entry or item: when the local check ac
   t.true(accepted > 20, 'the property must exercise acceptance');
 });
 
-/** What the region's text reads as alone (the value the local check would vouch for), if anything. */
-function readAlone(region: Region, text: string): { value: unknown } | undefined {
+/**
+ * What the region's new text reads as alone, put in place of the region in the old data: the data
+ * the local check would vouch for (its entries or items, added ones too), and the paths it changes.
+ */
+function claimFor(region: Region, text: string, data: unknown): { expected: unknown; setPaths: DataPath[] } | undefined {
   const alone = parseDocument(' '.repeat(region.column) + text, parseOptions());
   if (alone.errors.length > 0) return undefined;
-  let data: unknown;
+  let read: unknown;
   try {
-    data = alone.toJS();
+    read = alone.toJS();
   } catch {
     return undefined;
   }
+  const collection = getAt(data, region.collectionPath as FieldPath);
   if (region.kind === 'entry') {
-    if (data === null || typeof data !== 'object' || Array.isArray(data) || !Object.hasOwn(data, region.key!)) return undefined;
-    return { value: (data as Record<string, unknown>)[region.key!] };
+    if (read === null || typeof read !== 'object' || Array.isArray(read)) return undefined;
+    const map = { ...(collection as Record<string, unknown>) };
+    delete map[region.key!];
+    Object.assign(map, read);
+    return { expected: setAt(data, region.collectionPath as FieldPath, map), setPaths: Object.keys(read).map((key) => [...region.collectionPath, key]) };
   }
-  return Array.isArray(data) && data.length === 1 ? { value: data[0] } : undefined;
+  if (!Array.isArray(read) || read.length === 0) return undefined;
+  const list = [...(collection as unknown[])];
+  list.splice(region.index!, 1, ...read);
+  return { expected: setAt(data, region.collectionPath as FieldPath, list), setPaths: read.map((_, i) => [...region.collectionPath, region.index! + i]) };
 }
 
 test('the check refuses what it cannot vouch for: anchors, merge keys, directives, flow roots, lines that leave the region', (t) => {
@@ -267,7 +273,8 @@ test('the check refuses what it cannot vouch for: anchors, merge keys, directive
     const doc = parse(source);
     const edits = planSplices(source, doc, [{ path, value }])!;
     t.truthy(edits, source);
-    return checkEditsLocally(source, doc, edits, applySplices(source, edits), setAt(toData(doc), path, value));
+    const expected = setAt(toData(doc), path, value);
+    return checkEditsLocally(source, doc, edits, applySplices(source, edits), expected, [dataPathOf(expected, path)!]);
   };
   t.true(check('a:\n  b: 1\nc: 2\n', ['a', 'b'], 5), 'a plain edit is taken');
   t.false(check('a: &x\n  b: 1\nc: *x\n', ['a', 'b'], 5), 'anchors and aliases');
