@@ -1,7 +1,7 @@
 # kube-graceful as a containerized KRM function (kustomize `container: image:`, `kpt fn eval --image`,
 # kpt Kptfile `image:`). Build: docker build -t kube-graceful:0.1.0 .
 #
-# Run time: node and one bundled file, nothing else: no shell, no package manager, no network
+# Run time: node and dist/ (launcher, bundle, code cache), nothing else: no shell, no package manager, no network
 # (kustomize and kpt start it with `--network none --user nobody`), non-root user by default.
 # The entrypoint is the KRM function itself: a ResourceList on stdin, the same on stdout, `results`
 # for findings, exit 1 on error results, 2 on bad input or config (messages on stderr).
