@@ -11,6 +11,7 @@ import type { FieldPath } from './path.ts';
 import { checkEditsLocally } from './localCheck.ts';
 import type { DataPath } from './localCheck.ts';
 import { applySplices, planSplices, spliceSet } from './splice.ts';
+import type { FieldSet } from './splice.ts';
 import { parseOptions, printableParseOptions, stringifyOptions, toJsOptions, MAX_NESTING_DEPTH } from '../yaml/options.ts';
 import { resourceHint } from '../stream/prescan.ts';
 
@@ -25,25 +26,20 @@ export interface SourcePlace {
   readonly line: number;
 }
 
-/** A field to set, waiting for the document's edits to be made in one go. */
-interface PendingSet {
-  readonly path: FieldPath;
-  readonly value: unknown;
-}
-
 /**
  * A document of the stream with lazy parsing and verified, minimal edits.
  *
  * Edits wait until the text or the syntax tree is next read, then are made together and checked
- * with one parse (issue #9: a re-parse per edit was a third of a run). Reads of `data` see every
- * edit at once.
+ * together (issue #9: a re-parse per edit was a third of a run). Reads of `data` see every edit at
+ * once.
  */
 export class ManifestDocument {
   #text: string;
   #doc: Document | undefined;
   #data: unknown;
   #changed = false;
-  #pending: PendingSet[] = [];
+  /** Fields to set, waiting for the document's edits to be made in one go. */
+  #pending: FieldSet[] = [];
   /** The data with the pending edits made (what the text must parse to once they are). */
   #expected: unknown;
 
