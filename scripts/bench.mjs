@@ -8,7 +8,8 @@
 //
 // Timing uses hyperfine when it is installed (it subtracts the shell's own start-up), else Node's
 // timers around spawnSync. The commands of a case take turns, one run each, so a busy machine
-// slows them alike; the ratios come from one run of this script.
+// slows them alike; each ratio is the median over the rounds of the ratio within a round, all
+// from one run of this script.
 //
 // Environment: BENCH_RUNS (runs per command, default 15), BENCH_NO_HYPERFINE=1 (Node's timers),
 // BENCH_CLI (another build to measure instead of dist/cli.js, e.g. a copy from before a change).
@@ -149,19 +150,21 @@ for (const c of CASES) {
     const t = times[i];
     console.log(`  ${cmd.label.padEnd(18)} ${ms(med[cmd.label]).padStart(10)}   ${ms(quantile(t, 0.25))}–${ms(quantile(t, 0.75))}, ${ms(Math.min(...t))}–${ms(Math.max(...t))}`);
   });
-  const us = med['kube-graceful'];
-  const floor = med['node -e 0'] + med['cat'];
+  // Each ratio is taken within a round (the commands run back to back) and the median over the
+  // rounds is reported: a round the machine was slow in is slow for both sides of its ratio.
+  const run = Object.fromEntries(commands.map((cmd, i) => [cmd.label, times[i]]));
+  const perRound = (f) => median(run['kube-graceful'].map((_, r) => f(Object.fromEntries(Object.entries(run).map(([label, t]) => [label, t[r]])))));
   if (c.small) {
-    const ratio = us / med['node -e 0'];
+    const ratio = perRound((t) => t['kube-graceful'] / t['node -e 0']);
     summary.push([`${c.file}: kube-graceful / node -e 0`, `${ratio.toFixed(2)}×`, `≤ ${TARGETS.smallVsNode}×`, verdict(ratio <= TARGETS.smallVsNode)]);
   } else {
     if (kubectl) {
-      const speedup = med['kubectl kustomize'] / us;
+      const speedup = perRound((t) => t['kubectl kustomize'] / t['kube-graceful']);
       summary.push([`${c.file}: kubectl kustomize / kube-graceful`, `${speedup.toFixed(1)}×`, `≥ ${TARGETS.kustomizeVsUs}×`, verdict(speedup >= TARGETS.kustomizeVsUs)]);
     } else {
       summary.push([`${c.file}: kubectl kustomize / kube-graceful`, 'n/a', `≥ ${TARGETS.kustomizeVsUs}×`, 'SKIP (no kubectl)']);
     }
-    const ratio = us / floor;
+    const ratio = perRound((t) => t['kube-graceful'] / (t['node -e 0'] + t['cat']));
     summary.push([`${c.file}: kube-graceful / (cat + node -e 0)`, `${ratio.toFixed(2)}×`, `≤ ${TARGETS.usVsFloor}×`, verdict(ratio <= TARGETS.usVsFloor)]);
   }
 }
