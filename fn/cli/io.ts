@@ -3,7 +3,7 @@
  * only once the whole run has succeeded (a post-renderer must never emit half a stream).
  */
 import { isUtf8 } from 'node:buffer';
-import { fstatSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { fstatSync, readFileSync, writeFileSync, writeSync, writevSync } from 'node:fs';
 import { KubeGracefulError } from '../engine/errors.ts';
 
 /** Returns the text of stdin (empty when Helm sends nothing, e.g. `--output-dir`). */
@@ -104,23 +104,28 @@ export function writeSideFile(path: string, text: string): void {
 }
 
 /**
- * Writes all of `data` to a file descriptor (1: stdout, 2: stderr), synchronously. Writing to the
- * descriptor instead of process.stdout saves building a stream (and node:net for a pipe) on every
- * start (issue #9). A full pipe that its reader made non-blocking (EAGAIN) is waited for; a reader
- * that has gone (EPIPE, `kube-graceful … | head`) ends the write quietly, as cat does: returns false.
+ * Writes all of `data` to a file descriptor (1: stdout, 2: stderr), synchronously: text, or chunks
+ * of bytes in one writev. Writing to the descriptor instead of process.stdout saves building a
+ * stream (and node:net for a pipe) on every start (issue #9). A full pipe that its reader made
+ * non-blocking (EAGAIN) is waited for; a reader that has gone (EPIPE, `kube-graceful … | head`)
+ * ends the write quietly, as cat does: returns false.
  */
-export function writeAll(fd: number, data: string | Uint8Array): boolean {
-  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-  let offset = 0;
-  while (offset < bytes.length) {
+export function writeAll(fd: number, data: string | readonly Uint8Array[]): boolean {
+  const chunks: Uint8Array[] = typeof data === 'string' ? [Buffer.from(data, 'utf8')] : data.filter((chunk) => chunk.length > 0);
+  while (chunks.length > 0) {
+    let written: number;
     try {
-      offset += writeSync(fd, bytes, offset);
+      written = chunks.length === 1 ? writeSync(fd, chunks[0]!) : writevSync(fd, chunks);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EPIPE') return false;
       if (code !== 'EAGAIN') throw error;
       Atomics.wait(PAUSE, 0, 0, 1); // a millisecond for the reader to drain the pipe
+      continue;
     }
+    // A write may stop short (a pipe, more chunks than one writev takes): go on after it.
+    while (chunks.length > 0 && written >= chunks[0]!.length) written -= chunks.shift()!.length;
+    if (written > 0) chunks[0] = chunks[0]!.subarray(written);
   }
   return true;
 }

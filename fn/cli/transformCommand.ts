@@ -23,8 +23,8 @@ export interface TransformCommandOptions {
 
 /** What the command prints and its exit code; written by the entry point only at the end. */
 export interface CommandOutput {
-  /** Text, or the bytes of a stream the transform kept as bytes. */
-  readonly stdout: string | Uint8Array;
+  /** Text, or the chunks of bytes of a stream the transform kept as bytes. */
+  readonly stdout: string | readonly Uint8Array[];
   readonly stderr: string[];
   readonly exitCode: number;
 }
@@ -48,7 +48,7 @@ export async function runTransform(options: TransformCommandOptions): Promise<Co
     stderr.push('kube-graceful: error findings above; no output written. Fix them or switch the mutator off for that workload (kube-graceful.dev/skip: "true").');
     return { stdout: '', stderr, exitCode: 1 };
   }
-  const stdout = options.diff ? await unifiedDiff(result) : (result.outputBytes ?? result.output);
+  const stdout = options.diff ? await unifiedDiff(result) : (result.outputChunks ?? result.output);
   return { stdout, stderr, exitCode: failed ? 1 : 0 };
 }
 

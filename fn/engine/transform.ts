@@ -10,7 +10,7 @@ import { krmResults } from '../krm/results.ts';
 import { looksLikeResourceList, readResourceList, renderResourceList } from '../krm/resourceList.ts';
 import { MUTATORS } from '../mutators/registry.ts';
 import type { Mutator } from '../mutators/types.ts';
-import { byteStream, readStream, renderStream, renderStreamBytes } from '../stream/stream.ts';
+import { byteStream, readStream, renderStream, renderStreamChunks } from '../stream/stream.ts';
 import type { ByteStream } from '../stream/stream.ts';
 import { runPipeline } from './pipeline.ts';
 import type { PipelineResult } from './pipeline.ts';
@@ -29,8 +29,8 @@ export interface TransformResult extends PipelineResult {
   readonly mode: 'stream' | 'resourceList';
   readonly input: string;
   readonly output: string;
-  /** The output as bytes, when the input came as bytes (what the CLI writes). */
-  readonly outputBytes?: Buffer;
+  /** The output as bytes in chunks, when the input came as bytes (what the CLI writes). */
+  readonly outputChunks?: readonly Uint8Array[];
   readonly config: Config;
 }
 
@@ -66,7 +66,7 @@ function transformStreamBytes(source: ByteStream, options: TransformOptions): Tr
   const config = loadConfig(options.config, options.flags);
   const stream = readStream(source, { extraKinds: config.spec.extraKinds, parseAll: options.parseAll });
   const result = runPipeline(stream.resources, config, mutators);
-  const outputBytes = renderStreamBytes(stream);
+  const outputChunks = renderStreamChunks(stream);
   // The texts are made only when asked for (--diff, explain, tests): the CLI writes the bytes.
   let input: string | undefined;
   let output: string | undefined;
@@ -77,9 +77,9 @@ function transformStreamBytes(source: ByteStream, options: TransformOptions): Tr
       return (input ??= source.bytes.toString('utf8'));
     },
     get output() {
-      return (output ??= outputBytes.toString('utf8'));
+      return (output ??= Buffer.concat(outputChunks).toString('utf8'));
     },
-    outputBytes,
+    outputChunks,
     config,
   };
 }

@@ -71,21 +71,25 @@ export function readStream(input: string | ByteStream, options: ReadOptions): St
 
 /** Returns the stream's text: untouched segments as they came, edited ones with their edits. */
 export function renderStream(input: StreamInput): string {
-  if (input.bytes) return renderStreamBytes(input).toString('utf8');
+  if (input.bytes) return Buffer.concat(renderStreamChunks(input)).toString('utf8');
   return input.bom + input.entries.map((e) => e.doc?.text ?? e.segment.text).join('');
 }
 
-/** Returns the stream's bytes: untouched segments as the bytes they came as, edited ones encoded. */
-export function renderStreamBytes(input: StreamInput): Buffer {
+/**
+ * Returns the stream's bytes in order, one chunk per segment: untouched segments as the bytes they
+ * came as (views of the input, not copies), edited ones encoded. They are written as they are
+ * (one writev), never joined into one more copy of the stream.
+ */
+export function renderStreamChunks(input: StreamInput): Uint8Array[] {
   const bytes = input.bytes;
-  if (!bytes) return Buffer.from(renderStream(input), 'utf8');
+  if (!bytes) return [Buffer.from(renderStream(input), 'utf8')];
   const bomLength = input.bom ? 3 : 0;
-  const pieces: Uint8Array[] = input.bom ? [BOM_BYTES] : [];
+  const chunks: Uint8Array[] = input.bom ? [BOM_BYTES] : [];
   for (const { segment, doc } of input.entries) {
     const start = bomLength + segment.offset;
-    pieces.push(doc?.changed ? Buffer.from(doc.text, 'utf8') : bytes.subarray(start, start + segment.text.length));
+    chunks.push(doc?.changed ? Buffer.from(doc.text, 'utf8') : bytes.subarray(start, start + segment.text.length));
   }
-  return Buffer.concat(pieces);
+  return chunks;
 }
 
 /** Returns the resources of a parsed document: itself, or each item of a `kind: List`. */

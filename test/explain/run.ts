@@ -23,7 +23,7 @@ export async function runInProcess(args: readonly string[]): Promise<CommandOutp
   await program.parseAsync(['node', 'kube-graceful', ...args]);
   if (!output) throw new Error(`no output for ${args.join(' ')}`);
   const { stdout } = output;
-  return { ...output, stdout: typeof stdout === 'string' ? stdout : Buffer.from(stdout).toString('utf8') };
+  return { ...output, stdout: typeof stdout === 'string' ? stdout : Buffer.concat(stdout).toString('utf8') };
 }
 
 export const EXPLAIN_GOLDEN_DIR = join(ROOT, 'test', 'explain', 'golden');

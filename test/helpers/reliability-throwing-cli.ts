@@ -29,15 +29,20 @@ const throwing: Mutator = {
 };
 (MUTATORS as Mutator[]).push(throwing);
 
-// The CLI writes stdout with fs.writeSync on fd 1 (fn/cli/io.ts writeAll): count those writes.
-// syncBuiltinESMExports makes the ES module `import { writeSync } from 'node:fs'` see the wrapper.
+// The CLI writes stdout with fs.writeSync or fs.writevSync on fd 1 (fn/cli/io.ts writeAll):
+// count those writes. syncBuiltinESMExports makes the ES module imports of node:fs see the wrappers.
 let writes = 0;
 const fs = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
 const realWriteSync = fs.writeSync;
+const realWritevSync = fs.writevSync;
 fs.writeSync = ((fd: number, ...rest: unknown[]) => {
   if (fd === 1) writes++;
   return (realWriteSync as (...args: unknown[]) => number)(fd, ...rest);
 }) as typeof fs.writeSync;
+fs.writevSync = ((fd: number, ...rest: unknown[]) => {
+  if (fd === 1) writes++;
+  return (realWritevSync as (...args: unknown[]) => number)(fd, ...rest);
+}) as typeof fs.writevSync;
 syncBuiltinESMExports();
 process.on('exit', () => {
   try {

@@ -88,7 +88,7 @@ function outcomeOfBytes(input: string, options: TransformOptions): unknown {
     throw error;
   }
   return {
-    output: result.outputBytes ? result.outputBytes.toString('utf8') : result.output,
+    output: result.outputChunks ? Buffer.concat(result.outputChunks).toString('utf8') : result.output,
     changes: result.changes,
     findings: result.findings,
     plans: result.outcomes.map((o) => ({ mutator: o.mutator, workload: o.workload.ref, plan: o.plan })),
