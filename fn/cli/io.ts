@@ -48,17 +48,16 @@ export function readInputFile(path: string): string {
   return decodeUtf8(bytes, path);
 }
 
-/**
- * Returns the bytes as text, a BOM kept; invalid UTF-8 is an input error naming the byte offset.
- * `isUtf8` (simdutf) then `toString` is several times faster than a fatal TextDecoder on a 5 MB
- * stream (issue #9).
- */
+/** Returns the bytes as text, a BOM kept; invalid UTF-8 is an input error naming the byte offset. */
 export function decodeUtf8(bytes: Uint8Array, origin: string): string {
   checkUtf8(bytes, origin);
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
-/** Throws an input error naming the offset and line of the first byte that is not UTF-8. */
+/**
+ * Throws an input error naming the offset and line of the first byte that is not UTF-8. isUtf8
+ * (simdutf) checks 5 MB in under a millisecond, without decoding (issue #9).
+ */
 function checkUtf8(bytes: Uint8Array, origin: string): void {
   if (isUtf8(bytes)) return;
   const offset = firstInvalidUtf8(bytes);
