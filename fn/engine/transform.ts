@@ -44,37 +44,34 @@ export function transform(input: string | Buffer, options: TransformOptions = {}
     // `kind: ResourceList` is ASCII: the latin1 view finds it where the text would (see ByteStream).
     // With a byte-order mark, the text decides exactly as for text input (rare: not worth a view).
     const source = byteStream(input);
-    return source.bomLength || looksLikeResourceList(source.view) ? transform(input.toString('utf8'), options) : transformStreamBytes(source, options);
+    return source.bomLength || looksLikeResourceList(source.view) ? transform(input.toString('utf8'), options) : transformStream(source, options);
   }
   const text = input;
-  const mutators = options.mutators ?? MUTATORS;
   if (looksLikeResourceList(text)) {
     const list = readResourceList(text);
     const config = loadConfig(options.config ?? { data: list.functionConfig, origin: 'functionConfig' }, options.flags);
-    const result = runPipeline(list.resources, config, mutators);
+    const result = runPipeline(list.resources, config, options.mutators ?? MUTATORS);
     const output = renderResourceList(list, krmResults(result.changes, result.findings, list.resources));
     return { ...result, mode: 'resourceList', input: text, output, config };
   }
-  const config = loadConfig(options.config, options.flags);
-  const stream = readStream(text, { extraKinds: config.spec.extraKinds, parseAll: options.parseAll });
-  const result = runPipeline(stream.resources, config, mutators);
-  return { ...result, mode: 'stream', input: text, output: renderStream(stream), config };
+  return transformStream(text, options);
 }
 
-function transformStreamBytes(source: ByteStream, options: TransformOptions): TransformResult {
-  const mutators = options.mutators ?? MUTATORS;
+/** The plain stream, from text or from bytes (then read and written as bytes, see ByteStream). */
+function transformStream(input: string | ByteStream, options: TransformOptions): TransformResult {
   const config = loadConfig(options.config, options.flags);
-  const stream = readStream(source, { extraKinds: config.spec.extraKinds, parseAll: options.parseAll });
-  const result = runPipeline(stream.resources, config, mutators);
+  const stream = readStream(input, { extraKinds: config.spec.extraKinds, parseAll: options.parseAll });
+  const result = runPipeline(stream.resources, config, options.mutators ?? MUTATORS);
+  if (typeof input === 'string') return { ...result, mode: 'stream', input, output: renderStream(stream), config };
   const outputChunks = renderStreamChunks(stream);
   // The texts are made only when asked for (--diff, explain, tests): the CLI writes the bytes.
-  let input: string | undefined;
+  let text: string | undefined;
   let output: string | undefined;
   return {
     ...result,
     mode: 'stream',
     get input() {
-      return (input ??= source.bytes.toString('utf8'));
+      return (text ??= input.bytes.toString('utf8'));
     },
     get output() {
       return (output ??= Buffer.concat(outputChunks).toString('utf8'));
