@@ -26,8 +26,9 @@ Examples:
   helm plugin install ./node_modules/kube-graceful/renderer
   helm upgrade --install gw istio/gateway --post-renderer kube-graceful
 
-  # Any rendered stream, with the numbers explained in a report
+  # Any rendered stream (stdin or files), with the numbers explained in a report
   helm template gw istio/gateway | kube-graceful --report report.txt > patched.yaml
+  kube-graceful rendered.yaml --report /dev/stderr > patched.yaml
 
   # What would change, as a diff
   kubectl kustomize overlays/prod | kube-graceful --diff
@@ -58,9 +59,12 @@ export function buildProgram(run: (work: () => Promise<CommandOutput>, logFile: 
     // inherit this from the program.
     .configureOutput({ writeOut: (text) => void writeAll(1, text), writeErr: (text) => void writeAll(2, text) })
     .description(
-      `Makes rollouts lose no requests and Jobs with mesh sidecars finish: reads rendered manifests (a stream, or a KRM ResourceList) on stdin and writes them back with correct shutdown settings, every number computed from one timing model.\n\nMutators: ${MUTATORS.map((m) => `${m.id} (${m.description})`).join('; ') || 'none registered'}.`,
+      `Makes rollouts lose no requests and Jobs with mesh sidecars finish: reads rendered manifests (a stream, or a KRM ResourceList) on stdin or from files and writes them back with correct shutdown settings, every number computed from one timing model.\n\nMutators: ${MUTATORS.map((m) => `${m.id} (${m.description})`).join('; ') || 'none registered'}.`,
     )
     .version(VERSION, '-V, --version')
+    .argument('[files...]', 'manifest files to read as one stream (stdin when none, or -)')
+    // `kube-graceful help [command]`, as well as --help.
+    .helpCommand(true)
     // Options after a subcommand name are the subcommand's (they share the setting flags).
     .enablePositionalOptions()
     .option('--report <file>', 'write what changed and why to this file (text, or JSON when it ends in .json)')
@@ -72,12 +76,13 @@ export function buildProgram(run: (work: () => Promise<CommandOutput>, logFile: 
   addSettingOptions(program);
   registerExplain(program, run);
   registerCheck(program, run);
-  program.action(async (options: Record<string, unknown>) => {
+  program.action(async (files: string[], options: Record<string, unknown>) => {
     const { flags, config, allDocuments } = settingOptionsFrom(options);
     const logFile = (options['logFile'] as string | undefined) ?? process.env['KUBE_GRACEFUL_LOG_FILE'];
     await run(
       () =>
         runTransform({
+          files,
           flags,
           ...(config ? { config } : {}),
           ...(options['report'] ? { report: options['report'] as string } : {}),

@@ -9,10 +9,13 @@ import type { TransformResult } from '../engine/transform.ts';
 import { reportData, toJsonText } from '../report/json.ts';
 import { textReport } from '../report/text.ts';
 import { findingLine } from './findingsText.ts';
+import { readInputs } from './inputs.ts';
 import { readInputFile, readStdinBytes, writeSideFile } from './io.ts';
 
 /** Options of the transform command, as the CLI parsed them. */
 export interface TransformCommandOptions {
+  /** Files read as one stream, as `explain` and `check` read them; stdin when empty or `-`. */
+  readonly files?: readonly string[];
   readonly config?: string;
   readonly report?: string;
   readonly reportFormat?: 'text' | 'json';
@@ -37,7 +40,9 @@ export function configFromOption(path: string | undefined): ConfigSource | undef
 /** Runs the transform over stdin; throws KubeGracefulError on bad input or config. */
 export async function runTransform(options: TransformCommandOptions): Promise<CommandOutput> {
   const config = configFromOption(options.config);
-  const input = readStdinBytes();
+  // stdin alone stays bytes (the fast path Helm uses); named files are joined as explain joins them.
+  const files = options.files ?? [];
+  const input = files.length === 0 || (files.length === 1 && files[0] === '-') ? readStdinBytes() : readInputs(files).text;
   const result = transform(input, { flags: options.flags, parseAll: options.allDocuments ?? false, ...(config ? { config } : {}) });
   const reportPath = options.report ?? process.env['KUBE_GRACEFUL_REPORT'];
   if (reportPath) writeSideFile(reportPath, await report(result, options.reportFormat ?? (reportPath.endsWith('.json') ? 'json' : 'text')));

@@ -4,6 +4,8 @@
  * user learns in one place works in the other.
  */
 
+import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
+
 /** How a flat value is read from text. */
 type Reader = 'string' | 'seconds' | 'boolean' | 'list';
 
@@ -24,7 +26,7 @@ export const FLAT_KEYS: readonly FlatKey[] = [
   { name: 'gateway-mode', specPath: ['gateway', 'mode'], read: 'string', help: 'gateway drain: env (Istio drain settings), sleep (preStop), off', choices: ['env', 'sleep', 'off'] },
   { name: 'job-mode', specPath: ['job', 'mode'], read: 'string', help: 'Job sidecar quit: native, wrap (command wrapper), auto, off', choices: ['auto', 'native', 'wrap', 'off'] },
   { name: 'app-mode', specPath: ['app', 'mode'], read: 'string', help: 'app preStop and sidecar ordering: on or off', choices: ['on', 'off'] },
-  { name: 'lb-provider', specPath: ['loadBalancer', 'provider'], read: 'string', help: 'load balancer in front of the pods when the stream does not show it' },
+  { name: 'lb-provider', specPath: ['loadBalancer', 'provider'], read: 'string', help: 'load balancer in front of the pods when the stream does not show it', choices: LOAD_BALANCER_PROVIDERS },
   { name: 'drain-window', specPath: ['loadBalancer', 'drainWindowSeconds'], read: 'seconds', help: 'W: seconds new traffic may still arrive after termination starts' },
   { name: 'max-request', specPath: ['timing', 'maxRequestSeconds'], read: 'seconds', help: 'R: longest request to finish after traffic stops (default 20)' },
   { name: 'buffer', specPath: ['timing', 'bufferSeconds'], read: 'seconds', help: 'B: safety buffer in seconds (default 5)' },
@@ -40,6 +42,9 @@ export const FLAT_KEYS: readonly FlatKey[] = [
 export function readFlatValue(key: FlatKey, text: string): { value: unknown } | { error: string } {
   switch (key.read) {
     case 'string':
+      // The same answer for a flag, a ConfigMap key and an annotation: the name the user wrote,
+      // the value, and what is allowed (not the schema path it maps to).
+      if (key.choices && !key.choices.includes(text)) return { error: `${key.name}: got ${JSON.stringify(text)}; expected one of ${key.choices.join(', ')}` };
       return { value: text };
     case 'list':
       return { value: text.split(',').map((s) => s.trim()).filter(Boolean) };
