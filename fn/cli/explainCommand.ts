@@ -46,7 +46,7 @@ export async function runExplain(options: ExplainCommandOptions): Promise<Comman
   const render = async (): Promise<string> => {
     if (options.output === 'json') return (await import('../explain/render/json.ts')).renderJson(explanation);
     if (options.output === 'markdown') return (await import('../explain/render/markdown.ts')).renderMarkdown(explanation);
-    return (await import('../explain/render/text.ts')).renderText(explanation, { colour: options.colour });
+    return (await import('../explain/render/text.ts')).renderText(explanation, { colour: options.colour, ...(process.stdout.isTTY && process.stdout.columns ? { width: process.stdout.columns } : {}) });
   };
   return { stdout: await render(), stderr: [], exitCode: 0 };
 }

@@ -76,6 +76,10 @@ export interface SettingRow {
   readonly name: string;
   readonly asWritten: SettingValue;
   readonly patched: SettingValue;
+  /**
+   * True when the run wrote this setting: its value or where it comes from changed (an Istio
+   * default made explicit keeps its value but is now the manifest's), as "Fields set" lists it.
+   */
   readonly changed: boolean;
   /** The plan's number for this setting, and whether the patched value meets it. */
   readonly planned?: { readonly symbol: ModelOutput['symbol'] | 'mode'; readonly value: number | string | boolean; readonly relation: '=' | '≥'; readonly met: boolean };
@@ -326,7 +330,7 @@ function row(name: string, asWritten: SettingValue, patched: SettingValue, plann
     name,
     asWritten,
     patched,
-    changed: asWritten.value !== patched.value,
+    changed: asWritten.value !== patched.value || asWritten.source !== patched.source,
     ...(planned ? { planned: { ...planned, met } } : {}),
   };
 }

@@ -11,7 +11,7 @@ import type { Timeline, TimelineWindow } from '../timeline.ts';
 export function renderMarkdown(explanation: Explanation): string {
   const { settings, summary } = explanation;
   const lines: string[] = ['## kube-graceful explain', ''];
-  lines.push(`Kubernetes ${settings.kubernetesVersion}, Istio ${settings.istioVersion}, Linkerd ${settings.linkerdVersion}. `
+  lines.push(`Kubernetes ${settings.kubernetesVersion} (the oldest kubelet); Istio ${settings.istioVersion} and Linkerd ${settings.linkerdVersion} where a workload does not say. `
     + `${summary.workloads} workload${summary.workloads === 1 ? '' : 's'}; with failure windows: ${summary.failingAsWritten} as written, ${summary.failingPatched} patched.`);
   if (explanation.workloads.length) {
     lines.push('', '| workload | as written | patched |', '|---|---|---|');
