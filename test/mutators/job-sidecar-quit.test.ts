@@ -356,6 +356,28 @@ test('Helm hooks: info on the Helm 3 limitation unless the input is Helm 4 post-
   t.deepEqual(codes(result), []);
 });
 
+test('Helm hooks: the finding names the kind found (a helm test hook is a Pod)', (t) => {
+  const pod = `apiVersion: v1
+kind: Pod
+metadata:
+  name: gw-test-connection
+  namespace: ns1
+  annotations:
+    helm.sh/hook: test
+spec:
+  restartPolicy: Never
+  containers:
+    - name: wget
+      image: busybox:1.36
+      command: [wget]
+      args: ['gw:80']
+`;
+  const [finding] = run(pod, ISTIO_NS1).findings.filter((f) => f.code === 'JOB_HELM3_HOOK');
+  t.regex(finding!.message, /^this Pod is a Helm hook \(helm\.sh\/hook: test\)/);
+  t.regex(finding!.message, /on Helm 3 this Pod is deployed unchanged/);
+  t.false(finding!.message.includes('Job'));
+});
+
 // ---------------------------------------------------------------------------------------------
 // End to end: what the mutator wrote into a real corpus Job, run by /bin/sh
 // ---------------------------------------------------------------------------------------------

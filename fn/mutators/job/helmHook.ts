@@ -20,13 +20,15 @@ export function helmHookFindings(workload: Workload): ProposedFinding[] {
   const annotations = annotationsOf(workload.object.metadata);
   const hook = annotations[HELM_HOOK];
   if (hook === undefined || annotations[HELM4_POSTRENDER_FILENAME] !== undefined) return [];
+  // A hook can be a Job, a CronJob or a bare Pod: name the kind found.
+  const kind = String(workload.object.kind ?? 'workload');
   return [
     {
       severity: 'info',
       code: 'JOB_HELM3_HOOK',
       message:
-        `this Job is a Helm hook (${HELM_HOOK}: ${hook}). Helm 3 never sends hooks to a post-renderer (helm/helm#7891): ` +
-        'with `helm install/upgrade --post-renderer` on Helm 3 this Job is deployed unchanged. ' +
+        `this ${kind} is a Helm hook (${HELM_HOOK}: ${hook}). Helm 3 never sends hooks to a post-renderer (helm/helm#7891): ` +
+        `with \`helm install/upgrade --post-renderer\` on Helm 3 this ${kind} is deployed unchanged. ` +
         'The change above reaches the cluster with Helm 4 (post-renderer plugin) or `helm template … | kube-graceful | kubectl apply -f -`',
       path: ['metadata', 'annotations', HELM_HOOK],
     },
