@@ -6,6 +6,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { MUTATORS } from '../mutators/registry.ts';
 import { registerCheck } from './checkCommand.ts';
 import { registerExplain } from './explainCommand.ts';
+import { registerPatches } from './patchesCommand.ts';
 import { writeAll } from './io.ts';
 import { addSettingOptions, settingOptionsFrom } from './settingsOptions.ts';
 import { runTransform } from './transformCommand.ts';
@@ -39,6 +40,9 @@ Examples:
   # Why each number, as a timeline before and after; a CI gate (exit 1 if anything would change)
   kube-graceful explain gateway.yaml --max-request 10
   kube-graceful check manifests/*.yaml --fail-on change
+
+  # Flux: the changes as kustomize patches for a HelmRelease's postRenderers
+  helm template gw istio/gateway | kube-graceful patches
 
 Exit codes:
   0  success (the output is on stdout)
@@ -76,6 +80,7 @@ export function buildProgram(run: (work: () => Promise<CommandOutput>, logFile: 
   addSettingOptions(program);
   registerExplain(program, run);
   registerCheck(program, run);
+  registerPatches(program, run);
   program.action(async (files: string[], options: Record<string, unknown>) => {
     const { flags, config, allDocuments } = settingOptionsFrom(options);
     const logFile = (options['logFile'] as string | undefined) ?? process.env['KUBE_GRACEFUL_LOG_FILE'];

@@ -1,0 +1,75 @@
+/**
+ * `kube-graceful patches [FILE…|-]` (issue #17): the transform's change records as the kustomize
+ * patches a Flux `HelmRelease` applies after rendering (`spec.postRenderers[].kustomize.patches`),
+ * ready to paste. Same inputs and settings as the transform; docs/integrations/flux.md.
+ */
+import type { Command } from 'commander';
+import type { ChangeRecord } from '../engine/records.ts';
+import { transform } from '../engine/transform.ts';
+import type { TransformResult } from '../engine/transform.ts';
+import { readResourceList } from '../krm/resourceList.ts';
+import type { PatchedObject } from '../report/patches.ts';
+import { readStream } from '../stream/stream.ts';
+import { formatRef } from '../workloads/kubeObject.ts';
+import type { Runner } from './explainCommand.ts';
+import { findingLine } from './findingsText.ts';
+import { readInputs } from './inputs.ts';
+import { addSettingOptions, settingOptionsFrom } from './settingsOptions.ts';
+import type { SettingOptions } from './settingsOptions.ts';
+import { configFromOption } from './transformCommand.ts';
+import type { CommandOutput } from './transformCommand.ts';
+
+/** Options of `patches`, as the CLI parsed them. */
+export interface PatchesCommandOptions extends SettingOptions {
+  readonly files: readonly string[];
+}
+
+const HEADER = '# kube-graceful patches: paste under a HelmRelease\'s spec.postRenderers[].kustomize.patches\n';
+
+/** Runs `patches`; exit 1 with nothing on stdout on error findings, as the transform. */
+export async function runPatches(options: PatchesCommandOptions): Promise<CommandOutput> {
+  const config = configFromOption(options.config);
+  const inputs = readInputs(options.files);
+  const result = transform(inputs.text, { flags: options.flags, parseAll: options.allDocuments, ...(config ? { config } : {}) });
+  const stderr = result.findings.filter((f) => f.severity !== 'info').map((f) => findingLine(f));
+  if (result.findings.some((f) => f.severity === 'error')) {
+    stderr.push('kube-graceful patches: error findings above; no patches written.');
+    return { stdout: '', stderr, exitCode: 1 };
+  }
+  // Loaded here, not at start-up: the transform Helm runs on every upgrade never needs it.
+  const { kustomizePatches, renderPatches } = await import('../report/patches.ts');
+  return { stdout: HEADER + renderPatches(kustomizePatches(patchedObjects(result))), stderr, exitCode: 0 };
+}
+
+/** Returns each changed object as it was read, with its records, in input order. */
+function patchedObjects(result: TransformResult): PatchedObject[] {
+  const resources = result.mode === 'resourceList'
+    ? readResourceList(result.input).resources
+    : readStream(result.input, { extraKinds: result.config.spec.extraKinds }).resources;
+  const byObject = new Map<string, ChangeRecord[]>();
+  for (const record of result.changes) {
+    const key = `${record.document}:${formatRef(record.resource)}`;
+    byObject.set(key, [...(byObject.get(key) ?? []), record]);
+  }
+  return resources.flatMap((resource) => {
+    const ref = resource.ref(result.config.spec.namespace);
+    const records = byObject.get(`${resource.doc.place.document}:${formatRef(ref)}`);
+    return records ? [{ ref, original: resource.object, records }] : [];
+  });
+}
+
+/** Adds the `patches` subcommand to `program`. */
+export function registerPatches(program: Command, run: Runner): void {
+  const command = program
+    .command('patches')
+    .description('print the changes as kustomize patches (strategic merge, or JSON 6902 for custom kinds) for a Flux HelmRelease\'s postRenderers[].kustomize.patches')
+    .argument('[files...]', 'manifest files (joined as one stream); - or none: stdin')
+    .option('--log-file <file>', 'also write error messages here')
+    .showHelpAfterError('(run kube-graceful patches --help for usage)')
+    .exitOverride();
+  addSettingOptions(command);
+  command.action(async (files: string[], options: Record<string, unknown>) => {
+    const logFile = (options['logFile'] as string | undefined) ?? process.env['KUBE_GRACEFUL_LOG_FILE'];
+    await run(() => runPatches({ ...settingOptionsFrom(options), files }), logFile);
+  });
+}
