@@ -14,6 +14,16 @@ if ! command -v busybox >/dev/null 2>&1; then
   fi
 fi
 echo "busybox: $(busybox | head -1)"
+# Debian's Chromium renders explain's SVG and HTML in test/explain/svg.test.ts (headless, no network).
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq chromium fonts-dejavu-core >/dev/null
+  else
+    echo "test-deps: chromium is missing; install it (Debian: apt-get install chromium fonts-dejavu-core)" >&2
+    exit 1
+  fi
+fi
+echo "chromium: $(chromium --version 2>/dev/null | head -1)"
 for tool in kpt kubectl; do
   command -v "$tool" >/dev/null 2>&1 || { echo "test-deps: $tool is missing (it comes with this machine image)" >&2; exit 1; }
 done

@@ -17,7 +17,8 @@ import type { CommandOutput } from './transformCommand.ts';
 /** How the entry point runs a command's work (fn/cli/main.ts). */
 export type Runner = (work: () => Promise<CommandOutput>, logFile: string | undefined) => Promise<void>;
 
-export type ExplainFormat = 'text' | 'json' | 'markdown';
+export const EXPLAIN_FORMATS = ['text', 'json', 'markdown', 'svg', 'html'] as const;
+export type ExplainFormat = (typeof EXPLAIN_FORMATS)[number];
 
 /** Options of `explain`, as the CLI parsed them. */
 export interface ExplainCommandOptions extends SettingOptions {
@@ -46,6 +47,8 @@ export async function runExplain(options: ExplainCommandOptions): Promise<Comman
   const render = async (): Promise<string> => {
     if (options.output === 'json') return (await import('../explain/render/json.ts')).renderJson(explanation);
     if (options.output === 'markdown') return (await import('../explain/render/markdown.ts')).renderMarkdown(explanation);
+    if (options.output === 'svg') return (await import('../explain/render/svg.ts')).renderSvg(explanation);
+    if (options.output === 'html') return (await import('../explain/render/html.ts')).renderHtml(explanation);
     return (await import('../explain/render/text.ts')).renderText(explanation, { colour: options.colour, ...(process.stdout.isTTY && process.stdout.columns ? { width: process.stdout.columns } : {}) });
   };
   return { stdout: await render(), stderr: [], exitCode: 0 };
@@ -62,13 +65,14 @@ export function registerExplain(program: Command, run: Runner): void {
     .command('explain')
     .description('show, per workload, the shutdown timeline as written and as patched: the model inputs and their sources, each derived number with its formula, and the windows in which requests would fail')
     .argument('[files...]', 'manifest files (joined as one stream); - or none: stdin')
-    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json', 'markdown']).default('text'))
+    .addOption(new Option('-o, --output <format>', 'output format: text, json, markdown, svg (a picture of each timeline) or html (a page of them)').choices([...EXPLAIN_FORMATS]).default('text'))
+    .addOption(new Option('--format <format>', 'the same as --output').choices([...EXPLAIN_FORMATS]))
     .option('--log-file <file>', 'also write error messages here')
     .showHelpAfterError('(run kube-graceful explain --help for usage)')
     .exitOverride();
   addSettingOptions(command);
   command.action(async (files: string[], options: Record<string, unknown>) => {
     const logFile = (options['logFile'] as string | undefined) ?? process.env['KUBE_GRACEFUL_LOG_FILE'];
-    await run(() => runExplain({ ...settingOptionsFrom(options), files, output: options['output'] as ExplainFormat, colour: colourWanted() }), logFile);
+    await run(() => runExplain({ ...settingOptionsFrom(options), files, output: (options['format'] ?? options['output']) as ExplainFormat, colour: colourWanted() }), logFile);
   });
 }

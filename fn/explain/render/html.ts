@@ -1,0 +1,44 @@
+/**
+ * The explanation as one HTML page (issue #17), for CI artifacts and pull-request previews: one
+ * picture per workload (render/svg.ts) with its verdicts, and the text explanation under it. No
+ * script, no network: the page is the pictures and their words.
+ */
+import type { Explanation } from '../explain.ts';
+import { formatRef } from '../../workloads/kubeObject.ts';
+import { renderWorkloadSvg } from './svg.ts';
+import { renderText } from './text.ts';
+
+/** Returns a standalone HTML page. */
+export function renderHtml(explanation: Explanation): string {
+  const { summary } = explanation;
+  const figures = explanation.workloads.map((w) => [
+    '<figure>',
+    renderWorkloadSvg(w).trimEnd(),
+    `<figcaption>${escape(formatRef(w.resource))}: as written ${escape(w.timelines.asWritten.verdict.text)}; patched ${escape(w.timelines.patched.verdict.text)}</figcaption>`,
+    '</figure>',
+  ].join('\n'));
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="color-scheme" content="light dark">',
+    '<title>kube-graceful explain</title>',
+    '<style>body{font-family:DejaVu Sans,Verdana,Arial,sans-serif;margin:24px;background:#fff;color:#1f2328}figure{margin:0 0 32px}figcaption{font-size:13px;margin-top:4px}pre{font-size:12px;overflow-x:auto}@media (prefers-color-scheme: dark){body{background:#0d1117;color:#e6edf3}}</style>',
+    '</head>',
+    '<body>',
+    `<h1>kube-graceful explain</h1>`,
+    `<p>${summary.workloads} workload${summary.workloads === 1 ? '' : 's'}; with failure windows: ${summary.failingAsWritten} as written, ${summary.failingPatched} patched.</p>`,
+    ...figures,
+    '<details><summary>The explanation as text</summary>',
+    `<pre>${escape(renderText(explanation))}</pre>`,
+    '</details>',
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+function escape(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
