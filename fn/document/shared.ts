@@ -7,7 +7,11 @@
  * same change, or give the edited place its own copy first (issue #15, item 1).
  *
  * Merge keys are YAML 1.1 (https://yaml.org/type/merge.html): the map's own keys win over merged
- * ones, and of several merged maps (`<<: [*a, *b]`) the first that has a key gives it.
+ * ones, and of several merged maps (`<<: [*a, *b]`) the first that has a key gives it. A key the
+ * editor adds to a map goes after its last entry, so after the `<<`: Kubernetes reads manifests with
+ * sigs.k8s.io/yaml's fork of gopkg.in/yaml.v2 v2.4.0 (goyaml.v2/README.md), whose decoder
+ * (decode.go@v2.4.0, `mapping`) applies a merge where it stands, so that a merged value overwrites
+ * an own key written before the `<<` but not one written after it.
  */
 import { isAlias, isMap, isScalar, isSeq, visit } from 'yaml';
 import type { Alias, Document, Node, Pair, YAMLMap, YAMLSeq } from 'yaml';

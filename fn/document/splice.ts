@@ -1,7 +1,7 @@
 /**
  * Text edits that set one field of a parsed document while leaving every other byte alone: a
  * new key is inserted after the last one of its map at the map's indentation, a new list item
- * after the last item, a changed scalar keeps its quoting. Flow (JSON) collections get JSON text.
+ * after the last item, a changed scalar keeps its quoting. Flow collections get entries in their own style (flow.ts).
  *
  * Returns undefined for shapes it does not handle (aliases, compact nested lists…); the caller then
  * falls back to editing the syntax tree, and verifies every edit either way (see manifest.ts).
@@ -10,6 +10,7 @@ import { isMap, isPair, isScalar, isSeq, stringify, visit } from 'yaml';
 import type { Document, Node, Pair, YAMLMap, YAMLSeq, Scalar } from 'yaml';
 import { buildAt, setAt } from './path.ts';
 import { findItem } from './shared.ts';
+import { flowPair, flowStyleOf, flowValue, lineIndentation, planFlowAppend } from './flow.ts';
 import type { FieldPath } from './path.ts';
 import { stringifyOptions } from '../yaml/options.ts';
 
@@ -165,14 +166,20 @@ class Layout {
   }
 
   insertPair(map: YAMLMap, key: string, value: unknown): Edit | undefined {
-    if (map.flow) return this.insertFlow(map.range, `${JSON.stringify(key)}: ${flowText(value)}`, map.items.length > 0, '}');
+    if (map.flow) {
+      const style = flowStyleOf(this.source, this.doc, map);
+      return planFlowAppend(this.source, map, style, (column) => flowPair(key, value, style, column));
+    }
     const first = map.items[0]?.key as Node | undefined;
     if (!first?.range || !map.range) return undefined;
     return this.insertLines(map.range[1], this.column(first.range[0]), { [key]: value });
   }
 
   appendItem(seq: YAMLSeq, item: unknown): Edit | undefined {
-    if (seq.flow) return this.insertFlow(seq.range, flowText(item), seq.items.length > 0, ']');
+    if (seq.flow) {
+      const style = flowStyleOf(this.source, this.doc, seq);
+      return planFlowAppend(this.source, seq, style, (column) => flowValue(item, style, column));
+    }
     if (!seq.range) return undefined;
     return this.insertLines(seq.range[1], this.column(seq.range[0]), [item]);
   }
@@ -181,7 +188,13 @@ class Layout {
     if (holder.kind === 'root') return undefined;
     if (holder.parent.flow) {
       if (!node?.range) return undefined;
-      return { start: node.range[0], end: node.range[1], text: flowText(value) };
+      // A scalar keeps its quoting, unless a plain one would then hold what ends a flow entry.
+      if (isScalar(node) && isPlainData(value)) {
+        const inline = renderScalar(value, node);
+        if (inline !== undefined && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE' || !/[,[\]{}#]|:(?: |$)/.test(inline))) return { start: node.range[0], end: node.range[1], text: inline };
+      }
+      const style = flowStyleOf(this.source, this.doc, holder.parent);
+      return { start: node.range[0], end: node.range[1], text: flowValue(value, style, lineIndentation(this.source, node.range[0])) };
     }
     if (node && isScalar(node) && isPlainData(value) && node.range && node.range[1] > node.range[0]) {
       const inline = renderScalar(value, node);
@@ -220,18 +233,6 @@ class Layout {
     if (!/^[ \t]*(?:#.*)?$/.test(this.source.slice(valueEnd, lineEnd))) return undefined;
     return { start: lineEnd, end: lineEnd, text: `\n${indent}${text}` };
   }
-
-  private insertFlow(range: Node['range'], entry: string, hasItems: boolean, close: string): Edit | undefined {
-    if (!range) return undefined;
-    const at = this.source.lastIndexOf(close, range[1] - 1);
-    if (at < range[0]) return undefined;
-    return { start: at, end: at, text: hasItems ? `, ${entry}` : entry };
-  }
-}
-
-/** Flow text for a value placed inside a flow (JSON-style) collection. */
-function flowText(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? Number(v) : v));
 }
 
 /** The scalar in the style the old one had (plain, single or double quoted), if it fits on one line. */
