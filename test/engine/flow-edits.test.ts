@@ -45,6 +45,12 @@ function insertedInto(before: string, after: string): boolean {
   return false;
 }
 
+/** Whether two lines are the same map entry (indentation and key) with different values. */
+function sameKey(before: string, after: string): boolean {
+  const key = /^\s*(?:"(?:[^"\\]|\\.)*"|[^\s:"]+):/.exec(before)?.[0];
+  return key !== undefined && after.startsWith(key);
+}
+
 const cases = [
   {
     name: 'pretty-printed JSON (kubernetes/examples guestbook), injection label on the pod template',
@@ -136,3 +142,28 @@ test('flow shapes: a changed scalar keeps its quoting; a plain one that would en
   t.is(edited('{"a": "x", "b": 1}\n', ['a'], 'y'), '{"a": "y", "b": 1}\n');
   t.is(edited('m: {a: x, b: 1}\n', ['m', 'a'], 'y, z'), 'm: {a: "y, z", b: 1}\n');
 });
+
+/** Corpus charts written as JSON (pretty, 2 and 3 spaces, with trailing commas) and as flow YAML. */
+const flowRenderings: Record<string, (object: unknown) => string> = {
+  'pretty JSON': (object) => JSON.stringify(object, null, 2),
+  'pretty JSON with trailing commas': (object) => JSON.stringify(object, null, 3).replace(/([^,{[\s])\n(\s*[}\]])/g, '$1,\n$2'),
+  'flow YAML': (object) => stringify(object, { collectionStyle: 'flow', version: '1.1' }).trimEnd(),
+};
+
+for (const chart of ['istio-gateway-1.30.3-nlb.yaml', 'istio-sample-kube-bookinfo.yaml']) {
+  for (const [style, render] of Object.entries(flowRenderings)) {
+    test(`flow edits in place: corpus ${chart} as ${style}`, (t) => {
+      const objects = data(readFileSync(fixturePath('corpus', chart), 'utf8')).filter((object) => object !== null);
+      const input = objects.map((object) => `${render(object)}\n`).join('---\n');
+      const run = runCli([], input);
+      t.is(run.status, 0, run.stderr);
+      t.not(run.stdout, input, 'workloads are patched');
+      const oracle = runCli([], objects.map((object) => stringify(object, { version: '1.1' })).join('---\n'));
+      t.deepEqual(data(run.stdout), data(oracle.stdout));
+      for (const hunk of lineDiff(input, run.stdout)) {
+        for (const line of hunk.removed) t.true(hunk.added.some((added) => insertedInto(line, added) || sameKey(line, added)), `only an insertion into, or a new value of: ${line}`);
+      }
+      t.is(runCli([], run.stdout).stdout, run.stdout, 'a second run changes nothing');
+    });
+  }
+}
