@@ -129,6 +129,42 @@ const mergedLifecycle = (skip?: 'v1' | 'v2') =>
     skip,
   );
 
+/** The whole container list anchored in the first workload and aliased in the second: `containers: *cs`. */
+const sharedContainerList = (skip?: 'v1' | 'v2') =>
+  list(
+    `    template:
+      metadata:
+        labels: {app: helloworld}
+      spec:
+        containers: &cs
+        - ${container('          ', '')}`,
+    `    template:
+      metadata:
+        labels: {app: helloworld}
+      spec:
+        containers: *cs`,
+    skip,
+  );
+
+/** The second workload's container merges a list of maps, the first one's container first: `<<: [*c, {…}]`. */
+const mergedList = (skip?: 'v1' | 'v2') =>
+  list(
+    `    template:
+      metadata:
+        labels: {app: helloworld}
+      spec:
+        containers:
+        - ${container('          ', '&c\n          ')}`,
+    `    template:
+      metadata:
+        labels: {app: helloworld}
+      spec:
+        containers:
+        - <<: [*c, {imagePullPolicy: Always}]
+          image: registry.istio.io/release/examples-helloworld-v2:1.0`,
+    skip,
+  );
+
 /** The documents of a stream as plain data, read as Kubernetes reads them (YAML 1.1, merge keys). */
 const data = (text: string) => parseAllDocuments(text, { version: '1.1', merge: true }).map((doc) => doc.toJS());
 
@@ -142,6 +178,8 @@ const cases = [
   { name: 'a pod template anchored in one workload and aliased in the next', input: sharedPodTemplate, image2: 'v1', kept: /template: \*pod\n/ },
   { name: 'containers: [*c]', input: sharedContainer, image2: 'v1', kept: /containers: \[\*c\]\n/ },
   { name: 'containers: [{<<: *c}] with the name from the merge', input: mergedContainer, image2: 'v2', kept: /- <<: \*c\n/ },
+  { name: 'containers: *cs', input: sharedContainerList, image2: 'v1', kept: /containers: \*cs\n/ },
+  { name: 'containers: [{<<: [*c, {…}]}]', input: mergedList, image2: 'v2', kept: /- <<: \[\*c, / },
   { name: 'containers: [{<<: *c}] with the edited lifecycle from the merge', input: mergedLifecycle, image2: 'v2', kept: /- <<: \*c\n/ },
 ] as const;
 
