@@ -10,13 +10,17 @@ import { buildAt, dataPathOf, formatPath, setAt } from './path.ts';
 import type { FieldPath } from './path.ts';
 import { checkEditsLocally } from './localCheck.ts';
 import type { DataPath } from './localCheck.ts';
-import { applySplices, planSplices, spliceSet } from './splice.ts';
-import type { FieldSet } from './splice.ts';
+import { applySplices, planInsertPair, planReplaceNode, planSplices, spliceSet } from './splice.ts';
+import type { Edit, FieldSet } from './splice.ts';
+import { aliasUsers, hasAliases, lineOf, sharedOnPath } from './shared.ts';
 import { parseOptions, printableParseOptions, stringifyOptions, toJsOptions, MAX_NESTING_DEPTH } from '../yaml/options.ts';
 import { resourceHint } from '../stream/prescan.ts';
 
 /** New nodes never use anchors/aliases for an object used twice (kpt rejects an alias where it expects a mapping). */
 const NO_ALIASES = { aliasDuplicateObjects: false } as const;
+
+/** Each step gives one place its own copy; a document with more shared places is not a manifest. */
+const MAX_UNSHARE_STEPS = 1000;
 
 /** Where a document's text sits in the input, for messages. */
 export interface SourcePlace {
@@ -105,6 +109,12 @@ export class ManifestDocument {
     this.#pending = [];
     this.#expected = undefined;
     const doc = (this.#doc ??= this.parse(this.#text));
+    if (hasAliases(this.#text, doc) && this.flushShared(doc, pending, expected)) return;
+    this.flushOwn(doc, pending, expected);
+  }
+
+  /** Makes edits none of which goes into or through a node that another part shares. */
+  private flushOwn(doc: Document, pending: readonly FieldSet[], expected: unknown): void {
     const edits = planSplices(this.#text, doc, pending);
     if (edits) {
       const spliced = applySplices(this.#text, edits);
@@ -117,6 +127,70 @@ export class ManifestDocument {
       if (this.accept(spliced, expected)) return;
     }
     for (const { path, value } of pending) this.setNow(path, value);
+  }
+
+  /**
+   * Makes edits when some go into or through shared nodes (anchors, aliases, merge keys; see
+   * shared.ts); returns false when none does. First the sharing is kept: only the fields outside
+   * aliases and merges are edited (the anchors among them), which is right when every user of an
+   * anchor reads the same change, as two workloads that share a pod template do when both are
+   * patched alike. Otherwise each edited place first gets its own copy of what it shares, so that
+   * no other user of the anchor reads the change (unshare), and the edits are made on that.
+   */
+  private flushShared(doc: Document, pending: readonly FieldSet[], expected: unknown): boolean {
+    const users = aliasUsers(doc);
+    const shared = pending.map((set) => sharedOnPath(doc, set.path, users));
+    if (shared.every((on) => !on.alias && !on.merged && on.anchored.length === 0)) return false;
+    const own = pending.filter((_, i) => !shared[i]!.alias && !shared[i]!.merged);
+    const edits = own.length > 0 ? planSplices(this.#text, doc, own) : undefined;
+    if (edits && this.accept(applySplices(this.#text, edits), expected)) return true;
+    this.unshare(pending);
+    this.flushOwn(this.document, pending, expected);
+    return true;
+  }
+
+  /**
+   * Rewrites the document, without changing its data, until no field to set goes into or through
+   * a shared node: an alias on the way is replaced by a copy of what it refers to; a key on the
+   * way that a merge gives becomes the map's own key, a copy of the merged value; the other users
+   * of an anchored node on the way are replaced by copies of it. Each step is checked by a whole
+   * re-parse. Refuses (exit 2) when a step cannot be made as text.
+   */
+  private unshare(pending: readonly FieldSet[]): void {
+    const before = this.data;
+    for (let step = 0; step < MAX_UNSHARE_STEPS; step++) {
+      const doc = this.document;
+      const users = aliasUsers(doc);
+      let found: { set: FieldSet; node: Node; edit: Edit | undefined; what: string } | undefined;
+      for (const set of pending) {
+        const on = sharedOnPath(doc, set.path, users);
+        if (on.alias) {
+          found = { set, node: on.alias, edit: planReplaceNode(this.#text, doc, on.alias, on.alias.resolve(doc)?.toJS(doc, toJsOptions())), what: `the alias *${on.alias.source}` };
+        } else if (on.merged) {
+          const { map, key } = on.merged;
+          const value = (map.toJS(doc, toJsOptions()) as Record<string, unknown>)[key];
+          found = { set, node: map, edit: planInsertPair(this.#text, doc, map, key, value), what: `the key ${JSON.stringify(key)}, which a merge key (<<) gives the map` };
+        } else if (on.anchored.length > 0) {
+          const anchored = on.anchored[0]!;
+          const alias = users.get(anchored)![0]!;
+          found = { set, node: alias, edit: planReplaceNode(this.#text, doc, alias, anchored.toJS(doc, toJsOptions())), what: `the anchor &${alias.source}, which the alias *${alias.source} shares` };
+        }
+        if (found) break;
+      }
+      if (!found) return;
+      const text = found.edit && applySplices(this.#text, [found.edit]);
+      if (text === undefined || !this.accept(text, before)) throw this.sharedError(found.set.path, found.node, found.what);
+    }
+  }
+
+  private sharedError(path: FieldPath, node: Node, what: string): KubeGracefulError {
+    const line = node.range ? this.place.line + lineOf(this.#text, node.range[0]) - 1 : this.place.line;
+    return new KubeGracefulError(
+      'E_INPUT',
+      `cannot set ${formatPath(path)}: the way there goes through ${what}, and kube-graceful could not give this place its own copy without changing other fields`,
+      { ...this.place, ...resourceHint(this.#text), line, field: formatPath(path) },
+      'Write the fields out instead of the anchor, alias or merge key in the template that renders this document.',
+    );
   }
 
   /**

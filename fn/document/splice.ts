@@ -1,14 +1,16 @@
 /**
  * Text edits that set one field of a parsed document while leaving every other byte alone: a
  * new key is inserted after the last one of its map at the map's indentation, a new list item
- * after the last item, a changed scalar keeps its quoting. Flow (JSON) collections get JSON text.
+ * after the last item, a changed scalar keeps its quoting. Flow collections get entries in their own style (flow.ts).
  *
  * Returns undefined for shapes it does not handle (aliases, compact nested lists…); the caller then
  * falls back to editing the syntax tree, and verifies every edit either way (see manifest.ts).
  */
-import { isMap, isScalar, isSeq, stringify } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, stringify, visit } from 'yaml';
 import type { Document, Node, Pair, YAMLMap, YAMLSeq, Scalar } from 'yaml';
 import { buildAt, setAt } from './path.ts';
+import { findItem } from './shared.ts';
+import { flowPair, flowStyleOf, flowValue, lineIndentation, planFlowAppend } from './flow.ts';
 import type { FieldPath } from './path.ts';
 import { stringifyOptions } from '../yaml/options.ts';
 
@@ -88,7 +90,9 @@ function planEdit(source: string, doc: Document, path: FieldPath, value: unknown
       holder = { kind: 'pair', pair, parent: node };
       node = pair.value;
     } else if (isSeq(node) && typeof segment === 'object') {
-      const item = node.items.find((it) => isMap(it) && scalarText(it.get(segment.key, true)) === segment.equals) as Node | undefined;
+      // The name may come from a merge key (`- <<: *c`): that item is the container, and a field
+      // set on it goes into its own map, over what the merge gives (shared.ts).
+      const item = findItem(doc, node, segment);
       if (!item) return layout.appendItem(node, setAt({ [segment.key]: segment.equals }, rest, value));
       holder = { kind: 'item', parent: node };
       node = item;
@@ -106,12 +110,31 @@ function planEdit(source: string, doc: Document, path: FieldPath, value: unknown
   return layout.replace(holder, node, value);
 }
 
-function isEmptyFlowInBlock(node: Node | null, holder: Holder): boolean {
-  return (isMap(node) || isSeq(node)) && node.flow === true && node.items.length === 0 && holder.kind !== 'root' && !holder.parent.flow;
+/**
+ * Returns the edit that replaces `target` (a node of `doc`, e.g. an alias) with `value` written
+ * out, or undefined when the shape needs a tree edit.
+ */
+export function planReplaceNode(source: string, doc: Document, target: Node, value: unknown): Edit | undefined {
+  let holder: Holder | undefined;
+  visit(doc, {
+    Node(_key, node, path) {
+      if (node !== target) return undefined;
+      const parent = path.at(-1);
+      if (isPair(parent) && isMap(path.at(-2))) holder = { kind: 'pair', pair: parent as Pair<Node, Node | null>, parent: path.at(-2) as YAMLMap };
+      else if (isSeq(parent)) holder = { kind: 'item', parent };
+      return visit.BREAK;
+    },
+  });
+  return holder && new Layout(source, doc).replace(holder, target, value);
 }
 
-function scalarText(node: unknown): string | undefined {
-  return isScalar(node) && node.value !== null ? String(node.value) : undefined;
+/** Returns the edit that adds the entry `key: value` at the end of `map`, or undefined. */
+export function planInsertPair(source: string, doc: Document, map: YAMLMap, key: string, value: unknown): Edit | undefined {
+  return new Layout(source, doc).insertPair(map, key, value);
+}
+
+function isEmptyFlowInBlock(node: Node | null, holder: Holder): boolean {
+  return (isMap(node) || isSeq(node)) && node.flow === true && node.items.length === 0 && holder.kind !== 'root' && !holder.parent.flow;
 }
 
 const isPlainData = (value: unknown) => value === null || typeof value !== 'object';
@@ -143,14 +166,20 @@ class Layout {
   }
 
   insertPair(map: YAMLMap, key: string, value: unknown): Edit | undefined {
-    if (map.flow) return this.insertFlow(map.range, `${JSON.stringify(key)}: ${flowText(value)}`, map.items.length > 0, '}');
+    if (map.flow) {
+      const style = flowStyleOf(this.source, this.doc, map);
+      return planFlowAppend(this.source, map, style, (column) => flowPair(key, value, style, column));
+    }
     const first = map.items[0]?.key as Node | undefined;
     if (!first?.range || !map.range) return undefined;
     return this.insertLines(map.range[1], this.column(first.range[0]), { [key]: value });
   }
 
   appendItem(seq: YAMLSeq, item: unknown): Edit | undefined {
-    if (seq.flow) return this.insertFlow(seq.range, flowText(item), seq.items.length > 0, ']');
+    if (seq.flow) {
+      const style = flowStyleOf(this.source, this.doc, seq);
+      return planFlowAppend(this.source, seq, style, (column) => flowValue(item, style, column));
+    }
     if (!seq.range) return undefined;
     return this.insertLines(seq.range[1], this.column(seq.range[0]), [item]);
   }
@@ -159,7 +188,13 @@ class Layout {
     if (holder.kind === 'root') return undefined;
     if (holder.parent.flow) {
       if (!node?.range) return undefined;
-      return { start: node.range[0], end: node.range[1], text: flowText(value) };
+      // A scalar keeps its quoting, unless a plain one would then hold what ends a flow entry.
+      if (isScalar(node) && isPlainData(value)) {
+        const inline = renderScalar(value, node);
+        if (inline !== undefined && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE' || !/[,[\]{}#]|:(?: |$)/.test(inline))) return { start: node.range[0], end: node.range[1], text: inline };
+      }
+      const style = flowStyleOf(this.source, this.doc, holder.parent);
+      return { start: node.range[0], end: node.range[1], text: flowValue(value, style, lineIndentation(this.source, node.range[0])) };
     }
     if (node && isScalar(node) && isPlainData(value) && node.range && node.range[1] > node.range[0]) {
       const inline = renderScalar(value, node);
@@ -172,7 +207,10 @@ class Layout {
       const column = this.column(key.range[0]);
       // A list that is replaced keeps its own indentation style (`key:\n- a` or `key:\n  - a`).
       const ownStyle = isSeq(node) && !node.flow && node.range ? this.column(node.range[0]) > column : undefined;
-      return { start: key.range[0], end: this.trimNewline(end), text: this.block({ [String((key as Scalar).value)]: value }, column, ownStyle) };
+      // A merge key's value is a symbol in the yaml-1.1 schema: it is written back as `<<`.
+      const name = (key as Scalar).value;
+      const keyText = typeof name === 'symbol' ? (name.description ?? '<<') : String(name);
+      return { start: key.range[0], end: this.trimNewline(end), text: this.block({ [keyText]: value }, column, ownStyle) };
     }
     if (!node?.range) return undefined;
     return { start: node.range[0], end: this.trimNewline(node.range[1]), text: this.block(value, this.column(node.range[0])) };
@@ -195,18 +233,6 @@ class Layout {
     if (!/^[ \t]*(?:#.*)?$/.test(this.source.slice(valueEnd, lineEnd))) return undefined;
     return { start: lineEnd, end: lineEnd, text: `\n${indent}${text}` };
   }
-
-  private insertFlow(range: Node['range'], entry: string, hasItems: boolean, close: string): Edit | undefined {
-    if (!range) return undefined;
-    const at = this.source.lastIndexOf(close, range[1] - 1);
-    if (at < range[0]) return undefined;
-    return { start: at, end: at, text: hasItems ? `, ${entry}` : entry };
-  }
-}
-
-/** Flow text for a value placed inside a flow (JSON-style) collection. */
-function flowText(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? Number(v) : v));
 }
 
 /** The scalar in the style the old one had (plain, single or double quoted), if it fits on one line. */
