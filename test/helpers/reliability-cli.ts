@@ -29,6 +29,14 @@ export interface BoundedOptions {
   readonly stdoutFile?: string;
 }
 
+/**
+ * How long a run may take before it counts as hung and is killed. A guard against hangs only, not
+ * a speed limit (issue #15.7): each run here takes well under a second on an idle machine, so 90 s
+ * (under ava's 120 s) holds on a machine as busy as it gets, and still turns a hang into a
+ * failure with a message instead of a stuck CI job.
+ */
+export const HANG_GUARD_MS = 90_000;
+
 const WRAPPER = join(ROOT, 'test', 'helpers', 'reliability-rss.mjs');
 
 /** Returns the result of `kube-graceful ARGS < input`, killed (SIGKILL) after the time limit. */
@@ -41,7 +49,7 @@ export function runBounded(args: readonly string[], input: string | Buffer, opti
       ...(options.stdinFile ? {} : { input }),
       stdio: [stdin, stdout, 'pipe', 'pipe'],
       env: { ...process.env, ...options.env },
-      timeout: options.timeoutMs ?? 30_000,
+      timeout: options.timeoutMs ?? HANG_GUARD_MS,
       killSignal: 'SIGKILL',
       maxBuffer: 512 * 1024 * 1024,
     });
