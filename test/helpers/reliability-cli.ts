@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliPath, ROOT } from './fixtures.ts';
+import { HANG_GUARD_MS } from './hangGuard.ts';
 
 /** What one bounded run did. */
 export interface BoundedRun {
@@ -29,13 +30,7 @@ export interface BoundedOptions {
   readonly stdoutFile?: string;
 }
 
-/**
- * How long a run may take before it counts as hung and is killed. A guard against hangs only, not
- * a speed limit (issue #15.7): each run here takes well under a second on an idle machine, so 90 s
- * (under ava's 120 s) holds on a machine as busy as it gets, and still turns a hang into a
- * failure with a message instead of a stuck CI job.
- */
-export const HANG_GUARD_MS = 90_000;
+export { HANG_GUARD_MS };
 
 const WRAPPER = join(ROOT, 'test', 'helpers', 'reliability-rss.mjs');
 

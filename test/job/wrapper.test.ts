@@ -20,6 +20,7 @@ import {
   wrapCommand,
 } from '../../fn/mutators/job/wrapper.ts';
 import type { QuitEndpoint } from '../../fn/mutators/job/wrapper.ts';
+import { HANG_GUARD_MS } from '../helpers/hangGuard.ts';
 import { startStandinProxy } from '../helpers/standinProxy.ts';
 import type { Recorded } from '../helpers/standinProxy.ts';
 
@@ -161,13 +162,12 @@ function run(shell: Shell, argv: readonly string[], options: RunOptions = {}): P
     let stdout = '';
     let stderr = '';
     let triggered = false;
-    // A hang guard only, never a measure of speed: every run here ends by itself in well under a
-    // second on an idle machine; 90 s (under ava's 120 s) only turns a real hang into a message
-    // with the output so far, and kills what the run started.
+    // A hang guard only, never a measure of speed (test/helpers/hangGuard.ts): it turns a real
+    // hang into a message with the output so far, and kills what the run started.
     const deadline = setTimeout(() => {
       if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      reject(new Error(`hung for 90 s; stdout=${JSON.stringify(stdout)} stderr=${JSON.stringify(stderr)}`));
-    }, 90_000);
+      reject(new Error(`hung for ${HANG_GUARD_MS / 1000} s; stdout=${JSON.stringify(stdout)} stderr=${JSON.stringify(stderr)}`));
+    }, HANG_GUARD_MS);
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {

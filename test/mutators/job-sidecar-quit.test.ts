@@ -12,6 +12,7 @@ import { mergeHoldApplication } from '../../fn/mutators/job/proxyConfig.ts';
 import { isWrapped, unwrapCommand, WRAPPER_MARKER } from '../../fn/mutators/job/wrapper.ts';
 import { corpus } from '../helpers/fixtures.ts';
 import { validateChangedDocuments } from '../helpers/golden.ts';
+import { HANG_GUARD_MS } from '../helpers/hangGuard.ts';
 import { startStandinProxy } from '../helpers/standinProxy.ts';
 
 type Flags = Record<string, string>;
@@ -373,8 +374,8 @@ function argoCdJob(podAnnotation: string): string {
 function exec(argv: string[]): Promise<number | null> {
   return new Promise((resolve, reject) => {
     const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'ignore', 'inherit'], env: { PATH: process.env['PATH'] ?? '' } });
-    // A hang guard, not a speed limit: the Job exits at once; 90 s stays under ava's 120 s.
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error('wrapped Job did not exit within 90 s')); }, 90_000);
+    // A hang guard, not a speed limit (test/helpers/hangGuard.ts): the Job exits at once.
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`wrapped Job did not exit within ${HANG_GUARD_MS / 1000} s`)); }, HANG_GUARD_MS);
     child.on('error', reject);
     child.on('exit', (code) => { clearTimeout(timer); resolve(code); });
   });
