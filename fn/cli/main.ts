@@ -3,19 +3,13 @@
  * exit code. Only here do errors become exit codes (0 ok, 1 error findings, 2 usage/config/input).
  */
 import { appendFileSync } from 'node:fs';
-import { formatError, KubeGracefulError } from '../engine/errors.ts';
 import { writeAll } from './io.ts';
+import { settle } from './outcome.ts';
 import { buildProgram, CommanderError } from './program.ts';
 import type { CommandOutput } from './transformCommand.ts';
 
 async function execute(work: () => Promise<CommandOutput>, logFile: string | undefined): Promise<void> {
-  let output: CommandOutput;
-  try {
-    output = await work();
-  } catch (error) {
-    const known = error instanceof KubeGracefulError ? error : new KubeGracefulError('E_INTERNAL', error instanceof Error ? (error.stack ?? error.message) : String(error), {}, 'This is a bug in kube-graceful: please report it with the input that caused it.');
-    output = { stdout: '', stderr: [formatError(known)], exitCode: known.exitCode };
-  }
+  const output = await settle(work);
   if (output.stderr.length) {
     const text = `${output.stderr.join('\n')}\n`;
     writeAll(2, text);

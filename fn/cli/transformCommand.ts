@@ -37,12 +37,15 @@ export function configFromOption(path: string | undefined): ConfigSource | undef
   return path === undefined ? undefined : readConfigText(readInputFile(path), `config ${path}`);
 }
 
-/** Runs the transform over stdin; throws KubeGracefulError on bad input or config. */
-export async function runTransform(options: TransformCommandOptions): Promise<CommandOutput> {
+/**
+ * Runs the transform over stdin (or over `stdin`, the bytes a test hands in: the same path, in
+ * process); throws KubeGracefulError on bad input or config.
+ */
+export async function runTransform(options: TransformCommandOptions, stdin?: Buffer): Promise<CommandOutput> {
   const config = configFromOption(options.config);
   // stdin alone stays bytes (the fast path Helm uses); named files are joined as explain joins them.
   const files = options.files ?? [];
-  const input = files.length === 0 || (files.length === 1 && files[0] === '-') ? readStdinBytes() : readInputs(files).text;
+  const input = files.length === 0 || (files.length === 1 && files[0] === '-') ? (stdin ?? readStdinBytes()) : readInputs(files).text;
   const result = transform(input, { flags: options.flags, parseAll: options.allDocuments ?? false, ...(config ? { config } : {}) });
   const reportPath = options.report ?? process.env['KUBE_GRACEFUL_REPORT'];
   if (reportPath) writeSideFile(reportPath, await report(result, options.reportFormat ?? (reportPath.endsWith('.json') ? 'json' : 'text')));

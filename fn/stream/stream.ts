@@ -3,12 +3,14 @@
  * post-renderer annotation, `kubectl kustomize` output, `kind: List` documents): documents a
  * mutator may need are parsed, the rest stay bytes, and the output is the segments joined.
  */
-import { isMap } from 'yaml';
+import { isMap, isScalar } from 'yaml';
+import type { Document } from 'yaml';
 import { ManifestDocument } from '../document/manifest.ts';
 import { KubeGracefulError } from '../engine/errors.ts';
 import type { ExtraKind } from '../config/schema.ts';
 import { isCandidateKind } from '../workloads/kinds.ts';
 import { Resource } from '../workloads/resource.ts';
+import { checkDirectives } from './directives.ts';
 import { isCommentOnly, prescanKind, resourceHint } from './prescan.ts';
 import { splitStream } from './split.ts';
 import type { Segment } from './split.ts';
@@ -62,7 +64,9 @@ export function readStream(input: string | ByteStream, options: ReadOptions): St
     if (!options.parseAll && !isCandidateKind(prescanKind(segment.text), options.extraKinds)) return { segment };
     const start = (source?.bomLength ?? 0) + segment.offset;
     const text = source ? source.bytes.toString('utf8', start, start + segment.text.length) : segment.text;
-    const doc = new ManifestDocument(text, { document: segment.index + 1, line: segment.line });
+    const place = { document: segment.index + 1, line: segment.line };
+    checkDirectives(text, place);
+    const doc = new ManifestDocument(text, place);
     resources.push(...resourcesOf(doc));
     return { segment, doc };
   });
@@ -92,10 +96,22 @@ export function renderStreamChunks(input: StreamInput): Uint8Array[] {
   return chunks;
 }
 
+/**
+ * Whether a document's node is YAML's empty node: `---` and nothing after it, which the grammar
+ * allows (YAML 1.2.2 §9.1.4, l-explicit-document ends in `e-node`). A segment of only markers and
+ * comments is never parsed (isCommentOnly); one that also holds a directive (`%YAML 1.2` then
+ * `---`) is, and used to be refused as "not a mapping" although it holds no object at all, exactly
+ * like a bare `---` (the YAML test suite, cases 9MMA/SF5V; issue #15.6). `--- ~`, `--- null` and
+ * `--- !!null` write a null out: those are scalars and stay refused.
+ */
+function isEmptyNode(node: Document['contents']): boolean {
+  return isScalar(node) && node.value === null && node.source === '' && node.tag === undefined && node.anchor === undefined;
+}
+
 /** Returns the resources of a parsed document: itself, or each item of a `kind: List`. */
 export function resourcesOf(doc: ManifestDocument): Resource[] {
   const contents = doc.document.contents;
-  if (contents === null) return [];
+  if (contents === null || isEmptyNode(contents)) return [];
   if (!isMap(contents)) {
     throw new KubeGracefulError('E_NOT_MAPPING', 'the document is not a mapping (a Kubernetes object is `key: value` pairs)', { ...doc.place, ...resourceHint(doc.text) }, 'Remove the document or fix its indentation; a top-level scalar or list is not a resource.');
   }

@@ -11,6 +11,7 @@ import { parse, parseAllDocuments, stringify } from 'yaml';
 import { readResourceList } from '../../fn/krm/resourceList.ts';
 import { runCli } from '../helpers/cli.ts';
 import { cliPath, corpus, fixturePath, ROOT } from '../helpers/fixtures.ts';
+import { HANG_GUARD_MS } from '../helpers/hangGuard.ts';
 import { requireTool } from '../helpers/tools.ts';
 
 const NLB = relative(ROOT, fixturePath('corpus', 'istio-gateway-1.17.8-nlb.yaml'));
@@ -155,7 +156,7 @@ test('kpt fn eval --exec "<cli> check" validates: files unchanged, results prese
   const before = snapshot(dir);
   const results = mkdtempSync(join(tmpdir(), 'kg-kpt-results-'));
   // kpt splits --exec on spaces: the subcommand and its flags reach the program as arguments.
-  const run = spawnSync(kpt, ['fn', 'eval', dir, '--exec', `${cliPath()} check`, '--results-dir', results], { encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(kpt, ['fn', 'eval', dir, '--exec', `${cliPath()} check`, '--results-dir', results], { encoding: 'utf8', timeout: HANG_GUARD_MS });
   t.not(run.status, 0, run.stderr);
   t.deepEqual(snapshot(dir), before, 'a validator changes no file');
   const list = parse(readFileSync(join(results, 'results.yaml'), 'utf8')) as { items: Array<{ exitCode: number; results: Array<{ severity: string; field?: { path: string }; file?: { path: string } }> }> };
@@ -168,7 +169,7 @@ test('kpt fn eval --exec "<cli> check --fail-on error" passes a package that onl
   const kpt = requireTool('kpt');
   const dir = kptPackage();
   const before = snapshot(dir);
-  execFileSync(kpt, ['fn', 'eval', dir, '--exec', `${cliPath()} check --fail-on error`], { encoding: 'utf8', stdio: 'pipe', timeout: 60_000 });
+  execFileSync(kpt, ['fn', 'eval', dir, '--exec', `${cliPath()} check --fail-on error`], { encoding: 'utf8', stdio: 'pipe', timeout: HANG_GUARD_MS });
   t.deepEqual(snapshot(dir), before);
   t.pass();
 });

@@ -14,6 +14,7 @@ import { renderText } from '../../fn/explain/render/text.ts';
 import { transform } from '../../fn/engine/transform.ts';
 import { runCli } from '../helpers/cli.ts';
 import { cliPath, corpus, ROOT } from '../helpers/fixtures.ts';
+import { HANG_GUARD_MS } from '../helpers/hangGuard.ts';
 import { requireTool } from '../helpers/tools.ts';
 import { explainCases } from './run.ts';
 
@@ -64,10 +65,10 @@ test('colour: only on a terminal, never with NO_COLOR set', (t) => {
 test('colour on a real terminal, and NO_COLOR turns it off', (t) => {
   const script = requireTool('script');
   const command = `${process.execPath} ${cliPath()} explain ${gateway.file} ${gateway.args.join(' ')}`;
-  const tty = spawnSync(script, ['-qec', command, '/dev/null'], { encoding: 'utf8', cwd: ROOT, env: { ...process.env, NO_COLOR: '' }, timeout: 60_000 });
+  const tty = spawnSync(script, ['-qec', command, '/dev/null'], { encoding: 'utf8', cwd: ROOT, env: { ...process.env, NO_COLOR: '' }, timeout: HANG_GUARD_MS });
   t.is(tty.status, 0, tty.stderr);
   t.true(tty.stdout.includes(`${ESC}31m`), 'failure windows in red');
-  const plain = spawnSync(script, ['-qec', command, '/dev/null'], { encoding: 'utf8', cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
+  const plain = spawnSync(script, ['-qec', command, '/dev/null'], { encoding: 'utf8', cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, timeout: HANG_GUARD_MS });
   t.is(plain.status, 0);
   t.false(plain.stdout.includes(ESC));
 });

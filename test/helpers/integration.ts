@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import { parse } from 'yaml';
 import { cliPath, fixturePath, ROOT } from './fixtures.ts';
+import { HANG_GUARD_MS } from './hangGuard.ts';
+
+export { HANG_GUARD_MS };
 
 export { cliPath, ROOT };
 
@@ -31,7 +34,7 @@ export interface RunOptions {
   readonly input?: string;
   readonly env?: NodeJS.ProcessEnv;
   readonly cwd?: string;
-  /** Milliseconds before the process is killed (default 60 s). */
+  /** Milliseconds before the process is killed (default HANG_GUARD_MS). */
   readonly timeout?: number;
 }
 
@@ -41,7 +44,7 @@ export function run(file: string, args: readonly string[], options: RunOptions =
     const child = spawn(file, args, { env: options.env ?? process.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeout ?? 60_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeout ?? HANG_GUARD_MS);
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', (error) => {

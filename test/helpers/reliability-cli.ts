@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliPath, ROOT } from './fixtures.ts';
+import { HANG_GUARD_MS } from './hangGuard.ts';
 
 /** What one bounded run did. */
 export interface BoundedRun {
@@ -29,6 +30,8 @@ export interface BoundedOptions {
   readonly stdoutFile?: string;
 }
 
+export { HANG_GUARD_MS };
+
 const WRAPPER = join(ROOT, 'test', 'helpers', 'reliability-rss.mjs');
 
 /** Returns the result of `kube-graceful ARGS < input`, killed (SIGKILL) after the time limit. */
@@ -41,7 +44,7 @@ export function runBounded(args: readonly string[], input: string | Buffer, opti
       ...(options.stdinFile ? {} : { input }),
       stdio: [stdin, stdout, 'pipe', 'pipe'],
       env: { ...process.env, ...options.env },
-      timeout: options.timeoutMs ?? 30_000,
+      timeout: options.timeoutMs ?? HANG_GUARD_MS,
       killSignal: 'SIGKILL',
       maxBuffer: 512 * 1024 * 1024,
     });

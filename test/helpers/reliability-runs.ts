@@ -6,7 +6,8 @@
  *   KUBE_GRACEFUL_PROPERTY_RUNS   runs per property (default below)
  *   KUBE_GRACEFUL_PROPERTY_SEED   fast-check seed; fast-check prints `seed` and `path` on failure
  *   KUBE_GRACEFUL_PROPERTY_PATH   fast-check path, to replay exactly the failing case
- *   KUBE_GRACEFUL_FUZZ_SECONDS    seconds of stream-reader fuzzing (default 10)
+ *   KUBE_GRACEFUL_FUZZ_ROUNDS     rounds of stream-reader fuzzing (default below)
+ *   KUBE_GRACEFUL_FUZZ_SECONDS    fuzz for this many seconds instead (long runs by hand)
  *   KUBE_GRACEFUL_FUZZ_SEED       first seed of the fuzzer (each round uses the next one)
  */
 import type { Parameters } from 'fast-check';
@@ -30,9 +31,15 @@ export function propertyParameters<T>(defaultRuns: number): Parameters<T> {
   };
 }
 
-/** Returns how long the fuzzer runs, in milliseconds. */
-export function fuzzMilliseconds(defaultSeconds: number): number {
-  return integerFromEnv('KUBE_GRACEFUL_FUZZ_SECONDS', defaultSeconds) * 1000;
+/**
+ * Returns how much the fuzzer does: a number of rounds, so that a run does the same work however
+ * busy the machine is (issue #15.7: a time budget made the suite's work depend on the load), or,
+ * when KUBE_GRACEFUL_FUZZ_SECONDS asks for it, a time budget in milliseconds.
+ */
+export function fuzzBudget(defaultRounds: number): { readonly rounds: number } | { readonly milliseconds: number } {
+  const seconds = process.env['KUBE_GRACEFUL_FUZZ_SECONDS'];
+  if (seconds !== undefined && seconds.trim() !== '') return { milliseconds: integerFromEnv('KUBE_GRACEFUL_FUZZ_SECONDS', 0) * 1000 };
+  return { rounds: integerFromEnv('KUBE_GRACEFUL_FUZZ_ROUNDS', defaultRounds) };
 }
 
 /** Returns the fuzzer's first seed: fixed from the environment, else random (and printed by the test). */

@@ -5,7 +5,7 @@
 import test from 'ava';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO_CHART, ROOT, run, runOk } from '../helpers/integration.ts';
+import { DEMO_CHART, HANG_GUARD_MS, ROOT, run, runOk } from '../helpers/integration.ts';
 import { helm3Path, helm4Path, helmEnv, requireTool } from '../helpers/tools.ts';
 import { tempDir } from '../helpers/integration.ts';
 
@@ -22,7 +22,7 @@ test('one example folder per path', (t) => {
 
 for (const name of scripts) {
   test(`examples/${name}/run.sh passes`, async (t) => {
-    const result = await run('bash', [join(examples, name, 'run.sh')], { env, timeout: 120_000 });
+    const result = await run('bash', [join(examples, name, 'run.sh')], { env, timeout: HANG_GUARD_MS });
     t.is(result.status, 0, `examples/${name}/run.sh exited ${result.status}\n${result.stderr.slice(-3000)}`);
     t.regex(result.stderr, /\nOK: /);
   });

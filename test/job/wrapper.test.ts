@@ -8,10 +8,7 @@ import type { ExecutionContext } from 'ava';
 import fc from 'fast-check';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import {
@@ -23,6 +20,9 @@ import {
   wrapCommand,
 } from '../../fn/mutators/job/wrapper.ts';
 import type { QuitEndpoint } from '../../fn/mutators/job/wrapper.ts';
+import { HANG_GUARD_MS } from '../helpers/hangGuard.ts';
+import { startStandinProxy } from '../helpers/standinProxy.ts';
+import type { Recorded } from '../helpers/standinProxy.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Environment: shells, HTTP clients, scratch directories
@@ -108,40 +108,26 @@ writeFileSync(printArgv, 'process.stdout.write(JSON.stringify(process.argv.slice
 // Fake proxies and the runner
 // ---------------------------------------------------------------------------------------------
 
-interface Recorded {
-  readonly method: string;
-  readonly path: string;
-  /** Whether the program had already finished when the request arrived (see `doneFile`). */
-  readonly programDone: boolean;
-}
-
 interface FakeProxy {
+  /** The requests answered so far, in order. */
   readonly requests: Recorded[];
   readonly port: number;
-  readonly close: () => Promise<void>;
 }
 
-/** Starts a loopback HTTP server that records every request and answers `status`. */
+/**
+ * Starts a loopback stand-in that records every request and answers `status`. It answers from its
+ * own process (test/helpers/standinProxy.ts): the wrapper's quit call has the product's 5 s limit,
+ * which a server inside this busy test worker missed on a loaded machine (issue #15.7).
+ */
 async function fakeProxy(t: ExecutionContext, options: { status?: number; doneFile?: string } = {}): Promise<FakeProxy> {
-  const requests: Recorded[] = [];
-  const server: Server = createServer((req, res) => {
-    requests.push({
-      method: req.method ?? '',
-      path: req.url ?? '',
-      programDone: options.doneFile !== undefined && existsSync(options.doneFile),
-    });
-    req.resume();
-    res.statusCode = options.status ?? 200;
-    res.end('OK\n');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const close = (): Promise<void> =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  t.teardown(close);
-  return { requests, port: (server.address() as AddressInfo).port, close };
+  const proxy = await startStandinProxy(options);
+  t.teardown(proxy.close);
+  return {
+    get requests() {
+      return proxy.requests();
+    },
+    port: proxy.port,
+  };
 }
 
 interface Outcome {
@@ -176,10 +162,12 @@ function run(shell: Shell, argv: readonly string[], options: RunOptions = {}): P
     let stdout = '';
     let stderr = '';
     let triggered = false;
+    // A hang guard only, never a measure of speed (test/helpers/hangGuard.ts): it turns a real
+    // hang into a message with the output so far, and kills what the run started.
     const deadline = setTimeout(() => {
       if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      reject(new Error(`timed out; stdout=${JSON.stringify(stdout)} stderr=${JSON.stringify(stderr)}`));
-    }, 10_000);
+      reject(new Error(`hung for ${HANG_GUARD_MS / 1000} s; stdout=${JSON.stringify(stdout)} stderr=${JSON.stringify(stderr)}`));
+    }, HANG_GUARD_MS);
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {

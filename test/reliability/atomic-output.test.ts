@@ -14,7 +14,7 @@ import { KubeGracefulError } from '../../fn/engine/errors.ts';
 import { transform } from '../../fn/engine/transform.ts';
 import type { Mutator } from '../../fn/mutators/types.ts';
 import { ROOT } from '../helpers/fixtures.ts';
-import { runBounded } from '../helpers/reliability-cli.ts';
+import { HANG_GUARD_MS, runBounded } from '../helpers/reliability-cli.ts';
 
 const deployment = (name: string) => `apiVersion: apps/v1
 kind: Deployment
@@ -72,7 +72,7 @@ function runWithThrowingMutator(edits: number, how: 'crash' | 'input', input: st
     cwd: ROOT,
     input,
     stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
-    timeout: 60_000,
+    timeout: HANG_GUARD_MS,
     killSignal: 'SIGKILL',
   });
   return { status: run.status, stdout: run.stdout.toString('utf8'), stderr: run.stderr.toString('utf8'), writes: Number(run.output[3]?.toString('utf8') ?? NaN) };
