@@ -2,3 +2,4 @@
 export declare const WORKLOAD_KINDS: readonly string[];
 export declare function denseStream(copies: number): string;
 export declare function writeKustomization(dir: string, copies: number): void;
+export declare function denseCopy(index: number): string;

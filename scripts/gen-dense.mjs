@@ -21,18 +21,24 @@ export const WORKLOAD_KINDS = ['Deployment', 'DaemonSet', 'StatefulSet', 'Job'];
 
 /** Returns bookinfo repeated in `copies` namespaces (bookinfo-0 …), as one multi-document stream. */
 export function denseStream(copies) {
+  return Array.from({ length: copies }, (_, i) => denseCopy(i)).join('---\n');
+}
+
+let bookinfo;
+
+function readBookinfo() {
   // The sample ends with a `---` line; the copies are joined with one, so no empty document between.
-  const bookinfo = readFileSync(BOOKINFO, 'utf8').replace(/\n---\n$/, '\n');
-  if (!/^metadata:\n {2}name: /m.test(bookinfo)) throw new Error(`${BOOKINFO}: no top-level metadata.name to put a namespace next to`);
-  const parts = [];
-  for (let i = 0; i < copies; i++) {
-    const namespace = `bookinfo-${i}`;
-    parts.push(`apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${namespace}\n  labels:\n    istio-injection: enabled\n---\n`);
-    // Every bookinfo document has `metadata:` at column 0 followed by `  name:`.
-    parts.push(bookinfo.replace(/^metadata:\n/gm, `metadata:\n  namespace: ${namespace}\n`));
-    if (i < copies - 1) parts.push('---\n');
-  }
-  return parts.join('');
+  const text = readFileSync(BOOKINFO, 'utf8').replace(/\n---\n$/, '\n');
+  if (!/^metadata:\n {2}name: /m.test(text)) throw new Error(`${BOOKINFO}: no top-level metadata.name to put a namespace next to`);
+  return text;
+}
+
+/** Returns the i-th copy: a Namespace bookinfo-i labelled istio-injection: enabled, then bookinfo in it. */
+export function denseCopy(i) {
+  bookinfo ??= readBookinfo();
+  const namespace = `bookinfo-${i}`;
+  // Every bookinfo document has `metadata:` at column 0 followed by `  name:`.
+  return `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${namespace}\n  labels:\n    istio-injection: enabled\n---\n${bookinfo.replace(/^metadata:\n/gm, `metadata:\n  namespace: ${namespace}\n`)}`;
 }
 
 /** Writes `dir` with the stream as input.yaml and a kustomization patching every workload kind. */
