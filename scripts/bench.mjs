@@ -11,13 +11,22 @@
 // slows them alike; each ratio is the median over the rounds of the ratio within a round, all
 // from one run of this script.
 //
+// Issue #16 adds workload-dense streams (scripts/gen-dense.mjs: bookinfo in 100 and 400 namespaces):
+// kube-graceful next to parsing and printing the same stream with the project's `yaml`
+// (scripts/parse-print.ts), ×400 next to ×100, 600 Deployments next to `kubectl kustomize` with one
+// strategic-merge patch per workload kind, and peak RSS against the input's size.
+//
 // Environment: BENCH_RUNS (runs per command, default 15), BENCH_NO_HYPERFINE=1 (Node's timers),
-// BENCH_CLI (another build to measure instead of dist/cli.js, e.g. a copy from before a change).
+// BENCH_CLI (another build to measure instead of dist/cli.js, e.g. a copy from before a change),
+// BENCH_KUSTOMIZE_RUNS (runs of the 600-Deployment kustomize comparison, default 5: kustomize takes
+// seconds there), BENCH_ONLY=dense (only issue #16's cases) or BENCH_ONLY=issue9 (only the others).
+import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { denseStream, writeKustomization } from './gen-dense.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CORPUS = join(ROOT, 'test', 'fixtures', 'corpus');
@@ -27,6 +36,10 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const WARMUP = 2;
 
 const TARGETS = { smallVsNode: 1.5, kustomizeVsUs: 5, usVsFloor: 2, rssMiB: 200 };
+/** Issue #16: ≤ 2× parse-and-print, ×400 ≤ 4.2× ×100, ≤ 0.2× kustomize, RSS < baseline + 4× input. */
+const DENSE_TARGETS = { vsParsePrint: 2, linear: 4.2, vsKustomize: 0.2, rssPerInput: 4 };
+const ONLY = process.env.BENCH_ONLY;
+const KUSTOMIZE_RUNS = Number(process.env.BENCH_KUSTOMIZE_RUNS ?? 5);
 
 const CASES = [
   { name: 'small chart: istio gateway 1.30.3 (AWS NLB)', file: 'istio-gateway-1.30.3-nlb.yaml', small: true },
@@ -61,13 +74,13 @@ function quote(word) {
 }
 
 /** Returns the milliseconds of each run of each command (interleaved), after warm-up runs. */
-function time(commands) {
-  return hyperfine ? timeWithHyperfine(commands) : timeWithNode(commands);
+function time(commands, runs = RUNS, warmup = WARMUP) {
+  return hyperfine ? timeWithHyperfine(commands, runs, warmup) : timeWithNode(commands, runs, warmup);
 }
 
-function timeWithNode(commands) {
+function timeWithNode(commands, runs, warmup) {
   const times = commands.map(() => []);
-  for (let run = -WARMUP; run < RUNS; run++) {
+  for (let run = -warmup; run < runs; run++) {
     commands.forEach((c, i) => {
       const input = c.stdin ? openSync(c.stdin, 'r') : 'ignore';
       const output = openSync('/dev/null', 'w');
@@ -83,16 +96,22 @@ function timeWithNode(commands) {
   return times;
 }
 
-function timeWithHyperfine(commands) {
+function timeWithHyperfine(commands, runs, warmup) {
   // One hyperfine call per round, one run of each command per call: the commands take turns.
+  // Also the CPU time (user + system) of each run: on a shared machine it moves less than the wall.
   const times = commands.map(() => []);
+  const cpu = commands.map(() => []);
   const export_ = join(work, 'hyperfine.json');
-  for (let round = 0; round < RUNS; round++) {
-    const args = ['--style', 'none', '--warmup', String(round === 0 ? WARMUP : 0), '--runs', '1', '--export-json', export_, ...commands.map((c) => c.shell)];
+  for (let round = 0; round < runs; round++) {
+    const args = ['--style', 'none', '--warmup', String(round === 0 ? warmup : 0), '--runs', '1', '--export-json', export_, ...commands.map((c) => c.shell)];
     const result = spawnSync('hyperfine', args, { stdio: ['ignore', 'ignore', 'pipe'] });
     if (result.status !== 0) throw new Error(`hyperfine failed: ${result.stderr}`);
-    JSON.parse(readFileSync(export_, 'utf8')).results.forEach((r, i) => times[i].push(...r.times.map((s) => s * 1000)));
+    JSON.parse(readFileSync(export_, 'utf8')).results.forEach((r, i) => {
+      times[i].push(...r.times.map((s) => s * 1000));
+      cpu[i].push((r.user + r.system) * 1000); // one run per call: its mean is that run
+    });
   }
+  times.cpu = cpu;
   return times;
 }
 
@@ -106,6 +125,29 @@ function quantile(values, q) {
 const median = (values) => quantile(values, 0.5);
 const ms = (value) => `${value.toFixed(value < 10 ? 1 : 0)} ms`;
 const verdict = (ok) => (ok ? 'PASS' : 'FAIL');
+
+const mib = (file) => `${(statSync(file).size / 2 ** 20).toFixed(1)} MiB`;
+
+/**
+ * Times the commands (taking turns), prints median and spread of each, and returns `perRound`:
+ * the median over the rounds of a ratio taken within each round, of CPU time (user + system) when
+ * hyperfine gives it, else of wall time. Issue #16 states its dense-stream costs in CPU time, and
+ * on a shared machine the wall time of a multi-second run mostly measures the other jobs.
+ */
+function timedCase(title, commands, runs, warmup = WARMUP) {
+  const times = time(commands, runs, warmup);
+  const measure = times.cpu ?? times;
+  console.log(`\n${title}`);
+  console.log(`  ${'command'.padEnd(20)} ${'wall median'.padStart(12)}   spread (p25–p75, min–max)${times.cpu ? `   ${'CPU median'.padStart(10)}   CPU p25–p75` : ''}`);
+  commands.forEach((cmd, i) => {
+    const t = times[i];
+    const cpu = times.cpu ? `   ${ms(median(times.cpu[i])).padStart(10)}   ${ms(quantile(times.cpu[i], 0.25))}–${ms(quantile(times.cpu[i], 0.75))}` : '';
+    console.log(`  ${cmd.label.padEnd(20)} ${ms(median(t)).padStart(12)}   ${ms(quantile(t, 0.25))}–${ms(quantile(t, 0.75))}, ${ms(Math.min(...t))}–${ms(Math.max(...t))}${cpu}`);
+  });
+  console.log(`  ratios below: ${times.cpu ? 'CPU time' : 'wall time (no hyperfine, no CPU time)'}, median over rounds`);
+  const run = Object.fromEntries(commands.map((cmd, i) => [cmd.label, measure[i]]));
+  return { perRound: (f) => median(measure[0].map((_, r) => f(Object.fromEntries(Object.entries(run).map(([label, t]) => [label, t[r]]))))) };
+}
 
 /** Returns a kustomization folder whose input.yaml is `file`. */
 function kustomizationFor(file) {
@@ -133,7 +175,8 @@ console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) =
 if (!kubectl) console.log('kubectl is not on PATH: the kustomize comparison is skipped.');
 
 const summary = [];
-for (const c of CASES) {
+const denseSummary = [];
+for (const c of ONLY === 'dense' ? [] : CASES) {
   const file = join(CORPUS, c.file);
   const size = statSync(file).size;
   const commands = [
@@ -170,33 +213,105 @@ for (const c of CASES) {
 }
 
 // Memory: the large stream repeated 1×, 4× and 16× (every copy a complete set of documents).
-const large = readFileSync(join(CORPUS, 'kube-prometheus-stack-with-crds.yaml'));
-console.log('\npeak RSS of kube-graceful on kube-prometheus-stack-with-crds.yaml repeated (GNU time %M)');
-if (!gnuTime) {
-  console.log('  /usr/bin/time is not installed (Debian: apt-get install time): skipped.');
-  summary.push(['peak RSS at 1× (4.7 MB)', 'n/a', `< ${TARGETS.rssMiB} MiB`, 'SKIP (no /usr/bin/time)']);
-} else {
-  const sizes = [1, 4, 16].map((times) => {
-    const file = join(work, `large-${times}x.yaml`);
-    writeFileSync(file, Buffer.concat(Array.from({ length: times }, () => large)));
-    const rss = Math.min(peakRss(file), peakRss(file));
-    rmSync(file);
-    return { times, mib: (large.length * times) / 2 ** 20, rss };
-  });
-  const base = median([...Array(5)].map(() => peakRss('/dev/null')));
-  console.log(`  ${'input'.padStart(10)} ${'peak RSS'.padStart(10)} ${'above empty input'.padStart(18)} ${'per input MiB'.padStart(14)}`);
-  console.log(`  ${'empty'.padStart(10)} ${`${base.toFixed(0)} MiB`.padStart(10)}`);
-  for (const s of sizes) {
-    console.log(`  ${`${s.times}× ${s.mib.toFixed(1)} MiB`.padStart(10)} ${`${s.rss.toFixed(0)} MiB`.padStart(10)} ${`${(s.rss - base).toFixed(0)} MiB`.padStart(18)} ${((s.rss - base) / s.mib).toFixed(1).padStart(14)}`);
+if (ONLY !== 'dense') {
+  const large = readFileSync(join(CORPUS, 'kube-prometheus-stack-with-crds.yaml'));
+  console.log('\npeak RSS of kube-graceful on kube-prometheus-stack-with-crds.yaml repeated (GNU time %M)');
+  if (!gnuTime) {
+    console.log('  /usr/bin/time is not installed (Debian: apt-get install time): skipped.');
+    summary.push(['peak RSS at 1× (4.7 MB)', 'n/a', `< ${TARGETS.rssMiB} MiB`, 'SKIP (no /usr/bin/time)']);
+  } else {
+    const sizes = [1, 4, 16].map((times) => {
+      const file = join(work, `large-${times}x.yaml`);
+      writeFileSync(file, Buffer.concat(Array.from({ length: times }, () => large)));
+      const rss = Math.min(peakRss(file), peakRss(file));
+      rmSync(file);
+      return { times, mib: (large.length * times) / 2 ** 20, rss };
+    });
+    const base = median([...Array(5)].map(() => peakRss('/dev/null')));
+    console.log(`  ${'input'.padStart(10)} ${'peak RSS'.padStart(10)} ${'above empty input'.padStart(18)} ${'per input MiB'.padStart(14)}`);
+    console.log(`  ${'empty'.padStart(10)} ${`${base.toFixed(0)} MiB`.padStart(10)}`);
+    for (const s of sizes) {
+      console.log(`  ${`${s.times}× ${s.mib.toFixed(1)} MiB`.padStart(10)} ${`${s.rss.toFixed(0)} MiB`.padStart(10)} ${`${(s.rss - base).toFixed(0)} MiB`.padStart(18)} ${((s.rss - base) / s.mib).toFixed(1).padStart(14)}`);
+    }
+    summary.push(['peak RSS at 1× (4.7 MB)', `${sizes[0].rss.toFixed(0)} MiB`, `< ${TARGETS.rssMiB} MiB`, verdict(sizes[0].rss < TARGETS.rssMiB)]);
+    // Linear: the growth per input MiB from 4× to 16× is no steeper than from 1× to 4× (with slack for GC).
+    const slope = (a, b) => (b.rss - a.rss) / (b.mib - a.mib);
+    const [one, four, sixteen] = sizes;
+    const linear = slope(four, sixteen) <= slope(one, four) * 1.5 + 0.5;
+    summary.push(['RSS growth per input MiB, 1×→4× then 4×→16×', `${slope(one, four).toFixed(1)}, ${slope(four, sixteen).toFixed(1)}`, 'linear', verdict(linear)]);
   }
-  summary.push(['peak RSS at 1× (4.7 MB)', `${sizes[0].rss.toFixed(0)} MiB`, `< ${TARGETS.rssMiB} MiB`, verdict(sizes[0].rss < TARGETS.rssMiB)]);
-  // Linear: the growth per input MiB from 4× to 16× is no steeper than from 1× to 4× (with slack for GC).
-  const slope = (a, b) => (b.rss - a.rss) / (b.mib - a.mib);
-  const [one, four, sixteen] = sizes;
-  const linear = slope(four, sixteen) <= slope(one, four) * 1.5 + 0.5;
-  summary.push(['RSS growth per input MiB, 1×→4× then 4×→16×', `${slope(one, four).toFixed(1)}, ${slope(four, sixteen).toFixed(1)}`, 'linear', verdict(linear)]);
 }
 
-console.log('\ntargets (issue #9)');
-const widths = [0, 1, 2].map((column) => Math.max(...summary.map((row) => row[column].length)));
-for (const [what, value, target, result] of summary) console.log(`  ${what.padEnd(widths[0])}  ${value.padStart(widths[1])}  target ${target.padEnd(widths[2])}  ${result}`);
+// Issue #16: workload-dense streams, bookinfo in N namespaces (scripts/gen-dense.mjs).
+if (ONLY !== 'issue9') {
+  const dense = Object.fromEntries(
+    [100, 400].map((copies) => {
+      const file = join(work, `bookinfo-x${copies}.yaml`);
+      writeFileSync(file, denseStream(copies));
+      return [copies, file];
+    }),
+  );
+  // The parse-and-print floor, bundled with the project's yaml and options (run by plain node, as a
+  // user's script would be).
+  const parsePrint = join(work, 'parse-print.cjs');
+  await build({ entryPoints: [join(ROOT, 'scripts', 'parse-print.ts')], outfile: parsePrint, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning' });
+
+  const commands = [
+    command('kube-graceful ×400', [process.execPath, CLI], dense[400]),
+    command('kube-graceful ×100', [process.execPath, CLI], dense[100]),
+    command('parse+print ×400', [process.execPath, parsePrint], dense[400]),
+  ];
+  const run = timedCase(`bookinfo in 400 and 100 namespaces (2,400 and 600 Deployments; ${mib(dense[400])} and ${mib(dense[100])})`, commands, RUNS);
+  const vsFloor = run.perRound((t) => t['kube-graceful ×400'] / t['parse+print ×400']);
+  denseSummary.push(['bookinfo ×400: kube-graceful / parse+print with yaml', `${vsFloor.toFixed(2)}×`, `≤ ${DENSE_TARGETS.vsParsePrint}×`, verdict(vsFloor <= DENSE_TARGETS.vsParsePrint)]);
+  const growth = run.perRound((t) => t['kube-graceful ×400'] / t['kube-graceful ×100']);
+  denseSummary.push(['bookinfo ×400 / ×100 (4× the workloads)', `${growth.toFixed(2)}×`, `≤ ${DENSE_TARGETS.linear}×`, verdict(growth <= DENSE_TARGETS.linear)]);
+
+  if (kubectl) {
+    const dir = join(work, 'kustomize-dense');
+    writeKustomization(dir, 100);
+    const kustomize = timedCase(
+      `600 Deployments: kube-graceful and kubectl kustomize with one strategic-merge patch per workload kind (${KUSTOMIZE_RUNS} runs)`,
+      [command('kube-graceful', [process.execPath, CLI], join(dir, 'input.yaml')), command('kubectl kustomize', ['kubectl', 'kustomize', dir])],
+      KUSTOMIZE_RUNS,
+      0,
+    );
+    const ratio = kustomize.perRound((t) => t['kube-graceful'] / t['kubectl kustomize']);
+    denseSummary.push(['bookinfo ×100: kube-graceful / kubectl kustomize', `${ratio.toFixed(3)}×`, `≤ ${DENSE_TARGETS.vsKustomize}×`, verdict(ratio <= DENSE_TARGETS.vsKustomize)]);
+  } else {
+    denseSummary.push(['bookinfo ×100: kube-graceful / kubectl kustomize', 'n/a', `≤ ${DENSE_TARGETS.vsKustomize}×`, 'SKIP (no kubectl)']);
+  }
+
+  console.log('\npeak RSS of kube-graceful on bookinfo ×25, ×100, ×400 (GNU time %M; each the lowest of two runs)');
+  if (!gnuTime) {
+    console.log('  /usr/bin/time is not installed (Debian: apt-get install time): skipped.');
+    denseSummary.push(['bookinfo ×400: peak RSS above empty input', 'n/a', `< ${DENSE_TARGETS.rssPerInput}× input`, 'SKIP (no /usr/bin/time)']);
+  } else {
+    const file25 = join(work, 'bookinfo-x25.yaml');
+    writeFileSync(file25, denseStream(25));
+    const base = median([...Array(5)].map(() => peakRss('/dev/null')));
+    const sizes = [[25, file25], [100, dense[100]], [400, dense[400]]].map(([copies, file]) => ({ copies, mib: statSync(file).size / 2 ** 20, rss: Math.min(peakRss(file), peakRss(file)) }));
+    console.log(`  ${'input'.padStart(16)} ${'peak RSS'.padStart(10)} ${'above empty input'.padStart(18)} ${'per input MiB'.padStart(14)}`);
+    console.log(`  ${'empty'.padStart(16)} ${`${base.toFixed(0)} MiB`.padStart(10)}`);
+    for (const s of sizes) {
+      console.log(`  ${`×${s.copies} ${s.mib.toFixed(2)} MiB`.padStart(16)} ${`${s.rss.toFixed(0)} MiB`.padStart(10)} ${`${(s.rss - base).toFixed(0)} MiB`.padStart(18)} ${((s.rss - base) / s.mib).toFixed(1).padStart(14)}`);
+    }
+    const largest = sizes.at(-1);
+    const perInput = (largest.rss - base) / largest.mib;
+    denseSummary.push(['bookinfo ×400: peak RSS above empty input / input size', `${perInput.toFixed(1)}×`, `< ${DENSE_TARGETS.rssPerInput}×`, verdict(perInput < DENSE_TARGETS.rssPerInput)]);
+    const slope = (a, b) => (b.rss - a.rss) / (b.mib - a.mib);
+    const [small, mid, big] = sizes;
+    const linear = slope(mid, big) <= slope(small, mid) * 1.5 + 0.5;
+    denseSummary.push(['bookinfo RSS growth per input MiB, ×25→×100 then ×100→×400', `${slope(small, mid).toFixed(1)}, ${slope(mid, big).toFixed(1)}`, 'linear', verdict(linear)]);
+  }
+}
+
+printTargets('targets (issue #9)', summary);
+printTargets('targets (issue #16)', denseSummary);
+
+function printTargets(title, rows) {
+  if (rows.length === 0) return;
+  console.log(`\n${title}`);
+  const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column].length)));
+  for (const [what, value, target, result] of rows) console.log(`  ${what.padEnd(widths[0])}  ${value.padStart(widths[1])}  target ${target.padEnd(widths[2])}  ${result}`);
+}

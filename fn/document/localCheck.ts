@@ -121,6 +121,11 @@ export function regionsOf(source: string, doc: Document): Region[] {
  */
 function regionChain(source: string, doc: Document, edit: SpliceEdit, cache: Map<string, Region>): Region[] {
   const chain: Region[] = [];
+  const lines = edit.text.split('\n');
+  // An edit that begins a line (an inserted entry) also writes its first line at its indentation,
+  // inside any region that starts before it; the lines after its line breaks, inside any region.
+  const atLineStart = source[edit.start - 1] === '\n';
+  const written = (region: Region) => (atLineStart && region.start < edit.start ? lines : lines.slice(1));
   let node = doc.contents as Node | null;
   let path: DataPath = [];
   let parent: Region | undefined;
@@ -128,7 +133,11 @@ function regionChain(source: string, doc: Document, edit: SpliceEdit, cache: Map
   for (;;) {
     const children = childRegions(source, node, path, parent, end);
     const child = children?.find((c) => c.region !== undefined && holds(c.region, edit));
-    if (!child) return chain;
+    // A region deeper than a line the edit writes cannot hold it (readRegion refuses it, and every
+    // region inside it, which is no shallower): the chain ends above it. A key added at the end of
+    // a map lies at the end of the map's last, deeper entries; starting there, the check used to
+    // re-parse and refuse each of them in turn (issue #16: on bookinfo, two of three re-parses).
+    if (!child || !mayHold(child.region!, written(child.region!))) return chain;
     const key = `${child.region!.start}:${child.region!.end}`;
     const region = cache.get(key) ?? child.region!;
     cache.set(key, region);
@@ -137,6 +146,22 @@ function regionChain(source: string, doc: Document, edit: SpliceEdit, cache: Map
     parent = region;
     end = region.end;
   }
+}
+
+/**
+ * Whether a region could vouch for an edit that writes these lines, as far as their indentation
+ * tells (readRegion decides): none is shallower than the region, and in a list item none at the
+ * item's own column but a further `-` item (anything else there ends the list). Only narrows
+ * where the check starts: a region wrongly passed over would only make it read a larger one.
+ */
+function mayHold(region: Region, lines: readonly string[]): boolean {
+  for (const line of lines) {
+    const content = line.trimStart();
+    if (content === '' || content === '\r' || content.startsWith('#')) continue;
+    const indent = line.length - content.length;
+    if (indent < region.column || (region.kind === 'item' && indent === region.column && !content.startsWith('-'))) return false;
+  }
+  return true;
 }
 
 /** A child of a collection: its value node and data path, and its region when it has one. */

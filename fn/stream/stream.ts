@@ -7,6 +7,7 @@ import { isMap, isScalar } from 'yaml';
 import type { Document } from 'yaml';
 import { ManifestDocument } from '../document/manifest.ts';
 import { KubeGracefulError } from '../engine/errors.ts';
+import { optimizeForLongRun } from '../engine/tiering.ts';
 import type { ExtraKind } from '../config/schema.ts';
 import { isCandidateKind } from '../workloads/kinds.ts';
 import { Resource } from '../workloads/resource.ts';
@@ -59,9 +60,10 @@ export function readStream(input: string | ByteStream, options: ReadOptions): St
   const source = typeof input === 'string' ? undefined : input;
   const { bom, segments } = source ? { bom: source.bomLength ? '\uFEFF' : '', segments: splitStream(source.view).segments } : splitStream(input as string);
   const resources: Resource[] = [];
-  const entries = segments.map((segment) => {
-    if (isCommentOnly(segment.text)) return { segment };
-    if (!options.parseAll && !isCandidateKind(prescanKind(segment.text), options.extraKinds)) return { segment };
+  const parsed = segments.map((segment) => !isCommentOnly(segment.text) && (options.parseAll || isCandidateKind(prescanKind(segment.text), options.extraKinds)));
+  optimizeForLongRun(segments.reduce((sum, segment, i) => (parsed[i] ? sum + segment.text.length : sum), 0));
+  const entries = segments.map((segment, i) => {
+    if (!parsed[i]) return { segment };
     const start = (source?.bomLength ?? 0) + segment.offset;
     const text = source ? source.bytes.toString('utf8', start, start + segment.text.length) : segment.text;
     const place = { document: segment.index + 1, line: segment.line };

@@ -5,6 +5,7 @@
  */
 import { sourceOf } from '../config/schema.ts';
 import type { ProposedFinding, MutatorContext } from '../mutators/types.ts';
+import { ingressesIn, servicesSelecting } from '../workloads/inventory.ts';
 import { labelsOf } from '../workloads/kubeObject.ts';
 import type { Workload } from '../workloads/workload.ts';
 import {
@@ -66,10 +67,10 @@ export function resolveTimingInputs(workload: Workload, context: MutatorContext,
 function loadBalancersInFront(workload: Workload, context: MutatorContext) {
   const labels = labelsOf(workload.template.metadata);
   const namespace = workload.ref.namespace;
-  const services = context.inventory.services.filter((s) => serviceSelectsPod(s, labels, s.metadata?.namespace, namespace));
+  const services = servicesSelecting(context.inventory, labels, namespace, (s) => serviceSelectsPod(s, labels, s.metadata?.namespace, namespace));
   const candidates: LoadBalancerRecognition[] = services.map((s) => recognizeServiceLoadBalancer(s));
   const names = new Set(services.map((s) => s.metadata?.name));
-  for (const ingress of context.inventory.ingresses) {
+  for (const ingress of ingressesIn(context.inventory, namespace)) {
     if (ingress.metadata?.namespace !== namespace) continue;
     if (!ingressBackendServiceNames(ingress).some((n) => names.has(n))) continue;
     const recognition = recognizeIngressLoadBalancer(ingress);

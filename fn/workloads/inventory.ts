@@ -1,8 +1,14 @@
 /**
  * The resources in the stream that tell how traffic reaches workloads and how they are protected:
  * Services, Namespaces, PodDisruptionBudgets, Ingresses. Read by mutators, never changed.
+ *
+ * Mutators ask about one workload at a time; the lookups here answer from indexes built once per
+ * inventory, so no workload scans every Service, Namespace or Ingress of the stream (issue #16:
+ * on bookinfo in 400 namespaces, those scans made time grow faster than the input).
  */
 import type { KubeObject } from './kubeObject.ts';
+import { selectorIndex } from './selectorIndex.ts';
+import type { SelectorIndex } from './selectorIndex.ts';
 
 export interface Inventory {
   readonly services: readonly KubeObject[];
@@ -24,7 +30,57 @@ export function buildInventory(objects: readonly KubeObject[], defaultNamespace?
   };
 }
 
+/** The indexes of an inventory, built on its first lookup (an inventory is never changed). */
+interface Indexes {
+  readonly namespaceByName: Map<unknown, KubeObject>;
+  readonly ingressesByNamespace: Map<unknown, KubeObject[]>;
+  readonly services: SelectorIndex;
+}
+
+const INDEXES = new WeakMap<Inventory, Indexes>();
+
+function indexesOf(inventory: Inventory): Indexes {
+  let indexes = INDEXES.get(inventory);
+  if (!indexes) {
+    const namespaceByName = new Map<unknown, KubeObject>();
+    // The first of that name, as a search of the list in stream order finds.
+    for (const ns of inventory.namespaces) if (!namespaceByName.has(ns.metadata?.name)) namespaceByName.set(ns.metadata?.name, ns);
+    indexes = { namespaceByName, ingressesByNamespace: groupBy(inventory.ingresses, (o) => o.metadata?.namespace), services: selectorIndex(inventory.services) };
+    INDEXES.set(inventory, indexes);
+  }
+  return indexes;
+}
+
+function groupBy(objects: readonly KubeObject[], key: (o: KubeObject) => unknown): Map<unknown, KubeObject[]> {
+  const groups = new Map<unknown, KubeObject[]>();
+  for (const o of objects) {
+    const group = groups.get(key(o));
+    if (group) group.push(o);
+    else groups.set(key(o), [o]);
+  }
+  return groups;
+}
+
 /** Returns the Namespace object of that name in the stream, if there is one. */
 export function namespaceNamed(inventory: Inventory, name: string | undefined): KubeObject | undefined {
-  return name === undefined ? undefined : inventory.namespaces.find((ns) => ns.metadata?.name === name);
+  return name === undefined ? undefined : indexesOf(inventory).namespaceByName.get(name);
+}
+
+/** Returns the Ingresses whose `metadata.namespace` is exactly `namespace` (unset for unset), in stream order. */
+export function ingressesIn(inventory: Inventory, namespace: string | undefined): readonly KubeObject[] {
+  return indexesOf(inventory).ingressesByNamespace.get(namespace) ?? [];
+}
+
+/**
+ * Returns the Services that may select pods with these labels in that namespace, in stream order:
+ * every Service `accepts` (the caller's own test) would take from the whole list, and only those
+ * whose selector's first pair and namespace fit (see selectorIndex.ts).
+ */
+export function servicesSelecting(
+  inventory: Inventory,
+  podLabels: Readonly<Record<string, unknown>>,
+  podNamespace: string | undefined,
+  accepts: (service: KubeObject) => boolean,
+): KubeObject[] {
+  return indexesOf(inventory).services.candidates(podLabels, podNamespace).filter(accepts);
 }

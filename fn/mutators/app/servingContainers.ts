@@ -6,6 +6,7 @@
 import type { ProposedFinding } from '../types.ts';
 import type { MutatorContext } from '../types.ts';
 import { serviceSelectsPod } from '../../timing/loadBalancers.ts';
+import { servicesSelecting } from '../../workloads/inventory.ts';
 import { labelsOf } from '../../workloads/kubeObject.ts';
 import type { Container } from '../../workloads/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
@@ -46,7 +47,7 @@ export function servingContainers(workload: Workload, context: MutatorContext): 
     if ((container.ports ?? []).length > 0) why.set(container.name, 'declares container ports');
   }
   const labels = labelsOf(workload.template.metadata);
-  const services = context.inventory.services.filter((s) => serviceSelectsPod(s, labels, s.metadata?.namespace, workload.ref.namespace));
+  const services = servicesSelecting(context.inventory, labels, workload.ref.namespace, (s) => serviceSelectsPod(s, labels, s.metadata?.namespace, workload.ref.namespace));
   for (const service of services) {
     const ports = (service.spec?.ports ?? []) as ServicePort[];
     for (const port of ports) {
