@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Builds localhost/kube-graceful:dev from the working tree: dist/ as `npm run build` left it, on the
+# base made from Debian packages (base.sh), with podman. The context holds dist/ and nothing else
+# (Dockerfile DIST=context), so nothing is fetched and an unchanged dist/ is one cached layer.
+# Concurrent callers (test files run in parallel) take turns on a lock; the later ones find the
+# layers built.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+image="${KUBE_GRACEFUL_IMAGE:-localhost/kube-graceful:dev}"
+base="${KUBE_GRACEFUL_BASE_IMAGE:-localhost/kube-graceful-base:node20-trixie}"
+[ -f "$root/dist/cli.js" ] || { echo "image build: $root/dist/cli.js is missing: run npm run build first" >&2; exit 1; }
+podman image exists "$base" || { echo "image build: no base image $base: run bash scripts/image/base.sh (or npm run image)" >&2; exit 1; }
+context="$(mktemp -d)"
+trap 'rm -rf "$context"' EXIT
+cp -R "$root/dist" "$context/dist"
+exec 9>"${TMPDIR:-/tmp}/kube-graceful-image-build.lock"
+flock 9
+podman build --quiet --pull=never --network=none \
+  --build-arg "BASE=$base" --build-arg DIST=context \
+  --file "$root/Dockerfile" --tag "$image" "$context" >/dev/null
+echo "image: $image ($(podman image inspect --format '{{.Id}}' "$image" | cut -c1-12)) on $base"
