@@ -52,30 +52,38 @@ export interface Shim {
 /**
  * Writes into `dir` (which should hold nothing else) an executable `name` that records its
  * arguments and runs the real podman with them: `docker` for kustomize, `podman` for kpt.
+ *
+ * One exception: kpt probes its runtime with `podman version` and kills the probe after 5 s
+ * (versionCommandTimeout, internal/fnruntime/container.go@v1.0.0-beta.56); on this machine under
+ * load kpt failed with `signal: killed … podman must be installed`. The shim answers the probe
+ * with `podman --version` of the same binary, which only prints its version.
  */
 export function podmanShim(dir: string, name: 'docker' | 'podman'): Shim {
-  const log = join(dir, 'calls.jsonl');
+  const log = join(dir, 'calls.log');
   writeFileSync(log, '');
-  const script = join(dir, 'record.mjs');
-  writeFileSync(
-    script,
-    `// ${name} -> podman, recording each call (test/helpers/container.ts)
-import { appendFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
-appendFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv.slice(2)) + '\\n');
-const result = spawnSync(${JSON.stringify(podmanPath())}, process.argv.slice(2), { stdio: 'inherit' });
-process.exit(result.status ?? 125);
+  const podman = podmanPath();
+  // Arguments NUL-separated, one call per line (none of the tools' arguments holds a newline).
+  writeExecutable(
+    join(dir, name),
+    `#!/bin/sh
+# ${name} -> podman, recording each call (test/helpers/container.ts)
+{ printf '%s\\0' "$@"; printf '\\n'; } >>${shellQuote(log)}
+[ "$*" = version ] && exec ${shellQuote(podman)} --version
+exec ${shellQuote(podman)} "$@"
 `,
   );
-  writeExecutable(join(dir, name), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(script)} "$@"\n`);
   return {
     dir,
     calls: () =>
       readFileSync(log, 'utf8')
         .split('\n')
         .filter(Boolean)
-        .map((line) => JSON.parse(line) as string[]),
+        .map((line) => line.split('\0').slice(0, -1)),
   };
+}
+
+function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Returns the value of a `run` option (`--flag value` or `--flag=value`), or undefined. */
