@@ -1,9 +1,9 @@
 # kube-graceful as a containerized KRM function (kustomize `container: image:`, `kpt fn eval --image`,
 # kpt Kptfile `image:`). Build and run: see README "Container image".
 #
-#   docker build -t kube-graceful:0.1.0 .                      bundle built here, distroless base
-#   podman build --build-arg BASE=localhost/my-node20 ...      another Node 20 base (see BASE)
-#   podman build --build-arg DIST=context ... <dir with dist/> the bundle of `npm run build`
+#   docker build -t localhost/kube-graceful:dev .                    bundle built here, distroless base
+#   docker build --build-arg BASE=localhost/my-node20 ...             another Node 20 base (see BASE)
+#   podman build --target prebuilt -f Dockerfile <dir holding dist/> the bundle of `npm run build`
 #
 # Run time: node and dist/ (launcher, bundle, code cache), nothing else: no shell, no package manager, no network
 # (kustomize and kpt start it with `--network none --user nobody`), non-root user by default.
@@ -13,11 +13,22 @@
 # The run stage's base: Node 20 at /nodejs/bin/node (distroless' layout; the tests' base made from
 # Debian packages, scripts/image/base.sh, links it there) and a `nobody` user for kustomize and kpt.
 ARG BASE=gcr.io/distroless/nodejs20-debian12:nonroot
-# Where dist/ comes from: `build` (the stage below: npm ci and npm run build, needs the npm registry)
-# or `context` (dist/ at the root of the build context, from `npm run build`; no network needed).
-ARG DIST=build
 # The image the build stage runs on: Node 20 with npm.
 ARG BUILDER=node:20-bookworm-slim
+
+# --- runtime: Node.js 20 without a shell, as a non-root user (65532, distroless' `nonroot`) ---
+FROM ${BASE} AS runtime
+LABEL org.opencontainers.image.title="kube-graceful" \
+      org.opencontainers.image.description="KRM function: graceful shutdown settings for rendered Kubernetes manifests" \
+      org.opencontainers.image.licenses="Apache-2.0"
+USER 65532:65532
+ENV NODE_ENV=production
+ENTRYPOINT ["/nodejs/bin/node", "/app/cli.js"]
+
+# --- prebuilt (--target prebuilt): dist/ as `npm run build` left it, from a context holding only
+# dist/; no network needed (scripts/image/build.sh). Unused by the default build.
+FROM runtime AS prebuilt
+COPY dist/ /app/
 
 # --- build: the launcher dist/cli.js, the bundle and its V8 code cache (scripts/build.mjs) ---
 FROM ${BUILDER} AS build
@@ -35,18 +46,6 @@ COPY examples/quickstart/istio-gateway-nlb.yaml examples/quickstart/istio-gatewa
 COPY examples/manifests/graceful-demo.yaml examples/manifests/graceful-demo.yaml
 RUN npm run build
 
-# --- context: dist/ as `npm run build` left it in the build context (DIST=context) ---
-FROM scratch AS context
-COPY dist/ /src/dist/
-
-FROM ${DIST} AS dist
-
-# --- run: Node.js 20 without a shell, as a non-root user (65532, distroless' `nonroot`) ---
-FROM ${BASE}
-LABEL org.opencontainers.image.title="kube-graceful" \
-      org.opencontainers.image.description="KRM function: graceful shutdown settings for rendered Kubernetes manifests" \
-      org.opencontainers.image.licenses="Apache-2.0"
-COPY --from=dist /src/dist/ /app/
-USER 65532:65532
-ENV NODE_ENV=production
-ENTRYPOINT ["/nodejs/bin/node", "/app/cli.js"]
+# --- the image (default target): the runtime with the bundle built above ---
+FROM runtime
+COPY --from=build /src/dist/ /app/

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds localhost/kube-graceful:dev from the working tree: dist/ as `npm run build` left it, on the
 # base made from Debian packages (base.sh), with podman. The context holds dist/ and nothing else
-# (Dockerfile DIST=context), so nothing is fetched and an unchanged dist/ is one cached layer.
+# (the Dockerfile's `prebuilt` target), so nothing is fetched and an unchanged dist/ is one cached
+# layer.
 # Concurrent callers (test files run in parallel) take turns on a lock; the later ones find the
 # layers built.
 set -euo pipefail
@@ -16,6 +17,6 @@ cp -R "$root/dist" "$context/dist"
 exec 9>"${TMPDIR:-/tmp}/kube-graceful-image-build.lock"
 flock 9
 podman build --quiet --pull=never --network=none \
-  --build-arg "BASE=$base" --build-arg DIST=context \
+  --build-arg "BASE=$base" --target prebuilt \
   --file "$root/Dockerfile" --tag "$image" "$context" >/dev/null
 echo "image: $image ($(podman image inspect --format '{{.Id}}' "$image" | cut -c1-12)) on $base"

@@ -44,11 +44,11 @@ test('the npm package holds the CLI, the plugin folder with its bundle, and no t
 test('Dockerfile: by default distroless Node.js 20 (no shell), a non-root user, the bundled KRM function as entrypoint', (t) => {
   const text = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
   t.regex(text, /^ARG BASE=gcr\.io\/distroless\/nodejs20-debian\d+:nonroot$/m);
-  t.regex(text, /^ARG DIST=build$/m, 'by default the bundle is built in the image build, from a clean clone');
-  const final = text.slice(text.lastIndexOf('\nFROM '));
-  t.regex(final, /^FROM \$\{BASE\}$/m);
-  t.regex(final, /^USER 65532:65532$/m);
-  t.regex(final, /^ENTRYPOINT \["\/nodejs\/bin\/node", "\/app\/cli\.js"\]$/m, 'exec form: no shell starts it');
+  const runtime = /^FROM \$\{BASE\} AS runtime$([\s\S]*?)^FROM /m.exec(text)?.[1] ?? '';
+  t.regex(runtime, /^USER 65532:65532$/m);
+  t.regex(runtime, /^ENTRYPOINT \["\/nodejs\/bin\/node", "\/app\/cli\.js"\]$/m, 'exec form: no shell starts it');
+  // The default target (the last stage): the runtime with the bundle built in the image build, from a clean clone.
+  t.regex(text.slice(text.lastIndexOf('\nFROM ')), /^FROM runtime\nCOPY --from=build \/src\/dist\/ \/app\/\n$/m);
 });
 
 /** `podman run` of the image as kustomize and kpt start it: no network, user nobody. */
@@ -56,7 +56,7 @@ function podmanRun(image: string, args: readonly string[], input: string, extra:
   return run(podmanPath(), ['run', '--rm', '-i', '--network', 'none', '--user', 'nobody', '--security-opt=no-new-privileges', ...extra, image, ...args], { input, timeout: 240_000 });
 }
 
-test('the image of this tree: non-root, dist/ as built, a code cache V8 takes, and a KRM function run as nobody without network or shell', async (t) => {
+test('the image of this tree: non-root, dist/ as built, a code cache V8 takes, and a KRM function run as nobody without network, shell or writable files', async (t) => {
   const image = await builtImage();
   const config = imageConfig(image);
   t.is(config.User, '65532:65532');
@@ -65,7 +65,8 @@ test('the image of this tree: non-root, dist/ as built, a code cache V8 takes, a
 
   const list = ['apiVersion: config.kubernetes.io/v1', 'kind: ResourceList', 'items: []', ''].join('\n');
   // Every shell of the base made unrunnable (/dev/null over dash and bash): nothing needs one.
-  const noShell = ['-v', '/dev/null:/usr/bin/dash:ro', '-v', '/dev/null:/usr/bin/bash:ro'];
+  // A read-only root file system: nothing is written at run time.
+  const noShell = ['--read-only', '-v', '/dev/null:/usr/bin/dash:ro', '-v', '/dev/null:/usr/bin/bash:ro'];
   const [files, cache, krm, shell] = await Promise.all([
     run(podmanPath(), ['run', '--rm', '--network', 'none', '--entrypoint', '/nodejs/bin/node', image, '-e', "console.log(require('fs').readdirSync('/app').sort().join(' '))"], { timeout: 240_000 }),
     podmanRun(image, ['--version'], '', ['-e', 'KUBE_GRACEFUL_CODE_CACHE=check']),
@@ -83,8 +84,8 @@ test('the image of this tree: non-root, dist/ as built, a code cache V8 takes, a
 test('Dockerfile: everything the build stage copies exists and is not excluded by .dockerignore', (t) => {
   const text = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
   const patterns = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
-  // The build stage's files come from the repository (DIST=build); the context stage's dist/ from
-  // a context holding only dist/ (DIST=context, scripts/image/build.sh).
+  // The build stage's files come from the repository; the `prebuilt` target's dist/ from a context
+  // holding only dist/ (scripts/image/build.sh).
   const buildStage = /^FROM \S+ AS build$([\s\S]*?)^FROM /m.exec(text)?.[1] ?? '';
   const sources = [...buildStage.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) => m[1]!.split(/\s+/));
   t.true(sources.length >= 4, sources.join(' '));
