@@ -11,19 +11,27 @@
 // slows them alike; each ratio is the median over the rounds of the ratio within a round, all
 // from one run of this script.
 //
-// Environment: BENCH_RUNS (runs per command, default 15), BENCH_NO_HYPERFINE=1 (Node's timers),
+// The container case (issue #18, scripts/bench/container.mjs): `podman run` of the function on the
+// small chart as a ResourceList against `podman run` of `node -e 0` on the same base image; skipped
+// with the reason when podman or the base image is missing.
+//
+// Environment: BENCH_RUNS (runs per command, default 15), BENCH_CONTAINER_RUNS (default 7),
+// BENCH_ONLY=container (that case alone), BENCH_NO_HYPERFINE=1 (Node's timers),
 // BENCH_CLI (another build to measure instead of dist/cli.js, e.g. a copy from before a change).
 import { spawnSync } from 'node:child_process';
 import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { containerCommands } from './bench/container.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CORPUS = join(ROOT, 'test', 'fixtures', 'corpus');
 const KUSTOMIZATION = join(ROOT, 'test', 'fixtures', 'bench', 'kustomize');
 const CLI = process.env.BENCH_CLI ?? join(ROOT, 'dist', 'cli.js');
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const CONTAINER_RUNS = Number(process.env.BENCH_CONTAINER_RUNS ?? 7);
+const CONTAINER_ONLY = process.env.BENCH_ONLY === 'container';
 const WARMUP = 2;
 
 const TARGETS = { smallVsNode: 1.5, kustomizeVsUs: 5, usVsFloor: 2, rssMiB: 200 };
@@ -61,13 +69,13 @@ function quote(word) {
 }
 
 /** Returns the milliseconds of each run of each command (interleaved), after warm-up runs. */
-function time(commands) {
-  return hyperfine ? timeWithHyperfine(commands) : timeWithNode(commands);
+function time(commands, runs = RUNS) {
+  return hyperfine ? timeWithHyperfine(commands, runs) : timeWithNode(commands, runs);
 }
 
-function timeWithNode(commands) {
+function timeWithNode(commands, runs) {
   const times = commands.map(() => []);
-  for (let run = -WARMUP; run < RUNS; run++) {
+  for (let run = -WARMUP; run < runs; run++) {
     commands.forEach((c, i) => {
       const input = c.stdin ? openSync(c.stdin, 'r') : 'ignore';
       const output = openSync('/dev/null', 'w');
@@ -83,11 +91,11 @@ function timeWithNode(commands) {
   return times;
 }
 
-function timeWithHyperfine(commands) {
+function timeWithHyperfine(commands, runs) {
   // One hyperfine call per round, one run of each command per call: the commands take turns.
   const times = commands.map(() => []);
   const export_ = join(work, 'hyperfine.json');
-  for (let round = 0; round < RUNS; round++) {
+  for (let round = 0; round < runs; round++) {
     const args = ['--style', 'none', '--warmup', String(round === 0 ? WARMUP : 0), '--runs', '1', '--export-json', export_, ...commands.map((c) => c.shell)];
     const result = spawnSync('hyperfine', args, { stdio: ['ignore', 'ignore', 'pipe'] });
     if (result.status !== 0) throw new Error(`hyperfine failed: ${result.stderr}`);
@@ -133,7 +141,7 @@ console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) =
 if (!kubectl) console.log('kubectl is not on PATH: the kustomize comparison is skipped.');
 
 const summary = [];
-for (const c of CASES) {
+for (const c of CONTAINER_ONLY ? [] : CASES) {
   const file = join(CORPUS, c.file);
   const size = statSync(file).size;
   const commands = [
@@ -172,7 +180,9 @@ for (const c of CASES) {
 // Memory: the large stream repeated 1×, 4× and 16× (every copy a complete set of documents).
 const large = readFileSync(join(CORPUS, 'kube-prometheus-stack-with-crds.yaml'));
 console.log('\npeak RSS of kube-graceful on kube-prometheus-stack-with-crds.yaml repeated (GNU time %M)');
-if (!gnuTime) {
+if (CONTAINER_ONLY) {
+  console.log('  skipped: BENCH_ONLY=container');
+} else if (!gnuTime) {
   console.log('  /usr/bin/time is not installed (Debian: apt-get install time): skipped.');
   summary.push(['peak RSS at 1× (4.7 MB)', 'n/a', `< ${TARGETS.rssMiB} MiB`, 'SKIP (no /usr/bin/time)']);
 } else {
@@ -197,6 +207,28 @@ if (!gnuTime) {
   summary.push(['RSS growth per input MiB, 1×→4× then 4×→16×', `${slope(one, four).toFixed(1)}, ${slope(four, sixteen).toFixed(1)}`, 'linear', verdict(linear)]);
 }
 
-console.log('\ntargets (issue #9)');
+// The container case: the same small chart, through podman as kustomize and kpt run the image.
+const small = CASES.find((c) => c.small);
+console.log(`\ncontainer: ${small.file} as a ResourceList, podman run --network none --user nobody, ${CONTAINER_RUNS} runs per command`);
+const container = containerCommands(ROOT, work, join(CORPUS, small.file));
+if (container.skip) {
+  console.log(`  skipped: ${container.skip}`);
+  summary.push(['container: podman run kube-graceful / podman run node -e 0', 'n/a', 'reported', `SKIP (${container.skip})`]);
+} else {
+  const commands = container.commands.map((c) => command(c.label, c.argv, c.stdin));
+  const times = time(commands, CONTAINER_RUNS);
+  console.log(`  ${container.version}`);
+  commands.forEach((cmd, i) => {
+    const t = times[i];
+    console.log(`  ${cmd.label.padEnd(26)} ${ms(median(t)).padStart(10)}   spread (p25–p75) ${ms(quantile(t, 0.25))}–${ms(quantile(t, 0.75))}`);
+  });
+  const rounds = times[0].map((us, r) => ({ us, node: times[1][r] }));
+  const ratio = median(rounds.map((r) => r.us / r.node));
+  const own = median(rounds.map((r) => r.us - r.node));
+  console.log(`  the function's own cost inside the container: ${ms(own)} (median over rounds of the difference)`);
+  summary.push(['container: podman run kube-graceful / podman run node -e 0', `${ratio.toFixed(2)}×`, 'reported', 'INFO']);
+}
+
+console.log('\ntargets (issue #9; the container ratio of issue #18 has no target)');
 const widths = [0, 1, 2].map((column) => Math.max(...summary.map((row) => row[column].length)));
 for (const [what, value, target, result] of summary) console.log(`  ${what.padEnd(widths[0])}  ${value.padStart(widths[1])}  target ${target.padEnd(widths[2])}  ${result}`);

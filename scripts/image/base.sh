@@ -26,6 +26,7 @@ echo "base image: building $image from Debian $suite ($mirror); takes a few minu
 mmdebstrap --quiet --variant=minbase --include=nodejs \
   --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
   --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-exclude=/usr/share/info/*' \
+  --dpkgopt=force-unsafe-io \
   --customize-hook='mkdir -p "$1/nodejs/bin" && ln -s /usr/bin/node "$1/nodejs/bin/node"' \
   "$suite" "$work/rootfs.tar" "$mirror"
 podman import --quiet \
