@@ -16,7 +16,8 @@ ARG BASE=gcr.io/distroless/nodejs20-debian12:nonroot
 # The image the build stage runs on: Node 20 with npm.
 ARG BUILDER=node:20-bookworm-slim
 
-# --- runtime: Node.js 20 without a shell, as a non-root user (65532, distroless' `nonroot`) ---
+# --- runtime: Node.js 20 without a shell, as a non-root user: 65532 is distroless' `nonroot`
+# (NONROOT in common/variables.bzl of GoogleContainerTools/distroless), numeric so any base has it ---
 FROM ${BASE} AS runtime
 LABEL org.opencontainers.image.title="kube-graceful" \
       org.opencontainers.image.description="KRM function: graceful shutdown settings for rendered Kubernetes manifests" \

@@ -15,8 +15,9 @@ import { run, writeExecutable } from './integration.ts';
 import { requireTool } from './tools.ts';
 
 /**
- * The image by its full name: kpt rewrites a name without a registry to gcr.io/kpt-fn/<name>
- * (kpt v1.0.0-beta.56 internal/fnruntime), so a local image needs `localhost/`.
+ * The image by its full name: kpt turns a name without a `/` into gcr.io/kpt-fn/<name>
+ * (ResolveToImageForCLI, internal/fnruntime/container.go@v1.0.0-beta.56), so a local image needs
+ * `localhost/`.
  */
 export const IMAGE = 'localhost/kube-graceful:dev';
 
