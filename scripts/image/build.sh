@@ -16,7 +16,14 @@ trap 'rm -rf "$context"' EXIT
 cp -R "$root/dist" "$context/dist"
 exec 9>"${TMPDIR:-/tmp}/kube-graceful-image-build.lock"
 flock 9
+previous="$(podman image inspect --format '{{.Id}}' "$image" 2>/dev/null || true)"
 podman build --quiet --pull=never --network=none \
   --build-arg "BASE=$base" --target prebuilt \
   --file "$root/Dockerfile" --tag "$image" "$context" >/dev/null
+# The image of an earlier dist/, now untagged: removed, so rebuilds do not pile up (kept if a
+# container still uses it).
+if [ -n "$previous" ] && [ "$previous" != "$(podman image inspect --format '{{.Id}}' "$image")" ] &&
+  [ "$(podman image inspect --format '{{len .RepoTags}}' "$previous" 2>/dev/null)" = 0 ]; then
+  podman rmi "$previous" >/dev/null 2>&1 || true
+fi
 echo "image: $image ($(podman image inspect --format '{{.Id}}' "$image" | cut -c1-12)) on $base"
