@@ -1,6 +1,6 @@
 /**
  * The resources in the stream that tell how traffic reaches workloads and how they are protected:
- * Services, Namespaces, PodDisruptionBudgets, Ingresses. Read by mutators, never changed.
+ * Services, Namespaces, PodDisruptionBudgets, Ingresses, GKE BackendConfigs. Read by mutators, never changed.
  */
 import type { KubeObject } from './kubeObject.ts';
 
@@ -9,6 +9,8 @@ export interface Inventory {
   readonly namespaces: readonly KubeObject[];
   readonly podDisruptionBudgets: readonly KubeObject[];
   readonly ingresses: readonly KubeObject[];
+  /** GKE `cloud.google.com` BackendConfigs: a Service names one, and its connectionDraining lengthens the NEG's window. */
+  readonly backendConfigs: readonly KubeObject[];
 }
 
 /** Returns the inventory of a list of objects, with `defaultNamespace` filled in where none is set. */
@@ -21,6 +23,7 @@ export function buildInventory(objects: readonly KubeObject[], defaultNamespace?
     namespaces: of('Namespace'),
     podDisruptionBudgets: of('PodDisruptionBudget'),
     ingresses: of('Ingress'),
+    backendConfigs: of('BackendConfig'),
   };
 }
 
