@@ -12,11 +12,13 @@ import type { GatewayPlan } from '../../fn/mutators/gateway/index.ts';
 import { preStopSeconds as existingPreStopSeconds } from '../../fn/workloads/preStop.ts';
 import { readProxyConfig, setProxyConfigField } from '../../fn/mutators/shared/proxyConfig.ts';
 import { validateChangedDocuments } from '../helpers/golden.ts';
+import { parseGoDurationSeconds } from '../../fn/timing/durations.ts';
 
 type Flags = Record<string, string>;
 
 /** The seed thread's numbers (DOMAIN §5 worked example): R = 10, B = 10. */
-const SEED: Flags = { 'max-request': '10', buffer: '10' };
+/** With a stated Istio ≥ 1.17, so parentShutdownDuration (its own cases below) stays out of the way. */
+const SEED: Flags = { 'max-request': '10', buffer: '10', 'istio-version': '1.26' };
 
 const NLB_SERVICE = `apiVersion: v1
 kind: Service
@@ -135,8 +137,18 @@ function invariants(t: ExecutionContext, input: string, flags: Flags, result: Tr
   t.deepEqual(again.changes, [], 'a second run over the output must change nothing');
   t.is(again.output, result.output);
   if (result.changes.length > 0) t.true(validateChangedDocuments(result) > 0, 'changed documents must validate');
-  for (const obsolete of ['TERMINATION_DRAIN_DURATION_SECONDS', 'parentShutdownDuration']) {
-    t.is(result.output.split(obsolete).length, input.split(obsolete).length, `${obsolete} must never be written`);
+  const obsolete = 'TERMINATION_DRAIN_DURATION_SECONDS';
+  t.is(result.output.split(obsolete).length, input.split(obsolete).length, `${obsolete} must never be written`);
+  // parentShutdownDuration only where Istio may still enforce it (< 1.17 or unknown), and then above drainDuration.
+  const plan = result.outcomes[0]?.plan as GatewayPlan | undefined;
+  for (const change of result.changes.filter((c) => formatPath(c.path) === PROXY_CONFIG)) {
+    const fields = readProxyConfig(change.after);
+    const before = readProxyConfig(change.before);
+    if (!fields.ok || fields.fields['parentShutdownDuration'] === undefined) continue;
+    if (before.ok && before.fields['parentShutdownDuration'] === fields.fields['parentShutdownDuration']) continue; // the user's own, kept
+    t.true(plan !== undefined && (!plan.istio.known || Number(plan.istio.version.split('.')[1]) < 17), 'parentShutdownDuration written only where Istio < 1.17 or unknown');
+    const seconds = (v: unknown) => parseGoDurationSeconds(String(v)) ?? NaN;
+    t.true(seconds(fields.fields['parentShutdownDuration']) > seconds(fields.fields['drainDuration'] ?? '45s'), 'parentShutdownDuration above drainDuration');
   }
   for (const change of result.changes) t.regex(change.reason, /=/, 'every reason carries a derivation');
 }
@@ -510,6 +522,48 @@ spec:
     flags: SEED,
     findings: ['info GATEWAY_OBSOLETE_SETTING', 'info GATEWAY_OBSOLETE_SETTING'],
     changes: { [PROXY_CONFIG]: 'parentShutdownDuration: 60s\ndrainDuration: 190s\n' },
+  },
+  {
+    title: 'Istio 1.16: parentShutdownDuration written above drainDuration in the same merge, and said why',
+    input: stream(NLB_SERVICE, gateway()),
+    flags: { ...SEED, 'istio-version': '1.16' },
+    changes: { [PROXY_CONFIG]: 'drainDuration: 190s\nparentShutdownDuration: 205s\n' },
+    absent: ['GATEWAY_OBSOLETE_SETTING'],
+    check: (t, result) => {
+      const reason = result.changes.find((c) => formatPath(c.path) === PROXY_CONFIG)!.reason;
+      t.regex(reason, /^proxy\.istio\.io\/config drainDuration = "190s"/);
+      t.regex(reason, /parentShutdownDuration = "205s": drainDuration \+ 15 = 190 \+ 15 = 205/);
+      t.regex(reason, /validation\.go@1\.16\.7 ValidateParentAndDrain/);
+    },
+  },
+  {
+    title: 'Istio version unknown (in-repo chart, nothing stated): parentShutdownDuration written too, and the report says the version is unknown',
+    input: stream(NLB_SERVICE, gateway()),
+    flags: { 'max-request': '10', buffer: '10' },
+    changes: { [PROXY_CONFIG]: 'drainDuration: 190s\nparentShutdownDuration: 205s\n' },
+    check: (t, result) => {
+      t.false(planOf(result).istio.known);
+      t.regex(result.changes.find((c) => formatPath(c.path) === PROXY_CONFIG)!.reason, /a version nothing in the manifest states/);
+    },
+  },
+  {
+    title: 'Istio 1.17: nothing is written to parentShutdownDuration, which 1.17 ignores',
+    input: stream(NLB_SERVICE, gateway()),
+    flags: { ...SEED, 'istio-version': '1.17' },
+    changes: { [PROXY_CONFIG]: 'drainDuration: 190s\n' },
+  },
+  {
+    title: 'Istio 1.16, the user\'s parentShutdownDuration already above the plan\'s drainDuration: kept',
+    input: stream(NLB_SERVICE, gateway({ annotations: '        proxy.istio.io/config: "parentShutdownDuration: 10m"\n' })),
+    flags: { ...SEED, 'istio-version': '1.16' },
+    changes: { [PROXY_CONFIG]: 'parentShutdownDuration: 10m\ndrainDuration: 190s' },
+    absent: ['GATEWAY_OBSOLETE_SETTING'],
+  },
+  {
+    title: 'Istio 1.16, the user\'s longer drainDuration with the default parent: only parentShutdownDuration is added',
+    input: stream(NLB_SERVICE, gateway({ annotations: '        proxy.istio.io/config: "drainDuration: 5m"\n' })),
+    flags: { ...SEED, 'istio-version': '1.16' },
+    changes: { [PROXY_CONFIG]: 'drainDuration: 5m\nparentShutdownDuration: 315s' },
   },
   {
     title: 'a grace period beyond a day is a legal manifest value: kept, never lowered; the drain is still set',

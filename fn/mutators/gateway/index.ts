@@ -16,6 +16,7 @@ import type { Mutator, MutatorOutcome, ProposedFinding } from '../types.ts';
 import { envMode } from './envMode.ts';
 import { obsoleteSettings } from './obsolete.ts';
 import { proxyContainer } from './proxyContainer.ts';
+import { proxyConfigReaches } from './proxyConfigReach.ts';
 import { PROXY_CONFIG_ANNOTATION, readProxyConfig } from '../shared/proxyConfig.ts';
 import { rolloutFindings } from './rollout.ts';
 import { sleepMode } from './sleepMode.ts';
@@ -65,11 +66,11 @@ export const gatewayDrain: Mutator = {
     findings.push(...outcome.findings);
     if ('error' in outcome.timing) return { changes: [], findings };
     const { resolved, plan } = outcome.timing;
-    const proxyConfig = shape === 'injected' ? readProxyConfig(workload.template.metadata?.annotations?.[PROXY_CONFIG_ANNOTATION]) : undefined;
+    const proxyConfig = proxyConfigReaches(workload, shape, proxy) ? readProxyConfig(workload.template.metadata?.annotations?.[PROXY_CONFIG_ANNOTATION]) : undefined;
     findings.push(
       ...resolved.findings,
       ...checkFindings(plan),
-      ...obsoleteSettings(workload, proxy.name, proxyConfig?.ok ? proxyConfig.fields : {}),
+      ...obsoleteSettings(workload, proxy.name, proxyConfig?.ok ? proxyConfig.fields : {}, istio),
       ...rolloutFindings(workload, context, resolved.loadBalancer),
     );
     const gatewayPlan: GatewayPlan = { inputs: resolved.inputs, plan, mode, ...(resolved.loadBalancer ? { loadBalancer: resolved.loadBalancer } : {}), shape, istio };
