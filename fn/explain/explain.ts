@@ -16,6 +16,7 @@ import type { TransformResult } from '../engine/transform.ts';
 import { readResourceList } from '../krm/resourceList.ts';
 import { readStream } from '../stream/stream.ts';
 import { LOAD_BALANCERS } from '../timing/loadBalancers.ts';
+import { mountsPodAnnotations } from '../workloads/podAnnotationsFile.ts';
 import type { LoadBalancerProvider } from '../timing/loadBalancers.ts';
 import type { Derived, TimingInputs, TimingPlan } from '../timing/model.ts';
 import { formatRef } from '../workloads/kubeObject.ts';
@@ -355,7 +356,7 @@ function gatewayExplanation(context: Context): Body | undefined {
       proxy: proxyName,
       grace: graceOf(template),
       preStop: preStopOf(proxy),
-      istio: istioDrainSettings({ template, ...(proxy ? { container: proxy } : {}), injected: shape === 'injected' }),
+      istio: istioDrainSettings({ template, ...(proxy ? { container: proxy } : {}), injected: shape === 'injected', readsAnnotationsFile: proxy !== undefined && mountsPodAnnotations(template, proxy) }),
     };
   };
   const before = state(context.before);

@@ -71,7 +71,7 @@ ${options.podSpec ?? ''}`;
 }
 
 /** The legacy `gateways/istio-ingress` chart shape (Istio ≤ 1.x): not injected, proxyv2 runs `proxy router`. */
-function legacyGateway(image = 'docker.io/istio/proxyv2:1.9.0'): string {
+function legacyGateway(image = 'docker.io/istio/proxyv2:1.9.0', podinfo = false): string {
   return `apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -108,8 +108,24 @@ spec:
           ports:
           - containerPort: 8080
             protocol: TCP
-`;
+${podinfo ? PODINFO : ''}`;
 }
+
+/** The legacy chart's downward-API volume (manifests/charts/gateways/istio-ingress/templates/deployment.yaml@1.16.7). */
+const PODINFO = `          volumeMounts:
+          - name: podinfo
+            mountPath: /etc/istio/pod
+      volumes:
+      - name: podinfo
+        downwardAPI:
+          items:
+            - path: "labels"
+              fieldRef:
+                fieldPath: metadata.labels
+            - path: "annotations"
+              fieldRef:
+                fieldPath: metadata.annotations
+`;
 
 const stream = (...docs: string[]): string => docs.join('---\n');
 
@@ -288,13 +304,16 @@ const cases: Case[] = [
     findings: ['info DRAIN_WINDOW_ESTIMATE'],
   },
   {
-    title: 'sleep mode on Kubernetes 1.31: preStop sleep action, no env, no drainDuration',
+    title: 'sleep mode on Kubernetes 1.31: preStop sleep action, terminationDrainDuration = R so requests in flight after the sleep finish, no env, no drainDuration',
     input: stream(NLB_SERVICE, gateway()),
     flags: { ...SEED, 'gateway-mode': 'sleep', 'kube-version': '1.31' },
     only: true,
-    changes: { [PRESTOP]: { sleep: { seconds: 180 } }, [GRACE]: 200 },
-    findings: ['warning GATEWAY_TERMINATION_DRAIN_SHORT'],
-    check: (t, result) => t.is(planOf(result).mode, 'sleep'),
+    changes: { [PRESTOP]: { sleep: { seconds: 180 } }, [GRACE]: 200, [PROXY_CONFIG]: 'terminationDrainDuration: 10s\n' },
+    absent: ['GATEWAY_TERMINATION_DRAIN_SHORT'],
+    check: (t, result) => {
+      t.is(planOf(result).mode, 'sleep');
+      t.regex(result.changes.find((c) => formatPath(c.path) === PROXY_CONFIG)!.reason, /terminationDrainDuration = "10s": T = R = 10\. After the preStop sleep/);
+    },
   },
   {
     title: 'sleep mode with terminationDrainDuration ≥ R in the annotation: no termination-drain warning',
@@ -329,11 +348,11 @@ const cases: Case[] = [
     input: stream(NLB_SERVICE, gateway({ container: '          lifecycle:\n            preStop:\n              exec:\n                command: ["/bin/sh", "-c", "sleep 60"]\n' })),
     flags: { ...SEED, 'gateway-mode': 'sleep' },
     only: true,
-    changes: { [GRACE]: 80 },
+    changes: { [GRACE]: 80, [PROXY_CONFIG]: 'terminationDrainDuration: 10s\n' },
     findings: ['warning PRESTOP_BELOW_WINDOW'],
     check: (t, result) => {
       t.is(planOf(result).inputs.existingPreStopSeconds, 60);
-      t.regex(result.changes[0]!.reason, /G = S \+ R \+ B = 60 \+ 10 \+ 10 = 80/);
+      t.regex(result.changes.find((c) => formatPath(c.path) === GRACE)!.reason, /G = S \+ R \+ B = 60 \+ 10 \+ 10 = 80/);
     },
   },
   {
@@ -341,7 +360,7 @@ const cases: Case[] = [
     input: stream(NLB_SERVICE, gateway({ container: '          lifecycle:\n            preStop:\n              httpGet: {path: /drain, port: 15020}\n' })),
     flags: { ...SEED, 'gateway-mode': 'sleep' },
     only: true,
-    changes: { [GRACE]: 200 },
+    changes: { [GRACE]: 200, [PROXY_CONFIG]: 'terminationDrainDuration: 10s\n' },
     findings: ['warning PRESTOP_LENGTH_UNKNOWN'],
   },
   {
@@ -383,6 +402,57 @@ const cases: Case[] = [
     changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '180s', [ENV('EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]: 'true', [GRACE]: 200 },
     findings: ['warning GATEWAY_DRAIN_DURATION_NOT_DELIVERED'],
     check: (t, result) => t.regex(result.output, /- name: POD_NAMESPACE\n\s+valueFrom:\n\s+fieldRef:\n\s+fieldPath: metadata.namespace\n\s+- name: MINIMUM_DRAIN_DURATION/),
+  },
+  {
+    title: 'legacy chart on Istio 1.20 with the podinfo mount: drainDuration delivered through the annotations file',
+    input: stream(NLB_SERVICE, legacyGateway('docker.io/istio/proxyv2:1.20.0', true)),
+    flags: SEED,
+    only: true,
+    changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '180s', [ENV('EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]: 'true', [GRACE]: 200, [PROXY_CONFIG]: 'drainDuration: 190s\n' },
+    absent: ['GATEWAY_DRAIN_DURATION_NOT_DELIVERED'],
+    check: (t, result) => t.regex(result.changes.find((c) => formatPath(c.path) === PROXY_CONFIG)!.reason, /reads proxy\.istio\.io\/config from the downward-API file \/etc\/istio\/pod\/annotations/),
+  },
+  {
+    title: 'legacy chart on Istio 1.16 with the podinfo mount: drainDuration and parentShutdownDuration delivered',
+    input: stream(NLB_SERVICE, legacyGateway('docker.io/istio/proxyv2:1.16.7', true)),
+    flags: SEED,
+    changes: { [PROXY_CONFIG]: 'drainDuration: 190s\nparentShutdownDuration: 205s\n' },
+    absent: ['GATEWAY_DRAIN_DURATION_NOT_DELIVERED'],
+  },
+  {
+    title: 'legacy chart on Istio 1.9 with the podinfo mount: sleep mode sets terminationDrainDuration through the annotations file; no advice to use env mode',
+    input: stream(NLB_SERVICE, legacyGateway('docker.io/istio/proxyv2:1.9.0', true)),
+    flags: SEED,
+    only: true,
+    changes: { [PRESTOP]: { sleep: { seconds: 180 } }, [GRACE]: 200, [PROXY_CONFIG]: 'terminationDrainDuration: 10s\n' },
+    findings: ['info GATEWAY_ENV_MODE_UNSUPPORTED'],
+    absent: ['GATEWAY_TERMINATION_DRAIN_SHORT'],
+  },
+  {
+    title: 'legacy chart on Istio 1.9 without the mount: the termination-drain warning offers only what works at 1.9',
+    input: stream(NLB_SERVICE, legacyGateway()),
+    flags: SEED,
+    findings: ['warning GATEWAY_TERMINATION_DRAIN_SHORT'],
+    check: (t, result) => {
+      const message = result.findings.find((f) => f.code === 'GATEWAY_TERMINATION_DRAIN_SHORT')!.message;
+      t.notRegex(message, /gateway-mode env/);
+      t.regex(message, /mount the pod's annotations at \/etc\/istio\/pod/);
+      t.regex(message, /mesh-wide/);
+    },
+  },
+  {
+    title: 'legacy chart on Istio 1.9, Kubernetes 1.28 without a shell: the no-preStop warning does not send the user to env mode',
+    input: stream(NLB_SERVICE, legacyGateway()),
+    flags: { ...SEED, 'kube-version': '1.28' },
+    findings: ['warning GATEWAY_NO_PRESTOP'],
+    check: (t, result) => t.notRegex(result.findings.find((f) => f.code === 'GATEWAY_NO_PRESTOP')!.message, /gateway-mode env/),
+  },
+  {
+    title: 'Istio 1.20, Kubernetes 1.28 without a shell, sleep mode asked: env mode is offered, it works there',
+    input: stream(NLB_SERVICE, gateway()),
+    flags: { ...SEED, 'gateway-mode': 'sleep', 'kube-version': '1.28', 'istio-version': '1.20' },
+    findings: ['warning GATEWAY_NO_PRESTOP'],
+    check: (t, result) => t.regex(result.findings.find((f) => f.code === 'GATEWAY_NO_PRESTOP')!.message, /Use --gateway-mode env/),
   },
   {
     title: 'a gateway whose labels are not istio: ingressgateway is found by structure',

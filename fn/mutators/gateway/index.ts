@@ -59,10 +59,10 @@ export const gatewayDrain: Mutator = {
         code: 'GATEWAY_ENV_MODE_UNSUPPORTED',
         message:
           `Gateway mode env (${asked === 'default' ? 'default' : asked}) needs Istio ≥ ${ENV_MODE_SINCE} for EXIT_ON_ZERO_ACTIVE_CONNECTIONS and ` +
-          `MINIMUM_DRAIN_DURATION (DOMAIN §2); this proxy is Istio ${istio.version} (${istio.source}): sleep mode used instead.`,
+          `MINIMUM_DRAIN_DURATION (pkg/envoy/agent.go@1.12.0); this proxy is Istio ${istio.version} (${istio.source}): sleep mode used instead.`,
       });
     }
-    const outcome = mode === 'env' ? envMode(workload, context, shape, proxy, istio) : sleepMode(workload, context, shape, proxy);
+    const outcome = mode === 'env' ? envMode(workload, context, shape, proxy, istio) : sleepMode(workload, context, shape, proxy, istio, ENV_MODE_SINCE);
     findings.push(...outcome.findings);
     if ('error' in outcome.timing) return { changes: [], findings };
     const { resolved, plan } = outcome.timing;
