@@ -81,7 +81,7 @@ export function envMode(workload: Workload, context: MutatorContext, shape: Gate
       name: 'MINIMUM_DRAIN_DURATION',
       value: minimum,
       reason: derivation('MINIMUM_DRAIN_DURATION', JSON.stringify(minimum), [plan.minimumDrainSeconds, plan.preStopSeconds], inputs, ['W'], [
-        'Go duration text: Istio silently ignores a bare number and falls back to 5 s (DOMAIN §2).',
+        'Go duration text: Istio reads it with time.ParseDuration and silently falls back to 5 s on a bare number (pilot/cmd/pilot-agent/options/options.go@1.24.6, pkg/env/var.go@1.24.6 DurationVar.Lookup).',
       ]),
     }]);
     changes.push(...minimumOutcome.changes);
@@ -94,7 +94,7 @@ export function envMode(workload: Workload, context: MutatorContext, shape: Gate
         value: 'true',
         reason:
           'EXIT_ON_ZERO_ACTIVE_CONNECTIONS = "true": after MINIMUM_DRAIN_DURATION the proxy exits once Envoy has no active connections, ' +
-          `instead of being killed after terminationDrainDuration (DOMAIN §2). Needs Istio ≥ 1.12: ${version}.`,
+          `instead of being killed after terminationDrainDuration (pkg/envoy/agent.go@1.24.6 terminate). Needs Istio ≥ 1.12 (agent.go@1.12.0): ${version}.`,
       }]);
       changes.push(...exit.changes);
       findings.push(...exit.findings);

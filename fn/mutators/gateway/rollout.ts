@@ -40,7 +40,7 @@ function readinessGate(workload: Workload, context: MutatorContext, loadBalancer
   const name = workload.ref.namespace;
   const why =
     `The gateway is behind AWS IP targets (${evidence}). Readiness gates make a rollout wait until new pods are healthy ` +
-    `in the target group before old ones go (they do nothing at termination; DOMAIN §4).`;
+    `in the target group before old ones go (they do nothing at termination; aws-load-balancer-controller docs/deploy/pod_readiness_gate.md@v2.17.1).`;
   const namespace = namespaceNamed(context.inventory, name);
   if (!namespace) {
     return [{
