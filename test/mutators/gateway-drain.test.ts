@@ -554,6 +554,36 @@ spec:
     absent: ['AWS_READINESS_GATE_NAMESPACE_NOT_IN_STREAM'],
   },
   {
+    title: 'NLB with instance targets and externalTrafficPolicy Local: W from the node health check, no deregistration checks, no readiness gates',
+    input: stream(
+      NLB_SERVICE
+        .replace('aws-load-balancer-nlb-target-type: ip', 'aws-load-balancer-nlb-target-type: instance')
+        .replace('deregistration_delay.timeout_seconds=200', 'deregistration_delay.timeout_seconds=10')
+        .replace('  type: LoadBalancer\n', '  type: LoadBalancer\n  externalTrafficPolicy: Local\n'),
+      gateway(),
+    ),
+    flags: SEED,
+    changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '25s', [GRACE]: 45 },
+    absent: ['LB_DEREGISTRATION_TOO_SHORT', 'LB_DEREGISTRATION_OUTLIVES_GRACE', 'AWS_READINESS_GATE_NAMESPACE_NOT_IN_STREAM', 'LB_ASSUMPTION'],
+    check: (t, result) => {
+      t.is(planOf(result).loadBalancer?.provider, 'aws-nlb-instance');
+      t.is(planOf(result).loadBalancer?.targetType, 'instance');
+      t.is(planOf(result).inputs.loadBalancer, undefined, 'a pod deletion deregisters no node');
+    },
+  },
+  {
+    title: 'GKE NEG with its BackendConfig in the stream: W = 30 + drainingTimeoutSec, no "not in the stream" warning',
+    input: stream(
+      GENERIC_SERVICE.replace('metadata:\n  name: istio-public-ingressgateway\n  namespace: istio-system\n', 'metadata:\n  name: istio-public-ingressgateway\n  namespace: istio-system\n  annotations:\n    cloud.google.com/neg: \'{"ingress": true}\'\n    cloud.google.com/backend-config: \'{"ports": {"80": "gw-drain"}}\'\n').replace('type: LoadBalancer', 'type: ClusterIP'),
+      'apiVersion: cloud.google.com/v1\nkind: BackendConfig\nmetadata:\n  name: gw-drain\n  namespace: istio-system\nspec:\n  connectionDraining:\n    drainingTimeoutSec: 60\n',
+      gateway(),
+    ),
+    flags: SEED,
+    changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '90s', [GRACE]: 110 },
+    absent: ['LB_ASSUMPTION'],
+    check: (t, result) => t.regex(planOf(result).inputs.drainWindow.source, /connection draining 60 s \(BackendConfig gw-drain/),
+  },
+  {
     title: '2 replicas with maxUnavailable 1: info',
     input: stream(NLB_SERVICE, gateway({ spec: '  replicas: 2\n  strategy:\n    rollingUpdate:\n      maxUnavailable: 1\n' })),
     findings: ['info GATEWAY_ROLLOUT_UNAVAILABLE'],
