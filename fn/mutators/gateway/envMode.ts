@@ -41,6 +41,8 @@ export interface ModeOutcome {
   readonly changes: ProposedChange[];
   readonly findings: ProposedFinding[];
   readonly timing: GatewayTiming;
+  /** Sleep mode where the annotation reaches the proxy: the terminationDrainDuration the plan needs (T = R). */
+  readonly terminationDrain?: Derived;
 }
 
 /** Returns env mode's changes for a gateway whose proxy runs Istio ≥ 1.12. */

@@ -9,7 +9,7 @@
 import { sourceOf } from '../../config/schema.ts';
 import { atLeast } from '../../config/versions.ts';
 import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
-import type { TimingInputs, TimingPlan } from '../../timing/model.ts';
+import type { Derived, TimingInputs, TimingPlan } from '../../timing/model.ts';
 import type { GatewayShape } from '../../workloads/gatewayShape.ts';
 import { NOTHING } from '../types.ts';
 import type { Mutator, MutatorOutcome, ProposedFinding } from '../types.ts';
@@ -37,6 +37,8 @@ export interface GatewayPlan {
   readonly loadBalancer?: LoadBalancerRecognition;
   readonly shape: GatewayShape;
   readonly istio: IstioVersion;
+  /** Sleep mode, where `proxy.istio.io/config` reaches the proxy: T = R. */
+  readonly terminationDrainSeconds?: Derived;
 }
 
 export const gatewayDrain: Mutator = {
@@ -73,7 +75,10 @@ export const gatewayDrain: Mutator = {
       ...obsoleteSettings(workload, proxy.name, proxyConfig?.ok ? proxyConfig.fields : {}, istio),
       ...rolloutFindings(workload, context, resolved.loadBalancer),
     );
-    const gatewayPlan: GatewayPlan = { inputs: resolved.inputs, plan, mode, ...(resolved.loadBalancer ? { loadBalancer: resolved.loadBalancer } : {}), shape, istio };
+    const gatewayPlan: GatewayPlan = {
+      inputs: resolved.inputs, plan, mode, ...(resolved.loadBalancer ? { loadBalancer: resolved.loadBalancer } : {}), shape, istio,
+      ...(outcome.terminationDrain ? { terminationDrainSeconds: outcome.terminationDrain } : {}),
+    };
     return { changes: outcome.changes, findings, plan: gatewayPlan };
   },
 };

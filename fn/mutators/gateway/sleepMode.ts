@@ -70,8 +70,12 @@ export function sleepMode(workload: Workload, context: MutatorContext, shape: Ga
   const drain = terminationDrain(workload, shape, proxy, inputs, istio, envModeSince);
   changes.push(...drain.changes);
   findings.push(...drain.findings);
+  const R = inputs.maxRequest.value;
+  const terminationDrainPlan = proxyConfigReaches(workload, shape, proxy)
+    ? { value: R, formula: `T = R = ${R}`, explanation: 'After the preStop sleep pilot-agent drains, waits terminationDrainDuration and kills Envoy: the requests accepted until the sleep ended need R.' }
+    : undefined;
   changes.push(...graceChange(workload, plan, inputs, existing === undefined ? 'Sleep mode: S is the preStop sleep on the proxy container.' : `Sleep mode: S comes from the preStop hook already on container ${proxy.name}, which is kept.`));
-  return { changes, findings, timing };
+  return { changes, findings, timing, ...(terminationDrainPlan ? { terminationDrain: terminationDrainPlan } : {}) };
 }
 
 /**
