@@ -16,6 +16,10 @@ import type { TransformResult } from '../engine/transform.ts';
 import { readResourceList } from '../krm/resourceList.ts';
 import { readStream } from '../stream/stream.ts';
 import { LOAD_BALANCERS } from '../timing/loadBalancers.ts';
+import { mountsPodAnnotations } from '../workloads/podAnnotationsFile.ts';
+import { proxyConfigOf } from './platform.ts';
+import { parseGoDurationSeconds } from '../timing/durations.ts';
+import { PROXY_CONFIG_ANNOTATION } from '../mutators/shared/proxyConfig.ts';
 import type { LoadBalancerProvider } from '../timing/loadBalancers.ts';
 import type { Derived, TimingInputs, TimingPlan } from '../timing/model.ts';
 import { formatRef } from '../workloads/kubeObject.ts';
@@ -249,6 +253,7 @@ interface GatewayPlanView extends TimedPlan {
   readonly shape: 'injected' | 'legacy';
   readonly loadBalancer?: { readonly provider: LoadBalancerProvider; readonly evidence: string };
   readonly istio?: { readonly version: string; readonly source: string };
+  readonly terminationDrainSeconds?: Derived;
 }
 
 /** app-graceful's AppPlan (fn/mutators/app/timing.ts). */
@@ -359,7 +364,7 @@ function gatewayExplanation(context: Context): Body | undefined {
       proxy: proxyName,
       grace: graceOf(template),
       preStop: preStopOf(proxy),
-      istio: istioDrainSettings({ template, ...(proxy ? { container: proxy } : {}), injected: shape === 'injected' }),
+      istio: istioDrainSettings({ template, ...(proxy ? { container: proxy } : {}), injected: shape === 'injected', readsAnnotationsFile: proxy !== undefined && mountsPodAnnotations(template, proxy) }),
     };
   };
   const before = state(context.before);
@@ -372,6 +377,7 @@ function gatewayExplanation(context: Context): Body | undefined {
     output('S', env ? 'serve before exit' : 'preStop sleep', p.preStopSeconds),
     output('G', 'grace period', p.graceSeconds),
     ...(env ? [output('M', 'MINIMUM_DRAIN_DURATION', p.minimumDrainSeconds), output('D', 'drainDuration', p.drainDurationSeconds)] : []),
+    ...(view.terminationDrainSeconds ? [output('T', 'terminationDrainDuration', view.terminationDrainSeconds)] : []),
   ];
   const istioText = view.istio ? `; Istio ${view.istio.version} (${view.istio.source})` : '';
   const ignored = (v: SettingValue, exitOnZero: boolean): SettingValue => (exitOnZero ? { ...v, display: `${v.display} (unused: exit-on-zero)` } : v);
@@ -381,7 +387,9 @@ function gatewayExplanation(context: Context): Body | undefined {
     row('EXIT_ON_ZERO_ACTIVE_CONNECTIONS', flag(before.istio.exitOnZero), flag(after.istio.exitOnZero), env ? { symbol: 'mode', value: true, relation: '=' } : undefined),
     row('MINIMUM_DRAIN_DURATION', seconds(before.istio.minimumDrainSeconds), seconds(after.istio.minimumDrainSeconds), env ? { symbol: 'M', value: p.minimumDrainSeconds.value, relation: '=' } : undefined),
     row('drainDuration', seconds(before.istio.drainDurationSeconds), seconds(after.istio.drainDurationSeconds), env ? { symbol: 'D', value: p.drainDurationSeconds.value, relation: '≥' } : undefined),
-    row('terminationDrainDuration', ignored(seconds(before.istio.terminationDrainSeconds), before.istio.exitOnZero.value), ignored(seconds(after.istio.terminationDrainSeconds), after.istio.exitOnZero.value)),
+    row('terminationDrainDuration', ignored(seconds(before.istio.terminationDrainSeconds), before.istio.exitOnZero.value), ignored(seconds(after.istio.terminationDrainSeconds), after.istio.exitOnZero.value), view.terminationDrainSeconds ? { symbol: 'T', value: view.terminationDrainSeconds.value, relation: '≥' } : undefined),
+    // Istio < 1.17 rejects a parentShutdownDuration not above drainDuration (fn/mutators/gateway/parentShutdown.ts); shown where either side sets it.
+    ...parentShutdownRows(context, shape, proxyName),
   ];
   const trafficInputs = traffic(inputs, sender);
   return {
@@ -392,6 +400,25 @@ function gatewayExplanation(context: Context): Body | undefined {
     settings,
     timelines: { asWritten: gatewayTimeline(before, trafficInputs), patched: gatewayTimeline(after, trafficInputs) },
   };
+}
+
+/** A parentShutdownDuration row, when the annotation sets one as written or as patched. */
+function parentShutdownRows(context: Context, shape: 'injected' | 'legacy', proxyName: string): SettingRow[] {
+  const read = (template: PodTemplate): SettingValue | undefined => {
+    const proxy = container(template, proxyName);
+    if (shape !== 'injected' && !(proxy && mountsPodAnnotations(template, proxy))) return undefined;
+    const raw = proxyConfigOf(template).fields['parentShutdownDuration'];
+    if (raw === undefined || raw === null) return undefined;
+    const value = parseGoDurationSeconds(String(raw));
+    return value === undefined
+      ? { value: String(raw), display: String(raw), source: `${PROXY_CONFIG_ANNOTATION} (not a Go duration)` }
+      : { value: Math.ceil(value), display: `${Math.ceil(value)} s`, source: PROXY_CONFIG_ANNOTATION };
+  };
+  const before = read(context.before);
+  const after = read(context.after);
+  if (!before && !after) return [];
+  const unset: SettingValue = { value: 60, display: '60 s', source: 'Istio default up to 1.16 (not set); ignored from 1.17' };
+  return [row('parentShutdownDuration', before ?? unset, after ?? unset)];
 }
 
 /** The gateway's proxy container: `istio-proxy` (injected), or the proxyv2 container (legacy). */

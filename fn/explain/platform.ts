@@ -90,8 +90,13 @@ export interface IstioProxySource {
   readonly template: PodTemplate;
   /** The istio-proxy container in the template (gateways), if any. */
   readonly container?: Container;
-  /** False for the legacy gateway chart: `proxy.istio.io/config` only applies at injection. */
+  /** False for the legacy gateway chart, whose pods are not injected. */
   readonly injected: boolean;
+  /**
+   * A legacy gateway whose proxy container mounts the downward-API annotations file: pilot-agent
+   * then reads `proxy.istio.io/config` itself (fn/workloads/podAnnotationsFile.ts).
+   */
+  readonly readsAnnotationsFile?: boolean;
 }
 
 /**
@@ -100,7 +105,8 @@ export interface IstioProxySource {
  * Durations Istio cannot parse fall back to the default, as Istio does (DOMAIN §2).
  */
 export function istioDrainSettings(source: IstioProxySource): IstioDrainSettings {
-  const config = source.injected ? proxyConfigOf(source.template) : { fields: {} };
+  const applies = source.injected || source.readsAnnotationsFile === true;
+  const config = applies ? proxyConfigOf(source.template) : { fields: {} };
   const metadata = isRecord(config.fields['proxyMetadata']) ? config.fields['proxyMetadata'] : {};
   const env = (name: string): Valued<string> | undefined => {
     const entry = (source.container?.env ?? []).find((e) => e?.name === name);
@@ -110,7 +116,7 @@ export function istioDrainSettings(source: IstioProxySource): IstioDrainSettings
     if (meta !== undefined && meta !== null) return { value: String(meta), source: `proxyMetadata.${name} in ${PROXY_CONFIG_ANNOTATION}` };
     return undefined;
   };
-  const notInjected = source.injected ? '' : `; not injected, so ${PROXY_CONFIG_ANNOTATION} does not apply (a mesh-wide meshConfig value is not visible here)`;
+  const notInjected = applies ? '' : `; not injected and the pod's annotations are not mounted, so ${PROXY_CONFIG_ANNOTATION} does not apply (a mesh-wide meshConfig value is not visible here)`;
   const field = (name: string, fallback: number): Valued<number> => {
     const raw = config.fields[name];
     if (raw === undefined || raw === null) return { value: fallback, source: `Istio default (not set${notInjected})` };

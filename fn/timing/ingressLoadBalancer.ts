@@ -46,7 +46,7 @@ export function recognizeIngressLoadBalancer(ingress: KubeObject): LoadBalancerR
   const tgValue = annotation(ingress, ALB_TG_ATTRIBUTES);
   const targetGroup = parseAwsTargetGroupAttributes(tgValue ?? '');
   if (targetType === 'ip') {
-    return recognition('aws-alb-ip', `${who}: AWS ALB with IP targets (${ALB_TARGET_TYPE}: ip)`, { targetGroup });
+    return recognition('aws-alb-ip', `${who}: AWS ALB with IP targets (${ALB_TARGET_TYPE}: ip)`, { targetGroup, targetType: 'ip' });
   }
   const albBy = targetType !== undefined
     ? `${ALB_TARGET_TYPE}: ${targetType}`
@@ -56,12 +56,13 @@ export function recognizeIngressLoadBalancer(ingress: KubeObject): LoadBalancerR
         ? `${LEGACY_INGRESS_CLASS}: alb`
         : undefined;
   if (albBy !== undefined) {
-    // Instance targets (the controller's default) have no DOMAIN §4 row; the IP-target
-    // window is the longer reading, so it is the conservative choice.
+    // Instance targets (the controller's default) have no measured window; the IP-target
+    // window is the longer reading, so it is the conservative choice. The target group holds
+    // nodes, which a pod's deletion does not deregister: no target-group timing applies to it.
     return recognition('aws-alb-ip', `${who}: AWS ALB with instance targets (${albBy})`, {
-      targetGroup,
+      targetType: 'instance',
       note:
-        'DOMAIN §4 has no row for an ALB with instance targets; using the IP-target window ' +
+        'No measured window for an ALB with instance targets; using the IP-target window ' +
         `(${LOAD_BALANCERS['aws-alb-ip'].drainWindowSeconds} s) as the conservative choice.`,
     });
   }

@@ -68,7 +68,7 @@ function loadBalancersInFront(workload: Workload, context: MutatorContext) {
   const labels = labelsOf(workload.template.metadata);
   const namespace = workload.ref.namespace;
   const services = servicesSelecting(context.inventory, labels, namespace, (s) => serviceSelectsPod(s, labels, s.metadata?.namespace, namespace));
-  const candidates: LoadBalancerRecognition[] = services.map((s) => recognizeServiceLoadBalancer(s));
+  const candidates: LoadBalancerRecognition[] = services.map((s) => recognizeServiceLoadBalancer(s, { backendConfigs: context.inventory.backendConfigs }));
   const names = new Set(services.map((s) => s.metadata?.name));
   for (const ingress of ingressesIn(context.inventory, namespace)) {
     if (ingress.metadata?.namespace !== namespace) continue;

@@ -5,9 +5,13 @@
  */
 import type { AwsTargetGroupAttributes } from './awsTargetGroup.ts';
 
+/** What an AWS target group registers: pod IPs, or nodes (instances) reached through a NodePort. */
+export type AwsTargetType = 'ip' | 'instance';
+
 /** The load-balancer kinds DOMAIN §4 has a drain window for. */
 export type LoadBalancerProvider =
   | 'aws-nlb-ip'
+  | 'aws-nlb-instance'
   | 'aws-alb-ip'
   | 'gke-neg'
   | 'azure-appgw'
@@ -38,6 +42,19 @@ export const LOAD_BALANCERS: Readonly<Record<LoadBalancerProvider, LoadBalancerF
       'sending no new connections; the seed thread worked with 180 s',
     source:
       'kubernetes-sigs/aws-load-balancer-controller#1719, #2366, #3270',
+  },
+  'aws-nlb-instance': {
+    label: 'AWS NLB, instance targets',
+    // The targets are nodes, not pods: deleting a pod deregisters nothing. With
+    // externalTrafficPolicy Cluster only kube-proxy's endpoint update stands between the NLB and
+    // the pod (the in-cluster figure); with Local the recognizer adds the NLB's node health check
+    // (serviceLoadBalancer.ts).
+    drainWindowSeconds: 5,
+    estimate: true,
+    basis:
+      'targets are nodes: externalTrafficPolicy Cluster: kube-proxy endpoint propagation (≈ 5 s); ' +
+      'Local: that, plus health-check interval × unhealthy threshold of the node health check',
+    source: 'kubernetes-sigs/aws-load-balancer-controller pkg/service/model_build_target_group.go@v2.17.1; kubernetes/cloud-provider-aws pkg/providers/v1/aws.go@v1.36.1',
   },
   'aws-alb-ip': {
     label: 'AWS ALB, IP targets',
@@ -84,10 +101,12 @@ export interface LoadBalancerRecognition {
   estimate: boolean;
   /** `Kind namespace/name: what it is (the annotation or field that decided it)`. */
   evidence: string;
-  /** Set when the manifest shows a case DOMAIN §4 has no row for and W is an assumption. */
+  /** Set when the manifest shows a case no table row covers and W is an assumption. */
   note?: string;
-  /** AWS NLB/ALB target-group attributes; AWS defaults when the annotation is absent. */
+  /** AWS NLB/ALB target-group attributes; AWS defaults when the annotation is absent. Only for IP targets: with instance targets the group holds nodes, which a pod's deletion does not deregister. */
   targetGroup?: AwsTargetGroupAttributes;
+  /** AWS only: what the target group registers, pods (`ip`) or nodes (`instance`). Decides readiness-gate advice and whether deregistration timing applies. */
+  targetType?: AwsTargetType;
 }
 
 /**

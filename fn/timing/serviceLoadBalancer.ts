@@ -52,12 +52,12 @@ export function recognizeServiceLoadBalancer(
     return recognition('generic-lb', `${who}: type LoadBalancer with no recognised provider annotation (spec.type: LoadBalancer)`);
   }
   if (type === 'NodePort' && spec.externalTrafficPolicy === 'Local') {
-    // DOMAIN §4 gives in-cluster only for externalTrafficPolicy: Cluster. With Local the
+    // The in-cluster window holds only for externalTrafficPolicy: Cluster. With Local the
     // NodePort is normally behind an external LB that health-checks each node, which this
     // stream does not show: the generic LB window is the conservative choice.
     return recognition('generic-lb', `${who}: NodePort with externalTrafficPolicy Local (spec.externalTrafficPolicy: Local)`, {
       note:
-        'DOMAIN §4 has no row for a NodePort with externalTrafficPolicy: Local; assuming an ' +
+        'No known window for a NodePort with externalTrafficPolicy: Local; assuming an ' +
         `external load balancer health-checks the nodes (generic window ${LOAD_BALANCERS['generic-lb'].drainWindowSeconds} s). ` +
         'Override the drain window if you know the load balancer.',
     });
@@ -68,18 +68,26 @@ export function recognizeServiceLoadBalancer(
 function recognizeAwsNlb(
   service: KubeObject,
   who: string,
-  spec: { loadBalancerClass?: unknown },
+  spec: { loadBalancerClass?: unknown; externalTrafficPolicy?: unknown },
 ): LoadBalancerRecognition | undefined {
   const lbType = annotation(service, AWS_LB_TYPE);
   const targetType = annotation(service, AWS_NLB_TARGET_TYPE);
   const awsClass = spec.loadBalancerClass === AWS_NLB_CLASS;
   const tgValue = annotation(service, AWS_SERVICE_TG_ATTRIBUTES);
-  const targetGroup = parseAwsTargetGroupAttributes(tgValue ?? '');
 
-  if (targetType === 'ip') {
-    const claimed = lbType === 'external' || lbType === 'nlb-ip' || awsClass;
+  // The controller's choice of target type, pkg/service/model_build_target_group.go@v2.17.1
+  // buildTargetType: `nlb-ip` or target type `ip` → IP; anything else → instance.
+  if (targetType === 'ip' || lbType === 'nlb-ip') {
+    const targetGroup = parseAwsTargetGroupAttributes(tgValue ?? '');
+    if (lbType === 'nlb-ip') {
+      // The legacy value `nlb-ip` means "NLB with IP targets" on its own (AWS Load Balancer
+      // Controller v2.1 docs, NLB IP mode); it needs no nlb-target-type annotation.
+      return recognition('aws-nlb-ip', `${who}: AWS NLB with IP targets (${AWS_LB_TYPE}: nlb-ip)`, { targetGroup, targetType: 'ip' });
+    }
+    const claimed = lbType === 'external' || awsClass;
     return recognition('aws-nlb-ip', `${who}: AWS NLB with IP targets (${AWS_NLB_TARGET_TYPE}: ip)`, {
       targetGroup,
+      targetType: 'ip',
       ...(claimed
         ? {}
         : {
@@ -92,27 +100,81 @@ function recognizeAwsNlb(
           }),
     });
   }
-  if (lbType === 'nlb-ip') {
-    // The legacy value `nlb-ip` means "NLB with IP targets" on its own (AWS Load Balancer
-    // Controller v2.1 docs, NLB IP mode); it needs no nlb-target-type annotation.
-    return recognition('aws-nlb-ip', `${who}: AWS NLB with IP targets (${AWS_LB_TYPE}: nlb-ip)`, { targetGroup });
-  }
-  if (lbType === 'external' || lbType === 'nlb' || awsClass) {
-    // Instance targets (the controller's default target type, and the in-tree `nlb`): DOMAIN
-    // §4 has no row. The IP-target window is the longest AWS figure, so it is the
-    // conservative choice.
-    const decidedBy = awsClass && lbType === undefined
-      ? `spec.loadBalancerClass: ${AWS_NLB_CLASS}`
-      : `${AWS_LB_TYPE}: ${lbType}`;
-    return recognition('aws-nlb-ip', `${who}: AWS NLB with instance targets (${decidedBy})`, {
-      targetGroup,
-      note:
-        'DOMAIN §4 has no row for an NLB with instance targets; using the IP-target window ' +
-        `(${LOAD_BALANCERS['aws-nlb-ip'].drainWindowSeconds} s) as the conservative choice. ` +
-        'Override the drain window if you have measured yours.',
-    });
+  if (targetType === 'instance' || lbType === 'external' || lbType === 'nlb' || awsClass) {
+    const decidedBy = targetType === 'instance'
+      ? `${AWS_NLB_TARGET_TYPE}: instance`
+      : awsClass && lbType === undefined
+        ? `spec.loadBalancerClass: ${AWS_NLB_CLASS}`
+        : `${AWS_LB_TYPE}: ${lbType}`;
+    // `external` or the class without a target type: the controller's --default-target-type,
+    // which is `instance` unless set otherwise (pkg/config/controller_config.go@v2.17.1).
+    const defaulted = targetType === undefined && lbType !== 'nlb';
+    return recognizeNlbInstanceTargets(service, who, decidedBy, spec.externalTrafficPolicy === 'Local', lbType === 'nlb', defaulted);
   }
   return undefined;
+}
+
+/**
+ * NLB instance targets: the target group holds nodes, reached through the Service's NodePort, so
+ * deleting a pod deregisters nothing and the target group's deregistration delay never applies
+ * to it. What keeps sending to the pod is kube-proxy until it sees the endpoint go (≈ the
+ * in-cluster window), and with externalTrafficPolicy Local also the NLB itself, until its health
+ * check on the node's healthCheckNodePort (kube-proxy answers 503 once the node has no ready
+ * endpoint) has failed `unhealthy threshold` times, `interval` apart.
+ */
+function recognizeNlbInstanceTargets(service: KubeObject, who: string, decidedBy: string, local: boolean, inTree: boolean, defaulted: boolean): LoadBalancerRecognition {
+  const propagation = LOAD_BALANCERS['in-cluster'].drainWindowSeconds;
+  const notes: string[] = [];
+  if (defaulted) {
+    notes.push(
+      `${decidedBy} without ${AWS_NLB_TARGET_TYPE}: the AWS Load Balancer Controller then uses its --default-target-type, ` +
+      `instance unless the controller was started with another (pkg/config/controller_config.go@v2.17.1); assumed instance targets. ` +
+      `Set ${AWS_NLB_TARGET_TYPE} on the Service to make it certain.`,
+    );
+  }
+  const base = `${who}: AWS NLB with instance targets (${decidedBy}); targets are nodes, so a pod's deletion deregisters nothing`;
+  if (!local) {
+    return recognition('aws-nlb-instance', `${base}; externalTrafficPolicy Cluster: only kube-proxy's endpoint update (≈ ${propagation} s)`, {
+      targetType: 'instance',
+      drainWindowSeconds: propagation,
+      ...(notes.length ? { note: notes.join(' ') } : {}),
+    });
+  }
+  const interval = healthCheckNumber(service, AWS_HC_INTERVAL, LOCAL_HC_DEFAULTS.intervalSeconds, notes);
+  const threshold = healthCheckNumber(service, AWS_HC_UNHEALTHY_THRESHOLD, LOCAL_HC_DEFAULTS.unhealthyThreshold, notes);
+  const controller = inTree ? 'in-tree cloud provider' : 'AWS Load Balancer Controller';
+  const says = (value: { seconds: number; from: string }) => `${value.seconds} (${value.from})`;
+  return recognition('aws-nlb-instance',
+    `${base}; externalTrafficPolicy Local: the NLB stops sending to the node after its health check fails: ` +
+    `W = propagation + interval × unhealthy threshold = ${propagation} + ${says(interval)} × ${says(threshold)} = ${propagation + interval.seconds * threshold.seconds} s ` +
+    `(defaults of the ${controller} for Local)`,
+    {
+      targetType: 'instance',
+      drainWindowSeconds: propagation + interval.seconds * threshold.seconds,
+      ...(notes.length ? { note: notes.join(' ') } : {}),
+    });
+}
+
+const AWS_HC_INTERVAL = 'service.beta.kubernetes.io/aws-load-balancer-healthcheck-interval';
+const AWS_HC_UNHEALTHY_THRESHOLD = 'service.beta.kubernetes.io/aws-load-balancer-healthcheck-unhealthy-threshold';
+/**
+ * The node health check both AWS controllers build for instance targets with
+ * externalTrafficPolicy Local: HTTP /healthz on the healthCheckNodePort, interval 10 s, unhealthy
+ * threshold 2. AWS Load Balancer Controller pkg/service/model_builder.go@v2.17.1
+ * (defaultHealthCheck*ForInstanceModeLocal); in-tree kubernetes/cloud-provider-aws
+ * pkg/providers/v1/aws.go@v1.36.1 (buildNLBHealthCheckConfiguration). Both read the same
+ * annotations over these defaults.
+ */
+const LOCAL_HC_DEFAULTS = { intervalSeconds: 10, unhealthyThreshold: 2 } as const;
+
+/** Reads a whole-number health-check annotation, or the default (said in `notes` when the value is unreadable). */
+function healthCheckNumber(service: KubeObject, key: string, fallback: number, notes: string[]): { seconds: number; from: string } {
+  const raw = annotation(service, key);
+  if (raw === undefined) return { seconds: fallback, from: 'default' };
+  const value = Number(raw.trim());
+  if (/^\d+$/.test(raw.trim()) && Number.isSafeInteger(value) && value > 0) return { seconds: value, from: key };
+  notes.push(`${key}: ${JSON.stringify(raw)} is not a whole number; the controller would refuse it. Counted the default ${fallback}.`);
+  return { seconds: fallback, from: 'default' };
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The resources in the stream that tell how traffic reaches workloads and how they are protected:
- * Services, Namespaces, PodDisruptionBudgets, Ingresses. Read by mutators, never changed.
+ * Services, Namespaces, PodDisruptionBudgets, Ingresses, GKE BackendConfigs. Read by mutators,
+ * never changed.
  *
  * Mutators ask about one workload at a time; the lookups here answer from indexes built once per
  * inventory, so no workload scans every Service, Namespace or Ingress of the stream (issue #16:
@@ -15,6 +16,8 @@ export interface Inventory {
   readonly namespaces: readonly KubeObject[];
   readonly podDisruptionBudgets: readonly KubeObject[];
   readonly ingresses: readonly KubeObject[];
+  /** GKE `cloud.google.com` BackendConfigs: a Service names one, and its connectionDraining lengthens the NEG's window. */
+  readonly backendConfigs: readonly KubeObject[];
 }
 
 /** Returns the inventory of a list of objects, with `defaultNamespace` filled in where none is set. */
@@ -27,6 +30,7 @@ export function buildInventory(objects: readonly KubeObject[], defaultNamespace?
     namespaces: of('Namespace'),
     podDisruptionBudgets: of('PodDisruptionBudget'),
     ingresses: of('Ingress'),
+    backendConfigs: of('BackendConfig'),
   };
 }
 

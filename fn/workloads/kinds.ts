@@ -16,7 +16,7 @@ const BUILT_IN: Record<string, { group: string; template: FieldPath }> = {
 };
 
 /** Kinds that mutators read but never change: they tell how traffic reaches the workloads. */
-export const CONTEXT_KINDS: ReadonlySet<string> = new Set(['Service', 'Namespace', 'PodDisruptionBudget', 'Ingress']);
+export const CONTEXT_KINDS: ReadonlySet<string> = new Set(['Service', 'Namespace', 'PodDisruptionBudget', 'Ingress', 'BackendConfig']);
 
 /** Returns the API group of an apiVersion (`apps/v1` → `apps`, `v1` → ``). */
 export function groupOf(apiVersion: string | undefined): string {

@@ -12,11 +12,13 @@ import type { GatewayPlan } from '../../fn/mutators/gateway/index.ts';
 import { preStopSeconds as existingPreStopSeconds } from '../../fn/workloads/preStop.ts';
 import { readProxyConfig, setProxyConfigField } from '../../fn/mutators/shared/proxyConfig.ts';
 import { validateChangedDocuments } from '../helpers/golden.ts';
+import { parseGoDurationSeconds } from '../../fn/timing/durations.ts';
 
 type Flags = Record<string, string>;
 
 /** The seed thread's numbers (DOMAIN §5 worked example): R = 10, B = 10. */
-const SEED: Flags = { 'max-request': '10', buffer: '10' };
+/** With a stated Istio ≥ 1.17, so parentShutdownDuration (its own cases below) stays out of the way. */
+const SEED: Flags = { 'max-request': '10', buffer: '10', 'istio-version': '1.26' };
 
 const NLB_SERVICE = `apiVersion: v1
 kind: Service
@@ -69,7 +71,7 @@ ${options.podSpec ?? ''}`;
 }
 
 /** The legacy `gateways/istio-ingress` chart shape (Istio ≤ 1.x): not injected, proxyv2 runs `proxy router`. */
-function legacyGateway(image = 'docker.io/istio/proxyv2:1.9.0'): string {
+function legacyGateway(image = 'docker.io/istio/proxyv2:1.9.0', podinfo = false): string {
   return `apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -106,8 +108,24 @@ spec:
           ports:
           - containerPort: 8080
             protocol: TCP
-`;
+${podinfo ? PODINFO : ''}`;
 }
+
+/** The legacy chart's downward-API volume (manifests/charts/gateways/istio-ingress/templates/deployment.yaml@1.16.7). */
+const PODINFO = `          volumeMounts:
+          - name: podinfo
+            mountPath: /etc/istio/pod
+      volumes:
+      - name: podinfo
+        downwardAPI:
+          items:
+            - path: "labels"
+              fieldRef:
+                fieldPath: metadata.labels
+            - path: "annotations"
+              fieldRef:
+                fieldPath: metadata.annotations
+`;
 
 const stream = (...docs: string[]): string => docs.join('---\n');
 
@@ -135,8 +153,18 @@ function invariants(t: ExecutionContext, input: string, flags: Flags, result: Tr
   t.deepEqual(again.changes, [], 'a second run over the output must change nothing');
   t.is(again.output, result.output);
   if (result.changes.length > 0) t.true(validateChangedDocuments(result) > 0, 'changed documents must validate');
-  for (const obsolete of ['TERMINATION_DRAIN_DURATION_SECONDS', 'parentShutdownDuration']) {
-    t.is(result.output.split(obsolete).length, input.split(obsolete).length, `${obsolete} must never be written`);
+  const obsolete = 'TERMINATION_DRAIN_DURATION_SECONDS';
+  t.is(result.output.split(obsolete).length, input.split(obsolete).length, `${obsolete} must never be written`);
+  // parentShutdownDuration only where Istio may still enforce it (< 1.17 or unknown), and then above drainDuration.
+  const plan = result.outcomes[0]?.plan as GatewayPlan | undefined;
+  for (const change of result.changes.filter((c) => formatPath(c.path) === PROXY_CONFIG)) {
+    const fields = readProxyConfig(change.after);
+    const before = readProxyConfig(change.before);
+    if (!fields.ok || fields.fields['parentShutdownDuration'] === undefined) continue;
+    if (before.ok && before.fields['parentShutdownDuration'] === fields.fields['parentShutdownDuration']) continue; // the user's own, kept
+    t.true(plan !== undefined && (!plan.istio.known || Number(plan.istio.version.split('.')[1]) < 17), 'parentShutdownDuration written only where Istio < 1.17 or unknown');
+    const seconds = (v: unknown) => parseGoDurationSeconds(String(v)) ?? NaN;
+    t.true(seconds(fields.fields['parentShutdownDuration']) > seconds(fields.fields['drainDuration'] ?? '45s'), 'parentShutdownDuration above drainDuration');
   }
   for (const change of result.changes) t.regex(change.reason, /=/, 'every reason carries a derivation');
 }
@@ -276,13 +304,16 @@ const cases: Case[] = [
     findings: ['info DRAIN_WINDOW_ESTIMATE'],
   },
   {
-    title: 'sleep mode on Kubernetes 1.31: preStop sleep action, no env, no drainDuration',
+    title: 'sleep mode on Kubernetes 1.31: preStop sleep action, terminationDrainDuration = R so requests in flight after the sleep finish, no env, no drainDuration',
     input: stream(NLB_SERVICE, gateway()),
     flags: { ...SEED, 'gateway-mode': 'sleep', 'kube-version': '1.31' },
     only: true,
-    changes: { [PRESTOP]: { sleep: { seconds: 180 } }, [GRACE]: 200 },
-    findings: ['warning GATEWAY_TERMINATION_DRAIN_SHORT'],
-    check: (t, result) => t.is(planOf(result).mode, 'sleep'),
+    changes: { [PRESTOP]: { sleep: { seconds: 180 } }, [GRACE]: 200, [PROXY_CONFIG]: 'terminationDrainDuration: 10s\n' },
+    absent: ['GATEWAY_TERMINATION_DRAIN_SHORT'],
+    check: (t, result) => {
+      t.is(planOf(result).mode, 'sleep');
+      t.regex(result.changes.find((c) => formatPath(c.path) === PROXY_CONFIG)!.reason, /terminationDrainDuration = "10s": T = R = 10\. After the preStop sleep/);
+    },
   },
   {
     title: 'sleep mode with terminationDrainDuration ≥ R in the annotation: no termination-drain warning',
@@ -317,11 +348,11 @@ const cases: Case[] = [
     input: stream(NLB_SERVICE, gateway({ container: '          lifecycle:\n            preStop:\n              exec:\n                command: ["/bin/sh", "-c", "sleep 60"]\n' })),
     flags: { ...SEED, 'gateway-mode': 'sleep' },
     only: true,
-    changes: { [GRACE]: 80 },
+    changes: { [GRACE]: 80, [PROXY_CONFIG]: 'terminationDrainDuration: 10s\n' },
     findings: ['warning PRESTOP_BELOW_WINDOW'],
     check: (t, result) => {
       t.is(planOf(result).inputs.existingPreStopSeconds, 60);
-      t.regex(result.changes[0]!.reason, /G = S \+ R \+ B = 60 \+ 10 \+ 10 = 80/);
+      t.regex(result.changes.find((c) => formatPath(c.path) === GRACE)!.reason, /G = S \+ R \+ B = 60 \+ 10 \+ 10 = 80/);
     },
   },
   {
@@ -329,7 +360,7 @@ const cases: Case[] = [
     input: stream(NLB_SERVICE, gateway({ container: '          lifecycle:\n            preStop:\n              httpGet: {path: /drain, port: 15020}\n' })),
     flags: { ...SEED, 'gateway-mode': 'sleep' },
     only: true,
-    changes: { [GRACE]: 200 },
+    changes: { [GRACE]: 200, [PROXY_CONFIG]: 'terminationDrainDuration: 10s\n' },
     findings: ['warning PRESTOP_LENGTH_UNKNOWN'],
   },
   {
@@ -371,6 +402,57 @@ const cases: Case[] = [
     changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '180s', [ENV('EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]: 'true', [GRACE]: 200 },
     findings: ['warning GATEWAY_DRAIN_DURATION_NOT_DELIVERED'],
     check: (t, result) => t.regex(result.output, /- name: POD_NAMESPACE\n\s+valueFrom:\n\s+fieldRef:\n\s+fieldPath: metadata.namespace\n\s+- name: MINIMUM_DRAIN_DURATION/),
+  },
+  {
+    title: 'legacy chart on Istio 1.20 with the podinfo mount: drainDuration delivered through the annotations file',
+    input: stream(NLB_SERVICE, legacyGateway('docker.io/istio/proxyv2:1.20.0', true)),
+    flags: SEED,
+    only: true,
+    changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '180s', [ENV('EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]: 'true', [GRACE]: 200, [PROXY_CONFIG]: 'drainDuration: 190s\n' },
+    absent: ['GATEWAY_DRAIN_DURATION_NOT_DELIVERED'],
+    check: (t, result) => t.regex(result.changes.find((c) => formatPath(c.path) === PROXY_CONFIG)!.reason, /reads proxy\.istio\.io\/config from the downward-API file \/etc\/istio\/pod\/annotations/),
+  },
+  {
+    title: 'legacy chart on Istio 1.16 with the podinfo mount: drainDuration and parentShutdownDuration delivered',
+    input: stream(NLB_SERVICE, legacyGateway('docker.io/istio/proxyv2:1.16.7', true)),
+    flags: SEED,
+    changes: { [PROXY_CONFIG]: 'drainDuration: 190s\nparentShutdownDuration: 205s\n' },
+    absent: ['GATEWAY_DRAIN_DURATION_NOT_DELIVERED'],
+  },
+  {
+    title: 'legacy chart on Istio 1.9 with the podinfo mount: sleep mode sets terminationDrainDuration through the annotations file; no advice to use env mode',
+    input: stream(NLB_SERVICE, legacyGateway('docker.io/istio/proxyv2:1.9.0', true)),
+    flags: SEED,
+    only: true,
+    changes: { [PRESTOP]: { sleep: { seconds: 180 } }, [GRACE]: 200, [PROXY_CONFIG]: 'terminationDrainDuration: 10s\n' },
+    findings: ['info GATEWAY_ENV_MODE_UNSUPPORTED'],
+    absent: ['GATEWAY_TERMINATION_DRAIN_SHORT'],
+  },
+  {
+    title: 'legacy chart on Istio 1.9 without the mount: the termination-drain warning offers only what works at 1.9',
+    input: stream(NLB_SERVICE, legacyGateway()),
+    flags: SEED,
+    findings: ['warning GATEWAY_TERMINATION_DRAIN_SHORT'],
+    check: (t, result) => {
+      const message = result.findings.find((f) => f.code === 'GATEWAY_TERMINATION_DRAIN_SHORT')!.message;
+      t.notRegex(message, /gateway-mode env/);
+      t.regex(message, /mount the pod's annotations at \/etc\/istio\/pod/);
+      t.regex(message, /mesh-wide/);
+    },
+  },
+  {
+    title: 'legacy chart on Istio 1.9, Kubernetes 1.28 without a shell: the no-preStop warning does not send the user to env mode',
+    input: stream(NLB_SERVICE, legacyGateway()),
+    flags: { ...SEED, 'kube-version': '1.28' },
+    findings: ['warning GATEWAY_NO_PRESTOP'],
+    check: (t, result) => t.notRegex(result.findings.find((f) => f.code === 'GATEWAY_NO_PRESTOP')!.message, /gateway-mode env/),
+  },
+  {
+    title: 'Istio 1.20, Kubernetes 1.28 without a shell, sleep mode asked: env mode is offered, it works there',
+    input: stream(NLB_SERVICE, gateway()),
+    flags: { ...SEED, 'gateway-mode': 'sleep', 'kube-version': '1.28', 'istio-version': '1.20' },
+    findings: ['warning GATEWAY_NO_PRESTOP'],
+    check: (t, result) => t.regex(result.findings.find((f) => f.code === 'GATEWAY_NO_PRESTOP')!.message, /Use --gateway-mode env/),
   },
   {
     title: 'a gateway whose labels are not istio: ingressgateway is found by structure',
@@ -472,6 +554,36 @@ spec:
     absent: ['AWS_READINESS_GATE_NAMESPACE_NOT_IN_STREAM'],
   },
   {
+    title: 'NLB with instance targets and externalTrafficPolicy Local: W from the node health check, no deregistration checks, no readiness gates',
+    input: stream(
+      NLB_SERVICE
+        .replace('aws-load-balancer-nlb-target-type: ip', 'aws-load-balancer-nlb-target-type: instance')
+        .replace('deregistration_delay.timeout_seconds=200', 'deregistration_delay.timeout_seconds=10')
+        .replace('  type: LoadBalancer\n', '  type: LoadBalancer\n  externalTrafficPolicy: Local\n'),
+      gateway(),
+    ),
+    flags: SEED,
+    changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '25s', [GRACE]: 45 },
+    absent: ['LB_DEREGISTRATION_TOO_SHORT', 'LB_DEREGISTRATION_OUTLIVES_GRACE', 'AWS_READINESS_GATE_NAMESPACE_NOT_IN_STREAM', 'LB_ASSUMPTION'],
+    check: (t, result) => {
+      t.is(planOf(result).loadBalancer?.provider, 'aws-nlb-instance');
+      t.is(planOf(result).loadBalancer?.targetType, 'instance');
+      t.is(planOf(result).inputs.loadBalancer, undefined, 'a pod deletion deregisters no node');
+    },
+  },
+  {
+    title: 'GKE NEG with its BackendConfig in the stream: W = 30 + drainingTimeoutSec, no "not in the stream" warning',
+    input: stream(
+      GENERIC_SERVICE.replace('metadata:\n  name: istio-public-ingressgateway\n  namespace: istio-system\n', 'metadata:\n  name: istio-public-ingressgateway\n  namespace: istio-system\n  annotations:\n    cloud.google.com/neg: \'{"ingress": true}\'\n    cloud.google.com/backend-config: \'{"ports": {"80": "gw-drain"}}\'\n').replace('type: LoadBalancer', 'type: ClusterIP'),
+      'apiVersion: cloud.google.com/v1\nkind: BackendConfig\nmetadata:\n  name: gw-drain\n  namespace: istio-system\nspec:\n  connectionDraining:\n    drainingTimeoutSec: 60\n',
+      gateway(),
+    ),
+    flags: SEED,
+    changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '90s', [GRACE]: 110 },
+    absent: ['LB_ASSUMPTION'],
+    check: (t, result) => t.regex(planOf(result).inputs.drainWindow.source, /connection draining 60 s \(BackendConfig gw-drain/),
+  },
+  {
     title: '2 replicas with maxUnavailable 1: info',
     input: stream(NLB_SERVICE, gateway({ spec: '  replicas: 2\n  strategy:\n    rollingUpdate:\n      maxUnavailable: 1\n' })),
     findings: ['info GATEWAY_ROLLOUT_UNAVAILABLE'],
@@ -510,6 +622,48 @@ spec:
     flags: SEED,
     findings: ['info GATEWAY_OBSOLETE_SETTING', 'info GATEWAY_OBSOLETE_SETTING'],
     changes: { [PROXY_CONFIG]: 'parentShutdownDuration: 60s\ndrainDuration: 190s\n' },
+  },
+  {
+    title: 'Istio 1.16: parentShutdownDuration written above drainDuration in the same merge, and said why',
+    input: stream(NLB_SERVICE, gateway()),
+    flags: { ...SEED, 'istio-version': '1.16' },
+    changes: { [PROXY_CONFIG]: 'drainDuration: 190s\nparentShutdownDuration: 205s\n' },
+    absent: ['GATEWAY_OBSOLETE_SETTING'],
+    check: (t, result) => {
+      const reason = result.changes.find((c) => formatPath(c.path) === PROXY_CONFIG)!.reason;
+      t.regex(reason, /^proxy\.istio\.io\/config drainDuration = "190s"/);
+      t.regex(reason, /parentShutdownDuration = "205s": drainDuration \+ 15 = 190 \+ 15 = 205/);
+      t.regex(reason, /validation\.go@1\.16\.7 ValidateParentAndDrain/);
+    },
+  },
+  {
+    title: 'Istio version unknown (in-repo chart, nothing stated): parentShutdownDuration written too, and the report says the version is unknown',
+    input: stream(NLB_SERVICE, gateway()),
+    flags: { 'max-request': '10', buffer: '10' },
+    changes: { [PROXY_CONFIG]: 'drainDuration: 190s\nparentShutdownDuration: 205s\n' },
+    check: (t, result) => {
+      t.false(planOf(result).istio.known);
+      t.regex(result.changes.find((c) => formatPath(c.path) === PROXY_CONFIG)!.reason, /a version nothing in the manifest states/);
+    },
+  },
+  {
+    title: 'Istio 1.17: nothing is written to parentShutdownDuration, which 1.17 ignores',
+    input: stream(NLB_SERVICE, gateway()),
+    flags: { ...SEED, 'istio-version': '1.17' },
+    changes: { [PROXY_CONFIG]: 'drainDuration: 190s\n' },
+  },
+  {
+    title: 'Istio 1.16, the user\'s parentShutdownDuration already above the plan\'s drainDuration: kept',
+    input: stream(NLB_SERVICE, gateway({ annotations: '        proxy.istio.io/config: "parentShutdownDuration: 10m"\n' })),
+    flags: { ...SEED, 'istio-version': '1.16' },
+    changes: { [PROXY_CONFIG]: 'parentShutdownDuration: 10m\ndrainDuration: 190s' },
+    absent: ['GATEWAY_OBSOLETE_SETTING'],
+  },
+  {
+    title: 'Istio 1.16, the user\'s longer drainDuration with the default parent: only parentShutdownDuration is added',
+    input: stream(NLB_SERVICE, gateway({ annotations: '        proxy.istio.io/config: "drainDuration: 5m"\n' })),
+    flags: { ...SEED, 'istio-version': '1.16' },
+    changes: { [PROXY_CONFIG]: 'drainDuration: 5m\nparentShutdownDuration: 315s' },
   },
   {
     title: 'a grace period beyond a day is a legal manifest value: kept, never lowered; the drain is still set',

@@ -54,7 +54,7 @@ const HOSTILE: ReadonlyArray<{ name: string; value: string }> = [
 ];
 
 /** ProxyConfig fields a mutator may set (DOMAIN §2); everything else must come out as it went in. */
-const OWNED = new Set(['holdApplicationUntilProxyStarts', 'terminationDrainDuration', 'drainDuration']);
+const OWNED = new Set(['holdApplicationUntilProxyStarts', 'terminationDrainDuration', 'drainDuration', 'parentShutdownDuration']);
 const OWNED_METADATA = new Set(['EXIT_ON_ZERO_ACTIVE_CONNECTIONS', 'MINIMUM_DRAIN_DURATION']);
 
 /** Words that would only be in the output if annotation text had leaked into something run. */

@@ -81,10 +81,28 @@ const serviceCases: Array<{
     evidence: `Service ns/gw: AWS NLB with IP targets (${TARGET}: ip)`,
   },
   {
-    name: 'external with instance targets: conservative NLB window, noted',
+    name: 'external without a target type: the controller default (instance), Cluster policy, noted',
     service: service({ [AWS]: 'external' }, { type: 'LoadBalancer' }),
-    provider: 'aws-nlb-ip', window: 180, noted: true,
-    evidence: `Service ns/gw: AWS NLB with instance targets (${AWS}: external)`,
+    provider: 'aws-nlb-instance', window: 5, noted: true,
+    evidence: `Service ns/gw: AWS NLB with instance targets (${AWS}: external); targets are nodes, so a pod's deletion deregisters nothing; externalTrafficPolicy Cluster: only kube-proxy's endpoint update (≈ 5 s)`,
+  },
+  {
+    name: 'explicit instance targets, externalTrafficPolicy Cluster: in-cluster propagation only',
+    service: service({ [AWS]: 'external', [TARGET]: 'instance' }, { type: 'LoadBalancer', externalTrafficPolicy: 'Cluster' }),
+    provider: 'aws-nlb-instance', window: 5, noted: false,
+    evidence: `Service ns/gw: AWS NLB with instance targets (${TARGET}: instance); targets are nodes, so a pod's deletion deregisters nothing; externalTrafficPolicy Cluster: only kube-proxy's endpoint update (≈ 5 s)`,
+  },
+  {
+    name: 'in-tree nlb, externalTrafficPolicy Local: node health check defaults 10 s × 2 plus propagation',
+    service: service({ [AWS]: 'nlb' }, { type: 'LoadBalancer', externalTrafficPolicy: 'Local' }),
+    provider: 'aws-nlb-instance', window: 25, noted: false,
+    evidence: `Service ns/gw: AWS NLB with instance targets (${AWS}: nlb); targets are nodes, so a pod's deletion deregisters nothing; externalTrafficPolicy Local: the NLB stops sending to the node after its health check fails: W = propagation + interval × unhealthy threshold = 5 + 10 (default) × 2 (default) = 25 s (defaults of the in-tree cloud provider for Local)`,
+  },
+  {
+    name: 'instance targets, Local, health-check annotations read',
+    service: service({ [TARGET]: 'instance', 'service.beta.kubernetes.io/aws-load-balancer-healthcheck-interval': '30', 'service.beta.kubernetes.io/aws-load-balancer-healthcheck-unhealthy-threshold': '3' }, { type: 'LoadBalancer', externalTrafficPolicy: 'Local', loadBalancerClass: 'service.k8s.aws/nlb' }),
+    provider: 'aws-nlb-instance', window: 95, noted: false,
+    evidence: `Service ns/gw: AWS NLB with instance targets (${TARGET}: instance); targets are nodes, so a pod's deletion deregisters nothing; externalTrafficPolicy Local: the NLB stops sending to the node after its health check fails: W = propagation + interval × unhealthy threshold = 5 + 30 (service.beta.kubernetes.io/aws-load-balancer-healthcheck-interval) × 3 (service.beta.kubernetes.io/aws-load-balancer-healthcheck-unhealthy-threshold) = 95 s (defaults of the AWS Load Balancer Controller for Local)`,
   },
   {
     name: 'GKE NEG',
@@ -167,6 +185,20 @@ test('GKE NEG adds BackendConfig connection draining when the BackendConfig is i
   const missing = recognizeServiceLoadBalancer(svc);
   t.is(missing.drainWindowSeconds, 30);
   t.regex(missing.note ?? '', /BackendConfig drain60 is not in the stream/);
+});
+
+test('GKE NEG reads the BackendConfigs a ports-form annotation names and takes the longest draining', (t) => {
+  const svc = service({
+    'cloud.google.com/neg': '{"ingress": true}',
+    'cloud.google.com/backend-config': '{"ports": {"80": "short", "http2": "long"}}',
+  });
+  const config = (name: string, seconds: number): KubeObject => ({
+    apiVersion: 'cloud.google.com/v1', kind: 'BackendConfig', metadata: { name, namespace: 'ns' }, spec: { connectionDraining: { drainingTimeoutSec: seconds } },
+  });
+  const r = recognizeServiceLoadBalancer(svc, { backendConfigs: [config('short', 10), config('long', 45)] });
+  t.is(r.drainWindowSeconds, 75);
+  t.regex(r.evidence, /connection draining 45 s \(BackendConfig long /);
+  t.is(r.note, undefined);
 });
 
 function ingress(annotations: Record<string, string>, spec: Record<string, unknown> = {}): KubeObject {
@@ -287,6 +319,21 @@ test('pickDrainWindow: the longest window wins and the rest are listed', (t) => 
   t.is(pickDrainWindow([]), undefined);
 });
 
+test('NLB target type is structured: ip for IP targets, instance (and no target group) for nodes', (t) => {
+  t.is(recognizeServiceLoadBalancer(service({ [AWS]: 'external', [TARGET]: 'ip' }, { type: 'LoadBalancer' })).targetType, 'ip');
+  t.is(recognizeServiceLoadBalancer(service({ [AWS]: 'nlb-ip' }, { type: 'LoadBalancer' })).targetType, 'ip');
+  const instance = recognizeServiceLoadBalancer(service({ [AWS]: 'nlb', 'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes': 'deregistration_delay.timeout_seconds=30' }, { type: 'LoadBalancer' }));
+  t.is(instance.targetType, 'instance');
+  t.is(instance.targetGroup, undefined, 'a pod deletion deregisters no node: the target-group delay does not apply to it');
+  t.is(recognizeServiceLoadBalancer(service({}, { type: 'LoadBalancer' })).targetType, undefined);
+});
+
+test('NLB instance targets, Local: an unreadable health-check annotation counts the default and says so', (t) => {
+  const r = recognizeServiceLoadBalancer(service({ [AWS]: 'nlb', 'service.beta.kubernetes.io/aws-load-balancer-healthcheck-interval': '10s' }, { type: 'LoadBalancer', externalTrafficPolicy: 'Local' }));
+  t.is(r.drainWindowSeconds, 25);
+  t.regex(r.note ?? '', /healthcheck-interval: "10s" is not a whole number/);
+});
+
 test('pickDrainWindow: ties go to the first candidate', (t) => {
   const a = recognizeServiceLoadBalancer({ ...service({}, { type: 'ClusterIP' }), metadata: { name: 'a', namespace: 'ns' } });
   const b = recognizeServiceLoadBalancer({ ...service({}, { type: 'ClusterIP' }), metadata: { name: 'b', namespace: 'ns' } });
@@ -295,7 +342,7 @@ test('pickDrainWindow: ties go to the first candidate', (t) => {
 
 test('LOAD_BALANCERS holds DOMAIN §4 figures', (t) => {
   const windows = Object.fromEntries(Object.entries(LOAD_BALANCERS).map(([k, v]) => [k, v.drainWindowSeconds]));
-  t.deepEqual(windows, { 'aws-nlb-ip': 180, 'aws-alb-ip': 45, 'gke-neg': 30, 'azure-appgw': 90, 'generic-lb': 15, 'in-cluster': 5 });
+  t.deepEqual(windows, { 'aws-nlb-ip': 180, 'aws-nlb-instance': 5, 'aws-alb-ip': 45, 'gke-neg': 30, 'azure-appgw': 90, 'generic-lb': 15, 'in-cluster': 5 });
   t.true(LOAD_BALANCERS['generic-lb'].estimate);
   t.true(LOAD_BALANCERS['in-cluster'].estimate);
   t.false(LOAD_BALANCERS['aws-nlb-ip'].estimate);

@@ -9,9 +9,12 @@
  *   pod's own istio-proxy container over its template and user env entries win by name. Legacy
  *   gateways are not injected, so env on the container is the only way (proxyMetadata would
  *   become env only at injection).
- * - drainDuration: a ProxyConfig field, delivered by the `proxy.istio.io/config` annotation,
- *   which Istio applies at injection. Legacy gateways are not injected (`sidecar.istio.io/inject:
- *   "false"`), so the annotation would do nothing there: not written, and a finding says so.
+ * - drainDuration: a ProxyConfig field, delivered by the `proxy.istio.io/config` annotation.
+ *   Injected gateways get it at injection; a legacy gateway's pilot-agent reads it from the
+ *   downward-API annotations file where the pod mounts it (proxyConfigReach.ts). Where neither
+ *   holds, nothing is written and a finding says so.
+ * - parentShutdownDuration: up to Istio 1.16 it must stay above drainDuration or the pod is
+ *   denied (parentShutdown.ts); written into the same merge where the version may enforce it.
  */
 import { formatGoDurationSeconds, parseGoDurationSeconds } from '../../timing/durations.ts';
 import type { GatewayShape } from '../../workloads/gatewayShape.ts';
@@ -23,8 +26,12 @@ import { graceChange } from './grace.ts';
 import { preStopSeconds } from '../../workloads/preStop.ts';
 import { PROXY_CONFIG_ANNOTATION, readProxyConfig, setProxyConfigField } from '../shared/proxyConfig.ts';
 import { derivation } from './reasons.ts';
+import { ISTIO_MAX_DRAIN_SECONDS, parentShutdownEnforced, parentShutdownFor, PARENT_SHUTDOWN_IGNORED_SINCE } from './parentShutdown.ts';
+import { proxyConfigReaches } from './proxyConfigReach.ts';
+import { POD_INFO_MOUNT_PATH } from '../../workloads/podAnnotationsFile.ts';
 import { planGatewayTiming } from './timing.ts';
 import type { GatewayTiming } from './timing.ts';
+import type { Derived, TimingInputs } from '../../timing/model.ts';
 import type { IstioVersion } from './version.ts';
 import { ISTIO_DEFAULT_DRAIN_DURATION_SECONDS } from '../../timing/platformDefaults.ts';
 
@@ -34,6 +41,8 @@ export interface ModeOutcome {
   readonly changes: ProposedChange[];
   readonly findings: ProposedFinding[];
   readonly timing: GatewayTiming;
+  /** Sleep mode where the annotation reaches the proxy: the terminationDrainDuration the plan needs (T = R). */
+  readonly terminationDrain?: Derived;
 }
 
 /** Returns env mode's changes for a gateway whose proxy runs Istio ≥ 1.12. */
@@ -41,7 +50,8 @@ export function envMode(workload: Workload, context: MutatorContext, shape: Gate
   const changes: ProposedChange[] = [];
   const findings: ProposedFinding[] = [];
   const annotationPath = workload.at('metadata', 'annotations', PROXY_CONFIG_ANNOTATION);
-  const proxyConfig = shape === 'injected' ? readProxyConfig(workload.template.metadata?.annotations?.[PROXY_CONFIG_ANNOTATION]) : undefined;
+  const reaches = proxyConfigReaches(workload, shape, proxy);
+  const proxyConfig = reaches ? readProxyConfig(workload.template.metadata?.annotations?.[PROXY_CONFIG_ANNOTATION]) : undefined;
   const drainText = proxyConfig?.ok ? proxyConfig.fields['drainDuration'] : undefined;
   const drainSeconds = typeof drainText === 'string' ? parseGoDurationSeconds(drainText) : undefined;
   const timing = planGatewayTiming(workload, context, drainSeconds === undefined ? {} : { existingDrainDurationSeconds: Math.ceil(drainSeconds) });
@@ -73,7 +83,7 @@ export function envMode(workload: Workload, context: MutatorContext, shape: Gate
       name: 'MINIMUM_DRAIN_DURATION',
       value: minimum,
       reason: derivation('MINIMUM_DRAIN_DURATION', JSON.stringify(minimum), [plan.minimumDrainSeconds, plan.preStopSeconds], inputs, ['W'], [
-        'Go duration text: Istio silently ignores a bare number and falls back to 5 s (DOMAIN §2).',
+        'Go duration text: Istio reads it with time.ParseDuration and silently falls back to 5 s on a bare number (pilot/cmd/pilot-agent/options/options.go@1.24.6, pkg/env/var.go@1.24.6 DurationVar.Lookup).',
       ]),
     }]);
     changes.push(...minimumOutcome.changes);
@@ -86,7 +96,7 @@ export function envMode(workload: Workload, context: MutatorContext, shape: Gate
         value: 'true',
         reason:
           'EXIT_ON_ZERO_ACTIVE_CONNECTIONS = "true": after MINIMUM_DRAIN_DURATION the proxy exits once Envoy has no active connections, ' +
-          `instead of being killed after terminationDrainDuration (DOMAIN §2). Needs Istio ≥ 1.12: ${version}.`,
+          `instead of being killed after terminationDrainDuration (pkg/envoy/agent.go@1.24.6 terminate). Needs Istio ≥ 1.12 (agent.go@1.12.0): ${version}.`,
       }]);
       changes.push(...exit.changes);
       findings.push(...exit.findings);
@@ -95,34 +105,24 @@ export function envMode(workload: Workload, context: MutatorContext, shape: Gate
 
   const drain = plan.drainDurationSeconds;
   const drainValue = formatGoDurationSeconds(drain.value);
-  if (shape === 'legacy') {
+  if (!proxyConfig) {
     if (drain.value > ISTIO_DEFAULT_DRAIN_DURATION_SECONDS) {
       findings.push({
         severity: 'warning',
         code: 'GATEWAY_DRAIN_DURATION_NOT_DELIVERED',
         message:
           `This gateway needs drainDuration ${drainValue} (${drain.formula}) so Envoy keeps its listeners open while the load balancer may ` +
-          `still send, but it is not injected (legacy chart), and ${PROXY_CONFIG_ANNOTATION} is applied at injection (DOMAIN §2): ` +
-          `kube-graceful writes nothing that would do nothing. Envoy closes its listeners after ${ISTIO_DEFAULT_DRAIN_DURATION_SECONDS} s ` +
-          'unless drainDuration is set mesh-wide (meshConfig.defaultConfig.drainDuration); set it there, or move to the gateway chart.',
+          `still send, but it is not injected (legacy chart) and container ${proxy.name} does not mount the downward-API file ` +
+          `${POD_INFO_MOUNT_PATH}/annotations, which is how pilot-agent reads ${PROXY_CONFIG_ANNOTATION} without injection ` +
+          '(pilot/cmd/pilot-agent/config/config.go@1.16.7): kube-graceful writes nothing that would do nothing. ' +
+          `Envoy closes its listeners after ${ISTIO_DEFAULT_DRAIN_DURATION_SECONDS} s. Mount a downwardAPI volume with item annotations ← metadata.annotations ` +
+          `at ${POD_INFO_MOUNT_PATH} (the legacy chart's podinfo volume), set drainDuration mesh-wide (meshConfig.defaultConfig.drainDuration), or move to the gateway chart.`,
       });
     }
-  } else if (proxyConfig && !proxyConfig.ok) {
+  } else if (!proxyConfig.ok) {
     findings.push(notMergeable(proxyConfig.problem, drainValue, annotationPath));
-  } else if (proxyConfig && (drainText !== undefined || drain.value > ISTIO_DEFAULT_DRAIN_DURATION_SECONDS) && drainSeconds !== drain.value) {
-    // Without a drainDuration of the user's, Istio's 45 s default already covers a plan that asks
-    // for no more: writing a shorter one would only close the listeners earlier.
-    const text = setProxyConfigField(proxyConfig.text, ['drainDuration'], drainValue);
-    if (text === undefined) {
-      findings.push(notMergeable('it could not be edited without changing other fields', drainValue, annotationPath));
-    } else {
-      const kept = Object.keys(proxyConfig.fields).filter((k) => k !== 'drainDuration');
-      const notes = [
-        ...(drainText !== undefined && drainSeconds === undefined ? [`The old value ${JSON.stringify(drainText)} is not a duration Istio can read.`] : []),
-        kept.length ? `Merged key by key into the existing ${PROXY_CONFIG_ANNOTATION}; kept: ${kept.join(', ')}.` : `Istio's default is ${ISTIO_DEFAULT_DRAIN_DURATION_SECONDS} s (DOMAIN §2).`,
-      ];
-      changes.push({ path: annotationPath, value: text, reason: derivation(`${PROXY_CONFIG_ANNOTATION} drainDuration`, JSON.stringify(drainValue), [drain], inputs, ['W', 'B'], notes) });
-    }
+  } else {
+    changes.push(...proxyConfigChange(workload, proxyConfig.text, proxyConfig.fields, { drain, drainText, drainSeconds }, istio, inputs, shape, findings, annotationPath));
   }
 
   changes.push(...graceChange(workload, plan, inputs, 'Env mode: S is the proxy\'s minimum drain (MINIMUM_DRAIN_DURATION), which takes the place of a preStop sleep.'));
@@ -138,4 +138,81 @@ function notMergeable(problem: string, drainValue: string, path: ProposedFinding
       '(Envoy closes its listeners after drainDuration); add it by hand.',
     ...(path ? { path } : {}),
   };
+}
+
+/**
+ * Returns the one change to `proxy.istio.io/config`: drainDuration raised to D where needed, and
+ * parentShutdownDuration above the resulting drainDuration where the Istio version may enforce
+ * that (parentShutdown.ts). None when the annotation already holds both.
+ */
+function proxyConfigChange(
+  workload: Workload,
+  text: string,
+  fields: Readonly<Record<string, unknown>>,
+  current: { drain: Derived; drainText: unknown; drainSeconds: number | undefined },
+  istio: IstioVersion,
+  inputs: TimingInputs,
+  shape: GatewayShape,
+  findings: ProposedFinding[],
+  annotationPath: ProposedChange['path'],
+): ProposedChange[] {
+  const { drain, drainText, drainSeconds } = current;
+  const drainValue = formatGoDurationSeconds(drain.value);
+  let merged = text;
+  const written: string[] = [];
+  const notes: string[] = [];
+  // Without a drainDuration of the user's, Istio's 45 s default already covers a plan that asks
+  // for no more: writing a shorter one would only close the listeners earlier.
+  if ((drainText !== undefined || drain.value > ISTIO_DEFAULT_DRAIN_DURATION_SECONDS) && drainSeconds !== drain.value) {
+    const next = setProxyConfigField(merged, ['drainDuration'], drainValue);
+    if (next === undefined) {
+      findings.push(notMergeable('it could not be edited without changing other fields', drainValue, annotationPath));
+      return [];
+    }
+    merged = next;
+    written.push('drainDuration');
+    if (drainText !== undefined && drainSeconds === undefined) notes.push(`The old value ${JSON.stringify(drainText)} is not a duration Istio can read.`);
+  }
+  const effectiveDrain = written.includes('drainDuration') ? drain.value : Math.ceil(drainSeconds ?? ISTIO_DEFAULT_DRAIN_DURATION_SECONDS);
+  if (effectiveDrain > ISTIO_MAX_DRAIN_SECONDS) {
+    findings.push({
+      severity: 'warning',
+      code: 'GATEWAY_DRAIN_DURATION_TOO_LONG',
+      message: `drainDuration ${effectiveDrain} s is over Istio's cap of ${ISTIO_MAX_DRAIN_SECONDS} s (pkg/config/validation/validation.go@1.16.7 drainTimeMax; same in later releases): Istio rejects it. Lower the drain window.`,
+      path: annotationPath,
+    });
+  }
+  if (parentShutdownEnforced(istio)) {
+    const own = fields['parentShutdownDuration'];
+    const ownSeconds = typeof own === 'string' ? parseGoDurationSeconds(own) : undefined;
+    const parent = parentShutdownFor(effectiveDrain, ownSeconds === undefined ? undefined : Math.ceil(ownSeconds));
+    if (parent) {
+      const next = setProxyConfigField(merged, ['parentShutdownDuration'], formatGoDurationSeconds(parent.value));
+      if (next === undefined) {
+        findings.push(notMergeable('it could not be edited without changing other fields', drainValue, annotationPath));
+        return [];
+      }
+      merged = next;
+      written.push('parentShutdownDuration');
+      notes.push(
+        `parentShutdownDuration = ${JSON.stringify(formatGoDurationSeconds(parent.value))}: ${parent.formula}. Istio up to 1.16 denies a pod whose ` +
+        `parentShutdownDuration (default 60 s) is not greater than its drainDuration (pkg/config/validation/validation.go@1.16.7 ValidateParentAndDrain; ` +
+        `pkg/kube/inject/validate.go@1.16.7); from ${PARENT_SHUTDOWN_IGNORED_SINCE} the field is ignored. Written because this proxy is Istio ${istio.version} (${istio.source})` +
+        `${istio.known ? '' : ', a version nothing in the manifest states'}.`,
+      );
+    }
+  }
+  if (written.length === 0) return [];
+  const kept = Object.keys(fields).filter((k) => !written.includes(k));
+  notes.push(
+    kept.length ? `Merged key by key into the existing ${PROXY_CONFIG_ANNOTATION}; kept: ${kept.join(', ')}.` : `Istio's default drainDuration is ${ISTIO_DEFAULT_DRAIN_DURATION_SECONDS} s (pkg/config/mesh/mesh.go@1.16.7, unchanged through 1.30).`,
+  );
+  if (shape === 'legacy') {
+    notes.push(`This gateway is not injected; its pilot-agent reads ${PROXY_CONFIG_ANNOTATION} from the downward-API file ${POD_INFO_MOUNT_PATH}/annotations, which the pod mounts (pilot/cmd/pilot-agent/config/config.go@1.16.7).`);
+  }
+  const reason = written.includes('drainDuration')
+    ? derivation(`${PROXY_CONFIG_ANNOTATION} drainDuration`, JSON.stringify(drainValue), [drain], inputs, ['W', 'B'], notes)
+    // Only parentShutdownDuration: the drainDuration it is measured against is the pod's own.
+    : [`${PROXY_CONFIG_ANNOTATION} ${notes[0]!}`, ...notes.slice(1)].join('\n');
+  return [{ path: annotationPath, value: merged, reason }];
 }

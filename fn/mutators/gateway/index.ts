@@ -9,13 +9,14 @@
 import { sourceOf } from '../../config/schema.ts';
 import { atLeast } from '../../config/versions.ts';
 import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
-import type { TimingInputs, TimingPlan } from '../../timing/model.ts';
+import type { Derived, TimingInputs, TimingPlan } from '../../timing/model.ts';
 import type { GatewayShape } from '../../workloads/gatewayShape.ts';
 import { NOTHING } from '../types.ts';
 import type { Mutator, MutatorOutcome, ProposedFinding } from '../types.ts';
 import { envMode } from './envMode.ts';
 import { obsoleteSettings } from './obsolete.ts';
 import { proxyContainer } from './proxyContainer.ts';
+import { proxyConfigReaches } from './proxyConfigReach.ts';
 import { PROXY_CONFIG_ANNOTATION, readProxyConfig } from '../shared/proxyConfig.ts';
 import { rolloutFindings } from './rollout.ts';
 import { sleepMode } from './sleepMode.ts';
@@ -36,6 +37,8 @@ export interface GatewayPlan {
   readonly loadBalancer?: LoadBalancerRecognition;
   readonly shape: GatewayShape;
   readonly istio: IstioVersion;
+  /** Sleep mode, where `proxy.istio.io/config` reaches the proxy: T = R. */
+  readonly terminationDrainSeconds?: Derived;
 }
 
 export const gatewayDrain: Mutator = {
@@ -58,21 +61,24 @@ export const gatewayDrain: Mutator = {
         code: 'GATEWAY_ENV_MODE_UNSUPPORTED',
         message:
           `Gateway mode env (${asked === 'default' ? 'default' : asked}) needs Istio ≥ ${ENV_MODE_SINCE} for EXIT_ON_ZERO_ACTIVE_CONNECTIONS and ` +
-          `MINIMUM_DRAIN_DURATION (DOMAIN §2); this proxy is Istio ${istio.version} (${istio.source}): sleep mode used instead.`,
+          `MINIMUM_DRAIN_DURATION (pkg/envoy/agent.go@1.12.0); this proxy is Istio ${istio.version} (${istio.source}): sleep mode used instead.`,
       });
     }
-    const outcome = mode === 'env' ? envMode(workload, context, shape, proxy, istio) : sleepMode(workload, context, shape, proxy);
+    const outcome = mode === 'env' ? envMode(workload, context, shape, proxy, istio) : sleepMode(workload, context, shape, proxy, istio, ENV_MODE_SINCE);
     findings.push(...outcome.findings);
     if ('error' in outcome.timing) return { changes: [], findings };
     const { resolved, plan } = outcome.timing;
-    const proxyConfig = shape === 'injected' ? readProxyConfig(workload.template.metadata?.annotations?.[PROXY_CONFIG_ANNOTATION]) : undefined;
+    const proxyConfig = proxyConfigReaches(workload, shape, proxy) ? readProxyConfig(workload.template.metadata?.annotations?.[PROXY_CONFIG_ANNOTATION]) : undefined;
     findings.push(
       ...resolved.findings,
       ...checkFindings(plan),
-      ...obsoleteSettings(workload, proxy.name, proxyConfig?.ok ? proxyConfig.fields : {}),
+      ...obsoleteSettings(workload, proxy.name, proxyConfig?.ok ? proxyConfig.fields : {}, istio),
       ...rolloutFindings(workload, context, resolved.loadBalancer),
     );
-    const gatewayPlan: GatewayPlan = { inputs: resolved.inputs, plan, mode, ...(resolved.loadBalancer ? { loadBalancer: resolved.loadBalancer } : {}), shape, istio };
+    const gatewayPlan: GatewayPlan = {
+      inputs: resolved.inputs, plan, mode, ...(resolved.loadBalancer ? { loadBalancer: resolved.loadBalancer } : {}), shape, istio,
+      ...(outcome.terminationDrain ? { terminationDrainSeconds: outcome.terminationDrain } : {}),
+    };
     return { changes: outcome.changes, findings, plan: gatewayPlan };
   },
 };

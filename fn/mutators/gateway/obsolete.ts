@@ -6,23 +6,27 @@ import type { ProposedFinding } from '../types.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { envEntry } from './env.ts';
 import { PROXY_CONFIG_ANNOTATION } from '../shared/proxyConfig.ts';
+import { parentShutdownEnforced, PARENT_SHUTDOWN_IGNORED_SINCE } from './parentShutdown.ts';
+import type { IstioVersion } from './version.ts';
 
 /** Returns an info finding for each obsolete drain setting on the proxy container or in its ProxyConfig fields. */
-export function obsoleteSettings(workload: Workload, container: string, proxyConfig: Readonly<Record<string, unknown>>): ProposedFinding[] {
+export function obsoleteSettings(workload: Workload, container: string, proxyConfig: Readonly<Record<string, unknown>>, istio: IstioVersion): ProposedFinding[] {
   const findings: ProposedFinding[] = [];
   if (envEntry(workload, container, 'TERMINATION_DRAIN_DURATION_SECONDS')) {
     findings.push({
       severity: 'info',
       code: 'GATEWAY_OBSOLETE_SETTING',
-      message: `env TERMINATION_DRAIN_DURATION_SECONDS on container ${container} was removed in Istio 1.10 and does nothing; remove it (DOMAIN §2).`,
+      message: `env TERMINATION_DRAIN_DURATION_SECONDS on container ${container} was removed in Istio 1.10 and does nothing; remove it.`,
       path: workload.containerAt(container, 'env', { key: 'name', equals: 'TERMINATION_DRAIN_DURATION_SECONDS' }),
     });
   }
-  if (proxyConfig['parentShutdownDuration'] !== undefined) {
+  // Only where the version is known to ignore it: up to 1.16 (or unknown) it is what keeps the
+  // pod valid next to a long drainDuration (parentShutdown.ts).
+  if (proxyConfig['parentShutdownDuration'] !== undefined && !parentShutdownEnforced(istio)) {
     findings.push({
       severity: 'info',
       code: 'GATEWAY_OBSOLETE_SETTING',
-      message: `parentShutdownDuration in ${PROXY_CONFIG_ANNOTATION} is ignored since Istio 1.17; remove it (DOMAIN §2).`,
+      message: `parentShutdownDuration in ${PROXY_CONFIG_ANNOTATION} is ignored from Istio ${PARENT_SHUTDOWN_IGNORED_SINCE} (pkg/config/validation/validation.go@1.17.0 validates drainDuration alone; pkg/envoy/proxy.go@1.17.0 no longer passes it to Envoy), and this proxy is Istio ${istio.version} (${istio.source}); remove it.`,
       path: workload.at('metadata', 'annotations', PROXY_CONFIG_ANNOTATION),
     });
   }

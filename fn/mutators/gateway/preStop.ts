@@ -16,7 +16,7 @@ export type PreStopChoice =
  * `exec sleep` only when config says the image has a shell and `sleep` (the distroless proxy
  * image has neither, DOMAIN §2), else a refusal.
  */
-export function sleepPreStop(seconds: number, kubernetes: { version: string; source: string }, imageHasShell: { value: boolean; source: string }): PreStopChoice {
+export function sleepPreStop(seconds: number, kubernetes: { version: string; source: string }, imageHasShell: { value: boolean; source: string }, envModeAvailable: boolean): PreStopChoice {
   if (atLeast(kubernetes.version, SLEEP_ACTION_SINCE)) {
     return { hook: { sleep: { seconds } }, how: `Kubernetes sleep action (beta and on by default from ${SLEEP_ACTION_SINCE}; cluster ${kubernetes.version}, ${kubernetes.source})` };
   }
@@ -26,7 +26,9 @@ export function sleepPreStop(seconds: number, kubernetes: { version: string; sou
   return {
     refused:
       `Kubernetes ${kubernetes.version} (${kubernetes.source}) has no preStop sleep action on by default (beta from ${SLEEP_ACTION_SINCE}), ` +
-      `and the gateway image is not known to have sleep (the distroless proxy image has no shell or sleep, DOMAIN §2): no preStop written. ` +
-      `Use --gateway-mode env (Istio ≥ 1.12), set --kube-version if the cluster is newer, or --gateway-image-has-shell true if the image has sleep.`,
+      `and the gateway image is not known to have sleep (the distroless proxy image has no shell or sleep): no preStop written. ` +
+      // Env mode only where the proxy has EXIT_ON_ZERO_ACTIVE_CONNECTIONS (Istio ≥ 1.12): offering it
+      // below sends the user to a mode that falls back here (issue #13 item 7).
+      `${envModeAvailable ? 'Use --gateway-mode env, ' : ''}set --kube-version if the oldest kubelet is newer, or --gateway-image-has-shell true if the image has sleep.`,
   };
 }

@@ -21,10 +21,9 @@ export function rolloutFindings(workload: Workload, context: MutatorContext, loa
 /** What says the pods are AWS IP targets: the recognised LB's evidence, or the configured provider. */
 function awsIpTargets(loadBalancer: LoadBalancerRecognition | undefined, spec: Spec): string | undefined {
   if (loadBalancer) {
-    // The recognizer files NLB instance targets under aws-nlb-ip too (for the window) and says
-    // "instance targets" in its evidence; readiness gates work for IP targets only (DOMAIN §4).
-    const aws = loadBalancer.provider === 'aws-nlb-ip' || loadBalancer.provider === 'aws-alb-ip';
-    return aws && !/instance targets/.test(loadBalancer.evidence) ? loadBalancer.evidence : undefined;
+    // Readiness gates work for IP targets only: the controller injects them for pods it
+    // registers itself (aws-load-balancer-controller docs/deploy/pod_readiness_gate.md@v2.17.1).
+    return loadBalancer.targetType === 'ip' ? loadBalancer.evidence : undefined;
   }
   const provider = spec.loadBalancer.provider;
   return provider === 'aws-nlb-ip' || provider === 'aws-alb-ip' ? `configured load-balancer provider ${provider}` : undefined;
@@ -41,7 +40,7 @@ function readinessGate(workload: Workload, context: MutatorContext, loadBalancer
   const name = workload.ref.namespace;
   const why =
     `The gateway is behind AWS IP targets (${evidence}). Readiness gates make a rollout wait until new pods are healthy ` +
-    `in the target group before old ones go (they do nothing at termination; DOMAIN §4).`;
+    `in the target group before old ones go (they do nothing at termination; aws-load-balancer-controller docs/deploy/pod_readiness_gate.md@v2.17.1).`;
   const namespace = namespaceNamed(context.inventory, name);
   if (!namespace) {
     return [{

@@ -7,6 +7,12 @@
  * Injected gateways: the injector merges `lifecycle` field by field (DOMAIN §2) and the gateway
  * template sets no preStop of its own (gateways are never native sidecars, so Istio's native
  * drain hook is not added), so the pod's preStop is the one that runs.
+ *
+ * After the sleep comes SIGTERM: without exit-on-zero pilot-agent drains the listeners, sleeps
+ * terminationDrainDuration (default 5 s) and then kills Envoy (pkg/envoy/agent.go@1.9.0 and
+ * @1.24.6 terminate). So the requests accepted until the sleep ends get terminationDrainDuration
+ * to finish: T = R, written into `proxy.istio.io/config` wherever that reaches the proxy
+ * (proxyConfigReach.ts), as env mode does for drainDuration. G = S + R + B already holds it.
  */
 import { sourceOf } from '../../config/schema.ts';
 import { parseGoDurationSeconds } from '../../timing/durations.ts';
@@ -21,11 +27,18 @@ import { sleepPreStop } from './preStop.ts';
 import { preStopSeconds } from '../../workloads/preStop.ts';
 import { PROXY_CONFIG_ANNOTATION, readProxyConfig } from '../shared/proxyConfig.ts';
 import { derivation } from './reasons.ts';
+import { proxyConfigReaches } from './proxyConfigReach.ts';
+import { atLeast } from '../../config/versions.ts';
+import { formatGoDurationSeconds } from '../../timing/durations.ts';
+import { setProxyConfigField } from '../shared/proxyConfig.ts';
+import type { TimingInputs } from '../../timing/model.ts';
+import type { IstioVersion } from './version.ts';
+import { POD_INFO_MOUNT_PATH } from '../../workloads/podAnnotationsFile.ts';
 import { planGatewayTiming } from './timing.ts';
 
 
 /** Returns sleep mode's changes for a gateway. */
-export function sleepMode(workload: Workload, context: MutatorContext, shape: GatewayShape, proxy: Container): ModeOutcome {
+export function sleepMode(workload: Workload, context: MutatorContext, shape: GatewayShape, proxy: Container, istio: IstioVersion, envModeSince: string): ModeOutcome {
   const changes: ProposedChange[] = [];
   const findings: ProposedFinding[] = [];
   const existing = preStopSeconds(proxy.lifecycle?.preStop);
@@ -40,6 +53,7 @@ export function sleepMode(workload: Workload, context: MutatorContext, shape: Ga
       plan.preStopSeconds.value,
       { version: spec.kubernetesVersion, source: describe(sourceOf(config, 'kubernetesVersion'), 'kube-version') },
       { value: spec.gateway.imageHasShell, source: describe(sourceOf(config, 'gateway.imageHasShell'), 'gateway-image-has-shell') },
+      atLeast(istio.version, envModeSince),
     );
     if ('refused' in choice) {
       // Without the sleep the plan's G has nothing to cover: write nothing rather than half a plan.
@@ -53,34 +67,75 @@ export function sleepMode(workload: Workload, context: MutatorContext, shape: Ga
     });
   }
 
-  findings.push(...terminationDrain(workload, shape, proxy, inputs.maxRequest.value));
+  const drain = terminationDrain(workload, shape, proxy, inputs, istio, envModeSince);
+  changes.push(...drain.changes);
+  findings.push(...drain.findings);
+  const R = inputs.maxRequest.value;
+  const terminationDrainPlan = proxyConfigReaches(workload, shape, proxy)
+    ? { value: R, formula: `T = R = ${R}`, explanation: 'After the preStop sleep pilot-agent drains, waits terminationDrainDuration and kills Envoy: the requests accepted until the sleep ended need R.' }
+    : undefined;
   changes.push(...graceChange(workload, plan, inputs, existing === undefined ? 'Sleep mode: S is the preStop sleep on the proxy container.' : `Sleep mode: S comes from the preStop hook already on container ${proxy.name}, which is kept.`));
-  return { changes, findings, timing };
+  return { changes, findings, timing, ...(terminationDrainPlan ? { terminationDrain: terminationDrainPlan } : {}) };
 }
 
 /**
- * After the sleep, SIGTERM: without exit-on-zero pilot-agent drains, waits
- * terminationDrainDuration and kills Envoy (DOMAIN §2). Shorter than R, it cuts the longest
- * requests. The model has no output for this wait in sleep mode, so it is a finding, not a change.
+ * terminationDrainDuration T = R: the wait after SIGTERM before pilot-agent kills Envoy must let
+ * the last request accepted before the sleep ended finish. Written where the annotation reaches
+ * the proxy; otherwise a finding offers only the remedies that work for this gateway and version.
  */
-function terminationDrain(workload: Workload, shape: GatewayShape, proxy: Container, maxRequestSeconds: number): ProposedFinding[] {
-  const read = shape === 'injected' ? readProxyConfig(workload.template.metadata?.annotations?.[PROXY_CONFIG_ANNOTATION]) : undefined;
+function terminationDrain(workload: Workload, shape: GatewayShape, proxy: Container, inputs: TimingInputs, istio: IstioVersion, envModeSince: string): { changes: ProposedChange[]; findings: ProposedFinding[] } {
+  const R = inputs.maxRequest.value;
+  const path = workload.at('metadata', 'annotations', PROXY_CONFIG_ANNOTATION);
+  const reaches = proxyConfigReaches(workload, shape, proxy);
+  const read = reaches ? readProxyConfig(workload.template.metadata?.annotations?.[PROXY_CONFIG_ANNOTATION]) : undefined;
   const text = read?.ok ? read.fields['terminationDrainDuration'] : undefined;
   const seconds = typeof text === 'string' ? parseGoDurationSeconds(text) : undefined;
   const wait = seconds ?? ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS;
-  if (wait >= maxRequestSeconds) return [];
+  if (wait >= R) return { changes: [], findings: [] };
+  const value = formatGoDurationSeconds(R);
+  if (read?.ok) {
+    const merged = setProxyConfigField(read.text, ['terminationDrainDuration'], value);
+    if (merged !== undefined) {
+      const kept = Object.keys(read.fields).filter((k) => k !== 'terminationDrainDuration');
+      return {
+        changes: [{
+          path,
+          value: merged,
+          reason: [
+            `${PROXY_CONFIG_ANNOTATION} terminationDrainDuration = ${JSON.stringify(value)}: T = R = ${R}. After the preStop sleep container ${proxy.name} gets SIGTERM; ` +
+            `pilot-agent drains the listeners, waits terminationDrainDuration and then kills Envoy (pkg/envoy/agent.go@1.9.0 and @1.24.6 terminate), so the requests accepted ` +
+            `until the sleep ended need that wait to finish (it was ${seconds === undefined ? `Istio's default ${ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS} s` : JSON.stringify(text)}).`,
+            kept.length ? `Merged key by key into the existing ${PROXY_CONFIG_ANNOTATION}; kept: ${kept.join(', ')}.` : '',
+            shape === 'legacy' ? `This gateway is not injected; its pilot-agent reads ${PROXY_CONFIG_ANNOTATION} from the downward-API file ${POD_INFO_MOUNT_PATH}/annotations, which the pod mounts (pilot/cmd/pilot-agent/config/config.go@1.9.0).` : '',
+            inputs.maxRequest.source.startsWith('R') ? inputs.maxRequest.source : `R: ${inputs.maxRequest.source}`,
+          ].filter((line) => line !== '').join('\n'),
+        }],
+        findings: [],
+      };
+    }
+  }
   const where = seconds === undefined ? `Istio's default ${ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS} s` : `${JSON.stringify(text)} in ${PROXY_CONFIG_ANNOTATION}`;
-  const fix = shape === 'injected'
-    ? `set terminationDrainDuration to at least ${maxRequestSeconds}s in ${PROXY_CONFIG_ANNOTATION}`
-    : `set terminationDrainDuration to at least ${maxRequestSeconds}s mesh-wide (meshConfig.defaultConfig; this gateway is not injected, so a pod annotation does not reach it)`;
-  return [{
-    severity: 'warning',
-    code: 'GATEWAY_TERMINATION_DRAIN_SHORT',
-    message:
-      `In sleep mode container ${proxy.name} gets SIGTERM after the preStop sleep; the proxy then drains its listeners, waits terminationDrainDuration ` +
-      `(${where}) and kills Envoy (DOMAIN §2), cutting requests the plan gives R = ${maxRequestSeconds} s to finish. ` +
-      `Use --gateway-mode env (exits at zero active connections), or ${fix}.`,
-  }];
+  const remedies = [
+    // Env mode needs EXIT_ON_ZERO_ACTIVE_CONNECTIONS, which this proxy may not have.
+    ...(atLeast(istio.version, envModeSince) ? ['use --gateway-mode env (exits at zero active connections)'] : []),
+    read && !read.ok
+      ? `fix ${PROXY_CONFIG_ANNOTATION} (${read.problem}) and add terminationDrainDuration: ${value} to it`
+      : reaches
+        ? `add terminationDrainDuration: ${value} to ${PROXY_CONFIG_ANNOTATION} by hand`
+        : `mount the pod's annotations at ${POD_INFO_MOUNT_PATH} (a downwardAPI volume with item annotations ← metadata.annotations, as the legacy chart's podinfo volume) so kube-graceful can set terminationDrainDuration in ${PROXY_CONFIG_ANNOTATION}`,
+    `set terminationDrainDuration to at least ${value} mesh-wide (meshConfig.defaultConfig)`,
+  ];
+  return {
+    changes: [],
+    findings: [{
+      severity: 'warning',
+      code: 'GATEWAY_TERMINATION_DRAIN_SHORT',
+      message:
+        `In sleep mode container ${proxy.name} gets SIGTERM after the preStop sleep; the proxy then drains its listeners, waits terminationDrainDuration ` +
+        `(${where}) and kills Envoy (pkg/envoy/agent.go@1.9.0 and @1.24.6 terminate), cutting requests the plan gives R = ${R} s to finish. ` +
+        `kube-graceful could not set it here. Fix: ${remedies.join('; or ')}.`,
+    }],
+  };
 }
 
 function describe(source: string, flag: string): string {

@@ -14,6 +14,8 @@ import { proxyContainer } from './proxyContainer.ts';
 export interface IstioVersion {
   readonly version: string;
   readonly source: string;
+  /** False when nothing said it: no released chart label, no image tag, no istioVersion set (the built-in default was used). */
+  readonly known: boolean;
 }
 
 const CHART_LABEL = 'helm.sh/chart';
@@ -40,14 +42,14 @@ export function istioVersionOf(workload: Workload, shape: GatewayShape, context:
       notes.push(`${where} label ${CHART_LABEL}: ${chart} is the unreleased in-repo chart, not an Istio release`);
       break;
     }
-    return { version: match[1]!, source: `${where} label ${CHART_LABEL}: ${chart}` };
+    return { version: match[1]!, source: `${where} label ${CHART_LABEL}: ${chart}`, known: true };
   }
   if (shape === 'legacy') {
     const image = proxyContainer(workload, shape)?.image ?? '';
     const tag = /\/proxyv2:(\d+\.\d+(?:\.\d+)?)(?:[-_].*)?$/.exec(image);
-    if (tag) return { version: tag[1]!, source: `image tag ${image}` };
+    if (tag) return { version: tag[1]!, source: `image tag ${image}`, known: true };
   }
   const from = sourceOf(context.config, 'istioVersion');
   const origin = from === 'default' ? 'default istioVersion; set --istio-version to change' : `istioVersion from ${from}`;
-  return { version: context.spec.istioVersion, source: [origin, ...notes].join('; ') };
+  return { version: context.spec.istioVersion, source: [origin, ...notes].join('; '), known: from !== 'default' };
 }

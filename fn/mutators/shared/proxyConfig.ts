@@ -1,6 +1,6 @@
 /**
  * The `proxy.istio.io/config` pod annotation: a YAML document holding ProxyConfig fields
- * (DOMAIN §2). kube-graceful owns a few keys of it (`drainDuration`, `terminationDrainDuration`,
+ * (DOMAIN §2). kube-graceful owns a few keys of it (`drainDuration`, `parentShutdownDuration`, `terminationDrainDuration`,
  * `holdApplicationUntilProxyStarts`, `proxyMetadata` entries); every other key, comment and byte
  * stays as the user wrote it ("merge key by key, keep what you don't own", DOMAIN §2).
  *
