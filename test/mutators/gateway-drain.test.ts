@@ -728,7 +728,9 @@ for (const [hook, expected] of preStops) {
 const proxyConfigs: Array<[string, string | undefined]> = [
   ['', 'drainDuration: 190s\n'],
   ['terminationDrainDuration: 10s\n', 'terminationDrainDuration: 10s\ndrainDuration: 190s\n'],
-  ['{terminationDrainDuration: 10s}', '{terminationDrainDuration: 10s, "drainDuration": "190s"}'],
+  // A flow map gets the new entry in its own plain style (issue #15 item 4), JSON in a JSON one.
+  ['{terminationDrainDuration: 10s}', '{terminationDrainDuration: 10s, drainDuration: 190s}'],
+  ['{"terminationDrainDuration": "10s"}', '{"terminationDrainDuration": "10s", "drainDuration": "190s"}'],
   ['drainDuration: 45s # short\nconcurrency: 2\n', 'drainDuration: 190s # short\nconcurrency: 2\n'],
   ['a: !!str 5\n', undefined],
   ['[1, 2]', undefined],
