@@ -118,7 +118,28 @@ const result = spawnSync(entrypoint[0], [...entrypoint.slice(1), ...argv.slice(i
 process.exit(result.status ?? 125);
 `,
   );
-  writeExecutable(join(dir, 'docker'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(script)} "$@"\n`);
+  // `docker version` is answered by sh itself, without starting Node: kpt runs it with a 5 s limit
+  // of its own (versionCommandTimeout in kptdev/kpt internal/fnruntime/container.go; kpt
+  // 1.0.0-beta.56 here) and on a busy machine a Node start-up took longer: "[FAIL] … in 5.3s
+  // error: signal: killed / docker must be running" (issue #15.7). The call is still recorded.
+  writeExecutable(
+    join(dir, 'docker'),
+    [
+      '#!/bin/sh',
+      'if [ "${1:-}" = version ]; then',
+      "  line='['; sep=''",
+      '  for arg in "$@"; do',
+      `    arg=$(printf '%s' "$arg" | sed 's/\\\\/\\\\\\\\/g; s/"/\\\\"/g')`,
+      `    line="$line$sep\\"$arg\\""; sep=','`,
+      '  done',
+      `  printf '%s]\\n' "$line" >>${JSON.stringify(log)}`,
+      "  echo '27.0.0-stand-in'",
+      '  exit 0',
+      'fi',
+      `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(script)} "$@"`,
+      '',
+    ].join('\n'),
+  );
   return {
     dir,
     calls: () =>
