@@ -65,7 +65,7 @@ function longEnough(existing: string | undefined, seconds: number, name: string,
   if (existing === undefined) return false;
   const parsed = parseGoDurationSeconds(existing);
   if (parsed === undefined) {
-    findings.push({ severity: 'info', code: 'ISTIO_DURATION_IGNORED', message: `${name} "${existing}" in ${PROXY_CONFIG_ANNOTATION} is not a Go duration, so Istio ignores it and uses its 5 s default (DOMAIN.md §2); replaced with "${seconds}s".`, path });
+    findings.push({ severity: 'info', code: 'ISTIO_DURATION_IGNORED', message: `${name} "${existing}" in ${PROXY_CONFIG_ANNOTATION} is not a Go duration, so Istio ignores it and uses its 5 s default; replaced with "${seconds}s".`, path });
     return false;
   }
   return parsed >= seconds;

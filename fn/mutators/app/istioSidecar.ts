@@ -5,7 +5,7 @@
  * Never a `lifecycle` on istio-proxy: an exec preStop replaces Istio's own native drain hook and
  * a sleep preStop merges into an invalid hook with two handlers (DOMAIN.md §2).
  */
-import { ISTIO_NATIVE_ANNOTATION, ISTIO_NATIVE_ANNOTATION_SINCE } from '../../workloads/nativeSidecars.ts';
+import { ISTIO_NATIVE_ANNOTATION } from '../../workloads/nativeSidecars.ts';
 import type { Spec } from '../../config/schema.ts';
 import { annotationsOf } from '../../workloads/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
@@ -18,24 +18,28 @@ import type { SidecarOutcome } from './sidecarMode.ts';
 import { drainWindowSource } from './timing.ts';
 import type { AppTiming } from './timing.ts';
 
-/** Per-pod native-sidecar switch, read by Istio 1.24+ (DOMAIN.md §2). */
-
 /** Returns the pod-template changes that keep istio-proxy up until the app has finished. */
 export function istioSidecar(workload: Workload, spec: Spec, timing: AppTiming): SidecarOutcome {
   const annotations = annotationsOf(workload.template.metadata);
   const pinned = annotations[ISTIO_NATIVE_ANNOTATION];
   const pod = pinned === 'true' || pinned === 'false' ? { native: pinned === 'true', evidence: `pod annotation ${ISTIO_NATIVE_ANNOTATION}: "${pinned}"` } : undefined;
-  const choice = chooseSidecarMode(spec, { mesh: 'Istio', meshSince: ISTIO_NATIVE_ANNOTATION_SINCE, meshVersion: spec.istioVersion }, pod);
+  const choice = chooseSidecarMode(spec, 'istio', pod);
   const findings = [...choice.findings];
   const changes: ProposedChange[] = [];
   const W = drainWindowSource(timing);
   if (choice.mode === 'native') {
     const reason = [
       `Native sidecar: Kubernetes stops istio-proxy only after every app container has exited (KEP-753), so the proxy outlives the app's preStop (S = ${timing.pod.preStopSeconds.value} s) and its last requests (R = ${timing.inputs.maxRequest.value} s) with no proxy timer to size.`,
-      `Pinned per pod because from Istio 1.27 the default depends on kubelet versions, which render time cannot see (DOMAIN.md §2). Mode: ${choice.why}.`,
+      `Pinned per pod because from Istio 1.27 the default depends on every node's kubelet version (pkg/kube/inject/webhook.go@1.27.0 DetectNativeSidecar), which render time cannot see. Mode: ${choice.why}.`,
       W,
     ].join('\n');
     changes.push({ path: workload.at('metadata', 'annotations', ISTIO_NATIVE_ANNOTATION), value: 'true', reason });
+  } else if (choice.pinClassic) {
+    const reason = [
+      `Pinned classic: ${choice.why}. Left open, Istio ${spec.istioVersion} would inject a native sidecar when every kubelet is ≥ 1.33 (pkg/kube/inject/webhook.go@1.27.0), where the classic drain settings below do nothing (after the native preStop's drain, pilot-agent exits at once on SIGTERM: pkg/envoy/agent.go@1.27.0 terminate).`,
+      W,
+    ].join('\n');
+    changes.push({ path: workload.at('metadata', 'annotations', ISTIO_NATIVE_ANNOTATION), value: 'false', reason });
   }
   const path = workload.at('metadata', 'annotations', PROXY_CONFIG_ANNOTATION);
   const current: unknown = annotations[PROXY_CONFIG_ANNOTATION];

@@ -97,7 +97,7 @@ function entrypointUnknown(container: Container): string {
 /** The mesh's quit endpoint with the pod's port annotation honoured, or why there is none. */
 function quitEndpoint(mesh: Mesh, annotations: Readonly<Record<string, string>>, context: MutatorContext): QuitEndpoint | { problem: string; path?: string[] } {
   if (mesh === 'linkerd' && !atLeast(context.spec.linkerdVersion, LINKERD_SHUTDOWN_SINCE)) {
-    return { problem: `${describeVersion(context.config, 'linkerd')} has no POST /shutdown (from ${LINKERD_SHUTDOWN_SINCE}, DOMAIN.md §3): the proxy cannot be asked to quit` };
+    return { problem: `${describeVersion(context.config, 'linkerd')} has no POST /shutdown (from ${LINKERD_SHUTDOWN_SINCE}): the proxy cannot be asked to quit` };
   }
   const key = mesh === 'istio' ? ISTIO_STATUS_PORT : LINKERD_ADMIN_PORT;
   const text = annotations[key];
@@ -120,8 +120,8 @@ function podAnnotations(workload: Workload, context: MutatorContext, meshes: rea
         path: at(nativeKey),
         value: 'false',
         reason:
-          'Pinned off: the wrapper asks the proxy to quit, and a native sidecar that exits is restarted (DOMAIN.md §2 "Never call quitquitquit in native mode"); ' +
-          `left open, the mesh may pick native by itself (Istio from 1.27 on kubelets ≥ 1.33, Linkerd from 2.20; DOMAIN.md §2, §3).`,
+          'Pinned off: the wrapper asks the proxy to quit, and a native sidecar that exits is restarted (restartPolicy: Always, KEP-753); ' +
+          `left open, the mesh may pick native by itself (Istio from 1.27 on kubelets ≥ 1.33, pkg/kube/inject/webhook.go@1.27.0; Linkerd from 2.20, charts/linkerd-control-plane/values.yaml@version-2.20).`,
       });
     }
   }
@@ -129,7 +129,7 @@ function podAnnotations(workload: Workload, context: MutatorContext, meshes: rea
     changes.push({
       path: at(LINKERD_ADMIN_SHUTDOWN),
       value: 'enabled',
-      reason: 'linkerd-proxy answers POST /shutdown only with this annotation (off by default since Linkerd 2.16; DOMAIN.md §3).',
+      reason: 'linkerd-proxy answers POST /shutdown only with this annotation (off by default since Linkerd 2.16).',
     });
   }
   if (meshes.includes('istio')) {
@@ -139,7 +139,7 @@ function podAnnotations(workload: Workload, context: MutatorContext, meshes: rea
       changes.push({
         path,
         value: merge.value,
-        reason: 'holdApplicationUntilProxyStarts: the program starts only once istio-proxy is ready, so it has a network from its first line (Istio 1.8+, DOMAIN.md §2); other keys kept.',
+        reason: 'holdApplicationUntilProxyStarts: the program starts only once istio-proxy is ready, so it has a network from its first line (Istio 1.8+); other keys kept.',
       });
     } else if (merge.kind === 'keptFalse') {
       findings.push({ severity: 'info', code: 'JOB_HOLD_KEPT_FALSE', path, message: `${PROXY_CONFIG_ANNOTATION} sets holdApplicationUntilProxyStarts: false, kept: the program may start before istio-proxy is ready and see no network for its first moments` });
