@@ -428,11 +428,11 @@ function appExplanation(context: Context): Body | undefined {
     const kindRow = (v: Valued<string>) => text(v);
     settings.push(row('istio-proxy sidecar', kindRow(before.istio.kind), kindRow(after.istio.kind), sidecar === 'none' ? undefined : { symbol: 'mode', value: sidecar, relation: '=' }));
     if (after.istio.kind.value === 'classic') {
-      if (exitOnZero) derived.push(output('M', 'MINIMUM_DRAIN_DURATION', p.minimumDrainSeconds));
-      else derived.push(output('T', 'terminationDrainDuration', p.sidecarOutlivesSeconds));
+      // Either way the classic proxy's wait is T = S + R (fn/mutators/app/istioClassicDrain.ts).
+      derived.push(output('T', exitOnZero ? 'MINIMUM_DRAIN_DURATION' : 'terminationDrainDuration', p.sidecarOutlivesSeconds));
       settings.push(
         row('EXIT_ON_ZERO_ACTIVE_CONNECTIONS', flag(before.istio.drain.exitOnZero), flag(after.istio.drain.exitOnZero)),
-        row('MINIMUM_DRAIN_DURATION', seconds(before.istio.drain.minimumDrainSeconds), seconds(after.istio.drain.minimumDrainSeconds), exitOnZero ? { symbol: 'M', value: p.minimumDrainSeconds.value, relation: '≥' } : undefined),
+        row('MINIMUM_DRAIN_DURATION', seconds(before.istio.drain.minimumDrainSeconds), seconds(after.istio.drain.minimumDrainSeconds), exitOnZero ? { symbol: 'T', value: p.sidecarOutlivesSeconds.value, relation: '≥' } : undefined),
         row('terminationDrainDuration', seconds(before.istio.drain.terminationDrainSeconds), seconds(after.istio.drain.terminationDrainSeconds), exitOnZero ? undefined : { symbol: 'T', value: p.sidecarOutlivesSeconds.value, relation: '≥' }),
         row('drainDuration', seconds(before.istio.drain.drainDurationSeconds), seconds(after.istio.drain.drainDurationSeconds)),
       );

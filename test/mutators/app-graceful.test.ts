@@ -267,7 +267,8 @@ test('Istio native asked for where the versions lack it: classic and a warning',
 test('Istio classic (exit-on-zero): proxyMetadata merged, Go duration text, no removed settings', (t) => {
   const result = run(deployment() + service(), { ...ISTIO, 'sidecar-mode': 'classic', 'kube-version': '1.29', 'app-image-has-shell': 'true' });
   const config = changed(result)[`${ANN}["proxy.istio.io/config"]`] as string;
-  t.is(config, 'proxyMetadata:\n  EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"\n  MINIMUM_DRAIN_DURATION: 5s\n');
+  // S + R = 5 + 20: the proxy must not leave at the first idle second after the app's SIGTERM.
+  t.is(config, 'proxyMetadata:\n  EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"\n  MINIMUM_DRAIN_DURATION: 25s\n');
   t.false(/TERMINATION_DRAIN_DURATION|parentShutdownDuration/.test(result.output));
   t.is(appPlan(result).sidecar, 'classic');
   t.true(validateChangedDocuments(result) > 0);
@@ -283,7 +284,7 @@ test('Istio classic keeps what it does not own in proxy.istio.io/config, and a l
 test('Istio classic replaces a bare-number MINIMUM_DRAIN_DURATION Istio would ignore', (t) => {
   const podMeta = '      annotations:\n        proxy.istio.io/config: |\n          proxyMetadata:\n            MINIMUM_DRAIN_DURATION: "30"\n';
   const result = run(deployment({ podMeta }) + service(), { ...ISTIO, 'sidecar-mode': 'classic' });
-  t.regex(changed(result)[`${ANN}["proxy.istio.io/config"]`] as string, /MINIMUM_DRAIN_DURATION: "?5s"?/);
+  t.regex(changed(result)[`${ANN}["proxy.istio.io/config"]`] as string, /MINIMUM_DRAIN_DURATION: "?25s"?/);
   t.true(codes(result).includes('info ISTIO_DURATION_IGNORED'));
 });
 
@@ -298,7 +299,7 @@ test('Istio behind an NLB: inbound listeners stay open for W + B in both modes (
   t.is(native[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'true');
   t.is(native[`${ANN}["proxy.istio.io/config"]`], 'drainDuration: 185s\n');
   const classic = run(deployment() + nlbService(), { ...ISTIO, 'sidecar-mode': 'classic' });
-  t.is(changed(classic)[`${ANN}["proxy.istio.io/config"]`], 'proxyMetadata:\n  EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"\n  MINIMUM_DRAIN_DURATION: 180s\ndrainDuration: 185s\n');
+  t.is(changed(classic)[`${ANN}["proxy.istio.io/config"]`], 'proxyMetadata:\n  EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"\n  MINIMUM_DRAIN_DURATION: 200s\ndrainDuration: 185s\n');
   t.regex(classic.changes.find((c) => formatPath(c.path).includes('proxy.istio.io'))!.reason, /D = W \+ B = 180 \+ 5 = 185/);
 });
 
