@@ -294,10 +294,13 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
     const closed = `istio-proxy closed its inbound listeners at t=${close} (drainDuration ${s(D.value)})`;
     let proxy: Proxy;
     if (state.istio.kind.value === 'native') {
-      drawing.event(0, 'istio-proxy', "native sidecar: Istio's own preStop starts draining the inbound listeners (still accepting, with Connection: close)");
-      const gone = appsEnd(close);
-      drawing.event(gone, 'istio-proxy', 'SIGTERM once every app container has exited (native sidecar); exits');
-      proxy = { name: 'istio-proxy', acceptUntil: close, gone, timer: false, why: closed };
+      // Istio's native preStop drains with skip_exit: Envoy never closes the listeners, and on
+      // SIGTERM the agent exits at once (pkg/envoy/agent.go@1.24.0 DrainNow, terminate), so no
+      // drain setting bounds the accepting: only the app's own exit does.
+      drawing.event(0, 'istio-proxy', "native sidecar: Istio's own preStop drains the inbound listeners with skip_exit (still accepting, with Connection: close; Envoy never closes them)");
+      const gone = appsEnd(Number.POSITIVE_INFINITY);
+      drawing.event(gone, 'istio-proxy', 'SIGTERM once every app container has exited (native sidecar); exits at once, already drained');
+      proxy = { name: 'istio-proxy', acceptUntil: gone, gone, timer: false, why: `istio-proxy stopped at t=${gone}` };
     } else if (exitOnZero.value) {
       drawing.event(0, 'istio-proxy', 'SIGTERM (classic sidecar, no preStop): readiness fails; pilot-agent drains the inbound listeners (still accepting, with Connection: close)');
       const earliest = Math.min(M.value, G);
@@ -315,7 +318,7 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
       drawing.event(gone, 'istio-proxy', `terminationDrainDuration (${s(TDD.value)}) over: pilot-agent kills Envoy; istio-proxy is gone`);
       proxy = { name: 'istio-proxy', acceptUntil: Math.min(close, gone), gone, timer: true, why: close < gone ? closed : `istio-proxy is gone at t=${gone} (terminationDrainDuration ${s(TDD.value)})` };
     }
-    if (close < proxy.gone) drawing.event(close, 'istio-proxy', `drainDuration (${s(D.value)}) over: Envoy closes its inbound listeners`);
+    if (state.istio.kind.value !== 'native' && close < proxy.gone) drawing.event(close, 'istio-proxy', `drainDuration (${s(D.value)}) over: Envoy closes its inbound listeners`);
     proxies.push(proxy);
   }
   if (state.linkerd) {

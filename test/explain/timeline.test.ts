@@ -103,9 +103,15 @@ test('app with a native Istio sidecar: stopped after the app', (t) => {
   t.is(at(timeline, 'istio-proxy', 'SIGTERM once'), 25);
 });
 
-test('app behind a long drain window: Envoy closes the inbound listeners at drainDuration', (t) => {
-  const timeline = appTimeline({ grace: v(205), containers: [{ name: 'web', preStop: sleep(180) }], istio: { kind: v('native' as const), drain: istio() } }, NLB);
-  t.deepEqual(failing(timeline), [['refused', 45, 180]]);
+test('app behind a long drain window: a classic Envoy closes the inbound listeners at drainDuration; a native one never does', (t) => {
+  const classic = appTimeline({ grace: v(205), containers: [{ name: 'web', preStop: sleep(180) }], istio: { kind: v('classic' as const), drain: istio({ exitOnZero: true, M: 200 }) } }, NLB);
+  t.deepEqual(failing(classic), [['refused', 45, 180]]);
+  // Istio's native preStop drains with skip_exit (pkg/envoy/agent.go@1.24.0 DrainNow): whatever drainDuration says.
+  const native = appTimeline({ grace: v(205), containers: [{ name: 'web', preStop: sleep(180) }], istio: { kind: v('native' as const), drain: istio() } }, NLB);
+  t.deepEqual(failing(native), []);
+  t.false(native.events.some((e) => /drainDuration/.test(e.text)));
+  t.regex(native.events.find((e) => e.actor === 'istio-proxy' && e.at === 0)!.text, /skip_exit/);
+  t.is(at(native, 'istio-proxy', 'SIGTERM'), 190); // the app's last request: W + R
 });
 
 test('app: the grace period shorter than preStop + R ends in SIGKILL', (t) => {

@@ -294,10 +294,10 @@ test('Istio classic (termination-drain): terminationDrainDuration = S + R', (t) 
   t.regex(result.changes.find((c) => formatPath(c.path).includes('proxy.istio.io'))!.reason, /T = S \+ R = 5 \+ 20 = 25/);
 });
 
-test('Istio behind an NLB: inbound listeners stay open for W + B in both modes (drainDuration past the 45 s default)', (t) => {
+test('Istio behind an NLB: classic gets drainDuration W + B (past the 45 s default); native needs none (skip_exit drain)', (t) => {
   const native = changed(run(deployment() + nlbService(), { ...ISTIO, 'sidecar-mode': 'native' }));
   t.is(native[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'true');
-  t.is(native[`${ANN}["proxy.istio.io/config"]`], 'drainDuration: 185s\n');
+  t.false(`${ANN}["proxy.istio.io/config"]` in native, 'no setting that does nothing in a native sidecar');
   const classic = run(deployment() + nlbService(), { ...ISTIO, 'sidecar-mode': 'classic' });
   t.is(changed(classic)[`${ANN}["proxy.istio.io/config"]`], 'proxyMetadata:\n  EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"\n  MINIMUM_DRAIN_DURATION: 200s\ndrainDuration: 185s\n');
   t.regex(classic.changes.find((c) => formatPath(c.path).includes('proxy.istio.io'))!.reason, /D = W \+ B = 180 \+ 5 = 185/);

@@ -1,7 +1,8 @@
 /**
  * Istio: make istio-proxy outlive the app (istio/istio#7136, #10112, #36640). Native mode pins
- * the pod's `sidecar.istio.io/nativeSidecar: "true"`; classic mode merges drain settings into
- * `proxy.istio.io/config`; either way the inbound listeners must stay open for the drain window.
+ * the pod's `sidecar.istio.io/nativeSidecar: "true"` and nothing else (no drain setting acts there);
+ * classic mode merges drain settings into `proxy.istio.io/config`, inbound listeners open for the
+ * drain window included.
  * Never a `lifecycle` on istio-proxy: an exec preStop replaces Istio's own native drain hook and
  * a sleep preStop merges into an invalid hook with two handlers (DOMAIN.md §2).
  */
@@ -41,17 +42,23 @@ export function istioSidecar(workload: Workload, spec: Spec, timing: AppTiming):
     ].join('\n');
     changes.push({ path: workload.at('metadata', 'annotations', ISTIO_NATIVE_ANNOTATION), value: 'false', reason });
   }
+  if (choice.mode === 'native') {
+    // Nothing in proxy.istio.io/config to size: Istio's native preStop (`pilot-agent request POST
+    // drain`, injection-template.yaml@1.24.0…@1.30.0) drains the inbound listeners with skip_exit
+    // (pkg/envoy/agent.go DrainNow → Drain(true), pkg/envoy/admin.go@1.24.0 `&skip_exit`), so Envoy
+    // never closes them and drainDuration does not end the accepting; on SIGTERM, after the app, the
+    // agent exits at once (agent.go terminate: "already drained"), so terminationDrainDuration,
+    // EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION do nothing either.
+    return { mode: choice.mode, changes, findings, usesSidecarWait: false };
+  }
   const path = workload.at('metadata', 'annotations', PROXY_CONFIG_ANNOTATION);
   const current: unknown = annotations[PROXY_CONFIG_ANNOTATION];
   const reading = readProxyConfig(current);
   if (!reading.ok) {
-    findings.push({ severity: 'warning', code: 'PROXY_CONFIG_UNREADABLE', message: `${PROXY_CONFIG_ANNOTATION} was left as it is because ${reading.problem}; istio-proxy may stop before the app has drained${choice.mode === 'native' ? '' : ' (classic sidecar)'}.`, path });
+    findings.push({ severity: 'warning', code: 'PROXY_CONFIG_UNREADABLE', message: `${PROXY_CONFIG_ANNOTATION} was left as it is because ${reading.problem}; istio-proxy may stop before the app has drained (classic sidecar).`, path });
     return { mode: choice.mode, changes, findings, usesSidecarWait: false };
   }
-  const steps = [
-    ...(choice.mode === 'classic' ? [(text: string) => classicDrain(text, reading.fields, spec, timing, path, findings)] : []),
-    (text: string) => inboundDrain(text, timing),
-  ];
+  const steps = [(text: string) => classicDrain(text, reading.fields, spec, timing, path, findings), (text: string) => inboundDrain(text, timing)];
   let text: string | undefined = reading.text;
   const lines: string[] = [];
   let usesSidecarWait = false;
@@ -66,7 +73,7 @@ export function istioSidecar(workload: Workload, spec: Spec, timing: AppTiming):
     usesSidecarWait ||= done.usesSidecarWait ?? false;
   }
   if (text !== reading.text) {
-    lines.push(`${choice.mode === 'classic' ? `Classic sidecar (${choice.why}); m` : 'M'}erged into ${PROXY_CONFIG_ANNOTATION}, other keys kept.`, W);
+    lines.push(`Classic sidecar (${choice.why}); merged into ${PROXY_CONFIG_ANNOTATION}, other keys kept.`, W);
     changes.push({ path, value: text, reason: lines.join('\n') });
   }
   return { mode: choice.mode, changes, findings, usesSidecarWait };
