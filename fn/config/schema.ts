@@ -98,6 +98,8 @@ function buildSpecSchema() {
         mainContainers: z.array(z.string()).optional(),
         /** Whether the main images have /bin/sh for the wrapper; unset: trust the list of images known to have none. */
         imageHasShell: z.boolean().optional(),
+        /** Whether the main images have curl or wget for the wrapper's quit call; unset: trust the list of known images. */
+        imageHasHttpClient: z.boolean().optional(),
       })
       .default(DEFAULTS.job),
     app: z

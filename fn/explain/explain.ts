@@ -24,6 +24,9 @@ import type { AppPlan } from '../mutators/app/index.ts';
 import type { JobPlan } from '../mutators/job/index.ts';
 import type { GatewayPlan } from '../mutators/gateway/index.ts';
 import { isWrapped } from '../mutators/job/wrapper.ts';
+import { httpClientOf } from '../mutators/job/images.ts';
+import { istioQuitExit } from '../mutators/job/istioQuit.ts';
+import type { QuitExit } from '../mutators/job/istioQuit.ts';
 import {
   graceOf,
   istioDrainSettings,
@@ -471,8 +474,17 @@ function jobExplanation(context: Context): Body | undefined {
   if (!isJobPlan(plan)) return undefined;
   const mains = (template: PodTemplate) => (template.spec?.containers ?? []).filter((c) => c.name !== 'istio-proxy' && c.name !== 'linkerd-proxy');
   const state = (template: PodTemplate): JobState => ({
-    proxies: plan.meshes.map((mesh) => ({ mesh, name: PROXY_NAMES[mesh], kind: mesh === 'istio' ? istioSidecarKind(template, context.spec) : linkerdSidecarKind(template, context.spec) })),
-    containers: mains(template).map((c) => ({ name: c.name, quitUrls: quitUrls(c.command) })),
+    proxies: plan.meshes.map((mesh) => ({
+      mesh,
+      name: PROXY_NAMES[mesh],
+      kind: mesh === 'istio' ? istioSidecarKind(template, context.spec) : linkerdSidecarKind(template, context.spec),
+      ...(mesh === 'istio' ? { quitExit: istioQuitOf(template, context.spec.istioVersion) } : {}),
+    })),
+    containers: mains(template).map((c) => {
+      const urls = quitUrls(c.command);
+      const client = httpClientOf(c.image, context.spec.job.imageHasHttpClient, context.spec.job.imageHasShell);
+      return { name: c.name, quitUrls: urls, ...(urls.length ? { httpClient: { value: client.client, source: client.evidence } } : {}) };
+    }),
   });
   const before = state(context.before);
   const after = state(context.after);
@@ -508,6 +520,12 @@ function meshEvidence(plan: JobPlanView, mesh: 'istio' | 'linkerd'): string {
   // Membership is the engine's decision (fn/workloads/mesh.ts); deciding it again here would be a
   // second source of truth, so without the plan's evidence we say only that it was decided.
   return plan.mesh[mesh]?.evidence ?? 'decided by the engine (the evidence is in the reasons of the changes)';
+}
+
+/** When istio-proxy exits after the wrapper's quit call: by Istio version and the pod's drain settings (mesh-wide ones are not visible here). */
+function istioQuitOf(template: PodTemplate, istioVersion: string): QuitExit {
+  const drain = istioDrainSettings({ template, injected: true });
+  return istioQuitExit(istioVersion, { exitOnZero: drain.exitOnZero.value, minimumDrainSeconds: drain.minimumDrainSeconds.value, terminationDrainSeconds: drain.terminationDrainSeconds.value });
 }
 
 /** The quit URLs a wrapped command calls (fn/mutators/job/wrapper.ts: one `quit MESH URL` line each). */

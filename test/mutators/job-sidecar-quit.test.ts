@@ -9,7 +9,7 @@ import { transform } from '../../fn/engine/transform.ts';
 import type { TransformResult } from '../../fn/engine/transform.ts';
 import { formatPath } from '../../fn/document/path.ts';
 import { jobSidecarQuit } from '../../fn/mutators/job/index.ts';
-import { knownWithoutShell } from '../../fn/mutators/job/images.ts';
+import { httpClientOf, knownWithoutShell } from '../../fn/mutators/job/images.ts';
 import { mergeHoldApplication } from '../../fn/mutators/job/proxyConfig.ts';
 import { isWrapped, unwrapCommand, WRAPPER_MARKER } from '../../fn/mutators/job/wrapper.ts';
 import { corpus } from '../helpers/fixtures.ts';
@@ -202,6 +202,24 @@ test('job.imageHasShell overrides the no-shell list both ways (flag, and per wor
   const refused = run(job(), { ...ISTIO_NS1, 'job-mode': 'wrap', 'job-image-has-shell': 'false' });
   t.deepEqual(refused.changes, []);
   t.regex(refused.findings[0]!.message, /job\.imageHasShell is false/);
+});
+
+test('wrap needs curl or wget: known images, unknown ones warned, images with neither not wrapped, config overrides', (t) => {
+  t.is(httpClientOf('docker.io/library/busybox:1.37', undefined).client, 'wget');
+  t.is(httpClientOf('alpine:3.22', undefined).client, 'wget');
+  t.is(httpClientOf('python:3.12', undefined).client, 'curl');
+  t.is(httpClientOf('python:3.12-slim', undefined).client, 'none');
+  t.is(httpClientOf('debian:bookworm', undefined).client, 'none');
+  t.is(httpClientOf('gcr.io/distroless/static-debian12', undefined).client, 'none');
+  t.is(httpClientOf('quay.io/argoproj/argocd:v3.4.4', undefined).client, 'unknown');
+  const wrapOnly = { ...ISTIO_NS1, 'job-mode': 'wrap' };
+  t.deepEqual(codes(run(job(), wrapOnly)), []);
+  const unknown = run(job().replace('image: python:3.12', 'image: example/migrate:1'), wrapOnly);
+  t.true(unknown.changes.some((c) => c.path.at(-1) === 'command'));
+  t.deepEqual(codes(unknown), ['warning JOB_IMAGE_HTTP_CLIENT_UNKNOWN']);
+  t.deepEqual(codes(run(job().replace('image: python:3.12', 'image: example/migrate:1'), { ...wrapOnly, 'job-image-has-http-client': 'true' })), []);
+  const neither = run(job().replace('image: python:3.12', 'image: debian:bookworm'), wrapOnly);
+  t.deepEqual([neither.changes, codes(neither)], [[], ['warning JOB_IMAGE_WITHOUT_HTTP_CLIENT']]);
 });
 
 test('images known to have no /bin/sh', (t) => {

@@ -8,7 +8,8 @@ import { annotationsOf } from '../../workloads/kubeObject.ts';
 import type { Container } from '../../workloads/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { MutatorContext, ProposedChange, ProposedFinding } from '../types.ts';
-import { knownWithoutShell } from './images.ts';
+import { httpClientOf, knownWithoutShell } from './images.ts';
+import { ISTIO_QUIT_SKIPS_DRAIN_SINCE } from './istioQuit.ts';
 
 /** Why an image cannot run the wrapper: config says so, or the image is known to have no shell. */
 function withoutShell(image: string | undefined, imageHasShell: boolean | undefined): string | undefined {
@@ -63,12 +64,22 @@ export function wrapPlan(workload: Workload, context: MutatorContext, meshes: re
       });
       continue;
     }
+    const client = httpClientOf(container.image, context.spec.job.imageHasHttpClient, context.spec.job.imageHasShell);
+    const clientFix = 'Use native mode (job.mode: native, Kubernetes ≥ 1.29 with Istio ≥ 1.24 / Linkerd ≥ 2.15), or an image with curl or wget; if this image has one, set job.imageHasHttpClient: true (kube-graceful.dev/job-image-has-http-client: "true")';
+    if (client.client === 'none' && !isWrapped(command)) {
+      findings.push({ severity: 'warning', code: 'JOB_IMAGE_WITHOUT_HTTP_CLIENT', path: workload.containerAt(container.name, 'image'), message: `container "${container.name}" not wrapped: the wrapper asks the proxy to quit with curl or wget, and ${client.evidence}, so the Job would still never complete. ${clientFix}` });
+      continue;
+    }
+    if (client.client === 'unknown') {
+      findings.push({ severity: 'warning', code: 'JOB_IMAGE_HTTP_CLIENT_UNKNOWN', path: workload.containerAt(container.name, 'image'), message: `container "${container.name}" wrapped, but the Job completes only if its image has curl or wget for the quit call, and ${client.evidence}: with neither, the wrapper prints so and the proxy keeps the pod running. ${clientFix}` });
+    }
     const program = unwrapCommand(command) ?? command;
     changes.push({
       path,
       value: wrapCommand(program, endpoints),
       reason: [
         `Wrapped: when ${JSON.stringify(program.join(' '))} exits, the wrapper POSTs ${endpoints.map((e) => e.url).join(' and ')} so ${meshWords} exits, then exits with the program's own exit code. ${STUCK_JOB}`,
+        `The call needs curl or wget in the image: ${client.client === 'unknown' ? 'not known for this image (see the warning)' : client.evidence}.${meshes.includes('istio') ? ` istio-proxy exits at once from Istio ${ISTIO_QUIT_SKIPS_DRAIN_SINCE} (istio/istio#55424); before, it first drains for terminationDrainDuration (or MINIMUM_DRAIN_DURATION with exit-on-zero), and the Job completes that much later (configured: ${describeVersion(context.config, 'istio')}).` : ''}`,
         `args are unchanged: Kubernetes appends them to command, so they reach the program as "$@". Mode wrap: ${decision.why}.`,
       ].join('\n'),
     });
