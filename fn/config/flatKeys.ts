@@ -19,7 +19,7 @@ export interface FlatKey {
 }
 
 export const FLAT_KEYS: readonly FlatKey[] = [
-  { name: 'kube-version', specPath: ['kubernetesVersion'], read: 'string', help: 'Kubernetes version of the target cluster (X.Y)' },
+  { name: 'kube-version', specPath: ['kubernetesVersion'], read: 'string', help: 'Kubernetes version of the oldest kubelet (1.31, 1.31.4 or v1.31.4): pod features are used only where it has them on by default' },
   { name: 'istio-version', specPath: ['istioVersion'], read: 'string', help: 'Istio version when the stream does not say (X.Y)' },
   { name: 'linkerd-version', specPath: ['linkerdVersion'], read: 'string', help: 'Linkerd version (X.Y)' },
   { name: 'sidecar-mode', specPath: ['sidecarMode'], read: 'string', help: 'mesh sidecars: native (Kubernetes sidecar containers), classic, or auto by version', choices: ['auto', 'native', 'classic'] },
@@ -35,6 +35,7 @@ export const FLAT_KEYS: readonly FlatKey[] = [
   { name: 'linkerd-injected-namespaces', specPath: ['mesh', 'linkerdInjectedNamespaces'], read: 'list', help: 'comma-separated namespaces with Linkerd injection on' },
   { name: 'gateway-image-has-shell', specPath: ['gateway', 'imageHasShell'], read: 'boolean', help: 'the gateway image has /bin/sh and sleep (allows exec sleep)' },
   { name: 'job-image-has-shell', specPath: ['job', 'imageHasShell'], read: 'boolean', help: 'Job images have /bin/sh for the wrap mode (overrides the list of images known to have none)' },
+  { name: 'job-image-has-http-client', specPath: ['job', 'imageHasHttpClient'], read: 'boolean', help: 'Job images have curl or wget for the wrap mode quit call (overrides the list of known images)' },
   { name: 'app-image-has-shell', specPath: ['app', 'imageHasShell'], read: 'boolean', help: 'app images have /bin/sh and sleep (allows exec sleep on old clusters)' },
 ];
 

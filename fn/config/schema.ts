@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
+import { normalizeVersion, VERSION_PATTERN } from './versions.ts';
 
 export const CONFIG_API_VERSION = 'kube-graceful.dev/v1alpha1';
 export const CONFIG_KIND = 'GracefulShutdown';
@@ -63,7 +64,8 @@ export function defaultSpec(): Spec {
 }
 
 function buildSpecSchema() {
-  const version = z.string().regex(/^\d+\.\d+(?:\.\d+)?$/, 'expected a version like 1.31 or 1.31.2');
+  // `v1.31.4` is how Kubernetes prints its own version; stored without the `v`.
+  const version = z.string().regex(VERSION_PATTERN, 'expected a version like 1.31, 1.31.4 or v1.31.4').transform(normalizeVersion);
   /** Durations are whole seconds; a day is far beyond any real drain and catches unit mistakes (ms). */
   const seconds = z.number().int('expected whole seconds').min(0, 'expected 0 or more seconds').max(86_400, 'expected at most 86400 seconds (one day)');
 
@@ -96,6 +98,8 @@ function buildSpecSchema() {
         mainContainers: z.array(z.string()).optional(),
         /** Whether the main images have /bin/sh for the wrapper; unset: trust the list of images known to have none. */
         imageHasShell: z.boolean().optional(),
+        /** Whether the main images have curl or wget for the wrapper's quit call; unset: trust the list of known images. */
+        imageHasHttpClient: z.boolean().optional(),
       })
       .default(DEFAULTS.job),
     app: z

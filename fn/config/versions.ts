@@ -1,9 +1,20 @@
-/** Version comparisons for feature gates (`1.30` ≥ `1.29`); versions are `X.Y` or `X.Y.Z`. */
+/**
+ * Versions as users write them and as feature gates compare them. Kubernetes prints its own
+ * versions with a `v` (`kubectl version`: `v1.31.4`), users type `1.31`; both mean the same.
+ */
 
-/** Returns true when `version` is at least `minimum` (compared numerically, part by part). */
+/** The forms a version setting accepts: `1.31`, `1.31.4`, `v1.31.4`. */
+export const VERSION_PATTERN = /^v?\d+\.\d+(?:\.\d+)?$/;
+
+/** Returns the version without its leading `v` (`v1.31.4` → `1.31.4`); other text is returned as is. */
+export function normalizeVersion(version: string): string {
+  return VERSION_PATTERN.test(version) ? version.replace(/^v/, '') : version;
+}
+
+/** Returns true when `version` is at least `minimum` (compared numerically, part by part; a leading `v` is ignored). */
 export function atLeast(version: string, minimum: string): boolean {
-  const a = version.split('.').map(Number);
-  const b = minimum.split('.').map(Number);
+  const a = normalizeVersion(version).split('.').map(Number);
+  const b = normalizeVersion(minimum).split('.').map(Number);
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
     const x = a[i] ?? 0;
     const y = b[i] ?? 0;

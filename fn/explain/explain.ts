@@ -28,6 +28,9 @@ import type { AppPlan } from '../mutators/app/index.ts';
 import type { JobPlan } from '../mutators/job/index.ts';
 import type { GatewayPlan } from '../mutators/gateway/index.ts';
 import { isWrapped } from '../mutators/job/wrapper.ts';
+import { httpClientOf } from '../mutators/job/images.ts';
+import { istioQuitExit } from '../mutators/job/istioQuit.ts';
+import type { QuitExit } from '../mutators/job/istioQuit.ts';
 import {
   graceOf,
   istioDrainSettings,
@@ -459,11 +462,11 @@ function appExplanation(context: Context): Body | undefined {
     const kindRow = (v: Valued<string>) => text(v);
     settings.push(row('istio-proxy sidecar', kindRow(before.istio.kind), kindRow(after.istio.kind), sidecar === 'none' ? undefined : { symbol: 'mode', value: sidecar, relation: '=' }));
     if (after.istio.kind.value === 'classic') {
-      if (exitOnZero) derived.push(output('M', 'MINIMUM_DRAIN_DURATION', p.minimumDrainSeconds));
-      else derived.push(output('T', 'terminationDrainDuration', p.sidecarOutlivesSeconds));
+      // Either way the classic proxy's wait is T = S + R (fn/mutators/app/istioClassicDrain.ts).
+      derived.push(output('T', exitOnZero ? 'MINIMUM_DRAIN_DURATION' : 'terminationDrainDuration', p.sidecarOutlivesSeconds));
       settings.push(
         row('EXIT_ON_ZERO_ACTIVE_CONNECTIONS', flag(before.istio.drain.exitOnZero), flag(after.istio.drain.exitOnZero)),
-        row('MINIMUM_DRAIN_DURATION', seconds(before.istio.drain.minimumDrainSeconds), seconds(after.istio.drain.minimumDrainSeconds), exitOnZero ? { symbol: 'M', value: p.minimumDrainSeconds.value, relation: '≥' } : undefined),
+        row('MINIMUM_DRAIN_DURATION', seconds(before.istio.drain.minimumDrainSeconds), seconds(after.istio.drain.minimumDrainSeconds), exitOnZero ? { symbol: 'T', value: p.sidecarOutlivesSeconds.value, relation: '≥' } : undefined),
         row('terminationDrainDuration', seconds(before.istio.drain.terminationDrainSeconds), seconds(after.istio.drain.terminationDrainSeconds), exitOnZero ? undefined : { symbol: 'T', value: p.sidecarOutlivesSeconds.value, relation: '≥' }),
         row('drainDuration', seconds(before.istio.drain.drainDurationSeconds), seconds(after.istio.drain.drainDurationSeconds)),
       );
@@ -502,8 +505,17 @@ function jobExplanation(context: Context): Body | undefined {
   if (!isJobPlan(plan)) return undefined;
   const mains = (template: PodTemplate) => (template.spec?.containers ?? []).filter((c) => c.name !== 'istio-proxy' && c.name !== 'linkerd-proxy');
   const state = (template: PodTemplate): JobState => ({
-    proxies: plan.meshes.map((mesh) => ({ mesh, name: PROXY_NAMES[mesh], kind: mesh === 'istio' ? istioSidecarKind(template, context.spec) : linkerdSidecarKind(template, context.spec) })),
-    containers: mains(template).map((c) => ({ name: c.name, quitUrls: quitUrls(c.command) })),
+    proxies: plan.meshes.map((mesh) => ({
+      mesh,
+      name: PROXY_NAMES[mesh],
+      kind: mesh === 'istio' ? istioSidecarKind(template, context.spec) : linkerdSidecarKind(template, context.spec),
+      ...(mesh === 'istio' ? { quitExit: istioQuitOf(template, context.spec.istioVersion) } : {}),
+    })),
+    containers: mains(template).map((c) => {
+      const urls = quitUrls(c.command);
+      const client = httpClientOf(c.image, context.spec.job.imageHasHttpClient, context.spec.job.imageHasShell);
+      return { name: c.name, quitUrls: urls, ...(urls.length ? { httpClient: { value: client.client, source: client.evidence } } : {}) };
+    }),
   });
   const before = state(context.before);
   const after = state(context.after);
@@ -539,6 +551,12 @@ function meshEvidence(plan: JobPlanView, mesh: 'istio' | 'linkerd'): string {
   // Membership is the engine's decision (fn/workloads/mesh.ts); deciding it again here would be a
   // second source of truth, so without the plan's evidence we say only that it was decided.
   return plan.mesh[mesh]?.evidence ?? 'decided by the engine (the evidence is in the reasons of the changes)';
+}
+
+/** When istio-proxy exits after the wrapper's quit call: by Istio version and the pod's drain settings (mesh-wide ones are not visible here). */
+function istioQuitOf(template: PodTemplate, istioVersion: string): QuitExit {
+  const drain = istioDrainSettings({ template, injected: true });
+  return istioQuitExit(istioVersion, { exitOnZero: drain.exitOnZero.value, minimumDrainSeconds: drain.minimumDrainSeconds.value, terminationDrainSeconds: drain.terminationDrainSeconds.value });
 }
 
 /** The quit URLs a wrapped command calls (fn/mutators/job/wrapper.ts: one `quit MESH URL` line each). */

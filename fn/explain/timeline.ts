@@ -10,6 +10,8 @@
  */
 import type { IstioDrainSettings, PreStopRead, SidecarKind, Valued } from './platform.ts';
 import { KUBELET_PRESTOP_EXTENSION_SECONDS } from '../timing/platformDefaults.ts';
+import type { HttpClient } from '../mutators/job/images.ts';
+import type { QuitExit } from '../mutators/job/istioQuit.ts';
 
 /** Something that happens at a point in time; `at: null` means never. */
 export interface TimelineEvent {
@@ -28,6 +30,8 @@ export type WindowKind =
   | 'serving'
   /** ok: requests in flight finish. */
   | 'finishing'
+  /** risk: a Job's wrapper needs curl or wget, which the image is not known to have. */
+  | 'needs-http-client'
   /** fail: traffic still arrives but nothing accepts it. */
   | 'refused'
   /** fail: requests still in flight are cut (proxy killed, SIGKILL). */
@@ -104,8 +108,19 @@ export interface AppState {
 
 /** What a Job's completion depends on: its proxies and whether the main containers ask them to quit. */
 export interface JobState {
-  readonly proxies: ReadonlyArray<{ readonly mesh: 'istio' | 'linkerd'; readonly name: string; readonly kind: Valued<SidecarKind> }>;
-  readonly containers: ReadonlyArray<{ readonly name: string; readonly quitUrls: readonly string[] }>;
+  readonly proxies: ReadonlyArray<{
+    readonly mesh: 'istio' | 'linkerd';
+    readonly name: string;
+    readonly kind: Valued<SidecarKind>;
+    /** When a classic proxy is gone after the quit call (Istio: by version, fn/mutators/job/istioQuit.ts); at once when absent. */
+    readonly quitExit?: QuitExit;
+  }>;
+  readonly containers: ReadonlyArray<{
+    readonly name: string;
+    readonly quitUrls: readonly string[];
+    /** Whether the image has curl or wget for the wrapper's call (fn/mutators/job/images.ts); needed only when wrapped. */
+    readonly httpClient?: Valued<HttpClient>;
+  }>;
 }
 
 /** Collects events and windows, then sorts them and counts the verdict. */
@@ -294,10 +309,13 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
     const closed = `istio-proxy closed its inbound listeners at t=${close} (drainDuration ${s(D.value)})`;
     let proxy: Proxy;
     if (state.istio.kind.value === 'native') {
-      drawing.event(0, 'istio-proxy', "native sidecar: Istio's own preStop starts draining the inbound listeners (still accepting, with Connection: close)");
-      const gone = appsEnd(close);
-      drawing.event(gone, 'istio-proxy', 'SIGTERM once every app container has exited (native sidecar); exits');
-      proxy = { name: 'istio-proxy', acceptUntil: close, gone, timer: false, why: closed };
+      // Istio's native preStop drains with skip_exit: Envoy never closes the listeners, and on
+      // SIGTERM the agent exits at once (pkg/envoy/agent.go@1.24.0 DrainNow, terminate), so no
+      // drain setting bounds the accepting: only the app's own exit does.
+      drawing.event(0, 'istio-proxy', "native sidecar: Istio's own preStop drains the inbound listeners with skip_exit (still accepting, with Connection: close; Envoy never closes them)");
+      const gone = appsEnd(Number.POSITIVE_INFINITY);
+      drawing.event(gone, 'istio-proxy', 'SIGTERM once every app container has exited (native sidecar); exits at once, already drained');
+      proxy = { name: 'istio-proxy', acceptUntil: gone, gone, timer: false, why: `istio-proxy stopped at t=${gone}` };
     } else if (exitOnZero.value) {
       drawing.event(0, 'istio-proxy', 'SIGTERM (classic sidecar, no preStop): readiness fails; pilot-agent drains the inbound listeners (still accepting, with Connection: close)');
       const earliest = Math.min(M.value, G);
@@ -315,7 +333,7 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
       drawing.event(gone, 'istio-proxy', `terminationDrainDuration (${s(TDD.value)}) over: pilot-agent kills Envoy; istio-proxy is gone`);
       proxy = { name: 'istio-proxy', acceptUntil: Math.min(close, gone), gone, timer: true, why: close < gone ? closed : `istio-proxy is gone at t=${gone} (terminationDrainDuration ${s(TDD.value)})` };
     }
-    if (close < proxy.gone) drawing.event(close, 'istio-proxy', `drainDuration (${s(D.value)}) over: Envoy closes its inbound listeners`);
+    if (state.istio.kind.value !== 'native' && close < proxy.gone) drawing.event(close, 'istio-proxy', `drainDuration (${s(D.value)}) over: Envoy closes its inbound listeners`);
     proxies.push(proxy);
   }
   if (state.linkerd) {
@@ -366,19 +384,30 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
  */
 export function jobTimeline(state: JobState): Timeline {
   const drawing = new Drawing();
+  const unsure: string[] = [];
   for (const container of state.containers) {
+    const client = container.httpClient;
+    const needs = client === undefined ? '' : client.value === 'unknown' ? ` (needs curl or wget: ${client.source})` : ` (with ${client.value === 'none' ? 'neither curl nor wget' : client.value}: ${client.source})`;
     drawing.event(0, container.name, container.quitUrls.length
-      ? `program exits; the wrapper POSTs ${container.quitUrls.join(' and ')}, then exits with the program's exit code`
+      ? `program exits; the wrapper POSTs ${container.quitUrls.join(' and ')}${needs}, then exits with the program's exit code`
       : 'program exits; the container stops');
+    if (container.quitUrls.length && client?.value === 'unknown') unsure.push(container.name);
   }
   const stuck: string[] = [];
+  let completes = 0;
   for (const proxy of state.proxies) {
     const quitPath = proxy.mesh === 'istio' ? '/quitquitquit' : '/shutdown';
-    const asked = state.containers.length > 0 && state.containers.every((c) => c.quitUrls.some((u) => u.endsWith(quitPath)));
+    const calling = state.containers.filter((c) => c.quitUrls.some((u) => u.endsWith(quitPath)));
+    // A wrapper whose image has neither client prints so and asks nothing (wrapper.ts NO_CLIENT_HINT).
+    const asked = state.containers.length > 0 && calling.length === state.containers.length && calling.every((c) => c.httpClient?.value !== 'none');
     if (proxy.kind.value === 'native') {
       drawing.event(0, proxy.name, `SIGTERM from Kubernetes once every main container has exited (native sidecar, ${proxy.kind.source}); exits`);
     } else if (asked) {
-      drawing.event(0, proxy.name, `quit request received: exits (classic sidecar, ${proxy.kind.source})`);
+      const exit = proxy.quitExit;
+      const at = exit?.seconds ?? 0;
+      drawing.event(0, proxy.name, `quit request received (classic sidecar, ${proxy.kind.source})${exit ? `: ${exit.text}` : ': exits'}`);
+      if (at > 0) drawing.event(at, proxy.name, exit?.atLeast ? 'exits at the first second with no active connection' : 'exits');
+      completes = Math.max(completes, at);
     } else {
       drawing.event(null, proxy.name, `keeps running: a classic sidecar (${proxy.kind.source}) is stopped by nothing, and preStop never runs when a container exits by itself`);
       stuck.push(proxy.name);
@@ -388,8 +417,11 @@ export function jobTimeline(state: JobState): Timeline {
     drawing.event(null, 'pod', 'never completes: the Job stays active');
     drawing.window(0, null, 'fail', 'never-completes', `${stuck.join(' and ')} keep${stuck.length === 1 ? 's' : ''} the pod running after the program exits → the Job never completes (kubernetes/kubernetes#25908)`);
   } else {
-    drawing.event(0, 'pod', "completes: the Job counts the program's exit code");
-    drawing.window(0, 0, 'ok', 'completes', 'the pod completes as soon as the program exits');
+    drawing.event(completes, 'pod', "completes: the Job counts the program's exit code");
+    if (unsure.length) {
+      drawing.window(0, null, 'risk', 'needs-http-client', `the wrapper in ${unsure.join(', ')} needs curl or wget in the image, which is not known: with neither, the proxy is never asked and the Job never completes`);
+    }
+    drawing.window(completes, completes, 'ok', 'completes', completes === 0 ? 'the pod completes as soon as the program exits' : `the pod completes ${completes} s after the program exits, once the proxy has drained`);
   }
   return drawing.done('program-exit', 'the Job completes');
 }

@@ -61,11 +61,11 @@ export interface TimingPlan {
   preStopSeconds: Derived;
   /** G = S + R + B, never below the manifest's own terminationGracePeriodSeconds. */
   graceSeconds: Derived;
-  /** Istio MINIMUM_DRAIN_DURATION in env mode and for exit-on-zero sidecars. */
+  /** Istio MINIMUM_DRAIN_DURATION of a gateway in env mode (an app sidecar uses S + R, sidecarOutlivesSeconds). */
   minimumDrainSeconds: Derived;
   /** Istio drainDuration: W + B, never below the manifest's own. */
   drainDurationSeconds: Derived;
-  /** S + R: Istio terminationDrainDuration / Linkerd proxy-wait-before-exit-seconds (< G). */
+  /** S + R: a classic app sidecar's wait (Istio terminationDrainDuration or exit-on-zero MINIMUM_DRAIN_DURATION, Linkerd proxy-wait-before-exit-seconds; < G). */
   sidecarOutlivesSeconds: Derived;
   checks: TimingCheck[];
 }
@@ -214,9 +214,9 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
       };
   const G = graceSeconds.value;
 
-  // MINIMUM_DRAIN_DURATION: in gateway env mode it replaces the sleep and must cover W; for
-  // an exit-on-zero sidecar it must cover the app's sleep S (DOMAIN §5). They are equal
-  // unless a user hook made S ≠ W; then the longer one serves both cases.
+  // MINIMUM_DRAIN_DURATION of a gateway in env mode: it replaces the sleep and must cover W, and
+  // the preStop S where a user hook made S ≠ W. (An app's exit-on-zero sidecar must cover S + R,
+  // sidecarOutlivesSeconds below: the app still finishes and calls out after its SIGTERM.)
   const M = Math.max(S, W);
   const minimumDrainSeconds: Derived = {
     value: M,
@@ -262,7 +262,8 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
     formula: `T = S + R = ${S} + ${R} = ${T}`,
     explanation:
       `The mesh proxy must outlive the app: its preStop (${S} s) plus the longest request (${R} s). Used as Istio ` +
-      `terminationDrainDuration or Linkerd proxy-wait-before-exit-seconds, which must stay below G = ${G} s.`,
+      `terminationDrainDuration, Istio MINIMUM_DRAIN_DURATION with exit-on-zero, or Linkerd ` +
+      `proxy-wait-before-exit-seconds, which must stay below G = ${G} s.`,
   };
 
   if (S >= G) {

@@ -1,7 +1,7 @@
 /**
- * Which mesh will inject a sidecar into a workload's pods (DOMAIN.md §2, §3): pod labels and
- * annotations first (an explicit opt-out wins), then a Namespace in the stream, then namespaces
- * the config names as injected.
+ * Which mesh will inject a sidecar into a workload's pods: never in the namespaces the mesh's
+ * injector skips; else pod labels and annotations first (an explicit opt-out wins), then a
+ * Namespace in the stream, then namespaces the config names as injected.
  */
 import type { Spec } from '../config/schema.ts';
 import { namespaceNamed } from './inventory.ts';
@@ -16,6 +16,32 @@ export interface MeshMembership {
 }
 
 const ISTIO_INJECT = 'sidecar.istio.io/inject';
+
+/**
+ * Namespaces Istio's injector never injects into, whatever the pod or namespace says: checked in
+ * injectRequired before any label (pkg/kube/inject/initializer.go@1.30.0 IgnoredNamespaces,
+ * pkg/kube/inject/inject.go@1.30.0; the same list in @1.20.0).
+ */
+export const ISTIO_IGNORED_NAMESPACES: readonly string[] = ['kube-system', 'kube-public', 'kube-node-lease', 'local-path-storage'];
+
+/**
+ * Namespaces the linkerd-control-plane chart's proxy-injector webhook does not see: its default
+ * namespaceSelector excludes them by `kubernetes.io/metadata.name` (charts/linkerd-control-plane/
+ * values.yaml@version-2.15 and @version-2.18, proxyInjector.namespaceSelector).
+ */
+export const LINKERD_IGNORED_NAMESPACES: readonly string[] = ['kube-system', 'cert-manager'];
+
+/** Returns why a mesh does not inject into the namespace (Linkerd: unless config lists it), or undefined when it may. */
+export function meshIgnoresNamespace(mesh: 'istio' | 'linkerd', namespace: string | undefined): string | undefined {
+  if (namespace === undefined) return undefined;
+  if (mesh === 'istio' && ISTIO_IGNORED_NAMESPACES.includes(namespace)) {
+    return `Istio never injects into namespace ${namespace} (IgnoredNamespaces, pkg/kube/inject/initializer.go@1.30.0)`;
+  }
+  if (mesh === 'linkerd' && LINKERD_IGNORED_NAMESPACES.includes(namespace)) {
+    return `Linkerd's proxy injector does not see namespace ${namespace} (the chart's default proxyInjector.namespaceSelector, charts/linkerd-control-plane/values.yaml@version-2.18)`;
+  }
+  return undefined;
+}
 const LINKERD_INJECT = 'linkerd.io/inject';
 
 /** Returns the meshes that inject into this workload's pods. */
@@ -32,6 +58,7 @@ function optional<K extends string>(key: K, evidence: string | undefined): { [P 
 }
 
 function istio(workload: Workload, inventory: Inventory, spec: Spec, namespace: string | undefined): string | undefined {
+  if (meshIgnoresNamespace('istio', namespace)) return undefined;
   const labels = labelsOf(workload.template.metadata);
   const annotations = annotationsOf(workload.template.metadata);
   // The label is what current Istio reads; the annotation is the older form. Either says yes or no.
@@ -54,6 +81,8 @@ function istio(workload: Workload, inventory: Inventory, spec: Spec, namespace: 
 }
 
 function linkerd(workload: Workload, inventory: Inventory, spec: Spec, namespace: string | undefined): string | undefined {
+  // The chart's namespaceSelector is a default a user may change: listing the namespace says so.
+  if (meshIgnoresNamespace('linkerd', namespace)) return namespace && spec.mesh.linkerdInjectedNamespaces.includes(namespace) ? `namespace ${namespace} is listed in mesh.linkerdInjectedNamespaces (which overrides the chart's default webhook namespaceSelector that leaves it out)` : undefined;
   const pod = annotationsOf(workload.template.metadata)[LINKERD_INJECT];
   if (pod === 'disabled') return undefined;
   if (pod === 'enabled' || pod === 'ingress') return `pod template annotation ${LINKERD_INJECT}: ${pod}`;

@@ -1,33 +1,122 @@
 /**
- * Native sidecars (Kubernetes sidecar containers) and the mesh annotations that switch a pod's
- * proxy to one, by version: the facts of DOMAIN.md §1–§3 in one place for the Job and app
- * mutators and for explain.
+ * Native sidecars (Kubernetes sidecar containers, KEP-753) and the mesh annotations that switch a
+ * pod's proxy to one, by version: the one home of these facts for the Job and app mutators and for
+ * explain.
+ *
+ * The rule (issue #13): the Kubernetes version kube-graceful is told is the **oldest kubelet's**.
+ * Render time cannot see the nodes, and kubelets may lag the API server by three minors, so a pod
+ * feature is used only where that kubelet has it on by default.
  */
 import { atLeast } from '../config/versions.ts';
 
-/** KEP-753: native sidecars are beta and on by default from Kubernetes 1.29 (DOMAIN §1). */
+/** The meshes whose sidecars kube-graceful handles. */
+export type MeshName = 'istio' | 'linkerd';
+
+/** The versions a decision reads (the spec's fields of the same names). */
+export interface NativeVersions {
+  readonly kubernetesVersion: string;
+  readonly istioVersion: string;
+  readonly linkerdVersion: string;
+}
+
+/**
+ * SidecarContainers gate: alpha (off) 1.28, beta and on by default 1.29, GA 1.33
+ * (kubernetes pkg/features/kube_features.go@v1.35.0, versioned gate table).
+ */
 export const NATIVE_SIDECARS_SINCE_KUBERNETES = '1.29';
 
-/** Istio's per-pod switch, read from Istio 1.24 (DOMAIN §2). */
+/**
+ * Istio's per-pod switch, read from 1.24: pkg/kube/inject/inject.go@1.24.0 reads
+ * `sidecar.istio.io/nativeSidecar` "true"/"false", which takes precedence over istiod's setting
+ * (inject.go@1.27.0: "The sidecar.istio.io/nativeSidecar annotation takes precedence over the
+ * global feature flag"); 1.19–1.23 have only istiod's mesh-wide env
+ * ENABLE_NATIVE_SIDECARS (pilot/pkg/features/pilot.go@1.19.0), which a pod cannot pin.
+ */
 export const ISTIO_NATIVE_ANNOTATION = 'sidecar.istio.io/nativeSidecar';
 export const ISTIO_NATIVE_ANNOTATION_SINCE = '1.24';
-/** From Istio 1.27 the default is auto: native when kubelets are ≥ 1.33 (DOMAIN §2). */
+/**
+ * From 1.27 ENABLE_NATIVE_SIDECARS defaults to auto (pilot/pkg/features/pilot.go@1.27.0): native
+ * when every node's kubelet is ≥ 1.33 (DetectNativeSidecar, pkg/kube/inject/webhook.go@1.27.0).
+ * Before 1.27 the setting is listed in pilot/pkg/features/experimental.go (@1.23.0, @1.24.0).
+ */
 export const ISTIO_NATIVE_AUTO_SINCE = '1.27';
 export const ISTIO_NATIVE_AUTO_KUBELET = '1.33';
 
-/** Linkerd's native-sidecar annotation exists from 2.15; it is the default from 2.20 (DOMAIN §3). */
+/**
+ * Linkerd's annotation: `config.alpha.linkerd.io/` in 2.15–2.18 (pkg/k8s/labels.go@version-2.15,
+ * @version-2.18), `config.beta.linkerd.io/` added in 2.19 (@version-2.19), `config.linkerd.io/` in
+ * 2.20 (@version-2.20), which still reads the older two. The chart calls the feature experimental
+ * through 2.18 and beta in 2.19 (charts/linkerd-control-plane/values.yaml `nativeSidecar`), and
+ * turns it on by default in 2.20 (`nativeSidecar: true`, values.yaml@version-2.20).
+ */
 export const LINKERD_NATIVE_SINCE = '2.15';
+export const LINKERD_NATIVE_BETA_SINCE = '2.19';
 export const LINKERD_NATIVE_DEFAULT_SINCE = '2.20';
 const LINKERD_NATIVE_NAME = 'proxy-enable-native-sidecar';
 /** The annotation under every prefix Linkerd has used: alpha (2.15–2.18), beta (2.19), GA (2.20+). */
 export const LINKERD_NATIVE_ANNOTATIONS = ['config.alpha.linkerd.io/', 'config.beta.linkerd.io/', 'config.linkerd.io/'].map((prefix) => prefix + LINKERD_NATIVE_NAME);
-/** The wait annotation has only ever been alpha (2.7+, DOMAIN §3). */
+/** The wait annotation has only ever been alpha (2.7+). */
 export const LINKERD_WAIT_ANNOTATION = 'config.alpha.linkerd.io/proxy-wait-before-exit-seconds';
 
 /** Returns the native-sidecar annotation a Linkerd version reads, or undefined before 2.15. */
 export function linkerdNativeAnnotation(version: string): string | undefined {
   if (atLeast(version, LINKERD_NATIVE_DEFAULT_SINCE)) return `config.linkerd.io/${LINKERD_NATIVE_NAME}`;
-  if (atLeast(version, '2.19')) return `config.beta.linkerd.io/${LINKERD_NATIVE_NAME}`;
+  if (atLeast(version, LINKERD_NATIVE_BETA_SINCE)) return `config.beta.linkerd.io/${LINKERD_NATIVE_NAME}`;
   if (atLeast(version, LINKERD_NATIVE_SINCE)) return `config.alpha.linkerd.io/${LINKERD_NATIVE_NAME}`;
   return undefined;
+}
+
+/** Returns the per-pod native-sidecar annotation the mesh reads at its version, or undefined when it has none. */
+export function nativeAnnotation(mesh: MeshName, versions: NativeVersions): string | undefined {
+  if (mesh === 'istio') return atLeast(versions.istioVersion, ISTIO_NATIVE_ANNOTATION_SINCE) ? ISTIO_NATIVE_ANNOTATION : undefined;
+  return linkerdNativeAnnotation(versions.linkerdVersion);
+}
+
+/** Returns `Istio 1.26` / `Linkerd 2.18`. */
+export function meshWithVersion(mesh: MeshName, versions: NativeVersions): string {
+  return mesh === 'istio' ? `Istio ${versions.istioVersion}` : `Linkerd ${versions.linkerdVersion}`;
+}
+
+/** Returns true when the oldest kubelet has native sidecars on by default. */
+export function kubeletHasNativeSidecars(versions: NativeVersions): boolean {
+  return atLeast(versions.kubernetesVersion, NATIVE_SIDECARS_SINCE_KUBERNETES);
+}
+
+/** How a message names a version: `Kubernetes 1.31`, or with where it came from (`Kubernetes 1.31 (default)`). */
+export type VersionLabel = (what: 'kubernetes' | MeshName) => string;
+
+/**
+ * Returns what keeps a pod from being pinned native at all, in words (empty: it can be): an oldest
+ * kubelet without the feature on by default, or a mesh version with no per-pod annotation.
+ */
+export function nativeBlockers(mesh: MeshName, versions: NativeVersions, label: VersionLabel = (what) => (what === 'kubernetes' ? `Kubernetes ${versions.kubernetesVersion}` : meshWithVersion(what, versions))): string[] {
+  const blockers: string[] = [];
+  if (!kubeletHasNativeSidecars(versions)) {
+    blockers.push(`the oldest kubelet, ${label('kubernetes')}, is below ${NATIVE_SIDECARS_SINCE_KUBERNETES}, where native sidecars are on by default (KEP-753)`);
+  }
+  if (nativeAnnotation(mesh, versions) === undefined) {
+    const since = mesh === 'istio' ? ISTIO_NATIVE_ANNOTATION_SINCE : LINKERD_NATIVE_SINCE;
+    blockers.push(`${label(mesh)} is below ${since}, the first with a per-pod native-sidecar annotation`);
+  }
+  return blockers;
+}
+
+/**
+ * Returns true when the mesh itself injects a native sidecar at these versions, with no annotation:
+ * Istio ≥ 1.27 when every kubelet is ≥ 1.33, Linkerd ≥ 2.20 (whatever the kubelets).
+ */
+export function meshDefaultsToNative(mesh: MeshName, versions: NativeVersions): boolean {
+  if (mesh === 'istio') return atLeast(versions.istioVersion, ISTIO_NATIVE_AUTO_SINCE) && atLeast(versions.kubernetesVersion, ISTIO_NATIVE_AUTO_KUBELET);
+  return atLeast(versions.linkerdVersion, LINKERD_NATIVE_DEFAULT_SINCE);
+}
+
+/** Returns how the mesh's own project rates native sidecars at its version, or undefined once it makes them a default. */
+export function nativeMaturityNote(mesh: MeshName, versions: NativeVersions): string | undefined {
+  if (mesh === 'istio') {
+    if (atLeast(versions.istioVersion, ISTIO_NATIVE_AUTO_SINCE)) return undefined;
+    return `Istio ${versions.istioVersion} lists native sidecars as experimental (ENABLE_NATIVE_SIDECARS in pilot/pkg/features/experimental.go@1.24.0); from ${ISTIO_NATIVE_AUTO_SINCE} Istio picks them itself on kubelets ≥ ${ISTIO_NATIVE_AUTO_KUBELET} (pkg/kube/inject/webhook.go@1.27.0)`;
+  }
+  if (atLeast(versions.linkerdVersion, LINKERD_NATIVE_DEFAULT_SINCE)) return undefined;
+  const level = atLeast(versions.linkerdVersion, LINKERD_NATIVE_BETA_SINCE) ? 'a beta feature' : 'an experimental feature';
+  return `Linkerd ${versions.linkerdVersion} calls native sidecars ${level} (charts/linkerd-control-plane/values.yaml proxy.nativeSidecar); they are its default from ${LINKERD_NATIVE_DEFAULT_SINCE}`;
 }

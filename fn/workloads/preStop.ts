@@ -4,7 +4,13 @@
  * per hook; only a plain sleep has a length that can be read from the manifest.
  */
 
-/** `preStop.sleep` (KEP-3960): beta and on by default from Kubernetes 1.30; on 1.29 it is off and silently dropped (DOMAIN §1). */
+/**
+ * `preStop.sleep` (KEP-3960): PodLifecycleSleepAction alpha (off) 1.29, beta and on by default 1.30,
+ * GA 1.34 (kubernetes pkg/features/kube_features.go@v1.35.0, versioned gate table). The version
+ * compared with it is the oldest kubelet's: a kubelet with the gate off returns without sleeping.
+ * `sleep: 0` needs PodLifecycleSleepActionAllowZero, on by default from 1.33 (same table, KEP-4818);
+ * kube-graceful never writes a zero sleep (a zero-second wait needs no hook).
+ */
 export const SLEEP_ACTION_SINCE = '1.30';
 
 /** A preStop hook as the kubelet will run it. */

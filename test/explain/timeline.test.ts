@@ -6,6 +6,7 @@ import test from 'ava';
 import type { IstioDrainSettings, PreStopRead, Valued } from '../../fn/explain/platform.ts';
 import { appTimeline, gatewayTimeline, jobTimeline } from '../../fn/explain/timeline.ts';
 import type { Timeline, TimelineWindow, Traffic } from '../../fn/explain/timeline.ts';
+import { istioQuitExit } from '../../fn/mutators/job/istioQuit.ts';
 
 const v = <T>(value: T, source = 'test'): Valued<T> => ({ value, source });
 const NLB: Traffic = { drainWindowSeconds: 180, maxRequestSeconds: 10, sender: 'from the load balancer' };
@@ -103,9 +104,15 @@ test('app with a native Istio sidecar: stopped after the app', (t) => {
   t.is(at(timeline, 'istio-proxy', 'SIGTERM once'), 25);
 });
 
-test('app behind a long drain window: Envoy closes the inbound listeners at drainDuration', (t) => {
-  const timeline = appTimeline({ grace: v(205), containers: [{ name: 'web', preStop: sleep(180) }], istio: { kind: v('native' as const), drain: istio() } }, NLB);
-  t.deepEqual(failing(timeline), [['refused', 45, 180]]);
+test('app behind a long drain window: a classic Envoy closes the inbound listeners at drainDuration; a native one never does', (t) => {
+  const classic = appTimeline({ grace: v(205), containers: [{ name: 'web', preStop: sleep(180) }], istio: { kind: v('classic' as const), drain: istio({ exitOnZero: true, M: 200 }) } }, NLB);
+  t.deepEqual(failing(classic), [['refused', 45, 180]]);
+  // Istio's native preStop drains with skip_exit (pkg/envoy/agent.go@1.24.0 DrainNow): whatever drainDuration says.
+  const native = appTimeline({ grace: v(205), containers: [{ name: 'web', preStop: sleep(180) }], istio: { kind: v('native' as const), drain: istio() } }, NLB);
+  t.deepEqual(failing(native), []);
+  t.false(native.events.some((e) => /drainDuration/.test(e.text)));
+  t.regex(native.events.find((e) => e.actor === 'istio-proxy' && e.at === 0)!.text, /skip_exit/);
+  t.is(at(native, 'istio-proxy', 'SIGTERM'), 190); // the app's last request: W + R
 });
 
 test('app: the grace period shorter than preStop + R ends in SIGKILL', (t) => {
@@ -138,4 +145,24 @@ test('Job: a classic sidecar never stops; native or a quit call lets the pod com
   t.is(wrapped.verdict.text, 'the Job completes');
   // A Linkerd quit URL does not stop istio-proxy.
   t.deepEqual(failing(jobTimeline({ proxies: proxy('classic'), containers: [{ name: 'migrate', quitUrls: ['http://127.0.0.1:4191/shutdown'] }] })), [['never-completes', 0, null]]);
+});
+
+test('Job on Istio: quitquitquit exits at once from 1.26; before, the pod completes after the drain (istio/istio#55424)', (t) => {
+  const quit = ['http://127.0.0.1:15020/quitquitquit'];
+  const drain = { exitOnZero: false, minimumDrainSeconds: 5, terminationDrainSeconds: 5 };
+  const job = (version: string, d = drain) => jobTimeline({ proxies: [{ mesh: 'istio', name: 'istio-proxy', kind: v('classic' as const), quitExit: istioQuitExit(version, d) }], containers: [{ name: 'migrate', quitUrls: quit, httpClient: v('curl' as const) }] });
+  t.is(at(job('1.26'), 'pod', 'completes'), 0);
+  t.is(at(job('1.25'), 'pod', 'completes'), 5);
+  t.regex(job('1.25').events.find((e) => e.actor === 'istio-proxy' && e.at === 0)!.text, /terminationDrainDuration \(5 s\)/);
+  t.is(at(job('1.21', { ...drain, exitOnZero: true, minimumDrainSeconds: 30 }), 'pod', 'completes'), 30);
+  t.deepEqual(failing(job('1.25')), []);
+});
+
+test('Job wrapper: with neither curl nor wget the proxy is never asked; an unknown image is a risk, not a plain ✓', (t) => {
+  const proxies = [{ mesh: 'istio' as const, name: 'istio-proxy', kind: v('classic' as const) }];
+  const job = (client: 'curl' | 'none' | 'unknown') => jobTimeline({ proxies, containers: [{ name: 'migrate', quitUrls: ['http://127.0.0.1:15020/quitquitquit'], httpClient: v(client) }] });
+  t.deepEqual([failing(job('curl')), risky(job('curl'))], [[], []]);
+  t.deepEqual(failing(job('none')), [['never-completes', 0, null]]);
+  t.deepEqual(risky(job('unknown')), [['needs-http-client', 0, null]]);
+  t.not(job('unknown').verdict.text, 'the Job completes');
 });

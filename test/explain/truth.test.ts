@@ -117,8 +117,11 @@ for (const c of CASES) {
           t.truthy(w.timelines.patched.events.find((e) => e.actor === name && e.at === sleep && e.text.startsWith('SIGTERM')));
         }
         if (metadata['MINIMUM_DRAIN_DURATION'] !== undefined) {
-          t.is(seconds(metadata['MINIMUM_DRAIN_DURATION']), derived(w, 'M'), `${what}: M`);
-          t.is(setting(w, 'MINIMUM_DRAIN_DURATION')?.patched.value, derived(w, 'M'));
+          // An app's exit-on-zero proxy waits T = S + R (issue #13 item 4), and the timeline says so at T.
+          t.is(seconds(metadata['MINIMUM_DRAIN_DURATION']), derived(w, 'T'), `${what}: T`);
+          t.is(derived(w, 'T'), derived(w, 'S')! + Number(w.inputs.find((i) => i.symbol === 'R')!.value), `${what}: T = S + R`);
+          t.is(setting(w, 'MINIMUM_DRAIN_DURATION')?.patched.value, derived(w, 'T'));
+          t.truthy(w.timelines.patched.events.find((e) => e.actor === 'istio-proxy' && e.at === derived(w, 'T') && e.text.startsWith('MINIMUM_DRAIN_DURATION')));
         }
         if (proxyConfig['terminationDrainDuration'] !== undefined) {
           t.is(seconds(proxyConfig['terminationDrainDuration'] as string), derived(w, 'T'), `${what}: T`);

@@ -218,14 +218,34 @@ test('a pod with nothing serving is left alone', (t) => {
 // Istio
 // ---------------------------------------------------------------------------------------------
 
-test('Istio native (auto: Kubernetes 1.31, Istio 1.26): pins nativeSidecar, no proxy config', (t) => {
-  const result = run(deployment() + service(), ISTIO);
+test('Istio auto: native only where Istio itself runs native (Istio ≥ 1.27, oldest kubelet ≥ 1.33), pinned', (t) => {
+  const result = run(deployment() + service(), { ...ISTIO, 'istio-version': '1.27', 'kube-version': 'v1.33.2' });
   const c = changed(result);
   t.is(c[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'true');
   t.false(`${ANN}["proxy.istio.io/config"]` in c);
   t.is(appPlan(result).sidecar, 'native');
   t.truthy(appPlan(result).mesh.istio);
   t.true(validateChangedDocuments(result) > 0);
+});
+
+test('Istio auto: classic below that (the defaults, Istio 1.26; or an oldest kubelet 1.32), not pinned', (t) => {
+  for (const flags of [{}, { 'istio-version': '1.28', 'kube-version': '1.32.9' }] as Flags[]) {
+    const result = run(deployment() + service(), { ...ISTIO, ...flags });
+    t.is(appPlan(result).sidecar, 'classic', JSON.stringify(flags));
+    t.false(`${ANN}["sidecar.istio.io/nativeSidecar"]` in changed(result));
+    t.regex(changed(result)[`${ANN}["proxy.istio.io/config"]`] as string, /EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"/);
+  }
+});
+
+test('Istio classic where Istio would pick native by itself: pinned "false" so the classic settings apply', (t) => {
+  const result = run(deployment() + service(), { ...ISTIO, 'istio-version': '1.28', 'kube-version': '1.33', 'sidecar-mode': 'classic' });
+  t.is(changed(result)[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'false');
+  t.regex(result.changes.find((ch) => formatPath(ch.path).includes('nativeSidecar'))!.reason, /webhook\.go@1\.27\.0/);
+});
+
+test('sidecar-mode native forces native wherever the versions allow it (Istio 1.24, kubelet 1.29)', (t) => {
+  const result = run(deployment() + service(), { ...ISTIO, 'sidecar-mode': 'native', 'istio-version': '1.24', 'kube-version': '1.29' });
+  t.is(changed(result)[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'true');
 });
 
 test('Istio auto picks classic below Kubernetes 1.29 or Istio 1.24', (t) => {
@@ -247,7 +267,8 @@ test('Istio native asked for where the versions lack it: classic and a warning',
 test('Istio classic (exit-on-zero): proxyMetadata merged, Go duration text, no removed settings', (t) => {
   const result = run(deployment() + service(), { ...ISTIO, 'sidecar-mode': 'classic', 'kube-version': '1.29', 'app-image-has-shell': 'true' });
   const config = changed(result)[`${ANN}["proxy.istio.io/config"]`] as string;
-  t.is(config, 'proxyMetadata:\n  EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"\n  MINIMUM_DRAIN_DURATION: 5s\n');
+  // S + R = 5 + 20: the proxy must not leave at the first idle second after the app's SIGTERM.
+  t.is(config, 'proxyMetadata:\n  EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"\n  MINIMUM_DRAIN_DURATION: 25s\n');
   t.false(/TERMINATION_DRAIN_DURATION|parentShutdownDuration/.test(result.output));
   t.is(appPlan(result).sidecar, 'classic');
   t.true(validateChangedDocuments(result) > 0);
@@ -263,7 +284,7 @@ test('Istio classic keeps what it does not own in proxy.istio.io/config, and a l
 test('Istio classic replaces a bare-number MINIMUM_DRAIN_DURATION Istio would ignore', (t) => {
   const podMeta = '      annotations:\n        proxy.istio.io/config: |\n          proxyMetadata:\n            MINIMUM_DRAIN_DURATION: "30"\n';
   const result = run(deployment({ podMeta }) + service(), { ...ISTIO, 'sidecar-mode': 'classic' });
-  t.regex(changed(result)[`${ANN}["proxy.istio.io/config"]`] as string, /MINIMUM_DRAIN_DURATION: "?5s"?/);
+  t.regex(changed(result)[`${ANN}["proxy.istio.io/config"]`] as string, /MINIMUM_DRAIN_DURATION: "?25s"?/);
   t.true(codes(result).includes('info ISTIO_DURATION_IGNORED'));
 });
 
@@ -273,21 +294,23 @@ test('Istio classic (termination-drain): terminationDrainDuration = S + R', (t) 
   t.regex(result.changes.find((c) => formatPath(c.path).includes('proxy.istio.io'))!.reason, /T = S \+ R = 5 \+ 20 = 25/);
 });
 
-test('Istio behind an NLB: inbound listeners stay open for W + B in both modes (drainDuration past the 45 s default)', (t) => {
-  const native = changed(run(deployment() + nlbService(), ISTIO));
+test('Istio behind an NLB: classic gets drainDuration W + B (past the 45 s default); native needs none (skip_exit drain)', (t) => {
+  const native = changed(run(deployment() + nlbService(), { ...ISTIO, 'sidecar-mode': 'native' }));
   t.is(native[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'true');
-  t.is(native[`${ANN}["proxy.istio.io/config"]`], 'drainDuration: 185s\n');
+  t.false(`${ANN}["proxy.istio.io/config"]` in native, 'no setting that does nothing in a native sidecar');
   const classic = run(deployment() + nlbService(), { ...ISTIO, 'sidecar-mode': 'classic' });
-  t.is(changed(classic)[`${ANN}["proxy.istio.io/config"]`], 'proxyMetadata:\n  EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"\n  MINIMUM_DRAIN_DURATION: 180s\ndrainDuration: 185s\n');
+  t.is(changed(classic)[`${ANN}["proxy.istio.io/config"]`], 'proxyMetadata:\n  EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"\n  MINIMUM_DRAIN_DURATION: 200s\ndrainDuration: 185s\n');
   t.regex(classic.changes.find((c) => formatPath(c.path).includes('proxy.istio.io'))!.reason, /D = W \+ B = 180 \+ 5 = 185/);
 });
 
 test("Istio: the pod's own longer drainDuration is kept; a shorter one is raised with a note", (t) => {
   const longer = '      annotations:\n        proxy.istio.io/config: "drainDuration: 300s"\n';
-  t.false(`${ANN}["proxy.istio.io/config"]` in changed(run(deployment({ podMeta: longer }) + nlbService(), ISTIO)));
+  const kept = changed(run(deployment({ podMeta: longer }) + nlbService(), ISTIO))[`${ANN}["proxy.istio.io/config"]`] as string;
+  t.regex(kept, /drainDuration: 300s/);
+  t.notRegex(kept, /185s/);
   const shorter = '      annotations:\n        proxy.istio.io/config: "drainDuration: 60s"\n';
   const result = run(deployment({ podMeta: shorter }) + nlbService(), ISTIO);
-  t.is(changed(result)[`${ANN}["proxy.istio.io/config"]`], 'drainDuration: 185s');
+  t.regex(changed(result)[`${ANN}["proxy.istio.io/config"]`] as string, /drainDuration: 185s/);
   t.true(codes(result).includes('info DRAIN_DURATION_BELOW_WINDOW'));
 });
 
@@ -317,21 +340,29 @@ test('a pre-injected istio-proxy container is never a serving container and its 
 // Linkerd
 // ---------------------------------------------------------------------------------------------
 
-const linkerdMatrix: Array<{ flags: Flags; key: string | 'classic' }> = [
+// auto: native only where Linkerd itself runs native (2.20+); classic before, where Linkerd calls
+// the feature experimental (2.15–2.18) or beta (2.19). `pin` is the annotation set to "false".
+const linkerdMatrix: Array<{ flags: Flags; key: string | 'classic'; pin?: string }> = [
   { flags: { 'linkerd-version': '2.14' }, key: 'classic' },
-  { flags: { 'linkerd-version': '2.15' }, key: 'config.alpha.linkerd.io/proxy-enable-native-sidecar' },
-  { flags: { 'linkerd-version': '2.18' }, key: 'config.alpha.linkerd.io/proxy-enable-native-sidecar' },
-  { flags: { 'linkerd-version': '2.19' }, key: 'config.beta.linkerd.io/proxy-enable-native-sidecar' },
+  { flags: { 'linkerd-version': '2.15' }, key: 'classic' },
+  { flags: { 'linkerd-version': '2.18' }, key: 'classic' },
+  { flags: { 'linkerd-version': '2.19' }, key: 'classic' },
   { flags: { 'linkerd-version': '2.20' }, key: 'config.linkerd.io/proxy-enable-native-sidecar' },
   { flags: { 'linkerd-version': '2.18', 'kube-version': '1.28', 'app-image-has-shell': 'true' }, key: 'classic' },
+  { flags: { 'linkerd-version': '2.20', 'kube-version': '1.28', 'app-image-has-shell': 'true' }, key: 'classic', pin: 'config.linkerd.io/proxy-enable-native-sidecar' },
+  { flags: { 'linkerd-version': '2.19', 'sidecar-mode': 'native' }, key: 'config.beta.linkerd.io/proxy-enable-native-sidecar' },
+  { flags: { 'linkerd-version': '2.15', 'sidecar-mode': 'native' }, key: 'config.alpha.linkerd.io/proxy-enable-native-sidecar' },
 ];
-for (const { flags, key } of linkerdMatrix) {
-  test(`Linkerd auto with ${JSON.stringify(flags)} → ${key}`, (t) => {
+for (const { flags, key, pin } of linkerdMatrix) {
+  test(`Linkerd with ${JSON.stringify(flags)} → ${key}${pin ? ', pinned false' : ''}`, (t) => {
     const result = run(deployment() + service(), { ...LINKERD, ...flags });
     const c = changed(result);
     if (key === 'classic') {
       t.is(c[`${ANN}["config.alpha.linkerd.io/proxy-wait-before-exit-seconds"]`], '25');
       t.is(appPlan(result).sidecar, 'classic');
+      const pinned = Object.keys(c).filter((k) => k.includes('proxy-enable-native-sidecar'));
+      t.deepEqual(pinned, pin ? [`${ANN}[${JSON.stringify(pin)}]`] : []);
+      if (pin) t.is(c[pinned[0]!], 'false');
     } else {
       t.is(c[`${ANN}[${JSON.stringify(key)}]`], 'true');
       t.false(Object.keys(c).some((k) => k.includes('proxy-wait-before-exit')));
@@ -374,7 +405,7 @@ test('StatefulSet, DaemonSet and ReplicaSet are handled; a Job is not', (t) => {
 test('an Argo Rollout is handled through config extraKinds', (t) => {
   const rollout = deployment({ kind: 'Rollout', apiVersion: 'argoproj.io/v1alpha1' });
   const spec = { extraKinds: [{ group: 'argoproj.io', kind: 'Rollout', podTemplatePath: 'spec.template' }] };
-  const result = run(rollout + service(), ISTIO, spec);
+  const result = run(rollout + service(), { ...ISTIO, 'sidecar-mode': 'native' }, spec);
   t.deepEqual(changed(result)[PRESTOP], { sleep: { seconds: 5 } });
   t.is(changed(result)[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'true');
   t.deepEqual(run(rollout + service(), ISTIO).changes, [], 'not a workload without extraKinds');

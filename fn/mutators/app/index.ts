@@ -79,8 +79,11 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome {
     findings.push(...sidecar.findings);
   }
   const usesSidecarWait = sidecars.some((s) => s.usesSidecarWait);
+  const classicIstio = context.mesh.istio !== undefined && sidecars[0]?.mode === 'classic'; // sidecarsOf lists Istio first
   for (const check of timing.podChecks) {
     if (check.code === 'SIDECAR_WAIT_NOT_BELOW_GRACE' && !usesSidecarWait) continue;
+    // Only a classic istio-proxy closes its inbound listeners after drainDuration (istioInboundDrain.ts).
+    if (check.code === 'DRAIN_DURATION_BELOW_WINDOW' && !classicIstio) continue;
     findings.push({ severity: check.severity, code: check.code, message: check.message });
   }
   const plan: AppPlan = {

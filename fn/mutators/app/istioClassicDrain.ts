@@ -1,7 +1,8 @@
 /**
  * Classic (not native) istio-proxy: it gets SIGTERM together with the app, so it must be told to
- * stay up while the app drains (DOMAIN.md §2, §5): exit-on-zero with MINIMUM_DRAIN_DURATION ≥ S,
- * or terminationDrainDuration ≥ S + R. Never TERMINATION_DRAIN_DURATION_SECONDS (removed in 1.10)
+ * stay up while the app drains and finishes: exit-on-zero with MINIMUM_DRAIN_DURATION ≥ S + R, or
+ * terminationDrainDuration ≥ S + R (issue #13 item 4: with S alone the proxy may leave at the first
+ * idle second after the app's SIGTERM, while the app still calls out). Never TERMINATION_DRAIN_DURATION_SECONDS (removed in 1.10)
  * or parentShutdownDuration (ignored since 1.17).
  */
 import { atLeast } from '../../config/versions.ts';
@@ -13,7 +14,7 @@ import { proxyMetadataOf, setProxyMetadata } from '../shared/proxyMetadata.ts';
 import type { ProposedFinding } from '../types.ts';
 import type { AppTiming } from './timing.ts';
 
-/** EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION exist from Istio 1.12 (DOMAIN.md §2). */
+/** EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION exist from Istio 1.12 (pkg/envoy/agent.go@1.12.0). */
 const EXIT_ON_ZERO_SINCE = '1.12';
 
 /** The annotation text with the classic settings, what they are and why; undefined when it can't be merged. */
@@ -36,17 +37,22 @@ export function classicDrain(text: string, fields: Readonly<Record<string, unkno
   }
   const plan = timing.pod;
   if (drain === 'exit-on-zero') {
-    const M = plan.minimumDrainSeconds;
+    // S + R, not S: after MINIMUM_DRAIN_DURATION the proxy leaves at the first second with no
+    // active connection (pkg/envoy/agent.go@1.24.0 terminate: sleep minDrainDuration, then poll
+    // downstream_cx_active every second), while the app, SIGTERMed at S, may still finish requests
+    // and open outbound calls for R more seconds. G = S + R + B keeps the proxy's end inside the grace period.
+    const M = plan.sidecarOutlivesSeconds;
     const existing = proxyMetadataOf(fields, 'MINIMUM_DRAIN_DURATION');
     const keep = longEnough(existing, M.value, 'MINIMUM_DRAIN_DURATION', path, findings);
     const merged = setProxyMetadata(text, { EXIT_ON_ZERO_ACTIVE_CONNECTIONS: 'true', ...(keep ? {} : { MINIMUM_DRAIN_DURATION: formatGoDurationSeconds(M.value) }) });
     return merged === undefined ? undefined : {
       text: merged,
       lines: [
-        keep ? `MINIMUM_DRAIN_DURATION "${existing}" kept: it already covers ${M.formula}.` : `MINIMUM_DRAIN_DURATION "${M.value}s": ${M.formula} (Go duration text; Istio ignores a bare number).`,
-        'EXIT_ON_ZERO_ACTIVE_CONNECTIONS "true": after that the proxy exits only once no connection is active, so inbound and outbound traffic keep working while the app finishes its requests (Istio 1.12+).',
+        keep ? `MINIMUM_DRAIN_DURATION "${existing}" kept: it already covers ${M.formula}.` : `MINIMUM_DRAIN_DURATION "${M.value}s": ${M.formula} (G = ${plan.graceSeconds.value}; Go duration text: Istio ignores a bare number).`,
+        `EXIT_ON_ZERO_ACTIVE_CONNECTIONS "true": once MINIMUM_DRAIN_DURATION is over, the proxy exits at the first second with no active connection (Istio 1.12+); until then inbound and outbound traffic keep working, also for the requests the app still finishes after its SIGTERM at S = ${plan.preStopSeconds.value} s.`,
         M.explanation,
       ],
+      usesSidecarWait: true,
     };
   }
   const T = plan.sidecarOutlivesSeconds;
@@ -65,7 +71,7 @@ function longEnough(existing: string | undefined, seconds: number, name: string,
   if (existing === undefined) return false;
   const parsed = parseGoDurationSeconds(existing);
   if (parsed === undefined) {
-    findings.push({ severity: 'info', code: 'ISTIO_DURATION_IGNORED', message: `${name} "${existing}" in ${PROXY_CONFIG_ANNOTATION} is not a Go duration, so Istio ignores it and uses its 5 s default (DOMAIN.md §2); replaced with "${seconds}s".`, path });
+    findings.push({ severity: 'info', code: 'ISTIO_DURATION_IGNORED', message: `${name} "${existing}" in ${PROXY_CONFIG_ANNOTATION} is not a Go duration, so Istio ignores it and uses its 5 s default; replaced with "${seconds}s".`, path });
     return false;
   }
   return parsed >= seconds;

@@ -1,10 +1,10 @@
 /**
- * Inbound listeners of istio-proxy during the drain window. When termination starts, pilot-agent
- * drains the sidecar's inbound listeners (on SIGTERM in classic mode, from Istio's own preStop in
- * native mode): Envoy keeps accepting for `drainDuration` (default 45 s), then closes them
- * (DOMAIN.md §2). Behind a load balancer whose window W is longer, connections it still sends
- * would be refused by the sidecar although the app is up, so drainDuration must reach W + B
- * (the plan's D, the same rule as for gateways, DOMAIN.md §5).
+ * Inbound listeners of a classic istio-proxy during the drain window. On SIGTERM pilot-agent drains
+ * the sidecar's inbound listeners (`drain_listeners?inboundonly&graceful`, pkg/envoy/admin.go@1.24.0):
+ * Envoy keeps accepting for `drainDuration` (default 45 s), then closes them. Behind a load
+ * balancer whose window W is longer, connections it still sends would be refused by the sidecar
+ * although the app is up, so drainDuration must reach W + B (the plan's D, the same rule as for
+ * gateways). A native sidecar drains with `&skip_exit` and never closes them: not used there.
  */
 import { ISTIO_DEFAULT_DRAIN_DURATION_SECONDS } from '../../timing/platformDefaults.ts';
 import { formatGoDurationSeconds, parseGoDurationSeconds } from '../../timing/durations.ts';

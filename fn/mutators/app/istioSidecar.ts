@@ -1,11 +1,12 @@
 /**
  * Istio: make istio-proxy outlive the app (istio/istio#7136, #10112, #36640). Native mode pins
- * the pod's `sidecar.istio.io/nativeSidecar: "true"`; classic mode merges drain settings into
- * `proxy.istio.io/config`; either way the inbound listeners must stay open for the drain window.
+ * the pod's `sidecar.istio.io/nativeSidecar: "true"` and nothing else (no drain setting acts there);
+ * classic mode merges drain settings into `proxy.istio.io/config`, inbound listeners open for the
+ * drain window included.
  * Never a `lifecycle` on istio-proxy: an exec preStop replaces Istio's own native drain hook and
  * a sleep preStop merges into an invalid hook with two handlers (DOMAIN.md §2).
  */
-import { ISTIO_NATIVE_ANNOTATION, ISTIO_NATIVE_ANNOTATION_SINCE } from '../../workloads/nativeSidecars.ts';
+import { ISTIO_NATIVE_ANNOTATION } from '../../workloads/nativeSidecars.ts';
 import type { Spec } from '../../config/schema.ts';
 import { annotationsOf } from '../../workloads/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
@@ -18,36 +19,46 @@ import type { SidecarOutcome } from './sidecarMode.ts';
 import { drainWindowSource } from './timing.ts';
 import type { AppTiming } from './timing.ts';
 
-/** Per-pod native-sidecar switch, read by Istio 1.24+ (DOMAIN.md §2). */
-
 /** Returns the pod-template changes that keep istio-proxy up until the app has finished. */
 export function istioSidecar(workload: Workload, spec: Spec, timing: AppTiming): SidecarOutcome {
   const annotations = annotationsOf(workload.template.metadata);
   const pinned = annotations[ISTIO_NATIVE_ANNOTATION];
   const pod = pinned === 'true' || pinned === 'false' ? { native: pinned === 'true', evidence: `pod annotation ${ISTIO_NATIVE_ANNOTATION}: "${pinned}"` } : undefined;
-  const choice = chooseSidecarMode(spec, { mesh: 'Istio', meshSince: ISTIO_NATIVE_ANNOTATION_SINCE, meshVersion: spec.istioVersion }, pod);
+  const choice = chooseSidecarMode(spec, 'istio', pod);
   const findings = [...choice.findings];
   const changes: ProposedChange[] = [];
   const W = drainWindowSource(timing);
   if (choice.mode === 'native') {
     const reason = [
       `Native sidecar: Kubernetes stops istio-proxy only after every app container has exited (KEP-753), so the proxy outlives the app's preStop (S = ${timing.pod.preStopSeconds.value} s) and its last requests (R = ${timing.inputs.maxRequest.value} s) with no proxy timer to size.`,
-      `Pinned per pod because from Istio 1.27 the default depends on kubelet versions, which render time cannot see (DOMAIN.md §2). Mode: ${choice.why}.`,
+      `Pinned per pod because from Istio 1.27 the default depends on every node's kubelet version (pkg/kube/inject/webhook.go@1.27.0 DetectNativeSidecar), which render time cannot see. Mode: ${choice.why}.`,
       W,
     ].join('\n');
     changes.push({ path: workload.at('metadata', 'annotations', ISTIO_NATIVE_ANNOTATION), value: 'true', reason });
+  } else if (choice.pinClassic) {
+    const reason = [
+      `Pinned classic: ${choice.why}. Left open, Istio ${spec.istioVersion} would inject a native sidecar when every kubelet is ≥ 1.33 (pkg/kube/inject/webhook.go@1.27.0), where the classic drain settings below do nothing (after the native preStop's drain, pilot-agent exits at once on SIGTERM: pkg/envoy/agent.go@1.27.0 terminate).`,
+      W,
+    ].join('\n');
+    changes.push({ path: workload.at('metadata', 'annotations', ISTIO_NATIVE_ANNOTATION), value: 'false', reason });
+  }
+  if (choice.mode === 'native') {
+    // Nothing in proxy.istio.io/config to size: Istio's native preStop (`pilot-agent request POST
+    // drain`, injection-template.yaml@1.24.0…@1.30.0) drains the inbound listeners with skip_exit
+    // (pkg/envoy/agent.go DrainNow → Drain(true), pkg/envoy/admin.go@1.24.0 `&skip_exit`), so Envoy
+    // never closes them and drainDuration does not end the accepting; on SIGTERM, after the app, the
+    // agent exits at once (agent.go terminate: "already drained"), so terminationDrainDuration,
+    // EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION do nothing either.
+    return { mode: choice.mode, changes, findings, usesSidecarWait: false };
   }
   const path = workload.at('metadata', 'annotations', PROXY_CONFIG_ANNOTATION);
   const current: unknown = annotations[PROXY_CONFIG_ANNOTATION];
   const reading = readProxyConfig(current);
   if (!reading.ok) {
-    findings.push({ severity: 'warning', code: 'PROXY_CONFIG_UNREADABLE', message: `${PROXY_CONFIG_ANNOTATION} was left as it is because ${reading.problem}; istio-proxy may stop before the app has drained${choice.mode === 'native' ? '' : ' (classic sidecar)'}.`, path });
+    findings.push({ severity: 'warning', code: 'PROXY_CONFIG_UNREADABLE', message: `${PROXY_CONFIG_ANNOTATION} was left as it is because ${reading.problem}; istio-proxy may stop before the app has drained (classic sidecar).`, path });
     return { mode: choice.mode, changes, findings, usesSidecarWait: false };
   }
-  const steps = [
-    ...(choice.mode === 'classic' ? [(text: string) => classicDrain(text, reading.fields, spec, timing, path, findings)] : []),
-    (text: string) => inboundDrain(text, timing),
-  ];
+  const steps = [(text: string) => classicDrain(text, reading.fields, spec, timing, path, findings), (text: string) => inboundDrain(text, timing)];
   let text: string | undefined = reading.text;
   const lines: string[] = [];
   let usesSidecarWait = false;
@@ -62,7 +73,7 @@ export function istioSidecar(workload: Workload, spec: Spec, timing: AppTiming):
     usesSidecarWait ||= done.usesSidecarWait ?? false;
   }
   if (text !== reading.text) {
-    lines.push(`${choice.mode === 'classic' ? `Classic sidecar (${choice.why}); m` : 'M'}erged into ${PROXY_CONFIG_ANNOTATION}, other keys kept.`, W);
+    lines.push(`Classic sidecar (${choice.why}); merged into ${PROXY_CONFIG_ANNOTATION}, other keys kept.`, W);
     changes.push({ path, value: text, reason: lines.join('\n') });
   }
   return { mode: choice.mode, changes, findings, usesSidecarWait };

@@ -36,7 +36,7 @@ export function servingContainers(workload: Workload, context: MutatorContext): 
   if (configured !== undefined) {
     for (const name of configured) {
       if (MESH_PROXY_CONTAINERS.has(name)) {
-        findings.push({ severity: 'warning', code: 'PROXY_NOT_SERVING_CONTAINER', message: `app.servingContainers names ${name}, a mesh proxy: its lifecycle belongs to the mesh and is never changed (DOMAIN.md §2); ignored.` });
+        findings.push({ severity: 'warning', code: 'PROXY_NOT_SERVING_CONTAINER', message: `app.servingContainers names ${name}, a mesh proxy: its lifecycle belongs to the mesh and is never changed; ignored.` });
       } else if (apps.some((c) => c.name === name)) {
         why.set(name, 'named in app.servingContainers');
       }

@@ -7,8 +7,10 @@
 import { dequal } from 'dequal';
 import { getAt } from '../../document/path.ts';
 import { annotationsOf, labelsOf } from '../../workloads/kubeObject.ts';
+import { meshIgnoresNamespace } from '../../workloads/mesh.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { NOTHING } from '../types.ts';
+import { nativeMaturityNote } from '../../workloads/nativeSidecars.ts';
 import type { Mutator, MutatorContext, MutatorOutcome, ProposedFinding } from '../types.ts';
 import { helmHookFindings } from './helmHook.ts';
 import { mainContainers } from './mainContainers.ts';
@@ -41,6 +43,7 @@ export const jobSidecarQuit: Mutator = {
     // Only what differs from the manifest counts, so "nothing to do" can be said when that is so.
     const changes = plan.changes.filter((c) => !dequal(getAt(workload.object, c.path), c.value));
     const findings = [...plan.findings];
+    if (decision.mode === 'native' && changes.some((c) => c.value === 'true')) findings.push(...maturityNotes(context, meshes));
     if (changes.length > 0) findings.push(...helmHookFindings(workload));
     else if (!findings.some((f) => f.severity !== 'info')) findings.push(alreadyDone(decision.mode));
     const jobPlan: JobPlan = { mode: decision.mode, why: decision.why, meshes, mesh: context.mesh };
@@ -51,7 +54,7 @@ export const jobSidecarQuit: Mutator = {
 function native(workload: Workload, context: MutatorContext, meshes: readonly Mesh[], decision: ModeDecision): ModePlan {
   // An explicit `job.mode: native` the versions cannot honour: pinning the annotation would do
   // nothing (old mesh) or leave the proxy an init container that never ends (old Kubernetes).
-  // The conservative choice is to change nothing and say so (DOMAIN.md preamble).
+  // The conservative choice is to change nothing and say so.
   const blockers = decision.pinnedByPod ? [] : nativeBlockers(context.config, meshes);
   if (blockers.length > 0) {
     return {
@@ -68,6 +71,14 @@ function native(workload: Workload, context: MutatorContext, meshes: readonly Me
   return nativePlan(workload, context, meshes, decision);
 }
 
+/** The upstream maturity of native sidecars where this run pins them: a fact to weigh, not a reason to leave the Job hanging. */
+function maturityNotes(context: MutatorContext, meshes: readonly Mesh[]): ProposedFinding[] {
+  return meshes
+    .map((mesh) => nativeMaturityNote(mesh, context.spec))
+    .filter((note) => note !== undefined)
+    .map((note) => ({ severity: 'info', code: 'JOB_NATIVE_SIDECAR_MATURITY', message: `${note}. Native was still chosen: without it (or a wrapper) the Job never completes. Set job.mode: wrap (kube-graceful.dev/job-mode: wrap) to keep classic sidecars` }));
+}
+
 function wrap(workload: Workload, context: MutatorContext, meshes: readonly Mesh[], decision: ModeDecision): ModePlan {
   const main = mainContainers(workload, context.spec);
   const plan = wrapPlan(workload, context, meshes, main.containers, decision);
@@ -75,6 +86,9 @@ function wrap(workload: Workload, context: MutatorContext, meshes: readonly Mesh
 }
 
 function noMesh(workload: Workload): ProposedFinding {
+  const ignored = MESHES.map((mesh) => meshIgnoresNamespace(mesh, workload.ref.namespace)).filter((why) => why !== undefined);
+  // Only when that is the whole story: a pod that opts out says so below.
+  if (ignored.length > 0) return { severity: 'info', code: 'JOB_NO_MESH', message: `no mesh sidecar is injected: ${ignored.join('; ')}; nothing to do` };
   const meta = workload.template.metadata;
   const optOut = [
     (labelsOf(meta)['sidecar.istio.io/inject'] ?? annotationsOf(meta)['sidecar.istio.io/inject']) === 'false' ? 'sidecar.istio.io/inject: "false"' : '',

@@ -1,17 +1,10 @@
 /**
  * Native sidecar or command wrapper: which one a Job's pod gets, from the configured versions
- * (DOMAIN.md §1–§3). Pure: versions and annotations in, a decision and its explanation out.
+ * (fn/workloads/nativeSidecars.ts). Pure: versions and annotations in, a decision and its explanation out.
  */
 import { sourceOf } from '../../config/schema.ts';
 import type { Config } from '../../config/schema.ts';
-import { atLeast } from '../../config/versions.ts';
-import {
-  ISTIO_NATIVE_ANNOTATION,
-  ISTIO_NATIVE_ANNOTATION_SINCE,
-  LINKERD_NATIVE_SINCE,
-  linkerdNativeAnnotation,
-  NATIVE_SIDECARS_SINCE_KUBERNETES,
-} from '../../workloads/nativeSidecars.ts';
+import { nativeAnnotation, nativeBlockers as meshNativeBlockers } from '../../workloads/nativeSidecars.ts';
 
 export type Mesh = 'istio' | 'linkerd';
 export type JobMode = 'native' | 'wrap';
@@ -31,30 +24,15 @@ export function describeVersion(config: Config, mesh: Mesh | 'kubernetes'): stri
   return `${mesh === 'istio' ? 'Istio' : 'Linkerd'} ${version} (${source})`;
 }
 
-/**
- * Returns the pod annotation that switches the mesh's proxy to a native sidecar at the configured
- * version, or undefined when that version has none. Linkerd moved the annotation from the alpha
- * prefix (2.15–2.18) to beta (2.19) to GA `config.linkerd.io/` (2.20) (DOMAIN.md §3).
- */
+/** Returns the pod annotation that switches the mesh's proxy to a native sidecar at the configured version, or undefined when it has none. */
 export function nativeSidecarAnnotation(config: Config, mesh: Mesh): string | undefined {
-  const { version } = meshVersion(config, mesh);
-  if (mesh === 'istio') return atLeast(version, ISTIO_NATIVE_ANNOTATION_SINCE) ? ISTIO_NATIVE_ANNOTATION : undefined;
-  return linkerdNativeAnnotation(version);
+  return nativeAnnotation(mesh, config.spec);
 }
 
-/** Returns what keeps the pod from native sidecars at the configured versions (empty: nothing). */
+/** Returns what keeps the pod from native sidecars at the configured versions (empty: nothing), naming where each version came from. */
 export function nativeBlockers(config: Config, meshes: readonly Mesh[]): string[] {
-  const blockers: string[] = [];
-  if (!atLeast(config.spec.kubernetesVersion, NATIVE_SIDECARS_SINCE_KUBERNETES)) {
-    blockers.push(`${describeVersion(config, 'kubernetes')} is below ${NATIVE_SIDECARS_SINCE_KUBERNETES}, where native sidecars become on by default (KEP-753)`);
-  }
-  for (const mesh of meshes) {
-    if (nativeSidecarAnnotation(config, mesh) === undefined) {
-      const minimum = mesh === 'istio' ? ISTIO_NATIVE_ANNOTATION_SINCE : LINKERD_NATIVE_SINCE;
-      blockers.push(`${describeVersion(config, mesh)} is below ${minimum}, the first with a per-pod native-sidecar annotation`);
-    }
-  }
-  return blockers;
+  const blockers = meshes.flatMap((mesh) => meshNativeBlockers(mesh, config.spec, (what) => describeVersion(config, what)));
+  return [...new Set(blockers)];
 }
 
 /** The mode for one pod and why, in words for the report. */
@@ -67,8 +45,11 @@ export interface ModeDecision {
 
 /**
  * Decides native or wrap for one pod. `job.mode` native/wrap is taken as given (the caller checks
- * that native is possible); auto picks native where the versions allow it — the fix Istio's
- * maintainers recommend ("solve this problem entirely", istio/istio#36640). A pod template that
+ * that native is possible); auto picks native wherever the versions allow it at all (the oldest
+ * kubelet ≥ 1.29 and a mesh that reads the per-pod annotation), even where the mesh still rates
+ * the feature experimental: a native sidecar is a definite fix for a Job that definitely hangs
+ * otherwise, and the fix Istio's maintainers recommend ("solve this problem entirely",
+ * istio/istio#36640); the caller reports the maturity as an info finding. A pod template that
  * already pins the native annotation is followed ("false" → wrap, "true" → native), and
  * `sidecarMode: classic` (classic sidecars everywhere) makes auto wrap.
  */
@@ -89,5 +70,5 @@ export function decideMode(config: Config, meshes: readonly Mesh[], podAnnotatio
   const blockers = nativeBlockers(config, meshes);
   if (blockers.length > 0) return { mode: 'wrap', why: `job.mode: auto, and native sidecars are not available: ${blockers.join('; ')}` };
   const versions = [describeVersion(config, 'kubernetes'), ...meshes.map((mesh) => describeVersion(config, mesh))].join(', ');
-  return { mode: 'native', why: `job.mode: auto, and ${versions} support native sidecars` };
+  return { mode: 'native', why: `job.mode: auto, and ${versions} allow native sidecars (the oldest kubelet has them on by default; the mesh reads the per-pod annotation)` };
 }

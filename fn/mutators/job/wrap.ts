@@ -8,7 +8,8 @@ import { annotationsOf } from '../../workloads/kubeObject.ts';
 import type { Container } from '../../workloads/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { MutatorContext, ProposedChange, ProposedFinding } from '../types.ts';
-import { knownWithoutShell } from './images.ts';
+import { httpClientOf, knownWithoutShell } from './images.ts';
+import { ISTIO_QUIT_SKIPS_DRAIN_SINCE } from './istioQuit.ts';
 
 /** Why an image cannot run the wrapper: config says so, or the image is known to have no shell. */
 function withoutShell(image: string | undefined, imageHasShell: boolean | undefined): string | undefined {
@@ -63,12 +64,22 @@ export function wrapPlan(workload: Workload, context: MutatorContext, meshes: re
       });
       continue;
     }
+    const client = httpClientOf(container.image, context.spec.job.imageHasHttpClient, context.spec.job.imageHasShell);
+    const clientFix = 'Use native mode (job.mode: native, Kubernetes ≥ 1.29 with Istio ≥ 1.24 / Linkerd ≥ 2.15), or an image with curl or wget; if this image has one, set job.imageHasHttpClient: true (kube-graceful.dev/job-image-has-http-client: "true")';
+    if (client.client === 'none' && !isWrapped(command)) {
+      findings.push({ severity: 'warning', code: 'JOB_IMAGE_WITHOUT_HTTP_CLIENT', path: workload.containerAt(container.name, 'image'), message: `container "${container.name}" not wrapped: the wrapper asks the proxy to quit with curl or wget, and ${client.evidence}, so the Job would still never complete. ${clientFix}` });
+      continue;
+    }
+    if (client.client === 'unknown') {
+      findings.push({ severity: 'warning', code: 'JOB_IMAGE_HTTP_CLIENT_UNKNOWN', path: workload.containerAt(container.name, 'image'), message: `container "${container.name}" wrapped, but the Job completes only if its image has curl or wget for the quit call, and ${client.evidence}: with neither, the wrapper prints so and the proxy keeps the pod running. ${clientFix}` });
+    }
     const program = unwrapCommand(command) ?? command;
     changes.push({
       path,
       value: wrapCommand(program, endpoints),
       reason: [
         `Wrapped: when ${JSON.stringify(program.join(' '))} exits, the wrapper POSTs ${endpoints.map((e) => e.url).join(' and ')} so ${meshWords} exits, then exits with the program's own exit code. ${STUCK_JOB}`,
+        `The call needs curl or wget in the image: ${client.client === 'unknown' ? 'not known for this image (see the warning)' : client.evidence}.${meshes.includes('istio') ? ` istio-proxy exits at once from Istio ${ISTIO_QUIT_SKIPS_DRAIN_SINCE} (istio/istio#55424); before, it first drains for terminationDrainDuration (or MINIMUM_DRAIN_DURATION with exit-on-zero), and the Job completes that much later (configured: ${describeVersion(context.config, 'istio')}).` : ''}`,
         `args are unchanged: Kubernetes appends them to command, so they reach the program as "$@". Mode wrap: ${decision.why}.`,
       ].join('\n'),
     });
@@ -97,7 +108,7 @@ function entrypointUnknown(container: Container): string {
 /** The mesh's quit endpoint with the pod's port annotation honoured, or why there is none. */
 function quitEndpoint(mesh: Mesh, annotations: Readonly<Record<string, string>>, context: MutatorContext): QuitEndpoint | { problem: string; path?: string[] } {
   if (mesh === 'linkerd' && !atLeast(context.spec.linkerdVersion, LINKERD_SHUTDOWN_SINCE)) {
-    return { problem: `${describeVersion(context.config, 'linkerd')} has no POST /shutdown (from ${LINKERD_SHUTDOWN_SINCE}, DOMAIN.md §3): the proxy cannot be asked to quit` };
+    return { problem: `${describeVersion(context.config, 'linkerd')} has no POST /shutdown (from ${LINKERD_SHUTDOWN_SINCE}): the proxy cannot be asked to quit` };
   }
   const key = mesh === 'istio' ? ISTIO_STATUS_PORT : LINKERD_ADMIN_PORT;
   const text = annotations[key];
@@ -120,8 +131,8 @@ function podAnnotations(workload: Workload, context: MutatorContext, meshes: rea
         path: at(nativeKey),
         value: 'false',
         reason:
-          'Pinned off: the wrapper asks the proxy to quit, and a native sidecar that exits is restarted (DOMAIN.md §2 "Never call quitquitquit in native mode"); ' +
-          `left open, the mesh may pick native by itself (Istio from 1.27 on kubelets ≥ 1.33, Linkerd from 2.20; DOMAIN.md §2, §3).`,
+          'Pinned off: the wrapper asks the proxy to quit, and a native sidecar that exits is restarted (restartPolicy: Always, KEP-753); ' +
+          `left open, the mesh may pick native by itself (Istio from 1.27 on kubelets ≥ 1.33, pkg/kube/inject/webhook.go@1.27.0; Linkerd from 2.20, charts/linkerd-control-plane/values.yaml@version-2.20).`,
       });
     }
   }
@@ -129,7 +140,7 @@ function podAnnotations(workload: Workload, context: MutatorContext, meshes: rea
     changes.push({
       path: at(LINKERD_ADMIN_SHUTDOWN),
       value: 'enabled',
-      reason: 'linkerd-proxy answers POST /shutdown only with this annotation (off by default since Linkerd 2.16; DOMAIN.md §3).',
+      reason: 'linkerd-proxy answers POST /shutdown only with this annotation (off by default since Linkerd 2.16).',
     });
   }
   if (meshes.includes('istio')) {
@@ -139,7 +150,7 @@ function podAnnotations(workload: Workload, context: MutatorContext, meshes: rea
       changes.push({
         path,
         value: merge.value,
-        reason: 'holdApplicationUntilProxyStarts: the program starts only once istio-proxy is ready, so it has a network from its first line (Istio 1.8+, DOMAIN.md §2); other keys kept.',
+        reason: 'holdApplicationUntilProxyStarts: the program starts only once istio-proxy is ready, so it has a network from its first line (Istio 1.8+); other keys kept.',
       });
     } else if (merge.kind === 'keptFalse') {
       findings.push({ severity: 'info', code: 'JOB_HOLD_KEPT_FALSE', path, message: `${PROXY_CONFIG_ANNOTATION} sets holdApplicationUntilProxyStarts: false, kept: the program may start before istio-proxy is ready and see no network for its first moments` });
