@@ -2,7 +2,8 @@
 // output of every run in this file is also scanned for a changed istio-proxy lifecycle.
 import test from 'ava';
 import fc from 'fast-check';
-import { parseAllDocuments } from 'yaml';
+import { readFileSync } from 'node:fs';
+import { parse, parseAllDocuments } from 'yaml';
 import { formatPath } from '../../fn/document/path.ts';
 import { transform } from '../../fn/engine/transform.ts';
 import type { TransformResult } from '../../fn/engine/transform.ts';
@@ -299,7 +300,7 @@ test('Istio behind an NLB: classic gets drainDuration W + B (past the 45 s defau
   t.is(native[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'true');
   t.false(`${ANN}["proxy.istio.io/config"]` in native, 'no setting that does nothing in a native sidecar');
   const classic = run(deployment() + nlbService(), { ...ISTIO, 'sidecar-mode': 'classic' });
-  t.is(changed(classic)[`${ANN}["proxy.istio.io/config"]`], 'proxyMetadata:\n  EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"\n  MINIMUM_DRAIN_DURATION: 200s\ndrainDuration: 185s\n');
+  t.is(changed(classic)[`${ANN}["proxy.istio.io/config"]`], 'proxyMetadata:\n  EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"\n  MINIMUM_DRAIN_DURATION: 200s\ndrainDuration: 185s\nparentShutdownDuration: 200s\n', 'no Istio version stated: kept above drainDuration for injectors up to 1.16');
   t.regex(classic.changes.find((c) => formatPath(c.path).includes('proxy.istio.io'))!.reason, /D = W \+ B = 180 \+ 5 = 185/);
 });
 
@@ -482,4 +483,24 @@ test.after('no run changed the lifecycle of an istio-proxy container', (t) => {
     proxies += before.length;
   }
   t.true(proxies > 0, 'the runs include pods with an istio-proxy container');
+});
+
+// Istio ≤ 1.16 denies a pod whose drainDuration is not below parentShutdownDuration (default 60 s;
+// pkg/config/validation/validation.go@1.16.7): an app whose drainDuration is raised past 60 s gets
+// parentShutdownDuration above it where the version may enforce that, and nothing from 1.17.
+test('classic Istio app behind an NLB: parentShutdownDuration above drainDuration below Istio 1.17 or unknown, none from 1.17', (t) => {
+  const input = readFileSync(new URL('../golden/app-istio-nlb-classic/input.yaml', import.meta.url), 'utf8');
+  const flags = { 'sidecar-mode': 'classic', 'gateway-mode': 'off', 'job-mode': 'off' };
+  const proxyConfig = (version: string | undefined) => {
+    const result = transform(input, { flags: { ...flags, ...(version ? { 'istio-version': version } : {}) } });
+    const change = result.changes.find((c) => formatPath(c.path).endsWith('["proxy.istio.io/config"]'));
+    return parse(String(change?.after ?? '')) as Record<string, string>;
+  };
+  for (const version of ['1.16', '1.12.9', undefined]) {
+    const config = proxyConfig(version);
+    const drain = parseInt(config['drainDuration']!, 10);
+    t.true(drain > 60, `${version}: drainDuration ${drain} s is past the 60 s default`);
+    t.true(parseInt(config['parentShutdownDuration'] ?? '0', 10) > drain, `${version ?? 'unknown'}: ${JSON.stringify(config)}`);
+  }
+  for (const version of ['1.17', '1.26']) t.is(proxyConfig(version)['parentShutdownDuration'], undefined, version);
 });

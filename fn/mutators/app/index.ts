@@ -4,6 +4,7 @@
  * (grace G = S + R + B), and keeps its mesh sidecar up until the app is done. Every number comes
  * from the timing model (fn/timing/model.ts) and each change says how it was derived.
  */
+import { sourceOf } from '../../config/schema.ts';
 import { formatRef } from '../../workloads/kubeObject.ts';
 import { groupOf } from '../../workloads/kinds.ts';
 import type { Workload } from '../../workloads/workload.ts';
@@ -108,7 +109,7 @@ function inScope(workload: Workload, context: MutatorContext): boolean {
 /** Returns what each mesh injecting into the pods needs (none for pods without a mesh). */
 function sidecarsOf(workload: Workload, context: MutatorContext, timing: AppTiming): SidecarOutcome[] {
   return [
-    ...(context.mesh.istio ? [istioSidecar(workload, context.spec, timing)] : []),
+    ...(context.mesh.istio ? [istioSidecar(workload, context.spec, timing, sourceOf(context.config, 'istioVersion') !== 'default')] : []),
     ...(context.mesh.linkerd ? [linkerdSidecar(workload, context.spec, timing)] : []),
   ];
 }

@@ -5,12 +5,15 @@
  * balancer whose window W is longer, connections it still sends would be refused by the sidecar
  * although the app is up, so drainDuration must reach W + B (the plan's D, the same rule as for
  * gateways). A native sidecar drains with `&skip_exit` and never closes them: not used there.
+ * Up to Istio 1.16 a drainDuration at or above parentShutdownDuration (default 60 s) gets the pod
+ * denied by the injector (../shared/parentShutdown.ts): that is raised with it, as for gateways.
  */
 import { ISTIO_DEFAULT_DRAIN_DURATION_SECONDS } from '../../timing/platformDefaults.ts';
 import { formatGoDurationSeconds, parseGoDurationSeconds } from '../../timing/durations.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { annotationsOf } from '../../workloads/kubeObject.ts';
 import { PROXY_CONFIG_ANNOTATION, readProxyConfig, setProxyConfigField } from '../shared/proxyConfig.ts';
+import { parentShutdownEnforced, parentShutdownFor } from '../shared/parentShutdown.ts';
 import type { DrainStep } from './istioClassicDrain.ts';
 import type { AppTiming } from './timing.ts';
 
@@ -23,17 +26,29 @@ export function podDrainDurationSeconds(workload: Workload): number | undefined 
   return seconds === undefined ? undefined : Math.ceil(seconds);
 }
 
-/** Returns `text` with drainDuration raised to the plan's D where the pod's (or the default 45 s) falls short. */
-export function inboundDrain(text: string, timing: AppTiming): DrainStep | undefined {
+/**
+ * Returns `text` with drainDuration raised to the plan's D where the pod's (or the default 45 s)
+ * falls short, and parentShutdownDuration above it where `istio` may enforce that rule.
+ */
+export function inboundDrain(text: string, timing: AppTiming, istio: { readonly version: string; readonly known: boolean }): DrainStep | undefined {
   const D = timing.pod.drainDurationSeconds;
   const own = timing.inputs.existingDrainDurationSeconds;
   if (D.value <= (own ?? ISTIO_DEFAULT_DRAIN_DURATION_SECONDS)) return { text, lines: [] };
   const merged = setProxyConfigField(text, ['drainDuration'], formatGoDurationSeconds(D.value));
-  return merged === undefined ? undefined : {
-    text: merged,
-    lines: [
-      `drainDuration "${D.value}s": ${D.formula}; Envoy closes the sidecar's inbound listeners after drainDuration (${own === undefined ? `default ${ISTIO_DEFAULT_DRAIN_DURATION_SECONDS} s` : `the pod's ${own} s`}), which must not come before the load balancer stops sending.`,
-      D.explanation,
-    ],
-  };
+  if (merged === undefined) return undefined;
+  const lines = [
+    `drainDuration "${D.value}s": ${D.formula}; Envoy closes the sidecar's inbound listeners after drainDuration (${own === undefined ? `default ${ISTIO_DEFAULT_DRAIN_DURATION_SECONDS} s` : `the pod's ${own} s`}), which must not come before the load balancer stops sending.`,
+    D.explanation,
+  ];
+  if (!parentShutdownEnforced(istio)) return { text: merged, lines };
+  const reading = readProxyConfig(merged);
+  const ownParent = reading.ok ? reading.fields['parentShutdownDuration'] : undefined;
+  const ownParentSeconds = ownParent === undefined || ownParent === null ? undefined : parseGoDurationSeconds(String(ownParent));
+  const parent = parentShutdownFor(D.value, ownParentSeconds === undefined ? undefined : Math.ceil(ownParentSeconds));
+  if (!parent) return { text: merged, lines };
+  const withParent = setProxyConfigField(merged, ['parentShutdownDuration'], formatGoDurationSeconds(parent.value));
+  if (withParent === undefined) return undefined;
+  const why = istio.known ? `Istio ${istio.version}` : `Istio version not stated (the default ${istio.version} was assumed), so the pod may meet an older injector`;
+  lines.push(`parentShutdownDuration "${parent.value}s": ${parent.formula}; up to Istio 1.16 the injector denies a pod whose drainDuration is not below parentShutdownDuration (default 60 s; pkg/config/validation/validation.go@1.16.7 ValidateParentAndDrain); ignored from 1.17. ${why}.`);
+  return { text: withParent, lines };
 }

@@ -20,7 +20,7 @@ import { drainWindowSource } from './timing.ts';
 import type { AppTiming } from './timing.ts';
 
 /** Returns the pod-template changes that keep istio-proxy up until the app has finished. */
-export function istioSidecar(workload: Workload, spec: Spec, timing: AppTiming): SidecarOutcome {
+export function istioSidecar(workload: Workload, spec: Spec, timing: AppTiming, istioVersionKnown: boolean): SidecarOutcome {
   const annotations = annotationsOf(workload.template.metadata);
   const pinned = annotations[ISTIO_NATIVE_ANNOTATION];
   const pod = pinned === 'true' || pinned === 'false' ? { native: pinned === 'true', evidence: `pod annotation ${ISTIO_NATIVE_ANNOTATION}: "${pinned}"` } : undefined;
@@ -58,7 +58,7 @@ export function istioSidecar(workload: Workload, spec: Spec, timing: AppTiming):
     findings.push({ severity: 'warning', code: 'PROXY_CONFIG_UNREADABLE', message: `${PROXY_CONFIG_ANNOTATION} was left as it is because ${reading.problem}; istio-proxy may stop before the app has drained (classic sidecar).`, path });
     return { mode: choice.mode, changes, findings, usesSidecarWait: false };
   }
-  const steps = [(text: string) => classicDrain(text, reading.fields, spec, timing, path, findings), (text: string) => inboundDrain(text, timing)];
+  const steps = [(text: string) => classicDrain(text, reading.fields, spec, timing, path, findings), (text: string) => inboundDrain(text, timing, { version: spec.istioVersion, known: istioVersionKnown })];
   let text: string | undefined = reading.text;
   const lines: string[] = [];
   let usesSidecarWait = false;

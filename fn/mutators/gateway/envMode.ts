@@ -26,7 +26,7 @@ import { graceChange } from './grace.ts';
 import { preStopSeconds } from '../../workloads/preStop.ts';
 import { PROXY_CONFIG_ANNOTATION, readProxyConfig, setProxyConfigField } from '../shared/proxyConfig.ts';
 import { derivation } from './reasons.ts';
-import { ISTIO_MAX_DRAIN_SECONDS, parentShutdownEnforced, parentShutdownFor, PARENT_SHUTDOWN_IGNORED_SINCE } from './parentShutdown.ts';
+import { ISTIO_MAX_DRAIN_SECONDS, parentShutdownEnforced, parentShutdownFor, PARENT_SHUTDOWN_IGNORED_SINCE } from '../shared/parentShutdown.ts';
 import { proxyConfigReaches } from './proxyConfigReach.ts';
 import { POD_INFO_MOUNT_PATH } from '../../workloads/podAnnotationsFile.ts';
 import { planGatewayTiming } from './timing.ts';

@@ -6,7 +6,7 @@ import type { ProposedFinding } from '../types.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { envEntry } from './env.ts';
 import { PROXY_CONFIG_ANNOTATION } from '../shared/proxyConfig.ts';
-import { parentShutdownEnforced, PARENT_SHUTDOWN_IGNORED_SINCE } from './parentShutdown.ts';
+import { parentShutdownEnforced, PARENT_SHUTDOWN_IGNORED_SINCE } from '../shared/parentShutdown.ts';
 import type { IstioVersion } from './version.ts';
 
 /** Returns an info finding for each obsolete drain setting on the proxy container or in its ProxyConfig fields. */

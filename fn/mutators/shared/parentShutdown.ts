@@ -1,5 +1,5 @@
 /**
- * Istio up to 1.16 rejects a ProxyConfig whose parentShutdownDuration is not greater than its
+ * Gateways and classic app sidecars alike: Istio up to 1.16 rejects a ProxyConfig whose parentShutdownDuration is not greater than its
  * drainDuration: "parent shutdown time %v must be greater than drain time %v"
  * (pkg/config/validation/validation.go@1.16.7 ValidateParentAndDrain, called by
  * ValidateMeshConfigProxyConfig). The injector applies the pod's `proxy.istio.io/config` over
@@ -12,7 +12,6 @@
  * Both validations also cap drainDuration and parentShutdownDuration at 1 h.
  */
 import { atLeast } from '../../config/versions.ts';
-import type { IstioVersion } from './version.ts';
 
 /** The first Istio release that ignores parentShutdownDuration. */
 export const PARENT_SHUTDOWN_IGNORED_SINCE = '1.17';
@@ -27,8 +26,8 @@ export const ISTIO_MAX_DRAIN_SECONDS = 3600;
  */
 export const PARENT_SHUTDOWN_MARGIN_SECONDS = 15;
 
-/** True when the proxy's Istio may enforce the rule: below 1.17, or a version nothing stated. */
-export function parentShutdownEnforced(istio: IstioVersion): boolean {
+/** True when the proxy's Istio may enforce the rule: below 1.17, or a version nothing stated (`known` false: the built-in default). */
+export function parentShutdownEnforced(istio: { readonly version: string; readonly known: boolean }): boolean {
   return !istio.known || !atLeast(istio.version, PARENT_SHUTDOWN_IGNORED_SINCE);
 }
 
