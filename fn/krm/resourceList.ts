@@ -195,7 +195,7 @@ function undentedLength(text: string, start: number, column: number, length: num
 export function renderResourceList(input: ResourceListInput, results: readonly unknown[]): string {
   const changed = input.items.filter((item) => item.doc.changed);
   const itemEdits = (shape: ItemShape) => changed.map((item) => ({ start: item.start, end: item.end, text: itemText(input.text, item, shape) }));
-  const edits = input.shared && changed.length ? verifySharedItems(input, (['restored', 'kept', 'expanded'] as const).map(itemEdits)) : itemEdits('restored');
+  const edits = input.shared && changed.length ? verifySharedItems(input, ITEM_SHAPES.map(itemEdits)) : itemEdits('restored');
   const appended = results.length ? appendResultsEdit(input.frame, input.results, results) : undefined;
   const text = applyEdits(input.text, appended ? [...edits, appended] : edits);
   if (results.length === 0 || appended) return text;
@@ -217,13 +217,16 @@ function applyEdits(text: string, edits: ReadonlyArray<{ start: number; end: num
 }
 
 /**
- * How an edited item that had aliases to anchors outside it is written: `restored` puts the
- * aliases back where their written-out text came through the edits unchanged (else writes them
- * out); `kept` leaves such an item as it came when that is not possible, for when the edits reach
- * it through the anchor (two Deployments sharing one spec); `expanded` writes them all out.
- * verifySharedItems picks the first that reads as the edits say.
+ * How an edited item that had aliases to anchors outside it is written. `restored` puts the
+ * aliases back where their written-out text came through the edits unchanged, and writes them out
+ * where it did not; `kept` instead leaves such an item as it came, for when the edits reach it
+ * through the anchor (two Deployments sharing one spec, both given the same preStop); `expanded`
+ * writes every one out. verifySharedItems takes the first that reads as the edits say.
  */
 type ItemShape = 'restored' | 'kept' | 'expanded';
+
+/** The choices, best first: aliases kept wherever the list still reads as the edits say. */
+const ITEM_SHAPES: readonly ItemShape[] = ['kept', 'restored', 'expanded'];
 
 function itemText(list: string, item: Item, shape: ItemShape): string {
   const edited = item.doc.text;

@@ -20,6 +20,7 @@ import { resourceHint } from '../stream/prescan.ts';
 import { aliasUses, flowYaml, undefinedAliasMessage } from '../yaml/aliases.ts';
 import type { AliasUse } from '../yaml/aliases.ts';
 import { MAX_ALIAS_COUNT, parseOptions } from '../yaml/options.ts';
+import { dedent } from './indentation.ts';
 import type { ResourceListInput } from './resourceList.ts';
 
 /** Which items share anchors, and the list they were read from. */
@@ -58,7 +59,7 @@ export function sharedAnchorItems(doc: Document, itemNodes: ReadonlyArray<Node |
     const aliasItem = itemOf(at);
     if (!use.target) {
       const { message, hint } = undefinedAliasMessage(use.alias.source);
-      const itemText = aliasItem === undefined ? '' : text.slice(itemNodes[aliasItem]!.range![0], itemNodes[aliasItem]!.range![1]);
+      const itemText = aliasItem === undefined ? '' : itemSource(text, itemNodes[aliasItem]!);
       throw new KubeGracefulError('E_PARSE', message, { document: aliasItem === undefined ? 1 : aliasItem + 1, ...resourceHint(itemText), ...(at !== undefined ? { line: lineOf(at) } : {}) }, hint);
     }
     const targetItem = itemOf(use.target.range?.[0]);
@@ -85,7 +86,7 @@ export function expandExternalAliases(doc: Document, shared: SharedItems, index:
     try {
       value = target!.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT });
     } catch {
-      throw new KubeGracefulError('E_ALIAS_BOMB', `too many alias expansions behind *${alias.source} (possible "billion laughs" input)`, { document: index + 1, ...resourceHint(text.slice(start, end)) }, 'Expand the anchors in the input, or remove the aliases.');
+      throw new KubeGracefulError('E_ALIAS_BOMB', `too many alias expansions behind *${alias.source} (possible "billion laughs" input)`, { document: index + 1, ...resourceHint(itemSource(text, shared.itemNodes[index]!)) }, 'Expand the anchors in the input, or remove the aliases.');
     }
     const flow = flowYaml(value);
     out += text.slice(at, from) + flow;
@@ -93,6 +94,12 @@ export function expandExternalAliases(doc: Document, shared: SharedItems, index:
     at = to;
   }
   return { text: out + text.slice(at, end), expanded };
+}
+
+/** An item's text as a document of its own, for messages. */
+function itemSource(text: string, node: Node): string {
+  const [start, end] = node.range ?? [0, 0];
+  return dedent(text.slice(start, end), start - (text.lastIndexOf('\n', start - 1) + 1));
 }
 
 type ItemEdit = { start: number; end: number; text: string };
@@ -108,18 +115,24 @@ export function verifySharedItems(input: ResourceListInput, choices: readonly It
   if (!changed.some((item) => shared.items.has(item.doc.place.document - 1))) return choices[0]!;
   const expected = shared.itemNodes.map((node) => node?.toJS(shared.doc, { maxAliasCount: MAX_ALIAS_COUNT }));
   for (const item of changed) expected[item.doc.place.document - 1] = item.doc.data;
-  const fits = choices.find((edits) => readsAs(input.text, edits, expected));
-  if (fits) return fits;
+  let other = -1;
+  for (const edits of choices) {
+    other = mismatch(input.text, edits, expected);
+    if (other === -1) return edits;
+  }
   const item = changed.find((i) => shared.items.has(i.doc.place.document - 1))!;
+  const otherNode = shared.itemNodes[other];
+  const otherName = otherNode ? resourceHint(itemSource(input.text, otherNode)).resource : undefined;
   throw new KubeGracefulError(
     'E_INPUT',
-    'an edit to this item would change another item too: they share an anchor (&) that an alias (*) in the other refers to, and kube-graceful does not edit shared nodes',
+    `an edit to this item would also change item ${other + 1}${otherName ? ` (${otherName})` : ''}: they share a node through an anchor (&) and an alias (*), and kube-graceful does not edit shared nodes`,
     { ...item.doc.place, ...resourceHint(item.doc.text) },
     'Write the shared fields out in each item instead of an anchor (&) and aliases (*) to it.',
   );
 }
 
-function readsAs(text: string, edits: readonly ItemEdit[], expected: readonly unknown[]): boolean {
+/** Returns the index of the first item that does not read as expected with the edits made (-1: none; the list count when the list does not read). */
+function mismatch(text: string, edits: readonly ItemEdit[], expected: readonly unknown[]): number {
   let out = '';
   let at = 0;
   for (const edit of [...edits].sort((a, b) => a.start - b.start)) {
@@ -128,12 +141,11 @@ function readsAs(text: string, edits: readonly ItemEdit[], expected: readonly un
   }
   out += text.slice(at);
   const doc = parseDocument(out, parseOptions());
-  if (doc.errors.length || !isMap(doc.contents)) return false;
-  const items = doc.contents.get('items', true);
-  if (!isSeq(items) || items.items.length !== expected.length) return false;
+  const items = isMap(doc.contents) ? doc.contents.get('items', true) : undefined;
+  if (doc.errors.length || !isSeq(items) || items.items.length !== expected.length) return expected.length;
   try {
-    return items.items.every((node, i) => dequal((node as Node | null)?.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }), expected[i]));
+    return items.items.findIndex((node, i) => !dequal((node as Node | null)?.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }), expected[i]));
   } catch {
-    return false;
+    return expected.length;
   }
 }
