@@ -13,7 +13,8 @@ import type { Document, Node } from 'yaml';
 import type { ExtraKind } from '../config/schema.ts';
 import { ManifestDocument } from '../document/manifest.ts';
 import { KubeGracefulError } from '../engine/errors.ts';
-import { prescanKind, resourceHint } from '../stream/prescan.ts';
+import { isCommentOnly, prescanKind, resourceHint } from '../stream/prescan.ts';
+import { splitStream } from '../stream/split.ts';
 import { resourcesOf } from '../stream/stream.ts';
 import { isCandidateKind } from '../workloads/kinds.ts';
 import type { Resource } from '../workloads/resource.ts';
@@ -67,12 +68,30 @@ const ALIAS_LIKE = /(?:^|[\s[{,])\*[^\s,[\]{}]/;
 
 /** Returns the ResourceList read from `text`; throws KubeGracefulError when it is not one. */
 export function readResourceList(text: string, options: ReadListOptions = {}): ResourceListInput {
+  requireOneDocument(text);
   const layout = options.parseAll ? undefined : listLayout(text);
   if (layout && !ALIAS_LIKE.test(layout.frame)) {
     const quick = readLaidOut(text, layout, options);
     if (quick) return quick;
   }
   return readWhole(text, options);
+}
+
+/**
+ * Throws E_INPUT when the ResourceList is one of several documents: kpt and kustomize send it
+ * alone, and a stream holding one among manifests is a mix-up the user should hear about (the YAML
+ * library would say "Source contains multiple documents; please use YAML.parseAllDocuments()").
+ */
+function requireOneDocument(text: string): void {
+  const documents = splitStream(text).segments.filter((segment) => !isCommentOnly(segment.text));
+  if (documents.length <= 1) return;
+  const list = documents.find((segment) => looksLikeResourceList(segment.text)) ?? documents[0]!;
+  throw new KubeGracefulError(
+    'E_INPUT',
+    `document ${list.index + 1} is a ResourceList, but the input holds ${documents.length} documents; a ResourceList must be the only document`,
+    { document: list.index + 1, line: list.line, resource: 'ResourceList' },
+    'Send the ResourceList alone (as kpt and kustomize do), or a plain stream of manifests without it (`kpt fn source DIR` wraps a folder of manifests into one ResourceList).',
+  );
 }
 
 /**
