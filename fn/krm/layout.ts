@@ -67,7 +67,7 @@ export function listLayout(text: string): ListLayout | undefined {
     const at = lines[line]!;
     const c = text.charCodeAt(at);
     // Most lines are an item's content, indented deeper than its `-`: decided on their indentation.
-    if (!commentedItem && c === SPACE && column !== undefined && text.charCodeAt(at + column) === SPACE) continue;
+    if (!commentedItem && column !== undefined && indentedBeyond(text, at, column)) continue;
     const content = lineAt(text, lines, line);
     if (BLANK_OR_COMMENT.test(content)) continue;
     if (commentedItem) {
@@ -105,6 +105,12 @@ export function listLayout(text: string): ListLayout | undefined {
   const after = colon + standIn.length - (endsWithBreak ? 1 : 0);
   const listAfter = blockEnd - (endsWithBreak ? 1 : 0);
   return { items, frame, toListOffset: (offset) => (offset < colon ? offset : offset >= after ? offset - after + listAfter : colon) };
+}
+
+/** True when the line at `at` starts with more than `column` spaces. */
+function indentedBeyond(text: string, at: number, column: number): boolean {
+  for (let i = 0; i <= column; i++) if (text.charCodeAt(at + i) !== SPACE) return false;
+  return true;
 }
 
 function lineStartOf(text: string, offset: number): number {
