@@ -117,8 +117,12 @@ function readLaidOut(text: string, layout: NonNullable<ReturnType<typeof listLay
     if (!isCandidateKind(prescanKind(itemText), extraKinds)) continue; // kept as the bytes it came as
     if (ALIAS_LIKE.test(itemText)) return undefined;
     const line = lineOf(span.start);
-    const whole = new ManifestDocument(itemText, { document: index + 1, line });
-    const end = whole.document.contents?.range?.[1];
+    let end: number | undefined;
+    try {
+      end = new ManifestDocument(itemText, { document: index + 1, line }).document.contents?.range?.[1];
+    } catch {
+      return undefined; // the whole list is parsed, which says where the YAML is wrong in the list's terms
+    }
     if (end === undefined) return undefined;
     const doc = new ManifestDocument(itemText.slice(0, end), { document: index + 1, line });
     resources.push(...itemResources(doc, itemText));

@@ -7,7 +7,7 @@
  * 'color-used' referenced", while TestDeAnchorResourceList shows them reaching across the items of
  * one ResourceList.
  */
-import { isAlias, isScalar, visit } from 'yaml';
+import { isAlias, visit } from 'yaml';
 import type { Alias, Document, Node } from 'yaml';
 
 /** An alias and the anchored node it refers to (undefined when no anchor comes before it). */
@@ -57,9 +57,4 @@ export function flowYaml(value: unknown): string {
   if (value instanceof Map) return `{${[...value].map(([k, v]) => `${flowYaml(k)}: ${flowYaml(v)}`).join(', ')}}`;
   if (value instanceof Set) return flowYaml([...value]);
   return `{${Object.entries(value as object).map(([k, v]) => `${JSON.stringify(k)}: ${flowYaml(v)}`).join(', ')}}`;
-}
-
-/** Returns true when a scalar node is the value `null` (an empty item, `~`). */
-export function isNullNode(node: unknown): boolean {
-  return node === null || (isScalar(node) && node.value === null);
 }
