@@ -86,7 +86,7 @@ function parseTyped(data: unknown, origin: string): Record<string, unknown> {
   if (object.apiVersion !== CONFIG_API_VERSION || object.kind !== CONFIG_KIND) {
     throw new KubeGracefulError(
       'E_CONFIG',
-      `unsupported config kind ${String(object.apiVersion)}/${String(object.kind)}`,
+      `unsupported config: ${found('apiVersion', object.apiVersion)} and ${found('kind', object.kind)}`,
       { field: origin },
       `Use apiVersion: ${CONFIG_API_VERSION} with kind: ${CONFIG_KIND}, or a ConfigMap whose data keys are the flag names (e.g. kube-version: "1.31").`,
     );
@@ -94,6 +94,11 @@ function parseTyped(data: unknown, origin: string): Record<string, unknown> {
   const result = configSchema().safeParse(object);
   if (!result.success) throw configError(result.error, origin, object);
   return (object.spec ?? {}) as Record<string, unknown>;
+}
+
+/** `no kind`, or `kind "Foo"`: what a config document has where apiVersion and kind should be. */
+function found(field: string, value: unknown): string {
+  return value === undefined || value === null ? `no ${field}` : `${field} ${JSON.stringify(value)}`;
 }
 
 function flatEntries(data: unknown, origin: string): Array<[string, string]> {

@@ -15,6 +15,7 @@ import type { Edit, FieldSet } from './splice.ts';
 import { aliasUsers, hasAliases, lineOf, sharedOnPath } from './shared.ts';
 import { parseOptions, printableParseOptions, stringifyOptions, toJsOptions, MAX_NESTING_DEPTH } from '../yaml/options.ts';
 import { resourceHint } from '../stream/prescan.ts';
+import { firstUndefinedAlias, undefinedAliasMessage } from '../yaml/aliases.ts';
 
 /** New nodes never use anchors/aliases for an object used twice (kpt rejects an alias where it expects a mapping). */
 const NO_ALIASES = { aliasDuplicateObjects: false } as const;
@@ -309,6 +310,13 @@ export class ManifestDocument {
     if (error instanceof KubeGracefulError) return error;
     const message = error instanceof Error ? error.message : String(error);
     const place = { ...this.place, ...resourceHint(this.#text) };
+    const undefinedAlias = this.#doc && /^Unresolved alias/.test(message) ? firstUndefinedAlias(this.#doc) : undefined;
+    if (undefinedAlias) {
+      // Not an alias bomb: an alias with no anchor before it (in this document: anchors never reach across `---`).
+      const { message: what, hint } = undefinedAliasMessage(undefinedAlias.source);
+      const line = undefinedAlias.range ? this.place.line + (this.#text.slice(0, undefinedAlias.range[0]).match(/\n/g)?.length ?? 0) : undefined;
+      return new KubeGracefulError('E_PARSE', what, { ...place, ...(line !== undefined ? { line } : {}) }, hint);
+    }
     if (/alias/i.test(message)) return new KubeGracefulError('E_ALIAS_BOMB', 'too many alias expansions (possible "billion laughs" input)', place, 'Expand the anchors in the input, or remove the aliases.');
     if (error instanceof RangeError) return new KubeGracefulError('E_TOO_DEEP', 'nesting too deep to read', place, 'Kubernetes objects are never this deep; check how the input was generated.');
     return new KubeGracefulError('E_PARSE', message, place);

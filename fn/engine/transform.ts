@@ -48,11 +48,15 @@ export function transform(input: string | Buffer, options: TransformOptions = {}
   }
   const text = input;
   if (looksLikeResourceList(text)) {
-    const list = readResourceList(text);
-    const config = loadConfig(options.config ?? { data: list.functionConfig, origin: 'functionConfig' }, options.flags);
-    const result = runPipeline(list.resources, config, options.mutators ?? MUTATORS);
+    // The config comes from the list's functionConfig, and tells which kinds are workloads: the
+    // items of other kinds need not be parsed (issue #16).
+    let config: Config | undefined;
+    const configOf = (functionConfig: unknown) => (config ??= loadConfig(options.config ?? { data: functionConfig, origin: 'functionConfig' }, options.flags));
+    const list = readResourceList(text, { parseAll: options.parseAll, extraKinds: (functionConfig) => configOf(functionConfig).spec.extraKinds });
+    configOf(list.functionConfig);
+    const result = runPipeline(list.resources, config!, options.mutators ?? MUTATORS);
     const output = renderResourceList(list, krmResults(result.changes, result.findings, list.resources));
-    return { ...result, mode: 'resourceList', input: text, output, config };
+    return { ...result, mode: 'resourceList', input: text, output, config: config! };
   }
   return transformStream(text, options);
 }

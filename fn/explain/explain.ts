@@ -188,7 +188,7 @@ function settingsOf(config: Config): Explanation['settings'] {
 /** The input's objects, keyed by document and place in it: the manifest as written. */
 function inputObjects(result: TransformResult): Map<string, KubeObject> {
   const resources = result.mode === 'resourceList'
-    ? readResourceList(result.input).resources
+    ? readResourceList(result.input, { extraKinds: () => result.config.spec.extraKinds }).resources
     : readStream(result.input, { extraKinds: result.config.spec.extraKinds }).resources;
   return new Map(resources.map((r) => [objectKey(r.doc.place.document, r.base), r.object]));
 }

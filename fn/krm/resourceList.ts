@@ -2,32 +2,60 @@
  * The KRM function contract (kustomize, kpt): a `ResourceList` in, the same with edited `items`
  * and appended `results` out. Each item's text is cut out of the list, edited like a stream
  * document and put back, so unchanged items and everything around them keep their bytes.
+ *
+ * Items of kinds no mutator reads are, as in a stream, neither parsed nor decoded when the list is
+ * laid out as kpt and kustomize write it (layout.ts): a kpt package of 534 JSON schemas is read in
+ * the time its workloads take (issue #16). Otherwise, or when anchors and aliases are about, the
+ * whole list is parsed (sharedAnchors.ts handles items that share anchors, issue #15).
  */
 import { isMap, isSeq } from 'yaml';
-import type { Node } from 'yaml';
+import type { Document, Node } from 'yaml';
+import type { ExtraKind } from '../config/schema.ts';
 import { ManifestDocument } from '../document/manifest.ts';
 import { KubeGracefulError } from '../engine/errors.ts';
-import { resourceHint } from '../stream/prescan.ts';
+import { isCommentOnly, prescanKind, resourceHint } from '../stream/prescan.ts';
+import { splitStream } from '../stream/split.ts';
 import { resourcesOf } from '../stream/stream.ts';
+import { isCandidateKind } from '../workloads/kinds.ts';
 import type { Resource } from '../workloads/resource.ts';
+import { MAX_ALIAS_COUNT } from '../yaml/options.ts';
+import { appendResultsEdit } from './appendResults.ts';
+import type { Frame } from './appendResults.ts';
+import { listLayout } from './layout.ts';
+import { expandExternalAliases, sharedAnchorItems, verifySharedItems } from './sharedAnchors.ts';
+import type { SharedItems } from './sharedAnchors.ts';
+import { dedent, indent } from './indentation.ts';
 
-/** One item: where its text sits in the list and its document. */
-interface Item {
+/** One parsed item: where its text sits in the list and its document. */
+export interface Item {
   readonly start: number;
   readonly end: number;
   readonly column: number;
   readonly doc: ManifestDocument;
+  /** Aliases to anchors outside the item, written out in `doc` (see sharedAnchors.ts). */
+  readonly expanded?: ReadonlyArray<{ readonly text: string; readonly alias: string }>;
 }
 
 /** A read ResourceList. */
 export interface ResourceListInput {
   readonly mode: 'resourceList';
   readonly text: string;
+  /** The items that were parsed (all of them, unless some were of kinds no mutator reads). */
   readonly items: readonly Item[];
   readonly resources: Resource[];
   readonly functionConfig: unknown;
   /** Results already in the input, which ours are appended to. */
   readonly results: unknown[];
+  /** The list without its items' text, where results are appended (appendResults.ts). */
+  readonly frame: Frame;
+  /** Items that share anchors with others, when any do: their edits are checked on the whole list. */
+  readonly shared?: SharedItems;
+}
+
+/** How to read: `parseAll` parses every item; `extraKinds` tells, from the functionConfig, which kinds are workloads. */
+export interface ReadListOptions {
+  readonly parseAll?: boolean;
+  readonly extraKinds?: (functionConfig: unknown) => readonly ExtraKind[];
 }
 
 /** Returns true when the stream is a single ResourceList document. */
@@ -35,60 +63,210 @@ export function looksLikeResourceList(text: string): boolean {
   return /^kind:[ \t]*["']?ResourceList["']?[ \t]*\r?$/m.test(text) || /^\s*\{[\s\S]*"kind"\s*:\s*"ResourceList"/.test(text);
 }
 
+/** An alias anywhere in a text (`*name` after a space, `[`, `{` or `,`, or at a line start), or text that looks like one. */
+const ALIAS_LIKE = /(?:^|[\s[{,])\*[^\s,[\]{}]/;
+
 /** Returns the ResourceList read from `text`; throws KubeGracefulError when it is not one. */
-export function readResourceList(text: string): ResourceListInput {
-  const list = new ManifestDocument(text, { document: 1, line: 1 });
-  const root = list.document.contents; // parsed once; throws the parse error with its line, if any
+export function readResourceList(text: string, options: ReadListOptions = {}): ResourceListInput {
+  requireOneDocument(text);
+  const layout = options.parseAll ? undefined : listLayout(text);
+  if (layout && !ALIAS_LIKE.test(layout.frame)) {
+    const quick = readLaidOut(text, layout, options);
+    if (quick) return quick;
+  }
+  return readWhole(text, options);
+}
+
+/**
+ * Throws E_INPUT when the ResourceList is one of several documents: kpt and kustomize send it
+ * alone, and a stream holding one among manifests is a mix-up the user should hear about (the YAML
+ * library would say "Source contains multiple documents; please use YAML.parseAllDocuments()").
+ */
+function requireOneDocument(text: string): void {
+  const documents = splitStream(text).segments.filter((segment) => !isCommentOnly(segment.text));
+  if (documents.length <= 1) return;
+  const list = documents.find((segment) => looksLikeResourceList(segment.text)) ?? documents[0]!;
+  throw new KubeGracefulError(
+    'E_INPUT',
+    `document ${list.index + 1} is a ResourceList, but the input holds ${documents.length} documents; a ResourceList must be the only document`,
+    { document: list.index + 1, line: list.line, resource: 'ResourceList' },
+    'Send the ResourceList alone (as kpt and kustomize do), or a plain stream of manifests without it (`kpt fn source DIR` wraps a folder of manifests into one ResourceList).',
+  );
+}
+
+/**
+ * The list as kpt writes it: the frame (the list less its items) is parsed for functionConfig and
+ * results; an item is parsed only when the pre-scan cannot say its kind is one no mutator reads.
+ * Returns undefined when an item that must be parsed holds something like an alias (then the whole
+ * list is parsed, where anchors are resolved across items) or the frame does not read.
+ */
+function readLaidOut(text: string, layout: NonNullable<ReturnType<typeof listLayout>>, options: ReadListOptions): ResourceListInput | undefined {
+  const frameDoc = new ManifestDocument(layout.frame, { document: 1, line: 1 });
   const lineOf = lineIndex(text);
-  if (!isMap(root) || (root.get('kind') as unknown) !== 'ResourceList') {
-    throw new KubeGracefulError('E_INPUT', 'expected a single ResourceList document', { document: 1 }, 'Send a plain manifest stream or one ResourceList (config.kubernetes.io/v1).');
+  let head: ReturnType<typeof listHead>;
+  try {
+    head = listHead(frameDoc.document, (offset) => lineOf(layout.toListOffset(offset)));
+  } catch {
+    return undefined; // the whole list is parsed, which reports the error at its own line
   }
-  const itemsNode = root.get('items', true) as Node | undefined;
-  if (itemsNode !== undefined && !isSeq(itemsNode) && !(itemsNode && 'value' in itemsNode && itemsNode.value === null)) {
-    throw new KubeGracefulError('E_INPUT', 'ResourceList `items` is not a list', { document: 1, line: itemsNode?.range ? lineOf(itemsNode.range[0]) : undefined }, 'items must be a YAML list of Kubernetes objects.');
-  }
+  const extraKinds = options.extraKinds?.(head.functionConfig) ?? [];
   const items: Item[] = [];
   const resources: Resource[] = [];
-  for (const [index, node] of (isSeq(itemsNode) ? itemsNode.items : []).entries()) {
-    const range = (node as Node | null)?.range;
+  for (const [index, span] of layout.items.entries()) {
+    const itemText = dedent(text.slice(span.start, span.limit), span.column);
+    if (!isCandidateKind(prescanKind(itemText), extraKinds)) continue; // kept as the bytes it came as
+    if (ALIAS_LIKE.test(itemText)) return undefined;
+    const line = lineOf(span.start);
+    let end: number | undefined;
+    try {
+      end = new ManifestDocument(itemText, { document: index + 1, line }).document.contents?.range?.[1];
+    } catch {
+      return undefined; // the whole list is parsed, which says where the YAML is wrong in the list's terms
+    }
+    if (end === undefined) return undefined;
+    const doc = new ManifestDocument(itemText.slice(0, end), { document: index + 1, line });
+    resources.push(...itemResources(doc, itemText));
+    items.push({ start: span.start, end: span.start + undentedLength(text, span.start, span.column, end), column: span.column, doc });
+  }
+  return { mode: 'resourceList', text, items, resources, ...head, frame: { text: layout.frame, doc: frameDoc.document, toListOffset: layout.toListOffset } };
+}
+
+/** The whole list parsed: every item, with anchors shared between items resolved. */
+function readWhole(text: string, options: ReadListOptions): ResourceListInput {
+  const list = new ManifestDocument(text, { document: 1, line: 1 });
+  const doc = list.document; // parsed once; throws the parse error with its line, if any
+  const lineOf = lineIndex(text);
+  const head = listHead(doc, lineOf);
+  options.extraKinds?.(head.functionConfig); // every item is parsed here; called so the caller has its config either way
+  const root = doc.contents as Node;
+  const itemsNode = isMap(root) ? (root.get('items', true) as Node | undefined) : undefined;
+  const itemNodes = isSeq(itemsNode) ? (itemsNode.items as Array<Node | null>) : [];
+  const shared = sharedAnchorItems(doc, itemNodes, text, lineOf);
+  const items: Item[] = [];
+  const resources: Resource[] = [];
+  for (const [index, node] of itemNodes.entries()) {
+    const range = node?.range;
     const line = range ? lineOf(range[0]) : 0;
     if (!isMap(node) || !range) {
       throw new KubeGracefulError('E_NOT_MAPPING', `ResourceList item ${index + 1} is not a mapping`, { document: index + 1, line }, 'Each item must be a Kubernetes object.');
     }
     const column = range[0] - (text.lastIndexOf('\n', range[0] - 1) + 1);
-    const itemText = dedent(text.slice(range[0], range[1]), column);
-    const doc = new ManifestDocument(itemText, { document: index + 1, line });
-    try {
-      resources.push(...resourcesOf(doc));
-    } catch (error) {
-      if (error instanceof KubeGracefulError) throw new KubeGracefulError(error.code, error.message, { ...error.place, ...resourceHint(itemText) }, error.hint);
-      throw error;
-    }
-    items.push({ start: range[0], end: range[1], column, doc });
+    const expansion = expandExternalAliases(doc, shared, index, text, range[0], range[1]);
+    const itemText = dedent(expansion.text, column);
+    const doc1 = new ManifestDocument(itemText, { document: index + 1, line });
+    resources.push(...itemResources(doc1, itemText));
+    items.push({ start: range[0], end: range[1], column, doc: doc1, ...(expansion.expanded.length ? { expanded: expansion.expanded } : {}) });
   }
-  // Through the document's own reader, so an alias bomb in functionConfig is E_ALIAS_BOMB, not a crash.
-  const data = list.data as { functionConfig?: unknown; results?: unknown };
-  return { mode: 'resourceList', text, items, resources, functionConfig: data.functionConfig, results: Array.isArray(data.results) ? data.results : [] };
+  const frame = { text, doc, toListOffset: (offset: number) => offset };
+  return { mode: 'resourceList', text, items, resources, ...head, frame, ...(shared.items.size ? { shared } : {}) };
 }
 
-/** Returns the ResourceList text with edited items put back and `results` appended to any already there. */
-export function renderResourceList(input: ResourceListInput, results: readonly unknown[]): string {
-  let text = '';
-  let at = 0;
-  for (const item of input.items) {
-    if (!item.doc.changed) continue;
-    text += input.text.slice(at, item.start) + indent(item.doc.text, item.column);
-    at = item.end;
+/** Checks that the list is a ResourceList and reads its functionConfig and results, each through the reader's limits. */
+function listHead(doc: Document, lineOf: (offset: number) => number): { functionConfig: unknown; results: unknown[] } {
+  const root = doc.contents;
+  if (!isMap(root) || (root.get('kind') as unknown) !== 'ResourceList') {
+    throw new KubeGracefulError('E_INPUT', 'expected a single ResourceList document', { document: 1 }, 'Send a plain manifest stream or one ResourceList (config.kubernetes.io/v1).');
   }
-  text += input.text.slice(at);
-  if (results.length === 0) return text;
+  const itemsNode = root.get('items', true) as Node | undefined;
+  if (itemsNode !== undefined && !isSeq(itemsNode) && !(itemsNode && 'value' in itemsNode && itemsNode.value === null)) {
+    const line = itemsNode?.range ? lineOf(itemsNode.range[0]) : undefined;
+    throw new KubeGracefulError('E_INPUT', 'ResourceList `items` is not a list', { document: 1, line }, 'items must be a YAML list of Kubernetes objects.');
+  }
+  // Read through the list's own context (aliases into items resolve) and its alias limit.
+  const read = (key: string) => {
+    const node = root.get(key, true) as Node | undefined;
+    try {
+      return node?.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT });
+    } catch {
+      // toJS throws only when the aliases expand beyond the limit (undefined ones were found before).
+      throw new KubeGracefulError('E_ALIAS_BOMB', `too many alias expansions in ${key} (possible "billion laughs" input)`, { document: 1, resource: 'ResourceList', field: key }, `Expand the anchors in ${key}, or remove the aliases.`);
+    }
+  };
+  const results = read('results');
+  return { functionConfig: read('functionConfig'), results: Array.isArray(results) ? results : [] };
+}
+
+/** The resources of one item's document, with its kind and name in any message. */
+function itemResources(doc: ManifestDocument, itemText: string): Resource[] {
+  try {
+    return resourcesOf(doc);
+  } catch (error) {
+    if (error instanceof KubeGracefulError) throw new KubeGracefulError(error.code, error.message, { ...error.place, ...resourceHint(itemText) }, error.hint);
+    throw error;
+  }
+}
+
+/** Returns the length in the list of the first `length` characters of an item's dedented text. */
+function undentedLength(text: string, start: number, column: number, length: number): number {
+  if (column === 0) return length;
+  let listAt = start;
+  let left = length;
+  for (;;) {
+    const newline = text.indexOf('\n', listAt);
+    const lineLength = newline === -1 ? text.length - listAt : newline + 1 - listAt;
+    if (left <= lineLength) return listAt + left - start;
+    left -= lineLength;
+    listAt += lineLength;
+    // dedent removed up to `column` spaces at the start of this line
+    let removed = 0;
+    while (removed < column && text.charCodeAt(listAt + removed) === 0x20) removed++;
+    listAt += removed;
+  }
+}
+
+/** Returns the ResourceList text with edited items put back and `results` appended after any already there. */
+export function renderResourceList(input: ResourceListInput, results: readonly unknown[]): string {
+  const changed = input.items.filter((item) => item.doc.changed);
+  const itemEdits = (shape: ItemShape) => changed.map((item) => ({ start: item.start, end: item.end, text: itemText(input.text, item, shape) }));
+  const edits = input.shared && changed.length ? verifySharedItems(input, ITEM_SHAPES.map(itemEdits)) : itemEdits('restored');
+  const appended = results.length ? appendResultsEdit(input.frame, input.results, results) : undefined;
+  const text = applyEdits(input.text, appended ? [...edits, appended] : edits);
+  if (results.length === 0 || appended) return text;
+  // A shape the append does not handle: the whole `results` is set, as a tree edit would.
   const list = new ManifestDocument(text, { document: 1, line: 1 });
   list.set(['results'], [...input.results, ...results]);
   return list.text;
 }
 
+/** Returns `text` with the edits made; they do not overlap, and one at an offset where another ends goes after it. */
+function applyEdits(text: string, edits: ReadonlyArray<{ start: number; end: number; text: string }>): string {
+  let out = '';
+  let at = 0;
+  for (const edit of [...edits].sort((a, b) => a.start - b.start)) {
+    out += text.slice(at, edit.start) + edit.text;
+    at = edit.end;
+  }
+  return out + text.slice(at);
+}
+
+/**
+ * How an edited item that had aliases to anchors outside it is written. `restored` puts the
+ * aliases back where their written-out text came through the edits unchanged, and writes them out
+ * where it did not; `kept` instead leaves such an item as it came, for when the edits reach it
+ * through the anchor (two Deployments sharing one spec, both given the same preStop); `expanded`
+ * writes every one out. verifySharedItems takes the first that reads as the edits say.
+ */
+type ItemShape = 'restored' | 'kept' | 'expanded';
+
+/** The choices, best first: aliases kept wherever the list still reads as the edits say. */
+const ITEM_SHAPES: readonly ItemShape[] = ['kept', 'restored', 'expanded'];
+
+function itemText(list: string, item: Item, shape: ItemShape): string {
+  const edited = item.doc.text;
+  if (!item.expanded || shape === 'expanded') return indent(edited, item.column);
+  let text = edited;
+  let from = 0;
+  for (const { text: flow, alias } of item.expanded) {
+    const at = text.indexOf(flow, from);
+    if (at === -1) return shape === 'kept' ? list.slice(item.start, item.end) : indent(edited, item.column);
+    text = text.slice(0, at) + `*${alias}` + text.slice(at + flow.length);
+    from = at + alias.length + 1;
+  }
+  return indent(text, item.column);
+}
+
 /** Returns a function from a text offset to its 1-based line (binary search over line starts). */
-function lineIndex(text: string): (offset: number) => number {
+export function lineIndex(text: string): (offset: number) => number {
   const starts = [0];
   for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
   return (offset) => {
@@ -101,17 +279,4 @@ function lineIndex(text: string): (offset: number) => number {
     }
     return low + 1;
   };
-}
-
-/** Removes the item's column of indentation from every line after the first. */
-function dedent(text: string, column: number): string {
-  if (column === 0) return text;
-  const pad = new RegExp(`\\n[ ]{0,${column}}`, 'g');
-  return text.replace(pad, '\n');
-}
-
-function indent(text: string, column: number): string {
-  if (column === 0) return text;
-  const pad = ' '.repeat(column);
-  return text.replace(/\n(?=[^\r\n])/g, `\n${pad}`);
 }

@@ -116,6 +116,8 @@ function describe(value: unknown, kind: Kind): string {
     return `a list holding ${describe(bad, 'string')}`;
   }
   if (Array.isArray(value)) return 'a list';
+  // `!!binary` (a yaml-1.1 tag) reads as bytes: not a map, whatever JavaScript calls it.
+  if (value instanceof Uint8Array) return 'binary data (a !!binary value)';
   if (typeof value === 'object') return 'a map';
   return `a ${typeof value} (${JSON.stringify(value)})`;
 }

@@ -75,6 +75,10 @@ export function parseOptions(): ParseOptions & DocumentOptions & SchemaOptions {
     intAsBigInt: true,
     uniqueKeys: true,
     prettyErrors: true, // errors carry linePos: line and column for messages
+    // The library's warnings (e.g. "Keys with collection values will be stringified", for a valid
+    // complex key `? [a, b]`) would go to stderr through process.emitWarning (yaml src/log.ts
+    // `warn`): our messages are our own. Errors still come back in doc.errors.
+    logLevel: 'error',
     keepSourceTokens: false,
     customTags,
   };
