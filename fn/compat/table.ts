@@ -152,9 +152,9 @@ export const CONSTRAINTS: readonly Constraint[] = [
     id: 'istio-quitquitquit-drain',
     product: 'Istio',
     setting: '`POST :15020/quitquitquit`',
-    versions: 'exits without draining from 1.26; 1.21–1.25 drain first',
+    versions: 'exits without draining from 1.26; before, it drains first (1.12–1.20: SIGTERM to itself; 1.21–1.25: cancels the agent)',
     breaks: 'before 1.26 a Job completes only after terminationDrainDuration (or MINIMUM_DRAIN_DURATION with exit-on-zero)',
-    sources: ['istio pilot/cmd/pilot-agent/status/server.go@1.26.8 handleQuit (s.disableDrain()); @1.25.5 without it', 'istio/istio#55424'],
+    sources: ['istio pilot/cmd/pilot-agent/status/server.go@1.26.8 handleQuit (s.disableDrain()); @1.25.5 and @1.21.6 s.shutdown() without it; @1.20.8 notifyExit (SIGTERM to self)', 'istio/istio#55424'],
     enforcedBy: "the matrix test's timeline agreement (test/compat/matrix.test.ts)",
   },
   {

@@ -24,6 +24,7 @@ import type { AppPlan } from '../mutators/app/index.ts';
 import type { JobPlan } from '../mutators/job/index.ts';
 import type { GatewayPlan } from '../mutators/gateway/index.ts';
 import { isWrapped } from '../mutators/job/wrapper.ts';
+import { renderInjectedIstio } from '../workloads/renderInjected.ts';
 import {
   graceOf,
   istioDrainSettings,
@@ -410,7 +411,7 @@ function appExplanation(context: Context): Body | undefined {
   const state = (template: PodTemplate): AppState => ({
     grace: graceOf(template),
     containers: serving.map((name) => ({ name, preStop: preStopOf(container(template, name)) })),
-    ...(mesh.istio ? { istio: { kind: istioSidecarKind(template, context.spec), drain: istioDrainSettings({ template, injected: true }) } } : {}),
+    ...(mesh.istio ? { istio: { kind: istioSidecarKind(template, context.spec), drain: istioDrainSettings({ template, injected: true, ...renderedProxy(template) }) } } : {}),
     ...(mesh.linkerd ? { linkerd: { kind: linkerdSidecarKind(template, context.spec), wait: linkerdWaitOf(template) } } : {}),
   });
   const before = state(context.before);
@@ -514,4 +515,10 @@ function meshEvidence(plan: JobPlanView, mesh: 'istio' | 'linkerd'): string {
 function quitUrls(command: readonly string[] | undefined): string[] {
   if (!command || !isWrapped(command)) return [];
   return [...(command[2] ?? '').matchAll(/^quit (?:istio|linkerd) (\S+)$/gm)].map((m) => m[1]!);
+}
+
+/** The istio-proxy container of a pod injected at render time, whose env pilot-agent reads (fn/workloads/renderInjected.ts). */
+function renderedProxy(template: PodTemplate): { container?: Container } {
+  const container = renderInjectedIstio(template) ? (template.spec?.containers ?? []).find((c) => c?.name === 'istio-proxy') : undefined;
+  return container ? { container } : {};
 }

@@ -11,7 +11,8 @@ import { getAt } from '../../fn/document/path.ts';
 import { transform } from '../../fn/engine/transform.ts';
 import { explain } from '../../fn/explain/explain.ts';
 import type { KubeObject, PodTemplate } from '../../fn/workloads/kubeObject.ts';
-import { corpus } from '../helpers/fixtures.ts';
+import { readFileSync } from 'node:fs';
+import { fixturePath } from '../helpers/fixtures.ts';
 import { timelineDisagreements } from './timeline.ts';
 
 const range = (major: number, from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `${major}.${from + i}`);
@@ -22,6 +23,7 @@ export const LINKERD_VERSIONS = range(2, 14, 20);
 /** One input of the matrix: a corpus file, the mesh it is in, and the mode axis that applies to it. */
 export interface MatrixInput {
   readonly name: string;
+  /** Under test/fixtures: `corpus/…` (real renders) or `render-injected/…` (upstream inject goldens). */
   readonly file: string;
   readonly mesh: 'istio' | 'linkerd';
   readonly role: 'gateway' | 'app' | 'job';
@@ -77,7 +79,7 @@ const parsedInputs = new Map<string, Map<number, KubeObject | null>>();
 /** Returns the breaches of one case, and how many workloads it checked (so a case cannot pass by checking nothing). */
 export function runCase(input: MatrixInput, flags: Record<string, string>): { violations: Violation[]; checked: number } {
   const all = { ...input.flags, ...flags };
-  const result = transform(corpus(input.file), { flags: all });
+  const result = transform(readFileSync(fixturePath(input.file), 'utf8'), { flags: all });
   const before = parsedInputs.get(input.file) ?? objects(result.input);
   parsedInputs.set(input.file, before);
   const after = objects(result.output);

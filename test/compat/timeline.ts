@@ -30,6 +30,18 @@ function minimumDrainSeconds(t: PodTemplate): number {
   return (typeof value === 'string' ? parseGoDurationSeconds(value) : undefined) ?? ISTIO_DEFAULTS.MINIMUM_DRAIN_DURATION;
 }
 
+/**
+ * Linkerd's wait before exit: the annotation, which the injector turns into a preStop
+ * `exec: [/bin/sleep, "N"]` on linkerd-proxy (charts/partials/templates/_proxy.tpl@version-2.18);
+ * on a pod injected at render time, that hook itself.
+ */
+function linkerdWaitSeconds(t: PodTemplate): number {
+  const command = (containerNamed(t, 'linkerd-proxy')?.lifecycle?.preStop as { exec?: { command?: unknown[] } } | undefined)?.exec?.command;
+  if (annotations(t)['linkerd.io/proxy-version'] !== undefined && Array.isArray(command)) return command[0] === '/bin/sleep' ? Number(command[1]) : 0;
+  const wait = annotations(t)['config.alpha.linkerd.io/proxy-wait-before-exit-seconds'];
+  return wait === undefined ? 0 : Number(wait);
+}
+
 /** Returns where the patched timeline says something the written manifest does not. */
 export function timelineDisagreements(explanation: WorkloadExplanation, pod: CheckedPod): Disagreement[] {
   const out: Disagreement[] = [];
@@ -57,8 +69,7 @@ export function timelineDisagreements(explanation: WorkloadExplanation, pod: Che
     named(/terminationDrainDuration \((\d+) s\) over/, 'terminationDrainDuration', proxySeconds(after, 'terminationDrainDuration'));
     named(/MINIMUM_DRAIN_DURATION \((\d+) s\) over/, 'MINIMUM_DRAIN_DURATION', minimumDrainSeconds(after));
   }
-  const wait = annotations(after)['config.alpha.linkerd.io/proxy-wait-before-exit-seconds'];
-  named(/preStop sleep (\d+) s \(proxy-wait-before-exit-seconds\)/, 'proxy-wait-before-exit-seconds', wait === undefined ? 0 : Number(wait));
+  named(/preStop sleep (\d+) s \(proxy-wait-before-exit-seconds\)/, 'proxy-wait-before-exit-seconds', linkerdWaitSeconds(after));
   // Native istio-proxy drains with skip_exit: drainDuration does not close its inbound listeners (issue #13 item 9).
   if (pod.role === 'app' && annotations(after)['sidecar.istio.io/nativeSidecar'] === 'true') {
     for (const event of timeline.events) {
