@@ -9,7 +9,7 @@
 import { atLeast } from '../../config/versions.ts';
 import type { Spec } from '../../config/schema.ts';
 import { formatGoDurationSeconds, parseGoDurationSeconds } from '../../timing/durations.ts';
-import { ISTIO_DEFAULT_DRAIN_DURATION_SECONDS } from '../../timing/platformDefaults.ts';
+import { ISTIO_DEFAULT_DRAIN_DURATION_SECONDS, ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS } from '../../timing/platformDefaults.ts';
 import { annotationsOf } from '../../workloads/kubeObject.ts';
 import type { RenderInjectedProxy } from '../../workloads/renderInjected.ts';
 import { proxyConfigEnvText } from '../../workloads/renderInjected.ts';
@@ -64,7 +64,7 @@ export function istioRenderInjected(workload: Workload, spec: Spec, timing: AppT
     findings.push(...set.findings);
   } else {
     const T = plan.sidecarOutlivesSeconds;
-    if ((own('terminationDrainDuration') ?? 5) < T.value) {
+    if ((own('terminationDrainDuration') ?? ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS) < T.value) {
       durations['terminationDrainDuration'] = formatGoDurationSeconds(T.value);
       lines.push(`terminationDrainDuration "${T.value}s": ${T.formula} (G = ${plan.graceSeconds.value}).`, T.explanation);
     }
