@@ -116,15 +116,18 @@ export function istioNativeAnnotationNeedsIstio(pod: CheckedPod): string | undef
   return !atLeast(istio, '1.24') && written(pod, read) ? `wrote ${ISTIO_NATIVE} for Istio ${istio} < 1.24` : undefined;
 }
 
-export function autoNativeOnlyWhereMeshWould(pod: CheckedPod): string | undefined {
+export function istioAutoNativeOnlyWhereIstioWould(pod: CheckedPod): string | undefined {
   if (pod.role === 'job' || pod.spec.sidecarMode !== 'auto') return undefined;
-  const { istioVersion: istio, linkerdVersion: linkerd, kubernetesVersion: kube } = pod.spec;
-  const a = annotations(pod.after);
-  const istioNative = written(pod, (t) => annotations(t)[ISTIO_NATIVE]) && a[ISTIO_NATIVE] === 'true';
-  if (istioNative && !(atLeast(istio, '1.27') && atLeast(kube, '1.33'))) return `sidecar-mode auto pinned an Istio native sidecar on Istio ${istio} / kubelet ${kube}, where Istio would not choose native (1.27+ with kubelets ≥ 1.33)`;
-  const linkerdNative = LINKERD_NATIVE.some((key) => written(pod, (t) => annotations(t)[key]) && a[key] === 'true');
-  if (linkerdNative && !(atLeast(linkerd, '2.20') && atLeast(kube, '1.29'))) return `sidecar-mode auto pinned a Linkerd native sidecar on Linkerd ${linkerd}, where native is not the default (2.20+)`;
-  return undefined;
+  const { istioVersion: istio, kubernetesVersion: kube } = pod.spec;
+  const native = written(pod, (t) => annotations(t)[ISTIO_NATIVE]) && annotations(pod.after)[ISTIO_NATIVE] === 'true';
+  return native && !(atLeast(istio, '1.27') && atLeast(kube, '1.33')) ? `sidecar-mode auto pinned an Istio native sidecar on Istio ${istio} / kubelet ${kube}, where Istio would not choose native (1.27+ with kubelets ≥ 1.33)` : undefined;
+}
+
+export function linkerdAutoNativeOnlyWhereLinkerdWould(pod: CheckedPod): string | undefined {
+  if (pod.role === 'job' || pod.spec.sidecarMode !== 'auto') return undefined;
+  const { linkerdVersion: linkerd, kubernetesVersion: kube } = pod.spec;
+  const native = LINKERD_NATIVE.some((key) => written(pod, (t) => annotations(t)[key]) && annotations(pod.after)[key] === 'true');
+  return native && !(atLeast(linkerd, '2.20') && atLeast(kube, '1.29')) ? `sidecar-mode auto pinned a Linkerd native sidecar on Linkerd ${linkerd} / kubelet ${kube}, where native is not the default (2.20+ on Kubernetes 1.29+)` : undefined;
 }
 
 /** Returns true when the pod's Istio proxy is (or will be) a native sidecar. */

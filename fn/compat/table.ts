@@ -146,7 +146,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
     versions: 'Istio 1.27+ with every kubelet ≥ 1.33',
     breaks: 'pinning native where the mesh would not choose it runs a mode both meshes call experimental (Istio 1.24–1.26) on kubelets Istio itself does not trust',
     sources: ['istio pkg/kube/inject/webhook.go@1.27.9 DetectNativeSidecar (minVersion 33, every node)', 'issue #13 item 2'],
-    check: check.autoNativeOnlyWhereMeshWould,
+    check: check.istioAutoNativeOnlyWhereIstioWould,
   },
   {
     id: 'istio-quitquitquit-drain',
@@ -202,6 +202,15 @@ export const CONSTRAINTS: readonly Constraint[] = [
     breaks: 'a prefix the version does not read is ignored: the sidecar stays classic',
     sources: ['linkerd2 pkg/k8s/labels.go@version-2.15, @version-2.19, @version-2.20'],
     check: check.linkerdNativeAnnotationRead,
+  },
+  {
+    id: 'linkerd-auto-native',
+    product: 'Linkerd',
+    setting: 'native sidecar by default for apps (`sidecar-mode auto`)',
+    versions: 'Linkerd 2.20+ (`proxy.nativeSidecar: true`), on Kubernetes 1.29+',
+    breaks: 'pinning native where Linkerd would not choose it runs a mode Linkerd calls alpha/beta before 2.20',
+    sources: ['linkerd2 charts/linkerd-control-plane/values.yaml@version-2.20 (nativeSidecar: true; false @version-2.19, "a beta feature")', 'issue #13 item 2'],
+    check: check.linkerdAutoNativeOnlyWhereLinkerdWould,
   },
   {
     id: 'linkerd-native-and-wait',

@@ -49,6 +49,7 @@ const BREACHES: Record<string, CheckedPod> = {
   'istio-no-lifecycle-on-sidecar': pod({ base: kubeInjected, edit: (t) => { t.spec.containers.find((c) => c.name === 'istio-proxy')!.lifecycle = { preStop: { sleep: { seconds: 5 } } }; } }),
   'istio-ambient-no-sidecar': pod({ namespaceLabels: { 'istio.io/dataplane-mode': 'ambient' }, edit: proxyConfig('terminationDrainDuration: 30s\n') }),
   'linkerd-native-annotation-name': pod({ flags: { 'linkerd-version': '2.18' }, edit: (t) => { t.metadata.annotations['config.linkerd.io/proxy-enable-native-sidecar'] = 'true'; } }),
+  'linkerd-auto-native': pod({ flags: { 'linkerd-version': '2.19' }, edit: (t) => { t.metadata.annotations['config.beta.linkerd.io/proxy-enable-native-sidecar'] = 'true'; } }),
   'linkerd-native-and-wait': pod({ edit: (t) => { t.metadata.annotations['config.alpha.linkerd.io/proxy-enable-native-sidecar'] = 'true'; t.metadata.annotations['config.alpha.linkerd.io/proxy-wait-before-exit-seconds'] = '25'; } }),
   'linkerd-wait-below-grace': pod({ edit: (t) => { t.metadata.annotations['config.alpha.linkerd.io/proxy-wait-before-exit-seconds'] = '30'; } }),
   'linkerd-admin-shutdown': pod({ role: 'job', flags: { 'linkerd-version': '2.16' }, edit: (t) => { app(t).command = ['/bin/sh', '-c', 'run; curl -XPOST http://localhost:4191/shutdown']; } }),
@@ -67,7 +68,7 @@ test('a breach of one constraint is not reported by the checks of the others (ea
   for (const [id, breach] of Object.entries(BREACHES)) {
     const others = CONSTRAINTS.filter((c) => c.check && c.id !== id && c.check(breach)).map((c) => c.id);
     // A native annotation on old Kubernetes or Istio is also "auto would not pick native": allowed overlaps only.
-    const allowed = new Set(['istio-auto-native', 'k8s-native-sidecars', 'istio-native-annotation', 'linkerd-native-annotation-name', 'istio-ignored-namespaces']);
+    const allowed = new Set(['istio-auto-native', 'linkerd-auto-native', 'k8s-native-sidecars', 'istio-native-annotation', 'linkerd-native-annotation-name', 'istio-ignored-namespaces']);
     t.deepEqual(others.filter((o) => !allowed.has(o)), [], id);
   }
 });
