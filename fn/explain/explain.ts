@@ -251,7 +251,7 @@ interface GatewayPlanView extends TimedPlan {
 /** app-graceful's AppPlan (fn/mutators/app/timing.ts). */
 interface AppPlanView extends TimedPlan {
   readonly sidecar: 'native' | 'classic' | 'none';
-  readonly mesh: { readonly istio?: { readonly evidence: string }; readonly linkerd?: { readonly evidence: string } };
+  readonly mesh: { readonly istio?: { readonly evidence: string }; readonly linkerd?: { readonly evidence: string }; readonly ambient?: { readonly evidence: string } };
   readonly servingContainers: readonly string[];
   readonly effectiveGraceSeconds?: number;
 }
@@ -450,7 +450,7 @@ function appExplanation(context: Context): Body | undefined {
   const trafficInputs = traffic(inputs, 'from clients whose endpoints are not yet updated');
   return {
     role: 'app',
-    summary: `app; serving container${serving.length === 1 ? '' : 's'}: ${serving.join(', ') || 'none'}; ${meshWords ? `mesh: ${meshWords}, ${sidecar} sidecar` : 'no mesh sidecar'}`,
+    summary: `app; serving container${serving.length === 1 ? '' : 's'}: ${serving.join(', ') || 'none'}; ${meshWords ? `mesh: ${meshWords}, ${sidecar} sidecar` : mesh.ambient ? `Istio ambient (${mesh.ambient.evidence}): no sidecar, ztunnel carries the traffic` : 'no mesh sidecar'}`,
     inputs: inputsOf(inputs),
     derived,
     settings,

@@ -11,13 +11,13 @@ import { renderInjectedIstio, renderInjectedLinkerd } from './renderInjected.ts'
 import type { RenderInjectedProxy } from './renderInjected.ts';
 import type { Workload } from './workload.ts';
 
-/** The meshes whose proxy the pods get, each with the evidence that decided it. */
 /** Why a mesh proxy is in the pods; `renderInjected` when the template already holds it. */
 export interface MeshEvidence {
   readonly evidence: string;
   readonly renderInjected?: RenderInjectedProxy;
 }
 
+/** The meshes whose proxy the pods get, each with the evidence that decided it. */
 export interface MeshMembership {
   readonly istio?: MeshEvidence;
   readonly linkerd?: MeshEvidence;
@@ -38,7 +38,7 @@ export function detectMesh(workload: Workload, inventory: Inventory, spec: Spec)
   return {
     ...optional('istio', sidecar, istioRendered),
     ...optional('linkerd', linkerdRendered ? linkerdRendered.evidence : linkerd(workload, inventory, spec, namespace), linkerdRendered),
-    // A pod with a sidecar is not captured by ztunnel (podHasSidecar, below): the sidecar decides.
+    // A pod with a sidecar is not captured by ztunnel (podHasSidecar in cni/pkg/util/podutil.go@1.24.6).
     ...optional('ambient', sidecar === undefined ? ambient(workload, inventory, namespace) : undefined),
   };
 }
