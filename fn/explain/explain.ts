@@ -31,6 +31,7 @@ import { isWrapped } from '../mutators/job/wrapper.ts';
 import { httpClientOf } from '../mutators/job/images.ts';
 import { istioQuitExit } from '../mutators/job/istioQuit.ts';
 import type { QuitExit } from '../mutators/job/istioQuit.ts';
+import { renderInjectedIstio } from '../workloads/renderInjected.ts';
 import {
   graceOf,
   istioDrainSettings,
@@ -262,7 +263,7 @@ interface GatewayPlanView extends TimedPlan {
 /** app-graceful's AppPlan (fn/mutators/app/timing.ts). */
 interface AppPlanView extends TimedPlan {
   readonly sidecar: 'native' | 'classic' | 'none';
-  readonly mesh: { readonly istio?: { readonly evidence: string }; readonly linkerd?: { readonly evidence: string } };
+  readonly mesh: { readonly istio?: { readonly evidence: string }; readonly linkerd?: { readonly evidence: string }; readonly ambient?: { readonly evidence: string } };
   readonly servingContainers: readonly string[];
   readonly effectiveGraceSeconds?: number;
 }
@@ -444,7 +445,7 @@ function appExplanation(context: Context): Body | undefined {
   const state = (template: PodTemplate): AppState => ({
     grace: graceOf(template),
     containers: serving.map((name) => ({ name, preStop: preStopOf(container(template, name)) })),
-    ...(mesh.istio ? { istio: { kind: istioSidecarKind(template, context.spec), drain: istioDrainSettings({ template, injected: true }) } } : {}),
+    ...(mesh.istio ? { istio: { kind: istioSidecarKind(template, context.spec), drain: istioDrainSettings({ template, injected: true, ...renderedProxy(template) }) } } : {}),
     ...(mesh.linkerd ? { linkerd: { kind: linkerdSidecarKind(template, context.spec), wait: linkerdWaitOf(template) } } : {}),
   });
   const before = state(context.before);
@@ -483,7 +484,7 @@ function appExplanation(context: Context): Body | undefined {
   const trafficInputs = traffic(inputs, 'from clients whose endpoints are not yet updated');
   return {
     role: 'app',
-    summary: `app; serving container${serving.length === 1 ? '' : 's'}: ${serving.join(', ') || 'none'}; ${meshWords ? `mesh: ${meshWords}, ${sidecar} sidecar` : 'no mesh sidecar'}`,
+    summary: `app; serving container${serving.length === 1 ? '' : 's'}: ${serving.join(', ') || 'none'}; ${meshWords ? `mesh: ${meshWords}, ${sidecar} sidecar` : mesh.ambient ? `Istio ambient (${mesh.ambient.evidence}): no sidecar, ztunnel carries the traffic` : 'no mesh sidecar'}`,
     inputs: inputsOf(inputs),
     derived,
     settings,
@@ -563,4 +564,10 @@ function istioQuitOf(template: PodTemplate, istioVersion: string): QuitExit {
 function quitUrls(command: readonly string[] | undefined): string[] {
   if (!command || !isWrapped(command)) return [];
   return [...(command[2] ?? '').matchAll(/^quit (?:istio|linkerd) (\S+)$/gm)].map((m) => m[1]!);
+}
+
+/** The istio-proxy container of a pod injected at render time, whose env pilot-agent reads (fn/workloads/renderInjected.ts). */
+function renderedProxy(template: PodTemplate): { container?: Container } {
+  const container = renderInjectedIstio(template) ? (template.spec?.containers ?? []).find((c) => c?.name === 'istio-proxy') : undefined;
+  return container ? { container } : {};
 }

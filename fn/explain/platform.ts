@@ -24,6 +24,8 @@ import {
 import type { PreStopRead as HookRead } from '../workloads/preStop.ts';
 import type { Container, PodTemplate } from '../workloads/kubeObject.ts';
 import { parseOptions } from '../yaml/options.ts';
+import { readProxyConfigEnv } from '../mutators/shared/proxyConfigEnv.ts';
+import { proxyConfigEnvText, renderInjectedIstio, renderInjectedLinkerd } from '../workloads/renderInjected.ts';
 import { PROXY_CONFIG_ANNOTATION } from '../mutators/shared/proxyConfig.ts';
 import {
   ISTIO_DEFAULT_DRAIN_DURATION_SECONDS,
@@ -64,6 +66,15 @@ export interface ProxyConfigFields {
 
 /** Returns the ProxyConfig fields of a pod template's annotation (Istio applies it at injection). */
 export function proxyConfigOf(template: PodTemplate): ProxyConfigFields {
+  // Injected at render time: PROXY_CONFIG on istio-proxy first, the annotation applied over it
+  // (pilot/cmd/pilot-agent/config/config.go@1.28.10 getMeshConfig).
+  const env = renderInjectedIstio(template) ? readProxyConfigEnv(proxyConfigEnvText(template)) : undefined;
+  const envFields = env?.ok ? env.fields : {};
+  const annotation = annotationProxyConfig(template);
+  return { ...annotation, fields: { ...envFields, ...annotation.fields } };
+}
+
+function annotationProxyConfig(template: PodTemplate): ProxyConfigFields {
   const text = annotationsOf(template.metadata)[PROXY_CONFIG_ANNOTATION];
   if (text === undefined || text === null || String(text).trim() === '') return { fields: {} };
   const doc = parseDocument(String(text), parseOptions());
@@ -150,6 +161,8 @@ export type SidecarKind = 'native' | 'classic';
  * Kubernetes ≥ 1.29 (KEP-753, DOMAIN §1).
  */
 export function istioSidecarKind(template: PodTemplate, spec: Spec): Valued<SidecarKind> {
+  const rendered = renderInjectedIstio(template);
+  if (rendered) return { value: rendered.native ? 'native' : 'classic', source: rendered.evidence };
   const pinned = annotationsOf(template.metadata)[ISTIO_NATIVE_ANNOTATION];
   const versions = `Istio ${spec.istioVersion} on Kubernetes ${spec.kubernetesVersion}`;
   if ((pinned === 'true' || pinned === 'false') && atLeast(spec.istioVersion, ISTIO_NATIVE_ANNOTATION_SINCE)) {
@@ -162,6 +175,8 @@ export function istioSidecarKind(template: PodTemplate, spec: Spec): Valued<Side
 
 /** Returns whether Linkerd injects linkerd-proxy as a native sidecar (DOMAIN §3). */
 export function linkerdSidecarKind(template: PodTemplate, spec: Spec): Valued<SidecarKind> {
+  const rendered = renderInjectedLinkerd(template);
+  if (rendered) return { value: rendered.native ? 'native' : 'classic', source: rendered.evidence };
   const annotations = annotationsOf(template.metadata);
   const key = LINKERD_NATIVE_ANNOTATIONS.find((k) => annotations[k] === 'true' || annotations[k] === 'false');
   if (key) return { value: annotations[key] === 'true' ? 'native' : 'classic', source: `annotation ${key}: "${annotations[key]}"` };
@@ -171,6 +186,11 @@ export function linkerdSidecarKind(template: PodTemplate, spec: Spec): Valued<Si
 
 /** Returns Linkerd's `proxy-wait-before-exit-seconds` (a preStop sleep on linkerd-proxy), 0 when unset. */
 export function linkerdWaitOf(template: PodTemplate): Valued<number> {
+  if (renderInjectedLinkerd(template)) {
+    // What the annotation became at injection: a preStop sleep on linkerd-proxy (_proxy.tpl@version-2.18).
+    const hook = readPreStop((template.spec?.containers ?? []).find((c) => c?.name === 'linkerd-proxy')?.lifecycle?.preStop);
+    return hook && typeof hook.seconds === 'number' ? { value: hook.seconds, source: 'preStop on linkerd-proxy (injected at render time)' } : { value: 0, source: 'no preStop on linkerd-proxy (injected at render time: linkerd-proxy stops at once)' };
+  }
   const text = annotationsOf(template.metadata)[LINKERD_WAIT_ANNOTATION];
   if (text === undefined) return { value: 0, source: 'not set (linkerd-proxy stops at once)' };
   const value = Number(text);

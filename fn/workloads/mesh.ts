@@ -1,18 +1,30 @@
 /**
  * Which mesh will inject a sidecar into a workload's pods: never in the namespaces the mesh's
  * injector skips; else pod labels and annotations first (an explicit opt-out wins), then a
- * Namespace in the stream, then namespaces the config names as injected.
+ * Namespace in the stream, then namespaces the config names as injected. A proxy already in the
+ * template (injected at render time) is recognised as such. Without an Istio sidecar, whether
+ * Istio ambient mode captures the pods.
  */
 import type { Spec } from '../config/schema.ts';
 import { namespaceNamed } from './inventory.ts';
 import type { Inventory } from './inventory.ts';
 import { annotationsOf, labelsOf } from './kubeObject.ts';
+import { renderInjectedIstio, renderInjectedLinkerd } from './renderInjected.ts';
+import type { RenderInjectedProxy } from './renderInjected.ts';
 import type { Workload } from './workload.ts';
+
+/** Why a mesh proxy is in the pods; `renderInjected` when the template already holds it. */
+export interface MeshEvidence {
+  readonly evidence: string;
+  readonly renderInjected?: RenderInjectedProxy;
+}
 
 /** The meshes whose proxy the pods get, each with the evidence that decided it. */
 export interface MeshMembership {
-  readonly istio?: { readonly evidence: string };
-  readonly linkerd?: { readonly evidence: string };
+  readonly istio?: MeshEvidence;
+  readonly linkerd?: MeshEvidence;
+  /** Istio ambient mode: no sidecar; ztunnel on the node carries the pod's traffic. */
+  readonly ambient?: { readonly evidence: string };
 }
 
 const ISTIO_INJECT = 'sidecar.istio.io/inject';
@@ -47,14 +59,20 @@ const LINKERD_INJECT = 'linkerd.io/inject';
 /** Returns the meshes that inject into this workload's pods. */
 export function detectMesh(workload: Workload, inventory: Inventory, spec: Spec): MeshMembership {
   const namespace = workload.ref.namespace;
+  const istioRendered = renderInjectedIstio(workload.template);
+  const linkerdRendered = renderInjectedLinkerd(workload.template);
+  // A proxy already in the template is there whatever the labels say: no webhook removes it.
+  const sidecar = istioRendered ? istioRendered.evidence : istio(workload, inventory, spec, namespace);
   return {
-    ...optional('istio', istio(workload, inventory, spec, namespace)),
-    ...optional('linkerd', linkerd(workload, inventory, spec, namespace)),
+    ...optional('istio', sidecar, istioRendered),
+    ...optional('linkerd', linkerdRendered ? linkerdRendered.evidence : linkerd(workload, inventory, spec, namespace), linkerdRendered),
+    // A pod with a sidecar is not captured by ztunnel (podHasSidecar in cni/pkg/util/podutil.go@1.24.6).
+    ...optional('ambient', sidecar === undefined ? ambient(workload, inventory, namespace) : undefined),
   };
 }
 
-function optional<K extends string>(key: K, evidence: string | undefined): { [P in K]?: { evidence: string } } {
-  return (evidence === undefined ? {} : { [key]: { evidence } }) as { [P in K]?: { evidence: string } };
+function optional<K extends string>(key: K, evidence: string | undefined, renderInjected?: RenderInjectedProxy): { [P in K]?: MeshEvidence } {
+  return (evidence === undefined ? {} : { [key]: { evidence, ...(renderInjected ? { renderInjected } : {}) } }) as { [P in K]?: MeshEvidence };
 }
 
 function istio(workload: Workload, inventory: Inventory, spec: Spec, namespace: string | undefined): string | undefined {
@@ -92,4 +110,20 @@ function linkerd(workload: Workload, inventory: Inventory, spec: Spec, namespace
   if (nsInject === 'disabled') return undefined;
   if (namespace && spec.mesh.linkerdInjectedNamespaces.includes(namespace)) return `namespace ${namespace} is listed in mesh.linkerdInjectedNamespaces`;
   return undefined;
+}
+
+const DATAPLANE_MODE = 'istio.io/dataplane-mode';
+
+/**
+ * Istio ambient mode, as istio-cni decides it (cni/pkg/util/podutil.go@1.24.6 PodRedirectionEnabled):
+ * the namespace or the pod is labelled `istio.io/dataplane-mode: ambient`; a pod with a sidecar,
+ * a pod labelled `istio.io/dataplane-mode: none`, and a hostNetwork pod are not captured.
+ */
+function ambient(workload: Workload, inventory: Inventory, namespace: string | undefined): string | undefined {
+  const podMode = labelsOf(workload.template.metadata)[DATAPLANE_MODE];
+  if (podMode === 'none') return undefined;
+  if ((workload.template.spec as { hostNetwork?: unknown } | null | undefined)?.hostNetwork === true) return undefined;
+  if (podMode === 'ambient') return `pod template label ${DATAPLANE_MODE}: ambient`;
+  const nsMode = labelsOf(namespaceNamed(inventory, namespace)?.metadata)[DATAPLANE_MODE];
+  return nsMode === 'ambient' ? `Namespace ${namespace} label ${DATAPLANE_MODE}=ambient` : undefined;
 }

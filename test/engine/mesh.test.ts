@@ -45,3 +45,17 @@ test('config: an unquoted YAML 1.1 `off` (a boolean) still means off', (t) => {
   t.is(config.spec.app.mode, 'on');
   t.is(config.spec.job.mode, 'off');
 });
+
+// Istio ambient capture as istio-cni decides it: cni/pkg/util/podutil.go@1.24.6 PodRedirectionEnabled.
+test('Istio ambient: namespace or pod label; pod none, a sidecar and hostNetwork opt out', (t) => {
+  const ambientNs = ns({ 'istio.io/dataplane-mode': 'ambient' });
+  t.regex(mesh('{}', [ambientNs]).ambient?.evidence ?? '', /Namespace ns1 label istio.io\/dataplane-mode=ambient/);
+  t.regex(mesh('{labels: {istio.io/dataplane-mode: ambient}}', []).ambient?.evidence ?? '', /pod template label/);
+  t.falsy(mesh('{labels: {istio.io/dataplane-mode: none}}', [ambientNs]).ambient);
+  const sidecar = mesh('{}', [ns({ 'istio.io/dataplane-mode': 'ambient', 'istio-injection': 'enabled' })]);
+  t.truthy(sidecar.istio, 'a sidecar wins over ambient');
+  t.falsy(sidecar.ambient);
+  t.falsy(mesh('{}', [ns({})]).ambient, 'no label, no ambient');
+  const hostNetwork = new Resource(new ManifestDocument('apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: ns1}\nspec:\n  template:\n    spec:\n      hostNetwork: true\n      containers: [{name: c, image: x}]\n', { document: 1, line: 1 }), []);
+  t.falsy(detectMesh(new Workload(hostNetwork, ['spec', 'template'], hostNetwork.ref()), buildInventory([ambientNs]), loadConfig(undefined, {}).spec).ambient);
+});

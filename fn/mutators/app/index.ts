@@ -10,9 +10,12 @@ import { groupOf } from '../../workloads/kinds.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { Mutator, MutatorContext, MutatorOutcome, ProposedChange, ProposedFinding } from '../types.ts';
 import { NOTHING } from '../types.ts';
+import { ambientAppFinding } from '../shared/ambient.ts';
 import { controlPlaneReason } from './controlPlane.ts';
 import { podDrainDurationSeconds } from './istioInboundDrain.ts';
+import { istioRenderInjected } from './istioRenderInjected.ts';
 import { istioSidecar } from './istioSidecar.ts';
+import { linkerdRenderInjected } from './linkerdRenderInjected.ts';
 import { linkerdSidecar } from './linkerdSidecar.ts';
 import { newPreStop } from './preStop.ts';
 import { preStopSeconds } from '../../workloads/preStop.ts';
@@ -41,7 +44,7 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome {
     return { changes: [], findings: [{ severity: 'info', code: 'CONTROL_PLANE_LEFT_ALONE', message: `${formatRef(workload.ref)} is left alone because ${controlPlane}; name it in an include selector to change it.` }] };
   }
   const serving = servingContainers(workload, context);
-  const findings: ProposedFinding[] = [...serving.findings];
+  const findings: ProposedFinding[] = [...(context.mesh.ambient ? [ambientAppFinding(context.mesh.ambient.evidence)] : []), ...serving.findings];
   if (serving.names.length === 0) {
     findings.push({ severity: 'info', code: 'NO_SERVING_CONTAINER', message: 'No app container declares ports or receives traffic from a Service in the stream, so there is no drain window to wait for; left alone. List serving containers in app.servingContainers to change that.' });
     return { changes: [], findings };
@@ -109,7 +112,7 @@ function inScope(workload: Workload, context: MutatorContext): boolean {
 /** Returns what each mesh injecting into the pods needs (none for pods without a mesh). */
 function sidecarsOf(workload: Workload, context: MutatorContext, timing: AppTiming): SidecarOutcome[] {
   return [
-    ...(context.mesh.istio ? [istioSidecar(workload, context.spec, timing, sourceOf(context.config, 'istioVersion') !== 'default')] : []),
-    ...(context.mesh.linkerd ? [linkerdSidecar(workload, context.spec, timing)] : []),
+    ...(context.mesh.istio ? [context.mesh.istio.renderInjected ? istioRenderInjected(workload, context.spec, timing, context.mesh.istio.renderInjected) : istioSidecar(workload, context.spec, timing, sourceOf(context.config, 'istioVersion') !== 'default')] : []),
+    ...(context.mesh.linkerd ? [context.mesh.linkerd.renderInjected ? linkerdRenderInjected(workload, context.spec, timing, context.mesh.linkerd.renderInjected) : linkerdSidecar(workload, context.spec, timing)] : []),
   ];
 }

@@ -14,6 +14,8 @@ import type { Workload } from '../../workloads/workload.ts';
 import { annotationsOf } from '../../workloads/kubeObject.ts';
 import { PROXY_CONFIG_ANNOTATION, readProxyConfig, setProxyConfigField } from '../shared/proxyConfig.ts';
 import { parentShutdownEnforced, parentShutdownFor } from '../shared/parentShutdown.ts';
+import { readProxyConfigEnv } from '../shared/proxyConfigEnv.ts';
+import { proxyConfigEnvText } from '../../workloads/renderInjected.ts';
 import type { DrainStep } from './istioClassicDrain.ts';
 import type { AppTiming } from './timing.ts';
 
@@ -21,7 +23,10 @@ import type { AppTiming } from './timing.ts';
 /** Returns the pod's own drainDuration in whole seconds (rounded up), if it sets a readable one. */
 export function podDrainDurationSeconds(workload: Workload): number | undefined {
   const reading = readProxyConfig(annotationsOf(workload.template.metadata)[PROXY_CONFIG_ANNOTATION]);
-  const value = reading.ok ? reading.fields['drainDuration'] : undefined;
+  // Injected at render time: PROXY_CONFIG on istio-proxy holds it, the annotation wins over it
+  // (pilot/cmd/pilot-agent/config/config.go@1.28.10 getMeshConfig).
+  const env = readProxyConfigEnv(proxyConfigEnvText(workload.template));
+  const value = (reading.ok ? reading.fields['drainDuration'] : undefined) ?? (env.ok ? env.fields['drainDuration'] : undefined);
   const seconds = value === undefined || value === null ? undefined : parseGoDurationSeconds(String(value));
   return seconds === undefined ? undefined : Math.ceil(seconds);
 }

@@ -12,6 +12,7 @@ import type { Workload } from '../../workloads/workload.ts';
 import { NOTHING } from '../types.ts';
 import { nativeMaturityNote } from '../../workloads/nativeSidecars.ts';
 import type { Mutator, MutatorContext, MutatorOutcome, ProposedFinding } from '../types.ts';
+import { ambientJobFinding } from '../shared/ambient.ts';
 import { helmHookFindings } from './helmHook.ts';
 import { mainContainers } from './mainContainers.ts';
 import { decideMode, nativeBlockers } from './mode.ts';
@@ -19,6 +20,7 @@ import type { Mesh, ModeDecision } from './mode.ts';
 import { nativePlan } from './native.ts';
 import type { ModePlan } from './native.ts';
 import { wrapPlan } from './wrap.ts';
+import type { RenderInjectedProxy } from '../../workloads/renderInjected.ts';
 
 const MESHES: readonly Mesh[] = ['istio', 'linkerd'];
 
@@ -37,8 +39,13 @@ export const jobSidecarQuit: Mutator = {
   mutate(workload: Workload, context: MutatorContext): MutatorOutcome {
     if (!workload.runsToCompletion) return NOTHING;
     const meshes = MESHES.filter((mesh) => context.mesh[mesh] !== undefined);
-    if (meshes.length === 0) return { changes: [], findings: [noMesh(workload)] };
-    const decision = decideMode(context.config, meshes, annotationsOf(workload.template.metadata));
+    if (meshes.length === 0) return { changes: [], findings: [context.mesh.ambient ? ambientJobFinding(context.mesh.ambient.evidence) : noMesh(workload)] };
+    const rendered = meshes.map((mesh) => context.mesh[mesh]?.renderInjected).filter((p) => p !== undefined);
+    if (rendered.length === meshes.length && rendered.every((p) => p.native)) {
+      // Injected at render time as native sidecars: the Job already completes (KEP-753).
+      return { changes: [], findings: [{ severity: 'info', code: 'RENDER_INJECTED', message: `${rendered.map((p) => p.evidence).join('; ')}: the Job completes when its containers exit; nothing to do.` }] };
+    }
+    const decision = renderedClassic(decideMode(context.config, meshes, annotationsOf(workload.template.metadata)), rendered);
     const plan = decision.mode === 'native' ? native(workload, context, meshes, decision) : wrap(workload, context, meshes, decision);
     // Only what differs from the manifest counts, so "nothing to do" can be said when that is so.
     const changes = plan.changes.filter((c) => !dequal(getAt(workload.object, c.path), c.value));
@@ -50,6 +57,16 @@ export const jobSidecarQuit: Mutator = {
     return { changes, findings, plan: jobPlan };
   },
 };
+
+/**
+ * A proxy injected at render time as a classic sidecar stays one: the native annotation is read
+ * only at injection. Native mode is then not to be had; the wrapper is (fn/workloads/renderInjected.ts).
+ */
+function renderedClassic(decision: ModeDecision, rendered: readonly RenderInjectedProxy[]): ModeDecision {
+  const classic = rendered.filter((p) => !p.native);
+  if (decision.mode !== 'native' || classic.length === 0) return decision;
+  return { mode: 'wrap', why: `${decision.why}, but ${classic.map((p) => p.evidence).join('; ')}: the native annotation is read only at injection, so wrap` };
+}
 
 function native(workload: Workload, context: MutatorContext, meshes: readonly Mesh[], decision: ModeDecision): ModePlan {
   // An explicit `job.mode: native` the versions cannot honour: pinning the annotation would do

@@ -126,7 +126,8 @@ function podAnnotations(workload: Workload, context: MutatorContext, meshes: rea
   const at = (key: string) => workload.at('metadata', 'annotations', key);
   for (const mesh of meshes) {
     const nativeKey = nativeSidecarAnnotation(context.config, mesh);
-    if (nativeKey !== undefined) {
+    // Injected at render time: the proxy's place is fixed in the template; the annotation would do nothing.
+    if (nativeKey !== undefined && !context.mesh[mesh]?.renderInjected) {
       changes.push({
         path: at(nativeKey),
         value: 'false',
@@ -136,14 +137,23 @@ function podAnnotations(workload: Workload, context: MutatorContext, meshes: rea
       });
     }
   }
-  if (meshes.includes('linkerd')) {
+  if (meshes.includes('linkerd') && context.mesh.linkerd?.renderInjected) {
+    // What the annotation turns into at injection: charts/partials/templates/_proxy.tpl@version-2.18.
+    changes.push({
+      path: workload.containerAt('linkerd-proxy', 'env', { key: 'name', equals: 'LINKERD2_PROXY_SHUTDOWN_ENDPOINT_ENABLED' }, 'value'),
+      value: 'true',
+      reason: `linkerd-proxy answers POST /shutdown only with LINKERD2_PROXY_SHUTDOWN_ENDPOINT_ENABLED "true" (off by default since Linkerd 2.16, charts/linkerd-control-plane/values.yaml@version-2.16); set on the container because ${context.mesh.linkerd.renderInjected.evidence}.`,
+    });
+  } else if (meshes.includes('linkerd')) {
     changes.push({
       path: at(LINKERD_ADMIN_SHUTDOWN),
       value: 'enabled',
       reason: 'linkerd-proxy answers POST /shutdown only with this annotation (off by default since Linkerd 2.16).',
     });
   }
-  if (meshes.includes('istio')) {
+  if (meshes.includes('istio') && context.mesh.istio?.renderInjected) {
+    findings.push({ severity: 'info', code: 'RENDER_INJECTED', message: `${context.mesh.istio.renderInjected.evidence}: holdApplicationUntilProxyStarts is applied only at injection, so it was not set; the program may start before istio-proxy is ready.` });
+  } else if (meshes.includes('istio')) {
     const merge = mergeHoldApplication(annotations[PROXY_CONFIG_ANNOTATION]);
     const path = at(PROXY_CONFIG_ANNOTATION);
     if (merge.kind === 'set') {
