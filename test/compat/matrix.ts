@@ -28,6 +28,8 @@ export interface MatrixInput {
   readonly mesh: 'istio' | 'linkerd';
   readonly role: 'gateway' | 'app' | 'job';
   readonly flags: Readonly<Record<string, string>>;
+  /** The mesh never injects here whatever the flags say (Istio's IgnoredNamespaces): nothing may be checked, i.e. written. */
+  readonly neverInjected?: true;
 }
 
 /** The mode flag and its values for each role. */

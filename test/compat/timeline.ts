@@ -76,12 +76,14 @@ export function timelineDisagreements(explanation: WorkloadExplanation, pod: Che
       if (event.actor === 'istio-proxy' && /drainDuration .* closes/.test(event.text)) out.push({ rule: 'native drain', message: `a native istio-proxy keeps its listeners; the timeline says "${event.text}"` });
     }
   }
-  // quitquitquit exits without draining only from Istio 1.26 (pilot/cmd/pilot-agent/status/server.go@1.26.8, istio/istio#55424).
-  if (pod.role === 'job' && !atLeast(pod.spec.istioVersion, '1.26')) {
+  // quitquitquit exits without draining only from Istio 1.26 (pilot/cmd/pilot-agent/status/server.go@1.26.8, istio/istio#55424);
+  // before, it takes the SIGTERM path and drains first. The timeline's quit event must say which.
+  if (pod.role === 'job') {
+    const before = !atLeast(pod.spec.istioVersion, '1.26');
     for (const event of timeline.events) {
-      if (event.actor === 'istio-proxy' && /^quit request received: exits/.test(event.text)) {
-        out.push({ rule: 'quitquitquit before 1.26', message: `Istio ${pod.spec.istioVersion} drains before it exits on quitquitquit; the timeline says "${event.text}" at t=${String(event.at)}` });
-      }
+      if (event.actor !== 'istio-proxy' || !event.text.startsWith('quit request received')) continue;
+      const says = before ? /drains first/ : /exits at once without draining/;
+      if (!says.test(event.text)) out.push({ rule: 'quitquitquit before 1.26', message: `Istio ${pod.spec.istioVersion} ${before ? 'drains before it exits' : 'exits at once'} on quitquitquit; the timeline says "${event.text}" at t=${String(event.at)}` });
     }
   }
   return out;

@@ -12,6 +12,9 @@ import { parseAllDocuments, stringify } from 'yaml';
 import { runCli } from '../helpers/cli.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
 import { ManifestDocument } from '../../fn/document/manifest.ts';
+
+/** Versions at which sidecar-mode auto gives apps a (pinned) native sidecar: Istio ≥ 1.27 with every kubelet ≥ 1.33. */
+const NATIVE_BY_DEFAULT = ['--istio-version', '1.28', '--kube-version', '1.33'];
 import type { FieldPath } from '../../fn/document/path.ts';
 
 const fixture = (name: string) => readFileSync(fixturePath('flow', name), 'utf8');
@@ -78,12 +81,12 @@ const cases = [
 for (const c of cases) {
   test(`flow edits in place: ${c.name}`, (t) => {
     const input = fixture(c.file);
-    const run = runCli([], input);
+    const run = runCli(NATIVE_BY_DEFAULT, input);
     t.is(run.status, 0, run.stderr);
     t.not(run.stdout, input, 'the workload is patched');
 
     // Reads as kube-graceful's output for the same objects written as block YAML.
-    const oracle = runCli([], asBlock(input));
+    const oracle = runCli(NATIVE_BY_DEFAULT, asBlock(input));
     t.is(oracle.status, 0, oracle.stderr);
     t.deepEqual(data(run.stdout), data(oracle.stdout));
     const deployment = data(run.stdout).at(-1) as { spec: { template: { metadata: { annotations: Record<string, string> }; spec: { containers: Array<{ lifecycle?: unknown }> } } } };
@@ -109,7 +112,7 @@ for (const c of cases) {
     if (c.json) t.notThrows(() => JSON.parse(run.stdout));
 
     // A second run changes nothing.
-    const again = runCli([], run.stdout);
+    const again = runCli(NATIVE_BY_DEFAULT, run.stdout);
     t.is(again.status, 0, again.stderr);
     t.is(again.stdout, run.stdout);
   });
@@ -155,15 +158,15 @@ for (const chart of ['istio-gateway-1.30.3-nlb.yaml', 'istio-sample-kube-bookinf
     test(`flow edits in place: corpus ${chart} as ${style}`, (t) => {
       const objects = data(readFileSync(fixturePath('corpus', chart), 'utf8')).filter((object) => object !== null);
       const input = objects.map((object) => `${render(object)}\n`).join('---\n');
-      const run = runCli([], input);
+      const run = runCli(NATIVE_BY_DEFAULT, input);
       t.is(run.status, 0, run.stderr);
       t.not(run.stdout, input, 'workloads are patched');
-      const oracle = runCli([], objects.map((object) => stringify(object, { version: '1.1' })).join('---\n'));
+      const oracle = runCli(NATIVE_BY_DEFAULT, objects.map((object) => stringify(object, { version: '1.1' })).join('---\n'));
       t.deepEqual(data(run.stdout), data(oracle.stdout));
       for (const hunk of lineDiff(input, run.stdout)) {
         for (const line of hunk.removed) t.true(hunk.added.some((added) => insertedInto(line, added) || sameKey(line, added)), `only an insertion into, or a new value of: ${line}`);
       }
-      t.is(runCli([], run.stdout).stdout, run.stdout, 'a second run changes nothing');
+      t.is(runCli(NATIVE_BY_DEFAULT, run.stdout).stdout, run.stdout, 'a second run changes nothing');
     });
   }
 }

@@ -9,6 +9,9 @@
  */
 import test from 'ava';
 import { parseAllDocuments, stringify } from 'yaml';
+
+/** Versions at which sidecar-mode auto gives apps a (pinned) native sidecar: Istio ≥ 1.27 with every kubelet ≥ 1.33. */
+const NATIVE_BY_DEFAULT = ['--istio-version', '1.28', '--kube-version', '1.33'];
 import { runCli } from '../helpers/cli.ts';
 
 const namespace = `apiVersion: v1
@@ -188,10 +191,10 @@ for (const c of cases) {
     const patched = { v1: skip !== 'v1', v2: skip !== 'v2' };
     test(`${c.name}: ${skip ? `only ${skip === 'v1' ? 'v2' : 'v1'} patched` : 'both patched'}`, (t) => {
       const input = c.input(skip);
-      const run = runCli([], input);
+      const run = runCli(NATIVE_BY_DEFAULT, input);
       t.is(run.status, 0, run.stderr);
       // Every workload reads as it does when the input is written without aliases.
-      const oracle = runCli([], writtenOut(input));
+      const oracle = runCli(NATIVE_BY_DEFAULT, writtenOut(input));
       t.is(oracle.status, 0, oracle.stderr);
       t.deepEqual(data(run.stdout), data(oracle.stdout));
       // …which is: each patched workload has its preStop and its native-sidecar annotation, and the
@@ -211,7 +214,7 @@ for (const c of cases) {
       // When both get the same change, the anchor is edited and the alias kept.
       if (!skip) t.regex(run.stdout, c.kept);
       // A second run changes nothing.
-      const again = runCli([], run.stdout);
+      const again = runCli(NATIVE_BY_DEFAULT, run.stdout);
       t.is(again.status, 0, again.stderr);
       t.is(again.stdout, run.stdout);
     });
