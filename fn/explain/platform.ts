@@ -1,6 +1,6 @@
 /**
  * What Kubernetes, Istio and Linkerd read from a pod template at shutdown, and the defaults they
- * fall back to (DOMAIN §1–§3): the values a timeline is drawn from, each with where it came from.
+ * fall back to (docs/background.md): the values a timeline is drawn from, each with where it came from.
  * Only reading here: no duration is decided (the timing model does that, fn/timing/model.ts).
  */
 import { parseDocument } from 'yaml';
@@ -52,7 +52,7 @@ export function graceOf(template: PodTemplate): Valued<number> {
 /** A container's preStop hook as the kubelet will run it; `seconds: 0` and text "none" without one. */
 export type PreStopRead = HookRead | { readonly seconds: 0; readonly handler?: undefined; readonly text: 'none' };
 
-/** Returns what a container's preStop hook does (DOMAIN §1: one handler per hook). */
+/** Returns what a container's preStop hook does (docs/background.md#kubernetes-pod-termination: one handler per hook). */
 export function preStopOf(container: Container | undefined): PreStopRead {
   return readPreStop(container?.lifecycle?.preStop) ?? { seconds: 0, text: 'none' };
 }
@@ -88,7 +88,7 @@ function annotationProxyConfig(template: PodTemplate): ProxyConfigFields {
   return isRecord(data) ? { fields: data } : { fields: {}, problem: 'not a mapping' };
 }
 
-/** Istio's drain settings for one proxy, as pilot-agent will read them (DOMAIN §2). */
+/** Istio's drain settings for one proxy, as pilot-agent will read them (docs/background.md#istio). */
 export interface IstioDrainSettings {
   readonly exitOnZero: Valued<boolean>;
   readonly minimumDrainSeconds: Valued<number>;
@@ -113,7 +113,7 @@ export interface IstioProxySource {
 /**
  * Returns the drain settings pilot-agent will use: container env first (the injector lets the
  * pod's own env win by name), then `proxyMetadata` (env at injection), then Istio's defaults.
- * Durations Istio cannot parse fall back to the default, as Istio does (DOMAIN §2).
+ * Durations Istio cannot parse fall back to the default, as Istio does (docs/background.md#istio).
  */
 export function istioDrainSettings(source: IstioProxySource): IstioDrainSettings {
   const applies = source.injected || source.readsAnnotationsFile === true;
@@ -157,8 +157,8 @@ export type SidecarKind = 'native' | 'classic';
 
 /**
  * Returns whether Istio injects istio-proxy as a native sidecar: the pod's annotation (read from
- * 1.24), else Istio's default (auto from 1.27: native on kubelets ≥ 1.33; DOMAIN §2). Native needs
- * Kubernetes ≥ 1.29 (KEP-753, DOMAIN §1).
+ * 1.24), else Istio's default (auto from 1.27: native on kubelets ≥ 1.33; docs/background.md#istio). Native needs
+ * Kubernetes ≥ 1.29 (KEP-753, docs/background.md#kubernetes-pod-termination).
  */
 export function istioSidecarKind(template: PodTemplate, spec: Spec): Valued<SidecarKind> {
   const rendered = renderInjectedIstio(template);
@@ -173,7 +173,7 @@ export function istioSidecarKind(template: PodTemplate, spec: Spec): Valued<Side
   return { value: 'classic', source: `Istio default for ${versions}` };
 }
 
-/** Returns whether Linkerd injects linkerd-proxy as a native sidecar (DOMAIN §3). */
+/** Returns whether Linkerd injects linkerd-proxy as a native sidecar (docs/background.md#linkerd). */
 export function linkerdSidecarKind(template: PodTemplate, spec: Spec): Valued<SidecarKind> {
   const rendered = renderInjectedLinkerd(template);
   if (rendered) return { value: rendered.native ? 'native' : 'classic', source: rendered.evidence };

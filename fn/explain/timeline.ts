@@ -1,6 +1,6 @@
 /**
  * The shutdown timeline of one workload (issue #7): what happens from the moment a pod starts
- * terminating (t = 0: deletion, endpoints removal and preStop start together, DOMAIN §1) until the
+ * terminating (t = 0: deletion, endpoints removal and preStop start together, docs/background.md#kubernetes-pod-termination) until the
  * last container is gone, and the windows in which requests would fail. Pure: it is drawn from the
  * values the platform reads (./platform.ts) and the traffic inputs W and R of the timing model; it
  * decides no duration. The same function draws the manifest as written and as patched.
@@ -90,7 +90,7 @@ export interface Traffic {
   readonly deregistration?: { readonly seconds: number; readonly connectionTermination: boolean };
 }
 
-/** What a gateway's shutdown depends on: the proxy is the workload itself (DOMAIN §2). */
+/** What a gateway's shutdown depends on: the proxy is the workload itself (docs/background.md#istio). */
 export interface GatewayState {
   readonly proxy: string;
   readonly grace: Valued<number>;
@@ -157,7 +157,7 @@ function s(seconds: number): string {
   return `${seconds} s`;
 }
 
-/** The kubelet's side: when SIGTERM comes and when SIGKILL, for a container whose preStop lasts `preStop` (DOMAIN §1). */
+/** The kubelet's side: when SIGTERM comes and when SIGKILL, for a container whose preStop lasts `preStop` (docs/background.md#kubernetes-pod-termination). */
 function kubeletTimes(preStop: number, grace: number): { sigterm: number; kill: number; hookCut: boolean } {
   const hookCut = preStop > 0 && preStop >= grace;
   return { sigterm: Math.min(preStop, grace), kill: hookCut ? grace + KUBELET_PRESTOP_EXTENSION_SECONDS : grace, hookCut };
@@ -181,7 +181,7 @@ function hookStart(read: PreStopRead, W: number, keeps: string): string {
   return read.seconds === 'unknown' ? `preStop ${read.text} starts; drawn as lasting W = ${s(W)}; ${keeps}` : `preStop ${read.text} starts; ${keeps}`;
 }
 
-/** The API server rejects a preStop `sleep` longer than the grace period (DOMAIN §1). */
+/** The API server rejects a preStop `sleep` longer than the grace period (docs/background.md#kubernetes-pod-termination). */
 function rejection(drawing: Drawing, container: string, preStop: PreStopRead, grace: Valued<number>): void {
   if (preStop.handler === 'sleep' && typeof preStop.seconds === 'number' && preStop.seconds > grace.value) {
     drawing.window(0, null, 'fail', 'rejected', `the API server rejects the pod: container ${container}'s preStop sleep (${s(preStop.seconds)}) is longer than terminationGracePeriodSeconds (${s(grace.value)})`);
@@ -197,7 +197,7 @@ function deadline(drawing: Drawing, kill: number, grace: Valued<number>, running
   drawing.event(kill, 'kubelet', running ? `grace deadline: SIGKILL to ${running}` : `grace deadline (${s(grace.value)}): nothing left to kill`);
 }
 
-/** The load balancer's own timer on established connections (DOMAIN §4), started at deregistration (≈ t = 0). */
+/** The load balancer's own timer on established connections (docs/background.md#load-balancers-in-front-of-gateways), started at deregistration (≈ t = 0). */
 function deregistration(drawing: Drawing, traffic: Traffic, workDone: number, podGone: number): void {
   const lb = traffic.deregistration;
   if (!lb) return;
@@ -212,7 +212,7 @@ function deregistration(drawing: Drawing, traffic: Traffic, workDone: number, po
 
 /**
  * Returns the timeline of an Istio gateway: the proxy serves until it drains or is killed
- * (DOMAIN §2 "On SIGTERM"): with exit-on-zero it waits MINIMUM_DRAIN_DURATION and exits once no
+ * (docs/background.md#istio "On SIGTERM"): with exit-on-zero it waits MINIMUM_DRAIN_DURATION and exits once no
  * connection is active; without, pilot-agent kills Envoy after terminationDrainDuration; Envoy's
  * listeners close after drainDuration either way.
  */
@@ -274,7 +274,7 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
 /**
  * Returns the timeline of an app: each serving container keeps serving through its preStop, stops
  * accepting on SIGTERM and finishes what is in flight (R); a classic mesh sidecar gets SIGTERM at
- * t = 0 and must outlive the app (DOMAIN §1–§3); a native one is stopped after the app.
+ * t = 0 and must outlive the app (docs/background.md); a native one is stopped after the app.
  */
 export function appTimeline(state: AppState, traffic: Traffic): Timeline {
   const drawing = new Drawing();
@@ -380,7 +380,7 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
 /**
  * Returns what happens when a Job's main program exits: a classic sidecar keeps the pod running
  * for ever unless someone asks it to quit (kubernetes/kubernetes#25908); a preStop never runs for
- * a container that exits by itself (DOMAIN §1); a native sidecar is stopped by Kubernetes.
+ * a container that exits by itself (docs/background.md#kubernetes-pod-termination); a native sidecar is stopped by Kubernetes.
  */
 export function jobTimeline(state: JobState): Timeline {
   const drawing = new Drawing();

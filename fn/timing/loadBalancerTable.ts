@@ -1,5 +1,5 @@
 /**
- * DOMAIN §4's load-balancer table as data: each provider's drain window W (how long it keeps
+ * docs/background.md#load-balancers-in-front-of-gateways's load-balancer table as data: each provider's drain window W (how long it keeps
  * sending new connections after a pod starts terminating), whether the figure is an
  * estimate, and its source; plus the shape every recognizer returns.
  */
@@ -8,7 +8,7 @@ import type { AwsTargetGroupAttributes } from './awsTargetGroup.ts';
 /** What an AWS target group registers: pod IPs, or nodes (instances) reached through a NodePort. */
 export type AwsTargetType = 'ip' | 'instance';
 
-/** The load-balancer kinds DOMAIN §4 has a drain window for. */
+/** The load-balancer kinds docs/background.md#load-balancers-in-front-of-gateways has a drain window for. */
 export type LoadBalancerProvider =
   | 'aws-nlb-ip'
   | 'aws-nlb-instance'
@@ -18,18 +18,18 @@ export type LoadBalancerProvider =
   | 'generic-lb'
   | 'in-cluster';
 
-/** One row of DOMAIN §4: the drain window W of a provider and where the figure comes from. */
+/** One row of docs/background.md#load-balancers-in-front-of-gateways: the drain window W of a provider and where the figure comes from. */
 export interface LoadBalancerFacts {
   label: string;
   /** Seconds after the pod starts terminating during which new connections may still arrive. */
   drainWindowSeconds: number;
-  /** True where DOMAIN §4 marks the figure as an estimate (≈, or no source). */
+  /** True where docs/background.md#load-balancers-in-front-of-gateways marks the figure as an estimate (≈, or no source). */
   estimate: boolean;
   basis: string;
   source?: string;
 }
 
-/** DOMAIN §4's table: the drain window W per provider, with its basis and source. */
+/** docs/background.md#load-balancers-in-front-of-gateways's table: the drain window W per provider, with its basis and source. */
 export const LOAD_BALANCERS: Readonly<Record<LoadBalancerProvider, LoadBalancerFacts>> = {
   'aws-nlb-ip': {
     label: 'AWS NLB, IP targets',

@@ -1,10 +1,10 @@
 /**
- * Load-balancer knowledge, the entry point: re-exports the table (DOMAIN §4), the Service
+ * Load-balancer knowledge, the entry point: re-exports the table (docs/background.md#load-balancers-in-front-of-gateways), the Service
  * and Ingress recognizers and the AWS target-group parser, and decides which drain window W
  * applies to a set of pods when several load balancers reach them.
  *
- * Every figure comes from DOMAIN.md §4. Where a manifest shows a case §4 has no row for,
- * the recognizers take the longest plausible window (DOMAIN intro: prefer the conservative
+ * Every figure comes from docs/background.md#load-balancers-in-front-of-gateways. Where a manifest shows a case §4 has no row for,
+ * the recognizers take the longest plausible window (docs/background.md: prefer the conservative
  * choice) and say so in `note`, which callers turn into a result.
  */
 import type { KubeObject } from '../workloads/kubeObject.ts';
@@ -52,7 +52,7 @@ export interface DrainWindowChoice extends LoadBalancerRecognition {
 /**
  * Picks the drain window when several Services/Ingresses send traffic to the same pods:
  * the LONGEST window wins, since every one of those load balancers must stop sending before
- * the pod may stop accepting (DOMAIN intro: prefer the conservative choice). Ties go to the
+ * the pod may stop accepting (docs/background.md: prefer the conservative choice). Ties go to the
  * first candidate, so the result is deterministic in stream order.
  *
  * Returns the winning recognition plus the others' evidence, or `undefined` for no candidates.

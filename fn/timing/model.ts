@@ -1,5 +1,5 @@
 /**
- * The timing model of DOMAIN §5: the one place where every duration kube-graceful writes is
+ * The timing model of docs/background.md#the-timing-model: the one place where every duration kube-graceful writes is
  * decided and explained. Pure arithmetic over numbers with their sources; no YAML here.
  *
  * Symbols: W drain window, R longest request, B buffer, S preStop sleep, G grace period.
@@ -38,7 +38,7 @@ export interface Derived {
   explanation: string;
 }
 
-/** Codes of the checks the model reports (DOMAIN §5 "Checks that become results"). */
+/** Codes of the checks the model reports (docs/background.md#the-timing-model "Checks that become results"). */
 export type TimingCheckCode =
   | 'PRESTOP_NOT_BELOW_GRACE'
   | 'PRESTOP_BELOW_WINDOW'
@@ -57,7 +57,7 @@ export interface TimingCheck {
 
 /** The durations to write for one workload, each explained, and the checks they raise. */
 export interface TimingPlan {
-  /** S: the preStop sleep (DOMAIN §5: S = W), or what the user's own hook really sleeps. */
+  /** S: the preStop sleep (docs/background.md#the-timing-model: S = W), or what the user's own hook really sleeps. */
   preStopSeconds: Derived;
   /** G = S + R + B, never below the manifest's own terminationGracePeriodSeconds. */
   graceSeconds: Derived;
@@ -70,12 +70,12 @@ export interface TimingPlan {
   checks: TimingCheck[];
 }
 
-/** DOMAIN §5: default longest request R. */
+/** docs/background.md#the-timing-model: default longest request R. */
 export const DEFAULT_MAX_REQUEST_SECONDS = 20;
-/** DOMAIN §5: default safety buffer B. */
+/** docs/background.md#the-timing-model: default safety buffer B. */
 export const DEFAULT_BUFFER_SECONDS = 5;
 /**
- * Upper bound for every input. No load balancer in DOMAIN §4 needs more than minutes; a
+ * Upper bound for every input. No load balancer in docs/background.md#load-balancers-in-front-of-gateways needs more than minutes; a
  * value above a day is a unit mistake (milliseconds typed as seconds), not a plan.
  */
 export const MAX_INPUT_SECONDS = 86_400;
@@ -112,7 +112,7 @@ function validateSourced(name: string, sourced: Sourced | undefined): number {
 
 /**
  * Computes the preStop sleep, grace period, Istio drain settings and sidecar wait for one
- * workload from W, R and B (DOMAIN §5), keeping what the manifest already sets where
+ * workload from W, R and B (docs/background.md#the-timing-model), keeping what the manifest already sets where
  * lowering it would be unsafe.
  *
  * Returns a TimingPlan whose every value carries its formula and explanation, plus checks.
@@ -187,7 +187,7 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
   }
   const S = preStopSeconds.value;
 
-  // G = S + R + B: the grace countdown starts before preStop (DOMAIN §1), so the sleep, the
+  // G = S + R + B: the grace countdown starts before preStop (docs/background.md#kubernetes-pod-termination), so the sleep, the
   // longest request and the buffer must all fit in it. Never lowered below the manifest's.
   const needed = S + R + B;
   const sum = `S + R + B = ${S} + ${R} + ${B} = ${needed}`;
@@ -227,7 +227,7 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
   };
 
   // drainDuration: Envoy closes its listeners after it (default 45 s), so it must reach past W
-  // while the LB still sends (DOMAIN §2, §5): W + B. Never lowered below the manifest's.
+  // while the LB still sends (docs/background.md#istio, docs/background.md#the-timing-model): W + B. Never lowered below the manifest's.
   const drainNeeded = W + B;
   const drainSum = `W + B = ${W} + ${B} = ${drainNeeded}`;
   const drainDurationSeconds: Derived = existingDrain !== undefined && existingDrain > drainNeeded
@@ -279,7 +279,7 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
     });
   }
   if (T >= G) {
-    // Error: Linkerd requires proxy-wait-before-exit-seconds < grace (DOMAIN §3); at ≥ G the
+    // Error: Linkerd requires proxy-wait-before-exit-seconds < grace (docs/background.md#linkerd); at ≥ G the
     // proxy is SIGKILLed with the app and in-flight requests are lost.
     checks.push({
       code: 'SIDECAR_WAIT_NOT_BELOW_GRACE',

@@ -1,7 +1,7 @@
 /**
- * Recognises the load balancer in front of a Service (DOMAIN §4): AWS NLB, GKE NEG, generic
+ * Recognises the load balancer in front of a Service (docs/background.md#load-balancers-in-front-of-gateways): AWS NLB, GKE NEG, generic
  * `type: LoadBalancer` or in-cluster only. Where the manifest shows a case §4 has no row for,
- * the longest plausible window is taken (DOMAIN intro: prefer the conservative choice) and
+ * the longest plausible window is taken (docs/background.md: prefer the conservative choice) and
  * `note` says so.
  */
 import type { KubeObject } from '../workloads/kubeObject.ts';
@@ -26,7 +26,7 @@ export interface ServiceRecognitionContext {
 
 /**
  * Recognises the load balancer in front of a Service from its `spec.type`,
- * `spec.loadBalancerClass` and provider annotations (DOMAIN §4).
+ * `spec.loadBalancerClass` and provider annotations (docs/background.md#load-balancers-in-front-of-gateways).
  *
  * Returns the provider, its drain window, evidence naming the Service (`namespace/name`)
  * and the deciding annotation, a `note` when the window is a conservative assumption, and,

@@ -1,6 +1,6 @@
 /**
  * Recognises Istio gateways by structure, never by name or labels (labels are user-settable:
- * `istio: ingressgateway` is only the chart default; DOMAIN.md §2).
+ * `istio: ingressgateway` is only the chart default; docs/background.md#istio).
  */
 import { annotationsOf } from './kubeObject.ts';
 import type { Container, PodTemplate } from './kubeObject.ts';

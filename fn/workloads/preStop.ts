@@ -1,6 +1,6 @@
 /**
  * What a container's preStop hook does, read once for every part of kube-graceful (the gateway
- * and app mutators feed its length to the timing model; explain draws it). DOMAIN §1: one handler
+ * and app mutators feed its length to the timing model; explain draws it). docs/background.md#kubernetes-pod-termination: one handler
  * per hook; only a plain sleep has a length that can be read from the manifest.
  */
 

@@ -3,7 +3,7 @@
  * selector names them. Their shutdown is designed by their own projects (istiod drains xDS
  * clients itself; a CNI or node agent that sleeps holds a node's rollout), and a wrong delay
  * there hurts every pod, not one app. Recognised by structure and namespace, never by release
- * names: labels and names are user-settable (DOMAIN.md §2). Gateways are not handled here: the
+ * names: labels and names are user-settable (docs/background.md#istio). Gateways are not handled here: the
  * gateway-drain mutator owns them.
  */
 import { labelsOf } from '../../workloads/kubeObject.ts';

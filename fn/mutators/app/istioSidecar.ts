@@ -4,7 +4,7 @@
  * classic mode merges drain settings into `proxy.istio.io/config`, inbound listeners open for the
  * drain window included.
  * Never a `lifecycle` on istio-proxy: an exec preStop replaces Istio's own native drain hook and
- * a sleep preStop merges into an invalid hook with two handlers (DOMAIN.md §2).
+ * a sleep preStop merges into an invalid hook with two handlers (docs/background.md#istio).
  */
 import { ISTIO_NATIVE_ANNOTATION } from '../../workloads/nativeSidecars.ts';
 import type { Spec } from '../../config/schema.ts';

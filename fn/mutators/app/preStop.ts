@@ -1,6 +1,6 @@
 /**
  * App containers' preStop hooks: how long an existing one sleeps, and the hook to add where there
- * is none (DOMAIN.md §1: the endpoint removal races the kubelet's SIGTERM, so the app must keep
+ * is none (docs/background.md#kubernetes-pod-termination: the endpoint removal races the kubelet's SIGTERM, so the app must keep
  * serving for the drain window S = W before it is asked to stop).
  */
 import { atLeast } from '../../config/versions.ts';

@@ -1,7 +1,7 @@
 /**
  * Which app containers serve traffic and so need a preStop delay (issue #5): those that declare
  * ports, and those a Service in the stream sends traffic to; or exactly the names config lists.
- * Mesh proxies are never among them: their lifecycle belongs to the mesh (DOMAIN.md §2).
+ * Mesh proxies are never among them: their lifecycle belongs to the mesh (docs/background.md#istio).
  */
 import type { ProposedFinding } from '../types.ts';
 import type { MutatorContext } from '../types.ts';
@@ -11,7 +11,7 @@ import { labelsOf } from '../../workloads/kubeObject.ts';
 import type { Container } from '../../workloads/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 
-/** Proxy containers the meshes inject (DOMAIN.md §2 `istio-proxy`, §3 `linkerd-proxy`). */
+/** Proxy containers the meshes inject (docs/background.md#istio `istio-proxy`, §3 `linkerd-proxy`). */
 export const MESH_PROXY_CONTAINERS: ReadonlySet<string> = new Set(['istio-proxy', 'linkerd-proxy']);
 
 /** The serving containers, in pod order, each with why it serves; findings about the choice. */

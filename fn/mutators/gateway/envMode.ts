@@ -1,10 +1,10 @@
 /**
- * Env mode (DOMAIN §2, §5): the proxy itself keeps serving through the drain window. On SIGTERM
+ * Env mode (docs/background.md#istio, docs/background.md#the-timing-model): the proxy itself keeps serving through the drain window. On SIGTERM
  * pilot-agent drains the listeners gracefully, waits MINIMUM_DRAIN_DURATION, then exits once
  * Envoy has no active connections (EXIT_ON_ZERO_ACTIVE_CONNECTIONS, Istio 1.12+). Envoy closes
  * its listeners after drainDuration, so that must reach past W.
  *
- * Delivery per shape (DOMAIN §2):
+ * Delivery per shape (docs/background.md#istio):
  * - env: set on the proxy container for both shapes. Injected gateways: the injector merges the
  *   pod's own istio-proxy container over its template and user env entries win by name. Legacy
  *   gateways are not injected, so env on the container is the only way (proxyMetadata would

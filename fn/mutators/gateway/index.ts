@@ -24,7 +24,7 @@ import { checkFindings } from './timing.ts';
 import { istioVersionOf } from './version.ts';
 import type { IstioVersion } from './version.ts';
 
-/** DOMAIN §2: EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION exist from Istio 1.12. */
+/** docs/background.md#istio: EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION exist from Istio 1.12. */
 export const ENV_MODE_SINCE = '1.12';
 
 /** What `explain` renders a gateway's timeline from (MutatorOutcome.plan). */

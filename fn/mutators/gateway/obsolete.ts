@@ -1,5 +1,5 @@
 /**
- * Proxy settings users still copy from old answers that Istio no longer reads (DOMAIN §2).
+ * Proxy settings users still copy from old answers that Istio no longer reads (docs/background.md#istio).
  * kube-graceful never writes them and leaves them in place (they are the user's): it says so.
  */
 import type { ProposedFinding } from '../types.ts';

@@ -1,6 +1,6 @@
 /**
  * The gateway proxy's preStop hook: the one kube-graceful writes in sleep mode (reading one the
- * user wrote is fn/workloads/preStop.ts) (DOMAIN §1: one handler per hook; the `sleep` action is
+ * user wrote is fn/workloads/preStop.ts) (docs/background.md#kubernetes-pod-termination: one handler per hook; the `sleep` action is
  * beta and on from Kubernetes 1.30 and needs no binary in the image).
  */
 import { atLeast } from '../../config/versions.ts';
@@ -14,7 +14,7 @@ export type PreStopChoice =
 /**
  * Returns the preStop that sleeps `seconds`: the `sleep` action on Kubernetes ≥ 1.30, else
  * `exec sleep` only when config says the image has a shell and `sleep` (the distroless proxy
- * image has neither, DOMAIN §2), else a refusal.
+ * image has neither, docs/background.md#istio), else a refusal.
  */
 export function sleepPreStop(seconds: number, kubernetes: { version: string; source: string }, imageHasShell: { value: boolean; source: string }, envModeAvailable: boolean): PreStopChoice {
   if (atLeast(kubernetes.version, SLEEP_ACTION_SINCE)) {

@@ -1,5 +1,5 @@
 /**
- * Findings about rollout safety that users want next to the drain change (issue #3, DOMAIN §4):
+ * Findings about rollout safety that users want next to the drain change (issue #3, docs/background.md#load-balancers-in-front-of-gateways):
  * AWS readiness gates, `maxUnavailable` with few replicas, a PodDisruptionBudget. They never
  * change anything: the Namespace, strategy and PDB are the user's.
  */
@@ -10,7 +10,7 @@ import type { Workload } from '../../workloads/workload.ts';
 import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
 import type { MutatorContext, ProposedFinding } from '../types.ts';
 
-/** DOMAIN §4: the namespace label that makes the AWS Load Balancer Controller inject readiness gates. */
+/** docs/background.md#load-balancers-in-front-of-gateways: the namespace label that makes the AWS Load Balancer Controller inject readiness gates. */
 export const READINESS_GATE_LABEL = 'elbv2.k8s.aws/pod-readiness-gate-inject';
 
 /** Returns the rollout findings for a gateway behind `loadBalancer` (undefined: none recognised). */
@@ -30,7 +30,7 @@ function awsIpTargets(loadBalancer: LoadBalancerRecognition | undefined, spec: S
 }
 
 /**
- * DOMAIN §4: readiness gates protect rollouts behind AWS IP targets (new pods must be healthy in
+ * docs/background.md#load-balancers-in-front-of-gateways: readiness gates protect rollouts behind AWS IP targets (new pods must be healthy in
  * the target group before old ones go). A Namespace in the stream without the label: warning,
  * since the fix is in the same stream. Not in the stream: info, the user labels it.
  */
@@ -58,7 +58,7 @@ function readinessGate(workload: Workload, context: MutatorContext, loadBalancer
 }
 
 /**
- * DOMAIN §4: `maxUnavailable: 0` keeps every old gateway pod serving until its replacement is
+ * docs/background.md#load-balancers-in-front-of-gateways: `maxUnavailable: 0` keeps every old gateway pod serving until its replacement is
  * ready. Kubernetes rounds a percentage down (the default 25% of 1–3 replicas is 0), so what is
  * judged is the number of pods a rollout may take down at once. Deployments only: a DaemonSet's
  * maxUnavailable counts nodes. Warning when that is every pod (Recreate, or 1 of 1: an outage);
@@ -96,7 +96,7 @@ function maxUnavailable(workload: Workload): ProposedFinding[] {
 }
 
 /**
- * DOMAIN §4: a PodDisruptionBudget keeps node drains from evicting every gateway pod at once.
+ * docs/background.md#load-balancers-in-front-of-gateways: a PodDisruptionBudget keeps node drains from evicting every gateway pod at once.
  * Info: the stream may not hold it (a separate release). DaemonSet pods are not drained by
  * eviction in the usual `kubectl drain --ignore-daemonsets`, and a bare Pod has no controller.
  */

@@ -1,10 +1,10 @@
 /**
- * Sleep mode (DOMAIN §1, §5): a preStop sleep of S = W on the proxy container keeps the gateway
+ * Sleep mode (docs/background.md#kubernetes-pod-termination, docs/background.md#the-timing-model): a preStop sleep of S = W on the proxy container keeps the gateway
  * serving, untouched, while the load balancer drains; SIGTERM comes after. A preStop the user
- * already wrote is never replaced or merged into (DOMAIN §1: one handler per hook): it stays, and
+ * already wrote is never replaced or merged into (docs/background.md#kubernetes-pod-termination: one handler per hook): it stays, and
  * the model builds the grace period on what it really sleeps.
  *
- * Injected gateways: the injector merges `lifecycle` field by field (DOMAIN §2) and the gateway
+ * Injected gateways: the injector merges `lifecycle` field by field (docs/background.md#istio) and the gateway
  * template sets no preStop of its own (gateways are never native sidecars, so Istio's native
  * drain hook is not added), so the pod's preStop is the one that runs.
  *

@@ -30,7 +30,7 @@ export function planGatewayTiming(workload: Workload, context: MutatorContext, e
 /**
  * Returns the model's checks as findings, same code, severity and message. The sidecar-wait
  * check is left out: it is about a mesh sidecar outliving an app container, and a gateway's
- * proxy is the workload itself (DOMAIN §2: gateways are never sidecars).
+ * proxy is the workload itself (docs/background.md#istio: gateways are never sidecars).
  */
 export function checkFindings(plan: TimingPlan): ProposedFinding[] {
   return plan.checks

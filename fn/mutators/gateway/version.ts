@@ -1,7 +1,7 @@
 /**
  * Which Istio version a gateway's proxy runs, with the words that say how we know: env mode needs
  * EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION, which exist from Istio 1.12
- * (DOMAIN §2).
+ * (docs/background.md#istio).
  */
 import { sourceOf } from '../../config/schema.ts';
 import type { GatewayShape } from '../../workloads/gatewayShape.ts';
@@ -21,7 +21,7 @@ export interface IstioVersion {
 const CHART_LABEL = 'helm.sh/chart';
 /**
  * `gateway-1.0.0` is the version the chart has in the istio/istio source tree; released charts
- * carry the Istio version instead (DOMAIN §2). Rendering from a checkout gives 1.0.0, which says
+ * carry the Istio version instead (docs/background.md#istio). Rendering from a checkout gives 1.0.0, which says
  * nothing about Istio: every gateway file of our corpus is such a render.
  */
 const UNRELEASED_CHART_VERSION = '1.0.0';

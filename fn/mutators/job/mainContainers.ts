@@ -7,7 +7,7 @@ import type { Container } from '../../workloads/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { ProposedFinding } from '../types.ts';
 
-// The proxy containers' fixed names (DOMAIN.md §2 "always named istio-proxy"; Linkerd's injector
+// The proxy containers' fixed names (docs/background.md#istio "always named istio-proxy"; Linkerd's injector
 // names its proxy linkerd-proxy). They are never main containers, even when listed: wrapping a
 // proxy would make it ask itself to quit.
 export const MESH_PROXY_CONTAINERS: ReadonlySet<string> = new Set(['istio-proxy', 'linkerd-proxy']);

@@ -1,7 +1,7 @@
 /**
  * native mode: pin the mesh's native-sidecar annotation on the pod template. A native sidecar
- * (KEP-753) does not block Job completion (DOMAIN.md §1), so nothing has to call a quit endpoint —
- * and nothing may: a native sidecar that exits is restarted (DOMAIN.md §2).
+ * (KEP-753) does not block Job completion (docs/background.md#kubernetes-pod-termination), so nothing has to call a quit endpoint —
+ * and nothing may: a native sidecar that exits is restarted (docs/background.md#istio).
  */
 import type { Config } from '../../config/schema.ts';
 import type { Workload } from '../../workloads/workload.ts';
@@ -33,7 +33,7 @@ export function nativePlan(workload: Workload, context: MutatorContext, meshes: 
     });
   }
   // A wrapper left from an earlier wrap-mode run would call quit on a native sidecar, which
-  // Kubernetes restarts (DOMAIN.md §2 "Never call quitquitquit in native mode").
+  // Kubernetes restarts (docs/background.md#istio "Never call quitquitquit in native mode").
   for (const container of workload.containers) {
     if (!container.command || !isWrapped(container.command)) continue;
     const original = unwrapCommand(container.command) ?? container.command;

@@ -1,7 +1,7 @@
 /**
  * `holdApplicationUntilProxyStarts: true` merged into the pod's `proxy.istio.io/config`
  * annotation, so a wrapped Job's program starts with a working network (issue #4). The merge is
- * the shared one (key by key, every other key and comment kept; DOMAIN.md §2).
+ * the shared one (key by key, every other key and comment kept; docs/background.md#istio).
  */
 import { readProxyConfig, setProxyConfigField } from '../shared/proxyConfig.ts';
 

@@ -1,7 +1,7 @@
 /**
  * wrap mode: each main container's `command` becomes the wrapper (wrapper.ts) that asks the
  * proxies to quit once the program has exited, plus the pod annotations the quit call and a
- * network at start need (issue #4, DOMAIN.md §2, §3).
+ * network at start need (issue #4, docs/background.md#istio, docs/background.md#linkerd).
  */
 import { atLeast } from '../../config/versions.ts';
 import { annotationsOf } from '../../workloads/kubeObject.ts';
@@ -29,7 +29,7 @@ import type { QuitEndpoint } from './wrapper.ts';
 const ISTIO_STATUS_PORT = 'status.sidecar.istio.io/port';
 const LINKERD_ADMIN_PORT = 'config.linkerd.io/admin-port';
 const LINKERD_ADMIN_SHUTDOWN = 'config.linkerd.io/proxy-admin-shutdown';
-// linkerd-proxy's POST /shutdown exists from 2.10 (DOMAIN.md §3).
+// linkerd-proxy's POST /shutdown exists from 2.10 (docs/background.md#linkerd).
 const LINKERD_SHUTDOWN_SINCE = '2.10';
 
 /** Returns the wrapper changes and annotations for one pod, or findings saying why it cannot be wrapped. */

@@ -6,10 +6,10 @@
  * Why: a classic (non-native) sidecar keeps running after the main container exits, so the pod
  * never completes (kubernetes/kubernetes#25908, istio/istio#6324, #11659). A preStop hook cannot
  * help: it is "not called if the container crashes or exits" (core/v1 Lifecycle API doc;
- * DOMAIN.md §1). The proxies offer a loopback quit call instead (DOMAIN.md §2, §3).
+ * docs/background.md#kubernetes-pod-termination). The proxies offer a loopback quit call instead (docs/background.md#istio, docs/background.md#linkerd).
  *
  * Pure: no YAML here. The caller decides whether wrapping applies (never in native-sidecar mode:
- * DOMAIN.md §2 "Never call quitquitquit in native mode", the sidecar would be restarted).
+ * docs/background.md#istio "Never call quitquitquit in native mode", the sidecar would be restarted).
  */
 
 /** A loopback HTTP endpoint that makes a mesh proxy exit when it receives a POST. */
@@ -28,14 +28,14 @@ export const WRAPPER_MARKER: string = 'kube-graceful-wrap';
 const SHELL = '/bin/sh';
 
 // Default ports. Istio: pilot-agent status port 15020, overridable by the pod annotation
-// `status.sidecar.istio.io/port` (DOMAIN.md §2). Linkerd: proxy admin port 4191, overridable by
-// `config.linkerd.io/admin-port` (DOMAIN.md §3).
+// `status.sidecar.istio.io/port` (docs/background.md#istio). Linkerd: proxy admin port 4191, overridable by
+// `config.linkerd.io/admin-port` (docs/background.md#linkerd).
 const ISTIO_STATUS_PORT = 15020;
 const LINKERD_ADMIN_PORT = 4191;
 
 // The only paths we ever embed. Istio: pilot-agent `POST /quitquitquit`, loopback only, POST only,
-// 1.3+ (DOMAIN.md §2). Linkerd: `POST /shutdown`, 2.10+, needs the pod annotation
-// `config.linkerd.io/proxy-admin-shutdown: enabled` since 2.16 (DOMAIN.md §3).
+// 1.3+ (docs/background.md#istio). Linkerd: `POST /shutdown`, 2.10+, needs the pod annotation
+// `config.linkerd.io/proxy-admin-shutdown: enabled` since 2.16 (docs/background.md#linkerd).
 const QUIT_PATH = { istio: '/quitquitquit', linkerd: '/shutdown' } as const;
 
 // 127.0.0.1 rather than `localhost`: both endpoints listen on loopback, and an IP literal cannot
@@ -66,7 +66,7 @@ export function istioQuitEndpoint(statusPort: number = ISTIO_STATUS_PORT): QuitE
 /**
  * Linkerd's quit endpoint: `POST http://127.0.0.1:<adminPort>/shutdown` (linkerd-proxy admin).
  * The endpoint answers only when the pod carries `config.linkerd.io/proxy-admin-shutdown: enabled`
- * (off by default since Linkerd 2.16, DOMAIN.md §3): the caller must add that annotation.
+ * (off by default since Linkerd 2.16, docs/background.md#linkerd): the caller must add that annotation.
  * @param adminPort the proxy admin port (`config.linkerd.io/admin-port`); default 4191.
  * @returns the endpoint, mesh `linkerd`.
  * @throws RangeError when the port is not an integer in 1–65535.
@@ -102,7 +102,7 @@ const SCRIPT_HEADER =
 
 // What a user sees in the Job's log when the image has neither client. The two ways out:
 // an HTTP client in the image, or a native sidecar, which does not block Job completion (KEP-753,
-// DOMAIN.md §1, §2 "native sidecars solve this problem entirely").
+// docs/background.md#kubernetes-pod-termination, docs/background.md#istio "native sidecars solve this problem entirely").
 const NO_CLIENT_HINT =
   'the Job will not complete: add curl or wget to the image, or run the proxy as a native sidecar';
 

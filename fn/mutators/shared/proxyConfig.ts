@@ -1,8 +1,8 @@
 /**
  * The `proxy.istio.io/config` pod annotation: a YAML document holding ProxyConfig fields
- * (DOMAIN §2). kube-graceful owns a few keys of it (`drainDuration`, `parentShutdownDuration`, `terminationDrainDuration`,
+ * (docs/background.md#istio). kube-graceful owns a few keys of it (`drainDuration`, `parentShutdownDuration`, `terminationDrainDuration`,
  * `holdApplicationUntilProxyStarts`, `proxyMetadata` entries); every other key, comment and byte
- * stays as the user wrote it ("merge key by key, keep what you don't own", DOMAIN §2).
+ * stays as the user wrote it ("merge key by key, keep what you don't own", docs/background.md#istio).
  *
  * A value we cannot edit safely is refused, never rewritten: not YAML, not a mapping, or using
  * anchors, aliases or tags (re-printing those can change what Istio reads, e.g. `!!str 5` comes
@@ -15,7 +15,7 @@ import { setAt } from '../../document/path.ts';
 import { spliceSet } from '../../document/splice.ts';
 import { printableParseOptions, stringifyOptions } from '../../yaml/options.ts';
 
-/** The annotation key, on the pod template (DOMAIN §2). */
+/** The annotation key, on the pod template (docs/background.md#istio). */
 export const PROXY_CONFIG_ANNOTATION = 'proxy.istio.io/config';
 
 /** A readable ProxyConfig annotation, or why it can't be edited. */

@@ -1,5 +1,5 @@
 /**
- * `proxyMetadata` entries of the `proxy.istio.io/config` annotation (DOMAIN.md §2: "proxyMetadata
+ * `proxyMetadata` entries of the `proxy.istio.io/config` annotation (docs/background.md#istio: "proxyMetadata
  * maps merge by key"; they become the proxy's env at injection). Reading, the safety refusals and
  * the verified minimal edit are proxyConfig.ts's; this names the entries.
  */
