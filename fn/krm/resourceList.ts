@@ -145,7 +145,7 @@ function readWhole(text: string, options: ReadListOptions): ResourceListInput {
   const items: Item[] = [];
   const resources: Resource[] = [];
   for (const [index, node] of itemNodes.entries()) {
-    const range = node?.range;
+    const range = node?.range && ([itemStart(text, node.range[0]), node.range[1]] as const);
     const line = range ? lineOf(range[0]) : 0;
     if (!isMap(node) || !range) {
       throw new KubeGracefulError('E_NOT_MAPPING', `ResourceList item ${index + 1} is not a mapping`, { document: index + 1, line }, 'Each item must be a Kubernetes object.');
@@ -159,6 +159,18 @@ function readWhole(text: string, options: ReadListOptions): ResourceListInput {
   }
   const frame = { text, doc, toListOffset: (offset: number) => offset };
   return { mode: 'resourceList', text, items, resources, ...head, frame, ...(shared.items.size ? { shared } : {}) };
+}
+
+/**
+ * Where an item's text starts: yaml's range of a block mapping in `- &a key: v` starts at `key`,
+ * after the first key's anchor or tag; the item (and the column its lines are indented by) starts
+ * at those properties, right after the `- ` indicator. Cut at `key`, the item would lose `&a` (an
+ * alias to it would then be undefined) and be dedented by the wrong column.
+ */
+function itemStart(text: string, start: number): number {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const properties = /^([ \t]*-[ \t]+)(?:[&!][^\s]*[ \t]+)+$/.exec(text.slice(lineStart, start));
+  return properties ? lineStart + properties[1]!.length : start;
 }
 
 /** Checks that the list is a ResourceList and reads its functionConfig and results, each through the reader's limits. */
