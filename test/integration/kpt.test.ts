@@ -176,12 +176,12 @@ test('kpt fn render with an image pipeline: the Kptfile configMap reaches the co
 
   t.not(failed.status, 0);
   t.deepEqual(files(bad), pristine, 'package untouched');
-  t.regex(failed.stderr, /spec\.loadBalancer\.provider: got \\"nope\\"/, 'kpt shows our stderr (quoted)');
+  t.regex(failed.stderr, /lb-provider: got \\"nope\\"; expected one of aws-nlb-ip/, 'kpt shows our stderr (quoted): the key the Kptfile names, the value, what is allowed');
   const list = parse(readFileSync(join(results, 'results.yaml'), 'utf8')) as { items: { image?: string; exitCode: number; stderr?: string }[] };
   t.is(list.items.length, 1, JSON.stringify(list));
   t.is(list.items[0]?.image, image);
   t.is(list.items[0]?.exitCode, 2, 'exit 2: bad config');
-  t.regex(list.items[0]?.stderr ?? '', /E_CONFIG: functionConfig: invalid config/);
+  t.regex(list.items[0]?.stderr ?? '', /E_CONFIG: functionConfig: lb-provider: got "nope"; expected one of /);
 });
 
 test('an error finding: kpt exits non-zero, writes our error result, and leaves the package unchanged', async (t) => {
