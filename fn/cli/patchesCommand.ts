@@ -5,11 +5,9 @@
  */
 import type { Command } from 'commander';
 import type { ChangeRecord } from '../engine/records.ts';
-import { transform } from '../engine/transform.ts';
+import { inputResources, transform } from '../engine/transform.ts';
 import type { TransformResult } from '../engine/transform.ts';
-import { readResourceList } from '../krm/resourceList.ts';
 import type { PatchedObject } from '../report/patches.ts';
-import { readStream } from '../stream/stream.ts';
 import { formatRef } from '../workloads/kubeObject.ts';
 import type { Runner } from './explainCommand.ts';
 import { findingLine } from './findingsText.ts';
@@ -43,9 +41,7 @@ export async function runPatches(options: PatchesCommandOptions): Promise<Comman
 
 /** Returns each changed object as it was read, with its records, in input order. */
 function patchedObjects(result: TransformResult): PatchedObject[] {
-  const resources = result.mode === 'resourceList'
-    ? readResourceList(result.input).resources
-    : readStream(result.input, { extraKinds: result.config.spec.extraKinds }).resources;
+  const resources = inputResources(result);
   const byObject = new Map<string, ChangeRecord[]>();
   for (const record of result.changes) {
     const key = `${record.document}:${formatRef(record.resource)}`;

@@ -14,6 +14,7 @@ import { byteStream, readStream, renderStream, renderStreamChunks } from '../str
 import type { ByteStream } from '../stream/stream.ts';
 import { runPipeline } from './pipeline.ts';
 import type { PipelineResult } from './pipeline.ts';
+import type { Resource } from '../workloads/resource.ts';
 
 /** What the caller chose: config document, flag values, and optionally other mutators (tests). */
 export interface TransformOptions {
@@ -83,4 +84,16 @@ function transformStream(input: string | ByteStream, options: TransformOptions):
     outputChunks,
     config,
   };
+}
+
+/**
+ * Returns the run's input objects as they were read, before any edit: for explain (as written)
+ * and `patches` (the objects the records were made on). Read with the run's config, so the config's
+ * extra kinds are parsed in a ResourceList too.
+ */
+export function inputResources(result: TransformResult): readonly Resource[] {
+  const extraKinds = result.config.spec.extraKinds;
+  return result.mode === 'resourceList'
+    ? readResourceList(result.input, { extraKinds: () => extraKinds }).resources
+    : readStream(result.input, { extraKinds }).resources;
 }

@@ -12,9 +12,8 @@ import { formatPath, getAt } from '../document/path.ts';
 import type { FieldPath } from '../document/path.ts';
 import type { WorkloadOutcome } from '../engine/pipeline.ts';
 import type { ChangeRecord, Finding, MutatorId, Severity } from '../engine/records.ts';
+import { inputResources } from '../engine/transform.ts';
 import type { TransformResult } from '../engine/transform.ts';
-import { readResourceList } from '../krm/resourceList.ts';
-import { readStream } from '../stream/stream.ts';
 import { LOAD_BALANCERS } from '../timing/loadBalancers.ts';
 import { mountsPodAnnotations } from '../workloads/podAnnotationsFile.ts';
 import { proxyConfigOf } from './platform.ts';
@@ -188,10 +187,7 @@ function settingsOf(config: Config): Explanation['settings'] {
 
 /** The input's objects, keyed by document and place in it: the manifest as written. */
 function inputObjects(result: TransformResult): Map<string, KubeObject> {
-  const resources = result.mode === 'resourceList'
-    ? readResourceList(result.input, { extraKinds: () => result.config.spec.extraKinds }).resources
-    : readStream(result.input, { extraKinds: result.config.spec.extraKinds }).resources;
-  return new Map(resources.map((r) => [objectKey(r.doc.place.document, r.base), r.object]));
+  return new Map(inputResources(result).map((r) => [objectKey(r.doc.place.document, r.base), r.object]));
 }
 
 function objectKey(document: number, base: FieldPath): string {
