@@ -5,13 +5,13 @@
  * finds nothing left to change, on every corpus chart and in every mode that edits something.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { parse } from 'yaml';
 import { runInProcess } from '../explain/run.ts';
-import { corpus, corpusNames } from '../helpers/fixtures.ts';
+import { corpus, corpusNames, ROOT } from '../helpers/fixtures.ts';
 import { requireTool } from '../helpers/tools.ts';
 
 const kubectl = requireTool('kubectl');
@@ -112,4 +112,13 @@ test('error findings: exit 1, nothing on stdout', async (t) => {
   t.is(run.status, 1, run.stderr);
   t.is(run.stdout, '');
   t.regex(run.stderr, /drain-window/);
+});
+
+test('a ResourceList: a custom kind from the functionConfig extraKinds gets its patch too', async (t) => {
+  // bookinfo's productpage-v1 as an Argo Rollout, with a GracefulShutdown functionConfig naming the kind.
+  const list = readFileSync(join(ROOT, 'test', 'fixtures', 'krm', 'rollout-resourcelist.yaml'), 'utf8');
+  const patches = await cli(['patches'], list);
+  t.is(patches.status, 0, patches.stderr);
+  const entries = parse(patches.stdout) as Array<{ target: Record<string, string> }>;
+  t.deepEqual(entries.map((e) => e.target), [{ group: 'argoproj.io', version: 'v1alpha1', kind: 'Rollout', name: 'productpage-v1', namespace: 'default' }]);
 });
