@@ -16,14 +16,14 @@
  */
 import { Option } from 'commander';
 import type { Command } from 'commander';
-import { formatPath } from '../document/path.ts';
-import type { ChangeRecord, Finding } from '../engine/records.ts';
+import { formatPath } from '../core/fieldPath.ts';
+import type { ChangeRecord, Finding } from '../core/records.ts';
 import { transform } from '../engine/transform.ts';
 import type { TransformResult } from '../engine/transform.ts';
 import { krmResults } from '../krm/results.ts';
 import { readResourceList, renderResourceList } from '../krm/resourceList.ts';
 import { show } from '../report/text.ts';
-import { formatRef } from '../workloads/kubeObject.ts';
+import { formatRef } from '../core/kubeObject.ts';
 import type { Runner } from './explainCommand.ts';
 import { findingLine } from './findingsText.ts';
 import { formatLocation, readInputs } from './inputs.ts';

@@ -1,7 +1,7 @@
 /** One line per finding for stderr and `check`: severity, code, resource, field, message. */
-import { formatPath } from '../document/path.ts';
-import type { Finding } from '../engine/records.ts';
-import { formatRef } from '../workloads/kubeObject.ts';
+import { formatPath } from '../core/fieldPath.ts';
+import type { Finding } from '../core/records.ts';
+import { formatRef } from '../core/kubeObject.ts';
 
 /** Returns the finding as one line (`file:line` first when known). */
 export function findingLine(finding: Finding, location?: string): string {

@@ -7,12 +7,12 @@
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { Node } from 'yaml';
-import type { FieldPath } from '../document/path.ts';
-import { KubeGracefulError } from '../engine/errors.ts';
+import type { FieldPath } from '../core/fieldPath.ts';
+import { KubeGracefulError } from '../core/errors.ts';
 import { looksLikeResourceList } from '../krm/resourceList.ts';
 import { splitStream } from '../stream/split.ts';
 import type { Segment } from '../stream/split.ts';
-import type { ResourceRef } from '../workloads/kubeObject.ts';
+import type { ResourceRef } from '../core/kubeObject.ts';
 import { parseOptions } from '../yaml/options.ts';
 import { readInputFile } from './io.ts';
 

@@ -4,7 +4,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { fstatSync, readFileSync, writeFileSync, writeSync, writevSync } from 'node:fs';
-import { KubeGracefulError } from '../engine/errors.ts';
+import { KubeGracefulError } from '../core/errors.ts';
 
 /** Returns the text of stdin (empty when Helm sends nothing, e.g. `--output-dir`). */
 export function readStdin(): string {

@@ -3,7 +3,7 @@
  * its exit code (2 for bad input, config or usage; 70 for anything else, a bug in kube-graceful).
  * The entry point writes the result; tests run commands in-process through the same function.
  */
-import { formatError, KubeGracefulError } from '../engine/errors.ts';
+import { formatError, KubeGracefulError } from '../core/errors.ts';
 import type { CommandOutput } from './transformCommand.ts';
 
 /** Runs the command; a thrown error becomes its output instead of escaping. */

@@ -4,11 +4,11 @@
  * ready to paste. Same inputs and settings as the transform; docs/integrations/flux.md.
  */
 import type { Command } from 'commander';
-import type { ChangeRecord } from '../engine/records.ts';
+import type { ChangeRecord } from '../core/records.ts';
 import { inputResources, transform } from '../engine/transform.ts';
 import type { TransformResult } from '../engine/transform.ts';
 import type { PatchedObject } from '../report/patches.ts';
-import { formatRef } from '../workloads/kubeObject.ts';
+import { formatRef } from '../core/kubeObject.ts';
 import type { Runner } from './explainCommand.ts';
 import { findingLine } from './findingsText.ts';
 import { readInputs } from './inputs.ts';

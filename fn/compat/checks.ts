@@ -3,11 +3,12 @@
  * wrote it breaks one upstream constraint, or undefined. A check only blames what kube-graceful
  * wrote (the value differs from the input's), so a chart's own settings never fail it.
  */
-import { atLeast } from '../config/versions.ts';
+import { atLeast } from '../core/versions.ts';
 import { parseGoDurationSeconds } from '../timing/durations.ts';
-import type { PodTemplate } from '../workloads/kubeObject.ts';
+import type { PodTemplate } from '../core/kubeObject.ts';
 import { allContainers, annotations, commandText, containerNamed, envOf, graceSeconds, labels, proxyConfig, proxyConfigAnnotation, sleepActions, written } from './pod.ts';
 import type { CheckedPod } from './pod.ts';
+import { ISTIO_PROXY } from '../workloads/meshProxies.ts';
 
 const ISTIO_NATIVE = 'sidecar.istio.io/nativeSidecar';
 const LINKERD_NATIVE = ['config.alpha.linkerd.io/', 'config.beta.linkerd.io/', 'config.linkerd.io/'].map((p) => `${p}proxy-enable-native-sidecar`);
@@ -74,7 +75,7 @@ export function parentShutdownOnlyBefore117(pod: CheckedPod): string | undefined
 
 /** The exit-on-zero settings as pilot-agent gets them: istio-proxy env, or proxyMetadata. */
 function exitOnZeroSettings(t: PodTemplate): Record<string, unknown> {
-  const proxy = containerNamed(t, 'istio-proxy');
+  const proxy = containerNamed(t, ISTIO_PROXY);
   const metadata = (proxyConfig(t)['proxyMetadata'] ?? {}) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const name of ['EXIT_ON_ZERO_ACTIVE_CONNECTIONS', 'MINIMUM_DRAIN_DURATION']) {
@@ -102,7 +103,7 @@ export function noTerminationDrainSeconds(pod: CheckedPod): string | undefined {
 
 /** Returns true when the template already holds the injected istio-proxy (kube-inject output). */
 export function injectedAtRender(t: PodTemplate): boolean {
-  return annotations(t)['sidecar.istio.io/status'] !== undefined && containerNamed(t, 'istio-proxy') !== undefined;
+  return annotations(t)['sidecar.istio.io/status'] !== undefined && containerNamed(t, ISTIO_PROXY) !== undefined;
 }
 
 export function proxyMetadataNeedsInjection(pod: CheckedPod): string | undefined {
@@ -132,7 +133,7 @@ export function linkerdAutoNativeOnlyWhereLinkerdWould(pod: CheckedPod): string 
 
 /** Returns true when the pod's Istio proxy is (or will be) a native sidecar. */
 function istioNative(t: PodTemplate): boolean {
-  return annotations(t)[ISTIO_NATIVE] === 'true' || (t.spec?.initContainers ?? []).some((c) => c.name === 'istio-proxy' && c.restartPolicy === 'Always');
+  return annotations(t)[ISTIO_NATIVE] === 'true' || (t.spec?.initContainers ?? []).some((c) => c.name === ISTIO_PROXY && c.restartPolicy === 'Always');
 }
 
 export function noQuitOnNativeSidecar(pod: CheckedPod): string | undefined {
@@ -154,7 +155,7 @@ export function noIstioSettingsInIgnoredNamespaces(pod: CheckedPod): string | un
 
 export function noLifecycleOnSidecarProxy(pod: CheckedPod): string | undefined {
   if (pod.role === 'gateway') return undefined;
-  const read = (t: PodTemplate) => containerNamed(t, 'istio-proxy')?.lifecycle;
+  const read = (t: PodTemplate) => containerNamed(t, ISTIO_PROXY)?.lifecycle;
   return written(pod, read) ? 'changed lifecycle on istio-proxy of a sidecar pod' : undefined;
 }
 
@@ -164,7 +165,7 @@ export function ambient(pod: CheckedPod): boolean {
   if (podMode !== 'ambient' && pod.namespaceLabels['istio.io/dataplane-mode'] !== 'ambient') return false;
   if (podMode === 'none') return false;
   const inject = labels(pod.before)['sidecar.istio.io/inject'] ?? annotations(pod.before)['sidecar.istio.io/inject'];
-  const sidecar = inject === 'true' || pod.namespaceLabels['istio-injection'] === 'enabled' || containerNamed(pod.before, 'istio-proxy') !== undefined;
+  const sidecar = inject === 'true' || pod.namespaceLabels['istio-injection'] === 'enabled' || containerNamed(pod.before, ISTIO_PROXY) !== undefined;
   return !sidecar;
 }
 

@@ -5,7 +5,8 @@
  */
 import { parse } from 'yaml';
 import type { Spec } from '../config/schema.ts';
-import type { Container, PodTemplate } from '../workloads/kubeObject.ts';
+import type { Container, PodTemplate } from '../core/kubeObject.ts';
+import { ISTIO_PROXY } from '../workloads/meshProxies.ts';
 
 /** The workload a check looks at; `role` is the mutator that handled it. */
 export interface CheckedPod {
@@ -55,7 +56,7 @@ export function graceSeconds(template: PodTemplate): number {
  * then annotation). Unreadable text counts as empty: a check then sees defaults.
  */
 export function proxyConfig(template: PodTemplate): Record<string, unknown> {
-  const env = readMap(envOf(containerNamed(template, 'istio-proxy'), 'PROXY_CONFIG'));
+  const env = readMap(envOf(containerNamed(template, ISTIO_PROXY), 'PROXY_CONFIG'));
   const annotation = readMap(annotations(template)['proxy.istio.io/config']);
   const proxyMetadata = { ...(env['proxyMetadata'] as object | undefined), ...(annotation['proxyMetadata'] as object | undefined) };
   return { ...env, ...annotation, ...(Object.keys(proxyMetadata).length ? { proxyMetadata } : {}) };

@@ -4,7 +4,7 @@
  */
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
-import { KubeGracefulError } from '../engine/errors.ts';
+import { KubeGracefulError } from '../core/errors.ts';
 import { parseOptions } from '../yaml/options.ts';
 import { toData } from '../document/manifest.ts';
 import { FLAT_KEYS, readFlatValue } from './flatKeys.ts';

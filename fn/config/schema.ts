@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
-import { normalizeVersion, VERSION_PATTERN } from './versions.ts';
+import { normalizeVersion, VERSION_PATTERN } from '../core/versions.ts';
 
 export const CONFIG_API_VERSION = 'kube-graceful.dev/v1alpha1';
 export const CONFIG_KIND = 'GracefulShutdown';
@@ -163,4 +163,10 @@ export interface Config {
 /** Returns where a spec field's value came from ("default" when nothing set it). */
 export function sourceOf(config: Config, specPath: string): string {
   return config.provenance.get(specPath) ?? 'default';
+}
+
+/** Where a spec field's value came from, in words that read well inside the model's sentences ("W from …"). */
+export function sourceText(config: Config, specPath: string, flag: string): string {
+  const source = sourceOf(config, specPath);
+  return source === 'default' ? `default; set --${flag} to change` : source;
 }

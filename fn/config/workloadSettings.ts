@@ -4,7 +4,7 @@
  * `kube-graceful.dev/skip: "true"` to leave a workload alone.
  */
 import type { ProposedFinding } from '../mutators/types.ts';
-import { annotationsOf } from '../workloads/kubeObject.ts';
+import { annotationsOf } from '../core/kubeObject.ts';
 import type { Workload } from '../workloads/workload.ts';
 import { FLAT_KEYS, readFlatValue } from './flatKeys.ts';
 import { specSchema } from './schema.ts';
@@ -28,6 +28,8 @@ export function workloadSettings(config: Config, workload: Workload): WorkloadSe
   const findings: ProposedFinding[] = [];
   const spec = structuredClone(config.spec) as Record<string, unknown>;
   const provenance = new Map(config.provenance);
+  /** Which annotation set each spec field: to name it when the field is refused. */
+  const setBy = new Map<string, string>();
   let skip = false;
   for (const [name, text] of Object.entries(annotations)) {
     if (!name.startsWith(ANNOTATION_PREFIX)) continue;
@@ -46,13 +48,13 @@ export function workloadSettings(config: Config, workload: Workload): WorkloadSe
     for (const part of key.specPath.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
     node[key.specPath.at(-1)!] = read.value;
     provenance.set(key.specPath.join('.'), `annotation ${name}`);
+    setBy.set(key.specPath.join('.'), name);
   }
   const parsed = specSchema().safeParse(spec);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     // Name the annotation that set the field (`drain-window: "99999999"`), not only the spec field.
-    const source = provenance.get(issue.path.join('.'));
-    const name = source?.startsWith('annotation ') ? source.slice('annotation '.length) : undefined;
+    const name = setBy.get(issue.path.join('.'));
     if (name !== undefined) {
       findings.push({ severity: 'error', code: 'BAD_ANNOTATION', message: `${name}: got ${JSON.stringify(String(annotations[name]))}; ${issue.path.join('.')}: ${issue.message}`, path: ['metadata', 'annotations', name] });
     } else {

@@ -10,6 +10,7 @@
 import { isMap, isPair, isScalar, isSeq, stringify, visit } from 'yaml';
 import type { Document, Node, Pair, YAMLMap, YAMLSeq } from 'yaml';
 import { stringifyOptions } from '../yaml/options.ts';
+import { columnOf, lineStartOf } from '../core/positions.ts';
 
 /** A text edit in the source's offsets. */
 export interface FlowEdit {
@@ -156,12 +157,12 @@ function entryEnds(collection: FlowCollection): Array<number | undefined> {
 }
 
 function column(source: string, offset: number): number {
-  return offset - (source.lastIndexOf('\n', offset - 1) + 1);
+  return columnOf(source, offset);
 }
 
 /** The indentation of the line that holds `offset`. */
 export function lineIndentation(source: string, offset: number): number {
-  const start = source.lastIndexOf('\n', offset - 1) + 1;
+  const start = lineStartOf(source, offset);
   return /^ */.exec(source.slice(start))![0].length;
 }
 

@@ -26,6 +26,7 @@ import { dequal } from 'dequal';
 import { isAlias, isMap, isScalar, isSeq, parseDocument, visit } from 'yaml';
 import type { Document, Node, ParsedNode } from 'yaml';
 import { parseOptions, toJsOptions } from '../yaml/options.ts';
+import { columnOf, lineStartOf } from '../core/positions.ts';
 
 /** A text edit in the original text's offsets. */
 export interface SpliceEdit {
@@ -178,7 +179,7 @@ interface Child {
  * Undefined for anything else (scalars, flow collections).
  */
 function childRegions(source: string, node: Node | null, path: DataPath, parent: Region | undefined, end: number): Child[] | undefined {
-  const column = (offset: number) => offset - (source.lastIndexOf('\n', offset - 1) + 1);
+  const column = (offset: number) => columnOf(source, offset);
   const withParent = parent ? { parent } : {};
   if (isMap(node) && !node.flow) {
     const keys = node.items.map((pair) => pair.key as ParsedNode | null);
@@ -277,7 +278,7 @@ function readRegion(region: Region, edits: readonly SpliceEdit[], source: string
   const text = spliced.slice(moved(region.start, edits), moved(region.end, edits));
   // The region ends at a line start, or at the indentation of the line after it; the new text
   // ends the same way, so the line after it reads as before.
-  const lineStart = source.lastIndexOf('\n', region.end - 1) + 1;
+  const lineStart = lineStartOf(source, region.end);
   const tail = source.slice(lineStart, region.end);
   if (lineStart <= region.start || !/^ *$/.test(tail) || !text.endsWith(`\n${tail}`)) return undefined;
   // It starts where the old one did: the key, or the `-` of the item, at the region's column.

@@ -5,9 +5,9 @@
 import { dequal } from 'dequal';
 import { isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Document, Node, YAMLError } from 'yaml';
-import { KubeGracefulError } from '../engine/errors.ts';
-import { buildAt, dataPathOf, formatPath, setAt } from './path.ts';
-import type { FieldPath } from './path.ts';
+import { KubeGracefulError } from '../core/errors.ts';
+import { buildAt, dataPathOf, formatPath, setAt } from '../core/fieldPath.ts';
+import type { FieldPath } from '../core/fieldPath.ts';
 import { checkEditsLocally } from './localCheck.ts';
 import type { DataPath } from './localCheck.ts';
 import { applySplices, planInsertPair, planReplaceNode, planSplices, spliceSet } from './splice.ts';
@@ -16,6 +16,7 @@ import { aliasUsers, hasAliases, lineOf, sharedOnPath } from './shared.ts';
 import { parseOptions, printableParseOptions, stringifyOptions, toJsOptions, MAX_NESTING_DEPTH } from '../yaml/options.ts';
 import { resourceHint } from '../stream/prescan.ts';
 import { firstUndefinedAlias, undefinedAliasMessage } from '../yaml/aliases.ts';
+import { linesBefore } from '../core/positions.ts';
 
 /** New nodes never use anchors/aliases for an object used twice (kpt rejects an alias where it expects a mapping). */
 const NO_ALIASES = { aliasDuplicateObjects: false } as const;
@@ -268,7 +269,7 @@ export class ManifestDocument {
         parent = parent.items[segment] as Node;
       } else if (isAlias(parent)) {
         // Editing through an alias would edit its anchor too: every field that shares the node.
-        const line = parent.range ? this.place.line + (this.#text.slice(0, parent.range[0]).match(/\n/g)?.length ?? 0) : this.place.line;
+        const line = parent.range ? this.place.line + linesBefore(this.#text, parent.range[0]) : this.place.line;
         throw new KubeGracefulError(
           'E_INPUT',
           `cannot set ${formatPath(path)}: the way there goes through the alias *${parent.source}, a node shared with the anchor &${parent.source}; kube-graceful does not edit shared nodes`,
@@ -314,7 +315,7 @@ export class ManifestDocument {
     if (undefinedAlias) {
       // Not an alias bomb: an alias with no anchor before it (in this document: anchors never reach across `---`).
       const { message: what, hint } = undefinedAliasMessage(undefinedAlias.source);
-      const line = undefinedAlias.range ? this.place.line + (this.#text.slice(0, undefinedAlias.range[0]).match(/\n/g)?.length ?? 0) : undefined;
+      const line = undefinedAlias.range ? this.place.line + linesBefore(this.#text, undefinedAlias.range[0]) : undefined;
       return new KubeGracefulError('E_PARSE', what, { ...place, ...(line !== undefined ? { line } : {}) }, hint);
     }
     if (/alias/i.test(message)) return new KubeGracefulError('E_ALIAS_BOMB', 'too many alias expansions (possible "billion laughs" input)', place, 'Expand the anchors in the input, or remove the aliases.');

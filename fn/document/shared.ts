@@ -15,7 +15,7 @@
  */
 import { isAlias, isMap, isScalar, isSeq, visit } from 'yaml';
 import type { Alias, Document, Node, Pair, YAMLMap, YAMLSeq } from 'yaml';
-import type { FieldPath, PathSegment } from './path.ts';
+import type { FieldPath, PathSegment } from '../core/fieldPath.ts';
 
 /** Anchored nodes that aliases refer to, each with those aliases (merge values included). */
 export type AliasUsers = ReadonlyMap<Node, readonly Alias[]>;

@@ -8,11 +8,12 @@
  */
 import { isMap, isPair, isScalar, isSeq, stringify, visit } from 'yaml';
 import type { Document, Node, Pair, YAMLMap, YAMLSeq, Scalar } from 'yaml';
-import { buildAt, setAt } from './path.ts';
+import { buildAt, setAt } from '../core/fieldPath.ts';
 import { findItem } from './shared.ts';
 import { flowPair, flowStyleOf, flowValue, lineIndentation, planFlowAppend } from './flow.ts';
-import type { FieldPath } from './path.ts';
+import type { FieldPath } from '../core/fieldPath.ts';
 import { stringifyOptions } from '../yaml/options.ts';
+import { columnOf } from '../core/positions.ts';
 
 export interface Edit {
   readonly start: number;
@@ -150,7 +151,7 @@ class Layout {
 
   /** Column (0-based) of a source offset. */
   column(offset: number): number {
-    return offset - (this.source.lastIndexOf('\n', offset - 1) + 1);
+    return columnOf(this.source, offset);
   }
 
   /** Whether block lists under a key are indented (`key:\n  - a`) in this document, as Helm charts vary. */

@@ -5,25 +5,28 @@
 import { dequal } from 'dequal';
 import type { Config } from '../config/schema.ts';
 import { workloadSettings } from '../config/workloadSettings.ts';
-import { formatPath, getAt } from '../document/path.ts';
-import type { Mutator } from '../mutators/types.ts';
+import { formatPath, getAt } from '../core/fieldPath.ts';
+import type { RegisteredMutator } from '../mutators/types.ts';
+import type { ExplainContext, ExplanationBody } from '../explanation/types.ts';
 import { gatewayShape } from '../workloads/gatewayShape.ts';
 import { buildInventory } from '../workloads/inventory.ts';
 import { podTemplatePath } from '../workloads/kinds.ts';
 import { detectMesh } from '../workloads/mesh.ts';
 import type { Resource } from '../workloads/resource.ts';
-import { formatRef } from '../workloads/kubeObject.ts';
+import { formatRef } from '../core/kubeObject.ts';
 import { lineOf, workloadShapeProblem } from '../workloads/shape.ts';
 import { Workload } from '../workloads/workload.ts';
-import { KubeGracefulError } from './errors.ts';
-import type { ChangeRecord, Finding, MutatorId } from './records.ts';
+import { KubeGracefulError } from '../core/errors.ts';
+import type { ChangeRecord, Finding } from '../core/records.ts';
 import { matches } from './selectors.ts';
 
-/** What the mutators did to one workload, for explain. */
+/** What the mutators did to one workload, for explain: the plan, bound to its mutator's explanation. */
 export interface WorkloadOutcome {
   readonly workload: Workload;
-  readonly mutator: MutatorId;
+  readonly mutator: string;
+  /** The mutator's plan, opaque to the engine (tests compare plans). */
   readonly plan: unknown;
+  readonly explain: (context: ExplainContext) => ExplanationBody;
 }
 
 /** Everything a run produced. */
@@ -34,7 +37,7 @@ export interface PipelineResult {
 }
 
 /** Returns the records of running `mutators` over `resources`, whose documents it edits in place. */
-export function runPipeline(resources: readonly Resource[], config: Config, mutators: readonly Mutator[]): PipelineResult {
+export function runPipeline(resources: readonly Resource[], config: Config, mutators: readonly RegisteredMutator[]): PipelineResult {
   const defaultNamespace = config.spec.namespace;
   const inventory = buildInventory(resources.map((r) => r.object), defaultNamespace);
   const result: PipelineResult = { changes: [], findings: [], outcomes: [] };
@@ -72,9 +75,9 @@ export function runPipeline(resources: readonly Resource[], config: Config, muta
         gateway: gatewayShape(workload.template),
         explicitlyIncluded,
       };
-      const outcome = mutator.mutate(workload, context);
+      const outcome = mutator.run(workload, context);
       result.findings.push(...outcome.findings.map((f) => ({ ...f, ...place, mutator: mutator.id })));
-      if (outcome.plan !== undefined) result.outcomes.push({ workload, mutator: mutator.id, plan: outcome.plan });
+      if (outcome.explain) result.outcomes.push({ workload, mutator: mutator.id, plan: outcome.plan, explain: outcome.explain });
       for (const change of outcome.changes) {
         const before = getAt(workload.object, change.path);
         if (dequal(before, change.value)) continue;

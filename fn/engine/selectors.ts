@@ -1,6 +1,6 @@
 /** `include` / `exclude` selectors of the config: kind, name, namespace and labels must all match. */
 import type { Selector } from '../config/schema.ts';
-import { labelsOf } from '../workloads/kubeObject.ts';
+import { labelsOf } from '../core/kubeObject.ts';
 import type { Workload } from '../workloads/workload.ts';
 
 /** Returns true when every field the selector sets matches the workload. */

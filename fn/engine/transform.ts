@@ -9,7 +9,7 @@ import type { Config } from '../config/schema.ts';
 import { krmResults } from '../krm/results.ts';
 import { looksLikeResourceList, readResourceList, renderResourceList } from '../krm/resourceList.ts';
 import { MUTATORS } from '../mutators/registry.ts';
-import type { Mutator } from '../mutators/types.ts';
+import type { RegisteredMutator } from '../mutators/types.ts';
 import { byteStream, readStream, renderStream, renderStreamChunks } from '../stream/stream.ts';
 import type { ByteStream } from '../stream/stream.ts';
 import { runPipeline } from './pipeline.ts';
@@ -20,7 +20,7 @@ import type { Resource } from '../workloads/resource.ts';
 export interface TransformOptions {
   readonly config?: ConfigSource;
   readonly flags?: Readonly<Record<string, string | undefined>>;
-  readonly mutators?: readonly Mutator[];
+  readonly mutators?: readonly RegisteredMutator[];
   /** Parse every document instead of passing non-candidate kinds through unparsed. */
   readonly parseAll?: boolean;
 }

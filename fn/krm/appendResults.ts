@@ -15,6 +15,7 @@ import { planSplices } from '../document/splice.ts';
 import type { Edit } from '../document/splice.ts';
 import { flowYaml } from '../yaml/aliases.ts';
 import { MAX_ALIAS_COUNT, parseOptions, stringifyOptions } from '../yaml/options.ts';
+import { columnOf } from '../core/positions.ts';
 
 /** The list less its items' text, parsed, and the way from its offsets to the list's. */
 export interface Frame {
@@ -49,7 +50,7 @@ export function appendResultsEdit(frame: Frame, before: readonly unknown[], ours
 /** Block items after the last one, at the list's own indentation (`results:\n- …` or `results:\n  - …`). */
 function appendBlock(text: string, seq: YAMLSeq, ours: readonly unknown[]): Edit | undefined {
   if (!seq.range) return undefined;
-  const column = seq.range[0] - (text.lastIndexOf('\n', seq.range[0] - 1) + 1);
+  const column = columnOf(text, seq.range[0]);
   const block = stringify(ours, stringifyOptions(false)).replace(/\n$/, '').replace(/\n/g, `\n${' '.repeat(column)}`);
   const end = seq.range[1];
   if (text[end - 1] === '\n') return { start: end, end, text: `${' '.repeat(column)}${block}\n` };

@@ -12,6 +12,7 @@
  * and the continuation lines of multi-line scalars are indented under their key (YAML 1.2 §8.2,
  * §7.3), and a sequence's items all start at its column.
  */
+import { columnOf } from '../core/positions.ts';
 
 /** One item: where its text starts in the list and how far it may reach. */
 export interface ItemSpan {
@@ -94,7 +95,7 @@ export function listLayout(text: string): ListLayout | undefined {
   }
   if (starts.length === 0 || commentedItem) return undefined;
   const blockEnd = line < lines.length ? lines[line]! : text.length;
-  const items = starts.map((start, i) => ({ start, limit: dashLines[i + 1] ?? blockEnd, column: start - lineStartOf(text, start) }));
+  const items = starts.map((start, i) => ({ start, limit: dashLines[i + 1] ?? blockEnd, column: columnOf(text, start) }));
   // The frame: the items' block (up to the next root key) is one empty item at the items' column,
   // so that the frame's lists are indented as the list's are (splice.ts reads that off the first).
   const colon = text.indexOf(':', lines[itemsLine]!) + 1;
@@ -111,10 +112,6 @@ export function listLayout(text: string): ListLayout | undefined {
 function indentedBeyond(text: string, at: number, column: number): boolean {
   for (let i = 0; i <= column; i++) if (text.charCodeAt(at + i) !== SPACE) return false;
   return true;
-}
-
-function lineStartOf(text: string, offset: number): number {
-  return text.lastIndexOf('\n', offset - 1) + 1;
 }
 
 function lineStarts(text: string): number[] {

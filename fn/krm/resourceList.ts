@@ -12,7 +12,7 @@ import { isMap, isSeq } from 'yaml';
 import type { Document, Node } from 'yaml';
 import type { ExtraKind } from '../config/schema.ts';
 import { ManifestDocument } from '../document/manifest.ts';
-import { KubeGracefulError } from '../engine/errors.ts';
+import { KubeGracefulError } from '../core/errors.ts';
 import { isCommentOnly, prescanKind, resourceHint } from '../stream/prescan.ts';
 import { splitStream } from '../stream/split.ts';
 import { resourcesOf } from '../stream/stream.ts';
@@ -25,6 +25,7 @@ import { listLayout } from './layout.ts';
 import { expandExternalAliases, sharedAnchorItems, verifySharedItems } from './sharedAnchors.ts';
 import type { SharedItems } from './sharedAnchors.ts';
 import { dedent, indent } from './indentation.ts';
+import { columnOf, lineStartOf } from '../core/positions.ts';
 
 /** One parsed item: where its text sits in the list and its document. */
 export interface Item {
@@ -150,7 +151,7 @@ function readWhole(text: string, options: ReadListOptions): ResourceListInput {
     if (!isMap(node) || !range) {
       throw new KubeGracefulError('E_NOT_MAPPING', `ResourceList item ${index + 1} is not a mapping`, { document: index + 1, line }, 'Each item must be a Kubernetes object.');
     }
-    const column = range[0] - (text.lastIndexOf('\n', range[0] - 1) + 1);
+    const column = columnOf(text, range[0]);
     const expansion = expandExternalAliases(doc, shared, index, text, range[0], range[1]);
     const itemText = dedent(expansion.text, column);
     const doc1 = new ManifestDocument(itemText, { document: index + 1, line });
@@ -168,7 +169,7 @@ function readWhole(text: string, options: ReadListOptions): ResourceListInput {
  * alias to it would then be undefined) and be dedented by the wrong column.
  */
 function itemStart(text: string, start: number): number {
-  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const lineStart = lineStartOf(text, start);
   const properties = /^([ \t]*-[ \t]+)(?:[&!][^\s]*[ \t]+)+$/.exec(text.slice(lineStart, start));
   return properties ? lineStart + properties[1]!.length : start;
 }

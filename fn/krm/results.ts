@@ -3,10 +3,10 @@
  * one `info` result per change with the field's current and proposed value, and one result per
  * finding with its own severity.
  */
-import { formatPath } from '../document/path.ts';
-import type { ChangeRecord, Finding } from '../engine/records.ts';
+import { formatPath } from '../core/fieldPath.ts';
+import type { ChangeRecord, Finding } from '../core/records.ts';
 import type { Resource } from '../workloads/resource.ts';
-import type { ResourceRef } from '../workloads/kubeObject.ts';
+import type { ResourceRef } from '../core/kubeObject.ts';
 
 /** One entry of a ResourceList's `results`. */
 export interface KrmResult {

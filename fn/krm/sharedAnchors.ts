@@ -15,13 +15,14 @@
 import { dequal } from 'dequal';
 import { isMap, isSeq, parseDocument } from 'yaml';
 import type { Document, Node } from 'yaml';
-import { KubeGracefulError } from '../engine/errors.ts';
+import { KubeGracefulError } from '../core/errors.ts';
 import { resourceHint } from '../stream/prescan.ts';
 import { aliasUses, flowYaml, undefinedAliasMessage } from '../yaml/aliases.ts';
 import type { AliasUse } from '../yaml/aliases.ts';
 import { MAX_ALIAS_COUNT, parseOptions } from '../yaml/options.ts';
 import { dedent } from './indentation.ts';
 import type { ResourceListInput } from './resourceList.ts';
+import { columnOf } from '../core/positions.ts';
 
 /** Which items share anchors, and the list they were read from. */
 export interface SharedItems {
@@ -99,7 +100,7 @@ export function expandExternalAliases(doc: Document, shared: SharedItems, index:
 /** An item's text as a document of its own, for messages. */
 function itemSource(text: string, node: Node): string {
   const [start, end] = node.range ?? [0, 0];
-  return dedent(text.slice(start, end), start - (text.lastIndexOf('\n', start - 1) + 1));
+  return dedent(text.slice(start, end), columnOf(text, start));
 }
 
 type ItemEdit = { start: number; end: number; text: string };

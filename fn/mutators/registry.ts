@@ -1,11 +1,14 @@
-/** The mutators, in the order they run. Each lives in its own folder with its tests and docs. */
+/**
+ * The mutators, in the order they run: the one list. Mutator ids, `explain`'s dispatch, the docs
+ * and the meta-test (test/mutators/registry.test.ts) all read it; adding a mutator is adding its
+ * folder and one line here.
+ */
 import { appGraceful } from './app/index.ts';
 import { gatewayDrain } from './gateway/index.ts';
 import { jobSidecarQuit } from './job/index.ts';
-import type { Mutator } from './types.ts';
+import type { RegisteredMutator } from './types.ts';
 
-export const MUTATORS: readonly Mutator[] = [
-  gatewayDrain,
-  jobSidecarQuit,
-  appGraceful,
-];
+export const MUTATORS = [gatewayDrain, jobSidecarQuit, appGraceful] as const satisfies readonly RegisteredMutator[];
+
+/** The id of a registered mutator. */
+export type MutatorId = (typeof MUTATORS)[number]['id'];

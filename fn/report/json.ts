@@ -1,7 +1,7 @@
 /** The machine report of a run (`--report FILE.json`): the records as they are, with a schema version. */
-import { formatPath } from '../document/path.ts';
+import { formatPath } from '../core/fieldPath.ts';
 import type { Config } from '../config/schema.ts';
-import type { ChangeRecord, Finding } from '../engine/records.ts';
+import type { ChangeRecord, Finding } from '../core/records.ts';
 
 /** Version of the JSON report's shape; bumped on any incompatible change. */
 export const REPORT_SCHEMA = 'kube-graceful.dev/report/v1';

@@ -17,10 +17,10 @@
  * kubectl 1.32); Flux helm-controller `PostRenderer.Kustomize.Patches` (v2 API).
  */
 import { Document } from 'yaml';
-import { isRecord, setAt } from '../document/path.ts';
-import type { FieldPath } from '../document/path.ts';
-import type { ChangeRecord } from '../engine/records.ts';
-import type { KubeObject, ResourceRef } from '../workloads/kubeObject.ts';
+import { isRecord, setAt } from '../core/fieldPath.ts';
+import type { FieldPath } from '../core/fieldPath.ts';
+import type { ChangeRecord } from '../core/records.ts';
+import type { KubeObject, ResourceRef } from '../core/kubeObject.ts';
 
 /** The object a set of records was made on, as it was read (its namespace as written, if any). */
 export interface PatchedObject {

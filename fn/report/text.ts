@@ -2,11 +2,11 @@
  * The human report of a run, derived from the change records and findings only: per resource,
  * each field set (before → after) with its reason, then the findings; last the settings used.
  */
-import { formatPath } from '../document/path.ts';
+import { formatPath } from '../core/fieldPath.ts';
 import type { Config } from '../config/schema.ts';
-import type { ChangeRecord, Finding } from '../engine/records.ts';
-import { formatRef } from '../workloads/kubeObject.ts';
-import type { ResourceRef } from '../workloads/kubeObject.ts';
+import type { ChangeRecord, Finding } from '../core/records.ts';
+import { formatRef } from '../core/kubeObject.ts';
+import type { ResourceRef } from '../core/kubeObject.ts';
 
 /** Returns the report text (ends with a newline). */
 export function textReport(changes: readonly ChangeRecord[], findings: readonly Finding[], config: Config): string {

@@ -5,8 +5,8 @@
  * number"; §6.8.2: the same for "more than one TAG directive for the same handle". The YAML test
  * suite's case SF5V is exactly this; `yaml` reads it without an error (issue #15.6).
  */
-import { KubeGracefulError } from '../engine/errors.ts';
-import type { ErrorPlace } from '../engine/errors.ts';
+import { KubeGracefulError } from '../core/errors.ts';
+import type { ErrorPlace } from '../core/errors.ts';
 
 /** Throws E_PARSE when the directives before a segment's `---` repeat `%YAML` or a `%TAG` handle. */
 export function checkDirectives(text: string, place: ErrorPlace & { line: number }): void {

@@ -6,7 +6,7 @@
 import { isMap, isScalar } from 'yaml';
 import type { Document } from 'yaml';
 import { ManifestDocument } from '../document/manifest.ts';
-import { KubeGracefulError } from '../engine/errors.ts';
+import { KubeGracefulError } from '../core/errors.ts';
 import { optimizeForLongRun } from '../engine/tiering.ts';
 import type { ExtraKind } from '../config/schema.ts';
 import { isCandidateKind } from '../workloads/kinds.ts';

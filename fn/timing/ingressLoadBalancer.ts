@@ -2,7 +2,7 @@
  * Recognises the load balancer an Ingress provisions (docs/background.md#load-balancers-in-front-of-gateways): AWS ALB or Azure
  * Application Gateway, and which Services the Ingress routes to.
  */
-import type { KubeObject } from '../workloads/kubeObject.ts';
+import type { KubeObject } from '../core/kubeObject.ts';
 import { annotationText as annotation, kubeObjectRef } from './kubeObject.ts';
 import { parseAwsTargetGroupAttributes } from './awsTargetGroup.ts';
 import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
@@ -26,6 +26,11 @@ const LEGACY_INGRESS_CLASS = 'kubernetes.io/ingress.class';
  */
 export function recognizeIngressLoadBalancer(ingress: KubeObject): LoadBalancerRecognition | undefined {
   const who = `Ingress ${kubeObjectRef(ingress)}`;
+  const recognized = recognizeIngress(ingress, who);
+  return recognized && { ...recognized, subject: who };
+}
+
+function recognizeIngress(ingress: KubeObject, who: string): LoadBalancerRecognition | undefined {
   const className: unknown = ingress.spec?.ingressClassName;
   const legacyClass = annotation(ingress, LEGACY_INGRESS_CLASS);
 

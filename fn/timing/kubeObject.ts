@@ -1,9 +1,9 @@
 /**
  * Readers the load-balancer code uses on already-parsed objects (the type is
- * fn/workloads/kubeObject.ts's): a resource's name for messages, and an annotation as text.
+ * fn/core/kubeObject.ts's): a resource's name for messages, and an annotation as text.
  */
 
-import type { KubeObject } from '../workloads/kubeObject.ts';
+import type { KubeObject } from '../core/kubeObject.ts';
 
 /**
  * Returns `namespace/name` for messages, or just `name` when the manifest leaves the

@@ -101,6 +101,8 @@ export interface LoadBalancerRecognition {
   estimate: boolean;
   /** `Kind namespace/name: what it is (the annotation or field that decided it)`. */
   evidence: string;
+  /** The object that decided it, `Kind namespace/name`: for other sentences to name it. */
+  subject?: string;
   /** Set when the manifest shows a case no table row covers and W is an assumption. */
   note?: string;
   /** AWS NLB/ALB target-group attributes; AWS defaults when the annotation is absent. Only for IP targets: with instance targets the group holds nodes, which a pod's deletion does not deregister. */

@@ -7,7 +7,7 @@
  * the recognizers take the longest plausible window (docs/background.md: prefer the conservative
  * choice) and say so in `note`, which callers turn into a result.
  */
-import type { KubeObject } from '../workloads/kubeObject.ts';
+import type { KubeObject } from '../core/kubeObject.ts';
 import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
 
 export type { LoadBalancerFacts, LoadBalancerProvider, LoadBalancerRecognition } from './loadBalancerTable.ts';

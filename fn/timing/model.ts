@@ -39,14 +39,16 @@ export interface Derived {
 }
 
 /** Codes of the checks the model reports (docs/background.md#the-timing-model "Checks that become results"). */
-export type TimingCheckCode =
-  | 'PRESTOP_NOT_BELOW_GRACE'
-  | 'PRESTOP_BELOW_WINDOW'
-  | 'LB_DEREGISTRATION_TOO_SHORT'
-  | 'LB_DEREGISTRATION_OUTLIVES_GRACE'
-  | 'PRESTOP_LENGTH_UNKNOWN'
-  | 'DRAIN_DURATION_BELOW_WINDOW'
-  | 'SIDECAR_WAIT_NOT_BELOW_GRACE';
+export const TIMING_CHECK_CODES = [
+  'PRESTOP_NOT_BELOW_GRACE',
+  'PRESTOP_BELOW_WINDOW',
+  'LB_DEREGISTRATION_TOO_SHORT',
+  'LB_DEREGISTRATION_OUTLIVES_GRACE',
+  'PRESTOP_LENGTH_UNKNOWN',
+  'DRAIN_DURATION_BELOW_WINDOW',
+  'SIDECAR_WAIT_NOT_BELOW_GRACE',
+] as const;
+export type TimingCheckCode = (typeof TIMING_CHECK_CODES)[number];
 
 /** A finding about the timing, for the report and the KRM results. */
 export interface TimingCheck {

@@ -4,7 +4,7 @@
  * the longest plausible window is taken (docs/background.md: prefer the conservative choice) and
  * `note` says so.
  */
-import type { KubeObject } from '../workloads/kubeObject.ts';
+import type { KubeObject } from '../core/kubeObject.ts';
 import { annotationText as annotation, kubeObjectRef } from './kubeObject.ts';
 import { parseAwsTargetGroupAttributes } from './awsTargetGroup.ts';
 import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
@@ -37,6 +37,10 @@ export function recognizeServiceLoadBalancer(
   context: ServiceRecognitionContext = {},
 ): LoadBalancerRecognition {
   const who = `Service ${kubeObjectRef(service)}`;
+  return { ...recognizeService(service, who, context), subject: who };
+}
+
+function recognizeService(service: KubeObject, who: string, context: ServiceRecognitionContext): LoadBalancerRecognition {
   const spec = service.spec ?? {};
   const type = typeof spec.type === 'string' ? spec.type : 'ClusterIP';
 

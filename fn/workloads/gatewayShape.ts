@@ -2,8 +2,9 @@
  * Recognises Istio gateways by structure, never by name or labels (labels are user-settable:
  * `istio: ingressgateway` is only the chart default; docs/background.md#istio).
  */
-import { annotationsOf } from './kubeObject.ts';
-import type { Container, PodTemplate } from './kubeObject.ts';
+import { annotationsOf } from '../core/kubeObject.ts';
+import type { Container, PodTemplate } from '../core/kubeObject.ts';
+import { ISTIO_PROXY } from './meshProxies.ts';
 
 /** How the gateway's proxy gets its settings. */
 export type GatewayShape =
@@ -16,7 +17,7 @@ export type GatewayShape =
 export function gatewayShape(template: PodTemplate): GatewayShape | undefined {
   const containers = template.spec?.containers ?? [];
   const templates = annotationsOf(template.metadata)['inject.istio.io/templates'] ?? '';
-  const proxy = containers.find((c) => c.name === 'istio-proxy');
+  const proxy = containers.find((c) => c.name === ISTIO_PROXY);
   if (proxy && templates.split(',').map((t) => t.trim()).includes('gateway')) return 'injected';
   return containers.some(isLegacyGatewayProxy) ? 'legacy' : undefined;
 }

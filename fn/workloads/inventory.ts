@@ -7,7 +7,7 @@
  * inventory, so no workload scans every Service, Namespace or Ingress of the stream (issue #16:
  * on bookinfo in 400 namespaces, those scans made time grow faster than the input).
  */
-import type { KubeObject } from './kubeObject.ts';
+import type { KubeObject } from '../core/kubeObject.ts';
 import { selectorIndex } from './selectorIndex.ts';
 import type { SelectorIndex } from './selectorIndex.ts';
 

@@ -2,7 +2,7 @@
  * Where each kind keeps its pod template. Extra kinds (e.g. Argo Rollouts at `spec.template`) come
  * from config; a Pod is its own template.
  */
-import type { FieldPath } from '../document/path.ts';
+import type { FieldPath } from '../core/fieldPath.ts';
 import type { ExtraKind } from '../config/schema.ts';
 
 const BUILT_IN: Record<string, { group: string; template: FieldPath }> = {

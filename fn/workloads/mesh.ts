@@ -8,7 +8,7 @@
 import type { Spec } from '../config/schema.ts';
 import { namespaceNamed } from './inventory.ts';
 import type { Inventory } from './inventory.ts';
-import { annotationsOf, labelsOf } from './kubeObject.ts';
+import { annotationsOf, labelsOf } from '../core/kubeObject.ts';
 import { renderInjectedIstio, renderInjectedLinkerd } from './renderInjected.ts';
 import type { RenderInjectedProxy } from './renderInjected.ts';
 import type { Workload } from './workload.ts';

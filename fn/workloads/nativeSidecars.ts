@@ -7,7 +7,7 @@
  * Render time cannot see the nodes, and kubelets may lag the API server by three minors, so a pod
  * feature is used only where that kubelet has it on by default.
  */
-import { atLeast } from '../config/versions.ts';
+import { atLeast } from '../core/versions.ts';
 
 /** The meshes whose sidecars kube-graceful handles. */
 export type MeshName = 'istio' | 'linkerd';

@@ -12,7 +12,7 @@
  * (manifests/charts/gateways/istio-ingress/templates/deployment.yaml@1.9.0, @1.12.0, @1.16.7).
  * Without that volume the annotation never reaches pilot-agent, so this checks the rendered pod.
  */
-import type { Container, PodTemplate } from './kubeObject.ts';
+import type { Container, PodTemplate } from '../core/kubeObject.ts';
 
 /** Where pilot-agent looks for the downward-API files (pkg/config/constants/constants.go@1.9.0). */
 export const POD_INFO_MOUNT_PATH = '/etc/istio/pod';

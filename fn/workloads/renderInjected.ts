@@ -11,12 +11,13 @@
  * - Linkerd: env of linkerd-proxy, and `proxy-wait-before-exit-seconds` as a preStop
  *   `exec: [/bin/sleep, "N"]` on linkerd-proxy (charts/partials/templates/_proxy.tpl@version-2.18).
  */
-import type { Container, PodTemplate } from './kubeObject.ts';
-import { annotationsOf } from './kubeObject.ts';
+import type { Container, PodTemplate } from '../core/kubeObject.ts';
+import { annotationsOf } from '../core/kubeObject.ts';
+import { ISTIO_PROXY, LINKERD_PROXY } from './meshProxies.ts';
 
 /** A proxy found in the template, and whether it runs as a native sidecar. */
 export interface RenderInjectedProxy {
-  readonly container: 'istio-proxy' | 'linkerd-proxy';
+  readonly container: typeof ISTIO_PROXY | typeof LINKERD_PROXY;
   readonly native: boolean;
   readonly evidence: string;
 }
@@ -36,22 +37,22 @@ function find(template: PodTemplate, name: string): { container: Container; nati
 /** Returns the istio-proxy that `istioctl kube-inject` put into the template, if any. */
 export function renderInjectedIstio(template: PodTemplate): RenderInjectedProxy | undefined {
   if (annotationsOf(template.metadata)[ISTIO_STATUS] === undefined) return undefined;
-  const found = find(template, 'istio-proxy');
+  const found = find(template, ISTIO_PROXY);
   if (!found) return undefined;
-  return { container: 'istio-proxy', native: found.native, evidence: `istio-proxy already in the pod template (${ISTIO_STATUS} set: injected at render time, e.g. istioctl kube-inject)${found.native ? ' as a native sidecar' : ''}` };
+  return { container: ISTIO_PROXY, native: found.native, evidence: `istio-proxy already in the pod template (${ISTIO_STATUS} set: injected at render time, e.g. istioctl kube-inject)${found.native ? ' as a native sidecar' : ''}` };
 }
 
 /** Returns the linkerd-proxy that `linkerd inject --manual` put into the template, if any. */
 export function renderInjectedLinkerd(template: PodTemplate): RenderInjectedProxy | undefined {
   if (annotationsOf(template.metadata)[LINKERD_PROXY_VERSION] === undefined) return undefined;
-  const found = find(template, 'linkerd-proxy');
+  const found = find(template, LINKERD_PROXY);
   if (!found) return undefined;
-  return { container: 'linkerd-proxy', native: found.native, evidence: `linkerd-proxy already in the pod template (${LINKERD_PROXY_VERSION} set: injected at render time, e.g. linkerd inject --manual)${found.native ? ' as a native sidecar' : ''}` };
+  return { container: LINKERD_PROXY, native: found.native, evidence: `linkerd-proxy already in the pod template (${LINKERD_PROXY_VERSION} set: injected at render time, e.g. linkerd inject --manual)${found.native ? ' as a native sidecar' : ''}` };
 }
 
 /** Returns the istio-proxy container's `PROXY_CONFIG` text (JSON), if it has a literal one. */
 export function proxyConfigEnvText(template: PodTemplate): string | undefined {
-  const proxy = find(template, 'istio-proxy')?.container;
+  const proxy = find(template, ISTIO_PROXY)?.container;
   const entry = (proxy?.env ?? []).find((e) => e?.name === 'PROXY_CONFIG');
   return typeof entry?.value === 'string' ? entry.value : undefined;
 }

@@ -1,8 +1,8 @@
 /** A Kubernetes object inside a document: the whole document, or one item of a `kind: List`. */
 import type { ManifestDocument } from '../document/manifest.ts';
-import { getAt } from '../document/path.ts';
-import type { FieldPath } from '../document/path.ts';
-import type { KubeObject, ResourceRef } from './kubeObject.ts';
+import { getAt } from '../core/fieldPath.ts';
+import type { FieldPath } from '../core/fieldPath.ts';
+import type { KubeObject, ResourceRef } from '../core/kubeObject.ts';
 
 export class Resource {
   constructor(

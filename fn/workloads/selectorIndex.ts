@@ -14,7 +14,7 @@
  * Should the test ever select more (say, an empty selector matching all), this must change with it.
  * test/engine/selector-index.test.ts holds the candidates, filtered, to the whole list filtered.
  */
-import type { KubeObject } from './kubeObject.ts';
+import type { KubeObject } from '../core/kubeObject.ts';
 
 export interface SelectorIndex {
   /** The Services that may select pods with these labels in that namespace, in stream order. */

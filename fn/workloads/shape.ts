@@ -7,8 +7,8 @@
  */
 import type { Node } from 'yaml';
 import type { ManifestDocument } from '../document/manifest.ts';
-import { isRecord } from '../document/path.ts';
-import type { FieldPath } from '../document/path.ts';
+import { isRecord } from '../core/fieldPath.ts';
+import type { FieldPath } from '../core/fieldPath.ts';
 
 /** A field of the wrong type: where (from the object's root), what it is, what it must be. */
 export interface ShapeProblem {

@@ -2,9 +2,9 @@
  * The read-only view of one workload that mutators get: the object, its pod template, where the
  * template is, and what kind of workload it is. Built fresh after every mutator's edits.
  */
-import { getAt } from '../document/path.ts';
-import type { FieldPath } from '../document/path.ts';
-import type { Container, KubeObject, PodTemplate, ResourceRef } from './kubeObject.ts';
+import { getAt } from '../core/fieldPath.ts';
+import type { FieldPath } from '../core/fieldPath.ts';
+import type { Container, KubeObject, PodTemplate, ResourceRef } from '../core/kubeObject.ts';
 import type { Resource } from './resource.ts';
 
 export class Workload {

@@ -9,7 +9,7 @@ import { parseAllDocuments } from 'yaml';
 import { loadConfig } from '../../fn/config/load.ts';
 import type { CheckedPod } from '../../fn/compat/pod.ts';
 import { CONSTRAINTS } from '../../fn/compat/table.ts';
-import type { Container, PodSpec, PodTemplate } from '../../fn/workloads/kubeObject.ts';
+import type { Container, PodSpec, PodTemplate } from '../../fn/core/kubeObject.ts';
 import { corpusObject, fixturePath } from '../helpers/fixtures.ts';
 
 const httpbin = (corpusObject('istio-sample-httpbin-httpbin.yaml', 'Deployment') as { spec: { template: PodTemplate } }).spec.template;

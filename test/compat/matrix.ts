@@ -7,10 +7,10 @@
 import { parseAllDocuments } from 'yaml';
 import { CONSTRAINTS } from '../../fn/compat/table.ts';
 import type { CheckedPod } from '../../fn/compat/pod.ts';
-import { getAt } from '../../fn/document/path.ts';
+import { getAt } from '../../fn/core/fieldPath.ts';
 import { transform } from '../../fn/engine/transform.ts';
 import { explain } from '../../fn/explain/explain.ts';
-import type { KubeObject, PodTemplate } from '../../fn/workloads/kubeObject.ts';
+import type { KubeObject, PodTemplate } from '../../fn/core/kubeObject.ts';
 import { readFileSync } from 'node:fs';
 import { fixturePath } from '../helpers/fixtures.ts';
 import { timelineDisagreements } from './timeline.ts';

@@ -4,12 +4,12 @@
  * with what the timeline says happens and when. The timeline's wording is matched only where it
  * names a setting and its value (`drainDuration (190 s) over`).
  */
-import { atLeast } from '../../fn/config/versions.ts';
+import { atLeast } from '../../fn/core/versions.ts';
 import { annotations, containerNamed, envOf, graceSeconds, proxyConfig } from '../../fn/compat/pod.ts';
 import type { CheckedPod } from '../../fn/compat/pod.ts';
 import type { WorkloadExplanation } from '../../fn/explain/explain.ts';
 import { parseGoDurationSeconds } from '../../fn/timing/durations.ts';
-import type { PodTemplate } from '../../fn/workloads/kubeObject.ts';
+import type { PodTemplate } from '../../fn/core/kubeObject.ts';
 
 export interface Disagreement {
   readonly rule: string;

@@ -8,7 +8,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import { parseDocument } from 'yaml';
 import { ManifestDocument } from '../../fn/document/manifest.ts';
-import type { FieldPath } from '../../fn/document/path.ts';
+import type { FieldPath } from '../../fn/core/fieldPath.ts';
 import { spliceAll } from '../../fn/document/splice.ts';
 import { parseOptions } from '../../fn/yaml/options.ts';
 import { prescanKind } from '../../fn/stream/prescan.ts';

@@ -15,7 +15,7 @@ import { ManifestDocument } from '../../fn/document/manifest.ts';
 
 /** Versions at which sidecar-mode auto gives apps a (pinned) native sidecar: Istio ≥ 1.27 with every kubelet ≥ 1.33. */
 const NATIVE_BY_DEFAULT = ['--istio-version', '1.28', '--kube-version', '1.33'];
-import type { FieldPath } from '../../fn/document/path.ts';
+import type { FieldPath } from '../../fn/core/fieldPath.ts';
 
 const fixture = (name: string) => readFileSync(fixturePath('flow', name), 'utf8');
 

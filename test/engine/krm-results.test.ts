@@ -11,10 +11,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { transform } from '../../fn/engine/transform.ts';
-import type { Mutator } from '../../fn/mutators/types.ts';
+import { defineMutator } from '../../fn/mutators/types.ts';
+import type { RegisteredMutator } from '../../fn/mutators/types.ts';
 import { probeMutator } from '../helpers/testMutator.ts';
 import { cliPath, fixturePath } from '../helpers/fixtures.ts';
 import { requireTool } from '../helpers/tools.ts';
+
+/** Test mutators make no plan, so nothing asks them to explain one. */
+const noPlan = (): never => {
+  throw new Error('a test mutator makes no plan');
+};
 
 const head = `apiVersion: config.kubernetes.io/v1
 kind: ResourceList
@@ -95,12 +101,14 @@ test('ours take the style of the list that holds them', (t) => {
 });
 
 /** A mutator that only reports: the items stay as they are, and one result is added per workload. */
-const reporter: Mutator = {
+const reporter: RegisteredMutator = defineMutator<never, 'app-graceful'>({
   id: 'app-graceful',
+  findingCodes: [],
+  explain: noPlan,
   description: 'reports only',
   enabled: () => true,
   mutate: (workload) => ({ changes: [], findings: [{ severity: 'warning', code: 'PROBE', message: `looked at ${workload.ref.name}: y 012` }] }),
-};
+});
 
 for (const [name, earlier] of Object.entries(EARLIER)) {
   test(`items untouched, earlier results (${name}): the output is the input with ours inserted, nothing else`, (t) => {

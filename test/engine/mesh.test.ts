@@ -2,7 +2,7 @@
 import test from 'ava';
 import { loadConfig } from '../../fn/config/load.ts';
 import { buildInventory } from '../../fn/workloads/inventory.ts';
-import type { KubeObject } from '../../fn/workloads/kubeObject.ts';
+import type { KubeObject } from '../../fn/core/kubeObject.ts';
 import { detectMesh } from '../../fn/workloads/mesh.ts';
 import { Resource } from '../../fn/workloads/resource.ts';
 import { Workload } from '../../fn/workloads/workload.ts';

@@ -9,18 +9,18 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { denseStream } from '../../scripts/gen-dense.mjs';
-import { getAt } from '../../fn/document/path.ts';
+import { getAt } from '../../fn/core/fieldPath.ts';
 import { readStream } from '../../fn/stream/stream.ts';
 import { serviceSelectsPod } from '../../fn/timing/loadBalancers.ts';
 import { buildInventory, ingressesIn, namespaceNamed, servicesSelecting } from '../../fn/workloads/inventory.ts';
 import type { Inventory } from '../../fn/workloads/inventory.ts';
 import { podTemplatePath } from '../../fn/workloads/kinds.ts';
-import { labelsOf } from '../../fn/workloads/kubeObject.ts';
-import type { KubeObject, ObjectMeta } from '../../fn/workloads/kubeObject.ts';
+import { labelsOf } from '../../fn/core/kubeObject.ts';
+import type { KubeObject, ObjectMeta } from '../../fn/core/kubeObject.ts';
 import { corpus, corpusNames } from '../helpers/fixtures.ts';
 import { propertyParameters } from '../helpers/reliability-runs.ts';
 
-/** The scan the index replaces (fn/timing/inputs.ts and fn/mutators/app/servingContainers.ts before issue #16). */
+/** The scan the index replaces (fn/mutators/shared/timingInputs.ts and fn/mutators/app/servingContainers.ts before issue #16). */
 const scanned = (inventory: Inventory, labels: Record<string, unknown>, namespace: string | undefined) =>
   inventory.services.filter((s) => serviceSelectsPod(s, labels as Record<string, string>, s.metadata?.namespace, namespace));
 const indexed = (inventory: Inventory, labels: Record<string, unknown>, namespace: string | undefined) =>

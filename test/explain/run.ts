@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { buildProgram } from '../../fn/cli/program.ts';
 import type { CommandOutput } from '../../fn/cli/transformCommand.ts';
-import { KubeGracefulError } from '../../fn/engine/errors.ts';
+import { KubeGracefulError } from '../../fn/core/errors.ts';
 import { fixturePath, ROOT } from '../helpers/fixtures.ts';
 
 /** Returns what `kube-graceful ARGS` prints (exit 2 with the error's message for bad input). */

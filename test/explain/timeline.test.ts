@@ -1,11 +1,13 @@
 /**
- * The timeline's rules, one case each: when SIGTERM and SIGKILL come (DOMAIN §1), what Istio's
- * proxy does on SIGTERM (DOMAIN §2), Linkerd's wait (DOMAIN §3), and which windows fail.
+ * The timeline's rules, one case each: when SIGTERM and SIGKILL come, what Istio's proxy does on
+ * SIGTERM, Linkerd's wait (docs/background.md), and which windows fail.
  */
 import test from 'ava';
-import type { IstioDrainSettings, PreStopRead, Valued } from '../../fn/explain/platform.ts';
-import { appTimeline, gatewayTimeline, jobTimeline } from '../../fn/explain/timeline.ts';
-import type { Timeline, TimelineWindow, Traffic } from '../../fn/explain/timeline.ts';
+import type { IstioDrainSettings, PreStopRead, Valued } from '../../fn/explanation/podSettings.ts';
+import { appTimeline } from '../../fn/mutators/app/timeline.ts';
+import { gatewayTimeline } from '../../fn/mutators/gateway/timeline.ts';
+import { jobTimeline } from '../../fn/mutators/job/timeline.ts';
+import type { Timeline, TimelineWindow, Traffic } from '../../fn/explanation/timeline.ts';
 import { istioQuitExit } from '../../fn/mutators/job/istioQuit.ts';
 
 const v = <T>(value: T, source = 'test'): Valued<T> => ({ value, source });

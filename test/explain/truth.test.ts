@@ -7,12 +7,15 @@ import { isDeepStrictEqual } from 'node:util';
 import test from 'ava';
 import { parse, parseAllDocuments } from 'yaml';
 import { readConfigText } from '../../fn/config/load.ts';
-import { getAt } from '../../fn/document/path.ts';
+import { getAt } from '../../fn/core/fieldPath.ts';
 import { transform } from '../../fn/engine/transform.ts';
 import type { TransformResult } from '../../fn/engine/transform.ts';
 import { explain } from '../../fn/explain/explain.ts';
 import type { WorkloadExplanation } from '../../fn/explain/explain.ts';
 import { corpus } from '../helpers/fixtures.ts';
+import { explainGateway } from '../../fn/mutators/gateway/explain.ts';
+import type { GatewayPlan } from '../../fn/mutators/gateway/plan.ts';
+import type { ExplainContext } from '../../fn/explanation/types.ts';
 
 interface Case {
   readonly name: string;
@@ -157,9 +160,9 @@ test('explain shows the plan it is handed, never a number of its own', (t) => {
   // print the plan's numbers and formulas as they are.
   const base = transform(corpus('istio-gateway-1.17.8-nlb.yaml'), { flags: { 'max-request': '10', buffer: '10' } });
   const real = base.outcomes[0]!;
-  const plan = real.plan as { inputs: unknown; plan: Record<string, { value: number; formula: string; explanation: string }> };
-  const odd = { ...plan, plan: { ...plan.plan, graceSeconds: { value: 4242, formula: 'G = 4242 (test)', explanation: 'test' } } };
-  const result = { ...base, outcomes: [{ ...real, plan: odd }] };
+  const plan = real.plan as GatewayPlan;
+  const odd: GatewayPlan = { ...plan, plan: { ...plan.plan, graceSeconds: { value: 4242, formula: 'G = 4242 (test)', explanation: 'test' } } };
+  const result = { ...base, outcomes: [{ ...real, plan: odd, explain: (context: ExplainContext) => explainGateway(odd, context) }] };
   const w = explain(result).workloads[0]!;
   t.is(derived(w, 'G'), 4242);
   t.is(w.derived.find((d) => d.symbol === 'G')?.formula, 'G = 4242 (test)');

@@ -7,15 +7,23 @@
  * Usage: node --import tsx reliability-throwing-cli.ts <edits before the throw> <crash|input> [cli args…]
  */
 import { createRequire, syncBuiltinESMExports } from 'node:module';
-import { KubeGracefulError } from '../../fn/engine/errors.ts';
+import { KubeGracefulError } from '../../fn/core/errors.ts';
 import { MUTATORS } from '../../fn/mutators/registry.ts';
-import type { Mutator } from '../../fn/mutators/types.ts';
+import { defineMutator } from '../../fn/mutators/types.ts';
+import type { RegisteredMutator } from '../../fn/mutators/types.ts';
+
+/** Test mutators make no plan, so nothing asks them to explain one. */
+const noPlan = (): never => {
+  throw new Error('a test mutator makes no plan');
+};
 
 const [editsText, how] = process.argv.splice(2, 2);
 const edits = Number(editsText);
 let seen = 0;
-const throwing: Mutator = {
+const throwing: RegisteredMutator = defineMutator<never, 'app-graceful'>({
   id: 'app-graceful',
+  findingCodes: [],
+  explain: noPlan,
   description: 'reliability test: throws part-way through a run',
   enabled: () => true,
   mutate(workload) {
@@ -26,8 +34,8 @@ const throwing: Mutator = {
     }
     return { changes: [{ path: workload.at('metadata', 'annotations', 'atomic.example/edited'), value: String(seen), reason: 'edited before the crash' }], findings: [] };
   },
-};
-(MUTATORS as Mutator[]).push(throwing);
+});
+(MUTATORS as unknown as RegisteredMutator[]).push(throwing);
 
 // The CLI writes stdout with fs.writeSync or fs.writevSync on fd 1 (fn/cli/io.ts writeAll):
 // count those writes. syncBuiltinESMExports makes the ES module imports of node:fs see the wrappers.

@@ -5,9 +5,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import { parseDocument } from 'yaml';
 import { toData } from '../../fn/document/manifest.ts';
-import { isRecord } from '../../fn/document/path.ts';
-import type { FieldPath } from '../../fn/document/path.ts';
-import type { ChangeRecord } from '../../fn/engine/records.ts';
+import { isRecord } from '../../fn/core/fieldPath.ts';
+import type { FieldPath } from '../../fn/core/fieldPath.ts';
+import type { ChangeRecord } from '../../fn/core/records.ts';
 import { splitStream } from '../../fn/stream/split.ts';
 import { isCommentOnly } from '../../fn/stream/prescan.ts';
 import { parseOptions } from '../../fn/yaml/options.ts';

@@ -1,8 +1,16 @@
 /** A mutator for engine tests: sets fields of every kind of shape, so edits can be checked on any input. */
-import type { Mutator, ProposedChange } from '../../fn/mutators/types.ts';
+import { defineMutator } from '../../fn/mutators/types.ts';
+import type { RegisteredMutator, ProposedChange } from '../../fn/mutators/types.ts';
 
-export const probeMutator: Mutator = {
+/** Test mutators make no plan, so nothing asks them to explain one. */
+const noPlan = (): never => {
+  throw new Error('a test mutator makes no plan');
+};
+
+export const probeMutator: RegisteredMutator = defineMutator<never, 'app-graceful'>({
   id: 'app-graceful',
+  findingCodes: [],
+  explain: noPlan,
   description: 'engine test probe',
   enabled: () => true,
   mutate(workload) {
@@ -16,4 +24,4 @@ export const probeMutator: Mutator = {
     }
     return { changes, findings: [] };
   },
-};
+});

@@ -2,7 +2,7 @@
 // hook Jobs in a namespace labelled istio.io/dataplane-mode: ambient, as Istio's ambient
 // getting-started has users label it. No sidecar settings; an info finding says what applies.
 import test from 'ava';
-import { formatPath } from '../../fn/document/path.ts';
+import { formatPath } from '../../fn/core/fieldPath.ts';
 import { transform } from '../../fn/engine/transform.ts';
 import { corpus } from '../helpers/fixtures.ts';
 

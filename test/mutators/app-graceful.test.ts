@@ -4,7 +4,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { parse, parseAllDocuments } from 'yaml';
-import { formatPath } from '../../fn/document/path.ts';
+import { formatPath } from '../../fn/core/fieldPath.ts';
 import { transform } from '../../fn/engine/transform.ts';
 import type { TransformResult } from '../../fn/engine/transform.ts';
 import { appGraceful } from '../../fn/mutators/app/index.ts';

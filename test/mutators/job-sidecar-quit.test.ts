@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { parseAllDocuments } from 'yaml';
 import { transform } from '../../fn/engine/transform.ts';
 import type { TransformResult } from '../../fn/engine/transform.ts';
-import { formatPath } from '../../fn/document/path.ts';
+import { formatPath } from '../../fn/core/fieldPath.ts';
 import { jobSidecarQuit } from '../../fn/mutators/job/index.ts';
 import { httpClientOf, knownWithoutShell } from '../../fn/mutators/job/images.ts';
 import { mergeHoldApplication } from '../../fn/mutators/job/proxyConfig.ts';

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { parseAllDocuments } from 'yaml';
-import { formatPath, getAt } from '../../fn/document/path.ts';
+import { formatPath, getAt } from '../../fn/core/fieldPath.ts';
 import { transform } from '../../fn/engine/transform.ts';
 import type { TransformResult } from '../../fn/engine/transform.ts';
 import { explain } from '../../fn/explain/explain.ts';

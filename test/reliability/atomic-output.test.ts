@@ -10,11 +10,17 @@
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { KubeGracefulError } from '../../fn/engine/errors.ts';
+import { KubeGracefulError } from '../../fn/core/errors.ts';
 import { transform } from '../../fn/engine/transform.ts';
-import type { Mutator } from '../../fn/mutators/types.ts';
+import { defineMutator } from '../../fn/mutators/types.ts';
+import type { RegisteredMutator } from '../../fn/mutators/types.ts';
 import { ROOT } from '../helpers/fixtures.ts';
 import { HANG_GUARD_MS, runBounded } from '../helpers/reliability-cli.ts';
+
+/** Test mutators make no plan, so nothing asks them to explain one. */
+const noPlan = (): never => {
+  throw new Error('a test mutator makes no plan');
+};
 
 const deployment = (name: string) => `apiVersion: apps/v1
 kind: Deployment
@@ -34,17 +40,19 @@ const STREAM = ['a', 'b', 'c'].map((n) => `---\n${deployment(n)}`).join('');
 const RESOURCE_LIST = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${['a', 'b', 'c'].map((n) => `- ${deployment(n).trimEnd().split('\n').join('\n  ')}\n`).join('')}`;
 
 /** Edits the first `edits` workloads, then throws what `error` makes. */
-function throwingAfter(edits: number, error: () => Error): Mutator {
+function throwingAfter(edits: number, error: () => Error): RegisteredMutator {
   let seen = 0;
-  return {
+  return defineMutator<never, 'app-graceful'>({
     id: 'app-graceful',
+    findingCodes: [],
+    explain: noPlan,
     description: 'throws part-way',
     enabled: () => true,
     mutate(workload) {
       if (++seen > edits) throw error();
       return { changes: [{ path: workload.at('metadata', 'annotations', 'atomic.example/edited'), value: String(seen), reason: 'edited' }], findings: [] };
     },
-  };
+  });
 }
 
 test('in-process: a mutator that throws after editing a document ends the run with that error, no result', (t) => {

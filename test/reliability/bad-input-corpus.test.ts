@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { decodeUtf8 } from '../../fn/cli/io.ts';
-import { KubeGracefulError } from '../../fn/engine/errors.ts';
+import { KubeGracefulError } from '../../fn/core/errors.ts';
 import { transform } from '../../fn/engine/transform.ts';
 import { splitStream } from '../../fn/stream/split.ts';
 import { corpus, corpusNames } from '../helpers/fixtures.ts';

@@ -10,7 +10,7 @@
  */
 import test from 'ava';
 import { decodeUtf8 } from '../../fn/cli/io.ts';
-import { KubeGracefulError } from '../../fn/engine/errors.ts';
+import { KubeGracefulError } from '../../fn/core/errors.ts';
 import { looksLikeResourceList, readResourceList, renderResourceList } from '../../fn/krm/resourceList.ts';
 import { isCommentOnly, prescanKind, resourceHint } from '../../fn/stream/prescan.ts';
 import { splitStream } from '../../fn/stream/split.ts';

@@ -19,8 +19,14 @@ import { isDeepStrictEqual } from 'node:util';
 import { parseAllDocuments, parseDocument, stringify } from 'yaml';
 import { transform } from '../../fn/engine/transform.ts';
 import type { TransformResult } from '../../fn/engine/transform.ts';
-import { formatPath } from '../../fn/document/path.ts';
-import type { Mutator } from '../../fn/mutators/types.ts';
+import { formatPath } from '../../fn/core/fieldPath.ts';
+import { defineMutator } from '../../fn/mutators/types.ts';
+import type { RegisteredMutator } from '../../fn/mutators/types.ts';
+
+/** Test mutators make no plan, so nothing asks them to explain one. */
+const noPlan = (): never => {
+  throw new Error('a test mutator makes no plan');
+};
 import { readData } from '../helpers/reliability-tree.ts';
 import { TRICKY_STRINGS } from './arbitraries.ts';
 import type { Obj } from './arbitraries.ts';
@@ -207,8 +213,10 @@ test('each scenario writes the annotation when its value is a plain mapping (the
 const YAML11_TRAPS = ['yes', 'no', 'on', 'off', 'y', 'N', 'True', 'null', '~', '0644', '0x1F', '1e3', '.inf', '1:30', '190:20:30', '2001-01-01', '2001-12-14t21:59:43.10-05:00', '', '-', '<<', '='];
 
 /** Sets every trap as an annotation, an env value and a command word, and grows the grace period. */
-const trapWriter: Mutator = {
+const trapWriter: RegisteredMutator = defineMutator<never, 'app-graceful'>({
   id: 'app-graceful',
+  findingCodes: [],
+  explain: noPlan,
   description: 'reliability test: writes YAML 1.1 traps',
   enabled: () => true,
   mutate(workload) {
@@ -223,7 +231,7 @@ const trapWriter: Mutator = {
       findings: [],
     };
   },
-};
+});
 
 /** Returns every string the run wrote, read back from the output with the full YAML 1.1 schema. */
 function readBackFull(result: TransformResult): Array<{ path: string; wrote: unknown; read: unknown }> {
@@ -300,10 +308,14 @@ test('YAML 1.1 traps are quoted where they are written (regression: 1:30 and 200
 
 test('every generated tricky string survives as a written value', (t) => {
   // TRICKY_STRINGS also drive the property tests' generated manifests (arbitraries.ts).
-  const writer: Mutator = {
-    ...trapWriter,
+  const writer: RegisteredMutator = defineMutator<never, 'app-graceful'>({
+    id: 'app-graceful',
+    description: 'reliability test: writes tricky strings',
+    findingCodes: [],
+    explain: noPlan,
+    enabled: () => true,
     mutate: (workload) => ({ changes: TRICKY_STRINGS.map((value, i) => ({ path: workload.at('metadata', 'annotations', `tricky.example/${i}`), value, reason: 'tricky' })), findings: [] }),
-  };
+  });
   const result = transform(POD, { mutators: [writer] });
   for (const { path, wrote, read } of readBackFull(result)) t.deepEqual(read, wrote, path);
 });

@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { KubeObject } from '../../fn/workloads/kubeObject.ts';
+import type { KubeObject } from '../../fn/core/kubeObject.ts';
 import { corpusObject } from '../helpers/fixtures.ts';
 import {
   AWS_DEFAULT_DEREGISTRATION_DELAY_SECONDS,

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { recognizeServiceLoadBalancer } from '../../fn/timing/loadBalancers.ts';
 import { MAX_INPUT_SECONDS, planTiming } from '../../fn/timing/model.ts';
 import type { Derived, TimingCheckCode, TimingInputs, TimingPlan } from '../../fn/timing/model.ts';
-import type { KubeObject } from '../../fn/workloads/kubeObject.ts';
+import type { KubeObject } from '../../fn/core/kubeObject.ts';
 import { corpusObject } from '../helpers/fixtures.ts';
 
 const src = (value: number, source = 'default') => ({ value, source });

@@ -3,7 +3,7 @@
 // ways a pod can miss it.
 import test from 'ava';
 import { mountsPodAnnotations } from '../../fn/workloads/podAnnotationsFile.ts';
-import type { Container, PodTemplate } from '../../fn/workloads/kubeObject.ts';
+import type { Container, PodTemplate } from '../../fn/core/kubeObject.ts';
 import { corpusObject } from '../helpers/fixtures.ts';
 
 const deployment = corpusObject('istio-ingress-legacy-1.16.7-nlb.yaml', 'Deployment') as { spec: { template: PodTemplate } };

@@ -4,7 +4,7 @@
  * script, no network: the page is the pictures and their words.
  */
 import type { Explanation } from '../explain.ts';
-import { formatRef } from '../../workloads/kubeObject.ts';
+import { formatRef } from '../../core/kubeObject.ts';
 import { renderWorkloadSvg } from './svg.ts';
 import { renderText } from './text.ts';
 

@@ -3,9 +3,9 @@
  * reads), then per workload the inputs, the derived durations, the settings, and both timelines
  * folded in `<details>`.
  */
-import { formatRef } from '../../workloads/kubeObject.ts';
+import { formatRef } from '../../core/kubeObject.ts';
 import type { Explanation, WorkloadExplanation } from '../explain.ts';
-import type { Timeline, TimelineWindow } from '../timeline.ts';
+import type { Timeline, TimelineWindow } from '../../explanation/timeline.ts';
 
 /** Returns the explanation as GitHub-flavoured Markdown (ends with a newline). */
 export function renderMarkdown(explanation: Explanation): string {

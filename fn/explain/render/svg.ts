@@ -7,8 +7,8 @@
  * tests (and tools) read the picture's numbers without parsing its drawing.
  */
 import type { Explanation, ModelInput, ModelOutput, WorkloadExplanation } from '../explain.ts';
-import type { Timeline, TimelineWindow } from '../timeline.ts';
-import { formatRef } from '../../workloads/kubeObject.ts';
+import type { Timeline, TimelineWindow } from '../../explanation/timeline.ts';
+import { formatRef } from '../../core/kubeObject.ts';
 
 const WIDTH = 960;
 const LABEL_WIDTH = 130;

@@ -3,9 +3,9 @@
  * and after, and the two timelines, aligned in columns. Colour only when the caller says so (a
  * TTY without NO_COLOR, decided in fn/cli/explainCommand.ts); the text is the same without it.
  */
-import { formatRef } from '../../workloads/kubeObject.ts';
+import { formatRef } from '../../core/kubeObject.ts';
 import type { Explanation, LeftAlone, SettingRow, WorkloadExplanation } from '../explain.ts';
-import type { Timeline, TimelineWindow } from '../timeline.ts';
+import type { Timeline, TimelineWindow } from '../../explanation/timeline.ts';
 
 /** ANSI styles, or none. */
 interface Style {

@@ -6,8 +6,8 @@
  * names: labels and names are user-settable (docs/background.md#istio). Gateways are not handled here: the
  * gateway-drain mutator owns them.
  */
-import { labelsOf } from '../../workloads/kubeObject.ts';
-import type { Container } from '../../workloads/kubeObject.ts';
+import { labelsOf } from '../../core/kubeObject.ts';
+import type { Container } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 
 /**

@@ -5,13 +5,15 @@
  * from the timing model (fn/timing/model.ts) and each change says how it was derived.
  */
 import { sourceOf } from '../../config/schema.ts';
-import { formatRef } from '../../workloads/kubeObject.ts';
+import { formatRef } from '../../core/kubeObject.ts';
 import { groupOf } from '../../workloads/kinds.ts';
 import type { Workload } from '../../workloads/workload.ts';
-import type { Mutator, MutatorContext, MutatorOutcome, ProposedChange, ProposedFinding } from '../types.ts';
-import { NOTHING } from '../types.ts';
+import type { MutatorContext, MutatorOutcome, ProposedChange, ProposedFinding } from '../types.ts';
+import { defineMutator, NOTHING } from '../types.ts';
 import { ambientAppFinding } from '../shared/ambient.ts';
 import { controlPlaneReason } from './controlPlane.ts';
+import { explainApp } from './explain.ts';
+import { APP_FINDING_CODES } from './findings.ts';
 import { podDrainDurationSeconds } from './istioInboundDrain.ts';
 import { istioRenderInjected } from './istioRenderInjected.ts';
 import { istioSidecar } from './istioSidecar.ts';
@@ -29,14 +31,16 @@ export type { AppPlan } from './timing.ts';
 /** Long-running kinds with a pod template (apps/v1); extra kinds (Argo Rollouts…) come from config. */
 const APP_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet']);
 
-export const appGraceful: Mutator = {
+export const appGraceful = defineMutator<AppPlan, 'app-graceful'>({
   id: 'app-graceful',
   description: 'app containers: preStop sleep for the drain window, grace period, mesh sidecar that outlives the app',
+  findingCodes: APP_FINDING_CODES,
   enabled: (spec) => spec.app.mode === 'on',
   mutate,
-};
+  explain: explainApp,
+});
 
-function mutate(workload: Workload, context: MutatorContext): MutatorOutcome {
+function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<AppPlan> {
   // Gateways belong to gateway-drain, run-to-completion pods to job-sidecar-quit.
   if (!inScope(workload, context) || context.gateway !== undefined || workload.runsToCompletion) return NOTHING;
   const controlPlane = controlPlaneReason(workload);

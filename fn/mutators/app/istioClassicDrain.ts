@@ -5,11 +5,11 @@
  * idle second after the app's SIGTERM, while the app still calls out). Never TERMINATION_DRAIN_DURATION_SECONDS (removed in 1.10)
  * or parentShutdownDuration (ignored since 1.17).
  */
-import { atLeast } from '../../config/versions.ts';
+import { atLeast } from '../../core/versions.ts';
 import type { Spec } from '../../config/schema.ts';
-import type { FieldPath } from '../../document/path.ts';
+import type { FieldPath } from '../../core/fieldPath.ts';
 import { formatGoDurationSeconds, parseGoDurationSeconds } from '../../timing/durations.ts';
-import { PROXY_CONFIG_ANNOTATION, setProxyConfigField } from '../shared/proxyConfig.ts';
+import { PROXY_CONFIG_ANNOTATION, setProxyConfigField } from '../../workloads/istioProxyConfig.ts';
 import { proxyMetadataOf, setProxyMetadata } from '../shared/proxyMetadata.ts';
 import type { ProposedFinding } from '../types.ts';
 import type { AppTiming } from './timing.ts';

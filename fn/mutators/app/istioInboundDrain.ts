@@ -11,10 +11,10 @@
 import { ISTIO_DEFAULT_DRAIN_DURATION_SECONDS } from '../../timing/platformDefaults.ts';
 import { formatGoDurationSeconds, parseGoDurationSeconds } from '../../timing/durations.ts';
 import type { Workload } from '../../workloads/workload.ts';
-import { annotationsOf } from '../../workloads/kubeObject.ts';
-import { PROXY_CONFIG_ANNOTATION, readProxyConfig, setProxyConfigField } from '../shared/proxyConfig.ts';
+import { annotationsOf } from '../../core/kubeObject.ts';
+import { PROXY_CONFIG_ANNOTATION, readProxyConfig, setProxyConfigField } from '../../workloads/istioProxyConfig.ts';
 import { parentShutdownEnforced, parentShutdownFor } from '../shared/parentShutdown.ts';
-import { readProxyConfigEnv } from '../shared/proxyConfigEnv.ts';
+import { readProxyConfigEnv } from '../../workloads/istioProxyConfigEnv.ts';
 import { proxyConfigEnvText } from '../../workloads/renderInjected.ts';
 import type { DrainStep } from './istioClassicDrain.ts';
 import type { AppTiming } from './timing.ts';

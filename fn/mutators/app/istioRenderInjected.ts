@@ -6,21 +6,22 @@
  * ProxyConfig durations into its `PROXY_CONFIG` JSON, and into the annotation too where the
  * annotation sets the same field (pilot-agent applies the annotation last, config.go@1.28.10).
  */
-import { atLeast } from '../../config/versions.ts';
+import { atLeast } from '../../core/versions.ts';
 import type { Spec } from '../../config/schema.ts';
 import { formatGoDurationSeconds, parseGoDurationSeconds } from '../../timing/durations.ts';
 import { ISTIO_DEFAULT_DRAIN_DURATION_SECONDS, ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS } from '../../timing/platformDefaults.ts';
-import { annotationsOf } from '../../workloads/kubeObject.ts';
+import { annotationsOf } from '../../core/kubeObject.ts';
 import type { RenderInjectedProxy } from '../../workloads/renderInjected.ts';
 import { proxyConfigEnvText } from '../../workloads/renderInjected.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { envEntry, setEnv } from '../gateway/env.ts';
-import { PROXY_CONFIG_ANNOTATION, readProxyConfig, setProxyConfigField } from '../shared/proxyConfig.ts';
-import { readProxyConfigEnv, setProxyConfigEnvFields } from '../shared/proxyConfigEnv.ts';
+import { PROXY_CONFIG_ANNOTATION, readProxyConfig, setProxyConfigField } from '../../workloads/istioProxyConfig.ts';
+import { readProxyConfigEnv, setProxyConfigEnvFields } from '../../workloads/istioProxyConfigEnv.ts';
 import type { ProposedChange, ProposedFinding } from '../types.ts';
 import type { SidecarOutcome } from './sidecarMode.ts';
 import { drainWindowSource } from './timing.ts';
 import type { AppTiming } from './timing.ts';
+import { ISTIO_PROXY } from '../../workloads/meshProxies.ts';
 
 /** EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION: pilot/cmd/pilot-agent/options/options.go@1.12.9 (absent @1.11.8). */
 const EXIT_ON_ZERO_SINCE = '1.12';
@@ -36,7 +37,7 @@ export function istioRenderInjected(workload: Workload, spec: Spec, timing: AppT
   if (spec.sidecarMode === 'native') {
     findings.push({ severity: 'info', code: 'RENDER_INJECTED', message: `${proxy.evidence} as a classic sidecar: sidecarMode native cannot be had by annotation after injection; classic settings were written. Re-run istioctl kube-inject with native sidecars on to change that.` });
   }
-  const envPath = workload.containerAt('istio-proxy', 'env', { key: 'name', equals: 'PROXY_CONFIG' }, 'value');
+  const envPath = workload.containerAt(ISTIO_PROXY, 'env', { key: 'name', equals: 'PROXY_CONFIG' }, 'value');
   const envText = proxyConfigEnvText(workload.template);
   const env = readProxyConfigEnv(envText);
   if (!env.ok) {
@@ -53,13 +54,13 @@ export function istioRenderInjected(workload: Workload, spec: Spec, timing: AppT
   const durations: Record<string, string> = {};
   const lines: string[] = [];
   let usesSidecarWait = false;
-  const exitOnZero = spec.app.classicDrain === 'exit-on-zero' && atLeast(spec.istioVersion, EXIT_ON_ZERO_SINCE) && envEntry(workload, 'istio-proxy', 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS')?.['value'] !== 'false';
+  const exitOnZero = spec.app.classicDrain === 'exit-on-zero' && atLeast(spec.istioVersion, EXIT_ON_ZERO_SINCE) && envEntry(workload, ISTIO_PROXY, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS')?.['value'] !== 'false';
   if (exitOnZero) {
     const M = plan.minimumDrainSeconds;
-    const existing = envEntry(workload, 'istio-proxy', 'MINIMUM_DRAIN_DURATION')?.['value'];
+    const existing = envEntry(workload, ISTIO_PROXY, 'MINIMUM_DRAIN_DURATION')?.['value'];
     const keep = typeof existing === 'string' && (parseGoDurationSeconds(existing) ?? 0) >= M.value;
     const reason = [`${keep ? `MINIMUM_DRAIN_DURATION "${String(existing)}" kept: it covers ${M.formula}.` : `MINIMUM_DRAIN_DURATION "${M.value}s": ${M.formula}.`} EXIT_ON_ZERO_ACTIVE_CONNECTIONS "true": the proxy then exits only once no connection is active (Istio 1.12+, pilot/cmd/pilot-agent/options/options.go@1.12.9).`, `Set as istio-proxy env because ${proxy.evidence}; proxyMetadata in ${PROXY_CONFIG_ANNOTATION} becomes env only at injection.`, M.explanation, W].join('\n');
-    const set = setEnv(workload, 'istio-proxy', [{ name: 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS', value: 'true', reason }, ...(keep ? [] : [{ name: 'MINIMUM_DRAIN_DURATION', value: formatGoDurationSeconds(M.value), reason }])]);
+    const set = setEnv(workload, ISTIO_PROXY, [{ name: 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS', value: 'true', reason }, ...(keep ? [] : [{ name: 'MINIMUM_DRAIN_DURATION', value: formatGoDurationSeconds(M.value), reason }])]);
     changes.push(...set.changes);
     findings.push(...set.findings);
   } else {

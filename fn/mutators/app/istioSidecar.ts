@@ -8,9 +8,9 @@
  */
 import { ISTIO_NATIVE_ANNOTATION } from '../../workloads/nativeSidecars.ts';
 import type { Spec } from '../../config/schema.ts';
-import { annotationsOf } from '../../workloads/kubeObject.ts';
+import { annotationsOf } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
-import { PROXY_CONFIG_ANNOTATION, readProxyConfig } from '../shared/proxyConfig.ts';
+import { PROXY_CONFIG_ANNOTATION, readProxyConfig } from '../../workloads/istioProxyConfig.ts';
 import type { ProposedChange } from '../types.ts';
 import { classicDrain } from './istioClassicDrain.ts';
 import { inboundDrain } from './istioInboundDrain.ts';

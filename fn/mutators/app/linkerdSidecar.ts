@@ -6,7 +6,7 @@
  */
 import { LINKERD_NATIVE_ANNOTATIONS, LINKERD_WAIT_ANNOTATION, linkerdNativeAnnotation } from '../../workloads/nativeSidecars.ts';
 import type { Spec } from '../../config/schema.ts';
-import { annotationsOf } from '../../workloads/kubeObject.ts';
+import { annotationsOf } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { chooseSidecarMode } from './sidecarMode.ts';
 import type { SidecarOutcome } from './sidecarMode.ts';

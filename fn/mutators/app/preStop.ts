@@ -3,7 +3,7 @@
  * is none (docs/background.md#kubernetes-pod-termination: the endpoint removal races the kubelet's SIGTERM, so the app must keep
  * serving for the drain window S = W before it is asked to stop).
  */
-import { atLeast } from '../../config/versions.ts';
+import { atLeast } from '../../core/versions.ts';
 import type { Spec } from '../../config/schema.ts';
 import { SLEEP_ACTION_SINCE } from '../../workloads/preStop.ts';
 

@@ -7,12 +7,11 @@ import type { ProposedFinding } from '../types.ts';
 import type { MutatorContext } from '../types.ts';
 import { serviceSelectsPod } from '../../timing/loadBalancers.ts';
 import { servicesSelecting } from '../../workloads/inventory.ts';
-import { labelsOf } from '../../workloads/kubeObject.ts';
-import type { Container } from '../../workloads/kubeObject.ts';
+import { labelsOf } from '../../core/kubeObject.ts';
+import type { Container } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
+import { MESH_PROXY_CONTAINERS } from '../../workloads/meshProxies.ts';
 
-/** Proxy containers the meshes inject (docs/background.md#istio `istio-proxy`, §3 `linkerd-proxy`). */
-export const MESH_PROXY_CONTAINERS: ReadonlySet<string> = new Set(['istio-proxy', 'linkerd-proxy']);
 
 /** The serving containers, in pod order, each with why it serves; findings about the choice. */
 export interface ServingContainers {

@@ -5,8 +5,8 @@
  * one, and so cover every other.
  */
 import type { MutatorContext, ProposedFinding } from '../types.ts';
-import { resolveTimingInputs } from '../../timing/inputs.ts';
-import type { ExistingTiming } from '../../timing/inputs.ts';
+import { resolveTimingInputs } from '../shared/timingInputs.ts';
+import type { ExistingTiming } from '../shared/timingInputs.ts';
 import { graceToWrite, planTiming } from '../../timing/model.ts';
 import { KUBERNETES_DEFAULT_GRACE_SECONDS } from '../../timing/platformDefaults.ts';
 import type { TimingCheck, TimingInputs, TimingPlan } from '../../timing/model.ts';

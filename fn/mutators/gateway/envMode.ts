@@ -18,13 +18,13 @@
  */
 import { formatGoDurationSeconds, parseGoDurationSeconds } from '../../timing/durations.ts';
 import type { GatewayShape } from '../../workloads/gatewayShape.ts';
-import type { Container } from '../../workloads/kubeObject.ts';
+import type { Container } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { MutatorContext, ProposedChange, ProposedFinding } from '../types.ts';
 import { envIsEditable, setEnv } from './env.ts';
 import { graceChange } from './grace.ts';
 import { preStopSeconds } from '../../workloads/preStop.ts';
-import { PROXY_CONFIG_ANNOTATION, readProxyConfig, setProxyConfigField } from '../shared/proxyConfig.ts';
+import { PROXY_CONFIG_ANNOTATION, readProxyConfig, setProxyConfigField } from '../../workloads/istioProxyConfig.ts';
 import { derivation } from './reasons.ts';
 import { ISTIO_MAX_DRAIN_SECONDS, parentShutdownEnforced, parentShutdownFor, PARENT_SHUTDOWN_IGNORED_SINCE } from '../shared/parentShutdown.ts';
 import { proxyConfigReaches } from './proxyConfigReach.ts';

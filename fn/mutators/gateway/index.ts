@@ -7,45 +7,31 @@
  * Never touches image, args or ports: those are the injection template's (issue #3).
  */
 import { sourceOf } from '../../config/schema.ts';
-import { atLeast } from '../../config/versions.ts';
-import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
-import type { Derived, TimingInputs, TimingPlan } from '../../timing/model.ts';
-import type { GatewayShape } from '../../workloads/gatewayShape.ts';
-import { NOTHING } from '../types.ts';
-import type { Mutator, MutatorOutcome, ProposedFinding } from '../types.ts';
+import { atLeast } from '../../core/versions.ts';
+import { defineMutator, NOTHING } from '../types.ts';
+import type { MutatorOutcome, ProposedFinding } from '../types.ts';
+import { explainGateway } from './explain.ts';
+import { GATEWAY_FINDING_CODES } from './findings.ts';
+import type { GatewayPlan } from './plan.ts';
 import { envMode } from './envMode.ts';
 import { obsoleteSettings } from './obsolete.ts';
 import { proxyContainer } from './proxyContainer.ts';
 import { proxyConfigReaches } from './proxyConfigReach.ts';
-import { PROXY_CONFIG_ANNOTATION, readProxyConfig } from '../shared/proxyConfig.ts';
+import { PROXY_CONFIG_ANNOTATION, readProxyConfig } from '../../workloads/istioProxyConfig.ts';
 import { rolloutFindings } from './rollout.ts';
 import { sleepMode } from './sleepMode.ts';
 import { checkFindings } from './timing.ts';
 import { istioVersionOf } from './version.ts';
-import type { IstioVersion } from './version.ts';
 
 /** docs/background.md#istio: EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION exist from Istio 1.12. */
 export const ENV_MODE_SINCE = '1.12';
 
-/** What `explain` renders a gateway's timeline from (MutatorOutcome.plan). */
-export interface GatewayPlan {
-  readonly inputs: TimingInputs;
-  readonly plan: TimingPlan;
-  /** The mode applied: env, or sleep (asked for, or env's fallback on Istio < 1.12). */
-  readonly mode: 'env' | 'sleep';
-  /** The load balancer that decided W, when one in the stream did. */
-  readonly loadBalancer?: LoadBalancerRecognition;
-  readonly shape: GatewayShape;
-  readonly istio: IstioVersion;
-  /** Sleep mode, where `proxy.istio.io/config` reaches the proxy: T = R. */
-  readonly terminationDrainSeconds?: Derived;
-}
-
-export const gatewayDrain: Mutator = {
+export const gatewayDrain = defineMutator<GatewayPlan, 'gateway-drain'>({
   id: 'gateway-drain',
   description: 'Istio gateways: keep serving while the load balancer drains, then exit; grace period to match',
   enabled: (spec) => spec.gateway.mode !== 'off',
-  mutate(workload, context): MutatorOutcome {
+  findingCodes: GATEWAY_FINDING_CODES,
+  mutate(workload, context): MutatorOutcome<GatewayPlan> {
     const shape = context.gateway;
     if (!shape) return NOTHING;
     const proxy = proxyContainer(workload, shape);
@@ -76,9 +62,10 @@ export const gatewayDrain: Mutator = {
       ...rolloutFindings(workload, context, resolved.loadBalancer),
     );
     const gatewayPlan: GatewayPlan = {
-      inputs: resolved.inputs, plan, mode, ...(resolved.loadBalancer ? { loadBalancer: resolved.loadBalancer } : {}), shape, istio,
+      inputs: resolved.inputs, plan, mode, proxy: proxy.name, ...(resolved.loadBalancer ? { loadBalancer: resolved.loadBalancer } : {}), shape, istio,
       ...(outcome.terminationDrain ? { terminationDrainSeconds: outcome.terminationDrain } : {}),
     };
     return { changes: outcome.changes, findings, plan: gatewayPlan };
   },
-};
+  explain: explainGateway,
+});

@@ -3,7 +3,7 @@
  * user wrote is fn/workloads/preStop.ts) (docs/background.md#kubernetes-pod-termination: one handler per hook; the `sleep` action is
  * beta and on from Kubernetes 1.30 and needs no binary in the image).
  */
-import { atLeast } from '../../config/versions.ts';
+import { atLeast } from '../../core/versions.ts';
 import { SLEEP_ACTION_SINCE } from '../../workloads/preStop.ts';
 
 /** The hook to write, or why none can be written. */

@@ -5,7 +5,7 @@
  */
 import { mountsPodAnnotations } from '../../workloads/podAnnotationsFile.ts';
 import type { GatewayShape } from '../../workloads/gatewayShape.ts';
-import type { Container } from '../../workloads/kubeObject.ts';
+import type { Container } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 
 /** Returns true when `proxy.istio.io/config` on the pod template reaches this gateway's proxy. */

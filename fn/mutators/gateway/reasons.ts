@@ -16,6 +16,5 @@ export function derivation(setting: string, value: string, steps: readonly Deriv
 
 function sourceLine(symbol: InputSymbol, inputs: TimingInputs): string {
   const sourced = symbol === 'W' ? inputs.drainWindow : symbol === 'R' ? inputs.maxRequest : inputs.buffer;
-  // Sources from fn/timing/inputs.ts already start with the symbol ("W: Service …", "R (default; …)").
-  return sourced.source.startsWith(symbol) ? sourced.source : `${symbol}: ${sourced.source}`;
+  return `${symbol}: ${sourced.source}`;
 }

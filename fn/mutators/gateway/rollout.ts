@@ -5,7 +5,7 @@
  */
 import type { Spec } from '../../config/schema.ts';
 import { namespaceNamed } from '../../workloads/inventory.ts';
-import { labelsOf } from '../../workloads/kubeObject.ts';
+import { labelsOf } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
 import type { MutatorContext, ProposedFinding } from '../types.ts';

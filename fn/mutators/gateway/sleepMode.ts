@@ -14,10 +14,10 @@
  * to finish: T = R, written into `proxy.istio.io/config` wherever that reaches the proxy
  * (proxyConfigReach.ts), as env mode does for drainDuration. G = S + R + B already holds it.
  */
-import { sourceOf } from '../../config/schema.ts';
+import { sourceOf, sourceText } from '../../config/schema.ts';
 import { parseGoDurationSeconds } from '../../timing/durations.ts';
 import type { GatewayShape } from '../../workloads/gatewayShape.ts';
-import type { Container } from '../../workloads/kubeObject.ts';
+import type { Container } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { MutatorContext, ProposedChange, ProposedFinding } from '../types.ts';
 import type { ModeOutcome } from './envMode.ts';
@@ -25,12 +25,12 @@ import { graceChange } from './grace.ts';
 import { ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS } from '../../timing/platformDefaults.ts';
 import { sleepPreStop } from './preStop.ts';
 import { preStopSeconds } from '../../workloads/preStop.ts';
-import { PROXY_CONFIG_ANNOTATION, readProxyConfig } from '../shared/proxyConfig.ts';
+import { PROXY_CONFIG_ANNOTATION, readProxyConfig } from '../../workloads/istioProxyConfig.ts';
 import { derivation } from './reasons.ts';
 import { proxyConfigReaches } from './proxyConfigReach.ts';
-import { atLeast } from '../../config/versions.ts';
+import { atLeast } from '../../core/versions.ts';
 import { formatGoDurationSeconds } from '../../timing/durations.ts';
-import { setProxyConfigField } from '../shared/proxyConfig.ts';
+import { setProxyConfigField } from '../../workloads/istioProxyConfig.ts';
 import type { TimingInputs } from '../../timing/model.ts';
 import type { IstioVersion } from './version.ts';
 import { POD_INFO_MOUNT_PATH } from '../../workloads/podAnnotationsFile.ts';
@@ -51,8 +51,8 @@ export function sleepMode(workload: Workload, context: MutatorContext, shape: Ga
   if (existing === undefined) {
     const choice = sleepPreStop(
       plan.preStopSeconds.value,
-      { version: spec.kubernetesVersion, source: describe(sourceOf(config, 'kubernetesVersion'), 'kube-version') },
-      { value: spec.gateway.imageHasShell, source: describe(sourceOf(config, 'gateway.imageHasShell'), 'gateway-image-has-shell') },
+      { version: spec.kubernetesVersion, source: sourceText(config, 'kubernetesVersion', 'kube-version') },
+      { value: spec.gateway.imageHasShell, source: sourceText(config, 'gateway.imageHasShell', 'gateway-image-has-shell') },
       atLeast(istio.version, envModeSince),
     );
     if ('refused' in choice) {
@@ -107,7 +107,7 @@ function terminationDrain(workload: Workload, shape: GatewayShape, proxy: Contai
             `until the sleep ended need that wait to finish (it was ${seconds === undefined ? `Istio's default ${ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS} s` : JSON.stringify(text)}).`,
             kept.length ? `Merged key by key into the existing ${PROXY_CONFIG_ANNOTATION}; kept: ${kept.join(', ')}.` : '',
             shape === 'legacy' ? `This gateway is not injected; its pilot-agent reads ${PROXY_CONFIG_ANNOTATION} from the downward-API file ${POD_INFO_MOUNT_PATH}/annotations, which the pod mounts (pilot/cmd/pilot-agent/config/config.go@1.9.0).` : '',
-            inputs.maxRequest.source.startsWith('R') ? inputs.maxRequest.source : `R: ${inputs.maxRequest.source}`,
+            `R: ${inputs.maxRequest.source}`,
           ].filter((line) => line !== '').join('\n'),
         }],
         findings: [],
@@ -138,6 +138,3 @@ function terminationDrain(workload: Workload, shape: GatewayShape, proxy: Contai
   };
 }
 
-function describe(source: string, flag: string): string {
-  return source === 'default' ? `default; set --${flag} to change` : source;
-}

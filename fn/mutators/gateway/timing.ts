@@ -1,9 +1,9 @@
 /**
- * The gateway's timing plan: inputs resolved from the stream and config (fn/timing/inputs.ts),
+ * The gateway's timing plan: inputs resolved from the stream and config (fn/mutators/shared/timingInputs.ts),
  * durations decided by the one model (fn/timing/model.ts). Nothing here decides a number.
  */
-import { resolveTimingInputs } from '../../timing/inputs.ts';
-import type { ExistingTiming, ResolvedInputs } from '../../timing/inputs.ts';
+import { resolveTimingInputs } from '../shared/timingInputs.ts';
+import type { ExistingTiming, ResolvedInputs } from '../shared/timingInputs.ts';
 import { planTiming } from '../../timing/model.ts';
 import type { TimingPlan } from '../../timing/model.ts';
 import type { Workload } from '../../workloads/workload.ts';

@@ -5,7 +5,7 @@
  */
 import { sourceOf } from '../../config/schema.ts';
 import type { GatewayShape } from '../../workloads/gatewayShape.ts';
-import { labelsOf } from '../../workloads/kubeObject.ts';
+import { labelsOf } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { MutatorContext } from '../types.ts';
 import { proxyContainer } from './proxyContainer.ts';

@@ -8,7 +8,7 @@
  * output. The second case is the trap: a user who checks the output here and then deploys with
  * `helm upgrade --post-renderer` on Helm 3 gets this Job unchanged. Only that case is reported.
  */
-import { annotationsOf } from '../../workloads/kubeObject.ts';
+import { annotationsOf } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { ProposedFinding } from '../types.ts';
 

@@ -5,13 +5,16 @@
  * to quit. Docs: docs/mutators/job-sidecar-quit.md.
  */
 import { dequal } from 'dequal';
-import { getAt } from '../../document/path.ts';
-import { annotationsOf, labelsOf } from '../../workloads/kubeObject.ts';
+import { getAt } from '../../core/fieldPath.ts';
+import { annotationsOf, labelsOf } from '../../core/kubeObject.ts';
 import { meshIgnoresNamespace } from '../../workloads/mesh.ts';
 import type { Workload } from '../../workloads/workload.ts';
-import { NOTHING } from '../types.ts';
+import { defineMutator, NOTHING } from '../types.ts';
 import { nativeMaturityNote } from '../../workloads/nativeSidecars.ts';
-import type { Mutator, MutatorContext, MutatorOutcome, ProposedFinding } from '../types.ts';
+import type { MutatorContext, MutatorOutcome, ProposedFinding } from '../types.ts';
+import { explainJob } from './explain.ts';
+import { JOB_FINDING_CODES } from './findings.ts';
+import type { JobPlan } from './plan.ts';
 import { ambientJobFinding } from '../shared/ambient.ts';
 import { helmHookFindings } from './helmHook.ts';
 import { mainContainers } from './mainContainers.ts';
@@ -24,19 +27,12 @@ import type { RenderInjectedProxy } from '../../workloads/renderInjected.ts';
 
 const MESHES: readonly Mesh[] = ['istio', 'linkerd'];
 
-/** What `explain` shows for a Job: the mode, why, and the meshes with the engine's evidence. */
-export interface JobPlan {
-  readonly mode: 'native' | 'wrap';
-  readonly why: string;
-  readonly meshes: readonly Mesh[];
-  readonly mesh: MutatorContext['mesh'];
-}
-
-export const jobSidecarQuit: Mutator = {
+export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
   id: 'job-sidecar-quit',
   description: 'Jobs with a mesh sidecar complete: native sidecar, or a command wrapper that asks the proxy to quit',
+  findingCodes: JOB_FINDING_CODES,
   enabled: (spec) => spec.job.mode !== 'off',
-  mutate(workload: Workload, context: MutatorContext): MutatorOutcome {
+  mutate(workload: Workload, context: MutatorContext): MutatorOutcome<JobPlan> {
     if (!workload.runsToCompletion) return NOTHING;
     const meshes = MESHES.filter((mesh) => context.mesh[mesh] !== undefined);
     if (meshes.length === 0) return { changes: [], findings: [context.mesh.ambient ? ambientJobFinding(context.mesh.ambient.evidence) : noMesh(workload)] };
@@ -56,7 +52,8 @@ export const jobSidecarQuit: Mutator = {
     const jobPlan: JobPlan = { mode: decision.mode, why: decision.why, meshes, mesh: context.mesh };
     return { changes, findings, plan: jobPlan };
   },
-};
+  explain: explainJob,
+});
 
 /**
  * A proxy injected at render time as a classic sidecar stays one: the native annotation is read

@@ -11,7 +11,7 @@
  *   EXIT_ON_ZERO_ACTIVE_CONNECTIONS, MINIMUM_DRAIN_DURATION and then polls every second until no
  *   connection is active (pkg/envoy/agent.go@1.24.0 terminate).
  */
-import { atLeast } from '../../config/versions.ts';
+import { atLeast } from '../../core/versions.ts';
 
 /** The first Istio whose quitquitquit exits without draining. */
 export const ISTIO_QUIT_SKIPS_DRAIN_SINCE = '1.26';

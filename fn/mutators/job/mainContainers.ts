@@ -3,14 +3,14 @@
  * done. All of `spec.containers` except mesh proxies, or the names `job.mainContainers` lists.
  */
 import type { Spec } from '../../config/schema.ts';
-import type { Container } from '../../workloads/kubeObject.ts';
+import type { Container } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { ProposedFinding } from '../types.ts';
+import { MESH_PROXY_CONTAINERS } from '../../workloads/meshProxies.ts';
 
 // The proxy containers' fixed names (docs/background.md#istio "always named istio-proxy"; Linkerd's injector
 // names its proxy linkerd-proxy). They are never main containers, even when listed: wrapping a
 // proxy would make it ask itself to quit.
-export const MESH_PROXY_CONTAINERS: ReadonlySet<string> = new Set(['istio-proxy', 'linkerd-proxy']);
 
 /** The main containers and a finding when the configured names match none. */
 export function mainContainers(workload: Workload, spec: Spec): { containers: Container[]; findings: ProposedFinding[] } {

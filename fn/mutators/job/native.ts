@@ -10,6 +10,7 @@ import { STUCK_JOB } from './reasons.ts';
 import { describeVersion, nativeSidecarAnnotation } from './mode.ts';
 import type { Mesh, ModeDecision } from './mode.ts';
 import { isWrapped, unwrapCommand } from './wrapper.ts';
+import { MESH_PROXY } from '../../workloads/meshProxies.ts';
 
 /** The changes and findings of one mode for one pod. */
 export interface ModePlan {
@@ -47,7 +48,7 @@ export function nativePlan(workload: Workload, context: MutatorContext, meshes: 
 }
 
 function proxyName(mesh: Mesh): string {
-  return mesh === 'istio' ? 'istio-proxy' : 'linkerd-proxy';
+  return MESH_PROXY[mesh];
 }
 
 function annotationSince(config: Config, mesh: Mesh): string {

@@ -3,7 +3,7 @@
  * annotation, so a wrapped Job's program starts with a working network (issue #4). The merge is
  * the shared one (key by key, every other key and comment kept; docs/background.md#istio).
  */
-import { readProxyConfig, setProxyConfigField } from '../shared/proxyConfig.ts';
+import { readProxyConfig, setProxyConfigField } from '../../workloads/istioProxyConfig.ts';
 
 const HOLD = 'holdApplicationUntilProxyStarts';
 

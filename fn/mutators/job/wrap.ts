@@ -3,9 +3,9 @@
  * proxies to quit once the program has exited, plus the pod annotations the quit call and a
  * network at start need (issue #4, docs/background.md#istio, docs/background.md#linkerd).
  */
-import { atLeast } from '../../config/versions.ts';
-import { annotationsOf } from '../../workloads/kubeObject.ts';
-import type { Container } from '../../workloads/kubeObject.ts';
+import { atLeast } from '../../core/versions.ts';
+import { annotationsOf } from '../../core/kubeObject.ts';
+import type { Container } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { MutatorContext, ProposedChange, ProposedFinding } from '../types.ts';
 import { httpClientOf, knownWithoutShell } from './images.ts';
@@ -21,10 +21,11 @@ import { describeVersion, nativeSidecarAnnotation } from './mode.ts';
 import type { Mesh, ModeDecision } from './mode.ts';
 import type { ModePlan } from './native.ts';
 import { mergeHoldApplication } from './proxyConfig.ts';
-import { PROXY_CONFIG_ANNOTATION } from '../shared/proxyConfig.ts';
+import { PROXY_CONFIG_ANNOTATION } from '../../workloads/istioProxyConfig.ts';
 import { STUCK_JOB } from './reasons.ts';
 import { istioQuitEndpoint, isWrapped, linkerdQuitEndpoint, unwrapCommand, wrapCommand } from './wrapper.ts';
 import type { QuitEndpoint } from './wrapper.ts';
+import { LINKERD_PROXY, MESH_PROXY } from '../../workloads/meshProxies.ts';
 
 const ISTIO_STATUS_PORT = 'status.sidecar.istio.io/port';
 const LINKERD_ADMIN_PORT = 'config.linkerd.io/admin-port';
@@ -46,7 +47,7 @@ export function wrapPlan(workload: Workload, context: MutatorContext, meshes: re
   if (endpoints.length < meshes.length) return { changes: [], findings };
 
   const changes: ProposedChange[] = [];
-  const meshWords = meshes.map((m) => `${m === 'istio' ? 'istio-proxy' : 'linkerd-proxy'} (${context.mesh[m]?.evidence})`).join(' and ');
+  const meshWords = meshes.map((m) => `${MESH_PROXY[m]} (${context.mesh[m]?.evidence})`).join(' and ');
   for (const container of main) {
     const command = container.command ?? [];
     const path = workload.containerAt(container.name, 'command');
@@ -140,7 +141,7 @@ function podAnnotations(workload: Workload, context: MutatorContext, meshes: rea
   if (meshes.includes('linkerd') && context.mesh.linkerd?.renderInjected) {
     // What the annotation turns into at injection: charts/partials/templates/_proxy.tpl@version-2.18.
     changes.push({
-      path: workload.containerAt('linkerd-proxy', 'env', { key: 'name', equals: 'LINKERD2_PROXY_SHUTDOWN_ENDPOINT_ENABLED' }, 'value'),
+      path: workload.containerAt(LINKERD_PROXY, 'env', { key: 'name', equals: 'LINKERD2_PROXY_SHUTDOWN_ENDPOINT_ENABLED' }, 'value'),
       value: 'true',
       reason: `linkerd-proxy answers POST /shutdown only with LINKERD2_PROXY_SHUTDOWN_ENDPOINT_ENABLED "true" (off by default since Linkerd 2.16, charts/linkerd-control-plane/values.yaml@version-2.16); set on the container because ${context.mesh.linkerd.renderInjected.evidence}.`,
     });

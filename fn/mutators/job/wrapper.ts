@@ -230,6 +230,16 @@ export function isWrapped(command: readonly string[] | null | undefined): boolea
 }
 
 /**
+ * The quit URLs a wrapped command calls, read back from the lines {@link scriptBody} writes
+ * (`quit MESH URL`, one per endpoint): the writer and the reader of that line live here together.
+ * @returns the URLs in order, or none when `command` is not our wrapper.
+ */
+export function wrappedQuitUrls(command: readonly string[] | null | undefined): string[] {
+  if (!command || !isWrapped(command)) return [];
+  return [...(command[2] ?? '').matchAll(/^quit (?:istio|linkerd) (\S+)$/gm)].map((m) => m[1]!);
+}
+
+/**
  * The original command inside our wrapper, for `explain` and for idempotent re-runs.
  * @returns a copy of the wrapped program's command, or `undefined` when `command` is not wrapped.
  */

@@ -10,6 +10,9 @@ import type { ProposedFinding } from '../types.ts';
 const SOURCE = 'istio cni/pkg/util/podutil.go@1.24.6 PodRedirectionEnabled';
 
 /** Returns the info finding for an ambient app or gateway-less serving workload. */
+/** The finding codes of this module. */
+export const AMBIENT_FINDING_CODES = ['ISTIO_AMBIENT'] as const;
+
 export function ambientAppFinding(evidence: string): ProposedFinding {
   return {
     severity: 'info',

@@ -11,7 +11,7 @@
  * --parent-shutdown-time-s to Envoy (pkg/envoy/proxy.go@1.17.0), so writing it there is harmless.
  * Both validations also cap drainDuration and parentShutdownDuration at 1 h.
  */
-import { atLeast } from '../../config/versions.ts';
+import { atLeast } from '../../core/versions.ts';
 
 /** The first Istio release that ignores parentShutdownDuration. */
 export const PARENT_SHUTDOWN_IGNORED_SINCE = '1.17';

@@ -3,8 +3,8 @@
  * maps merge by key"; they become the proxy's env at injection). Reading, the safety refusals and
  * the verified minimal edit are proxyConfig.ts's; this names the entries.
  */
-import { isRecord } from '../../document/path.ts';
-import { setProxyConfigField } from './proxyConfig.ts';
+import { isRecord } from '../../core/fieldPath.ts';
+import { setProxyConfigField } from '../../workloads/istioProxyConfig.ts';
 
 /** Returns a `proxyMetadata` entry of read ProxyConfig fields as text, if it is set. */
 export function proxyMetadataOf(fields: Readonly<Record<string, unknown>>, name: string): string | undefined {

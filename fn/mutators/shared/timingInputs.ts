@@ -3,11 +3,11 @@
  * Services (and Ingresses in front of them) in the stream that select the pods, unless config or
  * a `kube-graceful.dev/` annotation sets W or the provider; R and B from config or defaults.
  */
-import { sourceOf } from '../config/schema.ts';
-import type { ProposedFinding, MutatorContext } from '../mutators/types.ts';
-import { ingressesIn, servicesSelecting } from '../workloads/inventory.ts';
-import { labelsOf } from '../workloads/kubeObject.ts';
-import type { Workload } from '../workloads/workload.ts';
+import { sourceOf, sourceText } from '../../config/schema.ts';
+import type { ProposedFinding, MutatorContext } from '../types.ts';
+import { ingressesIn, servicesSelecting } from '../../workloads/inventory.ts';
+import { labelsOf } from '../../core/kubeObject.ts';
+import type { Workload } from '../../workloads/workload.ts';
 import {
   ingressBackendServiceNames,
   LOAD_BALANCERS,
@@ -15,11 +15,14 @@ import {
   recognizeIngressLoadBalancer,
   recognizeServiceLoadBalancer,
   serviceSelectsPod,
-} from './loadBalancers.ts';
-import type { LoadBalancerRecognition } from './loadBalancers.ts';
-import type { TimingInputs } from './model.ts';
+} from '../../timing/loadBalancers.ts';
+import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
+import type { TimingInputs } from '../../timing/model.ts';
 
 /** Timing inputs plus findings about how they were found (estimates, assumptions). */
+/** The finding codes of this module: how W was found. */
+export const TIMING_INPUT_FINDING_CODES = ['DRAIN_WINDOW_ESTIMATE', 'LB_ASSUMPTION', 'NO_SERVICE_IN_STREAM'] as const;
+
 export interface ResolvedInputs {
   readonly inputs: TimingInputs;
   /** The load balancer that decided W, when one did. */
@@ -36,14 +39,14 @@ export function resolveTimingInputs(workload: Workload, context: MutatorContext,
   const findings: ProposedFinding[] = [];
   const grace = workload.template.spec?.terminationGracePeriodSeconds;
   const common = {
-    maxRequest: { value: spec.timing.maxRequestSeconds, source: describe(sourceOf(config, 'timing.maxRequestSeconds'), 'max-request') },
-    buffer: { value: spec.timing.bufferSeconds, source: describe(sourceOf(config, 'timing.bufferSeconds'), 'buffer') },
+    maxRequest: { value: spec.timing.maxRequestSeconds, source: sourceText(config, 'timing.maxRequestSeconds', 'max-request') },
+    buffer: { value: spec.timing.bufferSeconds, source: sourceText(config, 'timing.bufferSeconds', 'buffer') },
     ...(typeof grace === 'number' ? { existingGraceSeconds: grace } : {}),
     ...existing,
   };
   const recognized = loadBalancersInFront(workload, context);
   if (spec.loadBalancer.drainWindowSeconds !== undefined) {
-    const source = describe(sourceOf(config, 'loadBalancer.drainWindowSeconds'), 'drain-window');
+    const source = sourceText(config, 'loadBalancer.drainWindowSeconds', 'drain-window');
     return { inputs: { ...common, drainWindow: { value: spec.loadBalancer.drainWindowSeconds, source }, ...deregistration(recognized) }, ...(recognized ? { loadBalancer: recognized } : {}), findings };
   }
   if (recognized) {
@@ -56,7 +59,7 @@ export function resolveTimingInputs(workload: Workload, context: MutatorContext,
   }
   const provider = spec.loadBalancer.provider ?? 'in-cluster';
   const facts = LOAD_BALANCERS[provider];
-  const origin = spec.loadBalancer.provider ? describe(sourceOf(config, 'loadBalancer.provider'), 'lb-provider') : 'default: no Service in the stream selects these pods';
+  const origin = spec.loadBalancer.provider ? sourceText(config, 'loadBalancer.provider', 'lb-provider') : 'default: no Service in the stream selects these pods';
   if (!spec.loadBalancer.provider) {
     findings.push({ severity: 'info', code: 'NO_SERVICE_IN_STREAM', message: `No Service in the stream selects these pods; assumed ${facts.label} (W=${facts.drainWindowSeconds} s). If a load balancer sends them traffic, set --lb-provider or kube-graceful.dev/lb-provider.` });
   }
@@ -93,11 +96,7 @@ function alsoInFront(others: readonly string[]): string {
 function deregistration(recognized: LoadBalancerRecognition | undefined): Pick<TimingInputs, 'loadBalancer'> {
   const group = recognized?.targetGroup;
   if (!group || group.deregistrationDelaySeconds === undefined) return {};
-  const source = group.deregistrationDelayIsDefault ? 'AWS default deregistration delay (no target-group attribute set)' : `deregistration_delay.timeout_seconds on ${recognized.evidence.split(':')[0]}`;
+  const source = group.deregistrationDelayIsDefault ? 'AWS default deregistration delay (no target-group attribute set)' : `deregistration_delay.timeout_seconds on ${recognized.subject ?? 'the load balancer'}`;
   return { loadBalancer: { deregistrationDelaySeconds: { value: group.deregistrationDelaySeconds, source }, connectionTermination: group.connectionTermination ?? false } };
 }
 
-/** Words for a setting's origin that read well inside the model's sentences ("W from …"). */
-function describe(source: string, flag: string): string {
-  return source === 'default' ? `default; set --${flag} to change` : source;
-}

@@ -2,11 +2,14 @@
  * The one record of every edit and every finding. The report, the KRM `results`, `--diff`,
  * `explain` and the idempotency check are all computed from these (STYLE.md).
  */
-import type { FieldPath } from '../document/path.ts';
-import type { ResourceRef } from '../workloads/kubeObject.ts';
+import type { FieldPath } from './fieldPath.ts';
+import type { ResourceRef } from './kubeObject.ts';
 
-/** Identifies a mutator in records, config and docs. */
-export type MutatorId = 'gateway-drain' | 'job-sidecar-quit' | 'app-graceful';
+/**
+ * Identifies a mutator in records, config and docs: one of the registry's ids
+ * (fn/mutators/registry.ts `MutatorId`; core knows no mutator, so here it is a string).
+ */
+export type MutatorId = string;
 
 /** One field set by one mutator, with the value before and after and why. */
 export interface ChangeRecord {

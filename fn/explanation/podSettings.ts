@@ -4,12 +4,12 @@
  * Only reading here: no duration is decided (the timing model does that, fn/timing/model.ts).
  */
 import { parseDocument } from 'yaml';
-import { atLeast } from '../config/versions.ts';
+import { atLeast } from '../core/versions.ts';
 import type { Spec } from '../config/schema.ts';
 import { toData } from '../document/manifest.ts';
-import { isRecord } from '../document/path.ts';
+import { isRecord } from '../core/fieldPath.ts';
 import { parseGoDurationSeconds } from '../timing/durations.ts';
-import { annotationsOf } from '../workloads/kubeObject.ts';
+import { annotationsOf } from '../core/kubeObject.ts';
 import { readPreStop } from '../workloads/preStop.ts';
 import {
   ISTIO_NATIVE_ANNOTATION,
@@ -22,17 +22,18 @@ import {
   NATIVE_SIDECARS_SINCE_KUBERNETES,
 } from '../workloads/nativeSidecars.ts';
 import type { PreStopRead as HookRead } from '../workloads/preStop.ts';
-import type { Container, PodTemplate } from '../workloads/kubeObject.ts';
+import type { Container, PodTemplate } from '../core/kubeObject.ts';
 import { parseOptions } from '../yaml/options.ts';
-import { readProxyConfigEnv } from '../mutators/shared/proxyConfigEnv.ts';
+import { readProxyConfigEnv } from '../workloads/istioProxyConfigEnv.ts';
 import { proxyConfigEnvText, renderInjectedIstio, renderInjectedLinkerd } from '../workloads/renderInjected.ts';
-import { PROXY_CONFIG_ANNOTATION } from '../mutators/shared/proxyConfig.ts';
+import { PROXY_CONFIG_ANNOTATION } from '../workloads/istioProxyConfig.ts';
 import {
   ISTIO_DEFAULT_DRAIN_DURATION_SECONDS,
   ISTIO_DEFAULT_MINIMUM_DRAIN_SECONDS,
   ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS,
   KUBERNETES_DEFAULT_GRACE_SECONDS,
 } from '../timing/platformDefaults.ts';
+import { LINKERD_PROXY } from '../workloads/meshProxies.ts';
 
 /** A value as the platform will use it, and in words where it came from. */
 export interface Valued<T> {
@@ -188,7 +189,7 @@ export function linkerdSidecarKind(template: PodTemplate, spec: Spec): Valued<Si
 export function linkerdWaitOf(template: PodTemplate): Valued<number> {
   if (renderInjectedLinkerd(template)) {
     // What the annotation became at injection: a preStop sleep on linkerd-proxy (_proxy.tpl@version-2.18).
-    const hook = readPreStop((template.spec?.containers ?? []).find((c) => c?.name === 'linkerd-proxy')?.lifecycle?.preStop);
+    const hook = readPreStop((template.spec?.containers ?? []).find((c) => c?.name === LINKERD_PROXY)?.lifecycle?.preStop);
     return hook && typeof hook.seconds === 'number' ? { value: hook.seconds, source: 'preStop on linkerd-proxy (injected at render time)' } : { value: 0, source: 'no preStop on linkerd-proxy (injected at render time: linkerd-proxy stops at once)' };
   }
   const text = annotationsOf(template.metadata)[LINKERD_WAIT_ANNOTATION];

@@ -10,10 +10,10 @@
  */
 import { Document, isAlias, isMap, isScalar, parseDocument, visit } from 'yaml';
 import { dequal } from 'dequal';
-import { toData } from '../../document/manifest.ts';
-import { setAt } from '../../document/path.ts';
-import { spliceSet } from '../../document/splice.ts';
-import { printableParseOptions, stringifyOptions } from '../../yaml/options.ts';
+import { toData } from '../document/manifest.ts';
+import { setAt } from '../core/fieldPath.ts';
+import { spliceSet } from '../document/splice.ts';
+import { printableParseOptions, stringifyOptions } from '../yaml/options.ts';
 
 /** The annotation key, on the pod template (docs/background.md#istio). */
 export const PROXY_CONFIG_ANNOTATION = 'proxy.istio.io/config';

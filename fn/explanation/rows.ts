@@ -1,0 +1,80 @@
+/**
+ * Building blocks of a mutator's explanation: settings rows, the model's inputs and outputs, and
+ * the traffic side of the timeline, each from the timing model's own values.
+ */
+import type { Container, PodTemplate } from '../core/kubeObject.ts';
+import type { Derived, TimingInputs } from '../timing/model.ts';
+import { preStopOf } from './podSettings.ts';
+import type { Valued } from './podSettings.ts';
+import type { Traffic } from './timeline.ts';
+import type { ModelInput, ModelOutput, Planned, SettingRow, SettingValue } from './types.ts';
+
+/** A number of seconds as a setting value. */
+export function seconds(valued: Valued<number>): SettingValue {
+  return { value: valued.value, display: `${valued.value} s`, source: valued.source };
+}
+
+/** A switch as a setting value (`on`/`off`). */
+export function flag(valued: Valued<boolean>): SettingValue {
+  return { value: valued.value, display: valued.value ? 'on' : 'off', source: valued.source };
+}
+
+/** A word as a setting value. */
+export function text(valued: Valued<string>): SettingValue {
+  return { value: valued.value, display: valued.value, source: valued.source };
+}
+
+/** Returns a settings row; `planned` says what the plan wanted, and the row whether the patched value meets it. */
+export function row(name: string, asWritten: SettingValue, patched: SettingValue, planned?: Planned): SettingRow {
+  const met = planned === undefined
+    ? true
+    : planned.relation === '=' ? patched.value === planned.value : typeof patched.value === 'number' && typeof planned.value === 'number' && patched.value >= planned.value;
+  return {
+    name,
+    asWritten,
+    patched,
+    changed: asWritten.value !== patched.value || asWritten.source !== patched.source,
+    ...(planned ? { planned: { ...planned, met } } : {}),
+  };
+}
+
+/** A container's preStop hook as a setting value. */
+export function preStopValue(container: Container | undefined): SettingValue {
+  const read = preStopOf(container);
+  return { value: read.seconds === 'unknown' ? read.text : read.seconds, display: read.text, source: read.handler ? 'manifest' : 'no hook' };
+}
+
+/** Returns the pod's container of this name. */
+export function container(template: PodTemplate, name: string): Container | undefined {
+  return (template.spec?.containers ?? []).find((c) => c.name === name);
+}
+
+/** The model's inputs W, R, B (and the load balancer's deregistration delay when known). */
+export function inputsOf(inputs: TimingInputs): ModelInput[] {
+  const rows: ModelInput[] = [
+    { symbol: 'W', name: 'drain window', value: inputs.drainWindow.value, unit: 's', source: inputs.drainWindow.source },
+    { symbol: 'R', name: 'longest request', value: inputs.maxRequest.value, unit: 's', source: inputs.maxRequest.source },
+    { symbol: 'B', name: 'buffer', value: inputs.buffer.value, unit: 's', source: inputs.buffer.source },
+  ];
+  const dereg = inputs.loadBalancer?.deregistrationDelaySeconds;
+  if (dereg) {
+    rows.push({ name: 'LB deregistration delay', value: dereg.value, unit: 's', source: `${dereg.source}; connection termination ${inputs.loadBalancer?.connectionTermination ? 'on' : 'off'}` });
+  }
+  return rows;
+}
+
+/** A duration the model derived, as explain shows it. */
+export function output(symbol: ModelOutput['symbol'], name: string, derived: Derived): ModelOutput {
+  return { symbol, name, seconds: derived.value, formula: derived.formula, explanation: derived.explanation };
+}
+
+/** The traffic side of the timeline: W, R, who sends, and the load balancer's own timer. */
+export function traffic(inputs: TimingInputs, sender: string): Traffic {
+  const dereg = inputs.loadBalancer?.deregistrationDelaySeconds;
+  return {
+    drainWindowSeconds: inputs.drainWindow.value,
+    maxRequestSeconds: inputs.maxRequest.value,
+    sender,
+    ...(dereg ? { deregistration: { seconds: dereg.value, connectionTermination: inputs.loadBalancer?.connectionTermination === true } } : {}),
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * The shutdown timeline of one workload (issue #7): what happens from the moment a pod starts
+ * terminating (t = 0: deletion, endpoints removal and preStop start together, docs/background.md#kubernetes-pod-termination) until the
+ * last container is gone, and the windows in which requests would fail. Pure: it is drawn from the
+ * values the platform reads (./platform.ts) and the traffic inputs W and R of the timing model; it
+ * decides no duration. The same function draws the manifest as written and as patched.
+ *
+ * For Jobs the question is another one (does the pod complete?), so their timeline starts when the
+ * main program exits.
+ */
+import type { PreStopRead, Valued } from './podSettings.ts';
+import { KUBELET_PRESTOP_EXTENSION_SECONDS } from '../timing/platformDefaults.ts';
+
+/** Something that happens at a point in time; `at: null` means never. */
+export interface TimelineEvent {
+  readonly at: number | null;
+  /** Who acts: `pod`, `traffic`, `kubelet`, `load balancer`, or a container name. */
+  readonly actor: string;
+  readonly text: string;
+}
+
+/** What a window means for requests. */
+export type WindowOutcome = 'ok' | 'risk' | 'fail';
+
+/** Stable names of the windows, for machines (`--output json`). */
+export type WindowKind =
+  /** ok: new connections are accepted while traffic still arrives. */
+  | 'serving'
+  /** ok: requests in flight finish. */
+  | 'finishing'
+  /** risk: a Job's wrapper needs curl or wget, which the image is not known to have. */
+  | 'needs-http-client'
+  /** fail: traffic still arrives but nothing accepts it. */
+  | 'refused'
+  /** fail: requests still in flight are cut (proxy killed, SIGKILL). */
+  | 'cut'
+  /** fail: the mesh proxy is gone while the app still serves. */
+  | 'proxy-gone'
+  /** risk: the proxy may exit at a quiet moment while traffic may still arrive. */
+  | 'early-exit'
+  /** fail: the load balancer drops connections still in flight (deregistration delay too short). */
+  | 'lb-cut'
+  /** risk: the load balancer keeps routing established connections to a pod that is gone. */
+  | 'lb-stale'
+  /** fail: the API server rejects the pod (preStop sleep longer than the grace period). */
+  | 'rejected'
+  /** ok: the Job's pod completes. */
+  | 'completes'
+  /** fail: the Job's pod never completes. */
+  | 'never-completes';
+
+/** A span of time, `[from, to]` in seconds (`to: null`: for ever), and what it means. */
+export interface TimelineWindow {
+  readonly from: number;
+  readonly to: number | null;
+  readonly outcome: WindowOutcome;
+  readonly kind: WindowKind;
+  readonly text: string;
+}
+
+/** How the timeline ends, in one line. */
+export interface Verdict {
+  readonly failures: number;
+  readonly risks: number;
+  readonly text: string;
+}
+
+/** The whole timeline of one state (as written, or patched) of one workload. */
+export interface Timeline {
+  /** `deletion`: t = 0 is when the pod starts terminating; `program-exit`: when a Job's main program exits. */
+  readonly origin: 'deletion' | 'program-exit';
+  /** Events in time order (never last). */
+  readonly events: readonly TimelineEvent[];
+  /** Windows: failures and risks first, in time order, then the windows that go right. */
+  readonly windows: readonly TimelineWindow[];
+  readonly verdict: Verdict;
+}
+
+/** The traffic side of the model, the same for both states: W, R and who sends. */
+export interface Traffic {
+  /** W: new traffic may still arrive until this many seconds after termination starts. */
+  readonly drainWindowSeconds: number;
+  /** R: the longest request. */
+  readonly maxRequestSeconds: number;
+  /** Where new connections come from, as a phrase after "arrive": "from the load balancer (AWS NLB, IP targets)". */
+  readonly sender: string;
+  /** The load balancer's deregistration delay, when known (AWS target groups). */
+  readonly deregistration?: { readonly seconds: number; readonly connectionTermination: boolean };
+}
+
+
+
+
+/** Collects events and windows, then sorts them and counts the verdict. */
+export class Drawing {
+  readonly events: TimelineEvent[] = [];
+  readonly windows: TimelineWindow[] = [];
+
+  event(at: number | null, actor: string, text: string): void {
+    this.events.push({ at, actor, text });
+  }
+
+  window(from: number, to: number | null, outcome: WindowOutcome, kind: WindowKind, text: string): void {
+    if (to !== null && (to < from || (to === from && outcome === 'ok' && kind !== 'completes'))) return;
+    this.windows.push({ from, to, outcome, kind, text });
+  }
+
+  done(origin: Timeline['origin'], okText: string): Timeline {
+    const time = (t: number | null) => (t === null ? Number.POSITIVE_INFINITY : t);
+    const events = this.events.map((e, i) => ({ e, i })).sort((a, b) => time(a.e.at) - time(b.e.at) || a.i - b.i).map((x) => x.e);
+    const rank = { fail: 0, risk: 1, ok: 2 } as const;
+    const windows = this.windows
+      .map((w, i) => ({ w, i }))
+      .sort((a, b) => rank[a.w.outcome] - rank[b.w.outcome] || a.w.from - b.w.from || a.i - b.i)
+      .map((x) => x.w);
+    const failures = windows.filter((w) => w.outcome === 'fail').length;
+    const risks = windows.filter((w) => w.outcome === 'risk').length;
+    const parts = [failures ? `${failures} failure window${failures === 1 ? '' : 's'}` : '', risks ? `${risks} risk${risks === 1 ? '' : 's'}` : ''].filter(Boolean);
+    return { origin, events, windows, verdict: { failures, risks, text: parts.length ? parts.join(', ') : okText } };
+  }
+}
+
+/** `t=10` or `t=10–180 s` style numbers. */
+export function secondsText(seconds: number): string {
+  return `${seconds} s`;
+}
+
+/** The kubelet's side: when SIGTERM comes and when SIGKILL, for a container whose preStop lasts `preStop` (docs/background.md#kubernetes-pod-termination). */
+export function kubeletTimes(preStop: number, grace: number): { sigterm: number; kill: number; hookCut: boolean } {
+  const hookCut = preStop > 0 && preStop >= grace;
+  return { sigterm: Math.min(preStop, grace), kill: hookCut ? grace + KUBELET_PRESTOP_EXTENSION_SECONDS : grace, hookCut };
+}
+
+/**
+ * How long a hook delays SIGTERM. A hook whose length can't be read is drawn as lasting W, the
+ * assumption the timing model makes for it (fn/timing/model.ts, PRESTOP_LENGTH_UNKNOWN), and
+ * `unknownHook` marks the risk that it returns earlier.
+ */
+export function preStopSeconds(read: PreStopRead, W: number): number {
+  return read.seconds === 'unknown' ? W : read.seconds;
+}
+
+export function unknownHook(drawing: Drawing, container: string, read: PreStopRead, W: number, sender: string): void {
+  if (read.seconds !== 'unknown' || W === 0) return;
+  drawing.window(0, W, 'risk', 'refused', `${container}'s preStop, of unknown length, is drawn as lasting W = ${secondsText(W)}, as the timing model assumes; if it returns sooner, new connections that still arrive ${sender} are refused`);
+}
+
+export function hookStart(read: PreStopRead, W: number, keeps: string): string {
+  return read.seconds === 'unknown' ? `preStop ${read.text} starts; drawn as lasting W = ${secondsText(W)}; ${keeps}` : `preStop ${read.text} starts; ${keeps}`;
+}
+
+/** The API server rejects a preStop `sleep` longer than the grace period (docs/background.md#kubernetes-pod-termination). */
+export function rejection(drawing: Drawing, container: string, preStop: PreStopRead, grace: Valued<number>): void {
+  if (preStop.handler === 'sleep' && typeof preStop.seconds === 'number' && preStop.seconds > grace.value) {
+    drawing.window(0, null, 'fail', 'rejected', `the API server rejects the pod: container ${container}'s preStop sleep (${secondsText(preStop.seconds)}) is longer than terminationGracePeriodSeconds (${secondsText(grace.value)})`);
+  }
+}
+
+export function start(drawing: Drawing, grace: Valued<number>, traffic: Traffic): void {
+  drawing.event(0, 'pod', `deletion: endpoints removal starts, and the grace countdown (G = ${secondsText(grace.value)}, ${grace.source})`);
+  drawing.event(traffic.drainWindowSeconds, 'traffic', `no new connections arrive any more ${traffic.sender} (W = ${secondsText(traffic.drainWindowSeconds)})`);
+}
+
+export function deadline(drawing: Drawing, kill: number, grace: Valued<number>, running: string | undefined): void {
+  drawing.event(kill, 'kubelet', running ? `grace deadline: SIGKILL to ${running}` : `grace deadline (${secondsText(grace.value)}): nothing left to kill`);
+}
+
+/** The load balancer's own timer on established connections (docs/background.md#load-balancers-in-front-of-gateways), started at deregistration (≈ t = 0). */
+export function deregistration(drawing: Drawing, traffic: Traffic, workDone: number, podGone: number): void {
+  const lb = traffic.deregistration;
+  if (!lb) return;
+  drawing.event(lb.seconds, 'load balancer', `deregistration delay (${secondsText(lb.seconds)}) over: ${lb.connectionTermination ? 'closes' : 'stops tracking'} established connections`);
+  if (lb.seconds < workDone) {
+    drawing.window(lb.seconds, workDone, 'fail', 'lb-cut', `the load balancer drops connections still in flight at t=${lb.seconds} (deregistration delay ${secondsText(lb.seconds)} < t=${workDone}, when the last request ends)`);
+  }
+  if (lb.seconds > podGone && !lb.connectionTermination) {
+    drawing.window(podGone, lb.seconds, 'risk', 'lb-stale', `the load balancer keeps established connections to a pod that is gone (connection termination off)`);
+  }
+}
+
+
+

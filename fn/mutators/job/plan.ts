@@ -1,0 +1,11 @@
+/** The plan job-sidecar-quit makes for one run-to-completion pod, and that its `explain` reads (./explain.ts). */
+import type { MutatorContext } from '../types.ts';
+import type { Mesh } from './mode.ts';
+
+/** What `explain` shows for a Job: the mode, why, and the meshes with the engine's evidence. */
+export interface JobPlan {
+  readonly mode: 'native' | 'wrap';
+  readonly why: string;
+  readonly meshes: readonly Mesh[];
+  readonly mesh: MutatorContext['mesh'];
+}

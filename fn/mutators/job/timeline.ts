@@ -1,0 +1,75 @@
+/**
+ * The timeline of a run-to-completion pod (explain, issue #7): it starts when the main program
+ * exits, and asks whether the pod completes.
+ */
+import type { SidecarKind, Valued } from '../../explanation/podSettings.ts';
+import { Drawing, secondsText } from '../../explanation/timeline.ts';
+import type { Timeline } from '../../explanation/timeline.ts';
+import type { HttpClient } from './images.ts';
+import type { QuitExit } from './istioQuit.ts';
+
+/** What a Job's completion depends on: its proxies and whether the main containers ask them to quit. */
+export interface JobState {
+  readonly proxies: ReadonlyArray<{
+    readonly mesh: 'istio' | 'linkerd';
+    readonly name: string;
+    readonly kind: Valued<SidecarKind>;
+    /** When a classic proxy is gone after the quit call (Istio: by version, fn/mutators/job/istioQuit.ts); at once when absent. */
+    readonly quitExit?: QuitExit;
+  }>;
+  readonly containers: ReadonlyArray<{
+    readonly name: string;
+    readonly quitUrls: readonly string[];
+    /** Whether the image has curl or wget for the wrapper's call (fn/mutators/job/images.ts); needed only when wrapped. */
+    readonly httpClient?: Valued<HttpClient>;
+  }>;
+}
+
+/**
+ * Returns what happens when a Job's main program exits: a classic sidecar keeps the pod running
+ * for ever unless someone asks it to quit (kubernetes/kubernetes#25908); a preStop never runs for
+ * a container that exits by itself (docs/background.md#kubernetes-pod-termination); a native sidecar is stopped by Kubernetes.
+ */
+export function jobTimeline(state: JobState): Timeline {
+  const drawing = new Drawing();
+  const unsure: string[] = [];
+  for (const container of state.containers) {
+    const client = container.httpClient;
+    const needs = client === undefined ? '' : client.value === 'unknown' ? ` (needs curl or wget: ${client.source})` : ` (with ${client.value === 'none' ? 'neither curl nor wget' : client.value}: ${client.source})`;
+    drawing.event(0, container.name, container.quitUrls.length
+      ? `program exits; the wrapper POSTs ${container.quitUrls.join(' and ')}${needs}, then exits with the program's exit code`
+      : 'program exits; the container stops');
+    if (container.quitUrls.length && client?.value === 'unknown') unsure.push(container.name);
+  }
+  const stuck: string[] = [];
+  let completes = 0;
+  for (const proxy of state.proxies) {
+    const quitPath = proxy.mesh === 'istio' ? '/quitquitquit' : '/shutdown';
+    const calling = state.containers.filter((c) => c.quitUrls.some((u) => u.endsWith(quitPath)));
+    // A wrapper whose image has neither client prints so and asks nothing (wrapper.ts NO_CLIENT_HINT).
+    const asked = state.containers.length > 0 && calling.length === state.containers.length && calling.every((c) => c.httpClient?.value !== 'none');
+    if (proxy.kind.value === 'native') {
+      drawing.event(0, proxy.name, `SIGTERM from Kubernetes once every main container has exited (native sidecar, ${proxy.kind.source}); exits`);
+    } else if (asked) {
+      const exit = proxy.quitExit;
+      const at = exit?.seconds ?? 0;
+      drawing.event(0, proxy.name, `quit request received (classic sidecar, ${proxy.kind.source})${exit ? `: ${exit.text}` : ': exits'}`);
+      if (at > 0) drawing.event(at, proxy.name, exit?.atLeast ? 'exits at the first second with no active connection' : 'exits');
+      completes = Math.max(completes, at);
+    } else {
+      drawing.event(null, proxy.name, `keeps running: a classic sidecar (${proxy.kind.source}) is stopped by nothing, and preStop never runs when a container exits by itself`);
+      stuck.push(proxy.name);
+    }
+  }
+  if (stuck.length) {
+    drawing.event(null, 'pod', 'never completes: the Job stays active');
+    drawing.window(0, null, 'fail', 'never-completes', `${stuck.join(' and ')} keep${stuck.length === 1 ? 's' : ''} the pod running after the program exits → the Job never completes (kubernetes/kubernetes#25908)`);
+  } else {
+    drawing.event(completes, 'pod', "completes: the Job counts the program's exit code");
+    if (unsure.length) {
+      drawing.window(0, null, 'risk', 'needs-http-client', `the wrapper in ${unsure.join(', ')} needs curl or wget in the image, which is not known: with neither, the proxy is never asked and the Job never completes`);
+    }
+    drawing.window(completes, completes, 'ok', 'completes', completes === 0 ? 'the pod completes as soon as the program exits' : `the pod completes ${completes} s after the program exits, once the proxy has drained`);
+  }
+  return drawing.done('program-exit', 'the Job completes');
+}
