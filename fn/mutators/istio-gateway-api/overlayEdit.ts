@@ -5,8 +5,9 @@
  * (deploymentcontroller.go@1.26.8 `strategicMergePatchYAML` with the apps/v1 Deployment's patch
  * strategy), so an entry is added to the user's list, never a list replacing it.
  */
-import { Document, isMap, isSeq } from 'yaml';
+import { Document, isMap, isScalar, isSeq } from 'yaml';
 import { PROXY_CONFIG_ANNOTATION, PROXY_CONTAINER } from './facts.ts';
+import { buildAt } from '../../document/path.ts';
 import { dig, namedItem } from './overlayText.ts';
 
 /** What to set in the overlay. */
@@ -23,15 +24,42 @@ const POD_SPEC = ['spec', 'template', 'spec'] as const;
  * place), or undefined for a new one. Returns undefined when a list on the way is not a list (the
  * caller reports the overlay as not mergeable).
  */
-export function mergeDeploymentOverlay(document: Document | undefined, settings: OverlaySettings): string | undefined {
-  const doc = document ?? new Document({});
+export function mergeDeploymentOverlay(overlay: { readonly document: Document; readonly text: string } | undefined, settings: OverlaySettings): string | undefined {
+  // Block sequences keep the user's indentation (`key:\n- item` or `key:\n  - item`).
+  const indentSeq = overlay === undefined || !/^( *)[^\s#-][^\n]*:\n\1- /m.test(overlay.text);
+  const doc = overlay?.document ?? new Document({});
   if (doc.contents === null) doc.contents = doc.createNode({});
   if (!isMap(doc.contents)) return undefined;
-  const data: unknown = doc.toJS();
-  if (settings.graceSeconds !== undefined) doc.setIn([...POD_SPEC, 'terminationGracePeriodSeconds'], settings.graceSeconds);
-  if (settings.proxyConfig !== undefined) doc.setIn(['spec', 'template', 'metadata', 'annotations', PROXY_CONFIG_ANNOTATION], settings.proxyConfig);
-  if (settings.env.length > 0 && !setEnv(doc, data, settings.env)) return undefined;
-  return doc.toString({ lineWidth: 0 });
+  if (settings.graceSeconds !== undefined && !setDeep(doc, [...POD_SPEC, 'terminationGracePeriodSeconds'], settings.graceSeconds)) return undefined;
+  if (settings.proxyConfig !== undefined && !setDeep(doc, ['spec', 'template', 'metadata', 'annotations', PROXY_CONFIG_ANNOTATION], settings.proxyConfig)) return undefined;
+  if (settings.env.length > 0 && !setEnv(doc, doc.toJS(), settings.env)) return undefined;
+  return doc.toString({ lineWidth: 0, indentSeq });
+}
+
+/**
+ * Sets `path` (map keys only), creating the missing maps as plain maps: yaml's own setIn would
+ * make YAML 1.1 `!!omap`s of them. Returns false when a node on the way is not a map.
+ */
+function setDeep(doc: Document, path: readonly string[], value: unknown): boolean {
+  let node: unknown = doc.toJS();
+  for (let i = 0; i < path.length; i++) {
+    const prefix = path.slice(0, i);
+    if (i > 0 && !isMap(doc.getIn(prefix, true))) return false;
+    const next = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[path[i]!] : undefined;
+    if (i === path.length - 1) {
+      // A scalar already there keeps its node, and so its comment.
+      const existing = doc.getIn(path, true);
+      if (isScalar(existing)) existing.value = value;
+      else doc.setIn(path, doc.createNode(value));
+      return true;
+    }
+    if (next === undefined || next === null) {
+      doc.setIn(path.slice(0, i + 1), doc.createNode(buildAt(path.slice(i + 1), value)));
+      return true;
+    }
+    node = next;
+  }
+  return true;
 }
 
 function setEnv(doc: Document, data: unknown, env: OverlaySettings['env']): boolean {

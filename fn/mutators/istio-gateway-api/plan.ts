@@ -223,7 +223,7 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
   if (settings.graceSeconds === undefined && settings.env.length === 0 && settings.proxyConfig === undefined) {
     return { changes: [], findings, timing };
   }
-  const merged = mergeDeploymentOverlay(parametersOverlay.state === 'ok' ? parametersOverlay.document : undefined, settings);
+  const merged = mergeDeploymentOverlay(parametersOverlay.state === 'ok' ? parametersOverlay : undefined, settings);
   if (merged === undefined) {
     return { changes: [], findings: [...findings, notMergeable(parametersName, 'data.deployment has a containers or env that is not a list')], timing };
   }
