@@ -57,7 +57,7 @@ export function generatedService(gateway: GatewayObject, className: string, over
     }
   }
   // kube-gateway.yaml names the Service like the Deployment: `<gateway>-<class>` unless
-  // gateway.istio.io/name-override says otherwise (`getDefaultName`, deploymentcontroller.go@1.26.8).
+  // gateway.istio.io/name-override says otherwise (`getDefaultName`, pilot/pkg/config/kube/gateway/conversion.go@1.26.8).
   const override = gateway.metadata?.annotations?.['gateway.istio.io/name-override'];
   const name = typeof override === 'string' && override !== '' ? override : `${gateway.metadata?.name ?? '(unnamed)'}-${className}`;
   const service: KubeObject = {
