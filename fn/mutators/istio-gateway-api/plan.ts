@@ -98,7 +98,7 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
           `${gatewayRef}: istiod generates this Gateway's Deployment with a 30 s grace period and Istio's drain defaults, and before Istio 1.26 ` +
           `nothing in the Gateway can change them (spec.infrastructure.parametersRef and class-defaults ConfigMaps are read from 1.26: ` +
           `pilot/pkg/config/kube/gateway/deploymentcontroller.go@1.26.0, absent @1.25.5); ${version}. Nothing written. Upgrade istiod to 1.26 or later, ` +
-          'or deploy the gateway with the gateway Helm chart (manifests/charts/gateway) and reference it with gateway.istio.io/... manual deployment.',
+          'or deploy the gateway with the gateway Helm chart (manifests/charts/gateway), whose Deployment is in the rendered stream for kube-graceful to patch.',
       }],
     };
   }

@@ -234,3 +234,14 @@ test('an overlay that is not a mapping is left alone with a warning', (t) => {
   const outcome = decide(objects);
   t.deepEqual([outcome.changes, codes(outcome)], [[], ['ISTIO_GATEWAY_API_OVERLAY_NOT_MERGEABLE']]);
 });
+
+test('two class-defaults ConfigMaps for the class: read the first, and say istiod takes the oldest', (t) => {
+  const objects = [
+    ...fixtureObjects('samples/bookinfo-gateway-1.30.3.yaml'),
+    ...fixtureObjects('helm/istiod-1.30.3-tuned-gatewayclass.yaml'),
+    ...fixtureObjects('helm/istiod-1.26.8-nlb-gatewayclass.yaml'),
+  ];
+  const outcome = decide(objects);
+  t.deepEqual(codes(outcome), ['ISTIO_GATEWAY_API_CLASS_DEFAULTS_AMBIGUOUS', 'ISTIO_GATEWAY_API_VALUE_KEPT']);
+  t.is(outcome.timing?.plan.graceSeconds.value, 600);
+});
