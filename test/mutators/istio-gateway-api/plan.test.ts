@@ -3,7 +3,7 @@
 import test from 'ava';
 import { parse } from 'yaml';
 import { setAt } from '../../../fn/document/path.ts';
-import { istioGatewayClasses } from '../../../fn/mutators/istio-gateway-api/objects.ts';
+import { isGateway, istioGatewayClasses } from '../../../fn/mutators/istio-gateway-api/objects.ts';
 import type { ConfigMapObject, GatewayObject } from '../../../fn/mutators/istio-gateway-api/objects.ts';
 import { planIstioGatewayApi } from '../../../fn/mutators/istio-gateway-api/plan.ts';
 import type { IstioGatewayApiInputs, IstioGatewayApiOutcome } from '../../../fn/mutators/istio-gateway-api/plan.ts';
@@ -16,7 +16,7 @@ const DEFAULTS = { maxRequest: { value: 20, source: 'R (default)' }, buffer: { v
 const ISTIO_130 = { major: 1, minor: 30, source: 'flag --istio-version' };
 
 function decide(objects: KubeObject[], extra: Partial<IstioGatewayApiInputs> = {}): IstioGatewayApiOutcome {
-  const gateways = objects.filter((o) => o.kind === 'Gateway') as GatewayObject[];
+  const gateways: GatewayObject[] = objects.filter(isGateway);
   if (gateways.length !== 1) throw new Error(`${gateways.length} Gateways`);
   const gateway = gateways[0]!;
   const className = String(gateway.spec?.gatewayClassName);
