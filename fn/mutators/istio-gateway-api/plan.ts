@@ -164,6 +164,19 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
       message: `Several ConfigMaps carry gateway.istio.io/defaults-for-class: ${inputs.className}; istiod applies the oldest (controllers.OldestObject, deploymentcontroller.go@1.26.8), which a render cannot tell. Read as ${refOf(classDefaults.configMap)}.`,
     });
   }
+  if (classDefaults === undefined) {
+    // Class defaults usually come with istiod's own release, not with the Gateway: what they set
+    // (a larger grace, NLB annotations) is invisible here, and the Gateway's overlay wins over it.
+    findings.push({
+      severity: 'info',
+      code: 'ISTIO_GATEWAY_API_CLASS_DEFAULTS_NOT_IN_STREAM',
+      object: 'gateway',
+      message:
+        `No ConfigMap labelled gateway.istio.io/defaults-for-class: ${inputs.className} is in the stream${inputs.istiodNamespace ? ` (namespace ${inputs.istiodNamespace})` : ''}; ` +
+        "the plan assumes there is none (the istiod chart's gatewayClasses value is empty by default). If there is one, what it sets for the Deployment is " +
+        "overridden for this Gateway by the values written here, and load-balancer annotations in its service overlay are not counted: render it with the Gateway, or set drain-window.",
+    });
+  }
   const classOverlay = readOverlay(classDefaults?.configMap, 'deployment');
   const classService = readOverlay(classDefaults?.configMap, 'service');
   const parametersOverlay = readOverlay(parameters, 'deployment');

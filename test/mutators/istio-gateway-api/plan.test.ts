@@ -48,7 +48,7 @@ test('bookinfo sample (type LoadBalancer, no provider): a new ConfigMap with G, 
   });
   t.regex(outcome.create!.reason, /terminationGracePeriodSeconds = 40: G = S \+ R \+ B = 15 \+ 20 \+ 5 = 40/);
   t.regex(outcome.create!.reason, /W: Service bookinfo-gateway-istio: type LoadBalancer/);
-  t.deepEqual(codes(outcome), []);
+  t.deepEqual(codes(outcome), ['ISTIO_GATEWAY_API_CLASS_DEFAULTS_NOT_IN_STREAM']);
 });
 
 test('NLB with IP targets in spec.infrastructure.annotations: W = 180, and drainDuration goes into the pod annotation', (t) => {
@@ -177,8 +177,8 @@ test("a user's smaller values in the parameters overlay are raised, a larger one
   t.regex(String(outcome.changes[0]!.value), /terminationGracePeriodSeconds: 200 # ours/);
   t.regex(outcome.changes[0]!.reason, /raised from 90 set in the Gateway's parameters ConfigMap gw-options/);
   t.regex(outcome.changes[0]!.reason, /raised from "60s" set in the Gateway's parameters ConfigMap gw-options/);
-  t.deepEqual(codes(outcome), ['ISTIO_GATEWAY_API_VALUE_OTHER']);
-  t.regex(outcome.findings[0]!.message, /EXIT_ON_ZERO_ACTIVE_CONNECTIONS is "false" in the Gateway's parameters ConfigMap gw-options/);
+  t.deepEqual(codes(outcome), ['ISTIO_GATEWAY_API_CLASS_DEFAULTS_NOT_IN_STREAM', 'ISTIO_GATEWAY_API_VALUE_OTHER']);
+  t.regex(outcome.findings[1]!.message, /EXIT_ON_ZERO_ACTIVE_CONNECTIONS is "false" in the Gateway's parameters ConfigMap gw-options/);
 });
 
 test("proxy.istio.io/config in spec.infrastructure.annotations: the overlay's annotation keeps its fields", (t) => {
@@ -232,7 +232,7 @@ test('an overlay that is not a mapping is left alone with a warning', (t) => {
   const objects = clone(fixtureObjects('variants/gateway-params-gw-options.yaml'));
   (objects.find((o) => o.kind === 'ConfigMap') as ConfigMapObject).data!['deployment'] = '- a\n- b\n';
   const outcome = decide(objects);
-  t.deepEqual([outcome.changes, codes(outcome)], [[], ['ISTIO_GATEWAY_API_OVERLAY_NOT_MERGEABLE']]);
+  t.deepEqual([outcome.changes, codes(outcome)], [[], ['ISTIO_GATEWAY_API_CLASS_DEFAULTS_NOT_IN_STREAM', 'ISTIO_GATEWAY_API_OVERLAY_NOT_MERGEABLE']]);
 });
 
 test('two class-defaults ConfigMaps for the class: read the first, and say istiod takes the oldest', (t) => {
