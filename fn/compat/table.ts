@@ -193,6 +193,58 @@ export const CONSTRAINTS: readonly Constraint[] = [
     sources: ['istio cni/pkg/util/podutil.go@1.24.6 PodRedirectionEnabled'],
     check: check.noSidecarSettingsInAmbient,
   },
+  // Istio, Gateway API gateways that istiod deploys (fn/mutators/istio-gateway-api: decision logic, not yet wired in)
+  {
+    id: 'istio-gateway-api-parameters',
+    product: 'Istio',
+    setting: 'Gateway API `Gateway` `spec.infrastructure.parametersRef` to a ConfigMap (same namespace), whose `data.deployment` is merged into the generated Deployment',
+    versions: '1.26+',
+    breaks: 'before 1.26 istiod ignores it: the generated Deployment keeps a 30 s grace period and Istio\'s drain defaults, and nothing in the Gateway can change them; a parametersRef that is not a core ConfigMap (any version) makes istiod deploy nothing',
+    sources: [
+      'istio pilot/pkg/config/kube/gateway/deploymentcontroller.go@1.26.0, @1.26.8, @1.28.10 (render, fetchParameters); absent @1.25.5',
+      'istio pilot/pkg/config/kube/gatewaycommon/deploymentcontroller.go@1.30.3',
+    ],
+    enforcedBy: 'the istio-gateway-api decision writes nothing below 1.26 and says so (ISTIO_GATEWAY_API_OVERLAYS_UNSUPPORTED; test/mutators/istio-gateway-api/plan.test.ts)',
+  },
+  {
+    id: 'istio-gateway-api-class-defaults',
+    product: 'Istio',
+    setting: 'class-defaults ConfigMap (label `gateway.istio.io/defaults-for-class: <class>`, in istiod\'s namespace; the istiod chart\'s `gatewayClasses` value renders it)',
+    versions: '1.26+',
+    breaks: 'applied before the Gateway\'s own parameters, so a key both set is the Gateway\'s; the oldest wins when several match; outside istiod\'s namespace it is ignored',
+    sources: [
+      'istio pilot/pkg/config/kube/gateway/deploymentcontroller.go@1.26.8 (render: class defaults, then parametersRef; controllers.OldestObject)',
+      'istio manifests/charts/istio-control/istio-discovery/templates/gateway-class-configmap.yaml@1.26.8, @1.30.3',
+    ],
+    enforcedBy: 'the istio-gateway-api decision reads the class defaults under the Gateway\'s parameters (fn/mutators/istio-gateway-api/effective.ts; test/mutators/istio-gateway-api/plan.test.ts)',
+  },
+  {
+    id: 'istio-gateway-api-overlay-merge',
+    product: 'Istio',
+    setting: 'how `data.deployment` / `data.service` overlays are applied',
+    versions: '1.26+',
+    breaks: 'a strategic merge patch with the Deployment\'s and Service\'s own strategy (containers and env by `name`, maps key by key, scalars replace); a key other than deployment, service, serviceAccount, horizontalPodAutoscaler, podDisruptionBudget fails the whole render; a pod annotation in the overlay replaces the one the Gateway copies',
+    sources: ['istio pilot/pkg/config/kube/gateway/deploymentcontroller.go@1.26.8 (applyOverlay, strategicMergePatchYAML, supportedOverlays)', 'istio pilot/pkg/config/kube/gatewaycommon/testdata/deployment/customizations.yaml@1.30.3'],
+    enforcedBy: 'the istio-gateway-api overlay edit adds entries by name (fn/mutators/istio-gateway-api/overlayEdit.ts; test/mutators/istio-gateway-api/facts.test.ts, plan.test.ts)',
+  },
+  {
+    id: 'istio-gateway-api-infrastructure-annotations',
+    product: 'Istio',
+    setting: '`spec.infrastructure.annotations` of a Gateway (else its own metadata annotations)',
+    versions: '1.21+ (before: the Gateway\'s own annotations); the fallback to the Gateway\'s own annotations can be turned off from 1.27 (`PILOT_ENABLE_GATEWAY_API_COPY_LABELS_ANNOTATIONS`, default true)',
+    breaks: 'copied onto the generated Service, Deployment and pod template: load-balancer annotations there decide the drain window; `gateway.networking.k8s.io/` keys are dropped',
+    sources: ['istio pilot/pkg/config/kube/gateway/deploymentcontroller.go@1.21.0, @1.28.10 (extractInfrastructureMetadata)', 'istio pilot/pkg/features/experimental.go@1.27.0', 'istio manifests/charts/istio-control/istio-discovery/files/kube-gateway.yaml@1.30.3'],
+    enforcedBy: 'the istio-gateway-api decision reads W from the Service istiod would generate (fn/mutators/istio-gateway-api/service.ts; test/mutators/istio-gateway-api/plan.test.ts)',
+  },
+  {
+    id: 'istio-gateway-api-generated-pod',
+    product: 'Istio',
+    setting: 'the Deployment istiod generates from the `kube-gateway` template',
+    versions: '1.22.8, 1.24.6, 1.26.8, 1.28.10, 1.30.3 (the releases read)',
+    breaks: 'no terminationGracePeriodSeconds (Kubernetes\' 30 s), no drain env, not injected (`sidecar.istio.io/inject: "false"`, istio-proxy rendered by the template), the pod\'s annotations mounted at /etc/istio/pod: so env must go on istio-proxy by the overlay, and `proxy.istio.io/config` in the pod annotations reaches pilot-agent',
+    sources: ['istio manifests/charts/istio-control/istio-discovery/files/kube-gateway.yaml@1.22.8, @1.24.6, @1.26.8, @1.28.10, @1.30.3', 'istio pilot/cmd/pilot-agent/config/config.go@1.26.8 (getMeshConfig: annotation over PROXY_CONFIG)'],
+    enforcedBy: 'test/mutators/istio-gateway-api/facts.test.ts on the rendered istiod chart and Istio\'s deployment-controller goldens',
+  },
   // Linkerd
   {
     id: 'linkerd-native-annotation-name',

@@ -1,0 +1,81 @@
+/**
+ * What istiod does with a Gateway API `Gateway` of an Istio class, read in istio/istio at the tags
+ * named (docs/mutators/istio-gateway-api.md). Every number and name the pure logic decides on is
+ * here, once.
+ *
+ * The deployment controller lives in pilot/pkg/config/kube/gateway/deploymentcontroller.go up to
+ * 1.29 and in pilot/pkg/config/kube/gatewaycommon/deploymentcontroller.go from 1.30.
+ */
+
+/** An Istio minor version, as facts are stated. */
+export interface MinorVersion {
+  readonly major: number;
+  readonly minor: number;
+}
+
+/**
+ * `spec.infrastructure.parametersRef` to a ConfigMap in the Gateway's namespace, and class-defaults
+ * ConfigMaps, are read from 1.26: `render()` collects both as overlays (deploymentcontroller.go@1.26.0,
+ * @1.26.8, @1.28.10; gatewaycommon/deploymentcontroller.go@1.30.3); neither exists in
+ * deploymentcontroller.go@1.25.5 (no `parametersRef`, no `defaults-for-class`).
+ */
+export const OVERLAYS_SINCE: MinorVersion = { major: 1, minor: 26 };
+
+/**
+ * The label of a class-defaults ConfigMap; its value is the GatewayClass name
+ * (`gatewayClassDefaults` in pilot/pkg/config/kube/gateway/conversion.go@1.26.8,
+ * `GatewayClassDefaults` in gatewaycommon/gateway_utils.go@1.30.3). istiod lists it only in its
+ * own namespace (`d.configMaps.List(d.systemNamespace, …)`, deploymentcontroller.go@1.26.8) and
+ * takes the oldest when several match (`controllers.OldestObject`).
+ */
+export const CLASS_DEFAULTS_LABEL = 'gateway.istio.io/defaults-for-class';
+
+/**
+ * The keys a parameters or class-defaults ConfigMap may hold; any other key fails the whole render
+ * ("unsupported overlay", `supportedOverlays` in deploymentcontroller.go@1.26.8 and
+ * gatewaycommon/deploymentcontroller.go@1.30.3).
+ */
+export const SUPPORTED_OVERLAY_KEYS: readonly string[] = ['deployment', 'service', 'serviceAccount', 'horizontalPodAutoscaler', 'podDisruptionBudget'];
+
+/** The class istiod deploys with the `kube-gateway` template by default (`PILOT_GATEWAY_API_DEFAULT_GATEWAYCLASS_NAME`, pilot/pkg/features; `getClassInfos` in deploymentcontroller.go@1.26.8). */
+export const DEFAULT_ISTIO_GATEWAY_CLASS = 'istio';
+
+/** The controller name of that class (`ManagedGatewayController`), for GatewayClasses of another name that istiod also deploys. */
+export const ISTIO_GATEWAY_CONTROLLER = 'istio.io/gateway-controller';
+
+/** The proxy container of the generated Deployment (manifests/charts/istio-control/istio-discovery/files/kube-gateway.yaml@1.26.8, @1.30.3). */
+export const PROXY_CONTAINER = 'istio-proxy';
+
+/** The annotation pilot-agent reads its ProxyConfig from (pilot/cmd/pilot-agent/config/config.go@1.26.8 `ConstructProxyConfig`). */
+export const PROXY_CONFIG_ANNOTATION = 'proxy.istio.io/config';
+
+/**
+ * The annotation that chooses the generated Service's type (default LoadBalancer for the `istio`
+ * class): `annotation.NetworkingServiceType` read from the Gateway's own metadata annotations in
+ * `configureIstioGateway` (deploymentcontroller.go@1.26.8).
+ */
+export const SERVICE_TYPE_ANNOTATION = 'networking.istio.io/service-type';
+
+/**
+ * `spec.infrastructure.annotations` replace the Gateway's own metadata annotations as what is copied
+ * onto the generated Service, Deployment and pod template from 1.21 (`gwInfra.Annotations`,
+ * deploymentcontroller.go@1.21.0; `extractInfrastructureMetadata`, @1.22.8 to @1.28.10). Without
+ * them the Gateway's own annotations are copied, unless istiod runs with
+ * `PILOT_ENABLE_GATEWAY_API_COPY_LABELS_ANNOTATIONS=false` (from 1.27, default true:
+ * pilot/pkg/features/experimental.go@1.27.0, @1.30.3). Keys under `gateway.networking.k8s.io/`
+ * are dropped (`translateInfraMeta`).
+ */
+export const INFRASTRUCTURE_ANNOTATIONS_SINCE: MinorVersion = { major: 1, minor: 21 };
+
+/** Annotations the kube-gateway template leaves off every generated object (`omit …`, kube-gateway.yaml@1.26.8, @1.30.3). */
+export const TEMPLATE_OMITTED_ANNOTATIONS: readonly string[] = [
+  'kubectl.kubernetes.io/last-applied-configuration',
+  'gateway.istio.io/name-override',
+  'gateway.istio.io/service-account',
+  'gateway.istio.io/controller-version',
+];
+
+/** Returns true when `version` is at least `since`. */
+export function atLeast(version: MinorVersion, since: MinorVersion): boolean {
+  return version.major > since.major || (version.major === since.major && version.minor >= since.minor);
+}
