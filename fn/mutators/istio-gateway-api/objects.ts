@@ -3,7 +3,7 @@
  * questions asked of them: is this Gateway deployed by istiod, which ConfigMap does it name, which
  * class-defaults ConfigMap applies.
  */
-import type { KubeObject } from '../../workloads/kubeObject.ts';
+import type { KubeObject } from '../../core/kubeObject.ts';
 import { CLASS_DEFAULTS_LABEL, DEFAULT_ISTIO_GATEWAY_CLASS, ISTIO_GATEWAY_CONTROLLER } from './facts.ts';
 
 /** `gateway.networking.k8s.io` `Gateway`, the fields read here. */

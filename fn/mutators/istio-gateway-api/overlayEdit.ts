@@ -7,7 +7,7 @@
  */
 import { Document, isMap, isScalar, isSeq } from 'yaml';
 import { PROXY_CONFIG_ANNOTATION, PROXY_CONTAINER } from './facts.ts';
-import { buildAt } from '../../document/path.ts';
+import { buildAt } from '../../core/fieldPath.ts';
 import { dig, namedItem } from './overlayText.ts';
 
 /** What to set in the overlay. */

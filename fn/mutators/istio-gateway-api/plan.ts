@@ -19,8 +19,8 @@ import type { LoadBalancerRecognition } from '../../timing/loadBalancerTable.ts'
 import { graceToWrite, planTiming } from '../../timing/model.ts';
 import type { Derived, Sourced, TimingInputs, TimingPlan } from '../../timing/model.ts';
 import { ISTIO_DEFAULT_DRAIN_DURATION_SECONDS } from '../../timing/platformDefaults.ts';
-import type { FieldPath } from '../../document/path.ts';
-import type { KubeObject } from '../../workloads/kubeObject.ts';
+import type { FieldPath } from '../../core/fieldPath.ts';
+import type { KubeObject } from '../../core/kubeObject.ts';
 import { effectiveSettings, layerName } from './effective.ts';
 import type { EffectiveSettings, Layered } from './effective.ts';
 import { atLeast, OVERLAYS_SINCE, PROXY_CONFIG_ANNOTATION } from './facts.ts';

@@ -6,7 +6,7 @@
  */
 import { recognizeServiceLoadBalancer } from '../../timing/serviceLoadBalancer.ts';
 import type { LoadBalancerRecognition } from '../../timing/loadBalancerTable.ts';
-import type { KubeObject } from '../../workloads/kubeObject.ts';
+import type { KubeObject } from '../../core/kubeObject.ts';
 import { SERVICE_TYPE_ANNOTATION, TEMPLATE_OMITTED_ANNOTATIONS } from './facts.ts';
 import type { GatewayObject } from './objects.ts';
 import type { OverlayRead } from './overlayText.ts';

@@ -4,7 +4,7 @@
 import test from 'ava';
 import { parse } from 'yaml';
 import { CLASS_DEFAULTS_LABEL, PROXY_CONTAINER } from '../../../fn/mutators/istio-gateway-api/facts.ts';
-import type { Container, PodTemplate } from '../../../fn/workloads/kubeObject.ts';
+import type { Container, PodTemplate } from '../../../fn/core/kubeObject.ts';
 import { fixtureObjects, only } from './fixtures.ts';
 
 /** The kube-gateway template istiod renders Deployments from, out of the rendered injector ConfigMap. */

@@ -1,7 +1,7 @@
 /** Reads the istio-gateway-api fixtures (test/fixtures/gateways/istio-gateway-api, README there) as parsed objects. */
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
-import type { KubeObject } from '../../../fn/workloads/kubeObject.ts';
+import type { KubeObject } from '../../../fn/core/kubeObject.ts';
 import { fixturePath } from '../../helpers/fixtures.ts';
 
 /** Returns the text of a fixture under test/fixtures/gateways/istio-gateway-api. */

@@ -2,12 +2,12 @@
 // fixtures (test/fixtures/gateways/istio-gateway-api/README.md): exact fields and values.
 import test from 'ava';
 import { parse } from 'yaml';
-import { setAt } from '../../../fn/document/path.ts';
+import { setAt } from '../../../fn/core/fieldPath.ts';
 import { isGateway, istioGatewayClasses } from '../../../fn/mutators/istio-gateway-api/objects.ts';
 import type { ConfigMapObject, GatewayObject } from '../../../fn/mutators/istio-gateway-api/objects.ts';
 import { planIstioGatewayApi } from '../../../fn/mutators/istio-gateway-api/plan.ts';
 import type { IstioGatewayApiInputs, IstioGatewayApiOutcome } from '../../../fn/mutators/istio-gateway-api/plan.ts';
-import type { KubeObject } from '../../../fn/workloads/kubeObject.ts';
+import type { KubeObject } from '../../../fn/core/kubeObject.ts';
 import { fixtureObjects } from './fixtures.ts';
 
 /** The seed thread's R and B (README's quickstart): R = 10, B = 10. */

@@ -15,7 +15,7 @@ import { istioGatewayClasses } from '../../../fn/mutators/istio-gateway-api/obje
 import type { ConfigMapObject, GatewayObject } from '../../../fn/mutators/istio-gateway-api/objects.ts';
 import { planIstioGatewayApi } from '../../../fn/mutators/istio-gateway-api/plan.ts';
 import type { IstioGatewayApiOutcome } from '../../../fn/mutators/istio-gateway-api/plan.ts';
-import type { KubeObject, PodTemplate } from '../../../fn/workloads/kubeObject.ts';
+import type { KubeObject, PodTemplate } from '../../../fn/core/kubeObject.ts';
 import { requireTool } from '../../helpers/tools.ts';
 import { fixtureObjects, only } from './fixtures.ts';
 
