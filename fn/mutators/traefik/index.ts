@@ -127,7 +127,7 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
 
   const plan = planTraefikTiming(inputs, config.entryPoints);
   const changes: TraefikChange[] = [];
-  const lines: string[] = [];
+  const written = new Map<LifecycleSetting, string[]>();
   const argEdits: ArgEdit[] = [];
   for (const timing of plan.entryPoints) {
     const ep = timing.entryPoint;
@@ -150,16 +150,21 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
         continue;
       }
       const value = formatTraefikDuration(target.value);
-      lines.push(derivationLine(name, value, target) + (current === undefined ? '' : ` (was ${current.text})`));
+      written.set(setting, [...(written.get(setting) ?? []), `${ep.name}${current === undefined ? '' : ` (was ${current.text})`}`]);
       if (config.source === 'flags') {
         argEdits.push(current?.flag !== undefined ? { replace: current.flag, name: current.flag.name, value } : { after: ep.lastArgIndex ?? Number.MAX_SAFE_INTEGER, name, value });
       } else {
-        changes.push({ path: containerAt('env', { key: 'name', equals: current?.envName ?? name }, 'value'), value, reason: [lines[lines.length - 1]!, ...sourceLines(inputs, setting === 'requestAcceptGraceTimeout' ? ['W'] : ['R'])].join('\n') });
+        const line = derivationLine(name, value, target) + (current === undefined ? '' : ` (was ${current.text})`);
+        changes.push({ path: containerAt('env', { key: 'name', equals: current?.envName ?? name }, 'value'), value, reason: [line, ...sourceLines(inputs, setting === 'requestAcceptGraceTimeout' ? ['W'] : ['R'])].join('\n') });
       }
     }
   }
   if (argEdits.length > 0) {
     const args = Array.isArray(container.args) ? container.args : [];
+    const lines = LIFECYCLE_SETTINGS.filter((setting) => written.has(setting)).map((setting) => {
+      const target = setting === 'requestAcceptGraceTimeout' ? plan.requestAcceptGrace : plan.graceTimeOut;
+      return derivationLine(`--entryPoints.<name>.${lifecycleSuffix(setting)}`, formatTraefikDuration(target.value), target) + ` Entry points: ${written.get(setting)!.join(', ')}.`;
+    });
     changes.push({ path: containerAt('args'), value: applyArgEdits(args, argEdits), reason: [...lines, ...sourceLines(inputs, ['W', 'R'])].join('\n') });
   }
 

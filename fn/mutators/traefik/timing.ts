@@ -71,17 +71,17 @@ export function planTraefikTiming(inputs: TraefikTimingInputs, entryPoints: read
     ? {
         value: S,
         formula: `S = W = ${W}`,
-        explanation: `Traefik keeps its listeners open for ${S} s after SIGTERM, because new connections may keep arriving for that long (W from ${inputs.drainWindow.source}).`,
+        explanation: `Traefik keeps accepting for ${S} s after SIGTERM, because the load balancer may send new connections for that long.`,
       }
     : {
         value: S,
         formula: `S = max(W − P, 0) = max(${W} − ${P}, 0) = ${S}`,
-        explanation: `The container's own preStop already holds SIGTERM back ${P} s; Traefik keeps accepting for the rest of the drain window W = ${W} s (${inputs.drainWindow.source}).`,
+        explanation: `The container's own preStop already holds SIGTERM back ${P} s; Traefik keeps accepting for the rest of the drain window W = ${W} s.`,
       };
   const graceTimeOut: Derived = {
     value: R,
     formula: `graceTimeOut = R = ${R}`,
-    explanation: `After it stops accepting, Traefik gives requests in flight up to ${R} s to finish (R from ${inputs.maxRequest.source}), then closes what is left.`,
+    explanation: `After it stops accepting, Traefik gives requests in flight up to ${R} s to finish, then closes what is left.`,
   };
 
   const timings: EntryPointTiming[] = entryPoints.map((entryPoint) => entryPoint.protocol === 'tcp'
