@@ -112,7 +112,7 @@ export function planTraefikTiming(inputs: TraefikTimingInputs, entryPoints: read
   const simple = tcpS === S && tcpR === R;
   terms.push(simple ? 'S + R' : `S′ + R′ (entry point ${tcp?.entryPoint.name})`);
   numbers.push(`${tcpS} + ${tcpR}`);
-  if (udp !== undefined) { terms.push(`UDP entry point ${udp.entryPoint.name}`); numbers.push(`${udp.requestAcceptGraceSeconds} + ${udp.graceTimeOutSeconds}`); }
+  if (udp !== undefined) { terms.push(`UDP entry point ${udp.entryPoint.name}`); numbers.push(`(${udp.requestAcceptGraceSeconds} + ${udp.graceTimeOutSeconds})`); }
   terms.push('B');
   numbers.push(String(B));
   const grace: Derived = {
