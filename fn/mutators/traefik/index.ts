@@ -13,6 +13,7 @@
 import { getAt } from '../../document/path.ts';
 import type { FieldPath } from '../../document/path.ts';
 import { graceToWrite, MAX_INPUT_SECONDS } from '../../timing/model.ts';
+import { KUBERNETES_DEFAULT_GRACE_SECONDS } from '../../timing/platformDefaults.ts';
 import type { KubeObject, PodTemplate } from '../../workloads/kubeObject.ts';
 import { traefikContainers } from './container.ts';
 import { formatTraefikDuration } from './duration.ts';
@@ -23,7 +24,7 @@ import { derivationLine, sourceLines } from './reasons.ts';
 import type { Flag } from './flags.ts';
 import { readStaticConfig } from './staticConfig.ts';
 import type { EntryPoint } from './staticConfig.ts';
-import { planTraefikTiming } from './timing.ts';
+import { loadBalancerChecks, planTraefikTiming } from './timing.ts';
 import type { TraefikTimingInputs, TraefikTimingPlan } from './timing.ts';
 
 export type { TraefikTimingInputs, TraefikTimingPlan } from './timing.ts';
@@ -39,7 +40,9 @@ export type TraefikFindingCode =
   | 'TRAEFIK_PRESTOP_KEPT'
   | 'TRAEFIK_PRESTOP_LENGTH_UNKNOWN'
   | 'TRAEFIK_SEVERAL_CONTAINERS'
-  | 'TRAEFIK_TIMING_INPUT';
+  | 'TRAEFIK_TIMING_INPUT'
+  | 'LB_DEREGISTRATION_TOO_SHORT'
+  | 'LB_DEREGISTRATION_OUTLIVES_GRACE';
 
 /** A field to set, from the object's root (the shape of ProposedChange in fn/mutators/types.ts). */
 export interface TraefikChange {
@@ -73,7 +76,7 @@ export interface TraefikOutcome {
 }
 
 /** The model's inputs the caller supplies; the grace period and a preStop are read from the workload. */
-export type TraefikSettings = Pick<TraefikTimingInputs, 'drainWindow' | 'maxRequest' | 'buffer'>;
+export type TraefikSettings = Pick<TraefikTimingInputs, 'drainWindow' | 'maxRequest' | 'buffer' | 'loadBalancer'>;
 
 const NOTHING: TraefikOutcome = { changes: [], findings: [] };
 
@@ -169,13 +172,20 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
   }
 
   const needed = plan.grace.value;
+  let graceInEffect = needed;
   if (typeof existingGrace === 'number' && existingGrace >= needed) {
+    graceInEffect = existingGrace;
     if (existingGrace > needed) findings.push({ severity: 'info', code: 'TRAEFIK_GRACE_KEPT', path: at('spec', 'terminationGracePeriodSeconds'), message: `terminationGracePeriodSeconds ${existingGrace} is more than the model's ${plan.grace.formula}; it is kept (never lowered).` });
   } else {
     const grace = graceToWrite(needed, typeof existingGrace === 'number' ? existingGrace : undefined);
+    // Not written: G ≤ 30 and no field, so the pod keeps Kubernetes' 30 s, which covers G.
+    graceInEffect = grace ?? Math.max(needed, KUBERNETES_DEFAULT_GRACE_SECONDS);
     if (grace !== undefined) {
       changes.push({ path: at('spec', 'terminationGracePeriodSeconds'), value: grace, reason: [derivationLine('terminationGracePeriodSeconds', String(grace), plan.grace), ...sourceLines(inputs, ['W', 'R', 'B'])].join('\n') });
     }
+  }
+  for (const check of loadBalancerChecks(inputs, plan, graceInEffect)) {
+    findings.push({ severity: check.severity, code: check.code, message: check.message });
   }
   return { changes, findings, container: container.name, source: config.source, plan };
 }

@@ -11,7 +11,8 @@
  * waiting up to graceTimeOut (`Shutdown`, pkg/server/server_entrypoint_tcp.go and
  * server_entrypoint_udp.go@v3.7.9), so the process lives that long after SIGTERM.
  */
-import type { Derived, Sourced } from '../../timing/model.ts';
+import { planTiming } from '../../timing/model.ts';
+import type { Derived, Sourced, TimingCheck, TimingInputs } from '../../timing/model.ts';
 import { TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS } from './facts.ts';
 import type { EntryPoint, LifecycleValue } from './staticConfig.ts';
 
@@ -25,6 +26,8 @@ export interface TraefikTimingInputs {
   readonly buffer: Sourced;
   /** `terminationGracePeriodSeconds` in the manifest. */
   readonly existingGraceSeconds?: number;
+  /** The load balancer's target-group timing, when known (AWS), as fn/timing/inputs.ts resolves it. */
+  readonly loadBalancer?: TimingInputs['loadBalancer'];
   /** A preStop the user wrote on the Traefik container: its sleep, or 'unknown'. Never added by kube-graceful. */
   readonly existingPreStopSeconds?: number | 'unknown';
 }
@@ -126,4 +129,41 @@ export function planTraefikTiming(inputs: TraefikTimingInputs, entryPoints: read
       `, and the buffer (${B} s, ${inputs.buffer.source}).`,
   };
   return { preStopSeconds: P, requestAcceptGrace, graceTimeOut, entryPoints: timings, grace };
+}
+
+/** The model's checks about the load balancer's own settings. */
+export type LoadBalancerCheck = TimingCheck & { code: 'LB_DEREGISTRATION_TOO_SHORT' | 'LB_DEREGISTRATION_OUTLIVES_GRACE' };
+
+function isLoadBalancerCheck(check: TimingCheck): check is LoadBalancerCheck {
+  return check.code === 'LB_DEREGISTRATION_TOO_SHORT' || check.code === 'LB_DEREGISTRATION_OUTLIVES_GRACE';
+}
+
+/**
+ * Returns the model's load-balancer checks (LB_DEREGISTRATION_TOO_SHORT,
+ * LB_DEREGISTRATION_OUTLIVES_GRACE) for what the pod will really do: it accepts until P + S′ and
+ * is done by P + S′ + R′, inside the grace period G it ends up with. The model's own arithmetic
+ * decides; only its load-balancer checks are taken (the others are about a preStop and a sidecar,
+ * which Traefik has not).
+ */
+export function loadBalancerChecks(inputs: TraefikTimingInputs, plan: TraefikTimingPlan, graceSeconds: number): LoadBalancerCheck[] {
+  if (inputs.loadBalancer?.deregistrationDelaySeconds === undefined) return [];
+  const tcp = plan.entryPoints.filter((t) => t.entryPoint.protocol === 'tcp');
+  // Accepting until the longest requestAcceptGraceTimeout; done when the longest entry point is
+  // (its own S′ + R′: the longest sleep and the longest wait may be on different entry points).
+  const accepting = plan.preStopSeconds + Math.max(plan.requestAcceptGrace.value, ...tcp.map((t) => t.requestAcceptGraceSeconds));
+  const done = plan.preStopSeconds + Math.max(plan.requestAcceptGrace.value + plan.graceTimeOut.value, ...tcp.map((t) => t.requestAcceptGraceSeconds + t.graceTimeOutSeconds));
+  const inFlight = done - accepting;
+  try {
+    return planTiming({
+      drainWindow: { value: accepting, source: inputs.drainWindow.source },
+      maxRequest: { value: inFlight, source: inputs.maxRequest.source },
+      buffer: inputs.buffer,
+      existingGraceSeconds: graceSeconds,
+      loadBalancer: inputs.loadBalancer,
+    }).checks.filter(isLoadBalancerCheck);
+  } catch (error) {
+    // A user value beyond the model's one-day range: no check rather than a wrong one.
+    if (error instanceof RangeError) return [];
+    throw error;
+  }
 }

@@ -21,13 +21,23 @@ export function find(all: readonly KubeObject[], kind: string, name?: string): K
   return found[0]!;
 }
 
-/** W from the fixture's own Service (the engine's load-balancer recogniser), R = 20 and B = 5 (the defaults). */
+/**
+ * W and the AWS target-group timing from the fixture's own Service (the engine's load-balancer
+ * recogniser, passed on as fn/timing/inputs.ts does), R = 20 and B = 5 (the defaults).
+ */
 export function settingsFromService(service: KubeObject): TraefikSettings {
   const lb = recognizeServiceLoadBalancer(service);
+  const group = lb.targetGroup;
   return {
     drainWindow: { value: lb.drainWindowSeconds, source: lb.evidence },
     maxRequest: { value: 20, source: 'default' },
     buffer: { value: 5, source: 'default' },
+    ...(group?.deregistrationDelaySeconds === undefined ? {} : {
+      loadBalancer: {
+        deregistrationDelaySeconds: { value: group.deregistrationDelaySeconds, source: group.deregistrationDelayIsDefault ? 'AWS default deregistration delay (no target-group attribute set)' : 'deregistration_delay.timeout_seconds' },
+        connectionTermination: group.connectionTermination ?? false,
+      },
+    }),
   };
 }
 
