@@ -273,7 +273,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
     product: 'Traefik',
     setting: '`/ping` during shutdown (`ping.terminatingStatusCode`, default 503)',
     versions: 'v2.0+ (503); the status code is configurable from v2.3',
-    breaks: 'nothing: /ping answers 503 from SIGTERM on, while requestAcceptGraceTimeout keeps the entry points accepting, so readiness fails and the pod leaves the endpoints at once',
+    breaks: 'nothing: /ping answers 503 from SIGTERM on, while requestAcceptGraceTimeout keeps the entry points accepting, so a readiness probe or a load balancer\'s health check on /ping fails while Traefik still serves',
     sources: ['traefik pkg/ping/ping.go@v2.0.0, @v2.11.53, @v3.7.9 (WithContext: terminating once the signal context is done)', 'traefik cmd/traefik/traefik.go@v3.7.9 (signal.NotifyContext SIGINT, SIGTERM; Ping.WithContext(ctx))'],
     enforcedBy: "fn/mutators/traefik (pure logic, not wired into the engine yet; test/mutators/traefik on the chart's renders)",
   },

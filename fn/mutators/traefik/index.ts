@@ -15,13 +15,14 @@ import type { FieldPath } from '../../document/path.ts';
 import { graceToWrite, MAX_INPUT_SECONDS } from '../../timing/model.ts';
 import { KUBERNETES_DEFAULT_GRACE_SECONDS } from '../../timing/platformDefaults.ts';
 import type { KubeObject, PodTemplate } from '../../workloads/kubeObject.ts';
+import { applyArgEdits } from './args.ts';
+import type { ArgEdit } from './args.ts';
 import { traefikContainers } from './container.ts';
 import { formatTraefikDuration } from './duration.ts';
 import { LIFECYCLE_SETTINGS, lifecycleSuffix, STATIC_CONFIG_ORDER, TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS } from './facts.ts';
 import type { LifecycleSetting } from './facts.ts';
 import { preStopSleepSeconds } from './preStop.ts';
 import { derivationLine, sourceLines } from './reasons.ts';
-import type { Flag } from './flags.ts';
 import { readStaticConfig } from './staticConfig.ts';
 import type { EntryPoint } from './staticConfig.ts';
 import { loadBalancerChecks, planTraefikTiming } from './timing.ts';
@@ -193,37 +194,6 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
 /** The environment variable of a setting, spelled after the entry point's address variable. */
 function envName(ep: EntryPoint, setting: LifecycleSetting): string {
   return `${ep.prefix}_${lifecycleSuffix(setting).replace(/\./g, '_')}`.toUpperCase();
-}
-
-type ArgEdit =
-  | { readonly replace: Flag; readonly name: string; readonly value: string }
-  | { readonly after: number; readonly name: string; readonly value: string };
-
-/**
- * Returns the args with each edit made: a flag's value replaced where it is (in `--name=value` or
- * in the argument after `--name`), or a new `--name=value` right after the entry point's last
- * flag, so an entry point's flags stay together as the chart writes them.
- */
-function applyArgEdits(args: readonly string[], edits: readonly ArgEdit[]): string[] {
-  const out = [...args];
-  for (const edit of edits) {
-    if (!('replace' in edit)) continue;
-    const flag = edit.replace;
-    if (flag.valueIndex === flag.index) {
-      const original = out[flag.index] ?? '';
-      out[flag.index] = `${original.slice(0, original.indexOf('=') + 1)}${edit.value}`;
-    } else if (flag.valueIndex !== undefined) {
-      out[flag.valueIndex] = edit.value;
-    }
-  }
-  // Insert from the last position back, so earlier positions stay right; edits for one position keep their order.
-  const inserts = edits.filter((e): e is Extract<ArgEdit, { after: number }> => 'after' in e);
-  const positions = [...new Set(inserts.map((e) => e.after))].sort((a, b) => b - a);
-  for (const position of positions) {
-    const added = inserts.filter((e) => e.after === position).map((e) => `--${e.name}=${e.value}`);
-    out.splice(Math.min(position + 1, out.length), 0, ...added);
-  }
-  return out;
 }
 
 /** Returns why W, R or B cannot be planned with, or undefined (the model's own range: whole seconds, 0 to a day). */
