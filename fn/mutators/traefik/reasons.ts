@@ -1,0 +1,18 @@
+/** The text of each change and finding: the setting, the value, the formula, and where W, R, B came from. */
+import type { Derived, Sourced } from '../../timing/model.ts';
+import type { TraefikTimingInputs } from './timing.ts';
+
+export type InputSymbol = 'W' | 'R' | 'B';
+
+/** Returns `setting = value: formula. explanation`. */
+export function derivationLine(setting: string, value: string, step: Derived): string {
+  return `${setting} = ${value}: ${step.formula}. ${step.explanation}`;
+}
+
+/** Returns one line per input: `W: <source>` (sources that already start with the symbol are kept as they are). */
+export function sourceLines(inputs: TraefikTimingInputs, symbols: readonly InputSymbol[]): string[] {
+  return symbols.map((symbol) => {
+    const sourced: Sourced = symbol === 'W' ? inputs.drainWindow : symbol === 'R' ? inputs.maxRequest : inputs.buffer;
+    return sourced.source.startsWith(symbol) ? sourced.source : `${symbol}: ${sourced.source}`;
+  });
+}

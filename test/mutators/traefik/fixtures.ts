@@ -1,0 +1,47 @@
+/** The Traefik fixtures (test/fixtures/gateways/traefik, real renders and Traefik's own manifests), parsed as Kubernetes reads them. */
+import { readFileSync } from 'node:fs';
+import { parseAllDocuments } from 'yaml';
+import { recognizeServiceLoadBalancer } from '../../../fn/timing/loadBalancers.ts';
+import type { KubeObject } from '../../../fn/workloads/kubeObject.ts';
+import type { TraefikSettings } from '../../../fn/mutators/traefik/index.ts';
+import { fixturePath } from '../../helpers/fixtures.ts';
+
+/** Returns every document of a fixture as plain data (YAML 1.1, as the engine reads). */
+export function objects(file: string): KubeObject[] {
+  const text = readFileSync(fixturePath('gateways', 'traefik', file), 'utf8');
+  return parseAllDocuments(text, { version: '1.1' })
+    .map((doc) => doc.toJS() as KubeObject | null)
+    .filter((o): o is KubeObject => o !== null && typeof o === 'object');
+}
+
+/** Returns the one object of that kind and name (name optional when there is one of the kind). */
+export function find(all: readonly KubeObject[], kind: string, name?: string): KubeObject {
+  const found = all.filter((o) => o.kind === kind && (name === undefined || o.metadata?.name === name));
+  if (found.length !== 1) throw new Error(`expected one ${kind} ${name ?? ''}, found ${found.length}`);
+  return found[0]!;
+}
+
+/**
+ * W and the AWS target-group timing from the fixture's own Service (the engine's load-balancer
+ * recogniser, passed on as fn/timing/inputs.ts does), R = 20 and B = 5 (the defaults).
+ */
+export function settingsFromService(service: KubeObject): TraefikSettings {
+  const lb = recognizeServiceLoadBalancer(service);
+  const group = lb.targetGroup;
+  return {
+    drainWindow: { value: lb.drainWindowSeconds, source: lb.evidence },
+    maxRequest: { value: 20, source: 'default' },
+    buffer: { value: 5, source: 'default' },
+    ...(group?.deregistrationDelaySeconds === undefined ? {} : {
+      loadBalancer: {
+        deregistrationDelaySeconds: { value: group.deregistrationDelaySeconds, source: group.deregistrationDelayIsDefault ? 'AWS default deregistration delay (no target-group attribute set)' : 'deregistration_delay.timeout_seconds' },
+        connectionTermination: group.connectionTermination ?? false,
+      },
+    }),
+  };
+}
+
+/** A deep copy, for cases that change a real object (a config file, env, a preStop). */
+export function copy<T>(value: T): T {
+  return structuredClone(value);
+}
