@@ -7,8 +7,10 @@
  * 1. Gateway `spec.infrastructure.parametersRef` (from v1.1.0; an EnvoyProxy in the Gateway's
  *    namespace; ignored when the class merges Gateways, and when the EnvoyProxy is missing the
  *    class's applies),
- * 2. the GatewayClass `spec.parametersRef` (an EnvoyProxy, namespace required: the class is
- *    cluster-scoped),
+ * 2. the GatewayClass `spec.parametersRef` (an EnvoyProxy in the ref's namespace; from v1.7.0 a
+ *    ref without one means `default`: internal/provider/kubernetes/controller.go@v1.7.0
+ *    processGatewayClassParamsRef; at v1.0.0 the EnvoyProxy had to be in Envoy Gateway's own
+ *    namespace: controller.go@v1.0.0 processParamsRef),
  * 3. the EnvoyGateway config's default `envoyProxy` spec (from v1.7.0: api/v1alpha1/envoygateway_types.go@v1.7.0).
  * A more specific EnvoyProxy replaces the less specific ones entirely unless its `mergeType` says
  * otherwise (mergeType from v1.8.0: api/v1alpha1/envoyproxy_types.go@v1.8.0; before it, always replace).
@@ -63,8 +65,10 @@ export function defaultSpecLocation(configMap: KubeObject, config: unknown): Spe
  */
 export function resolveAttachments(objects: readonly KubeObject[], defaultSpec?: ShutdownTarget, controllerNames: readonly string[] = [ENVOY_GATEWAY_CONTROLLER]): Attachments {
   const proxies = objects.filter((o) => isKind(o, ENVOY_PROXY_KIND, ENVOY_PROXY_GROUP));
+  // A rendered object without a namespace lands in the one `helm -n` / kubectl gives it, which the
+  // stream does not say: it is taken to be the one the ref means.
   const find = (namespace: unknown, name: unknown) =>
-    proxies.find((p) => p.metadata?.name === name && (p.metadata?.namespace ?? undefined) === (namespace ?? undefined));
+    proxies.find((p) => p.metadata?.name === name && (p.metadata?.namespace == null || p.metadata.namespace === namespace));
   const classes = new Map<string, KubeObject>();
   for (const o of objects) {
     if (isKind(o, 'GatewayClass', GATEWAY_API) && controllerNames.includes(o.spec?.controllerName) && typeof o.metadata?.name === 'string') {
@@ -78,7 +82,7 @@ export function resolveAttachments(objects: readonly KubeObject[], defaultSpec?:
     const who = `Gateway ${kubeObjectRef(gateway)} (class ${String(gateway.spec?.gatewayClassName)})`;
     const gatewayRef = envoyProxyRef(gateway.spec?.infrastructure?.parametersRef);
     const classRef = envoyProxyRef(gatewayClass.spec?.parametersRef);
-    const classProxy = classRef ? find(classRef.namespace, classRef.name) : undefined;
+    const classProxy = classRef ? find(classRef.namespace ?? 'default', classRef.name) : undefined;
     if (gatewayRef !== undefined) {
       const own = find(gateway.metadata?.namespace, gatewayRef.name);
       if (own === undefined) {

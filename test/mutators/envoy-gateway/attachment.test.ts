@@ -72,3 +72,14 @@ test('gateway-helm v1.9.0 and v1.5.9 defaults carry no default EnvoyProxy spec: 
     t.deepEqual(plan.gatewayFindings.map((f) => f.finding.code), ['EG_NO_ENVOYPROXY'], name);
   }
 });
+
+test('a GatewayClass ref without a namespace means `default` (v1.7.0+): the example EnvoyProxy in envoy-gateway-system is not it', (t) => {
+  const objects = [...fixture('examples-v1.9.0-envoy-proxy-config.yaml'), ...fixture('examples-v1.9.0-quickstart.yaml').filter((o) => o.kind === 'Gateway')];
+  const gatewayClass = objects.find((o) => o.kind === 'GatewayClass')!;
+  delete gatewayClass.spec.parametersRef.namespace;
+  const { finding } = only(resolveAttachments(objects).findings);
+  t.is(finding.code, 'EG_ENVOYPROXY_NOT_IN_STREAM');
+  t.regex(finding.message, /names EnvoyProxy config, which is not in this input/);
+  gatewayClass.spec.parametersRef.namespace = 'envoy-gateway-system';
+  t.deepEqual(resolveAttachments(objects).findings, []);
+});
