@@ -10,7 +10,7 @@ import { ENVOY_PROXY_GROUP, ENVOY_PROXY_KIND } from './facts.ts';
 export interface ShutdownConfig {
   drainTimeout?: unknown;
   minDrainDuration?: unknown;
-  /** v1.9.0+: readiness fails this long after the drain starts (internal/cmd/envoy/shutdown_manager.go@v1.9.0). */
+  /** v1.9.0+: Envoy's health checks fail this long after the drain starts (internal/cmd/envoy/shutdown_manager.go@v1.9.0). */
   healthCheckFailureDelay?: unknown;
 }
 

@@ -11,7 +11,10 @@
  * Envoy gets SIGTERM and exits. With healthCheckFailureDelay H (v1.9.0+) the drain starts
  * at once (`drain_listeners?graceful&skip_exit`) and readiness fails only after H.
  *
- * So the load balancer may send new connections until H + W, and the proxy must not be allowed
+ * So the load balancer may send new connections until H + W at the latest (one that follows the
+ * endpoints starts at termination, since a terminating pod's endpoint is not ready whatever its
+ * probe says; one that only health-checks the proxy starts after H: the sum covers both), and the
+ * proxy must not be allowed
  * to exit at zero connections before then: minDrainDuration M ≥ H + W. A request that arrives
  * at that moment holds its connection open and needs R, plus the buffer: drainTimeout
  * D ≥ M + R + B. Both numbers are the timing model's (M = max(S, W) with S = W, and S + R + B,
@@ -105,7 +108,7 @@ export function planShutdown(location: SpecLocation, timing: ShutdownTimingInput
     formula: `M = ${window}`,
     explanation:
       `The load balancer may send new connections for ${neededMin} s after the drain starts` +
-      (H === 0 ? '' : ` (readiness fails ${H} s in, then W = ${W} s)`) +
+      (H === 0 ? '' : ` (health checks fail ${H} s in, then W = ${W} s; the conservative sum)`) +
       `; the shutdown manager must not let Envoy exit at zero connections before then.`,
   });
   record(changes, findings, location, [...shutdownPath, MIN_DRAIN], MIN_DRAIN, existing.min, minDrainDuration, sources.slice(0, 1), 'EG_MIN_DRAIN_BELOW_WINDOW',
