@@ -85,7 +85,7 @@ export function planShutdown(location: SpecLocation, timing: ShutdownTimingInput
   try {
     plan = planTiming({
       // The model's drain window is how long new connections may arrive after termination
-      // starts: with H, readiness (and so the load balancer's deregistration) starts H later.
+      // starts: a load balancer that health-checks the proxy only starts counting after H.
       drainWindow: H === 0 ? timing.drainWindow : { value: H + W, source: `${HEALTH_CHECK_FAILURE_DELAY} ${H} s + W ${W} s (${timing.drainWindow.source})` },
       maxRequest: timing.maxRequest,
       buffer: timing.buffer,
