@@ -7,7 +7,7 @@
 import * as check from './checks.ts';
 import type { CheckedPod } from './pod.ts';
 
-export type Product = 'Kubernetes' | 'Istio' | 'Linkerd' | 'Traefik';
+export type Product = 'Kubernetes' | 'Istio' | 'Linkerd' | 'Traefik' | 'Envoy Gateway';
 
 /** One upstream constraint. */
 export interface Constraint {
@@ -355,5 +355,88 @@ export const CONSTRAINTS: readonly Constraint[] = [
     breaks: 'older charts cannot set the lifeCycle from values: the args must be added after rendering',
     sources: ['traefik-helm-chart traefik/templates/_podtemplate.tpl@v41.3.0, @v40.3.0, @v28.0.0 (absent before: commit 47e0f28a "feat(ports): add transport options")', 'traefik-helm-chart traefik/values.yaml@v41.3.0 (terminationGracePeriodSeconds: 60)'],
     enforcedBy: "fn/mutators/traefik (pure logic, not wired into the engine yet; test/mutators/traefik on the chart's renders)",
+  },
+  // Envoy Gateway (envoyproxy/gateway): the proxy Deployment is generated in the cluster, so no
+  // written pod shows these; rows carry no check until the envoy-gateway mutator is wired in.
+  {
+    id: 'eg-shutdown-config',
+    product: 'Envoy Gateway',
+    setting: 'EnvoyProxy `spec.shutdown.minDrainDuration` and `spec.shutdown.drainTimeout`',
+    versions: 'v1.0.0+ (v0.6.0 has no `shutdown`)',
+    breaks: 'an older CRD does not know the fields: the EnvoyProxy is refused or the fields are dropped',
+    sources: ['envoyproxy/gateway api/v1alpha1/envoyproxy_types.go@v1.0.0 (ShutdownConfig)', 'envoyproxy/gateway api/v1alpha1/envoyproxy_types.go@v1.9.0'],
+    enforcedBy: 'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+  },
+  {
+    id: 'eg-shutdown-defaults',
+    product: 'Envoy Gateway',
+    setting: 'defaults `minDrainDuration` 10 s, `drainTimeout` 60 s',
+    versions: 'v1.2.0+ (5 s and 600 s at v1.0.0 and v1.1.0)',
+    breaks: 'behind a load balancer that keeps sending for longer, the proxy may exit at zero connections after 10 s, and at 60 s at the latest, while new connections still arrive',
+    sources: ['envoyproxy/gateway internal/cmd/envoy.go@v1.2.0 and @v1.9.0 (--drain-timeout, --min-drain-duration)', 'envoyproxy/gateway internal/cmd/envoy.go@v1.0.0'],
+    enforcedBy: 'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+  },
+  {
+    id: 'eg-min-drain-exit-on-zero',
+    product: 'Envoy Gateway',
+    setting: 'the shutdown manager ends the drain once `minDrainDuration` has passed and no connection is open, or at `drainTimeout`',
+    versions: 'v1.0.0+',
+    breaks: '`minDrainDuration` below the load balancer\'s window lets Envoy exit while the load balancer still sends; `drainTimeout` below it plus the longest request cuts requests',
+    sources: ['envoyproxy/gateway internal/cmd/envoy/shutdown_manager.go@v1.0.0 and @v1.9.0 (Shutdown)'],
+    enforcedBy: 'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+  },
+  {
+    id: 'eg-duration-text',
+    product: 'Envoy Gateway',
+    setting: '`spec.shutdown` durations are Go duration text (`"180s"`)',
+    versions: 'v1.0.0+; from v1.5.0 the CRD also checks `^([0-9]{1,5}(h|m|s|ms)){1,4}$` (gwapiv1.Duration)',
+    breaks: 'a bare number is refused by the CRD from v1.5.0; before, it is no duration Envoy Gateway can read (metav1.Duration parses Go duration text only)',
+    sources: ['envoyproxy/gateway api/v1alpha1/envoyproxy_types.go@v1.5.0 (gwapiv1.Duration)', 'envoyproxy/gateway internal/infrastructure/kubernetes/proxy/resource.go@v1.9.0 (time.ParseDuration)'],
+    enforcedBy: 'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+  },
+  {
+    id: 'eg-grace-from-drain-timeout',
+    product: 'Envoy Gateway',
+    setting: 'proxy pod `terminationGracePeriodSeconds` = `drainTimeout` + 300 (360 without one); no EnvoyProxy field, only `envoyDeployment.patch` / `envoyDaemonSet.patch` can change it',
+    versions: 'v1.2.0+ (900 without a drainTimeout at v1.0.0 and v1.1.0)',
+    breaks: 'a patched grace below `drainTimeout` + 10 s (the Envoy preStop\'s --ready-timeout) kills Envoy mid-drain',
+    sources: ['envoyproxy/gateway internal/infrastructure/kubernetes/proxy/resource_provider.go@v1.2.0 and @v1.9.0 (expectedTerminationGracePeriodSeconds, MergeWithPatch)', 'envoyproxy/gateway internal/infrastructure/kubernetes/proxy/resource.go@v1.9.0 (expectedShutdownManagerArgs)', 'envoyproxy/gateway api/v1alpha1/shared_types.go@v1.9.0 (KubernetesPodSpec)'],
+    enforcedBy: 'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+  },
+  {
+    id: 'eg-health-check-failure-delay',
+    product: 'Envoy Gateway',
+    setting: '`spec.shutdown.healthCheckFailureDelay`: readiness fails that long after the drain starts',
+    versions: 'v1.9.0+',
+    breaks: 'the load balancer keeps sending for the delay plus its own window, so `minDrainDuration` must cover both; older CRDs do not know the field',
+    sources: ['envoyproxy/gateway api/v1alpha1/envoyproxy_types.go@v1.9.0', 'envoyproxy/gateway internal/cmd/envoy/shutdown_manager.go@v1.9.0'],
+    enforcedBy: 'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+  },
+  {
+    id: 'eg-envoy-service-lb',
+    product: 'Envoy Gateway',
+    setting: 'the proxy Service comes from EnvoyProxy `spec.provider.kubernetes.envoyService` (annotations, type, externalTrafficPolicy), default `LoadBalancer` with `Local`',
+    versions: 'v1.0.0+',
+    breaks: 'load-balancer annotations anywhere else never reach the generated Service, so the drain window must be read there',
+    sources: ['envoyproxy/gateway api/v1alpha1/shared_types.go@v1.0.0 and @v1.9.0 (KubernetesServiceSpec)', 'envoyproxy/gateway api/v1alpha1/kubernetes_helpers.go@v1.0.0 and @v1.9.0 (DefaultKubernetesService)'],
+    enforcedBy: 'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+  },
+  {
+    id: 'eg-gateway-parameters-ref',
+    product: 'Envoy Gateway',
+    setting: 'Gateway `spec.infrastructure.parametersRef` to an EnvoyProxy in its namespace, over the GatewayClass `spec.parametersRef`',
+    versions: 'v1.1.0+; replaces the class\'s EnvoyProxy entirely unless its `mergeType` (v1.8.0+) says to merge',
+    breaks: 'before v1.1.0 the Gateway\'s ref is ignored and the class\'s EnvoyProxy applies; settings on the class\'s EnvoyProxy do not reach a Gateway with its own',
+    sources: ['envoyproxy/gateway internal/gatewayapi/contexts.go@v1.1.0 and @v1.9.0 (attachEnvoyProxy)', 'envoyproxy/gateway api/v1alpha1/envoyproxy_types.go@v1.8.0 (mergeType)'],
+    enforcedBy: 'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+  },
+  {
+    id: 'eg-default-envoyproxy-spec',
+    product: 'Envoy Gateway',
+    setting: 'default EnvoyProxy spec in the controller config (`EnvoyGateway.envoyProxy`, the gateway-helm chart\'s `config.envoyGateway.envoyProxy`)',
+    versions: 'v1.7.0+',
+    breaks: 'older controllers do not read it: only a GatewayClass or Gateway EnvoyProxy sets shutdown there',
+    sources: ['envoyproxy/gateway api/v1alpha1/envoygateway_types.go@v1.7.0 and @v1.9.0 (EnvoyProxy)', 'envoyproxy/gateway charts/gateway-helm/templates/envoy-gateway-config.yaml@v1.9.0'],
+    enforcedBy: 'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
   },
 ];

@@ -1,5 +1,5 @@
 /** Which containers run Traefik: by image, never by the container's or workload's name. */
-import type { Container, PodSpec } from '../../workloads/kubeObject.ts';
+import type { Container, PodSpec } from '../../core/kubeObject.ts';
 
 /**
  * Returns true when the image's repository is `traefik` (`traefik:v3.7`, `docker.io/traefik:v3.7.11`,

@@ -10,11 +10,11 @@
  * - `terminationGracePeriodSeconds` = G covering both plus B, never lowered;
  * - never a preStop sleep: Traefik's own life-cycle settings are its documented way.
  */
-import { getAt } from '../../document/path.ts';
-import type { FieldPath } from '../../document/path.ts';
+import { getAt } from '../../core/fieldPath.ts';
+import type { FieldPath } from '../../core/fieldPath.ts';
 import { graceToWrite, MAX_INPUT_SECONDS } from '../../timing/model.ts';
 import { KUBERNETES_DEFAULT_GRACE_SECONDS } from '../../timing/platformDefaults.ts';
-import type { KubeObject, PodTemplate } from '../../workloads/kubeObject.ts';
+import type { KubeObject, PodTemplate } from '../../core/kubeObject.ts';
 import { applyArgEdits } from './args.ts';
 import type { ArgEdit } from './args.ts';
 import { traefikContainers } from './container.ts';

@@ -3,7 +3,7 @@
  * `requestAcceptGraceTimeout` is its documented way to keep accepting after SIGTERM. One that is
  * there already holds SIGTERM back by its length, which the plan must count.
  */
-import type { Container } from '../../workloads/kubeObject.ts';
+import type { Container } from '../../core/kubeObject.ts';
 
 /** Returns the hook's sleep in seconds, 'unknown' when it does something else, undefined when there is none. */
 export function preStopSleepSeconds(container: Container): number | 'unknown' | undefined {

@@ -2,7 +2,7 @@
 // v41.3.0 (current) and v40.3.0 (previous major), default and behind an AWS NLB with IP targets,
 // and with the chart's own ports.<name>.transport.lifeCycle values.
 import test from 'ava';
-import { getAt } from '../../../fn/document/path.ts';
+import { getAt } from '../../../fn/core/fieldPath.ts';
 import { planTraefik } from '../../../fn/mutators/traefik/index.ts';
 import type { TraefikOutcome } from '../../../fn/mutators/traefik/index.ts';
 import { find, objects, settingsFromService } from './fixtures.ts';

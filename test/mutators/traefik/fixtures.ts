@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { recognizeServiceLoadBalancer } from '../../../fn/timing/loadBalancers.ts';
-import type { KubeObject } from '../../../fn/workloads/kubeObject.ts';
+import type { KubeObject } from '../../../fn/core/kubeObject.ts';
 import type { TraefikSettings } from '../../../fn/mutators/traefik/index.ts';
 import { fixturePath } from '../../helpers/fixtures.ts';
 

@@ -2,10 +2,10 @@
 // real objects changed the way users run Traefik: a config file, TRAEFIK_* variables, a preStop,
 // a UDP entry point, flags written `--name value`, an unreadable value.
 import test from 'ava';
-import type { FieldPath } from '../../../fn/document/path.ts';
+import type { FieldPath } from '../../../fn/core/fieldPath.ts';
 import { planTraefik } from '../../../fn/mutators/traefik/index.ts';
 import type { TraefikSettings } from '../../../fn/mutators/traefik/index.ts';
-import type { KubeObject } from '../../../fn/workloads/kubeObject.ts';
+import type { KubeObject } from '../../../fn/core/kubeObject.ts';
 import { copy, find, objects, settingsFromService } from './fixtures.ts';
 
 const TEMPLATE: FieldPath = ['spec', 'template'];

@@ -1,0 +1,144 @@
+/**
+ * Which EnvoyProxy specs in the stream the shutdown settings go to, and what to tell the user
+ * about the Gateways whose proxy settings are not in the stream.
+ *
+ * How Envoy Gateway picks a Gateway's EnvoyProxy (internal/gatewayapi/contexts.go@v1.9.0
+ * attachEnvoyProxy; @v1.1.0 the same order without merging):
+ * 1. Gateway `spec.infrastructure.parametersRef` (from v1.1.0; an EnvoyProxy in the Gateway's
+ *    namespace; ignored when the class merges Gateways, and when the EnvoyProxy is missing the
+ *    class's applies),
+ * 2. the GatewayClass `spec.parametersRef` (an EnvoyProxy in the ref's namespace; from v1.7.0 a
+ *    ref without one means `default`: internal/provider/kubernetes/controller.go@v1.7.0
+ *    processGatewayClassParamsRef; at v1.0.0 the EnvoyProxy had to be in Envoy Gateway's own
+ *    namespace: controller.go@v1.0.0 processParamsRef),
+ * 3. the EnvoyGateway config's default `envoyProxy` spec (from v1.7.0: api/v1alpha1/envoygateway_types.go@v1.7.0).
+ * A more specific EnvoyProxy replaces the less specific ones entirely unless its `mergeType` says
+ * otherwise (mergeType from v1.8.0: api/v1alpha1/envoyproxy_types.go@v1.8.0; before it, always replace).
+ */
+import { kubeObjectRef } from '../../timing/kubeObject.ts';
+import type { KubeObject } from '../../core/kubeObject.ts';
+import { ENVOY_GATEWAY_CONTROLLER, ENVOY_PROXY_GROUP, ENVOY_PROXY_KIND } from './facts.ts';
+import { envoyProxyRef, isKind } from './objects.ts';
+import type { EnvoyProxySpec, SpecLocation } from './objects.ts';
+import type { EnvoyGatewayFinding } from './outcome.ts';
+
+const GATEWAY_API = 'gateway.networking.k8s.io';
+
+/** An EnvoyProxy spec to plan, and the object it lives in. */
+export interface ShutdownTarget {
+  readonly location: SpecLocation;
+  readonly object: KubeObject;
+}
+
+export interface Attachments {
+  /** Every EnvoyProxy in the stream (any of them may serve a class or Gateway outside it), then the default spec when given. */
+  readonly targets: readonly ShutdownTarget[];
+  /** Per Gateway: about its EnvoyProxy being absent, or replacing the class's. */
+  readonly findings: readonly { readonly gateway: KubeObject; readonly finding: EnvoyGatewayFinding }[];
+}
+
+/** The EnvoyProxy spec of an `EnvoyProxy` object. */
+export function envoyProxyLocation(object: KubeObject): SpecLocation {
+  return { label: `EnvoyProxy ${kubeObjectRef(object)}`, spec: (object.spec ?? {}) as EnvoyProxySpec, specPath: ['spec'] };
+}
+
+/**
+ * The default EnvoyProxy spec in the controller's config: the ConfigMap the gateway-helm chart
+ * renders (`envoy-gateway-config`, key `envoy-gateway.yaml`, charts/gateway-helm/templates/envoy-gateway-config.yaml@v1.9.0)
+ * holds an `EnvoyGateway` document; `config` is that document parsed. Paths are from its root.
+ */
+export function defaultSpecLocation(configMap: KubeObject, config: unknown): SpecLocation | undefined {
+  if (config === null || typeof config !== 'object') return undefined;
+  const document = config as { kind?: unknown; envoyProxy?: unknown };
+  if (document.kind !== 'EnvoyGateway' || document.envoyProxy === null || typeof document.envoyProxy !== 'object') return undefined;
+  return {
+    label: `the default EnvoyProxy spec (envoyProxy) of the EnvoyGateway config in ConfigMap ${kubeObjectRef(configMap)}`,
+    spec: document.envoyProxy as EnvoyProxySpec,
+    specPath: ['envoyProxy'],
+  };
+}
+
+/**
+ * Returns the specs to plan and the findings about Gateways of an Envoy Gateway class in
+ * `objects`. `controllerNames` are the controller names Envoy Gateway answers to (its config's
+ * gateway.controllerName; the chart's default when not given).
+ */
+export function resolveAttachments(objects: readonly KubeObject[], defaultSpec?: ShutdownTarget, controllerNames: readonly string[] = [ENVOY_GATEWAY_CONTROLLER]): Attachments {
+  const proxies = objects.filter((o) => isKind(o, ENVOY_PROXY_KIND, ENVOY_PROXY_GROUP));
+  // A rendered object without a namespace lands in the one `helm -n` / kubectl gives it, which the
+  // stream does not say: it is taken to be the one the ref means.
+  const find = (namespace: unknown, name: unknown) =>
+    proxies.find((p) => p.metadata?.name === name && (p.metadata?.namespace == null || p.metadata.namespace === namespace));
+  const classes = new Map<string, KubeObject>();
+  for (const o of objects) {
+    if (isKind(o, 'GatewayClass', GATEWAY_API) && controllerNames.includes(o.spec?.controllerName) && typeof o.metadata?.name === 'string') {
+      classes.set(o.metadata.name, o);
+    }
+  }
+  const findings: { gateway: KubeObject; finding: EnvoyGatewayFinding }[] = [];
+  for (const gateway of objects.filter((o) => isKind(o, 'Gateway', GATEWAY_API))) {
+    const gatewayClass = classes.get(gateway.spec?.gatewayClassName);
+    if (gatewayClass === undefined) continue;
+    const who = `Gateway ${kubeObjectRef(gateway)} (class ${String(gateway.spec?.gatewayClassName)})`;
+    const gatewayRef = envoyProxyRef(gateway.spec?.infrastructure?.parametersRef);
+    const classRef = envoyProxyRef(gatewayClass.spec?.parametersRef);
+    const classProxy = classRef ? find(classRef.namespace ?? 'default', classRef.name) : undefined;
+    if (gatewayRef !== undefined) {
+      const own = find(gateway.metadata?.namespace, gatewayRef.name);
+      if (own === undefined) {
+        findings.push({ gateway, finding: notInStream(who, `spec.infrastructure.parametersRef names EnvoyProxy ${String(gatewayRef.name)}`, ['spec', 'infrastructure', 'parametersRef']) });
+      } else {
+        if (classRef !== undefined && (own.spec?.mergeType === undefined || own.spec?.mergeType === 'Replace')) {
+          findings.push({ gateway, finding: replacesClass(who, own, classRef.namespace, classRef.name) });
+        }
+        continue;
+      }
+    }
+    if (classRef !== undefined) {
+      if (classProxy === undefined) {
+        findings.push({ gateway, finding: notInStream(who, `its GatewayClass's spec.parametersRef names EnvoyProxy ${classRef.namespace ? `${String(classRef.namespace)}/` : ''}${String(classRef.name)}`) });
+      }
+      continue;
+    }
+    if (gatewayRef === undefined && defaultSpec === undefined) findings.push({ gateway, finding: noEnvoyProxy(who) });
+  }
+  const targets: ShutdownTarget[] = proxies.map((object) => ({ location: envoyProxyLocation(object), object }));
+  if (defaultSpec !== undefined) targets.push(defaultSpec);
+  return { targets, findings };
+}
+
+function notInStream(who: string, what: string, path?: readonly string[]): EnvoyGatewayFinding {
+  return {
+    severity: 'warning',
+    code: 'EG_ENVOYPROXY_NOT_IN_STREAM',
+    message:
+      `${who}: ${what}, which is not in this input, so its shutdown settings cannot be checked or set here. ` +
+      `Render it together with the Gateway, or set its spec.shutdown (minDrainDuration, drainTimeout) where it is kept.`,
+    ...(path ? { path } : {}),
+  };
+}
+
+function replacesClass(who: string, own: KubeObject, classNamespace: unknown, className: unknown): EnvoyGatewayFinding {
+  return {
+    severity: 'info',
+    code: 'EG_GATEWAY_PROXY_REPLACES_CLASS',
+    message:
+      `${who} uses EnvoyProxy ${kubeObjectRef(own)} through spec.infrastructure.parametersRef; without mergeType it replaces the ` +
+      `class's EnvoyProxy ${classNamespace ? `${String(classNamespace)}/` : ''}${String(className)} entirely ` +
+      `(internal/gatewayapi/contexts.go@v1.9.0), so that one's shutdown and envoyService settings do not apply to this Gateway; ` +
+      `its own are planned.`,
+  };
+}
+
+function noEnvoyProxy(who: string): EnvoyGatewayFinding {
+  return {
+    severity: 'warning',
+    code: 'EG_NO_ENVOYPROXY',
+    message:
+      `${who}: neither the Gateway (spec.infrastructure.parametersRef) nor its GatewayClass (spec.parametersRef) points at an ` +
+      `EnvoyProxy, so its proxies drain with Envoy Gateway's defaults (minDrainDuration 10 s, drainTimeout 60 s: ` +
+      `internal/cmd/envoy.go@v1.9.0), which do not cover a load balancer that keeps sending for longer. Add an EnvoyProxy ` +
+      `(apiVersion gateway.envoyproxy.io/v1alpha1) with spec.shutdown and point the GatewayClass's spec.parametersRef ` +
+      `(group gateway.envoyproxy.io, kind EnvoyProxy, name, namespace) at it; kube-graceful then sets minDrainDuration and drainTimeout.`,
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * The load balancer in front of an Envoy Gateway proxy, read from the EnvoyProxy: Envoy Gateway
+ * generates the proxy Service from spec.provider.kubernetes.envoyService (annotations, type,
+ * externalTrafficPolicy, loadBalancerClass: api/v1alpha1/shared_types.go@v1.9.0
+ * KubernetesServiceSpec), so that is where the load balancer's annotations live. The Service
+ * itself never reaches the rendered stream.
+ */
+import { recognizeServiceLoadBalancer } from '../../timing/loadBalancers.ts';
+import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
+import type { TimingInputs } from '../../timing/model.ts';
+import type { KubeObject } from '../../core/kubeObject.ts';
+import { DEFAULT_EXTERNAL_TRAFFIC_POLICY, DEFAULT_SERVICE_TYPE } from './facts.ts';
+import type { SpecLocation } from './objects.ts';
+
+/**
+ * Returns the load balancer the generated Service will get, recognised as for any Service
+ * (fn/timing/serviceLoadBalancer.ts), with Envoy Gateway's own Service defaults filled in.
+ */
+export function recognizeEnvoyServiceLoadBalancer(location: SpecLocation): LoadBalancerRecognition {
+  const service = location.spec.provider?.kubernetes?.envoyService ?? {};
+  const annotations: Record<string, string> = {};
+  for (const [key, value] of Object.entries(service.annotations ?? {})) {
+    if (value !== undefined && value !== null) annotations[key] = String(value);
+  }
+  const generated: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'Service',
+    // The recognizer names its Service in the evidence; this one exists only in the cluster.
+    metadata: { name: `generated from ${location.label} envoyService`, annotations },
+    spec: {
+      type: typeof service.type === 'string' ? service.type : DEFAULT_SERVICE_TYPE,
+      externalTrafficPolicy: typeof service.externalTrafficPolicy === 'string' ? service.externalTrafficPolicy : DEFAULT_EXTERNAL_TRAFFIC_POLICY,
+      ...(typeof service.loadBalancerClass === 'string' ? { loadBalancerClass: service.loadBalancerClass } : {}),
+    },
+  };
+  return recognizeServiceLoadBalancer(generated);
+}
+
+/** The drain window W and the target group's deregistration settings, as the timing model takes them. */
+export function loadBalancerInputs(recognized: LoadBalancerRecognition): Pick<TimingInputs, 'drainWindow' | 'loadBalancer'> {
+  const group = recognized.targetGroup;
+  const drainWindow = { value: recognized.drainWindowSeconds, source: recognized.evidence };
+  if (group?.deregistrationDelaySeconds === undefined) return { drainWindow };
+  const source = group.deregistrationDelayIsDefault
+    ? 'AWS default deregistration delay (no target-group attribute set)'
+    : 'deregistration_delay.timeout_seconds in the envoyService target-group attributes annotation';
+  return {
+    drainWindow,
+    loadBalancer: { deregistrationDelaySeconds: { value: group.deregistrationDelaySeconds, source }, connectionTermination: group.connectionTermination ?? false },
+  };
+}

@@ -1,0 +1,245 @@
+/**
+ * spec.shutdown of one EnvoyProxy from the timing model.
+ *
+ * What Envoy Gateway does on termination (internal/cmd/envoy/shutdown_manager.go@v1.9.0, the
+ * same loop since v1.0.0): the shutdown-manager container's preStop fails Envoy's health checks
+ * (`POST /healthcheck/fail`; the proxy's readiness fails and the endpoint goes), which with
+ * `--drain-strategy immediate` (internal/infrastructure/common/proxy_args.go@v1.9.0) starts the
+ * listener drain; Envoy keeps accepting. It then polls the listeners' downstream_cx_active
+ * every second and ends the drain once minDrainDuration has passed and no connection is open, or
+ * at drainTimeout, whichever comes first. The Envoy container's preStop waits for that, then
+ * Envoy gets SIGTERM and exits. With healthCheckFailureDelay H (v1.9.0+) the drain starts
+ * at once (`drain_listeners?graceful&skip_exit`) and readiness fails only after H.
+ *
+ * So the load balancer may send new connections until H + W at the latest (one that follows the
+ * endpoints starts at termination, since a terminating pod's endpoint is not ready whatever its
+ * probe says; one that only health-checks the proxy starts after H: the sum covers both), and the
+ * proxy must not be allowed
+ * to exit at zero connections before then: minDrainDuration M ≥ H + W. A request that arrives
+ * at that moment holds its connection open and needs R, plus the buffer: drainTimeout
+ * D ≥ M + R + B. Both numbers are the timing model's (M = max(S, W) with S = W, and S + R + B,
+ * fn/timing/model.ts), with the window widened by H.
+ */
+import type { FieldPath } from '../../core/fieldPath.ts';
+import { planTiming } from '../../timing/model.ts';
+import type { Derived, Sourced, TimingInputs, TimingPlan } from '../../timing/model.ts';
+import { formatDuration, readDuration } from './durations.ts';
+import type { ReadDuration } from './durations.ts';
+import { GRACE_OVER_DRAIN_TIMEOUT_SECONDS, READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS } from './facts.ts';
+import type { SpecLocation } from './objects.ts';
+import type { EnvoyGatewayChange, EnvoyGatewayFinding } from './outcome.ts';
+import { patchedGrace } from './patchedGrace.ts';
+
+/** W (with the load balancer's target-group settings when known), R and B. */
+export interface ShutdownTimingInputs {
+  readonly drainWindow: Sourced;
+  readonly maxRequest: Sourced;
+  readonly buffer: Sourced;
+  readonly loadBalancer?: TimingInputs['loadBalancer'];
+}
+
+/** The durations for one EnvoyProxy, each explained, for `explain`. */
+export interface ShutdownPlan {
+  /** H: healthCheckFailureDelay as written (0 when absent). */
+  readonly healthCheckFailureDelaySeconds: number;
+  /** M: minDrainDuration to have (written or kept). */
+  readonly minDrainDuration: Derived;
+  /** D: drainTimeout to have (written or kept). */
+  readonly drainTimeout: Derived;
+  /** The proxy pod's grace: Envoy Gateway's D + 300, or the patch's value. */
+  readonly grace: Derived;
+  readonly timing: TimingPlan;
+}
+
+export interface ShutdownOutcome {
+  readonly changes: readonly EnvoyGatewayChange[];
+  readonly findings: readonly EnvoyGatewayFinding[];
+  readonly plan?: ShutdownPlan;
+}
+
+const MIN_DRAIN = 'minDrainDuration';
+const DRAIN_TIMEOUT = 'drainTimeout';
+const HEALTH_CHECK_FAILURE_DELAY = 'healthCheckFailureDelay';
+
+/**
+ * Returns the spec.shutdown fields to set on the EnvoyProxy at `location` (and the patched grace
+ * period to raise, when a patch sets one), keeping every value the user wrote that is already
+ * larger, and the findings; or only an error finding when a duration cannot be read.
+ */
+export function planShutdown(location: SpecLocation, timing: ShutdownTimingInputs): ShutdownOutcome {
+  const shutdownPath: FieldPath = [...location.specPath, 'shutdown'];
+  const shutdown = location.spec.shutdown ?? {};
+  const existing = {
+    min: readDuration(shutdown.minDrainDuration),
+    timeout: readDuration(shutdown.drainTimeout),
+    delay: readDuration(shutdown.healthCheckFailureDelay),
+  };
+  const unreadable = ([[MIN_DRAIN, existing.min], [DRAIN_TIMEOUT, existing.timeout], [HEALTH_CHECK_FAILURE_DELAY, existing.delay]] as const)
+    .filter(([, read]) => read.kind === 'unreadable')
+    .map(([field, read]) => unreadableFinding(location, [...shutdownPath, field], field, read));
+  if (unreadable.length > 0) return { changes: [], findings: unreadable };
+
+  const H = seconds(existing.delay) ?? 0;
+  const W = timing.drainWindow.value;
+  let plan: TimingPlan;
+  try {
+    plan = planTiming({
+      // The model's drain window is how long new connections may arrive after termination
+      // starts: a load balancer that health-checks the proxy only starts counting after H.
+      drainWindow: H === 0 ? timing.drainWindow : { value: H + W, source: `${HEALTH_CHECK_FAILURE_DELAY} ${H} s + W ${W} s (${timing.drainWindow.source})` },
+      maxRequest: timing.maxRequest,
+      buffer: timing.buffer,
+      ...(timing.loadBalancer ? { loadBalancer: timing.loadBalancer } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return { changes: [], findings: [{ severity: 'error', code: 'EG_TIMING_INPUT', message: `No shutdown plan for ${location.label}: ${error.message}.`, path: shutdownPath }] };
+  }
+  const R = timing.maxRequest.value;
+  const B = timing.buffer.value;
+  const changes: EnvoyGatewayChange[] = [];
+  const findings: EnvoyGatewayFinding[] = [];
+  const sources = [`W: ${timing.drainWindow.source}`, `R: ${timing.maxRequest.source}`, `B: ${timing.buffer.source}`];
+
+  // M: the model's minimum drain (max(S, W) over the widened window).
+  const neededMin = plan.minimumDrainSeconds.value;
+  const window = H === 0 ? `W = ${W}` : `H + W = ${H} + ${W} = ${neededMin}`;
+  const minDrainDuration = keepOrRaise(existing.min, neededMin, {
+    formula: `M = ${window}`,
+    explanation:
+      `The load balancer may send new connections for ${neededMin} s after the drain starts` +
+      (H === 0 ? '' : ` (health checks fail ${H} s in, then W = ${W} s; the conservative sum)`) +
+      `; the shutdown manager must not let Envoy exit at zero connections before then.`,
+  });
+  record(changes, findings, location, [...shutdownPath, MIN_DRAIN], MIN_DRAIN, existing.min, minDrainDuration, sources.slice(0, 1), 'EG_MIN_DRAIN_BELOW_WINDOW',
+    `it is below the ${neededMin} s the load balancer may still send`);
+
+  // D = M + R + B: the model's S + R + B when M is the model's; the user's larger M moves it on.
+  const M = minDrainDuration.value;
+  const neededTimeout = M + R + B;
+  const drainTimeout = keepOrRaise(existing.timeout, neededTimeout, {
+    formula: `D = M + R + B = ${M} + ${R} + ${B} = ${neededTimeout}`,
+    explanation:
+      `A request that arrives as the minimum drain ends must finish (R = ${R} s) before the drain times out, ` +
+      `with the buffer B = ${B} s on top.`,
+  });
+  record(changes, findings, location, [...shutdownPath, DRAIN_TIMEOUT], DRAIN_TIMEOUT, existing.timeout, drainTimeout, sources, 'EG_DRAIN_TIMEOUT_BELOW_NEED',
+    `a request accepted at the end of the minimum drain (${M} s) could be cut before it finishes`);
+
+  const grace = planGrace(location, drainTimeout.value, changes, findings);
+  findings.push(...loadBalancerFindings(plan, timing.loadBalancer, grace.value));
+  return {
+    changes,
+    findings,
+    plan: { healthCheckFailureDelaySeconds: H, minDrainDuration, drainTimeout, grace, timing: plan },
+  };
+}
+
+function seconds(read: ReadDuration): number | undefined {
+  return read.kind === 'seconds' ? read.seconds : undefined;
+}
+
+/** The needed value, or the manifest's when it is larger (never lowered). */
+function keepOrRaise(existing: ReadDuration, needed: number, derived: Omit<Derived, 'value'>): Derived {
+  const current = seconds(existing);
+  if (current !== undefined && current > needed) {
+    return { value: current, formula: `${current} (kept from manifest) ≥ ${derived.formula}`, explanation: `The manifest's ${current} s already covers it; it is never lowered.` };
+  }
+  return { value: needed, ...derived };
+}
+
+/** Adds the change (and, when the user's value is raised, an info finding) unless the manifest already says exactly that. */
+function record(
+  changes: EnvoyGatewayChange[], findings: EnvoyGatewayFinding[], location: SpecLocation, path: FieldPath, field: string,
+  existing: ReadDuration, derived: Derived, sources: readonly string[], code: 'EG_MIN_DRAIN_BELOW_WINDOW' | 'EG_DRAIN_TIMEOUT_BELOW_NEED', why: string,
+): void {
+  const current = seconds(existing);
+  if (current !== undefined && current >= derived.value) return;
+  const value = formatDuration(derived.value);
+  changes.push({ path, value, reason: [`shutdown.${field} = ${value}: ${derived.formula}. ${derived.explanation}`, ...sources].join('\n') });
+  if (current !== undefined) {
+    findings.push({
+      severity: 'info',
+      code,
+      message: `${location.label} had shutdown.${field} ${existing.kind === 'seconds' ? existing.text : ''} (${current} s): ${why}. It is raised to ${value}.`,
+      path,
+    });
+  }
+}
+
+/**
+ * The pod's grace: Envoy Gateway writes D + 300 itself (resource_provider.go@v1.9.0), which
+ * always covers the drain; only a grace set through the Deployment or DaemonSet patch can fall
+ * short of the shutdown manager's ready timeout D + 10 (resource.go@v1.9.0). That one is raised.
+ */
+function planGrace(location: SpecLocation, D: number, changes: EnvoyGatewayChange[], findings: EnvoyGatewayFinding[]): Derived {
+  const patched = patchedGrace(location);
+  if (patched === undefined) {
+    const value = D + GRACE_OVER_DRAIN_TIMEOUT_SECONDS;
+    return {
+      value,
+      formula: `G = D + ${GRACE_OVER_DRAIN_TIMEOUT_SECONDS} = ${D} + ${GRACE_OVER_DRAIN_TIMEOUT_SECONDS} = ${value} (written by Envoy Gateway)`,
+      explanation: 'Envoy Gateway sets the proxy pod\'s terminationGracePeriodSeconds to drainTimeout + 300 s; nothing to write.',
+    };
+  }
+  const needed = D + READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS;
+  if (patched.seconds >= needed) {
+    return {
+      value: patched.seconds,
+      formula: `G = ${patched.seconds} (kept from the ${patched.workloadField} patch) ≥ D + ${READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS} = ${needed}`,
+      explanation: 'The patch\'s grace period already outlasts the shutdown manager\'s ready timeout; it is never lowered.',
+    };
+  }
+  const derived: Derived = {
+    value: needed,
+    formula: `G = D + ${READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS} = ${D} + ${READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS} = ${needed}`,
+    explanation:
+      `The Envoy container's preStop waits for the shutdown manager up to drainTimeout + ${READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS} s ` +
+      `(its --ready-timeout, internal/infrastructure/kubernetes/proxy/resource.go@v1.9.0); a shorter grace kills Envoy mid-drain.`,
+  };
+  changes.push({ path: patched.path, value: needed, reason: `terminationGracePeriodSeconds = ${needed}: ${derived.formula}. ${derived.explanation}` });
+  findings.push({
+    severity: 'info',
+    code: 'EG_PATCHED_GRACE_BELOW_DRAIN',
+    message:
+      `${location.label} patches the proxy's terminationGracePeriodSeconds to ${patched.seconds} s through ${patched.workloadField}.patch, ` +
+      `below drainTimeout ${D} s + ${READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS} s: the pod would be killed before the drain ends. It is raised to ${needed}.`,
+    path: patched.path,
+  });
+  return derived;
+}
+
+/**
+ * The model's deregistration-delay check against the pod's drain, and the grace check against the
+ * grace the pod really gets (Envoy Gateway's D + 300 or the patch's), not the model's S + R + B.
+ */
+function loadBalancerFindings(plan: TimingPlan, lb: TimingInputs['loadBalancer'], grace: number): EnvoyGatewayFinding[] {
+  const findings: EnvoyGatewayFinding[] = plan.checks
+    .filter((check) => check.code === 'LB_DEREGISTRATION_TOO_SHORT')
+    .map((check) => ({ severity: check.severity, code: 'LB_DEREGISTRATION_TOO_SHORT', message: check.message }));
+  const delay = lb?.deregistrationDelaySeconds;
+  if (delay !== undefined && delay.value > grace && lb?.connectionTermination !== true) {
+    findings.push({
+      severity: 'warning',
+      code: 'LB_DEREGISTRATION_OUTLIVES_GRACE',
+      message:
+        `The load balancer's deregistration delay is ${delay.value} s (${delay.source}), longer than the proxy pod's grace period ${grace} s, ` +
+        `and connection termination is off: for ${delay.value - grace} s it keeps routing established connections to a pod that is gone. ` +
+        `Set deregistration_delay.connection_termination.enabled=true, or deregistration_delay.timeout_seconds=${grace}, in the ` +
+        `service.beta.kubernetes.io/aws-load-balancer-target-group-attributes annotation under envoyService.annotations.`,
+    });
+  }
+  return findings;
+}
+
+function unreadableFinding(location: SpecLocation, path: FieldPath, field: string, read: ReadDuration): EnvoyGatewayFinding {
+  return {
+    severity: 'error',
+    code: 'EG_SHUTDOWN_DURATION_UNREADABLE',
+    message:
+      `${location.label}: shutdown.${field} ${JSON.stringify(read.kind === 'unreadable' ? read.text : '')} is not a duration Envoy Gateway accepts ` +
+      `(Go duration text such as "60s" or "1m30s"; a bare number is not one: api/v1alpha1/envoyproxy_types.go@v1.9.0). ` +
+      `Write it with a unit, e.g. "${field === DRAIN_TIMEOUT ? '60s' : '10s'}".`,
+    path,
+  };
+}
