@@ -3,7 +3,8 @@
  * Defaults target currently supported versions (issue #2: Kubernetes 1.31, Istio 1.26, Linkerd
  * 2.18); each default that shapes a decision is named in the report through `Provenance`.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { useEnglishMessages } from './zodMessages.ts';
 import { APP_DEFAULTS, appSettingsSchema } from '../mutators/app/settings.ts';
 import { GATEWAY_DEFAULTS, gatewaySettingsSchema } from '../mutators/gateway/settings.ts';
 import { JOB_DEFAULTS, jobSettingsSchema } from '../mutators/job/settings.ts';
@@ -16,10 +17,10 @@ export const CONFIG_KIND = 'GracefulShutdown';
 
 function selectorSchema() {
   return z.strictObject({
-    kind: z.string().optional(),
-    name: z.string().optional(),
-    namespace: z.string().optional(),
-    labels: z.record(z.string(), z.string()).optional(),
+    kind: z.optional(z.string()),
+    name: z.optional(z.string()),
+    namespace: z.optional(z.string()),
+    labels: z.optional(z.record(z.string(), z.string())),
   });
 }
 
@@ -29,7 +30,7 @@ function extraKindSchema() {
     group: z.string(),
     kind: z.string(),
     /** Dotted path to the pod template, e.g. `spec.template`. */
-    podTemplatePath: z.string().regex(/^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*$/, 'expected a dotted path like spec.template'),
+    podTemplatePath: z.string().check(z.regex(/^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*$/, 'expected a dotted path like spec.template')),
   });
 }
 
@@ -64,41 +65,44 @@ export function defaultSpec(): Spec {
 
 function buildSpecSchema() {
   // `v1.31.4` is how Kubernetes prints its own version; stored without the `v`.
-  const version = z.string().regex(VERSION_PATTERN, 'expected a version like 1.31, 1.31.4 or v1.31.4').transform(normalizeVersion);
+  const version = () => z.pipe(z.string().check(z.regex(VERSION_PATTERN, 'expected a version like 1.31, 1.31.4 or v1.31.4')), z.transform(normalizeVersion));
   // Object and list defaults are functions: each parse gets its own copy to change.
   const fresh = <T>(value: T) => () => structuredClone(value);
 
   return z.strictObject({
-    kubernetesVersion: version.default(DEFAULTS.kubernetesVersion),
-    istioVersion: version.default(DEFAULTS.istioVersion),
-    linkerdVersion: version.default(DEFAULTS.linkerdVersion),
-    sidecarMode: z.enum(['auto', 'native', 'classic']).default(DEFAULTS.sidecarMode),
-    loadBalancer: z
-      .strictObject({
-        provider: z.enum(LOAD_BALANCER_PROVIDERS).optional(),
-        drainWindowSeconds: seconds().optional(),
-      })
-      .default(fresh(DEFAULTS.loadBalancer)),
-    timing: z
-      .strictObject({
-        maxRequestSeconds: seconds().default(DEFAULTS.timing.maxRequestSeconds),
-        bufferSeconds: seconds().default(DEFAULTS.timing.bufferSeconds),
-      })
-      .default(DEFAULTS.timing),
+    kubernetesVersion: z._default(version(), DEFAULTS.kubernetesVersion),
+    istioVersion: z._default(version(), DEFAULTS.istioVersion),
+    linkerdVersion: z._default(version(), DEFAULTS.linkerdVersion),
+    sidecarMode: z._default(z.enum(['auto', 'native', 'classic']), DEFAULTS.sidecarMode),
+    loadBalancer: z._default(
+      z.strictObject({
+        provider: z.optional(z.enum(LOAD_BALANCER_PROVIDERS)),
+        drainWindowSeconds: z.optional(seconds()),
+      }),
+      fresh(DEFAULTS.loadBalancer),
+    ),
+    timing: z._default(
+      z.strictObject({
+        maxRequestSeconds: z._default(seconds(), DEFAULTS.timing.maxRequestSeconds),
+        bufferSeconds: z._default(seconds(), DEFAULTS.timing.bufferSeconds),
+      }),
+      DEFAULTS.timing,
+    ),
     gateway: gatewaySettingsSchema(),
     job: jobSettingsSchema(),
     app: appSettingsSchema(),
-    mesh: z
-      .strictObject({
-        istioInjectedNamespaces: z.array(z.string()).default(fresh(DEFAULTS.mesh.istioInjectedNamespaces)),
-        linkerdInjectedNamespaces: z.array(z.string()).default(fresh(DEFAULTS.mesh.linkerdInjectedNamespaces)),
-      })
-      .default(fresh(DEFAULTS.mesh)),
+    mesh: z._default(
+      z.strictObject({
+        istioInjectedNamespaces: z._default(z.array(z.string()), fresh(DEFAULTS.mesh.istioInjectedNamespaces)),
+        linkerdInjectedNamespaces: z._default(z.array(z.string()), fresh(DEFAULTS.mesh.linkerdInjectedNamespaces)),
+      }),
+      fresh(DEFAULTS.mesh),
+    ),
     /** Namespace of resources that name none (e.g. `helm template` without `-n`). */
-    namespace: z.string().optional(),
-    include: z.array(selectorSchema()).default(fresh(DEFAULTS.include)),
-    exclude: z.array(selectorSchema()).default(fresh(DEFAULTS.exclude)),
-    extraKinds: z.array(extraKindSchema()).default(fresh(DEFAULTS.extraKinds)),
+    namespace: z.optional(z.string()),
+    include: z._default(z.array(selectorSchema()), fresh(DEFAULTS.include)),
+    exclude: z._default(z.array(selectorSchema()), fresh(DEFAULTS.exclude)),
+    extraKinds: z._default(z.array(extraKindSchema()), fresh(DEFAULTS.extraKinds)),
   });
 }
 
@@ -106,8 +110,8 @@ function buildConfigSchema(spec: ReturnType<typeof buildSpecSchema>) {
   return z.strictObject({
     apiVersion: z.literal(CONFIG_API_VERSION),
     kind: z.literal(CONFIG_KIND),
-    metadata: z.object({ name: z.string().optional() }).loose().optional(),
-    spec: spec.default(() => spec.parse({})),
+    metadata: z.optional(z.looseObject({ name: z.optional(z.string()) })),
+    spec: z._default(spec, () => spec.parse({})),
   });
 }
 
@@ -116,6 +120,7 @@ let configSchemaBuilt: ReturnType<typeof buildConfigSchema> | undefined;
 
 /** The spec schema, built on first use. */
 export function specSchema(): ReturnType<typeof buildSpecSchema> {
+  useEnglishMessages();
   return (specSchemaBuilt ??= buildSpecSchema());
 }
 
