@@ -2,7 +2,7 @@
  * The app mutator's settings: `spec.app` of the config, its defaults and its flat keys. Imports
  * only zod and fn/config's field helpers, so the config can compose it without loading the mutator.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { modeSwitch } from '../../config/fields.ts';
 import type { SliceFlatKeys } from '../../config/flatKey.ts';
 
@@ -13,14 +13,15 @@ export const CLASSIC_DRAINS = ['exit-on-zero', 'termination-drain'] as const;
 export const APP_DEFAULTS = { mode: 'on', imageHasShell: false, classicDrain: 'exit-on-zero' } as const;
 
 export function appSettingsSchema() {
-  return z
-    .strictObject({
-      mode: modeSwitch(APP_MODES).default(APP_DEFAULTS.mode),
-      imageHasShell: z.boolean().default(APP_DEFAULTS.imageHasShell),
-      classicDrain: z.enum(CLASSIC_DRAINS).default(APP_DEFAULTS.classicDrain),
-      servingContainers: z.array(z.string()).optional(),
-    })
-    .default(APP_DEFAULTS);
+  return z._default(
+    z.strictObject({
+      mode: z._default(modeSwitch(APP_MODES), APP_DEFAULTS.mode),
+      imageHasShell: z._default(z.boolean(), APP_DEFAULTS.imageHasShell),
+      classicDrain: z._default(z.enum(CLASSIC_DRAINS), APP_DEFAULTS.classicDrain),
+      servingContainers: z.optional(z.array(z.string())),
+    }),
+    APP_DEFAULTS,
+  );
 }
 
 export const APP_FLAT_KEYS: SliceFlatKeys = {

@@ -3,7 +3,7 @@
  * Imports only zod and fn/config's field helpers, so the config can compose it without loading
  * the mutator.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { modeSwitch } from '../../config/fields.ts';
 import type { SliceFlatKeys } from '../../config/flatKey.ts';
 
@@ -13,12 +13,13 @@ export const GATEWAY_MODES = ['env', 'sleep', 'off'] as const;
 export const GATEWAY_DEFAULTS = { mode: 'env', imageHasShell: false } as const;
 
 export function gatewaySettingsSchema() {
-  return z
-    .strictObject({
-      mode: modeSwitch(GATEWAY_MODES).default(GATEWAY_DEFAULTS.mode),
-      imageHasShell: z.boolean().default(GATEWAY_DEFAULTS.imageHasShell),
-    })
-    .default(GATEWAY_DEFAULTS);
+  return z._default(
+    z.strictObject({
+      mode: z._default(modeSwitch(GATEWAY_MODES), GATEWAY_DEFAULTS.mode),
+      imageHasShell: z._default(z.boolean(), GATEWAY_DEFAULTS.imageHasShell),
+    }),
+    GATEWAY_DEFAULTS,
+  );
 }
 
 export const GATEWAY_FLAT_KEYS: SliceFlatKeys = {

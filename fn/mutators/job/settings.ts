@@ -2,7 +2,7 @@
  * The Job mutator's settings: `spec.job` of the config, its defaults and its flat keys. Imports
  * only zod and fn/config's field helpers, so the config can compose it without loading the mutator.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { modeSwitch } from '../../config/fields.ts';
 import type { SliceFlatKeys } from '../../config/flatKey.ts';
 
@@ -12,16 +12,17 @@ export const JOB_MODES = ['auto', 'native', 'wrap', 'off'] as const;
 export const JOB_DEFAULTS = { mode: 'auto' } as const;
 
 export function jobSettingsSchema() {
-  return z
-    .strictObject({
-      mode: modeSwitch(JOB_MODES).default(JOB_DEFAULTS.mode),
-      mainContainers: z.array(z.string()).optional(),
+  return z._default(
+    z.strictObject({
+      mode: z._default(modeSwitch(JOB_MODES), JOB_DEFAULTS.mode),
+      mainContainers: z.optional(z.array(z.string())),
       /** Whether the main images have /bin/sh for the wrapper; unset: trust the list of images known to have none. */
-      imageHasShell: z.boolean().optional(),
+      imageHasShell: z.optional(z.boolean()),
       /** Whether the main images have curl or wget for the wrapper's quit call; unset: trust the list of known images. */
-      imageHasHttpClient: z.boolean().optional(),
-    })
-    .default(JOB_DEFAULTS);
+      imageHasHttpClient: z.optional(z.boolean()),
+    }),
+    JOB_DEFAULTS,
+  );
 }
 
 export const JOB_FLAT_KEYS: SliceFlatKeys = {
