@@ -14,8 +14,8 @@
  * list with its items byte for byte as they came and the results appended (pending changes as
  * `error` results when they fail the check), human lines on stderr, and exits 1 on failure.
  */
-import { Option } from 'commander';
-import type { Command } from 'commander';
+import { Option } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { formatPath } from '../core/fieldPath.ts';
 import type { ChangeRecord, Finding } from '../core/records.ts';
 import { transform } from '../engine/transform.ts';
@@ -99,18 +99,19 @@ function summary(result: TransformResult, failOn: FailOn, failed: boolean): stri
 }
 
 /** Adds the `check` subcommand to `program`. */
-export function registerCheck(program: Command, run: Runner): void {
-  const command = program
-    .command('check')
-    .description('exit 1 when the manifests are not what kube-graceful would write (or have error findings); one line per change and finding with file:line, resource and field. On a ResourceList: a KRM validator (items unchanged, results added)')
-    .argument('[files...]', 'manifest files (joined as one stream); - or none: stdin')
-    .addOption(new Option('--fail-on <level>', 'error: error findings; change: also pending changes; warning: also warnings').choices([...FAIL_ON]).default('change'))
-    .option('--log-file <file>', 'also write error messages here')
-    .showHelpAfterError('(run kube-graceful check --help for usage)')
-    .exitOverride();
-  addSettingOptions(command);
-  command.action(async (files: string[], options: Record<string, unknown>) => {
-    const logFile = (options['logFile'] as string | undefined) ?? process.env['KUBE_GRACEFUL_LOG_FILE'];
-    await run(() => runCheck({ ...settingOptionsFrom(options), files, failOn: options['failOn'] as FailOn }), logFile);
+export function registerCheck(program: CommandUnknownOpts, run: Runner): void {
+  const command = addSettingOptions(
+    program
+      .command('check')
+      .description('exit 1 when the manifests are not what kube-graceful would write (or have error findings); one line per change and finding with file:line, resource and field. On a ResourceList: a KRM validator (items unchanged, results added)')
+      .argument('[files...]', 'manifest files (joined as one stream); - or none: stdin')
+      .addOption(new Option('--fail-on <level>', 'error: error findings; change: also pending changes; warning: also warnings').choices(FAIL_ON).default('change'))
+      .option('--log-file <file>', 'also write error messages here')
+      .showHelpAfterError('(run kube-graceful check --help for usage)')
+      .exitOverride(),
+  );
+  command.action(async (files, options) => {
+    const logFile = options.logFile ?? process.env['KUBE_GRACEFUL_LOG_FILE'];
+    await run(() => runCheck({ ...settingOptionsFrom(options), files, failOn: options.failOn }), logFile);
   });
 }

@@ -4,8 +4,8 @@
  * their sources and each derived number's formula. Text for terminals, JSON (schema
  * `kube-graceful.dev/explain/v1`, docs/explain-schema.md) for machines, Markdown for PR comments.
  */
-import { Option } from 'commander';
-import type { Command } from 'commander';
+import { Option } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { transform } from '../engine/transform.ts';
 import type { Explanation } from '../explain/explain.ts';
 import { readInputs } from './inputs.ts';
@@ -60,19 +60,20 @@ export function colourWanted(stream: { isTTY?: boolean } = process.stdout, env: 
 }
 
 /** Adds the `explain` subcommand to `program`. */
-export function registerExplain(program: Command, run: Runner): void {
-  const command = program
-    .command('explain')
-    .description('show, per workload, the shutdown timeline as written and as patched: the model inputs and their sources, each derived number with its formula, and the windows in which requests would fail')
-    .argument('[files...]', 'manifest files (joined as one stream); - or none: stdin')
-    .addOption(new Option('-o, --output <format>', 'output format: text, json, markdown, svg (a picture of each timeline) or html (a page of them)').choices([...EXPLAIN_FORMATS]).default('text'))
-    .addOption(new Option('--format <format>', 'the same as --output').choices([...EXPLAIN_FORMATS]))
-    .option('--log-file <file>', 'also write error messages here')
-    .showHelpAfterError('(run kube-graceful explain --help for usage)')
-    .exitOverride();
-  addSettingOptions(command);
-  command.action(async (files: string[], options: Record<string, unknown>) => {
-    const logFile = (options['logFile'] as string | undefined) ?? process.env['KUBE_GRACEFUL_LOG_FILE'];
-    await run(() => runExplain({ ...settingOptionsFrom(options), files, output: (options['format'] ?? options['output']) as ExplainFormat, colour: colourWanted() }), logFile);
+export function registerExplain(program: CommandUnknownOpts, run: Runner): void {
+  const command = addSettingOptions(
+    program
+      .command('explain')
+      .description('show, per workload, the shutdown timeline as written and as patched: the model inputs and their sources, each derived number with its formula, and the windows in which requests would fail')
+      .argument('[files...]', 'manifest files (joined as one stream); - or none: stdin')
+      .addOption(new Option('-o, --output <format>', 'output format: text, json, markdown, svg (a picture of each timeline) or html (a page of them)').choices(EXPLAIN_FORMATS).default('text'))
+      .addOption(new Option('--format <format>', 'the same as --output').choices(EXPLAIN_FORMATS))
+      .option('--log-file <file>', 'also write error messages here')
+      .showHelpAfterError('(run kube-graceful explain --help for usage)')
+      .exitOverride(),
+  );
+  command.action(async (files, options) => {
+    const logFile = options.logFile ?? process.env['KUBE_GRACEFUL_LOG_FILE'];
+    await run(() => runExplain({ ...settingOptionsFrom(options), files, output: options.format ?? options.output, colour: colourWanted() }), logFile);
   });
 }

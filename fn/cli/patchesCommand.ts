@@ -3,7 +3,7 @@
  * patches a Flux `HelmRelease` applies after rendering (`spec.postRenderers[].kustomize.patches`),
  * ready to paste. Same inputs and settings as the transform; docs/integrations/flux.md.
  */
-import type { Command } from 'commander';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ChangeRecord } from '../core/records.ts';
 import { inputResources, transform } from '../engine/transform.ts';
 import type { TransformResult } from '../engine/transform.ts';
@@ -55,17 +55,18 @@ function patchedObjects(result: TransformResult): PatchedObject[] {
 }
 
 /** Adds the `patches` subcommand to `program`. */
-export function registerPatches(program: Command, run: Runner): void {
-  const command = program
-    .command('patches')
-    .description('print the changes as kustomize patches (strategic merge, or JSON 6902 for custom kinds) for a Flux HelmRelease\'s postRenderers[].kustomize.patches')
-    .argument('[files...]', 'manifest files (joined as one stream); - or none: stdin')
-    .option('--log-file <file>', 'also write error messages here')
-    .showHelpAfterError('(run kube-graceful patches --help for usage)')
-    .exitOverride();
-  addSettingOptions(command);
-  command.action(async (files: string[], options: Record<string, unknown>) => {
-    const logFile = (options['logFile'] as string | undefined) ?? process.env['KUBE_GRACEFUL_LOG_FILE'];
+export function registerPatches(program: CommandUnknownOpts, run: Runner): void {
+  const command = addSettingOptions(
+    program
+      .command('patches')
+      .description('print the changes as kustomize patches (strategic merge, or JSON 6902 for custom kinds) for a Flux HelmRelease\'s postRenderers[].kustomize.patches')
+      .argument('[files...]', 'manifest files (joined as one stream); - or none: stdin')
+      .option('--log-file <file>', 'also write error messages here')
+      .showHelpAfterError('(run kube-graceful patches --help for usage)')
+      .exitOverride(),
+  );
+  command.action(async (files, options) => {
+    const logFile = options.logFile ?? process.env['KUBE_GRACEFUL_LOG_FILE'];
     await run(() => runPatches({ ...settingOptionsFrom(options), files }), logFile);
   });
 }

@@ -2,7 +2,8 @@
  * The command line: `kube-graceful [options] < in > out`. Flags mirror the flat settings (the
  * same names work as ConfigMap keys and `kube-graceful.dev/` annotations).
  */
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Option } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { MUTATORS } from '../mutators/registry.ts';
 import { registerCheck } from './checkCommand.ts';
 import { registerExplain } from './explainCommand.ts';
@@ -57,7 +58,7 @@ Environment:
 `;
 
 /** Returns the parsed program; `run` is called with the action's output. */
-export function buildProgram(run: (work: () => Promise<CommandOutput>, logFile: string | undefined) => Promise<void>): Command {
+export function buildProgram(run: (work: () => Promise<CommandOutput>, logFile: string | undefined) => Promise<void>): CommandUnknownOpts {
   const program = new Command('kube-graceful')
     // Help, version and usage errors go straight to the descriptors (see writeAll); subcommands
     // inherit this from the program.
@@ -72,27 +73,27 @@ export function buildProgram(run: (work: () => Promise<CommandOutput>, logFile: 
     // Options after a subcommand name are the subcommand's (they share the setting flags).
     .enablePositionalOptions()
     .option('--report <file>', 'write what changed and why to this file (text, or JSON when it ends in .json)')
-    .addOption(new Option('--report-format <format>', 'report format').choices(['text', 'json']))
+    .addOption(new Option('--report-format <format>', 'report format').choices(['text', 'json'] as const))
     .option('--diff', 'print a unified diff of what would change instead of the stream')
     .option('--log-file <file>', 'also write error messages here (Helm 4 never shows stderr)')
     .showHelpAfterError('(run kube-graceful --help for usage)')
     .addHelpText('after', EXAMPLES);
-  addSettingOptions(program);
+  const transformCommand = addSettingOptions(program);
   registerExplain(program, run);
   registerCheck(program, run);
   registerPatches(program, run);
-  program.action(async (files: string[], options: Record<string, unknown>) => {
+  transformCommand.action(async (files, options) => {
     const { flags, config, allDocuments } = settingOptionsFrom(options);
-    const logFile = (options['logFile'] as string | undefined) ?? process.env['KUBE_GRACEFUL_LOG_FILE'];
+    const logFile = options.logFile ?? process.env['KUBE_GRACEFUL_LOG_FILE'];
     await run(
       () =>
         runTransform({
           files,
           flags,
           ...(config ? { config } : {}),
-          ...(options['report'] ? { report: options['report'] as string } : {}),
-          ...(options['reportFormat'] ? { reportFormat: options['reportFormat'] as 'text' | 'json' } : {}),
-          diff: Boolean(options['diff']),
+          ...(options.report ? { report: options.report } : {}),
+          ...(options.reportFormat ? { reportFormat: options.reportFormat } : {}),
+          diff: options.diff === true,
           allDocuments,
         }),
       logFile,

@@ -3,7 +3,7 @@
  * or the ResourceList's functionConfig), then CLI flags.
  */
 import { parseDocument } from 'yaml';
-import type { z } from 'zod';
+import type { core } from 'zod/mini';
 import { KubeGracefulError } from '../core/errors.ts';
 import { parseOptions } from '../yaml/options.ts';
 import { toData } from '../document/manifest.ts';
@@ -137,7 +137,7 @@ function leafPaths(value: unknown, prefix = ''): string[] {
 }
 
 /** One message per problem: field, value, what is allowed. */
-function configError(error: z.ZodError, origin: string, input: unknown): KubeGracefulError {
+function configError(error: core.$ZodError, origin: string, input: unknown): KubeGracefulError {
   const lines = error.issues.map((issue) => {
     const field = issue.path.map(String).join('.') || '(top level)';
     const value = issue.path.reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key as PropertyKey] : undefined), input);

@@ -3,27 +3,24 @@
  * Defaults target currently supported versions (issue #2: Kubernetes 1.31, Istio 1.26, Linkerd
  * 2.18); each default that shapes a decision is named in the report through `Provenance`.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { useEnglishMessages } from './zodMessages.ts';
+import { APP_DEFAULTS, appSettingsSchema } from '../mutators/app/settings.ts';
+import { GATEWAY_DEFAULTS, gatewaySettingsSchema } from '../mutators/gateway/settings.ts';
+import { JOB_DEFAULTS, jobSettingsSchema } from '../mutators/job/settings.ts';
+import { seconds } from './fields.ts';
 import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
 import { normalizeVersion, VERSION_PATTERN } from '../core/versions.ts';
 
 export const CONFIG_API_VERSION = 'kube-graceful.dev/v1alpha1';
 export const CONFIG_KIND = 'GracefulShutdown';
 
-/**
- * A mode switch. Config files are read as YAML 1.1 (like Kubernetes), where an unquoted `off` or
- * `on` is a boolean; `mode: off` must still mean "off" rather than fail.
- */
-function modeSwitch<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.preprocess((value) => (value === false && values.includes('off') ? 'off' : value === true && values.includes('on') ? 'on' : value), z.enum(values));
-}
-
 function selectorSchema() {
   return z.strictObject({
-    kind: z.string().optional(),
-    name: z.string().optional(),
-    namespace: z.string().optional(),
-    labels: z.record(z.string(), z.string()).optional(),
+    kind: z.optional(z.string()),
+    name: z.optional(z.string()),
+    namespace: z.optional(z.string()),
+    labels: z.optional(z.record(z.string(), z.string())),
   });
 }
 
@@ -33,14 +30,17 @@ function extraKindSchema() {
     group: z.string(),
     kind: z.string(),
     /** Dotted path to the pod template, e.g. `spec.template`. */
-    podTemplatePath: z.string().regex(/^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*$/, 'expected a dotted path like spec.template'),
+    podTemplatePath: z.string().check(z.regex(/^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*$/, 'expected a dotted path like spec.template')),
   });
 }
 
 /**
- * The settings of a run that has no config, flags or annotations: the schema's defaults, written out
- * so that such a run never builds the schema nor loads zod's parser (issue #9: start-up; about a
- * tenth of a small chart's run). The schema below takes its defaults from here.
+ * The settings of a run that has no config, flags or annotations, as data: a run without them never
+ * builds the schema nor loads zod's parser (issue #9: start-up; about a tenth of a small chart's
+ * run). Each value is written once: here for the run's own settings, in each mutator's settings
+ * slice for its own, and the schema below takes its `.default()`s from these objects. The compiler
+ * checks that every defaulted field is here (`defaultSpec(): Spec`), and
+ * test/config/defaults.test.ts that the schema fills in exactly these.
  */
 export const DEFAULTS = {
   kubernetesVersion: '1.31',
@@ -49,9 +49,9 @@ export const DEFAULTS = {
   sidecarMode: 'auto',
   loadBalancer: {},
   timing: { maxRequestSeconds: 20, bufferSeconds: 5 },
-  gateway: { mode: 'env', imageHasShell: false },
-  job: { mode: 'auto' },
-  app: { mode: 'on', imageHasShell: false, classicDrain: 'exit-on-zero' },
+  gateway: GATEWAY_DEFAULTS,
+  job: JOB_DEFAULTS,
+  app: APP_DEFAULTS,
   mesh: { istioInjectedNamespaces: [] as string[], linkerdInjectedNamespaces: [] as string[] },
   include: [] as Selector[],
   exclude: [] as Selector[],
@@ -65,62 +65,44 @@ export function defaultSpec(): Spec {
 
 function buildSpecSchema() {
   // `v1.31.4` is how Kubernetes prints its own version; stored without the `v`.
-  const version = z.string().regex(VERSION_PATTERN, 'expected a version like 1.31, 1.31.4 or v1.31.4').transform(normalizeVersion);
-  /** Durations are whole seconds; a day is far beyond any real drain and catches unit mistakes (ms). */
-  const seconds = z.number().int('expected whole seconds').min(0, 'expected 0 or more seconds').max(86_400, 'expected at most 86400 seconds (one day)');
+  const version = () => z.pipe(z.string().check(z.regex(VERSION_PATTERN, 'expected a version like 1.31, 1.31.4 or v1.31.4')), z.transform(normalizeVersion));
+  // Object and list defaults are functions: each parse gets its own copy to change.
+  const fresh = <T>(value: T) => () => structuredClone(value);
 
   return z.strictObject({
-    kubernetesVersion: version.default(DEFAULTS.kubernetesVersion),
-    istioVersion: version.default(DEFAULTS.istioVersion),
-    linkerdVersion: version.default(DEFAULTS.linkerdVersion),
-    sidecarMode: z.enum(['auto', 'native', 'classic']).default(DEFAULTS.sidecarMode),
-    loadBalancer: z
-      .strictObject({
-        provider: z.enum(LOAD_BALANCER_PROVIDERS).optional(),
-        drainWindowSeconds: seconds.optional(),
-      })
-      .default({}),
-    timing: z
-      .strictObject({
-        maxRequestSeconds: seconds.default(DEFAULTS.timing.maxRequestSeconds),
-        bufferSeconds: seconds.default(DEFAULTS.timing.bufferSeconds),
-      })
-      .default(DEFAULTS.timing),
-    gateway: z
-      .strictObject({
-        mode: modeSwitch(['env', 'sleep', 'off']).default(DEFAULTS.gateway.mode),
-        imageHasShell: z.boolean().default(DEFAULTS.gateway.imageHasShell),
-      })
-      .default(DEFAULTS.gateway),
-    job: z
-      .strictObject({
-        mode: modeSwitch(['auto', 'native', 'wrap', 'off']).default(DEFAULTS.job.mode),
-        mainContainers: z.array(z.string()).optional(),
-        /** Whether the main images have /bin/sh for the wrapper; unset: trust the list of images known to have none. */
-        imageHasShell: z.boolean().optional(),
-        /** Whether the main images have curl or wget for the wrapper's quit call; unset: trust the list of known images. */
-        imageHasHttpClient: z.boolean().optional(),
-      })
-      .default(DEFAULTS.job),
-    app: z
-      .strictObject({
-        mode: modeSwitch(['on', 'off']).default(DEFAULTS.app.mode),
-        imageHasShell: z.boolean().default(DEFAULTS.app.imageHasShell),
-        classicDrain: z.enum(['exit-on-zero', 'termination-drain']).default(DEFAULTS.app.classicDrain),
-        servingContainers: z.array(z.string()).optional(),
-      })
-      .default(DEFAULTS.app),
-    mesh: z
-      .strictObject({
-        istioInjectedNamespaces: z.array(z.string()).default([]),
-        linkerdInjectedNamespaces: z.array(z.string()).default([]),
-      })
-      .default({ istioInjectedNamespaces: [], linkerdInjectedNamespaces: [] }),
+    kubernetesVersion: z._default(version(), DEFAULTS.kubernetesVersion),
+    istioVersion: z._default(version(), DEFAULTS.istioVersion),
+    linkerdVersion: z._default(version(), DEFAULTS.linkerdVersion),
+    sidecarMode: z._default(z.enum(['auto', 'native', 'classic']), DEFAULTS.sidecarMode),
+    loadBalancer: z._default(
+      z.strictObject({
+        provider: z.optional(z.enum(LOAD_BALANCER_PROVIDERS)),
+        drainWindowSeconds: z.optional(seconds()),
+      }),
+      fresh(DEFAULTS.loadBalancer),
+    ),
+    timing: z._default(
+      z.strictObject({
+        maxRequestSeconds: z._default(seconds(), DEFAULTS.timing.maxRequestSeconds),
+        bufferSeconds: z._default(seconds(), DEFAULTS.timing.bufferSeconds),
+      }),
+      DEFAULTS.timing,
+    ),
+    gateway: gatewaySettingsSchema(),
+    job: jobSettingsSchema(),
+    app: appSettingsSchema(),
+    mesh: z._default(
+      z.strictObject({
+        istioInjectedNamespaces: z._default(z.array(z.string()), fresh(DEFAULTS.mesh.istioInjectedNamespaces)),
+        linkerdInjectedNamespaces: z._default(z.array(z.string()), fresh(DEFAULTS.mesh.linkerdInjectedNamespaces)),
+      }),
+      fresh(DEFAULTS.mesh),
+    ),
     /** Namespace of resources that name none (e.g. `helm template` without `-n`). */
-    namespace: z.string().optional(),
-    include: z.array(selectorSchema()).default([]),
-    exclude: z.array(selectorSchema()).default([]),
-    extraKinds: z.array(extraKindSchema()).default([]),
+    namespace: z.optional(z.string()),
+    include: z._default(z.array(selectorSchema()), fresh(DEFAULTS.include)),
+    exclude: z._default(z.array(selectorSchema()), fresh(DEFAULTS.exclude)),
+    extraKinds: z._default(z.array(extraKindSchema()), fresh(DEFAULTS.extraKinds)),
   });
 }
 
@@ -128,8 +110,8 @@ function buildConfigSchema(spec: ReturnType<typeof buildSpecSchema>) {
   return z.strictObject({
     apiVersion: z.literal(CONFIG_API_VERSION),
     kind: z.literal(CONFIG_KIND),
-    metadata: z.object({ name: z.string().optional() }).loose().optional(),
-    spec: spec.default(() => spec.parse({})),
+    metadata: z.optional(z.looseObject({ name: z.optional(z.string()) })),
+    spec: z._default(spec, () => spec.parse({})),
   });
 }
 
@@ -138,6 +120,7 @@ let configSchemaBuilt: ReturnType<typeof buildConfigSchema> | undefined;
 
 /** The spec schema, built on first use. */
 export function specSchema(): ReturnType<typeof buildSpecSchema> {
+  useEnglishMessages();
   return (specSchemaBuilt ??= buildSpecSchema());
 }
 

@@ -22,7 +22,7 @@
  * up to the document's top-level entries. test/engine/local-check.test.ts holds the properties
  * that back this: whenever the check accepts, a full parse agrees.
  */
-import { dequal } from 'dequal';
+import { isDeepStrictEqual } from 'node:util';
 import { isAlias, isMap, isScalar, isSeq, parseDocument, visit } from 'yaml';
 import type { Document, Node, ParsedNode } from 'yaml';
 import { parseOptions, toJsOptions } from '../yaml/options.ts';
@@ -320,7 +320,7 @@ function readEntries(region: Region, root: unknown, data: unknown, map: unknown)
   // The map holds exactly the other entries (their text is unchanged) and the ones read here.
   if (Object.keys(map).length !== others.length + keys.length || ![...others, ...keys].every((key) => Object.hasOwn(map, key))) return undefined;
   const read = data as Record<string, unknown>;
-  if (!keys.every((key) => dequal(read[key], (map as Record<string, unknown>)[key]))) return undefined;
+  if (!keys.every((key) => isDeepStrictEqual(read[key], (map as Record<string, unknown>)[key]))) return undefined;
   return keys.map((key) => [...region.collectionPath, key]);
 }
 
@@ -332,7 +332,7 @@ function readItems(region: Region, root: unknown, data: unknown, list: unknown):
   const count = region.count!;
   if (read.length > 1 && index !== count - 1) return undefined; // new items go at the end only
   if (list.length !== count - 1 + read.length) return undefined;
-  if (!read.every((item, i) => dequal(item, list[index + i]))) return undefined;
+  if (!read.every((item, i) => isDeepStrictEqual(item, list[index + i]))) return undefined;
   return read.map((_, i) => [...region.collectionPath, index + i]);
 }
 

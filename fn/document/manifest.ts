@@ -2,7 +2,7 @@
  * One document of the stream: its source text, parsed on demand, and edits that keep every byte
  * they do not own. A document nobody edits is written back exactly as it came in.
  */
-import { dequal } from 'dequal';
+import { isDeepStrictEqual } from 'node:util';
 import { isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Document, Node, YAMLError } from 'yaml';
 import { KubeGracefulError } from '../core/errors.ts';
@@ -219,7 +219,7 @@ export class ManifestDocument {
     } catch {
       return false;
     }
-    if (!dequal(data, expected)) return false;
+    if (!isDeepStrictEqual(data, expected)) return false;
     this.commit(text, doc, data);
     return true;
   }

@@ -2,7 +2,7 @@
  * Runs the mutators over every workload of the input, applies their changes to the documents and
  * records each one. Mutators see the workload as the previous mutators left it.
  */
-import { dequal } from 'dequal';
+import { isDeepStrictEqual } from 'node:util';
 import type { Config } from '../config/schema.ts';
 import { workloadSettings } from '../config/workloadSettings.ts';
 import { formatPath, getAt } from '../core/fieldPath.ts';
@@ -80,7 +80,7 @@ export function runPipeline(resources: readonly Resource[], config: Config, muta
       if (outcome.explain) result.outcomes.push({ workload, mutator: mutator.id, plan: outcome.plan, explain: outcome.explain });
       for (const change of outcome.changes) {
         const before = getAt(workload.object, change.path);
-        if (dequal(before, change.value)) continue;
+        if (isDeepStrictEqual(before, change.value)) continue;
         resource.doc.set([...resource.base, ...change.path], change.value);
         result.changes.push({ mutator: mutator.id, ...place, path: change.path, before, after: change.value, reason: change.reason });
       }

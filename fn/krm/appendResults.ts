@@ -8,7 +8,7 @@
  * The edit is planned and checked on the list's frame (the list less its items' text, layout.ts),
  * so a 13 MB list is not parsed again to add a few results.
  */
-import { dequal } from 'dequal';
+import { isDeepStrictEqual } from 'node:util';
 import { isMap, isScalar, isSeq, parseDocument, stringify } from 'yaml';
 import type { Document, Node, YAMLSeq } from 'yaml';
 import { planSplices } from '../document/splice.ts';
@@ -75,7 +75,7 @@ function readsBack(text: string, edit: Edit, expected: readonly unknown[]): bool
   const doc = parseDocument(text.slice(0, edit.start) + edit.text + text.slice(edit.end), parseOptions());
   if (doc.errors.length || !isMap(doc.contents)) return false;
   try {
-    return dequal((doc.contents.get('results', true) as Node | undefined)?.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }), expected);
+    return isDeepStrictEqual((doc.contents.get('results', true) as Node | undefined)?.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }), expected);
   } catch {
     return false;
   }

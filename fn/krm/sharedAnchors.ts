@@ -12,7 +12,7 @@
  * item must read as expected (the edited ones with their edits, the others as they were), so an
  * edit inside an anchor never changes another item behind the user's back.
  */
-import { dequal } from 'dequal';
+import { isDeepStrictEqual } from 'node:util';
 import { isMap, isSeq, parseDocument } from 'yaml';
 import type { Document, Node } from 'yaml';
 import { KubeGracefulError } from '../core/errors.ts';
@@ -145,7 +145,7 @@ function mismatch(text: string, edits: readonly ItemEdit[], expected: readonly u
   const items = isMap(doc.contents) ? doc.contents.get('items', true) : undefined;
   if (doc.errors.length || !isSeq(items) || items.items.length !== expected.length) return expected.length;
   try {
-    return items.items.findIndex((node, i) => !dequal((node as Node | null)?.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }), expected[i]));
+    return items.items.findIndex((node, i) => !isDeepStrictEqual((node as Node | null)?.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }), expected[i]));
   } catch {
     return expected.length;
   }

@@ -9,7 +9,7 @@
  * back as `!!str "5"`). The caller turns a refusal into a warning.
  */
 import { Document, isAlias, isMap, isScalar, parseDocument, visit } from 'yaml';
-import { dequal } from 'dequal';
+import { isDeepStrictEqual } from 'node:util';
 import { toData } from '../document/manifest.ts';
 import { setAt } from '../core/fieldPath.ts';
 import { spliceSet } from '../document/splice.ts';
@@ -88,5 +88,5 @@ function parse(text: string): Parsed {
 
 function holds(text: string, expected: Record<string, unknown>): boolean {
   const again = parse(text);
-  return !('problem' in again) && dequal(again.fields, expected);
+  return !('problem' in again) && isDeepStrictEqual(again.fields, expected);
 }

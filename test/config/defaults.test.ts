@@ -1,6 +1,7 @@
 /**
- * A run with no config, flags or annotations uses the defaults written out in schema.ts without
- * building the schema (issue #9: start-up). They must be exactly what the schema fills in.
+ * A run with no config, flags or annotations uses the defaults written out as data (schema.ts and
+ * the mutators' settings slices) without building the schema (issue #9: start-up). They must be
+ * exactly what the schema fills in.
  */
 import test from 'ava';
 import { loadConfig } from '../../fn/config/load.ts';

@@ -7,7 +7,7 @@
  * says yes, a full parse must give exactly the data it vouched for.
  */
 import test from 'ava';
-import { dequal } from 'dequal';
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { parseDocument } from 'yaml';
 import type { Document } from 'yaml';
@@ -85,7 +85,7 @@ test('real edits of every corpus workload: when the local check accepts, a full 
         tried++;
         if (!checkEditsLocally(workload.text, doc, edits, spliced, expected, setPaths)) return true;
         accepted++;
-        if (!dequal(fullRead(spliced), expected)) {
+        if (!isDeepStrictEqual(fullRead(spliced), expected)) {
           throw new Error(`${workload.name}: the local check accepted ${JSON.stringify(sets)} but a full parse reads otherwise`);
         }
         return true;
@@ -204,7 +204,7 @@ test('random text in place of an entry or item: when the local check accepts, a 
         runs++;
         if (!checkEditsLocally(source, doc, [edit], spliced, claim.expected, claim.setPaths)) return true;
         accepted++;
-        return dequal(fullRead(spliced), claim.expected);
+        return isDeepStrictEqual(fullRead(spliced), claim.expected);
       },
     ),
     propertyParameters(3000),
@@ -233,7 +233,7 @@ test('random text inserted anywhere in an entry or item: when the local check ac
       if (claim === undefined) return true;
       if (!checkEditsLocally(source, doc, [edit], spliced, claim.expected, claim.setPaths)) return true;
       accepted++;
-      return dequal(fullRead(spliced), claim.expected);
+      return isDeepStrictEqual(fullRead(spliced), claim.expected);
     }),
     propertyParameters(3000),
   );

@@ -4,7 +4,7 @@
  * native-sidecar annotation; wrap mode wraps the main containers' command so the proxy is asked
  * to quit. Docs: docs/mutators/job-sidecar-quit.md.
  */
-import { dequal } from 'dequal';
+import { isDeepStrictEqual } from 'node:util';
 import { getAt } from '../../core/fieldPath.ts';
 import { annotationsOf, labelsOf } from '../../core/kubeObject.ts';
 import { meshIgnoresNamespace } from '../../workloads/mesh.ts';
@@ -44,7 +44,7 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
     const decision = renderedClassic(decideMode(context.config, meshes, annotationsOf(workload.template.metadata)), rendered);
     const plan = decision.mode === 'native' ? native(workload, context, meshes, decision) : wrap(workload, context, meshes, decision);
     // Only what differs from the manifest counts, so "nothing to do" can be said when that is so.
-    const changes = plan.changes.filter((c) => !dequal(getAt(workload.object, c.path), c.value));
+    const changes = plan.changes.filter((c) => !isDeepStrictEqual(getAt(workload.object, c.path), c.value));
     const findings = [...plan.findings];
     if (decision.mode === 'native' && changes.some((c) => c.value === 'true')) findings.push(...maturityNotes(context, meshes));
     if (changes.length > 0) findings.push(...helmHookFindings(workload));

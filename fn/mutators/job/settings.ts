@@ -1,0 +1,34 @@
+/**
+ * The Job mutator's settings: `spec.job` of the config, its defaults and its flat keys. Imports
+ * only zod and fn/config's field helpers, so the config can compose it without loading the mutator.
+ */
+import * as z from 'zod/mini';
+import { modeSwitch } from '../../config/fields.ts';
+import type { SliceFlatKeys } from '../../config/flatKey.ts';
+
+export const JOB_MODES = ['auto', 'native', 'wrap', 'off'] as const;
+
+/** `spec.job` when nothing sets it: the one place these values are written. */
+export const JOB_DEFAULTS = { mode: 'auto' } as const;
+
+export function jobSettingsSchema() {
+  return z._default(
+    z.strictObject({
+      mode: z._default(modeSwitch(JOB_MODES), JOB_DEFAULTS.mode),
+      mainContainers: z.optional(z.array(z.string())),
+      /** Whether the main images have /bin/sh for the wrapper; unset: trust the list of images known to have none. */
+      imageHasShell: z.optional(z.boolean()),
+      /** Whether the main images have curl or wget for the wrapper's quit call; unset: trust the list of known images. */
+      imageHasHttpClient: z.optional(z.boolean()),
+    }),
+    JOB_DEFAULTS,
+  );
+}
+
+export const JOB_FLAT_KEYS: SliceFlatKeys = {
+  mode: { name: 'job-mode', specPath: ['job', 'mode'], read: 'string', help: 'Job sidecar quit: native, wrap (command wrapper), auto, off', choices: JOB_MODES },
+  details: [
+    { name: 'job-image-has-shell', specPath: ['job', 'imageHasShell'], read: 'boolean', help: 'Job images have /bin/sh for the wrap mode (overrides the list of images known to have none)' },
+    { name: 'job-image-has-http-client', specPath: ['job', 'imageHasHttpClient'], read: 'boolean', help: 'Job images have curl or wget for the wrap mode quit call (overrides the list of known images)' },
+  ],
+};

@@ -1,0 +1,69 @@
+// Lists the packages that code imports without package.json declaring them (issue #14 item 8: the
+// tests used `ajv`, which only came in through @kubernetes-models/validate). A package found only
+// through another's dependencies can vanish with that package's next release.
+//
+//   node scripts/undeclared-imports.mjs    prints `folder: package (file, …)` per problem; exit 1 if any
+//
+// fn/ is the product: it may import only `dependencies`. test/ and scripts/ may also import
+// `devDependencies`. Only literal specifiers are seen (`import … from 'x'`, `import('x')`,
+// `require('x')`); a computed one (test/helpers/schema.ts's kubernetes-models paths) is not.
+import { readFileSync, readdirSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SOURCE = /\.(?:[cm]?[jt]s|tsx)$/;
+const SPECIFIER = /^\s*(?:import|export)\b[^;'"]*?\bfrom\s*(['"])([^'"\n]+)\1|^\s*import\s*(['"])([^'"\n]+)\3|\b(?:import|require)\s*\(\s*(['"])([^'"\n]+)\5\s*\)/gm;
+/** Comment lines (`//`, `/*`, ` *`): examples in prose are no imports. */
+const COMMENT_LINE = /^\s*(?:\/\/|\/\*|\*).*$/gm;
+
+/** The package a bare specifier names (`@scope/name/sub` → `@scope/name`); undefined for relative, absolute and built-in ones. */
+export function packageOf(specifier) {
+  if (/^[./]/.test(specifier) || specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0])) return undefined;
+  return specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+}
+
+function* sourceFiles(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'fixtures' || entry.name === 'golden') continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* sourceFiles(path);
+    else if (SOURCE.test(entry.name)) yield path;
+  }
+}
+
+/** Returns `{ folder, name, files }` for each package a folder imports that it may not. */
+export function undeclaredImports(root) {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const runtime = new Set(Object.keys(pkg.dependencies ?? {}));
+  const any = new Set([...runtime, ...Object.keys(pkg.devDependencies ?? {})]);
+  const allowed = { fn: runtime, test: any, scripts: any };
+  const problems = new Map();
+  for (const [folder, declared] of Object.entries(allowed)) {
+    let files;
+    try {
+      files = [...sourceFiles(join(root, folder))];
+    } catch {
+      continue;
+    }
+    for (const file of files) {
+      for (const match of readFileSync(file, 'utf8').replace(COMMENT_LINE, '').matchAll(SPECIFIER)) {
+        const name = packageOf(match[2] ?? match[4] ?? match[6]);
+        if (name === undefined || declared.has(name) || name === pkg.name) continue;
+        const key = `${folder}\0${name}`;
+        if (!problems.has(key)) problems.set(key, { folder, name, files: new Set() });
+        problems.get(key).files.add(relative(root, file));
+      }
+    }
+  }
+  return [...problems.values()].map((p) => ({ ...p, files: [...p.files].sort() }));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const problems = undeclaredImports(fileURLToPath(new URL('..', import.meta.url)));
+  for (const p of problems) {
+    const kind = p.folder === 'fn' ? 'dependencies' : 'dependencies or devDependencies';
+    console.error(`${p.folder}: ${p.name} is imported (${p.files.join(', ')}) but not in package.json ${kind}`);
+  }
+  process.exit(problems.length > 0 ? 1 : 0);
+}
