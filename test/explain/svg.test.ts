@@ -18,7 +18,6 @@ import { transform } from '../../fn/engine/transform.ts';
 import { corpus, corpusNames, ROOT } from '../helpers/fixtures.ts';
 import { requireTool } from '../helpers/tools.ts';
 import { runInProcess } from './run.ts';
-// @ts-expect-error: a plain .mjs script, no types
 import { EXAMPLE_ARGS, EXAMPLE_PICTURE } from '../../scripts/example-picture.mjs';
 
 const INJECTED = { 'istio-injected-namespaces': 'monitoring,argocd,istio-system,ingress-nginx,kube-system,argo,default' };

@@ -1,0 +1,90 @@
+// ESLint as eemeli/yaml sets it up (eslint.config.mjs at v2.9.0): the recommended rules, the
+// typed typescript-eslint rules through the project service, and prettier owning the layout.
+// We add typescript-eslint's stylistic typed set. Which folder may import which is not here: it
+// is in .dependency-cruiser.cjs, which also sees cycles between folders.
+import eslint from '@eslint/js';
+import prettierConfig from 'eslint-config-prettier/flat';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  {
+    ignores: [
+      'dist/',
+      '.cache/',
+      'node_modules/',
+      // Real charts and byte-compared outputs: data, not code.
+      'test/fixtures/',
+      'test/golden/',
+      'test/explain/golden/',
+    ],
+  },
+  eslint.configs.recommended,
+  tseslint.configs.recommendedTypeChecked,
+  tseslint.configs.stylisticTypeChecked,
+  prettierConfig,
+  {
+    languageOptions: {
+      parserOptions: {
+        projectService: {
+          // The config files at the root are outside tsconfig.json's folders.
+          allowDefaultProject: ['*.mjs'],
+          defaultProject: 'tsconfig.json',
+        },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      // From eemeli/yaml's eslint.config.mjs (v2.9.0).
+      'array-callback-return': 'error',
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      'no-constant-condition': ['error', { checkLoops: false }],
+      'no-implicit-globals': 'error',
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              // Node's ES modules, tsx and esbuild all resolve the name as written.
+              regex: '^\\..*(?<!\\.(ts|mjs|js|json))$',
+              message: 'Relative imports name the file with its extension (.ts).',
+            },
+          ],
+        },
+      ],
+      'no-template-curly-in-string': 'warn',
+      'no-var': 'error',
+      'prefer-const': ['error', { destructuring: 'all' }],
+      '@typescript-eslint/consistent-type-exports': 'error',
+      // verbatimModuleSyntax (tsconfig.json) keeps `import type` out of the bundle; this rule
+      // says which imports should be written that way.
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { fixStyle: 'separate-type-imports' },
+      ],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
+    },
+  },
+  {
+    // TypeScript resolves the names in .ts files (typescript-eslint turns no-undef off there);
+    // the .mjs scripts run on Node and see its globals.
+    files: ['**/*.mjs'],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    files: ['test/**'],
+    rules: {
+      // ava's t.is/t.true are passed around as methods in table-driven tests, and JSON read back
+      // from the CLI's output is `any` by nature: asserting on it is the test.
+      '@typescript-eslint/unbound-method': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+    },
+  },
+);
