@@ -215,7 +215,7 @@ for (const c of ONLY !== undefined && ONLY !== 'issue9' ? [] : CASES) {
     } else {
       summary.push([`${c.file}: kubectl kustomize / kube-graceful`, 'n/a', `≥ ${TARGETS.kustomizeVsUs}×`, 'SKIP (no kubectl)']);
     }
-    const ratio = perRound((t) => t['kube-graceful'] / (t['node -e 0'] + t['cat']));
+    const ratio = perRound((t) => t['kube-graceful'] / (t['node -e 0'] + t.cat));
     summary.push([`${c.file}: kube-graceful / (cat + node -e 0)`, `${ratio.toFixed(2)}×`, `≤ ${TARGETS.usVsFloor}×`, verdict(ratio <= TARGETS.usVsFloor)]);
   }
 }

@@ -66,7 +66,7 @@ export function sharedOnPath(doc: Document, path: FieldPath, users: AliasUsers):
     if (isMap(node) && typeof segment === 'string') {
       const own = ownPair(node, segment);
       if (own) {
-        node = own.value as Node | null;
+        node = own.value;
         continue;
       }
       if (i < path.length - 1 && mergedValue(doc, node, segment) !== undefined) return { merged: { map: node, key: segment }, anchored };
@@ -127,7 +127,7 @@ export function lineOf(source: string, offset: number): number {
 }
 
 function resolved(doc: Document, node: Node | null | undefined): Node | null | undefined {
-  return isAlias(node) ? (node.resolve(doc) as Node | undefined) : node;
+  return isAlias(node) ? (node.resolve(doc)) : node;
 }
 
 /** A merge key as the yaml-1.1 schema reads one: a plain `<<` (its value is then a symbol). */

@@ -75,7 +75,7 @@ export function applySplices(source: string, edits: readonly Edit[]): string {
 
 function planEdit(source: string, doc: Document, path: FieldPath, value: unknown): Edit | undefined {
   const layout = new Layout(source, doc);
-  let node = doc.contents as Node | null;
+  let node = doc.contents;
   let holder: Holder = { kind: 'root' };
   for (let i = 0; i < path.length; i++) {
     const segment = path[i]!;

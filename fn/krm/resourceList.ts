@@ -138,7 +138,7 @@ function readWhole(text: string, options: ReadListOptions): ResourceListInput {
   const lineOf = lineIndex(text);
   const head = listHead(doc, lineOf);
   options.extraKinds?.(head.functionConfig); // every item is parsed here; called so the caller has its config either way
-  const root = doc.contents as Node;
+  const root = doc.contents!;
   const itemsNode = isMap(root) ? (root.get('items', true) as Node | undefined) : undefined;
   const itemNodes = isSeq(itemsNode) ? (itemsNode.items as Array<Node | null>) : [];
   const shared = sharedAnchorItems(doc, itemNodes, text, lineOf);
@@ -176,7 +176,7 @@ function itemStart(text: string, start: number): number {
 /** Checks that the list is a ResourceList and reads its functionConfig and results, each through the reader's limits. */
 function listHead(doc: Document, lineOf: (offset: number) => number): { functionConfig: unknown; results: unknown[] } {
   const root = doc.contents;
-  if (!isMap(root) || (root.get('kind') as unknown) !== 'ResourceList') {
+  if (!isMap(root) || (root.get('kind')) !== 'ResourceList') {
     throw new KubeGracefulError('E_INPUT', 'expected a single ResourceList document', { document: 1 }, 'Send a plain manifest stream or one ResourceList (config.kubernetes.io/v1).');
   }
   const itemsNode = root.get('items', true) as Node | undefined;

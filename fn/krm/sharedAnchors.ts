@@ -102,7 +102,7 @@ function itemSource(text: string, node: Node): string {
   return dedent(text.slice(start, end), start - (text.lastIndexOf('\n', start - 1) + 1));
 }
 
-type ItemEdit = { start: number; end: number; text: string };
+interface ItemEdit { start: number; end: number; text: string }
 
 /**
  * Returns the item edits to use when edited items share anchors: the first of `choices` (see

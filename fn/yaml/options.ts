@@ -44,7 +44,7 @@ function makeTags(tags: Tags): Tags {
       if (typeof tag === 'object' && 'format' in tag && tag.format === 'TIME') return false;
       return !DROPPED_TAGS.has(id);
     })
-    .map((tag) => (typeof tag === 'object' && tag.tag === INT_TAG && !('collection' in tag && tag.collection) ? { ...(tag as ScalarTag), resolve: safeIntResolve((tag as ScalarTag).resolve) } : tag));
+    .map((tag) => (typeof tag === 'object' && tag.tag === INT_TAG && !('collection' in tag && tag.collection) ? { ...(tag), resolve: safeIntResolve((tag).resolve) } : tag));
 }
 
 const INT_TAG = 'tag:yaml.org,2002:int';

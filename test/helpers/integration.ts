@@ -120,8 +120,8 @@ export interface KubeObject {
       metadata?: { annotations?: Record<string, string> };
       spec?: {
         terminationGracePeriodSeconds?: number;
-        containers?: { name: string; env?: { name: string; value?: string }[]; command?: string[] }[];
-        initContainers?: { name: string }[];
+        containers?: Array<{ name: string; env?: Array<{ name: string; value?: string }>; command?: string[] }>;
+        initContainers?: Array<{ name: string }>;
       };
     };
   };

@@ -38,11 +38,11 @@ const realWritevSync = fs.writevSync;
 fs.writeSync = ((fd: number, ...rest: unknown[]) => {
   if (fd === 1) writes++;
   return (realWriteSync as (...args: unknown[]) => number)(fd, ...rest);
-}) as typeof fs.writeSync;
+});
 fs.writevSync = ((fd: number, ...rest: unknown[]) => {
   if (fd === 1) writes++;
   return (realWritevSync as (...args: unknown[]) => number)(fd, ...rest);
-}) as typeof fs.writevSync;
+});
 syncBuiltinESMExports();
 process.on('exit', () => {
   try {
