@@ -69,6 +69,12 @@ export default tseslint.config(
       // `string[]` for simple element types; `Array<{ container: string; seconds: number }>` reads
       // better than `{ container: string; seconds: number }[]` for an object type.
       '@typescript-eslint/array-type': ['error', { default: 'array-simple' }],
+      // `||` stays right where it means "or" (booleans) and where an empty string falls back on
+      // purpose (`functionName || '(anonymous)'`); `??` is for null and undefined.
+      '@typescript-eslint/prefer-nullish-coalescing': [
+        'error',
+        { ignoreMixedLogicalExpressions: true, ignorePrimitives: { boolean: true, string: true } },
+      ],
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
@@ -105,6 +111,14 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',
+      // Tests match ANSI colour escapes (\x1b[...m) in the CLI's output.
+      'no-control-regex': 'off',
+      // Test inputs carry a literal ${...} on purpose: shell injection attempts, Helm's
+      // ${HELM_PLUGIN_DIR}.
+      'no-template-curly-in-string': 'off',
+      // Tests name generated manifests by String(value) of unknown YAML values; an object there
+      // only makes a failure message read [object Object].
+      '@typescript-eslint/no-base-to-string': 'off',
     },
   },
 );

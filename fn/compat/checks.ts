@@ -103,7 +103,7 @@ export function noTerminationDrainSeconds(pod: CheckedPod): string | undefined {
 }
 
 /** Returns true when the template already holds the injected istio-proxy (kube-inject output). */
-export function injectedAtRender(t: PodTemplate): boolean {
+function injectedAtRender(t: PodTemplate): boolean {
   return annotations(t)['sidecar.istio.io/status'] !== undefined && containerNamed(t, 'istio-proxy') !== undefined;
 }
 
@@ -161,7 +161,7 @@ export function noLifecycleOnSidecarProxy(pod: CheckedPod): string | undefined {
 }
 
 /** Returns true when ztunnel, not a sidecar, carries the pod's traffic (cni/pkg/util/podutil.go@1.24.6). */
-export function ambient(pod: CheckedPod): boolean {
+function ambient(pod: CheckedPod): boolean {
   const podMode = labels(pod.before)['istio.io/dataplane-mode'];
   if (podMode !== 'ambient' && pod.namespaceLabels['istio.io/dataplane-mode'] !== 'ambient') return false;
   if (podMode === 'none') return false;

@@ -7,7 +7,7 @@
 import * as check from './checks.ts';
 import type { CheckedPod } from './pod.ts';
 
-export type Product = 'Kubernetes' | 'Istio' | 'Linkerd';
+type Product = 'Kubernetes' | 'Istio' | 'Linkerd';
 
 /** One upstream constraint. */
 export interface Constraint {

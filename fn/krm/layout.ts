@@ -14,7 +14,7 @@
  */
 
 /** One item: where its text starts in the list and how far it may reach. */
-export interface ItemSpan {
+interface ItemSpan {
   /** Offset of the item's first character (after `- `). */
   readonly start: number;
   /** Offset of the line of the next item, or of the end of the items' block: the item ends before it. */

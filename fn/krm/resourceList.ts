@@ -27,7 +27,7 @@ import type { SharedItems } from './sharedAnchors.ts';
 import { dedent, indent } from './indentation.ts';
 
 /** One parsed item: where its text sits in the list and its document. */
-export interface Item {
+interface Item {
   readonly start: number;
   readonly end: number;
   readonly column: number;
@@ -188,7 +188,7 @@ function listHead(doc: Document, lineOf: (offset: number) => number): { function
   const read = (key: string) => {
     const node = root.get(key, true) as Node | undefined;
     try {
-      return node?.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT });
+      return node?.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }) as unknown;
     } catch {
       // toJS throws only when the aliases expand beyond the limit (undefined ones were found before).
       throw new KubeGracefulError('E_ALIAS_BOMB', `too many alias expansions in ${key} (possible "billion laughs" input)`, { document: 1, resource: 'ResourceList', field: key }, `Expand the anchors in ${key}, or remove the aliases.`);
@@ -278,7 +278,7 @@ function itemText(list: string, item: Item, shape: ItemShape): string {
 }
 
 /** Returns a function from a text offset to its 1-based line (binary search over line starts). */
-export function lineIndex(text: string): (offset: number) => number {
+function lineIndex(text: string): (offset: number) => number {
   const starts = [0];
   for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
   return (offset) => {

@@ -55,7 +55,9 @@ export function run(file: string, args: readonly string[], options: RunOptions =
       clearTimeout(timer);
       resolve({ stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), status, command: [file, ...args].join(' ') });
     });
-    child.stdin.on('error', () => {}); // a tool that exits before reading all input
+    child.stdin.on('error', () => {
+      // a tool that exits before reading all input
+    });
     child.stdin.end(options.input ?? '');
   });
 }
