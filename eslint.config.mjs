@@ -11,6 +11,8 @@ export default tseslint.config(
   {
     ignores: [
       'dist/',
+      // npm run build copies dist/ here for the Helm 4 plugin (scripts/build.mjs).
+      'renderer/dist/',
       '.cache/',
       'node_modules/',
       // Real charts and byte-compared outputs: data, not code.
