@@ -97,7 +97,7 @@ function timeWithNode(commands, runs, warmup) {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       if (typeof input === 'number') closeSync(input);
       closeSync(output);
-      if (result.status !== 0) throw new Error(`${c.label} exited ${result.status}: ${result.stderr}`);
+      if (result.status !== 0) throw new Error(`${c.label} exited ${result.status}: ${String(result.stderr)}`);
       if (run >= 0) times[i].push(ms);
     });
   }
@@ -113,7 +113,7 @@ function timeWithHyperfine(commands, runs, warmup) {
   for (let round = 0; round < runs; round++) {
     const args = ['--style', 'none', '--warmup', String(round === 0 ? warmup : 0), '--runs', '1', '--export-json', export_, ...commands.map((c) => c.shell)];
     const result = spawnSync('hyperfine', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    if (result.status !== 0) throw new Error(`hyperfine failed: ${result.stderr}`);
+    if (result.status !== 0) throw new Error(`hyperfine failed: ${String(result.stderr)}`);
     JSON.parse(readFileSync(export_, 'utf8')).results.forEach((r, i) => {
       times[i].push(...r.times.map((s) => s * 1000));
       cpu[i].push((r.user + r.system) * 1000); // one run per call: its mean is that run
@@ -174,7 +174,7 @@ function peakRss(file) {
   const result = spawnSync('/usr/bin/time', ['-f', '%M', '-o', report, process.execPath, CLI], { stdio: [input, output, 'pipe'] });
   closeSync(input);
   closeSync(output);
-  if (result.status !== 0) throw new Error(`kube-graceful exited ${result.status} on ${file}: ${result.stderr}`);
+  if (result.status !== 0) throw new Error(`kube-graceful exited ${result.status} on ${file}: ${String(result.stderr)}`);
   return Number(readFileSync(report, 'utf8').trim().split('\n').pop()) / 1024;
 }
 
@@ -215,7 +215,7 @@ for (const c of ONLY !== undefined && ONLY !== 'issue9' ? [] : CASES) {
     } else {
       summary.push([`${c.file}: kubectl kustomize / kube-graceful`, 'n/a', `≥ ${TARGETS.kustomizeVsUs}×`, 'SKIP (no kubectl)']);
     }
-    const ratio = perRound((t) => t['kube-graceful'] / (t['node -e 0'] + t['cat']));
+    const ratio = perRound((t) => t['kube-graceful'] / (t['node -e 0'] + t.cat));
     summary.push([`${c.file}: kube-graceful / (cat + node -e 0)`, `${ratio.toFixed(2)}×`, `≤ ${TARGETS.usVsFloor}×`, verdict(ratio <= TARGETS.usVsFloor)]);
   }
 }
@@ -226,7 +226,7 @@ for (const c of ONLY !== undefined && ONLY !== 'issue9' ? [] : CASES) {
 if (ONLY === undefined || ONLY === 'dense' || ONLY === 'krm') {
   const file = join(work, 'krm-schemas.yaml');
   const generated = spawnSync(process.execPath, [join(ROOT, 'scripts', 'krm-schemas.mjs')], { maxBuffer: 64 * 2 ** 20 });
-  if (generated.status !== 0) throw new Error(`scripts/krm-schemas.mjs failed: ${generated.stderr}`);
+  if (generated.status !== 0) throw new Error(`scripts/krm-schemas.mjs failed: ${String(generated.stderr)}`);
   writeFileSync(file, generated.stdout);
   const READ_STDIN = "let n = 0; process.stdin.on('data', (c) => { n += c.length; })";
   const commands = [command('kube-graceful', [process.execPath, CLI], file), command('node read stdin', [process.execPath, '-e', READ_STDIN], file)];

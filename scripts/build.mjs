@@ -74,7 +74,7 @@ const training = spawnSync(process.execPath, ['dist/cli.js'], {
   env: { ...env, KUBE_GRACEFUL_CODE_CACHE: 'write' },
   stdio: ['pipe', 'ignore', 'pipe'],
 });
-if (training.status !== 0) throw new Error(`build: the training run failed (exit ${training.status}):\n${training.stderr}`);
+if (training.status !== 0) throw new Error(`build: the training run failed (exit ${training.status}):\n${String(training.stderr)}`);
 const check = spawnSync(process.execPath, ['dist/cli.js', '--version'], { env: { ...env, KUBE_GRACEFUL_CODE_CACHE: 'check' }, encoding: 'utf8' });
 if (!check.stderr.includes('code cache used')) throw new Error(`build: V8 does not take the cache it just made: ${check.stderr}`);
 

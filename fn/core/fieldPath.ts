@@ -63,7 +63,7 @@ export function setAt(root: unknown, path: FieldPath, value: unknown): unknown {
   if (path.length === 0) return value;
   const [head, ...rest] = path as [PathSegment, ...PathSegment[]];
   if (typeof head === 'object') {
-    const list = Array.isArray(root) ? [...root] : [];
+    const list: unknown[] = Array.isArray(root) ? [...(root as unknown[])] : [];
     const at = list.findIndex((item) => isRecord(item) && item[head.key] === head.equals);
     const current = at === -1 ? { [head.key]: head.equals } : list[at];
     const next = setAt(current, rest, value);
@@ -73,7 +73,7 @@ export function setAt(root: unknown, path: FieldPath, value: unknown): unknown {
   }
   if (typeof head === 'number') {
     if (!Array.isArray(root) || head >= root.length) throw new RangeError(`no list item ${head}`);
-    const list = [...root];
+    const list = [...(root as unknown[])];
     list[head] = setAt(list[head], rest, value);
     return list;
   }

@@ -111,7 +111,7 @@ export function regionsOf(source: string, doc: Document): Region[] {
       walk(child.node, child.path, child.region ?? parent, child.region?.end ?? end);
     }
   };
-  walk(doc.contents as Node | null, [], undefined, source.length);
+  walk(doc.contents, [], undefined, source.length);
   return regions;
 }
 
@@ -127,7 +127,7 @@ function regionChain(source: string, doc: Document, edit: SpliceEdit, cache: Map
   // inside any region that starts before it; the lines after its line breaks, inside any region.
   const atLineStart = source[edit.start - 1] === '\n';
   const written = (region: Region) => (atLineStart && region.start < edit.start ? lines : lines.slice(1));
-  let node = doc.contents as Node | null;
+  let node = doc.contents;
   let path: DataPath = [];
   let parent: Region | undefined;
   let end = source.length;
@@ -188,9 +188,9 @@ function childRegions(source: string, node: Node | null, path: DataPath, parent:
     return node.items.map((pair, i) => {
       const value = pair.value as Node | null;
       if (!cut) return { node: value, path: [...path, names[i]!] };
-      const start = keys[i]!.range![0];
+      const start = keys[i]!.range[0];
       const next = keys[i + 1];
-      const regionEnd = next ? next.range![0] : lastEnd(source, node.range?.[1], end);
+      const regionEnd = next ? next.range[0] : lastEnd(source, node.range?.[1], end);
       const otherKeys = names.filter((_, j) => j !== i);
       const region: Region = { start, end: regionEnd, column: column(start), kind: 'entry', collectionPath: path, key: names[i]!, otherKeys, ...withParent };
       return { node: value, path: [...path, names[i]!], region };

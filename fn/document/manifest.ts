@@ -9,7 +9,6 @@ import { KubeGracefulError } from '../core/errors.ts';
 import { buildAt, dataPathOf, formatPath, setAt } from '../core/fieldPath.ts';
 import type { FieldPath } from '../core/fieldPath.ts';
 import { checkEditsLocally } from './localCheck.ts';
-import type { DataPath } from './localCheck.ts';
 import { applySplices, planInsertPair, planReplaceNode, planSplices, spliceSet } from './splice.ts';
 import type { Edit, FieldSet } from './splice.ts';
 import { aliasUsers, hasAliases, lineOf, sharedOnPath } from './shared.ts';
@@ -121,7 +120,7 @@ export class ManifestDocument {
     if (edits) {
       const spliced = applySplices(this.#text, edits);
       const setPaths = pending.map((set) => dataPathOf(expected, set.path));
-      if (setPaths.every((path) => path !== undefined) && checkEditsLocally(this.#text, doc, edits, spliced, expected, setPaths as DataPath[])) {
+      if (setPaths.every((path) => path !== undefined) && checkEditsLocally(this.#text, doc, edits, spliced, expected, setPaths)) {
         // The tree of the new text is parsed only if someone asks for it (see `document`).
         this.commit(spliced, undefined, expected);
         return;
@@ -234,7 +233,7 @@ export class ManifestDocument {
   /** The tree edit: create what is missing along the path, set the value, print the document. */
   private rewrite(path: FieldPath, value: unknown): string {
     const doc = this.parse(this.#text, printableParseOptions());
-    let parent: Node | null = doc.contents as Node | null;
+    let parent: Node | null = doc.contents;
     const setChild = (holder: Node | Document, key: unknown, child: unknown) => {
       (holder as { set(k: unknown, v: unknown): void }).set(key, doc.createNode(child, NO_ALIASES));
     };
@@ -302,7 +301,7 @@ export class ManifestDocument {
     const [line, column] = problem.linePos?.[0] ? [problem.linePos[0].line, problem.linePos[0].col] : [undefined, undefined];
     const at = { ...this.place, ...resourceHint(this.#text), line: line === undefined ? undefined : this.place.line + line - 1, column };
     const message = problem.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-    if (/Maximum call stack/.test(message)) return new KubeGracefulError('E_TOO_DEEP', 'nesting too deep to read', at, 'Kubernetes objects are never this deep; check how the input was generated.');
+    if (message.includes('Maximum call stack')) return new KubeGracefulError('E_TOO_DEEP', 'nesting too deep to read', at, 'Kubernetes objects are never this deep; check how the input was generated.');
     if (problem.code === 'DUPLICATE_KEY') return new KubeGracefulError('E_DUPLICATE_KEY', message, at, 'Remove one of the two keys; Kubernetes would silently keep only one.');
     return new KubeGracefulError('E_PARSE', message, at, 'Fix the YAML at that line (run the chart with `helm template` and look at the document).');
   }
@@ -311,7 +310,7 @@ export class ManifestDocument {
     if (error instanceof KubeGracefulError) return error;
     const message = error instanceof Error ? error.message : String(error);
     const place = { ...this.place, ...resourceHint(this.#text) };
-    const undefinedAlias = this.#doc && /^Unresolved alias/.test(message) ? firstUndefinedAlias(this.#doc) : undefined;
+    const undefinedAlias = this.#doc && message.startsWith("Unresolved alias") ? firstUndefinedAlias(this.#doc) : undefined;
     if (undefinedAlias) {
       // Not an alias bomb: an alias with no anchor before it (in this document: anchors never reach across `---`).
       const { message: what, hint } = undefinedAliasMessage(undefinedAlias.source);

@@ -66,7 +66,7 @@ export function sharedOnPath(doc: Document, path: FieldPath, users: AliasUsers):
     if (isMap(node) && typeof segment === 'string') {
       const own = ownPair(node, segment);
       if (own) {
-        node = own.value as Node | null;
+        node = own.value;
         continue;
       }
       if (i < path.length - 1 && mergedValue(doc, node, segment) !== undefined) return { merged: { map: node, key: segment }, anchored };
@@ -84,7 +84,7 @@ export function sharedOnPath(doc: Document, path: FieldPath, users: AliasUsers):
 }
 
 /** The map's own entry for `key` (not one from a merge). */
-export function ownPair(map: YAMLMap, key: string): Pair<Node, Node | null> | undefined {
+function ownPair(map: YAMLMap, key: string): Pair<Node, Node | null> | undefined {
   return map.items.find((pair) => isScalar(pair.key) && String(pair.key.value) === key && !isMergeKey(pair)) as Pair<Node, Node | null> | undefined;
 }
 
@@ -92,7 +92,7 @@ export function ownPair(map: YAMLMap, key: string): Pair<Node, Node | null> | un
  * The value node the map gives `key`: its own, else the first merged map's that has it; undefined
  * when neither has it. Aliases are followed.
  */
-export function mergedValue(doc: Document, map: YAMLMap, key: string, depth = 0): Node | null | undefined {
+function mergedValue(doc: Document, map: YAMLMap, key: string, depth = 0): Node | null | undefined {
   const own = ownPair(map, key);
   if (own) return own.value;
   if (depth > 64) return undefined; // merges of merges this deep are hostile input, not manifests
@@ -115,6 +115,9 @@ export function findItem(doc: Document, seq: YAMLSeq, selector: Exclude<PathSegm
     const map = resolved(doc, item as Node | null);
     if (!isMap(map)) return false;
     const field = mergedValue(doc, map, selector.key);
+    // A scalar's value is a string, number, boolean or bigint here; String() prints it as the
+    // selector text (`port: 8080` matches `[port=8080]`).
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string
     return isScalar(field) && field.value !== null && String(field.value) === selector.equals;
   }) as Node | undefined;
 }
@@ -127,7 +130,7 @@ export function lineOf(source: string, offset: number): number {
 }
 
 function resolved(doc: Document, node: Node | null | undefined): Node | null | undefined {
-  return isAlias(node) ? (node.resolve(doc) as Node | undefined) : node;
+  return isAlias(node) ? (node.resolve(doc)) : node;
 }
 
 /** A merge key as the yaml-1.1 schema reads one: a plain `<<` (its value is then a symbol). */

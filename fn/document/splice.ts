@@ -76,7 +76,7 @@ export function applySplices(source: string, edits: readonly Edit[]): string {
 
 function planEdit(source: string, doc: Document, path: FieldPath, value: unknown): Edit | undefined {
   const layout = new Layout(source, doc);
-  let node = doc.contents as Node | null;
+  let node = doc.contents;
   let holder: Holder = { kind: 'root' };
   for (let i = 0; i < path.length; i++) {
     const segment = path[i]!;
@@ -264,7 +264,7 @@ function plainJson(value: unknown): string | undefined {
   const json = JSON.stringify(value, (_key, v: unknown) => {
     // -0 prints as -0 but is 0 in JSON; a hole in an array is null in JSON.
     if (v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v) && !Object.is(v, -0))) return v;
-    if (Array.isArray(v) && Object.keys(v).length === v.length) return v;
+    if (Array.isArray(v) && Object.keys(v).length === v.length) return v as unknown[];
     if (typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype && Object.getOwnPropertySymbols(v).length === 0) return v;
     plain = false;
     return null;

@@ -15,7 +15,7 @@
 import { columnOf } from '../core/positions.ts';
 
 /** One item: where its text starts in the list and how far it may reach. */
-export interface ItemSpan {
+interface ItemSpan {
   /** Offset of the item's first character (after `- `). */
   readonly start: number;
   /** Offset of the line of the next item, or of the end of the items' block: the item ends before it. */
@@ -98,7 +98,7 @@ export function listLayout(text: string): ListLayout | undefined {
   const items = starts.map((start, i) => ({ start, limit: dashLines[i + 1] ?? blockEnd, column: columnOf(text, start) }));
   // The frame: the items' block (up to the next root key) is one empty item at the items' column,
   // so that the frame's lists are indented as the list's are (splice.ts reads that off the first).
-  const colon = text.indexOf(':', lines[itemsLine]!) + 1;
+  const colon = text.indexOf(':', lines[itemsLine]) + 1;
   const endsWithBreak = text.charCodeAt(blockEnd - 1) === 0x0a;
   const standIn = `\n${' '.repeat(column!)}- {}${endsWithBreak ? '\n' : ''}`;
   const frame = text.slice(0, colon) + standIn + text.slice(blockEnd);

@@ -28,7 +28,7 @@ import { dedent, indent } from './indentation.ts';
 import { columnOf, lineStartOf } from '../core/positions.ts';
 
 /** One parsed item: where its text sits in the list and its document. */
-export interface Item {
+interface Item {
   readonly start: number;
   readonly end: number;
   readonly column: number;
@@ -139,7 +139,7 @@ function readWhole(text: string, options: ReadListOptions): ResourceListInput {
   const lineOf = lineIndex(text);
   const head = listHead(doc, lineOf);
   options.extraKinds?.(head.functionConfig); // every item is parsed here; called so the caller has its config either way
-  const root = doc.contents as Node;
+  const root = doc.contents!;
   const itemsNode = isMap(root) ? (root.get('items', true) as Node | undefined) : undefined;
   const itemNodes = isSeq(itemsNode) ? (itemsNode.items as Array<Node | null>) : [];
   const shared = sharedAnchorItems(doc, itemNodes, text, lineOf);
@@ -177,7 +177,7 @@ function itemStart(text: string, start: number): number {
 /** Checks that the list is a ResourceList and reads its functionConfig and results, each through the reader's limits. */
 function listHead(doc: Document, lineOf: (offset: number) => number): { functionConfig: unknown; results: unknown[] } {
   const root = doc.contents;
-  if (!isMap(root) || (root.get('kind') as unknown) !== 'ResourceList') {
+  if (!isMap(root) || (root.get('kind')) !== 'ResourceList') {
     throw new KubeGracefulError('E_INPUT', 'expected a single ResourceList document', { document: 1 }, 'Send a plain manifest stream or one ResourceList (config.kubernetes.io/v1).');
   }
   const itemsNode = root.get('items', true) as Node | undefined;
@@ -189,7 +189,7 @@ function listHead(doc: Document, lineOf: (offset: number) => number): { function
   const read = (key: string) => {
     const node = root.get(key, true) as Node | undefined;
     try {
-      return node?.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT });
+      return node?.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }) as unknown;
     } catch {
       // toJS throws only when the aliases expand beyond the limit (undefined ones were found before).
       throw new KubeGracefulError('E_ALIAS_BOMB', `too many alias expansions in ${key} (possible "billion laughs" input)`, { document: 1, resource: 'ResourceList', field: key }, `Expand the anchors in ${key}, or remove the aliases.`);
@@ -279,7 +279,7 @@ function itemText(list: string, item: Item, shape: ItemShape): string {
 }
 
 /** Returns a function from a text offset to its 1-based line (binary search over line starts). */
-export function lineIndex(text: string): (offset: number) => number {
+function lineIndex(text: string): (offset: number) => number {
   const starts = [0];
   for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
   return (offset) => {

@@ -103,7 +103,7 @@ function itemSource(text: string, node: Node): string {
   return dedent(text.slice(start, end), columnOf(text, start));
 }
 
-type ItemEdit = { start: number; end: number; text: string };
+interface ItemEdit { start: number; end: number; text: string }
 
 /**
  * Returns the item edits to use when edited items share anchors: the first of `choices` (see
@@ -114,7 +114,7 @@ export function verifySharedItems(input: ResourceListInput, choices: readonly It
   const shared = input.shared!;
   const changed = input.items.filter((item) => item.doc.changed);
   if (!changed.some((item) => shared.items.has(item.doc.place.document - 1))) return choices[0]!;
-  const expected = shared.itemNodes.map((node) => node?.toJS(shared.doc, { maxAliasCount: MAX_ALIAS_COUNT }));
+  const expected = shared.itemNodes.map((node) => node?.toJS(shared.doc, { maxAliasCount: MAX_ALIAS_COUNT }) as unknown);
   for (const item of changed) expected[item.doc.place.document - 1] = item.doc.data;
   let other = -1;
   for (const edits of choices) {

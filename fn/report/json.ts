@@ -4,7 +4,7 @@ import type { Config } from '../config/schema.ts';
 import type { ChangeRecord, Finding } from '../core/records.ts';
 
 /** Version of the JSON report's shape; bumped on any incompatible change. */
-export const REPORT_SCHEMA = 'kube-graceful.dev/report/v1';
+const REPORT_SCHEMA = 'kube-graceful.dev/report/v1';
 
 /** Returns the JSON report as data (the records with formatted field paths and the settings used). */
 export function reportData(changes: readonly ChangeRecord[], findings: readonly Finding[], config: Config): Record<string, unknown> {

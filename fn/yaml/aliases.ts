@@ -56,5 +56,5 @@ export function flowYaml(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(flowYaml).join(', ')}]`;
   if (value instanceof Map) return `{${[...value].map(([k, v]) => `${flowYaml(k)}: ${flowYaml(v)}`).join(', ')}}`;
   if (value instanceof Set) return flowYaml([...value]);
-  return `{${Object.entries(value as object).map(([k, v]) => `${JSON.stringify(k)}: ${flowYaml(v)}`).join(', ')}}`;
+  return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${flowYaml(v)}`).join(', ')}}`;
 }

@@ -59,7 +59,7 @@ export function timelineDisagreements(explanation: WorkloadExplanation, pod: Che
   };
   named(/^grace deadline \((\d+) s\)/, 'terminationGracePeriodSeconds', graceSeconds(after));
   for (const event of timeline.events) {
-    if (event.actor === 'kubelet' && /grace deadline/.test(event.text) && event.at !== null && event.at > graceSeconds(after) + 2) {
+    if (event.actor === 'kubelet' && event.text.includes('grace deadline') && event.at !== null && event.at > graceSeconds(after) + 2) {
       out.push({ rule: 'terminationGracePeriodSeconds', message: `grace deadline at t=${event.at}, the manifest's grace is ${graceSeconds(after)} s` });
     }
   }

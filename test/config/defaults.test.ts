@@ -21,7 +21,7 @@ test('a run without config or flags gets the defaults, and a flag still goes thr
 
 test('each run gets its own copy of the defaults', (t) => {
   const one = loadConfig(undefined, {});
-  (one.spec.mesh.istioInjectedNamespaces as string[]).push('changed');
+  (one.spec.mesh.istioInjectedNamespaces).push('changed');
   t.deepEqual(loadConfig(undefined, {}).spec.mesh.istioInjectedNamespaces, []);
 });
 

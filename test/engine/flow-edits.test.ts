@@ -74,7 +74,7 @@ const cases = [
     file: 'helloworld-flow-containers.yaml',
     json: false,
     // The container list stays on its line, the new entry in its plain YAML flow style.
-    layout: [/\n      containers: \[\{name: helloworld, [^\n]*, ports: \[\{containerPort: 5000\}\], lifecycle: \{preStop: \{sleep: \{seconds: \d+\}\}\}\}\]\n/],
+    layout: [/\n {6}containers: \[\{name: helloworld, [^\n]*, ports: \[\{containerPort: 5000\}\], lifecycle: \{preStop: \{sleep: \{seconds: \d+\}\}\}\}\]\n/],
   },
 ] as const;
 

@@ -5,6 +5,7 @@
  * lost, `y` became `true`, `012` became `10`.
  */
 import test from 'ava';
+import type { ExecutionContext } from 'ava';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,7 +57,7 @@ const EARLIER = {
 };
 
 /** Asserts that `output` is `input` with one insertion, and returns what was inserted. */
-function insertion(t: import('ava').ExecutionContext, input: string, output: string): string {
+function insertion(t: ExecutionContext, input: string, output: string): string {
   let prefix = 0;
   while (prefix < input.length && input[prefix] === output[prefix]) prefix++;
   let suffix = 0;

@@ -57,14 +57,14 @@ function editArb(text: string): fc.Arbitrary<Array<{ path: FieldPath; value: unk
   const one = fc.oneof(
     fc.constantFrom(...(names.length ? names : ['app'])).chain((name) =>
       fc.oneof(
-        fc.integer({ min: 1, max: 90 }).map((s) => ({ path: container(name, 'lifecycle', 'preStop'), value: { sleep: { seconds: s } } as unknown })),
-        fc.constantFrom('MINIMUM_DRAIN_DURATION', 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS').map((env) => ({ path: container(name, 'env', { key: 'name', equals: env }, 'value'), value: '5s' as unknown })),
-        fc.constantFrom(['sh', '-c', 'exec app'], ['/bin/true']).map((command) => ({ path: container(name, 'command'), value: command as unknown })),
+        fc.integer({ min: 1, max: 90 }).map((s) => ({ path: container(name, 'lifecycle', 'preStop'), value: { sleep: { seconds: s } } })),
+        fc.constantFrom('MINIMUM_DRAIN_DURATION', 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS').map((env) => ({ path: container(name, 'env', { key: 'name', equals: env }, 'value'), value: '5s' })),
+        fc.constantFrom(['sh', '-c', 'exec app'], ['/bin/true']).map((command) => ({ path: container(name, 'command'), value: command })),
       ),
     ),
-    fc.integer({ min: 0, max: 600 }).map((n) => ({ path: [...template, 'spec', 'terminationGracePeriodSeconds'] as FieldPath, value: n as unknown })),
-    fc.constantFrom('proxy.istio.io/config', 'kube-graceful.dev/note').map((key) => ({ path: [...template, 'metadata', 'annotations', key] as FieldPath, value: 'drainDuration: 45s\n' as unknown })),
-    fc.constantFrom('yes', '1:30', 'a "quoted" # text').map((v) => ({ path: ['metadata', 'labels', 'tier'] as FieldPath, value: v as unknown })),
+    fc.integer({ min: 0, max: 600 }).map((n) => ({ path: [...template, 'spec', 'terminationGracePeriodSeconds'] as FieldPath, value: n })),
+    fc.constantFrom('proxy.istio.io/config', 'kube-graceful.dev/note').map((key) => ({ path: [...template, 'metadata', 'annotations', key] as FieldPath, value: 'drainDuration: 45s\n' })),
+    fc.constantFrom('yes', '1:30', 'a "quoted" # text').map((v) => ({ path: ['metadata', 'labels', 'tier'] as FieldPath, value: v })),
   );
   return fc.array(one, { minLength: 1, maxLength: 5 });
 }
@@ -254,18 +254,18 @@ function claimFor(region: Region, text: string, data: unknown): { expected: unkn
   } catch {
     return undefined;
   }
-  const collection = getAt(data, region.collectionPath as FieldPath);
+  const collection = getAt(data, region.collectionPath);
   if (region.kind === 'entry') {
     if (read === null || typeof read !== 'object' || Array.isArray(read)) return undefined;
     const map = { ...(collection as Record<string, unknown>) };
     delete map[region.key!];
     Object.assign(map, read);
-    return { expected: setAt(data, region.collectionPath as FieldPath, map), setPaths: Object.keys(read).map((key) => [...region.collectionPath, key]) };
+    return { expected: setAt(data, region.collectionPath, map), setPaths: Object.keys(read).map((key) => [...region.collectionPath, key]) };
   }
   if (!Array.isArray(read) || read.length === 0) return undefined;
   const list = [...(collection as unknown[])];
   list.splice(region.index!, 1, ...read);
-  return { expected: setAt(data, region.collectionPath as FieldPath, list), setPaths: read.map((_, i) => [...region.collectionPath, region.index! + i]) };
+  return { expected: setAt(data, region.collectionPath, list), setPaths: read.map((_, i) => [...region.collectionPath, region.index! + i]) };
 }
 
 test('the check refuses what it cannot vouch for: anchors, merge keys, directives, flow roots, lines that leave the region', (t) => {

@@ -174,7 +174,7 @@ const data = (text: string) => parseAllDocuments(text, { version: '1.1', merge: 
 /** The same stream with every alias and merge written out. */
 const writtenOut = (text: string) => data(text).map((object) => stringify(object, { aliasDuplicateObjects: false, version: '1.1' })).join('---\n');
 
-type Workload = { spec: { template: { metadata: { annotations?: Record<string, string> }; spec: { containers: Array<{ name: string; image: string; lifecycle?: unknown }> } } } };
+interface Workload { spec: { template: { metadata: { annotations?: Record<string, string> }; spec: { containers: Array<{ name: string; image: string; lifecycle?: unknown }> } } } }
 const workloads = (text: string) => (data(text)[1] as { items: Workload[] }).items;
 
 const cases = [
@@ -247,6 +247,6 @@ spec:
   t.deepEqual(deployment!.metadata, { name: 'web', namespace: 'shop' }, 'the workload\'s own metadata is unchanged');
   t.is(deployment!.spec.template.metadata.name, 'web');
   t.truthy(deployment!.spec.template.metadata.annotations['proxy.istio.io/config']);
-  t.regex(run.stdout, /^metadata: &meta\n  name: web\n  namespace: shop\nspec:/m);
+  t.regex(run.stdout, /^metadata: &meta\n {2}name: web\n {2}namespace: shop\nspec:/m);
   t.is(runCli(args, run.stdout).stdout, run.stdout, 'a second run changes nothing');
 });

@@ -18,7 +18,6 @@ import { transform } from '../../fn/engine/transform.ts';
 import { corpus, corpusNames, ROOT } from '../helpers/fixtures.ts';
 import { requireTool } from '../helpers/tools.ts';
 import { runInProcess } from './run.ts';
-// @ts-expect-error: a plain .mjs script, no types
 import { EXAMPLE_ARGS, EXAMPLE_PICTURE } from '../../scripts/example-picture.mjs';
 
 const INJECTED = { 'istio-injected-namespaces': 'monitoring,argocd,istio-system,ingress-nginx,kube-system,argo,default' };
@@ -112,7 +111,7 @@ for (const format of ['svg', 'html'] as const) {
 
 test('the README shows the example picture, and it is what the script writes now', async (t) => {
   t.regex(readFileSync(join(ROOT, 'README.md'), 'utf8'), new RegExp(`!\\[[^\\]]+\\]\\(${EXAMPLE_PICTURE as string}\\)`));
-  const now = await runInProcess((EXAMPLE_ARGS as string[]).map((a) => (a.endsWith('.yaml') ? join(ROOT, a) : a)));
-  const committed = readFileSync(join(ROOT, EXAMPLE_PICTURE as string), 'utf8');
+  const now = await runInProcess((EXAMPLE_ARGS).map((a) => (a.endsWith('.yaml') ? join(ROOT, a) : a)));
+  const committed = readFileSync(join(ROOT, EXAMPLE_PICTURE), 'utf8');
   t.is(committed, now.stdout, 'run `npm run picture` and commit docs/images/quickstart-timeline.svg');
 });

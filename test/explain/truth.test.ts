@@ -61,7 +61,7 @@ interface Template {
 }
 
 function template(object: Record<string, unknown>): Template {
-  return (getAt(object, ['spec', 'template']) ?? getAt(object, ['spec', 'jobTemplate', 'spec', 'template']) ?? {}) as Template;
+  return (getAt(object, ['spec', 'template']) ?? getAt(object, ['spec', 'jobTemplate', 'spec', 'template']) ?? {});
 }
 
 const seconds = (text: string | undefined) => (text === undefined ? undefined : Number(/^(\d+)s$/.exec(text)?.[1]));

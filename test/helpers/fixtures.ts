@@ -33,5 +33,5 @@ export function corpusObject(file: string, kind: string, name?: string): Record<
     .map((doc) => doc.toJS() as { kind?: string; metadata?: { name?: string } } | null)
     .find((o) => o?.kind === kind && (name === undefined || o.metadata?.name === name));
   if (!object) throw new Error(`no ${kind}${name ? ` ${name}` : ''} in corpus fixture ${file}`);
-  return object as Record<string, unknown>;
+  return object;
 }

@@ -55,7 +55,9 @@ export function run(file: string, args: readonly string[], options: RunOptions =
       clearTimeout(timer);
       resolve({ stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), status, command: [file, ...args].join(' ') });
     });
-    child.stdin.on('error', () => {}); // a tool that exits before reading all input
+    child.stdin.on('error', () => {
+      // a tool that exits before reading all input
+    });
     child.stdin.end(options.input ?? '');
   });
 }
@@ -120,8 +122,8 @@ export interface KubeObject {
       metadata?: { annotations?: Record<string, string> };
       spec?: {
         terminationGracePeriodSeconds?: number;
-        containers?: { name: string; env?: { name: string; value?: string }[]; command?: string[] }[];
-        initContainers?: { name: string }[];
+        containers?: Array<{ name: string; env?: Array<{ name: string; value?: string }>; command?: string[] }>;
+        initContainers?: Array<{ name: string }>;
       };
     };
   };

@@ -55,6 +55,9 @@ export function runBounded(args: readonly string[], input: string | Buffer, opti
       signal: run.signal,
       stdout: run.stdout?.toString('utf8') ?? '',
       stderr: run.stderr?.toString('utf8') ?? '',
+      // tsc needs the assertion (`code` is not on Error: TS2339); typescript-eslint 8.74 calls it
+      // unnecessary.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
       timedOut: (run.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT',
       elapsedMs: Date.now() - started,
       maxRssMiB: usage ? usage.maxRssKiB / 1024 : undefined,

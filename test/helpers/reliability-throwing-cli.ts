@@ -6,6 +6,7 @@
  *
  * Usage: node --import tsx reliability-throwing-cli.ts <edits before the throw> <crash|input> [cli args…]
  */
+import type * as NodeFs from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { KubeGracefulError } from '../../fn/core/errors.ts';
 import { MUTATORS } from '../../fn/mutators/registry.ts';
@@ -40,17 +41,17 @@ const throwing: RegisteredMutator = defineMutator<never, 'app-graceful'>({
 // The CLI writes stdout with fs.writeSync or fs.writevSync on fd 1 (fn/cli/io.ts writeAll):
 // count those writes. syncBuiltinESMExports makes the ES module imports of node:fs see the wrappers.
 let writes = 0;
-const fs = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
+const fs = createRequire(import.meta.url)('node:fs') as typeof NodeFs;
 const realWriteSync = fs.writeSync;
 const realWritevSync = fs.writevSync;
 fs.writeSync = ((fd: number, ...rest: unknown[]) => {
   if (fd === 1) writes++;
   return (realWriteSync as (...args: unknown[]) => number)(fd, ...rest);
-}) as typeof fs.writeSync;
+});
 fs.writevSync = ((fd: number, ...rest: unknown[]) => {
   if (fd === 1) writes++;
   return (realWritevSync as (...args: unknown[]) => number)(fd, ...rest);
-}) as typeof fs.writevSync;
+});
 syncBuiltinESMExports();
 process.on('exit', () => {
   try {

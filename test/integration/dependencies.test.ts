@@ -8,7 +8,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-// @ts-expect-error: a plain .mjs script without type declarations
 import { undeclaredImports } from '../../scripts/undeclared-imports.mjs';
 
 type Problem = { folder: string; name: string; files: string[] };

@@ -113,7 +113,7 @@ test('helm 4 finds the plugin through HELM_PLUGINS (a folder of plugin folders, 
   // The npm package, as `npm install kube-graceful` unpacks it.
   const pack = tempDir('npm-pack');
   const packed = await runOk(t, 'npm', ['pack', '--json', '--pack-destination', pack, '--ignore-scripts', '--loglevel=error'], { cwd: ROOT });
-  const tarball = join(pack, (JSON.parse(packed) as { filename: string }[])[0]!.filename);
+  const tarball = join(pack, (JSON.parse(packed) as Array<{ filename: string }>)[0]!.filename);
   await runOk(t, 'tar', ['-xzf', tarball, '-C', pack]);
   const packageRoot = join(pack, 'package');
   const npmHome = tempDir('helm4-npm');

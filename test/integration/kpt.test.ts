@@ -177,7 +177,7 @@ test('kpt fn render with an image pipeline: the Kptfile configMap reaches the co
   t.not(failed.status, 0);
   t.deepEqual(files(bad), pristine, 'package untouched');
   t.regex(failed.stderr, /lb-provider: got \\"nope\\"; expected one of aws-nlb-ip/, 'kpt shows our stderr (quoted): the key the Kptfile names, the value, what is allowed');
-  const list = parse(readFileSync(join(results, 'results.yaml'), 'utf8')) as { items: { image?: string; exitCode: number; stderr?: string }[] };
+  const list = parse(readFileSync(join(results, 'results.yaml'), 'utf8')) as { items: Array<{ image?: string; exitCode: number; stderr?: string }> };
   t.is(list.items.length, 1, JSON.stringify(list));
   t.is(list.items[0]?.image, image);
   t.is(list.items[0]?.exitCode, 2, 'exit 2: bad config');
@@ -196,7 +196,7 @@ test('an error finding: kpt exits non-zero, writes our error result, and leaves 
   t.not(inPlace.status, 0);
   t.deepEqual(files(pkg), before, 'package untouched');
   t.regex(inPlace.stderr, /error: BAD_ANNOTATION Deployment demo-gateway/, "kpt shows our stderr");
-  const list = parse(readFileSync(join(results, 'results.yaml'), 'utf8')) as { items: { exitCode: number; results: { severity: string; tags?: Record<string, string>; resourceRef?: { name: string } }[] }[] };
+  const list = parse(readFileSync(join(results, 'results.yaml'), 'utf8')) as { items: Array<{ exitCode: number; results: Array<{ severity: string; tags?: Record<string, string>; resourceRef?: { name: string } }> }> };
   t.is(list.items[0]?.exitCode, 1);
   const errors = list.items[0]?.results.filter((r) => r.severity === 'error') ?? [];
   t.is(errors.length, 1, JSON.stringify(list.items[0]?.results));

@@ -35,7 +35,7 @@ test('the build puts the same launcher, bundle and code cache in dist/ and in th
 
 test('the npm package holds the CLI, the plugin folder with its bundle, and no tests', async (t) => {
   const out = await runOk(t, 'npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '--loglevel=error'], { cwd: ROOT });
-  const files = ((JSON.parse(out) as { files: { path: string }[] }[])[0]?.files ?? []).map((f) => f.path);
+  const files = ((JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]?.files ?? []).map((f) => f.path);
   const built = readdirSync(join(ROOT, 'dist')).flatMap((f) => [`dist/${f}`, `renderer/dist/${f}`]);
   for (const file of [...built, 'renderer/plugin.yaml', 'renderer/README.md', 'README.md', 'package.json']) t.true(files.includes(file), file);
   t.false(files.some((f) => f.startsWith('test/') || f.startsWith('.cache/')), files.filter((f) => f.startsWith('test/')).join(', '));

@@ -184,7 +184,9 @@ function run(shell: Shell, argv: readonly string[], options: RunOptions = {}): P
       resolve({ code, signal, stdout, stderr });
     });
     // A program that never reads stdin may be gone before the write: EPIPE is not a failure.
-    child.stdin.on('error', () => {});
+    child.stdin.on('error', () => {
+      // EPIPE: see above
+    });
     child.stdin.end(options.stdin ?? '');
   });
 }

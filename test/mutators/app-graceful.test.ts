@@ -343,7 +343,7 @@ test('a pre-injected istio-proxy container is never a serving container and its 
 
 // auto: native only where Linkerd itself runs native (2.20+); classic before, where Linkerd calls
 // the feature experimental (2.15–2.18) or beta (2.19). `pin` is the annotation set to "false".
-const linkerdMatrix: Array<{ flags: Flags; key: string | 'classic'; pin?: string }> = [
+const linkerdMatrix: Array<{ flags: Flags; key: string /* a mode, or 'classic' */; pin?: string }> = [
   { flags: { 'linkerd-version': '2.14' }, key: 'classic' },
   { flags: { 'linkerd-version': '2.15' }, key: 'classic' },
   { flags: { 'linkerd-version': '2.18' }, key: 'classic' },

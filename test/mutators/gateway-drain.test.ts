@@ -38,7 +38,7 @@ spec:
       port: 80
 `;
 
-const GENERIC_SERVICE = NLB_SERVICE.replace(/  annotations:\n(?:    .*\n)+/, '');
+const GENERIC_SERVICE = NLB_SERVICE.replace(/ {2}annotations:\n(?: {4}.*\n)+/, '');
 
 /**
  * An injected gateway Deployment as the gateway chart renders it (inject.istio.io/templates:
@@ -299,7 +299,7 @@ const cases: Case[] = [
   },
   {
     title: 'in-cluster gateway: Istio\'s 45 s drainDuration already covers W + B, so none is written; G = 30 is the Kubernetes default, so no grace either',
-    input: stream(NLB_SERVICE.replace(/  annotations:\n(?:    .*\n)+/, '').replace('type: LoadBalancer', 'type: ClusterIP'), gateway()),
+    input: stream(NLB_SERVICE.replace(/ {2}annotations:\n(?: {4}.*\n)+/, '').replace('type: LoadBalancer', 'type: ClusterIP'), gateway()),
     changes: { [PROXY_CONFIG]: undefined, [ENV('MINIMUM_DRAIN_DURATION')]: '5s', [GRACE]: undefined },
     findings: ['info DRAIN_WINDOW_ESTIMATE'],
   },

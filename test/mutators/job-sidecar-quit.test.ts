@@ -57,7 +57,7 @@ const COMMAND = 'spec.template.spec.containers[name=main].command';
 // native mode by version
 // ---------------------------------------------------------------------------------------------
 
-const matrix: Array<{ flags: Flags; mesh: 'istio' | 'linkerd'; expect: string | 'wrap' }> = [
+const matrix: Array<{ flags: Flags; mesh: 'istio' | 'linkerd'; expect: string /* a mode, or 'wrap' */ }> = [
   { mesh: 'istio', flags: { 'kube-version': '1.29', 'istio-version': '1.24' }, expect: 'sidecar.istio.io/nativeSidecar' },
   { mesh: 'istio', flags: { 'kube-version': '1.33', 'istio-version': '1.28' }, expect: 'sidecar.istio.io/nativeSidecar' },
   { mesh: 'istio', flags: { 'kube-version': '1.28', 'istio-version': '1.26' }, expect: 'wrap' },

@@ -10,7 +10,8 @@
  */
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
-import { Document, isMap, isPair, isScalar, parseAllDocuments, Scalar, visit } from 'yaml';
+import type { parseAllDocuments} from 'yaml';
+import { Document, isMap, isPair, isScalar, Scalar, visit } from 'yaml';
 import { seededRandom } from '../helpers/reliability-runs.ts';
 
 export type Obj = Record<string, unknown>;
@@ -451,7 +452,7 @@ export type DocStyle = 'block' | 'flow' | 'json' | 'flow-lines';
 /** A rendered stream and the style each document got. */
 export interface RenderedStream {
   readonly text: string;
-  readonly styles: readonly (DocStyle | 'comment')[];
+  readonly styles: ReadonlyArray<DocStyle | 'comment'>;
   readonly crlf: boolean;
   readonly bom: boolean;
 }
@@ -460,7 +461,7 @@ export interface RenderedStream {
 export function renderStream(model: StreamModel): RenderedStream {
   const random = seededRandom(model.styleSeed ^ 0x5eed);
   const chance = (p: number) => random() < p;
-  const styles: (DocStyle | 'comment')[] = [];
+  const styles: Array<DocStyle | 'comment'> = [];
   let out = '';
   let afterEndMarker = false;
   model.docs.forEach((doc, index) => {

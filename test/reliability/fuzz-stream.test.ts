@@ -35,7 +35,7 @@ const randomBytes: Make = (random) => Buffer.from(Array.from({ length: Math.floo
 const tokenSoup: Make = (random) => Array.from({ length: Math.floor(random() * 120) }, () => pick(random, TOKENS)).join('');
 
 /** A ResourceList head followed by soup: reaches readResourceList. */
-const resourceListSoup: Make = (random) => `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n${pick(random, ['items:\n', 'items: ', 'items:\n- ', ''])}${tokenSoup(random)}`;
+const resourceListSoup: Make = (random) => `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n${pick(random, ['items:\n', 'items: ', 'items:\n- ', ''])}${String(tokenSoup(random))}`;
 
 const SOURCES = ['istio-gateway-1.30.3-nlb.yaml', 'istio-sample-kube-bookinfo.yaml', 'descheduler-cronjob.yaml', 'helm4-postrender-input-istio-gateway-1.30.3-nlb.yaml'].map((name) => corpus(name));
 

@@ -11,7 +11,7 @@ import {
   recognizeServiceLoadBalancer,
   serviceSelectsPod,
 } from '../../fn/timing/loadBalancers.ts';
-import type { LoadBalancerProvider, LoadBalancerRecognition } from '../../fn/timing/loadBalancers.ts';
+import type { LoadBalancerProvider } from '../../fn/timing/loadBalancers.ts';
 
 // The Service of the real chart render (test/fixtures/corpus/istio-gateway-1.17.8-nlb.yaml, istio/istio
 // manifests/charts/gateway @1.17.8, Apache-2.0), read from the fixture itself.
@@ -310,7 +310,7 @@ for (const [name, svc, labels, svcNs, podNs, expected] of selectorCases) {
 test('pickDrainWindow: the longest window wins and the rest are listed', (t) => {
   const nlb = recognizeServiceLoadBalancer(corpusNlbService);
   const internal = recognizeServiceLoadBalancer(service({}, { type: 'ClusterIP' }));
-  const alb = recognizeIngressLoadBalancer(ingress({ 'alb.ingress.kubernetes.io/target-type': 'ip' })) as LoadBalancerRecognition;
+  const alb = recognizeIngressLoadBalancer(ingress({ 'alb.ingress.kubernetes.io/target-type': 'ip' }))!;
   const choice = pickDrainWindow([internal, nlb, alb]);
   t.is(choice?.provider, 'aws-nlb-ip');
   t.is(choice?.drainWindowSeconds, 180);

@@ -12,7 +12,7 @@ const proxy = template.spec!.containers!.find((c) => c.name === 'istio-proxy')!;
 
 /** A copy of the render's template with its proxy container and volumes changed. */
 function variant(change: (container: Record<string, unknown>, spec: Record<string, unknown>) => void): { template: PodTemplate; proxy: Container } {
-  const copy = structuredClone(template) as PodTemplate;
+  const copy = structuredClone<PodTemplate>(template);
   const container = copy.spec!.containers!.find((c) => c.name === 'istio-proxy')!;
   change(container as unknown as Record<string, unknown>, copy.spec as unknown as Record<string, unknown>);
   return { template: copy, proxy: container };

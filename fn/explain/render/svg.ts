@@ -228,7 +228,7 @@ function modelMarkers(workload: WorkloadExplanation, patched: boolean, x: (s: nu
   const rows = placeRows(bySecond.map((m) => m.box));
   return {
     rows: Math.max(1, ...rows.map((r) => r + 1)),
-    draw: (labelsTop, lanesTop, bottom) => bySecond.map((mark, index) => {
+    draw: (labelsTop, _lanesTop, bottom) => bySecond.map((mark, index) => {
       const at = round(x(mark.seconds));
       const labelY = labelsTop + rows[index]! * LABEL_ROW;
       return `<g class="model-number" data-symbols="${mark.symbols.join(' ')}" data-seconds="${mark.seconds}"><title>${escape(mark.text)}</title>` +

@@ -146,7 +146,7 @@ function notMergeable(problem: string, drainValue: string, path: ProposedFinding
  * that (parentShutdown.ts). None when the annotation already holds both.
  */
 function proxyConfigChange(
-  workload: Workload,
+  _workload: Workload,
   text: string,
   fields: Readonly<Record<string, unknown>>,
   current: { drain: Derived; drainText: unknown; drainSeconds: number | undefined },

@@ -14,7 +14,7 @@
  * to finish: T = R, written into `proxy.istio.io/config` wherever that reaches the proxy
  * (proxyConfigReach.ts), as env mode does for drainDuration. G = S + R + B already holds it.
  */
-import { sourceOf, sourceText } from '../../config/schema.ts';
+import { sourceText } from '../../config/schema.ts';
 import { parseGoDurationSeconds } from '../../timing/durations.ts';
 import type { GatewayShape } from '../../workloads/gatewayShape.ts';
 import type { Container } from '../../core/kubeObject.ts';

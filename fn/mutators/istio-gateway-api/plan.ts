@@ -79,8 +79,6 @@ export function generatedConfigMapName(gatewayName: string): string {
   return `${gatewayName}-kube-graceful`;
 }
 
-const GRACE_PATH = ['spec', 'template', 'spec', 'terminationGracePeriodSeconds'];
-
 /** Returns the changes and findings for one Gateway (see the file comment). */
 export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGatewayApiOutcome {
   const { gateway, objects } = inputs;

@@ -3,7 +3,7 @@
  * exits, and asks whether the pod completes.
  */
 import type { SidecarKind, Valued } from '../../explanation/podSettings.ts';
-import { Drawing, secondsText } from '../../explanation/timeline.ts';
+import { Drawing } from '../../explanation/timeline.ts';
 import type { Timeline } from '../../explanation/timeline.ts';
 import type { HttpClient } from './images.ts';
 import type { QuitExit } from './istioQuit.ts';

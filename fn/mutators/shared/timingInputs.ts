@@ -3,7 +3,7 @@
  * Services (and Ingresses in front of them) in the stream that select the pods, unless config or
  * a `kube-graceful.dev/` annotation sets W or the provider; R and B from config or defaults.
  */
-import { sourceOf, sourceText } from '../../config/schema.ts';
+import { sourceText } from '../../config/schema.ts';
 import type { ProposedFinding, MutatorContext } from '../types.ts';
 import { ingressesIn, servicesSelecting } from '../../workloads/inventory.ts';
 import { labelsOf } from '../../core/kubeObject.ts';
