@@ -9,7 +9,9 @@ import { formatPath, getAt } from '../document/path.ts';
 import type { Mutator } from '../mutators/types.ts';
 import { gatewayShape } from '../workloads/gatewayShape.ts';
 import { buildInventory } from '../workloads/inventory.ts';
+import type { Inventory } from '../workloads/inventory.ts';
 import { podTemplatePath } from '../workloads/kinds.ts';
+import type { KubeObject } from '../workloads/kubeObject.ts';
 import { detectMesh } from '../workloads/mesh.ts';
 import type { Resource } from '../workloads/resource.ts';
 import { formatRef } from '../workloads/kubeObject.ts';
@@ -35,22 +37,46 @@ export interface PipelineResult {
 
 /** Returns the records of running `mutators` over `resources`, whose documents it edits in place. */
 export function runPipeline(resources: readonly Resource[], config: Config, mutators: readonly Mutator[]): PipelineResult {
-  const defaultNamespace = config.spec.namespace;
-  const inventory = buildInventory(resources.map((r) => r.object), defaultNamespace);
-  const result: PipelineResult = { changes: [], findings: [], outcomes: [] };
-  for (const resource of resources) {
+  const pipeline = new Pipeline(resources.map((r) => r.object), config, mutators);
+  for (const resource of resources) pipeline.run(resource);
+  return pipeline.result;
+}
+
+/**
+ * The pipeline one resource at a time, for a reader that parses, mutates and releases each
+ * workload's document in turn (issue #16: keeping every document's tree until the end made peak
+ * memory about 49× the input). The context objects (Services, Namespaces…) come first, all of
+ * them: a workload's changes may depend on any of them, wherever it stands in the stream.
+ */
+export class Pipeline {
+  readonly result: PipelineResult = { changes: [], findings: [], outcomes: [] };
+  readonly #inventory: Inventory;
+
+  constructor(
+    contextObjects: readonly KubeObject[],
+    readonly config: Config,
+    readonly mutators: readonly Mutator[],
+  ) {
+    this.#inventory = buildInventory(contextObjects, config.spec.namespace);
+  }
+
+  /** Runs the mutators over `resource` when it is a workload, editing its document; records what they did. */
+  run(resource: Resource): void {
+    const { config, mutators, result } = this;
+    const inventory = this.#inventory;
+    const defaultNamespace = config.spec.namespace;
     const object = resource.object;
     const templatePath = podTemplatePath(object.apiVersion, object.kind, config.spec.extraKinds);
-    if (!templatePath) continue;
+    if (!templatePath) return;
     const workload = new Workload(resource, templatePath, resource.ref(defaultNamespace));
     const place = { resource: workload.ref, document: resource.doc.place.document };
     const { spec } = config;
-    if (spec.exclude.some((s) => matches(s, workload))) continue;
+    if (spec.exclude.some((s) => matches(s, workload))) return;
     const explicitlyIncluded = spec.include.some((s) => matches(s, workload));
-    if (spec.include.length > 0 && !explicitlyIncluded) continue;
+    if (spec.include.length > 0 && !explicitlyIncluded) return;
     const settings = workloadSettings(config, workload);
     result.findings.push(...settings.findings.map((f) => ({ ...f, ...place, mutator: 'engine' as const })));
-    if (settings.skip) continue;
+    if (settings.skip) return;
     // Mutators rely on the types of kubeObject.ts; a field of another type is refused, not crashed on.
     const problem = workloadShapeProblem(object, templatePath);
     if (problem) {
@@ -83,5 +109,4 @@ export function runPipeline(resources: readonly Resource[], config: Config, muta
       }
     }
   }
-  return result;
 }

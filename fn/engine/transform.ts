@@ -10,9 +10,10 @@ import { krmResults } from '../krm/results.ts';
 import { looksLikeResourceList, readResourceList, renderResourceList } from '../krm/resourceList.ts';
 import { MUTATORS } from '../mutators/registry.ts';
 import type { Mutator } from '../mutators/types.ts';
-import { byteStream, readStream, renderStream, renderStreamChunks } from '../stream/stream.ts';
+import { BOM_BYTES, byteStream, readStream } from '../stream/stream.ts';
 import type { ByteStream } from '../stream/stream.ts';
 import { runPipeline } from './pipeline.ts';
+import { runStream } from './streamPipeline.ts';
 import type { PipelineResult } from './pipeline.ts';
 import type { Resource } from '../workloads/resource.ts';
 
@@ -62,18 +63,20 @@ export function transform(input: string | Buffer, options: TransformOptions = {}
   return transformStream(text, options);
 }
 
-/** The plain stream, from text or from bytes (then read and written as bytes, see ByteStream). */
+/**
+ * The plain stream, from text or from bytes (then read and written as bytes, see ByteStream), one
+ * workload document at a time (streamPipeline.ts).
+ */
 function transformStream(input: string | ByteStream, options: TransformOptions): TransformResult {
   const config = loadConfig(options.config, options.flags);
-  const stream = readStream(input, { extraKinds: config.spec.extraKinds, parseAll: options.parseAll });
-  const result = runPipeline(stream.resources, config, options.mutators ?? MUTATORS);
-  if (typeof input === 'string') return { ...result, mode: 'stream', input, output: renderStream(stream), config };
-  const outputChunks = renderStreamChunks(stream);
+  const run = runStream(input, config, options.mutators ?? MUTATORS, { parseAll: options.parseAll });
+  if (typeof input === 'string') return { ...run.result, mode: 'stream', input, output: run.bom + run.parts.join(''), config };
+  const outputChunks = [...(run.bom ? [BOM_BYTES] : []), ...(run.parts as Uint8Array[])];
   // The texts are made only when asked for (--diff, explain, tests): the CLI writes the bytes.
   let text: string | undefined;
   let output: string | undefined;
   return {
-    ...result,
+    ...run.result,
     mode: 'stream',
     get input() {
       return (text ??= input.bytes.toString('utf8'));
