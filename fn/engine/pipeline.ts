@@ -36,8 +36,8 @@ export interface PipelineResult {
 }
 
 /** Returns the records of running `mutators` over `resources`, whose documents it edits in place. */
-export function runPipeline(resources: readonly Resource[], config: Config, mutators: readonly Mutator[]): PipelineResult {
-  const pipeline = new Pipeline(resources.map((r) => r.object), config, mutators);
+export function runPipeline(resources: readonly Resource[], config: Config, mutators: readonly Mutator[], keepOutcomes = true): PipelineResult {
+  const pipeline = new Pipeline(resources.map((r) => r.object), config, mutators, keepOutcomes);
   for (const resource of resources) pipeline.run(resource);
   return pipeline.result;
 }
@@ -56,6 +56,11 @@ export class Pipeline {
     contextObjects: readonly KubeObject[],
     readonly config: Config,
     readonly mutators: readonly Mutator[],
+    /**
+     * Whether to keep what each mutator planned, for explain. A plan is a few KB per workload
+     * (bookinfo ×400: 6 MB of plans for 3.2 MB of input), and a transform never reads them.
+     */
+    readonly keepOutcomes = true,
   ) {
     this.#inventory = buildInventory(contextObjects, config.spec.namespace);
   }
@@ -100,7 +105,7 @@ export class Pipeline {
       };
       const outcome = mutator.mutate(workload, context);
       result.findings.push(...outcome.findings.map((f) => ({ ...f, ...place, mutator: mutator.id })));
-      if (outcome.plan !== undefined) result.outcomes.push({ workload, mutator: mutator.id, plan: outcome.plan });
+      if (this.keepOutcomes && outcome.plan !== undefined) result.outcomes.push({ workload, mutator: mutator.id, plan: outcome.plan });
       for (const change of outcome.changes) {
         const before = getAt(workload.object, change.path);
         if (dequal(before, change.value)) continue;

@@ -46,7 +46,7 @@ type Context =
   | { readonly kind: 'failed'; readonly error: unknown };
 
 /** Returns the run of `mutators` over the stream `input`, read one workload document at a time. */
-export function runStream(input: string | ByteStream, config: Config, mutators: readonly Mutator[], options: Pick<ReadOptions, 'parseAll'>): StreamRun {
+export function runStream(input: string | ByteStream, config: Config, mutators: readonly Mutator[], options: Pick<ReadOptions, 'parseAll'> & { readonly keepOutcomes?: boolean }): StreamRun {
   const extraKinds = config.spec.extraKinds;
   const plan = planStream(input, { extraKinds, parseAll: options.parseAll });
   const { segments } = plan;
@@ -70,7 +70,7 @@ export function runStream(input: string | ByteStream, config: Config, mutators: 
   }
 
   // Pass 2: every segment in order; workload documents parsed, mutated, rendered and let go.
-  const pipeline = new Pipeline(contextObjects, config, mutators);
+  const pipeline = new Pipeline(contextObjects, config, mutators, options.keepOutcomes ?? true);
   const parts: Array<string | Uint8Array> = [];
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!;
