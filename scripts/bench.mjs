@@ -20,7 +20,7 @@
 // BENCH_CLI (another build to measure instead of dist/cli.js, e.g. a copy from before a change),
 // BENCH_KUSTOMIZE_RUNS (runs of the 600-Deployment kustomize comparison, default 5: kustomize takes
 // seconds there), BENCH_ONLY=dense (only issue #16's cases), BENCH_ONLY=issue9 (only #9's cases) or
-// BENCH_ONLY=container (only the container case), BENCH_ONLY=krm (only the big ResourceList),
+// BENCH_ONLY=container (only the container case), BENCH_ONLY=krm (only the big ResourceList), BENCH_ONLY=memory (only the peak RSS cases),
 // BENCH_CONTAINER_RUNS (default 7).
 //
 // The container case (issue #18, scripts/bench/container.mjs): `podman run` of the function on the
@@ -165,16 +165,16 @@ function kustomizationFor(file) {
   return dir;
 }
 
-/** Returns peak RSS in MiB of `kube-graceful < file`, or undefined without GNU time. */
-function peakRss(file) {
+/** Returns peak RSS in MiB of `kube-graceful < file` (or of `argv < file`), or undefined without GNU time. */
+function peakRss(file, argv = [process.execPath, CLI]) {
   if (!gnuTime) return undefined;
   const report = join(work, 'rss.txt');
   const input = openSync(file, 'r');
   const output = openSync('/dev/null', 'w');
-  const result = spawnSync('/usr/bin/time', ['-f', '%M', '-o', report, process.execPath, CLI], { stdio: [input, output, 'pipe'] });
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', '-o', report, ...argv], { stdio: [input, output, 'pipe'] });
   closeSync(input);
   closeSync(output);
-  if (result.status !== 0) throw new Error(`kube-graceful exited ${result.status} on ${file}: ${String(result.stderr)}`);
+  if (result.status !== 0) throw new Error(`${argv.join(' ')} exited ${result.status} on ${file}: ${String(result.stderr)}`);
   return Number(readFileSync(report, 'utf8').trim().split('\n').pop()) / 1024;
 }
 
@@ -306,24 +306,40 @@ if (ONLY === undefined || ONLY === 'dense') {
   } else {
     denseSummary.push(['bookinfo ×100: kube-graceful / kubectl kustomize', 'n/a', `≤ ${DENSE_TARGETS.vsKustomize}×`, 'SKIP (no kubectl)']);
   }
+}
 
-  console.log('\npeak RSS of kube-graceful on bookinfo ×25, ×100, ×400 (GNU time %M; each the lowest of two runs)');
+// Issue #16 item 5: peak RSS (GNU time %M, each the lowest of two runs) on the dense streams and
+// the big ResourceList, against Node's own baseline (`node -e 0`, the median of five runs): the
+// target is below that baseline plus 4× the input, and growth linear in the input.
+if (ONLY === undefined || ONLY === 'dense' || ONLY === 'memory') {
+  console.log("\npeak RSS of kube-graceful on bookinfo ×25, ×100, ×400 and the big ResourceList (GNU time %M; each the lowest of two runs)");
   if (!gnuTime) {
     console.log('  /usr/bin/time is not installed (Debian: apt-get install time): skipped.');
-    denseSummary.push(['bookinfo ×400: peak RSS above empty input', 'n/a', `< ${DENSE_TARGETS.rssPerInput}× input`, 'SKIP (no /usr/bin/time)']);
+    denseSummary.push(['peak RSS above `node -e 0` / input size', 'n/a', `< ${DENSE_TARGETS.rssPerInput}×`, 'SKIP (no /usr/bin/time)']);
   } else {
-    const file25 = join(work, 'bookinfo-x25.yaml');
-    writeFileSync(file25, denseStream(25));
-    const base = median([...Array(5)].map(() => peakRss('/dev/null')));
-    const sizes = [[25, file25], [100, dense[100]], [400, dense[400]]].map(([copies, file]) => ({ copies, mib: statSync(file).size / 2 ** 20, rss: Math.min(peakRss(file), peakRss(file)) }));
-    console.log(`  ${'input'.padStart(16)} ${'peak RSS'.padStart(10)} ${'above empty input'.padStart(18)} ${'per input MiB'.padStart(14)}`);
-    console.log(`  ${'empty'.padStart(16)} ${`${base.toFixed(0)} MiB`.padStart(10)}`);
+    const files = [25, 100, 400].map((copies) => {
+      const file = join(work, `bookinfo-x${copies}-rss.yaml`);
+      writeFileSync(file, denseStream(copies));
+      return [`bookinfo ×${copies}`, file];
+    });
+    const list = join(work, 'krm-schemas-rss.yaml');
+    const generated = spawnSync(process.execPath, [join(ROOT, 'scripts', 'krm-schemas.mjs')], { maxBuffer: 64 * 2 ** 20 });
+    if (generated.status !== 0) throw new Error(`scripts/krm-schemas.mjs failed: ${generated.stderr}`);
+    writeFileSync(list, generated.stdout);
+    const node = median([...Array(5)].map(() => peakRss('/dev/null', [process.execPath, '-e', '0'])));
+    const empty = median([...Array(5)].map(() => peakRss('/dev/null')));
+    const sizes = [...files, ['ResourceList (krm-schemas.mjs)', list]].map(([label, file]) => ({ label, mib: statSync(file).size / 2 ** 20, rss: Math.min(peakRss(file), peakRss(file)) }));
+    console.log(`  ${'input'.padStart(38)} ${'peak RSS'.padStart(10)} ${'above node -e 0'.padStart(16)} ${'÷ input'.padStart(8)} ${'node -e 0 + 4× input'.padStart(21)}`);
+    console.log(`  ${'node -e 0'.padStart(38)} ${`${node.toFixed(0)} MiB`.padStart(10)}`);
+    console.log(`  ${'kube-graceful, empty input'.padStart(38)} ${`${empty.toFixed(0)} MiB`.padStart(10)} ${`${(empty - node).toFixed(0)} MiB`.padStart(16)}`);
     for (const s of sizes) {
-      console.log(`  ${`×${s.copies} ${s.mib.toFixed(2)} MiB`.padStart(16)} ${`${s.rss.toFixed(0)} MiB`.padStart(10)} ${`${(s.rss - base).toFixed(0)} MiB`.padStart(18)} ${((s.rss - base) / s.mib).toFixed(1).padStart(14)}`);
+      const above = s.rss - node;
+      console.log(`  ${`${s.label} ${s.mib.toFixed(2)} MiB`.padStart(38)} ${`${s.rss.toFixed(0)} MiB`.padStart(10)} ${`${above.toFixed(0)} MiB`.padStart(16)} ${`${(above / s.mib).toFixed(1)}×`.padStart(8)} ${`${(node + 4 * s.mib).toFixed(0)} MiB`.padStart(21)}`);
     }
-    const largest = sizes.at(-1);
-    const perInput = (largest.rss - base) / largest.mib;
-    denseSummary.push(['bookinfo ×400: peak RSS above empty input / input size', `${perInput.toFixed(1)}×`, `< ${DENSE_TARGETS.rssPerInput}×`, verdict(perInput < DENSE_TARGETS.rssPerInput)]);
+    for (const s of [sizes[2], sizes[3]]) {
+      const perInput = (s.rss - node) / s.mib;
+      denseSummary.push([`${s.label}: peak RSS above node -e 0 / input size`, `${perInput.toFixed(1)}×`, `< ${DENSE_TARGETS.rssPerInput}×`, verdict(perInput < DENSE_TARGETS.rssPerInput)]);
+    }
     const slope = (a, b) => (b.rss - a.rss) / (b.mib - a.mib);
     const [small, mid, big] = sizes;
     const linear = slope(mid, big) <= slope(small, mid) * 1.5 + 0.5;

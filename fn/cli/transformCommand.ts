@@ -46,8 +46,9 @@ export async function runTransform(options: TransformCommandOptions, stdin?: Buf
   // stdin alone stays bytes (the fast path Helm uses); named files are joined as explain joins them.
   const files = options.files ?? [];
   const input = files.length === 0 || (files.length === 1 && files[0] === '-') ? (stdin ?? readStdinBytes()) : readInputs(files).text;
-  const result = transform(input, { flags: options.flags, parseAll: options.allDocuments ?? false, ...(config ? { config } : {}) });
   const reportPath = options.report ?? process.env['KUBE_GRACEFUL_REPORT'];
+  // The outcomes (a few KB a workload) are kept only for the report, which explains them.
+  const result = transform(input, { flags: options.flags, parseAll: options.allDocuments ?? false, outcomes: reportPath !== undefined, ...(config ? { config } : {}) });
   if (reportPath) writeSideFile(reportPath, await report(result, options.reportFormat ?? (reportPath.endsWith('.json') ? 'json' : 'text')));
   const stderr = result.findings.filter((f) => f.severity !== 'info').map((f) => findingLine(f));
   const failed = result.findings.some((f) => f.severity === 'error');

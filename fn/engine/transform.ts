@@ -7,12 +7,13 @@ import { loadConfig } from '../config/load.ts';
 import type { ConfigSource } from '../config/load.ts';
 import type { Config } from '../config/schema.ts';
 import { krmResults } from '../krm/results.ts';
-import { looksLikeResourceList, readResourceList, renderResourceList } from '../krm/resourceList.ts';
+import { looksLikeResourceList, readResourceList, renderResourceList, renderResourceListChunks } from '../krm/resourceList.ts';
 import { MUTATORS } from '../mutators/registry.ts';
 import type { RegisteredMutator } from '../mutators/types.ts';
-import { byteStream, readStream, renderStream, renderStreamChunks } from '../stream/stream.ts';
+import { BOM_BYTES, byteStream, readStream } from '../stream/stream.ts';
 import type { ByteStream } from '../stream/stream.ts';
 import { runPipeline } from './pipeline.ts';
+import { runStream } from './streamPipeline.ts';
 import type { PipelineResult } from './pipeline.ts';
 import type { Resource } from '../workloads/resource.ts';
 
@@ -23,6 +24,11 @@ export interface TransformOptions {
   readonly mutators?: readonly RegisteredMutator[];
   /** Parse every document instead of passing non-candidate kinds through unparsed. */
   readonly parseAll?: boolean;
+  /**
+   * Keep each workload's outcome (what explain reads); true unless false. The transform command
+   * sets it false: outcomes are a few KB per workload that its output and report never read.
+   */
+  readonly outcomes?: boolean;
 }
 
 /** The result of a run: the output text and every record behind it. */
@@ -45,35 +51,55 @@ export function transform(input: string | Buffer, options: TransformOptions = {}
     // `kind: ResourceList` is ASCII: the latin1 view finds it where the text would (see ByteStream).
     // With a byte-order mark, the text decides exactly as for text input (rare: not worth a view).
     const source = byteStream(input);
-    return source.bomLength || looksLikeResourceList(source.view) ? transform(input.toString('utf8'), options) : transformStream(source, options);
+    if (!source.bomLength && !looksLikeResourceList(source.view)) return transformStream(source, options);
+    const text = input.toString('utf8');
+    return looksLikeResourceList(text) ? transformList(text, options, input) : transformStream(text, options);
   }
-  const text = input;
-  if (looksLikeResourceList(text)) {
-    // The config comes from the list's functionConfig, and tells which kinds are workloads: the
-    // items of other kinds need not be parsed (issue #16).
-    let config: Config | undefined;
-    const configOf = (functionConfig: unknown) => (config ??= loadConfig(options.config ?? { data: functionConfig, origin: 'functionConfig' }, options.flags));
-    const list = readResourceList(text, { parseAll: options.parseAll, extraKinds: (functionConfig) => configOf(functionConfig).spec.extraKinds });
-    configOf(list.functionConfig);
-    const result = runPipeline(list.resources, config!, options.mutators ?? MUTATORS);
-    const output = renderResourceList(list, krmResults(result.changes, result.findings, list.resources));
-    return { ...result, mode: 'resourceList', input: text, output, config: config! };
-  }
-  return transformStream(text, options);
+  return looksLikeResourceList(input) ? transformList(input, options) : transformStream(input, options);
 }
 
-/** The plain stream, from text or from bytes (then read and written as bytes, see ByteStream). */
+/**
+ * A ResourceList. The config comes from the list's functionConfig, and tells which kinds are
+ * workloads: the items of other kinds need not be parsed (issue #16). From bytes, the output is
+ * made as bytes in chunks (renderResourceListChunks), as the CLI writes it.
+ */
+function transformList(text: string, options: TransformOptions, bytes?: Buffer): TransformResult {
+  let config: Config | undefined;
+  const configOf = (functionConfig: unknown) => (config ??= loadConfig(options.config ?? { data: functionConfig, origin: 'functionConfig' }, options.flags));
+  const list = readResourceList(text, { parseAll: options.parseAll, extraKinds: (functionConfig) => configOf(functionConfig).spec.extraKinds });
+  configOf(list.functionConfig);
+  const result = runPipeline(list.resources, config!, options.mutators ?? MUTATORS, options.outcomes ?? true);
+  const results = krmResults(result.changes, result.findings, list.resources);
+  // Bytes that are not the text's UTF-8 (a caller's invalid UTF-8, decoded with replacements) get the text's.
+  if (!bytes || Buffer.byteLength(text, 'utf8') !== bytes.length) return { ...result, mode: 'resourceList', input: text, output: renderResourceList(list, results), config: config! };
+  const outputChunks = renderResourceListChunks(list, results, bytes);
+  let output: string | undefined;
+  return {
+    ...result,
+    mode: 'resourceList',
+    input: text,
+    get output() {
+      return (output ??= Buffer.concat(outputChunks).toString('utf8'));
+    },
+    outputChunks,
+    config: config!,
+  };
+}
+
+/**
+ * The plain stream, from text or from bytes (then read and written as bytes, see ByteStream), one
+ * workload document at a time (streamPipeline.ts).
+ */
 function transformStream(input: string | ByteStream, options: TransformOptions): TransformResult {
   const config = loadConfig(options.config, options.flags);
-  const stream = readStream(input, { extraKinds: config.spec.extraKinds, parseAll: options.parseAll });
-  const result = runPipeline(stream.resources, config, options.mutators ?? MUTATORS);
-  if (typeof input === 'string') return { ...result, mode: 'stream', input, output: renderStream(stream), config };
-  const outputChunks = renderStreamChunks(stream);
+  const run = runStream(input, config, options.mutators ?? MUTATORS, { parseAll: options.parseAll, keepOutcomes: options.outcomes ?? true });
+  if (typeof input === 'string') return { ...run.result, mode: 'stream', input, output: run.bom + run.parts.join(''), config };
+  const outputChunks = [...(run.bom ? [BOM_BYTES] : []), ...(run.parts as Uint8Array[])];
   // The texts are made only when asked for (--diff, explain, tests): the CLI writes the bytes.
   let text: string | undefined;
   let output: string | undefined;
   return {
-    ...result,
+    ...run.result,
     mode: 'stream',
     get input() {
       return (text ??= input.bytes.toString('utf8'));

@@ -229,16 +229,44 @@ function undentedLength(text: string, start: number, column: number, length: num
 
 /** Returns the ResourceList text with edited items put back and `results` appended after any already there. */
 export function renderResourceList(input: ResourceListInput, results: readonly unknown[]): string {
+  const rendered = listEdits(input, results);
+  return 'text' in rendered ? rendered.text : applyEdits(input.text, rendered.edits);
+}
+
+/**
+ * Returns the same output as renderResourceList, as bytes in chunks: the stretches between edits
+ * as views of `bytes` (the UTF-8 bytes `input.text` was decoded from), the edits encoded. No
+ * string or buffer of the whole output is made (issue #16: a 13 MB list of schemas with a few
+ * non-Latin-1 characters is a 26 MB two-byte string, and its output was another, then its bytes).
+ */
+export function renderResourceListChunks(input: ResourceListInput, results: readonly unknown[], bytes: Buffer): Uint8Array[] {
+  const rendered = listEdits(input, results);
+  if ('text' in rendered) return [Buffer.from(rendered.text, 'utf8')];
+  const chunks: Uint8Array[] = [];
+  let at = 0;
+  let byteAt = 0;
+  for (const edit of [...rendered.edits].sort((a, b) => a.start - b.start)) {
+    const kept = Buffer.byteLength(input.text.slice(at, edit.start), 'utf8');
+    chunks.push(bytes.subarray(byteAt, byteAt + kept), Buffer.from(edit.text, 'utf8'));
+    byteAt += kept + Buffer.byteLength(input.text.slice(edit.start, edit.end), 'utf8');
+    at = edit.end;
+  }
+  chunks.push(bytes.subarray(byteAt));
+  return chunks;
+}
+
+/** The edits that make the output from the list's text, or the whole output when the results could not be appended as an edit. */
+function listEdits(input: ResourceListInput, results: readonly unknown[]): { edits: Array<{ start: number; end: number; text: string }> } | { text: string } {
   const changed = input.items.filter((item) => item.doc.changed);
   const itemEdits = (shape: ItemShape) => changed.map((item) => ({ start: item.start, end: item.end, text: itemText(input.text, item, shape) }));
   const edits = input.shared && changed.length ? verifySharedItems(input, ITEM_SHAPES.map(itemEdits)) : itemEdits('restored');
   const appended = results.length ? appendResultsEdit(input.frame, input.results, results) : undefined;
-  const text = applyEdits(input.text, appended ? [...edits, appended] : edits);
-  if (results.length === 0 || appended) return text;
+  const all = appended ? [...edits, appended] : edits;
+  if (results.length === 0 || appended) return { edits: all };
   // A shape the append does not handle: the whole `results` is set, as a tree edit would.
-  const list = new ManifestDocument(text, { document: 1, line: 1 });
+  const list = new ManifestDocument(applyEdits(input.text, all), { document: 1, line: 1 });
   list.set(['results'], [...input.results, ...results]);
-  return list.text;
+  return { text: list.text };
 }
 
 /** Returns `text` with the edits made; they do not overlap, and one at an offset where another ends goes after it. */

@@ -33,7 +33,7 @@ export interface ReadOptions {
 }
 
 /** The UTF-8 byte-order mark. */
-const BOM_BYTES = Buffer.from([0xef, 0xbb, 0xbf]);
+export const BOM_BYTES = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /**
  * A stream as bytes (valid UTF-8, as the CLI reads stdin) and a latin1 view of them after any
@@ -57,22 +57,62 @@ export function byteStream(bytes: Buffer): ByteStream {
 
 /** Returns the stream read from `input`; throws KubeGracefulError on a document it cannot read. */
 export function readStream(input: string | ByteStream, options: ReadOptions): StreamInput {
-  const source = typeof input === 'string' ? undefined : input;
-  const { bom, segments } = source ? { bom: source.bomLength ? '\uFEFF' : '', segments: splitStream(source.view).segments } : splitStream(input as string);
+  const plan = planStream(input, options);
   const resources: Resource[] = [];
-  const parsed = segments.map((segment) => !isCommentOnly(segment.text) && (options.parseAll || isCandidateKind(prescanKind(segment.text), options.extraKinds)));
-  optimizeForLongRun(segments.reduce((sum, segment, i) => (parsed[i] ? sum + segment.text.length : sum), 0));
-  const entries = segments.map((segment, i) => {
-    if (!parsed[i]) return { segment };
-    const start = (source?.bomLength ?? 0) + segment.offset;
-    const text = source ? source.bytes.toString('utf8', start, start + segment.text.length) : segment.text;
-    const place = { document: segment.index + 1, line: segment.line };
-    checkDirectives(text, place);
-    const doc = new ManifestDocument(text, place);
+  const entries = plan.segments.map((segment, i) => {
+    if (!plan.parsed[i]) return { segment };
+    const doc = plan.document(segment);
     resources.push(...resourcesOf(doc));
     return { segment, doc };
   });
-  return { mode: 'stream', bom, entries, resources, ...(source ? { bytes: source.bytes } : {}) };
+  return { mode: 'stream', bom: plan.bom, entries, resources, ...(plan.bytes ? { bytes: plan.bytes } : {}) };
+}
+
+/** A stream cut into segments, with which of them must be parsed, before any is. */
+export interface StreamPlan {
+  readonly bom: string;
+  readonly segments: readonly Segment[];
+  /** Per segment: whether it must be parsed (its kind may matter, or `parseAll`). */
+  readonly parsed: readonly boolean[];
+  /** The input bytes, when the stream is read from bytes (segments then hold a latin1 view). */
+  readonly bytes?: Buffer;
+  /** Returns the segment's document, unparsed (decoded from the bytes); throws on a repeated directive. */
+  document(segment: Segment): ManifestDocument;
+  /** Returns the segment's output: its bytes as they came, or its text, as the input was given. */
+  passThrough(segment: Segment): string | Uint8Array;
+  /** Returns a document's output: its bytes as they came when unchanged, else its text (encoded for bytes). */
+  rendered(segment: Segment, doc: ManifestDocument): string | Uint8Array;
+}
+
+/**
+ * Returns the plan of reading `input`: the split and the kind pre-scan, nothing parsed yet. Lifts
+ * V8's optimizing cap when there is much to parse (tiering.ts).
+ */
+export function planStream(input: string | ByteStream, options: ReadOptions): StreamPlan {
+  const source = typeof input === 'string' ? undefined : input;
+  const { bom, segments } = source ? { bom: source.bomLength ? '\uFEFF' : '', segments: splitStream(source.view).segments } : splitStream(input as string);
+  const parsed = segments.map((segment) => !isCommentOnly(segment.text) && (options.parseAll || isCandidateKind(prescanKind(segment.text), options.extraKinds)));
+  optimizeForLongRun(segments.reduce((sum, segment, i) => (parsed[i] ? sum + segment.text.length : sum), 0));
+  const startOf = (segment: Segment) => (source?.bomLength ?? 0) + segment.offset;
+  const passThrough = (segment: Segment) => (source ? source.bytes.subarray(startOf(segment), startOf(segment) + segment.text.length) : segment.text);
+  return {
+    bom,
+    segments,
+    parsed,
+    ...(source ? { bytes: source.bytes } : {}),
+    document(segment) {
+      const start = startOf(segment);
+      const text = source ? source.bytes.toString('utf8', start, start + segment.text.length) : segment.text;
+      const place = { document: segment.index + 1, line: segment.line };
+      checkDirectives(text, place);
+      return new ManifestDocument(text, place);
+    },
+    passThrough,
+    rendered(segment, doc) {
+      if (!source) return doc.text;
+      return doc.changed ? Buffer.from(doc.text, 'utf8') : passThrough(segment);
+    },
+  };
 }
 
 /** Returns the stream's text: untouched segments as they came, edited ones with their edits. */

@@ -1,0 +1,107 @@
+/**
+ * The stream mode one workload document at a time (issue #16, peak memory): a document's yaml tree
+ * is about 20× the text it was parsed from, and keeping every one until the output was written
+ * made a run's peak memory about 49× the input (bookinfo in 400 namespaces).
+ *
+ * Two passes over the pre-scanned stream (stream.ts planStream):
+ *  1. the context: every document to parse whose kind is not a workload's (Services, Namespaces,
+ *     PDBs, Ingresses, BackendConfigs, `kind: List`, documents the pre-scan cannot name, and
+ *     everything with --all-documents) is parsed, and only its objects' plain data is kept for
+ *     the inventory. A document that turns out to hold a workload (a List, a JSON document) is
+ *     kept whole for pass 2.
+ *  2. the workloads, in stream order: each document is parsed, mutated and rendered, and only its
+ *     output and its records are kept.
+ * The output is only built here; nothing is written before the whole run succeeded.
+ *
+ * Errors come in document order, as they did when every document was parsed first: a document
+ * pass 1 could not read is reported when pass 2 reaches it, so a broken workload before it is
+ * reported first (its parse error, its shape error, or an edit refused on it), and the inventory of
+ * a run that is going to fail holds the context documents before the unreadable one only.
+ */
+import type { Config } from '../config/schema.ts';
+import { ManifestDocument } from '../document/manifest.ts';
+import type { RegisteredMutator } from '../mutators/types.ts';
+import { CONTEXT_KINDS, isCandidateKind, podTemplatePath } from '../workloads/kinds.ts';
+import type { KubeObject } from '../core/kubeObject.ts';
+import { Resource } from '../workloads/resource.ts';
+import { Workload } from '../workloads/workload.ts';
+import { prescanKind } from '../stream/prescan.ts';
+import { planStream, resourcesOf } from '../stream/stream.ts';
+import type { ByteStream, ReadOptions } from '../stream/stream.ts';
+import { Pipeline } from './pipeline.ts';
+import type { PipelineResult, WorkloadOutcome } from './pipeline.ts';
+
+/** The run's records and its output: the byte-order mark, then one part per segment in order. */
+export interface StreamRun {
+  readonly result: PipelineResult;
+  readonly bom: string;
+  readonly parts: ReadonlyArray<string | Uint8Array>;
+}
+
+/** Pass 1's answer for one segment. */
+type Context =
+  | { readonly kind: 'passed' }
+  | { readonly kind: 'read' }
+  | { readonly kind: 'kept'; readonly doc: ManifestDocument; readonly resources: readonly Resource[] }
+  | { readonly kind: 'failed'; readonly error: unknown };
+
+/** Returns the run of `mutators` over the stream `input`, read one workload document at a time. */
+export function runStream(input: string | ByteStream, config: Config, mutators: readonly RegisteredMutator[], options: Pick<ReadOptions, 'parseAll'> & { readonly keepOutcomes?: boolean }): StreamRun {
+  const extraKinds = config.spec.extraKinds;
+  const plan = planStream(input, { extraKinds, parseAll: options.parseAll });
+  const { segments } = plan;
+
+  // Pass 1: the context objects, up to the first document that cannot be read.
+  const contextObjects: KubeObject[] = [];
+  const context: Context[] = segments.map(() => ({ kind: 'passed' }));
+  const isWorkloadKind = (kind: string | undefined) => kind !== undefined && kind !== 'List' && !CONTEXT_KINDS.has(kind) && isCandidateKind(kind, extraKinds);
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!;
+    if (!plan.parsed[i] || isWorkloadKind(prescanKind(segment.text))) continue;
+    try {
+      const doc = plan.document(segment);
+      const resources = resourcesOf(doc);
+      for (const resource of resources) contextObjects.push(resource.object);
+      context[i] = resources.some((r) => podTemplatePath(r.object.apiVersion, r.object.kind, extraKinds) !== undefined) ? { kind: 'kept', doc, resources } : { kind: 'read' };
+    } catch (error) {
+      context[i] = { kind: 'failed', error };
+      break;
+    }
+  }
+
+  // Pass 2: every segment in order; workload documents parsed, mutated, rendered and let go.
+  const pipeline = new Pipeline(contextObjects, config, mutators, options.keepOutcomes ?? true);
+  const parts: Array<string | Uint8Array> = [];
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!;
+    const read = context[i]!;
+    if (read.kind === 'failed') throw read.error;
+    if (!plan.parsed[i] || read.kind === 'read') {
+      parts.push(plan.passThrough(segment));
+      continue;
+    }
+    const doc = read.kind === 'kept' ? read.doc : plan.document(segment);
+    const resources = read.kind === 'kept' ? read.resources : resourcesOf(doc);
+    const firstOutcome = pipeline.result.outcomes.length;
+    for (const resource of resources) pipeline.run(resource);
+    parts.push(plan.rendered(segment, doc));
+    settleOutcomes(pipeline.result.outcomes, firstOutcome, doc);
+    context[i] = { kind: 'read' }; // a kept document is let go as well
+  }
+  return { result: pipeline.result, bom: plan.bom, parts };
+}
+
+/**
+ * Points the outcomes made on `doc` (from `first` on) at a copy of it that holds only its final
+ * text, parsed again only if explain reads it: an outcome's Workload otherwise keeps the
+ * document's yaml tree and data alive until the run ends.
+ */
+function settleOutcomes(outcomes: WorkloadOutcome[], first: number, doc: ManifestDocument): void {
+  if (first === outcomes.length) return;
+  const settled = new ManifestDocument(doc.text, doc.place);
+  for (let i = first; i < outcomes.length; i++) {
+    const outcome = outcomes[i]!;
+    const { resource, templatePath, ref } = outcome.workload;
+    outcomes[i] = { ...outcome, workload: new Workload(new Resource(settled, resource.base), templatePath, ref) };
+  }
+}
