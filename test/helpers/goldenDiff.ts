@@ -1,0 +1,77 @@
+/**
+ * A stream golden stores what a run changed: a unified diff of the input against the expected
+ * output (`expected.diff`), not a copy of the whole output (issue #14 item 7). The test applies the
+ * stored diff to the input and compares the result with the actual output byte for byte, so it is
+ * exactly as strict as a whole copy. `diff` (jsdiff) writes and applies the patches; every line
+ * keeps its own ending (a `\r` before the `\n` stays in the line), a missing final newline is
+ * written as `\ No newline at end of file`, and a BOM is the first character of line 1
+ * (test/helpers/goldenDiff.test.ts checks these round trips).
+ */
+import { applyPatch, formatPatch, structuredPatch } from 'diff';
+import type { StructuredPatch } from 'diff';
+import { LineCounter, parseAllDocuments, isMap, isSeq } from 'yaml';
+import type { Node } from 'yaml';
+
+/** Lines of context around each change, as `git diff` and GNU `diff -u` print by default. */
+const CONTEXT = 3;
+
+/**
+ * Returns the unified diff that turns `input` into `output`. Each hunk header names the resource
+ * its first change is in (`@@ -12,6 +12,9 @@ Deployment/httpbin`), as `git diff` names the function,
+ * so a reviewer sees what changed without opening the input. Throws when applying the diff to the
+ * input would not give back `output` byte for byte.
+ */
+export function goldenDiff(inputName: string, input: string, output: string): string {
+  const patch = structuredPatch(inputName, 'kube-graceful output', input, output, undefined, undefined, { context: CONTEXT });
+  const labels = hunkLabels(input, patch);
+  let hunk = 0;
+  const text = formatPatch(patch, { includeIndex: false, includeUnderline: false, includeFileHeaders: true }).replace(/^@@ .* @@$/gm, (header) => {
+    const label = labels[hunk++];
+    return label ? `${header} ${label}` : header;
+  });
+  if (applyGoldenDiff(input, text) !== output) throw new Error(`the diff of ${inputName} does not give back the output byte for byte`);
+  return text;
+}
+
+/**
+ * Returns `input` with the stored diff applied, or undefined when a hunk does not fit the input
+ * exactly. No fuzz and no line-ending conversion: jsdiff's `applyPatch` would otherwise convert the
+ * patch to the input's line endings (`autoConvertLineEndings`, default on in jsdiff 8 and 9).
+ */
+export function applyGoldenDiff(input: string, diffText: string): string | undefined {
+  const result = applyPatch(input, diffText, { fuzzFactor: 0, autoConvertLineEndings: false });
+  return result === false ? undefined : result;
+}
+
+/** Returns, per hunk, `Kind/name` of the resource that holds the hunk's first changed line. */
+function hunkLabels(input: string, patch: StructuredPatch): Array<string | undefined> {
+  if (patch.hunks.length === 0) return [];
+  const lineCounter = new LineCounter();
+  const docs = parseAllDocuments(input, { version: '1.1', lineCounter });
+  if (!Array.isArray(docs)) return [];
+  const lineStarts = lineCounter.lineStarts;
+  return patch.hunks.map((hunk) => {
+    const leadingContext = hunk.lines.findIndex((line) => line.startsWith('-') || line.startsWith('+'));
+    // Line numbers are 1-based; a hunk that only adds lines at the end starts past the last line.
+    const line = Math.min(hunk.oldStart + Math.max(leadingContext, 0), lineStarts.length);
+    const offset = lineStarts[Math.max(line - 1, 0)] ?? 0;
+    const doc = docs.find((d) => d.range[0] <= offset && offset <= d.range[2]);
+    return doc?.contents ? resourceAt(doc.contents as Node, offset) : undefined;
+  });
+}
+
+/** Returns `Kind/name` of the object at `offset`, looking into the items of a List or ResourceList. */
+function resourceAt(node: Node, offset: number): string | undefined {
+  if (!isMap(node)) return undefined;
+  const kind = node.get('kind');
+  const metadata = node.get('metadata');
+  const name = isMap(metadata) ? metadata.get('name') : undefined;
+  const items = node.get('items', true);
+  if (isSeq(items)) {
+    const item = items.items.find((i) => isMap(i) && i.range && i.range[0] <= offset && offset <= i.range[2]);
+    const inner = item ? resourceAt(item as Node, offset) : undefined;
+    if (inner) return `${String(kind)} ${inner}`;
+  }
+  if (typeof kind !== 'string') return undefined;
+  return typeof name === 'string' ? `${kind}/${name}` : kind;
+}
