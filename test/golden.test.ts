@@ -4,7 +4,7 @@
  * document is valid against the Kubernetes schemas.
  */
 import test from 'ava';
-import { createTwoFilesPatch } from 'diff';
+import { labelledDiff } from './helpers/goldenDiff.ts';
 import { EXPECTED_DIFF, expected, expectedOutput, goldenCases, reportOf, runCase, validateChangedDocuments } from './helpers/golden.ts';
 
 for (const goldenCase of goldenCases()) {
@@ -13,7 +13,7 @@ for (const goldenCase of goldenCases()) {
     const want = expectedOutput(goldenCase, result.output);
     // A failure shows only the lines that differ (ava would print both multi-megabyte strings).
     if (result.output === want) t.pass();
-    else t.fail(`output differs from ${goldenCase.inputName} + ${EXPECTED_DIFF}:\n${createTwoFilesPatch('expected', 'actual', want, result.output, undefined, undefined, { context: 3 })}`);
+    else t.fail(`output differs from ${goldenCase.inputName} + ${EXPECTED_DIFF}:\n${labelledDiff('expected', 'actual', want, result.output)}`);
     t.is(reportOf(result), expected(goldenCase, 'report.txt', reportOf(result)), 'report differs from report.txt');
     const again = runCase(goldenCase, result.output);
     t.deepEqual(again.changes, [], 'a second run over the output must change nothing');

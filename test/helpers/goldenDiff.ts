@@ -7,7 +7,7 @@
  * written as `\ No newline at end of file`, and a BOM is the first character of line 1
  * (test/helpers/goldenDiff.test.ts checks these round trips).
  */
-import { applyPatch, formatPatch, structuredPatch } from 'diff';
+import { applyPatch, FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
 import type { StructuredPatch } from 'diff';
 import { LineCounter, parseAllDocuments, isMap, isSeq } from 'yaml';
 import type { Node } from 'yaml';
@@ -16,21 +16,28 @@ import type { Node } from 'yaml';
 const CONTEXT = 3;
 
 /**
- * Returns the unified diff that turns `input` into `output`. Each hunk header names the resource
- * its first change is in (`@@ -12,6 +12,9 @@ Deployment/httpbin`), as `git diff` names the function,
- * so a reviewer sees what changed without opening the input. Throws when applying the diff to the
- * input would not give back `output` byte for byte.
+ * Returns the unified diff that turns `input` into `output` (see `labelledDiff`). Throws when
+ * applying it to the input would not give back `output` byte for byte.
  */
 export function goldenDiff(inputName: string, input: string, output: string): string {
-  const patch = structuredPatch(inputName, 'kube-graceful output', input, output, undefined, undefined, { context: CONTEXT });
-  const labels = hunkLabels(input, patch);
+  const text = labelledDiff(inputName, 'kube-graceful output', input, output);
+  if (applyGoldenDiff(input, text) !== output) throw new Error(`the diff of ${inputName} does not give back the output byte for byte`);
+  return text;
+}
+
+/**
+ * Returns a unified diff whose hunk headers name the resource the hunk's first change is in
+ * (`@@ -12,6 +12,9 @@ Deployment/httpbin`), as `git diff` names the function, so a reviewer sees
+ * what changed without opening the input.
+ */
+export function labelledDiff(oldName: string, newName: string, oldText: string, newText: string): string {
+  const patch = structuredPatch(oldName, newName, oldText, newText, undefined, undefined, { context: CONTEXT });
+  const labels = hunkLabels(oldText, patch);
   let hunk = 0;
-  const text = formatPatch(patch, { includeIndex: false, includeUnderline: false, includeFileHeaders: true }).replace(/^@@ .* @@$/gm, (header) => {
+  return formatPatch(patch, FILE_HEADERS_ONLY).replace(/^@@ .* @@$/gm, (header) => {
     const label = labels[hunk++];
     return label ? `${header} ${label}` : header;
   });
-  if (applyGoldenDiff(input, text) !== output) throw new Error(`the diff of ${inputName} does not give back the output byte for byte`);
-  return text;
 }
 
 /**
