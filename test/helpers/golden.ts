@@ -70,6 +70,7 @@ export function expectedOutput(goldenCase: GoldenCase, actual: string): string {
     // The whole copies this format replaces (issue #14 item 7).
     rmSync(join(goldenCase.dir, 'expected.yaml'), { force: true });
   }
+  if (!existsSync(path)) throw new Error(`${relative(ROOT, path)} is missing: run npm run golden:update:stream and review it`);
   const output = applyGoldenDiff(goldenCase.input, readFileSync(path, 'utf8'));
   if (output === undefined) throw new Error(`${relative(ROOT, path)} does not apply to ${goldenCase.inputName}: the input changed; run npm run golden:update:stream and review the diff`);
   return output;

@@ -34,6 +34,7 @@ test('a golden diff does not apply to an input that changed', (t) => {
   const diff = goldenDiff('input.yaml', 'a: 1\nb: 2\n', 'a: 1\nb: 3\n');
   t.is(applyGoldenDiff('a: 1\nb: 9\n', diff), undefined);
   t.is(applyGoldenDiff('a: 1\r\nb: 2\r\n', diff), undefined, 'no line-ending conversion');
+  t.is(applyGoldenDiff('# added\na: 1\nb: 2\n', diff), undefined, 'no hunk moved to where its lines fit');
 });
 
 test('a hunk header names the resource its first change is in, also inside a List', (t) => {

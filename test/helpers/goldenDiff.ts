@@ -7,7 +7,7 @@
  * written as `\ No newline at end of file`, and a BOM is the first character of line 1
  * (test/helpers/goldenDiff.test.ts checks these round trips).
  */
-import { applyPatch, FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
+import { applyPatch, FILE_HEADERS_ONLY, formatPatch, parsePatch, structuredPatch } from 'diff';
 import type { StructuredPatch } from 'diff';
 import { LineCounter, parseAllDocuments, isMap, isSeq } from 'yaml';
 import type { Node } from 'yaml';
@@ -41,13 +41,29 @@ export function labelledDiff(oldName: string, newName: string, oldText: string, 
 }
 
 /**
- * Returns `input` with the stored diff applied, or undefined when a hunk does not fit the input
- * exactly. No fuzz and no line-ending conversion: jsdiff's `applyPatch` would otherwise convert the
- * patch to the input's line endings (`autoConvertLineEndings`, default on in jsdiff 8 and 9).
+ * Returns `input` with the stored diff applied, or undefined unless every hunk fits the input
+ * exactly at the line its header states. jsdiff's `applyPatch` alone would be more lenient: it
+ * moves a hunk to where its lines match further up or down (so a golden would follow an edited
+ * input silently) and converts the patch to the input's line endings (`autoConvertLineEndings`,
+ * on by default in jsdiff 8 and 9); a whole copy allowed neither.
  */
 export function applyGoldenDiff(input: string, diffText: string): string | undefined {
-  const result = applyPatch(input, diffText, { fuzzFactor: 0, autoConvertLineEndings: false });
+  const patches = parsePatch(diffText);
+  if (patches.length !== 1 || !atStatedLines(input, patches[0]!)) return undefined;
+  const result = applyPatch(input, patches[0]!, { fuzzFactor: 0, autoConvertLineEndings: false });
   return result === false ? undefined : result;
+}
+
+/** Returns whether each hunk's context and removed lines are the input's lines from its `-start`. */
+function atStatedLines(input: string, patch: StructuredPatch): boolean {
+  const lines = input.split('\n');
+  return patch.hunks.every((hunk) => {
+    // A hunk's old lines in order: context (' ') and removed ('-'); '\\' marks a missing final newline.
+    const old = hunk.lines.filter((line) => line.startsWith(' ') || line.startsWith('-')).map((line) => line.slice(1));
+    // `-0,0` (an empty input) counts from 0; any other start is 1-based.
+    const first = hunk.oldLines === 0 && hunk.oldStart === 0 ? 0 : hunk.oldStart - 1;
+    return old.length === hunk.oldLines && old.every((line, i) => lines[first + i] === line);
+  });
 }
 
 /** Returns, per hunk, `Kind/name` of the resource that holds the hunk's first changed line. */
