@@ -1,7 +1,7 @@
 /**
  * Golden tests of `explain` (issue #7): text, JSON and Markdown for the seed thread's NLB gateway,
- * an app with a classic Istio sidecar and hook Jobs. Update with
- * `UPDATE_GOLDEN=1 npx ava test/explain/golden.test.ts`, then review the diff like code.
+ * an app with a classic Istio sidecar and hook Jobs. Update with `npm run golden:update:explain`,
+ * then review the diff like code. They stay whole files: an explanation is not a copy of the input.
  */
 import test from 'ava';
 import { explainCases, expectedFile, FORMAT_FILES, runInProcess } from './run.ts';

@@ -56,7 +56,7 @@ export const FORMAT_FILES = { text: 'explain.txt', json: 'explain.json', markdow
 export function expectedFile(goldenCase: ExplainCase, file: string, actual: string): string {
   const path = join(goldenCase.dir, file);
   if (UPDATE || !existsSync(path)) {
-    if (!UPDATE) throw new Error(`${path} is missing: run UPDATE_GOLDEN=1 npx ava test/explain/golden.test.ts and review it`);
+    if (!UPDATE) throw new Error(`${path} is missing: run npm run golden:update:explain and review it`);
     writeFileSync(path, actual);
   }
   return readFileSync(path, 'utf8');

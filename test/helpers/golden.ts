@@ -1,16 +1,18 @@
 /**
  * Golden cases (STYLE.md): `test/golden/<case>/` holds the input (`input.yaml`, or `input.from`
- * naming a corpus fixture), an optional `config.yaml`, and the expected `expected.yaml` and
- * `report.txt`. `npm run golden:update` rewrites the expected files; review them like code.
+ * naming a corpus fixture), an optional `config.yaml`, what the run changes (`expected.diff`, a
+ * unified diff of the input against the expected output) and the report (`report.txt`).
+ * `npm run golden:update:stream` rewrites the expected files; review them like code.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { readConfigText } from '../../fn/config/load.ts';
 import { transform } from '../../fn/engine/transform.ts';
 import type { TransformResult } from '../../fn/engine/transform.ts';
 import { textReport } from '../../fn/report/text.ts';
 import { readStream } from '../../fn/stream/stream.ts';
-import { corpus, ROOT } from './fixtures.ts';
+import { fixturePath, ROOT } from './fixtures.ts';
+import { applyGoldenDiff, goldenDiff } from './goldenDiff.ts';
 import { validateKubernetesObject } from './schema.ts';
 
 export const GOLDEN_DIR = join(ROOT, 'test', 'golden');
@@ -20,6 +22,8 @@ export const UPDATE = process.env['UPDATE_GOLDEN'] === '1';
 export interface GoldenCase {
   readonly name: string;
   readonly dir: string;
+  /** The input's path relative to the repository root, as the stored diff names it. */
+  readonly inputName: string;
   readonly input: string;
   readonly configText?: string;
 }
@@ -32,9 +36,10 @@ export function goldenCases(prefix = ''): GoldenCase[] {
     .map((d) => {
       const dir = join(GOLDEN_DIR, d.name);
       const from = join(dir, 'input.from');
-      const input = existsSync(from) ? corpus(readFileSync(from, 'utf8').trim()) : readFileSync(join(dir, 'input.yaml'), 'utf8');
+      const inputPath = existsSync(from) ? fixturePath('corpus', readFileSync(from, 'utf8').trim()) : join(dir, 'input.yaml');
+      const input = readFileSync(inputPath, 'utf8');
       const configFile = join(dir, 'config.yaml');
-      return { name: d.name, dir, input, ...(existsSync(configFile) ? { configText: readFileSync(configFile, 'utf8') } : {}) };
+      return { name: d.name, dir, inputName: relative(ROOT, inputPath), input, ...(existsSync(configFile) ? { configText: readFileSync(configFile, 'utf8') } : {}) };
     });
 }
 
@@ -49,6 +54,26 @@ export function expected(goldenCase: GoldenCase, file: string, actual: string): 
   const path = join(goldenCase.dir, file);
   if (UPDATE) writeFileSync(path, actual);
   return readFileSync(path, 'utf8');
+}
+
+/** The file that stores what a case's run changes. */
+export const EXPECTED_DIFF = 'expected.diff';
+
+/**
+ * Returns the output the case expects: its input with `expected.diff` applied (the diff is written
+ * from `actual` first when updating). Throws when the stored diff no longer fits the input.
+ */
+export function expectedOutput(goldenCase: GoldenCase, actual: string): string {
+  const path = join(goldenCase.dir, EXPECTED_DIFF);
+  if (UPDATE) {
+    writeFileSync(path, goldenDiff(goldenCase.inputName, goldenCase.input, actual));
+    // The whole copies this format replaces (issue #14 item 7).
+    rmSync(join(goldenCase.dir, 'expected.yaml'), { force: true });
+  }
+  if (!existsSync(path)) throw new Error(`${relative(ROOT, path)} is missing: run npm run golden:update:stream and review it`);
+  const output = applyGoldenDiff(goldenCase.input, readFileSync(path, 'utf8'));
+  if (output === undefined) throw new Error(`${relative(ROOT, path)} does not apply to ${goldenCase.inputName}: the input changed; run npm run golden:update:stream and review the diff`);
+  return output;
 }
 
 /** Returns the report text the golden `report.txt` holds for a result. */
