@@ -19,7 +19,7 @@
  * of the document to another. Anchors and aliases, merge keys (`<<`), directives (`%TAG`), flow
  * roots and keys that are not plain strings are refused, and the caller re-parses the whole
  * document instead. A region that does not read as expected is widened to the one that holds it,
- * up to the document's top-level entries. test/engine/local-check.test.ts holds the properties
+ * up to the document's top-level entries. test/document/local-check.test.ts holds the properties
  * that back this: whenever the check accepts, a full parse agrees.
  */
 import { isDeepStrictEqual } from 'node:util';

@@ -12,7 +12,7 @@
  * - a Service and a pod in two different namespaces never meet; one whose namespace is not known
  *   (no metadata.namespace, no default) meets any.
  * Should the test ever select more (say, an empty selector matching all), this must change with it.
- * test/engine/selector-index.test.ts holds the candidates, filtered, to the whole list filtered.
+ * test/workloads/selector-index.test.ts holds the candidates, filtered, to the whole list filtered.
  */
 import type { KubeObject } from '../core/kubeObject.ts';
 

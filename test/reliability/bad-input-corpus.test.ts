@@ -136,7 +136,7 @@ const cases: Case[] = [
   { name: 'an unquoted boolean annotation', input: deployment('sidecar.istio.io/inject: true'), code: 'E_INPUT', message: /line 12, spec\.template\.metadata\.annotations\["sidecar\.istio\.io\/inject"\]: .* is a boolean \(true\), not a string/ },
   { name: 'a null container in a CronJob', input: `apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c}\nspec:\n  schedule: "@daily"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          containers:\n          - ~\n`, code: 'E_INPUT', message: /document 1 \(CronJob c\), line 11, spec\.jobTemplate\.spec\.template\.spec\.containers\[0\]: .* is null, not a map/ },
   // A pod template that shares its metadata through an alias is no longer refused: the template
-  // gets its own copy (issue #15 item 1, test/engine/shared-nodes.test.ts).
+  // gets its own copy (issue #15 item 1, test/document/shared-nodes.test.ts).
   // Config of the wrong types
   { name: 'config: strings and maps where numbers and lists belong', input: ok, args: () => ['--config', configFile('types.yaml', 'apiVersion: kube-graceful.dev/v1alpha1\nkind: GracefulShutdown\nspec:\n  timing: {maxRequestSeconds: "20"}\n  mesh: {istioInjectedNamespaces: shop}\n  exclude: {kind: Job}\n')], code: 'E_CONFIG', message: /spec\.timing\.maxRequestSeconds: .*expected number.*got "20"[\s\S]*spec\.mesh\.istioInjectedNamespaces: .*expected array[\s\S]*spec\.exclude: .*expected array/ },
   { name: 'config: spec is a list', input: ok, args: () => ['--config', configFile('spec-list.yaml', 'apiVersion: kube-graceful.dev/v1alpha1\nkind: GracefulShutdown\nspec: []\n')], code: 'E_CONFIG', message: /spec-list\.yaml.*spec: .*expected object/s },

@@ -12,7 +12,7 @@
  *    CRLF, and the syntax-tree fallback.
  *
  * The Job wrapper's own argv safety (hostile program names and arguments, run under dash, busybox
- * ash and bash) is proven by running it in test/job/wrapper.test.ts; it is not repeated here.
+ * ash and bash) is proven by running it in test/mutators/job/wrapper.test.ts; it is not repeated here.
  */
 import test from 'ava';
 import { isDeepStrictEqual } from 'node:util';

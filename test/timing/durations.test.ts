@@ -2,7 +2,7 @@ import test from 'ava';
 import { formatGoDurationSeconds, parseGoDurationSeconds } from '../../fn/timing/durations.ts';
 
 // Cases follow Go's time.ParseDuration; bare numbers are invalid because Istio ignores them
-// (DOMAIN §2: MINIMUM_DRAIN_DURATION "30" silently falls back to 5 s).
+// (docs/background.md#istio: MINIMUM_DRAIN_DURATION "30" silently falls back to 5 s).
 const parseCases: Array<[string, number | undefined]> = [
   ['180s', 180],
   ['1m30s', 90],

@@ -340,7 +340,7 @@ test('pickDrainWindow: ties go to the first candidate', (t) => {
   t.is(pickDrainWindow([a, b])?.evidence, a.evidence);
 });
 
-test('LOAD_BALANCERS holds DOMAIN §4 figures', (t) => {
+test('LOAD_BALANCERS holds the documented figures (docs/background.md)', (t) => {
   const windows = Object.fromEntries(Object.entries(LOAD_BALANCERS).map(([k, v]) => [k, v.drainWindowSeconds]));
   t.deepEqual(windows, { 'aws-nlb-ip': 180, 'aws-nlb-instance': 5, 'aws-alb-ip': 45, 'gke-neg': 30, 'azure-appgw': 90, 'generic-lb': 15, 'in-cluster': 5 });
   t.true(LOAD_BALANCERS['generic-lb'].estimate);

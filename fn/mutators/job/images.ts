@@ -63,7 +63,7 @@ const HTTP_CLIENT_IMAGES: ReadonlyArray<{ readonly repositories: readonly string
   { repositories: ['python'], tags: (tag) => tag.includes('alpine'), client: 'wget', why: "python's -alpine tags are alpine, whose busybox has a wget applet" },
   { repositories: ['python'], tags: (tag) => tag.includes('slim'), client: 'none', why: "python's -slim tags have neither curl nor wget" },
   { repositories: ['python'], client: 'curl', why: "python's full tags are built on buildpack-deps, which has curl and wget" },
-  // busybox's wget applet takes --post-data and -Y off; test/job/wrapper.test.ts runs the wrapper under busybox.
+  // busybox's wget applet takes --post-data and -Y off; test/mutators/job/wrapper.test.ts runs the wrapper under busybox.
   { repositories: ['busybox', 'registry.k8s.io/busybox'], client: 'wget', why: 'busybox has a wget applet' },
   // Alpine's base image is busybox, applets included.
   { repositories: ['alpine'], client: 'wget', why: "alpine's busybox has a wget applet" },

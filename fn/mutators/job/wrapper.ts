@@ -108,7 +108,7 @@ const NO_CLIENT_HINT =
 
 /**
  * The script body. Every line is POSIX sh that dash, busybox ash and bash agree on
- * (test/job/wrapper.test.ts runs it under each). Line by line, why:
+ * (test/mutators/job/wrapper.test.ts runs it under each). Line by line, why:
  *
  * - `quit()`: one POST per endpoint. curl first; else wget (busybox wget has `--post-data` but no
  *   timeout option in Debian's build, so none is passed); else one clear line. `--noproxy '*'` /
@@ -134,7 +134,7 @@ const NO_CLIENT_HINT =
  *   program may still be running; and the shell can reap the program during that interrupted
  *   wait, so "is the pid still alive" (`kill -0`) is not a safe test: measured here, it lost the
  *   program's status (143 instead of its 42) in 18 of 30 tries under dash, and the race test in
- *   test/job/wrapper.test.ts catches it under dash, busybox and bash alike. Instead the trap sets
+ *   test/mutators/job/wrapper.test.ts catches it under dash, busybox and bash alike. Instead the trap sets
  *   `kg_sig`, and `wait` is repeated until one returns with no trap in between: dash, busybox and
  *   bash all keep an exited job's status for a repeated `wait "$kg_pid"` until a new job is
  *   created (none is, in the loop; dash jobs.c frees a waited job only in makejob).

@@ -3,17 +3,17 @@
 import test from 'ava';
 import { spawn } from 'node:child_process';
 import { parseAllDocuments } from 'yaml';
-import { transform } from '../../fn/engine/transform.ts';
-import type { TransformResult } from '../../fn/engine/transform.ts';
-import { formatPath } from '../../fn/core/fieldPath.ts';
-import { jobSidecarQuit } from '../../fn/mutators/job/index.ts';
-import { httpClientOf, knownWithoutShell } from '../../fn/mutators/job/images.ts';
-import { mergeHoldApplication } from '../../fn/mutators/job/proxyConfig.ts';
-import { isWrapped, unwrapCommand, WRAPPER_MARKER } from '../../fn/mutators/job/wrapper.ts';
-import { corpus } from '../helpers/fixtures.ts';
-import { validateChangedDocuments } from '../helpers/golden.ts';
-import { HANG_GUARD_MS } from '../helpers/hangGuard.ts';
-import { startStandinProxy } from '../helpers/standinProxy.ts';
+import { transform } from '../../../fn/engine/transform.ts';
+import type { TransformResult } from '../../../fn/engine/transform.ts';
+import { formatPath } from '../../../fn/core/fieldPath.ts';
+import { jobSidecarQuit } from '../../../fn/mutators/job/index.ts';
+import { httpClientOf, knownWithoutShell } from '../../../fn/mutators/job/images.ts';
+import { mergeHoldApplication } from '../../../fn/mutators/job/proxyConfig.ts';
+import { isWrapped, unwrapCommand, WRAPPER_MARKER } from '../../../fn/mutators/job/wrapper.ts';
+import { corpus } from '../../helpers/fixtures.ts';
+import { validateChangedDocuments } from '../../helpers/golden.ts';
+import { HANG_GUARD_MS } from '../../helpers/hangGuard.ts';
+import { startStandinProxy } from '../../helpers/standinProxy.ts';
 
 type Flags = Record<string, string>;
 const ISTIO_NS1: Flags = { 'istio-injected-namespaces': 'ns1' };

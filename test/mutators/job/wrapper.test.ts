@@ -18,11 +18,11 @@ import {
   linkerdQuitEndpoint,
   unwrapCommand,
   wrapCommand,
-} from '../../fn/mutators/job/wrapper.ts';
-import type { QuitEndpoint } from '../../fn/mutators/job/wrapper.ts';
-import { HANG_GUARD_MS } from '../helpers/hangGuard.ts';
-import { startStandinProxy } from '../helpers/standinProxy.ts';
-import type { Recorded } from '../helpers/standinProxy.ts';
+} from '../../../fn/mutators/job/wrapper.ts';
+import type { QuitEndpoint } from '../../../fn/mutators/job/wrapper.ts';
+import { HANG_GUARD_MS } from '../../helpers/hangGuard.ts';
+import { startStandinProxy } from '../../helpers/standinProxy.ts';
+import type { Recorded } from '../../helpers/standinProxy.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Environment: shells, HTTP clients, scratch directories

@@ -4,13 +4,13 @@ import test from 'ava';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { parse, parseAllDocuments } from 'yaml';
-import { formatPath } from '../../fn/core/fieldPath.ts';
-import { transform } from '../../fn/engine/transform.ts';
-import type { TransformResult } from '../../fn/engine/transform.ts';
-import { appGraceful } from '../../fn/mutators/app/index.ts';
-import type { AppPlan } from '../../fn/mutators/app/index.ts';
-import { corpus, corpusNames } from '../helpers/fixtures.ts';
-import { validateChangedDocuments } from '../helpers/golden.ts';
+import { formatPath } from '../../../fn/core/fieldPath.ts';
+import { transform } from '../../../fn/engine/transform.ts';
+import type { TransformResult } from '../../../fn/engine/transform.ts';
+import { appGraceful } from '../../../fn/mutators/app/index.ts';
+import type { AppPlan } from '../../../fn/mutators/app/index.ts';
+import { corpus, corpusNames } from '../../helpers/fixtures.ts';
+import { validateChangedDocuments } from '../../helpers/golden.ts';
 
 type Flags = Record<string, string>;
 const ISTIO: Flags = { 'istio-injected-namespaces': 'shop' };
@@ -489,7 +489,7 @@ test.after('no run changed the lifecycle of an istio-proxy container', (t) => {
 // pkg/config/validation/validation.go@1.16.7): an app whose drainDuration is raised past 60 s gets
 // parentShutdownDuration above it where the version may enforce that, and nothing from 1.17.
 test('classic Istio app behind an NLB: parentShutdownDuration above drainDuration below Istio 1.17 or unknown, none from 1.17', (t) => {
-  const input = readFileSync(new URL('../golden/app-istio-nlb-classic/input.yaml', import.meta.url), 'utf8');
+  const input = readFileSync(new URL('../../golden/app-istio-nlb-classic/input.yaml', import.meta.url), 'utf8');
   const flags = { 'sidecar-mode': 'classic', 'gateway-mode': 'off', 'job-mode': 'off' };
   const proxyConfig = (version: string | undefined) => {
     const result = transform(input, { flags: { ...flags, ...(version ? { 'istio-version': version } : {}) } });

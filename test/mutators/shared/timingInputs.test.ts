@@ -1,7 +1,7 @@
 /** The timing inputs of a workload: W from the Services in front of it, with its source. */
 import test from 'ava';
-import { transform } from '../../fn/engine/transform.ts';
-import { appGraceful } from '../../fn/mutators/app/index.ts';
+import { transform } from '../../../fn/engine/transform.ts';
+import { appGraceful } from '../../../fn/mutators/app/index.ts';
 
 const service = (name: string, type = 'ClusterIP') => `---\napiVersion: v1\nkind: Service\nmetadata: {name: ${name}, namespace: shop}\nspec:\n  type: ${type}\n  selector: {app: web}\n  ports: [{port: 80, targetPort: 8080}]\n`;
 const deployment = `---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers:\n      - name: web\n        image: nginx\n        ports: [{containerPort: 8080}]\n`;

@@ -4,15 +4,15 @@
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { parseAllDocuments } from 'yaml';
-import { formatPath } from '../../fn/core/fieldPath.ts';
-import { transform } from '../../fn/engine/transform.ts';
-import type { TransformResult } from '../../fn/engine/transform.ts';
-import { gatewayDrain } from '../../fn/mutators/gateway/index.ts';
-import type { GatewayPlan } from '../../fn/mutators/gateway/plan.ts';
-import { preStopSeconds as existingPreStopSeconds } from '../../fn/workloads/preStop.ts';
-import { readProxyConfig, setProxyConfigField } from '../../fn/workloads/istioProxyConfig.ts';
-import { validateChangedDocuments } from '../helpers/golden.ts';
-import { parseGoDurationSeconds } from '../../fn/timing/durations.ts';
+import { formatPath } from '../../../fn/core/fieldPath.ts';
+import { transform } from '../../../fn/engine/transform.ts';
+import type { TransformResult } from '../../../fn/engine/transform.ts';
+import { gatewayDrain } from '../../../fn/mutators/gateway/index.ts';
+import type { GatewayPlan } from '../../../fn/mutators/gateway/plan.ts';
+import { preStopSeconds as existingPreStopSeconds } from '../../../fn/workloads/preStop.ts';
+import { readProxyConfig, setProxyConfigField } from '../../../fn/workloads/istioProxyConfig.ts';
+import { validateChangedDocuments } from '../../helpers/golden.ts';
+import { parseGoDurationSeconds } from '../../../fn/timing/durations.ts';
 
 type Flags = Record<string, string>;
 

@@ -2,9 +2,9 @@
 // hook Jobs in a namespace labelled istio.io/dataplane-mode: ambient, as Istio's ambient
 // getting-started has users label it. No sidecar settings; an info finding says what applies.
 import test from 'ava';
-import { formatPath } from '../../fn/core/fieldPath.ts';
-import { transform } from '../../fn/engine/transform.ts';
-import { corpus } from '../helpers/fixtures.ts';
+import { formatPath } from '../../../fn/core/fieldPath.ts';
+import { transform } from '../../../fn/engine/transform.ts';
+import { corpus } from '../../helpers/fixtures.ts';
 
 const namespace = (name: string) => `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${name}\n  labels:\n    istio.io/dataplane-mode: ambient\n---\n`;
 
