@@ -17,6 +17,7 @@
 import { Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { formatPath } from '../core/fieldPath.ts';
+import { bySeverity } from '../core/records.ts';
 import type { ChangeRecord, Finding } from '../core/records.ts';
 import { transform } from '../engine/transform.ts';
 import type { TransformResult } from '../engine/transform.ts';
@@ -34,7 +35,6 @@ import { configFromOption } from './transformCommand.ts';
 import type { CommandOutput } from './transformCommand.ts';
 
 export const FAIL_ON = ['change', 'warning', 'error'] as const;
-const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 export type FailOn = (typeof FAIL_ON)[number];
 
 /** Options of `check`, as the CLI parsed them. */
@@ -68,7 +68,7 @@ export async function runCheck(options: CheckCommandOptions): Promise<CommandOut
     const list = readResourceList(inputs.text, { parseAll: options.allDocuments, extraKinds: () => result.config.spec.extraKinds });
     const pending = krmResults(result.changes, [], list.resources).map((r) => ({ ...r, severity: verdict.changes ? ('error' as const) : ('info' as const), message: `would set ${r.field?.path}: ${r.message}` }));
     // Errors first, as the transform orders them (fn/krm/results.ts): kpt shows only the first few.
-    const results = [...pending, ...krmResults([], result.findings, list.resources)].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+    const results = [...pending, ...krmResults([], result.findings, list.resources)].sort(bySeverity);
     return { stdout: renderResourceList(list, results), stderr: lines, exitCode };
   }
   return { stdout: `${lines.join('\n')}\n`, stderr: [], exitCode };

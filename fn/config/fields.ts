@@ -4,10 +4,11 @@
  * built only when a config is validated (issue #9: a run without one never loads zod's parser).
  */
 import * as z from 'zod/mini';
+import { MAX_INPUT_SECONDS } from '../timing/model.ts';
 
 /** Durations are whole seconds; a day is far beyond any real drain and catches unit mistakes (ms). */
 export function seconds() {
-  return z.number().check(z.int('expected whole seconds'), z.minimum(0, 'expected 0 or more seconds'), z.maximum(86_400, 'expected at most 86400 seconds (one day)'));
+  return z.number().check(z.int('expected whole seconds'), z.minimum(0, 'expected 0 or more seconds'), z.maximum(MAX_INPUT_SECONDS, `expected at most ${MAX_INPUT_SECONDS} seconds (one day)`));
 }
 
 /**

@@ -11,6 +11,7 @@ import { JOB_DEFAULTS, jobSettingsSchema } from '../mutators/job/settings.ts';
 import { seconds } from './fields.ts';
 import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
 import { normalizeVersion, VERSION_PATTERN } from '../core/versions.ts';
+import { DEFAULT_BUFFER_SECONDS, DEFAULT_MAX_REQUEST_SECONDS } from '../timing/model.ts';
 
 export const CONFIG_API_VERSION = 'kube-graceful.dev/v1alpha1';
 export const CONFIG_KIND = 'GracefulShutdown';
@@ -48,7 +49,7 @@ export const DEFAULTS = {
   linkerdVersion: '2.18',
   sidecarMode: 'auto',
   loadBalancer: {},
-  timing: { maxRequestSeconds: 20, bufferSeconds: 5 },
+  timing: { maxRequestSeconds: DEFAULT_MAX_REQUEST_SECONDS, bufferSeconds: DEFAULT_BUFFER_SECONDS },
   gateway: GATEWAY_DEFAULTS,
   job: JOB_DEFAULTS,
   app: APP_DEFAULTS,

@@ -28,6 +28,13 @@ export interface ChangeRecord {
 
 export type Severity = 'error' | 'warning' | 'info';
 
+/** Orders results and findings most severe first. */
+export function bySeverity(a: { readonly severity: Severity }, b: { readonly severity: Severity }): number {
+  return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity];
+}
+
+const SEVERITY_RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
+
 /** Something the user should know or fix; errors make the run exit 1. */
 export interface Finding {
   readonly severity: Severity;

@@ -4,6 +4,7 @@
  * finding with its own severity.
  */
 import { formatPath } from '../core/fieldPath.ts';
+import { bySeverity } from '../core/records.ts';
 import type { ChangeRecord, Finding } from '../core/records.ts';
 import type { Resource } from '../workloads/resource.ts';
 import type { ResourceRef } from '../core/kubeObject.ts';
@@ -18,8 +19,6 @@ export interface KrmResult {
   tags?: Record<string, string>;
 }
 
-/** Errors first: kpt prints only the first few results, and an error must not be hidden behind infos. */
-const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 
 /** Returns the results for a run, errors first; `resources` give each item's file (kpt's path/index annotations). */
 export function krmResults(changes: readonly ChangeRecord[], findings: readonly Finding[], resources: readonly Resource[]): KrmResult[] {
@@ -49,5 +48,5 @@ export function krmResults(changes: readonly ChangeRecord[], findings: readonly 
     })),
   ];
   // Array.prototype.sort is stable: within a severity, results keep the run's order.
-  return results.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+  return results.sort(bySeverity);
 }

@@ -3,6 +3,7 @@
  * and app mutators feed its length to the timing model; explain draws it). docs/background.md#kubernetes-pod-termination: one handler
  * per hook; only a plain sleep has a length that can be read from the manifest.
  */
+import { atLeast } from '../core/versions.ts';
 
 /**
  * `preStop.sleep` (KEP-3960): PodLifecycleSleepAction alpha (off) 1.29, beta and on by default 1.30,
@@ -71,3 +72,21 @@ function execSleepSeconds(words: readonly string[]): number | undefined {
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
+
+/** The hook that sleeps, by what the oldest kubelet and the image have: the one choice every mutator makes. */
+export type SleepHook =
+  | { readonly mechanism: 'sleep-action' | 'exec-sleep'; readonly hook: Record<string, unknown> }
+  | { readonly mechanism: 'none'; readonly hook: undefined };
+
+/**
+ * Returns the preStop that sleeps `seconds`: the `sleep` action where the oldest kubelet has it on
+ * by default (from SLEEP_ACTION_SINCE, KEP-3960; needs no binary in the image), else `exec sleep`
+ * only when the image is known to have `sleep` (distroless images have none: istio/istio#47779),
+ * else none.
+ */
+export function sleepHook(seconds: number, kubernetesVersion: string, imageHasSleep: boolean): SleepHook {
+  if (atLeast(kubernetesVersion, SLEEP_ACTION_SINCE)) return { mechanism: 'sleep-action', hook: { sleep: { seconds } } };
+  if (imageHasSleep) return { mechanism: 'exec-sleep', hook: { exec: { command: ['sleep', String(seconds)] } } };
+  return { mechanism: 'none', hook: undefined };
+}
+

@@ -3,9 +3,8 @@
  * is none (docs/background.md#kubernetes-pod-termination: the endpoint removal races the kubelet's SIGTERM, so the app must keep
  * serving for the drain window S = W before it is asked to stop).
  */
-import { atLeast } from '../../core/versions.ts';
 import type { Spec } from '../../config/schema.ts';
-import { SLEEP_ACTION_SINCE } from '../../workloads/preStop.ts';
+import { SLEEP_ACTION_SINCE, sleepHook } from '../../workloads/preStop.ts';
 
 /** How long a hook sleeps: whole seconds, or 'unknown' when it is not a plain sleep. */
 export type PreStopLength = number | 'unknown';
@@ -22,11 +21,12 @@ export type NewPreStop =
  */
 export function newPreStop(seconds: number, spec: Spec): NewPreStop {
   const version = spec.kubernetesVersion;
-  if (atLeast(version, SLEEP_ACTION_SINCE)) {
-    return { hook: { sleep: { seconds } }, mechanism: `Kubernetes sleep action: beta and on by default from ${SLEEP_ACTION_SINCE} (KEP-3960), target Kubernetes ${version}; needs no sleep binary in the image.` };
+  const chosen = sleepHook(seconds, version, spec.app.imageHasShell);
+  if (chosen.mechanism === 'sleep-action') {
+    return { hook: chosen.hook, mechanism: `Kubernetes sleep action: beta and on by default from ${SLEEP_ACTION_SINCE} (KEP-3960), target Kubernetes ${version}; needs no sleep binary in the image.` };
   }
-  if (spec.app.imageHasShell) {
-    return { hook: { exec: { command: ['sleep', String(seconds)] } }, mechanism: `exec sleep: Kubernetes ${version} has no sleep action on by default (from ${SLEEP_ACTION_SINCE}, KEP-3960); app.imageHasShell says the image has sleep.` };
+  if (chosen.mechanism === 'exec-sleep') {
+    return { hook: chosen.hook, mechanism: `exec sleep: Kubernetes ${version} has no sleep action on by default (from ${SLEEP_ACTION_SINCE}, KEP-3960); app.imageHasShell says the image has sleep.` };
   }
   return {
     hook: undefined,

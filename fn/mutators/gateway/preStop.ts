@@ -3,8 +3,7 @@
  * user wrote is fn/workloads/preStop.ts) (docs/background.md#kubernetes-pod-termination: one handler per hook; the `sleep` action is
  * beta and on from Kubernetes 1.30 and needs no binary in the image).
  */
-import { atLeast } from '../../core/versions.ts';
-import { SLEEP_ACTION_SINCE } from '../../workloads/preStop.ts';
+import { SLEEP_ACTION_SINCE, sleepHook } from '../../workloads/preStop.ts';
 
 /** The hook to write, or why none can be written. */
 export type PreStopChoice =
@@ -17,11 +16,12 @@ export type PreStopChoice =
  * image has neither, docs/background.md#istio), else a refusal.
  */
 export function sleepPreStop(seconds: number, kubernetes: { version: string; source: string }, imageHasShell: { value: boolean; source: string }, envModeAvailable: boolean): PreStopChoice {
-  if (atLeast(kubernetes.version, SLEEP_ACTION_SINCE)) {
-    return { hook: { sleep: { seconds } }, how: `Kubernetes sleep action (beta and on by default from ${SLEEP_ACTION_SINCE}; cluster ${kubernetes.version}, ${kubernetes.source})` };
+  const chosen = sleepHook(seconds, kubernetes.version, imageHasShell.value);
+  if (chosen.mechanism === 'sleep-action') {
+    return { hook: chosen.hook, how: `Kubernetes sleep action (beta and on by default from ${SLEEP_ACTION_SINCE}; cluster ${kubernetes.version}, ${kubernetes.source})` };
   }
-  if (imageHasShell.value) {
-    return { hook: { exec: { command: ['sleep', String(seconds)] } }, how: `exec sleep: cluster ${kubernetes.version} (${kubernetes.source}) is older than ${SLEEP_ACTION_SINCE}, and gateway.imageHasShell is true (${imageHasShell.source})` };
+  if (chosen.mechanism === 'exec-sleep') {
+    return { hook: chosen.hook, how: `exec sleep: cluster ${kubernetes.version} (${kubernetes.source}) is older than ${SLEEP_ACTION_SINCE}, and gateway.imageHasShell is true (${imageHasShell.source})` };
   }
   return {
     refused:
