@@ -25,6 +25,7 @@ export const FLAT_KEYS: readonly FlatKey[] = [
   { name: 'sidecar-mode', specPath: ['sidecarMode'], read: 'string', help: 'mesh sidecars: native (Kubernetes sidecar containers), classic, or auto by version', choices: ['auto', 'native', 'classic'] },
   { name: 'gateway-mode', specPath: ['gateway', 'mode'], read: 'string', help: 'gateway drain: env (Istio drain settings), sleep (preStop), off', choices: ['env', 'sleep', 'off'] },
   { name: 'job-mode', specPath: ['job', 'mode'], read: 'string', help: 'Job sidecar quit: native, wrap (command wrapper), auto, off', choices: ['auto', 'native', 'wrap', 'off'] },
+  { name: 'traefik-mode', specPath: ['traefik', 'mode'], read: 'string', help: "Traefik drain through its entry points' lifeCycle settings: on or off", choices: ['on', 'off'] },
   { name: 'app-mode', specPath: ['app', 'mode'], read: 'string', help: 'app preStop and sidecar ordering: on or off', choices: ['on', 'off'] },
   { name: 'lb-provider', specPath: ['loadBalancer', 'provider'], read: 'string', help: 'load balancer in front of the pods when the stream does not show it', choices: LOAD_BALANCER_PROVIDERS },
   { name: 'drain-window', specPath: ['loadBalancer', 'drainWindowSeconds'], read: 'seconds', help: 'W: seconds new traffic may still arrive after termination starts' },

@@ -52,6 +52,7 @@ export const DEFAULTS = {
   gateway: { mode: 'env', imageHasShell: false },
   job: { mode: 'auto' },
   app: { mode: 'on', imageHasShell: false, classicDrain: 'exit-on-zero' },
+  traefik: { mode: 'on' },
   mesh: { istioInjectedNamespaces: [] as string[], linkerdInjectedNamespaces: [] as string[] },
   include: [] as Selector[],
   exclude: [] as Selector[],
@@ -110,6 +111,11 @@ function buildSpecSchema() {
         servingContainers: z.array(z.string()).optional(),
       })
       .default(DEFAULTS.app),
+    traefik: z
+      .strictObject({
+        mode: modeSwitch(['on', 'off']).default(DEFAULTS.traefik.mode),
+      })
+      .default(DEFAULTS.traefik),
     mesh: z
       .strictObject({
         istioInjectedNamespaces: z.array(z.string()).default([]),

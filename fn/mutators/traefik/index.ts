@@ -17,7 +17,7 @@ import { KUBERNETES_DEFAULT_GRACE_SECONDS } from '../../timing/platformDefaults.
 import type { KubeObject, PodTemplate } from '../../core/kubeObject.ts';
 import { applyArgEdits } from './args.ts';
 import type { ArgEdit } from './args.ts';
-import { traefikContainers } from './container.ts';
+import { traefikContainers } from '../../workloads/traefik.ts';
 import { formatTraefikDuration } from './duration.ts';
 import { LIFECYCLE_SETTINGS, lifecycleSuffix, STATIC_CONFIG_ORDER, TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS } from './facts.ts';
 import type { LifecycleSetting } from './facts.ts';
@@ -30,7 +30,7 @@ import type { TraefikTimingInputs, TraefikTimingPlan } from './timing.ts';
 
 export type { TraefikTimingInputs, TraefikTimingPlan } from './timing.ts';
 
-/** The finding codes this logic emits (docs/mutators/traefik.md "Findings"). */
+/** The finding codes this logic emits (docs/mutators/traefik-drain.md "Findings"). */
 export type TraefikFindingCode =
   | 'TRAEFIK_LIFECYCLE_KEPT'
   | 'TRAEFIK_LIFECYCLE_UNREADABLE'
