@@ -65,9 +65,10 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
   unknownHook(drawing, name, state.preStop, W, traffic.sender);
   drawing.event(sigterm, name, `SIGTERM${hookCut ? ' (preStop cut at the grace deadline)' : state.preStop.seconds === 0 ? ' (no preStop)' : ' after preStop'}: /ping answers 503; each entry point keeps accepting for its requestAcceptGraceTimeout`);
 
-  let lastAcceptedEverywhere = Number.POSITIVE_INFINITY;
   let done = sigterm;
   let finished = 0;
+  // What goes right, per span: entry points that accept until the same moment and finish alike share one.
+  const served = new Map<string, { names: string[]; lastAccepted: number; end: number }>();
   for (const group of groups(state.entryPoints)) {
     const who = entryPointsText(group.names);
     const stop = sigterm + group.accept;
@@ -86,18 +87,22 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
       const why = closed === kill ? 'SIGKILL at the grace deadline' : `graceTimeOut ${secondsText(group.graceTimeOut)} over`;
       drawing.window(closed, needed, 'fail', 'cut', `requests in flight on ${who} are cut at t=${closed} (${why}); the last one accepted at t=${lastAccepted} needs until t=${needed} (R = ${secondsText(R)})`);
     }
-    lastAcceptedEverywhere = Math.min(lastAcceptedEverywhere, lastAccepted);
+    const end = Math.min(closed, needed);
+    const span = served.get(`${lastAccepted}/${end}`) ?? { names: [], lastAccepted, end };
+    span.names.push(...group.names);
+    served.set(`${lastAccepted}/${end}`, span);
     // Traefik waits for the last request, up to graceTimeOut; with none left it closes at once.
     done = Math.max(done, Math.min(closed, Math.max(acceptUntil, needed)));
-    finished = Math.max(finished, Math.min(closed, needed));
+    finished = Math.max(finished, end);
   }
   const gone = Math.min(done + state.udpSeconds, kill);
   if (state.udpSeconds > 0 && done < kill) drawing.event(done, name, `TCP entry points done: the UDP entry points stop (up to ${secondsText(state.udpSeconds)})`);
   if (gone < kill) drawing.event(gone, name, 'exits: every entry point is done');
   deadline(drawing, kill, state.grace, gone >= kill ? name : undefined);
-  if (Number.isFinite(lastAcceptedEverywhere)) {
-    drawing.window(0, lastAcceptedEverywhere, 'ok', 'serving', `new connections accepted${P > 0 ? ` (preStop until t=${sigterm}, then requestAcceptGraceTimeout)` : ' (requestAcceptGraceTimeout)'}`);
-    if (finished > lastAcceptedEverywhere) drawing.window(lastAcceptedEverywhere, finished, 'ok', 'finishing', `requests in flight finish (R = ${secondsText(R)})`);
+  for (const span of served.values()) {
+    const on = served.size === 1 ? '' : ` on ${entryPointsText(span.names)}`;
+    drawing.window(0, span.lastAccepted, 'ok', 'serving', `new connections accepted${on}${P > 0 ? ` (preStop until t=${sigterm}, then requestAcceptGraceTimeout)` : ' (requestAcceptGraceTimeout)'}`);
+    if (span.end > span.lastAccepted) drawing.window(span.lastAccepted, span.end, 'ok', 'finishing', `requests in flight${on} finish (R = ${secondsText(R)})`);
   }
   deregistration(drawing, traffic, finished, gone);
   return drawing.done('deletion', 'no request fails');
