@@ -5,6 +5,7 @@
  * generated from this list (`npm run docs:compat`) and a test fails when it is stale.
  */
 import * as check from './checks.ts';
+import * as traefik from './traefikChecks.ts';
 import type { CheckedPod } from './pod.ts';
 
 export type Product = 'Kubernetes' | 'Istio' | 'Linkerd' | 'Traefik' | 'Envoy Gateway';
@@ -291,8 +292,9 @@ export const CONSTRAINTS: readonly Constraint[] = [
     sources: ['linkerd2 charts/linkerd-control-plane/values.yaml@version-2.16 (enableShutdownEndpoint: false)', 'linkerd2 pkg/k8s/labels.go@version-2.16 (ProxyAdminShutdownAnnotation)'],
     check: check.linkerdShutdownEnabled,
   },
-  // Traefik (issue #19 item 3): facts the Traefik logic in fn/mutators/traefik relies on. No checks
-  // yet: a check would need that logic wired into the engine (after the mutator redesign, #14).
+  // Traefik (issue #19 item 3): facts the traefik-drain mutator (fn/mutators/traefik) relies on.
+  // Rows whose breach shows in the written pod carry a check (./traefikChecks.ts); the others need
+  // W or R, which a pod does not show, and are enforced by the mutator.
   {
     id: 'traefik-stops-accepting-on-sigterm',
     product: 'Traefik',
@@ -300,7 +302,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
     versions: 'v2.0+ (per entry point; v1.7 had one global `lifeCycle`, configuration/configuration.go@v1.7.34)',
     breaks: 'at 0 an entry point closes its listener the moment Traefik gets SIGTERM: connections the load balancer still sends are refused',
     sources: ['traefik pkg/server/server_entrypoint_tcp.go@v2.0.0, @v2.11.53, @v3.7.9 (TCPEntryPoint.Shutdown: sleep requestAcceptGraceTimeout, then server.Shutdown)', 'traefik pkg/config/static/static_config.go@v3.7.9 (LifeCycle.SetDefaults sets only GraceTimeOut)'],
-    enforcedBy: "fn/mutators/traefik (pure logic, not wired into the engine yet; test/mutators/traefik on the chart's renders)",
+    enforcedBy: "the traefik-drain mutator (fn/mutators/traefik; test/mutators/traefik and the traefik-* golden cases on the chart's renders)",
   },
   {
     id: 'traefik-grace-timeout-default',
@@ -309,7 +311,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
     versions: 'v2.0+',
     breaks: 'requests still in flight after graceTimeOut are closed: a longest request R above 10 s is cut',
     sources: ['traefik pkg/config/static/static_config.go@v2.0.0, @v2.11.53, @v3.7.9 (DefaultGraceTimeout = 10 * time.Second)'],
-    enforcedBy: "fn/mutators/traefik (pure logic, not wired into the engine yet; test/mutators/traefik on the chart's renders)",
+    enforcedBy: "the traefik-drain mutator (fn/mutators/traefik; test/mutators/traefik and the traefik-* golden cases on the chart's renders)",
   },
   {
     id: 'traefik-shutdown-order',
@@ -318,7 +320,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
     versions: 'v2.2+ (UDP entry points); TCP in parallel from v2.0',
     breaks: 'the pod lives P + max over TCP entry points (requestAcceptGraceTimeout + graceTimeOut) + the UDP ones\' own after SIGTERM; a terminationGracePeriodSeconds below that kills Traefik with requests in flight',
     sources: ['traefik pkg/server/server.go@v2.11.53, @v3.7.9 (Server.Stop: tcpEntryPoints.Stop, then udpEntryPoints.Stop)', 'traefik pkg/server/server_entrypoint_udp.go@v3.7.9 (UDPEntryPoint.Shutdown)'],
-    enforcedBy: "fn/mutators/traefik (pure logic, not wired into the engine yet; test/mutators/traefik on the chart's renders)",
+    check: traefik.traefikGraceCoversShutdown,
   },
   {
     id: 'traefik-ping-terminating',
@@ -327,7 +329,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
     versions: 'v2.0+ (503); the status code is configurable from v2.3',
     breaks: 'nothing: /ping answers 503 from SIGTERM on, while requestAcceptGraceTimeout keeps the entry points accepting, so a readiness probe or a load balancer\'s health check on /ping fails while Traefik still serves',
     sources: ['traefik pkg/ping/ping.go@v2.0.0, @v2.11.53, @v3.7.9 (WithContext: terminating once the signal context is done)', 'traefik cmd/traefik/traefik.go@v3.7.9 (signal.NotifyContext SIGINT, SIGTERM; Ping.WithContext(ctx))'],
-    enforcedBy: "fn/mutators/traefik (pure logic, not wired into the engine yet; test/mutators/traefik on the chart's renders)",
+    enforcedBy: "the traefik-drain mutator (fn/mutators/traefik; test/mutators/traefik and the traefik-* golden cases on the chart's renders)",
   },
   {
     id: 'traefik-one-static-source',
@@ -336,7 +338,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
     versions: 'v2.0+',
     breaks: 'a lifeCycle flag added to a Traefik that reads a file (`--configFile`, or /etc/traefik/traefik.{toml,yaml,yml}) is ignored; one added to a Traefik configured by variables switches it to flags and drops every variable',
     sources: ['traefik cmd/traefik/traefik.go@v3.7.9 (loaders: file, flag, env)', 'traefik pkg/cli/loader_file.go@v3.7.9 (loadConfigFiles: /etc/traefik/traefik, $XDG_CONFIG_HOME/traefik, $HOME/.config/traefik, ./traefik)', 'paerser cli/commands.go@v0.2.0 (stops at the first loader that is done)'],
-    enforcedBy: "fn/mutators/traefik (pure logic, not wired into the engine yet; test/mutators/traefik on the chart's renders)",
+    check: traefik.traefikOneStaticSource,
   },
   {
     id: 'traefik-duration-bare-seconds',
@@ -345,7 +347,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
     versions: 'v2.0+',
     breaks: 'a value that is neither fails to decode and Traefik does not start',
     sources: ['paerser types/duration.go@v0.2.0 (Duration.Set: strconv.ParseInt, then time.ParseDuration)', 'traefik pkg/types/duration.go@v2.0.0'],
-    enforcedBy: "fn/mutators/traefik (pure logic, not wired into the engine yet; test/mutators/traefik on the chart's renders)",
+    check: traefik.traefikDurationsReadable,
   },
   {
     id: 'traefik-chart-lifecycle-values',
@@ -354,7 +356,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
     versions: 'traefik-helm-chart v28.0.0+ (lifeCycle values); grace period 60 from before v28 through v41.3.0',
     breaks: 'older charts cannot set the lifeCycle from values: the args must be added after rendering',
     sources: ['traefik-helm-chart traefik/templates/_podtemplate.tpl@v41.3.0, @v40.3.0, @v28.0.0 (absent before: commit 47e0f28a "feat(ports): add transport options")', 'traefik-helm-chart traefik/values.yaml@v41.3.0 (terminationGracePeriodSeconds: 60)'],
-    enforcedBy: "fn/mutators/traefik (pure logic, not wired into the engine yet; test/mutators/traefik on the chart's renders)",
+    enforcedBy: "the traefik-drain mutator (fn/mutators/traefik; test/mutators/traefik and the traefik-* golden cases on the chart's renders)",
   },
   // Envoy Gateway (envoyproxy/gateway): the proxy Deployment is generated in the cluster, so no
   // written pod shows these; rows carry no check until the envoy-gateway mutator is wired in.

@@ -8,6 +8,7 @@ import { useEnglishMessages } from './zodMessages.ts';
 import { APP_DEFAULTS, appSettingsSchema } from '../mutators/app/settings.ts';
 import { GATEWAY_DEFAULTS, gatewaySettingsSchema } from '../mutators/gateway/settings.ts';
 import { JOB_DEFAULTS, jobSettingsSchema } from '../mutators/job/settings.ts';
+import { TRAEFIK_DEFAULTS, traefikSettingsSchema } from '../mutators/traefik/settings.ts';
 import { seconds } from './fields.ts';
 import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
 import { normalizeVersion, VERSION_PATTERN } from '../core/versions.ts';
@@ -53,6 +54,7 @@ export const DEFAULTS = {
   gateway: GATEWAY_DEFAULTS,
   job: JOB_DEFAULTS,
   app: APP_DEFAULTS,
+  traefik: TRAEFIK_DEFAULTS,
   mesh: { istioInjectedNamespaces: [] as string[], linkerdInjectedNamespaces: [] as string[] },
   include: [] as Selector[],
   exclude: [] as Selector[],
@@ -92,6 +94,7 @@ function buildSpecSchema() {
     gateway: gatewaySettingsSchema(),
     job: jobSettingsSchema(),
     app: appSettingsSchema(),
+    traefik: traefikSettingsSchema(),
     mesh: z._default(
       z.strictObject({
         istioInjectedNamespaces: z._default(z.array(z.string()), fresh(DEFAULTS.mesh.istioInjectedNamespaces)),

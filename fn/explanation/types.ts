@@ -20,7 +20,7 @@ export interface ModelInput {
 
 /** One duration the timing model derived: the mutator's own `Derived`, unchanged. */
 export interface ModelOutput {
-  readonly symbol: 'S' | 'G' | 'M' | 'D' | 'T';
+  readonly symbol: 'S' | 'R' | 'G' | 'M' | 'D' | 'T';
   readonly name: string;
   readonly seconds: number;
   readonly formula: string;

@@ -13,6 +13,12 @@ import type { Container, PodSpec, PodTemplate } from '../../fn/core/kubeObject.t
 import { corpusObject, fixturePath } from '../helpers/fixtures.ts';
 
 const httpbin = (corpusObject('istio-sample-httpbin-httpbin.yaml', 'Deployment') as { spec: { template: PodTemplate } }).spec.template;
+const traefikChart = parseAllDocuments(readFileSync(fixturePath('gateways', 'traefik', 'chart-41.3.0-nlb.yaml'), 'utf8'))
+  .map((d) => d.toJS() as { kind?: string; spec?: { template: PodTemplate } } | null)
+  .find((o) => o?.kind === 'Deployment')!.spec!.template;
+/** The chart's pod, reading a configuration file as a user's extra arg would make it. */
+const traefikWithFile = structuredClone(traefikChart) as PodTemplate & { spec: { containers: Container[] } };
+traefikWithFile.spec.containers[0]!.args = [...(traefikWithFile.spec.containers[0]!.args ?? []), '--configFile=/config/traefik.yaml'];
 const kubeInjected = (parseAllDocuments(readFileSync(fixturePath('render-injected', 'istio-1.28.10-hello-old-version.yaml.injected'), 'utf8'))[0]!.toJS() as { spec: { template: PodTemplate } }).spec.template;
 
 /** A pod template with the parts a breach edits known to be there. */
@@ -52,6 +58,9 @@ const BREACHES: Record<string, CheckedPod> = {
   'linkerd-auto-native': pod({ flags: { 'linkerd-version': '2.19' }, edit: (t) => { t.metadata.annotations['config.beta.linkerd.io/proxy-enable-native-sidecar'] = 'true'; } }),
   'linkerd-native-and-wait': pod({ edit: (t) => { t.metadata.annotations['config.alpha.linkerd.io/proxy-enable-native-sidecar'] = 'true'; t.metadata.annotations['config.alpha.linkerd.io/proxy-wait-before-exit-seconds'] = '25'; } }),
   'linkerd-wait-below-grace': pod({ edit: (t) => { t.metadata.annotations['config.alpha.linkerd.io/proxy-wait-before-exit-seconds'] = '30'; } }),
+  'traefik-shutdown-order': pod({ role: 'gateway', base: traefikChart, edit: (t) => { app(t).args!.push('--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout=180s'); } }),
+  'traefik-one-static-source': pod({ role: 'gateway', base: traefikWithFile, edit: (t) => { app(t).args!.push('--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout=180s'); } }),
+  'traefik-duration-bare-seconds': pod({ role: 'gateway', base: traefikChart, edit: (t) => { app(t).args!.push('--entryPoints.web.transport.lifeCycle.graceTimeOut=20 s'); } }),
   'linkerd-admin-shutdown': pod({ role: 'job', flags: { 'linkerd-version': '2.16' }, edit: (t) => { app(t).command = ['/bin/sh', '-c', 'run; curl -XPOST http://localhost:4191/shutdown']; } }),
 };
 

@@ -17,4 +17,4 @@ export function runCli(args: readonly string[], input: string | Buffer, env: Nod
 }
 
 /** Flags that switch every mutator off: the engine alone. */
-export const NO_MUTATORS = ['--gateway-mode', 'off', '--job-mode', 'off', '--app-mode', 'off'];
+export const NO_MUTATORS = ['--gateway-mode', 'off', '--job-mode', 'off', '--app-mode', 'off', '--traefik-mode', 'off'];

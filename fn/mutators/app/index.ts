@@ -7,6 +7,7 @@
 import { sourceOf } from '../../config/schema.ts';
 import { formatRef } from '../../core/kubeObject.ts';
 import { groupOf } from '../../workloads/kinds.ts';
+import { runsTraefik } from '../../workloads/traefik.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { MutatorContext, MutatorOutcome, ProposedChange, ProposedFinding } from '../types.ts';
 import { defineMutator, NOTHING } from '../types.ts';
@@ -41,8 +42,10 @@ export const appGraceful = defineMutator<AppPlan, 'app-graceful'>({
 });
 
 function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<AppPlan> {
-  // Gateways belong to gateway-drain, run-to-completion pods to job-sidecar-quit.
-  if (!inScope(workload, context) || context.gateway !== undefined || workload.runsToCompletion) return NOTHING;
+  // Gateways belong to gateway-drain, Traefik to traefik-drain (a preStop sleep would only delay
+  // the SIGTERM its requestAcceptGraceTimeout waits on; fn/workloads/traefik.ts), run-to-completion
+  // pods to job-sidecar-quit.
+  if (!inScope(workload, context) || context.gateway !== undefined || runsTraefik(workload.template) || workload.runsToCompletion) return NOTHING;
   const controlPlane = controlPlaneReason(workload);
   if (controlPlane && !context.explicitlyIncluded) {
     return { changes: [], findings: [{ severity: 'info', code: 'CONTROL_PLANE_LEFT_ALONE', message: `${formatRef(workload.ref)} is left alone because ${controlPlane}; name it in an include selector to change it.` }] };

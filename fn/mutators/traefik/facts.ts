@@ -1,6 +1,6 @@
 /**
  * What Traefik does with its entry points' life-cycle settings, each fact with the upstream file
- * and tag it was read from (docs/mutators/traefik.md has the same facts for users).
+ * and tag it was read from (docs/mutators/traefik-drain.md has the same facts for users).
  */
 
 /**

@@ -3,8 +3,8 @@
 // and with the chart's own ports.<name>.transport.lifeCycle values.
 import test from 'ava';
 import { getAt } from '../../../fn/core/fieldPath.ts';
-import { planTraefik } from '../../../fn/mutators/traefik/index.ts';
-import type { TraefikOutcome } from '../../../fn/mutators/traefik/index.ts';
+import { planTraefik } from '../../../fn/mutators/traefik/decide.ts';
+import type { TraefikOutcome } from '../../../fn/mutators/traefik/decide.ts';
 import { find, objects, settingsFromService } from './fixtures.ts';
 
 const TEMPLATE = ['spec', 'template'] as const;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { recognizeServiceLoadBalancer } from '../../../fn/timing/loadBalancers.ts';
 import type { KubeObject } from '../../../fn/core/kubeObject.ts';
-import type { TraefikSettings } from '../../../fn/mutators/traefik/index.ts';
+import type { TraefikSettings } from '../../../fn/mutators/traefik/decide.ts';
 import { fixturePath } from '../../helpers/fixtures.ts';
 
 /** Returns every document of a fixture as plain data (YAML 1.1, as the engine reads). */

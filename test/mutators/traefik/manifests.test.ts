@@ -3,8 +3,8 @@
 // a UDP entry point, flags written `--name value`, an unreadable value.
 import test from 'ava';
 import type { FieldPath } from '../../../fn/core/fieldPath.ts';
-import { planTraefik } from '../../../fn/mutators/traefik/index.ts';
-import type { TraefikSettings } from '../../../fn/mutators/traefik/index.ts';
+import { planTraefik } from '../../../fn/mutators/traefik/decide.ts';
+import type { TraefikSettings } from '../../../fn/mutators/traefik/decide.ts';
 import type { KubeObject } from '../../../fn/core/kubeObject.ts';
 import { copy, find, objects, settingsFromService } from './fixtures.ts';
 

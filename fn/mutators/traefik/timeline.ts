@@ -1,0 +1,109 @@
+/**
+ * The shutdown timeline of a Traefik pod (explain): on SIGTERM every TCP entry point keeps its
+ * listener open for requestAcceptGraceTimeout, then stops accepting and gives the requests in
+ * flight up to graceTimeOut before it closes what is left (`TCPEntryPoint.Shutdown`,
+ * pkg/server/server_entrypoint_tcp.go@v2.11.53 and @v3.7.9); the UDP entry points are stopped after
+ * the TCP ones (`Server.Stop`, pkg/server/server.go@v3.7.9); the kubelet's SIGKILL comes at G.
+ * Drawn with the kit of fn/explanation/timeline.ts from the values Traefik reads; it decides no
+ * duration.
+ */
+import type { PreStopRead, Valued } from '../../explanation/podSettings.ts';
+import { deadline, deregistration, Drawing, hookStart, kubeletTimes, preStopSeconds, rejection, secondsText, start, unknownHook } from '../../explanation/timeline.ts';
+import type { Timeline, Traffic } from '../../explanation/timeline.ts';
+
+/** One TCP entry point's life-cycle values as Traefik reads them (whole seconds, rounded up). */
+export interface EntryPointState {
+  readonly name: string;
+  readonly requestAcceptGraceTimeout: Valued<number>;
+  readonly graceTimeOut: Valued<number>;
+}
+
+/** What a Traefik pod's shutdown depends on. */
+export interface TraefikState {
+  readonly container: string;
+  readonly grace: Valued<number>;
+  readonly preStop: PreStopRead;
+  /** The TCP entry points. */
+  readonly entryPoints: readonly EntryPointState[];
+  /** How long the longest UDP entry point takes to stop after the TCP ones are done (0: none). */
+  readonly udpSeconds: number;
+}
+
+/** Entry points that shut down alike, drawn as one. */
+interface Group {
+  readonly names: string[];
+  readonly accept: number;
+  readonly graceTimeOut: number;
+}
+
+function groups(entryPoints: readonly EntryPointState[]): Group[] {
+  const byTiming = new Map<string, Group>();
+  for (const ep of entryPoints) {
+    const key = `${ep.requestAcceptGraceTimeout.value}/${ep.graceTimeOut.value}`;
+    const group = byTiming.get(key) ?? { names: [], accept: ep.requestAcceptGraceTimeout.value, graceTimeOut: ep.graceTimeOut.value };
+    group.names.push(ep.name);
+    byTiming.set(key, group);
+  }
+  return [...byTiming.values()];
+}
+
+function entryPointsText(names: readonly string[]): string {
+  return `${names.length === 1 ? 'entry point' : 'entry points'} ${names.join(', ')}`;
+}
+
+/** Returns the timeline of one state (as written, or patched) of a Traefik pod. */
+export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline {
+  const drawing = new Drawing();
+  const W = traffic.drainWindowSeconds;
+  const R = traffic.maxRequestSeconds;
+  const P = preStopSeconds(state.preStop, W);
+  const { sigterm, kill, hookCut } = kubeletTimes(P, state.grace.value);
+  const name = state.container;
+  start(drawing, state.grace, traffic);
+  rejection(drawing, name, state.preStop, state.grace);
+  if (state.preStop.seconds !== 0) drawing.event(0, name, hookStart(state.preStop, W, 'Traefik keeps accepting'));
+  unknownHook(drawing, name, state.preStop, W, traffic.sender);
+  drawing.event(sigterm, name, `SIGTERM${hookCut ? ' (preStop cut at the grace deadline)' : state.preStop.seconds === 0 ? ' (no preStop)' : ' after preStop'}: /ping answers 503; each entry point keeps accepting for its requestAcceptGraceTimeout`);
+
+  let done = sigterm;
+  let finished = 0;
+  // What goes right, per span: entry points that accept until the same moment and finish alike share one.
+  const served = new Map<string, { names: string[]; lastAccepted: number; end: number }>();
+  for (const group of groups(state.entryPoints)) {
+    const who = entryPointsText(group.names);
+    const stop = sigterm + group.accept;
+    const acceptUntil = Math.min(stop, kill);
+    const lastAccepted = Math.min(acceptUntil, W);
+    const needed = lastAccepted + R;
+    const closed = Math.min(stop + group.graceTimeOut, kill);
+    if (stop < kill) {
+      drawing.event(stop, name, `${who}: requestAcceptGraceTimeout (${secondsText(group.accept)}) over: ${group.names.length === 1 ? 'stops' : 'stop'} accepting; requests in flight get graceTimeOut (${secondsText(group.graceTimeOut)})`);
+    }
+    if (acceptUntil < W) {
+      const why = stop < kill ? `requestAcceptGraceTimeout ${secondsText(group.accept)}` : 'SIGKILL at the grace deadline';
+      drawing.window(acceptUntil, W, 'fail', 'refused', `new connections still arrive ${traffic.sender}, but ${who} stopped accepting at t=${acceptUntil} (${why}) → connections refused`);
+    }
+    if (closed < needed) {
+      const why = closed === kill ? 'SIGKILL at the grace deadline' : `graceTimeOut ${secondsText(group.graceTimeOut)} over`;
+      drawing.window(closed, needed, 'fail', 'cut', `requests in flight on ${who} are cut at t=${closed} (${why}); the last one accepted at t=${lastAccepted} needs until t=${needed} (R = ${secondsText(R)})`);
+    }
+    const end = Math.min(closed, needed);
+    const span = served.get(`${lastAccepted}/${end}`) ?? { names: [], lastAccepted, end };
+    span.names.push(...group.names);
+    served.set(`${lastAccepted}/${end}`, span);
+    // Traefik waits for the last request, up to graceTimeOut; with none left it closes at once.
+    done = Math.max(done, Math.min(closed, Math.max(acceptUntil, needed)));
+    finished = Math.max(finished, end);
+  }
+  const gone = Math.min(done + state.udpSeconds, kill);
+  if (state.udpSeconds > 0 && done < kill) drawing.event(done, name, `TCP entry points done: the UDP entry points stop (up to ${secondsText(state.udpSeconds)})`);
+  if (gone < kill) drawing.event(gone, name, 'exits: every entry point is done');
+  deadline(drawing, kill, state.grace, gone >= kill ? name : undefined);
+  for (const span of served.values()) {
+    const on = served.size === 1 ? '' : ` on ${entryPointsText(span.names)}`;
+    drawing.window(0, span.lastAccepted, 'ok', 'serving', `new connections accepted${on}${P > 0 ? ` (preStop until t=${sigterm}, then requestAcceptGraceTimeout)` : ' (requestAcceptGraceTimeout)'}`);
+    if (span.end > span.lastAccepted) drawing.window(span.lastAccepted, span.end, 'ok', 'finishing', `requests in flight${on} finish (R = ${secondsText(R)})`);
+  }
+  deregistration(drawing, traffic, finished, gone);
+  return drawing.done('deletion', 'no request fails');
+}
