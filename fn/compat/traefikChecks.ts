@@ -28,7 +28,8 @@ function lifecycleTexts(template: PodTemplate): Record<string, string> {
   const out: Record<string, string> = {};
   for (const c of traefikContainers(template.spec)) {
     for (const ep of entryPointsOf(c)) {
-      for (const [setting, value] of Object.entries(ep.lifecycle)) if (value) out[`${c.name}/${ep.name.toLowerCase()}/${setting}`] = value.text;
+      for (const [setting, value] of Object.entries(ep.lifecycle))
+        if (value) out[`${c.name}/${ep.name.toLowerCase()}/${setting}`] = value.text;
     }
   }
   return out;
@@ -39,10 +40,16 @@ export function traefikOneStaticSource(pod: CheckedPod): string | undefined {
   if (!written(pod, staticInputs)) return undefined;
   for (const container of traefikContainers(pod.after.spec)) {
     const before = containerNamed(pod.before, container.name);
-    if (before && JSON.stringify([before.args, before.env]) === JSON.stringify([container.args, container.env])) continue;
+    if (
+      before &&
+      JSON.stringify([before.args, before.env]) === JSON.stringify([container.args, container.env])
+    )
+      continue;
     const now = readStaticConfig(container);
-    if (now.source === 'file') return `changed the args or env of Traefik container ${container.name}, which reads a configuration file (${now.evidence}): Traefik ignores them`;
-    if (before && readStaticConfig(before).source === 'env' && now.source === 'flags') return `wrote flags on Traefik container ${container.name}, configured by TRAEFIK_* variables: Traefik now reads the flags only and drops every variable`;
+    if (now.source === 'file')
+      return `changed the args or env of Traefik container ${container.name}, which reads a configuration file (${now.evidence}): Traefik ignores them`;
+    if (before && readStaticConfig(before).source === 'env' && now.source === 'flags')
+      return `wrote flags on Traefik container ${container.name}, configured by TRAEFIK_* variables: Traefik now reads the flags only and drops every variable`;
   }
   return undefined;
 }
@@ -54,19 +61,35 @@ export function traefikDurationsReadable(pod: CheckedPod): string | undefined {
   for (const container of traefikContainers(pod.after.spec)) {
     for (const ep of entryPointsOf(container)) {
       for (const [setting, value] of Object.entries(ep.lifecycle)) {
-        if (!value || before[`${container.name}/${ep.name.toLowerCase()}/${setting}`] === value.text) continue;
-        if (value.seconds === undefined) unreadable.push(`${ep.name} ${setting}=${JSON.stringify(value.text)}`);
+        if (
+          !value ||
+          before[`${container.name}/${ep.name.toLowerCase()}/${setting}`] === value.text
+        )
+          continue;
+        if (value.seconds === undefined)
+          unreadable.push(`${ep.name} ${setting}=${JSON.stringify(value.text)}`);
       }
     }
   }
-  return unreadable.length ? `wrote ${unreadable.join(', ')}: neither digits (seconds) nor a Go duration, so Traefik does not start` : undefined;
+  return unreadable.length
+    ? `wrote ${unreadable.join(', ')}: neither digits (seconds) nor a Go duration, so Traefik does not start`
+    : undefined;
 }
 
 /** Seconds from SIGTERM until Traefik is done: TCP entry points in parallel, then the UDP ones. */
 function shutdownSeconds(container: Container): number {
-  const longest = (protocol: 'tcp' | 'udp') => Math.max(0, ...entryPointsOf(container)
-    .filter((ep) => ep.protocol === protocol)
-    .map((ep) => Math.ceil((ep.lifecycle.requestAcceptGraceTimeout?.seconds ?? 0) + (ep.lifecycle.graceTimeOut?.seconds ?? TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS))));
+  const longest = (protocol: 'tcp' | 'udp') =>
+    Math.max(
+      0,
+      ...entryPointsOf(container)
+        .filter((ep) => ep.protocol === protocol)
+        .map((ep) =>
+          Math.ceil(
+            (ep.lifecycle.requestAcceptGraceTimeout?.seconds ?? 0) +
+              (ep.lifecycle.graceTimeOut?.seconds ?? TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS),
+          ),
+        ),
+    );
   const preStop = preStopSeconds(container.lifecycle?.preStop);
   return (typeof preStop === 'number' ? preStop : 0) + longest('tcp') + longest('udp');
 }
@@ -77,7 +100,8 @@ export function traefikGraceCoversShutdown(pod: CheckedPod): string | undefined 
   const grace = graceSeconds(pod.after);
   for (const container of traefikContainers(pod.after.spec)) {
     const needed = shutdownSeconds(container);
-    if (needed > grace) return `Traefik container ${container.name} needs ${needed} s after SIGTERM (preStop + the longest TCP entry point's requestAcceptGraceTimeout + graceTimeOut + the UDP ones'), more than terminationGracePeriodSeconds ${grace}`;
+    if (needed > grace)
+      return `Traefik container ${container.name} needs ${needed} s after SIGTERM (preStop + the longest TCP entry point's requestAcceptGraceTimeout + graceTimeOut + the UDP ones'), more than terminationGracePeriodSeconds ${grace}`;
   }
   return undefined;
 }

@@ -61,3 +61,13 @@ export function annotationsOf(meta: ObjectMeta | null | undefined): Record<strin
 export function labelsOf(meta: ObjectMeta | null | undefined): Record<string, string> {
   return meta?.labels ?? {};
 }
+
+/**
+ * Returns a scalar read from a manifest as the text it stands for (`30s`, `5`, `true`); a map or
+ * list as its JSON, never `[object Object]`.
+ */
+export function scalarText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || value === null || value === undefined) return String(value);
+  return JSON.stringify(value);
+}

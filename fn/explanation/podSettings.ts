@@ -9,7 +9,7 @@ import type { Spec } from '../config/schema.ts';
 import { toData } from '../document/manifest.ts';
 import { isRecord } from '../core/fieldPath.ts';
 import { parseGoDurationSeconds } from '../timing/durations.ts';
-import { annotationsOf } from '../core/kubeObject.ts';
+import { annotationsOf, scalarText } from '../core/kubeObject.ts';
 import { readPreStop } from '../workloads/preStop.ts';
 import {
   ISTIO_NATIVE_ANNOTATION,
@@ -123,17 +123,17 @@ export function istioDrainSettings(source: IstioProxySource): IstioDrainSettings
   const env = (name: string): Valued<string> | undefined => {
     const entry = (source.container?.env ?? []).find((e) => e?.name === name);
     if (entry && typeof entry.value === 'string') return { value: entry.value, source: `env ${name} on container ${source.container?.name}` };
-    if (entry && entry.valueFrom) return { value: '', source: `env ${name} on container ${source.container?.name} (valueFrom: not readable here)` };
+    if (entry?.valueFrom) return { value: '', source: `env ${name} on container ${source.container?.name} (valueFrom: not readable here)` };
     const meta = metadata[name];
-    if (meta !== undefined && meta !== null) return { value: String(meta), source: `proxyMetadata.${name} in ${PROXY_CONFIG_ANNOTATION}` };
+    if (meta !== undefined && meta !== null) return { value: scalarText(meta), source: `proxyMetadata.${name} in ${PROXY_CONFIG_ANNOTATION}` };
     return undefined;
   };
   const notInjected = applies ? '' : `; not injected and the pod's annotations are not mounted, so ${PROXY_CONFIG_ANNOTATION} does not apply (a mesh-wide meshConfig value is not visible here)`;
   const field = (name: string, fallback: number): Valued<number> => {
     const raw = config.fields[name];
     if (raw === undefined || raw === null) return { value: fallback, source: `Istio default (not set${notInjected})` };
-    const seconds = parseGoDurationSeconds(String(raw));
-    if (seconds === undefined) return { value: fallback, source: `${name} ${JSON.stringify(String(raw))} in ${PROXY_CONFIG_ANNOTATION} is not a Go duration: Istio uses its default` };
+    const seconds = parseGoDurationSeconds(scalarText(raw));
+    if (seconds === undefined) return { value: fallback, source: `${name} ${JSON.stringify(scalarText(raw))} in ${PROXY_CONFIG_ANNOTATION} is not a Go duration: Istio uses its default` };
     return { value: Math.ceil(seconds), source: `${PROXY_CONFIG_ANNOTATION}` };
   };
   const exit = env('EXIT_ON_ZERO_ACTIVE_CONNECTIONS');

@@ -4,6 +4,7 @@
  */
 import { PROXY_CONFIG_ANNOTATION } from '../../workloads/istioProxyConfig.ts';
 import { mountsPodAnnotations } from '../../workloads/podAnnotationsFile.ts';
+import { scalarText } from '../../core/kubeObject.ts';
 import type { PodTemplate } from '../../core/kubeObject.ts';
 import { parseGoDurationSeconds } from '../../timing/durations.ts';
 import { LOAD_BALANCERS } from '../../timing/loadBalancers.ts';
@@ -68,9 +69,9 @@ function parentShutdownRows(context: ExplainContext, plan: GatewayPlan): Setting
     if (plan.shape !== 'injected' && !(proxy && mountsPodAnnotations(template, proxy))) return undefined;
     const raw = proxyConfigOf(template).fields['parentShutdownDuration'];
     if (raw === undefined || raw === null) return undefined;
-    const value = parseGoDurationSeconds(String(raw));
+    const value = parseGoDurationSeconds(scalarText(raw));
     return value === undefined
-      ? { value: String(raw), display: String(raw), source: `${PROXY_CONFIG_ANNOTATION} (not a Go duration)` }
+      ? { value: scalarText(raw), display: scalarText(raw), source: `${PROXY_CONFIG_ANNOTATION} (not a Go duration)` }
       : { value: Math.ceil(value), display: `${Math.ceil(value)} s`, source: PROXY_CONFIG_ANNOTATION };
   };
   const before = read(context.before);

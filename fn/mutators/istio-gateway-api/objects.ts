@@ -42,7 +42,7 @@ export function isConfigMap(object: KubeObject): object is ConfigMapObject {
 export function istioGatewayClasses(objects: readonly KubeObject[]): Set<string> {
   const classes = new Set([DEFAULT_ISTIO_GATEWAY_CLASS]);
   for (const object of objects) {
-    if (object.kind === 'GatewayClass' && object.spec?.controllerName === ISTIO_GATEWAY_CONTROLLER && typeof object.metadata?.name === 'string') {
+    if (object.kind === 'GatewayClass' && (object.spec as { controllerName?: unknown } | undefined)?.controllerName === ISTIO_GATEWAY_CONTROLLER && typeof object.metadata?.name === 'string') {
       classes.add(object.metadata.name);
     }
   }

@@ -34,7 +34,7 @@ export interface GeneratedService {
 export function generatedService(gateway: GatewayObject, className: string, overlays: readonly OverlayRead[]): GeneratedService {
   const annotations: Record<string, string> = {};
   const infra = gateway.spec?.infrastructure?.annotations;
-  const copied = infra !== undefined && infra !== null ? infra : gateway.metadata?.annotations ?? {};
+  const copied = infra ?? gateway.metadata?.annotations ?? {};
   for (const [key, value] of Object.entries(copied)) {
     if (key.startsWith('gateway.networking.k8s.io/') || TEMPLATE_OMITTED_ANNOTATIONS.includes(key)) continue;
     annotations[key] = String(value);

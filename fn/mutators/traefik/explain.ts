@@ -7,7 +7,15 @@
 import type { PodTemplate } from '../../core/kubeObject.ts';
 import { graceOf, preStopOf } from '../../explanation/podSettings.ts';
 import type { Valued } from '../../explanation/podSettings.ts';
-import { container, inputsOf, output, preStopValue, row, seconds, traffic } from '../../explanation/rows.ts';
+import {
+  container,
+  inputsOf,
+  output,
+  preStopValue,
+  row,
+  seconds,
+  traffic,
+} from '../../explanation/rows.ts';
 import type { ExplainContext, ExplanationBody, SettingRow } from '../../explanation/types.ts';
 import { LOAD_BALANCERS } from '../../timing/loadBalancers.ts';
 import type { TimingInputs } from '../../timing/model.ts';
@@ -20,13 +28,27 @@ import { traefikTimeline } from './timeline.ts';
 import type { EntryPointState, TraefikState } from './timeline.ts';
 
 /** Traefik's value when a setting is not written (./facts.ts): no accept grace, graceTimeOut 10 s. */
-const DEFAULTS: Record<LifecycleSetting, number> = { requestAcceptGraceTimeout: 0, graceTimeOut: TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS };
+const DEFAULTS: Record<LifecycleSetting, number> = {
+  requestAcceptGraceTimeout: 0,
+  graceTimeOut: TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS,
+};
 
 /** A life-cycle value as Traefik reads it, in whole seconds, and where it came from. */
-function lifecycleValued(value: LifecycleValue | undefined, setting: LifecycleSetting): Valued<number> {
-  const where = value?.flag ? `flag --${value.flag.name}` : value?.envName ? `env ${value.envName}` : '';
+function lifecycleValued(
+  value: LifecycleValue | undefined,
+  setting: LifecycleSetting,
+): Valued<number> {
+  const where = value?.flag
+    ? `flag --${value.flag.name}`
+    : value?.envName
+      ? `env ${value.envName}`
+      : '';
   if (value === undefined) return { value: DEFAULTS[setting], source: `Traefik default (not set)` };
-  if (value.seconds === undefined) return { value: DEFAULTS[setting], source: `${where} ${JSON.stringify(value.text)} is not a duration: Traefik refuses to start` };
+  if (value.seconds === undefined)
+    return {
+      value: DEFAULTS[setting],
+      source: `${where} ${JSON.stringify(value.text)} is not a duration: Traefik refuses to start`,
+    };
   return { value: Math.ceil(value.seconds), source: where };
 }
 
@@ -34,18 +56,35 @@ function lifecycleValued(value: LifecycleValue | undefined, setting: LifecycleSe
 function stateOf(template: PodTemplate, name: string): TraefikState {
   const traefik = container(template, name);
   const config = traefik ? readStaticConfig(traefik) : { source: 'none' as const };
-  const entryPoints = config.source === 'flags' || config.source === 'env' ? config.entryPoints : [];
+  const entryPoints =
+    config.source === 'flags' || config.source === 'env' ? config.entryPoints : [];
   const tcp: EntryPointState[] = entryPoints
     .filter((ep) => ep.protocol === 'tcp')
     .map((ep) => ({
       name: ep.name,
-      requestAcceptGraceTimeout: lifecycleValued(ep.lifecycle.requestAcceptGraceTimeout, 'requestAcceptGraceTimeout'),
+      requestAcceptGraceTimeout: lifecycleValued(
+        ep.lifecycle.requestAcceptGraceTimeout,
+        'requestAcceptGraceTimeout',
+      ),
       graceTimeOut: lifecycleValued(ep.lifecycle.graceTimeOut, 'graceTimeOut'),
     }));
-  const udpSeconds = Math.max(0, ...entryPoints
-    .filter((ep) => ep.protocol === 'udp')
-    .map((ep) => lifecycleValued(ep.lifecycle.requestAcceptGraceTimeout, 'requestAcceptGraceTimeout').value + lifecycleValued(ep.lifecycle.graceTimeOut, 'graceTimeOut').value));
-  return { container: name, grace: graceOf(template), preStop: preStopOf(traefik), entryPoints: tcp, udpSeconds };
+  const udpSeconds = Math.max(
+    0,
+    ...entryPoints
+      .filter((ep) => ep.protocol === 'udp')
+      .map(
+        (ep) =>
+          lifecycleValued(ep.lifecycle.requestAcceptGraceTimeout, 'requestAcceptGraceTimeout')
+            .value + lifecycleValued(ep.lifecycle.graceTimeOut, 'graceTimeOut').value,
+      ),
+  );
+  return {
+    container: name,
+    grace: graceOf(template),
+    preStop: preStopOf(traefik),
+    entryPoints: tcp,
+    udpSeconds,
+  };
 }
 
 /** Returns the explanation of one Traefik workload's plan. */
@@ -54,7 +93,9 @@ export function explainTraefik(plan: TraefikPlan, context: ExplainContext): Expl
   const before = stateOf(context.before, name);
   const after = stateOf(context.after, name);
   const lb = plan.loadBalancer ? LOAD_BALANCERS[plan.loadBalancer.provider].label : undefined;
-  const sender = lb ? `from the load balancer (${lb})` : 'from clients whose endpoints are not yet updated';
+  const sender = lb
+    ? `from the load balancer (${lb})`
+    : 'from clients whose endpoints are not yet updated';
   const inputs: TimingInputs = {
     drainWindow: plan.inputs.drainWindow,
     maxRequest: plan.inputs.maxRequest,
@@ -64,8 +105,18 @@ export function explainTraefik(plan: TraefikPlan, context: ExplainContext): Expl
   const entryPointRows: SettingRow[] = after.entryPoints.flatMap((ep) => {
     const was = before.entryPoints.find((b) => b.name === ep.name);
     return [
-      row(`${ep.name} requestAcceptGraceTimeout`, seconds(was?.requestAcceptGraceTimeout ?? ep.requestAcceptGraceTimeout), seconds(ep.requestAcceptGraceTimeout), { symbol: 'S', value: timing.requestAcceptGrace.value, relation: '≥' }),
-      row(`${ep.name} graceTimeOut`, seconds(was?.graceTimeOut ?? ep.graceTimeOut), seconds(ep.graceTimeOut), { symbol: 'R', value: timing.graceTimeOut.value, relation: '≥' }),
+      row(
+        `${ep.name} requestAcceptGraceTimeout`,
+        seconds(was?.requestAcceptGraceTimeout ?? ep.requestAcceptGraceTimeout),
+        seconds(ep.requestAcceptGraceTimeout),
+        { symbol: 'S', value: timing.requestAcceptGrace.value, relation: '≥' },
+      ),
+      row(
+        `${ep.name} graceTimeOut`,
+        seconds(was?.graceTimeOut ?? ep.graceTimeOut),
+        seconds(ep.graceTimeOut),
+        { symbol: 'R', value: timing.graceTimeOut.value, relation: '≥' },
+      ),
     ];
   });
   const trafficInputs = traffic(inputs, sender);
@@ -79,10 +130,21 @@ export function explainTraefik(plan: TraefikPlan, context: ExplainContext): Expl
       output('G', 'grace period', timing.grace),
     ],
     settings: [
-      row('terminationGracePeriodSeconds', seconds(before.grace), seconds(after.grace), { symbol: 'G', value: timing.grace.value, relation: '≥' }),
-      row(`${name} preStop`, preStopValue(container(context.before, name)), preStopValue(container(context.after, name))),
+      row('terminationGracePeriodSeconds', seconds(before.grace), seconds(after.grace), {
+        symbol: 'G',
+        value: timing.grace.value,
+        relation: '≥',
+      }),
+      row(
+        `${name} preStop`,
+        preStopValue(container(context.before, name)),
+        preStopValue(container(context.after, name)),
+      ),
       ...entryPointRows,
     ],
-    timelines: { asWritten: traefikTimeline(before, trafficInputs), patched: traefikTimeline(after, trafficInputs) },
+    timelines: {
+      asWritten: traefikTimeline(before, trafficInputs),
+      patched: traefikTimeline(after, trafficInputs),
+    },
   };
 }

@@ -22,7 +22,8 @@ const OWN = [
 ] as const satisfies readonly TraefikFindingCode[];
 
 // Every member of TraefikFindingCode is listed above: the compiler fails here when one is added there.
-const EXHAUSTIVE: Exclude<TraefikFindingCode, (typeof OWN)[number]> extends never ? true : never = true;
+const EXHAUSTIVE: Exclude<TraefikFindingCode, (typeof OWN)[number]> extends never ? true : never =
+  true;
 void EXHAUSTIVE;
 
 export const TRAEFIK_FINDING_CODES: readonly string[] = [...OWN, ...TIMING_INPUT_FINDING_CODES];

@@ -19,7 +19,8 @@ import type { TraefikPlan } from './plan.ts';
 
 export const traefikDrain = defineMutator<TraefikPlan, 'traefik-drain'>({
   id: 'traefik-drain',
-  description: "Traefik: keep accepting while the load balancer drains (entry points' requestAcceptGraceTimeout), then finish requests (graceTimeOut); grace period to match",
+  description:
+    "Traefik: keep accepting while the load balancer drains (entry points' requestAcceptGraceTimeout), then finish requests (graceTimeOut); grace period to match",
   findingCodes: TRAEFIK_FINDING_CODES,
   enabled: (spec) => spec.traefik.mode === 'on',
   mutate,
@@ -37,9 +38,20 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<Tra
   );
   const findings = [...resolved.findings, ...outcome.findings];
   const { plan: timing, inputs, container, source } = outcome;
-  if (timing === undefined || inputs === undefined || container === undefined || (source !== 'flags' && source !== 'env')) {
+  if (
+    timing === undefined ||
+    inputs === undefined ||
+    container === undefined ||
+    (source !== 'flags' && source !== 'env')
+  ) {
     return { changes: outcome.changes, findings };
   }
-  const plan: TraefikPlan = { inputs, timing, container, source, ...(resolved.loadBalancer ? { loadBalancer: resolved.loadBalancer } : {}) };
+  const plan: TraefikPlan = {
+    inputs,
+    timing,
+    container,
+    source,
+    ...(resolved.loadBalancer ? { loadBalancer: resolved.loadBalancer } : {}),
+  };
   return { changes: outcome.changes, findings, plan };
 }

@@ -13,10 +13,19 @@ export const TRAEFIK_MODES = ['on', 'off'] as const;
 export const TRAEFIK_DEFAULTS = { mode: 'on' } as const;
 
 export function traefikSettingsSchema() {
-  return z._default(z.strictObject({ mode: z._default(modeSwitch(TRAEFIK_MODES), TRAEFIK_DEFAULTS.mode) }), TRAEFIK_DEFAULTS);
+  return z._default(
+    z.strictObject({ mode: z._default(modeSwitch(TRAEFIK_MODES), TRAEFIK_DEFAULTS.mode) }),
+    TRAEFIK_DEFAULTS,
+  );
 }
 
 export const TRAEFIK_FLAT_KEYS: SliceFlatKeys = {
-  mode: { name: 'traefik-mode', specPath: ['traefik', 'mode'], read: 'string', help: "Traefik drain through its entry points' lifeCycle settings: on or off", choices: TRAEFIK_MODES },
+  mode: {
+    name: 'traefik-mode',
+    specPath: ['traefik', 'mode'],
+    read: 'string',
+    help: "Traefik drain through its entry points' lifeCycle settings: on or off",
+    choices: TRAEFIK_MODES,
+  },
   details: [],
 };

@@ -8,7 +8,18 @@
  * duration.
  */
 import type { PreStopRead, Valued } from '../../explanation/podSettings.ts';
-import { deadline, deregistration, Drawing, hookStart, kubeletTimes, preStopSeconds, rejection, secondsText, start, unknownHook } from '../../explanation/timeline.ts';
+import {
+  deadline,
+  deregistration,
+  Drawing,
+  hookStart,
+  kubeletTimes,
+  preStopSeconds,
+  rejection,
+  secondsText,
+  start,
+  unknownHook,
+} from '../../explanation/timeline.ts';
 import type { Timeline, Traffic } from '../../explanation/timeline.ts';
 
 /** One TCP entry point's life-cycle values as Traefik reads them (whole seconds, rounded up). */
@@ -40,7 +51,11 @@ function groups(entryPoints: readonly EntryPointState[]): Group[] {
   const byTiming = new Map<string, Group>();
   for (const ep of entryPoints) {
     const key = `${ep.requestAcceptGraceTimeout.value}/${ep.graceTimeOut.value}`;
-    const group = byTiming.get(key) ?? { names: [], accept: ep.requestAcceptGraceTimeout.value, graceTimeOut: ep.graceTimeOut.value };
+    const group = byTiming.get(key) ?? {
+      names: [],
+      accept: ep.requestAcceptGraceTimeout.value,
+      graceTimeOut: ep.graceTimeOut.value,
+    };
     group.names.push(ep.name);
     byTiming.set(key, group);
   }
@@ -61,9 +76,14 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
   const name = state.container;
   start(drawing, state.grace, traffic);
   rejection(drawing, name, state.preStop, state.grace);
-  if (state.preStop.seconds !== 0) drawing.event(0, name, hookStart(state.preStop, W, 'Traefik keeps accepting'));
+  if (state.preStop.seconds !== 0)
+    drawing.event(0, name, hookStart(state.preStop, W, 'Traefik keeps accepting'));
   unknownHook(drawing, name, state.preStop, W, traffic.sender);
-  drawing.event(sigterm, name, `SIGTERM${hookCut ? ' (preStop cut at the grace deadline)' : state.preStop.seconds === 0 ? ' (no preStop)' : ' after preStop'}: /ping answers 503; each entry point keeps accepting for its requestAcceptGraceTimeout`);
+  drawing.event(
+    sigterm,
+    name,
+    `SIGTERM${hookCut ? ' (preStop cut at the grace deadline)' : state.preStop.seconds === 0 ? ' (no preStop)' : ' after preStop'}: /ping answers 503; each entry point keeps accepting for its requestAcceptGraceTimeout`,
+  );
 
   let done = sigterm;
   let finished = 0;
@@ -77,15 +97,37 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
     const needed = lastAccepted + R;
     const closed = Math.min(stop + group.graceTimeOut, kill);
     if (stop < kill) {
-      drawing.event(stop, name, `${who}: requestAcceptGraceTimeout (${secondsText(group.accept)}) over: ${group.names.length === 1 ? 'stops' : 'stop'} accepting; requests in flight get graceTimeOut (${secondsText(group.graceTimeOut)})`);
+      drawing.event(
+        stop,
+        name,
+        `${who}: requestAcceptGraceTimeout (${secondsText(group.accept)}) over: ${group.names.length === 1 ? 'stops' : 'stop'} accepting; requests in flight get graceTimeOut (${secondsText(group.graceTimeOut)})`,
+      );
     }
     if (acceptUntil < W) {
-      const why = stop < kill ? `requestAcceptGraceTimeout ${secondsText(group.accept)}` : 'SIGKILL at the grace deadline';
-      drawing.window(acceptUntil, W, 'fail', 'refused', `new connections still arrive ${traffic.sender}, but ${who} stopped accepting at t=${acceptUntil} (${why}) → connections refused`);
+      const why =
+        stop < kill
+          ? `requestAcceptGraceTimeout ${secondsText(group.accept)}`
+          : 'SIGKILL at the grace deadline';
+      drawing.window(
+        acceptUntil,
+        W,
+        'fail',
+        'refused',
+        `new connections still arrive ${traffic.sender}, but ${who} stopped accepting at t=${acceptUntil} (${why}) → connections refused`,
+      );
     }
     if (closed < needed) {
-      const why = closed === kill ? 'SIGKILL at the grace deadline' : `graceTimeOut ${secondsText(group.graceTimeOut)} over`;
-      drawing.window(closed, needed, 'fail', 'cut', `requests in flight on ${who} are cut at t=${closed} (${why}); the last one accepted at t=${lastAccepted} needs until t=${needed} (R = ${secondsText(R)})`);
+      const why =
+        closed === kill
+          ? 'SIGKILL at the grace deadline'
+          : `graceTimeOut ${secondsText(group.graceTimeOut)} over`;
+      drawing.window(
+        closed,
+        needed,
+        'fail',
+        'cut',
+        `requests in flight on ${who} are cut at t=${closed} (${why}); the last one accepted at t=${lastAccepted} needs until t=${needed} (R = ${secondsText(R)})`,
+      );
     }
     const end = Math.min(closed, needed);
     const span = served.get(`${lastAccepted}/${end}`) ?? { names: [], lastAccepted, end };
@@ -96,13 +138,31 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
     finished = Math.max(finished, end);
   }
   const gone = Math.min(done + state.udpSeconds, kill);
-  if (state.udpSeconds > 0 && done < kill) drawing.event(done, name, `TCP entry points done: the UDP entry points stop (up to ${secondsText(state.udpSeconds)})`);
+  if (state.udpSeconds > 0 && done < kill)
+    drawing.event(
+      done,
+      name,
+      `TCP entry points done: the UDP entry points stop (up to ${secondsText(state.udpSeconds)})`,
+    );
   if (gone < kill) drawing.event(gone, name, 'exits: every entry point is done');
   deadline(drawing, kill, state.grace, gone >= kill ? name : undefined);
   for (const span of served.values()) {
     const on = served.size === 1 ? '' : ` on ${entryPointsText(span.names)}`;
-    drawing.window(0, span.lastAccepted, 'ok', 'serving', `new connections accepted${on}${P > 0 ? ` (preStop until t=${sigterm}, then requestAcceptGraceTimeout)` : ' (requestAcceptGraceTimeout)'}`);
-    if (span.end > span.lastAccepted) drawing.window(span.lastAccepted, span.end, 'ok', 'finishing', `requests in flight${on} finish (R = ${secondsText(R)})`);
+    drawing.window(
+      0,
+      span.lastAccepted,
+      'ok',
+      'serving',
+      `new connections accepted${on}${P > 0 ? ` (preStop until t=${sigterm}, then requestAcceptGraceTimeout)` : ' (requestAcceptGraceTimeout)'}`,
+    );
+    if (span.end > span.lastAccepted)
+      drawing.window(
+        span.lastAccepted,
+        span.end,
+        'ok',
+        'finishing',
+        `requests in flight${on} finish (R = ${secondsText(R)})`,
+      );
   }
   deregistration(drawing, traffic, finished, gone);
   return drawing.done('deletion', 'no request fails');

@@ -15,11 +15,18 @@ import { explain } from '../../../fn/explain/explain.ts';
 import { fixturePath } from '../../helpers/fixtures.ts';
 import { runInProcess } from '../../explain/run.ts';
 
-const RENDERS = ['chart-41.3.0-default.yaml', 'chart-41.3.0-nlb.yaml', 'chart-40.3.0-nlb.yaml', 'chart-41.3.0-nlb-lifecycle.yaml', 'docs-gateway-lb-svc-v3.7.9.yaml'];
+const RENDERS = [
+  'chart-41.3.0-default.yaml',
+  'chart-41.3.0-nlb.yaml',
+  'chart-40.3.0-nlb.yaml',
+  'chart-41.3.0-nlb-lifecycle.yaml',
+  'docs-gateway-lb-svc-v3.7.9.yaml',
+];
 const read = (file: string) => readFileSync(fixturePath('gateways', 'traefik', file), 'utf8');
-const deployments = (text: string) => parseAllDocuments(text, { version: '1.1' })
-  .map((d) => d.toJS() as KubeObject | null)
-  .filter((o): o is KubeObject & { spec: { template: PodTemplate } } => o?.kind === 'Deployment');
+const deployments = (text: string) =>
+  parseAllDocuments(text, { version: '1.1' })
+    .map((d) => d.toJS() as KubeObject | null)
+    .filter((o): o is KubeObject & { spec: { template: PodTemplate } } => o?.kind === 'Deployment');
 
 for (const file of RENDERS) {
   test(`${file}: check on the patched output has nothing left to change, and on the input lists traefik-drain's changes`, async (t) => {
@@ -42,13 +49,24 @@ for (const file of RENDERS) {
     const after = deployments(result.output);
     t.true(after.length > 0);
     after.forEach((deployment, i) => {
-      const pod = { role: 'gateway' as const, namespace: deployment.metadata?.namespace, namespaceLabels: {}, before: before[i]!.spec.template, after: deployment.spec.template, spec };
-      for (const constraint of CONSTRAINTS.filter((c) => c.check)) t.is(constraint.check!(pod), undefined, `${constraint.id} on ${deployment.metadata?.name}`);
+      const pod = {
+        role: 'gateway' as const,
+        namespace: deployment.metadata?.namespace,
+        namespaceLabels: {},
+        before: before[i]!.spec.template,
+        after: deployment.spec.template,
+        spec,
+      };
+      for (const constraint of CONSTRAINTS.filter((c) => c.check))
+        t.is(constraint.check!(pod), undefined, `${constraint.id} on ${deployment.metadata?.name}`);
     });
     const explained = explain(result).workloads.filter((w) => w.mutator === 'traefik-drain');
     t.is(explained.length, 1);
     t.is(explained[0]!.timelines.patched.verdict.failures, 0);
-    t.true(explained[0]!.timelines.asWritten.verdict.failures > 0, 'as written, Traefik refuses connections the load balancer still sends');
+    t.true(
+      explained[0]!.timelines.asWritten.verdict.failures > 0,
+      'as written, Traefik refuses connections the load balancer still sends',
+    );
   });
 }
 
@@ -59,7 +77,10 @@ test('traefik-mode off: nothing touches the Traefik pods (app-graceful leaves th
 });
 
 test('the annotation kube-graceful.dev/traefik-mode: "off" switches it off for that workload', (t) => {
-  const input = read('docs-gateway-lb-svc-v3.7.9.yaml').replace(/(kind: Deployment\nmetadata:\n)/, '$1  annotations:\n    kube-graceful.dev/traefik-mode: "off"\n');
+  const input = read('docs-gateway-lb-svc-v3.7.9.yaml').replace(
+    /(kind: Deployment\nmetadata:\n)/,
+    '$1  annotations:\n    kube-graceful.dev/traefik-mode: "off"\n',
+  );
   t.not(input, read('docs-gateway-lb-svc-v3.7.9.yaml'));
   const result = transform(input);
   t.deepEqual(result.changes, []);
