@@ -48,8 +48,21 @@ try {
   // No cache (a build without the training run): compile as usual.
 }
 // The CommonJS wrapper, as node's own loader puts around a module.
-const script = new Script(`(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8')}\n})`, { filename: bundle, cachedData });
-if (mode === 'check') process.stderr.write(`kube-graceful: code cache ${cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used'}\n`);
-if (mode === 'write') process.once('exit', () => writeFileSync(cacheFile, script.createCachedData()));
+const script = new Script(
+  `(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8')}\n})`,
+  { filename: bundle, cachedData },
+);
+if (mode === 'check')
+  process.stderr.write(
+    `kube-graceful: code cache ${cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used'}\n`,
+  );
+if (mode === 'write')
+  process.once('exit', () => writeFileSync(cacheFile, script.createCachedData()));
 const module = { exports: {} };
-(script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+(script.runInThisContext() as (...args: unknown[]) => void)(
+  module.exports,
+  createRequire(bundle),
+  module,
+  bundle,
+  dirname(bundle),
+);

@@ -7,7 +7,13 @@ import * as z from 'zod/mini';
 
 /** Durations are whole seconds; a day is far beyond any real drain and catches unit mistakes (ms). */
 export function seconds() {
-  return z.number().check(z.int('expected whole seconds'), z.minimum(0, 'expected 0 or more seconds'), z.maximum(86_400, 'expected at most 86400 seconds (one day)'));
+  return z
+    .number()
+    .check(
+      z.int('expected whole seconds'),
+      z.minimum(0, 'expected 0 or more seconds'),
+      z.maximum(86_400, 'expected at most 86400 seconds (one day)'),
+    );
 }
 
 /**
@@ -16,7 +22,13 @@ export function seconds() {
  */
 export function modeSwitch<const T extends readonly [string, ...string[]]>(values: T) {
   return z.pipe(
-    z.transform((value: unknown) => (value === false && values.includes('off') ? 'off' : value === true && values.includes('on') ? 'on' : value)),
+    z.transform((value: unknown) =>
+      value === false && values.includes('off')
+        ? 'off'
+        : value === true && values.includes('on')
+          ? 'on'
+          : value,
+    ),
     z.enum(values),
   );
 }

@@ -30,7 +30,11 @@ function extraKindSchema() {
     group: z.string(),
     kind: z.string(),
     /** Dotted path to the pod template, e.g. `spec.template`. */
-    podTemplatePath: z.string().check(z.regex(/^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*$/, 'expected a dotted path like spec.template')),
+    podTemplatePath: z
+      .string()
+      .check(
+        z.regex(/^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*$/, 'expected a dotted path like spec.template'),
+      ),
   });
 }
 
@@ -65,9 +69,16 @@ export function defaultSpec(): Spec {
 
 function buildSpecSchema() {
   // `v1.31.4` is how Kubernetes prints its own version; stored without the `v`.
-  const version = () => z.pipe(z.string().check(z.regex(VERSION_PATTERN, 'expected a version like 1.31, 1.31.4 or v1.31.4')), z.transform(normalizeVersion));
+  const version = () =>
+    z.pipe(
+      z.string().check(z.regex(VERSION_PATTERN, 'expected a version like 1.31, 1.31.4 or v1.31.4')),
+      z.transform(normalizeVersion),
+    );
   // Object and list defaults are functions: each parse gets its own copy to change.
-  const fresh = <T>(value: T) => () => structuredClone(value);
+  const fresh =
+    <T>(value: T) =>
+    () =>
+      structuredClone(value);
 
   return z.strictObject({
     kubernetesVersion: z._default(version(), DEFAULTS.kubernetesVersion),
@@ -93,8 +104,14 @@ function buildSpecSchema() {
     app: appSettingsSchema(),
     mesh: z._default(
       z.strictObject({
-        istioInjectedNamespaces: z._default(z.array(z.string()), fresh(DEFAULTS.mesh.istioInjectedNamespaces)),
-        linkerdInjectedNamespaces: z._default(z.array(z.string()), fresh(DEFAULTS.mesh.linkerdInjectedNamespaces)),
+        istioInjectedNamespaces: z._default(
+          z.array(z.string()),
+          fresh(DEFAULTS.mesh.istioInjectedNamespaces),
+        ),
+        linkerdInjectedNamespaces: z._default(
+          z.array(z.string()),
+          fresh(DEFAULTS.mesh.linkerdInjectedNamespaces),
+        ),
       }),
       fresh(DEFAULTS.mesh),
     ),

@@ -8,7 +8,11 @@ import { gatewayDrain } from './gateway/index.ts';
 import { jobSidecarQuit } from './job/index.ts';
 import type { RegisteredMutator } from './types.ts';
 
-export const MUTATORS = [gatewayDrain, jobSidecarQuit, appGraceful] as const satisfies readonly RegisteredMutator[];
+export const MUTATORS = [
+  gatewayDrain,
+  jobSidecarQuit,
+  appGraceful,
+] as const satisfies readonly RegisteredMutator[];
 
 /** The id of a registered mutator. */
 export type MutatorId = (typeof MUTATORS)[number]['id'];

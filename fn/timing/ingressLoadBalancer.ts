@@ -24,7 +24,9 @@ const LEGACY_INGRESS_CLASS = 'kubernetes.io/ingress.class';
  * field, or `undefined` when the Ingress belongs to neither (its controller, e.g.
  * ingress-nginx, is then a workload with its own Service).
  */
-export function recognizeIngressLoadBalancer(ingress: KubeObject): LoadBalancerRecognition | undefined {
+export function recognizeIngressLoadBalancer(
+  ingress: KubeObject,
+): LoadBalancerRecognition | undefined {
   const who = `Ingress ${kubeObjectRef(ingress)}`;
   const recognized = recognizeIngress(ingress, who);
   return recognized && { ...recognized, subject: who };
@@ -36,30 +38,45 @@ function recognizeIngress(ingress: KubeObject, who: string): LoadBalancerRecogni
 
   // AGIC is checked first: its window (90 s) is the longer, so an Ingress carrying both
   // controllers' annotations gets the conservative one.
-  const agicKey = Object.keys(ingress.metadata?.annotations ?? {}).find((k) => k.startsWith(AGIC_PREFIX));
+  const agicKey = Object.keys(ingress.metadata?.annotations ?? {}).find((k) =>
+    k.startsWith(AGIC_PREFIX),
+  );
   if (agicKey !== undefined) {
-    return recognition('azure-appgw', `${who}: Azure Application Gateway (${agicKey}: ${annotation(ingress, agicKey)})`);
+    return recognition(
+      'azure-appgw',
+      `${who}: Azure Application Gateway (${agicKey}: ${annotation(ingress, agicKey)})`,
+    );
   }
   if (className === AGIC_CLASS) {
-    return recognition('azure-appgw', `${who}: Azure Application Gateway (spec.ingressClassName: ${AGIC_CLASS})`);
+    return recognition(
+      'azure-appgw',
+      `${who}: Azure Application Gateway (spec.ingressClassName: ${AGIC_CLASS})`,
+    );
   }
   if (legacyClass === AGIC_LEGACY_CLASS) {
-    return recognition('azure-appgw', `${who}: Azure Application Gateway (${LEGACY_INGRESS_CLASS}: ${AGIC_LEGACY_CLASS})`);
+    return recognition(
+      'azure-appgw',
+      `${who}: Azure Application Gateway (${LEGACY_INGRESS_CLASS}: ${AGIC_LEGACY_CLASS})`,
+    );
   }
 
   const targetType = annotation(ingress, ALB_TARGET_TYPE);
   const tgValue = annotation(ingress, ALB_TG_ATTRIBUTES);
   const targetGroup = parseAwsTargetGroupAttributes(tgValue ?? '');
   if (targetType === 'ip') {
-    return recognition('aws-alb-ip', `${who}: AWS ALB with IP targets (${ALB_TARGET_TYPE}: ip)`, { targetGroup, targetType: 'ip' });
+    return recognition('aws-alb-ip', `${who}: AWS ALB with IP targets (${ALB_TARGET_TYPE}: ip)`, {
+      targetGroup,
+      targetType: 'ip',
+    });
   }
-  const albBy = targetType !== undefined
-    ? `${ALB_TARGET_TYPE}: ${targetType}`
-    : className === 'alb'
-      ? 'spec.ingressClassName: alb'
-      : legacyClass === 'alb'
-        ? `${LEGACY_INGRESS_CLASS}: alb`
-        : undefined;
+  const albBy =
+    targetType !== undefined
+      ? `${ALB_TARGET_TYPE}: ${targetType}`
+      : className === 'alb'
+        ? 'spec.ingressClassName: alb'
+        : legacyClass === 'alb'
+          ? `${LEGACY_INGRESS_CLASS}: alb`
+          : undefined;
   if (albBy !== undefined) {
     // Instance targets (the controller's default) have no measured window; the IP-target
     // window is the longer reading, so it is the conservative choice. The target group holds

@@ -10,10 +10,17 @@
 import type { KubeObject } from '../core/kubeObject.ts';
 import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
 
-export type { LoadBalancerFacts, LoadBalancerProvider, LoadBalancerRecognition } from './loadBalancerTable.ts';
+export type {
+  LoadBalancerFacts,
+  LoadBalancerProvider,
+  LoadBalancerRecognition,
+} from './loadBalancerTable.ts';
 export { LOAD_BALANCERS } from './loadBalancerTable.ts';
 export type { AwsTargetGroupAttributes } from './awsTargetGroup.ts';
-export { AWS_DEFAULT_DEREGISTRATION_DELAY_SECONDS, parseAwsTargetGroupAttributes } from './awsTargetGroup.ts';
+export {
+  AWS_DEFAULT_DEREGISTRATION_DELAY_SECONDS,
+  parseAwsTargetGroupAttributes,
+} from './awsTargetGroup.ts';
 export type { ServiceRecognitionContext } from './serviceLoadBalancer.ts';
 export { recognizeServiceLoadBalancer } from './serviceLoadBalancer.ts';
 export { ingressBackendServiceNames, recognizeIngressLoadBalancer } from './ingressLoadBalancer.ts';
@@ -57,10 +64,13 @@ export interface DrainWindowChoice extends LoadBalancerRecognition {
  *
  * Returns the winning recognition plus the others' evidence, or `undefined` for no candidates.
  */
-export function pickDrainWindow(candidates: readonly LoadBalancerRecognition[]): DrainWindowChoice | undefined {
+export function pickDrainWindow(
+  candidates: readonly LoadBalancerRecognition[],
+): DrainWindowChoice | undefined {
   let winner: LoadBalancerRecognition | undefined;
   for (const candidate of candidates) {
-    if (winner === undefined || candidate.drainWindowSeconds > winner.drainWindowSeconds) winner = candidate;
+    if (winner === undefined || candidate.drainWindowSeconds > winner.drainWindowSeconds)
+      winner = candidate;
   }
   if (winner === undefined) return undefined;
   const chosen = winner;

@@ -18,7 +18,10 @@ import type { KubeObject } from '../core/kubeObject.ts';
 
 export interface SelectorIndex {
   /** The Services that may select pods with these labels in that namespace, in stream order. */
-  candidates(podLabels: Readonly<Record<string, unknown>>, podNamespace: string | undefined): KubeObject[];
+  candidates(
+    podLabels: Readonly<Record<string, unknown>>,
+    podNamespace: string | undefined,
+  ): KubeObject[];
 }
 
 /** Selector key → selector value as text → Services, each with its place in the stream. */
@@ -46,7 +49,10 @@ export function selectorIndex(services: readonly KubeObject[]): SelectorIndex {
     candidates(podLabels, podNamespace) {
       // A pod of unknown namespace meets every Service; one of a known namespace, the Services of
       // that namespace and those of unknown namespace.
-      const groups = podNamespace === undefined ? [...byNamespace.values()] : [byNamespace.get(podNamespace), byNamespace.get(undefined)];
+      const groups =
+        podNamespace === undefined
+          ? [...byNamespace.values()]
+          : [byNamespace.get(podNamespace), byNamespace.get(undefined)];
       const found: Array<[number, KubeObject]> = [];
       let buckets = 0;
       for (const byKey of groups) {

@@ -17,7 +17,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SLICES = { gateway: GATEWAY_FLAT_KEYS, job: JOB_FLAT_KEYS, app: APP_FLAT_KEYS };
 
 function importsOf(file: string): string[] {
-  return [...readFileSync(file, 'utf8').matchAll(/^(?:import|export)[^'";]*?from\s+'([^']+)'/gm)].map((m) => m[1]!);
+  return [
+    ...readFileSync(file, 'utf8').matchAll(/^(?:import|export)[^'";]*?from\s+'([^']+)'/gm),
+  ].map((m) => m[1]!);
 }
 
 test('a settings slice imports only zod (or zod/mini) and fn/config modules that import nothing of fn/mutators', (t) => {
@@ -27,9 +29,14 @@ test('a settings slice imports only zod (or zod/mini) and fn/config modules that
     t.true(imports.length > 0, file);
     for (const specifier of imports) {
       if (specifier === 'zod' || specifier === 'zod/mini') continue;
-      t.regex(specifier, /^\.\.\/\.\.\/config\/[A-Za-z]+\.ts$/, `${name}/settings.ts imports ${specifier}`);
+      t.regex(
+        specifier,
+        /^\.\.\/\.\.\/config\/[A-Za-z]+\.ts$/,
+        `${name}/settings.ts imports ${specifier}`,
+      );
       const helper = resolve(dirname(file), specifier);
-      for (const inner of importsOf(helper)) t.false(inner.includes('mutators'), `${specifier} imports ${inner}`);
+      for (const inner of importsOf(helper))
+        t.false(inner.includes('mutators'), `${specifier} imports ${inner}`);
     }
   }
 });
@@ -42,7 +49,10 @@ test("a slice's flat keys set its own part of the spec, and every listed choice 
     }
     t.true(slice.mode.choices !== undefined && slice.mode.choices.length > 1, slice.mode.name);
     for (const choice of slice.mode.choices ?? []) {
-      const spec = loadConfig(undefined, { [slice.mode.name]: choice }).spec as unknown as Record<string, Record<string, unknown>>;
+      const spec = loadConfig(undefined, { [slice.mode.name]: choice }).spec as unknown as Record<
+        string,
+        Record<string, unknown>
+      >;
       t.is(spec[name]!['mode'], choice, `${slice.mode.name}=${choice}`);
     }
   }

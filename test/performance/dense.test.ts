@@ -14,9 +14,14 @@ for (const copies of [20, 100]) {
     const whole = transform(Buffer.from(denseStream(copies)));
     const alone = Array.from({ length: copies }, (_, i) => transform(Buffer.from(denseCopy(i))));
     t.is(whole.output, alone.map((r) => r.output).join('---\n'));
-    t.is(whole.changes.length, alone.reduce((n, r) => n + r.changes.length, 0));
+    t.is(
+      whole.changes.length,
+      alone.reduce((n, r) => n + r.changes.length, 0),
+    );
     // Each Deployment of each copy: its Service in front, the Namespace's injection seen.
-    t.true(alone.every((r) => r.changes.length === alone[0]!.changes.length && r.changes.length >= 6));
+    t.true(
+      alone.every((r) => r.changes.length === alone[0]!.changes.length && r.changes.length >= 6),
+    );
     t.true(whole.changes.some((c) => c.path.join('.').includes('preStop')));
   });
 }

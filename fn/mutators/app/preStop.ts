@@ -23,10 +23,16 @@ export type NewPreStop =
 export function newPreStop(seconds: number, spec: Spec): NewPreStop {
   const version = spec.kubernetesVersion;
   if (atLeast(version, SLEEP_ACTION_SINCE)) {
-    return { hook: { sleep: { seconds } }, mechanism: `Kubernetes sleep action: beta and on by default from ${SLEEP_ACTION_SINCE} (KEP-3960), target Kubernetes ${version}; needs no sleep binary in the image.` };
+    return {
+      hook: { sleep: { seconds } },
+      mechanism: `Kubernetes sleep action: beta and on by default from ${SLEEP_ACTION_SINCE} (KEP-3960), target Kubernetes ${version}; needs no sleep binary in the image.`,
+    };
   }
   if (spec.app.imageHasShell) {
-    return { hook: { exec: { command: ['sleep', String(seconds)] } }, mechanism: `exec sleep: Kubernetes ${version} has no sleep action on by default (from ${SLEEP_ACTION_SINCE}, KEP-3960); app.imageHasShell says the image has sleep.` };
+    return {
+      hook: { exec: { command: ['sleep', String(seconds)] } },
+      mechanism: `exec sleep: Kubernetes ${version} has no sleep action on by default (from ${SLEEP_ACTION_SINCE}, KEP-3960); app.imageHasShell says the image has sleep.`,
+    };
   }
   return {
     hook: undefined,

@@ -34,12 +34,19 @@ export interface Attachments {
   /** Every EnvoyProxy in the stream (any of them may serve a class or Gateway outside it), then the default spec when given. */
   readonly targets: readonly ShutdownTarget[];
   /** Per Gateway: about its EnvoyProxy being absent, or replacing the class's. */
-  readonly findings: readonly { readonly gateway: KubeObject; readonly finding: EnvoyGatewayFinding }[];
+  readonly findings: readonly {
+    readonly gateway: KubeObject;
+    readonly finding: EnvoyGatewayFinding;
+  }[];
 }
 
 /** The EnvoyProxy spec of an `EnvoyProxy` object. */
 export function envoyProxyLocation(object: KubeObject): SpecLocation {
-  return { label: `EnvoyProxy ${kubeObjectRef(object)}`, spec: (object.spec ?? {}) as EnvoyProxySpec, specPath: ['spec'] };
+  return {
+    label: `EnvoyProxy ${kubeObjectRef(object)}`,
+    spec: (object.spec ?? {}) as EnvoyProxySpec,
+    specPath: ['spec'],
+  };
 }
 
 /**
@@ -47,10 +54,18 @@ export function envoyProxyLocation(object: KubeObject): SpecLocation {
  * renders (`envoy-gateway-config`, key `envoy-gateway.yaml`, charts/gateway-helm/templates/envoy-gateway-config.yaml@v1.9.0)
  * holds an `EnvoyGateway` document; `config` is that document parsed. Paths are from its root.
  */
-export function defaultSpecLocation(configMap: KubeObject, config: unknown): SpecLocation | undefined {
+export function defaultSpecLocation(
+  configMap: KubeObject,
+  config: unknown,
+): SpecLocation | undefined {
   if (config === null || typeof config !== 'object') return undefined;
   const document = config as { kind?: unknown; envoyProxy?: unknown };
-  if (document.kind !== 'EnvoyGateway' || document.envoyProxy === null || typeof document.envoyProxy !== 'object') return undefined;
+  if (
+    document.kind !== 'EnvoyGateway' ||
+    document.envoyProxy === null ||
+    typeof document.envoyProxy !== 'object'
+  )
+    return undefined;
   return {
     label: `the default EnvoyProxy spec (envoyProxy) of the EnvoyGateway config in ConfigMap ${kubeObjectRef(configMap)}`,
     spec: document.envoyProxy as EnvoyProxySpec,
@@ -63,15 +78,27 @@ export function defaultSpecLocation(configMap: KubeObject, config: unknown): Spe
  * `objects`. `controllerNames` are the controller names Envoy Gateway answers to (its config's
  * gateway.controllerName; the chart's default when not given).
  */
-export function resolveAttachments(objects: readonly KubeObject[], defaultSpec?: ShutdownTarget, controllerNames: readonly string[] = [ENVOY_GATEWAY_CONTROLLER]): Attachments {
+export function resolveAttachments(
+  objects: readonly KubeObject[],
+  defaultSpec?: ShutdownTarget,
+  controllerNames: readonly string[] = [ENVOY_GATEWAY_CONTROLLER],
+): Attachments {
   const proxies = objects.filter((o) => isKind(o, ENVOY_PROXY_KIND, ENVOY_PROXY_GROUP));
   // A rendered object without a namespace lands in the one `helm -n` / kubectl gives it, which the
   // stream does not say: it is taken to be the one the ref means.
   const find = (namespace: unknown, name: unknown) =>
-    proxies.find((p) => p.metadata?.name === name && (p.metadata?.namespace == null || p.metadata.namespace === namespace));
+    proxies.find(
+      (p) =>
+        p.metadata?.name === name &&
+        (p.metadata?.namespace == null || p.metadata.namespace === namespace),
+    );
   const classes = new Map<string, KubeObject>();
   for (const o of objects) {
-    if (isKind(o, 'GatewayClass', GATEWAY_API) && controllerNames.includes(o.spec?.controllerName) && typeof o.metadata?.name === 'string') {
+    if (
+      isKind(o, 'GatewayClass', GATEWAY_API) &&
+      controllerNames.includes(o.spec?.controllerName) &&
+      typeof o.metadata?.name === 'string'
+    ) {
       classes.set(o.metadata.name, o);
     }
   }
@@ -86,23 +113,46 @@ export function resolveAttachments(objects: readonly KubeObject[], defaultSpec?:
     if (gatewayRef !== undefined) {
       const own = find(gateway.metadata?.namespace, gatewayRef.name);
       if (own === undefined) {
-        findings.push({ gateway, finding: notInStream(who, `spec.infrastructure.parametersRef names EnvoyProxy ${String(gatewayRef.name)}`, ['spec', 'infrastructure', 'parametersRef']) });
+        findings.push({
+          gateway,
+          finding: notInStream(
+            who,
+            `spec.infrastructure.parametersRef names EnvoyProxy ${String(gatewayRef.name)}`,
+            ['spec', 'infrastructure', 'parametersRef'],
+          ),
+        });
       } else {
-        if (classRef !== undefined && (own.spec?.mergeType === undefined || own.spec?.mergeType === 'Replace')) {
-          findings.push({ gateway, finding: replacesClass(who, own, classRef.namespace, classRef.name) });
+        if (
+          classRef !== undefined &&
+          (own.spec?.mergeType === undefined || own.spec?.mergeType === 'Replace')
+        ) {
+          findings.push({
+            gateway,
+            finding: replacesClass(who, own, classRef.namespace, classRef.name),
+          });
         }
         continue;
       }
     }
     if (classRef !== undefined) {
       if (classProxy === undefined) {
-        findings.push({ gateway, finding: notInStream(who, `its GatewayClass's spec.parametersRef names EnvoyProxy ${classRef.namespace ? `${String(classRef.namespace)}/` : ''}${String(classRef.name)}`) });
+        findings.push({
+          gateway,
+          finding: notInStream(
+            who,
+            `its GatewayClass's spec.parametersRef names EnvoyProxy ${classRef.namespace ? `${String(classRef.namespace)}/` : ''}${String(classRef.name)}`,
+          ),
+        });
       }
       continue;
     }
-    if (gatewayRef === undefined && defaultSpec === undefined) findings.push({ gateway, finding: noEnvoyProxy(who) });
+    if (gatewayRef === undefined && defaultSpec === undefined)
+      findings.push({ gateway, finding: noEnvoyProxy(who) });
   }
-  const targets: ShutdownTarget[] = proxies.map((object) => ({ location: envoyProxyLocation(object), object }));
+  const targets: ShutdownTarget[] = proxies.map((object) => ({
+    location: envoyProxyLocation(object),
+    object,
+  }));
   if (defaultSpec !== undefined) targets.push(defaultSpec);
   return { targets, findings };
 }
@@ -118,7 +168,12 @@ function notInStream(who: string, what: string, path?: readonly string[]): Envoy
   };
 }
 
-function replacesClass(who: string, own: KubeObject, classNamespace: unknown, className: unknown): EnvoyGatewayFinding {
+function replacesClass(
+  who: string,
+  own: KubeObject,
+  classNamespace: unknown,
+  className: unknown,
+): EnvoyGatewayFinding {
   return {
     severity: 'info',
     code: 'EG_GATEWAY_PROXY_REPLACES_CLASS',

@@ -18,13 +18,17 @@ export function readDuration(value: unknown): ReadDuration {
   const text = String(value);
   // A bare number is no duration to Go (and fails the v1.5.0+ CRD pattern): "60" is not 60 s.
   const seconds = typeof value === 'string' ? parseGoDurationSeconds(value.trim()) : undefined;
-  return seconds === undefined ? { kind: 'unreadable', text } : { kind: 'seconds', seconds: Math.ceil(seconds), text };
+  return seconds === undefined
+    ? { kind: 'unreadable', text }
+    : { kind: 'seconds', seconds: Math.ceil(seconds), text };
 }
 
 /** Formats whole seconds as "Ns", or as hours, minutes and seconds when N has more than five digits. */
 export function formatDuration(seconds: number): string {
   if (!Number.isSafeInteger(seconds) || seconds < 0) {
-    throw new RangeError(`formatDuration: expected whole, non-negative seconds, got ${String(seconds)}`);
+    throw new RangeError(
+      `formatDuration: expected whole, non-negative seconds, got ${String(seconds)}`,
+    );
   }
   if (seconds <= MAX_DURATION_COMPONENT) return `${seconds}s`;
   return `${Math.floor(seconds / 3600)}h${Math.floor((seconds % 3600) / 60)}m${seconds % 60}s`;

@@ -29,15 +29,22 @@ export function recognizeEnvoyServiceLoadBalancer(location: SpecLocation): LoadB
     metadata: { name: `generated from ${location.label} envoyService`, annotations },
     spec: {
       type: typeof service.type === 'string' ? service.type : DEFAULT_SERVICE_TYPE,
-      externalTrafficPolicy: typeof service.externalTrafficPolicy === 'string' ? service.externalTrafficPolicy : DEFAULT_EXTERNAL_TRAFFIC_POLICY,
-      ...(typeof service.loadBalancerClass === 'string' ? { loadBalancerClass: service.loadBalancerClass } : {}),
+      externalTrafficPolicy:
+        typeof service.externalTrafficPolicy === 'string'
+          ? service.externalTrafficPolicy
+          : DEFAULT_EXTERNAL_TRAFFIC_POLICY,
+      ...(typeof service.loadBalancerClass === 'string'
+        ? { loadBalancerClass: service.loadBalancerClass }
+        : {}),
     },
   };
   return recognizeServiceLoadBalancer(generated);
 }
 
 /** The drain window W and the target group's deregistration settings, as the timing model takes them. */
-export function loadBalancerInputs(recognized: LoadBalancerRecognition): Pick<TimingInputs, 'drainWindow' | 'loadBalancer'> {
+export function loadBalancerInputs(
+  recognized: LoadBalancerRecognition,
+): Pick<TimingInputs, 'drainWindow' | 'loadBalancer'> {
   const group = recognized.targetGroup;
   const drainWindow = { value: recognized.drainWindowSeconds, source: recognized.evidence };
   if (group?.deregistrationDelaySeconds === undefined) return { drainWindow };
@@ -46,6 +53,9 @@ export function loadBalancerInputs(recognized: LoadBalancerRecognition): Pick<Ti
     : 'deregistration_delay.timeout_seconds in the envoyService target-group attributes annotation';
   return {
     drainWindow,
-    loadBalancer: { deregistrationDelaySeconds: { value: group.deregistrationDelaySeconds, source }, connectionTermination: group.connectionTermination ?? false },
+    loadBalancer: {
+      deregistrationDelaySeconds: { value: group.deregistrationDelaySeconds, source },
+      connectionTermination: group.connectionTermination ?? false,
+    },
   };
 }

@@ -57,12 +57,18 @@ export interface ParametersRef {
 }
 
 export function isKind(object: KubeObject, kind: string, group: string): boolean {
-  return object.kind === kind && typeof object.apiVersion === 'string' && object.apiVersion.startsWith(`${group}/`);
+  return (
+    object.kind === kind &&
+    typeof object.apiVersion === 'string' &&
+    object.apiVersion.startsWith(`${group}/`)
+  );
 }
 
 /** Returns the ref when it names an EnvoyProxy (group and kind as attachEnvoyProxy checks them). */
 export function envoyProxyRef(ref: unknown): ParametersRef | undefined {
   if (ref === null || typeof ref !== 'object') return undefined;
   const r = ref as ParametersRef;
-  return r.group === ENVOY_PROXY_GROUP && r.kind === ENVOY_PROXY_KIND && typeof r.name === 'string' ? r : undefined;
+  return r.group === ENVOY_PROXY_GROUP && r.kind === ENVOY_PROXY_KIND && typeof r.name === 'string'
+    ? r
+    : undefined;
 }

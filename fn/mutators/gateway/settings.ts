@@ -23,6 +23,19 @@ export function gatewaySettingsSchema() {
 }
 
 export const GATEWAY_FLAT_KEYS: SliceFlatKeys = {
-  mode: { name: 'gateway-mode', specPath: ['gateway', 'mode'], read: 'string', help: 'gateway drain: env (Istio drain settings), sleep (preStop), off', choices: GATEWAY_MODES },
-  details: [{ name: 'gateway-image-has-shell', specPath: ['gateway', 'imageHasShell'], read: 'boolean', help: 'the gateway image has /bin/sh and sleep (allows exec sleep)' }],
+  mode: {
+    name: 'gateway-mode',
+    specPath: ['gateway', 'mode'],
+    read: 'string',
+    help: 'gateway drain: env (Istio drain settings), sleep (preStop), off',
+    choices: GATEWAY_MODES,
+  },
+  details: [
+    {
+      name: 'gateway-image-has-shell',
+      specPath: ['gateway', 'imageHasShell'],
+      read: 'boolean',
+      help: 'the gateway image has /bin/sh and sleep (allows exec sleep)',
+    },
+  ],
 };

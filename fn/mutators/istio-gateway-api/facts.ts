@@ -35,7 +35,13 @@ export const CLASS_DEFAULTS_LABEL = 'gateway.istio.io/defaults-for-class';
  * ("unsupported overlay", `supportedOverlays` in deploymentcontroller.go@1.26.8 and
  * gatewaycommon/deploymentcontroller.go@1.30.3).
  */
-export const SUPPORTED_OVERLAY_KEYS: readonly string[] = ['deployment', 'service', 'serviceAccount', 'horizontalPodAutoscaler', 'podDisruptionBudget'];
+export const SUPPORTED_OVERLAY_KEYS: readonly string[] = [
+  'deployment',
+  'service',
+  'serviceAccount',
+  'horizontalPodAutoscaler',
+  'podDisruptionBudget',
+];
 
 /** The class istiod deploys with the `kube-gateway` template by default (`PILOT_GATEWAY_API_DEFAULT_GATEWAYCLASS_NAME`, pilot/pkg/features; `getClassInfos` in deploymentcontroller.go@1.26.8). */
 export const DEFAULT_ISTIO_GATEWAY_CLASS = 'istio';
@@ -77,5 +83,7 @@ export const TEMPLATE_OMITTED_ANNOTATIONS: readonly string[] = [
 
 /** Returns true when `version` is at least `since`. */
 export function atLeast(version: MinorVersion, since: MinorVersion): boolean {
-  return version.major > since.major || (version.major === since.major && version.minor >= since.minor);
+  return (
+    version.major > since.major || (version.major === since.major && version.minor >= since.minor)
+  );
 }

@@ -26,9 +26,25 @@ export function jobSettingsSchema() {
 }
 
 export const JOB_FLAT_KEYS: SliceFlatKeys = {
-  mode: { name: 'job-mode', specPath: ['job', 'mode'], read: 'string', help: 'Job sidecar quit: native, wrap (command wrapper), auto, off', choices: JOB_MODES },
+  mode: {
+    name: 'job-mode',
+    specPath: ['job', 'mode'],
+    read: 'string',
+    help: 'Job sidecar quit: native, wrap (command wrapper), auto, off',
+    choices: JOB_MODES,
+  },
   details: [
-    { name: 'job-image-has-shell', specPath: ['job', 'imageHasShell'], read: 'boolean', help: 'Job images have /bin/sh for the wrap mode (overrides the list of images known to have none)' },
-    { name: 'job-image-has-http-client', specPath: ['job', 'imageHasHttpClient'], read: 'boolean', help: 'Job images have curl or wget for the wrap mode quit call (overrides the list of known images)' },
+    {
+      name: 'job-image-has-shell',
+      specPath: ['job', 'imageHasShell'],
+      read: 'boolean',
+      help: 'Job images have /bin/sh for the wrap mode (overrides the list of images known to have none)',
+    },
+    {
+      name: 'job-image-has-http-client',
+      specPath: ['job', 'imageHasHttpClient'],
+      read: 'boolean',
+      help: 'Job images have curl or wget for the wrap mode quit call (overrides the list of known images)',
+    },
   ],
 };

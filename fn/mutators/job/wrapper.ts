@@ -193,13 +193,19 @@ function scriptBody(endpoints: readonly QuitEndpoint[]): string {
  * @throws TypeError for an empty command or endpoint list, or an endpoint that is not one of ours;
  *   RangeError for a port outside 1–65535.
  */
-export function wrapCommand(command: readonly string[], endpoints: readonly QuitEndpoint[]): string[] {
+export function wrapCommand(
+  command: readonly string[],
+  endpoints: readonly QuitEndpoint[],
+): string[] {
   const original = unwrapCommand(command) ?? command;
   if (original.length === 0) {
-    throw new TypeError('cannot wrap an empty command: the image ENTRYPOINT is not known from the manifest');
+    throw new TypeError(
+      'cannot wrap an empty command: the image ENTRYPOINT is not known from the manifest',
+    );
   }
   for (const arg of original) {
-    if (typeof arg !== 'string') throw new TypeError(`command elements must be strings, got ${typeof arg}`);
+    if (typeof arg !== 'string')
+      throw new TypeError(`command elements must be strings, got ${typeof arg}`);
   }
   const unique: QuitEndpoint[] = [];
   for (const endpoint of endpoints) {

@@ -25,6 +25,7 @@ export function parseTraefikDurationSeconds(text: string): number | undefined {
 
 /** Returns whole seconds as the text kube-graceful writes: "180s", readable by every Traefik version. */
 export function formatTraefikDuration(seconds: number): string {
-  if (!Number.isSafeInteger(seconds) || seconds < 0) throw new RangeError(`formatTraefikDuration: expected whole seconds ≥ 0, got ${seconds}`);
+  if (!Number.isSafeInteger(seconds) || seconds < 0)
+    throw new RangeError(`formatTraefikDuration: expected whole seconds ≥ 0, got ${seconds}`);
   return `${seconds}s`;
 }

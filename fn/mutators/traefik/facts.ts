@@ -40,7 +40,8 @@ export const DEFAULT_CONFIG_DIRECTORY = '/etc/traefik';
  * reads a file is ignored, and a flag added to one configured by `TRAEFIK_*` variables would
  * switch it to flags and drop every variable.
  */
-export const STATIC_CONFIG_ORDER = 'file, then flags, then TRAEFIK_* environment variables (cmd/traefik/traefik.go@v3.7.9 loaders)';
+export const STATIC_CONFIG_ORDER =
+  'file, then flags, then TRAEFIK_* environment variables (cmd/traefik/traefik.go@v3.7.9 loaders)';
 
 /** Prefix of the environment variables Traefik reads (paerser env `DefaultNamePrefix`, pkg/cli/loader_env.go@v3.7.9). */
 export const ENV_PREFIX = 'TRAEFIK_';

@@ -26,7 +26,11 @@ export interface Flag {
  * and after a boolean (`--ping`, `--api.insecure`) the next argument is the next flag.
  */
 function takesValue(key: string): boolean {
-  return /^entrypoints\.[^.]+\.(address|transport\.lifecycle\.(requestacceptgracetimeout|gracetimeout))$/.test(key) || key === 'configfile';
+  return (
+    /^entrypoints\.[^.]+\.(address|transport\.lifecycle\.(requestacceptgracetimeout|gracetimeout))$/.test(
+      key,
+    ) || key === 'configfile'
+  );
 }
 
 /**
@@ -45,7 +49,13 @@ export function parseFlags(args: readonly unknown[]): Flag[] {
     const eq = body.indexOf('=', 1);
     if (eq > 0) {
       const name = body.slice(0, eq);
-      flags.push({ index: i, name, key: name.toLowerCase(), value: body.slice(eq + 1), valueIndex: i });
+      flags.push({
+        index: i,
+        name,
+        key: name.toLowerCase(),
+        value: body.slice(eq + 1),
+        valueIndex: i,
+      });
       i += 1;
       continue;
     }

@@ -19,7 +19,12 @@ import { applyArgEdits } from './args.ts';
 import type { ArgEdit } from './args.ts';
 import { traefikContainers } from './container.ts';
 import { formatTraefikDuration } from './duration.ts';
-import { LIFECYCLE_SETTINGS, lifecycleSuffix, STATIC_CONFIG_ORDER, TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS } from './facts.ts';
+import {
+  LIFECYCLE_SETTINGS,
+  lifecycleSuffix,
+  STATIC_CONFIG_ORDER,
+  TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS,
+} from './facts.ts';
 import type { LifecycleSetting } from './facts.ts';
 import { preStopSleepSeconds } from './preStop.ts';
 import { derivationLine, sourceLines } from './reasons.ts';
@@ -77,7 +82,10 @@ export interface TraefikOutcome {
 }
 
 /** The model's inputs the caller supplies; the grace period and a preStop are read from the workload. */
-export type TraefikSettings = Pick<TraefikTimingInputs, 'drainWindow' | 'maxRequest' | 'buffer' | 'loadBalancer'>;
+export type TraefikSettings = Pick<
+  TraefikTimingInputs,
+  'drainWindow' | 'maxRequest' | 'buffer' | 'loadBalancer'
+>;
 
 const NOTHING: TraefikOutcome = { changes: [], findings: [] };
 
@@ -90,18 +98,26 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
   if (containers.length > 1) {
     return {
       changes: [],
-      findings: [{
-        severity: 'warning',
-        code: 'TRAEFIK_SEVERAL_CONTAINERS',
-        path: at('spec', 'containers'),
-        message: `The pod runs ${containers.length} Traefik containers (${containers.map((c) => c.name).join(', ')}); kube-graceful plans one Traefik per pod and leaves this one alone. Set each one's entry point lifeCycle and the grace period by hand.`,
-      }],
+      findings: [
+        {
+          severity: 'warning',
+          code: 'TRAEFIK_SEVERAL_CONTAINERS',
+          path: at('spec', 'containers'),
+          message: `The pod runs ${containers.length} Traefik containers (${containers.map((c) => c.name).join(', ')}); kube-graceful plans one Traefik per pod and leaves this one alone. Set each one's entry point lifeCycle and the grace period by hand.`,
+        },
+      ],
     };
   }
   const container = containers[0]!;
-  const containerAt = (...path: FieldPath): FieldPath => at('spec', 'containers', { key: 'name', equals: container.name }, ...path);
+  const containerAt = (...path: FieldPath): FieldPath =>
+    at('spec', 'containers', { key: 'name', equals: container.name }, ...path);
   const inputError = checkInputs(settings);
-  if (inputError !== undefined) return { changes: [], findings: [{ severity: 'error', code: 'TRAEFIK_TIMING_INPUT', message: inputError }], container: container.name };
+  if (inputError !== undefined)
+    return {
+      changes: [],
+      findings: [{ severity: 'error', code: 'TRAEFIK_TIMING_INPUT', message: inputError }],
+      container: container.name,
+    };
 
   const findings: TraefikFinding[] = [];
   const existingGrace = template.spec?.terminationGracePeriodSeconds;
@@ -112,20 +128,40 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
     ...(preStop === undefined ? {} : { existingPreStopSeconds: preStop }),
   };
   if (preStop === 'unknown') {
-    findings.push({ severity: 'warning', code: 'TRAEFIK_PRESTOP_LENGTH_UNKNOWN', path: containerAt('lifecycle', 'preStop'), message: `Container "${container.name}" has a preStop hook whose length can't be read (not a sleep action or exec sleep N); it is kept and counted as 0 s. It delays Traefik's SIGTERM by its length: raise terminationGracePeriodSeconds by that much, or remove it and let requestAcceptGraceTimeout keep Traefik accepting.` });
+    findings.push({
+      severity: 'warning',
+      code: 'TRAEFIK_PRESTOP_LENGTH_UNKNOWN',
+      path: containerAt('lifecycle', 'preStop'),
+      message: `Container "${container.name}" has a preStop hook whose length can't be read (not a sleep action or exec sleep N); it is kept and counted as 0 s. It delays Traefik's SIGTERM by its length: raise terminationGracePeriodSeconds by that much, or remove it and let requestAcceptGraceTimeout keep Traefik accepting.`,
+    });
   } else if (preStop !== undefined) {
-    findings.push({ severity: 'info', code: 'TRAEFIK_PRESTOP_KEPT', path: containerAt('lifecycle', 'preStop'), message: `Container "${container.name}" has a preStop sleep of ${preStop} s; it is kept, Traefik gets SIGTERM after it, and requestAcceptGraceTimeout covers only the rest of the drain window. kube-graceful never adds a preStop to Traefik: requestAcceptGraceTimeout is Traefik's own way to keep accepting.` });
+    findings.push({
+      severity: 'info',
+      code: 'TRAEFIK_PRESTOP_KEPT',
+      path: containerAt('lifecycle', 'preStop'),
+      message: `Container "${container.name}" has a preStop sleep of ${preStop} s; it is kept, Traefik gets SIGTERM after it, and requestAcceptGraceTimeout covers only the rest of the drain window. kube-graceful never adds a preStop to Traefik: requestAcceptGraceTimeout is Traefik's own way to keep accepting.`,
+    });
   }
 
   const config = readStaticConfig(container);
   const targets = planTraefikTiming(inputs, []);
   const wanted = `requestAcceptGraceTimeout=${formatTraefikDuration(targets.requestAcceptGrace.value)} and graceTimeOut=${formatTraefikDuration(targets.graceTimeOut.value)} on every TCP entry point, and terminationGracePeriodSeconds ≥ ${targets.grace.value}`;
   if (config.source === 'file') {
-    findings.push({ severity: 'warning', code: 'TRAEFIK_STATIC_CONFIG_FILE', path: containerAt(), message: `Container "${container.name}" reads its static configuration from a file (${config.evidence}), and Traefik then ignores every flag and TRAEFIK_* variable (${STATIC_CONFIG_ORDER}); kube-graceful changes nothing. Set in that file: entryPoints.<name>.transport.lifeCycle ${wanted}.` });
+    findings.push({
+      severity: 'warning',
+      code: 'TRAEFIK_STATIC_CONFIG_FILE',
+      path: containerAt(),
+      message: `Container "${container.name}" reads its static configuration from a file (${config.evidence}), and Traefik then ignores every flag and TRAEFIK_* variable (${STATIC_CONFIG_ORDER}); kube-graceful changes nothing. Set in that file: entryPoints.<name>.transport.lifeCycle ${wanted}.`,
+    });
     return { changes: [], findings, container: container.name, source: config.source };
   }
   if (config.source === 'none' || config.entryPoints.length === 0) {
-    findings.push({ severity: 'warning', code: 'TRAEFIK_ENTRY_POINTS_UNKNOWN', path: containerAt(config.source === 'env' ? 'env' : 'args'), message: `Container "${container.name}" defines no entry point in its ${config.source === 'env' ? 'TRAEFIK_* variables' : config.source === 'flags' ? 'flags' : 'args or TRAEFIK_* variables'} (--entryPoints.<name>.address), so Traefik uses a configuration file in the image or its default entry point "http" on :80 (pkg/config/static/static_config.go@v3.7.9 SetEffectiveConfiguration); kube-graceful changes nothing. Define the entry points explicitly, or set ${wanted}.` });
+    findings.push({
+      severity: 'warning',
+      code: 'TRAEFIK_ENTRY_POINTS_UNKNOWN',
+      path: containerAt(config.source === 'env' ? 'env' : 'args'),
+      message: `Container "${container.name}" defines no entry point in its ${config.source === 'env' ? 'TRAEFIK_* variables' : config.source === 'flags' ? 'flags' : 'args or TRAEFIK_* variables'} (--entryPoints.<name>.address), so Traefik uses a configuration file in the image or its default entry point "http" on :80 (pkg/config/static/static_config.go@v3.7.9 SetEffectiveConfiguration); kube-graceful changes nothing. Define the entry points explicitly, or set ${wanted}.`,
+    });
     return { changes: [], findings, container: container.name, source: config.source };
   }
 
@@ -136,53 +172,115 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
   for (const timing of plan.entryPoints) {
     const ep = timing.entryPoint;
     if (ep.protocol === 'udp') {
-      findings.push({ severity: 'info', code: 'TRAEFIK_UDP_ENTRY_POINT', path: containerAt(config.source === 'env' ? 'env' : 'args'), message: `UDP entry point "${ep.name}" (${ep.address}) is left as written: Traefik stops UDP entry points only after every TCP one is done (Server.Stop, pkg/server/server.go@v3.7.9), so it keeps serving while they drain. Its own shutdown (${timing.requestAcceptGraceSeconds} s + graceTimeOut ${timing.graceTimeOutSeconds} s${ep.lifecycle.graceTimeOut === undefined ? `, Traefik's default ${TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS} s` : ''}) is counted in the grace period.` });
+      findings.push({
+        severity: 'info',
+        code: 'TRAEFIK_UDP_ENTRY_POINT',
+        path: containerAt(config.source === 'env' ? 'env' : 'args'),
+        message: `UDP entry point "${ep.name}" (${ep.address}) is left as written: Traefik stops UDP entry points only after every TCP one is done (Server.Stop, pkg/server/server.go@v3.7.9), so it keeps serving while they drain. Its own shutdown (${timing.requestAcceptGraceSeconds} s + graceTimeOut ${timing.graceTimeOutSeconds} s${ep.lifecycle.graceTimeOut === undefined ? `, Traefik's default ${TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS} s` : ''}) is counted in the grace period.`,
+      });
       continue;
     }
     for (const setting of LIFECYCLE_SETTINGS) {
-      const target = setting === 'requestAcceptGraceTimeout' ? plan.requestAcceptGrace : plan.graceTimeOut;
+      const target =
+        setting === 'requestAcceptGraceTimeout' ? plan.requestAcceptGrace : plan.graceTimeOut;
       const current = ep.lifecycle[setting];
-      const name = config.source === 'flags' ? `${ep.prefix}.${lifecycleSuffix(setting)}` : envName(ep, setting);
+      const name =
+        config.source === 'flags'
+          ? `${ep.prefix}.${lifecycleSuffix(setting)}`
+          : envName(ep, setting);
       if (current !== undefined && current.seconds === undefined) {
-        findings.push({ severity: 'warning', code: 'TRAEFIK_LIFECYCLE_UNREADABLE', path: containerAt(config.source === 'env' ? 'env' : 'args'), message: `${name} is "${current.text}", which Traefik cannot read as a duration (digits for seconds, or a Go duration such as "${target.value}s"): Traefik refuses to start with it. It is left as written; the grace period assumes ${target.value} s. Set it to "${formatTraefikDuration(target.value)}".` });
+        findings.push({
+          severity: 'warning',
+          code: 'TRAEFIK_LIFECYCLE_UNREADABLE',
+          path: containerAt(config.source === 'env' ? 'env' : 'args'),
+          message: `${name} is "${current.text}", which Traefik cannot read as a duration (digits for seconds, or a Go duration such as "${target.value}s"): Traefik refuses to start with it. It is left as written; the grace period assumes ${target.value} s. Set it to "${formatTraefikDuration(target.value)}".`,
+        });
         continue;
       }
       if (current?.seconds !== undefined && current.seconds >= target.value) {
         if (current.seconds > target.value) {
-          findings.push({ severity: 'info', code: 'TRAEFIK_LIFECYCLE_KEPT', path: containerAt(config.source === 'env' ? 'env' : 'args'), message: `${name} is ${current.text} (${current.seconds} s), more than the model's ${target.formula}; it is kept, and the grace period covers it.` });
+          findings.push({
+            severity: 'info',
+            code: 'TRAEFIK_LIFECYCLE_KEPT',
+            path: containerAt(config.source === 'env' ? 'env' : 'args'),
+            message: `${name} is ${current.text} (${current.seconds} s), more than the model's ${target.formula}; it is kept, and the grace period covers it.`,
+          });
         }
         continue;
       }
       const value = formatTraefikDuration(target.value);
-      written.set(setting, [...(written.get(setting) ?? []), `${ep.name}${current === undefined ? '' : ` (was ${current.text})`}`]);
+      written.set(setting, [
+        ...(written.get(setting) ?? []),
+        `${ep.name}${current === undefined ? '' : ` (was ${current.text})`}`,
+      ]);
       if (config.source === 'flags') {
-        argEdits.push(current?.flag !== undefined ? { replace: current.flag, name: current.flag.name, value } : { after: ep.lastArgIndex ?? Number.MAX_SAFE_INTEGER, name, value });
+        argEdits.push(
+          current?.flag !== undefined
+            ? { replace: current.flag, name: current.flag.name, value }
+            : { after: ep.lastArgIndex ?? Number.MAX_SAFE_INTEGER, name, value },
+        );
       } else {
-        const line = derivationLine(name, value, target) + (current === undefined ? '' : ` (was ${current.text})`);
-        changes.push({ path: containerAt('env', { key: 'name', equals: current?.envName ?? name }, 'value'), value, reason: [line, ...sourceLines(inputs, setting === 'requestAcceptGraceTimeout' ? ['W'] : ['R'])].join('\n') });
+        const line =
+          derivationLine(name, value, target) +
+          (current === undefined ? '' : ` (was ${current.text})`);
+        changes.push({
+          path: containerAt('env', { key: 'name', equals: current?.envName ?? name }, 'value'),
+          value,
+          reason: [
+            line,
+            ...sourceLines(inputs, setting === 'requestAcceptGraceTimeout' ? ['W'] : ['R']),
+          ].join('\n'),
+        });
       }
     }
   }
   if (argEdits.length > 0) {
     const args = Array.isArray(container.args) ? container.args : [];
     const lines = LIFECYCLE_SETTINGS.filter((setting) => written.has(setting)).map((setting) => {
-      const target = setting === 'requestAcceptGraceTimeout' ? plan.requestAcceptGrace : plan.graceTimeOut;
-      return derivationLine(`--entryPoints.<name>.${lifecycleSuffix(setting)}`, formatTraefikDuration(target.value), target) + ` Entry points: ${written.get(setting)!.join(', ')}.`;
+      const target =
+        setting === 'requestAcceptGraceTimeout' ? plan.requestAcceptGrace : plan.graceTimeOut;
+      return (
+        derivationLine(
+          `--entryPoints.<name>.${lifecycleSuffix(setting)}`,
+          formatTraefikDuration(target.value),
+          target,
+        ) + ` Entry points: ${written.get(setting)!.join(', ')}.`
+      );
     });
-    changes.push({ path: containerAt('args'), value: applyArgEdits(args, argEdits), reason: [...lines, ...sourceLines(inputs, ['W', 'R'])].join('\n') });
+    changes.push({
+      path: containerAt('args'),
+      value: applyArgEdits(args, argEdits),
+      reason: [...lines, ...sourceLines(inputs, ['W', 'R'])].join('\n'),
+    });
   }
 
   const needed = plan.grace.value;
   let graceInEffect = needed;
   if (typeof existingGrace === 'number' && existingGrace >= needed) {
     graceInEffect = existingGrace;
-    if (existingGrace > needed) findings.push({ severity: 'info', code: 'TRAEFIK_GRACE_KEPT', path: at('spec', 'terminationGracePeriodSeconds'), message: `terminationGracePeriodSeconds ${existingGrace} is more than the model's ${plan.grace.formula}; it is kept (never lowered).` });
+    if (existingGrace > needed)
+      findings.push({
+        severity: 'info',
+        code: 'TRAEFIK_GRACE_KEPT',
+        path: at('spec', 'terminationGracePeriodSeconds'),
+        message: `terminationGracePeriodSeconds ${existingGrace} is more than the model's ${plan.grace.formula}; it is kept (never lowered).`,
+      });
   } else {
-    const grace = graceToWrite(needed, typeof existingGrace === 'number' ? existingGrace : undefined);
+    const grace = graceToWrite(
+      needed,
+      typeof existingGrace === 'number' ? existingGrace : undefined,
+    );
     // Not written: G ≤ 30 and no field, so the pod keeps Kubernetes' 30 s, which covers G.
     graceInEffect = grace ?? Math.max(needed, KUBERNETES_DEFAULT_GRACE_SECONDS);
     if (grace !== undefined) {
-      changes.push({ path: at('spec', 'terminationGracePeriodSeconds'), value: grace, reason: [derivationLine('terminationGracePeriodSeconds', String(grace), plan.grace), ...sourceLines(inputs, ['W', 'R', 'B'])].join('\n') });
+      changes.push({
+        path: at('spec', 'terminationGracePeriodSeconds'),
+        value: grace,
+        reason: [
+          derivationLine('terminationGracePeriodSeconds', String(grace), plan.grace),
+          ...sourceLines(inputs, ['W', 'R', 'B']),
+        ].join('\n'),
+      });
     }
   }
   for (const check of loadBalancerChecks(inputs, plan, graceInEffect)) {
@@ -198,7 +296,11 @@ function envName(ep: EntryPoint, setting: LifecycleSetting): string {
 
 /** Returns why W, R or B cannot be planned with, or undefined (the model's own range: whole seconds, 0 to a day). */
 function checkInputs(settings: TraefikSettings): string | undefined {
-  for (const [symbol, sourced] of [['W', settings.drainWindow], ['R', settings.maxRequest], ['B', settings.buffer]] as const) {
+  for (const [symbol, sourced] of [
+    ['W', settings.drainWindow],
+    ['R', settings.maxRequest],
+    ['B', settings.buffer],
+  ] as const) {
     const v = sourced?.value;
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_INPUT_SECONDS) {
       return `No Traefik drain plan: ${symbol} must be a whole number of seconds from 0 to ${MAX_INPUT_SECONDS}, got ${String(v)} (${sourced?.source ?? 'no source'}).`;

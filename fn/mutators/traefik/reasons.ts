@@ -10,9 +10,13 @@ export function derivationLine(setting: string, value: string, step: Derived): s
 }
 
 /** Returns one line per input: `W: <source>` (sources that already start with the symbol are kept as they are). */
-export function sourceLines(inputs: TraefikTimingInputs, symbols: readonly InputSymbol[]): string[] {
+export function sourceLines(
+  inputs: TraefikTimingInputs,
+  symbols: readonly InputSymbol[],
+): string[] {
   return symbols.map((symbol) => {
-    const sourced: Sourced = symbol === 'W' ? inputs.drainWindow : symbol === 'R' ? inputs.maxRequest : inputs.buffer;
+    const sourced: Sourced =
+      symbol === 'W' ? inputs.drainWindow : symbol === 'R' ? inputs.maxRequest : inputs.buffer;
     return sourced.source.startsWith(symbol) ? sourced.source : `${symbol}: ${sourced.source}`;
   });
 }

@@ -4,7 +4,12 @@
  * else the TRAEFIK_* variables (facts.ts STATIC_CONFIG_ORDER).
  */
 import type { Container } from '../../core/kubeObject.ts';
-import { DEFAULT_CONFIG_DIRECTORY, ENV_PREFIX, LIFECYCLE_SETTINGS, lifecycleSuffix } from './facts.ts';
+import {
+  DEFAULT_CONFIG_DIRECTORY,
+  ENV_PREFIX,
+  LIFECYCLE_SETTINGS,
+  lifecycleSuffix,
+} from './facts.ts';
 import type { LifecycleSetting } from './facts.ts';
 import { parseTraefikDurationSeconds } from './duration.ts';
 import { lastFlag, parseFlags } from './flags.ts';
@@ -36,7 +41,11 @@ export interface EntryPoint {
 
 export type StaticConfig =
   | { readonly source: 'file'; readonly evidence: string }
-  | { readonly source: 'flags'; readonly flags: readonly Flag[]; readonly entryPoints: readonly EntryPoint[] }
+  | {
+      readonly source: 'flags';
+      readonly flags: readonly Flag[];
+      readonly entryPoints: readonly EntryPoint[];
+    }
   | { readonly source: 'env'; readonly entryPoints: readonly EntryPoint[] }
   | { readonly source: 'none' };
 
@@ -47,7 +56,9 @@ export function readStaticConfig(container: Container): StaticConfig {
   const file = configFileEvidence(container, flags);
   if (file !== undefined) return { source: 'file', evidence: file };
   if (flags.length > 0) return { source: 'flags', flags, entryPoints: entryPointsFromFlags(flags) };
-  const env = (container.env ?? []).filter((e) => typeof e?.name === 'string' && e.name.toUpperCase().startsWith(ENV_PREFIX));
+  const env = (container.env ?? []).filter(
+    (e) => typeof e?.name === 'string' && e.name.toUpperCase().startsWith(ENV_PREFIX),
+  );
   if (env.length > 0) return { source: 'env', entryPoints: entryPointsFromEnv(env) };
   return { source: 'none' };
 }
@@ -60,11 +71,17 @@ export function readStaticConfig(container: Container): StaticConfig {
  */
 function configFileEvidence(container: Container, flags: readonly Flag[]): string | undefined {
   const configFile = lastFlag(flags, 'configfile');
-  if (configFile !== undefined) return `args: --${configFile.name}${configFile.value === undefined ? '' : `=${configFile.value}`}`;
-  const mounts = (container as { volumeMounts?: Array<{ mountPath?: unknown; name?: unknown }> | null }).volumeMounts ?? [];
+  if (configFile !== undefined)
+    return `args: --${configFile.name}${configFile.value === undefined ? '' : `=${configFile.value}`}`;
+  const mounts =
+    (container as { volumeMounts?: Array<{ mountPath?: unknown; name?: unknown }> | null })
+      .volumeMounts ?? [];
   for (const mount of mounts) {
     const path = typeof mount?.mountPath === 'string' ? mount.mountPath.replace(/\/+$/, '') : '';
-    if (path === DEFAULT_CONFIG_DIRECTORY || /^\/etc\/traefik\/traefik\.(toml|yaml|yml)$/.test(path)) {
+    if (
+      path === DEFAULT_CONFIG_DIRECTORY ||
+      /^\/etc\/traefik\/traefik\.(toml|yaml|yml)$/.test(path)
+    ) {
       return `volumeMounts: volume "${String(mount.name)}" at ${mount.mountPath as string}`;
     }
   }
@@ -83,7 +100,12 @@ function entryPointsFromFlags(flags: readonly Flag[]): EntryPoint[] {
     const lifecycle: Partial<Record<LifecycleSetting, LifecycleValue>> = {};
     for (const setting of LIFECYCLE_SETTINGS) {
       const found = lastFlag(flags, `entrypoints.${key}.${lifecycleSuffix(setting)}`.toLowerCase());
-      if (found?.value !== undefined) lifecycle[setting] = { text: found.value, seconds: parseTraefikDurationSeconds(found.value), flag: found };
+      if (found?.value !== undefined)
+        lifecycle[setting] = {
+          text: found.value,
+          seconds: parseTraefikDurationSeconds(found.value),
+          flag: found,
+        };
     }
     entryPoints.push({
       name: match[2] ?? '',
@@ -109,10 +131,21 @@ function entryPointsFromEnv(env: ReadonlyArray<{ name: string; value?: string }>
       const found = env.find((e) => e.name.toUpperCase() === name);
       if (found !== undefined) {
         const text = typeof found.value === 'string' ? found.value : '(valueFrom)';
-        lifecycle[setting] = { text, seconds: typeof found.value === 'string' ? parseTraefikDurationSeconds(found.value) : undefined, envName: found.name };
+        lifecycle[setting] = {
+          text,
+          seconds:
+            typeof found.value === 'string' ? parseTraefikDurationSeconds(found.value) : undefined,
+          envName: found.name,
+        };
       }
     }
-    entryPoints.push({ name: match[2] ?? '', prefix, address: variable.value, protocol: protocolOf(variable.value), lifecycle });
+    entryPoints.push({
+      name: match[2] ?? '',
+      prefix,
+      address: variable.value,
+      protocol: protocolOf(variable.value),
+      lifecycle,
+    });
   }
   return entryPoints;
 }

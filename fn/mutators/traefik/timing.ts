@@ -63,59 +63,85 @@ function effective(value: LifecycleValue | undefined, target: number): number {
 }
 
 /** Returns the plan for one Traefik container's entry points. */
-export function planTraefikTiming(inputs: TraefikTimingInputs, entryPoints: readonly EntryPoint[]): TraefikTimingPlan {
+export function planTraefikTiming(
+  inputs: TraefikTimingInputs,
+  entryPoints: readonly EntryPoint[],
+): TraefikTimingPlan {
   const W = inputs.drainWindow.value;
   const R = inputs.maxRequest.value;
   const B = inputs.buffer.value;
   const P = typeof inputs.existingPreStopSeconds === 'number' ? inputs.existingPreStopSeconds : 0;
 
   const S = Math.max(W - P, 0);
-  const requestAcceptGrace: Derived = P === 0
-    ? {
-        value: S,
-        formula: `S = W = ${W}`,
-        explanation: `Traefik keeps accepting for ${S} s after SIGTERM, because the load balancer may send new connections for that long.`,
-      }
-    : {
-        value: S,
-        formula: `S = max(W − P, 0) = max(${W} − ${P}, 0) = ${S}`,
-        explanation: `The container's own preStop already holds SIGTERM back ${P} s; Traefik keeps accepting for the rest of the drain window W = ${W} s.`,
-      };
+  const requestAcceptGrace: Derived =
+    P === 0
+      ? {
+          value: S,
+          formula: `S = W = ${W}`,
+          explanation: `Traefik keeps accepting for ${S} s after SIGTERM, because the load balancer may send new connections for that long.`,
+        }
+      : {
+          value: S,
+          formula: `S = max(W − P, 0) = max(${W} − ${P}, 0) = ${S}`,
+          explanation: `The container's own preStop already holds SIGTERM back ${P} s; Traefik keeps accepting for the rest of the drain window W = ${W} s.`,
+        };
   const graceTimeOut: Derived = {
     value: R,
     formula: `graceTimeOut = R = ${R}`,
     explanation: `After it stops accepting, Traefik gives requests in flight up to ${R} s to finish, then closes what is left.`,
   };
 
-  const timings: EntryPointTiming[] = entryPoints.map((entryPoint) => entryPoint.protocol === 'tcp'
-    ? {
-        entryPoint,
-        requestAcceptGraceSeconds: effective(entryPoint.lifecycle.requestAcceptGraceTimeout, S),
-        graceTimeOutSeconds: effective(entryPoint.lifecycle.graceTimeOut, R),
-      }
-    : {
-        // UDP entry points are left as written: their own values, or Traefik's defaults.
-        entryPoint,
-        requestAcceptGraceSeconds: whole(entryPoint.lifecycle.requestAcceptGraceTimeout?.seconds ?? 0),
-        graceTimeOutSeconds: whole(entryPoint.lifecycle.graceTimeOut?.seconds ?? TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS),
-      });
-  const longest = (protocol: 'tcp' | 'udp'): EntryPointTiming | undefined => timings
-    .filter((t) => t.entryPoint.protocol === protocol)
-    .reduce<EntryPointTiming | undefined>((best, t) => best === undefined || t.requestAcceptGraceSeconds + t.graceTimeOutSeconds > best.requestAcceptGraceSeconds + best.graceTimeOutSeconds ? t : best, undefined);
+  const timings: EntryPointTiming[] = entryPoints.map((entryPoint) =>
+    entryPoint.protocol === 'tcp'
+      ? {
+          entryPoint,
+          requestAcceptGraceSeconds: effective(entryPoint.lifecycle.requestAcceptGraceTimeout, S),
+          graceTimeOutSeconds: effective(entryPoint.lifecycle.graceTimeOut, R),
+        }
+      : {
+          // UDP entry points are left as written: their own values, or Traefik's defaults.
+          entryPoint,
+          requestAcceptGraceSeconds: whole(
+            entryPoint.lifecycle.requestAcceptGraceTimeout?.seconds ?? 0,
+          ),
+          graceTimeOutSeconds: whole(
+            entryPoint.lifecycle.graceTimeOut?.seconds ?? TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS,
+          ),
+        },
+  );
+  const longest = (protocol: 'tcp' | 'udp'): EntryPointTiming | undefined =>
+    timings
+      .filter((t) => t.entryPoint.protocol === protocol)
+      .reduce<EntryPointTiming | undefined>(
+        (best, t) =>
+          best === undefined ||
+          t.requestAcceptGraceSeconds + t.graceTimeOutSeconds >
+            best.requestAcceptGraceSeconds + best.graceTimeOutSeconds
+            ? t
+            : best,
+        undefined,
+      );
   const tcp = longest('tcp');
   const udp = longest('udp');
   const tcpS = tcp?.requestAcceptGraceSeconds ?? S;
   const tcpR = tcp?.graceTimeOutSeconds ?? R;
-  const udpSeconds = udp === undefined ? 0 : udp.requestAcceptGraceSeconds + udp.graceTimeOutSeconds;
+  const udpSeconds =
+    udp === undefined ? 0 : udp.requestAcceptGraceSeconds + udp.graceTimeOutSeconds;
   const value = P + tcpS + tcpR + udpSeconds + B;
 
   const terms: string[] = [];
   const numbers: string[] = [];
-  if (P > 0) { terms.push('P'); numbers.push(String(P)); }
+  if (P > 0) {
+    terms.push('P');
+    numbers.push(String(P));
+  }
   const simple = tcpS === S && tcpR === R;
   terms.push(simple ? 'S + R' : `S′ + R′ (entry point ${tcp?.entryPoint.name})`);
   numbers.push(`${tcpS} + ${tcpR}`);
-  if (udp !== undefined) { terms.push(`UDP entry point ${udp.entryPoint.name}`); numbers.push(`(${udp.requestAcceptGraceSeconds} + ${udp.graceTimeOutSeconds})`); }
+  if (udp !== undefined) {
+    terms.push(`UDP entry point ${udp.entryPoint.name}`);
+    numbers.push(`(${udp.requestAcceptGraceSeconds} + ${udp.graceTimeOutSeconds})`);
+  }
   terms.push('B');
   numbers.push(String(B));
   const grace: Derived = {
@@ -125,17 +151,24 @@ export function planTraefikTiming(inputs: TraefikTimingInputs, entryPoints: read
       `The grace countdown starts at termination, so it must hold ` +
       (P > 0 ? `the preStop (${P} s), ` : '') +
       `the time Traefik keeps accepting (${tcpS} s) and waits for requests in flight (${tcpR} s)` +
-      (udp === undefined ? '' : `, then its UDP entry points, stopped after the TCP ones (${udpSeconds} s)`) +
+      (udp === undefined
+        ? ''
+        : `, then its UDP entry points, stopped after the TCP ones (${udpSeconds} s)`) +
       `, and the buffer (${B} s, ${inputs.buffer.source}).`,
   };
   return { preStopSeconds: P, requestAcceptGrace, graceTimeOut, entryPoints: timings, grace };
 }
 
 /** The model's checks about the load balancer's own settings. */
-export type LoadBalancerCheck = TimingCheck & { code: 'LB_DEREGISTRATION_TOO_SHORT' | 'LB_DEREGISTRATION_OUTLIVES_GRACE' };
+export type LoadBalancerCheck = TimingCheck & {
+  code: 'LB_DEREGISTRATION_TOO_SHORT' | 'LB_DEREGISTRATION_OUTLIVES_GRACE';
+};
 
 function isLoadBalancerCheck(check: TimingCheck): check is LoadBalancerCheck {
-  return check.code === 'LB_DEREGISTRATION_TOO_SHORT' || check.code === 'LB_DEREGISTRATION_OUTLIVES_GRACE';
+  return (
+    check.code === 'LB_DEREGISTRATION_TOO_SHORT' ||
+    check.code === 'LB_DEREGISTRATION_OUTLIVES_GRACE'
+  );
 }
 
 /**
@@ -145,13 +178,24 @@ function isLoadBalancerCheck(check: TimingCheck): check is LoadBalancerCheck {
  * decides; only its load-balancer checks are taken (the others are about a preStop and a sidecar,
  * which Traefik has not).
  */
-export function loadBalancerChecks(inputs: TraefikTimingInputs, plan: TraefikTimingPlan, graceSeconds: number): LoadBalancerCheck[] {
+export function loadBalancerChecks(
+  inputs: TraefikTimingInputs,
+  plan: TraefikTimingPlan,
+  graceSeconds: number,
+): LoadBalancerCheck[] {
   if (inputs.loadBalancer?.deregistrationDelaySeconds === undefined) return [];
   const tcp = plan.entryPoints.filter((t) => t.entryPoint.protocol === 'tcp');
   // Accepting until the longest requestAcceptGraceTimeout; done when the longest entry point is
   // (its own S′ + R′: the longest sleep and the longest wait may be on different entry points).
-  const accepting = plan.preStopSeconds + Math.max(plan.requestAcceptGrace.value, ...tcp.map((t) => t.requestAcceptGraceSeconds));
-  const done = plan.preStopSeconds + Math.max(plan.requestAcceptGrace.value + plan.graceTimeOut.value, ...tcp.map((t) => t.requestAcceptGraceSeconds + t.graceTimeOutSeconds));
+  const accepting =
+    plan.preStopSeconds +
+    Math.max(plan.requestAcceptGrace.value, ...tcp.map((t) => t.requestAcceptGraceSeconds));
+  const done =
+    plan.preStopSeconds +
+    Math.max(
+      plan.requestAcceptGrace.value + plan.graceTimeOut.value,
+      ...tcp.map((t) => t.requestAcceptGraceSeconds + t.graceTimeOutSeconds),
+    );
   const inFlight = done - accepting;
   try {
     return planTiming({

@@ -16,8 +16,11 @@ export function objects(file: string): KubeObject[] {
 
 /** Returns the one object of that kind and name (name optional when there is one of the kind). */
 export function find(all: readonly KubeObject[], kind: string, name?: string): KubeObject {
-  const found = all.filter((o) => o.kind === kind && (name === undefined || o.metadata?.name === name));
-  if (found.length !== 1) throw new Error(`expected one ${kind} ${name ?? ''}, found ${found.length}`);
+  const found = all.filter(
+    (o) => o.kind === kind && (name === undefined || o.metadata?.name === name),
+  );
+  if (found.length !== 1)
+    throw new Error(`expected one ${kind} ${name ?? ''}, found ${found.length}`);
   return found[0]!;
 }
 
@@ -32,12 +35,19 @@ export function settingsFromService(service: KubeObject): TraefikSettings {
     drainWindow: { value: lb.drainWindowSeconds, source: lb.evidence },
     maxRequest: { value: 20, source: 'default' },
     buffer: { value: 5, source: 'default' },
-    ...(group?.deregistrationDelaySeconds === undefined ? {} : {
-      loadBalancer: {
-        deregistrationDelaySeconds: { value: group.deregistrationDelaySeconds, source: group.deregistrationDelayIsDefault ? 'AWS default deregistration delay (no target-group attribute set)' : 'deregistration_delay.timeout_seconds' },
-        connectionTermination: group.connectionTermination ?? false,
-      },
-    }),
+    ...(group?.deregistrationDelaySeconds === undefined
+      ? {}
+      : {
+          loadBalancer: {
+            deregistrationDelaySeconds: {
+              value: group.deregistrationDelaySeconds,
+              source: group.deregistrationDelayIsDefault
+                ? 'AWS default deregistration delay (no target-group attribute set)'
+                : 'deregistration_delay.timeout_seconds',
+            },
+            connectionTermination: group.connectionTermination ?? false,
+          },
+        }),
   };
 }
 

@@ -9,7 +9,13 @@ import type { KubeObject } from '../../../fn/core/kubeObject.ts';
 import { copy, find, objects, settingsFromService } from './fixtures.ts';
 
 const TEMPLATE: FieldPath = ['spec', 'template'];
-const CONTAINER: FieldPath = ['spec', 'template', 'spec', 'containers', { key: 'name', equals: 'traefik' }];
+const CONTAINER: FieldPath = [
+  'spec',
+  'template',
+  'spec',
+  'containers',
+  { key: 'name', equals: 'traefik' },
+];
 const GRACE: FieldPath = ['spec', 'template', 'spec', 'terminationGracePeriodSeconds'];
 
 /** W = 180 as an NLB would give, R = 20, B = 5, named as the engine names settings. */
@@ -21,7 +27,10 @@ const NLB: TraefikSettings = {
 
 function gatewayDoc(): { deployment: KubeObject; service: KubeObject } {
   const all = objects('docs-gateway-lb-svc-v3.7.9.yaml');
-  return { deployment: copy(find(all, 'Deployment', 'traefik')), service: find(all, 'Service', 'traefik') };
+  return {
+    deployment: copy(find(all, 'Deployment', 'traefik')),
+    service: find(all, 'Service', 'traefik'),
+  };
 }
 
 function container(deployment: KubeObject): Record<string, unknown> {
@@ -30,28 +39,43 @@ function container(deployment: KubeObject): Record<string, unknown> {
 
 test("Traefik's own v3.7.9 Gateway API example: flags added after each entry point's address; no grace in the manifest, G = 15 + 20 + 5 = 40 written", (t) => {
   const { deployment, service } = gatewayDoc();
-  const outcome = planTraefik({ object: deployment, templatePath: TEMPLATE }, settingsFromService(service));
+  const outcome = planTraefik(
+    { object: deployment, templatePath: TEMPLATE },
+    settingsFromService(service),
+  );
   t.is(outcome.source, 'flags');
   t.deepEqual(outcome.findings, []);
-  t.deepEqual(outcome.changes.map((c) => [c.path, c.value]), [
-    [[...CONTAINER, 'args'], [
-      '--entryPoints.web.address=:80',
-      '--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout=15s',
-      '--entryPoints.web.transport.lifeCycle.graceTimeOut=20s',
-      '--entryPoints.websecure.address=:443',
-      '--entryPoints.websecure.transport.lifeCycle.requestAcceptGraceTimeout=15s',
-      '--entryPoints.websecure.transport.lifeCycle.graceTimeOut=20s',
-      '--experimental.kubernetesgateway',
-      '--providers.kubernetesgateway',
-    ]],
-    [GRACE, 40],
-  ]);
+  t.deepEqual(
+    outcome.changes.map((c) => [c.path, c.value]),
+    [
+      [
+        [...CONTAINER, 'args'],
+        [
+          '--entryPoints.web.address=:80',
+          '--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout=15s',
+          '--entryPoints.web.transport.lifeCycle.graceTimeOut=20s',
+          '--entryPoints.websecure.address=:443',
+          '--entryPoints.websecure.transport.lifeCycle.requestAcceptGraceTimeout=15s',
+          '--entryPoints.websecure.transport.lifeCycle.graceTimeOut=20s',
+          '--experimental.kubernetesgateway',
+          '--providers.kubernetesgateway',
+        ],
+      ],
+      [GRACE, 40],
+    ],
+  );
 });
 
 test("Traefik's own v2.11.53 CRD example: `--entryPoints.web.Address` read case-insensitively and spelled as written; the implicit `traefik` entry point (--api.insecure) is not created by a flag", (t) => {
   const all = objects('docs-crd-acme-deployments-v2.11.53.yaml');
-  t.deepEqual(planTraefik({ object: find(all, 'Deployment', 'whoami'), templatePath: TEMPLATE }, NLB), { changes: [], findings: [] });
-  const outcome = planTraefik({ object: find(all, 'Deployment', 'traefik'), templatePath: TEMPLATE }, NLB);
+  t.deepEqual(
+    planTraefik({ object: find(all, 'Deployment', 'whoami'), templatePath: TEMPLATE }, NLB),
+    { changes: [], findings: [] },
+  );
+  const outcome = planTraefik(
+    { object: find(all, 'Deployment', 'traefik'), templatePath: TEMPLATE },
+    NLB,
+  );
   t.deepEqual(outcome.findings, []);
   t.deepEqual(outcome.changes[0]?.value, [
     '--api.insecure',
@@ -71,19 +95,30 @@ test("Traefik's own v2.11.53 CRD example: `--entryPoints.web.Address` read case-
   t.deepEqual(outcome.changes[1], {
     path: GRACE,
     value: 205,
-    reason: 'terminationGracePeriodSeconds = 205: G = S + R + B = 180 + 20 + 5 = 205. The grace countdown starts at termination, so it must hold the time Traefik keeps accepting (180 s) and waits for requests in flight (20 s), and the buffer (5 s, default).\nW: flag --drain-window\nR: default\nB: default',
+    reason:
+      'terminationGracePeriodSeconds = 205: G = S + R + B = 180 + 20 + 5 = 205. The grace countdown starts at termination, so it must hold the time Traefik keeps accepting (180 s) and waits for requests in flight (20 s), and the buffer (5 s, default).\nW: flag --drain-window\nR: default\nB: default',
   });
 });
 
 test('--configFile: Traefik ignores every other flag, so nothing is changed and the values to put in the file are named', (t) => {
   const { deployment } = gatewayDoc();
-  container(deployment).args = ['--configFile=/config/traefik.yml', '--entryPoints.web.address=:80'];
+  container(deployment).args = [
+    '--configFile=/config/traefik.yml',
+    '--entryPoints.web.address=:80',
+  ];
   const outcome = planTraefik({ object: deployment, templatePath: TEMPLATE }, NLB);
   t.deepEqual(outcome.changes, []);
   t.is(outcome.source, 'file');
-  t.deepEqual(outcome.findings.map((f) => [f.severity, f.code, f.path]), [['warning', 'TRAEFIK_STATIC_CONFIG_FILE', CONTAINER]]);
+  t.deepEqual(
+    outcome.findings.map((f) => [f.severity, f.code, f.path]),
+    [['warning', 'TRAEFIK_STATIC_CONFIG_FILE', CONTAINER]],
+  );
   t.true(outcome.findings[0]!.message.includes('(args: --configFile=/config/traefik.yml)'));
-  t.true(outcome.findings[0]!.message.includes('requestAcceptGraceTimeout=180s and graceTimeOut=20s on every TCP entry point, and terminationGracePeriodSeconds ≥ 205'));
+  t.true(
+    outcome.findings[0]!.message.includes(
+      'requestAcceptGraceTimeout=180s and graceTimeOut=20s on every TCP entry point, and terminationGracePeriodSeconds ≥ 205',
+    ),
+  );
 });
 
 test('a volume mounted at /etc/traefik: Traefik finds traefik.yml there before it reads flags; nothing is changed', (t) => {
@@ -105,12 +140,32 @@ test('TRAEFIK_* variables and no args: the settings go into variables (a flag wo
   ];
   const outcome = planTraefik({ object: deployment, templatePath: TEMPLATE }, NLB);
   t.is(outcome.source, 'env');
-  t.deepEqual(outcome.changes.map((c) => [c.path, c.value]), [
-    [[...CONTAINER, 'env', { key: 'name', equals: 'TRAEFIK_ENTRYPOINTS_WEB_TRANSPORT_LIFECYCLE_REQUESTACCEPTGRACETIMEOUT' }, 'value'], '180s'],
-    [GRACE, 230],
-  ]);
-  t.deepEqual(outcome.findings.map((f) => f.code), ['TRAEFIK_LIFECYCLE_KEPT']);
-  t.is(outcome.changes[1]?.reason.split('\n')[0]?.split('. ')[0], 'terminationGracePeriodSeconds = 230: G = S′ + R′ (entry point WEB) + B = 180 + 45 + 5 = 230');
+  t.deepEqual(
+    outcome.changes.map((c) => [c.path, c.value]),
+    [
+      [
+        [
+          ...CONTAINER,
+          'env',
+          {
+            key: 'name',
+            equals: 'TRAEFIK_ENTRYPOINTS_WEB_TRANSPORT_LIFECYCLE_REQUESTACCEPTGRACETIMEOUT',
+          },
+          'value',
+        ],
+        '180s',
+      ],
+      [GRACE, 230],
+    ],
+  );
+  t.deepEqual(
+    outcome.findings.map((f) => f.code),
+    ['TRAEFIK_LIFECYCLE_KEPT'],
+  );
+  t.is(
+    outcome.changes[1]?.reason.split('\n')[0]?.split('. ')[0],
+    'terminationGracePeriodSeconds = 230: G = S′ + R′ (entry point WEB) + B = 180 + 45 + 5 = 230',
+  );
 });
 
 test('no args and no TRAEFIK_* variables: the entry points cannot be known (a file in the image, or the default "http" on :80); nothing is changed', (t) => {
@@ -118,7 +173,10 @@ test('no args and no TRAEFIK_* variables: the entry points cannot be known (a fi
   delete container(deployment).args;
   const outcome = planTraefik({ object: deployment, templatePath: TEMPLATE }, NLB);
   t.deepEqual(outcome.changes, []);
-  t.deepEqual(outcome.findings.map((f) => [f.severity, f.code, f.path]), [['warning', 'TRAEFIK_ENTRY_POINTS_UNKNOWN', [...CONTAINER, 'args']]]);
+  t.deepEqual(
+    outcome.findings.map((f) => [f.severity, f.code, f.path]),
+    [['warning', 'TRAEFIK_ENTRY_POINTS_UNKNOWN', [...CONTAINER, 'args']]],
+  );
 });
 
 test('flags but no entry point address: Traefik makes its default "http" entry point; a lifeCycle flag would define an entry point without an address, so nothing is changed', (t) => {
@@ -131,13 +189,21 @@ test('flags but no entry point address: Traefik makes its default "http" entry p
 
 test('a preStop sleep the user wrote is kept and counted: Traefik gets SIGTERM after it, so S = W − P', (t) => {
   const { deployment } = gatewayDoc();
-  container(deployment).lifecycle = { preStop: { exec: { command: ['/bin/sh', '-c', 'sleep 30'] } } };
+  container(deployment).lifecycle = {
+    preStop: { exec: { command: ['/bin/sh', '-c', 'sleep 30'] } },
+  };
   const outcome = planTraefik({ object: deployment, templatePath: TEMPLATE }, NLB);
   const args = outcome.changes[0]?.value as string[];
   t.true(args.includes('--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout=150s'));
   t.is(outcome.changes[1]?.value, 205);
-  t.is(outcome.changes[1]?.reason.split('\n')[0]?.split('. ')[0], 'terminationGracePeriodSeconds = 205: G = P + S + R + B = 30 + 150 + 20 + 5 = 205');
-  t.deepEqual(outcome.findings.map((f) => [f.severity, f.code]), [['info', 'TRAEFIK_PRESTOP_KEPT']]);
+  t.is(
+    outcome.changes[1]?.reason.split('\n')[0]?.split('. ')[0],
+    'terminationGracePeriodSeconds = 205: G = P + S + R + B = 30 + 150 + 20 + 5 = 205',
+  );
+  t.deepEqual(
+    outcome.findings.map((f) => [f.severity, f.code]),
+    [['info', 'TRAEFIK_PRESTOP_KEPT']],
+  );
   t.false(outcome.changes.some((c) => c.path.includes('lifecycle')));
 });
 
@@ -145,13 +211,19 @@ test('a preStop whose length cannot be read: kept, counted as 0 and reported', (
   const { deployment } = gatewayDoc();
   container(deployment).lifecycle = { preStop: { httpGet: { path: '/drain', port: 8080 } } };
   const outcome = planTraefik({ object: deployment, templatePath: TEMPLATE }, NLB);
-  t.deepEqual(outcome.findings.map((f) => [f.severity, f.code, f.path]), [['warning', 'TRAEFIK_PRESTOP_LENGTH_UNKNOWN', [...CONTAINER, 'lifecycle', 'preStop']]]);
+  t.deepEqual(
+    outcome.findings.map((f) => [f.severity, f.code, f.path]),
+    [['warning', 'TRAEFIK_PRESTOP_LENGTH_UNKNOWN', [...CONTAINER, 'lifecycle', 'preStop']]],
+  );
   t.is(outcome.changes[1]?.value, 205);
 });
 
 test('a UDP entry point is left alone and its shutdown, after the TCP ones, counted in G (Traefik default graceTimeOut 10 s)', (t) => {
   const { deployment } = gatewayDoc();
-  container(deployment).args = ['--entryPoints.web.address=:80', '--entryPoints.dns.address=:53/udp'];
+  container(deployment).args = [
+    '--entryPoints.web.address=:80',
+    '--entryPoints.dns.address=:53/udp',
+  ];
   const outcome = planTraefik({ object: deployment, templatePath: TEMPLATE }, NLB);
   t.deepEqual(outcome.changes[0]?.value, [
     '--entryPoints.web.address=:80',
@@ -160,25 +232,42 @@ test('a UDP entry point is left alone and its shutdown, after the TCP ones, coun
     '--entryPoints.dns.address=:53/udp',
   ]);
   t.is(outcome.changes[1]?.value, 215);
-  t.is(outcome.changes[1]?.reason.split('\n')[0]?.split('. ')[0], 'terminationGracePeriodSeconds = 215: G = S + R + UDP entry point dns + B = 180 + 20 + (0 + 10) + 5 = 215');
-  t.deepEqual(outcome.findings.map((f) => f.code), ['TRAEFIK_UDP_ENTRY_POINT']);
+  t.is(
+    outcome.changes[1]?.reason.split('\n')[0]?.split('. ')[0],
+    'terminationGracePeriodSeconds = 215: G = S + R + UDP entry point dns + B = 180 + 20 + (0 + 10) + 5 = 215',
+  );
+  t.deepEqual(
+    outcome.findings.map((f) => f.code),
+    ['TRAEFIK_UDP_ENTRY_POINT'],
+  );
 });
 
 test('`--name value` flags are read and the value replaced where it is; a value Traefik cannot read is left and reported', (t) => {
   const { deployment } = gatewayDoc();
   container(deployment).args = [
-    '--entryPoints.web.address', ':80',
-    '--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout', '60',
+    '--entryPoints.web.address',
+    ':80',
+    '--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout',
+    '60',
     '--entryPoints.web.transport.lifeCycle.graceTimeOut=ten seconds',
   ];
   const outcome = planTraefik({ object: deployment, templatePath: TEMPLATE }, NLB);
   t.deepEqual(outcome.changes[0]?.value, [
-    '--entryPoints.web.address', ':80',
-    '--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout', '180s',
+    '--entryPoints.web.address',
+    ':80',
+    '--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout',
+    '180s',
     '--entryPoints.web.transport.lifeCycle.graceTimeOut=ten seconds',
   ]);
-  t.deepEqual(outcome.findings.map((f) => [f.severity, f.code]), [['warning', 'TRAEFIK_LIFECYCLE_UNREADABLE']]);
-  t.true(outcome.findings[0]!.message.startsWith('entryPoints.web.transport.lifeCycle.graceTimeOut is "ten seconds"'));
+  t.deepEqual(
+    outcome.findings.map((f) => [f.severity, f.code]),
+    [['warning', 'TRAEFIK_LIFECYCLE_UNREADABLE']],
+  );
+  t.true(
+    outcome.findings[0]!.message.startsWith(
+      'entryPoints.web.transport.lifeCycle.graceTimeOut is "ten seconds"',
+    ),
+  );
 });
 
 test('two Traefik containers in one pod: left alone with a warning', (t) => {
@@ -189,9 +278,19 @@ test('two Traefik containers in one pod: left alone with a warning', (t) => {
   t.is(outcome.findings[0]?.code, 'TRAEFIK_SEVERAL_CONTAINERS');
 });
 
-test('W out of the model\'s range: an error finding, nothing changed', (t) => {
+test("W out of the model's range: an error finding, nothing changed", (t) => {
   const { deployment } = gatewayDoc();
-  const outcome = planTraefik({ object: deployment, templatePath: TEMPLATE }, { ...NLB, drainWindow: { value: 1.5, source: 'config drainWindowSeconds' } });
+  const outcome = planTraefik(
+    { object: deployment, templatePath: TEMPLATE },
+    { ...NLB, drainWindow: { value: 1.5, source: 'config drainWindowSeconds' } },
+  );
   t.deepEqual(outcome.changes, []);
-  t.deepEqual(outcome.findings, [{ severity: 'error', code: 'TRAEFIK_TIMING_INPUT', message: 'No Traefik drain plan: W must be a whole number of seconds from 0 to 86400, got 1.5 (config drainWindowSeconds).' }]);
+  t.deepEqual(outcome.findings, [
+    {
+      severity: 'error',
+      code: 'TRAEFIK_TIMING_INPUT',
+      message:
+        'No Traefik drain plan: W must be a whole number of seconds from 0 to 86400, got 1.5 (config drainWindowSeconds).',
+    },
+  ]);
 });

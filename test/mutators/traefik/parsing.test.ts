@@ -1,7 +1,10 @@
 // Traefik's readers of durations and flags, held to the rules of paerser (types/duration.go and
 // flag/flagparser.go@v0.2.0) that Traefik v2.3+ uses to read its static configuration.
 import test from 'ava';
-import { formatTraefikDuration, parseTraefikDurationSeconds } from '../../../fn/mutators/traefik/duration.ts';
+import {
+  formatTraefikDuration,
+  parseTraefikDurationSeconds,
+} from '../../../fn/mutators/traefik/duration.ts';
 import { lastFlag, parseFlags } from '../../../fn/mutators/traefik/flags.ts';
 
 test('durations: digits alone are seconds (unlike Istio), else Go durations; what Traefik refuses is undefined', (t) => {
@@ -24,20 +27,25 @@ test('flags: `=` and separate values, one or two dashes, case-insensitive keys, 
   const flags = parseFlags([
     'traefik',
     '--entryPoints.web.address=:80',
-    '-entrypoints.WEB.transport.lifeCycle.graceTimeOut', '5',
+    '-entrypoints.WEB.transport.lifeCycle.graceTimeOut',
+    '5',
     '--ping',
-    '--log.level', 'DEBUG',
+    '--log.level',
+    'DEBUG',
     '--entryPoints.web.transport.lifecycle.gracetimeout=7',
     '--',
     '--entryPoints.late.address=:81',
   ]);
-  t.deepEqual(flags.map((f) => [f.index, f.key, f.value, f.valueIndex]), [
-    [1, 'entrypoints.web.address', ':80', 1],
-    [2, 'entrypoints.web.transport.lifecycle.gracetimeout', '5', 3],
-    [4, 'ping', undefined, undefined],
-    [5, 'log.level', 'DEBUG', 6],
-    [7, 'entrypoints.web.transport.lifecycle.gracetimeout', '7', 7],
-  ]);
+  t.deepEqual(
+    flags.map((f) => [f.index, f.key, f.value, f.valueIndex]),
+    [
+      [1, 'entrypoints.web.address', ':80', 1],
+      [2, 'entrypoints.web.transport.lifecycle.gracetimeout', '5', 3],
+      [4, 'ping', undefined, undefined],
+      [5, 'log.level', 'DEBUG', 6],
+      [7, 'entrypoints.web.transport.lifecycle.gracetimeout', '7', 7],
+    ],
+  );
   t.is(lastFlag(flags, 'entrypoints.web.transport.lifecycle.gracetimeout')?.value, '7');
   t.deepEqual(parseFlags(['run', '--entryPoints.web.address=:80']), []);
 });
