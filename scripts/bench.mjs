@@ -500,7 +500,7 @@ if (ONLY === undefined || ONLY === 'dense' || ONLY === 'memory') {
       maxBuffer: 64 * 2 ** 20,
     });
     if (generated.status !== 0)
-      throw new Error(`scripts/krm-schemas.mjs failed: ${generated.stderr}`);
+      throw new Error(`scripts/krm-schemas.mjs failed: ${generated.stderr.toString()}`);
     writeFileSync(list, generated.stdout);
     const node = median(
       [...Array(5)].map(() => peakRss('/dev/null', [process.execPath, '-e', '0'])),

@@ -55,6 +55,9 @@ export function failures(
 }
 
 /** Runs `check`; throws KubeGracefulError on bad input or config (exit 2). */
+// A command's work is async like its siblings' (Runner): check reads everything synchronously,
+// and `async` keeps its throws rejections, which is how settle() (outcome.ts) receives them.
+// eslint-disable-next-line @typescript-eslint/require-await
 export async function runCheck(options: CheckCommandOptions): Promise<CommandOutput> {
   const config = configFromOption(options.config);
   const inputs = readInputs(options.files);

@@ -193,12 +193,7 @@ function fieldLine(
     } else if (isSeq(node) && typeof segment === 'object') {
       next = node.items.find((it) => isMap(it) && String(it.get(segment.key)) === segment.equals);
     }
-    if (
-      next === undefined ||
-      next === null ||
-      typeof next !== 'object' ||
-      !('range' in (next as object))
-    ) {
+    if (next === undefined || next === null || typeof next !== 'object' || !('range' in next)) {
       if (at !== undefined) offset = at;
       break;
     }

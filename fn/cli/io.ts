@@ -37,8 +37,9 @@ function stdinIsTerminal(): boolean {
     return false; // no stdin at all: reading it fails with its own message
   }
   // process.getBuiltinModule: Node 20.16+ (a synchronous load from ES modules and the bundle alike).
-  const getBuiltinModule = process.getBuiltinModule as typeof process.getBuiltinModule | undefined;
-  return getBuiltinModule ? getBuiltinModule('node:tty').isatty(0) : Boolean(process.stdin.isTTY);
+  return typeof process.getBuiltinModule === 'function'
+    ? process.getBuiltinModule('node:tty').isatty(0)
+    : Boolean(process.stdin.isTTY);
 }
 
 /** Returns the text of a file, or stdin for `-`. */

@@ -136,12 +136,13 @@ export function minimumDrainIsGoDuration(pod: CheckedPod): string | undefined {
 }
 
 export function noTerminationDrainSeconds(pod: CheckedPod): string | undefined {
-  // tsc needs `as object` here (`in` on `{}` is TS2638); typescript-eslint 8.74 calls it unnecessary.
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
   const read = (t: PodTemplate) =>
     allContainers(t).some((c) =>
       c.env?.some((e) => e.name === 'TERMINATION_DRAIN_DURATION_SECONDS'),
     ) ||
+    // tsc needs `as object` here (`in` on `{}` is TS2638); typescript-eslint 8.74 calls it
+    // unnecessary.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
     'TERMINATION_DRAIN_DURATION_SECONDS' in ((proxyConfig(t)['proxyMetadata'] ?? {}) as object);
   return written(pod, read) && read(pod.after)
     ? 'wrote TERMINATION_DRAIN_DURATION_SECONDS, removed in Istio 1.10'

@@ -38,7 +38,7 @@ export function readConfigText(text: string, origin: string): ConfigSource {
     const pos = problem.linePos?.[0];
     const at = { line: pos?.line, column: pos?.col };
     const message = problem.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-    if (/Maximum call stack/.test(message)) throw tooDeep(at);
+    if (message.includes('Maximum call stack')) throw tooDeep(at);
     throw new KubeGracefulError(
       'E_CONFIG',
       message,
@@ -202,9 +202,7 @@ function configError(error: core.$ZodError, origin: string, input: unknown): Kub
     const field = issue.path.map(String).join('.') || '(top level)';
     const value = issue.path.reduce<unknown>(
       (node, key) =>
-        node && typeof node === 'object'
-          ? (node as Record<PropertyKey, unknown>)[key as PropertyKey]
-          : undefined,
+        node && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key] : undefined,
       input,
     );
     const got =

@@ -34,7 +34,8 @@ export interface Finding {
   /** Stable code, e.g. `LB_DEREGISTRATION_TOO_SHORT`. */
   readonly code: string;
   readonly message: string;
-  readonly mutator?: MutatorId | 'engine';
+  /** The mutator that found it, or `engine` for the run's own findings. */
+  readonly mutator?: MutatorId;
   readonly resource?: ResourceRef;
   readonly document?: number;
   /** The field the finding is about, from the object's root. */

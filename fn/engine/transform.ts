@@ -93,7 +93,7 @@ function transformList(text: string, options: TransformOptions, bytes?: Buffer):
   );
   const results = krmResults(result.changes, result.findings, list.resources);
   // Bytes that are not the text's UTF-8 (a caller's invalid UTF-8, decoded with replacements) get the text's.
-  if (!bytes || Buffer.byteLength(text, 'utf8') !== bytes.length)
+  if (Buffer.byteLength(text, 'utf8') !== bytes?.length)
     return {
       ...result,
       mode: 'resourceList',

@@ -13,7 +13,7 @@ import { formatPath, getAt } from '../core/fieldPath.ts';
 import type { FieldPath } from '../core/fieldPath.ts';
 import type { Finding, MutatorId, Severity } from '../core/records.ts';
 import { formatRef } from '../core/kubeObject.ts';
-import type { KubeObject, PodTemplate, ResourceRef } from '../core/kubeObject.ts';
+import type { KubeObject, ResourceRef } from '../core/kubeObject.ts';
 import type { WorkloadOutcome } from '../engine/pipeline.ts';
 import { inputResources } from '../engine/transform.ts';
 import type { TransformResult } from '../engine/transform.ts';
@@ -157,7 +157,7 @@ function explainOutcome(
     r.resource !== undefined &&
     formatRef(r.resource) === formatRef(workload.ref);
   const body = outcome.explain({
-    before: (getAt(original, workload.templatePath) ?? {}) as PodTemplate,
+    before: getAt(original, workload.templatePath) ?? {},
     after: workload.template,
     spec: result.config.spec,
   });

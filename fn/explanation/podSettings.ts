@@ -38,6 +38,7 @@ import {
   KUBERNETES_DEFAULT_GRACE_SECONDS,
 } from '../timing/platformDefaults.ts';
 import { LINKERD_PROXY } from '../workloads/meshProxies.ts';
+import { scalarText } from '../core/scalarText.ts';
 
 /** A value as the platform will use it, and in words where it came from. */
 export interface Valued<T> {
@@ -129,14 +130,17 @@ export function istioDrainSettings(source: IstioProxySource): IstioDrainSettings
     const entry = (source.container?.env ?? []).find((e) => e?.name === name);
     if (entry && typeof entry.value === 'string')
       return { value: entry.value, source: `env ${name} on container ${source.container?.name}` };
-    if (entry && entry.valueFrom)
+    if (entry?.valueFrom)
       return {
         value: '',
         source: `env ${name} on container ${source.container?.name} (valueFrom: not readable here)`,
       };
     const meta = metadata[name];
     if (meta !== undefined && meta !== null)
-      return { value: String(meta), source: `proxyMetadata.${name} in ${PROXY_CONFIG_ANNOTATION}` };
+      return {
+        value: scalarText(meta),
+        source: `proxyMetadata.${name} in ${PROXY_CONFIG_ANNOTATION}`,
+      };
     return undefined;
   };
   const notInjected = applies
@@ -146,11 +150,11 @@ export function istioDrainSettings(source: IstioProxySource): IstioDrainSettings
     const raw = config.fields[name];
     if (raw === undefined || raw === null)
       return { value: fallback, source: `Istio default (not set${notInjected})` };
-    const seconds = parseGoDurationSeconds(String(raw));
+    const seconds = parseGoDurationSeconds(scalarText(raw));
     if (seconds === undefined)
       return {
         value: fallback,
-        source: `${name} ${JSON.stringify(String(raw))} in ${PROXY_CONFIG_ANNOTATION} is not a Go duration: Istio uses its default`,
+        source: `${name} ${JSON.stringify(scalarText(raw))} in ${PROXY_CONFIG_ANNOTATION} is not a Go duration: Istio uses its default`,
       };
     return { value: Math.ceil(seconds), source: `${PROXY_CONFIG_ANNOTATION}` };
   };

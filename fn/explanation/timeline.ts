@@ -110,7 +110,7 @@ export class Drawing {
   }
 
   done(origin: Timeline['origin'], okText: string): Timeline {
-    const time = (t: number | null) => (t === null ? Number.POSITIVE_INFINITY : t);
+    const time = (t: number | null) => t ?? Number.POSITIVE_INFINITY;
     const events = this.events
       .map((e, i) => ({ e, i }))
       .sort((a, b) => time(a.e.at) - time(b.e.at) || a.i - b.i)

@@ -50,7 +50,7 @@ export function parseGoDurationSeconds(text: string): number | undefined {
   while (COMPONENT.lastIndex < rest.length) {
     const start = COMPONENT.lastIndex;
     const match = COMPONENT.exec(rest);
-    if (match === null || match.index !== start) return undefined;
+    if (match?.index !== start) return undefined;
     const whole = match[1] ?? '';
     const fraction = match[2] ?? '';
     // Go requires a digit before or after the dot: ".5s" and "5.s" parse, ".s" does not.

@@ -7,6 +7,7 @@ import { annotationText as annotation, kubeObjectRef } from './kubeObject.ts';
 import { parseAwsTargetGroupAttributes } from './awsTargetGroup.ts';
 import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
 import { LOAD_BALANCERS, recognitionFor as recognition } from './loadBalancerTable.ts';
+import { specField } from '../core/kubeObject.ts';
 
 const ALB_TARGET_TYPE = 'alb.ingress.kubernetes.io/target-type';
 const ALB_TG_ATTRIBUTES = 'alb.ingress.kubernetes.io/target-group-attributes';
@@ -33,7 +34,7 @@ export function recognizeIngressLoadBalancer(
 }
 
 function recognizeIngress(ingress: KubeObject, who: string): LoadBalancerRecognition | undefined {
-  const className: unknown = ingress.spec?.ingressClassName;
+  const className = specField(ingress, 'ingressClassName');
   const legacyClass = annotation(ingress, LEGACY_INGRESS_CLASS);
 
   // AGIC is checked first: its window (90 s) is the longer, so an Ingress carrying both
@@ -104,11 +105,15 @@ export function ingressBackendServiceNames(ingress: KubeObject): string[] {
     if (typeof b.service?.name === 'string') names.add(b.service.name);
     if (typeof b.serviceName === 'string') names.add(b.serviceName);
   };
-  const spec = ingress.spec ?? {};
-  add(spec.defaultBackend);
-  add(spec.backend);
-  for (const rule of Array.isArray(spec.rules) ? spec.rules : []) {
-    for (const path of Array.isArray(rule?.http?.paths) ? rule.http.paths : []) add(path?.backend);
+  add(specField(ingress, 'defaultBackend'));
+  add(specField(ingress, 'backend'));
+  // Each level as parsed: a value of another type there reads as absent.
+  const rules = specField(ingress, 'rules') as Array<{
+    http?: { paths?: Array<{ backend?: unknown } | null> | null } | null;
+  } | null>;
+  for (const rule of Array.isArray(rules) ? rules : []) {
+    const paths = rule?.http?.paths;
+    for (const path of Array.isArray(paths) ? paths : []) add(path?.backend);
   }
   return [...names];
 }

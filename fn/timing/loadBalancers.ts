@@ -21,6 +21,8 @@ export {
   AWS_DEFAULT_DEREGISTRATION_DELAY_SECONDS,
   parseAwsTargetGroupAttributes,
 } from './awsTargetGroup.ts';
+import { scalarText } from '../core/scalarText.ts';
+import { specField } from '../core/kubeObject.ts';
 export type { ServiceRecognitionContext } from './serviceLoadBalancer.ts';
 export { recognizeServiceLoadBalancer } from './serviceLoadBalancer.ts';
 export { ingressBackendServiceNames, recognizeIngressLoadBalancer } from './ingressLoadBalancer.ts';
@@ -37,7 +39,7 @@ export function serviceSelectsPod(
   serviceNamespace?: string,
   podNamespace?: string,
 ): boolean {
-  const selector: unknown = service.spec?.selector;
+  const selector = specField(service, 'selector');
   if (selector === null || typeof selector !== 'object') return false;
   const pairs = Object.entries(selector as Record<string, unknown>);
   if (pairs.length === 0) return false;
@@ -46,7 +48,7 @@ export function serviceSelectsPod(
   return pairs.every(([key, value]) => {
     const label: unknown = podLabels[key];
     // Compare as text: an unquoted YAML `true` or `1` arrives as a boolean or number.
-    return label !== undefined && label !== null && String(label) === String(value);
+    return label !== undefined && label !== null && scalarText(label) === scalarText(value);
   });
 }
 

@@ -9,6 +9,7 @@ import { annotationText as annotation, kubeObjectRef } from './kubeObject.ts';
 import { parseAwsTargetGroupAttributes } from './awsTargetGroup.ts';
 import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
 import { LOAD_BALANCERS, recognitionFor as recognition } from './loadBalancerTable.ts';
+import { specField } from '../core/kubeObject.ts';
 
 const AWS_LB_TYPE = 'service.beta.kubernetes.io/aws-load-balancer-type';
 const AWS_NLB_TARGET_TYPE = 'service.beta.kubernetes.io/aws-load-balancer-nlb-target-type';
@@ -49,7 +50,12 @@ function recognizeService(
   who: string,
   context: ServiceRecognitionContext,
 ): LoadBalancerRecognition {
-  const spec = service.spec ?? {};
+  // As parsed: a value of another type there reads as absent or as no match.
+  const spec = (service.spec ?? {}) as {
+    type?: unknown;
+    loadBalancerClass?: unknown;
+    externalTrafficPolicy?: unknown;
+  };
   const type = typeof spec.type === 'string' ? spec.type : 'ClusterIP';
 
   const nlb = recognizeAwsNlb(service, who, spec);
@@ -289,7 +295,9 @@ function recognizeGkeNeg(
       missing.push(name);
       continue;
     }
-    const seconds: unknown = config.spec?.connectionDraining?.drainingTimeoutSec;
+    const draining = specField(config, 'connectionDraining') as
+      { drainingTimeoutSec?: unknown } | null | undefined;
+    const seconds = draining?.drainingTimeoutSec;
     const value =
       typeof seconds === 'number' && Number.isSafeInteger(seconds) && seconds > 0 ? seconds : 0;
     if (longest === undefined || value > longest.seconds) longest = { name, seconds: value };

@@ -41,7 +41,7 @@ export function podTemplatePath(
   if (!kind) return undefined;
   const group = groupOf(apiVersion);
   const builtIn = BUILT_IN[kind];
-  if (builtIn && builtIn.group === group) return builtIn.template;
+  if (builtIn?.group === group) return builtIn.template;
   const configured = extra.find((k) => k.kind === kind && k.group === group);
   return configured?.podTemplatePath.split('.');
 }

@@ -92,12 +92,12 @@ function optional<K extends string>(
   key: K,
   evidence: string | undefined,
   renderInjected?: RenderInjectedProxy,
-): { [P in K]?: MeshEvidence } {
+): Partial<Record<K, MeshEvidence>> {
   return (
     evidence === undefined
       ? {}
       : { [key]: { evidence, ...(renderInjected ? { renderInjected } : {}) } }
-  ) as { [P in K]?: MeshEvidence };
+  ) as Partial<Record<K, MeshEvidence>>;
 }
 
 function istio(

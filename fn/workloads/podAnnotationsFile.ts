@@ -13,6 +13,7 @@
  * Without that volume the annotation never reaches pilot-agent, so this checks the rendered pod.
  */
 import type { Container, PodTemplate } from '../core/kubeObject.ts';
+import { scalarText } from '../core/scalarText.ts';
 
 /** Where pilot-agent looks for the downward-API files (pkg/config/constants/constants.go@1.9.0). */
 export const POD_INFO_MOUNT_PATH = '/etc/istio/pod';
@@ -36,7 +37,10 @@ export function mountsPodAnnotations(template: PodTemplate, container: Container
     (template.spec as { volumes?: DownwardVolume[] | null } | null | undefined)?.volumes ?? [];
   return mounts.some((mount) => {
     if (mount === null || typeof mount !== 'object') return false;
-    if (String(mount.mountPath ?? '').replace(/\/+$/, '') !== POD_INFO_MOUNT_PATH || mount.subPath)
+    if (
+      scalarText(mount.mountPath ?? '').replace(/\/+$/, '') !== POD_INFO_MOUNT_PATH ||
+      mount.subPath
+    )
       return false;
     const volume = volumes.find(
       (v) => v !== null && typeof v === 'object' && v.name === mount.name,

@@ -134,7 +134,7 @@ function describe(value: unknown, kind: Kind): string {
   if (value === undefined) return 'missing';
   if (value === null) return 'null';
   if (kind === 'list of strings' && Array.isArray(value)) {
-    const bad = value.find((v) => typeof v !== 'string');
+    const bad = (value as unknown[]).find((v) => typeof v !== 'string');
     return `a list holding ${describe(bad, 'string')}`;
   }
   if (Array.isArray(value)) return 'a list';

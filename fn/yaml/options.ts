@@ -47,23 +47,22 @@ function customTags(tags: Tags): Tags {
 }
 
 function makeTags(tags: Tags): Tags {
-  return (
-    tags
-      .filter((tag) => {
-        const id = typeof tag === 'string' ? tag : tag.tag;
-        // Sexagesimal ints/floats (`1:30` → 90) share the int/float tags with a `format: 'TIME'`.
-        if (typeof tag === 'object' && 'format' in tag && tag.format === 'TIME') return false;
-        return !DROPPED_TAGS.has(id);
-      })
-      // yaml declares ScalarTag.resolve as a method, but its int tags' resolve are arrow functions
-      // that never read `this` (yaml src/schema/yaml-1.1/int.ts@v2.9.0): calling it unbound is safe.
-      // eslint-disable-next-line @typescript-eslint/unbound-method
-      .map((tag) =>
-        typeof tag === 'object' && tag.tag === INT_TAG && !('collection' in tag && tag.collection)
-          ? { ...tag, resolve: safeIntResolve(tag.resolve) }
-          : tag,
-      )
-  );
+  return tags
+    .filter((tag) => {
+      const id = typeof tag === 'string' ? tag : tag.tag;
+      // Sexagesimal ints/floats (`1:30` → 90) share the int/float tags with a `format: 'TIME'`.
+      if (typeof tag === 'object' && 'format' in tag && tag.format === 'TIME') return false;
+      return !DROPPED_TAGS.has(id);
+    })
+    .map((tag) =>
+      typeof tag === 'object' && tag.tag === INT_TAG && !('collection' in tag && tag.collection)
+        ? // yaml declares ScalarTag.resolve as a method, but its int tags' resolve are arrow
+          // functions that never read `this` (yaml src/schema/yaml-1.1/int.ts@v2.9.0): calling
+          // it unbound is safe.
+          // eslint-disable-next-line @typescript-eslint/unbound-method
+          { ...tag, resolve: safeIntResolve(tag.resolve) }
+        : tag,
+    );
 }
 
 const INT_TAG = 'tag:yaml.org,2002:int';

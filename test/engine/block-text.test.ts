@@ -13,12 +13,13 @@ import { propertyParameters } from '../helpers/reliability-runs.ts';
 const fresh = (value: unknown, indentSeq: boolean) =>
   stringify(value, stringifyOptions(indentSeq)).replace(/\n$/, '');
 
-// eslint-disable-next-line no-sparse-arrays
 const lookalikes: unknown[] = [
   0,
   -0,
   5,
   5n,
+  // A hole: JSON.stringify writes it as null, like the next one.
+  // eslint-disable-next-line no-sparse-arrays
   [1, , 3],
   [1, null, 3],
   { a: undefined },

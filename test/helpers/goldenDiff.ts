@@ -91,7 +91,7 @@ function hunkLabels(input: string, patch: StructuredPatch): Array<string | undef
     const line = Math.min(hunk.oldStart + Math.max(leadingContext, 0), lineStarts.length);
     const offset = lineStarts[Math.max(line - 1, 0)] ?? 0;
     const doc = docs.find((d) => d.range[0] <= offset && offset <= d.range[2]);
-    return doc?.contents ? resourceAt(doc.contents as Node, offset) : undefined;
+    return doc?.contents ? resourceAt(doc.contents, offset) : undefined;
   });
 }
 

@@ -10,7 +10,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { undeclaredImports } from '../../scripts/undeclared-imports.mjs';
 
-type Problem = { folder: string; name: string; files: string[] };
+interface Problem {
+  folder: string;
+  name: string;
+  files: string[];
+}
 const check = undeclaredImports as (root: string) => Problem[];
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 

@@ -253,6 +253,8 @@ function table(
   indent: string,
   terminalWidth: number | undefined,
 ): string[] {
+  // ANSI SGR escapes (ESC [ … m), the styles this renderer writes, take no column.
+  // eslint-disable-next-line no-control-regex
   const width = (text: string) => [...text.replace(/\u001b\[[0-9;]*m/g, '')].length;
   const columns = Math.max(0, ...rows.map((r) => r.length));
   const widths = Array.from({ length: columns }, (_, i) =>
@@ -272,6 +274,7 @@ function table(
     const last = cells.at(-1) ?? '';
     const room = terminalWidth === undefined ? Infinity : terminalWidth - width(head);
     // A styled cell is one style around plain text (Style): wrap the text, style each line.
+    // eslint-disable-next-line no-control-regex -- an ANSI SGR escape on each side of plain text
     const styled = /^(\u001b\[\d+m)([^\u001b]*)(\u001b\[\d+m)$/s.exec(last);
     const [open, plain, close] = styled ? [styled[1]!, styled[2]!, styled[3]!] : ['', last, ''];
     if (width(last) <= room || plain.includes('\u001b')) return [(head + last).trimEnd()];

@@ -13,6 +13,7 @@ import { PROXY_CONFIG_ANNOTATION, setProxyConfigField } from '../../workloads/is
 import { proxyMetadataOf, setProxyMetadata } from '../shared/proxyMetadata.ts';
 import type { ProposedFinding } from '../types.ts';
 import type { AppTiming } from './timing.ts';
+import { scalarText } from '../../core/scalarText.ts';
 
 /** EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION exist from Istio 1.12 (pkg/envoy/agent.go@1.12.0). */
 const EXIT_ON_ZERO_SINCE = '1.12';
@@ -85,7 +86,7 @@ export function classicDrain(
   const T = plan.sidecarOutlivesSeconds;
   const existing = fields['terminationDrainDuration'];
   const keep = longEnough(
-    existing === undefined || existing === null ? undefined : String(existing),
+    existing === undefined || existing === null ? undefined : scalarText(existing),
     T.value,
     'terminationDrainDuration',
     path,

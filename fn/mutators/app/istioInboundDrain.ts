@@ -22,6 +22,7 @@ import { readProxyConfigEnv } from '../../workloads/istioProxyConfigEnv.ts';
 import { proxyConfigEnvText } from '../../workloads/renderInjected.ts';
 import type { DrainStep } from './istioClassicDrain.ts';
 import type { AppTiming } from './timing.ts';
+import { scalarText } from '../../core/scalarText.ts';
 
 /** Returns the pod's own drainDuration in whole seconds (rounded up), if it sets a readable one. */
 export function podDrainDurationSeconds(workload: Workload): number | undefined {
@@ -35,7 +36,7 @@ export function podDrainDurationSeconds(workload: Workload): number | undefined 
     (reading.ok ? reading.fields['drainDuration'] : undefined) ??
     (env.ok ? env.fields['drainDuration'] : undefined);
   const seconds =
-    value === undefined || value === null ? undefined : parseGoDurationSeconds(String(value));
+    value === undefined || value === null ? undefined : parseGoDurationSeconds(scalarText(value));
   return seconds === undefined ? undefined : Math.ceil(seconds);
 }
 
@@ -63,7 +64,7 @@ export function inboundDrain(
   const ownParentSeconds =
     ownParent === undefined || ownParent === null
       ? undefined
-      : parseGoDurationSeconds(String(ownParent));
+      : parseGoDurationSeconds(scalarText(ownParent));
   const parent = parentShutdownFor(
     D.value,
     ownParentSeconds === undefined ? undefined : Math.ceil(ownParentSeconds),

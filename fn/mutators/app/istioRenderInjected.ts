@@ -32,6 +32,7 @@ import type { SidecarOutcome } from './sidecarMode.ts';
 import { drainWindowSource } from './timing.ts';
 import type { AppTiming } from './timing.ts';
 import { ISTIO_PROXY } from '../../workloads/meshProxies.ts';
+import { scalarText } from '../../core/scalarText.ts';
 
 /** EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION: pilot/cmd/pilot-agent/options/options.go@1.12.9 (absent @1.11.8). */
 const EXIT_ON_ZERO_SINCE = '1.12';
@@ -84,7 +85,7 @@ export function istioRenderInjected(
     const value = (annotation.ok ? annotation.fields[field] : undefined) ?? env.fields[field];
     return value === undefined || value === null
       ? undefined
-      : parseGoDurationSeconds(String(value));
+      : parseGoDurationSeconds(scalarText(value));
   };
   const plan = timing.pod;
   const changes: ProposedChange[] = [];

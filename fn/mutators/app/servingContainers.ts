@@ -11,6 +11,7 @@ import { labelsOf } from '../../core/kubeObject.ts';
 import type { Container } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { MESH_PROXY_CONTAINERS } from '../../workloads/meshProxies.ts';
+import { specField } from '../../core/kubeObject.ts';
 
 /** The serving containers, in pod order, each with why it serves; findings about the choice. */
 export interface ServingContainers {
@@ -53,7 +54,7 @@ export function servingContainers(workload: Workload, context: MutatorContext): 
     serviceSelectsPod(s, labels, s.metadata?.namespace, workload.ref.namespace),
   );
   for (const service of services) {
-    const ports = (service.spec?.ports ?? []) as ServicePort[];
+    const ports = (specField(service, 'ports') ?? []) as ServicePort[];
     for (const port of ports) {
       const target = port.targetPort ?? port.port;
       const what = `Service ${service.metadata?.name} port ${port.name ?? port.port}`;

@@ -21,8 +21,20 @@ import { ENVOY_GATEWAY_CONTROLLER, ENVOY_PROXY_GROUP, ENVOY_PROXY_KIND } from '.
 import { envoyProxyRef, isKind } from './objects.ts';
 import type { EnvoyProxySpec, SpecLocation } from './objects.ts';
 import type { EnvoyGatewayFinding } from './outcome.ts';
+import { scalarText } from '../../core/scalarText.ts';
 
 const GATEWAY_API = 'gateway.networking.k8s.io';
+
+// The fields read here, typed as gateway.networking.k8s.io/v1 declares them. Parsed YAML may hold
+// anything there: a value of another type names no class and no controller, and reads as absent.
+interface GatewayClassSpec {
+  controllerName?: string;
+  parametersRef?: unknown;
+}
+interface GatewaySpec {
+  gatewayClassName?: string;
+  infrastructure?: { parametersRef?: unknown } | null;
+}
 
 /** An EnvoyProxy spec to plan, and the object it lives in. */
 export interface ShutdownTarget {
@@ -34,10 +46,10 @@ export interface Attachments {
   /** Every EnvoyProxy in the stream (any of them may serve a class or Gateway outside it), then the default spec when given. */
   readonly targets: readonly ShutdownTarget[];
   /** Per Gateway: about its EnvoyProxy being absent, or replacing the class's. */
-  readonly findings: readonly {
+  readonly findings: ReadonlyArray<{
     readonly gateway: KubeObject;
     readonly finding: EnvoyGatewayFinding;
-  }[];
+  }>;
 }
 
 /** The EnvoyProxy spec of an `EnvoyProxy` object. */
@@ -68,7 +80,7 @@ export function defaultSpecLocation(
     return undefined;
   return {
     label: `the default EnvoyProxy spec (envoyProxy) of the EnvoyGateway config in ConfigMap ${kubeObjectRef(configMap)}`,
-    spec: document.envoyProxy as EnvoyProxySpec,
+    spec: document.envoyProxy,
     specPath: ['envoyProxy'],
   };
 }
@@ -94,21 +106,25 @@ export function resolveAttachments(
     );
   const classes = new Map<string, KubeObject>();
   for (const o of objects) {
+    const controllerName = (o.spec as GatewayClassSpec | undefined)?.controllerName;
     if (
       isKind(o, 'GatewayClass', GATEWAY_API) &&
-      controllerNames.includes(o.spec?.controllerName) &&
+      controllerName !== undefined &&
+      controllerNames.includes(controllerName) &&
       typeof o.metadata?.name === 'string'
     ) {
       classes.set(o.metadata.name, o);
     }
   }
-  const findings: { gateway: KubeObject; finding: EnvoyGatewayFinding }[] = [];
+  const findings: Array<{ gateway: KubeObject; finding: EnvoyGatewayFinding }> = [];
   for (const gateway of objects.filter((o) => isKind(o, 'Gateway', GATEWAY_API))) {
-    const gatewayClass = classes.get(gateway.spec?.gatewayClassName);
+    const spec = gateway.spec as GatewaySpec | undefined;
+    const gatewayClass =
+      spec?.gatewayClassName === undefined ? undefined : classes.get(spec.gatewayClassName);
     if (gatewayClass === undefined) continue;
-    const who = `Gateway ${kubeObjectRef(gateway)} (class ${String(gateway.spec?.gatewayClassName)})`;
-    const gatewayRef = envoyProxyRef(gateway.spec?.infrastructure?.parametersRef);
-    const classRef = envoyProxyRef(gatewayClass.spec?.parametersRef);
+    const who = `Gateway ${kubeObjectRef(gateway)} (class ${String(spec?.gatewayClassName)})`;
+    const gatewayRef = envoyProxyRef(spec?.infrastructure?.parametersRef);
+    const classRef = envoyProxyRef((gatewayClass.spec as GatewayClassSpec).parametersRef);
     const classProxy = classRef ? find(classRef.namespace ?? 'default', classRef.name) : undefined;
     if (gatewayRef !== undefined) {
       const own = find(gateway.metadata?.namespace, gatewayRef.name);
@@ -122,10 +138,8 @@ export function resolveAttachments(
           ),
         });
       } else {
-        if (
-          classRef !== undefined &&
-          (own.spec?.mergeType === undefined || own.spec?.mergeType === 'Replace')
-        ) {
+        const mergeType = (own.spec as { mergeType?: unknown } | undefined)?.mergeType;
+        if (classRef !== undefined && (mergeType === undefined || mergeType === 'Replace')) {
           findings.push({
             gateway,
             finding: replacesClass(who, own, classRef.namespace, classRef.name),
@@ -140,7 +154,7 @@ export function resolveAttachments(
           gateway,
           finding: notInStream(
             who,
-            `its GatewayClass's spec.parametersRef names EnvoyProxy ${classRef.namespace ? `${String(classRef.namespace)}/` : ''}${String(classRef.name)}`,
+            `its GatewayClass's spec.parametersRef names EnvoyProxy ${classRef.namespace ? `${scalarText(classRef.namespace)}/` : ''}${scalarText(classRef.name)}`,
           ),
         });
       }
@@ -179,7 +193,7 @@ function replacesClass(
     code: 'EG_GATEWAY_PROXY_REPLACES_CLASS',
     message:
       `${who} uses EnvoyProxy ${kubeObjectRef(own)} through spec.infrastructure.parametersRef; without mergeType it replaces the ` +
-      `class's EnvoyProxy ${classNamespace ? `${String(classNamespace)}/` : ''}${String(className)} entirely ` +
+      `class's EnvoyProxy ${classNamespace ? `${scalarText(classNamespace)}/` : ''}${scalarText(className)} entirely ` +
       `(internal/gatewayapi/contexts.go@v1.9.0), so that one's shutdown and envoyService settings do not apply to this Gateway; ` +
       `its own are planned.`,
   };

@@ -5,6 +5,7 @@
  */
 import { parseGoDurationSeconds } from '../../timing/durations.ts';
 import { MAX_DURATION_COMPONENT } from './facts.ts';
+import { scalarText } from '../../core/scalarText.ts';
 
 /** A field's value as read: absent, whole seconds (rounded up), or text Envoy Gateway would refuse. */
 export type ReadDuration =
@@ -15,7 +16,7 @@ export type ReadDuration =
 /** Reads one ShutdownConfig field; a fraction of a second counts as the next whole second. */
 export function readDuration(value: unknown): ReadDuration {
   if (value === undefined || value === null) return { kind: 'absent' };
-  const text = String(value);
+  const text = scalarText(value);
   // A bare number is no duration to Go (and fails the v1.5.0+ CRD pattern): "60" is not 60 s.
   const seconds = typeof value === 'string' ? parseGoDurationSeconds(value.trim()) : undefined;
   return seconds === undefined

@@ -21,14 +21,14 @@ export interface EnvoyGatewaySettings {
 }
 
 export interface EnvoyGatewayPlan {
-  readonly outcomes: readonly {
+  readonly outcomes: ReadonlyArray<{
     readonly target: ShutdownTarget;
     readonly outcome: ShutdownOutcome;
-  }[];
-  readonly gatewayFindings: readonly {
+  }>;
+  readonly gatewayFindings: ReadonlyArray<{
     readonly gateway: KubeObject;
     readonly finding: EnvoyGatewayFinding;
-  }[];
+  }>;
 }
 
 /** Plans every EnvoyProxy spec in `objects` (and the default spec, when given). */

@@ -11,6 +11,7 @@ import type { TimingInputs } from '../../timing/model.ts';
 import type { KubeObject } from '../../core/kubeObject.ts';
 import { DEFAULT_EXTERNAL_TRAFFIC_POLICY, DEFAULT_SERVICE_TYPE } from './facts.ts';
 import type { SpecLocation } from './objects.ts';
+import { scalarText } from '../../core/scalarText.ts';
 
 /**
  * Returns the load balancer the generated Service will get, recognised as for any Service
@@ -20,7 +21,7 @@ export function recognizeEnvoyServiceLoadBalancer(location: SpecLocation): LoadB
   const service = location.spec.provider?.kubernetes?.envoyService ?? {};
   const annotations: Record<string, string> = {};
   for (const [key, value] of Object.entries(service.annotations ?? {})) {
-    if (value !== undefined && value !== null) annotations[key] = String(value);
+    if (value !== undefined && value !== null) annotations[key] = scalarText(value);
   }
   const generated: KubeObject = {
     apiVersion: 'v1',

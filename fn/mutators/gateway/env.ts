@@ -57,11 +57,7 @@ export function setEnv(
       { key: 'name', equals: entry.name },
       'value',
     );
-    if (
-      existing !== undefined &&
-      existing['valueFrom'] !== undefined &&
-      existing['valueFrom'] !== null
-    ) {
+    if (existing?.['valueFrom'] !== undefined && existing['valueFrom'] !== null) {
       outcome.held.push(entry.name);
       outcome.findings.push({
         severity: 'warning',

@@ -37,6 +37,7 @@ import {
 import type { GatewayPlan } from './plan.ts';
 import { gatewayTimeline } from './timeline.ts';
 import type { GatewayState } from './timeline.ts';
+import { scalarText } from '../../core/scalarText.ts';
 
 /** Returns the explanation of one gateway's plan. */
 export function explainGateway(plan: GatewayPlan, context: ExplainContext): ExplanationBody {
@@ -141,11 +142,11 @@ function parentShutdownRows(context: ExplainContext, plan: GatewayPlan): Setting
       return undefined;
     const raw = proxyConfigOf(template).fields['parentShutdownDuration'];
     if (raw === undefined || raw === null) return undefined;
-    const value = parseGoDurationSeconds(String(raw));
+    const value = parseGoDurationSeconds(scalarText(raw));
     return value === undefined
       ? {
-          value: String(raw),
-          display: String(raw),
+          value: scalarText(raw),
+          display: scalarText(raw),
           source: `${PROXY_CONFIG_ANNOTATION} (not a Go duration)`,
         }
       : {

@@ -9,6 +9,7 @@ import { labelsOf } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
 import type { MutatorContext, ProposedFinding } from '../types.ts';
+import { specField } from '../../core/kubeObject.ts';
 
 /** docs/background.md#load-balancers-in-front-of-gateways: the namespace label that makes the AWS Load Balancer Controller inject readiness gates. */
 export const READINESS_GATE_LABEL = 'elbv2.k8s.aws/pod-readiness-gate-inject';
@@ -144,7 +145,7 @@ function disruptionBudget(workload: Workload, context: MutatorContext): Proposed
   const covered = context.inventory.podDisruptionBudgets.some((pdb) => {
     const ns = pdb.metadata?.namespace;
     if (ns !== undefined && namespace !== undefined && ns !== namespace) return false;
-    return selects(pdb.spec?.selector, labels);
+    return selects(specField(pdb, 'selector') as LabelSelector | null | undefined, labels);
   });
   if (covered) return [];
   return [

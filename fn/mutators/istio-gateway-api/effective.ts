@@ -82,7 +82,7 @@ export function effectiveSettings(
   }
   if (proxyConfig === undefined) {
     const infra = gateway.spec?.infrastructure?.annotations;
-    const copied = infra !== undefined && infra !== null ? infra : gateway.metadata?.annotations;
+    const copied = infra ?? gateway.metadata?.annotations;
     const fromGateway = copied?.[PROXY_CONFIG_ANNOTATION];
     if (fromGateway !== undefined && fromGateway !== null)
       proxyConfig = { value: fromGateway, layer: 'gateway-annotations' };

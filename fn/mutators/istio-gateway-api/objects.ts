@@ -9,6 +9,7 @@ import {
   DEFAULT_ISTIO_GATEWAY_CLASS,
   ISTIO_GATEWAY_CONTROLLER,
 } from './facts.ts';
+import { specField } from '../../core/kubeObject.ts';
 
 /** `gateway.networking.k8s.io` `Gateway`, the fields read here. */
 export interface GatewayObject extends KubeObject {
@@ -52,7 +53,7 @@ export function istioGatewayClasses(objects: readonly KubeObject[]): Set<string>
   for (const object of objects) {
     if (
       object.kind === 'GatewayClass' &&
-      object.spec?.controllerName === ISTIO_GATEWAY_CONTROLLER &&
+      specField(object, 'controllerName') === ISTIO_GATEWAY_CONTROLLER &&
       typeof object.metadata?.name === 'string'
     ) {
       classes.add(object.metadata.name);

@@ -31,7 +31,7 @@ export function mergeDeploymentOverlay(
   // Block sequences keep the user's indentation (`key:\n- item` or `key:\n  - item`).
   const indentSeq = overlay === undefined || !/^( *)[^\s#-][^\n]*:\n\1- /m.test(overlay.text);
   const doc = overlay?.document ?? new Document({});
-  if (doc.contents === null) doc.contents = doc.createNode({});
+  doc.contents ??= doc.createNode({});
   if (!isMap(doc.contents)) return undefined;
   if (
     settings.graceSeconds !== undefined &&

@@ -38,8 +38,7 @@ export function generatedService(
 ): GeneratedService {
   const annotations: Record<string, string> = {};
   const infra = gateway.spec?.infrastructure?.annotations;
-  const copied =
-    infra !== undefined && infra !== null ? infra : (gateway.metadata?.annotations ?? {});
+  const copied = infra ?? gateway.metadata?.annotations ?? {};
   for (const [key, value] of Object.entries(copied)) {
     if (key.startsWith('gateway.networking.k8s.io/') || TEMPLATE_OMITTED_ANNOTATIONS.includes(key))
       continue;

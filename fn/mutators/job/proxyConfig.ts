@@ -4,6 +4,7 @@
  * the shared one (key by key, every other key and comment kept; docs/background.md#istio).
  */
 import { readProxyConfig, setProxyConfigField } from '../../workloads/istioProxyConfig.ts';
+import { scalarText } from '../../core/scalarText.ts';
 
 const HOLD = 'holdApplicationUntilProxyStarts';
 
@@ -25,7 +26,7 @@ export function mergeHoldApplication(existing: string | undefined): HoldMerge {
   if (current !== undefined)
     return {
       kind: 'invalid',
-      problem: `${HOLD} is ${JSON.stringify(String(current))}, not true or false`,
+      problem: `${HOLD} is ${JSON.stringify(scalarText(current))}, not true or false`,
     };
   const value = setProxyConfigField(read.text, [HOLD], true);
   if (value === undefined)

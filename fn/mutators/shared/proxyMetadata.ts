@@ -5,6 +5,7 @@
  */
 import { isRecord } from '../../core/fieldPath.ts';
 import { setProxyConfigField } from '../../workloads/istioProxyConfig.ts';
+import { scalarText } from '../../core/scalarText.ts';
 
 /** Returns a `proxyMetadata` entry of read ProxyConfig fields as text, if it is set. */
 export function proxyMetadataOf(
@@ -13,7 +14,7 @@ export function proxyMetadataOf(
 ): string | undefined {
   const metadata = fields['proxyMetadata'];
   const value = isRecord(metadata) ? metadata[name] : undefined;
-  return value === undefined || value === null ? undefined : String(value);
+  return value === undefined || value === null ? undefined : scalarText(value);
 }
 
 /**

@@ -155,7 +155,7 @@ function deregistration(
   recognized: LoadBalancerRecognition | undefined,
 ): Pick<TimingInputs, 'loadBalancer'> {
   const group = recognized?.targetGroup;
-  if (!group || group.deregistrationDelaySeconds === undefined) return {};
+  if (recognized === undefined || group?.deregistrationDelaySeconds === undefined) return {};
   const source = group.deregistrationDelayIsDefault
     ? 'AWS default deregistration delay (no target-group attribute set)'
     : `deregistration_delay.timeout_seconds on ${recognized.subject ?? 'the load balancer'}`;

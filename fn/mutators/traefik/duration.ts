@@ -16,7 +16,7 @@ export function parseTraefikDurationSeconds(text: string): number | undefined {
   const trimmed = text;
   // strconv.ParseInt(s, 10, 64): an optional sign and decimal digits, nothing else.
   if (/^[+-]?\d+$/.test(trimmed)) return Math.max(0, Number(trimmed));
-  if (/^-/.test(trimmed)) {
+  if (trimmed.startsWith('-')) {
     // A negative Go duration parses in Go; parseGoDurationSeconds refuses it. Read as 0.
     return parseGoDurationSeconds(trimmed.slice(1)) === undefined ? undefined : 0;
   }

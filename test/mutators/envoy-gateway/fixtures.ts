@@ -17,7 +17,7 @@ export function fixture(name: string): KubeObject[] {
 export function envoyProxies(name: string): Array<KubeObject & { spec: any }> {
   return fixture(name).filter((o) => o.kind === 'EnvoyProxy') as Array<
     KubeObject & { spec: unknown }
-  > as never;
+  >;
 }
 
 /** The chart's controller ConfigMap and its `envoy-gateway.yaml` (the EnvoyGateway config) parsed. */

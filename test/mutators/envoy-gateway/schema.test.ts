@@ -61,7 +61,7 @@ for (const tag of ['v1.9.0', 'v1.5.9', 'v1.4.6']) {
           if (field === 'healthCheckFailureDelay' && tag !== 'v1.9.0') continue; // the user's own field, from the v1.9.0 docs
           const property = properties[field];
           t.truthy(property, `${name}: ${field} is in the ${tag} schema`);
-          t.is(typeof value as string, property!.type, `${name}: ${field}`);
+          t.is<string, string>(typeof value, property!.type, `${name}: ${field}`);
           if (property!.pattern)
             t.regex(String(value), new RegExp(property!.pattern), `${name}: ${field}`);
           checked += 1;

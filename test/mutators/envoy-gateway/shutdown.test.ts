@@ -15,7 +15,7 @@ const DEFAULTS: EnvoyGatewaySettings = {
 };
 
 function fields(
-  changes: readonly { path: readonly unknown[]; value: unknown }[],
+  changes: ReadonlyArray<{ path: readonly unknown[]; value: unknown }>,
 ): Record<string, unknown> {
   return Object.fromEntries(changes.map((c) => [formatPath(c.path as never), c.value]));
 }
