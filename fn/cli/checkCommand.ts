@@ -33,18 +33,18 @@ import type { SettingOptions } from './settingsOptions.ts';
 import { configFromOption } from './transformCommand.ts';
 import type { CommandOutput } from './transformCommand.ts';
 
-export const FAIL_ON = ['change', 'warning', 'error'] as const;
+const FAIL_ON = ['change', 'warning', 'error'] as const;
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
-export type FailOn = (typeof FAIL_ON)[number];
+type FailOn = (typeof FAIL_ON)[number];
 
 /** Options of `check`, as the CLI parsed them. */
-export interface CheckCommandOptions extends SettingOptions {
+interface CheckCommandOptions extends SettingOptions {
   readonly files: readonly string[];
   readonly failOn: FailOn;
 }
 
 /** What fails the check at a level: error findings always; changes from `change`; warnings at `warning`. */
-export function failures(
+function failures(
   result: Pick<TransformResult, 'changes' | 'findings'>,
   failOn: FailOn,
 ): { changes: boolean; errors: boolean; warnings: boolean; failed: boolean } {
@@ -58,7 +58,7 @@ export function failures(
 // A command's work is async like its siblings' (Runner): check reads everything synchronously,
 // and `async` keeps its throws rejections, which is how settle() (outcome.ts) receives them.
 // eslint-disable-next-line @typescript-eslint/require-await
-export async function runCheck(options: CheckCommandOptions): Promise<CommandOutput> {
+async function runCheck(options: CheckCommandOptions): Promise<CommandOutput> {
   const config = configFromOption(options.config);
   const inputs = readInputs(options.files);
   const result = transform(inputs.text, {
@@ -96,7 +96,7 @@ export async function runCheck(options: CheckCommandOptions): Promise<CommandOut
 }
 
 /** One pending change, in findingLine's shape: `change: MUTATOR file:line Kind ns/name field: before → after`. */
-export function changeLine(change: ChangeRecord, inputs: Pick<Inputs, 'locate'>): string {
+function changeLine(change: ChangeRecord, inputs: Pick<Inputs, 'locate'>): string {
   const where = [
     formatLocation(inputs.locate(change.document, change.resource, change.path)),
     formatRef(change.resource),

@@ -20,11 +20,11 @@ export type Runner = (
   logFile: string | undefined,
 ) => Promise<void>;
 
-export const EXPLAIN_FORMATS = ['text', 'json', 'markdown', 'svg', 'html'] as const;
-export type ExplainFormat = (typeof EXPLAIN_FORMATS)[number];
+const EXPLAIN_FORMATS = ['text', 'json', 'markdown', 'svg', 'html'] as const;
+type ExplainFormat = (typeof EXPLAIN_FORMATS)[number];
 
 /** Options of `explain`, as the CLI parsed them. */
-export interface ExplainCommandOptions extends SettingOptions {
+interface ExplainCommandOptions extends SettingOptions {
   readonly files: readonly string[];
   readonly output: ExplainFormat;
   /** ANSI colour in text output. */
@@ -36,7 +36,7 @@ export interface ExplainCommandOptions extends SettingOptions {
  * config. explain is imported here, not at start-up: the transform, which Helm runs on every
  * upgrade, never loads it unless a report is asked for.
  */
-export async function explainFiles(
+async function explainFiles(
   options: Omit<ExplainCommandOptions, 'output' | 'colour'>,
 ): Promise<Explanation> {
   const { explain } = await import('../explain/explain.ts');
@@ -51,7 +51,7 @@ export async function explainFiles(
 }
 
 /** Runs `explain`. Exit 0 whatever the timelines show: it explains, `check` gates. */
-export async function runExplain(options: ExplainCommandOptions): Promise<CommandOutput> {
+async function runExplain(options: ExplainCommandOptions): Promise<CommandOutput> {
   const explanation = await explainFiles(options);
   const render = async (): Promise<string> => {
     if (options.output === 'json')

@@ -7,7 +7,7 @@ import { fstatSync, readFileSync, writeFileSync, writeSync, writevSync } from 'n
 import { KubeGracefulError } from '../core/errors.ts';
 
 /** Returns the text of stdin (empty when Helm sends nothing, e.g. `--output-dir`). */
-export function readStdin(): string {
+function readStdin(): string {
   return readStdinBytes().toString('utf8');
 }
 

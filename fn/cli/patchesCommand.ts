@@ -18,7 +18,7 @@ import { configFromOption } from './transformCommand.ts';
 import type { CommandOutput } from './transformCommand.ts';
 
 /** Options of `patches`, as the CLI parsed them. */
-export interface PatchesCommandOptions extends SettingOptions {
+interface PatchesCommandOptions extends SettingOptions {
   readonly files: readonly string[];
 }
 
@@ -26,7 +26,7 @@ const HEADER =
   "# kube-graceful patches: paste under a HelmRelease's spec.postRenderers[].kustomize.patches\n";
 
 /** Runs `patches`; exit 1 with nothing on stdout on error findings, as the transform. */
-export async function runPatches(options: PatchesCommandOptions): Promise<CommandOutput> {
+async function runPatches(options: PatchesCommandOptions): Promise<CommandOutput> {
   const config = configFromOption(options.config);
   const inputs = readInputs(options.files);
   const result = transform(inputs.text, {

@@ -16,7 +16,7 @@ import type { CommandOutput } from './transformCommand.ts';
 declare const KUBE_GRACEFUL_VERSION: string | undefined;
 
 /** The version printed by `--version` (set at build time; `dev` when run from source). */
-export const VERSION = typeof KUBE_GRACEFUL_VERSION === 'string' ? KUBE_GRACEFUL_VERSION : 'dev';
+const VERSION = typeof KUBE_GRACEFUL_VERSION === 'string' ? KUBE_GRACEFUL_VERSION : 'dev';
 
 const EXAMPLES = `
 Examples:

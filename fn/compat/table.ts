@@ -7,7 +7,7 @@
 import * as check from './checks.ts';
 import type { CheckedPod } from './pod.ts';
 
-export type Product = 'Kubernetes' | 'Istio' | 'Linkerd' | 'Traefik' | 'Envoy Gateway';
+type Product = 'Kubernetes' | 'Istio' | 'Linkerd' | 'Traefik' | 'Envoy Gateway';
 
 /** One upstream constraint. */
 export interface Constraint {

@@ -11,6 +11,7 @@ import { JOB_DEFAULTS, jobSettingsSchema } from '../mutators/job/settings.ts';
 import { seconds } from './fields.ts';
 import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
 import { normalizeVersion, VERSION_PATTERN } from '../core/versions.ts';
+import { DEFAULT_BUFFER_SECONDS, DEFAULT_MAX_REQUEST_SECONDS } from '../timing/model.ts';
 
 export const CONFIG_API_VERSION = 'kube-graceful.dev/v1alpha1';
 export const CONFIG_KIND = 'GracefulShutdown';
@@ -46,13 +47,13 @@ function extraKindSchema() {
  * checks that every defaulted field is here (`defaultSpec(): Spec`), and
  * test/config/defaults.test.ts that the schema fills in exactly these.
  */
-export const DEFAULTS = {
+const DEFAULTS = {
   kubernetesVersion: '1.31',
   istioVersion: '1.26',
   linkerdVersion: '2.18',
   sidecarMode: 'auto',
   loadBalancer: {},
-  timing: { maxRequestSeconds: 20, bufferSeconds: 5 },
+  timing: { maxRequestSeconds: DEFAULT_MAX_REQUEST_SECONDS, bufferSeconds: DEFAULT_BUFFER_SECONDS },
   gateway: GATEWAY_DEFAULTS,
   job: JOB_DEFAULTS,
   app: APP_DEFAULTS,
@@ -152,7 +153,7 @@ export type Selector = z.infer<ReturnType<typeof selectorSchema>>;
 export type ExtraKind = z.infer<ReturnType<typeof extraKindSchema>>;
 
 /** Where each setting came from: `default`, `config FILE`, `functionConfig`, `flag --x`. Keyed by spec path. */
-export type Provenance = ReadonlyMap<string, string>;
+type Provenance = ReadonlyMap<string, string>;
 
 /** The configuration one run uses. */
 export interface Config {

@@ -10,8 +10,8 @@ import { FLAT_KEYS, readFlatValue } from './flatKeys.ts';
 import { specSchema } from './schema.ts';
 import type { Config } from './schema.ts';
 
-export const ANNOTATION_PREFIX = 'kube-graceful.dev/';
-export const SKIP_ANNOTATION = `${ANNOTATION_PREFIX}skip`;
+const ANNOTATION_PREFIX = 'kube-graceful.dev/';
+const SKIP_ANNOTATION = `${ANNOTATION_PREFIX}skip`;
 
 /** The settings for one workload, whether to skip it, and findings on bad annotations. */
 export interface WorkloadSettings {

@@ -19,10 +19,10 @@ import { inputResources } from '../engine/transform.ts';
 import type { TransformResult } from '../engine/transform.ts';
 import type { ExplanationBody } from '../explanation/types.ts';
 
-export type { ModelInput, ModelOutput, SettingRow, SettingValue } from '../explanation/types.ts';
+export type { ModelInput, ModelOutput, SettingRow } from '../explanation/types.ts';
 
 /** Version of the JSON shape (`--output json`); documented in docs/explain-schema.md. */
-export const EXPLAIN_SCHEMA = 'kube-graceful.dev/explain/v1';
+const EXPLAIN_SCHEMA = 'kube-graceful.dev/explain/v1';
 
 /** Where a document starts in the files the user named (`line` absent when only the file is known). */
 export interface SourceLocation {
@@ -31,7 +31,7 @@ export interface SourceLocation {
 }
 
 /** A finding about this workload, as the run reported it. */
-export interface ExplainedFinding {
+interface ExplainedFinding {
   readonly severity: Severity;
   readonly code: string;
   readonly field?: string;

@@ -59,7 +59,7 @@ export interface TimelineWindow {
 }
 
 /** How the timeline ends, in one line. */
-export interface Verdict {
+interface Verdict {
   readonly failures: number;
   readonly risks: number;
   readonly text: string;

@@ -14,5 +14,9 @@ export const MUTATORS = [
   appGraceful,
 ] as const satisfies readonly RegisteredMutator[];
 
-/** The id of a registered mutator. */
+/**
+ * The id of a registered mutator: the type a caller outside the tree names an id with (marked
+ * public so that knip keeps the export).
+ * @public
+ */
 export type MutatorId = (typeof MUTATORS)[number]['id'];

@@ -59,7 +59,7 @@ export interface Mutator<Plan, Id extends string = string> {
 }
 
 /** What the engine keeps of one mutator's work on one workload. */
-export interface MutatorRun {
+interface MutatorRun {
   readonly changes: readonly ProposedChange[];
   readonly findings: readonly ProposedFinding[];
   /** The plan, opaque here: tests compare plans; only the mutator's own `explain` reads one. */

@@ -145,7 +145,7 @@ export function renderStream(input: StreamInput): string {
  * came as (views of the input, not copies), edited ones encoded. They are written as they are
  * (one writev), never joined into one more copy of the stream.
  */
-export function renderStreamChunks(input: StreamInput): Uint8Array[] {
+function renderStreamChunks(input: StreamInput): Uint8Array[] {
   const bytes = input.bytes;
   if (!bytes) return [Buffer.from(renderStream(input), 'utf8')];
   const bomLength = input.bom ? 3 : 0;

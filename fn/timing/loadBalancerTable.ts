@@ -6,7 +6,7 @@
 import type { AwsTargetGroupAttributes } from './awsTargetGroup.ts';
 
 /** What an AWS target group registers: pod IPs, or nodes (instances) reached through a NodePort. */
-export type AwsTargetType = 'ip' | 'instance';
+type AwsTargetType = 'ip' | 'instance';
 
 /** The load-balancer kinds docs/background.md#load-balancers-in-front-of-gateways has a drain window for. */
 export type LoadBalancerProvider =

@@ -8,22 +8,16 @@
  * choice) and say so in `note`, which callers turn into a result.
  */
 import type { KubeObject } from '../core/kubeObject.ts';
+import { specField } from '../core/kubeObject.ts';
+import { scalarText } from '../core/scalarText.ts';
 import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
 
-export type {
-  LoadBalancerFacts,
-  LoadBalancerProvider,
-  LoadBalancerRecognition,
-} from './loadBalancerTable.ts';
+export type { LoadBalancerProvider, LoadBalancerRecognition } from './loadBalancerTable.ts';
 export { LOAD_BALANCERS } from './loadBalancerTable.ts';
-export type { AwsTargetGroupAttributes } from './awsTargetGroup.ts';
 export {
   AWS_DEFAULT_DEREGISTRATION_DELAY_SECONDS,
   parseAwsTargetGroupAttributes,
 } from './awsTargetGroup.ts';
-import { scalarText } from '../core/scalarText.ts';
-import { specField } from '../core/kubeObject.ts';
-export type { ServiceRecognitionContext } from './serviceLoadBalancer.ts';
 export { recognizeServiceLoadBalancer } from './serviceLoadBalancer.ts';
 export { ingressBackendServiceNames, recognizeIngressLoadBalancer } from './ingressLoadBalancer.ts';
 

@@ -14,7 +14,7 @@ import type { RenderInjectedProxy } from './renderInjected.ts';
 import type { Workload } from './workload.ts';
 
 /** Why a mesh proxy is in the pods; `renderInjected` when the template already holds it. */
-export interface MeshEvidence {
+interface MeshEvidence {
   readonly evidence: string;
   readonly renderInjected?: RenderInjectedProxy;
 }
@@ -34,7 +34,7 @@ const ISTIO_INJECT = 'sidecar.istio.io/inject';
  * injectRequired before any label (pkg/kube/inject/initializer.go@1.30.0 IgnoredNamespaces,
  * pkg/kube/inject/inject.go@1.30.0; the same list in @1.20.0).
  */
-export const ISTIO_IGNORED_NAMESPACES: readonly string[] = [
+const ISTIO_IGNORED_NAMESPACES: readonly string[] = [
   'kube-system',
   'kube-public',
   'kube-node-lease',
@@ -46,7 +46,7 @@ export const ISTIO_IGNORED_NAMESPACES: readonly string[] = [
  * namespaceSelector excludes them by `kubernetes.io/metadata.name` (charts/linkerd-control-plane/
  * values.yaml@version-2.15 and @version-2.18, proxyInjector.namespaceSelector).
  */
-export const LINKERD_IGNORED_NAMESPACES: readonly string[] = ['kube-system', 'cert-manager'];
+const LINKERD_IGNORED_NAMESPACES: readonly string[] = ['kube-system', 'cert-manager'];
 
 /** Returns why a mesh does not inject into the namespace (Linkerd: unless config lists it), or undefined when it may. */
 export function meshIgnoresNamespace(

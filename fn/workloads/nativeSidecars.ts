@@ -49,8 +49,8 @@ export const ISTIO_NATIVE_AUTO_KUBELET = '1.33';
  * through 2.18 and beta in 2.19 (charts/linkerd-control-plane/values.yaml `nativeSidecar`), and
  * turns it on by default in 2.20 (`nativeSidecar: true`, values.yaml@version-2.20).
  */
-export const LINKERD_NATIVE_SINCE = '2.15';
-export const LINKERD_NATIVE_BETA_SINCE = '2.19';
+const LINKERD_NATIVE_SINCE = '2.15';
+const LINKERD_NATIVE_BETA_SINCE = '2.19';
 export const LINKERD_NATIVE_DEFAULT_SINCE = '2.20';
 const LINKERD_NATIVE_NAME = 'proxy-enable-native-sidecar';
 /** The annotation under every prefix Linkerd has used: alpha (2.15–2.18), beta (2.19), GA (2.20+). */
@@ -88,7 +88,7 @@ export function meshWithVersion(mesh: MeshName, versions: NativeVersions): strin
 }
 
 /** Returns true when the oldest kubelet has native sidecars on by default. */
-export function kubeletHasNativeSidecars(versions: NativeVersions): boolean {
+function kubeletHasNativeSidecars(versions: NativeVersions): boolean {
   return atLeast(versions.kubernetesVersion, NATIVE_SIDECARS_SINCE_KUBERNETES);
 }
 

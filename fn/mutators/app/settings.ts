@@ -6,8 +6,8 @@ import * as z from 'zod/mini';
 import { modeSwitch } from '../../config/fields.ts';
 import type { SliceFlatKeys } from '../../config/flatKey.ts';
 
-export const APP_MODES = ['on', 'off'] as const;
-export const CLASSIC_DRAINS = ['exit-on-zero', 'termination-drain'] as const;
+const APP_MODES = ['on', 'off'] as const;
+const CLASSIC_DRAINS = ['exit-on-zero', 'termination-drain'] as const;
 
 /** `spec.app` when nothing sets it: the one place these values are written. */
 export const APP_DEFAULTS = {

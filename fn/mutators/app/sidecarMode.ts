@@ -21,7 +21,7 @@ import {
 import type { MeshName } from '../../workloads/nativeSidecars.ts';
 import type { ProposedChange, ProposedFinding } from '../types.ts';
 
-export type SidecarMode = 'native' | 'classic';
+type SidecarMode = 'native' | 'classic';
 
 /** What one mesh's sidecar handling set and found for one pod. */
 export interface SidecarOutcome {

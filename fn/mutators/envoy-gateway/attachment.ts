@@ -17,7 +17,13 @@
  */
 import { kubeObjectRef } from '../../timing/kubeObject.ts';
 import type { KubeObject } from '../../core/kubeObject.ts';
-import { ENVOY_GATEWAY_CONTROLLER, ENVOY_PROXY_GROUP, ENVOY_PROXY_KIND } from './facts.ts';
+import {
+  DEFAULT_DRAIN_TIMEOUT_SECONDS,
+  DEFAULT_MIN_DRAIN_SECONDS,
+  ENVOY_GATEWAY_CONTROLLER,
+  ENVOY_PROXY_GROUP,
+  ENVOY_PROXY_KIND,
+} from './facts.ts';
 import { envoyProxyRef, isKind } from './objects.ts';
 import type { EnvoyProxySpec, SpecLocation } from './objects.ts';
 import type { EnvoyGatewayFinding } from './outcome.ts';
@@ -205,7 +211,7 @@ function noEnvoyProxy(who: string): EnvoyGatewayFinding {
     code: 'EG_NO_ENVOYPROXY',
     message:
       `${who}: neither the Gateway (spec.infrastructure.parametersRef) nor its GatewayClass (spec.parametersRef) points at an ` +
-      `EnvoyProxy, so its proxies drain with Envoy Gateway's defaults (minDrainDuration 10 s, drainTimeout 60 s: ` +
+      `EnvoyProxy, so its proxies drain with Envoy Gateway's defaults (minDrainDuration ${DEFAULT_MIN_DRAIN_SECONDS} s, drainTimeout ${DEFAULT_DRAIN_TIMEOUT_SECONDS} s: ` +
       `internal/cmd/envoy.go@v1.9.0), which do not cover a load balancer that keeps sending for longer. Add an EnvoyProxy ` +
       `(apiVersion gateway.envoyproxy.io/v1alpha1) with spec.shutdown and point the GatewayClass's spec.parametersRef ` +
       `(group gateway.envoyproxy.io, kind EnvoyProxy, name, namespace) at it; kube-graceful then sets minDrainDuration and drainTimeout.`,

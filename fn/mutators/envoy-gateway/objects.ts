@@ -7,19 +7,19 @@ import type { FieldPath } from '../../core/fieldPath.ts';
 import type { KubeObject } from '../../core/kubeObject.ts';
 import { ENVOY_PROXY_GROUP, ENVOY_PROXY_KIND } from './facts.ts';
 
-export interface ShutdownConfig {
+interface ShutdownConfig {
   drainTimeout?: unknown;
   minDrainDuration?: unknown;
   /** v1.9.0+: Envoy's health checks fail this long after the drain starts (internal/cmd/envoy/shutdown_manager.go@v1.9.0). */
   healthCheckFailureDelay?: unknown;
 }
 
-export interface PatchSpec {
+interface PatchSpec {
   type?: unknown;
   value?: unknown;
 }
 
-export interface EnvoyServiceSpec {
+interface EnvoyServiceSpec {
   annotations?: Record<string, unknown> | null;
   type?: unknown;
   externalTrafficPolicy?: unknown;

@@ -24,7 +24,7 @@ import { checkFindings } from './timing.ts';
 import { istioVersionOf } from './version.ts';
 
 /** docs/background.md#istio: EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION exist from Istio 1.12. */
-export const ENV_MODE_SINCE = '1.12';
+const ENV_MODE_SINCE = '1.12';
 
 export const gatewayDrain = defineMutator<GatewayPlan, 'gateway-drain'>({
   id: 'gateway-drain',

@@ -12,7 +12,7 @@ import type { MutatorContext, ProposedFinding } from '../types.ts';
 import { specField } from '../../core/kubeObject.ts';
 
 /** docs/background.md#load-balancers-in-front-of-gateways: the namespace label that makes the AWS Load Balancer Controller inject readiness gates. */
-export const READINESS_GATE_LABEL = 'elbv2.k8s.aws/pod-readiness-gate-inject';
+const READINESS_GATE_LABEL = 'elbv2.k8s.aws/pod-readiness-gate-inject';
 
 /** Returns the rollout findings for a gateway behind `loadBalancer` (undefined: none recognised). */
 export function rolloutFindings(

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { modeSwitch } from '../../config/fields.ts';
 import type { SliceFlatKeys } from '../../config/flatKey.ts';
 
-export const GATEWAY_MODES = ['env', 'sleep', 'off'] as const;
+const GATEWAY_MODES = ['env', 'sleep', 'off'] as const;
 
 /** `spec.gateway` when nothing sets it: the one place these values are written. */
 export const GATEWAY_DEFAULTS = { mode: 'env', imageHasShell: false } as const;

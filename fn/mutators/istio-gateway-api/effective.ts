@@ -21,7 +21,7 @@ export interface Layered<T> {
 }
 
 /** An env entry as an overlay writes it. */
-export interface EnvSetting {
+interface EnvSetting {
   readonly value?: unknown;
   readonly valueFrom?: unknown;
 }
@@ -34,7 +34,7 @@ export interface EffectiveSettings {
 }
 
 /** The env names the plan owns. */
-export const OWNED_ENV = ['MINIMUM_DRAIN_DURATION', 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS'] as const;
+const OWNED_ENV = ['MINIMUM_DRAIN_DURATION', 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS'] as const;
 
 /**
  * Returns the settings in effect from the class-defaults overlay, the parameters overlay and the

@@ -38,7 +38,7 @@ export function isGateway(object: KubeObject): object is GatewayObject {
 }
 
 /** Returns true for a core ConfigMap. */
-export function isConfigMap(object: KubeObject): object is ConfigMapObject {
+function isConfigMap(object: KubeObject): object is ConfigMapObject {
   return object.kind === 'ConfigMap' && object.apiVersion === 'v1';
 }
 

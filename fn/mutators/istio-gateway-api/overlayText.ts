@@ -36,7 +36,7 @@ export function readOverlay(configMap: ConfigMapObject | undefined, key: string)
 }
 
 /** Returns the overlay text parsed, or why it can't be merged into by kube-graceful. */
-export function readOverlayText(text: string, where: string): OverlayRead {
+function readOverlayText(text: string, where: string): OverlayRead {
   const document = parseDocument(text, PARSE_OPTIONS);
   if (document.errors.length > 0)
     return {

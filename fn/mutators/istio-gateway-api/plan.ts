@@ -50,7 +50,7 @@ export interface IstioGatewayApiInputs {
 }
 
 /** A finding, as fn/mutators/types.ts ProposedFinding has it, naming the object it is about. */
-export interface IstioGatewayApiFinding {
+interface IstioGatewayApiFinding {
   readonly severity: 'error' | 'warning' | 'info';
   readonly code: string;
   readonly message: string;
@@ -59,7 +59,7 @@ export interface IstioGatewayApiFinding {
 }
 
 /** A field to set on an object of the stream (as fn/mutators/types.ts ProposedChange, plus which object). */
-export interface IstioGatewayApiChange {
+interface IstioGatewayApiChange {
   readonly object: 'gateway' | 'parameters';
   readonly path: FieldPath;
   readonly value: unknown;
@@ -79,7 +79,7 @@ export interface IstioGatewayApiOutcome {
 }
 
 /** Returns the name of the ConfigMap kube-graceful creates for a Gateway without parameters. */
-export function generatedConfigMapName(gatewayName: string): string {
+function generatedConfigMapName(gatewayName: string): string {
   return `${gatewayName}-kube-graceful`;
 }
 

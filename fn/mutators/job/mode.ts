@@ -10,7 +10,7 @@ import {
 } from '../../workloads/nativeSidecars.ts';
 
 export type Mesh = 'istio' | 'linkerd';
-export type JobMode = 'native' | 'wrap';
+type JobMode = 'native' | 'wrap';
 
 /** The configured version of a mesh and where that setting came from. */
 function meshVersion(config: Config, mesh: Mesh): { version: string; source: string } {

@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { modeSwitch } from '../../config/fields.ts';
 import type { SliceFlatKeys } from '../../config/flatKey.ts';
 
-export const JOB_MODES = ['auto', 'native', 'wrap', 'off'] as const;
+const JOB_MODES = ['auto', 'native', 'wrap', 'off'] as const;
 
 /** `spec.job` when nothing sets it: the one place these values are written. */
 export const JOB_DEFAULTS = { mode: 'auto' } as const;

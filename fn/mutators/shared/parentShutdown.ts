@@ -24,7 +24,7 @@ export const ISTIO_MAX_DRAIN_SECONDS = 3600;
  * between them (45 s → 60 s). Any value above drainDuration passes; the gap only keeps the
  * relation obvious to a reader.
  */
-export const PARENT_SHUTDOWN_MARGIN_SECONDS = 15;
+const PARENT_SHUTDOWN_MARGIN_SECONDS = 15;
 
 /** True when the proxy's Istio may enforce the rule: below 1.17, or a version nothing stated (`known` false: the built-in default). */
 export function parentShutdownEnforced(istio: {
