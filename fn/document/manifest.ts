@@ -19,7 +19,7 @@ import {
   toJsOptions,
   MAX_NESTING_DEPTH,
 } from '../yaml/options.ts';
-import { resourceHint } from '../stream/prescan.ts';
+import { resourceHint } from './prescan.ts';
 import { firstUndefinedAlias, undefinedAliasMessage } from '../yaml/aliases.ts';
 import { linesBefore } from '../core/positions.ts';
 

@@ -4,7 +4,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Config } from '../config/schema.ts';
-import { workloadSettings } from '../config/workloadSettings.ts';
+import { workloadSettings } from './workloadSettings.ts';
 import { formatPath, getAt } from '../core/fieldPath.ts';
 import type { RegisteredMutator } from '../mutators/types.ts';
 import type { ExplainContext, ExplanationBody } from '../explanation/types.ts';

@@ -25,7 +25,7 @@ import { CONTEXT_KINDS, isCandidateKind, podTemplatePath } from '../workloads/ki
 import type { KubeObject } from '../core/kubeObject.ts';
 import { Resource } from '../workloads/resource.ts';
 import { Workload } from '../workloads/workload.ts';
-import { prescanKind } from '../stream/prescan.ts';
+import { prescanKind } from '../document/prescan.ts';
 import { planStream, resourcesOf } from '../stream/stream.ts';
 import type { ByteStream, ReadOptions } from '../stream/stream.ts';
 import { Pipeline } from './pipeline.ts';

@@ -13,45 +13,20 @@ import type { Document, Node } from 'yaml';
 import type { ExtraKind } from '../config/schema.ts';
 import { ManifestDocument } from '../document/manifest.ts';
 import { KubeGracefulError } from '../core/errors.ts';
-import { isCommentOnly, prescanKind, resourceHint } from '../stream/prescan.ts';
+import { isCommentOnly, prescanKind, resourceHint } from '../document/prescan.ts';
 import { splitStream } from '../stream/split.ts';
 import { resourcesOf } from '../stream/stream.ts';
 import { isCandidateKind } from '../workloads/kinds.ts';
 import type { Resource } from '../workloads/resource.ts';
 import { MAX_ALIAS_COUNT } from '../yaml/options.ts';
 import { appendResultsEdit } from './appendResults.ts';
-import type { Frame } from './appendResults.ts';
 import { listLayout } from './layout.ts';
 import { expandExternalAliases, sharedAnchorItems, verifySharedItems } from './sharedAnchors.ts';
-import type { SharedItems } from './sharedAnchors.ts';
+import type { Item, ResourceListInput } from './resourceListInput.ts';
 import { dedent, indent } from './indentation.ts';
 import { columnOf, lineStartOf } from '../core/positions.ts';
 
-/** One parsed item: where its text sits in the list and its document. */
-interface Item {
-  readonly start: number;
-  readonly end: number;
-  readonly column: number;
-  readonly doc: ManifestDocument;
-  /** Aliases to anchors outside the item, written out in `doc` (see sharedAnchors.ts). */
-  readonly expanded?: ReadonlyArray<{ readonly text: string; readonly alias: string }>;
-}
-
-/** A read ResourceList. */
-export interface ResourceListInput {
-  readonly mode: 'resourceList';
-  readonly text: string;
-  /** The items that were parsed (all of them, unless some were of kinds no mutator reads). */
-  readonly items: readonly Item[];
-  readonly resources: Resource[];
-  readonly functionConfig: unknown;
-  /** Results already in the input, which ours are appended to. */
-  readonly results: unknown[];
-  /** The list without its items' text, where results are appended (appendResults.ts). */
-  readonly frame: Frame;
-  /** Items that share anchors with others, when any do: their edits are checked on the whole list. */
-  readonly shared?: SharedItems;
-}
+export type { ResourceListInput } from './resourceListInput.ts';
 
 /** How to read: `parseAll` parses every item; `extraKinds` tells, from the functionConfig, which kinds are workloads. */
 export interface ReadListOptions {

@@ -16,23 +16,13 @@ import { isDeepStrictEqual } from 'node:util';
 import { isMap, isSeq, parseDocument } from 'yaml';
 import type { Document, Node } from 'yaml';
 import { KubeGracefulError } from '../core/errors.ts';
-import { resourceHint } from '../stream/prescan.ts';
+import { resourceHint } from '../document/prescan.ts';
 import { aliasUses, flowYaml, undefinedAliasMessage } from '../yaml/aliases.ts';
 import type { AliasUse } from '../yaml/aliases.ts';
 import { MAX_ALIAS_COUNT, parseOptions } from '../yaml/options.ts';
 import { dedent } from './indentation.ts';
-import type { ResourceListInput } from './resourceList.ts';
+import type { ResourceListInput, SharedItems } from './resourceListInput.ts';
 import { columnOf } from '../core/positions.ts';
-
-/** Which items share anchors, and the list they were read from. */
-export interface SharedItems {
-  /** 0-based indexes of items with an alias to an anchor outside them, or an anchor an alias outside them refers to. */
-  readonly items: ReadonlySet<number>;
-  /** Per item: its aliases to anchors outside it, in order. */
-  readonly external: ReadonlyMap<number, readonly AliasUse[]>;
-  readonly doc: Document;
-  readonly itemNodes: ReadonlyArray<Node | null>;
-}
 
 /** Returns the items that share anchors; throws E_PARSE for an alias that refers to no anchor. */
 export function sharedAnchorItems(

@@ -7,12 +7,12 @@ import { isMap, isScalar } from 'yaml';
 import type { Document } from 'yaml';
 import { ManifestDocument } from '../document/manifest.ts';
 import { KubeGracefulError } from '../core/errors.ts';
-import { optimizeForLongRun } from '../engine/tiering.ts';
+import { optimizeForLongRun } from './tiering.ts';
 import type { ExtraKind } from '../config/schema.ts';
 import { isCandidateKind } from '../workloads/kinds.ts';
 import { Resource } from '../workloads/resource.ts';
 import { checkDirectives } from './directives.ts';
-import { isCommentOnly, prescanKind, resourceHint } from './prescan.ts';
+import { isCommentOnly, prescanKind, resourceHint } from '../document/prescan.ts';
 import { splitStream } from './split.ts';
 import type { Segment } from './split.ts';
 

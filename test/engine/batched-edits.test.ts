@@ -11,7 +11,7 @@ import { ManifestDocument } from '../../fn/document/manifest.ts';
 import type { FieldPath } from '../../fn/core/fieldPath.ts';
 import { spliceAll } from '../../fn/document/splice.ts';
 import { parseOptions } from '../../fn/yaml/options.ts';
-import { prescanKind } from '../../fn/stream/prescan.ts';
+import { prescanKind } from '../../fn/document/prescan.ts';
 import { splitStream } from '../../fn/stream/split.ts';
 import { corpus } from '../helpers/fixtures.ts';
 

@@ -17,7 +17,7 @@ import type { DataPath, Region } from '../../fn/document/localCheck.ts';
 import type { FieldPath } from '../../fn/core/fieldPath.ts';
 import { dataPathOf, getAt, setAt } from '../../fn/core/fieldPath.ts';
 import { applySplices, planSplices } from '../../fn/document/splice.ts';
-import { prescanKind } from '../../fn/stream/prescan.ts';
+import { prescanKind } from '../../fn/document/prescan.ts';
 import { splitStream } from '../../fn/stream/split.ts';
 import { parseOptions } from '../../fn/yaml/options.ts';
 import { corpus, corpusNames } from '../helpers/fixtures.ts';

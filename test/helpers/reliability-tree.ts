@@ -9,7 +9,7 @@ import { isRecord } from '../../fn/core/fieldPath.ts';
 import type { FieldPath } from '../../fn/core/fieldPath.ts';
 import type { ChangeRecord } from '../../fn/core/records.ts';
 import { splitStream } from '../../fn/stream/split.ts';
-import { isCommentOnly } from '../../fn/stream/prescan.ts';
+import { isCommentOnly } from '../../fn/document/prescan.ts';
 import { parseOptions } from '../../fn/yaml/options.ts';
 
 /** A path of map keys and list indexes into plain data. */

@@ -15,7 +15,7 @@ import type { ConfigSource } from '../../fn/config/load.ts';
 import { transform } from '../../fn/engine/transform.ts';
 import type { TransformOptions, TransformResult } from '../../fn/engine/transform.ts';
 import { KubeGracefulError } from '../../fn/core/errors.ts';
-import { isCommentOnly, prescanKind } from '../../fn/stream/prescan.ts';
+import { isCommentOnly, prescanKind } from '../../fn/document/prescan.ts';
 import { splitStream } from '../../fn/stream/split.ts';
 import { readStream, renderStream } from '../../fn/stream/stream.ts';
 import { parseOptions } from '../../fn/yaml/options.ts';

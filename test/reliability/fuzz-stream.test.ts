@@ -16,7 +16,7 @@ import {
   readResourceList,
   renderResourceList,
 } from '../../fn/krm/resourceList.ts';
-import { isCommentOnly, prescanKind, resourceHint } from '../../fn/stream/prescan.ts';
+import { isCommentOnly, prescanKind, resourceHint } from '../../fn/document/prescan.ts';
 import { splitStream } from '../../fn/stream/split.ts';
 import { readStream, renderStream } from '../../fn/stream/stream.ts';
 import { corpus } from '../helpers/fixtures.ts';

