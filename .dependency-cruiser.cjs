@@ -1,10 +1,17 @@
-// Which folder of fn/ may import which: the layers point down, and no folder cycles.
+// Which folder of fn/ may import which: the layers point down, and no folder cycles
+// (docs/ARCHITECTURE.md draws the same picture).
 //
 //   fn/cli                                  the commands; imported by nothing
-//   fn/engine  fn/explain  fn/report        the run, and what it says about itself
-//   fn/mutators/<id>/                       one mutator each; may use fn/mutators/shared/
-//   ... the folders in between (document, stream, krm, workloads, config, yaml, compat)
-//   fn/timing                               the pure timing model: imports fn/core only
+//   fn/explain  fn/report                   what a run says about itself
+//   fn/engine                               the run
+//   fn/krm  fn/stream                       the input and output formats
+//   fn/mutators/registry.ts, <id>/, shared/ one mutator each; may use fn/mutators/shared/
+//   fn/explanation  fn/compat               the explaining kit; the compatibility table
+//   fn/workloads                            recognising workloads, meshes, proxies
+//   fn/config                               the typed config (composes mutators/<id>/settings.ts:
+//                                           the one cycle left, see ARCHITECTURE.md)
+//   fn/document                             one document, its pre-scan and its edits
+//   fn/yaml  fn/timing                      yaml's options; the pure timing model (fn/core only)
 //   fn/core                                 shared types (errors, changes, refs, versions,
 //                                           field paths): imports nothing of the project
 //
@@ -45,6 +52,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^fn/', pathNot: '^fn/(engine|explain|report|cli)/' },
       to: { path: '^fn/(engine|explain|report|cli)/' },
+    },
+    {
+      name: 'formats-from-above-only',
+      comment:
+        'fn/stream and fn/krm read and write the whole input for fn/engine; the mutators and ' +
+        'everything they use work on one workload and never import them.',
+      severity: 'error',
+      from: { path: '^fn/', pathNot: '^fn/(stream|krm|engine|explain|report|cli)/' },
+      to: { path: '^fn/(stream|krm)/' },
     },
     {
       name: 'cli-imported-by-nothing',
