@@ -8,8 +8,9 @@
 //   fn/mutators/registry.ts, <id>/, shared/ one mutator each; may use fn/mutators/shared/
 //   fn/explanation  fn/compat               the explaining kit; the compatibility table
 //   fn/workloads                            recognising workloads, meshes, proxies
-//   fn/config                               the typed config (composes mutators/<id>/settings.ts:
-//                                           the one cycle left, see ARCHITECTURE.md)
+//   fn/config                               the typed config: composes the slices below
+//   fn/mutators/<id>/settings/              a mutator's config slice (zod + fn/config/kit only)
+//   fn/config/kit                           what a slice is built with
 //   fn/document                             one document, its pre-scan and its edits
 //   fn/yaml  fn/timing                      yaml's options; the pure timing model (fn/core only)
 //   fn/core                                 shared types (errors, changes, refs, versions,
@@ -61,6 +62,26 @@ module.exports = {
       severity: 'error',
       from: { path: '^fn/', pathNot: '^fn/(stream|krm|engine|explain|report|cli)/' },
       to: { path: '^fn/(stream|krm)/' },
+    },
+    {
+      name: 'settings-slice-imports-only-kit',
+      comment:
+        "A mutator's settings slice is composed by fn/config, so it sits below it: it imports " +
+        'only zod and fn/config/kit/, and the mutator folder it lives in imports it, never the ' +
+        'reverse.',
+      severity: 'error',
+      from: { path: '^fn/mutators/[^/]+/settings/' },
+      to: {
+        path: '^(fn|renderer|scripts|test)/',
+        pathNot: '^fn/(config/kit|mutators/[^/]+/settings)/',
+      },
+    },
+    {
+      name: 'config-kit-imports-only-core',
+      comment: 'fn/config/kit is below the slices: it imports fn/core at most.',
+      severity: 'error',
+      from: { path: '^fn/config/kit/' },
+      to: { path: '^(fn|renderer|scripts|test)/', pathNot: '^fn/(core|config/kit)/' },
     },
     {
       name: 'cli-imported-by-nothing',

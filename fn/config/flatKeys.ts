@@ -2,17 +2,17 @@
  * Flat settings, one name each: the CLI flags (`--kube-version 1.31`) and the `data` keys of a
  * ConfigMap functionConfig (`kpt fn eval … -- kube-version=1.31`) use the same names, so what a
  * user learns in one place works in the other. The settings of the whole run are here; each
- * mutator's come from its settings slice (fn/mutators/NAME/settings.ts).
+ * mutator's come from its settings slice (fn/mutators/NAME/settings/slice.ts).
  */
 
-import { APP_FLAT_KEYS } from '../mutators/app/settings.ts';
-import { GATEWAY_FLAT_KEYS } from '../mutators/gateway/settings.ts';
-import { JOB_FLAT_KEYS } from '../mutators/job/settings.ts';
-import type { FlatKey } from './flatKey.ts';
+import { APP_FLAT_KEYS } from '../mutators/app/settings/slice.ts';
+import { GATEWAY_FLAT_KEYS } from '../mutators/gateway/settings/slice.ts';
+import { JOB_FLAT_KEYS } from '../mutators/job/settings/slice.ts';
+import type { FlatKey } from './kit/flatKey.ts';
 import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
 
-export type { FlatKey } from './flatKey.ts';
-export { readFlatValue } from './flatKey.ts';
+export type { FlatKey } from './kit/flatKey.ts';
+export { readFlatValue } from './kit/flatKey.ts';
 
 /** The mutators' slices, in the order their keys are listed. */
 const SLICES = [GATEWAY_FLAT_KEYS, JOB_FLAT_KEYS, APP_FLAT_KEYS];

@@ -5,10 +5,10 @@
  */
 import * as z from 'zod/mini';
 import { useEnglishMessages } from './zodMessages.ts';
-import { APP_DEFAULTS, appSettingsSchema } from '../mutators/app/settings.ts';
-import { GATEWAY_DEFAULTS, gatewaySettingsSchema } from '../mutators/gateway/settings.ts';
-import { JOB_DEFAULTS, jobSettingsSchema } from '../mutators/job/settings.ts';
-import { seconds } from './fields.ts';
+import { APP_DEFAULTS, appSettingsSchema } from '../mutators/app/settings/slice.ts';
+import { GATEWAY_DEFAULTS, gatewaySettingsSchema } from '../mutators/gateway/settings/slice.ts';
+import { JOB_DEFAULTS, jobSettingsSchema } from '../mutators/job/settings/slice.ts';
+import { seconds } from './kit/fields.ts';
 import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
 import { normalizeVersion, VERSION_PATTERN } from '../core/versions.ts';
 import { DEFAULT_BUFFER_SECONDS, DEFAULT_MAX_REQUEST_SECONDS } from '../timing/model.ts';

@@ -1,7 +1,7 @@
 /**
- * Each mutator's config slice (fn/mutators/NAME/settings.ts) is composed into the spec schema and
+ * Each mutator's config slice (fn/mutators/NAME/settings/slice.ts) is composed into the spec schema and
  * the flat keys by fn/config. The slices stay loadable without the mutators (they import only zod
- * and fn/config's helpers), and their flat keys agree with their schema.
+ * and fn/config/kit's helpers), and their flat keys agree with their schema.
  */
 import test from 'ava';
 import { readFileSync } from 'node:fs';
@@ -9,9 +9,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../fn/config/load.ts';
 import { FLAT_KEYS } from '../../fn/config/flatKeys.ts';
-import { APP_FLAT_KEYS } from '../../fn/mutators/app/settings.ts';
-import { GATEWAY_FLAT_KEYS } from '../../fn/mutators/gateway/settings.ts';
-import { JOB_FLAT_KEYS } from '../../fn/mutators/job/settings.ts';
+import { APP_FLAT_KEYS } from '../../fn/mutators/app/settings/slice.ts';
+import { GATEWAY_FLAT_KEYS } from '../../fn/mutators/gateway/settings/slice.ts';
+import { JOB_FLAT_KEYS } from '../../fn/mutators/job/settings/slice.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SLICES = { gateway: GATEWAY_FLAT_KEYS, job: JOB_FLAT_KEYS, app: APP_FLAT_KEYS };
@@ -24,15 +24,15 @@ function importsOf(file: string): string[] {
 
 test('a settings slice imports only zod (or zod/mini) and fn/config modules that import nothing of fn/mutators', (t) => {
   for (const name of Object.keys(SLICES)) {
-    const file = join(ROOT, 'fn/mutators', name, 'settings.ts');
+    const file = join(ROOT, 'fn/mutators', name, 'settings', 'slice.ts');
     const imports = importsOf(file);
     t.true(imports.length > 0, file);
     for (const specifier of imports) {
       if (specifier === 'zod' || specifier === 'zod/mini') continue;
       t.regex(
         specifier,
-        /^\.\.\/\.\.\/config\/[A-Za-z]+\.ts$/,
-        `${name}/settings.ts imports ${specifier}`,
+        /^\.\.\/\.\.\/\.\.\/config\/kit\/[A-Za-z]+\.ts$/,
+        `${name}/settings/slice.ts imports ${specifier}`,
       );
       const helper = resolve(dirname(file), specifier);
       for (const inner of importsOf(helper))

@@ -3,8 +3,8 @@
  * only zod and fn/config's field helpers, so the config can compose it without loading the mutator.
  */
 import * as z from 'zod/mini';
-import { modeSwitch } from '../../config/fields.ts';
-import type { SliceFlatKeys } from '../../config/flatKey.ts';
+import { modeSwitch } from '../../../config/kit/fields.ts';
+import type { SliceFlatKeys } from '../../../config/kit/flatKey.ts';
 
 const APP_MODES = ['on', 'off'] as const;
 const CLASSIC_DRAINS = ['exit-on-zero', 'termination-drain'] as const;

@@ -3,8 +3,8 @@
  * only zod and fn/config's field helpers, so the config can compose it without loading the mutator.
  */
 import * as z from 'zod/mini';
-import { modeSwitch } from '../../config/fields.ts';
-import type { SliceFlatKeys } from '../../config/flatKey.ts';
+import { modeSwitch } from '../../../config/kit/fields.ts';
+import type { SliceFlatKeys } from '../../../config/kit/flatKey.ts';
 
 const JOB_MODES = ['auto', 'native', 'wrap', 'off'] as const;
 
