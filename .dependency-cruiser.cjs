@@ -1,10 +1,18 @@
-// Which folder of fn/ may import which: the layers point down, and no folder cycles.
+// Which folder of fn/ may import which: the layers point down, and no folder cycles
+// (docs/ARCHITECTURE.md draws the same picture).
 //
 //   fn/cli                                  the commands; imported by nothing
-//   fn/engine  fn/explain  fn/report        the run, and what it says about itself
-//   fn/mutators/<id>/                       one mutator each; may use fn/mutators/shared/
-//   ... the folders in between (document, stream, krm, workloads, config, yaml, compat)
-//   fn/timing                               the pure timing model: imports fn/core only
+//   fn/explain  fn/report                   what a run says about itself
+//   fn/engine                               the run
+//   fn/krm  fn/stream                       the input and output formats
+//   fn/mutators/registry.ts, <id>/, shared/ one mutator each; may use fn/mutators/shared/
+//   fn/explanation  fn/compat               the explaining kit; the compatibility table
+//   fn/workloads                            recognising workloads, meshes, proxies
+//   fn/config                               the typed config: composes the slices below
+//   fn/mutators/<id>/settings/              a mutator's config slice (zod + fn/config/kit only)
+//   fn/config/kit                           what a slice is built with
+//   fn/document                             one document, its pre-scan and its edits
+//   fn/yaml  fn/timing                      yaml's options; the pure timing model (fn/core only)
 //   fn/core                                 shared types (errors, changes, refs, versions,
 //                                           field paths): imports nothing of the project
 //
@@ -45,6 +53,37 @@ module.exports = {
       severity: 'error',
       from: { path: '^fn/', pathNot: '^fn/(engine|explain|report|cli)/' },
       to: { path: '^fn/(engine|explain|report|cli)/' },
+    },
+    {
+      name: 'formats-from-above-only',
+      comment:
+        'fn/stream and fn/krm read and write the whole input for fn/engine; the mutators and ' +
+        'everything they use work on one workload and never import them.',
+      severity: 'error',
+      from: { path: '^fn/', pathNot: '^fn/(stream|krm|engine|explain|report|cli)/' },
+      to: { path: '^fn/(stream|krm)/' },
+    },
+    {
+      name: 'settings-slice-imports-only-kit',
+      comment:
+        "A mutator's settings slice is composed by fn/config, so it sits below it: it imports " +
+        'only zod and fn/config/kit/, and the mutator folder it lives in imports it, never the ' +
+        'reverse.',
+      severity: 'error',
+      from: { path: '^fn/mutators/[^/]+/settings/' },
+      to: {
+        path: '^(fn|renderer|scripts|test)/',
+        pathNot: '^fn/(config/kit|mutators/[^/]+/settings)/',
+      },
+    },
+    {
+      name: 'config-kit-imports-only-core',
+      comment:
+        'fn/config/kit is below the slices: it imports fn/core and the pure timing model at most ' +
+        "(the longest duration a setting may hold is the model's).",
+      severity: 'error',
+      from: { path: '^fn/config/kit/' },
+      to: { path: '^(fn|renderer|scripts|test)/', pathNot: '^fn/(core|timing|config/kit)/' },
     },
     {
       name: 'cli-imported-by-nothing',

@@ -28,7 +28,17 @@
 // with the reason when podman or the base image is missing.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,14 +54,27 @@ const WARMUP = 2;
 
 const TARGETS = { smallVsNode: 1.5, kustomizeVsUs: 5, usVsFloor: 2, rssMiB: 200 };
 /** Issue #16: ≤ 2× parse-and-print, ×400 ≤ 4.2× ×100, ≤ 0.2× kustomize, RSS < baseline + 4× input. */
-const DENSE_TARGETS = { vsParsePrint: 2, linear: 4.2, vsKustomize: 0.2, rssPerInput: 4, bigListVsRead: 15 };
+const DENSE_TARGETS = {
+  vsParsePrint: 2,
+  linear: 4.2,
+  vsKustomize: 0.2,
+  rssPerInput: 4,
+  bigListVsRead: 15,
+};
 const ONLY = process.env.BENCH_ONLY;
 const CONTAINER_RUNS = Number(process.env.BENCH_CONTAINER_RUNS ?? 7);
 const KUSTOMIZE_RUNS = Number(process.env.BENCH_KUSTOMIZE_RUNS ?? 5);
 
 const CASES = [
-  { name: 'small chart: istio gateway 1.30.3 (AWS NLB)', file: 'istio-gateway-1.30.3-nlb.yaml', small: true },
-  { name: 'large stream: kube-prometheus-stack with CRDs', file: 'kube-prometheus-stack-with-crds.yaml' },
+  {
+    name: 'small chart: istio gateway 1.30.3 (AWS NLB)',
+    file: 'istio-gateway-1.30.3-nlb.yaml',
+    small: true,
+  },
+  {
+    name: 'large stream: kube-prometheus-stack with CRDs',
+    file: 'kube-prometheus-stack-with-crds.yaml',
+  },
   { name: 'large stream: argo-cd', file: 'argo-cd.yaml' },
 ];
 
@@ -83,7 +106,9 @@ function quote(word) {
 
 /** Returns the milliseconds of each run of each command (interleaved), after warm-up runs. */
 function time(commands, runs = RUNS, warmup = WARMUP) {
-  return hyperfine ? timeWithHyperfine(commands, runs, warmup) : timeWithNode(commands, runs, warmup);
+  return hyperfine
+    ? timeWithHyperfine(commands, runs, warmup)
+    : timeWithNode(commands, runs, warmup);
 }
 
 function timeWithNode(commands, runs, warmup) {
@@ -97,7 +122,8 @@ function timeWithNode(commands, runs, warmup) {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       if (typeof input === 'number') closeSync(input);
       closeSync(output);
-      if (result.status !== 0) throw new Error(`${c.label} exited ${result.status}: ${String(result.stderr)}`);
+      if (result.status !== 0)
+        throw new Error(`${c.label} exited ${result.status}: ${String(result.stderr)}`);
       if (run >= 0) times[i].push(ms);
     });
   }
@@ -111,7 +137,17 @@ function timeWithHyperfine(commands, runs, warmup) {
   const cpu = commands.map(() => []);
   const export_ = join(work, 'hyperfine.json');
   for (let round = 0; round < runs; round++) {
-    const args = ['--style', 'none', '--warmup', String(round === 0 ? warmup : 0), '--runs', '1', '--export-json', export_, ...commands.map((c) => c.shell)];
+    const args = [
+      '--style',
+      'none',
+      '--warmup',
+      String(round === 0 ? warmup : 0),
+      '--runs',
+      '1',
+      '--export-json',
+      export_,
+      ...commands.map((c) => c.shell),
+    ];
     const result = spawnSync('hyperfine', args, { stdio: ['ignore', 'ignore', 'pipe'] });
     if (result.status !== 0) throw new Error(`hyperfine failed: ${String(result.stderr)}`);
     JSON.parse(readFileSync(export_, 'utf8')).results.forEach((r, i) => {
@@ -146,15 +182,30 @@ function timedCase(title, commands, runs, warmup = WARMUP) {
   const times = time(commands, runs, warmup);
   const measure = times.cpu ?? times;
   console.log(`\n${title}`);
-  console.log(`  ${'command'.padEnd(20)} ${'wall median'.padStart(12)}   spread (p25–p75, min–max)${times.cpu ? `   ${'CPU median'.padStart(10)}   CPU p25–p75` : ''}`);
+  console.log(
+    `  ${'command'.padEnd(20)} ${'wall median'.padStart(12)}   spread (p25–p75, min–max)${times.cpu ? `   ${'CPU median'.padStart(10)}   CPU p25–p75` : ''}`,
+  );
   commands.forEach((cmd, i) => {
     const t = times[i];
-    const cpu = times.cpu ? `   ${ms(median(times.cpu[i])).padStart(10)}   ${ms(quantile(times.cpu[i], 0.25))}–${ms(quantile(times.cpu[i], 0.75))}` : '';
-    console.log(`  ${cmd.label.padEnd(20)} ${ms(median(t)).padStart(12)}   ${ms(quantile(t, 0.25))}–${ms(quantile(t, 0.75))}, ${ms(Math.min(...t))}–${ms(Math.max(...t))}${cpu}`);
+    const cpu = times.cpu
+      ? `   ${ms(median(times.cpu[i])).padStart(10)}   ${ms(quantile(times.cpu[i], 0.25))}–${ms(quantile(times.cpu[i], 0.75))}`
+      : '';
+    console.log(
+      `  ${cmd.label.padEnd(20)} ${ms(median(t)).padStart(12)}   ${ms(quantile(t, 0.25))}–${ms(quantile(t, 0.75))}, ${ms(Math.min(...t))}–${ms(Math.max(...t))}${cpu}`,
+    );
   });
-  console.log(`  ratios below: ${times.cpu ? 'CPU time' : 'wall time (no hyperfine, no CPU time)'}, median over rounds`);
+  console.log(
+    `  ratios below: ${times.cpu ? 'CPU time' : 'wall time (no hyperfine, no CPU time)'}, median over rounds`,
+  );
   const run = Object.fromEntries(commands.map((cmd, i) => [cmd.label, measure[i]]));
-  return { perRound: (f) => median(measure[0].map((_, r) => f(Object.fromEntries(Object.entries(run).map(([label, t]) => [label, t[r]]))))) };
+  return {
+    perRound: (f) =>
+      median(
+        measure[0].map((_, r) =>
+          f(Object.fromEntries(Object.entries(run).map(([label, t]) => [label, t[r]]))),
+        ),
+      ),
+  };
 }
 
 /** Returns a kustomization folder whose input.yaml is `file`. */
@@ -171,15 +222,28 @@ function peakRss(file, argv = [process.execPath, CLI]) {
   const report = join(work, 'rss.txt');
   const input = openSync(file, 'r');
   const output = openSync('/dev/null', 'w');
-  const result = spawnSync('/usr/bin/time', ['-f', '%M', '-o', report, ...argv], { stdio: [input, output, 'pipe'] });
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', '-o', report, ...argv], {
+    stdio: [input, output, 'pipe'],
+  });
   closeSync(input);
   closeSync(output);
-  if (result.status !== 0) throw new Error(`${argv.join(' ')} exited ${result.status} on ${file}: ${String(result.stderr)}`);
+  if (result.status !== 0)
+    throw new Error(
+      `${argv.join(' ')} exited ${result.status} on ${file}: ${String(result.stderr)}`,
+    );
   return Number(readFileSync(report, 'utf8').trim().split('\n').pop()) / 1024;
 }
 
-console.log(`kube-graceful bench of ${CLI}: ${RUNS} runs per command, ${hyperfine ? 'hyperfine (shell start-up subtracted)' : "Node's timers around spawnSync"}, Node ${process.version}`);
-console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} (a busy machine inflates every figure and the spread; the ratios are taken within this run)`);
+console.log(
+  `kube-graceful bench of ${CLI}: ${RUNS} runs per command, ${hyperfine ? 'hyperfine (shell start-up subtracted)' : "Node's timers around spawnSync"}, Node ${process.version}`,
+);
+console.log(
+  `machine: ${cpus().length} cores, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(
+      ' ',
+    )} (a busy machine inflates every figure and the spread; the ratios are taken within this run)`,
+);
 if (!kubectl) console.log('kubectl is not on PATH: the kustomize comparison is skipped.');
 
 const summary = [];
@@ -189,7 +253,9 @@ for (const c of ONLY !== undefined && ONLY !== 'issue9' ? [] : CASES) {
   const size = statSync(file).size;
   const commands = [
     command('kube-graceful', [process.execPath, CLI], file),
-    ...(kubectl ? [command('kubectl kustomize', ['kubectl', 'kustomize', kustomizationFor(file)])] : []),
+    ...(kubectl
+      ? [command('kubectl kustomize', ['kubectl', 'kustomize', kustomizationFor(file)])]
+      : []),
     command('node -e 0', [process.execPath, '-e', '0']),
     command('cat', ['cat', file]),
   ];
@@ -199,24 +265,51 @@ for (const c of ONLY !== undefined && ONLY !== 'issue9' ? [] : CASES) {
   console.log(`  ${'command'.padEnd(18)} ${'median'.padStart(10)}   spread (p25–p75, min–max)`);
   commands.forEach((cmd, i) => {
     const t = times[i];
-    console.log(`  ${cmd.label.padEnd(18)} ${ms(med[cmd.label]).padStart(10)}   ${ms(quantile(t, 0.25))}–${ms(quantile(t, 0.75))}, ${ms(Math.min(...t))}–${ms(Math.max(...t))}`);
+    console.log(
+      `  ${cmd.label.padEnd(18)} ${ms(med[cmd.label]).padStart(10)}   ${ms(quantile(t, 0.25))}–${ms(quantile(t, 0.75))}, ${ms(Math.min(...t))}–${ms(Math.max(...t))}`,
+    );
   });
   // Each ratio is taken within a round (the commands run back to back) and the median over the
   // rounds is reported: a round the machine was slow in is slow for both sides of its ratio.
   const run = Object.fromEntries(commands.map((cmd, i) => [cmd.label, times[i]]));
-  const perRound = (f) => median(run['kube-graceful'].map((_, r) => f(Object.fromEntries(Object.entries(run).map(([label, t]) => [label, t[r]])))));
+  const perRound = (f) =>
+    median(
+      run['kube-graceful'].map((_, r) =>
+        f(Object.fromEntries(Object.entries(run).map(([label, t]) => [label, t[r]]))),
+      ),
+    );
   if (c.small) {
     const ratio = perRound((t) => t['kube-graceful'] / t['node -e 0']);
-    summary.push([`${c.file}: kube-graceful / node -e 0`, `${ratio.toFixed(2)}×`, `≤ ${TARGETS.smallVsNode}×`, verdict(ratio <= TARGETS.smallVsNode)]);
+    summary.push([
+      `${c.file}: kube-graceful / node -e 0`,
+      `${ratio.toFixed(2)}×`,
+      `≤ ${TARGETS.smallVsNode}×`,
+      verdict(ratio <= TARGETS.smallVsNode),
+    ]);
   } else {
     if (kubectl) {
       const speedup = perRound((t) => t['kubectl kustomize'] / t['kube-graceful']);
-      summary.push([`${c.file}: kubectl kustomize / kube-graceful`, `${speedup.toFixed(1)}×`, `≥ ${TARGETS.kustomizeVsUs}×`, verdict(speedup >= TARGETS.kustomizeVsUs)]);
+      summary.push([
+        `${c.file}: kubectl kustomize / kube-graceful`,
+        `${speedup.toFixed(1)}×`,
+        `≥ ${TARGETS.kustomizeVsUs}×`,
+        verdict(speedup >= TARGETS.kustomizeVsUs),
+      ]);
     } else {
-      summary.push([`${c.file}: kubectl kustomize / kube-graceful`, 'n/a', `≥ ${TARGETS.kustomizeVsUs}×`, 'SKIP (no kubectl)']);
+      summary.push([
+        `${c.file}: kubectl kustomize / kube-graceful`,
+        'n/a',
+        `≥ ${TARGETS.kustomizeVsUs}×`,
+        'SKIP (no kubectl)',
+      ]);
     }
     const ratio = perRound((t) => t['kube-graceful'] / (t['node -e 0'] + t.cat));
-    summary.push([`${c.file}: kube-graceful / (cat + node -e 0)`, `${ratio.toFixed(2)}×`, `≤ ${TARGETS.usVsFloor}×`, verdict(ratio <= TARGETS.usVsFloor)]);
+    summary.push([
+      `${c.file}: kube-graceful / (cat + node -e 0)`,
+      `${ratio.toFixed(2)}×`,
+      `≤ ${TARGETS.usVsFloor}×`,
+      verdict(ratio <= TARGETS.usVsFloor),
+    ]);
   }
 }
 
@@ -225,25 +318,49 @@ for (const c of ONLY !== undefined && ONLY !== 'issue9' ? [] : CASES) {
 // CRDs), against Node reading the same bytes from stdin.
 if (ONLY === undefined || ONLY === 'dense' || ONLY === 'krm') {
   const file = join(work, 'krm-schemas.yaml');
-  const generated = spawnSync(process.execPath, [join(ROOT, 'scripts', 'krm-schemas.mjs')], { maxBuffer: 64 * 2 ** 20 });
-  if (generated.status !== 0) throw new Error(`scripts/krm-schemas.mjs failed: ${String(generated.stderr)}`);
+  const generated = spawnSync(process.execPath, [join(ROOT, 'scripts', 'krm-schemas.mjs')], {
+    maxBuffer: 64 * 2 ** 20,
+  });
+  if (generated.status !== 0)
+    throw new Error(`scripts/krm-schemas.mjs failed: ${String(generated.stderr)}`);
   writeFileSync(file, generated.stdout);
   const READ_STDIN = "let n = 0; process.stdin.on('data', (c) => { n += c.length; })";
-  const commands = [command('kube-graceful', [process.execPath, CLI], file), command('node read stdin', [process.execPath, '-e', READ_STDIN], file)];
+  const commands = [
+    command('kube-graceful', [process.execPath, CLI], file),
+    command('node read stdin', [process.execPath, '-e', READ_STDIN], file),
+  ];
   const times = time(commands);
-  console.log(`\nbig ResourceList: kpt package of JSON schemas (scripts/krm-schemas.mjs, ${(generated.stdout.length / 2 ** 20).toFixed(1)} MiB)`);
-  commands.forEach((cmd, i) => console.log(`  ${cmd.label.padEnd(18)} ${ms(median(times[i])).padStart(10)}   ${ms(quantile(times[i], 0.25))}–${ms(quantile(times[i], 0.75))}, ${ms(Math.min(...times[i]))}–${ms(Math.max(...times[i]))}`));
+  console.log(
+    `\nbig ResourceList: kpt package of JSON schemas (scripts/krm-schemas.mjs, ${(generated.stdout.length / 2 ** 20).toFixed(1)} MiB)`,
+  );
+  commands.forEach((cmd, i) =>
+    console.log(
+      `  ${cmd.label.padEnd(18)} ${ms(median(times[i])).padStart(10)}   ${ms(quantile(times[i], 0.25))}–${ms(quantile(times[i], 0.75))}, ${ms(Math.min(...times[i]))}–${ms(Math.max(...times[i]))}`,
+    ),
+  );
   const ratio = median(times[0].map((t, r) => t / times[1][r]));
-  denseSummary.push(['krm-schemas.mjs ResourceList: kube-graceful / node read stdin', `${ratio.toFixed(1)}×`, `≤ ${DENSE_TARGETS.bigListVsRead}×`, verdict(ratio <= DENSE_TARGETS.bigListVsRead)]);
+  denseSummary.push([
+    'krm-schemas.mjs ResourceList: kube-graceful / node read stdin',
+    `${ratio.toFixed(1)}×`,
+    `≤ ${DENSE_TARGETS.bigListVsRead}×`,
+    verdict(ratio <= DENSE_TARGETS.bigListVsRead),
+  ]);
 }
 
 // Memory: the large stream repeated 1×, 4× and 16× (every copy a complete set of documents).
 if (ONLY === undefined || ONLY === 'issue9') {
   const large = readFileSync(join(CORPUS, 'kube-prometheus-stack-with-crds.yaml'));
-  console.log('\npeak RSS of kube-graceful on kube-prometheus-stack-with-crds.yaml repeated (GNU time %M)');
+  console.log(
+    '\npeak RSS of kube-graceful on kube-prometheus-stack-with-crds.yaml repeated (GNU time %M)',
+  );
   if (!gnuTime) {
     console.log('  /usr/bin/time is not installed (Debian: apt-get install time): skipped.');
-    summary.push(['peak RSS at 1× (4.7 MB)', 'n/a', `< ${TARGETS.rssMiB} MiB`, 'SKIP (no /usr/bin/time)']);
+    summary.push([
+      'peak RSS at 1× (4.7 MB)',
+      'n/a',
+      `< ${TARGETS.rssMiB} MiB`,
+      'SKIP (no /usr/bin/time)',
+    ]);
   } else {
     const sizes = [1, 4, 16].map((times) => {
       const file = join(work, `large-${times}x.yaml`);
@@ -253,17 +370,31 @@ if (ONLY === undefined || ONLY === 'issue9') {
       return { times, mib: (large.length * times) / 2 ** 20, rss };
     });
     const base = median([...Array(5)].map(() => peakRss('/dev/null')));
-    console.log(`  ${'input'.padStart(10)} ${'peak RSS'.padStart(10)} ${'above empty input'.padStart(18)} ${'per input MiB'.padStart(14)}`);
+    console.log(
+      `  ${'input'.padStart(10)} ${'peak RSS'.padStart(10)} ${'above empty input'.padStart(18)} ${'per input MiB'.padStart(14)}`,
+    );
     console.log(`  ${'empty'.padStart(10)} ${`${base.toFixed(0)} MiB`.padStart(10)}`);
     for (const s of sizes) {
-      console.log(`  ${`${s.times}× ${s.mib.toFixed(1)} MiB`.padStart(10)} ${`${s.rss.toFixed(0)} MiB`.padStart(10)} ${`${(s.rss - base).toFixed(0)} MiB`.padStart(18)} ${((s.rss - base) / s.mib).toFixed(1).padStart(14)}`);
+      console.log(
+        `  ${`${s.times}× ${s.mib.toFixed(1)} MiB`.padStart(10)} ${`${s.rss.toFixed(0)} MiB`.padStart(10)} ${`${(s.rss - base).toFixed(0)} MiB`.padStart(18)} ${((s.rss - base) / s.mib).toFixed(1).padStart(14)}`,
+      );
     }
-    summary.push(['peak RSS at 1× (4.7 MB)', `${sizes[0].rss.toFixed(0)} MiB`, `< ${TARGETS.rssMiB} MiB`, verdict(sizes[0].rss < TARGETS.rssMiB)]);
+    summary.push([
+      'peak RSS at 1× (4.7 MB)',
+      `${sizes[0].rss.toFixed(0)} MiB`,
+      `< ${TARGETS.rssMiB} MiB`,
+      verdict(sizes[0].rss < TARGETS.rssMiB),
+    ]);
     // Linear: the growth per input MiB from 4× to 16× is no steeper than from 1× to 4× (with slack for GC).
     const slope = (a, b) => (b.rss - a.rss) / (b.mib - a.mib);
     const [one, four, sixteen] = sizes;
     const linear = slope(four, sixteen) <= slope(one, four) * 1.5 + 0.5;
-    summary.push(['RSS growth per input MiB, 1×→4× then 4×→16×', `${slope(one, four).toFixed(1)}, ${slope(four, sixteen).toFixed(1)}`, 'linear', verdict(linear)]);
+    summary.push([
+      'RSS growth per input MiB, 1×→4× then 4×→16×',
+      `${slope(one, four).toFixed(1)}, ${slope(four, sixteen).toFixed(1)}`,
+      'linear',
+      verdict(linear),
+    ]);
   }
 }
 
@@ -279,32 +410,67 @@ if (ONLY === undefined || ONLY === 'dense') {
   // The parse-and-print floor, bundled with the project's yaml and options (run by plain node, as a
   // user's script would be).
   const parsePrint = join(work, 'parse-print.cjs');
-  await build({ entryPoints: [join(ROOT, 'scripts', 'parse-print.ts')], outfile: parsePrint, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning' });
+  await build({
+    entryPoints: [join(ROOT, 'scripts', 'parse-print.ts')],
+    outfile: parsePrint,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    logLevel: 'warning',
+  });
 
   const commands = [
     command('kube-graceful ×400', [process.execPath, CLI], dense[400]),
     command('kube-graceful ×100', [process.execPath, CLI], dense[100]),
     command('parse+print ×400', [process.execPath, parsePrint], dense[400]),
   ];
-  const run = timedCase(`bookinfo in 400 and 100 namespaces (2,400 and 600 Deployments; ${mib(dense[400])} and ${mib(dense[100])})`, commands, RUNS);
+  const run = timedCase(
+    `bookinfo in 400 and 100 namespaces (2,400 and 600 Deployments; ${mib(dense[400])} and ${mib(dense[100])})`,
+    commands,
+    RUNS,
+  );
   const vsFloor = run.perRound((t) => t['kube-graceful ×400'] / t['parse+print ×400']);
-  denseSummary.push(['bookinfo ×400: kube-graceful / parse+print with yaml', `${vsFloor.toFixed(2)}×`, `≤ ${DENSE_TARGETS.vsParsePrint}×`, verdict(vsFloor <= DENSE_TARGETS.vsParsePrint)]);
+  denseSummary.push([
+    'bookinfo ×400: kube-graceful / parse+print with yaml',
+    `${vsFloor.toFixed(2)}×`,
+    `≤ ${DENSE_TARGETS.vsParsePrint}×`,
+    verdict(vsFloor <= DENSE_TARGETS.vsParsePrint),
+  ]);
   const growth = run.perRound((t) => t['kube-graceful ×400'] / t['kube-graceful ×100']);
-  denseSummary.push(['bookinfo ×400 / ×100 (4× the workloads)', `${growth.toFixed(2)}×`, `≤ ${DENSE_TARGETS.linear}×`, verdict(growth <= DENSE_TARGETS.linear)]);
+  denseSummary.push([
+    'bookinfo ×400 / ×100 (4× the workloads)',
+    `${growth.toFixed(2)}×`,
+    `≤ ${DENSE_TARGETS.linear}×`,
+    verdict(growth <= DENSE_TARGETS.linear),
+  ]);
 
   if (kubectl) {
     const dir = join(work, 'kustomize-dense');
     writeKustomization(dir, 100);
     const kustomize = timedCase(
       `600 Deployments: kube-graceful and kubectl kustomize with one strategic-merge patch per workload kind (${KUSTOMIZE_RUNS} runs)`,
-      [command('kube-graceful', [process.execPath, CLI], join(dir, 'input.yaml')), command('kubectl kustomize', ['kubectl', 'kustomize', dir])],
+      [
+        command('kube-graceful', [process.execPath, CLI], join(dir, 'input.yaml')),
+        command('kubectl kustomize', ['kubectl', 'kustomize', dir]),
+      ],
       KUSTOMIZE_RUNS,
       0,
     );
     const ratio = kustomize.perRound((t) => t['kube-graceful'] / t['kubectl kustomize']);
-    denseSummary.push(['bookinfo ×100: kube-graceful / kubectl kustomize', `${ratio.toFixed(3)}×`, `≤ ${DENSE_TARGETS.vsKustomize}×`, verdict(ratio <= DENSE_TARGETS.vsKustomize)]);
+    denseSummary.push([
+      'bookinfo ×100: kube-graceful / kubectl kustomize',
+      `${ratio.toFixed(3)}×`,
+      `≤ ${DENSE_TARGETS.vsKustomize}×`,
+      verdict(ratio <= DENSE_TARGETS.vsKustomize),
+    ]);
   } else {
-    denseSummary.push(['bookinfo ×100: kube-graceful / kubectl kustomize', 'n/a', `≤ ${DENSE_TARGETS.vsKustomize}×`, 'SKIP (no kubectl)']);
+    denseSummary.push([
+      'bookinfo ×100: kube-graceful / kubectl kustomize',
+      'n/a',
+      `≤ ${DENSE_TARGETS.vsKustomize}×`,
+      'SKIP (no kubectl)',
+    ]);
   }
 }
 
@@ -312,10 +478,17 @@ if (ONLY === undefined || ONLY === 'dense') {
 // the big ResourceList, against Node's own baseline (`node -e 0`, the median of five runs): the
 // target is below that baseline plus 4× the input, and growth linear in the input.
 if (ONLY === undefined || ONLY === 'dense' || ONLY === 'memory') {
-  console.log("\npeak RSS of kube-graceful on bookinfo ×25, ×100, ×400 and the big ResourceList (GNU time %M; each the lowest of two runs)");
+  console.log(
+    '\npeak RSS of kube-graceful on bookinfo ×25, ×100, ×400 and the big ResourceList (GNU time %M; each the lowest of two runs)',
+  );
   if (!gnuTime) {
     console.log('  /usr/bin/time is not installed (Debian: apt-get install time): skipped.');
-    denseSummary.push(['peak RSS above `node -e 0` / input size', 'n/a', `< ${DENSE_TARGETS.rssPerInput}×`, 'SKIP (no /usr/bin/time)']);
+    denseSummary.push([
+      'peak RSS above `node -e 0` / input size',
+      'n/a',
+      `< ${DENSE_TARGETS.rssPerInput}×`,
+      'SKIP (no /usr/bin/time)',
+    ]);
   } else {
     const files = [25, 100, 400].map((copies) => {
       const file = join(work, `bookinfo-x${copies}-rss.yaml`);
@@ -323,27 +496,52 @@ if (ONLY === undefined || ONLY === 'dense' || ONLY === 'memory') {
       return [`bookinfo ×${copies}`, file];
     });
     const list = join(work, 'krm-schemas-rss.yaml');
-    const generated = spawnSync(process.execPath, [join(ROOT, 'scripts', 'krm-schemas.mjs')], { maxBuffer: 64 * 2 ** 20 });
-    if (generated.status !== 0) throw new Error(`scripts/krm-schemas.mjs failed: ${generated.stderr}`);
+    const generated = spawnSync(process.execPath, [join(ROOT, 'scripts', 'krm-schemas.mjs')], {
+      maxBuffer: 64 * 2 ** 20,
+    });
+    if (generated.status !== 0)
+      throw new Error(`scripts/krm-schemas.mjs failed: ${generated.stderr.toString()}`);
     writeFileSync(list, generated.stdout);
-    const node = median([...Array(5)].map(() => peakRss('/dev/null', [process.execPath, '-e', '0'])));
+    const node = median(
+      [...Array(5)].map(() => peakRss('/dev/null', [process.execPath, '-e', '0'])),
+    );
     const empty = median([...Array(5)].map(() => peakRss('/dev/null')));
-    const sizes = [...files, ['ResourceList (krm-schemas.mjs)', list]].map(([label, file]) => ({ label, mib: statSync(file).size / 2 ** 20, rss: Math.min(peakRss(file), peakRss(file)) }));
-    console.log(`  ${'input'.padStart(38)} ${'peak RSS'.padStart(10)} ${'above node -e 0'.padStart(16)} ${'÷ input'.padStart(8)} ${'node -e 0 + 4× input'.padStart(21)}`);
+    const sizes = [...files, ['ResourceList (krm-schemas.mjs)', list]].map(([label, file]) => ({
+      label,
+      mib: statSync(file).size / 2 ** 20,
+      rss: Math.min(peakRss(file), peakRss(file)),
+    }));
+    console.log(
+      `  ${'input'.padStart(38)} ${'peak RSS'.padStart(10)} ${'above node -e 0'.padStart(16)} ${'÷ input'.padStart(8)} ${'node -e 0 + 4× input'.padStart(21)}`,
+    );
     console.log(`  ${'node -e 0'.padStart(38)} ${`${node.toFixed(0)} MiB`.padStart(10)}`);
-    console.log(`  ${'kube-graceful, empty input'.padStart(38)} ${`${empty.toFixed(0)} MiB`.padStart(10)} ${`${(empty - node).toFixed(0)} MiB`.padStart(16)}`);
+    console.log(
+      `  ${'kube-graceful, empty input'.padStart(38)} ${`${empty.toFixed(0)} MiB`.padStart(10)} ${`${(empty - node).toFixed(0)} MiB`.padStart(16)}`,
+    );
     for (const s of sizes) {
       const above = s.rss - node;
-      console.log(`  ${`${s.label} ${s.mib.toFixed(2)} MiB`.padStart(38)} ${`${s.rss.toFixed(0)} MiB`.padStart(10)} ${`${above.toFixed(0)} MiB`.padStart(16)} ${`${(above / s.mib).toFixed(1)}×`.padStart(8)} ${`${(node + 4 * s.mib).toFixed(0)} MiB`.padStart(21)}`);
+      console.log(
+        `  ${`${s.label} ${s.mib.toFixed(2)} MiB`.padStart(38)} ${`${s.rss.toFixed(0)} MiB`.padStart(10)} ${`${above.toFixed(0)} MiB`.padStart(16)} ${`${(above / s.mib).toFixed(1)}×`.padStart(8)} ${`${(node + 4 * s.mib).toFixed(0)} MiB`.padStart(21)}`,
+      );
     }
     for (const s of [sizes[2], sizes[3]]) {
       const perInput = (s.rss - node) / s.mib;
-      denseSummary.push([`${s.label}: peak RSS above node -e 0 / input size`, `${perInput.toFixed(1)}×`, `< ${DENSE_TARGETS.rssPerInput}×`, verdict(perInput < DENSE_TARGETS.rssPerInput)]);
+      denseSummary.push([
+        `${s.label}: peak RSS above node -e 0 / input size`,
+        `${perInput.toFixed(1)}×`,
+        `< ${DENSE_TARGETS.rssPerInput}×`,
+        verdict(perInput < DENSE_TARGETS.rssPerInput),
+      ]);
     }
     const slope = (a, b) => (b.rss - a.rss) / (b.mib - a.mib);
     const [small, mid, big] = sizes;
     const linear = slope(mid, big) <= slope(small, mid) * 1.5 + 0.5;
-    denseSummary.push(['bookinfo RSS growth per input MiB, ×25→×100 then ×100→×400', `${slope(small, mid).toFixed(1)}, ${slope(mid, big).toFixed(1)}`, 'linear', verdict(linear)]);
+    denseSummary.push([
+      'bookinfo RSS growth per input MiB, ×25→×100 then ×100→×400',
+      `${slope(small, mid).toFixed(1)}, ${slope(mid, big).toFixed(1)}`,
+      'linear',
+      verdict(linear),
+    ]);
   }
 }
 
@@ -351,24 +549,40 @@ if (ONLY === undefined || ONLY === 'dense' || ONLY === 'memory') {
 const containerSummary = [];
 if (ONLY === undefined || ONLY === 'container') {
   const small = CASES.find((c) => c.small);
-  console.log(`\ncontainer: ${small.file} as a ResourceList, podman run --network none --user nobody, ${CONTAINER_RUNS} runs per command`);
+  console.log(
+    `\ncontainer: ${small.file} as a ResourceList, podman run --network none --user nobody, ${CONTAINER_RUNS} runs per command`,
+  );
   const container = containerCommands(ROOT, work, join(CORPUS, small.file));
   if (container.skip) {
     console.log(`  skipped: ${container.skip}`);
-    containerSummary.push(['container: podman run kube-graceful / podman run node -e 0', 'n/a', 'reported', `SKIP (${container.skip})`]);
+    containerSummary.push([
+      'container: podman run kube-graceful / podman run node -e 0',
+      'n/a',
+      'reported',
+      `SKIP (${container.skip})`,
+    ]);
   } else {
     const commands = container.commands.map((c) => command(c.label, c.argv, c.stdin));
     const times = time(commands, CONTAINER_RUNS);
     console.log(`  ${container.version}`);
     commands.forEach((cmd, i) => {
       const t = times[i];
-      console.log(`  ${cmd.label.padEnd(26)} ${ms(median(t)).padStart(10)}   spread (p25–p75) ${ms(quantile(t, 0.25))}–${ms(quantile(t, 0.75))}`);
+      console.log(
+        `  ${cmd.label.padEnd(26)} ${ms(median(t)).padStart(10)}   spread (p25–p75) ${ms(quantile(t, 0.25))}–${ms(quantile(t, 0.75))}`,
+      );
     });
     const rounds = times[0].map((us, r) => ({ us, node: times[1][r] }));
     const ratio = median(rounds.map((r) => r.us / r.node));
     const own = median(rounds.map((r) => r.us - r.node));
-    console.log(`  the function's own cost inside the container: ${ms(own)} (median over rounds of the difference)`);
-    containerSummary.push(['container: podman run kube-graceful / podman run node -e 0', `${ratio.toFixed(2)}×`, 'reported', 'INFO']);
+    console.log(
+      `  the function's own cost inside the container: ${ms(own)} (median over rounds of the difference)`,
+    );
+    containerSummary.push([
+      'container: podman run kube-graceful / podman run node -e 0',
+      `${ratio.toFixed(2)}×`,
+      'reported',
+      'INFO',
+    ]);
   }
 }
 
@@ -380,5 +594,8 @@ function printTargets(title, rows) {
   if (rows.length === 0) return;
   console.log(`\n${title}`);
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column].length)));
-  for (const [what, value, target, result] of rows) console.log(`  ${what.padEnd(widths[0])}  ${value.padStart(widths[1])}  target ${target.padEnd(widths[2])}  ${result}`);
+  for (const [what, value, target, result] of rows)
+    console.log(
+      `  ${what.padEnd(widths[0])}  ${value.padStart(widths[1])}  target ${target.padEnd(widths[2])}  ${result}`,
+    );
 }

@@ -15,9 +15,19 @@ import { chmodSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } fro
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 /** What the training run reads: a gateway behind an NLB, a meshed app and a meshed hook Job. */
-const TRAINING = ['examples/quickstart/istio-gateway-nlb.yaml', 'examples/manifests/graceful-demo.yaml'];
+const TRAINING = [
+  'examples/quickstart/istio-gateway-nlb.yaml',
+  'examples/manifests/graceful-demo.yaml',
+];
 
-const common = { bundle: true, platform: 'node', target: 'node20', minify: true, legalComments: 'linked', logLevel: 'warning' };
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  legalComments: 'linked',
+  logLevel: 'warning',
+};
 
 /**
  * commander requires node:child_process when loaded, for executable subcommands we do not have;
@@ -28,10 +38,13 @@ const lazyChildProcessForCommander = {
   name: 'lazy-child-process-for-commander',
   setup(build) {
     build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy' } : undefined,
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
+        ? { path: 'child_process', namespace: 'lazy' }
+        : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
-      contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
+      contents:
+        "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
       loader: 'js',
     }));
   },
@@ -51,7 +64,8 @@ const bundled = await build({
 });
 const code = bundled.outputFiles.find((f) => f.path.endsWith('.cjs'));
 const bundleName = `kube-graceful.${createHash('sha256').update(code.contents).digest('hex').slice(0, 12)}.cjs`;
-for (const file of bundled.outputFiles) writeFileSync(file.path.replace(/kube-graceful\.cjs(?=[^/]*$)/, bundleName), file.contents);
+for (const file of bundled.outputFiles)
+  writeFileSync(file.path.replace(/kube-graceful\.cjs(?=[^/]*$)/, bundleName), file.contents);
 
 await build({
   ...common,
@@ -74,9 +88,16 @@ const training = spawnSync(process.execPath, ['dist/cli.js'], {
   env: { ...env, KUBE_GRACEFUL_CODE_CACHE: 'write' },
   stdio: ['pipe', 'ignore', 'pipe'],
 });
-if (training.status !== 0) throw new Error(`build: the training run failed (exit ${training.status}):\n${String(training.stderr)}`);
-const check = spawnSync(process.execPath, ['dist/cli.js', '--version'], { env: { ...env, KUBE_GRACEFUL_CODE_CACHE: 'check' }, encoding: 'utf8' });
-if (!check.stderr.includes('code cache used')) throw new Error(`build: V8 does not take the cache it just made: ${check.stderr}`);
+if (training.status !== 0)
+  throw new Error(
+    `build: the training run failed (exit ${training.status}):\n${String(training.stderr)}`,
+  );
+const check = spawnSync(process.execPath, ['dist/cli.js', '--version'], {
+  env: { ...env, KUBE_GRACEFUL_CODE_CACHE: 'check' },
+  encoding: 'utf8',
+});
+if (!check.stderr.includes('code cache used'))
+  throw new Error(`build: V8 does not take the cache it just made: ${check.stderr}`);
 
 // The Helm 4 plugin folder carries its own copy (renderer/plugin.yaml runs
 // ${HELM_PLUGIN_DIR}/dist/cli.js): `helm plugin install` symlinks the folder and node resolves

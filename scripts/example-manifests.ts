@@ -11,7 +11,11 @@ import { helm3Path, helmEnv } from '../test/helpers/tools.ts';
 
 const home = mkdtempSync(join(tmpdir(), 'kg-example-manifests-'));
 try {
-  const rendered = execFileSync(helm3Path(), ['template', 'demo', fixturePath('charts', 'graceful-demo')], { env: helmEnv(home), encoding: 'utf8' });
+  const rendered = execFileSync(
+    helm3Path(),
+    ['template', 'demo', fixturePath('charts', 'graceful-demo')],
+    { env: helmEnv(home), encoding: 'utf8' },
+  );
   writeFileSync(join(ROOT, 'examples', 'manifests', 'graceful-demo.yaml'), rendered);
   console.log('wrote examples/manifests/graceful-demo.yaml');
 } finally {

@@ -8,11 +8,19 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const EXAMPLE_ARGS = ['explain', '--format', 'svg', 'examples/quickstart/istio-gateway-nlb.yaml'];
+export const EXAMPLE_ARGS = [
+  'explain',
+  '--format',
+  'svg',
+  'examples/quickstart/istio-gateway-nlb.yaml',
+];
 export const EXAMPLE_PICTURE = 'docs/images/quickstart-timeline.svg';
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const svg = execFileSync(process.execPath, [join(root, 'dist', 'cli.js'), ...EXAMPLE_ARGS], { cwd: root, encoding: 'utf8' });
+  const svg = execFileSync(process.execPath, [join(root, 'dist', 'cli.js'), ...EXAMPLE_ARGS], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   writeFileSync(join(root, EXAMPLE_PICTURE), svg);
   console.log(`wrote ${EXAMPLE_PICTURE}`);
 }

@@ -14,7 +14,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BOOKINFO = fileURLToPath(new URL('../test/fixtures/corpus/istio-sample-kube-bookinfo.yaml', import.meta.url));
+const BOOKINFO = fileURLToPath(
+  new URL('../test/fixtures/corpus/istio-sample-kube-bookinfo.yaml', import.meta.url),
+);
 
 /** The workload kinds kube-graceful patches, as the bench's JSON6902 kustomization lists them. */
 export const WORKLOAD_KINDS = ['Deployment', 'DaemonSet', 'StatefulSet', 'Job'];
@@ -29,7 +31,8 @@ let bookinfo;
 function readBookinfo() {
   // The sample ends with a `---` line; the copies are joined with one, so no empty document between.
   const text = readFileSync(BOOKINFO, 'utf8').replace(/\n---\n$/, '\n');
-  if (!/^metadata:\n {2}name: /m.test(text)) throw new Error(`${BOOKINFO}: no top-level metadata.name to put a namespace next to`);
+  if (!/^metadata:\n {2}name: /m.test(text))
+    throw new Error(`${BOOKINFO}: no top-level metadata.name to put a namespace next to`);
   return text;
 }
 
@@ -56,13 +59,20 @@ export function writeKustomization(dir, copies) {
     );
     patches.push(`  - target: {kind: ${kind}}\n    path: ${file}`);
   }
-  writeFileSync(join(dir, 'kustomization.yaml'), `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - input.yaml\npatches:\n${patches.join('\n')}\n`);
+  writeFileSync(
+    join(dir, 'kustomization.yaml'),
+    `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - input.yaml\npatches:\n${patches.join('\n')}\n`,
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [copiesArg, flag, dir] = process.argv.slice(2);
   const copies = Number(copiesArg);
-  if (!Number.isInteger(copies) || copies < 1 || (flag !== undefined && (flag !== '--kustomize' || !dir))) {
+  if (
+    !Number.isInteger(copies) ||
+    copies < 1 ||
+    (flag !== undefined && (flag !== '--kustomize' || !dir))
+  ) {
     console.error('usage: node scripts/gen-dense.mjs COPIES [--kustomize DIR]');
     process.exit(2);
   }

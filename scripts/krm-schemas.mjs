@@ -19,23 +19,57 @@ import { Document, parseAllDocuments } from 'yaml';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ITEMS = Number(process.argv[2] ?? 534);
-const chart = parseAllDocuments(readFileSync(join(ROOT, 'test', 'fixtures', 'corpus', 'kube-prometheus-stack-with-crds.yaml'), 'utf8'), { version: '1.1' }).map((d) => d.toJS()).filter(Boolean);
+const chart = parseAllDocuments(
+  readFileSync(
+    join(ROOT, 'test', 'fixtures', 'corpus', 'kube-prometheus-stack-with-crds.yaml'),
+    'utf8',
+  ),
+  { version: '1.1' },
+)
+  .map((d) => d.toJS())
+  .filter(Boolean);
 
-const KPT_ANNOTATIONS = ['config.kubernetes.io/index', 'config.kubernetes.io/path', 'internal.config.kubernetes.io/index', 'internal.config.kubernetes.io/path', 'internal.config.kubernetes.io/seqindent'];
+const KPT_ANNOTATIONS = [
+  'config.kubernetes.io/index',
+  'config.kubernetes.io/path',
+  'internal.config.kubernetes.io/index',
+  'internal.config.kubernetes.io/path',
+  'internal.config.kubernetes.io/seqindent',
+];
 
 /** A resource as kpt fn source wraps the file `path` holding it (its annotations single-quoted, as kyaml writes them). */
 function item(resource, path) {
   const values = ['0', path, '0', path, 'compact'];
-  const annotations = { ...(resource.metadata?.annotations ?? {}), ...Object.fromEntries(KPT_ANNOTATIONS.map((k, i) => [k, values[i]])) };
-  const doc = new Document({ ...resource, metadata: { ...resource.metadata, annotations } }, { version: '1.1' });
-  for (const key of KPT_ANNOTATIONS) doc.getIn(['metadata', 'annotations', key], true).type = 'QUOTE_SINGLE';
+  const annotations = {
+    ...(resource.metadata?.annotations ?? {}),
+    ...Object.fromEntries(KPT_ANNOTATIONS.map((k, i) => [k, values[i]])),
+  };
+  const doc = new Document(
+    { ...resource, metadata: { ...resource.metadata, annotations } },
+    { version: '1.1' },
+  );
+  for (const key of KPT_ANNOTATIONS)
+    doc.getIn(['metadata', 'annotations', key], true).type = 'QUOTE_SINGLE';
   const text = doc.toString({ indentSeq: false, lineWidth: 0 });
   return { path, text: `- ${text.replace(/\n$/, '').replace(/\n(?=[^\n])/g, '\n  ')}\n` };
 }
 
-const head = [item({ apiVersion: 'kpt.dev/v1', kind: 'Kptfile', metadata: { name: 'schemas' }, info: { description: 'JSON schemas for kubeval, and the workloads they check' } }, 'Kptfile')];
-const workloads = chart.filter((r) => ['Deployment', 'DaemonSet', 'StatefulSet', 'Service'].includes(r.kind));
-for (const r of workloads) head.push(item(r, `app/${r.kind.toLowerCase()}-${r.metadata.name}.yaml`));
+const head = [
+  item(
+    {
+      apiVersion: 'kpt.dev/v1',
+      kind: 'Kptfile',
+      metadata: { name: 'schemas' },
+      info: { description: 'JSON schemas for kubeval, and the workloads they check' },
+    },
+    'Kptfile',
+  ),
+];
+const workloads = chart.filter((r) =>
+  ['Deployment', 'DaemonSet', 'StatefulSet', 'Service'].includes(r.kind),
+);
+for (const r of workloads)
+  head.push(item(r, `app/${r.kind.toLowerCase()}-${r.metadata.name}.yaml`));
 
 /**
  * Schemas of real size and shape: per CRD version, its spec's top-level fields in groups of about
@@ -51,7 +85,9 @@ for (const crd of chart.filter((r) => r.kind === 'CustomResourceDefinition')) {
       group = {};
       size = 0;
     };
-    for (const [field, schema] of Object.entries(version.schema?.openAPIV3Schema?.properties?.spec?.properties ?? {})) {
+    for (const [field, schema] of Object.entries(
+      version.schema?.openAPIV3Schema?.properties?.spec?.properties ?? {},
+    )) {
       const length = JSON.stringify(schema).length;
       if (length > 20_000) continue; // the few huge ones (a whole pod spec) would make a list of 534 items far bigger
       group[field] = schema;
@@ -75,7 +111,19 @@ for (let minor = 20; items.length < ITEMS; minor++) {
         group: crd.spec.group,
         names: crd.spec.names,
         scope: crd.spec.scope,
-        versions: [{ name: version.name, served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: fields } } } } }],
+        versions: [
+          {
+            name: version.name,
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: { spec: { type: 'object', properties: fields } },
+              },
+            },
+          },
+        ],
       },
     };
     items.push(item(resource, `schemas/v1.${minor}-standalone/${name}.yaml`));
@@ -83,4 +131,6 @@ for (let minor = 20; items.length < ITEMS; minor++) {
 }
 items.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
-process.stdout.write(`apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items.map((i) => i.text).join('')}`);
+process.stdout.write(
+  `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items.map((i) => i.text).join('')}`,
+);

@@ -9,5 +9,7 @@ import { parseAllDocuments } from 'yaml';
 import { parseOptions, stringifyOptions } from '../fn/yaml/options.ts';
 
 const docs = parseAllDocuments(readFileSync(0, 'utf8'), parseOptions());
-const printed = (Array.isArray(docs) ? docs : []).map((doc) => doc.toString(stringifyOptions())).join('');
+const printed = (Array.isArray(docs) ? docs : [])
+  .map((doc) => doc.toString(stringifyOptions()))
+  .join('');
 writeSync(1, printed);

@@ -42,9 +42,13 @@ if (!script) {
   });
 }
 const profiles = join(work, 'profiles');
-const result = spawnSync(process.execPath, ['--max-opt=1', '--cpu-prof', `--cpu-prof-dir=${profiles}`, script], {
-  stdio: [openSync(stream, 'r'), 'ignore', 'inherit'],
-});
+const result = spawnSync(
+  process.execPath,
+  ['--max-opt=1', '--cpu-prof', `--cpu-prof-dir=${profiles}`, script],
+  {
+    stdio: [openSync(stream, 'r'), 'ignore', 'inherit'],
+  },
+);
 if (result.status !== 0) throw new Error(`the run exited ${result.status}`);
 const file = join(profiles, readdirSync(profiles)[0]);
 const profile = JSON.parse(readFileSync(file, 'utf8'));
@@ -53,32 +57,46 @@ const profile = JSON.parse(readFileSync(file, 'utf8'));
 const sourceOf = (() => {
   if (cli) return () => undefined;
   const marks = [];
-  readFileSync(script, 'utf8').split('\n').forEach((line, i) => {
-    const m = /^\s*\/\/ ((?:fn|node_modules)\/\S+)$/.exec(line);
-    if (m) marks.push([i, m[1].replace(/^node_modules\/(\.pnpm\/)?/, '')]);
-  });
+  readFileSync(script, 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      const m = /^\s*\/\/ ((?:fn|node_modules)\/\S+)$/.exec(line);
+      if (m) marks.push([i, m[1].replace(/^node_modules\/(\.pnpm\/)?/, '')]);
+    });
   return (line) => {
     let found;
-    for (const [at, name] of marks) if (at <= line) found = name;
-    else break;
+    for (const [at, name] of marks)
+      if (at <= line) found = name;
+      else break;
     return found;
   };
 })();
 
 // Self time: each sample is charged to the node it was taken in; timeDeltas[i] is sample i's time.
 const selfMs = new Map();
-for (let i = 0; i < profile.samples.length; i++) selfMs.set(profile.samples[i], (selfMs.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+for (let i = 0; i < profile.samples.length; i++)
+  selfMs.set(
+    profile.samples[i],
+    (selfMs.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000,
+  );
 const byFunction = new Map();
 let total = 0;
 for (const node of profile.nodes) {
   const ms = selfMs.get(node.id) ?? 0;
   total += ms;
   const { functionName, url, lineNumber } = node.callFrame;
-  const where = url === `file://${script}` || url === script ? sourceOf(lineNumber) ?? `line ${lineNumber + 1}` : url.replace(/^node:/, 'node:') || '(native)';
+  const where =
+    url === `file://${script}` || url === script
+      ? (sourceOf(lineNumber) ?? `line ${lineNumber + 1}`)
+      : url.replace(/^node:/, 'node:') || '(native)';
   const key = `${functionName || '(anonymous)'}  ${where}`;
   byFunction.set(key, (byFunction.get(key) ?? 0) + ms);
 }
-console.log(`${stream}: ${total.toFixed(0)} ms sampled; top ${TOP} by self time (profile: ${file})`);
+console.log(
+  `${stream}: ${total.toFixed(0)} ms sampled; top ${TOP} by self time (profile: ${file})`,
+);
 for (const [key, ms] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, TOP)) {
-  console.log(`${ms.toFixed(0).padStart(7)} ms ${((100 * ms) / total).toFixed(1).padStart(5)}%  ${key}`);
+  console.log(
+    `${ms.toFixed(0).padStart(7)} ms ${((100 * ms) / total).toFixed(1).padStart(5)}%  ${key}`,
+  );
 }

@@ -13,19 +13,29 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SOURCE = /\.(?:[cm]?[jt]s|tsx)$/;
-const SPECIFIER = /^\s*(?:import|export)\b[^;'"]*?\bfrom\s*(['"])([^'"\n]+)\1|^\s*import\s*(['"])([^'"\n]+)\3|\b(?:import|require)\s*\(\s*(['"])([^'"\n]+)\5\s*\)/gm;
+const SPECIFIER =
+  /^\s*(?:import|export)\b[^;'"]*?\bfrom\s*(['"])([^'"\n]+)\1|^\s*import\s*(['"])([^'"\n]+)\3|\b(?:import|require)\s*\(\s*(['"])([^'"\n]+)\5\s*\)/gm;
 /** Comment lines (`//`, `/*`, ` *`): examples in prose are no imports. */
 const COMMENT_LINE = /^\s*(?:\/\/|\/\*|\*).*$/gm;
 
 /** The package a bare specifier names (`@scope/name/sub` → `@scope/name`); undefined for relative, absolute and built-in ones. */
 export function packageOf(specifier) {
-  if (/^[./]/.test(specifier) || specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0])) return undefined;
-  return specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+  if (
+    /^[./]/.test(specifier) ||
+    specifier.startsWith('node:') ||
+    builtinModules.includes(specifier.split('/')[0])
+  )
+    return undefined;
+  return specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 }
 
 function* sourceFiles(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'fixtures' || entry.name === 'golden') continue;
+    if (entry.name === 'node_modules' || entry.name === 'fixtures' || entry.name === 'golden')
+      continue;
     const path = join(dir, entry.name);
     if (entry.isDirectory()) yield* sourceFiles(path);
     else if (SOURCE.test(entry.name)) yield path;
@@ -47,7 +57,9 @@ export function undeclaredImports(root) {
       continue;
     }
     for (const file of files) {
-      for (const match of readFileSync(file, 'utf8').replace(COMMENT_LINE, '').matchAll(SPECIFIER)) {
+      for (const match of readFileSync(file, 'utf8')
+        .replace(COMMENT_LINE, '')
+        .matchAll(SPECIFIER)) {
         const name = packageOf(match[2] ?? match[4] ?? match[6]);
         if (name === undefined || declared.has(name) || name === pkg.name) continue;
         const key = `${folder}\0${name}`;
@@ -63,7 +75,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const problems = undeclaredImports(fileURLToPath(new URL('..', import.meta.url)));
   for (const p of problems) {
     const kind = p.folder === 'fn' ? 'dependencies' : 'dependencies or devDependencies';
-    console.error(`${p.folder}: ${p.name} is imported (${p.files.join(', ')}) but not in package.json ${kind}`);
+    console.error(
+      `${p.folder}: ${p.name} is imported (${p.files.join(', ')}) but not in package.json ${kind}`,
+    );
   }
   process.exit(problems.length > 0 ? 1 : 0);
 }

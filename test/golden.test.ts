@@ -5,7 +5,15 @@
  */
 import test from 'ava';
 import { labelledDiff } from './helpers/goldenDiff.ts';
-import { EXPECTED_DIFF, expected, expectedOutput, goldenCases, reportOf, runCase, validateChangedDocuments } from './helpers/golden.ts';
+import {
+  EXPECTED_DIFF,
+  expected,
+  expectedOutput,
+  goldenCases,
+  reportOf,
+  runCase,
+  validateChangedDocuments,
+} from './helpers/golden.ts';
 
 for (const goldenCase of goldenCases()) {
   test(`golden ${goldenCase.name}`, (t) => {
@@ -13,11 +21,22 @@ for (const goldenCase of goldenCases()) {
     const want = expectedOutput(goldenCase, result.output);
     // A failure shows only the lines that differ (ava would print both multi-megabyte strings).
     if (result.output === want) t.pass();
-    else t.fail(`output differs from ${goldenCase.inputName} + ${EXPECTED_DIFF}:\n${labelledDiff('expected', 'actual', want, result.output)}`);
-    t.is(reportOf(result), expected(goldenCase, 'report.txt', reportOf(result)), 'report differs from report.txt');
+    else
+      t.fail(
+        `output differs from ${goldenCase.inputName} + ${EXPECTED_DIFF}:\n${labelledDiff('expected', 'actual', want, result.output)}`,
+      );
+    t.is(
+      reportOf(result),
+      expected(goldenCase, 'report.txt', reportOf(result)),
+      'report differs from report.txt',
+    );
     const again = runCase(goldenCase, result.output);
     t.deepEqual(again.changes, [], 'a second run over the output must change nothing');
     t.is(again.output, result.output);
-    if (result.changes.length > 0) t.true(validateChangedDocuments(result) > 0, 'changed documents must validate against Kubernetes schemas');
+    if (result.changes.length > 0)
+      t.true(
+        validateChangedDocuments(result) > 0,
+        'changed documents must validate against Kubernetes schemas',
+      );
   });
 }

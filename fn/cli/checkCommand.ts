@@ -34,17 +34,20 @@ import type { SettingOptions } from './settingsOptions.ts';
 import { configFromOption } from './transformCommand.ts';
 import type { CommandOutput } from './transformCommand.ts';
 
-export const FAIL_ON = ['change', 'warning', 'error'] as const;
-export type FailOn = (typeof FAIL_ON)[number];
+const FAIL_ON = ['change', 'warning', 'error'] as const;
+type FailOn = (typeof FAIL_ON)[number];
 
 /** Options of `check`, as the CLI parsed them. */
-export interface CheckCommandOptions extends SettingOptions {
+interface CheckCommandOptions extends SettingOptions {
   readonly files: readonly string[];
   readonly failOn: FailOn;
 }
 
 /** What fails the check at a level: error findings always; changes from `change`; warnings at `warning`. */
-export function failures(result: Pick<TransformResult, 'changes' | 'findings'>, failOn: FailOn): { changes: boolean; errors: boolean; warnings: boolean; failed: boolean } {
+function failures(
+  result: Pick<TransformResult, 'changes' | 'findings'>,
+  failOn: FailOn,
+): { changes: boolean; errors: boolean; warnings: boolean; failed: boolean } {
   const errors = result.findings.some((f) => f.severity === 'error');
   const changes = failOn !== 'error' && result.changes.length > 0;
   const warnings = failOn === 'warning' && result.findings.some((f) => f.severity === 'warning');
@@ -52,36 +55,62 @@ export function failures(result: Pick<TransformResult, 'changes' | 'findings'>, 
 }
 
 /** Runs `check`; throws KubeGracefulError on bad input or config (exit 2). */
-export async function runCheck(options: CheckCommandOptions): Promise<CommandOutput> {
+// A command's work is async like its siblings' (Runner): check reads everything synchronously,
+// and `async` keeps its throws rejections, which is how settle() (outcome.ts) receives them.
+// eslint-disable-next-line @typescript-eslint/require-await
+async function runCheck(options: CheckCommandOptions): Promise<CommandOutput> {
   const config = configFromOption(options.config);
   const inputs = readInputs(options.files);
-  const result = transform(inputs.text, { flags: options.flags, parseAll: options.allDocuments, ...(config ? { config } : {}) });
+  const result = transform(inputs.text, {
+    flags: options.flags,
+    parseAll: options.allDocuments,
+    ...(config ? { config } : {}),
+  });
   const verdict = failures(result, options.failOn);
   const lines = [
     ...result.changes.map((c) => changeLine(c, inputs)),
-    ...result.findings.filter((f) => f.severity !== 'info').map((f) => findingLine(f, locationOf(f, inputs))),
+    ...result.findings
+      .filter((f) => f.severity !== 'info')
+      .map((f) => findingLine(f, locationOf(f, inputs))),
     summary(result, options.failOn, verdict.failed),
   ];
   const exitCode = verdict.failed ? 1 : 0;
   if (result.mode === 'resourceList') {
     // A validator never modifies: the list as read (no item changed, so every byte is kept) plus results.
-    const list = readResourceList(inputs.text, { parseAll: options.allDocuments, extraKinds: () => result.config.spec.extraKinds });
-    const pending = krmResults(result.changes, [], list.resources).map((r) => ({ ...r, severity: verdict.changes ? ('error' as const) : ('info' as const), message: `would set ${r.field?.path}: ${r.message}` }));
+    const list = readResourceList(inputs.text, {
+      parseAll: options.allDocuments,
+      extraKinds: () => result.config.spec.extraKinds,
+    });
+    const pending = krmResults(result.changes, [], list.resources).map((r) => ({
+      ...r,
+      severity: verdict.changes ? ('error' as const) : ('info' as const),
+      message: `would set ${r.field?.path}: ${r.message}`,
+    }));
     // Errors first, as the transform orders them (fn/krm/results.ts): kpt shows only the first few.
-    const results = [...pending, ...krmResults([], result.findings, list.resources)].sort(bySeverity);
+    const results = [...pending, ...krmResults([], result.findings, list.resources)].sort(
+      bySeverity,
+    );
     return { stdout: renderResourceList(list, results), stderr: lines, exitCode };
   }
   return { stdout: `${lines.join('\n')}\n`, stderr: [], exitCode };
 }
 
 /** One pending change, in findingLine's shape: `change: MUTATOR file:line Kind ns/name field: before → after`. */
-export function changeLine(change: ChangeRecord, inputs: Pick<Inputs, 'locate'>): string {
-  const where = [formatLocation(inputs.locate(change.document, change.resource, change.path)), formatRef(change.resource), formatPath(change.path)].filter(Boolean).join(' ');
+function changeLine(change: ChangeRecord, inputs: Pick<Inputs, 'locate'>): string {
+  const where = [
+    formatLocation(inputs.locate(change.document, change.resource, change.path)),
+    formatRef(change.resource),
+    formatPath(change.path),
+  ]
+    .filter(Boolean)
+    .join(' ');
   return `change: ${change.mutator} ${where}: ${clip(show(change.before))} → ${clip(show(change.after))}`;
 }
 
 function locationOf(finding: Finding, inputs: Inputs): string | undefined {
-  return finding.document === undefined ? undefined : formatLocation(inputs.locate(finding.document, finding.resource, finding.path));
+  return finding.document === undefined
+    ? undefined
+    : formatLocation(inputs.locate(finding.document, finding.resource, finding.path));
 }
 
 /** Long values (a wrapped command) are cut: the line is for finding the field, `--diff` shows it all. */
@@ -91,7 +120,8 @@ function clip(text: string): string {
 
 function summary(result: TransformResult, failOn: FailOn, failed: boolean): string {
   const count = (s: string) => result.findings.filter((f) => f.severity === s).length;
-  const workloads = new Set(result.changes.map((c) => `${c.document}:${formatRef(c.resource)}`)).size;
+  const workloads = new Set(result.changes.map((c) => `${c.document}:${formatRef(c.resource)}`))
+    .size;
   const changed = result.changes.length
     ? `${result.changes.length} field${result.changes.length === 1 ? '' : 's'} in ${workloads} workload${workloads === 1 ? '' : 's'} would change`
     : 'nothing would change';
@@ -103,15 +133,27 @@ export function registerCheck(program: CommandUnknownOpts, run: Runner): void {
   const command = addSettingOptions(
     program
       .command('check')
-      .description('exit 1 when the manifests are not what kube-graceful would write (or have error findings); one line per change and finding with file:line, resource and field. On a ResourceList: a KRM validator (items unchanged, results added)')
+      .description(
+        'exit 1 when the manifests are not what kube-graceful would write (or have error findings); one line per change and finding with file:line, resource and field. On a ResourceList: a KRM validator (items unchanged, results added)',
+      )
       .argument('[files...]', 'manifest files (joined as one stream); - or none: stdin')
-      .addOption(new Option('--fail-on <level>', 'error: error findings; change: also pending changes; warning: also warnings').choices(FAIL_ON).default('change'))
+      .addOption(
+        new Option(
+          '--fail-on <level>',
+          'error: error findings; change: also pending changes; warning: also warnings',
+        )
+          .choices(FAIL_ON)
+          .default('change'),
+      )
       .option('--log-file <file>', 'also write error messages here')
       .showHelpAfterError('(run kube-graceful check --help for usage)')
       .exitOverride(),
   );
   command.action(async (files, options) => {
     const logFile = options.logFile ?? process.env['KUBE_GRACEFUL_LOG_FILE'];
-    await run(() => runCheck({ ...settingOptionsFrom(options), files, failOn: options.failOn }), logFile);
+    await run(
+      () => runCheck({ ...settingOptionsFrom(options), files, failOn: options.failOn }),
+      logFile,
+    );
   });
 }

@@ -15,13 +15,16 @@ import { configFromOption } from './transformCommand.ts';
 import type { CommandOutput } from './transformCommand.ts';
 
 /** How the entry point runs a command's work (fn/cli/main.ts). */
-export type Runner = (work: () => Promise<CommandOutput>, logFile: string | undefined) => Promise<void>;
+export type Runner = (
+  work: () => Promise<CommandOutput>,
+  logFile: string | undefined,
+) => Promise<void>;
 
-export const EXPLAIN_FORMATS = ['text', 'json', 'markdown', 'svg', 'html'] as const;
-export type ExplainFormat = (typeof EXPLAIN_FORMATS)[number];
+const EXPLAIN_FORMATS = ['text', 'json', 'markdown', 'svg', 'html'] as const;
+type ExplainFormat = (typeof EXPLAIN_FORMATS)[number];
 
 /** Options of `explain`, as the CLI parsed them. */
-export interface ExplainCommandOptions extends SettingOptions {
+interface ExplainCommandOptions extends SettingOptions {
   readonly files: readonly string[];
   readonly output: ExplainFormat;
   /** ANSI colour in text output. */
@@ -33,29 +36,45 @@ export interface ExplainCommandOptions extends SettingOptions {
  * config. explain is imported here, not at start-up: the transform, which Helm runs on every
  * upgrade, never loads it unless a report is asked for.
  */
-export async function explainFiles(options: Omit<ExplainCommandOptions, 'output' | 'colour'>): Promise<Explanation> {
+async function explainFiles(
+  options: Omit<ExplainCommandOptions, 'output' | 'colour'>,
+): Promise<Explanation> {
   const { explain } = await import('../explain/explain.ts');
   const config = configFromOption(options.config);
   const inputs = readInputs(options.files);
-  const result = transform(inputs.text, { flags: options.flags, parseAll: options.allDocuments, ...(config ? { config } : {}) });
+  const result = transform(inputs.text, {
+    flags: options.flags,
+    parseAll: options.allDocuments,
+    ...(config ? { config } : {}),
+  });
   return explain(result, (document) => inputs.locate(document));
 }
 
 /** Runs `explain`. Exit 0 whatever the timelines show: it explains, `check` gates. */
-export async function runExplain(options: ExplainCommandOptions): Promise<CommandOutput> {
+async function runExplain(options: ExplainCommandOptions): Promise<CommandOutput> {
   const explanation = await explainFiles(options);
   const render = async (): Promise<string> => {
-    if (options.output === 'json') return (await import('../explain/render/json.ts')).renderJson(explanation);
-    if (options.output === 'markdown') return (await import('../explain/render/markdown.ts')).renderMarkdown(explanation);
-    if (options.output === 'svg') return (await import('../explain/render/svg.ts')).renderSvg(explanation);
-    if (options.output === 'html') return (await import('../explain/render/html.ts')).renderHtml(explanation);
-    return (await import('../explain/render/text.ts')).renderText(explanation, { colour: options.colour, ...(process.stdout.isTTY && process.stdout.columns ? { width: process.stdout.columns } : {}) });
+    if (options.output === 'json')
+      return (await import('../explain/render/json.ts')).renderJson(explanation);
+    if (options.output === 'markdown')
+      return (await import('../explain/render/markdown.ts')).renderMarkdown(explanation);
+    if (options.output === 'svg')
+      return (await import('../explain/render/svg.ts')).renderSvg(explanation);
+    if (options.output === 'html')
+      return (await import('../explain/render/html.ts')).renderHtml(explanation);
+    return (await import('../explain/render/text.ts')).renderText(explanation, {
+      colour: options.colour,
+      ...(process.stdout.isTTY && process.stdout.columns ? { width: process.stdout.columns } : {}),
+    });
   };
   return { stdout: await render(), stderr: [], exitCode: 0 };
 }
 
 /** Returns true when text output may be coloured: stdout is a terminal and NO_COLOR is unset or empty (no-color.org). */
-export function colourWanted(stream: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): boolean {
+export function colourWanted(
+  stream: { isTTY?: boolean } = process.stdout,
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
   return stream.isTTY === true && !env['NO_COLOR'];
 }
 
@@ -64,9 +83,18 @@ export function registerExplain(program: CommandUnknownOpts, run: Runner): void 
   const command = addSettingOptions(
     program
       .command('explain')
-      .description('show, per workload, the shutdown timeline as written and as patched: the model inputs and their sources, each derived number with its formula, and the windows in which requests would fail')
+      .description(
+        'show, per workload, the shutdown timeline as written and as patched: the model inputs and their sources, each derived number with its formula, and the windows in which requests would fail',
+      )
       .argument('[files...]', 'manifest files (joined as one stream); - or none: stdin')
-      .addOption(new Option('-o, --output <format>', 'output format: text, json, markdown, svg (a picture of each timeline) or html (a page of them)').choices(EXPLAIN_FORMATS).default('text'))
+      .addOption(
+        new Option(
+          '-o, --output <format>',
+          'output format: text, json, markdown, svg (a picture of each timeline) or html (a page of them)',
+        )
+          .choices(EXPLAIN_FORMATS)
+          .default('text'),
+      )
       .addOption(new Option('--format <format>', 'the same as --output').choices(EXPLAIN_FORMATS))
       .option('--log-file <file>', 'also write error messages here')
       .showHelpAfterError('(run kube-graceful explain --help for usage)')
@@ -74,6 +102,15 @@ export function registerExplain(program: CommandUnknownOpts, run: Runner): void 
   );
   command.action(async (files, options) => {
     const logFile = options.logFile ?? process.env['KUBE_GRACEFUL_LOG_FILE'];
-    await run(() => runExplain({ ...settingOptionsFrom(options), files, output: options.format ?? options.output, colour: colourWanted() }), logFile);
+    await run(
+      () =>
+        runExplain({
+          ...settingOptionsFrom(options),
+          files,
+          output: options.format ?? options.output,
+          colour: colourWanted(),
+        }),
+      logFile,
+    );
   });
 }

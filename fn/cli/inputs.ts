@@ -51,11 +51,21 @@ const STDIN_NAME = '<stdin>';
 /** Returns the joined input of `paths` (stdin when empty); throws KubeGracefulError when a file can't be read. */
 export function readInputs(paths: readonly string[]): Inputs {
   const names = paths.length ? paths : ['-'];
-  if (names.filter((p) => p === '-').length > 1) throw new KubeGracefulError('E_USAGE', 'stdin (-) named more than once', {}, 'Name - once.');
-  const texts = names.map((path) => ({ name: path === '-' ? STDIN_NAME : path, text: readInputFile(path) }));
+  if (names.filter((p) => p === '-').length > 1)
+    throw new KubeGracefulError('E_USAGE', 'stdin (-) named more than once', {}, 'Name - once.');
+  const texts = names.map((path) => ({
+    name: path === '-' ? STDIN_NAME : path,
+    text: readInputFile(path),
+  }));
   if (texts.length > 1) {
     const list = texts.find((t) => looksLikeResourceList(t.text));
-    if (list) throw new KubeGracefulError('E_USAGE', `${list.name} is a ResourceList, which cannot be joined with other files`, {}, 'Pass a ResourceList alone (as kpt and kustomize do on stdin), or plain manifest files.');
+    if (list)
+      throw new KubeGracefulError(
+        'E_USAGE',
+        `${list.name} is a ResourceList, which cannot be joined with other files`,
+        {},
+        'Pass a ResourceList alone (as kpt and kustomize do on stdin), or plain manifest files.',
+      );
   }
   let text = '';
   let line = 1;
@@ -72,7 +82,12 @@ export function readInputs(paths: readonly string[]): Inputs {
         line += 1;
       }
     }
-    parts.push({ name: file.name, start: text.length, end: text.length + body.length, firstLine: line });
+    parts.push({
+      name: file.name,
+      start: text.length,
+      end: text.length + body.length,
+      firstLine: line,
+    });
     text += body;
     line += countNewlines(body);
   }
@@ -105,10 +120,13 @@ function streamInputs(text: string, parts: readonly Part[]): Inputs {
       if (!segment) return undefined;
       const content = contentLine(segment);
       const offset = bom.length + segment.offset + content.offset;
-      const part = parts.find((p) => offset >= p.start && offset < p.end) ?? [...parts].reverse().find((p) => p.start <= offset);
+      const part =
+        parts.find((p) => offset >= p.start && offset < p.end) ??
+        [...parts].reverse().find((p) => p.start <= offset);
       if (!part) return undefined;
       const inSegment = path ? fieldLine(segment.text, resource, path) : undefined;
-      const streamLine = inSegment === undefined ? segment.line + content.lines : segment.line + inSegment - 1;
+      const streamLine =
+        inSegment === undefined ? segment.line + content.lines : segment.line + inSegment - 1;
       return { file: part.name, line: streamLine - part.firstLine + 1 };
     },
   };
@@ -130,7 +148,11 @@ function contentLine(segment: Segment): { offset: number; lines: number } {
  * Returns the line (1-based, within the document's text) of the deepest node along `path` that exists in the document (the field
  * itself, or the object that would hold it), or undefined when the document can't be read.
  */
-function fieldLine(text: string, resource: ResourceRef | undefined, path: FieldPath): number | undefined {
+function fieldLine(
+  text: string,
+  resource: ResourceRef | undefined,
+  path: FieldPath,
+): number | undefined {
   const counter = new LineCounter();
   let doc;
   try {
@@ -143,7 +165,18 @@ function fieldLine(text: string, resource: ResourceRef | undefined, path: FieldP
   // A `kind: List`: start at the item that is the resource.
   if (isMap(node) && String(node.get('kind')) === 'List' && resource) {
     const items = node.get('items', true);
-    const item = isSeq(items) ? items.items.find((it) => isMap(it) && String(it.get('kind')) === resource.kind && String((it.get('metadata', true) as { get?: (k: string) => unknown } | undefined)?.get?.('name')) === resource.name) : undefined;
+    const item = isSeq(items)
+      ? items.items.find(
+          (it) =>
+            isMap(it) &&
+            String(it.get('kind')) === resource.kind &&
+            String(
+              (it.get('metadata', true) as { get?: (k: string) => unknown } | undefined)?.get?.(
+                'name',
+              ),
+            ) === resource.name,
+        )
+      : undefined;
     node = (item as Node | undefined) ?? node;
   }
   // The line of the last step that exists: a map key's own line (`env:`), a list item's `- `.
@@ -160,7 +193,7 @@ function fieldLine(text: string, resource: ResourceRef | undefined, path: FieldP
     } else if (isSeq(node) && typeof segment === 'object') {
       next = node.items.find((it) => isMap(it) && String(it.get(segment.key)) === segment.equals);
     }
-    if (next === undefined || next === null || typeof next !== 'object' || !('range' in (next as object))) {
+    if (next === undefined || next === null || typeof next !== 'object' || !('range' in next)) {
       if (at !== undefined) offset = at;
       break;
     }
@@ -181,11 +214,17 @@ function resourceListInputs(text: string, name: string): Inputs {
     locate(document) {
       const item = isSeq(items) ? items.items[document - 1] : undefined;
       if (!isMap(item)) return undefined;
-      const annotations = (item.toJSON() as { metadata?: { annotations?: Record<string, string> } }).metadata?.annotations ?? {};
-      const path = annotations['internal.config.kubernetes.io/path'] ?? annotations['config.kubernetes.io/path'];
+      const annotations =
+        (item.toJSON() as { metadata?: { annotations?: Record<string, string> } }).metadata
+          ?.annotations ?? {};
+      const path =
+        annotations['internal.config.kubernetes.io/path'] ??
+        annotations['config.kubernetes.io/path'];
       if (path) return { file: path };
       const offset = item.range?.[0];
-      return offset === undefined ? { file: name } : { file: name, line: counter.linePos(offset).line };
+      return offset === undefined
+        ? { file: name }
+        : { file: name, line: counter.linePos(offset).line };
     },
   };
 }

@@ -7,14 +7,19 @@ import { fstatSync, readFileSync, writeFileSync, writeSync, writevSync } from 'n
 import { KubeGracefulError } from '../core/errors.ts';
 
 /** Returns the text of stdin (empty when Helm sends nothing, e.g. `--output-dir`). */
-export function readStdin(): string {
+function readStdin(): string {
   return readStdinBytes().toString('utf8');
 }
 
 /** Returns the bytes of stdin, checked to be UTF-8 (the transform decodes only what it parses). */
 export function readStdinBytes(): Buffer {
   if (stdinIsTerminal()) {
-    throw new KubeGracefulError('E_USAGE', 'no input: stdin is a terminal', {}, 'Pipe manifests in: `helm template … | kube-graceful`, or `kube-graceful < manifests.yaml`.');
+    throw new KubeGracefulError(
+      'E_USAGE',
+      'no input: stdin is a terminal',
+      {},
+      'Pipe manifests in: `helm template … | kube-graceful`, or `kube-graceful < manifests.yaml`.',
+    );
   }
   const bytes = readFileSync(0);
   checkUtf8(bytes, 'stdin');
@@ -32,8 +37,9 @@ function stdinIsTerminal(): boolean {
     return false; // no stdin at all: reading it fails with its own message
   }
   // process.getBuiltinModule: Node 20.16+ (a synchronous load from ES modules and the bundle alike).
-  const getBuiltinModule = process.getBuiltinModule as typeof process.getBuiltinModule | undefined;
-  return getBuiltinModule ? getBuiltinModule('node:tty').isatty(0) : Boolean(process.stdin.isTTY);
+  return typeof process.getBuiltinModule === 'function'
+    ? process.getBuiltinModule('node:tty').isatty(0)
+    : Boolean(process.stdin.isTTY);
 }
 
 /** Returns the text of a file, or stdin for `-`. */
@@ -43,7 +49,12 @@ export function readInputFile(path: string): string {
   try {
     bytes = readFileSync(path);
   } catch (error) {
-    throw new KubeGracefulError('E_USAGE', `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {}, 'Check the path.');
+    throw new KubeGracefulError(
+      'E_USAGE',
+      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      {},
+      'Check the path.',
+    );
   }
   return decodeUtf8(bytes, path);
 }
@@ -62,7 +73,12 @@ function checkUtf8(bytes: Uint8Array, origin: string): void {
   if (isUtf8(bytes)) return;
   const offset = firstInvalidUtf8(bytes);
   const line = bytes.subarray(0, offset).reduce((n, b) => (b === 10 ? n + 1 : n), 1);
-  throw new KubeGracefulError('E_INPUT', `${origin} is not valid UTF-8 (first bad byte at offset ${offset})`, { line }, 'Kubernetes manifests are UTF-8 text; check for binary data or another encoding.');
+  throw new KubeGracefulError(
+    'E_INPUT',
+    `${origin} is not valid UTF-8 (first bad byte at offset ${offset})`,
+    { line },
+    'Kubernetes manifests are UTF-8 text; check for binary data or another encoding.',
+  );
 }
 
 function firstInvalidUtf8(bytes: Uint8Array): number {
@@ -98,7 +114,12 @@ export function writeSideFile(path: string, text: string): void {
   try {
     writeFileSync(path, text);
   } catch (error) {
-    throw new KubeGracefulError('E_USAGE', `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {}, 'Check that the folder exists and is writable.');
+    throw new KubeGracefulError(
+      'E_USAGE',
+      `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      {},
+      'Check that the folder exists and is writable.',
+    );
   }
 }
 
@@ -110,7 +131,10 @@ export function writeSideFile(path: string, text: string): void {
  * ends the write quietly, as cat does: returns false.
  */
 export function writeAll(fd: number, data: string | readonly Uint8Array[]): boolean {
-  const chunks: Uint8Array[] = typeof data === 'string' ? [Buffer.from(data, 'utf8')] : data.filter((chunk) => chunk.length > 0);
+  const chunks: Uint8Array[] =
+    typeof data === 'string'
+      ? [Buffer.from(data, 'utf8')]
+      : data.filter((chunk) => chunk.length > 0);
   while (chunks.length > 0) {
     let written: number;
     try {

@@ -36,7 +36,7 @@ const mode = process.env['KUBE_GRACEFUL_CODE_CACHE'];
 // background compile jobs the process waits for at exit (about 15 ms of a 6 KB chart's run).
 // Interpreter and baseline code (Sparkplug) only. Set before the script is compiled, in every run
 // and in the training run alike, so the cache's flag hash matches. A stream that turns out to be
-// long (seconds of parsing) lifts the cap again: fn/engine/tiering.ts.
+// long (seconds of parsing) lifts the cap again: fn/stream/tiering.ts.
 setFlagsFromString('--max-opt=1');
 
 const bundle = join(__dirname, KUBE_GRACEFUL_BUNDLE);
@@ -48,8 +48,21 @@ try {
   // No cache (a build without the training run): compile as usual.
 }
 // The CommonJS wrapper, as node's own loader puts around a module.
-const script = new Script(`(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8')}\n})`, { filename: bundle, cachedData });
-if (mode === 'check') process.stderr.write(`kube-graceful: code cache ${cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used'}\n`);
-if (mode === 'write') process.once('exit', () => writeFileSync(cacheFile, script.createCachedData()));
+const script = new Script(
+  `(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8')}\n})`,
+  { filename: bundle, cachedData },
+);
+if (mode === 'check')
+  process.stderr.write(
+    `kube-graceful: code cache ${cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used'}\n`,
+  );
+if (mode === 'write')
+  process.once('exit', () => writeFileSync(cacheFile, script.createCachedData()));
 const module = { exports: {} };
-(script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+(script.runInThisContext() as (...args: unknown[]) => void)(
+  module.exports,
+  createRequire(bundle),
+  module,
+  bundle,
+  dirname(bundle),
+);

@@ -8,7 +8,10 @@ import { settle } from './outcome.ts';
 import { buildProgram, CommanderError } from './program.ts';
 import type { CommandOutput } from './transformCommand.ts';
 
-async function execute(work: () => Promise<CommandOutput>, logFile: string | undefined): Promise<void> {
+async function execute(
+  work: () => Promise<CommandOutput>,
+  logFile: string | undefined,
+): Promise<void> {
   const output = await settle(work);
   if (output.stderr.length) {
     const text = `${output.stderr.join('\n')}\n`;
@@ -35,7 +38,10 @@ async function main(): Promise<void> {
       process.exitCode = error.exitCode === 0 ? 0 : 2;
       // Commander already printed the usage error on stderr, which Helm 4 never shows: copy it to
       // the log file too, or a mistyped --post-renderer-args fails with no message at all.
-      const logFile = error.exitCode === 0 ? undefined : logFileFromArgv(process.argv.slice(2)) ?? process.env['KUBE_GRACEFUL_LOG_FILE'];
+      const logFile =
+        error.exitCode === 0
+          ? undefined
+          : (logFileFromArgv(process.argv.slice(2)) ?? process.env['KUBE_GRACEFUL_LOG_FILE']);
       if (logFile) {
         try {
           appendFileSync(logFile, `kube-graceful: ${error.message.replace(/^error: /, '')}\n`);

@@ -11,7 +11,15 @@ export async function settle(work: () => Promise<CommandOutput>): Promise<Comman
   try {
     return await work();
   } catch (error) {
-    const known = error instanceof KubeGracefulError ? error : new KubeGracefulError('E_INTERNAL', error instanceof Error ? (error.stack ?? error.message) : String(error), {}, 'This is a bug in kube-graceful: please report it with the input that caused it.');
+    const known =
+      error instanceof KubeGracefulError
+        ? error
+        : new KubeGracefulError(
+            'E_INTERNAL',
+            error instanceof Error ? (error.stack ?? error.message) : String(error),
+            {},
+            'This is a bug in kube-graceful: please report it with the input that caused it.',
+          );
     return { stdout: '', stderr: [formatError(known)], exitCode: known.exitCode };
   }
 }

@@ -18,17 +18,22 @@ import { configFromOption } from './transformCommand.ts';
 import type { CommandOutput } from './transformCommand.ts';
 
 /** Options of `patches`, as the CLI parsed them. */
-export interface PatchesCommandOptions extends SettingOptions {
+interface PatchesCommandOptions extends SettingOptions {
   readonly files: readonly string[];
 }
 
-const HEADER = '# kube-graceful patches: paste under a HelmRelease\'s spec.postRenderers[].kustomize.patches\n';
+const HEADER =
+  "# kube-graceful patches: paste under a HelmRelease's spec.postRenderers[].kustomize.patches\n";
 
 /** Runs `patches`; exit 1 with nothing on stdout on error findings, as the transform. */
-export async function runPatches(options: PatchesCommandOptions): Promise<CommandOutput> {
+async function runPatches(options: PatchesCommandOptions): Promise<CommandOutput> {
   const config = configFromOption(options.config);
   const inputs = readInputs(options.files);
-  const result = transform(inputs.text, { flags: options.flags, parseAll: options.allDocuments, ...(config ? { config } : {}) });
+  const result = transform(inputs.text, {
+    flags: options.flags,
+    parseAll: options.allDocuments,
+    ...(config ? { config } : {}),
+  });
   const stderr = result.findings.filter((f) => f.severity !== 'info').map((f) => findingLine(f));
   if (result.findings.some((f) => f.severity === 'error')) {
     stderr.push('kube-graceful patches: error findings above; no patches written.');
@@ -36,7 +41,11 @@ export async function runPatches(options: PatchesCommandOptions): Promise<Comman
   }
   // Loaded here, not at start-up: the transform Helm runs on every upgrade never needs it.
   const { kustomizePatches, renderPatches } = await import('../report/patches.ts');
-  return { stdout: HEADER + renderPatches(kustomizePatches(patchedObjects(result))), stderr, exitCode: 0 };
+  return {
+    stdout: HEADER + renderPatches(kustomizePatches(patchedObjects(result))),
+    stderr,
+    exitCode: 0,
+  };
 }
 
 /** Returns each changed object as it was read, with its records, in input order. */
@@ -59,7 +68,9 @@ export function registerPatches(program: CommandUnknownOpts, run: Runner): void 
   const command = addSettingOptions(
     program
       .command('patches')
-      .description('print the changes as kustomize patches (strategic merge, or JSON 6902 for custom kinds) for a Flux HelmRelease\'s postRenderers[].kustomize.patches')
+      .description(
+        "print the changes as kustomize patches (strategic merge, or JSON 6902 for custom kinds) for a Flux HelmRelease's postRenderers[].kustomize.patches",
+      )
       .argument('[files...]', 'manifest files (joined as one stream); - or none: stdin')
       .option('--log-file <file>', 'also write error messages here')
       .showHelpAfterError('(run kube-graceful patches --help for usage)')

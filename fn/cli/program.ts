@@ -16,7 +16,7 @@ import type { CommandOutput } from './transformCommand.ts';
 declare const KUBE_GRACEFUL_VERSION: string | undefined;
 
 /** The version printed by `--version` (set at build time; `dev` when run from source). */
-export const VERSION = typeof KUBE_GRACEFUL_VERSION === 'string' ? KUBE_GRACEFUL_VERSION : 'dev';
+const VERSION = typeof KUBE_GRACEFUL_VERSION === 'string' ? KUBE_GRACEFUL_VERSION : 'dev';
 
 const EXAMPLES = `
 Examples:
@@ -58,11 +58,16 @@ Environment:
 `;
 
 /** Returns the parsed program; `run` is called with the action's output. */
-export function buildProgram(run: (work: () => Promise<CommandOutput>, logFile: string | undefined) => Promise<void>): CommandUnknownOpts {
+export function buildProgram(
+  run: (work: () => Promise<CommandOutput>, logFile: string | undefined) => Promise<void>,
+): CommandUnknownOpts {
   const program = new Command('kube-graceful')
     // Help, version and usage errors go straight to the descriptors (see writeAll); subcommands
     // inherit this from the program.
-    .configureOutput({ writeOut: (text) => void writeAll(1, text), writeErr: (text) => void writeAll(2, text) })
+    .configureOutput({
+      writeOut: (text) => void writeAll(1, text),
+      writeErr: (text) => void writeAll(2, text),
+    })
     .description(
       `Makes rollouts lose no requests and Jobs with mesh sidecars finish: reads rendered manifests (a stream, or a KRM ResourceList) on stdin or from files and writes them back with correct shutdown settings, every number computed from one timing model.\n\nMutators: ${MUTATORS.map((m) => `${m.id} (${m.description})`).join('; ') || 'none registered'}.`,
     )
@@ -72,8 +77,13 @@ export function buildProgram(run: (work: () => Promise<CommandOutput>, logFile: 
     .helpCommand(true)
     // Options after a subcommand name are the subcommand's (they share the setting flags).
     .enablePositionalOptions()
-    .option('--report <file>', 'write what changed and why to this file (text, or JSON when it ends in .json)')
-    .addOption(new Option('--report-format <format>', 'report format').choices(['text', 'json'] as const))
+    .option(
+      '--report <file>',
+      'write what changed and why to this file (text, or JSON when it ends in .json)',
+    )
+    .addOption(
+      new Option('--report-format <format>', 'report format').choices(['text', 'json'] as const),
+    )
     .option('--diff', 'print a unified diff of what would change instead of the stream')
     .option('--log-file <file>', 'also write error messages here (Helm 4 never shows stderr)')
     .showHelpAfterError('(run kube-graceful --help for usage)')

@@ -18,19 +18,35 @@ export interface SettingOptions {
  * with the first two. The flat flags come from a list, so their names are not in the type:
  * settingOptionsFrom reads them back by name.
  */
-export function addSettingOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(command: Command<Args, Opts, Globals>) {
+export function addSettingOptions<
+  Args extends unknown[],
+  Opts extends OptionValues,
+  Globals extends OptionValues,
+>(command: Command<Args, Opts, Globals>) {
   const typed = command
-    .option('-c, --config <file>', 'GracefulShutdown config (apiVersion kube-graceful.dev/v1alpha1), or a ConfigMap of flat keys')
-    .option('--all-documents', 'parse every document, not only kinds a mutator may read (slower; validates all YAML)');
+    .option(
+      '-c, --config <file>',
+      'GracefulShutdown config (apiVersion kube-graceful.dev/v1alpha1), or a ConfigMap of flat keys',
+    )
+    .option(
+      '--all-documents',
+      'parse every document, not only kinds a mutator may read (slower; validates all YAML)',
+    );
   for (const key of FLAT_KEYS) {
-    const option = new Option(`--${key.name} <${key.read === 'seconds' ? 'seconds' : 'value'}>`, key.help);
+    const option = new Option(
+      `--${key.name} <${key.read === 'seconds' ? 'seconds' : 'value'}>`,
+      key.help,
+    );
     typed.addOption(key.choices ? option.choices(key.choices) : option);
   }
   return typed;
 }
 
 /** The options addSettingOptions declares, as commander parsed them. */
-type ParsedSettingOptions = { readonly config?: string | undefined; readonly allDocuments?: true | undefined } & OptionValues;
+type ParsedSettingOptions = {
+  readonly config?: string | undefined;
+  readonly allDocuments?: true | undefined;
+} & OptionValues;
 
 /** Returns the shared options from commander's parsed `options`. */
 export function settingOptionsFrom(options: ParsedSettingOptions): SettingOptions {

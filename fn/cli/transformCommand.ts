@@ -41,20 +41,40 @@ export function configFromOption(path: string | undefined): ConfigSource | undef
  * Runs the transform over stdin (or over `stdin`, the bytes a test hands in: the same path, in
  * process); throws KubeGracefulError on bad input or config.
  */
-export async function runTransform(options: TransformCommandOptions, stdin?: Buffer): Promise<CommandOutput> {
+export async function runTransform(
+  options: TransformCommandOptions,
+  stdin?: Buffer,
+): Promise<CommandOutput> {
   const config = configFromOption(options.config);
   // stdin alone stays bytes (the fast path Helm uses); named files are joined as explain joins them.
   const files = options.files ?? [];
-  const input = files.length === 0 || (files.length === 1 && files[0] === '-') ? (stdin ?? readStdinBytes()) : readInputs(files).text;
+  const input =
+    files.length === 0 || (files.length === 1 && files[0] === '-')
+      ? (stdin ?? readStdinBytes())
+      : readInputs(files).text;
   const reportPath = options.report ?? process.env['KUBE_GRACEFUL_REPORT'];
   // The outcomes (a few KB a workload) are kept only for the report, which explains them.
-  const result = transform(input, { flags: options.flags, parseAll: options.allDocuments ?? false, outcomes: reportPath !== undefined, ...(config ? { config } : {}) });
-  if (reportPath) writeSideFile(reportPath, await report(result, options.reportFormat ?? (reportPath.endsWith('.json') ? 'json' : 'text')));
+  const result = transform(input, {
+    flags: options.flags,
+    parseAll: options.allDocuments ?? false,
+    outcomes: reportPath !== undefined,
+    ...(config ? { config } : {}),
+  });
+  if (reportPath)
+    writeSideFile(
+      reportPath,
+      await report(
+        result,
+        options.reportFormat ?? (reportPath.endsWith('.json') ? 'json' : 'text'),
+      ),
+    );
   const stderr = result.findings.filter((f) => f.severity !== 'info').map((f) => findingLine(f));
   const failed = result.findings.some((f) => f.severity === 'error');
   if (failed && result.mode === 'stream') {
     // Stream mode: nothing on stdout, so Helm fails instead of applying a half-fixed release.
-    stderr.push('kube-graceful: error findings above; no output written. Fix them or switch the mutator off for that workload (kube-graceful.dev/skip: "true").');
+    stderr.push(
+      'kube-graceful: error findings above; no output written. Fix them or switch the mutator off for that workload (kube-graceful.dev/skip: "true").',
+    );
     return { stdout: '', stderr, exitCode: 1 };
   }
   const stdout = options.diff ? await unifiedDiff(result) : (result.outputChunks ?? result.output);
@@ -66,10 +86,16 @@ export async function runTransform(options: TransformCommandOptions, stdin?: Buf
  * because Helm hides stderr), then every change record and finding. Explain is loaded only here.
  */
 async function report(result: TransformResult, format: 'text' | 'json'): Promise<string> {
-  const [{ explain }, { renderText }] = await Promise.all([import('../explain/explain.ts'), import('../explain/render/text.ts')]);
+  const [{ explain }, { renderText }] = await Promise.all([
+    import('../explain/explain.ts'),
+    import('../explain/render/text.ts'),
+  ]);
   const explanation = explain(result);
   if (format === 'json') {
-    return toJsonText({ ...reportData(result.changes, result.findings, result.config), explain: explanation });
+    return toJsonText({
+      ...reportData(result.changes, result.findings, result.config),
+      explain: explanation,
+    });
   }
   return `${renderText(explanation, { colour: false })}\n${textReport(result.changes, result.findings, result.config)}`;
 }
@@ -78,5 +104,7 @@ async function report(result: TransformResult, format: 'text' | 'json'): Promise
 async function unifiedDiff(result: TransformResult): Promise<string> {
   const { createTwoFilesPatch } = await import('diff');
   if (result.output === result.input) return '';
-  return createTwoFilesPatch('input', 'output', result.input, result.output, '', '', { context: 3 });
+  return createTwoFilesPatch('input', 'output', result.input, result.output, '', '', {
+    context: 3,
+  });
 }

@@ -6,20 +6,40 @@
 import { atLeast } from '../core/versions.ts';
 import { parseGoDurationSeconds } from '../timing/durations.ts';
 import type { PodTemplate } from '../core/kubeObject.ts';
-import { allContainers, annotations, commandText, containerNamed, envOf, graceSeconds, labels, proxyConfig, proxyConfigAnnotation, sleepActions, written } from './pod.ts';
+import {
+  allContainers,
+  annotations,
+  commandText,
+  containerNamed,
+  envOf,
+  graceSeconds,
+  labels,
+  proxyConfig,
+  proxyConfigAnnotation,
+  sleepActions,
+  written,
+} from './pod.ts';
 import type { CheckedPod } from './pod.ts';
 import { ISTIO_PROXY } from '../workloads/meshProxies.ts';
 
 const ISTIO_NATIVE = 'sidecar.istio.io/nativeSidecar';
-const LINKERD_NATIVE = ['config.alpha.linkerd.io/', 'config.beta.linkerd.io/', 'config.linkerd.io/'].map((p) => `${p}proxy-enable-native-sidecar`);
+const LINKERD_NATIVE = [
+  'config.alpha.linkerd.io/',
+  'config.beta.linkerd.io/',
+  'config.linkerd.io/',
+].map((p) => `${p}proxy-enable-native-sidecar`);
 const LINKERD_WAIT = 'config.alpha.linkerd.io/proxy-wait-before-exit-seconds';
 
 /** Returns the native-sidecar switches the pod carries (annotations "true", restartPolicy Always). */
 function nativeSwitches(template: PodTemplate): string[] {
   const a = annotations(template);
   return [
-    ...[ISTIO_NATIVE, ...LINKERD_NATIVE].filter((key) => a[key] === 'true').map((key) => `${key}: "true"`),
-    ...(template.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => `initContainers ${c.name} restartPolicy: Always`),
+    ...[ISTIO_NATIVE, ...LINKERD_NATIVE]
+      .filter((key) => a[key] === 'true')
+      .map((key) => `${key}: "true"`),
+    ...(template.spec?.initContainers ?? [])
+      .filter((c) => c.restartPolicy === 'Always')
+      .map((c) => `initContainers ${c.name} restartPolicy: Always`),
   ];
 }
 
@@ -39,38 +59,51 @@ function writtenSleeps(pod: CheckedPod): Array<{ container: string; seconds: num
 export function sleepActionNeedsKubernetes(pod: CheckedPod): string | undefined {
   const kube = pod.spec.kubernetesVersion;
   const sleeps = writtenSleeps(pod);
-  return !atLeast(kube, '1.30') && sleeps.length ? `wrote a preStop sleep action on ${sleeps.map((s) => s.container).join(', ')} for Kubernetes ${kube} < 1.30` : undefined;
+  return !atLeast(kube, '1.30') && sleeps.length
+    ? `wrote a preStop sleep action on ${sleeps.map((s) => s.container).join(', ')} for Kubernetes ${kube} < 1.30`
+    : undefined;
 }
 
 export function sleepZeroNeedsKubernetes(pod: CheckedPod): string | undefined {
   const kube = pod.spec.kubernetesVersion;
   const zero = writtenSleeps(pod).filter((s) => s.seconds === 0);
-  return !atLeast(kube, '1.33') && zero.length ? `wrote sleep.seconds: 0 on ${zero.map((s) => s.container).join(', ')} for Kubernetes ${kube} < 1.33` : undefined;
+  return !atLeast(kube, '1.33') && zero.length
+    ? `wrote sleep.seconds: 0 on ${zero.map((s) => s.container).join(', ')} for Kubernetes ${kube} < 1.33`
+    : undefined;
 }
 
 export function sleepWithinGrace(pod: CheckedPod): string | undefined {
   const grace = graceSeconds(pod.after);
   const over = sleepActions(pod.after).filter((s) => s.seconds > grace);
   const blame = written(pod, sleepActions) || written(pod, graceSeconds);
-  return blame && over.length ? `preStop sleep ${over.map((s) => `${s.container}=${s.seconds}`).join(', ')} > terminationGracePeriodSeconds ${grace}` : undefined;
+  return blame && over.length
+    ? `preStop sleep ${over.map((s) => `${s.container}=${s.seconds}`).join(', ')} > terminationGracePeriodSeconds ${grace}`
+    : undefined;
 }
 
 export function drainBelowParentShutdown(pod: CheckedPod): string | undefined {
   const istio = pod.spec.istioVersion;
   if (atLeast(istio, '1.17')) return undefined;
-  const read = (t: PodTemplate) => [proxyConfig(t)['drainDuration'], proxyConfig(t)['parentShutdownDuration']];
+  const read = (t: PodTemplate) => [
+    proxyConfig(t)['drainDuration'],
+    proxyConfig(t)['parentShutdownDuration'],
+  ];
   if (!written(pod, read)) return undefined;
   const [drain, parent] = read(pod.after);
   const drainSeconds = typeof drain === 'string' ? parseGoDurationSeconds(drain) : undefined;
   if (drainSeconds === undefined) return undefined;
-  const parentSeconds = typeof parent === 'string' ? parseGoDurationSeconds(parent) ?? 60 : 60;
-  return parentSeconds <= drainSeconds ? `drainDuration ${String(drain)} is not below parentShutdownDuration ${parentSeconds}s on Istio ${istio} < 1.17` : undefined;
+  const parentSeconds = typeof parent === 'string' ? (parseGoDurationSeconds(parent) ?? 60) : 60;
+  return parentSeconds <= drainSeconds
+    ? `drainDuration ${String(drain)} is not below parentShutdownDuration ${parentSeconds}s on Istio ${istio} < 1.17`
+    : undefined;
 }
 
 export function parentShutdownOnlyBefore117(pod: CheckedPod): string | undefined {
   const istio = pod.spec.istioVersion;
   const read = (t: PodTemplate) => proxyConfig(t)['parentShutdownDuration'];
-  return atLeast(istio, '1.17') && written(pod, read) ? `wrote parentShutdownDuration ${String(read(pod.after))}, which Istio ${istio} ≥ 1.17 ignores` : undefined;
+  return atLeast(istio, '1.17') && written(pod, read)
+    ? `wrote parentShutdownDuration ${String(read(pod.after))}, which Istio ${istio} ≥ 1.17 ignores`
+    : undefined;
 }
 
 /** The exit-on-zero settings as pilot-agent gets them: istio-proxy env, or proxyMetadata. */
@@ -87,63 +120,103 @@ function exitOnZeroSettings(t: PodTemplate): Record<string, unknown> {
 
 export function exitOnZeroNeedsIstio(pod: CheckedPod): string | undefined {
   const istio = pod.spec.istioVersion;
-  return !atLeast(istio, '1.12') && written(pod, exitOnZeroSettings) ? `wrote ${Object.keys(exitOnZeroSettings(pod.after)).join(', ')} for Istio ${istio} < 1.12` : undefined;
+  return !atLeast(istio, '1.12') && written(pod, exitOnZeroSettings)
+    ? `wrote ${Object.keys(exitOnZeroSettings(pod.after)).join(', ')} for Istio ${istio} < 1.12`
+    : undefined;
 }
 
 export function minimumDrainIsGoDuration(pod: CheckedPod): string | undefined {
   const value = exitOnZeroSettings(pod.after)['MINIMUM_DRAIN_DURATION'];
   if (value === undefined || !written(pod, exitOnZeroSettings)) return undefined;
-  return typeof value === 'string' && parseGoDurationSeconds(value) !== undefined && /[a-z]/.test(value) ? undefined : `MINIMUM_DRAIN_DURATION ${JSON.stringify(value)} is not a Go duration`;
+  return typeof value === 'string' &&
+    parseGoDurationSeconds(value) !== undefined &&
+    /[a-z]/.test(value)
+    ? undefined
+    : `MINIMUM_DRAIN_DURATION ${JSON.stringify(value)} is not a Go duration`;
 }
 
 export function noTerminationDrainSeconds(pod: CheckedPod): string | undefined {
-  // tsc needs `as object` here (`in` on `{}` is TS2638); typescript-eslint 8.74 calls it unnecessary.
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
-  const read = (t: PodTemplate) => allContainers(t).some((c) => c.env?.some((e) => e.name === 'TERMINATION_DRAIN_DURATION_SECONDS')) || 'TERMINATION_DRAIN_DURATION_SECONDS' in ((proxyConfig(t)['proxyMetadata'] ?? {}) as object);
-  return written(pod, read) && read(pod.after) ? 'wrote TERMINATION_DRAIN_DURATION_SECONDS, removed in Istio 1.10' : undefined;
+  const read = (t: PodTemplate) =>
+    allContainers(t).some((c) =>
+      c.env?.some((e) => e.name === 'TERMINATION_DRAIN_DURATION_SECONDS'),
+    ) ||
+    // tsc needs `as object` here (`in` on `{}` is TS2638); typescript-eslint 8.74 calls it
+    // unnecessary.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+    'TERMINATION_DRAIN_DURATION_SECONDS' in ((proxyConfig(t)['proxyMetadata'] ?? {}) as object);
+  return written(pod, read) && read(pod.after)
+    ? 'wrote TERMINATION_DRAIN_DURATION_SECONDS, removed in Istio 1.10'
+    : undefined;
 }
 
 /** Returns true when the template already holds the injected istio-proxy (kube-inject output). */
 function injectedAtRender(t: PodTemplate): boolean {
-  return annotations(t)['sidecar.istio.io/status'] !== undefined && containerNamed(t, ISTIO_PROXY) !== undefined;
+  return (
+    annotations(t)['sidecar.istio.io/status'] !== undefined &&
+    containerNamed(t, ISTIO_PROXY) !== undefined
+  );
 }
 
 export function proxyMetadataNeedsInjection(pod: CheckedPod): string | undefined {
   const read = (t: PodTemplate) => proxyConfigAnnotation(t)['proxyMetadata'];
-  return injectedAtRender(pod.before) && written(pod, read) ? 'wrote proxyMetadata into proxy.istio.io/config of a pod injected at render time: no injector will turn it into istio-proxy env' : undefined;
+  return injectedAtRender(pod.before) && written(pod, read)
+    ? 'wrote proxyMetadata into proxy.istio.io/config of a pod injected at render time: no injector will turn it into istio-proxy env'
+    : undefined;
 }
 
 export function istioNativeAnnotationNeedsIstio(pod: CheckedPod): string | undefined {
   const istio = pod.spec.istioVersion;
   const read = (t: PodTemplate) => annotations(t)[ISTIO_NATIVE];
-  return !atLeast(istio, '1.24') && written(pod, read) ? `wrote ${ISTIO_NATIVE} for Istio ${istio} < 1.24` : undefined;
+  return !atLeast(istio, '1.24') && written(pod, read)
+    ? `wrote ${ISTIO_NATIVE} for Istio ${istio} < 1.24`
+    : undefined;
 }
 
 export function istioAutoNativeOnlyWhereIstioWould(pod: CheckedPod): string | undefined {
   if (pod.role === 'job' || pod.spec.sidecarMode !== 'auto') return undefined;
   const { istioVersion: istio, kubernetesVersion: kube } = pod.spec;
-  const native = written(pod, (t) => annotations(t)[ISTIO_NATIVE]) && annotations(pod.after)[ISTIO_NATIVE] === 'true';
-  return native && !(atLeast(istio, '1.27') && atLeast(kube, '1.33')) ? `sidecar-mode auto pinned an Istio native sidecar on Istio ${istio} / kubelet ${kube}, where Istio would not choose native (1.27+ with kubelets ≥ 1.33)` : undefined;
+  const native =
+    written(pod, (t) => annotations(t)[ISTIO_NATIVE]) &&
+    annotations(pod.after)[ISTIO_NATIVE] === 'true';
+  return native && !(atLeast(istio, '1.27') && atLeast(kube, '1.33'))
+    ? `sidecar-mode auto pinned an Istio native sidecar on Istio ${istio} / kubelet ${kube}, where Istio would not choose native (1.27+ with kubelets ≥ 1.33)`
+    : undefined;
 }
 
 export function linkerdAutoNativeOnlyWhereLinkerdWould(pod: CheckedPod): string | undefined {
   if (pod.role === 'job' || pod.spec.sidecarMode !== 'auto') return undefined;
   const { linkerdVersion: linkerd, kubernetesVersion: kube } = pod.spec;
-  const native = LINKERD_NATIVE.some((key) => written(pod, (t) => annotations(t)[key]) && annotations(pod.after)[key] === 'true');
-  return native && !(atLeast(linkerd, '2.20') && atLeast(kube, '1.29')) ? `sidecar-mode auto pinned a Linkerd native sidecar on Linkerd ${linkerd} / kubelet ${kube}, where native is not the default (2.20+ on Kubernetes 1.29+)` : undefined;
+  const native = LINKERD_NATIVE.some(
+    (key) => written(pod, (t) => annotations(t)[key]) && annotations(pod.after)[key] === 'true',
+  );
+  return native && !(atLeast(linkerd, '2.20') && atLeast(kube, '1.29'))
+    ? `sidecar-mode auto pinned a Linkerd native sidecar on Linkerd ${linkerd} / kubelet ${kube}, where native is not the default (2.20+ on Kubernetes 1.29+)`
+    : undefined;
 }
 
 /** Returns true when the pod's Istio proxy is (or will be) a native sidecar. */
 function istioNative(t: PodTemplate): boolean {
-  return annotations(t)[ISTIO_NATIVE] === 'true' || (t.spec?.initContainers ?? []).some((c) => c.name === ISTIO_PROXY && c.restartPolicy === 'Always');
+  return (
+    annotations(t)[ISTIO_NATIVE] === 'true' ||
+    (t.spec?.initContainers ?? []).some(
+      (c) => c.name === ISTIO_PROXY && c.restartPolicy === 'Always',
+    )
+  );
 }
 
 export function noQuitOnNativeSidecar(pod: CheckedPod): string | undefined {
   const quits = /15020\/quitquitquit|15000\/quitquitquit/.test(commandText(pod.after));
-  return quits && written(pod, commandText) && istioNative(pod.after) ? 'calls quitquitquit on a native istio-proxy, which the kubelet restarts' : undefined;
+  return quits && written(pod, commandText) && istioNative(pod.after)
+    ? 'calls quitquitquit on a native istio-proxy, which the kubelet restarts'
+    : undefined;
 }
 
-const IGNORED_NAMESPACES = new Set(['kube-system', 'kube-public', 'kube-node-lease', 'local-path-storage']);
+const IGNORED_NAMESPACES = new Set([
+  'kube-system',
+  'kube-public',
+  'kube-node-lease',
+  'local-path-storage',
+]);
 
 /** The Istio settings kube-graceful writes on a pod. */
 function istioSettings(t: PodTemplate): unknown[] {
@@ -152,7 +225,9 @@ function istioSettings(t: PodTemplate): unknown[] {
 }
 
 export function noIstioSettingsInIgnoredNamespaces(pod: CheckedPod): string | undefined {
-  return pod.namespace && IGNORED_NAMESPACES.has(pod.namespace) && written(pod, istioSettings) ? `wrote Istio settings in namespace ${pod.namespace}, where Istio never injects` : undefined;
+  return pod.namespace && IGNORED_NAMESPACES.has(pod.namespace) && written(pod, istioSettings)
+    ? `wrote Istio settings in namespace ${pod.namespace}, where Istio never injects`
+    : undefined;
 }
 
 export function noLifecycleOnSidecarProxy(pod: CheckedPod): string | undefined {
@@ -164,42 +239,72 @@ export function noLifecycleOnSidecarProxy(pod: CheckedPod): string | undefined {
 /** Returns true when ztunnel, not a sidecar, carries the pod's traffic (cni/pkg/util/podutil.go@1.24.6). */
 function ambient(pod: CheckedPod): boolean {
   const podMode = labels(pod.before)['istio.io/dataplane-mode'];
-  if (podMode !== 'ambient' && pod.namespaceLabels['istio.io/dataplane-mode'] !== 'ambient') return false;
+  if (podMode !== 'ambient' && pod.namespaceLabels['istio.io/dataplane-mode'] !== 'ambient')
+    return false;
   if (podMode === 'none') return false;
-  const inject = labels(pod.before)['sidecar.istio.io/inject'] ?? annotations(pod.before)['sidecar.istio.io/inject'];
-  const sidecar = inject === 'true' || pod.namespaceLabels['istio-injection'] === 'enabled' || containerNamed(pod.before, ISTIO_PROXY) !== undefined;
+  const inject =
+    labels(pod.before)['sidecar.istio.io/inject'] ??
+    annotations(pod.before)['sidecar.istio.io/inject'];
+  const sidecar =
+    inject === 'true' ||
+    pod.namespaceLabels['istio-injection'] === 'enabled' ||
+    containerNamed(pod.before, ISTIO_PROXY) !== undefined;
   return !sidecar;
 }
 
 export function noSidecarSettingsInAmbient(pod: CheckedPod): string | undefined {
-  return ambient(pod) && written(pod, istioSettings) ? 'wrote Istio sidecar settings on an ambient pod (no istio-proxy in it)' : undefined;
+  return ambient(pod) && written(pod, istioSettings)
+    ? 'wrote Istio sidecar settings on an ambient pod (no istio-proxy in it)'
+    : undefined;
 }
 
 export function linkerdNativeAnnotationRead(pod: CheckedPod): string | undefined {
   const linkerd = pod.spec.linkerdVersion;
-  const read = atLeast(linkerd, '2.20') ? LINKERD_NATIVE : atLeast(linkerd, '2.19') ? LINKERD_NATIVE.slice(0, 2) : atLeast(linkerd, '2.15') ? LINKERD_NATIVE.slice(0, 1) : [];
-  const wrong = LINKERD_NATIVE.filter((key) => written(pod, (t) => annotations(t)[key]) && annotations(pod.after)[key] !== undefined && !read.includes(key));
-  return wrong.length ? `wrote ${wrong.join(', ')}, which Linkerd ${linkerd} does not read` : undefined;
+  const read = atLeast(linkerd, '2.20')
+    ? LINKERD_NATIVE
+    : atLeast(linkerd, '2.19')
+      ? LINKERD_NATIVE.slice(0, 2)
+      : atLeast(linkerd, '2.15')
+        ? LINKERD_NATIVE.slice(0, 1)
+        : [];
+  const wrong = LINKERD_NATIVE.filter(
+    (key) =>
+      written(pod, (t) => annotations(t)[key]) &&
+      annotations(pod.after)[key] !== undefined &&
+      !read.includes(key),
+  );
+  return wrong.length
+    ? `wrote ${wrong.join(', ')}, which Linkerd ${linkerd} does not read`
+    : undefined;
 }
 
 export function linkerdNativeWithoutWait(pod: CheckedPod): string | undefined {
   const a = annotations(pod.after);
   const native = LINKERD_NATIVE.some((key) => a[key] === 'true');
-  const read = (t: PodTemplate) => [annotations(t)[LINKERD_WAIT], ...LINKERD_NATIVE.map((key) => annotations(t)[key])];
-  return native && a[LINKERD_WAIT] !== undefined && written(pod, read) ? `a native Linkerd sidecar with ${LINKERD_WAIT}: the injector fails` : undefined;
+  const read = (t: PodTemplate) => [
+    annotations(t)[LINKERD_WAIT],
+    ...LINKERD_NATIVE.map((key) => annotations(t)[key]),
+  ];
+  return native && a[LINKERD_WAIT] !== undefined && written(pod, read)
+    ? `a native Linkerd sidecar with ${LINKERD_WAIT}: the injector fails`
+    : undefined;
 }
 
 export function linkerdWaitBelowGrace(pod: CheckedPod): string | undefined {
   const wait = Number(annotations(pod.after)[LINKERD_WAIT]);
   const grace = graceSeconds(pod.after);
   const blame = written(pod, (t) => annotations(t)[LINKERD_WAIT]) || written(pod, graceSeconds);
-  return blame && Number.isFinite(wait) && wait >= grace ? `${LINKERD_WAIT} ${wait} is not below terminationGracePeriodSeconds ${grace}` : undefined;
+  return blame && Number.isFinite(wait) && wait >= grace
+    ? `${LINKERD_WAIT} ${wait} is not below terminationGracePeriodSeconds ${grace}`
+    : undefined;
 }
 
 export function linkerdShutdownEnabled(pod: CheckedPod): string | undefined {
   const linkerd = pod.spec.linkerdVersion;
   const calls = commandText(pod.after).includes('4191/shutdown') && written(pod, commandText);
-  return calls && atLeast(linkerd, '2.16') && annotations(pod.after)['config.linkerd.io/proxy-admin-shutdown'] !== 'enabled'
+  return calls &&
+    atLeast(linkerd, '2.16') &&
+    annotations(pod.after)['config.linkerd.io/proxy-admin-shutdown'] !== 'enabled'
     ? `calls linkerd-proxy's /shutdown on Linkerd ${linkerd} without config.linkerd.io/proxy-admin-shutdown: enabled`
     : undefined;
 }

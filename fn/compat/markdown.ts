@@ -34,13 +34,18 @@ export function compatibilityMarkdown(constraints: readonly Constraint[] = CONST
   const products = ['Kubernetes', 'Istio', 'Linkerd', 'Traefik', 'Envoy Gateway'] as const;
   const sections = products.map((product) => {
     const rows = constraints.filter((c) => c.product === product).map(row);
-    return [`\n### ${product}\n`, '| id | setting | versions | outside them | source | checked |', '|---|---|---|---|---|---|', ...rows].join('\n');
+    return [
+      `\n### ${product}\n`,
+      '| id | setting | versions | outside them | source | checked |',
+      '|---|---|---|---|---|---|',
+      ...rows,
+    ].join('\n');
   });
   return `${HEADER}${sections.join('\n')}\n`;
 }
 
 function row(c: Constraint): string {
-  const checked = c.check ? 'on output' : c.enforcedBy ?? 'no';
+  const checked = c.check ? 'on output' : (c.enforcedBy ?? 'no');
   return `| \`${c.id}\` | ${cell(c.setting)} | ${cell(c.versions)} | ${cell(c.breaks)} | ${cell(c.sources.join('; '))} | ${cell(checked)} |`;
 }
 

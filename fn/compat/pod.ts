@@ -58,7 +58,10 @@ export function graceSeconds(template: PodTemplate): number {
 export function proxyConfig(template: PodTemplate): Record<string, unknown> {
   const env = readMap(envOf(containerNamed(template, ISTIO_PROXY), 'PROXY_CONFIG'));
   const annotation = readMap(annotations(template)['proxy.istio.io/config']);
-  const proxyMetadata = { ...(env['proxyMetadata'] as object | undefined), ...(annotation['proxyMetadata'] as object | undefined) };
+  const proxyMetadata = {
+    ...(env['proxyMetadata'] as object | undefined),
+    ...(annotation['proxyMetadata'] as object | undefined),
+  };
   return { ...env, ...annotation, ...(Object.keys(proxyMetadata).length ? { proxyMetadata } : {}) };
 }
 
@@ -71,7 +74,9 @@ function readMap(text: string | undefined): Record<string, unknown> {
   if (!text) return {};
   try {
     const value: unknown = parse(text, { version: '1.1' });
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }
@@ -86,11 +91,15 @@ export function written<T>(pod: CheckedPod, read: (template: PodTemplate) => T):
 export function sleepActions(template: PodTemplate): Array<{ container: string; seconds: number }> {
   return allContainers(template).flatMap((c) => {
     const sleep = (c.lifecycle?.preStop as { sleep?: { seconds?: unknown } } | undefined)?.sleep;
-    return sleep && typeof sleep.seconds === 'number' ? [{ container: c.name, seconds: sleep.seconds }] : [];
+    return sleep && typeof sleep.seconds === 'number'
+      ? [{ container: c.name, seconds: sleep.seconds }]
+      : [];
   });
 }
 
 /** Returns the text of every command and argument of the template's containers (wrappers, quit calls). */
 export function commandText(template: PodTemplate): string {
-  return allContainers(template).map((c) => [...(c.command ?? []), ...(c.args ?? [])].join(' ')).join('\n');
+  return allContainers(template)
+    .map((c) => [...(c.command ?? []), ...(c.args ?? [])].join(' '))
+    .join('\n');
 }

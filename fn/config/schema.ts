@@ -5,11 +5,11 @@
  */
 import * as z from 'zod/mini';
 import { useEnglishMessages } from './zodMessages.ts';
-import { APP_DEFAULTS, appSettingsSchema } from '../mutators/app/settings.ts';
-import { GATEWAY_DEFAULTS, gatewaySettingsSchema } from '../mutators/gateway/settings.ts';
-import { JOB_DEFAULTS, jobSettingsSchema } from '../mutators/job/settings.ts';
-import { TRAEFIK_DEFAULTS, traefikSettingsSchema } from '../mutators/traefik/settings.ts';
-import { seconds } from './fields.ts';
+import { APP_DEFAULTS, appSettingsSchema } from '../mutators/app/settings/slice.ts';
+import { GATEWAY_DEFAULTS, gatewaySettingsSchema } from '../mutators/gateway/settings/slice.ts';
+import { JOB_DEFAULTS, jobSettingsSchema } from '../mutators/job/settings/slice.ts';
+import { TRAEFIK_DEFAULTS, traefikSettingsSchema } from '../mutators/traefik/settings/slice.ts';
+import { seconds } from './kit/fields.ts';
 import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
 import { normalizeVersion, VERSION_PATTERN } from '../core/versions.ts';
 import { DEFAULT_BUFFER_SECONDS, DEFAULT_MAX_REQUEST_SECONDS } from '../timing/model.ts';
@@ -32,7 +32,11 @@ function extraKindSchema() {
     group: z.string(),
     kind: z.string(),
     /** Dotted path to the pod template, e.g. `spec.template`. */
-    podTemplatePath: z.string().check(z.regex(/^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*$/, 'expected a dotted path like spec.template')),
+    podTemplatePath: z
+      .string()
+      .check(
+        z.regex(/^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*$/, 'expected a dotted path like spec.template'),
+      ),
   });
 }
 
@@ -44,7 +48,7 @@ function extraKindSchema() {
  * checks that every defaulted field is here (`defaultSpec(): Spec`), and
  * test/config/defaults.test.ts that the schema fills in exactly these.
  */
-export const DEFAULTS = {
+const DEFAULTS = {
   kubernetesVersion: '1.31',
   istioVersion: '1.26',
   linkerdVersion: '2.18',
@@ -68,9 +72,16 @@ export function defaultSpec(): Spec {
 
 function buildSpecSchema() {
   // `v1.31.4` is how Kubernetes prints its own version; stored without the `v`.
-  const version = () => z.pipe(z.string().check(z.regex(VERSION_PATTERN, 'expected a version like 1.31, 1.31.4 or v1.31.4')), z.transform(normalizeVersion));
+  const version = () =>
+    z.pipe(
+      z.string().check(z.regex(VERSION_PATTERN, 'expected a version like 1.31, 1.31.4 or v1.31.4')),
+      z.transform(normalizeVersion),
+    );
   // Object and list defaults are functions: each parse gets its own copy to change.
-  const fresh = <T>(value: T) => () => structuredClone(value);
+  const fresh =
+    <T>(value: T) =>
+    () =>
+      structuredClone(value);
 
   return z.strictObject({
     kubernetesVersion: z._default(version(), DEFAULTS.kubernetesVersion),
@@ -97,8 +108,14 @@ function buildSpecSchema() {
     traefik: traefikSettingsSchema(),
     mesh: z._default(
       z.strictObject({
-        istioInjectedNamespaces: z._default(z.array(z.string()), fresh(DEFAULTS.mesh.istioInjectedNamespaces)),
-        linkerdInjectedNamespaces: z._default(z.array(z.string()), fresh(DEFAULTS.mesh.linkerdInjectedNamespaces)),
+        istioInjectedNamespaces: z._default(
+          z.array(z.string()),
+          fresh(DEFAULTS.mesh.istioInjectedNamespaces),
+        ),
+        linkerdInjectedNamespaces: z._default(
+          z.array(z.string()),
+          fresh(DEFAULTS.mesh.linkerdInjectedNamespaces),
+        ),
       }),
       fresh(DEFAULTS.mesh),
     ),
@@ -139,7 +156,7 @@ export type Selector = z.infer<ReturnType<typeof selectorSchema>>;
 export type ExtraKind = z.infer<ReturnType<typeof extraKindSchema>>;
 
 /** Where each setting came from: `default`, `config FILE`, `functionConfig`, `flag --x`. Keyed by spec path. */
-export type Provenance = ReadonlyMap<string, string>;
+type Provenance = ReadonlyMap<string, string>;
 
 /** The configuration one run uses. */
 export interface Config {

@@ -52,7 +52,8 @@ export function formatError(error: KubeGracefulError): string {
   const { document, line, column, resource, field } = error.place;
   if (document !== undefined) where.push(`document ${document}${resource ? ` (${resource})` : ''}`);
   else if (resource) where.push(resource);
-  if (line !== undefined) where.push(`line ${line}${column !== undefined ? `, column ${column}` : ''}`);
+  if (line !== undefined)
+    where.push(`line ${line}${column !== undefined ? `, column ${column}` : ''}`);
   if (field) where.push(field);
   const head = `kube-graceful: ${error.code}: ${where.length ? `${where.join(', ')}: ` : ''}${error.message}`;
   return error.hint ? `${head}\n  how to fix: ${error.hint}` : head;

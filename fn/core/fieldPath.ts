@@ -13,7 +13,10 @@ export function formatPath(path: FieldPath): string {
   let out = '';
   for (const segment of path) {
     if (typeof segment === 'number') out += `[${segment}]`;
-    else if (typeof segment === 'string') out += /^[A-Za-z0-9_-]+$/.test(segment) ? (out ? '.' : '') + segment : `[${JSON.stringify(segment)}]`;
+    else if (typeof segment === 'string')
+      out += /^[A-Za-z0-9_-]+$/.test(segment)
+        ? (out ? '.' : '') + segment
+        : `[${JSON.stringify(segment)}]`;
     else out += `[${segment.key}=${segment.equals}]`;
   }
   return out;

@@ -57,17 +57,15 @@ export function annotationsOf(meta: ObjectMeta | null | undefined): Record<strin
   return meta?.annotations ?? {};
 }
 
+/**
+ * Returns `spec[key]` of the object as parsed: whatever the manifest holds there, or undefined
+ * when the object has no spec (or a spec that is not a mapping). Readers narrow it.
+ */
+export function specField(object: KubeObject, key: string): unknown {
+  return (object.spec as Record<string, unknown> | null | undefined)?.[key];
+}
+
 /** Returns the object's labels, never null. */
 export function labelsOf(meta: ObjectMeta | null | undefined): Record<string, string> {
   return meta?.labels ?? {};
-}
-
-/**
- * Returns a scalar read from a manifest as the text it stands for (`30s`, `5`, `true`); a map or
- * list as its JSON, never `[object Object]`.
- */
-export function scalarText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || value === null || value === undefined) return String(value);
-  return JSON.stringify(value);
 }

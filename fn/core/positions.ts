@@ -17,6 +17,7 @@ export function columnOf(text: string, offset: number): number {
 /** Returns how many line breaks come before `offset`: its 0-based line. */
 export function linesBefore(text: string, offset: number): number {
   let count = 0;
-  for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) count++;
+  for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1))
+    count++;
   return count;
 }

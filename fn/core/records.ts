@@ -29,7 +29,10 @@ export interface ChangeRecord {
 export type Severity = 'error' | 'warning' | 'info';
 
 /** Orders results and findings most severe first. */
-export function bySeverity(a: { readonly severity: Severity }, b: { readonly severity: Severity }): number {
+export function bySeverity(
+  a: { readonly severity: Severity },
+  b: { readonly severity: Severity },
+): number {
   return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity];
 }
 

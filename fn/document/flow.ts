@@ -47,7 +47,13 @@ export function flowStyleOf(source: string, doc: Document, collection: FlowColle
   const colon = json && /^:$/.test(between) ? ':' : ': ';
   const starts = entryStarts(collection);
   const ends = entryEnds(collection);
-  const comma = starts.length > 1 && ends[0] !== undefined && starts[1] !== undefined && source.slice(ends[0], starts[1]) === ',' ? ',' : ', ';
+  const comma =
+    starts.length > 1 &&
+    ends[0] !== undefined &&
+    starts[1] !== undefined &&
+    source.slice(ends[0], starts[1]) === ','
+      ? ','
+      : ', ';
   const open = collection.range?.[0] ?? 0;
   const padding = starts[0] !== undefined ? source[open + 1] === ' ' : false;
   let step: number | undefined;
@@ -63,7 +69,12 @@ export function flowStyleOf(source: string, doc: Document, collection: FlowColle
  * Returns the edit that adds an entry (already written by `write`, given the column it starts
  * at) at the end of a flow collection; undefined when its shape is not understood.
  */
-export function planFlowAppend(source: string, collection: FlowCollection, style: FlowStyle, write: (column: number) => string): FlowEdit | undefined {
+export function planFlowAppend(
+  source: string,
+  collection: FlowCollection,
+  style: FlowStyle,
+  write: (column: number) => string,
+): FlowEdit | undefined {
   if (!collection.range) return undefined;
   const close = source.lastIndexOf(isMap(collection) ? '}' : ']', collection.range[1] - 1);
   if (close < collection.range[0]) return undefined;
@@ -79,7 +90,11 @@ export function planFlowAppend(source: string, collection: FlowCollection, style
   const at = lastEnd + after[0].length;
   if (style.step === undefined) {
     // One line: `{a: 1, b: 2}` → `{a: 1, b: 2, c: 3}`, a trailing comma kept after the new entry.
-    return { start: lastEnd, end: lastEnd, text: `${style.comma}${write(column(source, lastEnd) + style.comma.length)}` };
+    return {
+      start: lastEnd,
+      end: lastEnd,
+      text: `${style.comma}${write(column(source, lastEnd) + style.comma.length)}`,
+    };
   }
   const itemColumn = column(source, starts[0]);
   const entry = `${' '.repeat(itemColumn)}${write(itemColumn)}`;
@@ -114,7 +129,10 @@ function jsonText(value: unknown, style: FlowStyle, column: number): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   const entries: string[] = Array.isArray(value)
     ? value.map((item) => jsonText(item, style, column + (style.step ?? 0)))
-    : Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}${style.colon}${jsonText(v, style, column + (style.step ?? 0))}`);
+    : Object.entries(value).map(
+        ([k, v]) =>
+          `${JSON.stringify(k)}${style.colon}${jsonText(v, style, column + (style.step ?? 0))}`,
+      );
   const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
   if (entries.length === 0) return `${open}${close}`;
   if (style.step === undefined) return `${open}${entries.join(style.comma)}${close}`;
@@ -123,7 +141,11 @@ function jsonText(value: unknown, style: FlowStyle, column: number): string {
 }
 
 function flowOptions(style: FlowStyle) {
-  return { ...stringifyOptions(), collectionStyle: 'flow' as const, flowCollectionPadding: style.padding };
+  return {
+    ...stringifyOptions(),
+    collectionStyle: 'flow' as const,
+    flowCollectionPadding: style.padding,
+  };
 }
 
 /** `{a: 1}` → `a: 1`, `[ x ]` → `x`: the one entry of a collection written to hold it. */
@@ -145,7 +167,9 @@ function firstPairIn(node: unknown): Pair | undefined {
 
 /** Where each entry starts (a map's keys, a list's items). */
 function entryStarts(collection: FlowCollection): Array<number | undefined> {
-  return (collection.items as unknown[]).map((item) => (isPair(item) ? (item.key as Node | null)?.range?.[0] : (item as Node | null)?.range?.[0]));
+  return (collection.items as unknown[]).map((item) =>
+    isPair(item) ? (item.key as Node | null)?.range?.[0] : (item as Node | null)?.range?.[0],
+  );
 }
 
 /** Where each entry's value ends. */

@@ -61,11 +61,20 @@ export interface Region {
  * re-parsed only the regions that hold the edits; false when that could not be shown this way.
  * `setPaths` are the data paths of the fields the edits set, as they are in `expected`.
  */
-export function checkEditsLocally(source: string, doc: Document, edits: readonly SpliceEdit[], spliced: string, expected: unknown, setPaths: readonly DataPath[]): boolean {
+export function checkEditsLocally(
+  source: string,
+  doc: Document,
+  edits: readonly SpliceEdit[],
+  spliced: string,
+  expected: unknown,
+  setPaths: readonly DataPath[],
+): boolean {
   if (edits.length === 0 || !isolated(source, doc)) return false;
   const cache = new Map<string, Region>();
   // Each edit starts in the innermost region that holds it; regions that hold one another merge.
-  let chosen: Array<Region | undefined> = edits.map((edit) => regionChain(source, doc, edit, cache).at(-1));
+  let chosen: Array<Region | undefined> = edits.map((edit) =>
+    regionChain(source, doc, edit, cache).at(-1),
+  );
   for (let round = 0; round < 64; round++) {
     if (chosen.some((region) => region === undefined)) return false;
     const merged = mergeNested(chosen as Region[]);
@@ -76,7 +85,8 @@ export function checkEditsLocally(source: string, doc: Document, edits: readonly
       if (reading === undefined) failed.add(region);
       else covered.push(...reading);
     }
-    if (failed.size === 0) return setPaths.every((path) => covered.some((prefix) => startsWith(path, prefix)));
+    if (failed.size === 0)
+      return setPaths.every((path) => covered.some((prefix) => startsWith(path, prefix)));
     chosen = merged.map((region) => (failed.has(region) ? region.parent : region));
   }
   return false;
@@ -103,7 +113,12 @@ function isolated(source: string, doc: Document): boolean {
 /** Every entry and item of the document's block collections, outer ones before inner ones. */
 export function regionsOf(source: string, doc: Document): Region[] {
   const regions: Region[] = [];
-  const walk = (node: Node | null, path: DataPath, parent: Region | undefined, end: number): void => {
+  const walk = (
+    node: Node | null,
+    path: DataPath,
+    parent: Region | undefined,
+    end: number,
+  ): void => {
     const children = childRegions(source, node, path, parent, end);
     if (children === undefined) return;
     for (const child of children) {
@@ -120,13 +135,19 @@ export function regionsOf(source: string, doc: Document): Region[] {
  * edit is (a document has hundreds of entries; an edit lies in a handful). `cache` keeps one
  * object per region across the edits of one check, so that regions compare by identity.
  */
-function regionChain(source: string, doc: Document, edit: SpliceEdit, cache: Map<string, Region>): Region[] {
+function regionChain(
+  source: string,
+  doc: Document,
+  edit: SpliceEdit,
+  cache: Map<string, Region>,
+): Region[] {
   const chain: Region[] = [];
   const lines = edit.text.split('\n');
   // An edit that begins a line (an inserted entry) also writes its first line at its indentation,
   // inside any region that starts before it; the lines after its line breaks, inside any region.
   const atLineStart = source[edit.start - 1] === '\n';
-  const written = (region: Region) => (atLineStart && region.start < edit.start ? lines : lines.slice(1));
+  const written = (region: Region) =>
+    atLineStart && region.start < edit.start ? lines : lines.slice(1);
   let node = doc.contents;
   let path: DataPath = [];
   let parent: Region | undefined;
@@ -160,7 +181,11 @@ function mayHold(region: Region, lines: readonly string[]): boolean {
     const content = line.trimStart();
     if (content === '' || content === '\r' || content.startsWith('#')) continue;
     const indent = line.length - content.length;
-    if (indent < region.column || (region.kind === 'item' && indent === region.column && !content.startsWith('-'))) return false;
+    if (
+      indent < region.column ||
+      (region.kind === 'item' && indent === region.column && !content.startsWith('-'))
+    )
+      return false;
   }
   return true;
 }
@@ -178,12 +203,25 @@ interface Child {
  * strings; other keys, tagged ones and `? ` keys leave it whole), and a `-` before every item.
  * Undefined for anything else (scalars, flow collections).
  */
-function childRegions(source: string, node: Node | null, path: DataPath, parent: Region | undefined, end: number): Child[] | undefined {
+function childRegions(
+  source: string,
+  node: Node | null,
+  path: DataPath,
+  parent: Region | undefined,
+  end: number,
+): Child[] | undefined {
   const column = (offset: number) => columnOf(source, offset);
   const withParent = parent ? { parent } : {};
   if (isMap(node) && !node.flow) {
     const keys = node.items.map((pair) => pair.key as ParsedNode | null);
-    const cut = keys.every((key) => isScalar(key) && key.range && typeof key.value === 'string' && !key.tag && source[key.range[0] - 2] !== '?');
+    const cut = keys.every(
+      (key) =>
+        isScalar(key) &&
+        key.range &&
+        typeof key.value === 'string' &&
+        !key.tag &&
+        source[key.range[0] - 2] !== '?',
+    );
     const names = keys.map((key) => String((key as { value?: unknown } | null)?.value));
     return node.items.map((pair, i) => {
       const value = pair.value as Node | null;
@@ -192,18 +230,38 @@ function childRegions(source: string, node: Node | null, path: DataPath, parent:
       const next = keys[i + 1];
       const regionEnd = next ? next.range[0] : lastEnd(source, node.range?.[1], end);
       const otherKeys = names.filter((_, j) => j !== i);
-      const region: Region = { start, end: regionEnd, column: column(start), kind: 'entry', collectionPath: path, key: names[i]!, otherKeys, ...withParent };
+      const region: Region = {
+        start,
+        end: regionEnd,
+        column: column(start),
+        kind: 'entry',
+        collectionPath: path,
+        key: names[i]!,
+        otherKeys,
+        ...withParent,
+      };
       return { node: value, path: [...path, names[i]!], region };
     });
   }
   if (isSeq(node) && !node.flow) {
-    const starts = node.items.map((item) => dashBefore(source, (item as ParsedNode | null)?.range?.[0]));
+    const starts = node.items.map((item) =>
+      dashBefore(source, (item as ParsedNode | null)?.range?.[0]),
+    );
     const cut = starts.every((start) => start !== undefined);
     return node.items.map((item, i) => {
       if (!cut) return { node: item as Node | null, path: [...path, i] };
       const start = starts[i]!;
       const regionEnd = starts[i + 1] ?? lastEnd(source, node.range?.[1], end);
-      const region: Region = { start, end: regionEnd, column: column(start), kind: 'item', collectionPath: path, index: i, count: node.items.length, ...withParent };
+      const region: Region = {
+        start,
+        end: regionEnd,
+        column: column(start),
+        kind: 'item',
+        collectionPath: path,
+        index: i,
+        count: node.items.length,
+        ...withParent,
+      };
       return { node: item as Node | null, path: [...path, i], region };
     });
   }
@@ -221,7 +279,8 @@ function lastEnd(source: string, collectionEnd: number | undefined, bound: numbe
   if (source[collectionEnd - 1] === '\n') return Math.min(collectionEnd, bound);
   const newline = source.indexOf('\n', collectionEnd);
   const lineEnd = newline === -1 ? source.length : newline + 1;
-  if (!/^[ \t]*(?:#[^\n]*)?\r?\n?$/.test(source.slice(collectionEnd, lineEnd))) return Math.min(collectionEnd, bound);
+  if (!/^[ \t]*(?:#[^\n]*)?\r?\n?$/.test(source.slice(collectionEnd, lineEnd)))
+    return Math.min(collectionEnd, bound);
   return Math.min(lineEnd, bound);
 }
 
@@ -233,13 +292,18 @@ function lastEnd(source: string, collectionEnd: number | undefined, bound: numbe
 function dashBefore(source: string, itemStart: number | undefined): number | undefined {
   if (itemStart === undefined) return undefined;
   let at = itemStart - 1;
-  while (at >= 0 && (source[at] === ' ' || source[at] === '\t' || source[at] === '\n' || source[at] === '\r')) at--;
+  while (
+    at >= 0 &&
+    (source[at] === ' ' || source[at] === '\t' || source[at] === '\n' || source[at] === '\r')
+  )
+    at--;
   return source[at] === '-' ? at : undefined;
 }
 
 /** Whether the edit lies within the region: an insertion at its very start belongs before it. */
 function holds(region: Region, edit: SpliceEdit): boolean {
-  const startsInside = edit.start > region.start || (edit.start === region.start && edit.end > edit.start);
+  const startsInside =
+    edit.start > region.start || (edit.start === region.start && edit.end > edit.start);
   return startsInside && edit.end <= region.end;
 }
 
@@ -264,7 +328,8 @@ function isAncestor(outer: Region, inner: Region): boolean {
  */
 function moved(offset: number, edits: readonly SpliceEdit[]): number {
   let shift = 0;
-  for (const edit of edits) if (edit.end <= offset) shift += edit.text.length - (edit.end - edit.start);
+  for (const edit of edits)
+    if (edit.end <= offset) shift += edit.text.length - (edit.end - edit.start);
   return offset + shift;
 }
 
@@ -272,7 +337,13 @@ function moved(offset: number, edits: readonly SpliceEdit[]): number {
  * Reads the region's new text alone behind its indentation. Returns the data paths it vouches
  * for (the entries or items it reads, each as expected), or undefined when it cannot vouch.
  */
-function readRegion(region: Region, edits: readonly SpliceEdit[], source: string, spliced: string, expected: unknown): DataPath[] | undefined {
+function readRegion(
+  region: Region,
+  edits: readonly SpliceEdit[],
+  source: string,
+  spliced: string,
+  expected: unknown,
+): DataPath[] | undefined {
   const collection = dataAt(expected, region.collectionPath);
   if (!collection.found) return undefined;
   const text = spliced.slice(moved(region.start, edits), moved(region.end, edits));
@@ -280,9 +351,11 @@ function readRegion(region: Region, edits: readonly SpliceEdit[], source: string
   // ends the same way, so the line after it reads as before.
   const lineStart = lineStartOf(source, region.end);
   const tail = source.slice(lineStart, region.end);
-  if (lineStart <= region.start || !/^ *$/.test(tail) || !text.endsWith(`\n${tail}`)) return undefined;
+  if (lineStart <= region.start || !/^ *$/.test(tail) || !text.endsWith(`\n${tail}`))
+    return undefined;
   // It starts where the old one did: the key, or the `-` of the item, at the region's column.
-  if (region.kind === 'item' ? !/^-(?:[ \r\n]|$)/.test(text) : /^[\s#]/.test(text)) return undefined;
+  if (region.kind === 'item' ? !/^-(?:[ \r\n]|$)/.test(text) : /^[\s#]/.test(text))
+    return undefined;
   // Every content line after the first stays at the region's column or deeper, indented with
   // spaces, and no line is a document marker.
   const lines = text.split('\n');
@@ -304,12 +377,27 @@ function readRegion(region: Region, edits: readonly SpliceEdit[], source: string
     return undefined;
   }
   const root = alone.contents;
-  return region.kind === 'entry' ? readEntries(region, root, data, collection.value) : readItems(region, root, data, collection.value);
+  return region.kind === 'entry'
+    ? readEntries(region, root, data, collection.value)
+    : readItems(region, root, data, collection.value);
 }
 
 /** The entry's key first, maybe keys added after it, none that the map has elsewhere; each as expected. */
-function readEntries(region: Region, root: unknown, data: unknown, map: unknown): DataPath[] | undefined {
-  if (!isMap(root) || root.flow || root.items.length === 0 || map === null || typeof map !== 'object' || Array.isArray(map)) return undefined;
+function readEntries(
+  region: Region,
+  root: unknown,
+  data: unknown,
+  map: unknown,
+): DataPath[] | undefined {
+  if (
+    !isMap(root) ||
+    root.flow ||
+    root.items.length === 0 ||
+    map === null ||
+    typeof map !== 'object' ||
+    Array.isArray(map)
+  )
+    return undefined;
   const keys: string[] = [];
   for (const pair of root.items) {
     if (!isScalar(pair.key) || typeof pair.key.value !== 'string' || pair.key.tag) return undefined;
@@ -318,15 +406,26 @@ function readEntries(region: Region, root: unknown, data: unknown, map: unknown)
   const others = region.otherKeys!;
   if (keys[0] !== region.key || keys.some((key) => others.includes(key))) return undefined;
   // The map holds exactly the other entries (their text is unchanged) and the ones read here.
-  if (Object.keys(map).length !== others.length + keys.length || ![...others, ...keys].every((key) => Object.hasOwn(map, key))) return undefined;
+  if (
+    Object.keys(map).length !== others.length + keys.length ||
+    ![...others, ...keys].every((key) => Object.hasOwn(map, key))
+  )
+    return undefined;
   const read = data as Record<string, unknown>;
-  if (!keys.every((key) => isDeepStrictEqual(read[key], (map as Record<string, unknown>)[key]))) return undefined;
+  if (!keys.every((key) => isDeepStrictEqual(read[key], (map as Record<string, unknown>)[key])))
+    return undefined;
   return keys.map((key) => [...region.collectionPath, key]);
 }
 
 /** The item, maybe items appended after it when it is the last; each as expected. */
-function readItems(region: Region, root: unknown, data: unknown, list: unknown): DataPath[] | undefined {
-  if (!isSeq(root) || root.flow || root.items.length === 0 || !Array.isArray(list)) return undefined;
+function readItems(
+  region: Region,
+  root: unknown,
+  data: unknown,
+  list: unknown,
+): DataPath[] | undefined {
+  if (!isSeq(root) || root.flow || root.items.length === 0 || !Array.isArray(list))
+    return undefined;
   const read = data as unknown[];
   const index = region.index!;
   const count = region.count!;
@@ -339,7 +438,8 @@ function readItems(region: Region, root: unknown, data: unknown, list: unknown):
 function dataAt(data: unknown, path: DataPath): { found: boolean; value?: unknown } {
   let node = data;
   for (const step of path) {
-    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, step)) return { found: false };
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, step))
+      return { found: false };
     node = (node as Record<string | number, unknown>)[step];
   }
   return { found: true, value: node };

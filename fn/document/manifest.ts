@@ -12,8 +12,14 @@ import { checkEditsLocally } from './localCheck.ts';
 import { applySplices, planInsertPair, planReplaceNode, planSplices, spliceSet } from './splice.ts';
 import type { Edit, FieldSet } from './splice.ts';
 import { aliasUsers, hasAliases, lineOf, sharedOnPath } from './shared.ts';
-import { parseOptions, printableParseOptions, stringifyOptions, toJsOptions, MAX_NESTING_DEPTH } from '../yaml/options.ts';
-import { resourceHint } from '../stream/prescan.ts';
+import {
+  parseOptions,
+  printableParseOptions,
+  stringifyOptions,
+  toJsOptions,
+  MAX_NESTING_DEPTH,
+} from '../yaml/options.ts';
+import { resourceHint } from './prescan.ts';
 import { firstUndefinedAlias, undefinedAliasMessage } from '../yaml/aliases.ts';
 import { linesBefore } from '../core/positions.ts';
 
@@ -120,7 +126,10 @@ export class ManifestDocument {
     if (edits) {
       const spliced = applySplices(this.#text, edits);
       const setPaths = pending.map((set) => dataPathOf(expected, set.path));
-      if (setPaths.every((path) => path !== undefined) && checkEditsLocally(this.#text, doc, edits, spliced, expected, setPaths)) {
+      if (
+        setPaths.every((path) => path !== undefined) &&
+        checkEditsLocally(this.#text, doc, edits, spliced, expected, setPaths)
+      ) {
         // The tree of the new text is parsed only if someone asks for it (see `document`).
         this.commit(spliced, undefined, expected);
         return;
@@ -166,26 +175,49 @@ export class ManifestDocument {
       for (const set of pending) {
         const on = sharedOnPath(doc, set.path, users);
         if (on.alias) {
-          found = { set, node: on.alias, edit: planReplaceNode(this.#text, doc, on.alias, on.alias.resolve(doc)?.toJS(doc, toJsOptions())), what: `the alias *${on.alias.source}` };
+          found = {
+            set,
+            node: on.alias,
+            edit: planReplaceNode(
+              this.#text,
+              doc,
+              on.alias,
+              on.alias.resolve(doc)?.toJS(doc, toJsOptions()),
+            ),
+            what: `the alias *${on.alias.source}`,
+          };
         } else if (on.merged) {
           const { map, key } = on.merged;
           const value = (map.toJS(doc, toJsOptions()) as Record<string, unknown>)[key];
-          found = { set, node: map, edit: planInsertPair(this.#text, doc, map, key, value), what: `the key ${JSON.stringify(key)}, which a merge key (<<) gives the map` };
+          found = {
+            set,
+            node: map,
+            edit: planInsertPair(this.#text, doc, map, key, value),
+            what: `the key ${JSON.stringify(key)}, which a merge key (<<) gives the map`,
+          };
         } else if (on.anchored.length > 0) {
           const anchored = on.anchored[0]!;
           const alias = users.get(anchored)![0]!;
-          found = { set, node: alias, edit: planReplaceNode(this.#text, doc, alias, anchored.toJS(doc, toJsOptions())), what: `the anchor &${alias.source}, which the alias *${alias.source} shares` };
+          found = {
+            set,
+            node: alias,
+            edit: planReplaceNode(this.#text, doc, alias, anchored.toJS(doc, toJsOptions())),
+            what: `the anchor &${alias.source}, which the alias *${alias.source} shares`,
+          };
         }
         if (found) break;
       }
       if (!found) return;
       const text = found.edit && applySplices(this.#text, [found.edit]);
-      if (text === undefined || !this.accept(text, before)) throw this.sharedError(found.set.path, found.node, found.what);
+      if (text === undefined || !this.accept(text, before))
+        throw this.sharedError(found.set.path, found.node, found.what);
     }
   }
 
   private sharedError(path: FieldPath, node: Node, what: string): KubeGracefulError {
-    const line = node.range ? this.place.line + lineOf(this.#text, node.range[0]) - 1 : this.place.line;
+    const line = node.range
+      ? this.place.line + lineOf(this.#text, node.range[0]) - 1
+      : this.place.line;
     return new KubeGracefulError(
       'E_INPUT',
       `cannot set ${formatPath(path)}: the way there goes through ${what}, and kube-graceful could not give this place its own copy without changing other fields`,
@@ -205,7 +237,11 @@ export class ManifestDocument {
     if (spliced !== undefined && this.accept(spliced, expected)) return;
     const rewritten = this.rewrite(path, value);
     if (!this.accept(rewritten, expected)) {
-      throw new KubeGracefulError('E_INTERNAL', `could not set ${JSON.stringify(path)} without changing other fields`, this.place);
+      throw new KubeGracefulError(
+        'E_INTERNAL',
+        `could not set ${JSON.stringify(path)} without changing other fields`,
+        this.place,
+      );
     }
   }
 
@@ -237,7 +273,8 @@ export class ManifestDocument {
     const setChild = (holder: Node | Document, key: unknown, child: unknown) => {
       (holder as { set(k: unknown, v: unknown): void }).set(key, doc.createNode(child, NO_ALIASES));
     };
-    if (path.length === 0) throw new KubeGracefulError('E_INTERNAL', 'cannot replace a whole document', this.place);
+    if (path.length === 0)
+      throw new KubeGracefulError('E_INTERNAL', 'cannot replace a whole document', this.place);
     for (let i = 0; i < path.length; i++) {
       const segment = path[i]!;
       const rest = path.slice(i + 1);
@@ -250,9 +287,15 @@ export class ManifestDocument {
         }
         parent = child;
       } else if (isSeq(parent) && typeof segment === 'object') {
-        const index = parent.items.findIndex((it) => isMap(it) && String((it.get(segment.key, true) as { value?: unknown })?.value) === segment.equals);
+        const index = parent.items.findIndex(
+          (it) =>
+            isMap(it) &&
+            String((it.get(segment.key, true) as { value?: unknown })?.value) === segment.equals,
+        );
         if (index === -1) {
-          parent.items.push(doc.createNode(setAt({ [segment.key]: segment.equals }, rest, value), NO_ALIASES));
+          parent.items.push(
+            doc.createNode(setAt({ [segment.key]: segment.equals }, rest, value), NO_ALIASES),
+          );
           break;
         }
         if (last) {
@@ -268,7 +311,9 @@ export class ManifestDocument {
         parent = parent.items[segment] as Node;
       } else if (isAlias(parent)) {
         // Editing through an alias would edit its anchor too: every field that shares the node.
-        const line = parent.range ? this.place.line + linesBefore(this.#text, parent.range[0]) : this.place.line;
+        const line = parent.range
+          ? this.place.line + linesBefore(this.#text, parent.range[0])
+          : this.place.line;
         throw new KubeGracefulError(
           'E_INPUT',
           `cannot set ${formatPath(path)}: the way there goes through the alias *${parent.source}, a node shared with the anchor &${parent.source}; kube-graceful does not edit shared nodes`,
@@ -276,7 +321,11 @@ export class ManifestDocument {
           'Write the fields out instead of the alias in the template that renders this document.',
         );
       } else {
-        throw new KubeGracefulError('E_INTERNAL', `cannot set ${JSON.stringify(path)}: unexpected node on the way`, this.place);
+        throw new KubeGracefulError(
+          'E_INTERNAL',
+          `cannot set ${JSON.stringify(path)}: unexpected node on the way`,
+          this.place,
+        );
       }
     }
     return doc.toString(stringifyOptions());
@@ -292,33 +341,84 @@ export class ManifestDocument {
     const problem = doc.errors[0];
     if (problem) throw this.yamlError(problem);
     if (nestingDepth(doc.contents) > MAX_NESTING_DEPTH) {
-      throw new KubeGracefulError('E_TOO_DEEP', `nesting deeper than ${MAX_NESTING_DEPTH} levels`, this.place, 'Kubernetes objects are never this deep; check how the input was generated.');
+      throw new KubeGracefulError(
+        'E_TOO_DEEP',
+        `nesting deeper than ${MAX_NESTING_DEPTH} levels`,
+        this.place,
+        'Kubernetes objects are never this deep; check how the input was generated.',
+      );
     }
     return doc;
   }
 
   private yamlError(problem: YAMLError): KubeGracefulError {
-    const [line, column] = problem.linePos?.[0] ? [problem.linePos[0].line, problem.linePos[0].col] : [undefined, undefined];
-    const at = { ...this.place, ...resourceHint(this.#text), line: line === undefined ? undefined : this.place.line + line - 1, column };
+    const [line, column] = problem.linePos?.[0]
+      ? [problem.linePos[0].line, problem.linePos[0].col]
+      : [undefined, undefined];
+    const at = {
+      ...this.place,
+      ...resourceHint(this.#text),
+      line: line === undefined ? undefined : this.place.line + line - 1,
+      column,
+    };
     const message = problem.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-    if (message.includes('Maximum call stack')) return new KubeGracefulError('E_TOO_DEEP', 'nesting too deep to read', at, 'Kubernetes objects are never this deep; check how the input was generated.');
-    if (problem.code === 'DUPLICATE_KEY') return new KubeGracefulError('E_DUPLICATE_KEY', message, at, 'Remove one of the two keys; Kubernetes would silently keep only one.');
-    return new KubeGracefulError('E_PARSE', message, at, 'Fix the YAML at that line (run the chart with `helm template` and look at the document).');
+    if (message.includes('Maximum call stack'))
+      return new KubeGracefulError(
+        'E_TOO_DEEP',
+        'nesting too deep to read',
+        at,
+        'Kubernetes objects are never this deep; check how the input was generated.',
+      );
+    if (problem.code === 'DUPLICATE_KEY')
+      return new KubeGracefulError(
+        'E_DUPLICATE_KEY',
+        message,
+        at,
+        'Remove one of the two keys; Kubernetes would silently keep only one.',
+      );
+    return new KubeGracefulError(
+      'E_PARSE',
+      message,
+      at,
+      'Fix the YAML at that line (run the chart with `helm template` and look at the document).',
+    );
   }
 
   private translate(error: unknown): KubeGracefulError {
     if (error instanceof KubeGracefulError) return error;
     const message = error instanceof Error ? error.message : String(error);
     const place = { ...this.place, ...resourceHint(this.#text) };
-    const undefinedAlias = this.#doc && message.startsWith("Unresolved alias") ? firstUndefinedAlias(this.#doc) : undefined;
+    const undefinedAlias =
+      this.#doc && message.startsWith('Unresolved alias')
+        ? firstUndefinedAlias(this.#doc)
+        : undefined;
     if (undefinedAlias) {
       // Not an alias bomb: an alias with no anchor before it (in this document: anchors never reach across `---`).
       const { message: what, hint } = undefinedAliasMessage(undefinedAlias.source);
-      const line = undefinedAlias.range ? this.place.line + linesBefore(this.#text, undefinedAlias.range[0]) : undefined;
-      return new KubeGracefulError('E_PARSE', what, { ...place, ...(line !== undefined ? { line } : {}) }, hint);
+      const line = undefinedAlias.range
+        ? this.place.line + linesBefore(this.#text, undefinedAlias.range[0])
+        : undefined;
+      return new KubeGracefulError(
+        'E_PARSE',
+        what,
+        { ...place, ...(line !== undefined ? { line } : {}) },
+        hint,
+      );
     }
-    if (/alias/i.test(message)) return new KubeGracefulError('E_ALIAS_BOMB', 'too many alias expansions (possible "billion laughs" input)', place, 'Expand the anchors in the input, or remove the aliases.');
-    if (error instanceof RangeError) return new KubeGracefulError('E_TOO_DEEP', 'nesting too deep to read', place, 'Kubernetes objects are never this deep; check how the input was generated.');
+    if (/alias/i.test(message))
+      return new KubeGracefulError(
+        'E_ALIAS_BOMB',
+        'too many alias expansions (possible "billion laughs" input)',
+        place,
+        'Expand the anchors in the input, or remove the aliases.',
+      );
+    if (error instanceof RangeError)
+      return new KubeGracefulError(
+        'E_TOO_DEEP',
+        'nesting too deep to read',
+        place,
+        'Kubernetes objects are never this deep; check how the input was generated.',
+      );
     return new KubeGracefulError('E_PARSE', message, place);
   }
 }

@@ -69,11 +69,15 @@ export function sharedOnPath(doc: Document, path: FieldPath, users: AliasUsers):
         node = own.value;
         continue;
       }
-      if (i < path.length - 1 && mergedValue(doc, node, segment) !== undefined) return { merged: { map: node, key: segment }, anchored };
+      if (i < path.length - 1 && mergedValue(doc, node, segment) !== undefined)
+        return { merged: { map: node, key: segment }, anchored };
       return { anchored };
     }
     if (isSeq(node) && typeof segment !== 'string') {
-      node = typeof segment === 'number' ? (node.items[segment] as Node | undefined) : findItem(doc, node, segment);
+      node =
+        typeof segment === 'number'
+          ? (node.items[segment] as Node | undefined)
+          : findItem(doc, node, segment);
       if (node === undefined) return { anchored };
       continue;
     }
@@ -85,7 +89,9 @@ export function sharedOnPath(doc: Document, path: FieldPath, users: AliasUsers):
 
 /** The map's own entry for `key` (not one from a merge). */
 function ownPair(map: YAMLMap, key: string): Pair<Node, Node | null> | undefined {
-  return map.items.find((pair) => isScalar(pair.key) && String(pair.key.value) === key && !isMergeKey(pair)) as Pair<Node, Node | null> | undefined;
+  return map.items.find(
+    (pair) => isScalar(pair.key) && String(pair.key.value) === key && !isMergeKey(pair),
+  ) as Pair<Node, Node | null> | undefined;
 }
 
 /**
@@ -99,7 +105,9 @@ function mergedValue(doc: Document, map: YAMLMap, key: string, depth = 0): Node 
   for (const pair of map.items) {
     if (!isMergeKey(pair)) continue;
     const value = resolved(doc, pair.value as Node | null);
-    const sources = isSeq(value) ? value.items.map((item) => resolved(doc, item as Node | null)) : [value];
+    const sources = isSeq(value)
+      ? value.items.map((item) => resolved(doc, item as Node | null))
+      : [value];
     for (const source of sources) {
       if (!isMap(source)) continue;
       const found = mergedValue(doc, source, key, depth + 1);
@@ -110,7 +118,11 @@ function mergedValue(doc: Document, map: YAMLMap, key: string, depth = 0): Node 
 }
 
 /** The list item (a map, or an alias to one) whose `key` field reads `equals`, merges included. */
-export function findItem(doc: Document, seq: YAMLSeq, selector: Exclude<PathSegment, string | number>): Node | undefined {
+export function findItem(
+  doc: Document,
+  seq: YAMLSeq,
+  selector: Exclude<PathSegment, string | number>,
+): Node | undefined {
   return seq.items.find((item) => {
     const map = resolved(doc, item as Node | null);
     if (!isMap(map)) return false;
@@ -125,12 +137,13 @@ export function findItem(doc: Document, seq: YAMLSeq, selector: Exclude<PathSegm
 /** The 1-based line of an offset in the document's text. */
 export function lineOf(source: string, offset: number): number {
   let line = 1;
-  for (let at = source.indexOf('\n'); at !== -1 && at < offset; at = source.indexOf('\n', at + 1)) line++;
+  for (let at = source.indexOf('\n'); at !== -1 && at < offset; at = source.indexOf('\n', at + 1))
+    line++;
   return line;
 }
 
 function resolved(doc: Document, node: Node | null | undefined): Node | null | undefined {
-  return isAlias(node) ? (node.resolve(doc)) : node;
+  return isAlias(node) ? node.resolve(doc) : node;
 }
 
 /** A merge key as the yaml-1.1 schema reads one: a plain `<<` (its value is then a symbol). */

@@ -33,12 +33,21 @@ export interface FieldSet {
 }
 
 /** Returns `source` with `value` set at `path`, or undefined when the shape needs a tree edit. */
-export function spliceSet(source: string, doc: Document, path: FieldPath, value: unknown): string | undefined {
+export function spliceSet(
+  source: string,
+  doc: Document,
+  path: FieldPath,
+  value: unknown,
+): string | undefined {
   return spliceAll(source, doc, [{ path, value }]);
 }
 
 /** Returns `source` with every field set (see planSplices), or undefined. */
-export function spliceAll(source: string, doc: Document, sets: readonly FieldSet[]): string | undefined {
+export function spliceAll(
+  source: string,
+  doc: Document,
+  sets: readonly FieldSet[],
+): string | undefined {
   const edits = planSplices(source, doc, sets);
   return edits && applySplices(source, edits);
 }
@@ -50,7 +59,11 @@ export function spliceAll(source: string, doc: Document, sets: readonly FieldSet
  * one offset keep their order. Edits that each create the same missing map give a duplicate key,
  * which the caller's check turns down.
  */
-export function planSplices(source: string, doc: Document, sets: readonly FieldSet[]): Edit[] | undefined {
+export function planSplices(
+  source: string,
+  doc: Document,
+  sets: readonly FieldSet[],
+): Edit[] | undefined {
   const edits: Edit[] = [];
   const crlf = source.includes('\r\n');
   for (const { path, value } of sets) {
@@ -60,7 +73,9 @@ export function planSplices(source: string, doc: Document, sets: readonly FieldS
   }
   // Last edit first, so offsets before it stay valid; at one offset the later edit goes in first
   // and ends up after the earlier one. Spans may touch but not overlap.
-  const order = edits.map((edit, index) => ({ edit, index })).sort((a, b) => b.edit.start - a.edit.start || b.index - a.index);
+  const order = edits
+    .map((edit, index) => ({ edit, index }))
+    .sort((a, b) => b.edit.start - a.edit.start || b.index - a.index);
   for (let i = 1; i < order.length; i++) {
     if (order[i]!.edit.end > order[i - 1]!.edit.start) return undefined;
   }
@@ -74,7 +89,12 @@ export function applySplices(source: string, edits: readonly Edit[]): string {
   return text;
 }
 
-function planEdit(source: string, doc: Document, path: FieldPath, value: unknown): Edit | undefined {
+function planEdit(
+  source: string,
+  doc: Document,
+  path: FieldPath,
+  value: unknown,
+): Edit | undefined {
   const layout = new Layout(source, doc);
   let node = doc.contents;
   let holder: Holder = { kind: 'root' };
@@ -86,7 +106,8 @@ function planEdit(source: string, doc: Document, path: FieldPath, value: unknown
       return layout.replace(holder, node, setAt(isMap(node) ? {} : [], path.slice(i), value));
     }
     if (isMap(node) && typeof segment === 'string') {
-      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === segment) as Pair<Node, Node | null> | undefined;
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === segment) as
+        Pair<Node, Node | null> | undefined;
       if (!pair) return layout.insertPair(node, segment, buildAt(rest, value));
       holder = { kind: 'pair', pair, parent: node };
       node = pair.value;
@@ -94,7 +115,8 @@ function planEdit(source: string, doc: Document, path: FieldPath, value: unknown
       // The name may come from a merge key (`- <<: *c`): that item is the container, and a field
       // set on it goes into its own map, over what the merge gives (shared.ts).
       const item = findItem(doc, node, segment);
-      if (!item) return layout.appendItem(node, setAt({ [segment.key]: segment.equals }, rest, value));
+      if (!item)
+        return layout.appendItem(node, setAt({ [segment.key]: segment.equals }, rest, value));
       holder = { kind: 'item', parent: node };
       node = item;
     } else if (isSeq(node) && typeof segment === 'number') {
@@ -115,13 +137,23 @@ function planEdit(source: string, doc: Document, path: FieldPath, value: unknown
  * Returns the edit that replaces `target` (a node of `doc`, e.g. an alias) with `value` written
  * out, or undefined when the shape needs a tree edit.
  */
-export function planReplaceNode(source: string, doc: Document, target: Node, value: unknown): Edit | undefined {
+export function planReplaceNode(
+  source: string,
+  doc: Document,
+  target: Node,
+  value: unknown,
+): Edit | undefined {
   let holder: Holder | undefined;
   visit(doc, {
     Node(_key, node, path) {
       if (node !== target) return undefined;
       const parent = path.at(-1);
-      if (isPair(parent) && isMap(path.at(-2))) holder = { kind: 'pair', pair: parent as Pair<Node, Node | null>, parent: path.at(-2) as YAMLMap };
+      if (isPair(parent) && isMap(path.at(-2)))
+        holder = {
+          kind: 'pair',
+          pair: parent as Pair<Node, Node | null>,
+          parent: path.at(-2) as YAMLMap,
+        };
       else if (isSeq(parent)) holder = { kind: 'item', parent };
       return visit.BREAK;
     },
@@ -130,12 +162,24 @@ export function planReplaceNode(source: string, doc: Document, target: Node, val
 }
 
 /** Returns the edit that adds the entry `key: value` at the end of `map`, or undefined. */
-export function planInsertPair(source: string, doc: Document, map: YAMLMap, key: string, value: unknown): Edit | undefined {
+export function planInsertPair(
+  source: string,
+  doc: Document,
+  map: YAMLMap,
+  key: string,
+  value: unknown,
+): Edit | undefined {
   return new Layout(source, doc).insertPair(map, key, value);
 }
 
 function isEmptyFlowInBlock(node: Node | null, holder: Holder): boolean {
-  return (isMap(node) || isSeq(node)) && node.flow === true && node.items.length === 0 && holder.kind !== 'root' && !holder.parent.flow;
+  return (
+    (isMap(node) || isSeq(node)) &&
+    node.flow === true &&
+    node.items.length === 0 &&
+    holder.kind !== 'root' &&
+    !holder.parent.flow
+  );
 }
 
 const isPlainData = (value: unknown) => value === null || typeof value !== 'object';
@@ -156,7 +200,8 @@ class Layout {
 
   /** Whether block lists under a key are indented (`key:\n  - a`) in this document, as Helm charts vary. */
   indentSeq(): boolean {
-    if (this.#indentSeq === undefined) this.#indentSeq = detectIndentSeq(this.doc, (o) => this.column(o));
+    if (this.#indentSeq === undefined)
+      this.#indentSeq = detectIndentSeq(this.doc, (o) => this.column(o));
     return this.#indentSeq;
   }
 
@@ -169,7 +214,9 @@ class Layout {
   insertPair(map: YAMLMap, key: string, value: unknown): Edit | undefined {
     if (map.flow) {
       const style = flowStyleOf(this.source, this.doc, map);
-      return planFlowAppend(this.source, map, style, (column) => flowPair(key, value, style, column));
+      return planFlowAppend(this.source, map, style, (column) =>
+        flowPair(key, value, style, column),
+      );
     }
     const first = map.items[0]?.key as Node | undefined;
     if (!first?.range || !map.range) return undefined;
@@ -192,12 +239,28 @@ class Layout {
       // A scalar keeps its quoting, unless a plain one would then hold what ends a flow entry.
       if (isScalar(node) && isPlainData(value)) {
         const inline = renderScalar(value, node);
-        if (inline !== undefined && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE' || !/[,[\]{}#]|:(?: |$)/.test(inline))) return { start: node.range[0], end: node.range[1], text: inline };
+        if (
+          inline !== undefined &&
+          (node.type === 'QUOTE_DOUBLE' ||
+            node.type === 'QUOTE_SINGLE' ||
+            !/[,[\]{}#]|:(?: |$)/.test(inline))
+        )
+          return { start: node.range[0], end: node.range[1], text: inline };
       }
       const style = flowStyleOf(this.source, this.doc, holder.parent);
-      return { start: node.range[0], end: node.range[1], text: flowValue(value, style, lineIndentation(this.source, node.range[0])) };
+      return {
+        start: node.range[0],
+        end: node.range[1],
+        text: flowValue(value, style, lineIndentation(this.source, node.range[0])),
+      };
     }
-    if (node && isScalar(node) && isPlainData(value) && node.range && node.range[1] > node.range[0]) {
+    if (
+      node &&
+      isScalar(node) &&
+      isPlainData(value) &&
+      node.range &&
+      node.range[1] > node.range[0]
+    ) {
       const inline = renderScalar(value, node);
       if (inline !== undefined) return { start: node.range[0], end: node.range[1], text: inline };
     }
@@ -207,14 +270,23 @@ class Layout {
       if (!key.range || end === undefined) return undefined;
       const column = this.column(key.range[0]);
       // A list that is replaced keeps its own indentation style (`key:\n- a` or `key:\n  - a`).
-      const ownStyle = isSeq(node) && !node.flow && node.range ? this.column(node.range[0]) > column : undefined;
+      const ownStyle =
+        isSeq(node) && !node.flow && node.range ? this.column(node.range[0]) > column : undefined;
       // A merge key's value is a symbol in the yaml-1.1 schema: it is written back as `<<`.
       const name = (key as Scalar).value;
       const keyText = typeof name === 'symbol' ? (name.description ?? '<<') : String(name);
-      return { start: key.range[0], end: this.trimNewline(end), text: this.block({ [keyText]: value }, column, ownStyle) };
+      return {
+        start: key.range[0],
+        end: this.trimNewline(end),
+        text: this.block({ [keyText]: value }, column, ownStyle),
+      };
     }
     if (!node?.range) return undefined;
-    return { start: node.range[0], end: this.trimNewline(node.range[1]), text: this.block(value, this.column(node.range[0])) };
+    return {
+      start: node.range[0],
+      end: this.trimNewline(node.range[1]),
+      text: this.block(value, this.column(node.range[0])),
+    };
   }
 
   /** Block scalars end after their last line break; an edit keeps that break in place. */
@@ -226,7 +298,8 @@ class Layout {
   private insertLines(valueEnd: number, column: number, data: unknown): Edit | undefined {
     const indent = ' '.repeat(column);
     const text = this.block(data, column);
-    if (this.source[valueEnd - 1] === '\n') return { start: valueEnd, end: valueEnd, text: `${indent}${text}\n` };
+    if (this.source[valueEnd - 1] === '\n')
+      return { start: valueEnd, end: valueEnd, text: `${indent}${text}\n` };
     // Insert after a trailing comment on the last line, so the comment stays with its own line.
     const newline = this.source.indexOf('\n', valueEnd);
     let lineEnd = newline === -1 ? this.source.length : newline;
@@ -263,9 +336,20 @@ function plainJson(value: unknown): string | undefined {
   let plain = true;
   const json = JSON.stringify(value, (_key, v: unknown) => {
     // -0 prints as -0 but is 0 in JSON; a hole in an array is null in JSON.
-    if (v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v) && !Object.is(v, -0))) return v;
+    if (
+      v === null ||
+      typeof v === 'string' ||
+      typeof v === 'boolean' ||
+      (typeof v === 'number' && Number.isFinite(v) && !Object.is(v, -0))
+    )
+      return v;
     if (Array.isArray(v) && Object.keys(v).length === v.length) return v as unknown[];
-    if (typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype && Object.getOwnPropertySymbols(v).length === 0) return v;
+    if (
+      typeof v === 'object' &&
+      Object.getPrototypeOf(v) === Object.prototype &&
+      Object.getOwnPropertySymbols(v).length === 0
+    )
+      return v;
     plain = false;
     return null;
   });
@@ -276,7 +360,11 @@ function plainJson(value: unknown): string | undefined {
 function renderScalar(value: unknown, old: Scalar): string | undefined {
   if (old.type === 'BLOCK_LITERAL' || old.type === 'BLOCK_FOLDED') return undefined;
   const type = old.type === 'QUOTE_SINGLE' || old.type === 'QUOTE_DOUBLE' ? old.type : 'PLAIN';
-  const text = stringify(value, { ...stringifyOptions(), defaultStringType: type, defaultKeyType: 'PLAIN' }).replace(/\n$/, '');
+  const text = stringify(value, {
+    ...stringifyOptions(),
+    defaultStringType: type,
+    defaultKeyType: 'PLAIN',
+  }).replace(/\n$/, '');
   return text.includes('\n') ? undefined : text;
 }
 

@@ -4,7 +4,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Config } from '../config/schema.ts';
-import { workloadSettings } from '../config/workloadSettings.ts';
+import { workloadSettings } from './workloadSettings.ts';
 import { formatPath, getAt } from '../core/fieldPath.ts';
 import type { RegisteredMutator } from '../mutators/types.ts';
 import type { ExplainContext, ExplanationBody } from '../explanation/types.ts';
@@ -39,8 +39,18 @@ export interface PipelineResult {
 }
 
 /** Returns the records of running `mutators` over `resources`, whose documents it edits in place. */
-export function runPipeline(resources: readonly Resource[], config: Config, mutators: readonly RegisteredMutator[], keepOutcomes = true): PipelineResult {
-  const pipeline = new Pipeline(resources.map((r) => r.object), config, mutators, keepOutcomes);
+export function runPipeline(
+  resources: readonly Resource[],
+  config: Config,
+  mutators: readonly RegisteredMutator[],
+  keepOutcomes = true,
+): PipelineResult {
+  const pipeline = new Pipeline(
+    resources.map((r) => r.object),
+    config,
+    mutators,
+    keepOutcomes,
+  );
   for (const resource of resources) pipeline.run(resource);
   return pipeline.result;
 }
@@ -83,7 +93,9 @@ export class Pipeline {
     const explicitlyIncluded = spec.include.some((s) => matches(s, workload));
     if (spec.include.length > 0 && !explicitlyIncluded) return;
     const settings = workloadSettings(config, workload);
-    result.findings.push(...settings.findings.map((f) => ({ ...f, ...place, mutator: 'engine' as const })));
+    result.findings.push(
+      ...settings.findings.map((f) => ({ ...f, ...place, mutator: 'engine' as const })),
+    );
     if (settings.skip) return;
     // Mutators rely on the types of kubeObject.ts; a field of another type is refused, not crashed on.
     const problem = workloadShapeProblem(object, templatePath);
@@ -92,7 +104,12 @@ export class Pipeline {
       throw new KubeGracefulError(
         'E_INPUT',
         `${field} is ${problem.found}, not ${problem.expected}`,
-        { document: resource.doc.place.document, line: lineOf(resource.doc, [...resource.base, ...problem.path]), resource: formatRef(workload.ref), field },
+        {
+          document: resource.doc.place.document,
+          line: lineOf(resource.doc, [...resource.base, ...problem.path]),
+          resource: formatRef(workload.ref),
+          field,
+        },
         'The API server would reject this workload as well; fix the template that renders it (or exclude the workload, or annotate it kube-graceful.dev/skip: "true").',
       );
     }
@@ -107,13 +124,28 @@ export class Pipeline {
         explicitlyIncluded,
       };
       const outcome = mutator.run(workload, context);
-      result.findings.push(...outcome.findings.map((f) => ({ ...f, ...place, mutator: mutator.id })));
-      if (this.keepOutcomes && outcome.explain) result.outcomes.push({ workload, mutator: mutator.id, plan: outcome.plan, explain: outcome.explain });
+      result.findings.push(
+        ...outcome.findings.map((f) => ({ ...f, ...place, mutator: mutator.id })),
+      );
+      if (this.keepOutcomes && outcome.explain)
+        result.outcomes.push({
+          workload,
+          mutator: mutator.id,
+          plan: outcome.plan,
+          explain: outcome.explain,
+        });
       for (const change of outcome.changes) {
         const before = getAt(workload.object, change.path);
         if (isDeepStrictEqual(before, change.value)) continue;
         resource.doc.set([...resource.base, ...change.path], change.value);
-        result.changes.push({ mutator: mutator.id, ...place, path: change.path, before, after: change.value, reason: change.reason });
+        result.changes.push({
+          mutator: mutator.id,
+          ...place,
+          path: change.path,
+          before,
+          after: change.value,
+          reason: change.reason,
+        });
       }
     }
   }

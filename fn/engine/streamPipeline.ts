@@ -25,7 +25,7 @@ import { CONTEXT_KINDS, isCandidateKind, podTemplatePath } from '../workloads/ki
 import type { KubeObject } from '../core/kubeObject.ts';
 import { Resource } from '../workloads/resource.ts';
 import { Workload } from '../workloads/workload.ts';
-import { prescanKind } from '../stream/prescan.ts';
+import { prescanKind } from '../document/prescan.ts';
 import { planStream, resourcesOf } from '../stream/stream.ts';
 import type { ByteStream, ReadOptions } from '../stream/stream.ts';
 import { Pipeline } from './pipeline.ts';
@@ -42,11 +42,20 @@ export interface StreamRun {
 type Context =
   | { readonly kind: 'passed' }
   | { readonly kind: 'read' }
-  | { readonly kind: 'kept'; readonly doc: ManifestDocument; readonly resources: readonly Resource[] }
+  | {
+      readonly kind: 'kept';
+      readonly doc: ManifestDocument;
+      readonly resources: readonly Resource[];
+    }
   | { readonly kind: 'failed'; readonly error: unknown };
 
 /** Returns the run of `mutators` over the stream `input`, read one workload document at a time. */
-export function runStream(input: string | ByteStream, config: Config, mutators: readonly RegisteredMutator[], options: Pick<ReadOptions, 'parseAll'> & { readonly keepOutcomes?: boolean }): StreamRun {
+export function runStream(
+  input: string | ByteStream,
+  config: Config,
+  mutators: readonly RegisteredMutator[],
+  options: Pick<ReadOptions, 'parseAll'> & { readonly keepOutcomes?: boolean },
+): StreamRun {
   const extraKinds = config.spec.extraKinds;
   const plan = planStream(input, { extraKinds, parseAll: options.parseAll });
   const { segments } = plan;
@@ -54,7 +63,11 @@ export function runStream(input: string | ByteStream, config: Config, mutators: 
   // Pass 1: the context objects, up to the first document that cannot be read.
   const contextObjects: KubeObject[] = [];
   const context: Context[] = segments.map(() => ({ kind: 'passed' }));
-  const isWorkloadKind = (kind: string | undefined) => kind !== undefined && kind !== 'List' && !CONTEXT_KINDS.has(kind) && isCandidateKind(kind, extraKinds);
+  const isWorkloadKind = (kind: string | undefined) =>
+    kind !== undefined &&
+    kind !== 'List' &&
+    !CONTEXT_KINDS.has(kind) &&
+    isCandidateKind(kind, extraKinds);
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!;
     if (!plan.parsed[i] || isWorkloadKind(prescanKind(segment.text))) continue;
@@ -62,7 +75,11 @@ export function runStream(input: string | ByteStream, config: Config, mutators: 
       const doc = plan.document(segment);
       const resources = resourcesOf(doc);
       for (const resource of resources) contextObjects.push(resource.object);
-      context[i] = resources.some((r) => podTemplatePath(r.object.apiVersion, r.object.kind, extraKinds) !== undefined) ? { kind: 'kept', doc, resources } : { kind: 'read' };
+      context[i] = resources.some(
+        (r) => podTemplatePath(r.object.apiVersion, r.object.kind, extraKinds) !== undefined,
+      )
+        ? { kind: 'kept', doc, resources }
+        : { kind: 'read' };
     } catch (error) {
       context[i] = { kind: 'failed', error };
       break;
@@ -102,6 +119,9 @@ function settleOutcomes(outcomes: WorkloadOutcome[], first: number, doc: Manifes
   for (let i = first; i < outcomes.length; i++) {
     const outcome = outcomes[i]!;
     const { resource, templatePath, ref } = outcome.workload;
-    outcomes[i] = { ...outcome, workload: new Workload(new Resource(settled, resource.base), templatePath, ref) };
+    outcomes[i] = {
+      ...outcome,
+      workload: new Workload(new Resource(settled, resource.base), templatePath, ref),
+    };
   }
 }

@@ -7,7 +7,12 @@ import { loadConfig } from '../config/load.ts';
 import type { ConfigSource } from '../config/load.ts';
 import type { Config } from '../config/schema.ts';
 import { krmResults } from '../krm/results.ts';
-import { looksLikeResourceList, readResourceList, renderResourceList, renderResourceListChunks } from '../krm/resourceList.ts';
+import {
+  looksLikeResourceList,
+  readResourceList,
+  renderResourceList,
+  renderResourceListChunks,
+} from '../krm/resourceList.ts';
 import { MUTATORS } from '../mutators/registry.ts';
 import type { RegisteredMutator } from '../mutators/types.ts';
 import { BOM_BYTES, byteStream, readStream } from '../stream/stream.ts';
@@ -51,11 +56,16 @@ export function transform(input: string | Buffer, options: TransformOptions = {}
     // `kind: ResourceList` is ASCII: the latin1 view finds it where the text would (see ByteStream).
     // With a byte-order mark, the text decides exactly as for text input (rare: not worth a view).
     const source = byteStream(input);
-    if (!source.bomLength && !looksLikeResourceList(source.view)) return transformStream(source, options);
+    if (!source.bomLength && !looksLikeResourceList(source.view))
+      return transformStream(source, options);
     const text = input.toString('utf8');
-    return looksLikeResourceList(text) ? transformList(text, options, input) : transformStream(text, options);
+    return looksLikeResourceList(text)
+      ? transformList(text, options, input)
+      : transformStream(text, options);
   }
-  return looksLikeResourceList(input) ? transformList(input, options) : transformStream(input, options);
+  return looksLikeResourceList(input)
+    ? transformList(input, options)
+    : transformStream(input, options);
 }
 
 /**
@@ -65,13 +75,32 @@ export function transform(input: string | Buffer, options: TransformOptions = {}
  */
 function transformList(text: string, options: TransformOptions, bytes?: Buffer): TransformResult {
   let config: Config | undefined;
-  const configOf = (functionConfig: unknown) => (config ??= loadConfig(options.config ?? { data: functionConfig, origin: 'functionConfig' }, options.flags));
-  const list = readResourceList(text, { parseAll: options.parseAll, extraKinds: (functionConfig) => configOf(functionConfig).spec.extraKinds });
+  const configOf = (functionConfig: unknown) =>
+    (config ??= loadConfig(
+      options.config ?? { data: functionConfig, origin: 'functionConfig' },
+      options.flags,
+    ));
+  const list = readResourceList(text, {
+    parseAll: options.parseAll,
+    extraKinds: (functionConfig) => configOf(functionConfig).spec.extraKinds,
+  });
   configOf(list.functionConfig);
-  const result = runPipeline(list.resources, config!, options.mutators ?? MUTATORS, options.outcomes ?? true);
+  const result = runPipeline(
+    list.resources,
+    config!,
+    options.mutators ?? MUTATORS,
+    options.outcomes ?? true,
+  );
   const results = krmResults(result.changes, result.findings, list.resources);
   // Bytes that are not the text's UTF-8 (a caller's invalid UTF-8, decoded with replacements) get the text's.
-  if (!bytes || Buffer.byteLength(text, 'utf8') !== bytes.length) return { ...result, mode: 'resourceList', input: text, output: renderResourceList(list, results), config: config! };
+  if (Buffer.byteLength(text, 'utf8') !== bytes?.length)
+    return {
+      ...result,
+      mode: 'resourceList',
+      input: text,
+      output: renderResourceList(list, results),
+      config: config!,
+    };
   const outputChunks = renderResourceListChunks(list, results, bytes);
   let output: string | undefined;
   return {
@@ -92,8 +121,12 @@ function transformList(text: string, options: TransformOptions, bytes?: Buffer):
  */
 function transformStream(input: string | ByteStream, options: TransformOptions): TransformResult {
   const config = loadConfig(options.config, options.flags);
-  const run = runStream(input, config, options.mutators ?? MUTATORS, { parseAll: options.parseAll, keepOutcomes: options.outcomes ?? true });
-  if (typeof input === 'string') return { ...run.result, mode: 'stream', input, output: run.bom + run.parts.join(''), config };
+  const run = runStream(input, config, options.mutators ?? MUTATORS, {
+    parseAll: options.parseAll,
+    keepOutcomes: options.outcomes ?? true,
+  });
+  if (typeof input === 'string')
+    return { ...run.result, mode: 'stream', input, output: run.bom + run.parts.join(''), config };
   const outputChunks = [...(run.bom ? [BOM_BYTES] : []), ...(run.parts as Uint8Array[])];
   // The texts are made only when asked for (--diff, explain, tests): the CLI writes the bytes.
   let text: string | undefined;

@@ -13,16 +13,16 @@ import { formatPath, getAt } from '../core/fieldPath.ts';
 import type { FieldPath } from '../core/fieldPath.ts';
 import type { Finding, MutatorId, Severity } from '../core/records.ts';
 import { formatRef } from '../core/kubeObject.ts';
-import type { KubeObject, PodTemplate, ResourceRef } from '../core/kubeObject.ts';
+import type { KubeObject, ResourceRef } from '../core/kubeObject.ts';
 import type { WorkloadOutcome } from '../engine/pipeline.ts';
 import { inputResources } from '../engine/transform.ts';
 import type { TransformResult } from '../engine/transform.ts';
 import type { ExplanationBody } from '../explanation/types.ts';
 
-export type { ModelInput, ModelOutput, SettingRow, SettingValue } from '../explanation/types.ts';
+export type { ModelInput, ModelOutput, SettingRow } from '../explanation/types.ts';
 
 /** Version of the JSON shape (`--output json`); documented in docs/explain-schema.md. */
-export const EXPLAIN_SCHEMA = 'kube-graceful.dev/explain/v1';
+const EXPLAIN_SCHEMA = 'kube-graceful.dev/explain/v1';
 
 /** Where a document starts in the files the user named (`line` absent when only the file is known). */
 export interface SourceLocation {
@@ -31,7 +31,7 @@ export interface SourceLocation {
 }
 
 /** A finding about this workload, as the run reported it. */
-export interface ExplainedFinding {
+interface ExplainedFinding {
   readonly severity: Severity;
   readonly code: string;
   readonly field?: string;
@@ -44,7 +44,11 @@ export interface WorkloadExplanation extends ExplanationBody {
   readonly document: number;
   readonly location?: SourceLocation;
   readonly mutator: MutatorId;
-  readonly changes: ReadonlyArray<{ readonly field: string; readonly before: unknown; readonly after: unknown }>;
+  readonly changes: ReadonlyArray<{
+    readonly field: string;
+    readonly before: unknown;
+    readonly after: unknown;
+  }>;
   readonly findings: readonly ExplainedFinding[];
 }
 
@@ -68,11 +72,19 @@ export interface Explanation {
   };
   readonly workloads: readonly WorkloadExplanation[];
   readonly leftAlone: readonly LeftAlone[];
-  readonly summary: { readonly workloads: number; readonly failingAsWritten: number; readonly failingPatched: number; readonly fieldsChanged: number };
+  readonly summary: {
+    readonly workloads: number;
+    readonly failingAsWritten: number;
+    readonly failingPatched: number;
+    readonly fieldsChanged: number;
+  };
 }
 
 /** Returns the explanation of a run. `locate` maps a document number to its file and line. */
-export function explain(result: TransformResult, locate: (document: number) => SourceLocation | undefined = () => undefined): Explanation {
+export function explain(
+  result: TransformResult,
+  locate: (document: number) => SourceLocation | undefined = () => undefined,
+): Explanation {
   const before = inputObjects(result);
   const workloads: WorkloadExplanation[] = [];
   for (const outcome of result.outcomes) {
@@ -89,7 +101,12 @@ export function explain(result: TransformResult, locate: (document: number) => S
     const key = `${finding.document}:${formatRef(finding.resource)}`;
     if (handled.has(key)) continue;
     const location = locate(finding.document);
-    const entry = leftAlone.get(key) ?? { resource: finding.resource, document: finding.document, ...(location ? { location } : {}), findings: [] };
+    const entry = leftAlone.get(key) ?? {
+      resource: finding.resource,
+      document: finding.document,
+      ...(location ? { location } : {}),
+      findings: [],
+    };
     (entry.findings as ExplainedFinding[]).push(explainedFinding(finding));
     leftAlone.set(key, entry);
   }
@@ -118,19 +135,29 @@ function settingsOf(config: Config): Explanation['settings'] {
 
 /** The input's objects, keyed by document and place in it: the manifest as written. */
 function inputObjects(result: TransformResult): Map<string, KubeObject> {
-  return new Map(inputResources(result).map((r) => [objectKey(r.doc.place.document, r.base), r.object]));
+  return new Map(
+    inputResources(result).map((r) => [objectKey(r.doc.place.document, r.base), r.object]),
+  );
 }
 
 function objectKey(document: number, base: FieldPath): string {
   return `${document}:${JSON.stringify(base)}`;
 }
 
-function explainOutcome(outcome: WorkloadOutcome, original: KubeObject, result: TransformResult, location: SourceLocation | undefined): WorkloadExplanation {
+function explainOutcome(
+  outcome: WorkloadOutcome,
+  original: KubeObject,
+  result: TransformResult,
+  location: SourceLocation | undefined,
+): WorkloadExplanation {
   const { workload } = outcome;
   const document = workload.resource.doc.place.document;
-  const sameResource = (r: { resource?: ResourceRef; document?: number }) => r.document === document && r.resource !== undefined && formatRef(r.resource) === formatRef(workload.ref);
+  const sameResource = (r: { resource?: ResourceRef; document?: number }) =>
+    r.document === document &&
+    r.resource !== undefined &&
+    formatRef(r.resource) === formatRef(workload.ref);
   const body = outcome.explain({
-    before: (getAt(original, workload.templatePath) ?? {}) as PodTemplate,
+    before: getAt(original, workload.templatePath) ?? {},
     after: workload.template,
     spec: result.config.spec,
   });
@@ -140,11 +167,18 @@ function explainOutcome(outcome: WorkloadOutcome, original: KubeObject, result: 
     ...(location ? { location } : {}),
     mutator: outcome.mutator,
     ...body,
-    changes: result.changes.filter(sameResource).map((c) => ({ field: formatPath(c.path), before: c.before, after: c.after })),
+    changes: result.changes
+      .filter(sameResource)
+      .map((c) => ({ field: formatPath(c.path), before: c.before, after: c.after })),
     findings: result.findings.filter(sameResource).map(explainedFinding),
   };
 }
 
 function explainedFinding(finding: Finding): ExplainedFinding {
-  return { severity: finding.severity, code: finding.code, ...(finding.path ? { field: formatPath(finding.path) } : {}), message: finding.message };
+  return {
+    severity: finding.severity,
+    code: finding.code,
+    ...(finding.path ? { field: formatPath(finding.path) } : {}),
+    message: finding.message,
+  };
 }

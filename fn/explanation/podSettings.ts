@@ -9,7 +9,8 @@ import type { Spec } from '../config/schema.ts';
 import { toData } from '../document/manifest.ts';
 import { isRecord } from '../core/fieldPath.ts';
 import { parseGoDurationSeconds } from '../timing/durations.ts';
-import { annotationsOf, scalarText } from '../core/kubeObject.ts';
+import { annotationsOf } from '../core/kubeObject.ts';
+import { scalarText } from '../core/scalarText.ts';
 import { readPreStop } from '../workloads/preStop.ts';
 import {
   ISTIO_NATIVE_ANNOTATION,
@@ -25,7 +26,11 @@ import type { PreStopRead as HookRead } from '../workloads/preStop.ts';
 import type { Container, PodTemplate } from '../core/kubeObject.ts';
 import { parseOptions } from '../yaml/options.ts';
 import { readProxyConfigEnv } from '../workloads/istioProxyConfigEnv.ts';
-import { proxyConfigEnvText, renderInjectedIstio, renderInjectedLinkerd } from '../workloads/renderInjected.ts';
+import {
+  proxyConfigEnvText,
+  renderInjectedIstio,
+  renderInjectedLinkerd,
+} from '../workloads/renderInjected.ts';
 import { PROXY_CONFIG_ANNOTATION } from '../workloads/istioProxyConfig.ts';
 import {
   ISTIO_DEFAULT_DRAIN_DURATION_SECONDS,
@@ -41,8 +46,6 @@ export interface Valued<T> {
   readonly source: string;
 }
 
-
-
 /** Returns the grace period the pods get: the field, or the Kubernetes default. */
 export function graceOf(template: PodTemplate): Valued<number> {
   const value = template.spec?.terminationGracePeriodSeconds;
@@ -51,7 +54,8 @@ export function graceOf(template: PodTemplate): Valued<number> {
 }
 
 /** A container's preStop hook as the kubelet will run it; `seconds: 0` and text "none" without one. */
-export type PreStopRead = HookRead | { readonly seconds: 0; readonly handler?: undefined; readonly text: 'none' };
+export type PreStopRead =
+  HookRead | { readonly seconds: 0; readonly handler?: undefined; readonly text: 'none' };
 
 /** Returns what a container's preStop hook does (docs/background.md#kubernetes-pod-termination: one handler per hook). */
 export function preStopOf(container: Container | undefined): PreStopRead {
@@ -69,7 +73,9 @@ export interface ProxyConfigFields {
 export function proxyConfigOf(template: PodTemplate): ProxyConfigFields {
   // Injected at render time: PROXY_CONFIG on istio-proxy first, the annotation applied over it
   // (pilot/cmd/pilot-agent/config/config.go@1.28.10 getMeshConfig).
-  const env = renderInjectedIstio(template) ? readProxyConfigEnv(proxyConfigEnvText(template)) : undefined;
+  const env = renderInjectedIstio(template)
+    ? readProxyConfigEnv(proxyConfigEnvText(template))
+    : undefined;
   const envFields = env?.ok ? env.fields : {};
   const annotation = annotationProxyConfig(template);
   return { ...annotation, fields: { ...envFields, ...annotation.fields } };
@@ -122,34 +128,61 @@ export function istioDrainSettings(source: IstioProxySource): IstioDrainSettings
   const metadata = isRecord(config.fields['proxyMetadata']) ? config.fields['proxyMetadata'] : {};
   const env = (name: string): Valued<string> | undefined => {
     const entry = (source.container?.env ?? []).find((e) => e?.name === name);
-    if (entry && typeof entry.value === 'string') return { value: entry.value, source: `env ${name} on container ${source.container?.name}` };
-    if (entry?.valueFrom) return { value: '', source: `env ${name} on container ${source.container?.name} (valueFrom: not readable here)` };
+    if (entry && typeof entry.value === 'string')
+      return { value: entry.value, source: `env ${name} on container ${source.container?.name}` };
+    if (entry?.valueFrom)
+      return {
+        value: '',
+        source: `env ${name} on container ${source.container?.name} (valueFrom: not readable here)`,
+      };
     const meta = metadata[name];
-    if (meta !== undefined && meta !== null) return { value: scalarText(meta), source: `proxyMetadata.${name} in ${PROXY_CONFIG_ANNOTATION}` };
+    if (meta !== undefined && meta !== null)
+      return {
+        value: scalarText(meta),
+        source: `proxyMetadata.${name} in ${PROXY_CONFIG_ANNOTATION}`,
+      };
     return undefined;
   };
-  const notInjected = applies ? '' : `; not injected and the pod's annotations are not mounted, so ${PROXY_CONFIG_ANNOTATION} does not apply (a mesh-wide meshConfig value is not visible here)`;
+  const notInjected = applies
+    ? ''
+    : `; not injected and the pod's annotations are not mounted, so ${PROXY_CONFIG_ANNOTATION} does not apply (a mesh-wide meshConfig value is not visible here)`;
   const field = (name: string, fallback: number): Valued<number> => {
     const raw = config.fields[name];
-    if (raw === undefined || raw === null) return { value: fallback, source: `Istio default (not set${notInjected})` };
+    if (raw === undefined || raw === null)
+      return { value: fallback, source: `Istio default (not set${notInjected})` };
     const seconds = parseGoDurationSeconds(scalarText(raw));
-    if (seconds === undefined) return { value: fallback, source: `${name} ${JSON.stringify(scalarText(raw))} in ${PROXY_CONFIG_ANNOTATION} is not a Go duration: Istio uses its default` };
+    if (seconds === undefined)
+      return {
+        value: fallback,
+        source: `${name} ${JSON.stringify(scalarText(raw))} in ${PROXY_CONFIG_ANNOTATION} is not a Go duration: Istio uses its default`,
+      };
     return { value: Math.ceil(seconds), source: `${PROXY_CONFIG_ANNOTATION}` };
   };
   const exit = env('EXIT_ON_ZERO_ACTIVE_CONNECTIONS');
   const minimum = env('MINIMUM_DRAIN_DURATION');
   const minimumSeconds = minimum === undefined ? undefined : parseGoDurationSeconds(minimum.value);
   return {
-    exitOnZero: exit === undefined
-      ? { value: false, source: 'not set (Istio default: off)' }
-      : { value: ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(exit.value), source: exit.source },
-    minimumDrainSeconds: minimum === undefined
-      ? { value: ISTIO_DEFAULT_MINIMUM_DRAIN_SECONDS, source: 'Istio default (not set)' }
-      : minimumSeconds === undefined
-        ? { value: ISTIO_DEFAULT_MINIMUM_DRAIN_SECONDS, source: `${minimum.source}: ${JSON.stringify(minimum.value)} is not a Go duration, so Istio uses its default` }
-        : { value: Math.ceil(minimumSeconds), source: minimum.source },
+    exitOnZero:
+      exit === undefined
+        ? { value: false, source: 'not set (Istio default: off)' }
+        : {
+            value: ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(exit.value),
+            source: exit.source,
+          },
+    minimumDrainSeconds:
+      minimum === undefined
+        ? { value: ISTIO_DEFAULT_MINIMUM_DRAIN_SECONDS, source: 'Istio default (not set)' }
+        : minimumSeconds === undefined
+          ? {
+              value: ISTIO_DEFAULT_MINIMUM_DRAIN_SECONDS,
+              source: `${minimum.source}: ${JSON.stringify(minimum.value)} is not a Go duration, so Istio uses its default`,
+            }
+          : { value: Math.ceil(minimumSeconds), source: minimum.source },
     drainDurationSeconds: field('drainDuration', ISTIO_DEFAULT_DRAIN_DURATION_SECONDS),
-    terminationDrainSeconds: field('terminationDrainDuration', ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS),
+    terminationDrainSeconds: field(
+      'terminationDrainDuration',
+      ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS,
+    ),
   };
 }
 
@@ -166,11 +199,28 @@ export function istioSidecarKind(template: PodTemplate, spec: Spec): Valued<Side
   if (rendered) return { value: rendered.native ? 'native' : 'classic', source: rendered.evidence };
   const pinned = annotationsOf(template.metadata)[ISTIO_NATIVE_ANNOTATION];
   const versions = `Istio ${spec.istioVersion} on Kubernetes ${spec.kubernetesVersion}`;
-  if ((pinned === 'true' || pinned === 'false') && atLeast(spec.istioVersion, ISTIO_NATIVE_ANNOTATION_SINCE)) {
-    if (pinned === 'true' && !atLeast(spec.kubernetesVersion, NATIVE_SIDECARS_SINCE_KUBERNETES)) return { value: 'classic', source: `${ISTIO_NATIVE_ANNOTATION}: "true", but Kubernetes ${spec.kubernetesVersion} < ${NATIVE_SIDECARS_SINCE_KUBERNETES} has no native sidecars` };
-    return { value: pinned === 'true' ? 'native' : 'classic', source: `annotation ${ISTIO_NATIVE_ANNOTATION}: "${pinned}"` };
+  if (
+    (pinned === 'true' || pinned === 'false') &&
+    atLeast(spec.istioVersion, ISTIO_NATIVE_ANNOTATION_SINCE)
+  ) {
+    if (pinned === 'true' && !atLeast(spec.kubernetesVersion, NATIVE_SIDECARS_SINCE_KUBERNETES))
+      return {
+        value: 'classic',
+        source: `${ISTIO_NATIVE_ANNOTATION}: "true", but Kubernetes ${spec.kubernetesVersion} < ${NATIVE_SIDECARS_SINCE_KUBERNETES} has no native sidecars`,
+      };
+    return {
+      value: pinned === 'true' ? 'native' : 'classic',
+      source: `annotation ${ISTIO_NATIVE_ANNOTATION}: "${pinned}"`,
+    };
   }
-  if (atLeast(spec.istioVersion, ISTIO_NATIVE_AUTO_SINCE) && atLeast(spec.kubernetesVersion, ISTIO_NATIVE_AUTO_KUBELET)) return { value: 'native', source: `Istio default for ${versions}: auto picks native on kubelets ≥ ${ISTIO_NATIVE_AUTO_KUBELET}` };
+  if (
+    atLeast(spec.istioVersion, ISTIO_NATIVE_AUTO_SINCE) &&
+    atLeast(spec.kubernetesVersion, ISTIO_NATIVE_AUTO_KUBELET)
+  )
+    return {
+      value: 'native',
+      source: `Istio default for ${versions}: auto picks native on kubelets ≥ ${ISTIO_NATIVE_AUTO_KUBELET}`,
+    };
   return { value: 'classic', source: `Istio default for ${versions}` };
 }
 
@@ -179,9 +229,19 @@ export function linkerdSidecarKind(template: PodTemplate, spec: Spec): Valued<Si
   const rendered = renderInjectedLinkerd(template);
   if (rendered) return { value: rendered.native ? 'native' : 'classic', source: rendered.evidence };
   const annotations = annotationsOf(template.metadata);
-  const key = LINKERD_NATIVE_ANNOTATIONS.find((k) => annotations[k] === 'true' || annotations[k] === 'false');
-  if (key) return { value: annotations[key] === 'true' ? 'native' : 'classic', source: `annotation ${key}: "${annotations[key]}"` };
-  if (atLeast(spec.linkerdVersion, LINKERD_NATIVE_DEFAULT_SINCE)) return { value: 'native', source: `Linkerd default for ${spec.linkerdVersion}: native from ${LINKERD_NATIVE_DEFAULT_SINCE}` };
+  const key = LINKERD_NATIVE_ANNOTATIONS.find(
+    (k) => annotations[k] === 'true' || annotations[k] === 'false',
+  );
+  if (key)
+    return {
+      value: annotations[key] === 'true' ? 'native' : 'classic',
+      source: `annotation ${key}: "${annotations[key]}"`,
+    };
+  if (atLeast(spec.linkerdVersion, LINKERD_NATIVE_DEFAULT_SINCE))
+    return {
+      value: 'native',
+      source: `Linkerd default for ${spec.linkerdVersion}: native from ${LINKERD_NATIVE_DEFAULT_SINCE}`,
+    };
   return { value: 'classic', source: `Linkerd default for ${spec.linkerdVersion}` };
 }
 
@@ -189,12 +249,24 @@ export function linkerdSidecarKind(template: PodTemplate, spec: Spec): Valued<Si
 export function linkerdWaitOf(template: PodTemplate): Valued<number> {
   if (renderInjectedLinkerd(template)) {
     // What the annotation became at injection: a preStop sleep on linkerd-proxy (_proxy.tpl@version-2.18).
-    const hook = readPreStop((template.spec?.containers ?? []).find((c) => c?.name === LINKERD_PROXY)?.lifecycle?.preStop);
-    return hook && typeof hook.seconds === 'number' ? { value: hook.seconds, source: 'preStop on linkerd-proxy (injected at render time)' } : { value: 0, source: 'no preStop on linkerd-proxy (injected at render time: linkerd-proxy stops at once)' };
+    const hook = readPreStop(
+      (template.spec?.containers ?? []).find((c) => c?.name === LINKERD_PROXY)?.lifecycle?.preStop,
+    );
+    return hook && typeof hook.seconds === 'number'
+      ? { value: hook.seconds, source: 'preStop on linkerd-proxy (injected at render time)' }
+      : {
+          value: 0,
+          source:
+            'no preStop on linkerd-proxy (injected at render time: linkerd-proxy stops at once)',
+        };
   }
   const text = annotationsOf(template.metadata)[LINKERD_WAIT_ANNOTATION];
   if (text === undefined) return { value: 0, source: 'not set (linkerd-proxy stops at once)' };
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 0) return { value: 0, source: `${LINKERD_WAIT_ANNOTATION}: ${JSON.stringify(text)} is not whole seconds` };
+  if (!Number.isInteger(value) || value < 0)
+    return {
+      value: 0,
+      source: `${LINKERD_WAIT_ANNOTATION}: ${JSON.stringify(text)} is not whole seconds`,
+    };
   return { value, source: `annotation ${LINKERD_WAIT_ANNOTATION}` };
 }

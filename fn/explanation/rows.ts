@@ -25,10 +25,20 @@ export function text(valued: Valued<string>): SettingValue {
 }
 
 /** Returns a settings row; `planned` says what the plan wanted, and the row whether the patched value meets it. */
-export function row(name: string, asWritten: SettingValue, patched: SettingValue, planned?: Planned): SettingRow {
-  const met = planned === undefined
-    ? true
-    : planned.relation === '=' ? patched.value === planned.value : typeof patched.value === 'number' && typeof planned.value === 'number' && patched.value >= planned.value;
+export function row(
+  name: string,
+  asWritten: SettingValue,
+  patched: SettingValue,
+  planned?: Planned,
+): SettingRow {
+  const met =
+    planned === undefined
+      ? true
+      : planned.relation === '='
+        ? patched.value === planned.value
+        : typeof patched.value === 'number' &&
+          typeof planned.value === 'number' &&
+          patched.value >= planned.value;
   return {
     name,
     asWritten,
@@ -41,7 +51,11 @@ export function row(name: string, asWritten: SettingValue, patched: SettingValue
 /** A container's preStop hook as a setting value. */
 export function preStopValue(container: Container | undefined): SettingValue {
   const read = preStopOf(container);
-  return { value: read.seconds === 'unknown' ? read.text : read.seconds, display: read.text, source: read.handler ? 'manifest' : 'no hook' };
+  return {
+    value: read.seconds === 'unknown' ? read.text : read.seconds,
+    display: read.text,
+    source: read.handler ? 'manifest' : 'no hook',
+  };
 }
 
 /** Returns the pod's container of this name. */
@@ -52,20 +66,49 @@ export function container(template: PodTemplate, name: string): Container | unde
 /** The model's inputs W, R, B (and the load balancer's deregistration delay when known). */
 export function inputsOf(inputs: TimingInputs): ModelInput[] {
   const rows: ModelInput[] = [
-    { symbol: 'W', name: 'drain window', value: inputs.drainWindow.value, unit: 's', source: inputs.drainWindow.source },
-    { symbol: 'R', name: 'longest request', value: inputs.maxRequest.value, unit: 's', source: inputs.maxRequest.source },
-    { symbol: 'B', name: 'buffer', value: inputs.buffer.value, unit: 's', source: inputs.buffer.source },
+    {
+      symbol: 'W',
+      name: 'drain window',
+      value: inputs.drainWindow.value,
+      unit: 's',
+      source: inputs.drainWindow.source,
+    },
+    {
+      symbol: 'R',
+      name: 'longest request',
+      value: inputs.maxRequest.value,
+      unit: 's',
+      source: inputs.maxRequest.source,
+    },
+    {
+      symbol: 'B',
+      name: 'buffer',
+      value: inputs.buffer.value,
+      unit: 's',
+      source: inputs.buffer.source,
+    },
   ];
   const dereg = inputs.loadBalancer?.deregistrationDelaySeconds;
   if (dereg) {
-    rows.push({ name: 'LB deregistration delay', value: dereg.value, unit: 's', source: `${dereg.source}; connection termination ${inputs.loadBalancer?.connectionTermination ? 'on' : 'off'}` });
+    rows.push({
+      name: 'LB deregistration delay',
+      value: dereg.value,
+      unit: 's',
+      source: `${dereg.source}; connection termination ${inputs.loadBalancer?.connectionTermination ? 'on' : 'off'}`,
+    });
   }
   return rows;
 }
 
 /** A duration the model derived, as explain shows it. */
 export function output(symbol: ModelOutput['symbol'], name: string, derived: Derived): ModelOutput {
-  return { symbol, name, seconds: derived.value, formula: derived.formula, explanation: derived.explanation };
+  return {
+    symbol,
+    name,
+    seconds: derived.value,
+    formula: derived.formula,
+    explanation: derived.explanation,
+  };
 }
 
 /** The traffic side of the timeline: W, R, who sends, and the load balancer's own timer. */
@@ -75,6 +118,13 @@ export function traffic(inputs: TimingInputs, sender: string): Traffic {
     drainWindowSeconds: inputs.drainWindow.value,
     maxRequestSeconds: inputs.maxRequest.value,
     sender,
-    ...(dereg ? { deregistration: { seconds: dereg.value, connectionTermination: inputs.loadBalancer?.connectionTermination === true } } : {}),
+    ...(dereg
+      ? {
+          deregistration: {
+            seconds: dereg.value,
+            connectionTermination: inputs.loadBalancer?.connectionTermination === true,
+          },
+        }
+      : {}),
   };
 }

@@ -59,7 +59,7 @@ export interface TimelineWindow {
 }
 
 /** How the timeline ends, in one line. */
-export interface Verdict {
+interface Verdict {
   readonly failures: number;
   readonly risks: number;
   readonly text: string;
@@ -88,9 +88,6 @@ export interface Traffic {
   readonly deregistration?: { readonly seconds: number; readonly connectionTermination: boolean };
 }
 
-
-
-
 /** Collects events and windows, then sorts them and counts the verdict. */
 export class Drawing {
   readonly events: TimelineEvent[] = [];
@@ -100,14 +97,24 @@ export class Drawing {
     this.events.push({ at, actor, text });
   }
 
-  window(from: number, to: number | null, outcome: WindowOutcome, kind: WindowKind, text: string): void {
-    if (to !== null && (to < from || (to === from && outcome === 'ok' && kind !== 'completes'))) return;
+  window(
+    from: number,
+    to: number | null,
+    outcome: WindowOutcome,
+    kind: WindowKind,
+    text: string,
+  ): void {
+    if (to !== null && (to < from || (to === from && outcome === 'ok' && kind !== 'completes')))
+      return;
     this.windows.push({ from, to, outcome, kind, text });
   }
 
   done(origin: Timeline['origin'], okText: string): Timeline {
     const time = (t: number | null) => t ?? Number.POSITIVE_INFINITY;
-    const events = this.events.map((e, i) => ({ e, i })).sort((a, b) => time(a.e.at) - time(b.e.at) || a.i - b.i).map((x) => x.e);
+    const events = this.events
+      .map((e, i) => ({ e, i }))
+      .sort((a, b) => time(a.e.at) - time(b.e.at) || a.i - b.i)
+      .map((x) => x.e);
     const rank = { fail: 0, risk: 1, ok: 2 } as const;
     const windows = this.windows
       .map((w, i) => ({ w, i }))
@@ -115,8 +122,16 @@ export class Drawing {
       .map((x) => x.w);
     const failures = windows.filter((w) => w.outcome === 'fail').length;
     const risks = windows.filter((w) => w.outcome === 'risk').length;
-    const parts = [failures ? `${failures} failure window${failures === 1 ? '' : 's'}` : '', risks ? `${risks} risk${risks === 1 ? '' : 's'}` : ''].filter(Boolean);
-    return { origin, events, windows, verdict: { failures, risks, text: parts.length ? parts.join(', ') : okText } };
+    const parts = [
+      failures ? `${failures} failure window${failures === 1 ? '' : 's'}` : '',
+      risks ? `${risks} risk${risks === 1 ? '' : 's'}` : '',
+    ].filter(Boolean);
+    return {
+      origin,
+      events,
+      windows,
+      verdict: { failures, risks, text: parts.length ? parts.join(', ') : okText },
+    };
   }
 }
 
@@ -126,9 +141,16 @@ export function secondsText(seconds: number): string {
 }
 
 /** The kubelet's side: when SIGTERM comes and when SIGKILL, for a container whose preStop lasts `preStop` (docs/background.md#kubernetes-pod-termination). */
-export function kubeletTimes(preStop: number, grace: number): { sigterm: number; kill: number; hookCut: boolean } {
+export function kubeletTimes(
+  preStop: number,
+  grace: number,
+): { sigterm: number; kill: number; hookCut: boolean } {
   const hookCut = preStop > 0 && preStop >= grace;
-  return { sigterm: Math.min(preStop, grace), kill: hookCut ? grace + KUBELET_PRESTOP_EXTENSION_SECONDS : grace, hookCut };
+  return {
+    sigterm: Math.min(preStop, grace),
+    kill: hookCut ? grace + KUBELET_PRESTOP_EXTENSION_SECONDS : grace,
+    hookCut,
+  };
 }
 
 /**
@@ -140,43 +162,109 @@ export function preStopSeconds(read: PreStopRead, W: number): number {
   return read.seconds === 'unknown' ? W : read.seconds;
 }
 
-export function unknownHook(drawing: Drawing, container: string, read: PreStopRead, W: number, sender: string): void {
+export function unknownHook(
+  drawing: Drawing,
+  container: string,
+  read: PreStopRead,
+  W: number,
+  sender: string,
+): void {
   if (read.seconds !== 'unknown' || W === 0) return;
-  drawing.window(0, W, 'risk', 'refused', `${container}'s preStop, of unknown length, is drawn as lasting W = ${secondsText(W)}, as the timing model assumes; if it returns sooner, new connections that still arrive ${sender} are refused`);
+  drawing.window(
+    0,
+    W,
+    'risk',
+    'refused',
+    `${container}'s preStop, of unknown length, is drawn as lasting W = ${secondsText(W)}, as the timing model assumes; if it returns sooner, new connections that still arrive ${sender} are refused`,
+  );
 }
 
 export function hookStart(read: PreStopRead, W: number, keeps: string): string {
-  return read.seconds === 'unknown' ? `preStop ${read.text} starts; drawn as lasting W = ${secondsText(W)}; ${keeps}` : `preStop ${read.text} starts; ${keeps}`;
+  return read.seconds === 'unknown'
+    ? `preStop ${read.text} starts; drawn as lasting W = ${secondsText(W)}; ${keeps}`
+    : `preStop ${read.text} starts; ${keeps}`;
 }
 
 /** The API server rejects a preStop `sleep` longer than the grace period (docs/background.md#kubernetes-pod-termination). */
-export function rejection(drawing: Drawing, container: string, preStop: PreStopRead, grace: Valued<number>): void {
-  if (preStop.handler === 'sleep' && typeof preStop.seconds === 'number' && preStop.seconds > grace.value) {
-    drawing.window(0, null, 'fail', 'rejected', `the API server rejects the pod: container ${container}'s preStop sleep (${secondsText(preStop.seconds)}) is longer than terminationGracePeriodSeconds (${secondsText(grace.value)})`);
+export function rejection(
+  drawing: Drawing,
+  container: string,
+  preStop: PreStopRead,
+  grace: Valued<number>,
+): void {
+  if (
+    preStop.handler === 'sleep' &&
+    typeof preStop.seconds === 'number' &&
+    preStop.seconds > grace.value
+  ) {
+    drawing.window(
+      0,
+      null,
+      'fail',
+      'rejected',
+      `the API server rejects the pod: container ${container}'s preStop sleep (${secondsText(preStop.seconds)}) is longer than terminationGracePeriodSeconds (${secondsText(grace.value)})`,
+    );
   }
 }
 
 export function start(drawing: Drawing, grace: Valued<number>, traffic: Traffic): void {
-  drawing.event(0, 'pod', `deletion: endpoints removal starts, and the grace countdown (G = ${secondsText(grace.value)}, ${grace.source})`);
-  drawing.event(traffic.drainWindowSeconds, 'traffic', `no new connections arrive any more ${traffic.sender} (W = ${secondsText(traffic.drainWindowSeconds)})`);
+  drawing.event(
+    0,
+    'pod',
+    `deletion: endpoints removal starts, and the grace countdown (G = ${secondsText(grace.value)}, ${grace.source})`,
+  );
+  drawing.event(
+    traffic.drainWindowSeconds,
+    'traffic',
+    `no new connections arrive any more ${traffic.sender} (W = ${secondsText(traffic.drainWindowSeconds)})`,
+  );
 }
 
-export function deadline(drawing: Drawing, kill: number, grace: Valued<number>, running: string | undefined): void {
-  drawing.event(kill, 'kubelet', running ? `grace deadline: SIGKILL to ${running}` : `grace deadline (${secondsText(grace.value)}): nothing left to kill`);
+export function deadline(
+  drawing: Drawing,
+  kill: number,
+  grace: Valued<number>,
+  running: string | undefined,
+): void {
+  drawing.event(
+    kill,
+    'kubelet',
+    running
+      ? `grace deadline: SIGKILL to ${running}`
+      : `grace deadline (${secondsText(grace.value)}): nothing left to kill`,
+  );
 }
 
 /** The load balancer's own timer on established connections (docs/background.md#load-balancers-in-front-of-gateways), started at deregistration (≈ t = 0). */
-export function deregistration(drawing: Drawing, traffic: Traffic, workDone: number, podGone: number): void {
+export function deregistration(
+  drawing: Drawing,
+  traffic: Traffic,
+  workDone: number,
+  podGone: number,
+): void {
   const lb = traffic.deregistration;
   if (!lb) return;
-  drawing.event(lb.seconds, 'load balancer', `deregistration delay (${secondsText(lb.seconds)}) over: ${lb.connectionTermination ? 'closes' : 'stops tracking'} established connections`);
+  drawing.event(
+    lb.seconds,
+    'load balancer',
+    `deregistration delay (${secondsText(lb.seconds)}) over: ${lb.connectionTermination ? 'closes' : 'stops tracking'} established connections`,
+  );
   if (lb.seconds < workDone) {
-    drawing.window(lb.seconds, workDone, 'fail', 'lb-cut', `the load balancer drops connections still in flight at t=${lb.seconds} (deregistration delay ${secondsText(lb.seconds)} < t=${workDone}, when the last request ends)`);
+    drawing.window(
+      lb.seconds,
+      workDone,
+      'fail',
+      'lb-cut',
+      `the load balancer drops connections still in flight at t=${lb.seconds} (deregistration delay ${secondsText(lb.seconds)} < t=${workDone}, when the last request ends)`,
+    );
   }
   if (lb.seconds > podGone && !lb.connectionTermination) {
-    drawing.window(podGone, lb.seconds, 'risk', 'lb-stale', `the load balancer keeps established connections to a pod that is gone (connection termination off)`);
+    drawing.window(
+      podGone,
+      lb.seconds,
+      'risk',
+      'lb-stale',
+      `the load balancer keeps established connections to a pod that is gone (connection termination off)`,
+    );
   }
 }
-
-
-

@@ -56,7 +56,7 @@ export interface SettingRow {
 }
 
 /** What the workload is to the shutdown: an edge proxy, a serving app, or a run-to-completion pod. */
-export type Role = 'gateway' | 'app' | 'job';
+type Role = 'gateway' | 'app' | 'job';
 
 /** The part of a workload's explanation its mutator writes. */
 export interface ExplanationBody {

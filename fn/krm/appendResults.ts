@@ -29,7 +29,11 @@ export interface Frame {
  * when the frame does not read back as the old results followed by ours (the caller then sets the
  * whole `results`, as a tree edit would).
  */
-export function appendResultsEdit(frame: Frame, before: readonly unknown[], ours: readonly unknown[]): Edit | undefined {
+export function appendResultsEdit(
+  frame: Frame,
+  before: readonly unknown[],
+  ours: readonly unknown[],
+): Edit | undefined {
   const root = frame.doc.contents;
   if (!isMap(root)) return undefined;
   const pair = root.items.find((p) => isScalar(p.key) && p.key.value === 'results');
@@ -44,14 +48,20 @@ export function appendResultsEdit(frame: Frame, before: readonly unknown[], ours
     edit = planSplices(frame.text, frame.doc, [{ path: ['results'], value: ours }])?.[0];
   }
   if (!edit || !readsBack(frame.text, edit, [...before, ...ours])) return undefined;
-  return { start: frame.toListOffset(edit.start), end: frame.toListOffset(edit.end), text: edit.text };
+  return {
+    start: frame.toListOffset(edit.start),
+    end: frame.toListOffset(edit.end),
+    text: edit.text,
+  };
 }
 
 /** Block items after the last one, at the list's own indentation (`results:\n- …` or `results:\n  - …`). */
 function appendBlock(text: string, seq: YAMLSeq, ours: readonly unknown[]): Edit | undefined {
   if (!seq.range) return undefined;
   const column = columnOf(text, seq.range[0]);
-  const block = stringify(ours, stringifyOptions(false)).replace(/\n$/, '').replace(/\n/g, `\n${' '.repeat(column)}`);
+  const block = stringify(ours, stringifyOptions(false))
+    .replace(/\n$/, '')
+    .replace(/\n/g, `\n${' '.repeat(column)}`);
   const end = seq.range[1];
   if (text[end - 1] === '\n') return { start: end, end, text: `${' '.repeat(column)}${block}\n` };
   // After a comment that ends the last item's line, so the comment stays on its own line.
@@ -72,10 +82,18 @@ function appendFlow(text: string, seq: YAMLSeq, ours: readonly unknown[]): Edit 
 
 /** True when the frame with the edit reads as valid YAML whose results are `expected`. */
 function readsBack(text: string, edit: Edit, expected: readonly unknown[]): boolean {
-  const doc = parseDocument(text.slice(0, edit.start) + edit.text + text.slice(edit.end), parseOptions());
+  const doc = parseDocument(
+    text.slice(0, edit.start) + edit.text + text.slice(edit.end),
+    parseOptions(),
+  );
   if (doc.errors.length || !isMap(doc.contents)) return false;
   try {
-    return isDeepStrictEqual((doc.contents.get('results', true) as Node | undefined)?.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }), expected);
+    return isDeepStrictEqual(
+      (doc.contents.get('results', true) as Node | undefined)?.toJS(doc, {
+        maxAliasCount: MAX_ALIAS_COUNT,
+      }),
+      expected,
+    );
   } catch {
     return false;
   }

@@ -54,8 +54,10 @@ export function listLayout(text: string): ListLayout | undefined {
   let itemsLine = -1;
   for (let i = first; i < lines.length; i++) {
     const c = text.charCodeAt(lines[i]!);
-    if ((c === DASH || c === DOT) && /^(?:---|\.\.\.)(?:[ \t]|\r?$)/.test(lineAt(text, lines, i))) return undefined; // one document only
-    if (itemsLine === -1 && c === 0x69 /* i */ && ITEMS_LINE.test(lineAt(text, lines, i))) itemsLine = i;
+    if ((c === DASH || c === DOT) && /^(?:---|\.\.\.)(?:[ \t]|\r?$)/.test(lineAt(text, lines, i)))
+      return undefined; // one document only
+    if (itemsLine === -1 && c === 0x69 /* i */ && ITEMS_LINE.test(lineAt(text, lines, i)))
+      itemsLine = i;
   }
   if (itemsLine === -1) return undefined;
   const starts: number[] = [];
@@ -81,7 +83,10 @@ export function listLayout(text: string): ListLayout | undefined {
     }
     const item = ITEM_LINE.exec(content);
     const commented = item ? undefined : ITEM_WITH_COMMENT.exec(content);
-    if ((item ?? commented) && (column === undefined || (item ?? commented)![1]!.length === column)) {
+    if (
+      (item ?? commented) &&
+      (column === undefined || (item ?? commented)![1]!.length === column)
+    ) {
       column ??= (item ?? commented)![1]!.length;
       dashLines.push(at);
       if (item) starts.push(at + item[0].length);
@@ -95,7 +100,11 @@ export function listLayout(text: string): ListLayout | undefined {
   }
   if (starts.length === 0 || commentedItem) return undefined;
   const blockEnd = line < lines.length ? lines[line]! : text.length;
-  const items = starts.map((start, i) => ({ start, limit: dashLines[i + 1] ?? blockEnd, column: columnOf(text, start) }));
+  const items = starts.map((start, i) => ({
+    start,
+    limit: dashLines[i + 1] ?? blockEnd,
+    column: columnOf(text, start),
+  }));
   // The frame: the items' block (up to the next root key) is one empty item at the items' column,
   // so that the frame's lists are indented as the list's are (splice.ts reads that off the first).
   const colon = text.indexOf(':', lines[itemsLine]) + 1;
@@ -105,7 +114,12 @@ export function listLayout(text: string): ListLayout | undefined {
   // Offsets after the stand-in map to after the block; its own line break to the block's last one.
   const after = colon + standIn.length - (endsWithBreak ? 1 : 0);
   const listAfter = blockEnd - (endsWithBreak ? 1 : 0);
-  return { items, frame, toListOffset: (offset) => (offset < colon ? offset : offset >= after ? offset - after + listAfter : colon) };
+  return {
+    items,
+    frame,
+    toListOffset: (offset) =>
+      offset < colon ? offset : offset >= after ? offset - after + listAfter : colon,
+  };
 }
 
 /** True when the line at `at` starts with more than `column` spaces. */
@@ -116,7 +130,12 @@ function indentedBeyond(text: string, at: number, column: number): boolean {
 
 function lineStarts(text: string): number[] {
   const starts = [0];
-  for (let at = text.indexOf('\n'); at !== -1 && at + 1 < text.length; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+  for (
+    let at = text.indexOf('\n');
+    at !== -1 && at + 1 < text.length;
+    at = text.indexOf('\n', at + 1)
+  )
+    starts.push(at + 1);
   return starts;
 }
 

@@ -13,45 +13,20 @@ import type { Document, Node } from 'yaml';
 import type { ExtraKind } from '../config/schema.ts';
 import { ManifestDocument } from '../document/manifest.ts';
 import { KubeGracefulError } from '../core/errors.ts';
-import { isCommentOnly, prescanKind, resourceHint } from '../stream/prescan.ts';
+import { isCommentOnly, prescanKind, resourceHint } from '../document/prescan.ts';
 import { splitStream } from '../stream/split.ts';
 import { resourcesOf } from '../stream/stream.ts';
 import { isCandidateKind } from '../workloads/kinds.ts';
 import type { Resource } from '../workloads/resource.ts';
 import { MAX_ALIAS_COUNT } from '../yaml/options.ts';
 import { appendResultsEdit } from './appendResults.ts';
-import type { Frame } from './appendResults.ts';
 import { listLayout } from './layout.ts';
 import { expandExternalAliases, sharedAnchorItems, verifySharedItems } from './sharedAnchors.ts';
-import type { SharedItems } from './sharedAnchors.ts';
+import type { Item, ResourceListInput } from './resourceListInput.ts';
 import { dedent, indent } from './indentation.ts';
 import { columnOf, lineStartOf } from '../core/positions.ts';
 
-/** One parsed item: where its text sits in the list and its document. */
-interface Item {
-  readonly start: number;
-  readonly end: number;
-  readonly column: number;
-  readonly doc: ManifestDocument;
-  /** Aliases to anchors outside the item, written out in `doc` (see sharedAnchors.ts). */
-  readonly expanded?: ReadonlyArray<{ readonly text: string; readonly alias: string }>;
-}
-
-/** A read ResourceList. */
-export interface ResourceListInput {
-  readonly mode: 'resourceList';
-  readonly text: string;
-  /** The items that were parsed (all of them, unless some were of kinds no mutator reads). */
-  readonly items: readonly Item[];
-  readonly resources: Resource[];
-  readonly functionConfig: unknown;
-  /** Results already in the input, which ours are appended to. */
-  readonly results: unknown[];
-  /** The list without its items' text, where results are appended (appendResults.ts). */
-  readonly frame: Frame;
-  /** Items that share anchors with others, when any do: their edits are checked on the whole list. */
-  readonly shared?: SharedItems;
-}
+export type { ResourceListInput } from './resourceListInput.ts';
 
 /** How to read: `parseAll` parses every item; `extraKinds` tells, from the functionConfig, which kinds are workloads. */
 export interface ReadListOptions {
@@ -61,7 +36,10 @@ export interface ReadListOptions {
 
 /** Returns true when the stream is a single ResourceList document. */
 export function looksLikeResourceList(text: string): boolean {
-  return /^kind:[ \t]*["']?ResourceList["']?[ \t]*\r?$/m.test(text) || /^\s*\{[\s\S]*"kind"\s*:\s*"ResourceList"/.test(text);
+  return (
+    /^kind:[ \t]*["']?ResourceList["']?[ \t]*\r?$/m.test(text) ||
+    /^\s*\{[\s\S]*"kind"\s*:\s*"ResourceList"/.test(text)
+  );
 }
 
 /** An alias anywhere in a text (`*name` after a space, `[`, `{` or `,`, or at a line start), or text that looks like one. */
@@ -101,7 +79,11 @@ function requireOneDocument(text: string): void {
  * Returns undefined when an item that must be parsed holds something like an alias (then the whole
  * list is parsed, where anchors are resolved across items) or the frame does not read.
  */
-function readLaidOut(text: string, layout: NonNullable<ReturnType<typeof listLayout>>, options: ReadListOptions): ResourceListInput | undefined {
+function readLaidOut(
+  text: string,
+  layout: NonNullable<ReturnType<typeof listLayout>>,
+  options: ReadListOptions,
+): ResourceListInput | undefined {
   const frameDoc = new ManifestDocument(layout.frame, { document: 1, line: 1 });
   const lineOf = lineIndex(text);
   let head: ReturnType<typeof listHead>;
@@ -120,16 +102,29 @@ function readLaidOut(text: string, layout: NonNullable<ReturnType<typeof listLay
     const line = lineOf(span.start);
     let end: number | undefined;
     try {
-      end = new ManifestDocument(itemText, { document: index + 1, line }).document.contents?.range?.[1];
+      end = new ManifestDocument(itemText, { document: index + 1, line }).document.contents
+        ?.range?.[1];
     } catch {
       return undefined; // the whole list is parsed, which says where the YAML is wrong in the list's terms
     }
     if (end === undefined) return undefined;
     const doc = new ManifestDocument(itemText.slice(0, end), { document: index + 1, line });
     resources.push(...itemResources(doc, itemText));
-    items.push({ start: span.start, end: span.start + undentedLength(text, span.start, span.column, end), column: span.column, doc });
+    items.push({
+      start: span.start,
+      end: span.start + undentedLength(text, span.start, span.column, end),
+      column: span.column,
+      doc,
+    });
   }
-  return { mode: 'resourceList', text, items, resources, ...head, frame: { text: layout.frame, doc: frameDoc.document, toListOffset: layout.toListOffset } };
+  return {
+    mode: 'resourceList',
+    text,
+    items,
+    resources,
+    ...head,
+    frame: { text: layout.frame, doc: frameDoc.document, toListOffset: layout.toListOffset },
+  };
 }
 
 /** The whole list parsed: every item, with anchors shared between items resolved. */
@@ -149,17 +144,36 @@ function readWhole(text: string, options: ReadListOptions): ResourceListInput {
     const range = node?.range && ([itemStart(text, node.range[0]), node.range[1]] as const);
     const line = range ? lineOf(range[0]) : 0;
     if (!isMap(node) || !range) {
-      throw new KubeGracefulError('E_NOT_MAPPING', `ResourceList item ${index + 1} is not a mapping`, { document: index + 1, line }, 'Each item must be a Kubernetes object.');
+      throw new KubeGracefulError(
+        'E_NOT_MAPPING',
+        `ResourceList item ${index + 1} is not a mapping`,
+        { document: index + 1, line },
+        'Each item must be a Kubernetes object.',
+      );
     }
     const column = columnOf(text, range[0]);
     const expansion = expandExternalAliases(doc, shared, index, text, range[0], range[1]);
     const itemText = dedent(expansion.text, column);
     const doc1 = new ManifestDocument(itemText, { document: index + 1, line });
     resources.push(...itemResources(doc1, itemText));
-    items.push({ start: range[0], end: range[1], column, doc: doc1, ...(expansion.expanded.length ? { expanded: expansion.expanded } : {}) });
+    items.push({
+      start: range[0],
+      end: range[1],
+      column,
+      doc: doc1,
+      ...(expansion.expanded.length ? { expanded: expansion.expanded } : {}),
+    });
   }
   const frame = { text, doc, toListOffset: (offset: number) => offset };
-  return { mode: 'resourceList', text, items, resources, ...head, frame, ...(shared.items.size ? { shared } : {}) };
+  return {
+    mode: 'resourceList',
+    text,
+    items,
+    resources,
+    ...head,
+    frame,
+    ...(shared.items.size ? { shared } : {}),
+  };
 }
 
 /**
@@ -175,15 +189,32 @@ function itemStart(text: string, start: number): number {
 }
 
 /** Checks that the list is a ResourceList and reads its functionConfig and results, each through the reader's limits. */
-function listHead(doc: Document, lineOf: (offset: number) => number): { functionConfig: unknown; results: unknown[] } {
+function listHead(
+  doc: Document,
+  lineOf: (offset: number) => number,
+): { functionConfig: unknown; results: unknown[] } {
   const root = doc.contents;
-  if (!isMap(root) || (root.get('kind')) !== 'ResourceList') {
-    throw new KubeGracefulError('E_INPUT', 'expected a single ResourceList document', { document: 1 }, 'Send a plain manifest stream or one ResourceList (config.kubernetes.io/v1).');
+  if (!isMap(root) || root.get('kind') !== 'ResourceList') {
+    throw new KubeGracefulError(
+      'E_INPUT',
+      'expected a single ResourceList document',
+      { document: 1 },
+      'Send a plain manifest stream or one ResourceList (config.kubernetes.io/v1).',
+    );
   }
   const itemsNode = root.get('items', true) as Node | undefined;
-  if (itemsNode !== undefined && !isSeq(itemsNode) && !(itemsNode && 'value' in itemsNode && itemsNode.value === null)) {
+  if (
+    itemsNode !== undefined &&
+    !isSeq(itemsNode) &&
+    !(itemsNode && 'value' in itemsNode && itemsNode.value === null)
+  ) {
     const line = itemsNode?.range ? lineOf(itemsNode.range[0]) : undefined;
-    throw new KubeGracefulError('E_INPUT', 'ResourceList `items` is not a list', { document: 1, line }, 'items must be a YAML list of Kubernetes objects.');
+    throw new KubeGracefulError(
+      'E_INPUT',
+      'ResourceList `items` is not a list',
+      { document: 1, line },
+      'items must be a YAML list of Kubernetes objects.',
+    );
   }
   // Read through the list's own context (aliases into items resolve) and its alias limit.
   const read = (key: string) => {
@@ -192,7 +223,12 @@ function listHead(doc: Document, lineOf: (offset: number) => number): { function
       return node?.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }) as unknown;
     } catch {
       // toJS throws only when the aliases expand beyond the limit (undefined ones were found before).
-      throw new KubeGracefulError('E_ALIAS_BOMB', `too many alias expansions in ${key} (possible "billion laughs" input)`, { document: 1, resource: 'ResourceList', field: key }, `Expand the anchors in ${key}, or remove the aliases.`);
+      throw new KubeGracefulError(
+        'E_ALIAS_BOMB',
+        `too many alias expansions in ${key} (possible "billion laughs" input)`,
+        { document: 1, resource: 'ResourceList', field: key },
+        `Expand the anchors in ${key}, or remove the aliases.`,
+      );
     }
   };
   const results = read('results');
@@ -204,7 +240,13 @@ function itemResources(doc: ManifestDocument, itemText: string): Resource[] {
   try {
     return resourcesOf(doc);
   } catch (error) {
-    if (error instanceof KubeGracefulError) throw new KubeGracefulError(error.code, error.message, { ...error.place, ...resourceHint(itemText) }, error.hint);
+    if (error instanceof KubeGracefulError)
+      throw new KubeGracefulError(
+        error.code,
+        error.message,
+        { ...error.place, ...resourceHint(itemText) },
+        error.hint,
+      );
     throw error;
   }
 }
@@ -239,7 +281,11 @@ export function renderResourceList(input: ResourceListInput, results: readonly u
  * string or buffer of the whole output is made (issue #16: a 13 MB list of schemas with a few
  * non-Latin-1 characters is a 26 MB two-byte string, and its output was another, then its bytes).
  */
-export function renderResourceListChunks(input: ResourceListInput, results: readonly unknown[], bytes: Buffer): Uint8Array[] {
+export function renderResourceListChunks(
+  input: ResourceListInput,
+  results: readonly unknown[],
+  bytes: Buffer,
+): Uint8Array[] {
   const rendered = listEdits(input, results);
   if ('text' in rendered) return [Buffer.from(rendered.text, 'utf8')];
   const chunks: Uint8Array[] = [];
@@ -256,11 +302,24 @@ export function renderResourceListChunks(input: ResourceListInput, results: read
 }
 
 /** The edits that make the output from the list's text, or the whole output when the results could not be appended as an edit. */
-function listEdits(input: ResourceListInput, results: readonly unknown[]): { edits: Array<{ start: number; end: number; text: string }> } | { text: string } {
+function listEdits(
+  input: ResourceListInput,
+  results: readonly unknown[],
+): { edits: Array<{ start: number; end: number; text: string }> } | { text: string } {
   const changed = input.items.filter((item) => item.doc.changed);
-  const itemEdits = (shape: ItemShape) => changed.map((item) => ({ start: item.start, end: item.end, text: itemText(input.text, item, shape) }));
-  const edits = input.shared && changed.length ? verifySharedItems(input, ITEM_SHAPES.map(itemEdits)) : itemEdits('restored');
-  const appended = results.length ? appendResultsEdit(input.frame, input.results, results) : undefined;
+  const itemEdits = (shape: ItemShape) =>
+    changed.map((item) => ({
+      start: item.start,
+      end: item.end,
+      text: itemText(input.text, item, shape),
+    }));
+  const edits =
+    input.shared && changed.length
+      ? verifySharedItems(input, ITEM_SHAPES.map(itemEdits))
+      : itemEdits('restored');
+  const appended = results.length
+    ? appendResultsEdit(input.frame, input.results, results)
+    : undefined;
   const all = appended ? [...edits, appended] : edits;
   if (results.length === 0 || appended) return { edits: all };
   // A shape the append does not handle: the whole `results` is set, as a tree edit would.
@@ -270,7 +329,10 @@ function listEdits(input: ResourceListInput, results: readonly unknown[]): { edi
 }
 
 /** Returns `text` with the edits made; they do not overlap, and one at an offset where another ends goes after it. */
-function applyEdits(text: string, edits: ReadonlyArray<{ start: number; end: number; text: string }>): string {
+function applyEdits(
+  text: string,
+  edits: ReadonlyArray<{ start: number; end: number; text: string }>,
+): string {
   let out = '';
   let at = 0;
   for (const edit of [...edits].sort((a, b) => a.start - b.start)) {
@@ -299,7 +361,8 @@ function itemText(list: string, item: Item, shape: ItemShape): string {
   let from = 0;
   for (const { text: flow, alias } of item.expanded) {
     const at = text.indexOf(flow, from);
-    if (at === -1) return shape === 'kept' ? list.slice(item.start, item.end) : indent(edited, item.column);
+    if (at === -1)
+      return shape === 'kept' ? list.slice(item.start, item.end) : indent(edited, item.column);
     text = text.slice(0, at) + `*${alias}` + text.slice(at + flow.length);
     from = at + alias.length + 1;
   }

@@ -19,14 +19,20 @@ export interface KrmResult {
   tags?: Record<string, string>;
 }
 
-
 /** Returns the results for a run, errors first; `resources` give each item's file (kpt's path/index annotations). */
-export function krmResults(changes: readonly ChangeRecord[], findings: readonly Finding[], resources: readonly Resource[]): KrmResult[] {
+export function krmResults(
+  changes: readonly ChangeRecord[],
+  findings: readonly Finding[],
+  resources: readonly Resource[],
+): KrmResult[] {
   const fileOf = (document: number | undefined) => {
     const resource = resources.find((r) => r.doc.place.document === document);
     const annotations = resource?.object.metadata?.annotations ?? {};
-    const path = annotations['internal.config.kubernetes.io/path'] ?? annotations['config.kubernetes.io/path'];
-    const index = annotations['internal.config.kubernetes.io/index'] ?? annotations['config.kubernetes.io/index'];
+    const path =
+      annotations['internal.config.kubernetes.io/path'] ?? annotations['config.kubernetes.io/path'];
+    const index =
+      annotations['internal.config.kubernetes.io/index'] ??
+      annotations['config.kubernetes.io/index'];
     return path ? { file: { path, ...(index !== undefined ? { index: Number(index) } : {}) } } : {};
   };
   const results = [
@@ -34,7 +40,11 @@ export function krmResults(changes: readonly ChangeRecord[], findings: readonly 
       message: c.reason,
       severity: 'info',
       resourceRef: c.resource,
-      field: { path: formatPath(c.path), ...(c.before !== undefined ? { currentValue: c.before } : {}), proposedValue: c.after },
+      field: {
+        path: formatPath(c.path),
+        ...(c.before !== undefined ? { currentValue: c.before } : {}),
+        proposedValue: c.after,
+      },
       ...fileOf(c.document),
       tags: { mutator: c.mutator },
     })),

@@ -16,26 +16,21 @@ import { isDeepStrictEqual } from 'node:util';
 import { isMap, isSeq, parseDocument } from 'yaml';
 import type { Document, Node } from 'yaml';
 import { KubeGracefulError } from '../core/errors.ts';
-import { resourceHint } from '../stream/prescan.ts';
+import { resourceHint } from '../document/prescan.ts';
 import { aliasUses, flowYaml, undefinedAliasMessage } from '../yaml/aliases.ts';
 import type { AliasUse } from '../yaml/aliases.ts';
 import { MAX_ALIAS_COUNT, parseOptions } from '../yaml/options.ts';
 import { dedent } from './indentation.ts';
-import type { ResourceListInput } from './resourceList.ts';
+import type { ResourceListInput, SharedItems } from './resourceListInput.ts';
 import { columnOf } from '../core/positions.ts';
 
-/** Which items share anchors, and the list they were read from. */
-export interface SharedItems {
-  /** 0-based indexes of items with an alias to an anchor outside them, or an anchor an alias outside them refers to. */
-  readonly items: ReadonlySet<number>;
-  /** Per item: its aliases to anchors outside it, in order. */
-  readonly external: ReadonlyMap<number, readonly AliasUse[]>;
-  readonly doc: Document;
-  readonly itemNodes: ReadonlyArray<Node | null>;
-}
-
 /** Returns the items that share anchors; throws E_PARSE for an alias that refers to no anchor. */
-export function sharedAnchorItems(doc: Document, itemNodes: ReadonlyArray<Node | null>, text: string, lineOf: (offset: number) => number): SharedItems {
+export function sharedAnchorItems(
+  doc: Document,
+  itemNodes: ReadonlyArray<Node | null>,
+  text: string,
+  lineOf: (offset: number) => number,
+): SharedItems {
   const items = new Set<number>();
   const external = new Map<number, AliasUse[]>();
   if (!text.includes('*')) return { items, external, doc, itemNodes };
@@ -61,7 +56,16 @@ export function sharedAnchorItems(doc: Document, itemNodes: ReadonlyArray<Node |
     if (!use.target) {
       const { message, hint } = undefinedAliasMessage(use.alias.source);
       const itemText = aliasItem === undefined ? '' : itemSource(text, itemNodes[aliasItem]!);
-      throw new KubeGracefulError('E_PARSE', message, { document: aliasItem === undefined ? 1 : aliasItem + 1, ...resourceHint(itemText), ...(at !== undefined ? { line: lineOf(at) } : {}) }, hint);
+      throw new KubeGracefulError(
+        'E_PARSE',
+        message,
+        {
+          document: aliasItem === undefined ? 1 : aliasItem + 1,
+          ...resourceHint(itemText),
+          ...(at !== undefined ? { line: lineOf(at) } : {}),
+        },
+        hint,
+      );
     }
     const targetItem = itemOf(use.target.range?.[0]);
     if (aliasItem === targetItem) continue;
@@ -75,7 +79,14 @@ export function sharedAnchorItems(doc: Document, itemNodes: ReadonlyArray<Node |
 }
 
 /** Returns the item's text (from `start` to `end` of the list) with its aliases to outside anchors written out. */
-export function expandExternalAliases(doc: Document, shared: SharedItems, index: number, text: string, start: number, end: number): { text: string; expanded: Array<{ text: string; alias: string }> } {
+export function expandExternalAliases(
+  doc: Document,
+  shared: SharedItems,
+  index: number,
+  text: string,
+  start: number,
+  end: number,
+): { text: string; expanded: Array<{ text: string; alias: string }> } {
   const uses = shared.external.get(index);
   if (!uses) return { text: text.slice(start, end), expanded: [] };
   let out = '';
@@ -87,7 +98,12 @@ export function expandExternalAliases(doc: Document, shared: SharedItems, index:
     try {
       value = target!.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT });
     } catch {
-      throw new KubeGracefulError('E_ALIAS_BOMB', `too many alias expansions behind *${alias.source} (possible "billion laughs" input)`, { document: index + 1, ...resourceHint(itemSource(text, shared.itemNodes[index]!)) }, 'Expand the anchors in the input, or remove the aliases.');
+      throw new KubeGracefulError(
+        'E_ALIAS_BOMB',
+        `too many alias expansions behind *${alias.source} (possible "billion laughs" input)`,
+        { document: index + 1, ...resourceHint(itemSource(text, shared.itemNodes[index]!)) },
+        'Expand the anchors in the input, or remove the aliases.',
+      );
     }
     const flow = flowYaml(value);
     out += text.slice(at, from) + flow;
@@ -103,18 +119,27 @@ function itemSource(text: string, node: Node): string {
   return dedent(text.slice(start, end), columnOf(text, start));
 }
 
-interface ItemEdit { start: number; end: number; text: string }
+interface ItemEdit {
+  start: number;
+  end: number;
+  text: string;
+}
 
 /**
  * Returns the item edits to use when edited items share anchors: the first of `choices` (see
  * ItemShape in resourceList.ts) with which the whole list reads as expected; throws E_INPUT when
  * none does (an edit inside an anchor that another item uses, which that item does not get).
  */
-export function verifySharedItems(input: ResourceListInput, choices: readonly ItemEdit[][]): ItemEdit[] {
+export function verifySharedItems(
+  input: ResourceListInput,
+  choices: readonly ItemEdit[][],
+): ItemEdit[] {
   const shared = input.shared!;
   const changed = input.items.filter((item) => item.doc.changed);
   if (!changed.some((item) => shared.items.has(item.doc.place.document - 1))) return choices[0]!;
-  const expected = shared.itemNodes.map((node) => node?.toJS(shared.doc, { maxAliasCount: MAX_ALIAS_COUNT }) as unknown);
+  const expected = shared.itemNodes.map(
+    (node) => node?.toJS(shared.doc, { maxAliasCount: MAX_ALIAS_COUNT }) as unknown,
+  );
   for (const item of changed) expected[item.doc.place.document - 1] = item.doc.data;
   let other = -1;
   for (const edits of choices) {
@@ -123,7 +148,9 @@ export function verifySharedItems(input: ResourceListInput, choices: readonly It
   }
   const item = changed.find((i) => shared.items.has(i.doc.place.document - 1))!;
   const otherNode = shared.itemNodes[other];
-  const otherName = otherNode ? resourceHint(itemSource(input.text, otherNode)).resource : undefined;
+  const otherName = otherNode
+    ? resourceHint(itemSource(input.text, otherNode)).resource
+    : undefined;
   throw new KubeGracefulError(
     'E_INPUT',
     `an edit to this item would also change item ${other + 1}${otherName ? ` (${otherName})` : ''}: they share a node through an anchor (&) and an alias (*), and kube-graceful does not edit shared nodes`,
@@ -143,9 +170,16 @@ function mismatch(text: string, edits: readonly ItemEdit[], expected: readonly u
   out += text.slice(at);
   const doc = parseDocument(out, parseOptions());
   const items = isMap(doc.contents) ? doc.contents.get('items', true) : undefined;
-  if (doc.errors.length || !isSeq(items) || items.items.length !== expected.length) return expected.length;
+  if (doc.errors.length || !isSeq(items) || items.items.length !== expected.length)
+    return expected.length;
   try {
-    return items.items.findIndex((node, i) => !isDeepStrictEqual((node as Node | null)?.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }), expected[i]));
+    return items.items.findIndex(
+      (node, i) =>
+        !isDeepStrictEqual(
+          (node as Node | null)?.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }),
+          expected[i],
+        ),
+    );
   } catch {
     return expected.length;
   }

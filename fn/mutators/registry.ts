@@ -9,7 +9,16 @@ import { jobSidecarQuit } from './job/index.ts';
 import { traefikDrain } from './traefik/index.ts';
 import type { RegisteredMutator } from './types.ts';
 
-export const MUTATORS = [gatewayDrain, traefikDrain, jobSidecarQuit, appGraceful] as const satisfies readonly RegisteredMutator[];
+export const MUTATORS = [
+  gatewayDrain,
+  traefikDrain,
+  jobSidecarQuit,
+  appGraceful,
+] as const satisfies readonly RegisteredMutator[];
 
-/** The id of a registered mutator. */
+/**
+ * The id of a registered mutator: the type a caller outside the tree names an id with (marked
+ * public so that knip keeps the export).
+ * @public
+ */
 export type MutatorId = (typeof MUTATORS)[number]['id'];

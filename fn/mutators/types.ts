@@ -59,7 +59,7 @@ export interface Mutator<Plan, Id extends string = string> {
 }
 
 /** What the engine keeps of one mutator's work on one workload. */
-export interface MutatorRun {
+interface MutatorRun {
   readonly changes: readonly ProposedChange[];
   readonly findings: readonly ProposedFinding[];
   /** The plan, opaque here: tests compare plans; only the mutator's own `explain` reads one. */
@@ -78,7 +78,9 @@ export interface RegisteredMutator<Id extends string = string> {
 }
 
 /** Registers a mutator: binds each plan to the mutator's own `explain`, type-checked end to end. */
-export function defineMutator<Plan, const Id extends string>(mutator: Mutator<Plan, Id>): RegisteredMutator<Id> {
+export function defineMutator<Plan, const Id extends string>(
+  mutator: Mutator<Plan, Id>,
+): RegisteredMutator<Id> {
   return {
     id: mutator.id,
     description: mutator.description,
@@ -90,7 +92,12 @@ export function defineMutator<Plan, const Id extends string>(mutator: Mutator<Pl
       return {
         changes: outcome.changes,
         findings: outcome.findings,
-        ...(plan !== undefined ? { plan, explain: (explainContext: ExplainContext) => mutator.explain(plan, explainContext) } : {}),
+        ...(plan !== undefined
+          ? {
+              plan,
+              explain: (explainContext: ExplainContext) => mutator.explain(plan, explainContext),
+            }
+          : {}),
       };
     },
   };

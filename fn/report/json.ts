@@ -7,7 +7,11 @@ import type { ChangeRecord, Finding } from '../core/records.ts';
 const REPORT_SCHEMA = 'kube-graceful.dev/report/v1';
 
 /** Returns the JSON report as data (the records with formatted field paths and the settings used). */
-export function reportData(changes: readonly ChangeRecord[], findings: readonly Finding[], config: Config): Record<string, unknown> {
+export function reportData(
+  changes: readonly ChangeRecord[],
+  findings: readonly Finding[],
+  config: Config,
+): Record<string, unknown> {
   return {
     schema: REPORT_SCHEMA,
     settings: { spec: config.spec, sources: Object.fromEntries(config.provenance) },

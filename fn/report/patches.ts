@@ -31,7 +31,13 @@ export interface PatchedObject {
 
 /** A kustomize `patches:` entry. */
 export interface KustomizePatch {
-  readonly target: { readonly group?: string; readonly version: string; readonly kind: string; readonly name: string; readonly namespace?: string };
+  readonly target: {
+    readonly group?: string;
+    readonly version: string;
+    readonly kind: string;
+    readonly name: string;
+    readonly namespace?: string;
+  };
   readonly patch: string;
 }
 
@@ -43,43 +49,56 @@ const STRATEGIC_GROUPS: ReadonlySet<string> = new Set(['', 'apps', 'batch']);
 
 /** Returns one patch per object, in the order given. */
 export function kustomizePatches(objects: readonly PatchedObject[]): KustomizePatch[] {
-  return objects.filter((o) => o.records.length > 0).map((object) => {
-    const [group, version] = splitApiVersion(object.ref.apiVersion);
-    const namespace = object.original.metadata?.namespace;
-    const target = {
-      ...(group ? { group } : {}),
-      version,
-      kind: object.ref.kind,
-      name: object.ref.name,
-      // Only a namespace the render wrote: a target namespace matches nothing on an object without one.
-      ...(typeof namespace === 'string' && namespace ? { namespace } : {}),
-    };
-    const patch = STRATEGIC_GROUPS.has(group) ? strategicMerge(object) : json6902(object);
-    return { target, patch };
-  });
+  return objects
+    .filter((o) => o.records.length > 0)
+    .map((object) => {
+      const [group, version] = splitApiVersion(object.ref.apiVersion);
+      const namespace = object.original.metadata?.namespace;
+      const target = {
+        ...(group ? { group } : {}),
+        version,
+        kind: object.ref.kind,
+        name: object.ref.name,
+        // Only a namespace the render wrote: a target namespace matches nothing on an object without one.
+        ...(typeof namespace === 'string' && namespace ? { namespace } : {}),
+      };
+      const patch = STRATEGIC_GROUPS.has(group) ? strategicMerge(object) : json6902(object);
+      return { target, patch };
+    });
 }
 
 /** Returns the patches as the YAML list `patches:` takes (`[]` when there is nothing to patch). */
 export function renderPatches(patches: readonly KustomizePatch[]): string {
   if (patches.length === 0) return '[]\n';
-  const document = new Document(patches.map((p) => ({ target: p.target, patch: p.patch })), { version: '1.1' });
+  const document = new Document(
+    patches.map((p) => ({ target: p.target, patch: p.patch })),
+    { version: '1.1' },
+  );
   return document.toString({ lineWidth: 0, blockQuote: 'literal' });
 }
 
 function splitApiVersion(apiVersion: string): [group: string, version: string] {
   const slash = apiVersion.indexOf('/');
-  return slash === -1 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
+  return slash === -1
+    ? ['', apiVersion]
+    : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
 }
 
 // ---- strategic merge ----
 
 function strategicMerge(object: PatchedObject): string {
   let body: unknown = {};
-  for (const record of object.records) body = setAt(body, record.path, strategicValue(record.before, record.after));
+  for (const record of object.records)
+    body = setAt(body, record.path, strategicValue(record.before, record.after));
   const patch = {
     apiVersion: object.ref.apiVersion,
     kind: object.ref.kind,
-    metadata: { name: object.ref.name, ...(object.original.metadata?.namespace ? { namespace: object.original.metadata.namespace } : {}) },
+    metadata: {
+      name: object.ref.name,
+      ...(object.original.metadata?.namespace
+        ? { namespace: object.original.metadata.namespace }
+        : {}),
+    },
     ...(body as Record<string, unknown>),
   };
   return new Document(patch, { version: '1.1' }).toString({ lineWidth: 0 });
@@ -103,7 +122,8 @@ function mergesTo(before: Record<string, unknown>, after: Record<string, unknown
 
 // ---- JSON 6902 ----
 
-type Operation = { op: 'test' | 'add' | 'replace'; path: string; value: unknown } | { op: 'remove'; path: string };
+type Operation =
+  { op: 'test' | 'add' | 'replace'; path: string; value: unknown } | { op: 'remove'; path: string };
 
 function json6902(object: PatchedObject): string {
   const operations: Operation[] = [];
@@ -124,23 +144,40 @@ function operationsFor(root: unknown, path: FieldPath, value: unknown): Operatio
     const rest = path.slice(index + 1);
     if (typeof segment === 'object') {
       const items = Array.isArray(node) ? node : undefined;
-      const at = items ? items.findIndex((item) => isRecord(item) && item[segment.key] === segment.equals) : -1;
+      const at = items
+        ? items.findIndex((item) => isRecord(item) && item[segment.key] === segment.equals)
+        : -1;
       if (!items || at === -1) {
         const item = setAt({ [segment.key]: segment.equals }, rest, value);
         // Appended to the list, or (no list there, e.g. `env: null`) the list set whole.
-        const add: Operation = items ? { op: 'add', path: pointerOf([...pointer, '-']), value: item } : { op: 'add', path: pointerOf(pointer), value: [item] };
+        const add: Operation = items
+          ? { op: 'add', path: pointerOf([...pointer, '-']), value: item }
+          : { op: 'add', path: pointerOf(pointer), value: [item] };
         return [...guards, add];
       }
       pointer.push(String(at));
-      guards.push({ op: 'test', path: pointerOf([...pointer, segment.key]), value: segment.equals });
+      guards.push({
+        op: 'test',
+        path: pointerOf([...pointer, segment.key]),
+        value: segment.equals,
+      });
       node = items[at];
       continue;
     }
     const key = String(segment);
-    const exists = isRecord(node) ? key in node : Array.isArray(node) && typeof segment === 'number' && segment < node.length;
+    const exists = isRecord(node)
+      ? key in node
+      : Array.isArray(node) && typeof segment === 'number' && segment < node.length;
     if (!exists) {
       if (value === undefined) return guards;
-      return [...guards, { op: 'add', path: pointerOf([...pointer, key]), value: rest.length ? setAt(undefined, rest, value) : value }];
+      return [
+        ...guards,
+        {
+          op: 'add',
+          path: pointerOf([...pointer, key]),
+          value: rest.length ? setAt(undefined, rest, value) : value,
+        },
+      ];
     }
     pointer.push(key);
     node = (node as Record<string, unknown>)[key];

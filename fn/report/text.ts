@@ -9,31 +9,65 @@ import { formatRef } from '../core/kubeObject.ts';
 import type { ResourceRef } from '../core/kubeObject.ts';
 
 /** Returns the report text (ends with a newline). */
-export function textReport(changes: readonly ChangeRecord[], findings: readonly Finding[], config: Config): string {
-  const groups = new Map<string, { ref?: ResourceRef; document?: number; changes: ChangeRecord[]; findings: Finding[] }>();
+export function textReport(
+  changes: readonly ChangeRecord[],
+  findings: readonly Finding[],
+  config: Config,
+): string {
+  const groups = new Map<
+    string,
+    { ref?: ResourceRef; document?: number; changes: ChangeRecord[]; findings: Finding[] }
+  >();
   const group = (ref: ResourceRef | undefined, document: number | undefined) => {
     const key = ref ? `${document}:${formatRef(ref)}` : 'stream';
     let entry = groups.get(key);
-    if (!entry) groups.set(key, (entry = { ...(ref ? { ref } : {}), ...(document !== undefined ? { document } : {}), changes: [], findings: [] }));
+    if (!entry)
+      groups.set(
+        key,
+        (entry = {
+          ...(ref ? { ref } : {}),
+          ...(document !== undefined ? { document } : {}),
+          changes: [],
+          findings: [],
+        }),
+      );
     return entry;
   };
   for (const c of changes) group(c.resource, c.document).changes.push(c);
   for (const f of findings) group(f.resource, f.document).findings.push(f);
   const lines: string[] = [];
-  const counts = ['error', 'warning', 'info'].map((s) => `${findings.filter((f) => f.severity === s).length} ${s}`);
-  lines.push(`kube-graceful: ${changes.length} field${changes.length === 1 ? '' : 's'} set in ${new Set(changes.map((c) => `${c.document}:${formatRef(c.resource)}`)).size} resource(s); findings: ${counts.join(', ')}`);
+  const counts = ['error', 'warning', 'info'].map(
+    (s) => `${findings.filter((f) => f.severity === s).length} ${s}`,
+  );
+  lines.push(
+    `kube-graceful: ${changes.length} field${changes.length === 1 ? '' : 's'} set in ${new Set(changes.map((c) => `${c.document}:${formatRef(c.resource)}`)).size} resource(s); findings: ${counts.join(', ')}`,
+  );
   for (const entry of groups.values()) {
-    lines.push('', entry.ref ? `${formatRef(entry.ref)}${entry.document !== undefined ? ` (document ${entry.document})` : ''}` : 'stream');
+    lines.push(
+      '',
+      entry.ref
+        ? `${formatRef(entry.ref)}${entry.document !== undefined ? ` (document ${entry.document})` : ''}`
+        : 'stream',
+    );
     for (const c of entry.changes) {
-      lines.push(`  set ${formatPath(c.path)}: ${show(c.before)} → ${show(c.after)}  [${c.mutator}]`);
+      lines.push(
+        `  set ${formatPath(c.path)}: ${show(c.before)} → ${show(c.after)}  [${c.mutator}]`,
+      );
       for (const reason of c.reason.split('\n')) lines.push(`      ${reason}`);
     }
     for (const f of entry.findings) {
-      lines.push(`  ${f.severity} ${f.code}${f.path ? ` at ${formatPath(f.path)}` : ''}: ${f.message}`);
+      lines.push(
+        `  ${f.severity} ${f.code}${f.path ? ` at ${formatPath(f.path)}` : ''}: ${f.message}`,
+      );
     }
   }
-  const settings = [...config.provenance.entries()].map(([path, source]) => `${path} from ${source}`);
-  lines.push('', `Settings: ${settings.length ? settings.join('; ') : 'all defaults'} (Kubernetes ${config.spec.kubernetesVersion}, Istio ${config.spec.istioVersion}, Linkerd ${config.spec.linkerdVersion}).`);
+  const settings = [...config.provenance.entries()].map(
+    ([path, source]) => `${path} from ${source}`,
+  );
+  lines.push(
+    '',
+    `Settings: ${settings.length ? settings.join('; ') : 'all defaults'} (Kubernetes ${config.spec.kubernetesVersion}, Istio ${config.spec.istioVersion}, Linkerd ${config.spec.linkerdVersion}).`,
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -43,6 +77,11 @@ const MAX_SHOWN = 400;
 /** A value as it reads in a report: absent, a scalar, or compact JSON, cut when long. */
 export function show(value: unknown): string {
   if (value === undefined) return '(absent)';
-  const text = typeof value === 'string' && !value.includes('\n') ? `"${value}"` : JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v));
-  return text.length <= MAX_SHOWN ? text : `${text.slice(0, MAX_SHOWN)}… (${text.length} characters)`;
+  const text =
+    typeof value === 'string' && !value.includes('\n')
+      ? `"${value}"`
+      : JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v));
+  return text.length <= MAX_SHOWN
+    ? text
+    : `${text.slice(0, MAX_SHOWN)}… (${text.length} characters)`;
 }

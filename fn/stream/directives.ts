@@ -19,7 +19,12 @@ export function checkDirectives(text: string, place: ErrorPlace & { line: number
     if (directive) {
       const key = directive[1] === 'YAML' ? '%YAML' : `%TAG ${directive[2]}`;
       if (seen.has(key)) {
-        throw new KubeGracefulError('E_PARSE', `a second ${key} directive for the same document (YAML 1.2.2 §6.8 allows one)`, { ...place, line, column: 1 }, 'Remove the repeated directive line.');
+        throw new KubeGracefulError(
+          'E_PARSE',
+          `a second ${key} directive for the same document (YAML 1.2.2 §6.8 allows one)`,
+          { ...place, line, column: 1 },
+          'Remove the repeated directive line.',
+        );
       }
       seen.add(key);
     }

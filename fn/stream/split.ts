@@ -45,7 +45,13 @@ export function splitStream(stream: string): SplitStream {
   let seenContent = false;
   const nextMarkerLine = markerLineFinder(body);
   const push = (end: number) => {
-    if (end > start) segments.push({ index: segments.length, text: body.slice(start, end), offset: start, line: startLine });
+    if (end > start)
+      segments.push({
+        index: segments.length,
+        text: body.slice(start, end),
+        offset: start,
+        line: startLine,
+      });
     start = end;
     startLine = line;
     seenContent = false;
@@ -103,7 +109,10 @@ function markerLineFinder(body: string): (pos: number) => number {
     return found[key] === -1 ? body.length : found[key];
   };
   /** Returns the start of the first such line at or after `pos` (a line start), or the stream's length. */
-  return (pos) => (pos === 0 && (body.startsWith('---') || body.startsWith('...')) ? 0 : Math.min(search('dash', '\n---', pos), search('dot', '\n...', pos)));
+  return (pos) =>
+    pos === 0 && (body.startsWith('---') || body.startsWith('...'))
+      ? 0
+      : Math.min(search('dash', '\n---', pos), search('dot', '\n...', pos));
 }
 
 /**
@@ -112,7 +121,8 @@ function markerLineFinder(body: string): (pos: number) => number {
  */
 function markerAt(body: string, pos: number): number {
   const c = body.charCodeAt(pos);
-  if ((c !== DASH && c !== DOT) || body.charCodeAt(pos + 1) !== c || body.charCodeAt(pos + 2) !== c) return 0;
+  if ((c !== DASH && c !== DOT) || body.charCodeAt(pos + 1) !== c || body.charCodeAt(pos + 2) !== c)
+    return 0;
   if (pos + 3 === body.length) return c;
   const after = body.charCodeAt(pos + 3);
   return after === 0x20 || after === 0x09 || after === 0x0d || after === 0x0a ? c : 0;

@@ -7,12 +7,12 @@ import { isMap, isScalar } from 'yaml';
 import type { Document } from 'yaml';
 import { ManifestDocument } from '../document/manifest.ts';
 import { KubeGracefulError } from '../core/errors.ts';
-import { optimizeForLongRun } from '../engine/tiering.ts';
+import { optimizeForLongRun } from './tiering.ts';
 import type { ExtraKind } from '../config/schema.ts';
 import { isCandidateKind } from '../workloads/kinds.ts';
 import { Resource } from '../workloads/resource.ts';
 import { checkDirectives } from './directives.ts';
-import { isCommentOnly, prescanKind, resourceHint } from './prescan.ts';
+import { isCommentOnly, prescanKind, resourceHint } from '../document/prescan.ts';
 import { splitStream } from './split.ts';
 import type { Segment } from './split.ts';
 
@@ -65,7 +65,13 @@ export function readStream(input: string | ByteStream, options: ReadOptions): St
     resources.push(...resourcesOf(doc));
     return { segment, doc };
   });
-  return { mode: 'stream', bom: plan.bom, entries, resources, ...(plan.bytes ? { bytes: plan.bytes } : {}) };
+  return {
+    mode: 'stream',
+    bom: plan.bom,
+    entries,
+    resources,
+    ...(plan.bytes ? { bytes: plan.bytes } : {}),
+  };
 }
 
 /** A stream cut into segments, with which of them must be parsed, before any is. */
@@ -90,11 +96,22 @@ export interface StreamPlan {
  */
 export function planStream(input: string | ByteStream, options: ReadOptions): StreamPlan {
   const source = typeof input === 'string' ? undefined : input;
-  const { bom, segments } = source ? { bom: source.bomLength ? '\uFEFF' : '', segments: splitStream(source.view).segments } : splitStream(input as string);
-  const parsed = segments.map((segment) => !isCommentOnly(segment.text) && (options.parseAll || isCandidateKind(prescanKind(segment.text), options.extraKinds)));
-  optimizeForLongRun(segments.reduce((sum, segment, i) => (parsed[i] ? sum + segment.text.length : sum), 0));
+  const { bom, segments } = source
+    ? { bom: source.bomLength ? '\uFEFF' : '', segments: splitStream(source.view).segments }
+    : splitStream(input as string);
+  const parsed = segments.map(
+    (segment) =>
+      !isCommentOnly(segment.text) &&
+      (options.parseAll || isCandidateKind(prescanKind(segment.text), options.extraKinds)),
+  );
+  optimizeForLongRun(
+    segments.reduce((sum, segment, i) => (parsed[i] ? sum + segment.text.length : sum), 0),
+  );
   const startOf = (segment: Segment) => (source?.bomLength ?? 0) + segment.offset;
-  const passThrough = (segment: Segment) => (source ? source.bytes.subarray(startOf(segment), startOf(segment) + segment.text.length) : segment.text);
+  const passThrough = (segment: Segment) =>
+    source
+      ? source.bytes.subarray(startOf(segment), startOf(segment) + segment.text.length)
+      : segment.text;
   return {
     bom,
     segments,
@@ -102,7 +119,9 @@ export function planStream(input: string | ByteStream, options: ReadOptions): St
     ...(source ? { bytes: source.bytes } : {}),
     document(segment) {
       const start = startOf(segment);
-      const text = source ? source.bytes.toString('utf8', start, start + segment.text.length) : segment.text;
+      const text = source
+        ? source.bytes.toString('utf8', start, start + segment.text.length)
+        : segment.text;
       const place = { document: segment.index + 1, line: segment.line };
       checkDirectives(text, place);
       return new ManifestDocument(text, place);
@@ -126,14 +145,18 @@ export function renderStream(input: StreamInput): string {
  * came as (views of the input, not copies), edited ones encoded. They are written as they are
  * (one writev), never joined into one more copy of the stream.
  */
-export function renderStreamChunks(input: StreamInput): Uint8Array[] {
+function renderStreamChunks(input: StreamInput): Uint8Array[] {
   const bytes = input.bytes;
   if (!bytes) return [Buffer.from(renderStream(input), 'utf8')];
   const bomLength = input.bom ? 3 : 0;
   const chunks: Uint8Array[] = input.bom ? [BOM_BYTES] : [];
   for (const { segment, doc } of input.entries) {
     const start = bomLength + segment.offset;
-    chunks.push(doc?.changed ? Buffer.from(doc.text, 'utf8') : bytes.subarray(start, start + segment.text.length));
+    chunks.push(
+      doc?.changed
+        ? Buffer.from(doc.text, 'utf8')
+        : bytes.subarray(start, start + segment.text.length),
+    );
   }
   return chunks;
 }
@@ -147,7 +170,13 @@ export function renderStreamChunks(input: StreamInput): Uint8Array[] {
  * `--- !!null` write a null out: those are scalars and stay refused.
  */
 function isEmptyNode(node: Document['contents']): boolean {
-  return isScalar(node) && node.value === null && node.source === '' && node.tag === undefined && node.anchor === undefined;
+  return (
+    isScalar(node) &&
+    node.value === null &&
+    node.source === '' &&
+    node.tag === undefined &&
+    node.anchor === undefined
+  );
 }
 
 /** Returns the resources of a parsed document: itself, or each item of a `kind: List`. */
@@ -155,13 +184,21 @@ export function resourcesOf(doc: ManifestDocument): Resource[] {
   const contents = doc.document.contents;
   if (contents === null || isEmptyNode(contents)) return [];
   if (!isMap(contents)) {
-    throw new KubeGracefulError('E_NOT_MAPPING', 'the document is not a mapping (a Kubernetes object is `key: value` pairs)', { ...doc.place, ...resourceHint(doc.text) }, 'Remove the document or fix its indentation; a top-level scalar or list is not a resource.');
+    throw new KubeGracefulError(
+      'E_NOT_MAPPING',
+      'the document is not a mapping (a Kubernetes object is `key: value` pairs)',
+      { ...doc.place, ...resourceHint(doc.text) },
+      'Remove the document or fix its indentation; a top-level scalar or list is not a resource.',
+    );
   }
   const data = doc.data as { kind?: unknown; items?: unknown };
   if (data.kind === 'List' && Array.isArray(data.items)) {
     return data.items.map((item, index) => {
       if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-        throw new KubeGracefulError('E_NOT_MAPPING', `item ${index} of the List is not a mapping`, { ...doc.place, ...resourceHint(doc.text) });
+        throw new KubeGracefulError('E_NOT_MAPPING', `item ${index} of the List is not a mapping`, {
+          ...doc.place,
+          ...resourceHint(doc.text),
+        });
       }
       return new Resource(doc, ['items', index]);
     });

@@ -11,8 +11,8 @@
 const NANOS_PER_UNIT: Readonly<Record<string, bigint>> = {
   ns: 1n,
   us: 1_000n,
-  'µs': 1_000n, // U+00B5 micro sign, accepted by Go
-  'μs': 1_000n, // U+03BC Greek mu, accepted by Go
+  µs: 1_000n, // U+00B5 micro sign, accepted by Go
+  μs: 1_000n, // U+03BC Greek mu, accepted by Go
   ms: 1_000_000n,
   s: 1_000_000_000n,
   m: 60_000_000_000n,
@@ -50,7 +50,7 @@ export function parseGoDurationSeconds(text: string): number | undefined {
   while (COMPONENT.lastIndex < rest.length) {
     const start = COMPONENT.lastIndex;
     const match = COMPONENT.exec(rest);
-    if (match === null || match.index !== start) return undefined;
+    if (match?.index !== start) return undefined;
     const whole = match[1] ?? '';
     const fraction = match[2] ?? '';
     // Go requires a digit before or after the dot: ".5s" and "5.s" parse, ".s" does not.

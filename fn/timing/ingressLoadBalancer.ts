@@ -7,6 +7,7 @@ import { annotationText as annotation, kubeObjectRef } from './kubeObject.ts';
 import { parseAwsTargetGroupAttributes } from './awsTargetGroup.ts';
 import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
 import { LOAD_BALANCERS, recognitionFor as recognition } from './loadBalancerTable.ts';
+import { specField } from '../core/kubeObject.ts';
 
 const ALB_TARGET_TYPE = 'alb.ingress.kubernetes.io/target-type';
 const ALB_TG_ATTRIBUTES = 'alb.ingress.kubernetes.io/target-group-attributes';
@@ -24,42 +25,59 @@ const LEGACY_INGRESS_CLASS = 'kubernetes.io/ingress.class';
  * field, or `undefined` when the Ingress belongs to neither (its controller, e.g.
  * ingress-nginx, is then a workload with its own Service).
  */
-export function recognizeIngressLoadBalancer(ingress: KubeObject): LoadBalancerRecognition | undefined {
+export function recognizeIngressLoadBalancer(
+  ingress: KubeObject,
+): LoadBalancerRecognition | undefined {
   const who = `Ingress ${kubeObjectRef(ingress)}`;
   const recognized = recognizeIngress(ingress, who);
   return recognized && { ...recognized, subject: who };
 }
 
 function recognizeIngress(ingress: KubeObject, who: string): LoadBalancerRecognition | undefined {
-  const className: unknown = ingress.spec?.ingressClassName;
+  const className = specField(ingress, 'ingressClassName');
   const legacyClass = annotation(ingress, LEGACY_INGRESS_CLASS);
 
   // AGIC is checked first: its window (90 s) is the longer, so an Ingress carrying both
   // controllers' annotations gets the conservative one.
-  const agicKey = Object.keys(ingress.metadata?.annotations ?? {}).find((k) => k.startsWith(AGIC_PREFIX));
+  const agicKey = Object.keys(ingress.metadata?.annotations ?? {}).find((k) =>
+    k.startsWith(AGIC_PREFIX),
+  );
   if (agicKey !== undefined) {
-    return recognition('azure-appgw', `${who}: Azure Application Gateway (${agicKey}: ${annotation(ingress, agicKey)})`);
+    return recognition(
+      'azure-appgw',
+      `${who}: Azure Application Gateway (${agicKey}: ${annotation(ingress, agicKey)})`,
+    );
   }
   if (className === AGIC_CLASS) {
-    return recognition('azure-appgw', `${who}: Azure Application Gateway (spec.ingressClassName: ${AGIC_CLASS})`);
+    return recognition(
+      'azure-appgw',
+      `${who}: Azure Application Gateway (spec.ingressClassName: ${AGIC_CLASS})`,
+    );
   }
   if (legacyClass === AGIC_LEGACY_CLASS) {
-    return recognition('azure-appgw', `${who}: Azure Application Gateway (${LEGACY_INGRESS_CLASS}: ${AGIC_LEGACY_CLASS})`);
+    return recognition(
+      'azure-appgw',
+      `${who}: Azure Application Gateway (${LEGACY_INGRESS_CLASS}: ${AGIC_LEGACY_CLASS})`,
+    );
   }
 
   const targetType = annotation(ingress, ALB_TARGET_TYPE);
   const tgValue = annotation(ingress, ALB_TG_ATTRIBUTES);
   const targetGroup = parseAwsTargetGroupAttributes(tgValue ?? '');
   if (targetType === 'ip') {
-    return recognition('aws-alb-ip', `${who}: AWS ALB with IP targets (${ALB_TARGET_TYPE}: ip)`, { targetGroup, targetType: 'ip' });
+    return recognition('aws-alb-ip', `${who}: AWS ALB with IP targets (${ALB_TARGET_TYPE}: ip)`, {
+      targetGroup,
+      targetType: 'ip',
+    });
   }
-  const albBy = targetType !== undefined
-    ? `${ALB_TARGET_TYPE}: ${targetType}`
-    : className === 'alb'
-      ? 'spec.ingressClassName: alb'
-      : legacyClass === 'alb'
-        ? `${LEGACY_INGRESS_CLASS}: alb`
-        : undefined;
+  const albBy =
+    targetType !== undefined
+      ? `${ALB_TARGET_TYPE}: ${targetType}`
+      : className === 'alb'
+        ? 'spec.ingressClassName: alb'
+        : legacyClass === 'alb'
+          ? `${LEGACY_INGRESS_CLASS}: alb`
+          : undefined;
   if (albBy !== undefined) {
     // Instance targets (the controller's default) have no measured window; the IP-target
     // window is the longer reading, so it is the conservative choice. The target group holds
@@ -87,11 +105,15 @@ export function ingressBackendServiceNames(ingress: KubeObject): string[] {
     if (typeof b.service?.name === 'string') names.add(b.service.name);
     if (typeof b.serviceName === 'string') names.add(b.serviceName);
   };
-  const spec = ingress.spec ?? {};
-  add(spec.defaultBackend);
-  add(spec.backend);
-  for (const rule of Array.isArray(spec.rules) ? spec.rules : []) {
-    for (const path of Array.isArray(rule?.http?.paths) ? rule.http.paths : []) add(path?.backend);
+  add(specField(ingress, 'defaultBackend'));
+  add(specField(ingress, 'backend'));
+  // Each level as parsed: a value of another type there reads as absent.
+  const rules = specField(ingress, 'rules') as Array<{
+    http?: { paths?: Array<{ backend?: unknown } | null> | null } | null;
+  } | null>;
+  for (const rule of Array.isArray(rules) ? rules : []) {
+    const paths = rule?.http?.paths;
+    for (const path of Array.isArray(paths) ? paths : []) add(path?.backend);
   }
   return [...names];
 }

@@ -4,6 +4,7 @@
  */
 
 import type { KubeObject } from '../core/kubeObject.ts';
+import { scalarText } from '../core/scalarText.ts';
 
 /**
  * Returns `namespace/name` for messages, or just `name` when the manifest leaves the
@@ -22,5 +23,5 @@ export function kubeObjectRef(object: KubeObject): string {
  */
 export function annotationText(object: KubeObject, key: string): string | undefined {
   const value: unknown = object.metadata?.annotations?.[key];
-  return value === undefined || value === null ? undefined : String(value).trim();
+  return value === undefined || value === null ? undefined : scalarText(value).trim();
 }

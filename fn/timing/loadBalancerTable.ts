@@ -6,7 +6,7 @@
 import type { AwsTargetGroupAttributes } from './awsTargetGroup.ts';
 
 /** What an AWS target group registers: pod IPs, or nodes (instances) reached through a NodePort. */
-export type AwsTargetType = 'ip' | 'instance';
+type AwsTargetType = 'ip' | 'instance';
 
 /** The load-balancer kinds docs/background.md#load-balancers-in-front-of-gateways has a drain window for. */
 export type LoadBalancerProvider =
@@ -40,8 +40,7 @@ export const LOAD_BALANCERS: Readonly<Record<LoadBalancerProvider, LoadBalancerF
     basis:
       'community measurements 120–180 s between deregistration starting and the NLB ' +
       'sending no new connections; the seed thread worked with 180 s',
-    source:
-      'kubernetes-sigs/aws-load-balancer-controller#1719, #2366, #3270',
+    source: 'kubernetes-sigs/aws-load-balancer-controller#1719, #2366, #3270',
   },
   'aws-nlb-instance': {
     label: 'AWS NLB, instance targets',
@@ -54,7 +53,8 @@ export const LOAD_BALANCERS: Readonly<Record<LoadBalancerProvider, LoadBalancerF
     basis:
       'targets are nodes: externalTrafficPolicy Cluster: kube-proxy endpoint propagation (≈ 5 s); ' +
       'Local: that, plus health-check interval × unhealthy threshold of the node health check',
-    source: 'kubernetes-sigs/aws-load-balancer-controller pkg/service/model_build_target_group.go@v2.17.1; kubernetes/cloud-provider-aws pkg/providers/v1/aws.go@v1.36.1',
+    source:
+      'kubernetes-sigs/aws-load-balancer-controller pkg/service/model_build_target_group.go@v2.17.1; kubernetes/cloud-provider-aws pkg/providers/v1/aws.go@v1.36.1',
   },
   'aws-alb-ip': {
     label: 'AWS ALB, IP targets',
@@ -88,10 +88,10 @@ export const LOAD_BALANCERS: Readonly<Record<LoadBalancerProvider, LoadBalancerF
     label: 'in-cluster only (ClusterIP / NodePort)',
     drainWindowSeconds: 5,
     estimate: true,
-    basis: '≈ 5 s: endpoint propagation to kube-proxy and proxies (conservative estimate, no source)',
+    basis:
+      '≈ 5 s: endpoint propagation to kube-proxy and proxies (conservative estimate, no source)',
   },
 };
-
 
 /** What a Service or Ingress tells about the load balancer in front of the pods it selects. */
 export interface LoadBalancerRecognition {

@@ -8,13 +8,16 @@
  * choice) and say so in `note`, which callers turn into a result.
  */
 import type { KubeObject } from '../core/kubeObject.ts';
+import { specField } from '../core/kubeObject.ts';
+import { scalarText } from '../core/scalarText.ts';
 import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
 
-export type { LoadBalancerFacts, LoadBalancerProvider, LoadBalancerRecognition } from './loadBalancerTable.ts';
+export type { LoadBalancerProvider, LoadBalancerRecognition } from './loadBalancerTable.ts';
 export { LOAD_BALANCERS } from './loadBalancerTable.ts';
-export type { AwsTargetGroupAttributes } from './awsTargetGroup.ts';
-export { AWS_DEFAULT_DEREGISTRATION_DELAY_SECONDS, parseAwsTargetGroupAttributes } from './awsTargetGroup.ts';
-export type { ServiceRecognitionContext } from './serviceLoadBalancer.ts';
+export {
+  AWS_DEFAULT_DEREGISTRATION_DELAY_SECONDS,
+  parseAwsTargetGroupAttributes,
+} from './awsTargetGroup.ts';
 export { recognizeServiceLoadBalancer } from './serviceLoadBalancer.ts';
 export { ingressBackendServiceNames, recognizeIngressLoadBalancer } from './ingressLoadBalancer.ts';
 
@@ -30,7 +33,7 @@ export function serviceSelectsPod(
   serviceNamespace?: string,
   podNamespace?: string,
 ): boolean {
-  const selector: unknown = service.spec?.selector;
+  const selector = specField(service, 'selector');
   if (selector === null || typeof selector !== 'object') return false;
   const pairs = Object.entries(selector as Record<string, unknown>);
   if (pairs.length === 0) return false;
@@ -39,7 +42,7 @@ export function serviceSelectsPod(
   return pairs.every(([key, value]) => {
     const label: unknown = podLabels[key];
     // Compare as text: an unquoted YAML `true` or `1` arrives as a boolean or number.
-    return label !== undefined && label !== null && String(label) === String(value);
+    return label !== undefined && label !== null && scalarText(label) === scalarText(value);
   });
 }
 
@@ -57,10 +60,13 @@ export interface DrainWindowChoice extends LoadBalancerRecognition {
  *
  * Returns the winning recognition plus the others' evidence, or `undefined` for no candidates.
  */
-export function pickDrainWindow(candidates: readonly LoadBalancerRecognition[]): DrainWindowChoice | undefined {
+export function pickDrainWindow(
+  candidates: readonly LoadBalancerRecognition[],
+): DrainWindowChoice | undefined {
   let winner: LoadBalancerRecognition | undefined;
   for (const candidate of candidates) {
-    if (winner === undefined || candidate.drainWindowSeconds > winner.drainWindowSeconds) winner = candidate;
+    if (winner === undefined || candidate.drainWindowSeconds > winner.drainWindowSeconds)
+      winner = candidate;
   }
   if (winner === undefined) return undefined;
   const chosen = winner;

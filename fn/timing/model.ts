@@ -83,7 +83,12 @@ export const DEFAULT_BUFFER_SECONDS = 5;
 export const MAX_INPUT_SECONDS = 86_400;
 
 function validateSeconds(name: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_INPUT_SECONDS) {
+  if (
+    typeof value !== 'number' ||
+    !Number.isInteger(value) ||
+    value < 0 ||
+    value > MAX_INPUT_SECONDS
+  ) {
     throw new RangeError(
       `planTiming: ${name} must be a whole number of seconds from 0 to ${MAX_INPUT_SECONDS}, got ${String(value)}`,
     );
@@ -97,7 +102,9 @@ function validateSeconds(name: string, value: unknown): number {
  */
 function validateExistingSeconds(name: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new RangeError(`planTiming: ${name} must be a whole number of seconds, 0 or more, got ${String(value)}`);
+    throw new RangeError(
+      `planTiming: ${name} must be a whole number of seconds, 0 or more, got ${String(value)}`,
+    );
   }
   return value;
 }
@@ -125,18 +132,28 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
   const W = validateSourced('drainWindow', inputs.drainWindow);
   const R = validateSourced('maxRequest', inputs.maxRequest);
   const B = validateSourced('buffer', inputs.buffer);
-  const existingGrace = inputs.existingGraceSeconds === undefined
-    ? undefined
-    : validateExistingSeconds('existingGraceSeconds', inputs.existingGraceSeconds);
-  const existingPreStop = inputs.existingPreStopSeconds === undefined || inputs.existingPreStopSeconds === 'unknown'
-    ? inputs.existingPreStopSeconds
-    : validateExistingSeconds('existingPreStopSeconds', inputs.existingPreStopSeconds);
-  const existingDrain = inputs.existingDrainDurationSeconds === undefined
-    ? undefined
-    : validateExistingSeconds('existingDrainDurationSeconds', inputs.existingDrainDurationSeconds);
-  const dereg = inputs.loadBalancer?.deregistrationDelaySeconds === undefined
-    ? undefined
-    : validateSourced('loadBalancer.deregistrationDelaySeconds', inputs.loadBalancer.deregistrationDelaySeconds);
+  const existingGrace =
+    inputs.existingGraceSeconds === undefined
+      ? undefined
+      : validateExistingSeconds('existingGraceSeconds', inputs.existingGraceSeconds);
+  const existingPreStop =
+    inputs.existingPreStopSeconds === undefined || inputs.existingPreStopSeconds === 'unknown'
+      ? inputs.existingPreStopSeconds
+      : validateExistingSeconds('existingPreStopSeconds', inputs.existingPreStopSeconds);
+  const existingDrain =
+    inputs.existingDrainDurationSeconds === undefined
+      ? undefined
+      : validateExistingSeconds(
+          'existingDrainDurationSeconds',
+          inputs.existingDrainDurationSeconds,
+        );
+  const dereg =
+    inputs.loadBalancer?.deregistrationDelaySeconds === undefined
+      ? undefined
+      : validateSourced(
+          'loadBalancer.deregistrationDelaySeconds',
+          inputs.loadBalancer.deregistrationDelaySeconds,
+        );
   const wSource = inputs.drainWindow.source;
   const checks: TimingCheck[] = [];
 
@@ -193,27 +210,28 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
   // longest request and the buffer must all fit in it. Never lowered below the manifest's.
   const needed = S + R + B;
   const sum = `S + R + B = ${S} + ${R} + ${B} = ${needed}`;
-  const graceSeconds: Derived = existingGrace !== undefined && existingGrace > needed
-    ? {
-        value: existingGrace,
-        formula: `G = ${existingGrace} (kept from manifest) ≥ ${sum}`,
-        explanation:
-          `The manifest's terminationGracePeriodSeconds ${existingGrace} already covers the sleep (${S} s), ` +
-          `the longest request (${R} s, ${inputs.maxRequest.source}) and the buffer (${B} s, ${inputs.buffer.source}); ` +
-          `it is never lowered.`,
-      }
-    : {
-        value: needed,
-        formula: `G = ${sum}`,
-        explanation:
-          `The grace countdown starts before preStop, so it must hold the sleep (${S} s), the longest ` +
-          `request (${R} s, ${inputs.maxRequest.source}) and the buffer (${B} s, ${inputs.buffer.source})` +
-          (existingGrace === undefined
-            ? '.'
-            : existingGrace < needed
-              ? `; the manifest's ${existingGrace} s is raised.`
-              : `; the manifest already sets exactly that.`),
-      };
+  const graceSeconds: Derived =
+    existingGrace !== undefined && existingGrace > needed
+      ? {
+          value: existingGrace,
+          formula: `G = ${existingGrace} (kept from manifest) ≥ ${sum}`,
+          explanation:
+            `The manifest's terminationGracePeriodSeconds ${existingGrace} already covers the sleep (${S} s), ` +
+            `the longest request (${R} s, ${inputs.maxRequest.source}) and the buffer (${B} s, ${inputs.buffer.source}); ` +
+            `it is never lowered.`,
+        }
+      : {
+          value: needed,
+          formula: `G = ${sum}`,
+          explanation:
+            `The grace countdown starts before preStop, so it must hold the sleep (${S} s), the longest ` +
+            `request (${R} s, ${inputs.maxRequest.source}) and the buffer (${B} s, ${inputs.buffer.source})` +
+            (existingGrace === undefined
+              ? '.'
+              : existingGrace < needed
+                ? `; the manifest's ${existingGrace} s is raised.`
+                : `; the manifest already sets exactly that.`),
+        };
   const G = graceSeconds.value;
 
   // MINIMUM_DRAIN_DURATION of a gateway in env mode: it replaces the sleep and must cover W, and
@@ -232,19 +250,20 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
   // while the LB still sends (docs/background.md#istio, docs/background.md#the-timing-model): W + B. Never lowered below the manifest's.
   const drainNeeded = W + B;
   const drainSum = `W + B = ${W} + ${B} = ${drainNeeded}`;
-  const drainDurationSeconds: Derived = existingDrain !== undefined && existingDrain > drainNeeded
-    ? {
-        value: existingDrain,
-        formula: `D = ${existingDrain} (kept from manifest) ≥ ${drainSum}`,
-        explanation: `The manifest's drainDuration ${existingDrain} s already keeps listeners open past W; it is never lowered.`,
-      }
-    : {
-        value: drainNeeded,
-        formula: `D = ${drainSum}`,
-        explanation:
-          `Envoy keeps accepting (answering with Connection: close) for drainDuration, then closes its ` +
-          `listeners; ${drainNeeded} s keeps them open while the load balancer may still send (W = ${W} s) plus the buffer.`,
-      };
+  const drainDurationSeconds: Derived =
+    existingDrain !== undefined && existingDrain > drainNeeded
+      ? {
+          value: existingDrain,
+          formula: `D = ${existingDrain} (kept from manifest) ≥ ${drainSum}`,
+          explanation: `The manifest's drainDuration ${existingDrain} s already keeps listeners open past W; it is never lowered.`,
+        }
+      : {
+          value: drainNeeded,
+          formula: `D = ${drainSum}`,
+          explanation:
+            `Envoy keeps accepting (answering with Connection: close) for drainDuration, then closes its ` +
+            `listeners; ${drainNeeded} s keeps them open while the load balancer may still send (W = ${W} s) plus the buffer.`,
+        };
   if (existingDrain !== undefined && existingDrain < W) {
     // Info: the plan itself raises drainDuration, so the output is right; the note tells the
     // user why their value changed.
@@ -320,7 +339,14 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
     }
   }
 
-  return { preStopSeconds, graceSeconds, minimumDrainSeconds, drainDurationSeconds, sidecarOutlivesSeconds, checks };
+  return {
+    preStopSeconds,
+    graceSeconds,
+    minimumDrainSeconds,
+    drainDurationSeconds,
+    sidecarOutlivesSeconds,
+    checks,
+  };
 }
 
 /**
@@ -328,7 +354,10 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
  * gets: with no field set the pod already has 30 s, so a G of 30 or less is not written (writing
  * a smaller one would lower the real grace; writing 30 is a diff for nothing).
  */
-export function graceToWrite(plannedGraceSeconds: number, existingGraceSeconds: number | undefined): number | undefined {
+export function graceToWrite(
+  plannedGraceSeconds: number,
+  existingGraceSeconds: number | undefined,
+): number | undefined {
   if (existingGraceSeconds !== undefined) return plannedGraceSeconds;
   return plannedGraceSeconds > KUBERNETES_DEFAULT_GRACE_SECONDS ? plannedGraceSeconds : undefined;
 }

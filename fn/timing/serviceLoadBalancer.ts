@@ -9,14 +9,19 @@ import { annotationText as annotation, kubeObjectRef } from './kubeObject.ts';
 import { parseAwsTargetGroupAttributes } from './awsTargetGroup.ts';
 import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
 import { LOAD_BALANCERS, recognitionFor as recognition } from './loadBalancerTable.ts';
+import { specField } from '../core/kubeObject.ts';
 
 const AWS_LB_TYPE = 'service.beta.kubernetes.io/aws-load-balancer-type';
 const AWS_NLB_TARGET_TYPE = 'service.beta.kubernetes.io/aws-load-balancer-nlb-target-type';
-const AWS_SERVICE_TG_ATTRIBUTES = 'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes';
+const AWS_SERVICE_TG_ATTRIBUTES =
+  'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes';
 /** spec.loadBalancerClass the AWS Load Balancer Controller owns (its Service docs). */
 const AWS_NLB_CLASS = 'service.k8s.aws/nlb';
 const GKE_NEG = 'cloud.google.com/neg';
-const GKE_BACKEND_CONFIG = ['cloud.google.com/backend-config', 'beta.cloud.google.com/backend-config'];
+const GKE_BACKEND_CONFIG = [
+  'cloud.google.com/backend-config',
+  'beta.cloud.google.com/backend-config',
+];
 
 /** Optional neighbours from the same stream that refine a Service's drain window. */
 export interface ServiceRecognitionContext {
@@ -40,8 +45,17 @@ export function recognizeServiceLoadBalancer(
   return { ...recognizeService(service, who, context), subject: who };
 }
 
-function recognizeService(service: KubeObject, who: string, context: ServiceRecognitionContext): LoadBalancerRecognition {
-  const spec = service.spec ?? {};
+function recognizeService(
+  service: KubeObject,
+  who: string,
+  context: ServiceRecognitionContext,
+): LoadBalancerRecognition {
+  // As parsed: a value of another type there reads as absent or as no match.
+  const spec = (service.spec ?? {}) as {
+    type?: unknown;
+    loadBalancerClass?: unknown;
+    externalTrafficPolicy?: unknown;
+  };
   const type = typeof spec.type === 'string' ? spec.type : 'ClusterIP';
 
   const nlb = recognizeAwsNlb(service, who, spec);
@@ -53,18 +67,25 @@ function recognizeService(service: KubeObject, who: string, context: ServiceReco
   }
 
   if (type === 'LoadBalancer') {
-    return recognition('generic-lb', `${who}: type LoadBalancer with no recognised provider annotation (spec.type: LoadBalancer)`);
+    return recognition(
+      'generic-lb',
+      `${who}: type LoadBalancer with no recognised provider annotation (spec.type: LoadBalancer)`,
+    );
   }
   if (type === 'NodePort' && spec.externalTrafficPolicy === 'Local') {
     // The in-cluster window holds only for externalTrafficPolicy: Cluster. With Local the
     // NodePort is normally behind an external LB that health-checks each node, which this
     // stream does not show: the generic LB window is the conservative choice.
-    return recognition('generic-lb', `${who}: NodePort with externalTrafficPolicy Local (spec.externalTrafficPolicy: Local)`, {
-      note:
-        'No known window for a NodePort with externalTrafficPolicy: Local; assuming an ' +
-        `external load balancer health-checks the nodes (generic window ${LOAD_BALANCERS['generic-lb'].drainWindowSeconds} s). ` +
-        'Override the drain window if you know the load balancer.',
-    });
+    return recognition(
+      'generic-lb',
+      `${who}: NodePort with externalTrafficPolicy Local (spec.externalTrafficPolicy: Local)`,
+      {
+        note:
+          'No known window for a NodePort with externalTrafficPolicy: Local; assuming an ' +
+          `external load balancer health-checks the nodes (generic window ${LOAD_BALANCERS['generic-lb'].drainWindowSeconds} s). ` +
+          'Override the drain window if you know the load balancer.',
+      },
+    );
   }
   return recognition('in-cluster', `${who}: in-cluster traffic only (spec.type: ${type})`);
 }
@@ -86,34 +107,49 @@ function recognizeAwsNlb(
     if (lbType === 'nlb-ip') {
       // The legacy value `nlb-ip` means "NLB with IP targets" on its own (AWS Load Balancer
       // Controller v2.1 docs, NLB IP mode); it needs no nlb-target-type annotation.
-      return recognition('aws-nlb-ip', `${who}: AWS NLB with IP targets (${AWS_LB_TYPE}: nlb-ip)`, { targetGroup, targetType: 'ip' });
+      return recognition('aws-nlb-ip', `${who}: AWS NLB with IP targets (${AWS_LB_TYPE}: nlb-ip)`, {
+        targetGroup,
+        targetType: 'ip',
+      });
     }
     const claimed = lbType === 'external' || awsClass;
-    return recognition('aws-nlb-ip', `${who}: AWS NLB with IP targets (${AWS_NLB_TARGET_TYPE}: ip)`, {
-      targetGroup,
-      targetType: 'ip',
-      ...(claimed
-        ? {}
-        : {
-            // Since v2.5 the AWS Load Balancer Controller's Service webhook takes type
-            // LoadBalancer Services by default, so the target-type annotation alone is
-            // enough evidence of an NLB; the NLB window is the conservative reading.
-            note:
-              `${AWS_NLB_TARGET_TYPE}: ip without ${AWS_LB_TYPE}: external or ` +
-              `spec.loadBalancerClass: ${AWS_NLB_CLASS}; assumed an AWS NLB with IP targets.`,
-          }),
-    });
+    return recognition(
+      'aws-nlb-ip',
+      `${who}: AWS NLB with IP targets (${AWS_NLB_TARGET_TYPE}: ip)`,
+      {
+        targetGroup,
+        targetType: 'ip',
+        ...(claimed
+          ? {}
+          : {
+              // Since v2.5 the AWS Load Balancer Controller's Service webhook takes type
+              // LoadBalancer Services by default, so the target-type annotation alone is
+              // enough evidence of an NLB; the NLB window is the conservative reading.
+              note:
+                `${AWS_NLB_TARGET_TYPE}: ip without ${AWS_LB_TYPE}: external or ` +
+                `spec.loadBalancerClass: ${AWS_NLB_CLASS}; assumed an AWS NLB with IP targets.`,
+            }),
+      },
+    );
   }
   if (targetType === 'instance' || lbType === 'external' || lbType === 'nlb' || awsClass) {
-    const decidedBy = targetType === 'instance'
-      ? `${AWS_NLB_TARGET_TYPE}: instance`
-      : awsClass && lbType === undefined
-        ? `spec.loadBalancerClass: ${AWS_NLB_CLASS}`
-        : `${AWS_LB_TYPE}: ${lbType}`;
+    const decidedBy =
+      targetType === 'instance'
+        ? `${AWS_NLB_TARGET_TYPE}: instance`
+        : awsClass && lbType === undefined
+          ? `spec.loadBalancerClass: ${AWS_NLB_CLASS}`
+          : `${AWS_LB_TYPE}: ${lbType}`;
     // `external` or the class without a target type: the controller's --default-target-type,
     // which is `instance` unless set otherwise (pkg/config/controller_config.go@v2.17.1).
     const defaulted = targetType === undefined && lbType !== 'nlb';
-    return recognizeNlbInstanceTargets(service, who, decidedBy, spec.externalTrafficPolicy === 'Local', lbType === 'nlb', defaulted);
+    return recognizeNlbInstanceTargets(
+      service,
+      who,
+      decidedBy,
+      spec.externalTrafficPolicy === 'Local',
+      lbType === 'nlb',
+      defaulted,
+    );
   }
   return undefined;
 }
@@ -126,41 +162,65 @@ function recognizeAwsNlb(
  * check on the node's healthCheckNodePort (kube-proxy answers 503 once the node has no ready
  * endpoint) has failed `unhealthy threshold` times, `interval` apart.
  */
-function recognizeNlbInstanceTargets(service: KubeObject, who: string, decidedBy: string, local: boolean, inTree: boolean, defaulted: boolean): LoadBalancerRecognition {
+function recognizeNlbInstanceTargets(
+  service: KubeObject,
+  who: string,
+  decidedBy: string,
+  local: boolean,
+  inTree: boolean,
+  defaulted: boolean,
+): LoadBalancerRecognition {
   const propagation = LOAD_BALANCERS['in-cluster'].drainWindowSeconds;
   const notes: string[] = [];
   if (defaulted) {
     notes.push(
       `${decidedBy} without ${AWS_NLB_TARGET_TYPE}: the AWS Load Balancer Controller then uses its --default-target-type, ` +
-      `instance unless the controller was started with another (pkg/config/controller_config.go@v2.17.1); assumed instance targets. ` +
-      `Set ${AWS_NLB_TARGET_TYPE} on the Service to make it certain.`,
+        `instance unless the controller was started with another (pkg/config/controller_config.go@v2.17.1); assumed instance targets. ` +
+        `Set ${AWS_NLB_TARGET_TYPE} on the Service to make it certain.`,
     );
   }
   const base = `${who}: AWS NLB with instance targets (${decidedBy}); targets are nodes, so a pod's deletion deregisters nothing`;
   if (!local) {
-    return recognition('aws-nlb-instance', `${base}; externalTrafficPolicy Cluster: only kube-proxy's endpoint update (≈ ${propagation} s)`, {
-      targetType: 'instance',
-      drainWindowSeconds: propagation,
-      ...(notes.length ? { note: notes.join(' ') } : {}),
-    });
+    return recognition(
+      'aws-nlb-instance',
+      `${base}; externalTrafficPolicy Cluster: only kube-proxy's endpoint update (≈ ${propagation} s)`,
+      {
+        targetType: 'instance',
+        drainWindowSeconds: propagation,
+        ...(notes.length ? { note: notes.join(' ') } : {}),
+      },
+    );
   }
-  const interval = healthCheckNumber(service, AWS_HC_INTERVAL, LOCAL_HC_DEFAULTS.intervalSeconds, notes);
-  const threshold = healthCheckNumber(service, AWS_HC_UNHEALTHY_THRESHOLD, LOCAL_HC_DEFAULTS.unhealthyThreshold, notes);
+  const interval = healthCheckNumber(
+    service,
+    AWS_HC_INTERVAL,
+    LOCAL_HC_DEFAULTS.intervalSeconds,
+    notes,
+  );
+  const threshold = healthCheckNumber(
+    service,
+    AWS_HC_UNHEALTHY_THRESHOLD,
+    LOCAL_HC_DEFAULTS.unhealthyThreshold,
+    notes,
+  );
   const controller = inTree ? 'in-tree cloud provider' : 'AWS Load Balancer Controller';
   const says = (value: { seconds: number; from: string }) => `${value.seconds} (${value.from})`;
-  return recognition('aws-nlb-instance',
+  return recognition(
+    'aws-nlb-instance',
     `${base}; externalTrafficPolicy Local: the NLB stops sending to the node after its health check fails: ` +
-    `W = propagation + interval × unhealthy threshold = ${propagation} + ${says(interval)} × ${says(threshold)} = ${propagation + interval.seconds * threshold.seconds} s ` +
-    `(defaults of the ${controller} for Local)`,
+      `W = propagation + interval × unhealthy threshold = ${propagation} + ${says(interval)} × ${says(threshold)} = ${propagation + interval.seconds * threshold.seconds} s ` +
+      `(defaults of the ${controller} for Local)`,
     {
       targetType: 'instance',
       drainWindowSeconds: propagation + interval.seconds * threshold.seconds,
       ...(notes.length ? { note: notes.join(' ') } : {}),
-    });
+    },
+  );
 }
 
 const AWS_HC_INTERVAL = 'service.beta.kubernetes.io/aws-load-balancer-healthcheck-interval';
-const AWS_HC_UNHEALTHY_THRESHOLD = 'service.beta.kubernetes.io/aws-load-balancer-healthcheck-unhealthy-threshold';
+const AWS_HC_UNHEALTHY_THRESHOLD =
+  'service.beta.kubernetes.io/aws-load-balancer-healthcheck-unhealthy-threshold';
 /**
  * The node health check both AWS controllers build for instance targets with
  * externalTrafficPolicy Local: HTTP /healthz on the healthCheckNodePort, interval 10 s, unhealthy
@@ -172,12 +232,20 @@ const AWS_HC_UNHEALTHY_THRESHOLD = 'service.beta.kubernetes.io/aws-load-balancer
 const LOCAL_HC_DEFAULTS = { intervalSeconds: 10, unhealthyThreshold: 2 } as const;
 
 /** Reads a whole-number health-check annotation, or the default (said in `notes` when the value is unreadable). */
-function healthCheckNumber(service: KubeObject, key: string, fallback: number, notes: string[]): { seconds: number; from: string } {
+function healthCheckNumber(
+  service: KubeObject,
+  key: string,
+  fallback: number,
+  notes: string[],
+): { seconds: number; from: string } {
   const raw = annotation(service, key);
   if (raw === undefined) return { seconds: fallback, from: 'default' };
   const value = Number(raw.trim());
-  if (/^\d+$/.test(raw.trim()) && Number.isSafeInteger(value) && value > 0) return { seconds: value, from: key };
-  notes.push(`${key}: ${JSON.stringify(raw)} is not a whole number; the controller would refuse it. Counted the default ${fallback}.`);
+  if (/^\d+$/.test(raw.trim()) && Number.isSafeInteger(value) && value > 0)
+    return { seconds: value, from: key };
+  notes.push(
+    `${key}: ${JSON.stringify(raw)} is not a whole number; the controller would refuse it. Counted the default ${fallback}.`,
+  );
   return { seconds: fallback, from: 'default' };
 }
 
@@ -219,21 +287,27 @@ function recognizeGkeNeg(
       (c) =>
         c.kind === 'BackendConfig' &&
         c.metadata?.name === name &&
-        (namespace === undefined || c.metadata?.namespace === undefined || c.metadata.namespace === namespace),
+        (namespace === undefined ||
+          c.metadata?.namespace === undefined ||
+          c.metadata.namespace === namespace),
     );
     if (config === undefined) {
       missing.push(name);
       continue;
     }
-    const seconds: unknown = config.spec?.connectionDraining?.drainingTimeoutSec;
-    const value = typeof seconds === 'number' && Number.isSafeInteger(seconds) && seconds > 0 ? seconds : 0;
+    const draining = specField(config, 'connectionDraining') as
+      { drainingTimeoutSec?: unknown } | null | undefined;
+    const seconds = draining?.drainingTimeoutSec;
+    const value =
+      typeof seconds === 'number' && Number.isSafeInteger(seconds) && seconds > 0 ? seconds : 0;
     if (longest === undefined || value > longest.seconds) longest = { name, seconds: value };
   }
   const base30 = LOAD_BALANCERS['gke-neg'].drainWindowSeconds;
   const drainWindowSeconds = base30 + (longest?.seconds ?? 0);
-  const evidence = longest !== undefined && longest.seconds > 0
-    ? `${base} + connection draining ${longest.seconds} s (BackendConfig ${longest.name} connectionDraining.drainingTimeoutSec)`
-    : base;
+  const evidence =
+    longest !== undefined && longest.seconds > 0
+      ? `${base} + connection draining ${longest.seconds} s (BackendConfig ${longest.name} connectionDraining.drainingTimeoutSec)`
+      : base;
   return recognition('gke-neg', evidence, {
     drainWindowSeconds,
     ...(missing.length > 0
@@ -255,7 +329,8 @@ function backendConfigNames(service: KubeObject): string[] {
     try {
       const parsed = JSON.parse(value) as { default?: unknown; ports?: Record<string, unknown> };
       if (typeof parsed.default === 'string') names.add(parsed.default);
-      for (const name of Object.values(parsed.ports ?? {})) if (typeof name === 'string') names.add(name);
+      for (const name of Object.values(parsed.ports ?? {}))
+        if (typeof name === 'string') names.add(name);
     } catch {
       // unreadable annotation: nothing to add
     }

@@ -18,12 +18,23 @@ export function gatewayShape(template: PodTemplate): GatewayShape | undefined {
   const containers = template.spec?.containers ?? [];
   const templates = annotationsOf(template.metadata)['inject.istio.io/templates'] ?? '';
   const proxy = containers.find((c) => c.name === ISTIO_PROXY);
-  if (proxy && templates.split(',').map((t) => t.trim()).includes('gateway')) return 'injected';
+  if (
+    proxy &&
+    templates
+      .split(',')
+      .map((t) => t.trim())
+      .includes('gateway')
+  )
+    return 'injected';
   return containers.some(isLegacyGatewayProxy) ? 'legacy' : undefined;
 }
 
 /** Returns true for the legacy chart's proxy container: a `…/proxyv2` image running `proxy router`. */
 export function isLegacyGatewayProxy(container: Container): boolean {
   const args = container.args ?? [];
-  return /\/proxyv2(?::|@|$)/.test(container.image ?? '') && args.includes('proxy') && args.includes('router');
+  return (
+    /\/proxyv2(?::|@|$)/.test(container.image ?? '') &&
+    args.includes('proxy') &&
+    args.includes('router')
+  );
 }

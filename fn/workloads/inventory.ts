@@ -21,9 +21,14 @@ export interface Inventory {
 }
 
 /** Returns the inventory of a list of objects, with `defaultNamespace` filled in where none is set. */
-export function buildInventory(objects: readonly KubeObject[], defaultNamespace?: string): Inventory {
+export function buildInventory(
+  objects: readonly KubeObject[],
+  defaultNamespace?: string,
+): Inventory {
   const withNamespace = (o: KubeObject): KubeObject =>
-    o.metadata?.namespace || !defaultNamespace ? o : { ...o, metadata: { ...o.metadata, namespace: defaultNamespace } };
+    o.metadata?.namespace || !defaultNamespace
+      ? o
+      : { ...o, metadata: { ...o.metadata, namespace: defaultNamespace } };
   const of = (kind: string) => objects.filter((o) => o.kind === kind).map(withNamespace);
   return {
     services: of('Service'),
@@ -48,14 +53,22 @@ function indexesOf(inventory: Inventory): Indexes {
   if (!indexes) {
     const namespaceByName = new Map<unknown, KubeObject>();
     // The first of that name, as a search of the list in stream order finds.
-    for (const ns of inventory.namespaces) if (!namespaceByName.has(ns.metadata?.name)) namespaceByName.set(ns.metadata?.name, ns);
-    indexes = { namespaceByName, ingressesByNamespace: groupBy(inventory.ingresses, (o) => o.metadata?.namespace), services: selectorIndex(inventory.services) };
+    for (const ns of inventory.namespaces)
+      if (!namespaceByName.has(ns.metadata?.name)) namespaceByName.set(ns.metadata?.name, ns);
+    indexes = {
+      namespaceByName,
+      ingressesByNamespace: groupBy(inventory.ingresses, (o) => o.metadata?.namespace),
+      services: selectorIndex(inventory.services),
+    };
     INDEXES.set(inventory, indexes);
   }
   return indexes;
 }
 
-function groupBy(objects: readonly KubeObject[], key: (o: KubeObject) => unknown): Map<unknown, KubeObject[]> {
+function groupBy(
+  objects: readonly KubeObject[],
+  key: (o: KubeObject) => unknown,
+): Map<unknown, KubeObject[]> {
   const groups = new Map<unknown, KubeObject[]>();
   for (const o of objects) {
     const group = groups.get(key(o));
@@ -66,12 +79,18 @@ function groupBy(objects: readonly KubeObject[], key: (o: KubeObject) => unknown
 }
 
 /** Returns the Namespace object of that name in the stream, if there is one. */
-export function namespaceNamed(inventory: Inventory, name: string | undefined): KubeObject | undefined {
+export function namespaceNamed(
+  inventory: Inventory,
+  name: string | undefined,
+): KubeObject | undefined {
   return name === undefined ? undefined : indexesOf(inventory).namespaceByName.get(name);
 }
 
 /** Returns the Ingresses whose `metadata.namespace` is exactly `namespace` (unset for unset), in stream order. */
-export function ingressesIn(inventory: Inventory, namespace: string | undefined): readonly KubeObject[] {
+export function ingressesIn(
+  inventory: Inventory,
+  namespace: string | undefined,
+): readonly KubeObject[] {
   return indexesOf(inventory).ingressesByNamespace.get(namespace) ?? [];
 }
 

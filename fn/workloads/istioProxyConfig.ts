@@ -26,7 +26,8 @@ export type ProxyConfigRead =
 /** Returns the annotation's fields (empty when absent or blank), or the reason it can't be edited safely. */
 export function readProxyConfig(value: unknown): ProxyConfigRead {
   if (value === undefined || value === null) return { ok: true, text: '', fields: {} };
-  if (typeof value !== 'string') return { ok: false, problem: `the value is a ${typeof value}, not YAML text` };
+  if (typeof value !== 'string')
+    return { ok: false, problem: `the value is a ${typeof value}, not YAML text` };
   const parsed = parse(value);
   if ('problem' in parsed) return { ok: false, problem: parsed.problem };
   return { ok: true, text: value, fields: parsed.fields };
@@ -39,16 +40,22 @@ export function readProxyConfig(value: unknown): ProxyConfigRead {
  * either way checked by re-reading: the result must hold exactly the old fields plus this one.
  * Returns undefined when the value can't be edited safely (see readProxyConfig).
  */
-export function setProxyConfigField(text: string, path: readonly string[], fieldValue: string | boolean): string | undefined {
+export function setProxyConfigField(
+  text: string,
+  path: readonly string[],
+  fieldValue: string | boolean,
+): string | undefined {
   const parsed = parse(text);
   if ('problem' in parsed) return undefined;
   const expected = setAt(parsed.fields, path, fieldValue) as Record<string, unknown>;
-  const spliced = parsed.doc.contents === null ? undefined : spliceSet(text, parsed.doc, path, fieldValue);
+  const spliced =
+    parsed.doc.contents === null ? undefined : spliceSet(text, parsed.doc, path, fieldValue);
   if (spliced !== undefined && holds(spliced, expected)) return spliced;
   const doc = parsed.doc.contents === null ? new Document({}, printableParseOptions()) : parsed.doc;
   try {
     const existing = doc.getIn(path, true);
-    if (isScalar(existing)) existing.value = fieldValue; // keeps the user's quoting
+    if (isScalar(existing))
+      existing.value = fieldValue; // keeps the user's quoting
     else doc.setIn(path, fieldValue);
   } catch {
     // Something on the way is not a map (e.g. `proxyMetadata: [X]`): refuse, the caller warns.
@@ -65,7 +72,9 @@ function parse(text: string): Parsed {
   try {
     doc = parseDocument(text, printableParseOptions());
   } catch (error) {
-    return { problem: `it is not valid YAML (${error instanceof Error ? error.message.split('\n')[0] : String(error)})` };
+    return {
+      problem: `it is not valid YAML (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+    };
   }
   const error = doc.errors[0];
   if (error) return { problem: `it is not valid YAML (${error.message.split('\n')[0]})` };
@@ -82,7 +91,8 @@ function parse(text: string): Parsed {
   if (doc.contents === null) return { doc, fields: {} };
   if (!isMap(doc.contents)) return { problem: 'it is not a YAML mapping of ProxyConfig fields' };
   const fields = toData(doc);
-  if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) return { problem: 'it is not a YAML mapping of ProxyConfig fields' };
+  if (fields === null || typeof fields !== 'object' || Array.isArray(fields))
+    return { problem: 'it is not a YAML mapping of ProxyConfig fields' };
   return { doc, fields: fields as Record<string, unknown> };
 }
 

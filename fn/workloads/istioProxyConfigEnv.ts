@@ -7,7 +7,9 @@
  */
 
 /** The JSON object, or why it can't be edited safely. */
-export type ProxyConfigEnvRead = { readonly ok: true; readonly fields: Readonly<Record<string, unknown>> } | { readonly ok: false; readonly problem: string };
+export type ProxyConfigEnvRead =
+  | { readonly ok: true; readonly fields: Readonly<Record<string, unknown>> }
+  | { readonly ok: false; readonly problem: string };
 
 /** Returns PROXY_CONFIG's fields (empty when absent or blank). */
 export function readProxyConfigEnv(text: string | undefined): ProxyConfigEnvRead {
@@ -18,12 +20,16 @@ export function readProxyConfigEnv(text: string | undefined): ProxyConfigEnvRead
   } catch {
     return { ok: false, problem: 'PROXY_CONFIG on istio-proxy is not JSON' };
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, problem: 'PROXY_CONFIG on istio-proxy is not a JSON object' };
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return { ok: false, problem: 'PROXY_CONFIG on istio-proxy is not a JSON object' };
   return { ok: true, fields: value as Record<string, unknown> };
 }
 
 /** Returns PROXY_CONFIG's text with top-level `fields` set, every other field kept, as one JSON line. */
-export function setProxyConfigEnvFields(text: string | undefined, fields: Readonly<Record<string, string>>): string | undefined {
+export function setProxyConfigEnvFields(
+  text: string | undefined,
+  fields: Readonly<Record<string, string>>,
+): string | undefined {
   const read = readProxyConfigEnv(text);
   if (!read.ok) return undefined;
   return `${JSON.stringify({ ...read.fields, ...fields })}\n`;

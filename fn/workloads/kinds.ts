@@ -16,20 +16,32 @@ const BUILT_IN: Record<string, { group: string; template: FieldPath }> = {
 };
 
 /** Kinds that mutators read but never change: they tell how traffic reaches the workloads. */
-export const CONTEXT_KINDS: ReadonlySet<string> = new Set(['Service', 'Namespace', 'PodDisruptionBudget', 'Ingress', 'BackendConfig']);
+export const CONTEXT_KINDS: ReadonlySet<string> = new Set([
+  'Service',
+  'Namespace',
+  'PodDisruptionBudget',
+  'Ingress',
+  'BackendConfig',
+]);
 
 /** Returns the API group of an apiVersion (`apps/v1` → `apps`, `v1` → ``). */
 export function groupOf(apiVersion: string | undefined): string {
   // Parsed YAML: `apiVersion: 1` is a number, which belongs to no group (and is no workload).
-  return typeof apiVersion === 'string' && apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  return typeof apiVersion === 'string' && apiVersion.includes('/')
+    ? apiVersion.slice(0, apiVersion.indexOf('/'))
+    : '';
 }
 
 /** Returns the path of the pod template inside a resource of this kind, or undefined. */
-export function podTemplatePath(apiVersion: string | undefined, kind: string | undefined, extra: readonly ExtraKind[]): FieldPath | undefined {
+export function podTemplatePath(
+  apiVersion: string | undefined,
+  kind: string | undefined,
+  extra: readonly ExtraKind[],
+): FieldPath | undefined {
   if (!kind) return undefined;
   const group = groupOf(apiVersion);
   const builtIn = BUILT_IN[kind];
-  if (builtIn && builtIn.group === group) return builtIn.template;
+  if (builtIn?.group === group) return builtIn.template;
   const configured = extra.find((k) => k.kind === kind && k.group === group);
   return configured?.podTemplatePath.split('.');
 }
@@ -37,5 +49,10 @@ export function podTemplatePath(apiVersion: string | undefined, kind: string | u
 /** Returns true when documents of this top-level kind must be parsed (a mutator may read or change them). */
 export function isCandidateKind(kind: string | undefined, extra: readonly ExtraKind[]): boolean {
   if (kind === undefined) return true; // cannot tell without parsing: parse
-  return kind === 'List' || kind in BUILT_IN || CONTEXT_KINDS.has(kind) || extra.some((k) => k.kind === kind);
+  return (
+    kind === 'List' ||
+    kind in BUILT_IN ||
+    CONTEXT_KINDS.has(kind) ||
+    extra.some((k) => k.kind === kind)
+  );
 }

@@ -14,7 +14,7 @@ import type { RenderInjectedProxy } from './renderInjected.ts';
 import type { Workload } from './workload.ts';
 
 /** Why a mesh proxy is in the pods; `renderInjected` when the template already holds it. */
-export interface MeshEvidence {
+interface MeshEvidence {
   readonly evidence: string;
   readonly renderInjected?: RenderInjectedProxy;
 }
@@ -34,17 +34,25 @@ const ISTIO_INJECT = 'sidecar.istio.io/inject';
  * injectRequired before any label (pkg/kube/inject/initializer.go@1.30.0 IgnoredNamespaces,
  * pkg/kube/inject/inject.go@1.30.0; the same list in @1.20.0).
  */
-export const ISTIO_IGNORED_NAMESPACES: readonly string[] = ['kube-system', 'kube-public', 'kube-node-lease', 'local-path-storage'];
+const ISTIO_IGNORED_NAMESPACES: readonly string[] = [
+  'kube-system',
+  'kube-public',
+  'kube-node-lease',
+  'local-path-storage',
+];
 
 /**
  * Namespaces the linkerd-control-plane chart's proxy-injector webhook does not see: its default
  * namespaceSelector excludes them by `kubernetes.io/metadata.name` (charts/linkerd-control-plane/
  * values.yaml@version-2.15 and @version-2.18, proxyInjector.namespaceSelector).
  */
-export const LINKERD_IGNORED_NAMESPACES: readonly string[] = ['kube-system', 'cert-manager'];
+const LINKERD_IGNORED_NAMESPACES: readonly string[] = ['kube-system', 'cert-manager'];
 
 /** Returns why a mesh does not inject into the namespace (Linkerd: unless config lists it), or undefined when it may. */
-export function meshIgnoresNamespace(mesh: 'istio' | 'linkerd', namespace: string | undefined): string | undefined {
+export function meshIgnoresNamespace(
+  mesh: 'istio' | 'linkerd',
+  namespace: string | undefined,
+): string | undefined {
   if (namespace === undefined) return undefined;
   if (mesh === 'istio' && ISTIO_IGNORED_NAMESPACES.includes(namespace)) {
     return `Istio never injects into namespace ${namespace} (IgnoredNamespaces, pkg/kube/inject/initializer.go@1.30.0)`;
@@ -62,53 +70,90 @@ export function detectMesh(workload: Workload, inventory: Inventory, spec: Spec)
   const istioRendered = renderInjectedIstio(workload.template);
   const linkerdRendered = renderInjectedLinkerd(workload.template);
   // A proxy already in the template is there whatever the labels say: no webhook removes it.
-  const sidecar = istioRendered ? istioRendered.evidence : istio(workload, inventory, spec, namespace);
+  const sidecar = istioRendered
+    ? istioRendered.evidence
+    : istio(workload, inventory, spec, namespace);
   return {
     ...optional('istio', sidecar, istioRendered),
-    ...optional('linkerd', linkerdRendered ? linkerdRendered.evidence : linkerd(workload, inventory, spec, namespace), linkerdRendered),
+    ...optional(
+      'linkerd',
+      linkerdRendered ? linkerdRendered.evidence : linkerd(workload, inventory, spec, namespace),
+      linkerdRendered,
+    ),
     // A pod with a sidecar is not captured by ztunnel (podHasSidecar in cni/pkg/util/podutil.go@1.24.6).
-    ...optional('ambient', sidecar === undefined ? ambient(workload, inventory, namespace) : undefined),
+    ...optional(
+      'ambient',
+      sidecar === undefined ? ambient(workload, inventory, namespace) : undefined,
+    ),
   };
 }
 
-function optional<K extends string>(key: K, evidence: string | undefined, renderInjected?: RenderInjectedProxy): { [P in K]?: MeshEvidence } {
-  return (evidence === undefined ? {} : { [key]: { evidence, ...(renderInjected ? { renderInjected } : {}) } }) as { [P in K]?: MeshEvidence };
+function optional<K extends string>(
+  key: K,
+  evidence: string | undefined,
+  renderInjected?: RenderInjectedProxy,
+): Partial<Record<K, MeshEvidence>> {
+  return (
+    evidence === undefined
+      ? {}
+      : { [key]: { evidence, ...(renderInjected ? { renderInjected } : {}) } }
+  ) as Partial<Record<K, MeshEvidence>>;
 }
 
-function istio(workload: Workload, inventory: Inventory, spec: Spec, namespace: string | undefined): string | undefined {
+function istio(
+  workload: Workload,
+  inventory: Inventory,
+  spec: Spec,
+  namespace: string | undefined,
+): string | undefined {
   if (meshIgnoresNamespace('istio', namespace)) return undefined;
   const labels = labelsOf(workload.template.metadata);
   const annotations = annotationsOf(workload.template.metadata);
   // The label is what current Istio reads; the annotation is the older form. Either says yes or no.
   const pod = labels[ISTIO_INJECT] ?? annotations[ISTIO_INJECT];
   if (pod === 'false') return undefined;
-  if (pod === 'true') return `pod template ${labels[ISTIO_INJECT] !== undefined ? 'label' : 'annotation'} ${ISTIO_INJECT}: "true"`;
+  if (pod === 'true')
+    return `pod template ${labels[ISTIO_INJECT] !== undefined ? 'label' : 'annotation'} ${ISTIO_INJECT}: "true"`;
   const ns = namespaceNamed(inventory, namespace);
   const nsLabels = labelsOf(ns?.metadata);
-  if (nsLabels['istio-injection'] === 'enabled') return `Namespace ${namespace} label istio-injection=enabled`;
-  if (nsLabels['istio-injection'] !== 'disabled' && nsLabels['istio.io/rev']) return `Namespace ${namespace} label istio.io/rev=${nsLabels['istio.io/rev']}`;
+  if (nsLabels['istio-injection'] === 'enabled')
+    return `Namespace ${namespace} label istio-injection=enabled`;
+  if (nsLabels['istio-injection'] !== 'disabled' && nsLabels['istio.io/rev'])
+    return `Namespace ${namespace} label istio.io/rev=${nsLabels['istio.io/rev']}`;
   // Revision injection per pod: istiod's `rev.object.sidecar-injector.istio.io` webhook matches a
   // pod label istio.io/rev when the namespace has no injection label (MutatingWebhookConfiguration
   // in test/fixtures/corpus/istiod-1.24.6.yaml).
   const podRevision = labels['istio.io/rev'];
-  if (podRevision && nsLabels['istio-injection'] !== 'disabled') return `pod template label istio.io/rev=${podRevision}`;
+  if (podRevision && nsLabels['istio-injection'] !== 'disabled')
+    return `pod template label istio.io/rev=${podRevision}`;
   // A Namespace in the stream that says disabled is what the cluster will get: it wins over config.
   if (nsLabels['istio-injection'] === 'disabled') return undefined;
-  if (namespace && spec.mesh.istioInjectedNamespaces.includes(namespace)) return `namespace ${namespace} is listed in mesh.istioInjectedNamespaces`;
+  if (namespace && spec.mesh.istioInjectedNamespaces.includes(namespace))
+    return `namespace ${namespace} is listed in mesh.istioInjectedNamespaces`;
   return undefined;
 }
 
-function linkerd(workload: Workload, inventory: Inventory, spec: Spec, namespace: string | undefined): string | undefined {
+function linkerd(
+  workload: Workload,
+  inventory: Inventory,
+  spec: Spec,
+  namespace: string | undefined,
+): string | undefined {
   // The chart's namespaceSelector is a default a user may change: listing the namespace says so.
-  if (meshIgnoresNamespace('linkerd', namespace)) return namespace && spec.mesh.linkerdInjectedNamespaces.includes(namespace) ? `namespace ${namespace} is listed in mesh.linkerdInjectedNamespaces (which overrides the chart's default webhook namespaceSelector that leaves it out)` : undefined;
+  if (meshIgnoresNamespace('linkerd', namespace))
+    return namespace && spec.mesh.linkerdInjectedNamespaces.includes(namespace)
+      ? `namespace ${namespace} is listed in mesh.linkerdInjectedNamespaces (which overrides the chart's default webhook namespaceSelector that leaves it out)`
+      : undefined;
   const pod = annotationsOf(workload.template.metadata)[LINKERD_INJECT];
   if (pod === 'disabled') return undefined;
-  if (pod === 'enabled' || pod === 'ingress') return `pod template annotation ${LINKERD_INJECT}: ${pod}`;
+  if (pod === 'enabled' || pod === 'ingress')
+    return `pod template annotation ${LINKERD_INJECT}: ${pod}`;
   const ns = namespaceNamed(inventory, namespace);
   const nsInject = annotationsOf(ns?.metadata)[LINKERD_INJECT];
   if (nsInject === 'enabled') return `Namespace ${namespace} annotation ${LINKERD_INJECT}: enabled`;
   if (nsInject === 'disabled') return undefined;
-  if (namespace && spec.mesh.linkerdInjectedNamespaces.includes(namespace)) return `namespace ${namespace} is listed in mesh.linkerdInjectedNamespaces`;
+  if (namespace && spec.mesh.linkerdInjectedNamespaces.includes(namespace))
+    return `namespace ${namespace} is listed in mesh.linkerdInjectedNamespaces`;
   return undefined;
 }
 
@@ -119,11 +164,20 @@ const DATAPLANE_MODE = 'istio.io/dataplane-mode';
  * the namespace or the pod is labelled `istio.io/dataplane-mode: ambient`; a pod with a sidecar,
  * a pod labelled `istio.io/dataplane-mode: none`, and a hostNetwork pod are not captured.
  */
-function ambient(workload: Workload, inventory: Inventory, namespace: string | undefined): string | undefined {
+function ambient(
+  workload: Workload,
+  inventory: Inventory,
+  namespace: string | undefined,
+): string | undefined {
   const podMode = labelsOf(workload.template.metadata)[DATAPLANE_MODE];
   if (podMode === 'none') return undefined;
-  if ((workload.template.spec as { hostNetwork?: unknown } | null | undefined)?.hostNetwork === true) return undefined;
+  if (
+    (workload.template.spec as { hostNetwork?: unknown } | null | undefined)?.hostNetwork === true
+  )
+    return undefined;
   if (podMode === 'ambient') return `pod template label ${DATAPLANE_MODE}: ambient`;
   const nsMode = labelsOf(namespaceNamed(inventory, namespace)?.metadata)[DATAPLANE_MODE];
-  return nsMode === 'ambient' ? `Namespace ${namespace} label ${DATAPLANE_MODE}=ambient` : undefined;
+  return nsMode === 'ambient'
+    ? `Namespace ${namespace} label ${DATAPLANE_MODE}=ambient`
+    : undefined;
 }

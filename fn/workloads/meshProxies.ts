@@ -12,7 +12,10 @@ export const LINKERD_PROXY = 'linkerd-proxy';
 export type Mesh = 'istio' | 'linkerd';
 
 /** The proxy container of each mesh. */
-export const MESH_PROXY: Readonly<Record<Mesh, typeof ISTIO_PROXY | typeof LINKERD_PROXY>> = { istio: ISTIO_PROXY, linkerd: LINKERD_PROXY };
+export const MESH_PROXY: Readonly<Record<Mesh, typeof ISTIO_PROXY | typeof LINKERD_PROXY>> = {
+  istio: ISTIO_PROXY,
+  linkerd: LINKERD_PROXY,
+};
 
 /** The names of every mesh proxy container: never an app's main or serving container. */
 export const MESH_PROXY_CONTAINERS: ReadonlySet<string> = new Set([ISTIO_PROXY, LINKERD_PROXY]);

@@ -49,26 +49,36 @@ export const ISTIO_NATIVE_AUTO_KUBELET = '1.33';
  * through 2.18 and beta in 2.19 (charts/linkerd-control-plane/values.yaml `nativeSidecar`), and
  * turns it on by default in 2.20 (`nativeSidecar: true`, values.yaml@version-2.20).
  */
-export const LINKERD_NATIVE_SINCE = '2.15';
-export const LINKERD_NATIVE_BETA_SINCE = '2.19';
+const LINKERD_NATIVE_SINCE = '2.15';
+const LINKERD_NATIVE_BETA_SINCE = '2.19';
 export const LINKERD_NATIVE_DEFAULT_SINCE = '2.20';
 const LINKERD_NATIVE_NAME = 'proxy-enable-native-sidecar';
 /** The annotation under every prefix Linkerd has used: alpha (2.15–2.18), beta (2.19), GA (2.20+). */
-export const LINKERD_NATIVE_ANNOTATIONS = ['config.alpha.linkerd.io/', 'config.beta.linkerd.io/', 'config.linkerd.io/'].map((prefix) => prefix + LINKERD_NATIVE_NAME);
+export const LINKERD_NATIVE_ANNOTATIONS = [
+  'config.alpha.linkerd.io/',
+  'config.beta.linkerd.io/',
+  'config.linkerd.io/',
+].map((prefix) => prefix + LINKERD_NATIVE_NAME);
 /** The wait annotation has only ever been alpha (2.7+). */
 export const LINKERD_WAIT_ANNOTATION = 'config.alpha.linkerd.io/proxy-wait-before-exit-seconds';
 
 /** Returns the native-sidecar annotation a Linkerd version reads, or undefined before 2.15. */
 export function linkerdNativeAnnotation(version: string): string | undefined {
-  if (atLeast(version, LINKERD_NATIVE_DEFAULT_SINCE)) return `config.linkerd.io/${LINKERD_NATIVE_NAME}`;
-  if (atLeast(version, LINKERD_NATIVE_BETA_SINCE)) return `config.beta.linkerd.io/${LINKERD_NATIVE_NAME}`;
-  if (atLeast(version, LINKERD_NATIVE_SINCE)) return `config.alpha.linkerd.io/${LINKERD_NATIVE_NAME}`;
+  if (atLeast(version, LINKERD_NATIVE_DEFAULT_SINCE))
+    return `config.linkerd.io/${LINKERD_NATIVE_NAME}`;
+  if (atLeast(version, LINKERD_NATIVE_BETA_SINCE))
+    return `config.beta.linkerd.io/${LINKERD_NATIVE_NAME}`;
+  if (atLeast(version, LINKERD_NATIVE_SINCE))
+    return `config.alpha.linkerd.io/${LINKERD_NATIVE_NAME}`;
   return undefined;
 }
 
 /** Returns the per-pod native-sidecar annotation the mesh reads at its version, or undefined when it has none. */
 export function nativeAnnotation(mesh: MeshName, versions: NativeVersions): string | undefined {
-  if (mesh === 'istio') return atLeast(versions.istioVersion, ISTIO_NATIVE_ANNOTATION_SINCE) ? ISTIO_NATIVE_ANNOTATION : undefined;
+  if (mesh === 'istio')
+    return atLeast(versions.istioVersion, ISTIO_NATIVE_ANNOTATION_SINCE)
+      ? ISTIO_NATIVE_ANNOTATION
+      : undefined;
   return linkerdNativeAnnotation(versions.linkerdVersion);
 }
 
@@ -78,7 +88,7 @@ export function meshWithVersion(mesh: MeshName, versions: NativeVersions): strin
 }
 
 /** Returns true when the oldest kubelet has native sidecars on by default. */
-export function kubeletHasNativeSidecars(versions: NativeVersions): boolean {
+function kubeletHasNativeSidecars(versions: NativeVersions): boolean {
   return atLeast(versions.kubernetesVersion, NATIVE_SIDECARS_SINCE_KUBERNETES);
 }
 
@@ -89,14 +99,25 @@ export type VersionLabel = (what: 'kubernetes' | MeshName) => string;
  * Returns what keeps a pod from being pinned native at all, in words (empty: it can be): an oldest
  * kubelet without the feature on by default, or a mesh version with no per-pod annotation.
  */
-export function nativeBlockers(mesh: MeshName, versions: NativeVersions, label: VersionLabel = (what) => (what === 'kubernetes' ? `Kubernetes ${versions.kubernetesVersion}` : meshWithVersion(what, versions))): string[] {
+export function nativeBlockers(
+  mesh: MeshName,
+  versions: NativeVersions,
+  label: VersionLabel = (what) =>
+    what === 'kubernetes'
+      ? `Kubernetes ${versions.kubernetesVersion}`
+      : meshWithVersion(what, versions),
+): string[] {
   const blockers: string[] = [];
   if (!kubeletHasNativeSidecars(versions)) {
-    blockers.push(`the oldest kubelet, ${label('kubernetes')}, is below ${NATIVE_SIDECARS_SINCE_KUBERNETES}, where native sidecars are on by default (KEP-753)`);
+    blockers.push(
+      `the oldest kubelet, ${label('kubernetes')}, is below ${NATIVE_SIDECARS_SINCE_KUBERNETES}, where native sidecars are on by default (KEP-753)`,
+    );
   }
   if (nativeAnnotation(mesh, versions) === undefined) {
     const since = mesh === 'istio' ? ISTIO_NATIVE_ANNOTATION_SINCE : LINKERD_NATIVE_SINCE;
-    blockers.push(`${label(mesh)} is below ${since}, the first with a per-pod native-sidecar annotation`);
+    blockers.push(
+      `${label(mesh)} is below ${since}, the first with a per-pod native-sidecar annotation`,
+    );
   }
   return blockers;
 }
@@ -106,7 +127,11 @@ export function nativeBlockers(mesh: MeshName, versions: NativeVersions, label: 
  * Istio ≥ 1.27 when every kubelet is ≥ 1.33, Linkerd ≥ 2.20 (whatever the kubelets).
  */
 export function meshDefaultsToNative(mesh: MeshName, versions: NativeVersions): boolean {
-  if (mesh === 'istio') return atLeast(versions.istioVersion, ISTIO_NATIVE_AUTO_SINCE) && atLeast(versions.kubernetesVersion, ISTIO_NATIVE_AUTO_KUBELET);
+  if (mesh === 'istio')
+    return (
+      atLeast(versions.istioVersion, ISTIO_NATIVE_AUTO_SINCE) &&
+      atLeast(versions.kubernetesVersion, ISTIO_NATIVE_AUTO_KUBELET)
+    );
   return atLeast(versions.linkerdVersion, LINKERD_NATIVE_DEFAULT_SINCE);
 }
 
@@ -117,6 +142,8 @@ export function nativeMaturityNote(mesh: MeshName, versions: NativeVersions): st
     return `Istio ${versions.istioVersion} lists native sidecars as experimental (ENABLE_NATIVE_SIDECARS in pilot/pkg/features/experimental.go@1.24.0); from ${ISTIO_NATIVE_AUTO_SINCE} Istio picks them itself on kubelets ≥ ${ISTIO_NATIVE_AUTO_KUBELET} (pkg/kube/inject/webhook.go@1.27.0)`;
   }
   if (atLeast(versions.linkerdVersion, LINKERD_NATIVE_DEFAULT_SINCE)) return undefined;
-  const level = atLeast(versions.linkerdVersion, LINKERD_NATIVE_BETA_SINCE) ? 'a beta feature' : 'an experimental feature';
+  const level = atLeast(versions.linkerdVersion, LINKERD_NATIVE_BETA_SINCE)
+    ? 'a beta feature'
+    : 'an experimental feature';
   return `Linkerd ${versions.linkerdVersion} calls native sidecars ${level} (charts/linkerd-control-plane/values.yaml proxy.nativeSidecar); they are its default from ${LINKERD_NATIVE_DEFAULT_SINCE}`;
 }

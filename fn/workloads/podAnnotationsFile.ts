@@ -13,24 +13,45 @@
  * Without that volume the annotation never reaches pilot-agent, so this checks the rendered pod.
  */
 import type { Container, PodTemplate } from '../core/kubeObject.ts';
+import { scalarText } from '../core/scalarText.ts';
 
 /** Where pilot-agent looks for the downward-API files (pkg/config/constants/constants.go@1.9.0). */
 export const POD_INFO_MOUNT_PATH = '/etc/istio/pod';
 
 interface DownwardVolume {
   name?: unknown;
-  downwardAPI?: { items?: Array<{ path?: unknown; fieldRef?: { fieldPath?: unknown } | null }> | null } | null;
+  downwardAPI?: {
+    items?: Array<{ path?: unknown; fieldRef?: { fieldPath?: unknown } | null }> | null;
+  } | null;
 }
 
 /** Returns true when `container` mounts a downwardAPI volume at /etc/istio/pod that holds the file `annotations` ← metadata.annotations. */
 export function mountsPodAnnotations(template: PodTemplate, container: Container): boolean {
-  const mounts = (container as { volumeMounts?: Array<{ name?: unknown; mountPath?: unknown; subPath?: unknown }> | null }).volumeMounts ?? [];
-  const volumes = ((template.spec as { volumes?: DownwardVolume[] | null } | null | undefined)?.volumes ?? []);
+  const mounts =
+    (
+      container as {
+        volumeMounts?: Array<{ name?: unknown; mountPath?: unknown; subPath?: unknown }> | null;
+      }
+    ).volumeMounts ?? [];
+  const volumes =
+    (template.spec as { volumes?: DownwardVolume[] | null } | null | undefined)?.volumes ?? [];
   return mounts.some((mount) => {
     if (mount === null || typeof mount !== 'object') return false;
-    if (String(mount.mountPath ?? '').replace(/\/+$/, '') !== POD_INFO_MOUNT_PATH || mount.subPath) return false;
-    const volume = volumes.find((v) => v !== null && typeof v === 'object' && v.name === mount.name);
+    if (
+      scalarText(mount.mountPath ?? '').replace(/\/+$/, '') !== POD_INFO_MOUNT_PATH ||
+      mount.subPath
+    )
+      return false;
+    const volume = volumes.find(
+      (v) => v !== null && typeof v === 'object' && v.name === mount.name,
+    );
     const items = volume?.downwardAPI?.items ?? [];
-    return Array.isArray(items) && items.some((item) => item?.path === 'annotations' && item.fieldRef?.fieldPath === 'metadata.annotations');
+    return (
+      Array.isArray(items) &&
+      items.some(
+        (item) =>
+          item?.path === 'annotations' && item.fieldRef?.fieldPath === 'metadata.annotations',
+      )
+    );
   });
 }

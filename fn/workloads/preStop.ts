@@ -26,7 +26,8 @@ export interface PreStopRead {
 /** Returns what a preStop hook does, or undefined when there is none (absent, null or `{}`). */
 export function readPreStop(preStop: unknown): PreStopRead | undefined {
   if (preStop === undefined || preStop === null) return undefined;
-  if (!isRecord(preStop)) return { seconds: 'unknown', handler: 'other', text: 'a hook of unknown length' };
+  if (!isRecord(preStop))
+    return { seconds: 'unknown', handler: 'other', text: 'a hook of unknown length' };
   if (Object.keys(preStop).length === 0) return undefined;
   const sleep = preStop['sleep'];
   if (isRecord(sleep)) {
@@ -39,14 +40,23 @@ export function readPreStop(preStop: unknown): PreStopRead | undefined {
   if (isRecord(exec)) {
     const command = exec['command'];
     // YAML may hand over `30` as a number; the kubelet gets text either way.
-    const words = Array.isArray(command) && command.every((w) => typeof w === 'string' || typeof w === 'number') ? command.map(String) : [];
+    const words =
+      Array.isArray(command) && command.every((w) => typeof w === 'string' || typeof w === 'number')
+        ? command.map(String)
+        : [];
     const seconds = execSleepSeconds(words);
     return seconds === undefined
-      ? { seconds: 'unknown', handler: 'exec', text: `exec ${JSON.stringify(words.join(' '))} (length unknown)` }
+      ? {
+          seconds: 'unknown',
+          handler: 'exec',
+          text: `exec ${JSON.stringify(words.join(' '))} (length unknown)`,
+        }
       : { seconds, handler: 'exec', text: `exec sleep ${seconds} s` };
   }
-  if (isRecord(preStop['httpGet'])) return { seconds: 'unknown', handler: 'httpGet', text: 'httpGet (length unknown)' };
-  if (isRecord(preStop['tcpSocket'])) return { seconds: 'unknown', handler: 'tcpSocket', text: 'tcpSocket (length unknown)' };
+  if (isRecord(preStop['httpGet']))
+    return { seconds: 'unknown', handler: 'httpGet', text: 'httpGet (length unknown)' };
+  if (isRecord(preStop['tcpSocket']))
+    return { seconds: 'unknown', handler: 'tcpSocket', text: 'tcpSocket (length unknown)' };
   return { seconds: 'unknown', handler: 'other', text: 'a hook of unknown length' };
 }
 
@@ -60,7 +70,11 @@ function execSleepSeconds(words: readonly string[]): number | undefined {
   const program = (word: string | undefined) => word?.split('/').pop();
   let operand: string | undefined;
   if (words.length === 2 && program(words[0]) === 'sleep') operand = words[1];
-  else if (words.length === 3 && ['sh', 'bash', 'ash', 'dash'].includes(program(words[0]) ?? '') && words[1] === '-c') {
+  else if (
+    words.length === 3 &&
+    ['sh', 'bash', 'ash', 'dash'].includes(program(words[0]) ?? '') &&
+    words[1] === '-c'
+  ) {
     operand = /^\s*(?:exec\s+)?sleep\s+([^\s;]+)\s*;?\s*$/.exec(words[2] ?? '')?.[1];
   }
   const match = operand === undefined ? null : /^(\d+(?:\.\d+)?)([smh]?)$/.exec(operand.trim());
@@ -84,9 +98,14 @@ export type SleepHook =
  * only when the image is known to have `sleep` (distroless images have none: istio/istio#47779),
  * else none.
  */
-export function sleepHook(seconds: number, kubernetesVersion: string, imageHasSleep: boolean): SleepHook {
-  if (atLeast(kubernetesVersion, SLEEP_ACTION_SINCE)) return { mechanism: 'sleep-action', hook: { sleep: { seconds } } };
-  if (imageHasSleep) return { mechanism: 'exec-sleep', hook: { exec: { command: ['sleep', String(seconds)] } } };
+export function sleepHook(
+  seconds: number,
+  kubernetesVersion: string,
+  imageHasSleep: boolean,
+): SleepHook {
+  if (atLeast(kubernetesVersion, SLEEP_ACTION_SINCE))
+    return { mechanism: 'sleep-action', hook: { sleep: { seconds } } };
+  if (imageHasSleep)
+    return { mechanism: 'exec-sleep', hook: { exec: { command: ['sleep', String(seconds)] } } };
   return { mechanism: 'none', hook: undefined };
 }
-

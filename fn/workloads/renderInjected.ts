@@ -27,7 +27,10 @@ const ISTIO_STATUS = 'sidecar.istio.io/status';
 /** `linkerd inject` stamps the proxy version on the pod template. */
 const LINKERD_PROXY_VERSION = 'linkerd.io/proxy-version';
 
-function find(template: PodTemplate, name: string): { container: Container; native: boolean } | undefined {
+function find(
+  template: PodTemplate,
+  name: string,
+): { container: Container; native: boolean } | undefined {
   const init = (template.spec?.initContainers ?? []).find((c) => c?.name === name);
   if (init) return { container: init, native: init.restartPolicy === 'Always' };
   const main = (template.spec?.containers ?? []).find((c) => c?.name === name);
@@ -39,7 +42,11 @@ export function renderInjectedIstio(template: PodTemplate): RenderInjectedProxy 
   if (annotationsOf(template.metadata)[ISTIO_STATUS] === undefined) return undefined;
   const found = find(template, ISTIO_PROXY);
   if (!found) return undefined;
-  return { container: ISTIO_PROXY, native: found.native, evidence: `istio-proxy already in the pod template (${ISTIO_STATUS} set: injected at render time, e.g. istioctl kube-inject)${found.native ? ' as a native sidecar' : ''}` };
+  return {
+    container: ISTIO_PROXY,
+    native: found.native,
+    evidence: `istio-proxy already in the pod template (${ISTIO_STATUS} set: injected at render time, e.g. istioctl kube-inject)${found.native ? ' as a native sidecar' : ''}`,
+  };
 }
 
 /** Returns the linkerd-proxy that `linkerd inject --manual` put into the template, if any. */
@@ -47,7 +54,11 @@ export function renderInjectedLinkerd(template: PodTemplate): RenderInjectedProx
   if (annotationsOf(template.metadata)[LINKERD_PROXY_VERSION] === undefined) return undefined;
   const found = find(template, LINKERD_PROXY);
   if (!found) return undefined;
-  return { container: LINKERD_PROXY, native: found.native, evidence: `linkerd-proxy already in the pod template (${LINKERD_PROXY_VERSION} set: injected at render time, e.g. linkerd inject --manual)${found.native ? ' as a native sidecar' : ''}` };
+  return {
+    container: LINKERD_PROXY,
+    native: found.native,
+    evidence: `linkerd-proxy already in the pod template (${LINKERD_PROXY_VERSION} set: injected at render time, e.g. linkerd inject --manual)${found.native ? ' as a native sidecar' : ''}`,
+  };
 }
 
 /** Returns the istio-proxy container's `PROXY_CONFIG` text (JSON), if it has a literal one. */

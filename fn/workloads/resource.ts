@@ -13,7 +13,7 @@ export class Resource {
 
   /** Returns the object as plain data, as it is now (after edits so far). */
   get object(): KubeObject {
-    return (getAt(this.doc.data, this.base) ?? {}) as KubeObject;
+    return getAt(this.doc.data, this.base) ?? {};
   }
 
   /** Returns apiVersion, kind, name and namespace (namespace from config when the object has none). */

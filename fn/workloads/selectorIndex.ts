@@ -15,10 +15,15 @@
  * test/workloads/selector-index.test.ts holds the candidates, filtered, to the whole list filtered.
  */
 import type { KubeObject } from '../core/kubeObject.ts';
+import { scalarText } from '../core/scalarText.ts';
+import { specField } from '../core/kubeObject.ts';
 
 export interface SelectorIndex {
   /** The Services that may select pods with these labels in that namespace, in stream order. */
-  candidates(podLabels: Readonly<Record<string, unknown>>, podNamespace: string | undefined): KubeObject[];
+  candidates(
+    podLabels: Readonly<Record<string, unknown>>,
+    podNamespace: string | undefined,
+  ): KubeObject[];
 }
 
 /** Selector key → selector value as text → Services, each with its place in the stream. */
@@ -28,15 +33,15 @@ type ByFirstPair = Map<string, Map<string, Array<[number, KubeObject]>>>;
 export function selectorIndex(services: readonly KubeObject[]): SelectorIndex {
   const byNamespace = new Map<unknown, ByFirstPair>();
   services.forEach((service, at) => {
-    const selector: unknown = service.spec?.selector;
+    const selector = specField(service, 'selector');
     if (selector === null || typeof selector !== 'object') return;
     const first = Object.entries(selector as Record<string, unknown>)[0];
     if (!first) return;
     const namespace = service.metadata?.namespace;
     let byKey = byNamespace.get(namespace);
-    if (!byKey) byNamespace.set(namespace, (byKey = new Map()));
+    if (!byKey) byNamespace.set(namespace, (byKey = new Map() as ByFirstPair));
     let byValue = byKey.get(first[0]);
-    if (!byValue) byKey.set(first[0], (byValue = new Map()));
+    if (!byValue) byKey.set(first[0], (byValue = new Map<string, Array<[number, KubeObject]>>()));
     const value = String(first[1]);
     const bucket = byValue.get(value);
     if (bucket) bucket.push([at, service]);
@@ -46,7 +51,10 @@ export function selectorIndex(services: readonly KubeObject[]): SelectorIndex {
     candidates(podLabels, podNamespace) {
       // A pod of unknown namespace meets every Service; one of a known namespace, the Services of
       // that namespace and those of unknown namespace.
-      const groups = podNamespace === undefined ? [...byNamespace.values()] : [byNamespace.get(podNamespace), byNamespace.get(undefined)];
+      const groups =
+        podNamespace === undefined
+          ? [...byNamespace.values()]
+          : [byNamespace.get(podNamespace), byNamespace.get(undefined)];
       const found: Array<[number, KubeObject]> = [];
       let buckets = 0;
       for (const byKey of groups) {
@@ -55,7 +63,7 @@ export function selectorIndex(services: readonly KubeObject[]): SelectorIndex {
           // Read as the test reads it (an own label, or anything the object inherits by that name).
           const label: unknown = podLabels[key];
           if (label === undefined || label === null) continue;
-          const bucket = byValue.get(String(label));
+          const bucket = byValue.get(scalarText(label));
           if (!bucket) continue;
           for (const entry of bucket) found.push(entry);
           buckets++;

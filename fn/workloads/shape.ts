@@ -20,15 +20,21 @@ export interface ShapeProblem {
 type Kind = 'map' | 'list' | 'string' | 'number' | 'list of strings';
 
 /** Returns the first field a mutator reads that has the wrong type, or undefined when the shape is usable. */
-export function workloadShapeProblem(object: unknown, templatePath: FieldPath): ShapeProblem | undefined {
+export function workloadShapeProblem(
+  object: unknown,
+  templatePath: FieldPath,
+): ShapeProblem | undefined {
   const problems: ShapeProblem[] = [];
   const expect = (value: unknown, kind: Kind, path: Array<string | number>): boolean => {
     if (value === undefined || value === null) return false;
     const ok =
-      kind === 'map' ? isRecord(value)
-      : kind === 'list' ? Array.isArray(value)
-      : kind === 'list of strings' ? Array.isArray(value) && value.every((v) => typeof v === 'string')
-      : typeof value === kind;
+      kind === 'map'
+        ? isRecord(value)
+        : kind === 'list'
+          ? Array.isArray(value)
+          : kind === 'list of strings'
+            ? Array.isArray(value) && value.every((v) => typeof v === 'string')
+            : typeof value === kind;
     if (!ok) problems.push({ path, found: describe(value, kind), expected: article(kind) });
     return ok;
   };
@@ -44,7 +50,8 @@ export function workloadShapeProblem(object: unknown, templatePath: FieldPath): 
     for (const field of ['labels', 'annotations']) {
       // map[string]string: an unquoted `true` or `5` is rejected by kubectl and the API server.
       if (!expect(record[field], 'map', [...path, field])) continue;
-      for (const [key, text] of Object.entries(record[field] as Record<string, unknown>)) expect(text, 'string', [...path, field, key]);
+      for (const [key, text] of Object.entries(record[field] as Record<string, unknown>))
+        expect(text, 'string', [...path, field, key]);
     }
   };
   if (!isRecord(object)) return undefined;
@@ -65,13 +72,21 @@ export function workloadShapeProblem(object: unknown, templatePath: FieldPath): 
   if (!expect(t['spec'], 'map', specPath)) return problems[0];
   const spec = t['spec'] as Record<string, unknown>;
   expect(spec['restartPolicy'], 'string', [...specPath, 'restartPolicy']);
-  expect(spec['terminationGracePeriodSeconds'], 'number', [...specPath, 'terminationGracePeriodSeconds']);
+  expect(spec['terminationGracePeriodSeconds'], 'number', [
+    ...specPath,
+    'terminationGracePeriodSeconds',
+  ]);
   if (expect(spec['volumes'], 'list', [...specPath, 'volumes'])) {
     (spec['volumes'] as unknown[]).forEach((volume, i) => {
       const path = [...specPath, 'volumes', i];
       if (!entry(volume, path)) return;
       const hostPath = (volume as Record<string, unknown>)['hostPath'];
-      if (expect(hostPath, 'map', [...path, 'hostPath'])) expect((hostPath as Record<string, unknown>)['path'], 'string', [...path, 'hostPath', 'path']);
+      if (expect(hostPath, 'map', [...path, 'hostPath']))
+        expect((hostPath as Record<string, unknown>)['path'], 'string', [
+          ...path,
+          'hostPath',
+          'path',
+        ]);
     });
   }
   for (const list of ['containers', 'initContainers']) {
@@ -80,13 +95,19 @@ export function workloadShapeProblem(object: unknown, templatePath: FieldPath): 
       const path = [...specPath, list, i];
       if (!entry(container, path)) return;
       const c = container as Record<string, unknown>;
-      if (typeof c['name'] !== 'string') problems.push({ path: [...path, 'name'], found: describe(c['name'], 'string'), expected: 'a string' });
+      if (typeof c['name'] !== 'string')
+        problems.push({
+          path: [...path, 'name'],
+          found: describe(c['name'], 'string'),
+          expected: 'a string',
+        });
       expect(c['image'], 'string', [...path, 'image']);
       expect(c['restartPolicy'], 'string', [...path, 'restartPolicy']);
       expect(c['command'], 'list of strings', [...path, 'command']);
       expect(c['args'], 'list of strings', [...path, 'args']);
       for (const field of ['ports', 'env'] as const) {
-        if (expect(c[field], 'list', [...path, field])) (c[field] as unknown[]).forEach((item, j) => entry(item, [...path, field, j]));
+        if (expect(c[field], 'list', [...path, field]))
+          (c[field] as unknown[]).forEach((item, j) => entry(item, [...path, field, j]));
       }
       if (expect(c['lifecycle'], 'map', [...path, 'lifecycle'])) {
         const lifecycle = c['lifecycle'] as Record<string, unknown>;
@@ -104,7 +125,8 @@ export function lineOf(doc: ManifestDocument, path: FieldPath): number | undefin
   const offset = node?.range?.[0];
   if (offset === undefined || doc.place.line === 0) return undefined;
   let line = doc.place.line;
-  for (let i = doc.text.indexOf('\n'); i !== -1 && i < offset; i = doc.text.indexOf('\n', i + 1)) line++;
+  for (let i = doc.text.indexOf('\n'); i !== -1 && i < offset; i = doc.text.indexOf('\n', i + 1))
+    line++;
   return line;
 }
 
@@ -112,7 +134,7 @@ function describe(value: unknown, kind: Kind): string {
   if (value === undefined) return 'missing';
   if (value === null) return 'null';
   if (kind === 'list of strings' && Array.isArray(value)) {
-    const bad = value.find((v) => typeof v !== 'string');
+    const bad = (value as unknown[]).find((v) => typeof v !== 'string');
     return `a list holding ${describe(bad, 'string')}`;
   }
   if (Array.isArray(value)) return 'a list';
@@ -123,5 +145,7 @@ function describe(value: unknown, kind: Kind): string {
 }
 
 function article(kind: Kind): string {
-  return kind === 'list of strings' ? 'a list of strings (quote numbers and booleans)' : `a ${kind}`;
+  return kind === 'list of strings'
+    ? 'a list of strings (quote numbers and booleans)'
+    : `a ${kind}`;
 }

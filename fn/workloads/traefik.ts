@@ -16,7 +16,7 @@ import type { Container, PodSpec, PodTemplate } from '../core/kubeObject.ts';
  * `docker.io/library/traefik@sha256:…`, a mirror's `registry.example/proxy/traefik:v3`). Traefik Hub
  * (`traefik-hub`) is another binary and is not matched.
  */
-export function isTraefikImage(image: string | undefined): boolean {
+function isTraefikImage(image: string | undefined): boolean {
   if (typeof image !== 'string') return false;
   const withoutDigest = image.split('@')[0] ?? '';
   const lastSegment = withoutDigest.split('/').pop() ?? '';

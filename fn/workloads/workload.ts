@@ -22,7 +22,7 @@ export class Workload {
 
   /** Returns the pod template (metadata and spec) as it is now. */
   get template(): PodTemplate {
-    return (getAt(this.object, this.templatePath) ?? {}) as PodTemplate;
+    return getAt(this.object, this.templatePath) ?? {};
   }
 
   /** Returns the app containers (`spec.containers`) of the pod template. */

@@ -50,11 +50,22 @@ export function undefinedAliasMessage(source: string): { message: string; hint: 
 export function flowYaml(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'number') return Number.isNaN(value) ? '.nan' : value === Infinity ? '.inf' : value === -Infinity ? '-.inf' : JSON.stringify(value);
+  if (typeof value === 'number')
+    return Number.isNaN(value)
+      ? '.nan'
+      : value === Infinity
+        ? '.inf'
+        : value === -Infinity
+          ? '-.inf'
+          : JSON.stringify(value);
   if (typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
-  if (value instanceof Uint8Array) return `!!binary ${JSON.stringify(Buffer.from(value).toString('base64'))}`;
+  if (value instanceof Uint8Array)
+    return `!!binary ${JSON.stringify(Buffer.from(value).toString('base64'))}`;
   if (Array.isArray(value)) return `[${value.map(flowYaml).join(', ')}]`;
-  if (value instanceof Map) return `{${[...value].map(([k, v]) => `${flowYaml(k)}: ${flowYaml(v)}`).join(', ')}}`;
+  if (value instanceof Map)
+    return `{${[...value].map(([k, v]) => `${flowYaml(k)}: ${flowYaml(v)}`).join(', ')}}`;
   if (value instanceof Set) return flowYaml([...value]);
-  return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${flowYaml(v)}`).join(', ')}}`;
+  return `{${Object.entries(value)
+    .map(([k, v]) => `${JSON.stringify(k)}: ${flowYaml(v)}`)
+    .join(', ')}}`;
 }

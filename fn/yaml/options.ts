@@ -5,7 +5,16 @@
  * quoted (CONTRACTS.md, "YAML handling"). The 1.1 timestamp, omap, pairs, set and sexagesimal
  * tags are dropped so such values keep their text instead of turning into dates or numbers.
  */
-import type { CreateNodeOptions, DocumentOptions, ParseOptions, ScalarTag, SchemaOptions, Tags, ToStringOptions, ToJSOptions } from 'yaml';
+import type {
+  CreateNodeOptions,
+  DocumentOptions,
+  ParseOptions,
+  ScalarTag,
+  SchemaOptions,
+  Tags,
+  ToStringOptions,
+  ToJSOptions,
+} from 'yaml';
 
 /** Tags of the yaml-1.1 schema that would rewrite values Kubernetes reads as plain strings. */
 const DROPPED_TAGS = new Set([
@@ -30,7 +39,8 @@ let lastTags: { readonly given: Tags; readonly made: Tags } | undefined;
  * dense stream's run).
  */
 function customTags(tags: Tags): Tags {
-  if (lastTags?.given.length === tags.length && lastTags.given.every((tag, i) => tag === tags[i])) return lastTags.made;
+  if (lastTags?.given.length === tags.length && lastTags.given.every((tag, i) => tag === tags[i]))
+    return lastTags.made;
   const made = makeTags(tags);
   lastTags = { given: tags, made };
   return made;
@@ -44,10 +54,15 @@ function makeTags(tags: Tags): Tags {
       if (typeof tag === 'object' && 'format' in tag && tag.format === 'TIME') return false;
       return !DROPPED_TAGS.has(id);
     })
-    // yaml declares ScalarTag.resolve as a method, but its int tags' resolve are arrow functions
-    // that never read `this` (yaml src/schema/yaml-1.1/int.ts@v2.9.0): calling it unbound is safe.
-    // eslint-disable-next-line @typescript-eslint/unbound-method
-    .map((tag) => (typeof tag === 'object' && tag.tag === INT_TAG && !('collection' in tag && tag.collection) ? { ...tag, resolve: safeIntResolve(tag.resolve) } : tag));
+    .map((tag) =>
+      typeof tag === 'object' && tag.tag === INT_TAG && !('collection' in tag && tag.collection)
+        ? // yaml declares ScalarTag.resolve as a method, but its int tags' resolve are arrow
+          // functions that never read `this` (yaml src/schema/yaml-1.1/int.ts@v2.9.0): calling
+          // it unbound is safe.
+          // eslint-disable-next-line @typescript-eslint/unbound-method
+          { ...tag, resolve: safeIntResolve(tag.resolve) }
+        : tag,
+    );
 }
 
 const INT_TAG = 'tag:yaml.org,2002:int';
@@ -60,7 +75,9 @@ const INT_TAG = 'tag:yaml.org,2002:int';
 function safeIntResolve(resolve: ScalarTag['resolve']): ScalarTag['resolve'] {
   return (...args) => {
     const value = resolve(...args);
-    return typeof value === 'bigint' && value >= MIN_SAFE && value <= MAX_SAFE ? Number(value) : value;
+    return typeof value === 'bigint' && value >= MIN_SAFE && value <= MAX_SAFE
+      ? Number(value)
+      : value;
   };
 }
 
@@ -103,8 +120,17 @@ export function toJsOptions(): ToJSOptions {
 }
 
 /** Returns the options for everything kube-graceful writes as YAML text. */
-export function stringifyOptions(indentSeq = true): ToStringOptions & SchemaOptions & DocumentOptions & CreateNodeOptions {
+export function stringifyOptions(
+  indentSeq = true,
+): ToStringOptions & SchemaOptions & DocumentOptions & CreateNodeOptions {
   // No anchors/aliases for objects used twice (e.g. one resourceRef in many KRM results): kpt's
   // kyaml rejects an alias where it expects a mapping.
-  return { ...printableParseOptions(), lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false, indentSeq, aliasDuplicateObjects: false };
+  return {
+    ...printableParseOptions(),
+    lineWidth: 0,
+    minContentWidth: 0,
+    flowCollectionPadding: false,
+    indentSeq,
+    aliasDuplicateObjects: false,
+  };
 }

@@ -48,7 +48,10 @@ test('`help` and `help explain` print usage, exit 0', (t) => {
 
 test('--help lists the allowed values of every enumerated setting', (t) => {
   const help = runCli(['--help'], '').stdout.replace(/\s+/g, ' ');
-  t.regex(help, /--lb-provider <value> .*\(choices: "aws-nlb-ip", "aws-alb-ip", "gke-neg", "azure-appgw", "generic-lb", "in-cluster"\)/);
+  t.regex(
+    help,
+    /--lb-provider <value> .*\(choices: "aws-nlb-ip", "aws-alb-ip", "gke-neg", "azure-appgw", "generic-lb", "in-cluster"\)/,
+  );
   t.regex(help, /--sidecar-mode <value> .*\(choices: "auto", "native", "classic"\)/);
   t.regex(help, /--job-mode <value> .*\(choices: "auto", "native", "wrap", "off"\)/);
 });
@@ -57,11 +60,17 @@ test('a wrong value names the flag or key, the value and the allowed values', (t
   const flag = runCli(['--lb-provider', 'aws-nlb'], readFileSync(GATEWAY));
   t.is(flag.status, 2);
   t.is(flag.stdout, '');
-  t.regex(flag.stderr, /--lb-provider <value>.* argument 'aws-nlb' is invalid\. Allowed choices are aws-nlb-ip, aws-alb-ip, gke-neg, azure-appgw, generic-lb, in-cluster/);
+  t.regex(
+    flag.stderr,
+    /--lb-provider <value>.* argument 'aws-nlb' is invalid\. Allowed choices are aws-nlb-ip, aws-alb-ip, gke-neg, azure-appgw, generic-lb, in-cluster/,
+  );
   const configMap = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: function-input}\ndata:\n  lb-provider: aws-nlb\n`;
   const list = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n${configMap.replace(/^/gm, '  ')}`;
   const krm = runCli([], list);
   t.is(krm.status, 2);
   t.is(krm.stdout, '');
-  t.regex(krm.stderr, /lb-provider: got "aws-nlb"; expected one of aws-nlb-ip, aws-alb-ip, gke-neg, azure-appgw, generic-lb, in-cluster/);
+  t.regex(
+    krm.stderr,
+    /lb-provider: got "aws-nlb"; expected one of aws-nlb-ip, aws-alb-ip, gke-neg, azure-appgw, generic-lb, in-cluster/,
+  );
 });

@@ -13,8 +13,14 @@ test('docs/compatibility.md is current (regenerate with npm run docs:compat)', (
 test('every constraint names an upstream source with a tag or a URL, and is checked or says where it is enforced', (t) => {
   t.is(new Set(CONSTRAINTS.map((c) => c.id)).size, CONSTRAINTS.length, 'ids are unique');
   for (const c of CONSTRAINTS) {
-    t.true(c.sources.some((s) => /@(v?\d|version-)|KEP-\d|#\d|https:\/\//.test(s)), `${c.id}: a source with file@tag, KEP or issue`);
-    t.true(c.check !== undefined || (c.enforcedBy ?? '').length > 0, `${c.id}: a check or where it is enforced`);
+    t.true(
+      c.sources.some((s) => /@(v?\d|version-)|KEP-\d|#\d|https:\/\//.test(s)),
+      `${c.id}: a source with file@tag, KEP or issue`,
+    );
+    t.true(
+      c.check !== undefined || (c.enforcedBy ?? '').length > 0,
+      `${c.id}: a check or where it is enforced`,
+    );
     t.notRegex(JSON.stringify(c), /DOMAIN/, `${c.id}: cites upstream, not the team notes`);
   }
 });

@@ -15,7 +15,8 @@ import { readFileSync } from 'node:fs';
 import { fixturePath } from '../helpers/fixtures.ts';
 import { timelineDisagreements } from './timeline.ts';
 
-const range = (major: number, from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `${major}.${from + i}`);
+const range = (major: number, from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => `${major}.${from + i}`);
 export const ISTIO_VERSIONS = range(1, 12, 30);
 export const KUBERNETES_VERSIONS = range(1, 27, 35);
 export const LINKERD_VERSIONS = range(2, 14, 20);
@@ -34,9 +35,21 @@ export interface MatrixInput {
 
 /** The mode flag and its values for each role. */
 export const MODES = {
-  gateway: { flag: 'gateway-mode', values: ['env', 'sleep', 'off'], others: { 'app-mode': 'off', 'job-mode': 'off' } },
-  app: { flag: 'sidecar-mode', values: ['auto', 'native', 'classic'], others: { 'gateway-mode': 'off', 'job-mode': 'off' } },
-  job: { flag: 'job-mode', values: ['auto', 'native', 'wrap', 'off'], others: { 'gateway-mode': 'off', 'app-mode': 'off' } },
+  gateway: {
+    flag: 'gateway-mode',
+    values: ['env', 'sleep', 'off'],
+    others: { 'app-mode': 'off', 'job-mode': 'off' },
+  },
+  app: {
+    flag: 'sidecar-mode',
+    values: ['auto', 'native', 'classic'],
+    others: { 'gateway-mode': 'off', 'job-mode': 'off' },
+  },
+  job: {
+    flag: 'job-mode',
+    values: ['auto', 'native', 'wrap', 'off'],
+    others: { 'gateway-mode': 'off', 'app-mode': 'off' },
+  },
 } as const;
 
 /** One breach found: the case, the constraint (or `timeline`), and why. */
@@ -55,7 +68,19 @@ export interface Violation {
  * sleep action, 1.33 sleep 0 and Istio's auto native. Linkerd's seven minors are all boundaries
  * or next to one (2.15 native, 2.16 shutdown off, 2.19 beta and 2.20 GA prefixes).
  */
-export const ISTIO_BOUNDARIES = ['1.12', '1.16', '1.17', '1.20', '1.21', '1.23', '1.24', '1.25', '1.26', '1.27', '1.30'];
+export const ISTIO_BOUNDARIES = [
+  '1.12',
+  '1.16',
+  '1.17',
+  '1.20',
+  '1.21',
+  '1.23',
+  '1.24',
+  '1.25',
+  '1.26',
+  '1.27',
+  '1.30',
+];
 export const KUBERNETES_BOUNDARIES = ['1.27', '1.28', '1.29', '1.30', '1.32', '1.33', '1.35'];
 
 /**
@@ -66,28 +91,42 @@ export const KUBERNETES_BOUNDARIES = ['1.27', '1.28', '1.29', '1.30', '1.32', '1
  * this covers each boundary from both sides in every pairing with a third of the cases.
  */
 export function versionsFor(input: MatrixInput): Array<Record<string, string>> {
-  const [flag, all, boundaries, usual] = input.mesh === 'istio' ? ['istio-version', ISTIO_VERSIONS, ISTIO_BOUNDARIES, '1.26'] as const : ['linkerd-version', LINKERD_VERSIONS, LINKERD_VERSIONS, '2.18'] as const;
+  const [flag, all, boundaries, usual] =
+    input.mesh === 'istio'
+      ? (['istio-version', ISTIO_VERSIONS, ISTIO_BOUNDARIES, '1.26'] as const)
+      : (['linkerd-version', LINKERD_VERSIONS, LINKERD_VERSIONS, '2.18'] as const);
   const pairs = [
     ...boundaries.flatMap((m) => KUBERNETES_BOUNDARIES.map((k) => [m, k])),
     ...all.map((m) => [m, '1.31']),
     ...KUBERNETES_VERSIONS.map((k) => [usual, k]),
   ];
-  const unique = [...new Map(pairs.map(([m, k]) => [`${m} ${k}`, { [flag]: m!, 'kube-version': k! }])).values()];
+  const unique = [
+    ...new Map(pairs.map(([m, k]) => [`${m} ${k}`, { [flag]: m!, 'kube-version': k! }])).values(),
+  ];
   return unique;
 }
 
 const parsedInputs = new Map<string, Map<number, KubeObject | null>>();
 
 /** Returns the breaches of one case, and how many workloads it checked (so a case cannot pass by checking nothing). */
-export function runCase(input: MatrixInput, flags: Record<string, string>): { violations: Violation[]; checked: number } {
+export function runCase(
+  input: MatrixInput,
+  flags: Record<string, string>,
+): { violations: Violation[]; checked: number } {
   const all = { ...input.flags, ...flags };
   const result = transform(readFileSync(fixturePath(input.file), 'utf8'), { flags: all });
   const before = parsedInputs.get(input.file) ?? objects(result.input);
   parsedInputs.set(input.file, before);
   const after = objects(result.output);
-  const namespaces = new Map([...before.values()].filter((o): o is KubeObject => o?.kind === 'Namespace').map((o) => [o.metadata?.name, o.metadata?.labels ?? {}]));
+  const namespaces = new Map(
+    [...before.values()]
+      .filter((o): o is KubeObject => o?.kind === 'Namespace')
+      .map((o) => [o.metadata?.name, o.metadata?.labels ?? {}]),
+  );
   const violations: Violation[] = [];
-  const flagText = Object.entries(flags).map(([k, v]) => `--${k} ${v}`).join(' ');
+  const flagText = Object.entries(flags)
+    .map(([k, v]) => `--${k} ${v}`)
+    .join(' ');
   const explained = explain(result);
   let checked = 0;
   for (const outcome of result.outcomes) {
@@ -99,7 +138,12 @@ export function runCase(input: MatrixInput, flags: Record<string, string>): { vi
     const ref = outcome.workload.ref;
     const workload = `${ref.kind} ${ref.namespace ?? ''}/${ref.name}`;
     const pod: CheckedPod = {
-      role: outcome.mutator === 'gateway-drain' ? 'gateway' : outcome.mutator === 'job-sidecar-quit' ? 'job' : 'app',
+      role:
+        outcome.mutator === 'gateway-drain'
+          ? 'gateway'
+          : outcome.mutator === 'job-sidecar-quit'
+            ? 'job'
+            : 'app',
       namespace: ref.namespace,
       namespaceLabels: namespaces.get(ref.namespace) ?? {},
       before: templateBefore,
@@ -109,11 +153,27 @@ export function runCase(input: MatrixInput, flags: Record<string, string>): { vi
     checked++;
     for (const constraint of CONSTRAINTS) {
       const message = constraint.check?.(pod);
-      if (message) violations.push({ constraint: constraint.id, input: input.name, flags: flagText, workload, message });
+      if (message)
+        violations.push({
+          constraint: constraint.id,
+          input: input.name,
+          flags: flagText,
+          workload,
+          message,
+        });
     }
-    const explanation = explained.workloads.find((w) => w.document === document && w.mutator === outcome.mutator);
+    const explanation = explained.workloads.find(
+      (w) => w.document === document && w.mutator === outcome.mutator,
+    );
     if (explanation) {
-      for (const d of timelineDisagreements(explanation, pod)) violations.push({ constraint: `timeline: ${d.rule}`, input: input.name, flags: flagText, workload, message: d.message });
+      for (const d of timelineDisagreements(explanation, pod))
+        violations.push({
+          constraint: `timeline: ${d.rule}`,
+          input: input.name,
+          flags: flagText,
+          workload,
+          message: d.message,
+        });
     }
   }
   return { violations, checked };
@@ -122,17 +182,23 @@ export function runCase(input: MatrixInput, flags: Record<string, string>): { vi
 /** The objects of a stream by document number (1-based), read with plain yaml as Kubernetes reads them. */
 function objects(text: string): Map<number, KubeObject | null> {
   const map = new Map<number, KubeObject | null>();
-  parseAllDocuments(text, { version: '1.1' }).forEach((doc, i) => map.set(i + 1, doc.toJS() as KubeObject | null));
+  parseAllDocuments(text, { version: '1.1' }).forEach((doc, i) =>
+    map.set(i + 1, doc.toJS() as KubeObject | null),
+  );
   return map;
 }
 
 /** Returns the violations grouped by constraint: count and a few examples each, for the report. */
-export function summarize(violations: readonly Violation[], examples = 3): Record<string, { cases: number; examples: string[] }> {
+export function summarize(
+  violations: readonly Violation[],
+  examples = 3,
+): Record<string, { cases: number; examples: string[] }> {
   const out: Record<string, { cases: number; examples: string[] }> = {};
   for (const v of violations) {
     const entry = (out[v.constraint] ??= { cases: 0, examples: [] });
     entry.cases++;
-    if (entry.examples.length < examples) entry.examples.push(`${v.input} ${v.flags}: ${v.workload}: ${v.message}`);
+    if (entry.examples.length < examples)
+      entry.examples.push(`${v.input} ${v.flags}: ${v.workload}: ${v.message}`);
   }
   return out;
 }

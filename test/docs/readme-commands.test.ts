@@ -16,7 +16,12 @@ import { join } from 'node:path';
 import test from 'ava';
 import { cliPath, ROOT } from '../helpers/fixtures.ts';
 
-const DOCS = ['README.md', 'examples/quickstart/README.md', 'docs/integrations/flux.md', 'docs/integrations/argocd.md'];
+const DOCS = [
+  'README.md',
+  'examples/quickstart/README.md',
+  'docs/integrations/flux.md',
+  'docs/integrations/argocd.md',
+];
 
 interface Block {
   readonly file: string;
@@ -28,20 +33,26 @@ interface Block {
 function blocks(file: string): Block[] {
   const found: Block[] = [];
   let open: { lang: string; line: number; lines: string[] } | undefined;
-  readFileSync(join(ROOT, file), 'utf8').split('\n').forEach((text, index) => {
-    const fence = /^```(\w*)\s*$/.exec(text);
-    if (fence && !open) open = { lang: fence[1] ?? '', line: index + 1, lines: [] };
-    else if (fence && open) {
-      found.push({ file, ...open });
-      open = undefined;
-    } else open?.lines.push(text);
-  });
+  readFileSync(join(ROOT, file), 'utf8')
+    .split('\n')
+    .forEach((text, index) => {
+      const fence = /^```(\w*)\s*$/.exec(text);
+      if (fence && !open) open = { lang: fence[1] ?? '', line: index + 1, lines: [] };
+      else if (fence && open) {
+        found.push({ file, ...open });
+        open = undefined;
+      } else open?.lines.push(text);
+    });
   return found;
 }
 
 /** Returns whether `shown` (a README line, `…` standing for left-out text) matches `actual`. */
 function matches(shown: string, actual: string): boolean {
-  const parts = shown.trim().split('…').map((p) => p.trim()).filter(Boolean);
+  const parts = shown
+    .trim()
+    .split('…')
+    .map((p) => p.trim())
+    .filter(Boolean);
   let at = 0;
   for (const part of parts) {
     const found = actual.indexOf(part, at);
@@ -66,7 +77,10 @@ for (const block of consoleBlocks) {
       let at = 0;
       for (const shown of expected.filter((l) => l.trim() && l.trim() !== '…')) {
         const index = last.lines.findIndex((line, i) => i >= at && matches(shown, line));
-        t.true(index >= 0, `${block.file}:${block.line}: shown line not in the output (in order):\n  ${shown}\n--- output:\n${last.lines.join('\n')}`);
+        t.true(
+          index >= 0,
+          `${block.file}:${block.line}: shown line not in the output (in order):\n  ${shown}\n--- output:\n${last.lines.join('\n')}`,
+        );
         if (index >= 0) at = index + 1;
       }
       expected = [];
@@ -81,11 +95,20 @@ for (const block of consoleBlocks) {
         finish();
         const args = line.slice(2).split(/\s+/);
         t.is(args[0], 'kube-graceful', `${line}: console blocks run kube-graceful only`);
-        const run = spawnSync(process.execPath, [cliPath(), ...args.slice(1)], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+        const run = spawnSync(process.execPath, [cliPath(), ...args.slice(1)], {
+          cwd: ROOT,
+          encoding: 'utf8',
+          env: { ...process.env, NO_COLOR: '1' },
+        });
         last = { status: run.status, lines: `${run.stdout}${run.stderr}`.split('\n') };
         continue;
       }
-      if (last && expected.length === 0 && /^\d+$/.test(line) && block.lines[block.lines.indexOf(line) - 1] === '$ echo $?') {
+      if (
+        last &&
+        expected.length === 0 &&
+        /^\d+$/.test(line) &&
+        block.lines[block.lines.indexOf(line) - 1] === '$ echo $?'
+      ) {
         t.is(String(last.status), line, `${block.file}:${block.line}: exit code`);
         continue;
       }
@@ -96,7 +119,11 @@ for (const block of consoleBlocks) {
 }
 
 test('sh blocks name scripts and files that exist', (t) => {
-  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const scripts = (
+    JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts;
   let checked = 0;
   for (const block of DOCS.flatMap(blocks).filter((b) => b.lang === 'sh')) {
     for (const line of block.lines) {
@@ -115,7 +142,10 @@ test('sh blocks name scripts and files that exist', (t) => {
         }
         const ava = /^npx ava(.*)$/.exec(segment);
         if (ava) {
-          for (const path of ava[1]!.trim().split(/\s+/).filter((a) => a && !a.startsWith('-'))) {
+          for (const path of ava[1]!
+            .trim()
+            .split(/\s+/)
+            .filter((a) => a && !a.startsWith('-'))) {
             t.true(existsSync(join(ROOT, path)), `${where}: no test path ${path}`);
             checked += 1;
           }
@@ -127,14 +157,26 @@ test('sh blocks name scripts and files that exist', (t) => {
 });
 
 test('npm run example shows why (explain), then what changes (a diff)', (t) => {
-  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const scripts = (
+    JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts;
   t.is(scripts['example'], 'npm run build --silent && sh examples/quickstart/show.sh');
-  const run = spawnSync('sh', ['examples/quickstart/show.sh'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const run = spawnSync('sh', ['examples/quickstart/show.sh'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   t.is(run.status, 0, run.stderr);
   const why = run.stdout.indexOf('== 1. Why');
   const what = run.stdout.indexOf('== 2. What changes');
   t.true(why >= 0 && what > why, run.stdout);
   t.regex(run.stdout.slice(why, what), /Patched: ✓ no request fails/);
   t.regex(run.stdout.slice(what), /^\+ {6}terminationGracePeriodSeconds: \d+$/m);
-  t.regex(run.stdout.slice(why, what), /Istio 1\.30\.3 \(pod template label helm\.sh\/chart: gateway-1\.30\.3\)/, 'the example is read as the chart it is');
+  t.regex(
+    run.stdout.slice(why, what),
+    /Istio 1\.30\.3 \(pod template label helm\.sh\/chart: gateway-1\.30\.3\)/,
+    'the example is read as the chart it is',
+  );
 });

@@ -11,7 +11,7 @@ import { ManifestDocument } from '../../fn/document/manifest.ts';
 import type { FieldPath } from '../../fn/core/fieldPath.ts';
 import { spliceAll } from '../../fn/document/splice.ts';
 import { parseOptions } from '../../fn/yaml/options.ts';
-import { prescanKind } from '../../fn/stream/prescan.ts';
+import { prescanKind } from '../../fn/document/prescan.ts';
 import { splitStream } from '../../fn/stream/split.ts';
 import { corpus } from '../helpers/fixtures.ts';
 
@@ -34,7 +34,8 @@ function oneAtATime(source: string, edits: readonly Edit[]): string {
   return doc.text;
 }
 
-const container = (...rest: FieldPath) => ['spec', 'template', 'spec', 'containers', { key: 'name', equals: 'app' }, ...rest] as FieldPath;
+const container = (...rest: FieldPath) =>
+  ['spec', 'template', 'spec', 'containers', { key: 'name', equals: 'app' }, ...rest] as FieldPath;
 
 const DEPLOYMENT = `apiVersion: apps/v1
 kind: Deployment
@@ -130,9 +131,17 @@ test('data shows pending edits at once; the text shows them when read', (t) => {
   const doc = new ManifestDocument(DEPLOYMENT, place);
   doc.set(['spec', 'template', 'spec', 'terminationGracePeriodSeconds'], 45);
   t.true(doc.changed);
-  t.is((doc.data as { spec: { template: { spec: { terminationGracePeriodSeconds: number } } } }).spec.template.spec.terminationGracePeriodSeconds, 45);
+  t.is(
+    (doc.data as { spec: { template: { spec: { terminationGracePeriodSeconds: number } } } }).spec
+      .template.spec.terminationGracePeriodSeconds,
+    45,
+  );
   t.regex(doc.text, /terminationGracePeriodSeconds: 45\n/);
-  t.is(doc.document.getIn(['spec', 'template', 'spec', 'terminationGracePeriodSeconds']), 45, 'the syntax tree is the edited text');
+  t.is(
+    doc.document.getIn(['spec', 'template', 'spec', 'terminationGracePeriodSeconds']),
+    45,
+    'the syntax tree is the edited text',
+  );
 });
 
 test('an edit through an alias gives that place its own copy; the anchor is left as it was (issue #15)', (t) => {
@@ -143,17 +152,48 @@ test('an edit through an alias gives that place its own copy; the anchor is left
 });
 
 test('property: any edits of a corpus gateway, batched, write what one at a time writes', (t) => {
-  const source = splitStream(corpus('istio-gateway-1.30.3-nlb.yaml')).segments.find((s) => prescanKind(s.text) === 'Deployment')!.text;
-  const proxy = (...rest: FieldPath) => ['spec', 'template', 'spec', 'containers', { key: 'name', equals: 'istio-proxy' }, ...rest] as FieldPath;
+  const source = splitStream(corpus('istio-gateway-1.30.3-nlb.yaml')).segments.find(
+    (s) => prescanKind(s.text) === 'Deployment',
+  )!.text;
+  const proxy = (...rest: FieldPath) =>
+    [
+      'spec',
+      'template',
+      'spec',
+      'containers',
+      { key: 'name', equals: 'istio-proxy' },
+      ...rest,
+    ] as FieldPath;
   const editArb: fc.Arbitrary<Edit> = fc.oneof(
-    fc.tuple(fc.constantFrom('MINIMUM_DRAIN_DURATION', 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS', 'ISTIO_META_X'), fc.constantFrom('5s', 'true', 'on', '1:30')).map(([name, value]): Edit => [proxy('env', { key: 'name', equals: name }, 'value'), value]),
-    fc.integer({ min: 0, max: 600 }).map((n): Edit => [['spec', 'template', 'spec', 'terminationGracePeriodSeconds'], n]),
-    fc.constantFrom('proxy.istio.io/config', 'kube-graceful.dev/note').map((key): Edit => [['spec', 'template', 'metadata', 'annotations', key], 'drainDuration: 45s\n']),
-    fc.integer({ min: 1, max: 90 }).map((s): Edit => [proxy('lifecycle'), { preStop: { sleep: { seconds: s } } }]),
+    fc
+      .tuple(
+        fc.constantFrom(
+          'MINIMUM_DRAIN_DURATION',
+          'EXIT_ON_ZERO_ACTIVE_CONNECTIONS',
+          'ISTIO_META_X',
+        ),
+        fc.constantFrom('5s', 'true', 'on', '1:30'),
+      )
+      .map(([name, value]): Edit => [proxy('env', { key: 'name', equals: name }, 'value'), value]),
+    fc
+      .integer({ min: 0, max: 600 })
+      .map((n): Edit => [['spec', 'template', 'spec', 'terminationGracePeriodSeconds'], n]),
+    fc
+      .constantFrom('proxy.istio.io/config', 'kube-graceful.dev/note')
+      .map((key): Edit => [
+        ['spec', 'template', 'metadata', 'annotations', key],
+        'drainDuration: 45s\n',
+      ]),
+    fc
+      .integer({ min: 1, max: 90 })
+      .map((s): Edit => [proxy('lifecycle'), { preStop: { sleep: { seconds: s } } }]),
     fc.constantFrom('web', 'edge').map((v): Edit => [['metadata', 'labels', 'tier'], v]),
   );
   fc.assert(
-    fc.property(fc.array(editArb, { minLength: 1, maxLength: 6 }), (edits) => batched(source, edits) === oneAtATime(source, edits)),
+    fc.property(
+      fc.array(editArb, { minLength: 1, maxLength: 6 }),
+      (edits) => batched(source, edits) === oneAtATime(source, edits),
+    ),
     { numRuns: 150 },
   );
   t.pass();

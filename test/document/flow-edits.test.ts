@@ -23,7 +23,10 @@ const fixture = (name: string) => readFileSync(fixturePath('flow', name), 'utf8'
 const data = (text: string) => parseAllDocuments(text, { version: '1.1' }).map((doc) => doc.toJS());
 
 /** The same objects written as block YAML. */
-const asBlock = (text: string) => data(text).map((object) => stringify(object, { version: '1.1' })).join('---\n');
+const asBlock = (text: string) =>
+  data(text)
+    .map((object) => stringify(object, { version: '1.1' }))
+    .join('---\n');
 
 /** The input's lines the output dropped or changed, and the lines it added, hunk by hunk. */
 function lineDiff(input: string, output: string) {
@@ -44,7 +47,8 @@ function lineDiff(input: string, output: string) {
 /** Whether `after` is `before` with one piece of text inserted somewhere. */
 function insertedInto(before: string, after: string): boolean {
   if (after.length <= before.length) return false;
-  for (let k = 0; k <= before.length; k++) if (after.startsWith(before.slice(0, k)) && after.endsWith(before.slice(k))) return true;
+  for (let k = 0; k <= before.length; k++)
+    if (after.startsWith(before.slice(0, k)) && after.endsWith(before.slice(k))) return true;
   return false;
 }
 
@@ -60,21 +64,29 @@ const cases = [
     file: 'guestbook-deployment.json',
     json: true,
     // Each new entry on a line of its own, at its siblings' indentation, in their `"key":value` style.
-    layout: [/\n {12}\},\n {12}"annotations":\{\n {15}"sidecar.istio.io\/nativeSidecar":"true"\n {12}\}\n/, /\n {18}\],\n {18}"lifecycle":\{\n {21}"preStop":\{\n/],
+    layout: [
+      /\n {12}\},\n {12}"annotations":\{\n {15}"sidecar.istio.io\/nativeSidecar":"true"\n {12}\}\n/,
+      /\n {18}\],\n {18}"lifecycle":\{\n {21}"preStop":\{\n/,
+    ],
   },
   {
     name: 'JSON-like with trailing commas, injected namespace in the stream',
     file: 'guestbook-trailing-commas.yaml',
     json: false,
     // …and the trailing comma stays the last thing before each closing bracket.
-    layout: [/\n {12}\},\n {12}"annotations":\{\n {15}"sidecar.istio.io\/nativeSidecar":"true",\n {12}\},\n {9}\},\n/, /\n {18}\],\n {18}"lifecycle":\{\n[^]*\n {18}\},\n {15}\},\n/],
+    layout: [
+      /\n {12}\},\n {12}"annotations":\{\n {15}"sidecar.istio.io\/nativeSidecar":"true",\n {12}\},\n {9}\},\n/,
+      /\n {18}\],\n {18}"lifecycle":\{\n[^]*\n {18}\},\n {15}\},\n/,
+    ],
   },
   {
     name: 'flow metadata and containers in a block document',
     file: 'helloworld-flow-containers.yaml',
     json: false,
     // The container list stays on its line, the new entry in its plain YAML flow style.
-    layout: [/\n {6}containers: \[\{name: helloworld, [^\n]*, ports: \[\{containerPort: 5000\}\], lifecycle: \{preStop: \{sleep: \{seconds: \d+\}\}\}\}\]\n/],
+    layout: [
+      /\n {6}containers: \[\{name: helloworld, [^\n]*, ports: \[\{containerPort: 5000\}\], lifecycle: \{preStop: \{sleep: \{seconds: \d+\}\}\}\}\]\n/,
+    ],
   },
 ] as const;
 
@@ -89,7 +101,14 @@ for (const c of cases) {
     const oracle = runCli(NATIVE_BY_DEFAULT, asBlock(input));
     t.is(oracle.status, 0, oracle.stderr);
     t.deepEqual(data(run.stdout), data(oracle.stdout));
-    const deployment = data(run.stdout).at(-1) as { spec: { template: { metadata: { annotations: Record<string, string> }; spec: { containers: Array<{ lifecycle?: unknown }> } } } };
+    const deployment = data(run.stdout).at(-1) as {
+      spec: {
+        template: {
+          metadata: { annotations: Record<string, string> };
+          spec: { containers: Array<{ lifecycle?: unknown }> };
+        };
+      };
+    };
     t.is(deployment.spec.template.metadata.annotations['sidecar.istio.io/nativeSidecar'], 'true');
     t.truthy(deployment.spec.template.spec.containers[0]!.lifecycle);
 
@@ -99,7 +118,11 @@ for (const c of cases) {
     const hunks = lineDiff(input, run.stdout);
     t.is(hunks.length, 2, JSON.stringify(hunks, null, 1));
     for (const hunk of hunks) {
-      for (const line of hunk.removed) t.true(hunk.added.some((added) => insertedInto(line, added)), `only an insertion into: ${line}`);
+      for (const line of hunk.removed)
+        t.true(
+          hunk.added.some((added) => insertedInto(line, added)),
+          `only an insertion into: ${line}`,
+        );
     }
     t.regex(hunks[0]!.added.join('\n'), /annotations/);
     t.regex(hunks[1]!.added.join('\n'), /lifecycle/);
@@ -127,7 +150,11 @@ const edited = (source: string, path: FieldPath, value: unknown) => {
 
 test('flow shapes: a one-line collection keeps its trailing comma last', (t) => {
   t.is(edited('{"a": {"b": 1,}}\n', ['a', 'c'], 2), '{"a": {"b": 1, "c": 2,}}\n');
-  t.is(edited('x: {a: 1,}\n', ['x', 'b'], 'on'), 'x: {a: 1, b: "on",}\n', 'a YAML 1.1 word is quoted');
+  t.is(
+    edited('x: {a: 1,}\n', ['x', 'b'], 'on'),
+    'x: {a: 1, b: "on",}\n',
+    'a YAML 1.1 word is quoted',
+  );
 });
 
 test('flow shapes: a comment after the last entry stays on its line', (t) => {
@@ -136,8 +163,14 @@ test('flow shapes: a comment after the last entry stays on its line', (t) => {
 });
 
 test('flow shapes: the closing bracket on the last entry’s line, CRLF, an empty collection', (t) => {
-  t.is(edited('{\n  "a": {\n    "b": 1}}\n', ['a', 'c'], [1]), '{\n  "a": {\n    "b": 1,\n    "c": [\n      1\n    ]}}\n');
-  t.is(edited('{\r\n  "a": 1\r\n}\r\n', ['b'], { c: 'd' }), '{\r\n  "a": 1,\r\n  "b": {\r\n    "c": "d"\r\n  }\r\n}\r\n');
+  t.is(
+    edited('{\n  "a": {\n    "b": 1}}\n', ['a', 'c'], [1]),
+    '{\n  "a": {\n    "b": 1,\n    "c": [\n      1\n    ]}}\n',
+  );
+  t.is(
+    edited('{\r\n  "a": 1\r\n}\r\n', ['b'], { c: 'd' }),
+    '{\r\n  "a": 1,\r\n  "b": {\r\n    "c": "d"\r\n  }\r\n}\r\n',
+  );
   t.is(edited('{"a": {}, "b": 1}\n', ['a', 'k'], 'v'), '{"a": {"k": "v"}, "b": 1}\n');
 });
 
@@ -149,24 +182,38 @@ test('flow shapes: a changed scalar keeps its quoting; a plain one that would en
 /** Corpus charts written as JSON (pretty, 2 and 3 spaces, with trailing commas) and as flow YAML. */
 const flowRenderings: Record<string, (object: unknown) => string> = {
   'pretty JSON': (object) => JSON.stringify(object, null, 2),
-  'pretty JSON with trailing commas': (object) => JSON.stringify(object, null, 3).replace(/([^,{[\s])\n(\s*[}\]])/g, '$1,\n$2'),
+  'pretty JSON with trailing commas': (object) =>
+    JSON.stringify(object, null, 3).replace(/([^,{[\s])\n(\s*[}\]])/g, '$1,\n$2'),
   'flow YAML': (object) => stringify(object, { collectionStyle: 'flow', version: '1.1' }).trimEnd(),
 };
 
 for (const chart of ['istio-gateway-1.30.3-nlb.yaml', 'istio-sample-kube-bookinfo.yaml']) {
   for (const [style, render] of Object.entries(flowRenderings)) {
     test(`flow edits in place: corpus ${chart} as ${style}`, (t) => {
-      const objects = data(readFileSync(fixturePath('corpus', chart), 'utf8')).filter((object) => object !== null);
+      const objects = data(readFileSync(fixturePath('corpus', chart), 'utf8')).filter(
+        (object) => object !== null,
+      );
       const input = objects.map((object) => `${render(object)}\n`).join('---\n');
       const run = runCli(NATIVE_BY_DEFAULT, input);
       t.is(run.status, 0, run.stderr);
       t.not(run.stdout, input, 'workloads are patched');
-      const oracle = runCli(NATIVE_BY_DEFAULT, objects.map((object) => stringify(object, { version: '1.1' })).join('---\n'));
+      const oracle = runCli(
+        NATIVE_BY_DEFAULT,
+        objects.map((object) => stringify(object, { version: '1.1' })).join('---\n'),
+      );
       t.deepEqual(data(run.stdout), data(oracle.stdout));
       for (const hunk of lineDiff(input, run.stdout)) {
-        for (const line of hunk.removed) t.true(hunk.added.some((added) => insertedInto(line, added) || sameKey(line, added)), `only an insertion into, or a new value of: ${line}`);
+        for (const line of hunk.removed)
+          t.true(
+            hunk.added.some((added) => insertedInto(line, added) || sameKey(line, added)),
+            `only an insertion into, or a new value of: ${line}`,
+          );
       }
-      t.is(runCli(NATIVE_BY_DEFAULT, run.stdout).stdout, run.stdout, 'a second run changes nothing');
+      t.is(
+        runCli(NATIVE_BY_DEFAULT, run.stdout).stdout,
+        run.stdout,
+        'a second run changes nothing',
+      );
     });
   }
 }

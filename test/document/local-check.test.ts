@@ -17,7 +17,7 @@ import type { DataPath, Region } from '../../fn/document/localCheck.ts';
 import type { FieldPath } from '../../fn/core/fieldPath.ts';
 import { dataPathOf, getAt, setAt } from '../../fn/core/fieldPath.ts';
 import { applySplices, planSplices } from '../../fn/document/splice.ts';
-import { prescanKind } from '../../fn/stream/prescan.ts';
+import { prescanKind } from '../../fn/document/prescan.ts';
 import { splitStream } from '../../fn/stream/split.ts';
 import { parseOptions } from '../../fn/yaml/options.ts';
 import { corpus, corpusNames } from '../helpers/fixtures.ts';
@@ -49,22 +49,54 @@ const WORKLOADS = corpusNames().flatMap((name) =>
 
 /** Edits as the mutators make them, on the first container of the pod template (or the Job's). */
 function editArb(text: string): fc.Arbitrary<Array<{ path: FieldPath; value: unknown }>> {
-  const data = fullRead(text) as { kind?: string; spec?: { template?: { spec?: { containers?: Array<{ name?: string }> } }; jobTemplate?: { spec?: { template?: { spec?: { containers?: Array<{ name?: string }> } } } } } };
-  const template: FieldPath = data.kind === 'CronJob' ? ['spec', 'jobTemplate', 'spec', 'template'] : ['spec', 'template'];
-  const pod = data.kind === 'CronJob' ? data.spec?.jobTemplate?.spec?.template?.spec : data.spec?.template?.spec;
+  const data = fullRead(text) as {
+    kind?: string;
+    spec?: {
+      template?: { spec?: { containers?: Array<{ name?: string }> } };
+      jobTemplate?: { spec?: { template?: { spec?: { containers?: Array<{ name?: string }> } } } };
+    };
+  };
+  const template: FieldPath =
+    data.kind === 'CronJob' ? ['spec', 'jobTemplate', 'spec', 'template'] : ['spec', 'template'];
+  const pod =
+    data.kind === 'CronJob'
+      ? data.spec?.jobTemplate?.spec?.template?.spec
+      : data.spec?.template?.spec;
   const names = (pod?.containers ?? []).map((c) => String(c.name));
-  const container = (name: string, ...rest: FieldPath): FieldPath => [...template, 'spec', 'containers', { key: 'name', equals: name }, ...rest];
+  const container = (name: string, ...rest: FieldPath): FieldPath => [
+    ...template,
+    'spec',
+    'containers',
+    { key: 'name', equals: name },
+    ...rest,
+  ];
   const one = fc.oneof(
     fc.constantFrom(...(names.length ? names : ['app'])).chain((name) =>
       fc.oneof(
-        fc.integer({ min: 1, max: 90 }).map((s) => ({ path: container(name, 'lifecycle', 'preStop'), value: { sleep: { seconds: s } } })),
-        fc.constantFrom('MINIMUM_DRAIN_DURATION', 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS').map((env) => ({ path: container(name, 'env', { key: 'name', equals: env }, 'value'), value: '5s' })),
-        fc.constantFrom(['sh', '-c', 'exec app'], ['/bin/true']).map((command) => ({ path: container(name, 'command'), value: command })),
+        fc.integer({ min: 1, max: 90 }).map((s) => ({
+          path: container(name, 'lifecycle', 'preStop'),
+          value: { sleep: { seconds: s } },
+        })),
+        fc.constantFrom('MINIMUM_DRAIN_DURATION', 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS').map((env) => ({
+          path: container(name, 'env', { key: 'name', equals: env }, 'value'),
+          value: '5s',
+        })),
+        fc
+          .constantFrom(['sh', '-c', 'exec app'], ['/bin/true'])
+          .map((command) => ({ path: container(name, 'command'), value: command })),
       ),
     ),
-    fc.integer({ min: 0, max: 600 }).map((n) => ({ path: [...template, 'spec', 'terminationGracePeriodSeconds'] as FieldPath, value: n })),
-    fc.constantFrom('proxy.istio.io/config', 'kube-graceful.dev/note').map((key) => ({ path: [...template, 'metadata', 'annotations', key] as FieldPath, value: 'drainDuration: 45s\n' })),
-    fc.constantFrom('yes', '1:30', 'a "quoted" # text').map((v) => ({ path: ['metadata', 'labels', 'tier'] as FieldPath, value: v })),
+    fc.integer({ min: 0, max: 600 }).map((n) => ({
+      path: [...template, 'spec', 'terminationGracePeriodSeconds'] as FieldPath,
+      value: n,
+    })),
+    fc.constantFrom('proxy.istio.io/config', 'kube-graceful.dev/note').map((key) => ({
+      path: [...template, 'metadata', 'annotations', key] as FieldPath,
+      value: 'drainDuration: 45s\n',
+    })),
+    fc
+      .constantFrom('yes', '1:30', 'a "quoted" # text')
+      .map((v) => ({ path: ['metadata', 'labels', 'tier'] as FieldPath, value: v })),
   );
   return fc.array(one, { minLength: 1, maxLength: 5 });
 }
@@ -86,7 +118,9 @@ test('real edits of every corpus workload: when the local check accepts, a full 
         if (!checkEditsLocally(workload.text, doc, edits, spliced, expected, setPaths)) return true;
         accepted++;
         if (!isDeepStrictEqual(fullRead(spliced), expected)) {
-          throw new Error(`${workload.name}: the local check accepted ${JSON.stringify(sets)} but a full parse reads otherwise`);
+          throw new Error(
+            `${workload.name}: the local check accepted ${JSON.stringify(sets)} but a full parse reads otherwise`,
+          );
         }
         return true;
       }),
@@ -95,7 +129,10 @@ test('real edits of every corpus workload: when the local check accepts, a full 
   }
   t.log(`${WORKLOADS.length} workloads, ${accepted} of ${tried} edit sets checked locally`);
   t.true(WORKLOADS.length > 20);
-  t.true(accepted > tried * 0.6, `the local check should take most real edits (took ${accepted} of ${tried})`);
+  t.true(
+    accepted > tried * 0.6,
+    `the local check should take most real edits (took ${accepted} of ${tried})`,
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -165,13 +202,48 @@ g: 'x'
 ];
 
 /** Two real workloads as well: the corpus NLB gateway and an argo-cd Deployment (env lists, probes). */
-const REAL = [WORKLOADS.find((w) => w.name.startsWith('istio-gateway-1.30.3-nlb'))!.text, WORKLOADS.find((w) => w.name.startsWith('argo-cd'))!.text];
+const REAL = [
+  WORKLOADS.find((w) => w.name.startsWith('istio-gateway-1.30.3-nlb'))!.text,
+  WORKLOADS.find((w) => w.name.startsWith('argo-cd'))!.text,
+];
 
 /** Lines the random text is made of (each gets a random indentation). */
 const LINES = [
-  'k: v', 'k:', 'key: value # c', '- x', '- k: v', '-', '- - y', 'k: |', 'k: |+', 'k: >-', 'text', '# comment', '', '---', '...',
-  'k: "open', 'close"', 'k: [1,', '2]', 'k: {a: 1}', 'k: &anchor 1', 'k: *anchor', '? k', ': v', '\tk: v', '<<: {m: 1}', '!!str k: v',
-  'name: x', 'value: "1"', 'c: 3', 'list:', 'a: 1', 'k: - x', 'k: v: w', '%YAML 1.1',
+  'k: v',
+  'k:',
+  'key: value # c',
+  '- x',
+  '- k: v',
+  '-',
+  '- - y',
+  'k: |',
+  'k: |+',
+  'k: >-',
+  'text',
+  '# comment',
+  '',
+  '---',
+  '...',
+  'k: "open',
+  'close"',
+  'k: [1,',
+  '2]',
+  'k: {a: 1}',
+  'k: &anchor 1',
+  'k: *anchor',
+  '? k',
+  ': v',
+  '\tk: v',
+  '<<: {m: 1}',
+  '!!str k: v',
+  'name: x',
+  'value: "1"',
+  'c: 3',
+  'list:',
+  'a: 1',
+  'k: - x',
+  'k: v: w',
+  '%YAML 1.1',
 ];
 
 const lineArb = fc.tuple(fc.constantFrom(...LINES), fc.integer({ min: -4, max: 8 }));
@@ -195,21 +267,26 @@ test('random text in place of an entry or item: when the local check accepts, a 
         const region = regions[pick % regions.length]!;
         const old = source.slice(region.start, region.end);
         const firstLine = old.split('\n')[0]!;
-        const body = lines.map(([line, shift]) => ' '.repeat(Math.max(0, region.column + shift)) + line).join('\n');
+        const body = lines
+          .map(([line, shift]) => ' '.repeat(Math.max(0, region.column + shift)) + line)
+          .join('\n');
         const text = (keepFirstLine ? `${firstLine}\n` : '') + body + (trailingNewline ? '\n' : '');
         const edit = { start: region.start, end: region.end, text };
         const spliced = source.slice(0, region.start) + text + source.slice(region.end);
         const claim = claimFor(region, text, data);
         if (claim === undefined) return true;
         runs++;
-        if (!checkEditsLocally(source, doc, [edit], spliced, claim.expected, claim.setPaths)) return true;
+        if (!checkEditsLocally(source, doc, [edit], spliced, claim.expected, claim.setPaths))
+          return true;
         accepted++;
         return isDeepStrictEqual(fullRead(spliced), claim.expected);
       },
     ),
     propertyParameters(3000),
   );
-  t.log(`${accepted} of ${runs} random regions accepted by the local check, each confirmed by a full parse`);
+  t.log(
+    `${accepted} of ${runs} random regions accepted by the local check, each confirmed by a full parse`,
+  );
   t.true(accepted > 50, 'the property must exercise acceptance');
 });
 
@@ -220,24 +297,37 @@ test('random text inserted anywhere in an entry or item: when the local check ac
     return { source, doc, data: toData(doc), regions: regionsOf(source, doc) };
   });
   fc.assert(
-    fc.property(fc.integer({ min: 0, max: cases.length - 1 }), fc.nat(), fc.nat(), fc.array(lineArb, { minLength: 1, maxLength: 4 }), fc.boolean(), fc.boolean(), (which, pick, at, lines, leadingNewline, trailingNewline) => {
-      const { source, doc, data, regions } = cases[which]!;
-      const region = regions[pick % regions.length]!;
-      // Anywhere after the region's first character, up to its end: mid-line too.
-      const offset = region.start + 1 + (at % (region.end - region.start));
-      const body = lines.map(([line, shift]) => ' '.repeat(Math.max(0, region.column + shift)) + line).join('\n');
-      const text = (leadingNewline ? '\n' : '') + body + (trailingNewline ? '\n' : '');
-      const edit = { start: offset, end: offset, text };
-      const spliced = source.slice(0, offset) + text + source.slice(offset);
-      const claim = claimFor(region, spliced.slice(region.start, region.end + text.length), data);
-      if (claim === undefined) return true;
-      if (!checkEditsLocally(source, doc, [edit], spliced, claim.expected, claim.setPaths)) return true;
-      accepted++;
-      return isDeepStrictEqual(fullRead(spliced), claim.expected);
-    }),
+    fc.property(
+      fc.integer({ min: 0, max: cases.length - 1 }),
+      fc.nat(),
+      fc.nat(),
+      fc.array(lineArb, { minLength: 1, maxLength: 4 }),
+      fc.boolean(),
+      fc.boolean(),
+      (which, pick, at, lines, leadingNewline, trailingNewline) => {
+        const { source, doc, data, regions } = cases[which]!;
+        const region = regions[pick % regions.length]!;
+        // Anywhere after the region's first character, up to its end: mid-line too.
+        const offset = region.start + 1 + (at % (region.end - region.start));
+        const body = lines
+          .map(([line, shift]) => ' '.repeat(Math.max(0, region.column + shift)) + line)
+          .join('\n');
+        const text = (leadingNewline ? '\n' : '') + body + (trailingNewline ? '\n' : '');
+        const edit = { start: offset, end: offset, text };
+        const spliced = source.slice(0, offset) + text + source.slice(offset);
+        const claim = claimFor(region, spliced.slice(region.start, region.end + text.length), data);
+        if (claim === undefined) return true;
+        if (!checkEditsLocally(source, doc, [edit], spliced, claim.expected, claim.setPaths))
+          return true;
+        accepted++;
+        return isDeepStrictEqual(fullRead(spliced), claim.expected);
+      },
+    ),
     propertyParameters(3000),
   );
-  t.log(`${accepted} random insertions accepted by the local check, each confirmed by a full parse`);
+  t.log(
+    `${accepted} random insertions accepted by the local check, each confirmed by a full parse`,
+  );
   t.true(accepted > 20, 'the property must exercise acceptance');
 });
 
@@ -245,7 +335,11 @@ test('random text inserted anywhere in an entry or item: when the local check ac
  * What the region's new text reads as alone, put in place of the region in the old data: the data
  * the local check would vouch for (its entries or items, added ones too), and the paths it changes.
  */
-function claimFor(region: Region, text: string, data: unknown): { expected: unknown; setPaths: DataPath[] } | undefined {
+function claimFor(
+  region: Region,
+  text: string,
+  data: unknown,
+): { expected: unknown; setPaths: DataPath[] } | undefined {
   const alone = parseDocument(' '.repeat(region.column) + text, parseOptions());
   if (alone.errors.length > 0) return undefined;
   let read: unknown;
@@ -260,12 +354,18 @@ function claimFor(region: Region, text: string, data: unknown): { expected: unkn
     const map = { ...(collection as Record<string, unknown>) };
     delete map[region.key!];
     Object.assign(map, read);
-    return { expected: setAt(data, region.collectionPath, map), setPaths: Object.keys(read).map((key) => [...region.collectionPath, key]) };
+    return {
+      expected: setAt(data, region.collectionPath, map),
+      setPaths: Object.keys(read).map((key) => [...region.collectionPath, key]),
+    };
   }
   if (!Array.isArray(read) || read.length === 0) return undefined;
   const list = [...(collection as unknown[])];
   list.splice(region.index!, 1, ...read);
-  return { expected: setAt(data, region.collectionPath, list), setPaths: read.map((_, i) => [...region.collectionPath, region.index! + i]) };
+  return {
+    expected: setAt(data, region.collectionPath, list),
+    setPaths: read.map((_, i) => [...region.collectionPath, region.index! + i]),
+  };
 }
 
 test('the check refuses what it cannot vouch for: anchors, merge keys, directives, flow roots, lines that leave the region', (t) => {
@@ -274,7 +374,9 @@ test('the check refuses what it cannot vouch for: anchors, merge keys, directive
     const edits = planSplices(source, doc, [{ path, value }])!;
     t.truthy(edits, source);
     const expected = setAt(toData(doc), path, value);
-    return checkEditsLocally(source, doc, edits, applySplices(source, edits), expected, [dataPathOf(expected, path)!]);
+    return checkEditsLocally(source, doc, edits, applySplices(source, edits), expected, [
+      dataPathOf(expected, path)!,
+    ]);
   };
   t.true(check('a:\n  b: 1\nc: 2\n', ['a', 'b'], 5), 'a plain edit is taken');
   t.false(check('a: &x\n  b: 1\nc: *x\n', ['a', 'b'], 5), 'anchors and aliases');

@@ -24,7 +24,8 @@ metadata:
 
 /** `skip` puts kube-graceful's skip annotation on one of the two Deployments (v1 or v2). */
 const list = (v1Template: string, v2Template: string, skip?: 'v1' | 'v2') => {
-  const annotations = (who: string) => (skip === who ? `\n    annotations: {kube-graceful.dev/skip: "true"}` : '');
+  const annotations = (who: string) =>
+    skip === who ? `\n    annotations: {kube-graceful.dev/skip: "true"}` : '';
   return `${namespace}---
 apiVersion: v1
 kind: List
@@ -169,21 +170,47 @@ const mergedList = (skip?: 'v1' | 'v2') =>
   );
 
 /** The documents of a stream as plain data, read as Kubernetes reads them (YAML 1.1, merge keys). */
-const data = (text: string) => parseAllDocuments(text, { version: '1.1', merge: true }).map((doc) => doc.toJS());
+const data = (text: string) =>
+  parseAllDocuments(text, { version: '1.1', merge: true }).map((doc) => doc.toJS());
 
 /** The same stream with every alias and merge written out. */
-const writtenOut = (text: string) => data(text).map((object) => stringify(object, { aliasDuplicateObjects: false, version: '1.1' })).join('---\n');
+const writtenOut = (text: string) =>
+  data(text)
+    .map((object) => stringify(object, { aliasDuplicateObjects: false, version: '1.1' }))
+    .join('---\n');
 
-interface Workload { spec: { template: { metadata: { annotations?: Record<string, string> }; spec: { containers: Array<{ name: string; image: string; lifecycle?: unknown }> } } } }
+interface Workload {
+  spec: {
+    template: {
+      metadata: { annotations?: Record<string, string> };
+      spec: { containers: Array<{ name: string; image: string; lifecycle?: unknown }> };
+    };
+  };
+}
 const workloads = (text: string) => (data(text)[1] as { items: Workload[] }).items;
 
 const cases = [
-  { name: 'a pod template anchored in one workload and aliased in the next', input: sharedPodTemplate, image2: 'v1', kept: /template: \*pod\n/ },
+  {
+    name: 'a pod template anchored in one workload and aliased in the next',
+    input: sharedPodTemplate,
+    image2: 'v1',
+    kept: /template: \*pod\n/,
+  },
   { name: 'containers: [*c]', input: sharedContainer, image2: 'v1', kept: /containers: \[\*c\]\n/ },
-  { name: 'containers: [{<<: *c}] with the name from the merge', input: mergedContainer, image2: 'v2', kept: /- <<: \*c\n/ },
+  {
+    name: 'containers: [{<<: *c}] with the name from the merge',
+    input: mergedContainer,
+    image2: 'v2',
+    kept: /- <<: \*c\n/,
+  },
   { name: 'containers: *cs', input: sharedContainerList, image2: 'v1', kept: /containers: \*cs\n/ },
   { name: 'containers: [{<<: [*c, {…}]}]', input: mergedList, image2: 'v2', kept: /- <<: \[\*c, / },
-  { name: 'containers: [{<<: *c}] with the edited lifecycle from the merge', input: mergedLifecycle, image2: 'v2', kept: /- <<: \*c\n/ },
+  {
+    name: 'containers: [{<<: *c}] with the edited lifecycle from the merge',
+    input: mergedLifecycle,
+    image2: 'v2',
+    kept: /- <<: \*c\n/,
+  },
 ] as const;
 
 for (const c of cases) {
@@ -209,7 +236,10 @@ for (const c of cases) {
         t.is(app!.name, 'helloworld');
         t.is(app!.image, `registry.istio.io/release/examples-helloworld-${image}:1.0`);
         t.is((app!.lifecycle as { preStop?: unknown } | undefined)?.preStop !== undefined, on);
-        t.is(workload.spec.template.metadata.annotations?.['sidecar.istio.io/nativeSidecar'], on ? 'true' : undefined);
+        t.is(
+          workload.spec.template.metadata.annotations?.['sidecar.istio.io/nativeSidecar'],
+          on ? 'true' : undefined,
+        );
       }
       // When both get the same change, the anchor is edited and the alias kept.
       if (!skip) t.regex(run.stdout, c.kept);
@@ -221,7 +251,7 @@ for (const c of cases) {
   }
 }
 
-test('a pod template whose metadata is the workload\'s (metadata: *meta): the template gets its own copy', (t) => {
+test("a pod template whose metadata is the workload's (metadata: *meta): the template gets its own copy", (t) => {
   // The shape test/reliability/bad-input-corpus.test.ts used to expect a refusal for.
   const input = `apiVersion: apps/v1
 kind: Deployment
@@ -243,8 +273,15 @@ spec:
   t.is(run.status, 0, run.stderr);
   const oracle = runCli(args, writtenOut(input));
   t.deepEqual(data(run.stdout), data(oracle.stdout));
-  const [deployment] = data(run.stdout) as Array<{ metadata: Record<string, unknown>; spec: { template: { metadata: { name: string; annotations: Record<string, string> } } } }>;
-  t.deepEqual(deployment!.metadata, { name: 'web', namespace: 'shop' }, 'the workload\'s own metadata is unchanged');
+  const [deployment] = data(run.stdout) as Array<{
+    metadata: Record<string, unknown>;
+    spec: { template: { metadata: { name: string; annotations: Record<string, string> } } };
+  }>;
+  t.deepEqual(
+    deployment!.metadata,
+    { name: 'web', namespace: 'shop' },
+    "the workload's own metadata is unchanged",
+  );
   t.is(deployment!.spec.template.metadata.name, 'web');
   t.truthy(deployment!.spec.template.metadata.annotations['proxy.istio.io/config']);
   t.regex(run.stdout, /^metadata: &meta\n {2}name: web\n {2}namespace: shop\nspec:/m);

@@ -62,7 +62,9 @@ test('edit keeps comments, quoting, octal and sequence style outside the edited 
   t.true(output.includes('value: "0644"'), 'a new octal-looking string is quoted');
   const [after] = data(output);
   t.is(after.spec.template.spec.terminationGracePeriodSeconds, 99);
-  t.deepEqual(after.spec.template.spec.containers[0].lifecycle, { preStop: { sleep: { seconds: 7 } } });
+  t.deepEqual(after.spec.template.spec.containers[0].lifecycle, {
+    preStop: { sleep: { seconds: 7 } },
+  });
   t.is(after.spec.template.spec.volumes[0].configMap.defaultMode, 0o644);
   // Only insertions: every input line is still there, in order.
   const out = output.split('\n');

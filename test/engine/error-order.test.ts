@@ -18,17 +18,25 @@ const kindOf = (doc: string) => /^kind: (\w+)/m.exec(doc)?.[1];
 /** Each kind of problem, made in one document of the sample. */
 const breaks = {
   /** A Service that does not parse (a flow sequence left open). */
-  serviceParse: (doc: string) => doc.replace(/^kind: Service\n/m, 'kind: Service\nextra: [unclosed\n'),
+  serviceParse: (doc: string) =>
+    doc.replace(/^kind: Service\n/m, 'kind: Service\nextra: [unclosed\n'),
   /** A Service that is not a mapping. */
-  serviceNotMapping: (doc: string) => doc.replace(/^apiVersion: v1\nkind: Service\n[\s\S]*$/m, '- not\n- a mapping\n'),
+  serviceNotMapping: (doc: string) =>
+    doc.replace(/^apiVersion: v1\nkind: Service\n[\s\S]*$/m, '- not\n- a mapping\n'),
   /** A Deployment that does not parse (an unclosed quote). */
-  deploymentParse: (doc: string) => doc.replace(/^  name: (.*)$/m, '  name: "$1'),
+  deploymentParse: (doc: string) => doc.replace(/^ {2}name: (.*)$/m, '  name: "$1'),
   /** A Deployment whose container `command` is a string: the API server refuses it, and so do we. */
-  deploymentShape: (doc: string) => doc.replace(/^        imagePullPolicy: IfNotPresent$/m, '        command: run'),
+  deploymentShape: (doc: string) =>
+    doc.replace(/^ {8}imagePullPolicy: IfNotPresent$/m, '        command: run'),
 };
 
 /** Returns the sample with `broken` applied to the `nth` document of kind `kind` (0-based). */
-function withBroken(input: string[], kind: string, nth: number, broken: (doc: string) => string): string[] {
+function withBroken(
+  input: string[],
+  kind: string,
+  nth: number,
+  broken: (doc: string) => string,
+): string[] {
   const at = input.map((doc, i) => (kindOf(doc) === kind ? i : -1)).filter((i) => i >= 0)[nth]!;
   const changed = broken(input[at]!);
   if (changed === input[at]) throw new Error(`the ${kind} break did not apply`);
@@ -44,37 +52,67 @@ function aloneUpTo(input: string[]): string {
 const cases: Array<{ name: string; input: string[]; code: string; document: RegExp }> = [
   {
     name: 'a workload of the wrong shape before a Service that does not parse: the workload',
-    input: withBroken(withBroken(documents, 'Deployment', 0, breaks.deploymentShape), 'Service', 3, breaks.serviceParse),
+    input: withBroken(
+      withBroken(documents, 'Deployment', 0, breaks.deploymentShape),
+      'Service',
+      3,
+      breaks.serviceParse,
+    ),
     code: 'E_INPUT',
     document: /document 3 \(Deployment details-v1\)/,
   },
   {
     name: 'a Service that does not parse before a workload of the wrong shape: the Service',
-    input: withBroken(withBroken(documents, 'Deployment', 3, breaks.deploymentShape), 'Service', 1, breaks.serviceParse),
+    input: withBroken(
+      withBroken(documents, 'Deployment', 3, breaks.deploymentShape),
+      'Service',
+      1,
+      breaks.serviceParse,
+    ),
     code: 'E_PARSE',
     document: /document 4 \(Service ratings\)/,
   },
   {
     name: 'a workload that does not parse before a Service that does not parse: the workload',
-    input: withBroken(withBroken(documents, 'Deployment', 1, breaks.deploymentParse), 'Service', 3, breaks.serviceParse),
+    input: withBroken(
+      withBroken(documents, 'Deployment', 1, breaks.deploymentParse),
+      'Service',
+      3,
+      breaks.serviceParse,
+    ),
     code: 'E_PARSE',
     document: /document 6 \(Deployment\b/,
   },
   {
     name: 'a Service that does not parse before a workload that does not parse: the Service',
-    input: withBroken(withBroken(documents, 'Deployment', 2, breaks.deploymentParse), 'Service', 0, breaks.serviceParse),
+    input: withBroken(
+      withBroken(documents, 'Deployment', 2, breaks.deploymentParse),
+      'Service',
+      0,
+      breaks.serviceParse,
+    ),
     code: 'E_PARSE',
     document: /document 1 \(Service details\)/,
   },
   {
     name: 'a workload of the wrong shape before a document that is not a mapping: the workload',
-    input: withBroken(withBroken(documents, 'Deployment', 0, breaks.deploymentShape), 'Service', 2, breaks.serviceNotMapping),
+    input: withBroken(
+      withBroken(documents, 'Deployment', 0, breaks.deploymentShape),
+      'Service',
+      2,
+      breaks.serviceNotMapping,
+    ),
     code: 'E_INPUT',
     document: /document 3 \(Deployment details-v1\)/,
   },
   {
     name: 'a document that is not a mapping before a workload of the wrong shape: that document',
-    input: withBroken(withBroken(documents, 'Deployment', 2, breaks.deploymentShape), 'Service', 0, breaks.serviceNotMapping),
+    input: withBroken(
+      withBroken(documents, 'Deployment', 2, breaks.deploymentShape),
+      'Service',
+      0,
+      breaks.serviceNotMapping,
+    ),
     code: 'E_NOT_MAPPING',
     document: /document 1\b/,
   },

@@ -7,10 +7,14 @@
 import test from 'ava';
 import { runCli } from '../helpers/cli.ts';
 
-const LIBRARY_WORDS = /YAML\.parse|parseAllDocuments|mapAsMap|JS Object|\(node:\d+\)|Warning:|undefined|\n\s+at /;
+const LIBRARY_WORDS =
+  /YAML\.parse|parseAllDocuments|mapAsMap|JS Object|\(node:\d+\)|Warning:|undefined|\n\s+at /;
 
 test('a ResourceList after other documents: named, with how to fix (no library message)', (t) => {
-  const run = runCli([], 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n---\napiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n');
+  const run = runCli(
+    [],
+    'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n---\napiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n',
+  );
   t.is(run.status, 2);
   t.is(run.stdout, '');
   t.is(
@@ -21,18 +25,25 @@ test('a ResourceList after other documents: named, with how to fix (no library m
 });
 
 test('a ResourceList followed by another document: the same message (check too)', (t) => {
-  const input = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n';
+  const input =
+    'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n';
   for (const args of [[], ['check']]) {
     const run = runCli(args, input);
     t.is(run.status, 2, args.join(' '));
     t.is(run.stdout, '');
-    t.regex(run.stderr, /^kube-graceful: E_INPUT: document 1 \(ResourceList\), line 1: document 1 is a ResourceList, but the input holds 2 documents/);
+    t.regex(
+      run.stderr,
+      /^kube-graceful: E_INPUT: document 1 \(ResourceList\), line 1: document 1 is a ResourceList, but the input holds 2 documents/,
+    );
     t.notRegex(run.stderr, LIBRARY_WORDS);
   }
 });
 
 test('a functionConfig without apiVersion and kind says so', (t) => {
-  const run = runCli([], 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  data: {max-request: "10"}\n');
+  const run = runCli(
+    [],
+    'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  data: {max-request: "10"}\n',
+  );
   t.is(run.status, 2);
   t.is(run.stdout, '');
   t.is(
@@ -43,14 +54,23 @@ test('a functionConfig without apiVersion and kind says so', (t) => {
 });
 
 test('a functionConfig of another kind names its apiVersion and kind', (t) => {
-  const run = runCli([], 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: example.com/v1\n  kind: SetLabels\n');
+  const run = runCli(
+    [],
+    'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: example.com/v1\n  kind: SetLabels\n',
+  );
   t.is(run.status, 2);
   t.is(run.stdout, '');
-  t.regex(run.stderr, /^kube-graceful: E_CONFIG: functionConfig: unsupported config: apiVersion "example\.com\/v1" and kind "SetLabels"\n {2}how to fix: /);
+  t.regex(
+    run.stderr,
+    /^kube-graceful: E_CONFIG: functionConfig: unsupported config: apiVersion "example\.com\/v1" and kind "SetLabels"\n {2}how to fix: /,
+  );
 });
 
 test('a !!binary annotation is called binary data, not a map', (t) => {
-  const run = runCli([], 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  annotations:\n    kube-graceful.dev/drain-window: !!binary aGVsbG8=\nspec:\n  template:\n    spec:\n      containers: [{name: c, image: x}]\n');
+  const run = runCli(
+    [],
+    'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  annotations:\n    kube-graceful.dev/drain-window: !!binary aGVsbG8=\nspec:\n  template:\n    spec:\n      containers: [{name: c, image: x}]\n',
+  );
   t.is(run.status, 2);
   t.is(run.stdout, '');
   t.is(
@@ -61,7 +81,8 @@ test('a !!binary annotation is called binary data, not a map', (t) => {
 });
 
 test('valid YAML with a complex key: no Node warning on stderr, output unchanged', (t) => {
-  const input = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    ? [a, b]\n    : c\nspec:\n  template:\n    spec:\n      containers: [{name: c, image: x}]\n';
+  const input =
+    'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    ? [a, b]\n    : c\nspec:\n  template:\n    spec:\n      containers: [{name: c, image: x}]\n';
   for (const args of [[], ['--all-documents']]) {
     const run = runCli(args, input);
     t.is(run.status, 0, run.stderr);
@@ -69,7 +90,8 @@ test('valid YAML with a complex key: no Node warning on stderr, output unchanged
     t.is(run.stdout, input);
   }
   // In a document no mutator reads, parsed with --all-documents, and in a ResourceList item.
-  const configMap = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  ? {a: 1}\n  : b\n';
+  const configMap =
+    'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  ? {a: 1}\n  : b\n';
   const run = runCli(['--all-documents'], configMap);
   t.is(run.status, 0);
   t.is(run.stderr, '');

@@ -8,8 +8,17 @@ import { ManifestDocument } from '../../fn/document/manifest.ts';
 
 test('a shared object is written twice, never as an anchor and alias', (t) => {
   const ref = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'gw' };
-  const doc = new ManifestDocument('apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n', { document: 1, line: 1 });
-  doc.set(['results'], [{ message: 'a', resourceRef: ref }, { message: 'b', resourceRef: ref }]);
+  const doc = new ManifestDocument(
+    'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n',
+    { document: 1, line: 1 },
+  );
+  doc.set(
+    ['results'],
+    [
+      { message: 'a', resourceRef: ref },
+      { message: 'b', resourceRef: ref },
+    ],
+  );
   t.notRegex(doc.text, /[&*]a\d/);
   t.is(doc.text.match(/kind: Deployment/g)?.length, 2);
 });

@@ -11,12 +11,20 @@ for (const name of corpusNames()) {
   test(`pass-through ${name}`, (t) => {
     const input = corpus(name);
     t.true(transform(input, { mutators: [] }).output === input, 'pre-scan on');
-    t.true(transform(input, { mutators: [], parseAll: true }).output === input, 'every document parsed');
+    t.true(
+      transform(input, { mutators: [], parseAll: true }).output === input,
+      'every document parsed',
+    );
   });
 }
 
 test('pass-through through the CLI with every mutator off', (t) => {
-  for (const name of ['istio-gateway-1.17.8-nlb.yaml', 'ingress-nginx.yaml', 'helm4-postrender-input-ingress-nginx.yaml', 'descheduler-cronjob.yaml']) {
+  for (const name of [
+    'istio-gateway-1.17.8-nlb.yaml',
+    'ingress-nginx.yaml',
+    'helm4-postrender-input-ingress-nginx.yaml',
+    'descheduler-cronjob.yaml',
+  ]) {
     const input = corpus(name);
     const run = runCli(NO_MUTATORS, input);
     t.is(run.status, 0, run.stderr);

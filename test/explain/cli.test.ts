@@ -39,8 +39,12 @@ test('stdin: no file or - reads the stream', (t) => {
 });
 
 test('JSON output is valid against the documented schema, for every golden case', (t) => {
-  const Ajv = require('ajv') as new (options: object) => { compile(schema: object): ((data: unknown) => boolean) & { errors?: unknown } };
-  const validate = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(ROOT, 'docs', 'explain.schema.json'), 'utf8')));
+  const Ajv = require('ajv') as new (options: object) => {
+    compile(schema: object): ((data: unknown) => boolean) & { errors?: unknown };
+  };
+  const validate = new Ajv({ allErrors: true, strict: false }).compile(
+    JSON.parse(readFileSync(join(ROOT, 'docs', 'explain.schema.json'), 'utf8')),
+  );
   for (const goldenCase of explainCases()) {
     const json = JSON.parse(readFileSync(join(goldenCase.dir, 'explain.json'), 'utf8'));
     t.true(validate(json), `${goldenCase.name}: ${JSON.stringify(validate.errors)}`);
@@ -55,20 +59,41 @@ test('colour: only on a terminal, never with NO_COLOR set', (t) => {
   t.false(colourWanted({ isTTY: false }, {}));
   t.false(colourWanted({}, {}));
   t.false(colourWanted({ isTTY: true }, { NO_COLOR: '1' }));
-  t.true(colourWanted({ isTTY: true }, { NO_COLOR: '' }), 'an empty NO_COLOR does not count (no-color.org)');
-  const explanation = explain(transform(corpus('istio-gateway-1.17.8-nlb.yaml'), { flags: { 'max-request': '10', buffer: '10' } }));
+  t.true(
+    colourWanted({ isTTY: true }, { NO_COLOR: '' }),
+    'an empty NO_COLOR does not count (no-color.org)',
+  );
+  const explanation = explain(
+    transform(corpus('istio-gateway-1.17.8-nlb.yaml'), {
+      flags: { 'max-request': '10', buffer: '10' },
+    }),
+  );
   const coloured = renderText(explanation, { colour: true });
   t.true(coloured.includes(ESC));
-  t.is(coloured.replace(/\u001b\[[0-9;]*m/g, ''), renderText(explanation), 'colour adds styles, never text');
+  t.is(
+    coloured.replace(/\u001b\[[0-9;]*m/g, ''),
+    renderText(explanation),
+    'colour adds styles, never text',
+  );
 });
 
 test('colour on a real terminal, and NO_COLOR turns it off', (t) => {
   const script = requireTool('script');
   const command = `${process.execPath} ${cliPath()} explain ${gateway.file} ${gateway.args.join(' ')}`;
-  const tty = spawnSync(script, ['-qec', command, '/dev/null'], { encoding: 'utf8', cwd: ROOT, env: { ...process.env, NO_COLOR: '' }, timeout: HANG_GUARD_MS });
+  const tty = spawnSync(script, ['-qec', command, '/dev/null'], {
+    encoding: 'utf8',
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: '' },
+    timeout: HANG_GUARD_MS,
+  });
   t.is(tty.status, 0, tty.stderr);
   t.true(tty.stdout.includes(`${ESC}31m`), 'failure windows in red');
-  const plain = spawnSync(script, ['-qec', command, '/dev/null'], { encoding: 'utf8', cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, timeout: HANG_GUARD_MS });
+  const plain = spawnSync(script, ['-qec', command, '/dev/null'], {
+    encoding: 'utf8',
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: '1' },
+    timeout: HANG_GUARD_MS,
+  });
   t.is(plain.status, 0);
   t.false(plain.stdout.includes(ESC));
 });
@@ -106,7 +131,10 @@ items:
 });
 
 test('a ResourceList cannot be joined with other files (exit 2)', (t) => {
-  const run = runCli(['explain', gateway.file, '-'], 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n');
+  const run = runCli(
+    ['explain', gateway.file, '-'],
+    'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n',
+  );
   t.is(run.status, 2);
   t.regex(run.stderr, /ResourceList, which cannot be joined/);
 });
@@ -118,12 +146,22 @@ test('help lists the subcommands; explain and check take the same setting flags 
   for (const sub of ['explain', 'check']) {
     const subHelp = runCli([sub, '--help'], '');
     t.is(subHelp.status, 0);
-    for (const flag of ['--config', '--max-request', '--drain-window', '--lb-provider', '--istio-injected-namespaces']) t.true(subHelp.stdout.includes(flag), `${sub} ${flag}`);
+    for (const flag of [
+      '--config',
+      '--max-request',
+      '--drain-window',
+      '--lb-provider',
+      '--istio-injected-namespaces',
+    ])
+      t.true(subHelp.stdout.includes(flag), `${sub} ${flag}`);
   }
 });
 
 test('the transform still reads its flags after the shared-flags refactor', (t) => {
-  const run = runCli(['--max-request', '10', '--buffer', '10'], corpus('istio-gateway-1.17.8-nlb.yaml'));
+  const run = runCli(
+    ['--max-request', '10', '--buffer', '10'],
+    corpus('istio-gateway-1.17.8-nlb.yaml'),
+  );
   t.is(run.status, 0, run.stderr);
   t.regex(run.stdout, /terminationGracePeriodSeconds: 200/);
   t.is(runCli(['--no-such-flag'], '').status, 2);

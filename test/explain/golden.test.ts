@@ -9,10 +9,20 @@ import { explainCases, expectedFile, FORMAT_FILES, runInProcess } from './run.ts
 for (const goldenCase of explainCases()) {
   for (const format of goldenCase.formats) {
     test(`explain golden ${goldenCase.name} (${format})`, async (t) => {
-      const run = await runInProcess(['explain', goldenCase.file, '--output', format, ...goldenCase.args]);
+      const run = await runInProcess([
+        'explain',
+        goldenCase.file,
+        '--output',
+        format,
+        ...goldenCase.args,
+      ]);
       t.is(run.exitCode, 0);
       t.deepEqual(run.stderr, []);
-      t.is(run.stdout, expectedFile(goldenCase, FORMAT_FILES[format], run.stdout), `${FORMAT_FILES[format]} differs`);
+      t.is(
+        run.stdout,
+        expectedFile(goldenCase, FORMAT_FILES[format], run.stdout),
+        `${FORMAT_FILES[format]} differs`,
+      );
     });
   }
 }

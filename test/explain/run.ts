@@ -10,7 +10,9 @@ import { KubeGracefulError } from '../../fn/core/errors.ts';
 import { fixturePath, ROOT } from '../helpers/fixtures.ts';
 
 /** Returns what `kube-graceful ARGS` prints (exit 2 with the error's message for bad input). */
-export async function runInProcess(args: readonly string[]): Promise<CommandOutput & { readonly stdout: string }> {
+export async function runInProcess(
+  args: readonly string[],
+): Promise<CommandOutput & { readonly stdout: string }> {
   let output: CommandOutput | undefined;
   const program = buildProgram(async (work) => {
     try {
@@ -23,7 +25,10 @@ export async function runInProcess(args: readonly string[]): Promise<CommandOutp
   await program.parseAsync(['node', 'kube-graceful', ...args]);
   if (!output) throw new Error(`no output for ${args.join(' ')}`);
   const { stdout } = output;
-  return { ...output, stdout: typeof stdout === 'string' ? stdout : Buffer.concat(stdout).toString('utf8') };
+  return {
+    ...output,
+    stdout: typeof stdout === 'string' ? stdout : Buffer.concat(stdout).toString('utf8'),
+  };
 }
 
 export const EXPLAIN_GOLDEN_DIR = join(ROOT, 'test', 'explain', 'golden');
@@ -45,18 +50,33 @@ export function explainCases(): ExplainCase[] {
     .filter((d) => d.isDirectory())
     .map((d) => {
       const dir = join(EXPLAIN_GOLDEN_DIR, d.name);
-      const spec = JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8')) as { input: string; args: string[]; formats: ExplainCase['formats'] };
-      return { name: d.name, dir, file: relative(ROOT, fixturePath('corpus', spec.input)), args: spec.args, formats: spec.formats };
+      const spec = JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8')) as {
+        input: string;
+        args: string[];
+        formats: ExplainCase['formats'];
+      };
+      return {
+        name: d.name,
+        dir,
+        file: relative(ROOT, fixturePath('corpus', spec.input)),
+        args: spec.args,
+        formats: spec.formats,
+      };
     });
 }
 
-export const FORMAT_FILES = { text: 'explain.txt', json: 'explain.json', markdown: 'explain.md' } as const;
+export const FORMAT_FILES = {
+  text: 'explain.txt',
+  json: 'explain.json',
+  markdown: 'explain.md',
+} as const;
 
 /** Returns the expected file's text, writing `actual` first when UPDATE_GOLDEN=1. */
 export function expectedFile(goldenCase: ExplainCase, file: string, actual: string): string {
   const path = join(goldenCase.dir, file);
   if (UPDATE || !existsSync(path)) {
-    if (!UPDATE) throw new Error(`${path} is missing: run npm run golden:update:explain and review it`);
+    if (!UPDATE)
+      throw new Error(`${path} is missing: run npm run golden:update:explain and review it`);
     writeFileSync(path, actual);
   }
   return readFileSync(path, 'utf8');

@@ -20,10 +20,15 @@ import { requireTool } from '../helpers/tools.ts';
 import { runInProcess } from './run.ts';
 import { EXAMPLE_ARGS, EXAMPLE_PICTURE } from '../../scripts/example-picture.mjs';
 
-const INJECTED = { 'istio-injected-namespaces': 'monitoring,argocd,istio-system,ingress-nginx,kube-system,argo,default' };
+const INJECTED = {
+  'istio-injected-namespaces':
+    'monitoring,argocd,istio-system,ingress-nginx,kube-system,argo,default',
+};
 
 function attributes(svg: string, element: string): Array<Record<string, string>> {
-  return [...svg.matchAll(new RegExp(`<g class="${element}"([^>]*)>`, 'g'))].map((m) => Object.fromEntries([...m[1]!.matchAll(/data-([a-z]+)="([^"]*)"/g)].map((a) => [a[1]!, a[2]!])));
+  return [...svg.matchAll(new RegExp(`<g class="${element}"([^>]*)>`, 'g'))].map((m) =>
+    Object.fromEntries([...m[1]!.matchAll(/data-([a-z]+)="([^"]*)"/g)].map((a) => [a[1]!, a[2]!])),
+  );
 }
 
 /** Splits the SVG into its panels, in order: as written, patched, per workload. */
@@ -47,15 +52,43 @@ test('every corpus chart: the picture carries the model numbers and every window
       const [asWritten, patched] = [panelTexts[index * 2]!, panelTexts[index * 2 + 1]!];
       const marks = attributes(patched, 'model-number');
       for (const derived of workload.derived) {
-        t.true(marks.some((m) => m['symbols']!.split(' ').includes(derived.symbol) && Number(m['seconds']) === derived.seconds), `${name}: ${derived.symbol} = ${derived.seconds}`);
+        t.true(
+          marks.some(
+            (m) =>
+              m['symbols']!.split(' ').includes(derived.symbol) &&
+              Number(m['seconds']) === derived.seconds,
+          ),
+          `${name}: ${derived.symbol} = ${derived.seconds}`,
+        );
       }
       const w = workload.inputs.find((i) => i.symbol === 'W');
-      if (w) for (const panel of [asWritten, patched]) t.true(attributes(panel, 'model-number').some((m) => m['symbols']!.split(' ').includes('W') && Number(m['seconds']) === w.value), `${name}: W`);
-      for (const [panel, timeline] of [[asWritten, workload.timelines.asWritten], [patched, workload.timelines.patched]] as const) {
-        const bands = attributes(panel, 'band').map((b) => `${b['outcome']} ${b['kind']} ${b['from']}–${b['to']}`).sort();
-        t.deepEqual(bands, timeline.windows.map((w) => `${w.outcome} ${w.kind} ${w.from}–${w.to ?? ''}`).sort(), `${name}: windows`);
+      if (w)
+        for (const panel of [asWritten, patched])
+          t.true(
+            attributes(panel, 'model-number').some(
+              (m) => m['symbols']!.split(' ').includes('W') && Number(m['seconds']) === w.value,
+            ),
+            `${name}: W`,
+          );
+      for (const [panel, timeline] of [
+        [asWritten, workload.timelines.asWritten],
+        [patched, workload.timelines.patched],
+      ] as const) {
+        const bands = attributes(panel, 'band')
+          .map((b) => `${b['outcome']} ${b['kind']} ${b['from']}–${b['to']}`)
+          .sort();
+        t.deepEqual(
+          bands,
+          timeline.windows.map((w) => `${w.outcome} ${w.kind} ${w.from}–${w.to ?? ''}`).sort(),
+          `${name}: windows`,
+        );
         t.is(attributes(panel, 'event-mark').length, timeline.events.length, `${name}: events`);
-        t.true(panel.startsWith(` data-state="${timeline === workload.timelines.patched ? 'patched' : 'as-written'}" data-failures="${timeline.verdict.failures}"`), name);
+        t.true(
+          panel.startsWith(
+            ` data-state="${timeline === workload.timelines.patched ? 'patched' : 'as-written'}" data-failures="${timeline.verdict.failures}"`,
+          ),
+          name,
+        );
       }
     });
   }
@@ -63,7 +96,11 @@ test('every corpus chart: the picture carries the model numbers and every window
 });
 
 test('R and B are drawn as spans when the grace period is S + R + B', (t) => {
-  const explanation = explain(transform(corpus('istio-gateway-1.30.3-nlb.yaml'), { flags: { 'max-request': '10', buffer: '10' } }));
+  const explanation = explain(
+    transform(corpus('istio-gateway-1.30.3-nlb.yaml'), {
+      flags: { 'max-request': '10', buffer: '10' },
+    }),
+  );
   const marks = attributes(renderSvg(explanation), 'model-number');
   t.true(marks.some((m) => m['symbols'] === 'R' && m['seconds'] === '10'));
   t.true(marks.some((m) => m['symbols'] === 'B' && m['seconds'] === '10'));
@@ -73,16 +110,36 @@ test('R and B are drawn as spans when the grace period is S + R + B', (t) => {
 test('self-contained: no link, script or external reference; light and dark styles', (t) => {
   const explanation = explained('istio-sample-kube-bookinfo.yaml');
   for (const page of [renderSvg(explanation), renderHtml(explanation)]) {
-    t.false(/<script|href=|url\(|@import|https?:\/\/(?!www\.w3\.org\/2000\/svg)/.test(page), 'nothing fetched');
+    t.false(
+      /<script|href=|url\(|@import|https?:\/\/(?!www\.w3\.org\/2000\/svg)/.test(page),
+      'nothing fetched',
+    );
     t.regex(page, /prefers-color-scheme: dark/);
   }
 });
 
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
-function chromium(args: readonly string[]): { stdout: string; stderr: string; status: number | null } {
+function chromium(args: readonly string[]): {
+  stdout: string;
+  stderr: string;
+  status: number | null;
+} {
   const profile = mkdtempSync(join(tmpdir(), 'kg-chromium-'));
-  const run = spawnSync(requireTool('chromium'), [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, ...args], { encoding: 'utf8', timeout: 170_000 });
+  const run = spawnSync(
+    requireTool('chromium'),
+    [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, ...args],
+    { encoding: 'utf8', timeout: 170_000 },
+  );
   return { stdout: run.stdout, stderr: run.stderr, status: run.status };
 }
 
@@ -90,14 +147,20 @@ for (const format of ['svg', 'html'] as const) {
   test(`headless Chromium renders the ${format} without errors to a non-blank image of the expected size`, async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'kg-picture-'));
     const file = join(dir, `explain.${format}`);
-    const out = await runInProcess(['explain', '--format', format, join(ROOT, 'examples/quickstart/istio-gateway-nlb.yaml')]);
+    const out = await runInProcess([
+      'explain',
+      '--format',
+      format,
+      join(ROOT, 'examples/quickstart/istio-gateway-nlb.yaml'),
+    ]);
     t.is(out.exitCode, 0);
     writeFileSync(file, out.stdout);
     const dom = chromium(['--dump-dom', `file://${file}`]);
     t.is(dom.status, 0, dom.stderr);
     t.false(/parsererror|error on line/i.test(dom.stdout), dom.stdout.slice(0, 500));
     t.regex(dom.stdout, /W = S = M = 180 s/);
-    const height = format === 'svg' ? Math.ceil(Number(/height="([\d.]+)"/.exec(out.stdout)![1])) : 900;
+    const height =
+      format === 'svg' ? Math.ceil(Number(/height="([\d.]+)"/.exec(out.stdout)![1])) : 900;
     const png = join(dir, 'shot.png');
     const shot = chromium([`--screenshot=${png}`, `--window-size=960,${height}`, `file://${file}`]);
     t.is(shot.status, 0, shot.stderr);
@@ -110,8 +173,17 @@ for (const format of ['svg', 'html'] as const) {
 }
 
 test('the README shows the example picture, and it is what the script writes now', async (t) => {
-  t.regex(readFileSync(join(ROOT, 'README.md'), 'utf8'), new RegExp(`!\\[[^\\]]+\\]\\(${EXAMPLE_PICTURE as string}\\)`));
-  const now = await runInProcess((EXAMPLE_ARGS).map((a) => (a.endsWith('.yaml') ? join(ROOT, a) : a)));
+  t.regex(
+    readFileSync(join(ROOT, 'README.md'), 'utf8'),
+    new RegExp(`!\\[[^\\]]+\\]\\(${EXAMPLE_PICTURE as string}\\)`),
+  );
+  const now = await runInProcess(
+    EXAMPLE_ARGS.map((a) => (a.endsWith('.yaml') ? join(ROOT, a) : a)),
+  );
   const committed = readFileSync(join(ROOT, EXAMPLE_PICTURE), 'utf8');
-  t.is(committed, now.stdout, 'run `npm run picture` and commit docs/images/quickstart-timeline.svg');
+  t.is(
+    committed,
+    now.stdout,
+    'run `npm run picture` and commit docs/images/quickstart-timeline.svg',
+  );
 });

@@ -27,45 +27,116 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { name: 'NLB gateway, env mode', input: 'istio-gateway-1.17.8-nlb.yaml', flags: { 'max-request': '10', buffer: '10' }, workloads: 1 },
-  { name: 'NLB gateway, sleep mode', input: 'istio-gateway-1.17.8-nlb.yaml', flags: { 'max-request': '10', buffer: '10', 'gateway-mode': 'sleep' }, workloads: 1 },
+  {
+    name: 'NLB gateway, env mode',
+    input: 'istio-gateway-1.17.8-nlb.yaml',
+    flags: { 'max-request': '10', buffer: '10' },
+    workloads: 1,
+  },
+  {
+    name: 'NLB gateway, sleep mode',
+    input: 'istio-gateway-1.17.8-nlb.yaml',
+    flags: { 'max-request': '10', buffer: '10', 'gateway-mode': 'sleep' },
+    workloads: 1,
+  },
   { name: 'NLB gateway 1.30.3, defaults', input: 'istio-gateway-1.30.3-nlb.yaml', workloads: 1 },
-  { name: 'httpbin, classic sidecar, exit-on-zero', input: 'istio-sample-httpbin-httpbin.yaml', flags: { 'sidecar-mode': 'classic', namespace: 'default', 'istio-injected-namespaces': 'default' }, workloads: 1 },
+  {
+    name: 'httpbin, classic sidecar, exit-on-zero',
+    input: 'istio-sample-httpbin-httpbin.yaml',
+    flags: {
+      'sidecar-mode': 'classic',
+      namespace: 'default',
+      'istio-injected-namespaces': 'default',
+    },
+    workloads: 1,
+  },
   {
     name: 'httpbin, classic sidecar, termination drain',
     input: 'istio-sample-httpbin-httpbin.yaml',
-    config: 'apiVersion: kube-graceful.dev/v1alpha1\nkind: GracefulShutdown\nspec: {namespace: default, sidecarMode: classic, mesh: {istioInjectedNamespaces: [default]}, app: {classicDrain: termination-drain}, timing: {maxRequestSeconds: 60}}\n',
+    config:
+      'apiVersion: kube-graceful.dev/v1alpha1\nkind: GracefulShutdown\nspec: {namespace: default, sidecarMode: classic, mesh: {istioInjectedNamespaces: [default]}, app: {classicDrain: termination-drain}, timing: {maxRequestSeconds: 60}}\n',
     workloads: 1,
   },
-  { name: 'httpbin, native sidecar', input: 'istio-sample-httpbin-httpbin.yaml', flags: { 'sidecar-mode': 'native', namespace: 'default', 'istio-injected-namespaces': 'default' }, workloads: 1 },
-  { name: 'httpbin, Linkerd classic', input: 'istio-sample-httpbin-httpbin.yaml', flags: { 'sidecar-mode': 'classic', namespace: 'default', 'linkerd-injected-namespaces': 'default', 'drain-window': '40' }, workloads: 1 },
-  { name: 'bookinfo, classic sidecars', input: 'istio-sample-kube-bookinfo.yaml', flags: { 'sidecar-mode': 'classic', namespace: 'default', 'istio-injected-namespaces': 'default' }, workloads: 6 },
-  { name: 'ingress-nginx hook Jobs, native', input: 'ingress-nginx.yaml', flags: { 'istio-injected-namespaces': 'ingress-nginx', 'app-mode': 'off' }, workloads: 2 },
+  {
+    name: 'httpbin, native sidecar',
+    input: 'istio-sample-httpbin-httpbin.yaml',
+    flags: {
+      'sidecar-mode': 'native',
+      namespace: 'default',
+      'istio-injected-namespaces': 'default',
+    },
+    workloads: 1,
+  },
+  {
+    name: 'httpbin, Linkerd classic',
+    input: 'istio-sample-httpbin-httpbin.yaml',
+    flags: {
+      'sidecar-mode': 'classic',
+      namespace: 'default',
+      'linkerd-injected-namespaces': 'default',
+      'drain-window': '40',
+    },
+    workloads: 1,
+  },
+  {
+    name: 'bookinfo, classic sidecars',
+    input: 'istio-sample-kube-bookinfo.yaml',
+    flags: {
+      'sidecar-mode': 'classic',
+      namespace: 'default',
+      'istio-injected-namespaces': 'default',
+    },
+    workloads: 6,
+  },
+  {
+    name: 'ingress-nginx hook Jobs, native',
+    input: 'ingress-nginx.yaml',
+    flags: { 'istio-injected-namespaces': 'ingress-nginx', 'app-mode': 'off' },
+    workloads: 2,
+  },
 ];
 
 function run(c: Case): TransformResult {
-  return transform(corpus(c.input), { ...(c.flags ? { flags: c.flags } : {}), ...(c.config ? { config: readConfigText(c.config, 'config.yaml') } : {}) });
+  return transform(corpus(c.input), {
+    ...(c.flags ? { flags: c.flags } : {}),
+    ...(c.config ? { config: readConfigText(c.config, 'config.yaml') } : {}),
+  });
 }
 
 /** The objects of a stream by document number (1-based), read with plain yaml. */
 function objects(text: string): Map<number, Record<string, unknown>> {
   const docs = parseAllDocuments(text, { version: '1.1' });
   const map = new Map<number, Record<string, unknown>>();
-  (Array.isArray(docs) ? docs : [docs]).forEach((doc, i) => map.set(i + 1, doc.toJS() as Record<string, unknown>));
+  (Array.isArray(docs) ? docs : [docs]).forEach((doc, i) =>
+    map.set(i + 1, doc.toJS() as Record<string, unknown>),
+  );
   return map;
 }
 
 interface Template {
   metadata?: { annotations?: Record<string, string> };
-  spec?: { terminationGracePeriodSeconds?: number; containers?: Array<{ name: string; env?: Array<{ name: string; value?: string }>; lifecycle?: { preStop?: { sleep?: { seconds: number } } } }> };
+  spec?: {
+    terminationGracePeriodSeconds?: number;
+    containers?: Array<{
+      name: string;
+      env?: Array<{ name: string; value?: string }>;
+      lifecycle?: { preStop?: { sleep?: { seconds: number } } };
+    }>;
+  };
 }
 
 function template(object: Record<string, unknown>): Template {
-  return (getAt(object, ['spec', 'template']) ?? getAt(object, ['spec', 'jobTemplate', 'spec', 'template']) ?? {});
+  return (
+    getAt(object, ['spec', 'template']) ??
+    getAt(object, ['spec', 'jobTemplate', 'spec', 'template']) ??
+    {}
+  );
 }
 
-const seconds = (text: string | undefined) => (text === undefined ? undefined : Number(/^(\d+)s$/.exec(text)?.[1]));
-const derived = (w: WorkloadExplanation, symbol: string) => w.derived.find((d) => d.symbol === symbol)?.seconds;
+const seconds = (text: string | undefined) =>
+  text === undefined ? undefined : Number(/^(\d+)s$/.exec(text)?.[1]);
+const derived = (w: WorkloadExplanation, symbol: string) =>
+  w.derived.find((d) => d.symbol === symbol)?.seconds;
 const setting = (w: WorkloadExplanation, name: string) => w.settings.find((s) => s.name === name);
 
 for (const c of CASES) {
@@ -88,10 +159,16 @@ for (const c of CASES) {
       const grace = patched.spec?.terminationGracePeriodSeconds ?? 30;
       const G = derived(w, 'G')!;
       t.is(setting(w, 'terminationGracePeriodSeconds')?.patched.value, grace, what);
-      if (patched.spec?.terminationGracePeriodSeconds !== undefined) t.is(G, grace, `${what}: derived G`);
+      if (patched.spec?.terminationGracePeriodSeconds !== undefined)
+        t.is(G, grace, `${what}: derived G`);
       else t.true(G <= grace, `${what}: G ${G} fits the default ${grace}`);
-      t.truthy(w.timelines.patched.events.find((e) => e.actor === 'kubelet' && e.at === grace), `${what}: grace deadline at ${grace}`);
-      const proxyConfig = annotations['proxy.istio.io/config'] ? (parse(annotations['proxy.istio.io/config']) as Record<string, unknown>) : {};
+      t.truthy(
+        w.timelines.patched.events.find((e) => e.actor === 'kubelet' && e.at === grace),
+        `${what}: grace deadline at ${grace}`,
+      );
+      const proxyConfig = annotations['proxy.istio.io/config']
+        ? (parse(annotations['proxy.istio.io/config']) as Record<string, unknown>)
+        : {};
       const metadata = (proxyConfig['proxyMetadata'] ?? {}) as Record<string, string>;
       if (w.role === 'gateway') {
         const proxy = patched.spec?.containers?.find((x) => x.name === 'istio-proxy');
@@ -100,7 +177,14 @@ for (const c of CASES) {
           const M = seconds(env('MINIMUM_DRAIN_DURATION'));
           t.is(derived(w, 'M'), M, `${what}: M`);
           t.is(setting(w, 'MINIMUM_DRAIN_DURATION')?.patched.value, M);
-          t.truthy(w.timelines.patched.events.find((e) => e.actor === 'istio-proxy' && e.at === M && e.text.startsWith('MINIMUM_DRAIN_DURATION')));
+          t.truthy(
+            w.timelines.patched.events.find(
+              (e) =>
+                e.actor === 'istio-proxy' &&
+                e.at === M &&
+                e.text.startsWith('MINIMUM_DRAIN_DURATION'),
+            ),
+          );
           t.is(env('EXIT_ON_ZERO_ACTIVE_CONNECTIONS'), 'true');
           const D = seconds(proxyConfig['drainDuration'] as string | undefined) ?? 45;
           t.true(D >= derived(w, 'D')!, `${what}: drainDuration ${D} covers D`);
@@ -109,37 +193,84 @@ for (const c of CASES) {
         const sleep = proxy?.lifecycle?.preStop?.sleep?.seconds;
         if (sleep !== undefined) {
           t.is(derived(w, 'S'), sleep, `${what}: S`);
-          t.truthy(w.timelines.patched.events.find((e) => e.actor === 'istio-proxy' && e.at === sleep && e.text.startsWith('SIGTERM')));
+          t.truthy(
+            w.timelines.patched.events.find(
+              (e) => e.actor === 'istio-proxy' && e.at === sleep && e.text.startsWith('SIGTERM'),
+            ),
+          );
         }
-        t.true(env('MINIMUM_DRAIN_DURATION') !== undefined || sleep !== undefined, `${what}: a drain was written`);
+        t.true(
+          env('MINIMUM_DRAIN_DURATION') !== undefined || sleep !== undefined,
+          `${what}: a drain was written`,
+        );
       } else {
-        for (const name of w.settings.filter((s) => s.name.endsWith(' preStop')).map((s) => s.name.slice(0, -' preStop'.length))) {
-          const sleep = patched.spec?.containers?.find((x) => x.name === name)?.lifecycle?.preStop?.sleep?.seconds;
+        for (const name of w.settings
+          .filter((s) => s.name.endsWith(' preStop'))
+          .map((s) => s.name.slice(0, -' preStop'.length))) {
+          const sleep = patched.spec?.containers?.find((x) => x.name === name)?.lifecycle?.preStop
+            ?.sleep?.seconds;
           t.not(sleep, undefined, `${what}: ${name} has a preStop sleep`);
           t.true(sleep! <= derived(w, 'S')!, `${what}: ${name} sleeps within S`);
-          t.truthy(w.timelines.patched.events.find((e) => e.actor === name && e.at === sleep && e.text.startsWith('SIGTERM')));
+          t.truthy(
+            w.timelines.patched.events.find(
+              (e) => e.actor === name && e.at === sleep && e.text.startsWith('SIGTERM'),
+            ),
+          );
         }
         if (metadata['MINIMUM_DRAIN_DURATION'] !== undefined) {
           // An app's exit-on-zero proxy waits T = S + R (issue #13 item 4), and the timeline says so at T.
           t.is(seconds(metadata['MINIMUM_DRAIN_DURATION']), derived(w, 'T'), `${what}: T`);
-          t.is(derived(w, 'T'), derived(w, 'S')! + Number(w.inputs.find((i) => i.symbol === 'R')!.value), `${what}: T = S + R`);
+          t.is(
+            derived(w, 'T'),
+            derived(w, 'S')! + Number(w.inputs.find((i) => i.symbol === 'R')!.value),
+            `${what}: T = S + R`,
+          );
           t.is(setting(w, 'MINIMUM_DRAIN_DURATION')?.patched.value, derived(w, 'T'));
-          t.truthy(w.timelines.patched.events.find((e) => e.actor === 'istio-proxy' && e.at === derived(w, 'T') && e.text.startsWith('MINIMUM_DRAIN_DURATION')));
+          t.truthy(
+            w.timelines.patched.events.find(
+              (e) =>
+                e.actor === 'istio-proxy' &&
+                e.at === derived(w, 'T') &&
+                e.text.startsWith('MINIMUM_DRAIN_DURATION'),
+            ),
+          );
         }
         if (proxyConfig['terminationDrainDuration'] !== undefined) {
-          t.is(seconds(proxyConfig['terminationDrainDuration'] as string), derived(w, 'T'), `${what}: T`);
-          t.truthy(w.timelines.patched.events.find((e) => e.actor === 'istio-proxy' && e.at === derived(w, 'T')));
+          t.is(
+            seconds(proxyConfig['terminationDrainDuration'] as string),
+            derived(w, 'T'),
+            `${what}: T`,
+          );
+          t.truthy(
+            w.timelines.patched.events.find(
+              (e) => e.actor === 'istio-proxy' && e.at === derived(w, 'T'),
+            ),
+          );
         }
         const wait = annotations['config.alpha.linkerd.io/proxy-wait-before-exit-seconds'];
         if (wait !== undefined) {
           t.is(derived(w, 'T'), Number(wait), `${what}: Linkerd wait is T`);
-          t.truthy(w.timelines.patched.events.find((e) => e.actor === 'linkerd-proxy' && e.at === Number(wait)));
+          t.truthy(
+            w.timelines.patched.events.find(
+              (e) => e.actor === 'linkerd-proxy' && e.at === Number(wait),
+            ),
+          );
         }
-        if (annotations['sidecar.istio.io/nativeSidecar'] === 'true') t.is(setting(w, 'istio-proxy sidecar')?.patched.value, 'native');
+        if (annotations['sidecar.istio.io/nativeSidecar'] === 'true')
+          t.is(setting(w, 'istio-proxy sidecar')?.patched.value, 'native');
       }
       // Every plan relation explain reports holds in the output.
-      for (const s of w.settings) if (s.planned) t.true(s.planned.met, `${what}: ${s.name} meets the plan (${s.planned.relation} ${String(s.planned.value)})`);
-      t.is(w.timelines.patched.verdict.failures, 0, `${what}: patched timeline has no failure window`);
+      for (const s of w.settings)
+        if (s.planned)
+          t.true(
+            s.planned.met,
+            `${what}: ${s.name} meets the plan (${s.planned.relation} ${String(s.planned.value)})`,
+          );
+      t.is(
+        w.timelines.patched.verdict.failures,
+        0,
+        `${what}: patched timeline has no failure window`,
+      );
     }
   });
 
@@ -149,8 +280,14 @@ for (const c of CASES) {
     const output = objects(result.output);
     t.true(result.changes.length > 0);
     for (const change of result.changes) {
-      t.true(isDeepStrictEqual(getAt(input.get(change.document), change.path), change.before), `before of ${change.path.map(String).join('.')}`);
-      t.true(isDeepStrictEqual(getAt(output.get(change.document), change.path), change.after), `after of ${change.path.map(String).join('.')}`);
+      t.true(
+        isDeepStrictEqual(getAt(input.get(change.document), change.path), change.before),
+        `before of ${change.path.map(String).join('.')}`,
+      );
+      t.true(
+        isDeepStrictEqual(getAt(output.get(change.document), change.path), change.after),
+        `after of ${change.path.map(String).join('.')}`,
+      );
     }
   });
 }
@@ -158,11 +295,24 @@ for (const c of CASES) {
 test('explain shows the plan it is handed, never a number of its own', (t) => {
   // A stand-in gateway-drain whose plan disagrees with what the model would compute: explain must
   // print the plan's numbers and formulas as they are.
-  const base = transform(corpus('istio-gateway-1.17.8-nlb.yaml'), { flags: { 'max-request': '10', buffer: '10' } });
+  const base = transform(corpus('istio-gateway-1.17.8-nlb.yaml'), {
+    flags: { 'max-request': '10', buffer: '10' },
+  });
   const real = base.outcomes[0]!;
   const plan = real.plan as GatewayPlan;
-  const odd: GatewayPlan = { ...plan, plan: { ...plan.plan, graceSeconds: { value: 4242, formula: 'G = 4242 (test)', explanation: 'test' } } };
-  const result = { ...base, outcomes: [{ ...real, plan: odd, explain: (context: ExplainContext) => explainGateway(odd, context) }] };
+  const odd: GatewayPlan = {
+    ...plan,
+    plan: {
+      ...plan.plan,
+      graceSeconds: { value: 4242, formula: 'G = 4242 (test)', explanation: 'test' },
+    },
+  };
+  const result = {
+    ...base,
+    outcomes: [
+      { ...real, plan: odd, explain: (context: ExplainContext) => explainGateway(odd, context) },
+    ],
+  };
   const w = explain(result).workloads[0]!;
   t.is(derived(w, 'G'), 4242);
   t.is(w.derived.find((d) => d.symbol === 'G')?.formula, 'G = 4242 (test)');

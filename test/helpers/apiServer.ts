@@ -37,20 +37,53 @@ const resource = (name: string, kind: string, namespaced = true) => ({
 
 const ROUTES: Record<string, unknown> = {
   '/version': { major: '1', minor: '32', gitVersion: 'v1.32.0', platform: 'linux/amd64' },
-  '/api': { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }] },
+  '/api': {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }],
+  },
   '/apis': {
     kind: 'APIGroupList',
     apiVersion: 'v1',
-    groups: ['apps', 'batch', 'policy'].map((name) => ({ name, versions: [{ groupVersion: `${name}/v1`, version: 'v1' }], preferredVersion: { groupVersion: `${name}/v1`, version: 'v1' } })),
+    groups: ['apps', 'batch', 'policy'].map((name) => ({
+      name,
+      versions: [{ groupVersion: `${name}/v1`, version: 'v1' }],
+      preferredVersion: { groupVersion: `${name}/v1`, version: 'v1' },
+    })),
   },
   '/api/v1': {
     kind: 'APIResourceList',
     groupVersion: 'v1',
-    resources: [resource('configmaps', 'ConfigMap'), resource('secrets', 'Secret'), resource('services', 'Service'), resource('serviceaccounts', 'ServiceAccount'), resource('namespaces', 'Namespace', false)],
+    resources: [
+      resource('configmaps', 'ConfigMap'),
+      resource('secrets', 'Secret'),
+      resource('services', 'Service'),
+      resource('serviceaccounts', 'ServiceAccount'),
+      resource('namespaces', 'Namespace', false),
+    ],
   },
-  '/apis/apps/v1': { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: 'apps/v1', resources: [resource('deployments', 'Deployment'), resource('statefulsets', 'StatefulSet'), resource('daemonsets', 'DaemonSet')] },
-  '/apis/batch/v1': { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: 'batch/v1', resources: [resource('jobs', 'Job'), resource('cronjobs', 'CronJob')] },
-  '/apis/policy/v1': { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: 'policy/v1', resources: [resource('poddisruptionbudgets', 'PodDisruptionBudget')] },
+  '/apis/apps/v1': {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: 'apps/v1',
+    resources: [
+      resource('deployments', 'Deployment'),
+      resource('statefulsets', 'StatefulSet'),
+      resource('daemonsets', 'DaemonSet'),
+    ],
+  },
+  '/apis/batch/v1': {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: 'batch/v1',
+    resources: [resource('jobs', 'Job'), resource('cronjobs', 'CronJob')],
+  },
+  '/apis/policy/v1': {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: 'policy/v1',
+    resources: [resource('poddisruptionbudgets', 'PodDisruptionBudget')],
+  },
 };
 
 /** Starts the stand-in on a free loopback port and writes its kubeconfig into `dir`. */
@@ -70,7 +103,18 @@ export async function startApiServer(dir: string): Promise<ApiServer> {
       }
       const body = ROUTES[path];
       const status = req.method === 'GET' && body !== undefined ? 200 : 404;
-      const answer = status === 200 ? body : { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `${path} not found`, reason: 'NotFound', code: 404 };
+      const answer =
+        status === 200
+          ? body
+          : {
+              kind: 'Status',
+              apiVersion: 'v1',
+              metadata: {},
+              status: 'Failure',
+              message: `${path} not found`,
+              reason: 'NotFound',
+              code: 404,
+            };
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(answer));
     });

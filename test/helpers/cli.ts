@@ -11,10 +11,32 @@ export interface CliRun {
 }
 
 /** Returns the result of `kube-graceful ARGS < input`. */
-export function runCli(args: readonly string[], input: string | Buffer, env: NodeJS.ProcessEnv = {}): CliRun {
-  const run = spawnSync(process.execPath, [cliPath(), ...args], { input, env: { ...process.env, ...env }, maxBuffer: 512 * 1024 * 1024, timeout: HANG_GUARD_MS });
-  return { stdout: run.stdout.toString('utf8'), stderr: run.stderr.toString('utf8'), status: run.status };
+export function runCli(
+  args: readonly string[],
+  input: string | Buffer,
+  env: NodeJS.ProcessEnv = {},
+): CliRun {
+  const run = spawnSync(process.execPath, [cliPath(), ...args], {
+    input,
+    env: { ...process.env, ...env },
+    maxBuffer: 512 * 1024 * 1024,
+    timeout: HANG_GUARD_MS,
+  });
+  return {
+    stdout: run.stdout.toString('utf8'),
+    stderr: run.stderr.toString('utf8'),
+    status: run.status,
+  };
 }
 
 /** Flags that switch every mutator off: the engine alone. */
-export const NO_MUTATORS = ['--gateway-mode', 'off', '--job-mode', 'off', '--app-mode', 'off', '--traefik-mode', 'off'];
+export const NO_MUTATORS = [
+  '--gateway-mode',
+  'off',
+  '--job-mode',
+  'off',
+  '--app-mode',
+  'off',
+  '--traefik-mode',
+  'off',
+];

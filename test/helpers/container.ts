@@ -29,10 +29,15 @@ let built: Promise<string> | undefined;
  * the build's output when it fails: a missing base image says to run scripts/test-deps.sh.
  */
 export function builtImage(): Promise<string> {
-  built ??= run('bash', [join(ROOT, 'scripts', 'image', 'build.sh')], { timeout: 300_000 }).then((result) => {
-    if (result.status !== 0) throw new Error(`building ${IMAGE} failed (exit ${result.status}); run \`bash scripts/test-deps.sh\` first\n${result.stderr}${result.stdout}`);
-    return IMAGE;
-  });
+  built ??= run('bash', [join(ROOT, 'scripts', 'image', 'build.sh')], { timeout: 300_000 }).then(
+    (result) => {
+      if (result.status !== 0)
+        throw new Error(
+          `building ${IMAGE} failed (exit ${result.status}); run \`bash scripts/test-deps.sh\` first\n${result.stderr}${result.stdout}`,
+        );
+      return IMAGE;
+    },
+  );
   return built;
 }
 
@@ -106,7 +111,11 @@ export interface ImageConfig {
 
 /** Returns the image's config (user, entrypoint, environment). */
 export function imageConfig(image: string): ImageConfig {
-  const result = spawnSync(podmanPath(), ['image', 'inspect', '--format', '{{json .Config}}', image], { encoding: 'utf8' });
+  const result = spawnSync(
+    podmanPath(),
+    ['image', 'inspect', '--format', '{{json .Config}}', image],
+    { encoding: 'utf8' },
+  );
   if (result.status !== 0) throw new Error(`podman image inspect ${image}: ${result.stderr}`);
   return JSON.parse(result.stdout) as ImageConfig;
 }

@@ -19,7 +19,9 @@ export function corpus(name: string): string {
 
 /** Returns the names of all corpus fixtures. */
 export function corpusNames(): string[] {
-  return readdirSync(fixturePath('corpus')).filter((f) => f.endsWith('.yaml')).sort();
+  return readdirSync(fixturePath('corpus'))
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
 }
 
 /** Returns the absolute path of the bundled CLI (built by `npm run build`). */

@@ -36,16 +36,27 @@ export function goldenCases(prefix = ''): GoldenCase[] {
     .map((d) => {
       const dir = join(GOLDEN_DIR, d.name);
       const from = join(dir, 'input.from');
-      const inputPath = existsSync(from) ? fixturePath('corpus', readFileSync(from, 'utf8').trim()) : join(dir, 'input.yaml');
+      const inputPath = existsSync(from)
+        ? fixturePath('corpus', readFileSync(from, 'utf8').trim())
+        : join(dir, 'input.yaml');
       const input = readFileSync(inputPath, 'utf8');
       const configFile = join(dir, 'config.yaml');
-      return { name: d.name, dir, inputName: relative(ROOT, inputPath), input, ...(existsSync(configFile) ? { configText: readFileSync(configFile, 'utf8') } : {}) };
+      return {
+        name: d.name,
+        dir,
+        inputName: relative(ROOT, inputPath),
+        input,
+        ...(existsSync(configFile) ? { configText: readFileSync(configFile, 'utf8') } : {}),
+      };
     });
 }
 
 /** Returns the result of running kube-graceful on a case with its config. */
 export function runCase(goldenCase: GoldenCase, input = goldenCase.input): TransformResult {
-  const config = goldenCase.configText === undefined ? undefined : readConfigText(goldenCase.configText, 'config.yaml');
+  const config =
+    goldenCase.configText === undefined
+      ? undefined
+      : readConfigText(goldenCase.configText, 'config.yaml');
   return transform(input, config ? { config } : {});
 }
 
@@ -70,9 +81,15 @@ export function expectedOutput(goldenCase: GoldenCase, actual: string): string {
     // The whole copies this format replaces (issue #14 item 7).
     rmSync(join(goldenCase.dir, 'expected.yaml'), { force: true });
   }
-  if (!existsSync(path)) throw new Error(`${relative(ROOT, path)} is missing: run npm run golden:update:stream and review it`);
+  if (!existsSync(path))
+    throw new Error(
+      `${relative(ROOT, path)} is missing: run npm run golden:update:stream and review it`,
+    );
   const output = applyGoldenDiff(goldenCase.input, readFileSync(path, 'utf8'));
-  if (output === undefined) throw new Error(`${relative(ROOT, path)} does not apply to ${goldenCase.inputName}: the input changed; run npm run golden:update:stream and review the diff`);
+  if (output === undefined)
+    throw new Error(
+      `${relative(ROOT, path)} does not apply to ${goldenCase.inputName}: the input changed; run npm run golden:update:stream and review the diff`,
+    );
   return output;
 }
 
@@ -90,7 +107,8 @@ export function validateChangedDocuments(result: TransformResult): number {
     if (!entry.doc || entry.segment.text === before[index]?.segment.text) return;
     const data = entry.doc.data as { kind?: string; items?: unknown[] };
     const objects = data.kind === 'List' && Array.isArray(data.items) ? data.items : [data];
-    for (const object of objects) if (validateKubernetesObject(object as { kind?: string })) checked++;
+    for (const object of objects)
+      if (validateKubernetesObject(object as { kind?: string })) checked++;
   });
   return checked;
 }

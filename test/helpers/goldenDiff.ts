@@ -21,7 +21,8 @@ const CONTEXT = 3;
  */
 export function goldenDiff(inputName: string, input: string, output: string): string {
   const text = labelledDiff(inputName, 'kube-graceful output', input, output);
-  if (applyGoldenDiff(input, text) !== output) throw new Error(`the diff of ${inputName} does not give back the output byte for byte`);
+  if (applyGoldenDiff(input, text) !== output)
+    throw new Error(`the diff of ${inputName} does not give back the output byte for byte`);
   return text;
 }
 
@@ -30,8 +31,15 @@ export function goldenDiff(inputName: string, input: string, output: string): st
  * (`@@ -12,6 +12,9 @@ Deployment/httpbin`), as `git diff` names the function, so a reviewer sees
  * what changed without opening the input.
  */
-export function labelledDiff(oldName: string, newName: string, oldText: string, newText: string): string {
-  const patch = structuredPatch(oldName, newName, oldText, newText, undefined, undefined, { context: CONTEXT });
+export function labelledDiff(
+  oldName: string,
+  newName: string,
+  oldText: string,
+  newText: string,
+): string {
+  const patch = structuredPatch(oldName, newName, oldText, newText, undefined, undefined, {
+    context: CONTEXT,
+  });
   const labels = hunkLabels(oldText, patch);
   let hunk = 0;
   return formatPatch(patch, FILE_HEADERS_ONLY).replace(/^@@ .* @@$/gm, (header) => {
@@ -59,7 +67,9 @@ function atStatedLines(input: string, patch: StructuredPatch): boolean {
   const lines = input.split('\n');
   return patch.hunks.every((hunk) => {
     // A hunk's old lines in order: context (' ') and removed ('-'); '\\' marks a missing final newline.
-    const old = hunk.lines.filter((line) => line.startsWith(' ') || line.startsWith('-')).map((line) => line.slice(1));
+    const old = hunk.lines
+      .filter((line) => line.startsWith(' ') || line.startsWith('-'))
+      .map((line) => line.slice(1));
     // `-0,0` (an empty input) counts from 0; any other start is 1-based.
     const first = hunk.oldLines === 0 && hunk.oldStart === 0 ? 0 : hunk.oldStart - 1;
     return old.length === hunk.oldLines && old.every((line, i) => lines[first + i] === line);
@@ -74,12 +84,14 @@ function hunkLabels(input: string, patch: StructuredPatch): Array<string | undef
   if (!Array.isArray(docs)) return [];
   const lineStarts = lineCounter.lineStarts;
   return patch.hunks.map((hunk) => {
-    const leadingContext = hunk.lines.findIndex((line) => line.startsWith('-') || line.startsWith('+'));
+    const leadingContext = hunk.lines.findIndex(
+      (line) => line.startsWith('-') || line.startsWith('+'),
+    );
     // Line numbers are 1-based; a hunk that only adds lines at the end starts past the last line.
     const line = Math.min(hunk.oldStart + Math.max(leadingContext, 0), lineStarts.length);
     const offset = lineStarts[Math.max(line - 1, 0)] ?? 0;
     const doc = docs.find((d) => d.range[0] <= offset && offset <= d.range[2]);
-    return doc?.contents ? resourceAt(doc.contents as Node, offset) : undefined;
+    return doc?.contents ? resourceAt(doc.contents, offset) : undefined;
   });
 }
 
@@ -91,7 +103,9 @@ function resourceAt(node: Node, offset: number): string | undefined {
   const name = isMap(metadata) ? metadata.get('name') : undefined;
   const items = node.get('items', true);
   if (isSeq(items)) {
-    const item = items.items.find((i) => isMap(i) && i.range && i.range[0] <= offset && offset <= i.range[2]);
+    const item = items.items.find(
+      (i) => isMap(i) && i.range && i.range[0] <= offset && offset <= i.range[2],
+    );
     const inner = item ? resourceAt(item as Node, offset) : undefined;
     if (inner) return `${String(kind)} ${inner}`;
   }

@@ -5,7 +5,16 @@
  * the demo chart (test/fixtures/charts/graceful-demo).
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
@@ -41,7 +50,11 @@ export interface RunOptions {
 /** Runs `file args` without blocking the event loop; never throws for a non-zero exit. */
 export function run(file: string, args: readonly string[], options: RunOptions = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { env: options.env ?? process.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(file, args, {
+      env: options.env ?? process.env,
+      cwd: options.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeout ?? HANG_GUARD_MS);
@@ -53,7 +66,12 @@ export function run(file: string, args: readonly string[], options: RunOptions =
     });
     child.on('close', (status) => {
       clearTimeout(timer);
-      resolve({ stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), status, command: [file, ...args].join(' ') });
+      resolve({
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        status,
+        command: [file, ...args].join(' '),
+      });
     });
     child.stdin.on('error', () => {
       // a tool that exits before reading all input
@@ -63,14 +81,26 @@ export function run(file: string, args: readonly string[], options: RunOptions =
 }
 
 /** Runs and fails the test unless the exit code is 0; returns stdout. */
-export async function runOk(t: ExecutionContext, file: string, args: readonly string[], options: RunOptions = {}): Promise<string> {
+export async function runOk(
+  t: ExecutionContext,
+  file: string,
+  args: readonly string[],
+  options: RunOptions = {},
+): Promise<string> {
   const result = await run(file, args, options);
-  if (result.status !== 0) t.fail(`${result.command} exited ${result.status}\n--- stderr ---\n${result.stderr}\n--- stdout ---\n${result.stdout.slice(0, 4000)}`);
+  if (result.status !== 0)
+    t.fail(
+      `${result.command} exited ${result.status}\n--- stderr ---\n${result.stderr}\n--- stdout ---\n${result.stdout.slice(0, 4000)}`,
+    );
   return result.stdout;
 }
 
 /** Runs the bundled CLI directly (the expected output of every tool path). */
-export function runCliAsync(args: readonly string[], input: string, env: NodeJS.ProcessEnv = process.env): Promise<Run> {
+export function runCliAsync(
+  args: readonly string[],
+  input: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Run> {
   return run(process.execPath, [cliPath(), ...args], { input, env });
 }
 
@@ -116,13 +146,21 @@ export interface Doc {
 export interface KubeObject {
   apiVersion?: string;
   kind?: string;
-  metadata?: { name?: string; annotations?: Record<string, string>; labels?: Record<string, string> };
+  metadata?: {
+    name?: string;
+    annotations?: Record<string, string>;
+    labels?: Record<string, string>;
+  };
   spec?: {
     template?: {
       metadata?: { annotations?: Record<string, string> };
       spec?: {
         terminationGracePeriodSeconds?: number;
-        containers?: Array<{ name: string; env?: Array<{ name: string; value?: string }>; command?: string[] }>;
+        containers?: Array<{
+          name: string;
+          env?: Array<{ name: string; value?: string }>;
+          command?: string[];
+        }>;
         initContainers?: Array<{ name: string }>;
       };
     };
@@ -136,7 +174,12 @@ export function splitDocs(stream: string): Doc[] {
   for (const part of stream.split(/^---[ \t]*$/m)) {
     const object = parse(part, { version: '1.1' }) as KubeObject | null;
     if (!object || typeof object !== 'object') continue;
-    docs.push({ text: part.replace(/^\n/, ''), kind: String(object.kind), name: String(object.metadata?.name), object });
+    docs.push({
+      text: part.replace(/^\n/, ''),
+      kind: String(object.kind),
+      name: String(object.metadata?.name),
+      object,
+    });
   }
   return docs;
 }
@@ -144,7 +187,10 @@ export function splitDocs(stream: string): Doc[] {
 /** Returns the one document of this kind and name; fails the test if there is not exactly one. */
 export function doc(t: ExecutionContext, docs: readonly Doc[], kind: string, name: string): Doc {
   const found = docs.filter((d) => d.kind === kind && d.name === name);
-  if (found.length !== 1) t.fail(`expected one ${kind} ${name}, found ${found.length} among ${docs.map((d) => `${d.kind}/${d.name}`).join(', ')}`);
+  if (found.length !== 1)
+    t.fail(
+      `expected one ${kind} ${name}, found ${found.length} among ${docs.map((d) => `${d.kind}/${d.name}`).join(', ')}`,
+    );
   return found[0]!;
 }
 
@@ -175,35 +221,76 @@ export function proxyEnv(object: KubeObject): Record<string, string | undefined>
  */
 export function assertGatewayPatched(t: ExecutionContext, object: KubeObject, where: string): void {
   const env = proxyEnv(object);
-  t.regex(env['MINIMUM_DRAIN_DURATION'] ?? '', /^\d+s$/, `${where}: istio-proxy MINIMUM_DRAIN_DURATION`);
-  t.is(env['EXIT_ON_ZERO_ACTIVE_CONNECTIONS'], 'true', `${where}: istio-proxy EXIT_ON_ZERO_ACTIVE_CONNECTIONS`);
+  t.regex(
+    env['MINIMUM_DRAIN_DURATION'] ?? '',
+    /^\d+s$/,
+    `${where}: istio-proxy MINIMUM_DRAIN_DURATION`,
+  );
+  t.is(
+    env['EXIT_ON_ZERO_ACTIVE_CONNECTIONS'],
+    'true',
+    `${where}: istio-proxy EXIT_ON_ZERO_ACTIVE_CONNECTIONS`,
+  );
   const grace = object.spec?.template?.spec?.terminationGracePeriodSeconds;
-  t.true(typeof grace === 'number' && grace > 30, `${where}: terminationGracePeriodSeconds ${grace} should exceed the 30 s default`);
-  t.true(typeof grace === 'number' && grace >= Number.parseInt(env['MINIMUM_DRAIN_DURATION'] ?? '0', 10), `${where}: grace ${grace} holds the minimum drain`);
+  t.true(
+    typeof grace === 'number' && grace > 30,
+    `${where}: terminationGracePeriodSeconds ${grace} should exceed the 30 s default`,
+  );
+  t.true(
+    typeof grace === 'number' && grace >= Number.parseInt(env['MINIMUM_DRAIN_DURATION'] ?? '0', 10),
+    `${where}: grace ${grace} holds the minimum drain`,
+  );
 }
 
 /** Asserts the gateway Deployment is as the chart rendered it (no drain env, no grace period). */
-export function assertGatewayUntouched(t: ExecutionContext, object: KubeObject, where: string): void {
+export function assertGatewayUntouched(
+  t: ExecutionContext,
+  object: KubeObject,
+  where: string,
+): void {
   t.deepEqual(proxyEnv(object), {}, `${where}: istio-proxy env`);
-  t.is(object.spec?.template?.spec?.terminationGracePeriodSeconds, undefined, `${where}: terminationGracePeriodSeconds`);
+  t.is(
+    object.spec?.template?.spec?.terminationGracePeriodSeconds,
+    undefined,
+    `${where}: terminationGracePeriodSeconds`,
+  );
 }
 
 /** The job-sidecar-quit change in native mode (Kubernetes ≥ 1.29, the default 1.31). */
 export function assertJobNative(t: ExecutionContext, object: KubeObject, where: string): void {
-  t.is(object.spec?.template?.metadata?.annotations?.['sidecar.istio.io/nativeSidecar'], 'true', `${where}: Job pod template sidecar.istio.io/nativeSidecar`);
+  t.is(
+    object.spec?.template?.metadata?.annotations?.['sidecar.istio.io/nativeSidecar'],
+    'true',
+    `${where}: Job pod template sidecar.istio.io/nativeSidecar`,
+  );
 }
 
 /** The job-sidecar-quit change in wrap mode (Kubernetes 1.28): the command runs under the quit wrapper. */
 export function assertJobWrapped(t: ExecutionContext, object: KubeObject, where: string): void {
   const migrate = object.spec?.template?.spec?.containers?.find((c) => c.name === 'migrate');
-  t.true(migrate?.command?.includes('kube-graceful-wrap') ?? false, `${where}: migrate command wrapped: ${JSON.stringify(migrate?.command)}`);
-  t.is(object.spec?.template?.metadata?.annotations?.['sidecar.istio.io/nativeSidecar'], 'false', `${where}: native sidecar pinned off`);
+  t.true(
+    migrate?.command?.includes('kube-graceful-wrap') ?? false,
+    `${where}: migrate command wrapped: ${JSON.stringify(migrate?.command)}`,
+  );
+  t.is(
+    object.spec?.template?.metadata?.annotations?.['sidecar.istio.io/nativeSidecar'],
+    'false',
+    `${where}: native sidecar pinned off`,
+  );
 }
 
 /** Asserts the Job is exactly as the chart rendered it. */
 export function assertJobUntouched(t: ExecutionContext, object: KubeObject, where: string): void {
-  t.is(object.spec?.template?.metadata?.annotations, undefined, `${where}: Job pod template annotations`);
-  t.deepEqual(object.spec?.template?.spec?.containers?.[0]?.command, ['sh', '-c', 'echo migrate'], `${where}: Job command`);
+  t.is(
+    object.spec?.template?.metadata?.annotations,
+    undefined,
+    `${where}: Job pod template annotations`,
+  );
+  t.deepEqual(
+    object.spec?.template?.spec?.containers?.[0]?.command,
+    ['sh', '-c', 'echo migrate'],
+    `${where}: Job command`,
+  );
 }
 
 /**
@@ -213,7 +300,10 @@ export function assertJobUntouched(t: ExecutionContext, object: KubeObject, wher
  * writes an error result and exits 1.
  */
 export function withErrorFinding(text: string): string {
-  const broken = text.replace(/^(kind: Deployment\nmetadata:\n)/m, '$1  annotations:\n    kube-graceful.dev/drain-window: "soon"\n');
+  const broken = text.replace(
+    /^(kind: Deployment\nmetadata:\n)/m,
+    '$1  annotations:\n    kube-graceful.dev/drain-window: "soon"\n',
+  );
   if (broken === text) throw new Error('withErrorFinding: no "kind: Deployment\\nmetadata:" found');
   return broken;
 }

@@ -35,7 +35,11 @@ export { HANG_GUARD_MS };
 const WRAPPER = join(ROOT, 'test', 'helpers', 'reliability-rss.mjs');
 
 /** Returns the result of `kube-graceful ARGS < input`, killed (SIGKILL) after the time limit. */
-export function runBounded(args: readonly string[], input: string | Buffer, options: BoundedOptions = {}): BoundedRun {
+export function runBounded(
+  args: readonly string[],
+  input: string | Buffer,
+  options: BoundedOptions = {},
+): BoundedRun {
   const stdin = options.stdinFile ? openSync(options.stdinFile, 'r') : 'pipe';
   const stdout = options.stdoutFile ? openSync(options.stdoutFile, 'w') : 'pipe';
   const started = Date.now();

@@ -9,7 +9,14 @@ process.argv.splice(1, 2, cli); // the CLI sees `node cli.js args…`, as when r
 process.on('exit', () => {
   const usage = process.resourceUsage();
   try {
-    writeSync(3, JSON.stringify({ maxRssKiB: usage.maxRSS, userMs: usage.userCPUTime / 1000, systemMs: usage.systemCPUTime / 1000 }));
+    writeSync(
+      3,
+      JSON.stringify({
+        maxRssKiB: usage.maxRSS,
+        userMs: usage.userCPUTime / 1000,
+        systemMs: usage.systemCPUTime / 1000,
+      }),
+    );
   } catch {
     // no fd 3: run by hand
   }

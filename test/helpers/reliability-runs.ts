@@ -16,7 +16,8 @@ function integerFromEnv(name: string, fallback: number): number {
   const text = process.env[name];
   if (text === undefined || text.trim() === '') return fallback;
   const value = Number(text);
-  if (!Number.isSafeInteger(value)) throw new Error(`${name} must be an integer, got ${JSON.stringify(text)}`);
+  if (!Number.isSafeInteger(value))
+    throw new Error(`${name} must be an integer, got ${JSON.stringify(text)}`);
   return value;
 }
 
@@ -26,7 +27,9 @@ export function propertyParameters<T>(defaultRuns: number): Parameters<T> {
   const path = process.env['KUBE_GRACEFUL_PROPERTY_PATH'];
   return {
     numRuns: integerFromEnv('KUBE_GRACEFUL_PROPERTY_RUNS', defaultRuns),
-    ...(seed !== undefined && seed !== '' ? { seed: integerFromEnv('KUBE_GRACEFUL_PROPERTY_SEED', 0) } : {}),
+    ...(seed !== undefined && seed !== ''
+      ? { seed: integerFromEnv('KUBE_GRACEFUL_PROPERTY_SEED', 0) }
+      : {}),
     ...(path !== undefined && path !== '' ? { path } : {}),
   };
 }
@@ -36,9 +39,12 @@ export function propertyParameters<T>(defaultRuns: number): Parameters<T> {
  * busy the machine is (issue #15.7: a time budget made the suite's work depend on the load), or,
  * when KUBE_GRACEFUL_FUZZ_SECONDS asks for it, a time budget in milliseconds.
  */
-export function fuzzBudget(defaultRounds: number): { readonly rounds: number } | { readonly milliseconds: number } {
+export function fuzzBudget(
+  defaultRounds: number,
+): { readonly rounds: number } | { readonly milliseconds: number } {
   const seconds = process.env['KUBE_GRACEFUL_FUZZ_SECONDS'];
-  if (seconds !== undefined && seconds.trim() !== '') return { milliseconds: integerFromEnv('KUBE_GRACEFUL_FUZZ_SECONDS', 0) * 1000 };
+  if (seconds !== undefined && seconds.trim() !== '')
+    return { milliseconds: integerFromEnv('KUBE_GRACEFUL_FUZZ_SECONDS', 0) * 1000 };
   return { rounds: integerFromEnv('KUBE_GRACEFUL_FUZZ_ROUNDS', defaultRounds) };
 }
 

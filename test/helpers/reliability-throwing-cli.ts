@@ -30,10 +30,24 @@ const throwing: RegisteredMutator = defineMutator<never, 'app-graceful'>({
   mutate(workload) {
     seen++;
     if (seen > edits) {
-      if (how === 'input') throw new KubeGracefulError('E_INPUT', `refused workload ${seen} part-way through the run`, { document: seen });
+      if (how === 'input')
+        throw new KubeGracefulError(
+          'E_INPUT',
+          `refused workload ${seen} part-way through the run`,
+          { document: seen },
+        );
       throw new Error(`crashed on workload ${seen} part-way through the run`);
     }
-    return { changes: [{ path: workload.at('metadata', 'annotations', 'atomic.example/edited'), value: String(seen), reason: 'edited before the crash' }], findings: [] };
+    return {
+      changes: [
+        {
+          path: workload.at('metadata', 'annotations', 'atomic.example/edited'),
+          value: String(seen),
+          reason: 'edited before the crash',
+        },
+      ],
+      findings: [],
+    };
   },
 });
 (MUTATORS as unknown as RegisteredMutator[]).push(throwing);
@@ -44,14 +58,14 @@ let writes = 0;
 const fs = createRequire(import.meta.url)('node:fs') as typeof NodeFs;
 const realWriteSync = fs.writeSync;
 const realWritevSync = fs.writevSync;
-fs.writeSync = ((fd: number, ...rest: unknown[]) => {
+fs.writeSync = (fd: number, ...rest: unknown[]) => {
   if (fd === 1) writes++;
   return (realWriteSync as (...args: unknown[]) => number)(fd, ...rest);
-});
-fs.writevSync = ((fd: number, ...rest: unknown[]) => {
+};
+fs.writevSync = (fd: number, ...rest: unknown[]) => {
   if (fd === 1) writes++;
   return (realWritevSync as (...args: unknown[]) => number)(fd, ...rest);
-});
+};
 syncBuiltinESMExports();
 process.on('exit', () => {
   try {

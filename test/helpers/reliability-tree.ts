@@ -9,17 +9,23 @@ import { isRecord } from '../../fn/core/fieldPath.ts';
 import type { FieldPath } from '../../fn/core/fieldPath.ts';
 import type { ChangeRecord } from '../../fn/core/records.ts';
 import { splitStream } from '../../fn/stream/split.ts';
-import { isCommentOnly } from '../../fn/stream/prescan.ts';
+import { isCommentOnly } from '../../fn/document/prescan.ts';
 import { parseOptions } from '../../fn/yaml/options.ts';
 
 /** A path of map keys and list indexes into plain data. */
 export type ConcretePath = ReadonlyArray<string | number>;
 
 /** Returns the paths of every leaf where `a` and `b` differ (a missing side counts as different). */
-export function leafDiffs(a: unknown, b: unknown, path: ConcretePath = [], out: ConcretePath[] = []): ConcretePath[] {
+export function leafDiffs(
+  a: unknown,
+  b: unknown,
+  path: ConcretePath = [],
+  out: ConcretePath[] = [],
+): ConcretePath[] {
   if (isDeepStrictEqual(a, b)) return out;
   if (isRecord(a) && isRecord(b)) {
-    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) leafDiffs(a[key], b[key], [...path, key], out);
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)]))
+      leafDiffs(a[key], b[key], [...path, key], out);
     return out;
   }
   if (Array.isArray(a) && Array.isArray(b)) {
@@ -50,14 +56,19 @@ function leaves(value: unknown, path: ConcretePath, out: ConcretePath[]): void {
  * the key fields of items the selector addresses (`env[name=X]` creates `name: X` too); undefined
  * when the path does not lead anywhere in `root`.
  */
-export function resolvePath(root: unknown, path: FieldPath): { path: ConcretePath; keyFields: ConcretePath[] } | undefined {
+export function resolvePath(
+  root: unknown,
+  path: FieldPath,
+): { path: ConcretePath; keyFields: ConcretePath[] } | undefined {
   const concrete: Array<string | number> = [];
   const keyFields: ConcretePath[] = [];
   let node: unknown = root;
   for (const segment of path) {
     if (typeof segment === 'object') {
       if (!Array.isArray(node)) return undefined;
-      const index = node.findIndex((item) => isRecord(item) && item[segment.key] === segment.equals);
+      const index = node.findIndex(
+        (item) => isRecord(item) && item[segment.key] === segment.equals,
+      );
       if (index === -1) return undefined;
       concrete.push(index);
       keyFields.push([...concrete, segment.key]);
@@ -92,7 +103,12 @@ export interface ReadSegment {
 /** Returns the stream's segments as the engine cuts them, each with its data. */
 export function readSegments(stream: string): { bom: string; segments: ReadSegment[] } {
   const { bom, segments } = splitStream(stream);
-  return { bom, segments: segments.map((s) => (isCommentOnly(s.text) ? { text: s.text } : { text: s.text, data: readData(s.text) })) };
+  return {
+    bom,
+    segments: segments.map((s) =>
+      isCommentOnly(s.text) ? { text: s.text } : { text: s.text, data: readData(s.text) },
+    ),
+  };
 }
 
 /** `kind namespace/name` of an object, for telling documents apart. */
@@ -108,7 +124,9 @@ export function objectBase(documentData: unknown, record: ChangeRecord): Concret
   if (documentData['kind'] !== 'List' || !Array.isArray(documentData['items'])) return [];
   const index = documentData['items'].findIndex((item) => {
     if (!isRecord(item) || !isRecord(item['metadata'])) return false;
-    return item['kind'] === record.resource.kind && item['metadata']['name'] === record.resource.name;
+    return (
+      item['kind'] === record.resource.kind && item['metadata']['name'] === record.resource.name
+    );
   });
   return index === -1 ? undefined : ['items', index];
 }
@@ -126,6 +144,11 @@ export function valueAt(root: unknown, path: ConcretePath): unknown {
 /** Returns a copy of `value` without null map entries (the API server reads `key: null` as absent). */
 export function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);
-  if (isRecord(value)) return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)]));
+  if (isRecord(value))
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== null)
+        .map(([k, v]) => [k, withoutNulls(v)]),
+    );
   return value;
 }

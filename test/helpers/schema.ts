@@ -9,7 +9,9 @@ const require = createRequire(import.meta.url);
 /** Throws an Error naming the field when `object` is not a valid object of its kind; unknown kinds are skipped and return false. */
 export function validateKubernetesObject(object: { apiVersion?: string; kind?: string }): boolean {
   const { apiVersion = '', kind = '' } = object;
-  const module = apiVersion.includes('/') ? `kubernetes-models/${apiVersion}/${kind}` : `kubernetes-models/${apiVersion}/${kind}`;
+  const module = apiVersion.includes('/')
+    ? `kubernetes-models/${apiVersion}/${kind}`
+    : `kubernetes-models/${apiVersion}/${kind}`;
   let Model: new (data: unknown) => { validate(): void };
   try {
     Model = (require(module) as Record<string, new (data: unknown) => { validate(): void }>)[kind]!;

@@ -19,7 +19,11 @@ const servers = new Map();
 function open(status, doneFile, logFile) {
   return new Promise((resolve, reject) => {
     const server = createServer((req, res) => {
-      const record = { method: req.method ?? '', path: req.url ?? '', programDone: doneFile !== '-' && existsSync(doneFile) };
+      const record = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        programDone: doneFile !== '-' && existsSync(doneFile),
+      };
       appendFileSync(logFile, `${JSON.stringify(record)}\n`);
       req.resume();
       res.statusCode = status;
@@ -46,18 +50,20 @@ function close(port) {
 
 // Commands are handled one after the other, so answers come back in the order asked.
 let queue = Promise.resolve();
-createInterface({ input: process.stdin }).on('line', (line) => {
-  const [command, ...args] = line.split('\t');
-  queue = queue.then(async () => {
-    try {
-      if (command === 'open') process.stdout.write(`${await open(Number(args[0]), args[1], args[2])}\n`);
-      else if (command === 'close') {
-        await close(Number(args[0]));
-        process.stdout.write(`closed ${args[0]}\n`);
+createInterface({ input: process.stdin })
+  .on('line', (line) => {
+    const [command, ...args] = line.split('\t');
+    queue = queue.then(async () => {
+      try {
+        if (command === 'open')
+          process.stdout.write(`${await open(Number(args[0]), args[1], args[2])}\n`);
+        else if (command === 'close') {
+          await close(Number(args[0]));
+          process.stdout.write(`closed ${args[0]}\n`);
+        } else process.stdout.write(`error unknown command ${JSON.stringify(line)}\n`);
+      } catch (error) {
+        process.stdout.write(`error ${String(error).replace(/\n/g, ' ')}\n`);
       }
-      else process.stdout.write(`error unknown command ${JSON.stringify(line)}\n`);
-    } catch (error) {
-      process.stdout.write(`error ${String(error).replace(/\n/g, ' ')}\n`);
-    }
-  });
-}).on('close', () => process.exit(0));
+    });
+  })
+  .on('close', () => process.exit(0));

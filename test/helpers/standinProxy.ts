@@ -73,7 +73,9 @@ function ask(...words: string[]): Promise<string> {
   const { child, waiting } = started();
   for (const pipe of [child.stdout, child.stdin] as unknown as Array<{ ref(): void }>) pipe.ref();
   return new Promise((resolve, reject) => {
-    waiting.push((line) => (line.startsWith('error ') ? reject(new Error(`stand-in proxy: ${line}`)) : resolve(line)));
+    waiting.push((line) =>
+      line.startsWith('error ') ? reject(new Error(`stand-in proxy: ${line}`)) : resolve(line),
+    );
     child.stdin.write(`${words.join('\t')}\n`);
   });
 }
@@ -82,9 +84,13 @@ function ask(...words: string[]): Promise<string> {
  * Starts a loopback stand-in that answers every request with `status` (default 200) and records
  * it, noting whether `doneFile` existed at that moment.
  */
-export async function startStandinProxy(options: { status?: number; doneFile?: string } = {}): Promise<StandinProxy> {
+export async function startStandinProxy(
+  options: { status?: number; doneFile?: string } = {},
+): Promise<StandinProxy> {
   const log = join(started().dir, `requests-${counter++}.jsonl`);
-  const port = Number(await ask('open', String(options.status ?? 200), options.doneFile ?? '-', log));
+  const port = Number(
+    await ask('open', String(options.status ?? 200), options.doneFile ?? '-', log),
+  );
   if (!Number.isInteger(port) || port <= 0) throw new Error(`stand-in proxy: no port (${port})`);
   let closed = false;
   return {
@@ -96,7 +102,10 @@ export async function startStandinProxy(options: { status?: number; doneFile?: s
       } catch {
         return []; // no request yet: the log is created by the first one
       }
-      return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Recorded);
+      return text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Recorded);
     },
     async close() {
       if (closed) return;

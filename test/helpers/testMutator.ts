@@ -15,12 +15,33 @@ export const probeMutator: RegisteredMutator = defineMutator<never, 'app-gracefu
   enabled: () => true,
   mutate(workload) {
     const changes: ProposedChange[] = [
-      { path: workload.at('spec', 'terminationGracePeriodSeconds'), value: 99, reason: 'probe grace' },
-      { path: workload.at('metadata', 'annotations', 'probe.example/on'), value: 'yes', reason: 'probe annotation (a YAML 1.1 boolean word)' },
+      {
+        path: workload.at('spec', 'terminationGracePeriodSeconds'),
+        value: 99,
+        reason: 'probe grace',
+      },
+      {
+        path: workload.at('metadata', 'annotations', 'probe.example/on'),
+        value: 'yes',
+        reason: 'probe annotation (a YAML 1.1 boolean word)',
+      },
     ];
     for (const container of workload.containers) {
-      changes.push({ path: workload.containerAt(container.name, 'env', { key: 'name', equals: 'PROBE' }, 'value'), value: '0644', reason: 'probe env' });
-      changes.push({ path: workload.containerAt(container.name, 'lifecycle', 'preStop'), value: { sleep: { seconds: 7 } }, reason: 'probe preStop' });
+      changes.push({
+        path: workload.containerAt(
+          container.name,
+          'env',
+          { key: 'name', equals: 'PROBE' },
+          'value',
+        ),
+        value: '0644',
+        reason: 'probe env',
+      });
+      changes.push({
+        path: workload.containerAt(container.name, 'lifecycle', 'preStop'),
+        value: { sleep: { seconds: 7 } },
+        reason: 'probe preStop',
+      });
     }
     return { changes, findings: [] };
   },

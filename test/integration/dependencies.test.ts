@@ -10,7 +10,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { undeclaredImports } from '../../scripts/undeclared-imports.mjs';
 
-type Problem = { folder: string; name: string; files: string[] };
+interface Problem {
+  folder: string;
+  name: string;
+  files: string[];
+}
 const check = undeclaredImports as (root: string) => Problem[];
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -25,11 +29,30 @@ test('the check finds undeclared packages, a devDependency in fn/, dynamic impor
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text);
   };
-  write('package.json', JSON.stringify({ name: 'p', dependencies: { run: '1' }, devDependencies: { dev: '1' } }));
-  write('fn/a.ts', "import { x } from 'run';\nimport type { Y } from 'dev';\nimport {\n  z,\n} from '@scope/pkg/sub';\nimport { readFileSync } from 'node:fs';\nimport { y } from './b.ts';\n// import nothing from 'in-a-comment';\n");
+  write(
+    'package.json',
+    JSON.stringify({ name: 'p', dependencies: { run: '1' }, devDependencies: { dev: '1' } }),
+  );
+  write(
+    'fn/a.ts',
+    "import { x } from 'run';\nimport type { Y } from 'dev';\nimport {\n  z,\n} from '@scope/pkg/sub';\nimport { readFileSync } from 'node:fs';\nimport { y } from './b.ts';\n// import nothing from 'in-a-comment';\n",
+  );
   // Spelled in upper case here, so that this file's own text holds no dynamic import for the check.
-  write('test/a.test.ts', "import 'dev';\nconst m = await IMPORT('lazy');\nconst r = REQUIRE('required/deep');\n".replace('IMPORT', 'import').replace('REQUIRE', 'require'));
+  write(
+    'test/a.test.ts',
+    "import 'dev';\nconst m = await IMPORT('lazy');\nconst r = REQUIRE('required/deep');\n"
+      .replace('IMPORT', 'import')
+      .replace('REQUIRE', 'require'),
+  );
   write('scripts/s.mjs', "import { x } from 'run';\nexport { w } from 'reexported';\n");
-  const found = check(root).map((p) => `${p.folder}: ${p.name} ${p.files.join(',')}`).sort();
-  t.deepEqual(found, ['fn: @scope/pkg fn/a.ts', 'fn: dev fn/a.ts', 'scripts: reexported scripts/s.mjs', 'test: lazy test/a.test.ts', 'test: required test/a.test.ts']);
+  const found = check(root)
+    .map((p) => `${p.folder}: ${p.name} ${p.files.join(',')}`)
+    .sort();
+  t.deepEqual(found, [
+    'fn: @scope/pkg fn/a.ts',
+    'fn: dev fn/a.ts',
+    'scripts: reexported scripts/s.mjs',
+    'test: lazy test/a.test.ts',
+    'test: required test/a.test.ts',
+  ]);
 });

@@ -17,18 +17,39 @@ const env = { ...process.env, HELM3: helm3Path(), HELM4: helm4Path() };
 for (const tool of ['kubectl', 'kpt']) requireTool(tool);
 
 test('one example folder per path', (t) => {
-  t.deepEqual(scripts, ['argocd', 'helm3', 'helm4', 'kpt-eval', 'kpt-render', 'kustomize-container', 'kustomize-exec']);
+  t.deepEqual(scripts, [
+    'argocd',
+    'helm3',
+    'helm4',
+    'kpt-eval',
+    'kpt-render',
+    'kustomize-container',
+    'kustomize-exec',
+  ]);
 });
 
 for (const name of scripts) {
   test(`examples/${name}/run.sh passes`, async (t) => {
-    const result = await run('bash', [join(examples, name, 'run.sh')], { env, timeout: HANG_GUARD_MS });
-    t.is(result.status, 0, `examples/${name}/run.sh exited ${result.status}\n${result.stderr.slice(-3000)}`);
+    const result = await run('bash', [join(examples, name, 'run.sh')], {
+      env,
+      timeout: HANG_GUARD_MS,
+    });
+    t.is(
+      result.status,
+      0,
+      `examples/${name}/run.sh exited ${result.status}\n${result.stderr.slice(-3000)}`,
+    );
     t.regex(result.stderr, /\nOK: /);
   });
 }
 
 test('examples/manifests/graceful-demo.yaml is `helm template demo` of the demo chart', async (t) => {
-  const rendered = await runOk(t, helm3Path(), ['template', 'demo', DEMO_CHART], { env: helmEnv(tempDir('examples-helm')) });
-  t.is(readFileSync(join(examples, 'manifests', 'graceful-demo.yaml'), 'utf8'), rendered, 'regenerate it: npm run golden:update:examples (helm template demo test/fixtures/charts/graceful-demo with the pinned Helm 3)');
+  const rendered = await runOk(t, helm3Path(), ['template', 'demo', DEMO_CHART], {
+    env: helmEnv(tempDir('examples-helm')),
+  });
+  t.is(
+    readFileSync(join(examples, 'manifests', 'graceful-demo.yaml'), 'utf8'),
+    rendered,
+    'regenerate it: npm run golden:update:examples (helm template demo test/fixtures/charts/graceful-demo with the pinned Helm 3)',
+  );
 });

@@ -10,7 +10,17 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtImage, optionValue, podmanShim } from '../helpers/container.ts';
 import { corpus } from '../helpers/fixtures.ts';
-import { assertGatewayPatched, doc, ROOT, run, runCliAsync, runOk, splitDocs, tempDir, withPath } from '../helpers/integration.ts';
+import {
+  assertGatewayPatched,
+  doc,
+  ROOT,
+  run,
+  runCliAsync,
+  runOk,
+  splitDocs,
+  tempDir,
+  withPath,
+} from '../helpers/integration.ts';
 import { requireTool } from '../helpers/tools.ts';
 
 const kubectl = requireTool('kubectl');
@@ -29,13 +39,19 @@ function dockerEnv() {
  * A kustomization over the rendered gateway chart: `plain/` without a transformer, `graceful/`
  * with kube-graceful's container transformer configured by `spec` (a GracefulShutdown).
  */
-function kustomizations(image: string, spec: string): { plain: string; graceful: string; config: string } {
+function kustomizations(
+  image: string,
+  spec: string,
+): { plain: string; graceful: string; config: string } {
   const dir = tempDir('kustomize');
   mkdirSync(join(dir, 'plain'));
   writeFileSync(join(dir, 'plain', 'gateway.yaml'), corpus(GATEWAY_CHART));
   writeFileSync(join(dir, 'plain', 'kustomization.yaml'), 'resources: [gateway.yaml]\n');
   mkdirSync(join(dir, 'graceful'));
-  writeFileSync(join(dir, 'graceful', 'kustomization.yaml'), 'resources: [../plain]\ntransformers: [graceful.yaml]\n');
+  writeFileSync(
+    join(dir, 'graceful', 'kustomization.yaml'),
+    'resources: [../plain]\ntransformers: [graceful.yaml]\n',
+  );
   const config = join(dir, 'graceful', 'graceful.yaml');
   writeFileSync(
     config,
@@ -59,8 +75,14 @@ function kustomizations(image: string, spec: string): { plain: string; graceful:
 test('kubectl kustomize --enable-alpha-plugins runs the image with docker run --network none --user nobody and patches the gateway chart', async (t) => {
   const image = await builtImage();
   const { docker, env } = dockerEnv();
-  const k = kustomizations(image, 'kubernetesVersion: "1.31"\nloadBalancer: {provider: aws-nlb-ip}');
-  const [before, after] = await Promise.all([runOk(t, kubectl, ['kustomize', k.plain], { env }), runOk(t, kubectl, ['kustomize', '--enable-alpha-plugins', k.graceful], { env })]);
+  const k = kustomizations(
+    image,
+    'kubernetesVersion: "1.31"\nloadBalancer: {provider: aws-nlb-ip}',
+  );
+  const [before, after] = await Promise.all([
+    runOk(t, kubectl, ['kustomize', k.plain], { env }),
+    runOk(t, kubectl, ['kustomize', '--enable-alpha-plugins', k.graceful], { env }),
+  ]);
   const runs = docker.calls().filter((call) => call[0] === 'run');
   t.is(runs.length, 1, JSON.stringify(docker.calls()));
   const call = runs[0]!;
@@ -68,20 +90,34 @@ test('kubectl kustomize --enable-alpha-plugins runs the image with docker run --
   t.is(optionValue(call, '--network'), 'none', 'no network');
   t.is(optionValue(call, '--user'), 'nobody', 'not root');
   t.is(optionValue(call, '--security-opt'), 'no-new-privileges');
-  t.false(call.some((arg) => arg === '-v' || arg === '--mount' || arg.startsWith('--mount=')), 'no mounts');
+  t.false(
+    call.some((arg) => arg === '-v' || arg === '--mount' || arg.startsWith('--mount=')),
+    'no mounts',
+  );
   t.is(call.at(-1), image, 'the image is the last argument: the entrypoint gets no arguments');
 
   const b = splitDocs(before);
   const a = splitDocs(after);
-  t.deepEqual(a.map((d) => `${d.kind}/${d.name}`), b.map((d) => `${d.kind}/${d.name}`));
+  t.deepEqual(
+    a.map((d) => `${d.kind}/${d.name}`),
+    b.map((d) => `${d.kind}/${d.name}`),
+  );
   assertGatewayPatched(t, doc(t, a, 'Deployment', GATEWAY).object, 'kustomize container function');
-  for (const d of b.filter((d) => d.kind !== 'Deployment')) t.is(doc(t, a, d.kind, d.name).text, d.text, `${d.kind} ${d.name} unchanged`);
-  t.false(after.includes('config.kubernetes.io/') || after.includes('config.k8s.io/id'), 'kustomize removed its bookkeeping annotations (we kept them for it)');
+  for (const d of b.filter((d) => d.kind !== 'Deployment'))
+    t.is(doc(t, a, d.kind, d.name).text, d.text, `${d.kind} ${d.name} unchanged`);
+  t.false(
+    after.includes('config.kubernetes.io/') || after.includes('config.k8s.io/id'),
+    'kustomize removed its bookkeeping annotations (we kept them for it)',
+  );
 
   // The functionConfig reached the container: the same Deployment as kube-graceful --config on the host.
   const direct = await runCliAsync(['--config', k.config], before);
   t.is(direct.status, 0, direct.stderr);
-  t.deepEqual(doc(t, a, 'Deployment', GATEWAY).object, doc(t, splitDocs(direct.stdout), 'Deployment', GATEWAY).object, 'container = kube-graceful --config graceful.yaml');
+  t.deepEqual(
+    doc(t, a, 'Deployment', GATEWAY).object,
+    doc(t, splitDocs(direct.stdout), 'Deployment', GATEWAY).object,
+    'container = kube-graceful --config graceful.yaml',
+  );
 });
 
 test('a bad config: kubectl kustomize fails with our message from the container and prints nothing', async (t) => {
@@ -92,7 +128,10 @@ test('a bad config: kubectl kustomize fails with our message from the container 
   t.is(docker.calls().filter((call) => call[0] === 'run').length, 1, 'the container ran');
   t.not(result.status, 0);
   t.is(result.stdout, '');
-  t.regex(result.stderr, /E_CONFIG: functionConfig: invalid config:\n\s+spec\.loadBalancer\.provider: got "nope"/);
+  t.regex(
+    result.stderr,
+    /E_CONFIG: functionConfig: invalid config:\n\s+spec\.loadBalancer\.provider: got "nope"/,
+  );
   t.regex(result.stderr, /couldn't execute function: exit status 2/);
 });
 
@@ -100,7 +139,9 @@ test('kubectl kustomize silently skips the exec form: exit 0 and nothing changed
   const { docker, env } = dockerEnv();
   const [before, skipped] = await Promise.all([
     runOk(t, kubectl, ['kustomize', join(examples, 'manifests')], { env }),
-    run(kubectl, ['kustomize', '--enable-alpha-plugins', join(examples, 'kustomize-exec')], { env }),
+    run(kubectl, ['kustomize', '--enable-alpha-plugins', join(examples, 'kustomize-exec')], {
+      env,
+    }),
   ]);
   t.is(skipped.status, 0, skipped.stderr);
   t.is(skipped.stdout, before, 'the transformer did not run, and kubectl said nothing');

@@ -61,7 +61,11 @@ function insertion(t: ExecutionContext, input: string, output: string): string {
   let prefix = 0;
   while (prefix < input.length && input[prefix] === output[prefix]) prefix++;
   let suffix = 0;
-  while (suffix < input.length - prefix && input[input.length - 1 - suffix] === output[output.length - 1 - suffix]) suffix++;
+  while (
+    suffix < input.length - prefix &&
+    input[input.length - 1 - suffix] === output[output.length - 1 - suffix]
+  )
+    suffix++;
   t.is(prefix + suffix, input.length, 'every byte of the input is kept, in order');
   return output.slice(prefix, output.length - suffix);
 }
@@ -77,7 +81,10 @@ for (const [name, earlier] of Object.entries(EARLIER)) {
     const before = parseDocument(input, { version: '1.1' }).toJS().results;
     t.deepEqual(data.results.slice(0, before.length), before);
     t.is(data.results.length, before.length + changes.length);
-    t.like(data.results[before.length], { severity: 'info', resourceRef: { kind: 'Pod', name: 'p' } });
+    t.like(data.results[before.length], {
+      severity: 'info',
+      resourceRef: { kind: 'Pod', name: 'p' },
+    });
   });
 }
 
@@ -89,16 +96,32 @@ test('ours take the style of the list that holds them', (t) => {
   };
   // Block list at column 0: our items at column 0 too, after the comment that ends the last line.
   const block = run(EARLIER.block);
-  t.true(block.output.includes(`  tags: {answer: y, mode: 012, enabled: on}\n- message: probe grace\n  severity: info\n`), block.output);
+  t.true(
+    block.output.includes(
+      `  tags: {answer: y, mode: 012, enabled: on}\n- message: probe grace\n  severity: info\n`,
+    ),
+    block.output,
+  );
   // Indented block list: ours indented the same.
   const indented = run(EARLIER.indented);
-  t.true(indented.output.includes(`    field: {path: spec.replicas, currentValue: 012}\n  - message: probe grace\n    severity: info\n`), indented.output);
+  t.true(
+    indented.output.includes(
+      `    field: {path: spec.replicas, currentValue: 012}\n  - message: probe grace\n    severity: info\n`,
+    ),
+    indented.output,
+  );
   // Flow list: ours as flow items inside it.
   const flow = run(EARLIER.flow);
-  t.regex(flow.output, /^results: \[\{message: checked, severity: info, tags: \{answer: y\}\}, \{"message": "probe grace", "severity": "info", /m);
+  t.regex(
+    flow.output,
+    /^results: \[\{message: checked, severity: info, tags: \{answer: y\}\}, \{"message": "probe grace", "severity": "info", /m,
+  );
   // A last line without a line break, ending in a comment.
   const trailing = run(EARLIER.trailingComment);
-  t.true(trailing.output.includes(`  tags: {answer: y} # last line\n- message: probe grace\n`), trailing.output);
+  t.true(
+    trailing.output.includes(`  tags: {answer: y} # last line\n- message: probe grace\n`),
+    trailing.output,
+  );
 });
 
 /** A mutator that only reports: the items stay as they are, and one result is added per workload. */
@@ -108,7 +131,12 @@ const reporter: RegisteredMutator = defineMutator<never, 'app-graceful'>({
   explain: noPlan,
   description: 'reports only',
   enabled: () => true,
-  mutate: (workload) => ({ changes: [], findings: [{ severity: 'warning', code: 'PROBE', message: `looked at ${workload.ref.name}: y 012` }] }),
+  mutate: (workload) => ({
+    changes: [],
+    findings: [
+      { severity: 'warning', code: 'PROBE', message: `looked at ${workload.ref.name}: y 012` },
+    ],
+  }),
 });
 
 for (const [name, earlier] of Object.entries(EARLIER)) {
@@ -118,7 +146,11 @@ for (const [name, earlier] of Object.entries(EARLIER)) {
     const inserted = insertion(t, input, output);
     t.regex(inserted, /looked at p: y 012/);
     const data = parseDocument(output, { version: '1.1' }).toJS();
-    t.is(data.results.at(-1).message, 'looked at p: y 012', 'a string that reads back as the same string');
+    t.is(
+      data.results.at(-1).message,
+      'looked at p: y 012',
+      'a string that reads back as the same string',
+    );
   });
 }
 
@@ -131,7 +163,10 @@ test('no result to add: the list comes back byte-identical, earlier results incl
 test('CRLF lists get CRLF results', (t) => {
   const input = `${head}${EARLIER.block}`.replace(/\n/g, '\r\n');
   const output = transform(input, { mutators: [probeMutator] }).output;
-  t.true(output.includes(`${EARLIER.block.replace(/\n/g, '\r\n')}- message: probe grace\r\n`), output);
+  t.true(
+    output.includes(`${EARLIER.block.replace(/\n/g, '\r\n')}- message: probe grace\r\n`),
+    output,
+  );
   t.false(/[^\r]\n/.test(output), 'every line break is CRLF');
 });
 
@@ -145,15 +180,24 @@ test('through the CLI: an earlier function piped into kube-graceful (kpt fn sour
   const pkg = join(dir, 'pkg');
   cpSync(fixturePath('kpt-package'), pkg, { recursive: true });
   const first = join(dir, 'first.sh');
-  writeFileSync(first, `#!/bin/sh\n# An earlier KRM function: passes the list through and adds a result of its own.\ncat\ncat <<'R'\n${EARLIER.block}R\n`);
+  writeFileSync(
+    first,
+    `#!/bin/sh\n# An earlier KRM function: passes the list through and adds a result of its own.\ncat\ncat <<'R'\n${EARLIER.block}R\n`,
+  );
   chmodSync(first, 0o755);
   const source = execFileSync(kpt, ['fn', 'source', pkg], { encoding: 'utf8' });
   const listed = execFileSync(first, [], { input: source, encoding: 'utf8' });
   t.true(listed.endsWith(EARLIER.block), 'the first function wrote its results');
-  const run = spawnSync(process.execPath, [cliPath(), '--kube-version', '1.31'], { input: listed, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [cliPath(), '--kube-version', '1.31'], {
+    input: listed,
+    encoding: 'utf8',
+  });
   t.is(run.status, 0, run.stderr);
   // The earlier results, comments and all, unchanged; ours right after them, block items of the same list.
-  t.regex(run.stdout, new RegExp(`\n${EARLIER.block.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}- message: `));
+  t.regex(
+    run.stdout,
+    new RegExp(`\n${EARLIER.block.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}- message: `),
+  );
   const data = parseDocument(run.stdout, { version: '1.1' }).toJS();
   t.is(data.results[0].message, 'checked');
   t.true(data.results.length > 1);

@@ -15,13 +15,17 @@ import type { ConfigSource } from '../../fn/config/load.ts';
 import { transform } from '../../fn/engine/transform.ts';
 import type { TransformOptions, TransformResult } from '../../fn/engine/transform.ts';
 import { KubeGracefulError } from '../../fn/core/errors.ts';
-import { isCommentOnly, prescanKind } from '../../fn/stream/prescan.ts';
+import { isCommentOnly, prescanKind } from '../../fn/document/prescan.ts';
 import { splitStream } from '../../fn/stream/split.ts';
 import { readStream, renderStream } from '../../fn/stream/stream.ts';
 import { parseOptions } from '../../fn/yaml/options.ts';
 import { corpus, corpusNames } from '../helpers/fixtures.ts';
 import { propertyParameters } from '../helpers/reliability-runs.ts';
-import { flagsArb, renderStream as renderGenerated, streamArb } from '../reliability/arbitraries.ts';
+import {
+  flagsArb,
+  renderStream as renderGenerated,
+  streamArb,
+} from '../reliability/arbitraries.ts';
 
 /** What a run produced, in a form that compares by value; or the error it ended with. */
 function outcome(input: string, options: TransformOptions): unknown {
@@ -36,7 +40,11 @@ function outcome(input: string, options: TransformOptions): unknown {
     output: result.output,
     changes: result.changes,
     findings: result.findings,
-    plans: result.outcomes.map((o) => ({ mutator: o.mutator, workload: o.workload.ref, plan: o.plan })),
+    plans: result.outcomes.map((o) => ({
+      mutator: o.mutator,
+      workload: o.workload.ref,
+      plan: o.plan,
+    })),
   };
 }
 
@@ -44,7 +52,14 @@ function outcome(input: string, options: TransformOptions): unknown {
 const CONFIGS: Record<string, TransformOptions> = {
   defaults: {},
   flags: {
-    flags: { 'lb-provider': 'aws-nlb-ip', 'drain-window': '60', 'max-request': '10', 'sidecar-mode': 'classic', 'job-mode': 'wrap', 'istio-injected-namespaces': 'default,monitoring,argocd' },
+    flags: {
+      'lb-provider': 'aws-nlb-ip',
+      'drain-window': '60',
+      'max-request': '10',
+      'sidecar-mode': 'classic',
+      'job-mode': 'wrap',
+      'istio-injected-namespaces': 'default,monitoring,argocd',
+    },
   },
   typed: {
     config: {
@@ -69,7 +84,10 @@ for (const name of corpusNames()) {
     for (const [configName, options] of Object.entries(CONFIGS)) {
       const fast = outcome(input, options);
       t.deepEqual(fast, outcome(input, { ...options, parseAll: true }), `config ${configName}`);
-      t.false(typeof fast === 'object' && fast !== null && 'error' in fast, `config ${configName}: the corpus must transform`);
+      t.false(
+        typeof fast === 'object' && fast !== null && 'error' in fast,
+        `config ${configName}: the corpus must transform`,
+      );
     }
   });
 }
@@ -88,17 +106,24 @@ function outcomeOfBytes(input: string, options: TransformOptions): unknown {
     throw error;
   }
   return {
-    output: result.outputChunks ? Buffer.concat(result.outputChunks).toString('utf8') : result.output,
+    output: result.outputChunks
+      ? Buffer.concat(result.outputChunks).toString('utf8')
+      : result.output,
     changes: result.changes,
     findings: result.findings,
-    plans: result.outcomes.map((o) => ({ mutator: o.mutator, workload: o.workload.ref, plan: o.plan })),
+    plans: result.outcomes.map((o) => ({
+      mutator: o.mutator,
+      workload: o.workload.ref,
+      plan: o.plan,
+    })),
   };
 }
 
 for (const name of corpusNames()) {
   test(`bytes and text give the same result: ${name}`, (t) => {
     const input = corpus(name);
-    for (const [configName, options] of Object.entries(CONFIGS)) t.deepEqual(outcomeOfBytes(input, options), outcome(input, options), `config ${configName}`);
+    for (const [configName, options] of Object.entries(CONFIGS))
+      t.deepEqual(outcomeOfBytes(input, options), outcome(input, options), `config ${configName}`);
   });
 }
 
@@ -109,9 +134,12 @@ const UNICODE_STREAMS: Record<string, string> = {
     '---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: café\n  annotations:\n    note: naïve ☃\nspec:\n  template:\n    metadata:\n      annotations:\n        sidecar.istio.io/inject: "true"\n    spec:\n      containers:\n        - name: app\n          image: app:1 # ünïcödé comment\n          ports:\n            - containerPort: 8080\n',
     '---\n# Source: chart/templates/svc.yaml — ✓\napiVersion: v1\nkind: Service\nmetadata:\n  name: café\nspec:\n  selector:\n    app: café\n  ports:\n    - port: 80\n',
   ].join(''),
-  'a byte-order mark': '\uFEFFapiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: ä\nspec:\n  template:\n    spec:\n      containers:\n        - name: main\n          image: x\n',
-  'CRLF and a character whose bytes hold 0x85 and 0xA0': 'apiVersion: v1\r\nkind: ConfigMap\r\nmetadata:\r\n  name: a\r\ndata:\r\n  x: "\u0145\u00A0\u2028"\r\n---\r\napiVersion: v1\r\nkind: Service\r\nmetadata:\r\n  name: \u0160\r\n',
-  'a ResourceList': 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: ü\n',
+  'a byte-order mark':
+    '\uFEFFapiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: ä\nspec:\n  template:\n    spec:\n      containers:\n        - name: main\n          image: x\n',
+  'CRLF and a character whose bytes hold 0x85 and 0xA0':
+    'apiVersion: v1\r\nkind: ConfigMap\r\nmetadata:\r\n  name: a\r\ndata:\r\n  x: "\u0145\u00A0\u2028"\r\n---\r\napiVersion: v1\r\nkind: Service\r\nmetadata:\r\n  name: \u0160\r\n',
+  'a ResourceList':
+    'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: ü\n',
 };
 
 for (const [name, input] of Object.entries(UNICODE_STREAMS)) {
@@ -119,18 +147,25 @@ for (const [name, input] of Object.entries(UNICODE_STREAMS)) {
     for (const [configName, options] of Object.entries(CONFIGS)) {
       const fromText = outcome(input, options);
       t.deepEqual(outcomeOfBytes(input, options), fromText, `config ${configName}`);
-      t.false(typeof fromText === 'object' && fromText !== null && 'error' in fromText, `config ${configName}: the stream must transform`);
+      t.false(
+        typeof fromText === 'object' && fromText !== null && 'error' in fromText,
+        `config ${configName}: the stream must transform`,
+      );
     }
   });
 }
 
 test('generated streams: bytes and text give the same result', (t) => {
   fc.assert(
-    fc.property(streamArb({ badSettings: true }), fc.option(flagsArb, { nil: undefined }), (model, flags) => {
-      const { text } = renderGenerated(model);
-      const options = flags ? { flags } : {};
-      t.deepEqual(outcomeOfBytes(text, options), outcome(text, options));
-    }),
+    fc.property(
+      streamArb({ badSettings: true }),
+      fc.option(flagsArb, { nil: undefined }),
+      (model, flags) => {
+        const { text } = renderGenerated(model);
+        const options = flags ? { flags } : {};
+        t.deepEqual(outcomeOfBytes(text, options), outcome(text, options));
+      },
+    ),
     propertyParameters(60),
   );
   t.pass();
@@ -139,7 +174,9 @@ test('generated streams: bytes and text give the same result', (t) => {
 test('the pre-scan passes most of a CRD-heavy stream through unparsed', (t) => {
   const input = corpus('kube-prometheus-stack-with-crds.yaml');
   const stream = readStream(input, { extraKinds: [] });
-  const parsedBytes = stream.entries.filter((e) => e.doc).reduce((n, e) => n + e.segment.text.length, 0);
+  const parsedBytes = stream.entries
+    .filter((e) => e.doc)
+    .reduce((n, e) => n + e.segment.text.length, 0);
   t.true(parsedBytes < input.length / 50, `parsed ${parsedBytes} of ${input.length} characters`);
   t.is(renderStream(stream), input);
 });
@@ -150,11 +187,18 @@ test('every corpus document: a kind named by the pre-scan is the top-level kind 
     for (const segment of splitStream(corpus(name)).segments) {
       const kind = prescanKind(segment.text);
       if (kind === undefined) {
-        t.true(isCommentOnly(segment.text), `${name} document ${segment.index + 1}: only comment-only documents are left to the parser`);
+        t.true(
+          isCommentOnly(segment.text),
+          `${name} document ${segment.index + 1}: only comment-only documents are left to the parser`,
+        );
         continue;
       }
       named++;
-      t.is((parseDocument(segment.text, parseOptions()).toJS() as { kind?: unknown }).kind, kind, `${name} document ${segment.index + 1}`);
+      t.is(
+        (parseDocument(segment.text, parseOptions()).toJS() as { kind?: unknown }).kind,
+        kind,
+        `${name} document ${segment.index + 1}`,
+      );
     }
   }
   t.true(named > 400);
@@ -162,11 +206,15 @@ test('every corpus document: a kind named by the pre-scan is the top-level kind 
 
 test('generated streams: pre-scan on and off give the same result', (t) => {
   fc.assert(
-    fc.property(streamArb({ badSettings: true }), fc.option(flagsArb, { nil: undefined }), (model, flags) => {
-      const { text } = renderGenerated(model);
-      const options = flags ? { flags } : {};
-      t.deepEqual(outcome(text, options), outcome(text, { ...options, parseAll: true }));
-    }),
+    fc.property(
+      streamArb({ badSettings: true }),
+      fc.option(flagsArb, { nil: undefined }),
+      (model, flags) => {
+        const { text } = renderGenerated(model);
+        const options = flags ? { flags } : {};
+        t.deepEqual(outcome(text, options), outcome(text, { ...options, parseAll: true }));
+      },
+    ),
     propertyParameters(60),
   );
   t.pass();
@@ -185,15 +233,35 @@ const KNOWN: Array<[string, string, string | undefined]> = [
   ['trailing comment', 'apiVersion: v1\nkind: ConfigMap # the data\n', 'ConfigMap'],
   ['tab after the colon', 'apiVersion: v1\nkind:\tConfigMap\n', 'ConfigMap'],
   ['CRLF', 'apiVersion: v1\r\nkind: ConfigMap\r\nmetadata:\r\n  name: a\r\n', 'ConfigMap'],
-  ['Helm 3 layout', '---\n# Source: chart/templates/cm.yaml\napiVersion: v1\nkind: ConfigMap\n', 'ConfigMap'],
-  ['marker with a comment, directive', '%YAML 1.1\n--- # cm\napiVersion: v1\nkind: ConfigMap\n', 'ConfigMap'],
-  ['a nested kind before the top-level one', 'apiVersion: rbac.authorization.k8s.io/v1\nroleRef:\n  kind: ClusterRole\n  name: x\nkind: ClusterRoleBinding\n', 'ClusterRoleBinding'],
+  [
+    'Helm 3 layout',
+    '---\n# Source: chart/templates/cm.yaml\napiVersion: v1\nkind: ConfigMap\n',
+    'ConfigMap',
+  ],
+  [
+    'marker with a comment, directive',
+    '%YAML 1.1\n--- # cm\napiVersion: v1\nkind: ConfigMap\n',
+    'ConfigMap',
+  ],
+  [
+    'a nested kind before the top-level one',
+    'apiVersion: rbac.authorization.k8s.io/v1\nroleRef:\n  kind: ClusterRole\n  name: x\nkind: ClusterRoleBinding\n',
+    'ClusterRoleBinding',
+  ],
   ['a nested kind only', 'apiVersion: v1\nmetadata:\n  kind: Deployment\n', undefined],
   ['a compact list item', 'items:\n- kind: Deployment\n', undefined],
-  ['followed by a blank line and a key', 'apiVersion: v1\nkind: ConfigMap\n\ndata: {}\n', 'ConfigMap'],
+  [
+    'followed by a blank line and a key',
+    'apiVersion: v1\nkind: ConfigMap\n\ndata: {}\n',
+    'ConfigMap',
+  ],
   ['JSON', '{"apiVersion": "v1", "kind": "ConfigMap"}\n', undefined],
   ['pretty JSON', '{\n  "apiVersion": "v1",\n  "kind": "ConfigMap"\n}\n', undefined],
-  ['flow mapping with entries at column 0', '{\nspec: {\nkind: ConfigMap\n}\n, kind: Deployment\n}\n', undefined],
+  [
+    'flow mapping with entries at column 0',
+    '{\nspec: {\nkind: ConfigMap\n}\n, kind: Deployment\n}\n',
+    undefined,
+  ],
   ['top-level block scalar', '--- |\nkind: ConfigMap\n', undefined],
   ['top-level folded scalar', '--- >\nkind: ConfigMap\n', undefined],
   ['top-level quoted scalar', '"x\nkind: ConfigMap"\n', undefined],
@@ -201,7 +269,11 @@ const KNOWN: Array<[string, string, string | undefined]> = [
   ['anchor on the marker', '--- &a\nkind: ConfigMap\n', undefined],
   ['indented root', '  apiVersion: v1\n  kind: ConfigMap\n', undefined],
   ['a plain value that continues', 'apiVersion: v1\nkind: Config\n  Map\n', undefined],
-  ['a plain value that continues after a blank line', 'apiVersion: v1\nkind: ConfigMap\n\n  more\n', undefined],
+  [
+    'a plain value that continues after a blank line',
+    'apiVersion: v1\nkind: ConfigMap\n\n  more\n',
+    undefined,
+  ],
   ['two words', 'apiVersion: v1\nkind: Config Map\n', undefined],
   ['a hash without a space', 'apiVersion: v1\nkind: ConfigMap#x\n', undefined],
   ['mismatched quotes', 'apiVersion: v1\nkind: "ConfigMap\'\n', undefined],
@@ -225,26 +297,65 @@ for (const [name, text, kind] of KNOWN) {
 
 /** Lines that, put together in any order, make documents the pre-scan must never misread. */
 const LINES = [
-  'apiVersion: v1', 'kind: ConfigMap', 'kind: "Deployment"', "'kind': Service", 'kind: Job # x', 'kind: CustomResourceDefinition',
-  'metadata:', '  name: a', '  kind: Deployment', '- kind: Pod', '  - kind: Pod', 'spec: |', 'spec: >-', 'spec: "x', 'spec: [', 'spec: {',
-  'kind: Config', '  Map', '', '  ', '# comment', '  # comment', '---', '--- |', '--- # c', '...', '{', '}', ']', '"', 'x"', '\tkind: Deployment',
-  'kind:', '  Deployment', 'data: {}', 'items:', '%YAML 1.1', '? kind', ': Deployment',
+  'apiVersion: v1',
+  'kind: ConfigMap',
+  'kind: "Deployment"',
+  "'kind': Service",
+  'kind: Job # x',
+  'kind: CustomResourceDefinition',
+  'metadata:',
+  '  name: a',
+  '  kind: Deployment',
+  '- kind: Pod',
+  '  - kind: Pod',
+  'spec: |',
+  'spec: >-',
+  'spec: "x',
+  'spec: [',
+  'spec: {',
+  'kind: Config',
+  '  Map',
+  '',
+  '  ',
+  '# comment',
+  '  # comment',
+  '---',
+  '--- |',
+  '--- # c',
+  '...',
+  '{',
+  '}',
+  ']',
+  '"',
+  'x"',
+  '\tkind: Deployment',
+  'kind:',
+  '  Deployment',
+  'data: {}',
+  'items:',
+  '%YAML 1.1',
+  '? kind',
+  ': Deployment',
 ];
 
 test('pre-scan on generated documents: a named kind is the kind of every document that parses', (t) => {
   fc.assert(
-    fc.property(fc.array(fc.constantFrom(...LINES), { maxLength: 10 }), fc.boolean(), (lines, crlf) => {
-      const text = lines.map((l) => `${l}${crlf ? '\r\n' : '\n'}`).join('');
-      for (const segment of splitStream(text).segments) {
-        const kind = prescanKind(segment.text);
-        if (kind === undefined) continue;
-        const doc = parseDocument(segment.text, parseOptions());
-        if (doc.errors.length > 0) continue; // invalid YAML: parsed only with --all-documents, as documented
-        const data = doc.toJS() as { kind?: unknown } | null;
-        if (data?.kind !== kind) return false;
-      }
-      return true;
-    }),
+    fc.property(
+      fc.array(fc.constantFrom(...LINES), { maxLength: 10 }),
+      fc.boolean(),
+      (lines, crlf) => {
+        const text = lines.map((l) => `${l}${crlf ? '\r\n' : '\n'}`).join('');
+        for (const segment of splitStream(text).segments) {
+          const kind = prescanKind(segment.text);
+          if (kind === undefined) continue;
+          const doc = parseDocument(segment.text, parseOptions());
+          if (doc.errors.length > 0) continue; // invalid YAML: parsed only with --all-documents, as documented
+          const data = doc.toJS() as { kind?: unknown } | null;
+          if (data?.kind !== kind) return false;
+        }
+        return true;
+      },
+    ),
     propertyParameters(2000),
   );
   t.pass();
@@ -255,7 +366,10 @@ test('pre-scan on generated documents: a named kind is the kind of every documen
 // ---------------------------------------------------------------------------------------------
 
 /** The reference split: one regex per line, as simple as it gets (the implementation before issue #9). */
-function referenceSplit(stream: string): { bom: string; segments: Array<{ index: number; text: string; offset: number; line: number }> } {
+function referenceSplit(stream: string): {
+  bom: string;
+  segments: Array<{ index: number; text: string; offset: number; line: number }>;
+} {
   const bom = stream.startsWith('\uFEFF') ? '\uFEFF' : '';
   const body = bom ? stream.slice(1) : stream;
   const segments: Array<{ index: number; text: string; offset: number; line: number }> = [];
@@ -265,7 +379,13 @@ function referenceSplit(stream: string): { bom: string; segments: Array<{ index:
   let pos = 0;
   let seenContent = false;
   const push = (end: number) => {
-    if (end > start) segments.push({ index: segments.length, text: body.slice(start, end), offset: start, line: startLine });
+    if (end > start)
+      segments.push({
+        index: segments.length,
+        text: body.slice(start, end),
+        offset: start,
+        line: startLine,
+      });
     start = end;
     startLine = line;
     seenContent = false;
@@ -273,7 +393,9 @@ function referenceSplit(stream: string): { bom: string; segments: Array<{ index:
   while (pos < body.length) {
     const next = body.indexOf('\n', pos);
     const lineEnd = next === -1 ? body.length : next + 1;
-    const marker = /^(?:---(?=[ \t\r\n]|$)|\.\.\.(?=[ \t\r\n]|$))/.exec(body.slice(pos, Math.min(pos + 4, lineEnd)))?.[0];
+    const marker = /^(?:---(?=[ \t\r\n]|$)|\.\.\.(?=[ \t\r\n]|$))/.exec(
+      body.slice(pos, Math.min(pos + 4, lineEnd)),
+    )?.[0];
     if (marker === '---') {
       if (seenContent) push(pos);
       seenContent = true;
@@ -293,7 +415,25 @@ function referenceSplit(stream: string): { bom: string; segments: Array<{ index:
 }
 
 test('split: same segments as the line-by-line reference, and lossless', (t) => {
-  const pieces = ['---', '...', '----', '--- x', '---\t', '.. .', 'a: 1', '# c', '%YAML 1.1', ' ', '\n', '\r\n', '\r', '-', '.', '\uFEFF', 'ü'];
+  const pieces = [
+    '---',
+    '...',
+    '----',
+    '--- x',
+    '---\t',
+    '.. .',
+    'a: 1',
+    '# c',
+    '%YAML 1.1',
+    ' ',
+    '\n',
+    '\r\n',
+    '\r',
+    '-',
+    '.',
+    '\uFEFF',
+    'ü',
+  ];
   fc.assert(
     fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 24 }), (parts) => {
       const text = parts.join('');
@@ -303,5 +443,6 @@ test('split: same segments as the line-by-line reference, and lossless', (t) => 
     }),
     propertyParameters(3000),
   );
-  for (const name of corpusNames()) t.deepEqual(splitStream(corpus(name)), referenceSplit(corpus(name)), name);
+  for (const name of corpusNames())
+    t.deepEqual(splitStream(corpus(name)), referenceSplit(corpus(name)), name);
 });

@@ -32,35 +32,67 @@ function kptPackage(): string {
 
 const lists: Array<[string, () => string]> = [
   ['the kpt package (a head comment kpt writes as `- # …`)', kptPackage],
-  ['istio bookinfo', () => kptSource({ 'bookinfo.yaml': corpus('istio-sample-kube-bookinfo.yaml') })],
-  ['istio gateway 1.30.3 behind an NLB', () => kptSource({ 'gateway.yaml': corpus('istio-gateway-1.30.3-nlb.yaml') })],
-  ['descheduler (a CronJob)', () => kptSource({ 'descheduler.yaml': corpus('descheduler-cronjob.yaml') })],
-  ['scripts/krm-schemas.mjs, 80 items', () => execFileSync(process.execPath, [join(ROOT, 'scripts', 'krm-schemas.mjs'), '80'], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 })],
+  [
+    'istio bookinfo',
+    () => kptSource({ 'bookinfo.yaml': corpus('istio-sample-kube-bookinfo.yaml') }),
+  ],
+  [
+    'istio gateway 1.30.3 behind an NLB',
+    () => kptSource({ 'gateway.yaml': corpus('istio-gateway-1.30.3-nlb.yaml') }),
+  ],
+  [
+    'descheduler (a CronJob)',
+    () => kptSource({ 'descheduler.yaml': corpus('descheduler-cronjob.yaml') }),
+  ],
+  [
+    'scripts/krm-schemas.mjs, 80 items',
+    () =>
+      execFileSync(process.execPath, [join(ROOT, 'scripts', 'krm-schemas.mjs'), '80'], {
+        encoding: 'utf8',
+        maxBuffer: 64 * 2 ** 20,
+      }),
+  ],
 ];
 
 for (const [name, make] of lists) {
   test(`the item pre-scan gives the output of a whole parse: ${name}`, (t) => {
     const input = make();
     t.truthy(listLayout(input), 'laid out as kpt writes it: the shortcut is taken');
-    for (const extra of ['', 'results:\n- message: earlier\n  tags: {a: y}\n', 'functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: function-input}\n  data: {max-request: "12"}\n']) {
+    for (const extra of [
+      '',
+      'results:\n- message: earlier\n  tags: {a: y}\n',
+      'functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: function-input}\n  data: {max-request: "12"}\n',
+    ]) {
       const list = input + extra;
       const quick = transform(list);
       const whole = transform(list, { parseAll: true });
       t.is(quick.output, whole.output, `${name} + ${JSON.stringify(extra.slice(0, 20))}`);
-      t.deepEqual(quick.changes.map((c) => [c.resource, c.path, c.after]), whole.changes.map((c) => [c.resource, c.path, c.after]));
-      t.deepEqual(quick.findings.map((f) => [f.code, f.resource]), whole.findings.map((f) => [f.code, f.resource]));
+      t.deepEqual(
+        quick.changes.map((c) => [c.resource, c.path, c.after]),
+        whole.changes.map((c) => [c.resource, c.path, c.after]),
+      );
+      t.deepEqual(
+        quick.findings.map((f) => [f.code, f.resource]),
+        whole.findings.map((f) => [f.code, f.resource]),
+      );
     }
   });
 }
 
 test('the pre-scan parses only the items a mutator reads', (t) => {
-  const input = execFileSync(process.execPath, [join(ROOT, 'scripts', 'krm-schemas.mjs'), '80'], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  const input = execFileSync(process.execPath, [join(ROOT, 'scripts', 'krm-schemas.mjs'), '80'], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 2 ** 20,
+  });
   const quick = readResourceList(input, { extraKinds: () => [] });
   const whole = readResourceList(input, { parseAll: true });
   t.is(whole.items.length, 80);
   t.deepEqual(
     quick.items.map((i) => (i.doc.data as { kind: string }).kind).sort(),
-    whole.items.map((i) => (i.doc.data as { kind: string }).kind).filter((k) => k !== 'CustomResourceDefinition' && k !== 'Kptfile').sort(),
+    whole.items
+      .map((i) => (i.doc.data as { kind: string }).kind)
+      .filter((k) => k !== 'CustomResourceDefinition' && k !== 'Kptfile')
+      .sort(),
   );
   t.deepEqual(quick.functionConfig, whole.functionConfig);
 });

@@ -54,7 +54,10 @@ test('without the cache, with a damaged cache, or with other V8 flags: the same 
   t.is(withDamagedCache.stdout, expected);
 
   // A heap limit in NODE_OPTIONS is a V8 flag: the cache's flag hash no longer matches.
-  const otherFlags = await runLauncher(cliPath(), { ...CHECK, NODE_OPTIONS: '--max-old-space-size=512' });
+  const otherFlags = await runLauncher(cliPath(), {
+    ...CHECK,
+    NODE_OPTIONS: '--max-old-space-size=512',
+  });
   t.regex(otherFlags.stderr, /code cache rejected/);
   t.is(otherFlags.stdout, expected);
 });

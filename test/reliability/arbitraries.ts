@@ -10,7 +10,7 @@
  */
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
-import type { parseAllDocuments} from 'yaml';
+import type { parseAllDocuments } from 'yaml';
 import { Document, isMap, isPair, isScalar, Scalar, visit } from 'yaml';
 import { seededRandom } from '../helpers/reliability-runs.ts';
 
@@ -25,16 +25,84 @@ export type Obj = Record<string, unknown>;
  * octal, sexagesimal, timestamps, null), that look like YAML syntax, or that a shell would expand.
  */
 export const TRICKY_STRINGS: readonly string[] = [
-  'yes', 'no', 'on', 'off', 'y', 'n', 'True', 'FALSE', 'null', '~', '0644', '0o14', '0x1F', '1:30', '190:20:30',
-  '2001-01-01', '2001-12-14t21:59:43.10-05:00', '1e3', '.inf', '.NaN', '-', '', ' leading', 'trailing ', 'a: b',
-  '- item', '# hash', 'x #y', '{a: 1}', '[b]', '*alias', '&anchor', '!tag', '!!binary', '%YAML', '@at', '`id`',
-  '$(rm -rf /)', '${HOME}', '$(POD_NAME)', "it's", 'say "hi"', 'back\\slash', 'two\nlines', 'tab\there',
-  'ü-ñ-中', '🙂', '---', '...', '|', '>', '? q', 'a,b', '<<', '=', 'bell\u0007', ';rm -rf /;', '&& echo pwned',
+  'yes',
+  'no',
+  'on',
+  'off',
+  'y',
+  'n',
+  'True',
+  'FALSE',
+  'null',
+  '~',
+  '0644',
+  '0o14',
+  '0x1F',
+  '1:30',
+  '190:20:30',
+  '2001-01-01',
+  '2001-12-14t21:59:43.10-05:00',
+  '1e3',
+  '.inf',
+  '.NaN',
+  '-',
+  '',
+  ' leading',
+  'trailing ',
+  'a: b',
+  '- item',
+  '# hash',
+  'x #y',
+  '{a: 1}',
+  '[b]',
+  '*alias',
+  '&anchor',
+  '!tag',
+  '!!binary',
+  '%YAML',
+  '@at',
+  '`id`',
+  '$(rm -rf /)',
+  '${HOME}',
+  '$(POD_NAME)',
+  "it's",
+  'say "hi"',
+  'back\\slash',
+  'two\nlines',
+  'tab\there',
+  'ü-ñ-中',
+  '🙂',
+  '---',
+  '...',
+  '|',
+  '>',
+  '? q',
+  'a,b',
+  '<<',
+  '=',
+  'bell\u0007',
+  ';rm -rf /;',
+  '&& echo pwned',
 ];
 
-const WORDS: readonly string[] = ['/bin/sh', '-c', 'sleep 5', 'python', 'app.py', '--port=8080', 'serve', 'migrate', '--once', 'echo done; exit 3'];
+const WORDS: readonly string[] = [
+  '/bin/sh',
+  '-c',
+  'sleep 5',
+  'python',
+  'app.py',
+  '--port=8080',
+  'serve',
+  'migrate',
+  '--once',
+  'echo done; exit 3',
+];
 
-const text = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...TRICKY_STRINGS) }, { weight: 2, arbitrary: fc.constantFrom(...WORDS) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) });
+const text = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...TRICKY_STRINGS) },
+  { weight: 2, arbitrary: fc.constantFrom(...WORDS) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+);
 
 // ---------------------------------------------------------------------------------------------
 // Containers
@@ -52,33 +120,78 @@ const IMAGES = [
 
 const portArb = fc.record(
   {
-    containerPort: fc.oneof(fc.constantFrom(80, 8080, 9090, 15090), fc.integer({ min: 1, max: 65535 })),
+    containerPort: fc.oneof(
+      fc.constantFrom(80, 8080, 9090, 15090),
+      fc.integer({ min: 1, max: 65535 }),
+    ),
     name: fc.constantFrom('http', 'grpc', 'metrics', 'http-web', 'tcp-db'),
     protocol: fc.constantFrom('TCP', 'UDP'),
   },
   { requiredKeys: ['containerPort'] },
 );
 
-const ENV_NAMES = ['PORT', 'MODE', 'LOG_LEVEL', 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS', 'MINIMUM_DRAIN_DURATION', 'TERMINATION_DRAIN_DURATION', 'POD_NAME', 'ISTIO_META_X'] as const;
+const ENV_NAMES = [
+  'PORT',
+  'MODE',
+  'LOG_LEVEL',
+  'EXIT_ON_ZERO_ACTIVE_CONNECTIONS',
+  'MINIMUM_DRAIN_DURATION',
+  'TERMINATION_DRAIN_DURATION',
+  'POD_NAME',
+  'ISTIO_META_X',
+] as const;
 
 const envArb = fc.oneof(
   { weight: 3, arbitrary: fc.record({ name: fc.constantFrom(...ENV_NAMES), value: text }) },
-  { weight: 1, arbitrary: fc.record({ name: fc.constantFrom(...ENV_NAMES), valueFrom: fc.constantFrom<Obj>({ fieldRef: { fieldPath: 'metadata.name' } }, { secretKeyRef: { name: 'creds', key: 'token' } }, { configMapKeyRef: { name: 'cfg', key: 'mode', optional: true } }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      name: fc.constantFrom(...ENV_NAMES),
+      valueFrom: fc.constantFrom<Obj>(
+        { fieldRef: { fieldPath: 'metadata.name' } },
+        { secretKeyRef: { name: 'creds', key: 'token' } },
+        { configMapKeyRef: { name: 'cfg', key: 'mode', optional: true } },
+      ),
+    }),
+  },
 );
 
 /** A preStop (or postStart) hook of each handler kind Kubernetes has. */
 const handlerArb: fc.Arbitrary<Obj> = fc.oneof(
-  fc.record({ exec: fc.record({ command: fc.oneof(fc.constant(['sleep', '5']), fc.constant(['/bin/sh', '-c', 'sleep 10']), fc.constant(['nginx', '-s', 'quit']), fc.array(text, { minLength: 1, maxLength: 3 })) }) }),
-  fc.record({ httpGet: fc.record({ path: fc.constantFrom('/drain', '/shutdown'), port: fc.oneof(fc.constant<number | string>(8080), fc.constant<number | string>('http')) }, { requiredKeys: ['port'] }) }),
+  fc.record({
+    exec: fc.record({
+      command: fc.oneof(
+        fc.constant(['sleep', '5']),
+        fc.constant(['/bin/sh', '-c', 'sleep 10']),
+        fc.constant(['nginx', '-s', 'quit']),
+        fc.array(text, { minLength: 1, maxLength: 3 }),
+      ),
+    }),
+  }),
+  fc.record({
+    httpGet: fc.record(
+      {
+        path: fc.constantFrom('/drain', '/shutdown'),
+        port: fc.oneof(fc.constant<number | string>(8080), fc.constant<number | string>('http')),
+      },
+      { requiredKeys: ['port'] },
+    ),
+  }),
   fc.record({ tcpSocket: fc.record({ port: fc.constantFrom<number | string>(8080, 'http') }) }),
   fc.record({ sleep: fc.record({ seconds: fc.integer({ min: 0, max: 600 }) }) }),
 );
 
-const lifecycleArb = fc.record({ preStop: handlerArb, postStart: handlerArb }, { requiredKeys: [] });
+const lifecycleArb = fc.record(
+  { preStop: handlerArb, postStart: handlerArb },
+  { requiredKeys: [] },
+);
 
 const containerArb = fc.record(
   {
-    name: fc.oneof({ weight: 8, arbitrary: fc.constantFrom('app', 'web', 'api', 'worker', 'main', 'helper') }, { weight: 1, arbitrary: fc.constantFrom('istio-proxy', 'linkerd-proxy') }),
+    name: fc.oneof(
+      { weight: 8, arbitrary: fc.constantFrom('app', 'web', 'api', 'worker', 'main', 'helper') },
+      { weight: 1, arbitrary: fc.constantFrom('istio-proxy', 'linkerd-proxy') },
+    ),
     image: fc.constantFrom(...IMAGES),
     ports: fc.array(portArb, { maxLength: 3 }),
     command: fc.array(text, { minLength: 1, maxLength: 4 }),
@@ -104,7 +217,11 @@ function normalizeContainer(container: Obj): Obj {
   const out: Obj = { ...container };
   if (Array.isArray(out['ports'])) {
     // Port numbers and names are unique within a container (the API server rejects duplicates).
-    out['ports'] = dedupeBy(out['ports'] as Obj[], 'containerPort').map((p, i, all) => (all.findIndex((q) => q['name'] === p['name']) === i ? p : { containerPort: p['containerPort'] }));
+    out['ports'] = dedupeBy(out['ports'] as Obj[], 'containerPort').map((p, i, all) =>
+      all.findIndex((q) => q['name'] === p['name']) === i
+        ? p
+        : { containerPort: p['containerPort'] },
+    );
   }
   if (Array.isArray(out['env'])) out['env'] = dedupeBy(out['env'] as Obj[], 'name');
   return out;
@@ -179,14 +296,36 @@ const BAD_SETTING_ANNOTATIONS: Readonly<Record<string, readonly string[]>> = {
 const annotationsArb = (bad: boolean) =>
   fc
     .tuple(
-      fc.dictionary(fc.constantFrom(...Object.keys(ANNOTATION_VALUES)), fc.nat(1000), { maxKeys: 4 }),
+      fc.dictionary(fc.constantFrom(...Object.keys(ANNOTATION_VALUES)), fc.nat(1000), {
+        maxKeys: 4,
+      }),
       // A bad setting now and then (about one annotation map in 25): it makes the run report an
       // error finding for that workload and skip it, so it must stay rare to keep workloads edited.
-      bad ? fc.oneof({ weight: 24, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...Object.keys(BAD_SETTING_ANNOTATIONS)), fc.nat(1000)) }) : fc.constant(undefined),
+      bad
+        ? fc.oneof(
+            { weight: 24, arbitrary: fc.constant(undefined) },
+            {
+              weight: 1,
+              arbitrary: fc.tuple(
+                fc.constantFrom(...Object.keys(BAD_SETTING_ANNOTATIONS)),
+                fc.nat(1000),
+              ),
+            },
+          )
+        : fc.constant(undefined),
     )
     .map(([picks, badPick]) => {
-      const entries = Object.entries(picks).map(([key, n]) => [key, ANNOTATION_VALUES[key]![n % ANNOTATION_VALUES[key]!.length]!]);
-      if (badPick) entries.push([badPick[0], BAD_SETTING_ANNOTATIONS[badPick[0]]![badPick[1] % BAD_SETTING_ANNOTATIONS[badPick[0]]!.length]!]);
+      const entries = Object.entries(picks).map(([key, n]) => [
+        key,
+        ANNOTATION_VALUES[key]![n % ANNOTATION_VALUES[key]!.length]!,
+      ]);
+      if (badPick)
+        entries.push([
+          badPick[0],
+          BAD_SETTING_ANNOTATIONS[badPick[0]]![
+            badPick[1] % BAD_SETTING_ANNOTATIONS[badPick[0]]!.length
+          ]!,
+        ]);
       return Object.fromEntries(entries) as Obj;
     });
 
@@ -194,9 +333,24 @@ const annotationsArb = (bad: boolean) =>
 // Workloads
 // ---------------------------------------------------------------------------------------------
 
-export const WORKLOAD_KINDS = ['Pod', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'] as const;
+export const WORKLOAD_KINDS = [
+  'Pod',
+  'Deployment',
+  'ReplicaSet',
+  'StatefulSet',
+  'DaemonSet',
+  'Job',
+  'CronJob',
+] as const;
 export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
-export const NAMESPACES = ['default', 'shop', 'payments', 'mesh', 'istio-ingress', 'kube-system'] as const;
+export const NAMESPACES = [
+  'default',
+  'shop',
+  'payments',
+  'mesh',
+  'istio-ingress',
+  'kube-system',
+] as const;
 
 /** How a workload is generated before names and cross references are filled in. */
 interface WorkloadSeed {
@@ -220,37 +374,81 @@ const workloadSeedArb = (bad: boolean): fc.Arbitrary<WorkloadSeed> =>
   fc.record(
     {
       kind: fc.constantFrom(...WORKLOAD_KINDS),
-      flavor: fc.oneof({ weight: 6, arbitrary: fc.constant('app' as const) }, { weight: 1, arbitrary: fc.constant('gateway' as const) }, { weight: 1, arbitrary: fc.constant('legacy-gateway' as const) }),
+      flavor: fc.oneof(
+        { weight: 6, arbitrary: fc.constant('app' as const) },
+        { weight: 1, arbitrary: fc.constant('gateway' as const) },
+        { weight: 1, arbitrary: fc.constant('legacy-gateway' as const) },
+      ),
       base: fc.constantFrom('web', 'api', 'worker', 'gateway', 'migrate', 'report', 'frontend'),
       namespace: fc.constantFrom(...NAMESPACES),
-      labels: fc.dictionary(fc.constantFrom('app.kubernetes.io/name', 'team'), fc.constantFrom('shop', 'yes', '1.0')),
+      labels: fc.dictionary(
+        fc.constantFrom('app.kubernetes.io/name', 'team'),
+        fc.constantFrom('shop', 'yes', '1.0'),
+      ),
       annotations: annotationsArb(bad),
       podLabels: meshLabelArb,
       podAnnotations: annotationsArb(bad),
       containers: fc.array(containerArb, { minLength: 1, maxLength: 3 }),
-      initContainers: fc.array(containerArb.map((c) => ({ ...c, restartPolicy: 'Always' })), { maxLength: 1 }),
+      initContainers: fc.array(
+        containerArb.map((c) => ({ ...c, restartPolicy: 'Always' })),
+        { maxLength: 1 },
+      ),
       grace: fc.integer({ min: 0, max: 600 }),
       restartPolicy: fc.constantFrom('Always', 'Never', 'OnFailure'),
       replicas: fc.integer({ min: 0, max: 5 }),
-      strategy: fc.constantFrom<Obj>({ type: 'Recreate' }, { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0 } }, { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: 1 } }),
+      strategy: fc.constantFrom<Obj>(
+        { type: 'Recreate' },
+        { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0 } },
+        { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: 1 } },
+      ),
     },
-    { requiredKeys: ['kind', 'flavor', 'base', 'labels', 'annotations', 'podLabels', 'podAnnotations', 'containers', 'initContainers'] },
+    {
+      requiredKeys: [
+        'kind',
+        'flavor',
+        'base',
+        'labels',
+        'annotations',
+        'podLabels',
+        'podAnnotations',
+        'containers',
+        'initContainers',
+      ],
+    },
   );
 
 function podSpec(seed: WorkloadSeed): Obj {
   let containers = seed.containers.map(normalizeContainer);
   if (seed.flavor === 'gateway') {
-    containers = [{ name: 'istio-proxy', image: 'auto', ports: [{ containerPort: 15090, name: 'http-envoy-prom', protocol: 'TCP' }] }, ...containers.filter((c) => c['name'] !== 'istio-proxy')];
+    containers = [
+      {
+        name: 'istio-proxy',
+        image: 'auto',
+        ports: [{ containerPort: 15090, name: 'http-envoy-prom', protocol: 'TCP' }],
+      },
+      ...containers.filter((c) => c['name'] !== 'istio-proxy'),
+    ];
   } else if (seed.flavor === 'legacy-gateway') {
-    containers = [{ name: 'istio-proxy', image: 'docker.io/istio/proxyv2:1.17.8', args: ['proxy', 'router', '--domain', '$(POD_NAMESPACE).svc.cluster.local'], ports: [{ containerPort: 8080, name: 'http2' }] }, ...containers.filter((c) => c['name'] !== 'istio-proxy')];
+    containers = [
+      {
+        name: 'istio-proxy',
+        image: 'docker.io/istio/proxyv2:1.17.8',
+        args: ['proxy', 'router', '--domain', '$(POD_NAMESPACE).svc.cluster.local'],
+        ports: [{ containerPort: 8080, name: 'http2' }],
+      },
+      ...containers.filter((c) => c['name'] !== 'istio-proxy'),
+    ];
   }
   const spec: Obj = { containers: uniqueBy(containers, 'name') };
-  const init = seed.initContainers.map(normalizeContainer).filter((c) => !containers.some((d) => d['name'] === c['name']));
+  const init = seed.initContainers
+    .map(normalizeContainer)
+    .filter((c) => !containers.some((d) => d['name'] === c['name']));
   if (init.length > 0) spec['initContainers'] = uniqueBy(init, 'name');
   if (seed.grace !== undefined) spec['terminationGracePeriodSeconds'] = seed.grace;
   const runsOnce = seed.kind === 'Job' || seed.kind === 'CronJob';
   if (runsOnce) spec['restartPolicy'] = seed.restartPolicy === 'OnFailure' ? 'OnFailure' : 'Never';
-  else if (seed.kind === 'Pod' && seed.restartPolicy !== undefined) spec['restartPolicy'] = seed.restartPolicy;
+  else if (seed.kind === 'Pod' && seed.restartPolicy !== undefined)
+    spec['restartPolicy'] = seed.restartPolicy;
   else if (seed.kind !== 'Pod') spec['restartPolicy'] = 'Always';
   return spec;
 }
@@ -267,23 +465,67 @@ function workloadObject(seed: WorkloadSeed, name: string): Obj {
     podLabels['istio'] = 'ingressgateway';
     podAnnotations['inject.istio.io/templates'] = 'gateway';
   }
-  const template: Obj = { metadata: { labels: podLabels, ...(Object.keys(podAnnotations).length > 0 ? { annotations: podAnnotations } : {}) }, spec: podSpec(seed) };
+  const template: Obj = {
+    metadata: {
+      labels: podLabels,
+      ...(Object.keys(podAnnotations).length > 0 ? { annotations: podAnnotations } : {}),
+    },
+    spec: podSpec(seed),
+  };
   const selector = { matchLabels: { app: name } };
   switch (seed.kind) {
     case 'Pod':
-      return { apiVersion: 'v1', kind: 'Pod', metadata: { ...metadata, labels: { ...(metadata['labels'] as Obj | undefined), ...podLabels }, annotations: { ...(metadata['annotations'] as Obj | undefined), ...podAnnotations } }, spec: template['spec'] };
+      return {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {
+          ...metadata,
+          labels: { ...(metadata['labels'] as Obj | undefined), ...podLabels },
+          annotations: { ...(metadata['annotations'] as Obj | undefined), ...podAnnotations },
+        },
+        spec: template['spec'],
+      };
     case 'Deployment':
-      return { apiVersion: 'apps/v1', kind: 'Deployment', metadata, spec: { ...(seed.replicas !== undefined ? { replicas: seed.replicas } : {}), ...(seed.strategy ? { strategy: seed.strategy } : {}), selector, template } };
+      return {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata,
+        spec: {
+          ...(seed.replicas !== undefined ? { replicas: seed.replicas } : {}),
+          ...(seed.strategy ? { strategy: seed.strategy } : {}),
+          selector,
+          template,
+        },
+      };
     case 'ReplicaSet':
-      return { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata, spec: { ...(seed.replicas !== undefined ? { replicas: seed.replicas } : {}), selector, template } };
+      return {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata,
+        spec: {
+          ...(seed.replicas !== undefined ? { replicas: seed.replicas } : {}),
+          selector,
+          template,
+        },
+      };
     case 'StatefulSet':
-      return { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata, spec: { serviceName: name, selector, template } };
+      return {
+        apiVersion: 'apps/v1',
+        kind: 'StatefulSet',
+        metadata,
+        spec: { serviceName: name, selector, template },
+      };
     case 'DaemonSet':
       return { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata, spec: { selector, template } };
     case 'Job':
       return { apiVersion: 'batch/v1', kind: 'Job', metadata, spec: { backoffLimit: 2, template } };
     case 'CronJob':
-      return { apiVersion: 'batch/v1', kind: 'CronJob', metadata, spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template } } } };
+      return {
+        apiVersion: 'batch/v1',
+        kind: 'CronJob',
+        metadata,
+        spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template } } },
+      };
   }
 }
 
@@ -294,8 +536,16 @@ function workloadObject(seed: WorkloadSeed, name: string): Obj {
 const LB_ANNOTATIONS: readonly Obj[] = [
   {},
   { 'service.beta.kubernetes.io/aws-load-balancer-type': 'nlb' },
-  { 'service.beta.kubernetes.io/aws-load-balancer-type': 'external', 'service.beta.kubernetes.io/aws-load-balancer-nlb-target-type': 'ip' },
-  { 'service.beta.kubernetes.io/aws-load-balancer-type': 'external', 'service.beta.kubernetes.io/aws-load-balancer-nlb-target-type': 'ip', 'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes': 'deregistration_delay.timeout_seconds=30' },
+  {
+    'service.beta.kubernetes.io/aws-load-balancer-type': 'external',
+    'service.beta.kubernetes.io/aws-load-balancer-nlb-target-type': 'ip',
+  },
+  {
+    'service.beta.kubernetes.io/aws-load-balancer-type': 'external',
+    'service.beta.kubernetes.io/aws-load-balancer-nlb-target-type': 'ip',
+    'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes':
+      'deregistration_delay.timeout_seconds=30',
+  },
   { 'cloud.google.com/neg': '{"ingress": true}' },
   { 'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes': 'not=parsable=' },
 ];
@@ -312,7 +562,16 @@ const serviceSeedArb: fc.Arbitrary<ServiceSeed> = fc.record(
     target: fc.nat(),
     type: fc.constantFrom('ClusterIP', 'LoadBalancer', 'NodePort'),
     annotations: fc.nat(),
-    ports: fc.array(fc.record({ port: fc.constantFrom(80, 443, 8080), targetPort: fc.constantFrom<number | string>(8080, 80, 'http', 'grpc', 15090) }, { requiredKeys: ['port'] }), { minLength: 1, maxLength: 2 }),
+    ports: fc.array(
+      fc.record(
+        {
+          port: fc.constantFrom(80, 443, 8080),
+          targetPort: fc.constantFrom<number | string>(8080, 80, 'http', 'grpc', 15090),
+        },
+        { requiredKeys: ['port'] },
+      ),
+      { minLength: 1, maxLength: 2 },
+    ),
   },
   { requiredKeys: ['target', 'type', 'annotations', 'ports'] },
 );
@@ -324,7 +583,11 @@ function serviceObject(seed: ServiceSeed, index: number, workloads: readonly Obj
   return {
     apiVersion: 'v1',
     kind: 'Service',
-    metadata: { name: `svc-${index}`, ...(targetMeta['namespace'] !== undefined ? { namespace: targetMeta['namespace'] } : {}), ...(Object.keys(annotations).length ? { annotations } : {}) },
+    metadata: {
+      name: `svc-${index}`,
+      ...(targetMeta['namespace'] !== undefined ? { namespace: targetMeta['namespace'] } : {}),
+      ...(Object.keys(annotations).length ? { annotations } : {}),
+    },
     spec: {
       type: seed.type,
       selector: { app: String(targetMeta['name'] ?? 'nobody') },
@@ -333,48 +596,107 @@ function serviceObject(seed: ServiceSeed, index: number, workloads: readonly Obj
   };
 }
 
-const namespaceArb = fc.record(
-  {
-    name: fc.constantFrom(...NAMESPACES),
-    labels: fc.dictionary(fc.constantFrom('istio-injection', 'istio.io/rev', 'elbv2.k8s.aws/pod-readiness-gate-inject'), fc.constantFrom('enabled', 'disabled', 'canary'), { maxKeys: 2 }),
-    linkerd: fc.boolean(),
-  },
-);
+const namespaceArb = fc.record({
+  name: fc.constantFrom(...NAMESPACES),
+  labels: fc.dictionary(
+    fc.constantFrom('istio-injection', 'istio.io/rev', 'elbv2.k8s.aws/pod-readiness-gate-inject'),
+    fc.constantFrom('enabled', 'disabled', 'canary'),
+    { maxKeys: 2 },
+  ),
+  linkerd: fc.boolean(),
+});
 
 function namespaceObject(seed: { name: string; labels: Obj; linkerd: boolean }): Obj {
-  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name: seed.name, ...(Object.keys(seed.labels).length ? { labels: seed.labels } : {}), ...(seed.linkerd ? { annotations: { 'linkerd.io/inject': 'enabled' } } : {}) } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: {
+      name: seed.name,
+      ...(Object.keys(seed.labels).length ? { labels: seed.labels } : {}),
+      ...(seed.linkerd ? { annotations: { 'linkerd.io/inject': 'enabled' } } : {}),
+    },
+  };
 }
 
-const configMapArb = fc.dictionary(fc.constantFrom('kind', 'mode', 'config.yaml', 'flag', 'date', 'port'), text, { maxKeys: 4 }).map((data) => ({ data }));
+const configMapArb = fc
+  .dictionary(fc.constantFrom('kind', 'mode', 'config.yaml', 'flag', 'date', 'port'), text, {
+    maxKeys: 4,
+  })
+  .map((data) => ({ data }));
 
 function configMapObject(seed: { data: Obj }, index: number): Obj {
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${index}` }, data: seed.data };
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: `cm-${index}` },
+    data: seed.data,
+  };
 }
 
 function crdObject(index: number): Obj {
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
-    metadata: { name: `widgets${index}.example.com`, annotations: { 'helm.sh/resource-policy': 'keep' } },
+    metadata: {
+      name: `widgets${index}.example.com`,
+      annotations: { 'helm.sh/resource-policy': 'keep' },
+    },
     spec: {
       group: 'example.com',
       names: { kind: 'Widget', plural: `widgets${index}`, listKind: 'WidgetList' },
       scope: 'Namespaced',
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', description: 'kind: Deployment is only a word here', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              description: 'kind: Deployment is only a word here',
+              'x-kubernetes-preserve-unknown-fields': true,
+            },
+          },
+        },
+      ],
     },
   };
 }
 
 function pdbObject(index: number, workloads: readonly Obj[]): Obj {
   const target = workloads[index % Math.max(1, workloads.length)]?.['metadata'] as Obj | undefined;
-  return { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: `pdb-${index}`, ...(target?.['namespace'] !== undefined ? { namespace: target['namespace'] } : {}) }, spec: { minAvailable: 1, selector: { matchLabels: { app: String(target?.['name'] ?? 'nobody') } } } };
+  return {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: {
+      name: `pdb-${index}`,
+      ...(target?.['namespace'] !== undefined ? { namespace: target['namespace'] } : {}),
+    },
+    spec: {
+      minAvailable: 1,
+      selector: { matchLabels: { app: String(target?.['name'] ?? 'nobody') } },
+    },
+  };
 }
 
 /** A resource of a kind nobody handles, and one that borrows a workload kind from another group. */
 function foreignObject(index: number): Obj {
   return index % 2 === 0
-    ? { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: `widget-${index}` }, spec: { kind: 'Deployment', template: { spec: { containers: [{ name: 'x', image: 'y' }] } } } }
-    : { apiVersion: 'example.com/v1', kind: 'Deployment', metadata: { name: `borrowed-${index}` }, spec: { template: { spec: { containers: [{ name: 'x', image: 'y' }] } } } };
+    ? {
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        metadata: { name: `widget-${index}` },
+        spec: {
+          kind: 'Deployment',
+          template: { spec: { containers: [{ name: 'x', image: 'y' }] } },
+        },
+      }
+    : {
+        apiVersion: 'example.com/v1',
+        kind: 'Deployment',
+        metadata: { name: `borrowed-${index}` },
+        spec: { template: { spec: { containers: [{ name: 'x', image: 'y' }] } } },
+      };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -411,16 +733,29 @@ export function streamArb(options: StreamOptions = {}): fc.Arbitrary<StreamModel
       crds: fc.nat({ max: 1 }),
       pdbs: fc.nat({ max: 1 }),
       foreign: fc.nat({ max: 2 }),
-      comments: fc.array(fc.constantFrom('# Source: chart/templates/empty.yaml', '# only a comment', '#'), { maxLength: 2 }),
+      comments: fc.array(
+        fc.constantFrom('# Source: chart/templates/empty.yaml', '# only a comment', '#'),
+        { maxLength: 2 },
+      ),
       styleSeed: fc.integer(),
     })
     .map((seed) => {
       const workloads = seed.workloads.map((w, i) => workloadObject(w, `${w.base}-${i}`));
       const listItems = seed.listItems.map((w, i) => workloadObject(w, `${w.base}-item-${i}`));
-      const lists: Obj[] = seed.listSizes.map((size) => ({ apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: listItems.slice(0, size) }));
+      const lists: Obj[] = seed.listSizes.map((size) => ({
+        apiVersion: 'v1',
+        kind: 'List',
+        metadata: { resourceVersion: '' },
+        items: listItems.slice(0, size),
+      }));
       const allWorkloads = [...workloads, ...listItems];
       const namespaces = seed.namespaces.map((n) => namespaceObject(n));
-      const uniqueNamespaces = namespaces.filter((n, i) => namespaces.findIndex((m) => (m['metadata'] as Obj)['name'] === (n['metadata'] as Obj)['name']) === i);
+      const uniqueNamespaces = namespaces.filter(
+        (n, i) =>
+          namespaces.findIndex(
+            (m) => (m['metadata'] as Obj)['name'] === (n['metadata'] as Obj)['name'],
+          ) === i,
+      );
       const objects: Obj[] = [
         ...workloads,
         ...lists,
@@ -431,7 +766,10 @@ export function streamArb(options: StreamOptions = {}): fc.Arbitrary<StreamModel
         ...Array.from({ length: seed.pdbs }, (_, i) => pdbObject(i, allWorkloads)),
         ...Array.from({ length: seed.foreign }, (_, i) => foreignObject(i)),
       ];
-      const docs: DocModel[] = [...objects.map((object) => ({ object })), ...seed.comments.map((comment) => ({ comment }))];
+      const docs: DocModel[] = [
+        ...objects.map((object) => ({ object })),
+        ...seed.comments.map((comment) => ({ comment })),
+      ];
       // A seeded shuffle: the order of documents is part of what is tested, and stays reproducible.
       const random = seededRandom(seed.styleSeed);
       for (let i = docs.length - 1; i > 0; i--) {
@@ -476,7 +814,8 @@ export function renderStream(model: StreamModel): RenderedStream {
     }
     if (chance(0.4)) out += `# Source: chart/templates/doc-${index}.yaml\n`;
     const roll = random();
-    const style: DocStyle = roll < 0.7 ? 'block' : roll < 0.8 ? 'flow' : roll < 0.9 ? 'json' : 'flow-lines';
+    const style: DocStyle =
+      roll < 0.7 ? 'block' : roll < 0.8 ? 'flow' : roll < 0.9 ? 'json' : 'flow-lines';
     styles.push(style);
     out += renderDocument(doc.object, style, random);
     afterEndMarker = chance(0.15);
@@ -511,28 +850,45 @@ function decorated(object: Obj, random: () => number, flow: boolean): string {
     Scalar(key, node) {
       if (typeof node.value === 'string') {
         const roll = random();
-        if (node.value.includes('\n') && !flow && key === 'value' && roll < 0.5) node.type = Scalar.BLOCK_LITERAL;
+        if (node.value.includes('\n') && !flow && key === 'value' && roll < 0.5)
+          node.type = Scalar.BLOCK_LITERAL;
         else if (roll < 0.25) node.type = Scalar.QUOTE_DOUBLE;
         else if (roll < 0.4) node.type = Scalar.QUOTE_SINGLE;
       }
       if (!flow && key === 'value' && random() < 0.05) node.comment = ' trailing comment';
     },
     Pair(_key, pair) {
-      if (!flow && isScalar(pair.key) && random() < 0.04) pair.key.commentBefore = ' a comment line';
+      if (!flow && isScalar(pair.key) && random() < 0.04)
+        pair.key.commentBefore = ' a comment line';
     },
     Map(_key, node) {
-      if (!flow && node.items.length > 0 && node.items.length <= 3 && node.items.every((p) => isPair(p) && isScalar(p.value)) && random() < 0.2) node.flow = true;
+      if (
+        !flow &&
+        node.items.length > 0 &&
+        node.items.length <= 3 &&
+        node.items.every((p) => isPair(p) && isScalar(p.value)) &&
+        random() < 0.2
+      )
+        node.flow = true;
     },
     Seq(_key, node) {
       if (!flow && node.items.every((i) => isScalar(i)) && random() < 0.3) node.flow = true;
     },
   });
-  return doc.toString({ lineWidth: 0, indentSeq: random() < 0.5, flowCollectionPadding: random() < 0.5 });
+  return doc.toString({
+    lineWidth: 0,
+    indentSeq: random() < 0.5,
+    flowCollectionPadding: random() < 0.5,
+  });
 }
 
 /** What Helm templates produce and libraries don't: `annotations:\n  {}` and empty (null) values. */
 function helmQuirks(textIn: string, random: () => number): string {
-  return textIn.replace(/^( *)(annotations|labels): \{\}$/gm, (whole, indent: string, key: string) => (random() < 0.5 ? `${indent}${key}:\n${indent}  {}` : whole));
+  return textIn.replace(
+    /^( *)(annotations|labels): \{\}$/gm,
+    (whole, indent: string, key: string) =>
+      random() < 0.5 ? `${indent}${key}:\n${indent}  {}` : whole,
+  );
 }
 
 /** A flow mapping with one entry per line at column 0, keys plain where YAML allows it. */
@@ -549,25 +905,37 @@ function flowLines(value: unknown, random: () => number): string {
 }
 
 function flowKey(key: string): string {
-  return /^[A-Za-z][A-Za-z0-9]*$/.test(key) && !/^(?:y|n|yes|no|on|off|true|false|null)$/i.test(key) ? key : JSON.stringify(key);
+  return /^[A-Za-z][A-Za-z0-9]*$/.test(key) && !/^(?:y|n|yes|no|on|off|true|false|null)$/i.test(key)
+    ? key
+    : JSON.stringify(key);
 }
 
 /**
  * Returns a message when the rendered text does not hold exactly the generated data (a generator
  * bug, not an engine bug), else undefined. Read with YAML 1.1 minus timestamps, as the engine does.
  */
-export function checkRendering(model: StreamModel, rendered: RenderedStream, read: (text: string) => unknown[]): string | undefined {
+export function checkRendering(
+  model: StreamModel,
+  rendered: RenderedStream,
+  read: (text: string) => unknown[],
+): string | undefined {
   const expected = model.docs.flatMap((d) => ('object' in d ? [d.object] : []));
   const actual = read(rendered.text);
-  if (actual.length !== expected.length) return `rendered ${actual.length} documents, generated ${expected.length}`;
+  if (actual.length !== expected.length)
+    return `rendered ${actual.length} documents, generated ${expected.length}`;
   for (let i = 0; i < expected.length; i++) {
-    if (!isDeepStrictEqual(actual[i], expected[i])) return `document ${i + 1} reads back differently:\n${JSON.stringify(actual[i])}\n${JSON.stringify(expected[i])}`;
+    if (!isDeepStrictEqual(actual[i], expected[i]))
+      return `document ${i + 1} reads back differently:\n${JSON.stringify(actual[i])}\n${JSON.stringify(expected[i])}`;
   }
   return undefined;
 }
 
 /** Returns the documents of a stream that hold a node, parsed by `yaml` with YAML 1.1 (no timestamps). */
-export function readDocuments(textIn: string, parse: typeof parseAllDocuments, options: object): unknown[] {
+export function readDocuments(
+  textIn: string,
+  parse: typeof parseAllDocuments,
+  options: object,
+): unknown[] {
   return parse(textIn.replace(/^\uFEFF/, ''), { ...options, intAsBigInt: false })
     .map((d) => (d as { toJS(o: object): unknown }).toJS({ maxAliasCount: 100 }))
     .filter((data) => data !== null && data !== undefined);
@@ -583,7 +951,14 @@ export const flagsArb: fc.Arbitrary<Record<string, string>> = fc.record(
     'gateway-mode': fc.constantFrom('env', 'sleep', 'off'),
     'job-mode': fc.constantFrom('auto', 'native', 'wrap', 'off'),
     'app-mode': fc.constantFrom('on', 'off'),
-    'lb-provider': fc.constantFrom('aws-nlb-ip', 'aws-alb-ip', 'gke-neg', 'azure-appgw', 'generic-lb', 'in-cluster'),
+    'lb-provider': fc.constantFrom(
+      'aws-nlb-ip',
+      'aws-alb-ip',
+      'gke-neg',
+      'azure-appgw',
+      'generic-lb',
+      'in-cluster',
+    ),
     'drain-window': fc.constantFrom('0', '15', '60', '300'),
     'max-request': fc.constantFrom('0', '5', '20', '120'),
     buffer: fc.constantFrom('0', '5', '30'),

@@ -50,16 +50,31 @@ function throwingAfter(edits: number, error: () => Error): RegisteredMutator {
     enabled: () => true,
     mutate(workload) {
       if (++seen > edits) throw error();
-      return { changes: [{ path: workload.at('metadata', 'annotations', 'atomic.example/edited'), value: String(seen), reason: 'edited' }], findings: [] };
+      return {
+        changes: [
+          {
+            path: workload.at('metadata', 'annotations', 'atomic.example/edited'),
+            value: String(seen),
+            reason: 'edited',
+          },
+        ],
+        findings: [],
+      };
     },
   });
 }
 
 test('in-process: a mutator that throws after editing a document ends the run with that error, no result', (t) => {
   for (const input of [STREAM, RESOURCE_LIST]) {
-    const crash = t.throws(() => transform(input, { mutators: [throwingAfter(1, () => new Error('boom'))] }));
+    const crash = t.throws(() =>
+      transform(input, { mutators: [throwingAfter(1, () => new Error('boom'))] }),
+    );
     t.is(crash?.message, 'boom');
-    const refused = t.throws(() => transform(input, { mutators: [throwingAfter(2, () => new KubeGracefulError('E_INPUT', 'refused'))] }));
+    const refused = t.throws(() =>
+      transform(input, {
+        mutators: [throwingAfter(2, () => new KubeGracefulError('E_INPUT', 'refused'))],
+      }),
+    );
     t.true(refused instanceof KubeGracefulError);
     // Nothing is left over from the failed run: the same input transforms cleanly afterwards.
     const clean = transform(input, { mutators: [throwingAfter(99, () => new Error('never'))] });
@@ -76,23 +91,44 @@ interface HarnessRun {
 }
 
 function runWithThrowingMutator(edits: number, how: 'crash' | 'input', input: string): HarnessRun {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'helpers', 'reliability-throwing-cli.ts'), String(edits), how], {
-    cwd: ROOT,
-    input,
-    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
-    timeout: HANG_GUARD_MS,
-    killSignal: 'SIGKILL',
-  });
-  return { status: run.status, stdout: run.stdout.toString('utf8'), stderr: run.stderr.toString('utf8'), writes: Number(run.output[3]?.toString('utf8') ?? NaN) };
+  const run = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(ROOT, 'test', 'helpers', 'reliability-throwing-cli.ts'),
+      String(edits),
+      how,
+    ],
+    {
+      cwd: ROOT,
+      input,
+      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+      timeout: HANG_GUARD_MS,
+      killSignal: 'SIGKILL',
+    },
+  );
+  return {
+    status: run.status,
+    stdout: run.stdout.toString('utf8'),
+    stderr: run.stderr.toString('utf8'),
+    writes: Number(run.output[3]?.toString('utf8') ?? NaN),
+  };
 }
 
-for (const [mode, input] of [['stream', STREAM], ['KRM', RESOURCE_LIST]] as const) {
+for (const [mode, input] of [
+  ['stream', STREAM],
+  ['KRM', RESOURCE_LIST],
+] as const) {
   test(`CLI, ${mode} mode: a mutator crash after one edited document exits 70 with nothing on stdout`, (t) => {
     const run = runWithThrowingMutator(1, 'crash', input);
     t.is(run.status, 70, run.stderr);
     t.is(run.stdout, '');
     t.is(run.writes, 0, 'stdout never written to');
-    t.regex(run.stderr, /^kube-graceful: E_INTERNAL: Error: crashed on workload 2 part-way through the run/);
+    t.regex(
+      run.stderr,
+      /^kube-graceful: E_INTERNAL: Error: crashed on workload 2 part-way through the run/,
+    );
     t.regex(run.stderr, /how to fix: This is a bug in kube-graceful/);
   });
 
@@ -101,7 +137,10 @@ for (const [mode, input] of [['stream', STREAM], ['KRM', RESOURCE_LIST]] as cons
     t.is(run.status, 2, run.stderr);
     t.is(run.stdout, '');
     t.is(run.writes, 0, 'stdout never written to');
-    t.regex(run.stderr, /^kube-graceful: E_INPUT: document 3: refused workload 3 part-way through the run/);
+    t.regex(
+      run.stderr,
+      /^kube-graceful: E_INPUT: document 3: refused workload 3 part-way through the run/,
+    );
   });
 
   test(`CLI, ${mode} mode: without the crash, the whole output is written in one write`, (t) => {
@@ -119,8 +158,17 @@ test('bundled CLI: whenever a stream run fails, stdout is empty (internal errors
   // in bad-input-corpus.test.ts and injection-safety.test.ts.)
   const failing: Array<[string[], string]> = [
     [[], `${deployment('a')}---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: "broken\n`],
-    [[], `${deployment('a').replace('image: nginx:1.27', 'image: nginx:1.27\n        command: "a string"')}`],
-    [[], deployment('a').replace('name: a\nspec', 'name: a\n  annotations: {kube-graceful.dev/drain-window: "-5"}\nspec')],
+    [
+      [],
+      `${deployment('a').replace('image: nginx:1.27', 'image: nginx:1.27\n        command: "a string"')}`,
+    ],
+    [
+      [],
+      deployment('a').replace(
+        'name: a\nspec',
+        'name: a\n  annotations: {kube-graceful.dev/drain-window: "-5"}\nspec',
+      ),
+    ],
   ];
   const statuses: Array<number | null> = [];
   for (const [args, input] of failing) {

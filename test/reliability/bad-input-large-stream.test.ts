@@ -38,10 +38,19 @@ test('a 100 MB stream: exit 0 in bounded time and memory', async (t) => {
   stream.end();
   await once(stream, 'finish');
   const run = runBounded([], '', { stdinFile: file, stdoutFile: out }); // killed only at the hang guard
-  t.log(`${(size / 1024 / 1024).toFixed(0)} MiB, ${documents} documents: ${run.elapsedMs} ms, peak RSS ${run.maxRssMiB?.toFixed(0)} MiB`);
+  t.log(
+    `${(size / 1024 / 1024).toFixed(0)} MiB, ${documents} documents: ${run.elapsedMs} ms, peak RSS ${run.maxRssMiB?.toFixed(0)} MiB`,
+  );
   t.false(run.timedOut, 'finished before the hang guard');
   t.is(run.status, 0, run.stderr.slice(0, 2000));
   t.true(statSync(out).size >= size * 0.99, 'about as long as the input');
-  t.is(splitStream(readFileSync(out, 'utf8')).segments.length, documents, 'every document is in the output');
-  t.true(run.maxRssMiB !== undefined && run.maxRssMiB < 1024, `peak RSS ${run.maxRssMiB} MiB stays under 1 GiB (about 10× the input)`);
+  t.is(
+    splitStream(readFileSync(out, 'utf8')).segments.length,
+    documents,
+    'every document is in the output',
+  );
+  t.true(
+    run.maxRssMiB !== undefined && run.maxRssMiB < 1024,
+    `peak RSS ${run.maxRssMiB} MiB stays under 1 GiB (about 10× the input)`,
+  );
 });

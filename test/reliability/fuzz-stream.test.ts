@@ -11,33 +11,125 @@
 import test from 'ava';
 import { decodeUtf8 } from '../../fn/cli/io.ts';
 import { KubeGracefulError } from '../../fn/core/errors.ts';
-import { looksLikeResourceList, readResourceList, renderResourceList } from '../../fn/krm/resourceList.ts';
-import { isCommentOnly, prescanKind, resourceHint } from '../../fn/stream/prescan.ts';
+import {
+  looksLikeResourceList,
+  readResourceList,
+  renderResourceList,
+} from '../../fn/krm/resourceList.ts';
+import { isCommentOnly, prescanKind, resourceHint } from '../../fn/document/prescan.ts';
 import { splitStream } from '../../fn/stream/split.ts';
 import { readStream, renderStream } from '../../fn/stream/stream.ts';
 import { corpus } from '../helpers/fixtures.ts';
 import { fuzzBudget, fuzzSeed, seededRandom } from '../helpers/reliability-runs.ts';
 
 const TOKENS = [
-  '---', '--- ', '...', '\n', '\n', '\n', '\r\n', '\r', ' ', '  ', '    ', '\t', '- ', '-', ': ', ':', '? ', '{', '}', '[', ']', ', ', '#', '# c', '&a ', '*a', '!!str ', '!!binary ', '!foo ', '|', '|-', '>', '"', "'", '\\', '%YAML 1.1', '%TAG ! tag:x,2000:', '\uFEFF',
-  'kind', 'kind: ', 'apiVersion', 'apiVersion: ', 'items', 'items:', 'List', 'ResourceList', 'config.kubernetes.io/v1', 'Deployment', 'Pod', 'Job', 'CronJob', 'ConfigMap', 'metadata', 'name', 'spec', 'template', 'containers', 'functionConfig', 'results',
-  'a', 'x', '1', '0644', '1:30', 'true', 'yes', 'null', '~', '<<', '0x1F', '.inf', 'é', '中', '🙂', '\u0000', '\u0085', '\u2028', '\uFFFE',
+  '---',
+  '--- ',
+  '...',
+  '\n',
+  '\n',
+  '\n',
+  '\r\n',
+  '\r',
+  ' ',
+  '  ',
+  '    ',
+  '\t',
+  '- ',
+  '-',
+  ': ',
+  ':',
+  '? ',
+  '{',
+  '}',
+  '[',
+  ']',
+  ', ',
+  '#',
+  '# c',
+  '&a ',
+  '*a',
+  '!!str ',
+  '!!binary ',
+  '!foo ',
+  '|',
+  '|-',
+  '>',
+  '"',
+  "'",
+  '\\',
+  '%YAML 1.1',
+  '%TAG ! tag:x,2000:',
+  '\uFEFF',
+  'kind',
+  'kind: ',
+  'apiVersion',
+  'apiVersion: ',
+  'items',
+  'items:',
+  'List',
+  'ResourceList',
+  'config.kubernetes.io/v1',
+  'Deployment',
+  'Pod',
+  'Job',
+  'CronJob',
+  'ConfigMap',
+  'metadata',
+  'name',
+  'spec',
+  'template',
+  'containers',
+  'functionConfig',
+  'results',
+  'a',
+  'x',
+  '1',
+  '0644',
+  '1:30',
+  'true',
+  'yes',
+  'null',
+  '~',
+  '<<',
+  '0x1F',
+  '.inf',
+  'é',
+  '中',
+  '🙂',
+  '\u0000',
+  '\u0085',
+  '\u2028',
+  '\uFFFE',
 ];
 
 type Make = (random: () => number) => string | Buffer;
 
-const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+const pick = <T>(random: () => number, items: readonly T[]): T =>
+  items[Math.floor(random() * items.length)]!;
 
 /** Random bytes, mostly ASCII, decoded as the CLI decodes stdin. */
-const randomBytes: Make = (random) => Buffer.from(Array.from({ length: Math.floor(random() * 400) }, () => (random() < 0.8 ? 9 + Math.floor(random() * 118) : Math.floor(random() * 256))));
+const randomBytes: Make = (random) =>
+  Buffer.from(
+    Array.from({ length: Math.floor(random() * 400) }, () =>
+      random() < 0.8 ? 9 + Math.floor(random() * 118) : Math.floor(random() * 256),
+    ),
+  );
 
 /** A soup of YAML tokens and Kubernetes words. */
-const tokenSoup: Make = (random) => Array.from({ length: Math.floor(random() * 120) }, () => pick(random, TOKENS)).join('');
+const tokenSoup: Make = (random) =>
+  Array.from({ length: Math.floor(random() * 120) }, () => pick(random, TOKENS)).join('');
 
 /** A ResourceList head followed by soup: reaches readResourceList. */
-const resourceListSoup: Make = (random) => `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n${pick(random, ['items:\n', 'items: ', 'items:\n- ', ''])}${String(tokenSoup(random))}`;
+const resourceListSoup: Make = (random) =>
+  `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n${pick(random, ['items:\n', 'items: ', 'items:\n- ', ''])}${String(tokenSoup(random))}`;
 
-const SOURCES = ['istio-gateway-1.30.3-nlb.yaml', 'istio-sample-kube-bookinfo.yaml', 'descheduler-cronjob.yaml', 'helm4-postrender-input-istio-gateway-1.30.3-nlb.yaml'].map((name) => corpus(name));
+const SOURCES = [
+  'istio-gateway-1.30.3-nlb.yaml',
+  'istio-sample-kube-bookinfo.yaml',
+  'descheduler-cronjob.yaml',
+  'helm4-postrender-input-istio-gateway-1.30.3-nlb.yaml',
+].map((name) => corpus(name));
 
 /** A real chart with random edits: lines dropped, duplicated, swapped, re-indented; tokens spliced in. */
 const mangledChart: Make = (random) => {
@@ -47,7 +139,8 @@ const mangledChart: Make = (random) => {
     const roll = random();
     if (roll < 0.2) lines.splice(at, 1);
     else if (roll < 0.4) lines.splice(at, 0, lines[at] ?? '');
-    else if (roll < 0.55) [lines[at], lines[(at + 1) % lines.length]] = [lines[(at + 1) % lines.length]!, lines[at]!];
+    else if (roll < 0.55)
+      [lines[at], lines[(at + 1) % lines.length]] = [lines[(at + 1) % lines.length]!, lines[at]!];
     else if (roll < 0.7) lines[at] = `${pick(random, ['', ' ', '  ', '\t'])}${lines[at] ?? ''}`;
     else {
       const line = lines[at] ?? '';
@@ -58,16 +151,25 @@ const mangledChart: Make = (random) => {
   return lines.join(pick(random, ['\n', '\n', '\r\n']));
 };
 
-const MAKERS: ReadonlyArray<[string, Make]> = [['random bytes', randomBytes], ['token soup', tokenSoup], ['ResourceList soup', resourceListSoup], ['mangled chart', mangledChart]];
+const MAKERS: ReadonlyArray<[string, Make]> = [
+  ['random bytes', randomBytes],
+  ['token soup', tokenSoup],
+  ['ResourceList soup', resourceListSoup],
+  ['mangled chart', mangledChart],
+];
 
 /** Runs one input through the reader; throws an Error describing any broken promise. */
 function check(text: string): void {
   const { bom, segments } = splitStream(text);
-  if (bom + segments.map((s) => s.text).join('') !== text) throw new Error('splitStream does not reconstruct the input');
+  if (bom + segments.map((s) => s.text).join('') !== text)
+    throw new Error('splitStream does not reconstruct the input');
   let line = 1;
   let offset = 0;
   for (const segment of segments) {
-    if (segment.offset !== offset || segment.line !== line || segment.text === '') throw new Error(`segment ${segment.index} has offset ${segment.offset}/line ${segment.line}, expected ${offset}/${line}`);
+    if (segment.offset !== offset || segment.line !== line || segment.text === '')
+      throw new Error(
+        `segment ${segment.index} has offset ${segment.offset}/line ${segment.line}, expected ${offset}/${line}`,
+      );
     offset += segment.text.length;
     line += segment.text.split('\n').length - 1;
     prescanKind(segment.text);
@@ -77,19 +179,23 @@ function check(text: string): void {
   for (const parseAll of [false, true]) {
     try {
       const read = readStream(text, { extraKinds: [], parseAll });
-      if (renderStream(read) !== text) throw new Error(`reading and writing back (parseAll ${parseAll}) changed the stream`);
+      if (renderStream(read) !== text)
+        throw new Error(`reading and writing back (parseAll ${parseAll}) changed the stream`);
     } catch (error) {
       if (!(error instanceof KubeGracefulError)) throw error;
-      if (error.code === 'E_INTERNAL') throw new Error(`E_INTERNAL from readStream: ${error.message}`);
+      if (error.code === 'E_INTERNAL')
+        throw new Error(`E_INTERNAL from readStream: ${error.message}`);
     }
   }
   if (looksLikeResourceList(text)) {
     try {
       const list = readResourceList(text);
-      if (renderResourceList(list, []) !== text) throw new Error('reading and writing back a ResourceList changed it');
+      if (renderResourceList(list, []) !== text)
+        throw new Error('reading and writing back a ResourceList changed it');
     } catch (error) {
       if (!(error instanceof KubeGracefulError)) throw error;
-      if (error.code === 'E_INTERNAL') throw new Error(`E_INTERNAL from readResourceList: ${error.message}`);
+      if (error.code === 'E_INTERNAL')
+        throw new Error(`E_INTERNAL from readResourceList: ${error.message}`);
     }
   }
 }
@@ -99,7 +205,8 @@ test('the stream reader under random input: lossless, and only KubeGracefulError
   const first = fuzzSeed();
   // Only a time budget asked for by hand reads the clock: by default the rounds are counted.
   const deadline = 'milliseconds' in budget ? Date.now() + budget.milliseconds : undefined;
-  const more = (round: number) => (deadline === undefined ? round < (budget as { rounds: number }).rounds : Date.now() < deadline);
+  const more = (round: number) =>
+    deadline === undefined ? round < (budget as { rounds: number }).rounds : Date.now() < deadline;
   const counts = new Map<string, number>();
   let round = 0;
   for (; more(round); round++) {
@@ -124,11 +231,15 @@ test('the stream reader under random input: lossless, and only KubeGracefulError
     try {
       check(text);
     } catch (error) {
-      t.fail(`${kind}, round seed ${seed} (replay: KUBE_GRACEFUL_FUZZ_SEED=${seed}): ${error instanceof Error ? error.stack : String(error)}\ninput: ${JSON.stringify(text.slice(0, 2000))}`);
+      t.fail(
+        `${kind}, round seed ${seed} (replay: KUBE_GRACEFUL_FUZZ_SEED=${seed}): ${error instanceof Error ? error.stack : String(error)}\ninput: ${JSON.stringify(text.slice(0, 2000))}`,
+      );
       return;
     }
     counts.set(kind, (counts.get(kind) ?? 0) + 1);
   }
-  t.log(`first seed ${first} (KUBE_GRACEFUL_FUZZ_SEED), ${round} rounds: ${[...counts].map(([k, n]) => `${n} ${k}`).join(', ')}`);
+  t.log(
+    `first seed ${first} (KUBE_GRACEFUL_FUZZ_SEED), ${round} rounds: ${[...counts].map(([k, n]) => `${n} ${k}`).join(', ')}`,
+  );
   t.true(round > 0);
 });

@@ -29,10 +29,27 @@ import type { ChangeRecord } from '../../fn/core/records.ts';
 import { MUTATORS } from '../../fn/mutators/registry.ts';
 import { parseOptions } from '../../fn/yaml/options.ts';
 import { propertyParameters } from '../helpers/reliability-runs.ts';
-import { identity, isUnder, leafDiffs, objectBase, readData, readSegments, resolvePath, valueAt, withoutNulls } from '../helpers/reliability-tree.ts';
+import {
+  identity,
+  isUnder,
+  leafDiffs,
+  objectBase,
+  readData,
+  readSegments,
+  resolvePath,
+  valueAt,
+  withoutNulls,
+} from '../helpers/reliability-tree.ts';
 import type { ConcretePath } from '../helpers/reliability-tree.ts';
 import { validateKubernetesObject } from '../helpers/schema.ts';
-import { checkRendering, flagsArb, readDocuments, renderDocument, renderStream, streamArb } from './arbitraries.ts';
+import {
+  checkRendering,
+  flagsArb,
+  readDocuments,
+  renderDocument,
+  renderStream,
+  streamArb,
+} from './arbitraries.ts';
 import type { Obj, StreamModel } from './arbitraries.ts';
 import { seededRandom } from '../helpers/reliability-runs.ts';
 
@@ -40,11 +57,15 @@ import { seededRandom } from '../helpers/reliability-runs.ts';
 const DEFAULT_RUNS = 50;
 
 /** One seed for every property of this run, so they all see the same cases (and share the work). */
-const SEED = process.env['KUBE_GRACEFUL_PROPERTY_SEED'] ? Number(process.env['KUBE_GRACEFUL_PROPERTY_SEED']) : Math.floor(Math.random() * 0x7fffffff);
+const SEED = process.env['KUBE_GRACEFUL_PROPERTY_SEED']
+  ? Number(process.env['KUBE_GRACEFUL_PROPERTY_SEED'])
+  : Math.floor(Math.random() * 0x7fffffff);
 const parameters = <T>(runs = DEFAULT_RUNS) => ({ ...propertyParameters<T>(runs), seed: SEED });
 
 test.before((t) => {
-  t.log(`property seed ${SEED} (reproduce: KUBE_GRACEFUL_PROPERTY_SEED=${SEED}); mutators: ${MUTATORS.map((m) => m.id).join(', ') || 'none registered'}`);
+  t.log(
+    `property seed ${SEED} (reproduce: KUBE_GRACEFUL_PROPERTY_SEED=${SEED}); mutators: ${MUTATORS.map((m) => m.id).join(', ') || 'none registered'}`,
+  );
 });
 
 interface Case {
@@ -54,7 +75,10 @@ interface Case {
 
 /** A stream and the flags of its run: the default config (no flags) or a generated flag set. */
 const caseArb: fc.Arbitrary<Case> = fc
-  .tuple(streamArb({ badSettings: true }), fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 3, arbitrary: flagsArb }))
+  .tuple(
+    streamArb({ badSettings: true }),
+    fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 3, arbitrary: flagsArb }),
+  )
   .map(([model, flags]) => ({ text: renderStream(model).text, flags }));
 
 const memo = new Map<string, TransformResult>();
@@ -74,14 +98,20 @@ const documentsOf = (text: string) => readDocuments(text, parseAllDocuments, par
 /** The records of one document, the last per field (a later mutator's value is what stays). */
 function lastRecords(records: readonly ChangeRecord[]): ChangeRecord[] {
   const byField = new Map<string, ChangeRecord>();
-  for (const record of records) byField.set(`${record.resource.kind}/${record.resource.name} ${formatPath(record.path)}`, record);
+  for (const record of records)
+    byField.set(
+      `${record.resource.kind}/${record.resource.name} ${formatPath(record.path)}`,
+      record,
+    );
   return [...byField.values()];
 }
 
 /** `N ms CPU` since `started`: what the property cost, for sizing the defaults. */
-const cpuSince = (started: NodeJS.CpuUsage) => `${Math.round(process.cpuUsage(started).user / 1000)} ms CPU`;
+const cpuSince = (started: NodeJS.CpuUsage) =>
+  `${Math.round(process.cpuUsage(started).user / 1000)} ms CPU`;
 
-const changedDocuments = (result: TransformResult) => new Set(result.changes.map((c) => c.document));
+const changedDocuments = (result: TransformResult) =>
+  new Set(result.changes.map((c) => c.document));
 
 test('the generator renders exactly the data it generated, and that data is valid Kubernetes', (t) => {
   const started = process.cpuUsage();
@@ -92,10 +122,14 @@ test('the generator renders exactly the data it generated, and that data is vali
       assert.equal(problem, undefined, problem);
       for (const doc of model.docs) {
         if (!('object' in doc)) continue;
-        const objects = doc.object['kind'] === 'List' ? (doc.object['items'] as Obj[]) : [doc.object];
+        const objects =
+          doc.object['kind'] === 'List' ? (doc.object['items'] as Obj[]) : [doc.object];
         for (const object of objects) {
           if (object['apiVersion'] === 'example.com/v1') continue;
-          assert.ok(validateKubernetesObject(withoutNulls(object) as Obj), `no schema for ${identity(object)}`);
+          assert.ok(
+            validateKubernetesObject(withoutNulls(object) as Obj),
+            `no schema for ${identity(object)}`,
+          );
         }
       }
     }),
@@ -112,9 +146,21 @@ test('(1) no document is lost, reordered or duplicated', (t) => {
       const result = run(text, flags);
       const before = documentsOf(text);
       const after = documentsOf(result.output);
-      const ids = (docs: unknown[]) => docs.map((d) => [identity(d), ...(((d as Obj)['kind'] === 'List' ? (d as Obj)['items'] : []) as unknown[]).map(identity)].join(' + '));
+      const ids = (docs: unknown[]) =>
+        docs.map((d) =>
+          [
+            identity(d),
+            ...(((d as Obj)['kind'] === 'List' ? (d as Obj)['items'] : []) as unknown[]).map(
+              identity,
+            ),
+          ].join(' + '),
+        );
       assert.deepEqual(ids(after), ids(before));
-      assert.equal(readSegments(result.output).segments.length, readSegments(text).segments.length, 'same number of segments');
+      assert.equal(
+        readSegments(result.output).segments.length,
+        readSegments(text).segments.length,
+        'same number of segments',
+      );
     }),
     parameters(),
   );
@@ -136,7 +182,11 @@ test('(2) documents not changed are byte-identical', (t) => {
       const after = readSegments(result.output);
       assert.equal(after.bom, before.bom, 'byte-order mark kept');
       before.segments.forEach((segment, i) => {
-        if (!changed.has(i + 1)) assert.ok(after.segments[i]?.text === segment.text, `document ${i + 1} has no change record but its bytes changed`);
+        if (!changed.has(i + 1))
+          assert.ok(
+            after.segments[i]?.text === segment.text,
+            `document ${i + 1} has no change record but its bytes changed`,
+          );
       });
     }),
     parameters(),
@@ -150,8 +200,15 @@ test('(3) the output parses and every changed document validates against the Kub
   fc.assert(
     fc.property(caseArb, ({ text, flags }) => {
       const result = run(text, flags);
-      for (const doc of parseAllDocuments(result.output.replace(/^\uFEFF/, ''), { version: '1.1', uniqueKeys: true })) {
-        assert.deepEqual(doc.errors.map((e) => e.message), [], 'the output is YAML');
+      for (const doc of parseAllDocuments(result.output.replace(/^\uFEFF/, ''), {
+        version: '1.1',
+        uniqueKeys: true,
+      })) {
+        assert.deepEqual(
+          doc.errors.map((e) => e.message),
+          [],
+          'the output is YAML',
+        );
       }
       const segments = readSegments(result.output).segments;
       for (const document of changedDocuments(result)) {
@@ -161,7 +218,9 @@ test('(3) the output parses and every changed document validates against the Kub
           try {
             validateKubernetesObject(withoutNulls(object) as Obj);
           } catch (error) {
-            throw new Error(`document ${document} (${identity(object)}) no longer validates: ${(error as Error).message}`);
+            throw new Error(
+              `document ${document} (${identity(object)}) no longer validates: ${(error as Error).message}`,
+            );
           }
         }
       }
@@ -179,7 +238,10 @@ test('(4) idempotency: a second run over the output changes nothing', (t) => {
       const first = run(text, flags);
       const second = run(first.output, flags);
       assert.deepEqual(
-        second.changes.map((c) => `${c.mutator} document ${c.document} ${c.resource.kind}/${c.resource.name} ${formatPath(c.path)}: ${JSON.stringify(c.before)} -> ${JSON.stringify(c.after)}`),
+        second.changes.map(
+          (c) =>
+            `${c.mutator} document ${c.document} ${c.resource.kind}/${c.resource.name} ${formatPath(c.path)}: ${JSON.stringify(c.before)} -> ${JSON.stringify(c.after)}`,
+        ),
         [],
         'no change records on the second run',
       );
@@ -214,21 +276,38 @@ test('(5) only fields named by change records differ, and each record holds in t
           keyFields.push(...resolved.keyFields.map((k) => [...base, ...k]));
         }
         for (const path of leafDiffs(old, now)) {
-          const covered = allowed.some((prefix) => isUnder(path, prefix)) || keyFields.some((k) => isDeepStrictEqual(k, path));
-          assert.ok(covered, `document ${document}: ${JSON.stringify(path)} changed (${JSON.stringify(valueAt(old, path))} -> ${JSON.stringify(valueAt(now, path))}) but no change record names it`);
+          const covered =
+            allowed.some((prefix) => isUnder(path, prefix)) ||
+            keyFields.some((k) => isDeepStrictEqual(k, path));
+          assert.ok(
+            covered,
+            `document ${document}: ${JSON.stringify(path)} changed (${JSON.stringify(valueAt(old, path))} -> ${JSON.stringify(valueAt(now, path))}) but no change record names it`,
+          );
         }
         for (const record of lastRecords(records)) {
           const base = objectBase(now, record)!;
           const resolved = resolvePath(valueAt(now, base), record.path)!;
-          assert.deepEqual(valueAt(now, [...base, ...resolved.path]), record.after, `document ${document} ${formatPath(record.path)}: the output holds the record's after`);
+          assert.deepEqual(
+            valueAt(now, [...base, ...resolved.path]),
+            record.after,
+            `document ${document} ${formatPath(record.path)}: the output holds the record's after`,
+          );
         }
         const first = new Map<string, ChangeRecord>();
-        for (const record of records) first.set(`${record.resource.name} ${formatPath(record.path)}`, first.get(`${record.resource.name} ${formatPath(record.path)}`) ?? record);
+        for (const record of records)
+          first.set(
+            `${record.resource.name} ${formatPath(record.path)}`,
+            first.get(`${record.resource.name} ${formatPath(record.path)}`) ?? record,
+          );
         for (const record of first.values()) {
           const base = objectBase(old, record);
           const resolved = base && resolvePath(valueAt(old, base), record.path);
           const was = base && resolved ? valueAt(old, [...base, ...resolved.path]) : undefined;
-          assert.deepEqual(record.before, was, `document ${document} ${formatPath(record.path)}: the record's before is what the input held`);
+          assert.deepEqual(
+            record.before,
+            was,
+            `document ${document} ${formatPath(record.path)}: the record's before is what the input held`,
+          );
         }
       }
     }),
@@ -262,12 +341,19 @@ test('(7) values kube-graceful writes read back with the same types under full Y
       for (const document of changedDocuments(result)) {
         const segment = segments[document - 1]!;
         // The full YAML 1.1 schema: timestamps, sexagesimal numbers, yes/no/on/off, 0644 octal.
-        const strict = parseDocument(segment.text, { version: '1.1', intAsBigInt: false }).toJS() as unknown;
+        const strict = parseDocument(segment.text, {
+          version: '1.1',
+          intAsBigInt: false,
+        }).toJS() as unknown;
         for (const record of lastRecords(result.changes.filter((c) => c.document === document))) {
           const base = objectBase(segment.data, record)!;
           const resolved = resolvePath(valueAt(segment.data, base), record.path)!;
           const read = valueAt(strict, [...base, ...resolved.path]);
-          assert.deepEqual(read, record.after, `document ${document} ${formatPath(record.path)}: a YAML 1.1 reader gets ${read instanceof Date ? `the date ${read.toISOString()}` : JSON.stringify(read)}, not ${JSON.stringify(record.after)}`);
+          assert.deepEqual(
+            read,
+            record.after,
+            `document ${document} ${formatPath(record.path)}: a YAML 1.1 reader gets ${read instanceof Date ? `the date ${read.toISOString()}` : JSON.stringify(read)}, not ${JSON.stringify(record.after)}`,
+          );
         }
       }
     }),
@@ -300,11 +386,24 @@ test('(8) a ResourceList keeps its items: order, unchanged items, idempotency', 
       assert.deepEqual(items.map(identity), objects.map(identity), 'same items in the same order');
       const changed = changedDocuments(first);
       items.forEach((item, i) => {
-        if (!changed.has(i + 1)) assert.deepEqual(item, readData(JSON.stringify(objects[i])), `item ${i + 1} has no change record but changed`);
+        if (!changed.has(i + 1))
+          assert.deepEqual(
+            item,
+            readData(JSON.stringify(objects[i])),
+            `item ${i + 1} has no change record but changed`,
+          );
       });
       const second = transform(first.output, flags ? { flags } : {});
-      assert.deepEqual(second.changes.map((c) => `${c.document} ${formatPath(c.path)}`), [], 'no change records on the second run');
-      assert.deepEqual((readData(second.output) as { items?: Obj[] }).items ?? [], items, 'items identical on the second run');
+      assert.deepEqual(
+        second.changes.map((c) => `${c.document} ${formatPath(c.path)}`),
+        [],
+        'no change records on the second run',
+      );
+      assert.deepEqual(
+        (readData(second.output) as { items?: Obj[] }).items ?? [],
+        items,
+        'items identical on the second run',
+      );
     }),
     parameters(20),
   );

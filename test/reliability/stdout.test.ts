@@ -15,24 +15,37 @@ const LARGE = fixturePath('corpus', 'kube-prometheus-stack-with-crds.yaml');
 
 /** The output of a plain run, from spawnSync's own pipe. */
 function expected(): Buffer {
-  const run = spawnSync(process.execPath, [cliPath()], { input: readFileSync(LARGE), maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync(process.execPath, [cliPath()], {
+    input: readFileSync(LARGE),
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (run.status !== 0) throw new Error(run.stderr.toString());
   return run.stdout;
 }
 
 test('the whole stream reaches a file and a shell pipe', (t) => {
   const out = join(tempDir('stdout'), 'out.yaml');
-  const toFile = spawnSync('sh', ['-c', `"${process.execPath}" "${cliPath()}" < "${LARGE}" > "${out}"`]);
+  const toFile = spawnSync('sh', [
+    '-c',
+    `"${process.execPath}" "${cliPath()}" < "${LARGE}" > "${out}"`,
+  ]);
   t.is(toFile.status, 0, toFile.stderr.toString());
   const want = expected();
   t.true(want.length > 4_000_000);
   t.true(readFileSync(out).equals(want), 'file');
-  const throughCat = spawnSync('sh', ['-c', `"${process.execPath}" "${cliPath()}" < "${LARGE}" | cat`], { maxBuffer: 64 * 1024 * 1024 });
+  const throughCat = spawnSync(
+    'sh',
+    ['-c', `"${process.execPath}" "${cliPath()}" < "${LARGE}" | cat`],
+    { maxBuffer: 64 * 1024 * 1024 },
+  );
   t.true(throughCat.stdout.equals(want), 'pipe');
 });
 
 test('a reader that stops early ends the run quietly, with exit 0', (t) => {
-  for (const command of [`"${process.execPath}" "${cliPath()}" < "${LARGE}" | head -c 10 > /dev/null`, `"${process.execPath}" "${cliPath()}" --help | head -n 1 > /dev/null`]) {
+  for (const command of [
+    `"${process.execPath}" "${cliPath()}" < "${LARGE}" | head -c 10 > /dev/null`,
+    `"${process.execPath}" "${cliPath()}" --help | head -n 1 > /dev/null`,
+  ]) {
     const run = spawnSync('bash', ['-c', `${command}; echo "exit \${PIPESTATUS[0]}"`]);
     t.is(run.stdout.toString().trim(), 'exit 0', command);
     t.is(run.stderr.toString(), '', command);
@@ -53,7 +66,9 @@ test('a full non-blocking pipe is waited for, not an EAGAIN error', (t) => {
     'sys.stdout.buffer.write(data)',
     'sys.exit(p.wait())',
   ].join('\n');
-  const run = spawnSync('python3', ['-c', script, process.execPath, cliPath(), LARGE], { maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync('python3', ['-c', script, process.execPath, cliPath(), LARGE], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
   t.is(run.error, undefined, 'python3 runs this test (it is on the CI machine)');
   t.is(run.status, 0, run.stderr.toString());
   t.true(run.stdout.equals(expected()));

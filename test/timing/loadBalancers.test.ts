@@ -35,14 +35,33 @@ test('corpus NLB Service (istio-gateway-1.17.8-nlb.yaml) is an AWS NLB with IP t
 });
 
 test('corpus NLB Service selects the gateway pods of the same file', (t) => {
-  const podLabels = { 'sidecar.istio.io/inject': 'true', app: 'istio-public-ingressgateway', istio: 'public-ingressgateway' };
+  const podLabels = {
+    'sidecar.istio.io/inject': 'true',
+    app: 'istio-public-ingressgateway',
+    istio: 'public-ingressgateway',
+  };
   t.true(serviceSelectsPod(corpusNlbService, podLabels, undefined, 'istio-system'));
   t.false(serviceSelectsPod(corpusNlbService, podLabels, undefined, 'default'));
-  t.false(serviceSelectsPod(corpusNlbService, { app: 'istio-public-ingressgateway' }, 'istio-system', 'istio-system'));
+  t.false(
+    serviceSelectsPod(
+      corpusNlbService,
+      { app: 'istio-public-ingressgateway' },
+      'istio-system',
+      'istio-system',
+    ),
+  );
 });
 
-function service(annotations: Record<string, string>, spec: Record<string, unknown> = {}): KubeObject {
-  return { apiVersion: 'v1', kind: 'Service', metadata: { name: 'gw', namespace: 'ns', annotations }, spec };
+function service(
+  annotations: Record<string, string>,
+  spec: Record<string, unknown> = {},
+): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'gw', namespace: 'ns', annotations },
+    spec,
+  };
 }
 
 const AWS = 'service.beta.kubernetes.io/aws-load-balancer-type';
@@ -59,92 +78,142 @@ const serviceCases: Array<{
   {
     name: 'external + ip',
     service: service({ [AWS]: 'external', [TARGET]: 'ip' }, { type: 'LoadBalancer' }),
-    provider: 'aws-nlb-ip', window: 180, noted: false,
+    provider: 'aws-nlb-ip',
+    window: 180,
+    noted: false,
     evidence: `Service ns/gw: AWS NLB with IP targets (${TARGET}: ip)`,
   },
   {
     name: 'legacy nlb-ip alone means IP targets',
     service: service({ [AWS]: 'nlb-ip' }, { type: 'LoadBalancer' }),
-    provider: 'aws-nlb-ip', window: 180, noted: false,
+    provider: 'aws-nlb-ip',
+    window: 180,
+    noted: false,
     evidence: `Service ns/gw: AWS NLB with IP targets (${AWS}: nlb-ip)`,
   },
   {
     name: 'loadBalancerClass service.k8s.aws/nlb + ip',
-    service: service({ [TARGET]: 'ip' }, { type: 'LoadBalancer', loadBalancerClass: 'service.k8s.aws/nlb' }),
-    provider: 'aws-nlb-ip', window: 180, noted: false,
+    service: service(
+      { [TARGET]: 'ip' },
+      { type: 'LoadBalancer', loadBalancerClass: 'service.k8s.aws/nlb' },
+    ),
+    provider: 'aws-nlb-ip',
+    window: 180,
+    noted: false,
     evidence: `Service ns/gw: AWS NLB with IP targets (${TARGET}: ip)`,
   },
   {
     name: 'target-type ip without a type annotation: assumed NLB, noted',
     service: service({ [TARGET]: 'ip' }, { type: 'LoadBalancer' }),
-    provider: 'aws-nlb-ip', window: 180, noted: true,
+    provider: 'aws-nlb-ip',
+    window: 180,
+    noted: true,
     evidence: `Service ns/gw: AWS NLB with IP targets (${TARGET}: ip)`,
   },
   {
     name: 'external without a target type: the controller default (instance), Cluster policy, noted',
     service: service({ [AWS]: 'external' }, { type: 'LoadBalancer' }),
-    provider: 'aws-nlb-instance', window: 5, noted: true,
+    provider: 'aws-nlb-instance',
+    window: 5,
+    noted: true,
     evidence: `Service ns/gw: AWS NLB with instance targets (${AWS}: external); targets are nodes, so a pod's deletion deregisters nothing; externalTrafficPolicy Cluster: only kube-proxy's endpoint update (≈ 5 s)`,
   },
   {
     name: 'explicit instance targets, externalTrafficPolicy Cluster: in-cluster propagation only',
-    service: service({ [AWS]: 'external', [TARGET]: 'instance' }, { type: 'LoadBalancer', externalTrafficPolicy: 'Cluster' }),
-    provider: 'aws-nlb-instance', window: 5, noted: false,
+    service: service(
+      { [AWS]: 'external', [TARGET]: 'instance' },
+      { type: 'LoadBalancer', externalTrafficPolicy: 'Cluster' },
+    ),
+    provider: 'aws-nlb-instance',
+    window: 5,
+    noted: false,
     evidence: `Service ns/gw: AWS NLB with instance targets (${TARGET}: instance); targets are nodes, so a pod's deletion deregisters nothing; externalTrafficPolicy Cluster: only kube-proxy's endpoint update (≈ 5 s)`,
   },
   {
     name: 'in-tree nlb, externalTrafficPolicy Local: node health check defaults 10 s × 2 plus propagation',
     service: service({ [AWS]: 'nlb' }, { type: 'LoadBalancer', externalTrafficPolicy: 'Local' }),
-    provider: 'aws-nlb-instance', window: 25, noted: false,
+    provider: 'aws-nlb-instance',
+    window: 25,
+    noted: false,
     evidence: `Service ns/gw: AWS NLB with instance targets (${AWS}: nlb); targets are nodes, so a pod's deletion deregisters nothing; externalTrafficPolicy Local: the NLB stops sending to the node after its health check fails: W = propagation + interval × unhealthy threshold = 5 + 10 (default) × 2 (default) = 25 s (defaults of the in-tree cloud provider for Local)`,
   },
   {
     name: 'instance targets, Local, health-check annotations read',
-    service: service({ [TARGET]: 'instance', 'service.beta.kubernetes.io/aws-load-balancer-healthcheck-interval': '30', 'service.beta.kubernetes.io/aws-load-balancer-healthcheck-unhealthy-threshold': '3' }, { type: 'LoadBalancer', externalTrafficPolicy: 'Local', loadBalancerClass: 'service.k8s.aws/nlb' }),
-    provider: 'aws-nlb-instance', window: 95, noted: false,
+    service: service(
+      {
+        [TARGET]: 'instance',
+        'service.beta.kubernetes.io/aws-load-balancer-healthcheck-interval': '30',
+        'service.beta.kubernetes.io/aws-load-balancer-healthcheck-unhealthy-threshold': '3',
+      },
+      {
+        type: 'LoadBalancer',
+        externalTrafficPolicy: 'Local',
+        loadBalancerClass: 'service.k8s.aws/nlb',
+      },
+    ),
+    provider: 'aws-nlb-instance',
+    window: 95,
+    noted: false,
     evidence: `Service ns/gw: AWS NLB with instance targets (${TARGET}: instance); targets are nodes, so a pod's deletion deregisters nothing; externalTrafficPolicy Local: the NLB stops sending to the node after its health check fails: W = propagation + interval × unhealthy threshold = 5 + 30 (service.beta.kubernetes.io/aws-load-balancer-healthcheck-interval) × 3 (service.beta.kubernetes.io/aws-load-balancer-healthcheck-unhealthy-threshold) = 95 s (defaults of the AWS Load Balancer Controller for Local)`,
   },
   {
     name: 'GKE NEG',
     service: service({ 'cloud.google.com/neg': '{"ingress": true}' }),
-    provider: 'gke-neg', window: 30, noted: false,
-    evidence: 'Service ns/gw: GKE container-native load balancing (cloud.google.com/neg: {"ingress": true})',
+    provider: 'gke-neg',
+    window: 30,
+    noted: false,
+    evidence:
+      'Service ns/gw: GKE container-native load balancing (cloud.google.com/neg: {"ingress": true})',
   },
   {
     name: 'GKE NEG explicitly off falls back to the Service type',
     service: service({ 'cloud.google.com/neg': '{"ingress": false}' }, { type: 'ClusterIP' }),
-    provider: 'in-cluster', window: 5, noted: false,
+    provider: 'in-cluster',
+    window: 5,
+    noted: false,
     evidence: 'Service ns/gw: in-cluster traffic only (spec.type: ClusterIP)',
   },
   {
     name: 'generic LoadBalancer',
     service: service({}, { type: 'LoadBalancer' }),
-    provider: 'generic-lb', window: 15, noted: false,
-    evidence: 'Service ns/gw: type LoadBalancer with no recognised provider annotation (spec.type: LoadBalancer)',
+    provider: 'generic-lb',
+    window: 15,
+    noted: false,
+    evidence:
+      'Service ns/gw: type LoadBalancer with no recognised provider annotation (spec.type: LoadBalancer)',
   },
   {
     name: 'ClusterIP',
     service: service({}, { type: 'ClusterIP' }),
-    provider: 'in-cluster', window: 5, noted: false,
+    provider: 'in-cluster',
+    window: 5,
+    noted: false,
     evidence: 'Service ns/gw: in-cluster traffic only (spec.type: ClusterIP)',
   },
   {
     name: 'type omitted defaults to ClusterIP',
     service: service({}),
-    provider: 'in-cluster', window: 5, noted: false,
+    provider: 'in-cluster',
+    window: 5,
+    noted: false,
     evidence: 'Service ns/gw: in-cluster traffic only (spec.type: ClusterIP)',
   },
   {
     name: 'NodePort, externalTrafficPolicy Cluster',
     service: service({}, { type: 'NodePort' }),
-    provider: 'in-cluster', window: 5, noted: false,
+    provider: 'in-cluster',
+    window: 5,
+    noted: false,
     evidence: 'Service ns/gw: in-cluster traffic only (spec.type: NodePort)',
   },
   {
     name: 'NodePort, externalTrafficPolicy Local: generic LB, noted',
     service: service({}, { type: 'NodePort', externalTrafficPolicy: 'Local' }),
-    provider: 'generic-lb', window: 15, noted: true,
-    evidence: 'Service ns/gw: NodePort with externalTrafficPolicy Local (spec.externalTrafficPolicy: Local)',
+    provider: 'generic-lb',
+    window: 15,
+    noted: true,
+    evidence:
+      'Service ns/gw: NodePort with externalTrafficPolicy Local (spec.externalTrafficPolicy: Local)',
   },
 ];
 
@@ -160,7 +229,9 @@ for (const c of serviceCases) {
 }
 
 test('AWS NLB without target-group attributes carries AWS default 300 s', (t) => {
-  const r = recognizeServiceLoadBalancer(service({ [AWS]: 'external', [TARGET]: 'ip' }, { type: 'LoadBalancer' }));
+  const r = recognizeServiceLoadBalancer(
+    service({ [AWS]: 'external', [TARGET]: 'ip' }, { type: 'LoadBalancer' }),
+  );
   t.is(r.targetGroup?.deregistrationDelaySeconds, AWS_DEFAULT_DEREGISTRATION_DELAY_SECONDS);
   t.true(r.targetGroup?.deregistrationDelayIsDefault);
   t.is(r.targetGroup?.connectionTermination, undefined);
@@ -193,42 +264,75 @@ test('GKE NEG reads the BackendConfigs a ports-form annotation names and takes t
     'cloud.google.com/backend-config': '{"ports": {"80": "short", "http2": "long"}}',
   });
   const config = (name: string, seconds: number): KubeObject => ({
-    apiVersion: 'cloud.google.com/v1', kind: 'BackendConfig', metadata: { name, namespace: 'ns' }, spec: { connectionDraining: { drainingTimeoutSec: seconds } },
+    apiVersion: 'cloud.google.com/v1',
+    kind: 'BackendConfig',
+    metadata: { name, namespace: 'ns' },
+    spec: { connectionDraining: { drainingTimeoutSec: seconds } },
   });
-  const r = recognizeServiceLoadBalancer(svc, { backendConfigs: [config('short', 10), config('long', 45)] });
+  const r = recognizeServiceLoadBalancer(svc, {
+    backendConfigs: [config('short', 10), config('long', 45)],
+  });
   t.is(r.drainWindowSeconds, 75);
   t.regex(r.evidence, /connection draining 45 s \(BackendConfig long /);
   t.is(r.note, undefined);
 });
 
-function ingress(annotations: Record<string, string>, spec: Record<string, unknown> = {}): KubeObject {
-  return { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'web', namespace: 'ns', annotations }, spec };
+function ingress(
+  annotations: Record<string, string>,
+  spec: Record<string, unknown> = {},
+): KubeObject {
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: { name: 'web', namespace: 'ns', annotations },
+    spec,
+  };
 }
 
-const ingressCases: Array<{ name: string; ingress: KubeObject; provider?: LoadBalancerProvider; window?: number; evidence?: string; noted?: boolean }> = [
+const ingressCases: Array<{
+  name: string;
+  ingress: KubeObject;
+  provider?: LoadBalancerProvider;
+  window?: number;
+  evidence?: string;
+  noted?: boolean;
+}> = [
   {
     name: 'ALB IP targets',
-    ingress: ingress({ 'alb.ingress.kubernetes.io/target-type': 'ip' }, { ingressClassName: 'alb' }),
-    provider: 'aws-alb-ip', window: 45, noted: false,
+    ingress: ingress(
+      { 'alb.ingress.kubernetes.io/target-type': 'ip' },
+      { ingressClassName: 'alb' },
+    ),
+    provider: 'aws-alb-ip',
+    window: 45,
+    noted: false,
     evidence: 'Ingress ns/web: AWS ALB with IP targets (alb.ingress.kubernetes.io/target-type: ip)',
   },
   {
     name: 'ALB instance targets: conservative, noted',
     ingress: ingress({}, { ingressClassName: 'alb' }),
-    provider: 'aws-alb-ip', window: 45, noted: true,
+    provider: 'aws-alb-ip',
+    window: 45,
+    noted: true,
     evidence: 'Ingress ns/web: AWS ALB with instance targets (spec.ingressClassName: alb)',
   },
   {
     name: 'AGIC by annotation',
     ingress: ingress({ 'appgw.ingress.kubernetes.io/connection-draining': 'true' }),
-    provider: 'azure-appgw', window: 90, noted: false,
-    evidence: 'Ingress ns/web: Azure Application Gateway (appgw.ingress.kubernetes.io/connection-draining: true)',
+    provider: 'azure-appgw',
+    window: 90,
+    noted: false,
+    evidence:
+      'Ingress ns/web: Azure Application Gateway (appgw.ingress.kubernetes.io/connection-draining: true)',
   },
   {
     name: 'AGIC by ingressClassName',
     ingress: ingress({}, { ingressClassName: 'azure-application-gateway' }),
-    provider: 'azure-appgw', window: 90, noted: false,
-    evidence: 'Ingress ns/web: Azure Application Gateway (spec.ingressClassName: azure-application-gateway)',
+    provider: 'azure-appgw',
+    window: 90,
+    noted: false,
+    evidence:
+      'Ingress ns/web: Azure Application Gateway (spec.ingressClassName: azure-application-gateway)',
   },
   { name: 'nginx Ingress is neither', ingress: ingress({}, { ingressClassName: 'nginx' }) },
 ];
@@ -248,22 +352,45 @@ for (const c of ingressCases) {
 }
 
 test('ingressBackendServiceNames follows default backend and rule paths', (t) => {
-  const ing = ingress({}, {
-    defaultBackend: { service: { name: 'fallback', port: { number: 80 } } },
-    rules: [
-      { http: { paths: [{ path: '/', backend: { service: { name: 'web', port: { number: 80 } } } }] } },
-      { http: { paths: [{ path: '/api', backend: { service: { name: 'api' } } }, { backend: { service: { name: 'web' } } }] } },
-    ],
-  });
+  const ing = ingress(
+    {},
+    {
+      defaultBackend: { service: { name: 'fallback', port: { number: 80 } } },
+      rules: [
+        {
+          http: {
+            paths: [{ path: '/', backend: { service: { name: 'web', port: { number: 80 } } } }],
+          },
+        },
+        {
+          http: {
+            paths: [
+              { path: '/api', backend: { service: { name: 'api' } } },
+              { backend: { service: { name: 'web' } } },
+            ],
+          },
+        },
+      ],
+    },
+  );
   t.deepEqual(ingressBackendServiceNames(ing), ['fallback', 'web', 'api']);
 });
 
 const attributeCases: Array<[string, string, ReturnType<typeof parseAwsTargetGroupAttributes>]> = [
-  ['absent → AWS default 300', '', { deregistrationDelaySeconds: 300, deregistrationDelayIsDefault: true, unreadable: [] }],
+  [
+    'absent → AWS default 300',
+    '',
+    { deregistrationDelaySeconds: 300, deregistrationDelayIsDefault: true, unreadable: [] },
+  ],
   [
     'delay and termination',
     'deregistration_delay.timeout_seconds=200,deregistration_delay.connection_termination.enabled=true',
-    { deregistrationDelaySeconds: 200, deregistrationDelayIsDefault: false, connectionTermination: true, unreadable: [] },
+    {
+      deregistrationDelaySeconds: 200,
+      deregistrationDelayIsDefault: false,
+      connectionTermination: true,
+      unreadable: [],
+    },
   ],
   [
     'spaces and other attributes',
@@ -273,9 +400,22 @@ const attributeCases: Array<[string, string, ReturnType<typeof parseAwsTargetGro
   [
     'unreadable delay is not defaulted',
     'deregistration_delay.timeout_seconds=5m,deregistration_delay.connection_termination.enabled=yes',
-    { deregistrationDelayIsDefault: false, unreadable: ['deregistration_delay.timeout_seconds=5m', 'deregistration_delay.connection_termination.enabled=yes'] },
+    {
+      deregistrationDelayIsDefault: false,
+      unreadable: [
+        'deregistration_delay.timeout_seconds=5m',
+        'deregistration_delay.connection_termination.enabled=yes',
+      ],
+    },
   ],
-  ['above AWS maximum 3600', 'deregistration_delay.timeout_seconds=4000', { deregistrationDelayIsDefault: false, unreadable: ['deregistration_delay.timeout_seconds=4000'] }],
+  [
+    'above AWS maximum 3600',
+    'deregistration_delay.timeout_seconds=4000',
+    {
+      deregistrationDelayIsDefault: false,
+      unreadable: ['deregistration_delay.timeout_seconds=4000'],
+    },
+  ],
 ];
 
 for (const [name, value, expected] of attributeCases) {
@@ -284,13 +424,36 @@ for (const [name, value, expected] of attributeCases) {
   });
 }
 
-const selectorCases: Array<[string, KubeObject, Record<string, string>, string | undefined, string | undefined, boolean]> = [
-  ['all pairs match', service({}, { selector: { app: 'a' } }), { app: 'a', x: 'y' }, 'ns', 'ns', true],
+const selectorCases: Array<
+  [string, KubeObject, Record<string, string>, string | undefined, string | undefined, boolean]
+> = [
+  [
+    'all pairs match',
+    service({}, { selector: { app: 'a' } }),
+    { app: 'a', x: 'y' },
+    'ns',
+    'ns',
+    true,
+  ],
   ['value differs', service({}, { selector: { app: 'a' } }), { app: 'b' }, 'ns', 'ns', false],
-  ['empty selector selects nothing', service({}, { selector: {} }), { app: 'a' }, 'ns', 'ns', false],
+  [
+    'empty selector selects nothing',
+    service({}, { selector: {} }),
+    { app: 'a' },
+    'ns',
+    'ns',
+    false,
+  ],
   ['no selector', service({}, {}), { app: 'a' }, 'ns', 'ns', false],
   ['other namespace', service({}, { selector: { app: 'a' } }), { app: 'a' }, 'ns', 'other', false],
-  ['pod namespace unknown', service({}, { selector: { app: 'a' } }), { app: 'a' }, 'ns', undefined, true],
+  [
+    'pod namespace unknown',
+    service({}, { selector: { app: 'a' } }),
+    { app: 'a' },
+    'ns',
+    undefined,
+    true,
+  ],
   [
     'both namespaces unknown',
     { kind: 'Service', metadata: { name: 's' }, spec: { selector: { app: 'a' } } },
@@ -310,7 +473,9 @@ for (const [name, svc, labels, svcNs, podNs, expected] of selectorCases) {
 test('pickDrainWindow: the longest window wins and the rest are listed', (t) => {
   const nlb = recognizeServiceLoadBalancer(corpusNlbService);
   const internal = recognizeServiceLoadBalancer(service({}, { type: 'ClusterIP' }));
-  const alb = recognizeIngressLoadBalancer(ingress({ 'alb.ingress.kubernetes.io/target-type': 'ip' }))!;
+  const alb = recognizeIngressLoadBalancer(
+    ingress({ 'alb.ingress.kubernetes.io/target-type': 'ip' }),
+  )!;
   const choice = pickDrainWindow([internal, nlb, alb]);
   t.is(choice?.provider, 'aws-nlb-ip');
   t.is(choice?.drainWindowSeconds, 180);
@@ -320,29 +485,71 @@ test('pickDrainWindow: the longest window wins and the rest are listed', (t) => 
 });
 
 test('NLB target type is structured: ip for IP targets, instance (and no target group) for nodes', (t) => {
-  t.is(recognizeServiceLoadBalancer(service({ [AWS]: 'external', [TARGET]: 'ip' }, { type: 'LoadBalancer' })).targetType, 'ip');
-  t.is(recognizeServiceLoadBalancer(service({ [AWS]: 'nlb-ip' }, { type: 'LoadBalancer' })).targetType, 'ip');
-  const instance = recognizeServiceLoadBalancer(service({ [AWS]: 'nlb', 'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes': 'deregistration_delay.timeout_seconds=30' }, { type: 'LoadBalancer' }));
+  t.is(
+    recognizeServiceLoadBalancer(
+      service({ [AWS]: 'external', [TARGET]: 'ip' }, { type: 'LoadBalancer' }),
+    ).targetType,
+    'ip',
+  );
+  t.is(
+    recognizeServiceLoadBalancer(service({ [AWS]: 'nlb-ip' }, { type: 'LoadBalancer' })).targetType,
+    'ip',
+  );
+  const instance = recognizeServiceLoadBalancer(
+    service(
+      {
+        [AWS]: 'nlb',
+        'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes':
+          'deregistration_delay.timeout_seconds=30',
+      },
+      { type: 'LoadBalancer' },
+    ),
+  );
   t.is(instance.targetType, 'instance');
-  t.is(instance.targetGroup, undefined, 'a pod deletion deregisters no node: the target-group delay does not apply to it');
+  t.is(
+    instance.targetGroup,
+    undefined,
+    'a pod deletion deregisters no node: the target-group delay does not apply to it',
+  );
   t.is(recognizeServiceLoadBalancer(service({}, { type: 'LoadBalancer' })).targetType, undefined);
 });
 
 test('NLB instance targets, Local: an unreadable health-check annotation counts the default and says so', (t) => {
-  const r = recognizeServiceLoadBalancer(service({ [AWS]: 'nlb', 'service.beta.kubernetes.io/aws-load-balancer-healthcheck-interval': '10s' }, { type: 'LoadBalancer', externalTrafficPolicy: 'Local' }));
+  const r = recognizeServiceLoadBalancer(
+    service(
+      { [AWS]: 'nlb', 'service.beta.kubernetes.io/aws-load-balancer-healthcheck-interval': '10s' },
+      { type: 'LoadBalancer', externalTrafficPolicy: 'Local' },
+    ),
+  );
   t.is(r.drainWindowSeconds, 25);
   t.regex(r.note ?? '', /healthcheck-interval: "10s" is not a whole number/);
 });
 
 test('pickDrainWindow: ties go to the first candidate', (t) => {
-  const a = recognizeServiceLoadBalancer({ ...service({}, { type: 'ClusterIP' }), metadata: { name: 'a', namespace: 'ns' } });
-  const b = recognizeServiceLoadBalancer({ ...service({}, { type: 'ClusterIP' }), metadata: { name: 'b', namespace: 'ns' } });
+  const a = recognizeServiceLoadBalancer({
+    ...service({}, { type: 'ClusterIP' }),
+    metadata: { name: 'a', namespace: 'ns' },
+  });
+  const b = recognizeServiceLoadBalancer({
+    ...service({}, { type: 'ClusterIP' }),
+    metadata: { name: 'b', namespace: 'ns' },
+  });
   t.is(pickDrainWindow([a, b])?.evidence, a.evidence);
 });
 
 test('LOAD_BALANCERS holds the documented figures (docs/background.md)', (t) => {
-  const windows = Object.fromEntries(Object.entries(LOAD_BALANCERS).map(([k, v]) => [k, v.drainWindowSeconds]));
-  t.deepEqual(windows, { 'aws-nlb-ip': 180, 'aws-nlb-instance': 5, 'aws-alb-ip': 45, 'gke-neg': 30, 'azure-appgw': 90, 'generic-lb': 15, 'in-cluster': 5 });
+  const windows = Object.fromEntries(
+    Object.entries(LOAD_BALANCERS).map(([k, v]) => [k, v.drainWindowSeconds]),
+  );
+  t.deepEqual(windows, {
+    'aws-nlb-ip': 180,
+    'aws-nlb-instance': 5,
+    'aws-alb-ip': 45,
+    'gke-neg': 30,
+    'azure-appgw': 90,
+    'generic-lb': 15,
+    'in-cluster': 5,
+  });
   t.true(LOAD_BALANCERS['generic-lb'].estimate);
   t.true(LOAD_BALANCERS['in-cluster'].estimate);
   t.false(LOAD_BALANCERS['aws-nlb-ip'].estimate);

@@ -38,86 +38,134 @@ test('corpus NLB gateway: LB evidence flows into the plan; delay 200 with termin
     maxRequest: src(10, 'config maxRequestSeconds'),
     buffer: src(10, 'config bufferSeconds'),
     loadBalancer: {
-      deregistrationDelaySeconds: { value: tg?.deregistrationDelaySeconds ?? 300, source: 'annotation service.beta.kubernetes.io/aws-load-balancer-target-group-attributes' },
+      deregistrationDelaySeconds: {
+        value: tg?.deregistrationDelaySeconds ?? 300,
+        source: 'annotation service.beta.kubernetes.io/aws-load-balancer-target-group-attributes',
+      },
       connectionTermination: tg?.connectionTermination ?? false,
     },
   };
   const plan = planTiming(inputs);
   t.is(plan.preStopSeconds.value, 180);
   t.is(plan.graceSeconds.value, 200);
-  t.regex(plan.preStopSeconds.explanation, /Service istio-system\/istio-public-ingressgateway: AWS NLB with IP targets/);
+  t.regex(
+    plan.preStopSeconds.explanation,
+    /Service istio-system\/istio-public-ingressgateway: AWS NLB with IP targets/,
+  );
   t.deepEqual(plan.checks, []);
 
   // The same Service with R = 20 (default): S + R = 200 ≤ 200, grace 205 > 200 → still fine.
   t.deepEqual(codes(planTiming({ ...inputs, maxRequest: src(20) })), []);
   // R = 30: the LB cuts connections after 200 s while the pod drains until 210 s.
-  t.deepEqual(codes(planTiming({ ...inputs, maxRequest: src(30) })), ['LB_DEREGISTRATION_TOO_SHORT']);
+  t.deepEqual(codes(planTiming({ ...inputs, maxRequest: src(30) })), [
+    'LB_DEREGISTRATION_TOO_SHORT',
+  ]);
 });
 
-const checkCases: Array<{ name: string; inputs: TimingInputs; expected: Array<[TimingCheckCode, 'error' | 'warning' | 'info']>; S?: number; G?: number; D?: number }> = [
+const checkCases: Array<{
+  name: string;
+  inputs: TimingInputs;
+  expected: Array<[TimingCheckCode, 'error' | 'warning' | 'info']>;
+  S?: number;
+  G?: number;
+  D?: number;
+}> = [
   {
     name: 'existing grace above the need is kept',
     inputs: { ...base(180, 10, 10), existingGraceSeconds: 300 },
-    expected: [], S: 180, G: 300, D: 190,
+    expected: [],
+    S: 180,
+    G: 300,
+    D: 190,
   },
   {
     name: 'existing grace below the need is raised, no check',
     inputs: { ...base(180, 10, 10), existingGraceSeconds: 30 },
-    expected: [], G: 200,
+    expected: [],
+    G: 200,
   },
   {
     name: 'existing drainDuration below W: raised, info',
     inputs: { ...base(180, 10, 10), existingDrainDurationSeconds: 45 },
-    expected: [['DRAIN_DURATION_BELOW_WINDOW', 'info']], D: 190,
+    expected: [['DRAIN_DURATION_BELOW_WINDOW', 'info']],
+    D: 190,
   },
   {
     name: 'existing drainDuration above W + B is kept',
     inputs: { ...base(180, 10, 10), existingDrainDurationSeconds: 600 },
-    expected: [], D: 600,
+    expected: [],
+    D: 600,
   },
   {
     name: 'existing preStop of unknown length',
     inputs: { ...base(180, 10, 10), existingPreStopSeconds: 'unknown' },
-    expected: [['PRESTOP_LENGTH_UNKNOWN', 'warning']], S: 180, G: 200,
+    expected: [['PRESTOP_LENGTH_UNKNOWN', 'warning']],
+    S: 180,
+    G: 200,
   },
   {
     name: 'existing preStop longer than W is what really sleeps',
     inputs: { ...base(30, 10, 5), existingPreStopSeconds: 60 },
-    expected: [], S: 60, G: 75,
+    expected: [],
+    S: 60,
+    G: 75,
   },
   {
     name: 'existing preStop shorter than W warns',
     inputs: { ...base(180, 10, 10), existingPreStopSeconds: 15 },
-    expected: [['PRESTOP_BELOW_WINDOW', 'warning']], S: 15, G: 35,
+    expected: [['PRESTOP_BELOW_WINDOW', 'warning']],
+    S: 15,
+    G: 35,
   },
   {
     name: 'R = B = 0: sleep not below grace and sidecar wait not below grace',
     inputs: base(30, 0, 0),
-    expected: [['PRESTOP_NOT_BELOW_GRACE', 'error'], ['SIDECAR_WAIT_NOT_BELOW_GRACE', 'error']], G: 30,
+    expected: [
+      ['PRESTOP_NOT_BELOW_GRACE', 'error'],
+      ['SIDECAR_WAIT_NOT_BELOW_GRACE', 'error'],
+    ],
+    G: 30,
   },
   {
     name: 'B = 0: sidecar wait equals grace',
     inputs: base(30, 10, 0),
-    expected: [['SIDECAR_WAIT_NOT_BELOW_GRACE', 'error']], G: 40,
+    expected: [['SIDECAR_WAIT_NOT_BELOW_GRACE', 'error']],
+    G: 40,
   },
   {
     name: 'B = 0 but the manifest grace is longer: fine',
     inputs: { ...base(30, 10, 0), existingGraceSeconds: 60 },
-    expected: [], G: 60,
+    expected: [],
+    G: 60,
   },
   {
     name: 'deregistration delay shorter than S + R',
-    inputs: { ...base(180, 10, 10), loadBalancer: { deregistrationDelaySeconds: src(120, 'annotation'), connectionTermination: true } },
+    inputs: {
+      ...base(180, 10, 10),
+      loadBalancer: {
+        deregistrationDelaySeconds: src(120, 'annotation'),
+        connectionTermination: true,
+      },
+    },
     expected: [['LB_DEREGISTRATION_TOO_SHORT', 'warning']],
   },
   {
     name: 'AWS default 300 s outlives grace without connection termination',
-    inputs: { ...base(180, 10, 10), loadBalancer: { deregistrationDelaySeconds: src(300, 'AWS default') } },
+    inputs: {
+      ...base(180, 10, 10),
+      loadBalancer: { deregistrationDelaySeconds: src(300, 'AWS default') },
+    },
     expected: [['LB_DEREGISTRATION_OUTLIVES_GRACE', 'warning']],
   },
   {
     name: 'AWS default 300 s with connection termination is fine',
-    inputs: { ...base(180, 10, 10), loadBalancer: { deregistrationDelaySeconds: src(300, 'AWS default'), connectionTermination: true } },
+    inputs: {
+      ...base(180, 10, 10),
+      loadBalancer: {
+        deregistrationDelaySeconds: src(300, 'AWS default'),
+        connectionTermination: true,
+      },
+    },
     expected: [],
   },
 ];
@@ -125,7 +173,10 @@ const checkCases: Array<{ name: string; inputs: TimingInputs; expected: Array<[T
 for (const c of checkCases) {
   test(`planTiming: ${c.name}`, (t) => {
     const plan = planTiming(c.inputs);
-    t.deepEqual(plan.checks.map((k) => [k.code, k.severity]), c.expected);
+    t.deepEqual(
+      plan.checks.map((k) => [k.code, k.severity]),
+      c.expected,
+    );
     if (c.S !== undefined) t.is(plan.preStopSeconds.value, c.S);
     if (c.G !== undefined) t.is(plan.graceSeconds.value, c.G);
     if (c.D !== undefined) t.is(plan.drainDurationSeconds.value, c.D);
@@ -138,7 +189,10 @@ test('kept grace formula names the manifest value and the computed need', (t) =>
 });
 
 test('messages name the numbers and what to change', (t) => {
-  const plan = planTiming({ ...base(180, 10, 10), loadBalancer: { deregistrationDelaySeconds: src(300, 'AWS default (attribute absent)') } });
+  const plan = planTiming({
+    ...base(180, 10, 10),
+    loadBalancer: { deregistrationDelaySeconds: src(300, 'AWS default (attribute absent)') },
+  });
   const message = plan.checks[0]?.message ?? '';
   t.regex(message, /300 s \(AWS default \(attribute absent\)\)/);
   t.regex(message, /G = 200 s/);
@@ -150,10 +204,26 @@ const invalid: Array<[string, TimingInputs, RegExp]> = [
   ['NaN R', base(180, Number.NaN, 10), /maxRequest\.value/],
   ['fractional B', base(180, 10, 2.5), /buffer\.value/],
   ['huge W', base(MAX_INPUT_SECONDS + 1, 10, 10), /drainWindow\.value/],
-  ['negative existing grace', { ...base(180, 10, 10), existingGraceSeconds: -5 }, /existingGraceSeconds/],
-  ['fractional existing preStop', { ...base(180, 10, 10), existingPreStopSeconds: 1.5 }, /existingPreStopSeconds/],
-  ['infinite existing drain', { ...base(180, 10, 10), existingDrainDurationSeconds: Infinity }, /existingDrainDurationSeconds/],
-  ['huge deregistration delay', { ...base(180, 10, 10), loadBalancer: { deregistrationDelaySeconds: src(1e9) } }, /loadBalancer\.deregistrationDelaySeconds/],
+  [
+    'negative existing grace',
+    { ...base(180, 10, 10), existingGraceSeconds: -5 },
+    /existingGraceSeconds/,
+  ],
+  [
+    'fractional existing preStop',
+    { ...base(180, 10, 10), existingPreStopSeconds: 1.5 },
+    /existingPreStopSeconds/,
+  ],
+  [
+    'infinite existing drain',
+    { ...base(180, 10, 10), existingDrainDurationSeconds: Infinity },
+    /existingDrainDurationSeconds/,
+  ],
+  [
+    'huge deregistration delay',
+    { ...base(180, 10, 10), loadBalancer: { deregistrationDelaySeconds: src(1e9) } },
+    /loadBalancer\.deregistrationDelaySeconds/,
+  ],
   ['empty source', { ...base(180, 10, 10), buffer: { value: 5, source: '' } }, /buffer\.source/],
 ];
 
@@ -176,7 +246,10 @@ function assertFormula(t: { true: (v: boolean, m?: string) => void }, d: Derived
   for (const m of d.formula.matchAll(/max\((\d+), (\d+)\) = (\d+)/g)) {
     t.true(Math.max(Number(m[1]), Number(m[2])) === Number(m[3]), `${d.formula}: ${m[0]}`);
   }
-  t.true(d.formula.endsWith(`= ${d.value}`) || d.formula.includes(`= ${d.value} (kept`), `${d.formula} shows ${d.value}`);
+  t.true(
+    d.formula.endsWith(`= ${d.value}`) || d.formula.includes(`= ${d.value} (kept`),
+    `${d.formula} shows ${d.value}`,
+  );
 }
 
 const seconds = fc.integer({ min: 0, max: MAX_INPUT_SECONDS });
@@ -189,7 +262,12 @@ const validInputs: fc.Arbitrary<TimingInputs> = fc.record(
     existingPreStopSeconds: fc.oneof(seconds, fc.constant('unknown' as const)),
     existingDrainDurationSeconds: seconds,
     loadBalancer: fc.record(
-      { deregistrationDelaySeconds: fc.integer({ min: 0, max: 3600 }).map((v) => src(v, 'annotation')), connectionTermination: fc.boolean() },
+      {
+        deregistrationDelaySeconds: fc
+          .integer({ min: 0, max: 3600 })
+          .map((v) => src(v, 'annotation')),
+        connectionTermination: fc.boolean(),
+      },
       { requiredKeys: [] },
     ),
   },
@@ -215,13 +293,28 @@ test('property: the plan is safe and explains itself for every valid input', (t)
         plan.minimumDrainSeconds.value >= S &&
         plan.minimumDrainSeconds.value >= W &&
         plan.sidecarOutlivesSeconds.value === S + R &&
-        (typeof inputs.existingPreStopSeconds === 'number' ? S === inputs.existingPreStopSeconds : S === W) &&
-        (S + R < G) === !codes(plan).includes('SIDECAR_WAIT_NOT_BELOW_GRACE') &&
-        (S < G) === !codes(plan).includes('PRESTOP_NOT_BELOW_GRACE');
+        (typeof inputs.existingPreStopSeconds === 'number'
+          ? S === inputs.existingPreStopSeconds
+          : S === W) &&
+        S + R < G === !codes(plan).includes('SIDECAR_WAIT_NOT_BELOW_GRACE') &&
+        S < G === !codes(plan).includes('PRESTOP_NOT_BELOW_GRACE');
       if (!ok) return false;
-      for (const d of [plan.preStopSeconds, plan.graceSeconds, plan.minimumDrainSeconds, plan.drainDurationSeconds, plan.sidecarOutlivesSeconds]) {
+      for (const d of [
+        plan.preStopSeconds,
+        plan.graceSeconds,
+        plan.minimumDrainSeconds,
+        plan.drainDurationSeconds,
+        plan.sidecarOutlivesSeconds,
+      ]) {
         let good = true;
-        assertFormula({ true: (v) => { if (!v) good = false; } }, d);
+        assertFormula(
+          {
+            true: (v) => {
+              if (!v) good = false;
+            },
+          },
+          d,
+        );
         if (!good) return false;
       }
       return true;

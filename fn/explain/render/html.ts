@@ -11,12 +11,14 @@ import { renderText } from './text.ts';
 /** Returns a standalone HTML page. */
 export function renderHtml(explanation: Explanation): string {
   const { summary } = explanation;
-  const figures = explanation.workloads.map((w) => [
-    '<figure>',
-    renderWorkloadSvg(w).trimEnd(),
-    `<figcaption>${escape(formatRef(w.resource))}: as written ${escape(w.timelines.asWritten.verdict.text)}; patched ${escape(w.timelines.patched.verdict.text)}</figcaption>`,
-    '</figure>',
-  ].join('\n'));
+  const figures = explanation.workloads.map((w) =>
+    [
+      '<figure>',
+      renderWorkloadSvg(w).trimEnd(),
+      `<figcaption>${escape(formatRef(w.resource))}: as written ${escape(w.timelines.asWritten.verdict.text)}; patched ${escape(w.timelines.patched.verdict.text)}</figcaption>`,
+      '</figure>',
+    ].join('\n'),
+  );
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -40,5 +42,9 @@ export function renderHtml(explanation: Explanation): string {
 }
 
 function escape(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 }

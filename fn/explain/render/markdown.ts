@@ -11,51 +11,102 @@ import type { Timeline, TimelineWindow } from '../../explanation/timeline.ts';
 export function renderMarkdown(explanation: Explanation): string {
   const { settings, summary } = explanation;
   const lines: string[] = ['## kube-graceful explain', ''];
-  lines.push(`Kubernetes ${settings.kubernetesVersion} (the oldest kubelet); Istio ${settings.istioVersion} and Linkerd ${settings.linkerdVersion} where a workload does not say. `
-    + `${summary.workloads} workload${summary.workloads === 1 ? '' : 's'}; with failure windows: ${summary.failingAsWritten} as written, ${summary.failingPatched} patched.`);
+  lines.push(
+    `Kubernetes ${settings.kubernetesVersion} (the oldest kubelet); Istio ${settings.istioVersion} and Linkerd ${settings.linkerdVersion} where a workload does not say. ` +
+      `${summary.workloads} workload${summary.workloads === 1 ? '' : 's'}; with failure windows: ${summary.failingAsWritten} as written, ${summary.failingPatched} patched.`,
+  );
   if (explanation.workloads.length) {
     lines.push('', '| workload | as written | patched |', '|---|---|---|');
-    for (const w of explanation.workloads) lines.push(`| ${cell(formatRef(w.resource))} | ${verdict(w.timelines.asWritten)} | ${verdict(w.timelines.patched)} |`);
+    for (const w of explanation.workloads)
+      lines.push(
+        `| ${cell(formatRef(w.resource))} | ${verdict(w.timelines.asWritten)} | ${verdict(w.timelines.patched)} |`,
+      );
   }
   for (const w of explanation.workloads) lines.push('', ...workload(w));
   if (explanation.leftAlone.length) {
     lines.push('', '### Left alone', '');
     for (const entry of explanation.leftAlone) {
-      for (const f of entry.findings) lines.push(`- **${cell(formatRef(entry.resource))}** ${f.severity} \`${f.code}\`: ${cell(f.message)}`);
+      for (const f of entry.findings)
+        lines.push(
+          `- **${cell(formatRef(entry.resource))}** ${f.severity} \`${f.code}\`: ${cell(f.message)}`,
+        );
     }
   }
   return `${lines.join('\n')}\n`;
 }
 
 function workload(w: WorkloadExplanation): string[] {
-  const where = w.location ? `\`${w.location.file}${w.location.line === undefined ? '' : `:${w.location.line}`}\`` : `document ${w.document}`;
-  const lines = [`### ${formatRef(w.resource)}`, '', `${where} · \`${w.mutator}\` · ${cell(w.summary)}`];
+  const where = w.location
+    ? `\`${w.location.file}${w.location.line === undefined ? '' : `:${w.location.line}`}\``
+    : `document ${w.document}`;
+  const lines = [
+    `### ${formatRef(w.resource)}`,
+    '',
+    `${where} · \`${w.mutator}\` · ${cell(w.summary)}`,
+  ];
   if (w.inputs.length) {
     lines.push('', '**Inputs**', '', '| | input | value | source |', '|---|---|---:|---|');
-    for (const i of w.inputs) lines.push(`| ${i.symbol ?? ''} | ${cell(i.name)} | ${i.unit ? `${i.value} s` : cell(String(i.value))} | ${cell(i.source)} |`);
+    for (const i of w.inputs)
+      lines.push(
+        `| ${i.symbol ?? ''} | ${cell(i.name)} | ${i.unit ? `${i.value} s` : cell(String(i.value))} | ${cell(i.source)} |`,
+      );
   }
   if (w.derived.length) {
-    lines.push('', '**Derived by the timing model**', '', '| | duration | value | formula |', '|---|---|---:|---|');
-    for (const d of w.derived) lines.push(`| ${d.symbol} | ${cell(d.name)} | ${d.seconds} s | \`${d.formula.replace(/`/g, "'")}\` |`);
+    lines.push(
+      '',
+      '**Derived by the timing model**',
+      '',
+      '| | duration | value | formula |',
+      '|---|---|---:|---|',
+    );
+    for (const d of w.derived)
+      lines.push(
+        `| ${d.symbol} | ${cell(d.name)} | ${d.seconds} s | \`${d.formula.replace(/`/g, "'")}\` |`,
+      );
   }
   if (w.settings.length) {
-    lines.push('', '**Settings**', '', '| setting | as written | patched | plan |', '|---|---|---|---|');
+    lines.push(
+      '',
+      '**Settings**',
+      '',
+      '| setting | as written | patched | plan |',
+      '|---|---|---|---|',
+    );
     for (const s of w.settings) {
-      const plan = s.planned ? (s.planned.met ? `✅ ${s.planned.symbol === 'mode' ? '' : s.planned.symbol}` : `❌ ${s.planned.relation} ${String(s.planned.value)}`) : '';
-      lines.push(`| ${cell(s.name)} | ${cell(s.asWritten.display)} <sub>${cell(s.asWritten.source)}</sub> | ${s.changed ? `**${cell(s.patched.display)}**` : cell(s.patched.display)} <sub>${cell(s.patched.source)}</sub> | ${plan.trim()} |`);
+      const plan = s.planned
+        ? s.planned.met
+          ? `✅ ${s.planned.symbol === 'mode' ? '' : s.planned.symbol}`
+          : `❌ ${s.planned.relation} ${String(s.planned.value)}`
+        : '';
+      lines.push(
+        `| ${cell(s.name)} | ${cell(s.asWritten.display)} <sub>${cell(s.asWritten.source)}</sub> | ${s.changed ? `**${cell(s.patched.display)}**` : cell(s.patched.display)} <sub>${cell(s.patched.source)}</sub> | ${plan.trim()} |`,
+      );
     }
   }
-  lines.push(...timeline('As written', w.timelines.asWritten), ...timeline('Patched', w.timelines.patched));
+  lines.push(
+    ...timeline('As written', w.timelines.asWritten),
+    ...timeline('Patched', w.timelines.patched),
+  );
   if (w.findings.length) {
     lines.push('', '**Findings**', '');
-    for (const f of w.findings) lines.push(`- ${f.severity} \`${f.code}\`${f.field ? ` at \`${f.field}\`` : ''}: ${cell(f.message)}`);
+    for (const f of w.findings)
+      lines.push(
+        `- ${f.severity} \`${f.code}\`${f.field ? ` at \`${f.field}\`` : ''}: ${cell(f.message)}`,
+      );
   }
   return lines;
 }
 
 function timeline(title: string, t: Timeline): string[] {
-  const lines = ['', `<details><summary>${title}: ${verdict(t)}</summary>`, '', '| t | who | what |', '|---:|---|---|'];
-  for (const e of t.events) lines.push(`| ${e.at === null ? 'never' : `${e.at} s`} | ${cell(e.actor)} | ${cell(e.text)} |`);
+  const lines = [
+    '',
+    `<details><summary>${title}: ${verdict(t)}</summary>`,
+    '',
+    '| t | who | what |',
+    '|---:|---|---|',
+  ];
+  for (const e of t.events)
+    lines.push(`| ${e.at === null ? 'never' : `${e.at} s`} | ${cell(e.actor)} | ${cell(e.text)} |`);
   lines.push('');
   for (const w of t.windows) lines.push(`- ${icon(w)} **${span(w)}** ${cell(w.text)}`);
   lines.push('', '</details>');
@@ -77,5 +128,9 @@ function span(w: TimelineWindow): string {
 
 /** Text safe inside a table cell: no pipes, no line breaks, no HTML. */
 function cell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/\r?\n/g, ' ');
+  return text
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/</g, '&lt;')
+    .replace(/\r?\n/g, ' ');
 }

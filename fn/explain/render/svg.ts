@@ -71,14 +71,18 @@ interface Drawn {
 
 function drawWorkload(workload: WorkloadExplanation, top: number): Drawn {
   const end = timeEnd(workload);
-  const x = (seconds: number) => LABEL_WIDTH + (seconds / end) * (WIDTH - LABEL_WIDTH - RIGHT_MARGIN);
+  const x = (seconds: number) =>
+    LABEL_WIDTH + (seconds / end) * (WIDTH - LABEL_WIDTH - RIGHT_MARGIN);
   const parts = [
     `<g class="workload" data-resource="${escape(formatRef(workload.resource))}" data-mutator="${workload.mutator}">`,
     `<text x="16" y="${top + 22}" font-size="14" font-weight="bold">${escape(formatRef(workload.resource))}</text>`,
     `<text class="muted" x="16" y="${top + 38}">${escape(clip(`${workload.mutator}: ${workload.summary}`, 150))}</text>`,
   ];
   let y = top + WORKLOAD_TITLE;
-  for (const [title, timeline, patched] of [['As written', workload.timelines.asWritten, false], ['Patched', workload.timelines.patched, true]] as const) {
+  for (const [title, timeline, patched] of [
+    ['As written', workload.timelines.asWritten, false],
+    ['Patched', workload.timelines.patched, true],
+  ] as const) {
     const panel = drawPanel(title, timeline, workload, patched, y, x, end);
     parts.push(panel.svg);
     y += panel.height + PANEL_GAP;
@@ -93,7 +97,10 @@ function timeEnd(workload: WorkloadExplanation): number {
     ...t.events.map((e) => e.at ?? 0),
     ...t.windows.flatMap((w) => [w.from, w.to ?? w.from]),
   ]);
-  times.push(...workload.derived.map((d) => d.seconds), ...secondsInputs(workload).map((i) => i.value));
+  times.push(
+    ...workload.derived.map((d) => d.seconds),
+    ...secondsInputs(workload).map((i) => i.value),
+  );
   const last = Math.max(10, ...times);
   const step = tickStep(last);
   return Math.ceil((last * 1.08) / step) * step;
@@ -103,8 +110,16 @@ function tickStep(end: number): number {
   return [5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600].find((step) => end / step <= 10) ?? 7200;
 }
 
-function secondsInputs(workload: WorkloadExplanation): Array<ModelInput & { readonly symbol: string; readonly value: number }> {
-  return workload.inputs.filter((i): i is ModelInput & { symbol: string; value: number } => i.unit === 's' && typeof i.value === 'number' && typeof i.symbol === 'string' && i.symbol.length > 0);
+function secondsInputs(
+  workload: WorkloadExplanation,
+): Array<ModelInput & { readonly symbol: string; readonly value: number }> {
+  return workload.inputs.filter(
+    (i): i is ModelInput & { symbol: string; value: number } =>
+      i.unit === 's' &&
+      typeof i.value === 'number' &&
+      typeof i.symbol === 'string' &&
+      i.symbol.length > 0,
+  );
 }
 
 function lanesOf(timeline: Timeline): string[] {
@@ -114,7 +129,15 @@ function lanesOf(timeline: Timeline): string[] {
   return [...first, ...actors.filter((a) => !first.includes(a) && !last.includes(a)), ...last];
 }
 
-function drawPanel(title: string, timeline: Timeline, workload: WorkloadExplanation, patched: boolean, top: number, x: (s: number) => number, end: number): Drawn {
+function drawPanel(
+  title: string,
+  timeline: Timeline,
+  workload: WorkloadExplanation,
+  patched: boolean,
+  top: number,
+  x: (s: number) => number,
+  end: number,
+): Drawn {
   const lanes = lanesOf(timeline).map((name) => ({ name, ...laneEvents(timeline, name, x, end) }));
   const rows = windowRows(timeline.windows);
   const markers = modelMarkers(workload, patched, x);
@@ -130,13 +153,19 @@ function drawPanel(title: string, timeline: Timeline, workload: WorkloadExplanat
   let y = lanesTop;
   lanes.forEach((lane, index) => {
     const height = heights[index]!;
-    parts.push(`<rect class="lane" x="${LABEL_WIDTH}" y="${y + 1}" width="${WIDTH - LABEL_WIDTH - RIGHT_MARGIN}" height="${height - 2}"/>`);
+    parts.push(
+      `<rect class="lane" x="${LABEL_WIDTH}" y="${y + 1}" width="${WIDTH - LABEL_WIDTH - RIGHT_MARGIN}" height="${height - 2}"/>`,
+    );
     parts.push(`<text x="16" y="${y + height / 2 + 4}">${escape(lane.name)}</text>`);
     parts.push(...lane.draw(y));
     y += height;
   });
   parts.push(`<text x="16" y="${windowsTop + 14}">requests</text>`);
-  rows.forEach((row, index) => row.forEach((window) => parts.push(drawWindow(window, windowsTop + index * WINDOW_ROW, x, end))));
+  rows.forEach((row, index) =>
+    row.forEach((window) =>
+      parts.push(drawWindow(window, windowsTop + index * WINDOW_ROW, x, end)),
+    ),
+  );
   parts.push(...markers.draw(top + PANEL_TITLE - 4, lanesTop, axisY));
   if (patched) parts.push(...drawSpans(workload, axisY, x));
   parts.push(...drawAxis(axisY, x, end));
@@ -154,7 +183,9 @@ interface Box {
 function placeRows(boxes: readonly Box[]): number[] {
   const rows: Box[][] = [];
   return boxes.map((box) => {
-    let row = rows.findIndex((placed) => placed.every((b) => b.to + 8 <= box.from || box.to + 8 <= b.from));
+    let row = rows.findIndex((placed) =>
+      placed.every((b) => b.to + 8 <= box.from || box.to + 8 <= b.from),
+    );
     if (row === -1) row = rows.push([]) - 1;
     rows[row]!.push(box);
     return row;
@@ -166,25 +197,39 @@ const LABEL_ROW = 13;
 const labelWidth = (text: string) => [...text].length * 6;
 
 /** A lane's events with their labels placed; the lane is as tall as its rows of labels. */
-function laneEvents(timeline: Timeline, lane: string, x: (s: number) => number, end: number): { rows: number; draw: (top: number) => string[] } {
+function laneEvents(
+  timeline: Timeline,
+  lane: string,
+  x: (s: number) => number,
+  end: number,
+): { rows: number; draw: (top: number) => string[] } {
   const events = timeline.events.filter((e) => e.actor === lane);
   const labels = events.map((event) => {
     const cx = x(event.at ?? end);
     const text = clip(`${event.at === null ? 'never: ' : ''}${event.text}`, 60);
     const width = labelWidth(text);
     const atEnd = cx + 6 + width > WIDTH - 4;
-    return { event, cx, text, atEnd, box: atEnd ? { from: cx - 6 - width, to: cx } : { from: cx, to: cx + 6 + width } };
+    return {
+      event,
+      cx,
+      text,
+      atEnd,
+      box: atEnd ? { from: cx - 6 - width, to: cx } : { from: cx, to: cx + 6 + width },
+    };
   });
   const rows = placeRows(labels.map((l) => l.box));
   return {
     rows: Math.max(1, ...rows.map((r) => r + 1)),
-    draw: (top) => labels.map((label, index) => {
-      const y = top + 12 + rows[index]! * LABEL_ROW;
-      const { event } = label;
-      return `<g class="event-mark" data-at="${event.at ?? 'never'}" data-actor="${escape(lane)}"><title>${escape(`${event.at === null ? 'never' : `${event.at} s`}  ${lane}: ${event.text}`)}</title>` +
-        `<circle class="event" cx="${round(label.cx)}" cy="${y - 4}" r="4"/>` +
-        `<text x="${round(label.atEnd ? label.cx - 6 : label.cx + 6)}" y="${y}" font-size="10"${label.atEnd ? ' text-anchor="end"' : ''}>${escape(label.text)}</text></g>`;
-    }),
+    draw: (top) =>
+      labels.map((label, index) => {
+        const y = top + 12 + rows[index]! * LABEL_ROW;
+        const { event } = label;
+        return (
+          `<g class="event-mark" data-at="${event.at ?? 'never'}" data-actor="${escape(lane)}"><title>${escape(`${event.at === null ? 'never' : `${event.at} s`}  ${lane}: ${event.text}`)}</title>` +
+          `<circle class="event" cx="${round(label.cx)}" cy="${y - 4}" r="4"/>` +
+          `<text x="${round(label.atEnd ? label.cx - 6 : label.cx + 6)}" y="${y}" font-size="10"${label.atEnd ? ' text-anchor="end"' : ''}>${escape(label.text)}</text></g>`
+        );
+      }),
   };
 }
 
@@ -200,16 +245,23 @@ function windowRows(windows: readonly TimelineWindow[]): TimelineWindow[][] {
   return rows;
 }
 
-function drawWindow(window: TimelineWindow, y: number, x: (s: number) => number, end: number): string {
+function drawWindow(
+  window: TimelineWindow,
+  y: number,
+  x: (s: number) => number,
+  end: number,
+): string {
   const from = x(window.from);
   const to = x(window.to ?? end);
   const width = Math.max(3, to - from);
   const mark = window.outcome === 'fail' ? '✗' : window.outcome === 'risk' ? '!' : '✓';
   const span = window.to === null ? `from ${window.from} s` : `${window.from}–${window.to} s`;
   const label = width > 40 ? clip(`${mark} ${span}`, Math.floor(width / 6)) : mark;
-  return `<g class="band" data-outcome="${window.outcome}" data-kind="${window.kind}" data-from="${window.from}" data-to="${window.to ?? ''}"><title>${escape(`${mark} ${span}: ${window.text}`)}</title>` +
+  return (
+    `<g class="band" data-outcome="${window.outcome}" data-kind="${window.kind}" data-from="${window.from}" data-to="${window.to ?? ''}"><title>${escape(`${mark} ${span}: ${window.text}`)}</title>` +
     `<rect class="${window.outcome}" x="${round(from)}" y="${y + 2}" width="${round(width)}" height="${WINDOW_ROW - 4}" rx="3"/>` +
-    `<text x="${round(from + 4)}" y="${y + 14}" font-size="10">${escape(label)}</text></g>`;
+    `<text x="${round(from + 4)}" y="${y + 14}" font-size="10">${escape(label)}</text></g>`
+  );
 }
 
 /**
@@ -217,24 +269,43 @@ function drawWindow(window: TimelineWindow, y: number, x: (s: number) => number,
  * derived S, G, M, D in the patched state (they are the plan). Numbers at the same second share
  * one line and one label ("W = S = M = 180 s"); labels sit in rows above the lanes.
  */
-function modelMarkers(workload: WorkloadExplanation, patched: boolean, x: (s: number) => number): { rows: number; draw: (labelsTop: number, lanesTop: number, bottom: number) => string[] } {
-  const marks: Array<{ symbol: string; seconds: number }> = secondsInputs(workload).filter((i) => i.symbol === 'W').map((i) => ({ symbol: i.symbol, seconds: i.value }));
-  if (patched) marks.push(...workload.derived.map((d: ModelOutput) => ({ symbol: d.symbol, seconds: d.seconds })));
-  const bySecond = [...new Set(marks.map((m) => m.seconds))].sort((a, b) => a - b).map((seconds) => {
-    const symbols = marks.filter((m) => m.seconds === seconds).map((m) => m.symbol);
-    const text = `${symbols.join(' = ')} = ${seconds} s`;
-    return { seconds, symbols, text, box: { from: x(seconds), to: x(seconds) + 3 + labelWidth(text) } };
-  });
+function modelMarkers(
+  workload: WorkloadExplanation,
+  patched: boolean,
+  x: (s: number) => number,
+): { rows: number; draw: (labelsTop: number, lanesTop: number, bottom: number) => string[] } {
+  const marks: Array<{ symbol: string; seconds: number }> = secondsInputs(workload)
+    .filter((i) => i.symbol === 'W')
+    .map((i) => ({ symbol: i.symbol, seconds: i.value }));
+  if (patched)
+    marks.push(
+      ...workload.derived.map((d: ModelOutput) => ({ symbol: d.symbol, seconds: d.seconds })),
+    );
+  const bySecond = [...new Set(marks.map((m) => m.seconds))]
+    .sort((a, b) => a - b)
+    .map((seconds) => {
+      const symbols = marks.filter((m) => m.seconds === seconds).map((m) => m.symbol);
+      const text = `${symbols.join(' = ')} = ${seconds} s`;
+      return {
+        seconds,
+        symbols,
+        text,
+        box: { from: x(seconds), to: x(seconds) + 3 + labelWidth(text) },
+      };
+    });
   const rows = placeRows(bySecond.map((m) => m.box));
   return {
     rows: Math.max(1, ...rows.map((r) => r + 1)),
-    draw: (labelsTop, _lanesTop, bottom) => bySecond.map((mark, index) => {
-      const at = round(x(mark.seconds));
-      const labelY = labelsTop + rows[index]! * LABEL_ROW;
-      return `<g class="model-number" data-symbols="${mark.symbols.join(' ')}" data-seconds="${mark.seconds}"><title>${escape(mark.text)}</title>` +
-        `<line class="marker" x1="${at}" y1="${labelY + 2}" x2="${at}" y2="${bottom}"/>` +
-        `<text class="symbol" x="${round(at + 3)}" y="${labelY}">${escape(mark.text)}</text></g>`;
-    }),
+    draw: (labelsTop, _lanesTop, bottom) =>
+      bySecond.map((mark, index) => {
+        const at = round(x(mark.seconds));
+        const labelY = labelsTop + rows[index]! * LABEL_ROW;
+        return (
+          `<g class="model-number" data-symbols="${mark.symbols.join(' ')}" data-seconds="${mark.seconds}"><title>${escape(mark.text)}</title>` +
+          `<line class="marker" x1="${at}" y1="${labelY + 2}" x2="${at}" y2="${bottom}"/>` +
+          `<text class="symbol" x="${round(at + 3)}" y="${labelY}">${escape(mark.text)}</text></g>`
+        );
+      }),
   };
 }
 
@@ -243,20 +314,28 @@ function drawSpans(workload: WorkloadExplanation, y: number, x: (s: number) => n
   const g = workload.derived.find((d) => d.symbol === 'G')?.seconds;
   const r = secondsInputs(workload).find((i) => i.symbol === 'R')?.value;
   const b = secondsInputs(workload).find((i) => i.symbol === 'B')?.value;
-  if (s === undefined || g === undefined || r === undefined || b === undefined || s + r + b !== g) return [];
+  if (s === undefined || g === undefined || r === undefined || b === undefined || s + r + b !== g)
+    return [];
   return [
     ['R', s, s + r],
     ['B', s + r, g],
-  ].map(([symbol, from, to]) => `<g class="model-number" data-symbols="${symbol}" data-seconds="${(to as number) - (from as number)}"><title>${symbol} = ${(to as number) - (from as number)} s</title>` +
-    `<line class="marker" x1="${round(x(from as number))}" y1="${y + 24}" x2="${round(x(to as number))}" y2="${y + 24}" stroke-dasharray="0"/>` +
-    `<text class="symbol" x="${round((x(from as number) + x(to as number)) / 2)}" y="${y + 36}" text-anchor="middle" font-size="10">${symbol}</text></g>`);
+  ].map(
+    ([symbol, from, to]) =>
+      `<g class="model-number" data-symbols="${symbol}" data-seconds="${(to as number) - (from as number)}"><title>${symbol} = ${(to as number) - (from as number)} s</title>` +
+      `<line class="marker" x1="${round(x(from as number))}" y1="${y + 24}" x2="${round(x(to as number))}" y2="${y + 24}" stroke-dasharray="0"/>` +
+      `<text class="symbol" x="${round((x(from as number) + x(to as number)) / 2)}" y="${y + 36}" text-anchor="middle" font-size="10">${symbol}</text></g>`,
+  );
 }
 
 function drawAxis(y: number, x: (s: number) => number, end: number): string[] {
   const step = tickStep(end / 1.08);
-  const parts = [`<line class="axis" x1="${LABEL_WIDTH}" y1="${y}" x2="${WIDTH - RIGHT_MARGIN}" y2="${y}"/>`];
+  const parts = [
+    `<line class="axis" x1="${LABEL_WIDTH}" y1="${y}" x2="${WIDTH - RIGHT_MARGIN}" y2="${y}"/>`,
+  ];
   for (let t = 0; t <= end; t += step) {
-    parts.push(`<line class="axis" x1="${round(x(t))}" y1="${y}" x2="${round(x(t))}" y2="${y + 4}"/><text class="muted" x="${round(x(t))}" y="${y + 16}" text-anchor="middle" font-size="10">${t} s</text>`);
+    parts.push(
+      `<line class="axis" x1="${round(x(t))}" y1="${y}" x2="${round(x(t))}" y2="${y + 4}"/><text class="muted" x="${round(x(t))}" y="${y + 16}" text-anchor="middle" font-size="10">${t} s</text>`,
+    );
   }
   return parts;
 }
@@ -271,5 +350,9 @@ function round(n: number): number {
 
 /** XML text and attribute escaping. */
 function escape(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 }

@@ -16,54 +16,130 @@ interface Style {
   green(text: string): string;
 }
 
-const PLAIN: Style = { bold: (t) => t, dim: (t) => t, red: (t) => t, yellow: (t) => t, green: (t) => t };
-const sgr = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
-const ANSI: Style = { bold: sgr(1, 22), dim: sgr(2, 22), red: sgr(31, 39), yellow: sgr(33, 39), green: sgr(32, 39) };
+const PLAIN: Style = {
+  bold: (t) => t,
+  dim: (t) => t,
+  red: (t) => t,
+  yellow: (t) => t,
+  green: (t) => t,
+};
+const sgr = (open: number, close: number) => (text: string) =>
+  `\u001b[${open}m${text}\u001b[${close}m`;
+const ANSI: Style = {
+  bold: sgr(1, 22),
+  dim: sgr(2, 22),
+  red: sgr(31, 39),
+  yellow: sgr(33, 39),
+  green: sgr(32, 39),
+};
 
 /**
  * Returns the explanation as text (ends with a newline); `colour` adds ANSI styles. `width` (a
  * terminal's columns) wraps the last column of the tables onto continuation lines; without it
  * (a pipe, a file, a report) each row stays on one line, whole, for grep.
  */
-export function renderText(explanation: Explanation, options: { readonly colour?: boolean; readonly width?: number } = {}): string {
+export function renderText(
+  explanation: Explanation,
+  options: { readonly colour?: boolean; readonly width?: number } = {},
+): string {
   const style = options.colour ? ANSI : PLAIN;
   const width = options.width;
   const { settings, summary } = explanation;
   const lines: string[] = [];
-  const head = summary.workloads === 0
-    ? 'no workload was handled by a mutator'
-    : `${summary.workloads} workload${summary.workloads === 1 ? '' : 's'}; with failure windows: ${summary.failingAsWritten} as written, ${summary.failingPatched} patched`;
-  lines.push(style.bold(`kube-graceful explain: ${head}`) + style.dim(` (Kubernetes ${settings.kubernetesVersion}, the oldest kubelet; Istio ${settings.istioVersion} and Linkerd ${settings.linkerdVersion} where a workload does not say)`));
-  for (const workload of explanation.workloads) lines.push('', ...renderWorkload(workload, style, width));
-  if (explanation.leftAlone.length) lines.push('', style.bold('Left alone'), ...explanation.leftAlone.flatMap((entry) => renderLeftAlone(entry, style)));
+  const head =
+    summary.workloads === 0
+      ? 'no workload was handled by a mutator'
+      : `${summary.workloads} workload${summary.workloads === 1 ? '' : 's'}; with failure windows: ${summary.failingAsWritten} as written, ${summary.failingPatched} patched`;
+  lines.push(
+    style.bold(`kube-graceful explain: ${head}`) +
+      style.dim(
+        ` (Kubernetes ${settings.kubernetesVersion}, the oldest kubelet; Istio ${settings.istioVersion} and Linkerd ${settings.linkerdVersion} where a workload does not say)`,
+      ),
+  );
+  for (const workload of explanation.workloads)
+    lines.push('', ...renderWorkload(workload, style, width));
+  if (explanation.leftAlone.length)
+    lines.push(
+      '',
+      style.bold('Left alone'),
+      ...explanation.leftAlone.flatMap((entry) => renderLeftAlone(entry, style)),
+    );
   return `${lines.join('\n')}\n`;
 }
 
-function where(entry: { readonly location?: { file: string; line?: number }; readonly document: number }): string {
+function where(entry: {
+  readonly location?: { file: string; line?: number };
+  readonly document: number;
+}): string {
   if (!entry.location) return `document ${entry.document}`;
-  return entry.location.line === undefined ? entry.location.file : `${entry.location.file}:${entry.location.line}`;
+  return entry.location.line === undefined
+    ? entry.location.file
+    : `${entry.location.file}:${entry.location.line}`;
 }
 
 function renderWorkload(w: WorkloadExplanation, style: Style, width: number | undefined): string[] {
-  const lines = [`${style.bold(formatRef(w.resource))}  ${style.dim(where(w))}`, `  ${w.mutator}: ${w.summary}`];
+  const lines = [
+    `${style.bold(formatRef(w.resource))}  ${style.dim(where(w))}`,
+    `  ${w.mutator}: ${w.summary}`,
+  ];
   if (w.inputs.length) {
     lines.push('', style.bold('  Inputs'));
-    lines.push(...table(w.inputs.map((i) => [i.symbol ?? '', i.name, i.unit ? `${i.value} s` : String(i.value), style.dim(i.source)]), [0, 0, 1, 0], '    ', width));
+    lines.push(
+      ...table(
+        w.inputs.map((i) => [
+          i.symbol ?? '',
+          i.name,
+          i.unit ? `${i.value} s` : String(i.value),
+          style.dim(i.source),
+        ]),
+        [0, 0, 1, 0],
+        '    ',
+        width,
+      ),
+    );
   }
   if (w.derived.length) {
     lines.push('', style.bold('  Derived by the timing model'));
-    lines.push(...table(w.derived.map((d) => [d.symbol, d.name, `${d.seconds} s`, d.formula]), [0, 0, 1, 0], '    ', width));
+    lines.push(
+      ...table(
+        w.derived.map((d) => [d.symbol, d.name, `${d.seconds} s`, d.formula]),
+        [0, 0, 1, 0],
+        '    ',
+        width,
+      ),
+    );
   }
   if (w.settings.length) {
     lines.push('', `${style.bold('  Settings')}${style.dim('  (as written → patched; plan)')}`);
-    lines.push(...table(w.settings.map((s) => settingCells(s, style)), [0, 1, 0, 0, 0, 0], '    ', width));
+    lines.push(
+      ...table(
+        w.settings.map((s) => settingCells(s, style)),
+        [0, 1, 0, 0, 0, 0],
+        '    ',
+        width,
+      ),
+    );
   }
-  lines.push(...renderTimeline('As written', w.timelines.asWritten, style, width), ...renderTimeline('Patched', w.timelines.patched, style, width));
+  lines.push(
+    ...renderTimeline('As written', w.timelines.asWritten, style, width),
+    ...renderTimeline('Patched', w.timelines.patched, style, width),
+  );
   if (w.changes.length) {
-    lines.push('', style.bold(`  Fields set (${w.changes.length})`), ...w.changes.map((c) => `    ${c.field}`));
+    lines.push(
+      '',
+      style.bold(`  Fields set (${w.changes.length})`),
+      ...w.changes.map((c) => `    ${c.field}`),
+    );
   }
   if (w.findings.length) {
-    lines.push('', style.bold('  Findings'), ...w.findings.map((f) => `    ${severity(f.severity, style)} ${f.code}${f.field ? ` at ${f.field}` : ''}: ${f.message}`));
+    lines.push(
+      '',
+      style.bold('  Findings'),
+      ...w.findings.map(
+        (f) =>
+          `    ${severity(f.severity, style)} ${f.code}${f.field ? ` at ${f.field}` : ''}: ${f.message}`,
+      ),
+    );
   }
   return lines;
 }
@@ -72,27 +148,75 @@ function renderWorkload(w: WorkloadExplanation, style: Style, width: number | un
 const VALUE_CELL_MAX = 28;
 
 function shorten(text: string): string {
-  return [...text].length <= VALUE_CELL_MAX ? text : `${[...text].slice(0, VALUE_CELL_MAX - 1).join('')}…`;
+  return [...text].length <= VALUE_CELL_MAX
+    ? text
+    : `${[...text].slice(0, VALUE_CELL_MAX - 1).join('')}…`;
 }
 
 function settingCells(s: SettingRow, style: Style): string[] {
-  const plan = s.planned ? (s.planned.met ? style.green(`${s.planned.symbol === 'mode' ? '' : `${s.planned.symbol} `}✓`) : style.red(`${s.planned.symbol === 'mode' ? '' : `${s.planned.symbol} `}✗ plan ${s.planned.relation} ${String(s.planned.value)}`)) : '';
-  const source = s.asWritten.source !== s.patched.source ? `${s.asWritten.source} → ${s.patched.source}` : s.patched.source;
+  const plan = s.planned
+    ? s.planned.met
+      ? style.green(`${s.planned.symbol === 'mode' ? '' : `${s.planned.symbol} `}✓`)
+      : style.red(
+          `${s.planned.symbol === 'mode' ? '' : `${s.planned.symbol} `}✗ plan ${s.planned.relation} ${String(s.planned.value)}`,
+        )
+    : '';
+  const source =
+    s.asWritten.source !== s.patched.source
+      ? `${s.asWritten.source} → ${s.patched.source}`
+      : s.patched.source;
   const patched = shorten(s.patched.display);
-  return [s.name, shorten(s.asWritten.display), s.changed ? '→' : ' ', s.changed ? style.bold(patched) : patched, plan, style.dim(source)];
+  return [
+    s.name,
+    shorten(s.asWritten.display),
+    s.changed ? '→' : ' ',
+    s.changed ? style.bold(patched) : patched,
+    plan,
+    style.dim(source),
+  ];
 }
 
-function renderTimeline(title: string, timeline: Timeline, style: Style, width: number | undefined): string[] {
-  const verdict = timeline.verdict.failures ? style.red(`✗ ${timeline.verdict.text}`) : timeline.verdict.risks ? style.yellow(`! ${timeline.verdict.text}`) : style.green(`✓ ${timeline.verdict.text}`);
-  const origin = timeline.origin === 'deletion' ? 't = 0: the pod starts terminating' : 't = 0: the main program exits';
+function renderTimeline(
+  title: string,
+  timeline: Timeline,
+  style: Style,
+  width: number | undefined,
+): string[] {
+  const verdict = timeline.verdict.failures
+    ? style.red(`✗ ${timeline.verdict.text}`)
+    : timeline.verdict.risks
+      ? style.yellow(`! ${timeline.verdict.text}`)
+      : style.green(`✓ ${timeline.verdict.text}`);
+  const origin =
+    timeline.origin === 'deletion'
+      ? 't = 0: the pod starts terminating'
+      : 't = 0: the main program exits';
   const lines = ['', `${style.bold(`  ${title}`)}: ${verdict}  ${style.dim(`(${origin})`)}`];
-  lines.push(...table(timeline.events.map((e) => [e.at === null ? 'never' : `${e.at} s`, e.actor, e.text]), [1, 0, 0], '    ', width));
-  lines.push(...table(timeline.windows.map((w) => [mark(w, style), span(w), w.text]), [0, 1, 0], '    ', width));
+  lines.push(
+    ...table(
+      timeline.events.map((e) => [e.at === null ? 'never' : `${e.at} s`, e.actor, e.text]),
+      [1, 0, 0],
+      '    ',
+      width,
+    ),
+  );
+  lines.push(
+    ...table(
+      timeline.windows.map((w) => [mark(w, style), span(w), w.text]),
+      [0, 1, 0],
+      '    ',
+      width,
+    ),
+  );
   return lines;
 }
 
 function mark(w: TimelineWindow, style: Style): string {
-  return w.outcome === 'fail' ? style.red('✗') : w.outcome === 'risk' ? style.yellow('!') : style.green('✓');
+  return w.outcome === 'fail'
+    ? style.red('✗')
+    : w.outcome === 'risk'
+      ? style.yellow('!')
+      : style.green('✓');
 }
 
 function span(w: TimelineWindow): string {
@@ -101,11 +225,18 @@ function span(w: TimelineWindow): string {
 }
 
 function severity(level: string, style: Style): string {
-  return level === 'error' ? style.red(level) : level === 'warning' ? style.yellow(level) : style.dim(level);
+  return level === 'error'
+    ? style.red(level)
+    : level === 'warning'
+      ? style.yellow(level)
+      : style.dim(level);
 }
 
 function renderLeftAlone(entry: LeftAlone, style: Style): string[] {
-  return [`  ${formatRef(entry.resource)}  ${style.dim(where(entry))}`, ...entry.findings.map((f) => `    ${severity(f.severity, style)} ${f.code}: ${f.message}`)];
+  return [
+    `  ${formatRef(entry.resource)}  ${style.dim(where(entry))}`,
+    ...entry.findings.map((f) => `    ${severity(f.severity, style)} ${f.code}: ${f.message}`),
+  ];
 }
 
 /** The narrowest the wrapped last column gets: below that, wrapping helps nobody. */
@@ -116,25 +247,49 @@ const MIN_WRAPPED_COLUMN = 30;
  * is never padded, and is wrapped at spaces onto continuation lines aligned under itself when the
  * row would be wider than the terminal.
  */
-function table(rows: readonly string[][], right: readonly number[], indent: string, terminalWidth: number | undefined): string[] {
+function table(
+  rows: readonly string[][],
+  right: readonly number[],
+  indent: string,
+  terminalWidth: number | undefined,
+): string[] {
+  // ANSI SGR escapes (ESC [ … m), the styles this renderer writes, take no column.
+  // eslint-disable-next-line no-control-regex
   const width = (text: string) => [...text.replace(/\u001b\[[0-9;]*m/g, '')].length;
   const columns = Math.max(0, ...rows.map((r) => r.length));
-  const widths = Array.from({ length: columns }, (_, i) => Math.max(0, ...rows.map((r) => width(r[i] ?? ''))));
+  const widths = Array.from({ length: columns }, (_, i) =>
+    Math.max(0, ...rows.map((r) => width(r[i] ?? ''))),
+  );
   return rows.flatMap((cells) => {
-    const head = indent + cells.slice(0, -1).map((cell, i) => {
-      const pad = ' '.repeat(widths[i]! - width(cell));
-      return right[i] ? pad + cell : cell + pad;
-    }).map((cell) => `${cell}  `).join('');
+    const head =
+      indent +
+      cells
+        .slice(0, -1)
+        .map((cell, i) => {
+          const pad = ' '.repeat(widths[i]! - width(cell));
+          return right[i] ? pad + cell : cell + pad;
+        })
+        .map((cell) => `${cell}  `)
+        .join('');
     const last = cells.at(-1) ?? '';
     const room = terminalWidth === undefined ? Infinity : terminalWidth - width(head);
     // A styled cell is one style around plain text (Style): wrap the text, style each line.
+    // eslint-disable-next-line no-control-regex -- an ANSI SGR escape on each side of plain text
     const styled = /^(\u001b\[\d+m)([^\u001b]*)(\u001b\[\d+m)$/s.exec(last);
     const [open, plain, close] = styled ? [styled[1]!, styled[2]!, styled[3]!] : ['', last, ''];
     if (width(last) <= room || plain.includes('\u001b')) return [(head + last).trimEnd()];
-    if (room >= MIN_WRAPPED_COLUMN) return wrapWords(plain, room).map((part, i) => `${i === 0 ? head : ' '.repeat(width(head))}${open}${part}${close}`.trimEnd());
+    if (room >= MIN_WRAPPED_COLUMN)
+      return wrapWords(plain, room).map((part, i) =>
+        `${i === 0 ? head : ' '.repeat(width(head))}${open}${part}${close}`.trimEnd(),
+      );
     // No room beside the other columns: the last one goes under the row, indented.
     const under = `${indent}    `;
-    return [head.trimEnd(), ...wrapWords(plain, Math.max(MIN_WRAPPED_COLUMN, (terminalWidth ?? 0) - under.length)).map((part) => `${under}${open}${part}${close}`)];
+    return [
+      head.trimEnd(),
+      ...wrapWords(plain, Math.max(MIN_WRAPPED_COLUMN, (terminalWidth ?? 0) - under.length)).map(
+        (part) => `${under}${open}${part}${close}`,
+      ),
+    ];
   });
 }
 

@@ -36,22 +36,37 @@ const LINKERD_CONTROL_PLANE_LABEL = 'linkerd.io/control-plane-component';
 
 /** Returns why the workload is a control-plane component, or undefined for an ordinary app. */
 export function controlPlaneReason(workload: Workload): string | undefined {
-  if (workload.ref.namespace === SYSTEM_NAMESPACE) return `it runs in ${SYSTEM_NAMESPACE}, where the cluster's own components live`;
+  if (workload.ref.namespace === SYSTEM_NAMESPACE)
+    return `it runs in ${SYSTEM_NAMESPACE}, where the cluster's own components live`;
   const labels = labelsOf(workload.template.metadata);
   // istiod's chart hard-codes `app: istiod` on its pods; the image check catches renamed installs.
   if (labels['app'] === 'istiod') return 'it is istiod (pod label app: istiod)';
-  const containers: Container[] = [...(workload.template.spec?.initContainers ?? []), ...workload.containers];
+  const containers: Container[] = [
+    ...(workload.template.spec?.initContainers ?? []),
+    ...workload.containers,
+  ];
   for (const container of containers) {
     const image = imageName(container.image);
     const component = image === undefined ? undefined : ISTIO_CONTROL_PLANE_IMAGES[image];
     if (component) return `it is the ${component}`;
-    if ([...(container.command ?? []), ...(container.args ?? [])].some((word) => /(^|\/)pilot-discovery$/.test(String(word)))) {
+    if (
+      [...(container.command ?? []), ...(container.args ?? [])].some((word) =>
+        /(^|\/)pilot-discovery$/.test(String(word)),
+      )
+    ) {
       return 'it is istiod (runs pilot-discovery)';
     }
   }
-  if (labels[LINKERD_CONTROL_PLANE_LABEL] !== undefined) return `it is Linkerd's ${labels[LINKERD_CONTROL_PLANE_LABEL]} (pod label ${LINKERD_CONTROL_PLANE_LABEL})`;
-  const volumes = (workload.template.spec as { volumes?: Array<{ hostPath?: { path?: string } }> } | null | undefined)?.volumes ?? [];
-  const cni = volumes.map((v) => v.hostPath?.path?.replace(/\/+$/, '')).find((path) => path !== undefined && CNI_HOST_PATHS.includes(path));
+  if (labels[LINKERD_CONTROL_PLANE_LABEL] !== undefined)
+    return `it is Linkerd's ${labels[LINKERD_CONTROL_PLANE_LABEL]} (pod label ${LINKERD_CONTROL_PLANE_LABEL})`;
+  const volumes =
+    (
+      workload.template.spec as
+        { volumes?: Array<{ hostPath?: { path?: string } }> } | null | undefined
+    )?.volumes ?? [];
+  const cni = volumes
+    .map((v) => v.hostPath?.path?.replace(/\/+$/, ''))
+    .find((path) => path !== undefined && CNI_HOST_PATHS.includes(path));
   if (cni) return `it installs a CNI plugin (mounts host path ${cni})`;
   return undefined;
 }

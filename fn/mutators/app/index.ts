@@ -34,7 +34,8 @@ const APP_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet
 
 export const appGraceful = defineMutator<AppPlan, 'app-graceful'>({
   id: 'app-graceful',
-  description: 'app containers: preStop sleep for the drain window, grace period, mesh sidecar that outlives the app',
+  description:
+    'app containers: preStop sleep for the drain window, grace period, mesh sidecar that outlives the app',
   findingCodes: APP_FINDING_CODES,
   enabled: (spec) => spec.app.mode === 'on',
   mutate,
@@ -45,20 +46,51 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<App
   // Gateways belong to gateway-drain, Traefik to traefik-drain (a preStop sleep would only delay
   // the SIGTERM its requestAcceptGraceTimeout waits on; fn/workloads/traefik.ts), run-to-completion
   // pods to job-sidecar-quit.
-  if (!inScope(workload, context) || context.gateway !== undefined || runsTraefik(workload.template) || workload.runsToCompletion) return NOTHING;
+  if (
+    !inScope(workload, context) ||
+    context.gateway !== undefined ||
+    runsTraefik(workload.template) ||
+    workload.runsToCompletion
+  )
+    return NOTHING;
   const controlPlane = controlPlaneReason(workload);
   if (controlPlane && !context.explicitlyIncluded) {
-    return { changes: [], findings: [{ severity: 'info', code: 'CONTROL_PLANE_LEFT_ALONE', message: `${formatRef(workload.ref)} is left alone because ${controlPlane}; name it in an include selector to change it.` }] };
+    return {
+      changes: [],
+      findings: [
+        {
+          severity: 'info',
+          code: 'CONTROL_PLANE_LEFT_ALONE',
+          message: `${formatRef(workload.ref)} is left alone because ${controlPlane}; name it in an include selector to change it.`,
+        },
+      ],
+    };
   }
   const serving = servingContainers(workload, context);
-  const findings: ProposedFinding[] = [...(context.mesh.ambient ? [ambientAppFinding(context.mesh.ambient.evidence)] : []), ...serving.findings];
+  const findings: ProposedFinding[] = [
+    ...(context.mesh.ambient ? [ambientAppFinding(context.mesh.ambient.evidence)] : []),
+    ...serving.findings,
+  ];
   if (serving.names.length === 0) {
-    findings.push({ severity: 'info', code: 'NO_SERVING_CONTAINER', message: 'No app container declares ports or receives traffic from a Service in the stream, so there is no drain window to wait for; left alone. List serving containers in app.servingContainers to change that.' });
+    findings.push({
+      severity: 'info',
+      code: 'NO_SERVING_CONTAINER',
+      message:
+        'No app container declares ports or receives traffic from a Service in the stream, so there is no drain window to wait for; left alone. List serving containers in app.servingContainers to change that.',
+    });
     return { changes: [], findings };
   }
-  const hooks = serving.names.map((name) => ({ name, existing: preStopSeconds(workload.containers.find((c) => c.name === name)?.lifecycle?.preStop) }));
+  const hooks = serving.names.map((name) => ({
+    name,
+    existing: preStopSeconds(workload.containers.find((c) => c.name === name)?.lifecycle?.preStop),
+  }));
   const drainDuration = context.mesh.istio ? podDrainDurationSeconds(workload) : undefined;
-  const timing = planAppTiming(workload, context, hooks, drainDuration === undefined ? {} : { existingDrainDurationSeconds: drainDuration });
+  const timing = planAppTiming(
+    workload,
+    context,
+    hooks,
+    drainDuration === undefined ? {} : { existingDrainDurationSeconds: drainDuration },
+  );
   findings.push(...timing.findings);
   const changes: ProposedChange[] = [];
   for (const hook of hooks) {
@@ -69,7 +101,12 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<App
     const made = newPreStop(S, context.spec);
     const path = workload.containerAt(hook.name, 'lifecycle', 'preStop');
     if (made.hook === undefined) {
-      findings.push({ severity: 'warning', code: 'PRESTOP_NOT_WRITTEN', message: `Container ${hook.name}: ${made.problem}`, path });
+      findings.push({
+        severity: 'warning',
+        code: 'PRESTOP_NOT_WRITTEN',
+        message: `Container ${hook.name}: ${made.problem}`,
+        path,
+      });
       continue;
     }
     const reason = [
@@ -82,7 +119,11 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<App
   }
   if (timing.graceToWrite !== undefined) {
     const G = timing.pod.graceSeconds;
-    changes.push({ path: workload.at('spec', 'terminationGracePeriodSeconds'), value: timing.graceToWrite, reason: [G.formula, G.explanation, drainWindowSource(timing)].join('\n') });
+    changes.push({
+      path: workload.at('spec', 'terminationGracePeriodSeconds'),
+      value: timing.graceToWrite,
+      reason: [G.formula, G.explanation, drainWindowSource(timing)].join('\n'),
+    });
   }
   const sidecars = sidecarsOf(workload, context, timing);
   for (const sidecar of sidecars) {
@@ -117,9 +158,35 @@ function inScope(workload: Workload, context: MutatorContext): boolean {
 }
 
 /** Returns what each mesh injecting into the pods needs (none for pods without a mesh). */
-function sidecarsOf(workload: Workload, context: MutatorContext, timing: AppTiming): SidecarOutcome[] {
+function sidecarsOf(
+  workload: Workload,
+  context: MutatorContext,
+  timing: AppTiming,
+): SidecarOutcome[] {
   return [
-    ...(context.mesh.istio ? [context.mesh.istio.renderInjected ? istioRenderInjected(workload, context.spec, timing, context.mesh.istio.renderInjected) : istioSidecar(workload, context.spec, timing, sourceOf(context.config, 'istioVersion') !== 'default')] : []),
-    ...(context.mesh.linkerd ? [context.mesh.linkerd.renderInjected ? linkerdRenderInjected(workload, context.spec, timing, context.mesh.linkerd.renderInjected) : linkerdSidecar(workload, context.spec, timing)] : []),
+    ...(context.mesh.istio
+      ? [
+          context.mesh.istio.renderInjected
+            ? istioRenderInjected(workload, context.spec, timing, context.mesh.istio.renderInjected)
+            : istioSidecar(
+                workload,
+                context.spec,
+                timing,
+                sourceOf(context.config, 'istioVersion') !== 'default',
+              ),
+        ]
+      : []),
+    ...(context.mesh.linkerd
+      ? [
+          context.mesh.linkerd.renderInjected
+            ? linkerdRenderInjected(
+                workload,
+                context.spec,
+                timing,
+                context.mesh.linkerd.renderInjected,
+              )
+            : linkerdSidecar(workload, context.spec, timing),
+        ]
+      : []),
   ];
 }

@@ -13,6 +13,7 @@ import { PROXY_CONFIG_ANNOTATION, setProxyConfigField } from '../../workloads/is
 import { proxyMetadataOf, setProxyMetadata } from '../shared/proxyMetadata.ts';
 import type { ProposedFinding } from '../types.ts';
 import type { AppTiming } from './timing.ts';
+import { scalarText } from '../../core/scalarText.ts';
 
 /** EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION exist from Istio 1.12 (pkg/envoy/agent.go@1.12.0). */
 const EXIT_ON_ZERO_SINCE = '1.12';
@@ -25,15 +26,35 @@ export interface DrainStep {
 }
 
 /** Returns `text` with the classic drain settings merged in (never lowering the pod's own). */
-export function classicDrain(text: string, fields: Readonly<Record<string, unknown>>, spec: Spec, timing: AppTiming, path: FieldPath, findings: ProposedFinding[]): DrainStep | undefined {
+export function classicDrain(
+  text: string,
+  fields: Readonly<Record<string, unknown>>,
+  spec: Spec,
+  timing: AppTiming,
+  path: FieldPath,
+  findings: ProposedFinding[],
+): DrainStep | undefined {
   let drain = spec.app.classicDrain;
-  if (drain === 'exit-on-zero' && proxyMetadataOf(fields, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS') === 'false') {
+  if (
+    drain === 'exit-on-zero' &&
+    proxyMetadataOf(fields, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS') === 'false'
+  ) {
     drain = 'termination-drain';
-    findings.push({ severity: 'info', code: 'EXIT_ON_ZERO_OFF_IN_POD', message: `The pod's ${PROXY_CONFIG_ANNOTATION} sets EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "false"; kept, and terminationDrainDuration was used instead.`, path });
+    findings.push({
+      severity: 'info',
+      code: 'EXIT_ON_ZERO_OFF_IN_POD',
+      message: `The pod's ${PROXY_CONFIG_ANNOTATION} sets EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "false"; kept, and terminationDrainDuration was used instead.`,
+      path,
+    });
   }
   if (drain === 'exit-on-zero' && !atLeast(spec.istioVersion, EXIT_ON_ZERO_SINCE)) {
     drain = 'termination-drain';
-    findings.push({ severity: 'info', code: 'EXIT_ON_ZERO_UNSUPPORTED', message: `Istio ${spec.istioVersion} has no EXIT_ON_ZERO_ACTIVE_CONNECTIONS (from ${EXIT_ON_ZERO_SINCE}); terminationDrainDuration was used instead.`, path });
+    findings.push({
+      severity: 'info',
+      code: 'EXIT_ON_ZERO_UNSUPPORTED',
+      message: `Istio ${spec.istioVersion} has no EXIT_ON_ZERO_ACTIVE_CONNECTIONS (from ${EXIT_ON_ZERO_SINCE}); terminationDrainDuration was used instead.`,
+      path,
+    });
   }
   const plan = timing.pod;
   if (drain === 'exit-on-zero') {
@@ -44,34 +65,67 @@ export function classicDrain(text: string, fields: Readonly<Record<string, unkno
     const M = plan.sidecarOutlivesSeconds;
     const existing = proxyMetadataOf(fields, 'MINIMUM_DRAIN_DURATION');
     const keep = longEnough(existing, M.value, 'MINIMUM_DRAIN_DURATION', path, findings);
-    const merged = setProxyMetadata(text, { EXIT_ON_ZERO_ACTIVE_CONNECTIONS: 'true', ...(keep ? {} : { MINIMUM_DRAIN_DURATION: formatGoDurationSeconds(M.value) }) });
-    return merged === undefined ? undefined : {
-      text: merged,
-      lines: [
-        keep ? `MINIMUM_DRAIN_DURATION "${existing}" kept: it already covers ${M.formula}.` : `MINIMUM_DRAIN_DURATION "${M.value}s": ${M.formula} (G = ${plan.graceSeconds.value}; Go duration text: Istio ignores a bare number).`,
-        `EXIT_ON_ZERO_ACTIVE_CONNECTIONS "true": once MINIMUM_DRAIN_DURATION is over, the proxy exits at the first second with no active connection (Istio 1.12+); until then inbound and outbound traffic keep working, also for the requests the app still finishes after its SIGTERM at S = ${plan.preStopSeconds.value} s.`,
-        M.explanation,
-      ],
-      usesSidecarWait: true,
-    };
+    const merged = setProxyMetadata(text, {
+      EXIT_ON_ZERO_ACTIVE_CONNECTIONS: 'true',
+      ...(keep ? {} : { MINIMUM_DRAIN_DURATION: formatGoDurationSeconds(M.value) }),
+    });
+    return merged === undefined
+      ? undefined
+      : {
+          text: merged,
+          lines: [
+            keep
+              ? `MINIMUM_DRAIN_DURATION "${existing}" kept: it already covers ${M.formula}.`
+              : `MINIMUM_DRAIN_DURATION "${M.value}s": ${M.formula} (G = ${plan.graceSeconds.value}; Go duration text: Istio ignores a bare number).`,
+            `EXIT_ON_ZERO_ACTIVE_CONNECTIONS "true": once MINIMUM_DRAIN_DURATION is over, the proxy exits at the first second with no active connection (Istio 1.12+); until then inbound and outbound traffic keep working, also for the requests the app still finishes after its SIGTERM at S = ${plan.preStopSeconds.value} s.`,
+            M.explanation,
+          ],
+          usesSidecarWait: true,
+        };
   }
   const T = plan.sidecarOutlivesSeconds;
   const existing = fields['terminationDrainDuration'];
-  const keep = longEnough(existing === undefined || existing === null ? undefined : String(existing), T.value, 'terminationDrainDuration', path, findings);
-  const merged = keep ? text : setProxyConfigField(text, ['terminationDrainDuration'], formatGoDurationSeconds(T.value));
-  return merged === undefined ? undefined : {
-    text: merged,
-    lines: [keep ? `terminationDrainDuration "${String(existing)}" kept: it already covers ${T.formula}.` : `terminationDrainDuration "${T.value}s": ${T.formula} (G = ${plan.graceSeconds.value}).`, T.explanation],
-    usesSidecarWait: true,
-  };
+  const keep = longEnough(
+    existing === undefined || existing === null ? undefined : scalarText(existing),
+    T.value,
+    'terminationDrainDuration',
+    path,
+    findings,
+  );
+  const merged = keep
+    ? text
+    : setProxyConfigField(text, ['terminationDrainDuration'], formatGoDurationSeconds(T.value));
+  return merged === undefined
+    ? undefined
+    : {
+        text: merged,
+        lines: [
+          keep
+            ? `terminationDrainDuration "${String(existing)}" kept: it already covers ${T.formula}.`
+            : `terminationDrainDuration "${T.value}s": ${T.formula} (G = ${plan.graceSeconds.value}).`,
+          T.explanation,
+        ],
+        usesSidecarWait: true,
+      };
 }
 
 /** Returns true when the pod's own duration already reaches `seconds` (never lowered); notes one Istio would ignore. */
-function longEnough(existing: string | undefined, seconds: number, name: string, path: FieldPath, findings: ProposedFinding[]): boolean {
+function longEnough(
+  existing: string | undefined,
+  seconds: number,
+  name: string,
+  path: FieldPath,
+  findings: ProposedFinding[],
+): boolean {
   if (existing === undefined) return false;
   const parsed = parseGoDurationSeconds(existing);
   if (parsed === undefined) {
-    findings.push({ severity: 'info', code: 'ISTIO_DURATION_IGNORED', message: `${name} "${existing}" in ${PROXY_CONFIG_ANNOTATION} is not a Go duration, so Istio ignores it and uses its 5 s default; replaced with "${seconds}s".`, path });
+    findings.push({
+      severity: 'info',
+      code: 'ISTIO_DURATION_IGNORED',
+      message: `${name} "${existing}" in ${PROXY_CONFIG_ANNOTATION} is not a Go duration, so Istio ignores it and uses its 5 s default; replaced with "${seconds}s".`,
+      path,
+    });
     return false;
   }
   return parsed >= seconds;

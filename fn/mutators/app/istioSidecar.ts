@@ -20,10 +20,21 @@ import { drainWindowSource } from './timing.ts';
 import type { AppTiming } from './timing.ts';
 
 /** Returns the pod-template changes that keep istio-proxy up until the app has finished. */
-export function istioSidecar(workload: Workload, spec: Spec, timing: AppTiming, istioVersionKnown: boolean): SidecarOutcome {
+export function istioSidecar(
+  workload: Workload,
+  spec: Spec,
+  timing: AppTiming,
+  istioVersionKnown: boolean,
+): SidecarOutcome {
   const annotations = annotationsOf(workload.template.metadata);
   const pinned = annotations[ISTIO_NATIVE_ANNOTATION];
-  const pod = pinned === 'true' || pinned === 'false' ? { native: pinned === 'true', evidence: `pod annotation ${ISTIO_NATIVE_ANNOTATION}: "${pinned}"` } : undefined;
+  const pod =
+    pinned === 'true' || pinned === 'false'
+      ? {
+          native: pinned === 'true',
+          evidence: `pod annotation ${ISTIO_NATIVE_ANNOTATION}: "${pinned}"`,
+        }
+      : undefined;
   const choice = chooseSidecarMode(spec, 'istio', pod);
   const findings = [...choice.findings];
   const changes: ProposedChange[] = [];
@@ -34,13 +45,21 @@ export function istioSidecar(workload: Workload, spec: Spec, timing: AppTiming, 
       `Pinned per pod because from Istio 1.27 the default depends on every node's kubelet version (pkg/kube/inject/webhook.go@1.27.0 DetectNativeSidecar), which render time cannot see. Mode: ${choice.why}.`,
       W,
     ].join('\n');
-    changes.push({ path: workload.at('metadata', 'annotations', ISTIO_NATIVE_ANNOTATION), value: 'true', reason });
+    changes.push({
+      path: workload.at('metadata', 'annotations', ISTIO_NATIVE_ANNOTATION),
+      value: 'true',
+      reason,
+    });
   } else if (choice.pinClassic) {
     const reason = [
       `Pinned classic: ${choice.why}. Left open, Istio ${spec.istioVersion} would inject a native sidecar when every kubelet is ≥ 1.33 (pkg/kube/inject/webhook.go@1.27.0), where the classic drain settings below do nothing (after the native preStop's drain, pilot-agent exits at once on SIGTERM: pkg/envoy/agent.go@1.27.0 terminate).`,
       W,
     ].join('\n');
-    changes.push({ path: workload.at('metadata', 'annotations', ISTIO_NATIVE_ANNOTATION), value: 'false', reason });
+    changes.push({
+      path: workload.at('metadata', 'annotations', ISTIO_NATIVE_ANNOTATION),
+      value: 'false',
+      reason,
+    });
   }
   if (choice.mode === 'native') {
     // Nothing in proxy.istio.io/config to size: Istio's native preStop (`pilot-agent request POST
@@ -55,17 +74,31 @@ export function istioSidecar(workload: Workload, spec: Spec, timing: AppTiming, 
   const current: unknown = annotations[PROXY_CONFIG_ANNOTATION];
   const reading = readProxyConfig(current);
   if (!reading.ok) {
-    findings.push({ severity: 'warning', code: 'PROXY_CONFIG_UNREADABLE', message: `${PROXY_CONFIG_ANNOTATION} was left as it is because ${reading.problem}; istio-proxy may stop before the app has drained (classic sidecar).`, path });
+    findings.push({
+      severity: 'warning',
+      code: 'PROXY_CONFIG_UNREADABLE',
+      message: `${PROXY_CONFIG_ANNOTATION} was left as it is because ${reading.problem}; istio-proxy may stop before the app has drained (classic sidecar).`,
+      path,
+    });
     return { mode: choice.mode, changes, findings, usesSidecarWait: false };
   }
-  const steps = [(text: string) => classicDrain(text, reading.fields, spec, timing, path, findings), (text: string) => inboundDrain(text, timing, { version: spec.istioVersion, known: istioVersionKnown })];
+  const steps = [
+    (text: string) => classicDrain(text, reading.fields, spec, timing, path, findings),
+    (text: string) =>
+      inboundDrain(text, timing, { version: spec.istioVersion, known: istioVersionKnown }),
+  ];
   let text: string | undefined = reading.text;
   const lines: string[] = [];
   let usesSidecarWait = false;
   for (const step of steps) {
     const done = step(text);
     if (done === undefined) {
-      findings.push({ severity: 'warning', code: 'PROXY_CONFIG_UNREADABLE', message: `${PROXY_CONFIG_ANNOTATION} could not be merged into without changing other keys; it was left as it is, so istio-proxy may stop before the app has drained.`, path });
+      findings.push({
+        severity: 'warning',
+        code: 'PROXY_CONFIG_UNREADABLE',
+        message: `${PROXY_CONFIG_ANNOTATION} could not be merged into without changing other keys; it was left as it is, so istio-proxy may stop before the app has drained.`,
+        path,
+      });
       return { mode: choice.mode, changes, findings, usesSidecarWait: false };
     }
     text = done.text;
@@ -73,7 +106,10 @@ export function istioSidecar(workload: Workload, spec: Spec, timing: AppTiming, 
     usesSidecarWait ||= done.usesSidecarWait ?? false;
   }
   if (text !== reading.text) {
-    lines.push(`Classic sidecar (${choice.why}); merged into ${PROXY_CONFIG_ANNOTATION}, other keys kept.`, W);
+    lines.push(
+      `Classic sidecar (${choice.why}); merged into ${PROXY_CONFIG_ANNOTATION}, other keys kept.`,
+      W,
+    );
     changes.push({ path, value: text, reason: lines.join('\n') });
   }
   return { mode: choice.mode, changes, findings, usesSidecarWait };

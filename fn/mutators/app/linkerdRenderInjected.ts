@@ -16,20 +16,40 @@ import type { AppTiming } from './timing.ts';
 import { LINKERD_PROXY } from '../../workloads/meshProxies.ts';
 
 /** Returns the changes that keep a render-injected linkerd-proxy up until the app has finished. */
-export function linkerdRenderInjected(workload: Workload, spec: Spec, timing: AppTiming, proxy: RenderInjectedProxy): SidecarOutcome {
+export function linkerdRenderInjected(
+  workload: Workload,
+  spec: Spec,
+  timing: AppTiming,
+  proxy: RenderInjectedProxy,
+): SidecarOutcome {
   const findings: ProposedFinding[] = [];
   if (proxy.native) {
-    findings.push({ severity: 'info', code: 'RENDER_INJECTED', message: `${proxy.evidence}: Kubernetes stops it only after every app container has exited (KEP-753); nothing written.` });
+    findings.push({
+      severity: 'info',
+      code: 'RENDER_INJECTED',
+      message: `${proxy.evidence}: Kubernetes stops it only after every app container has exited (KEP-753); nothing written.`,
+    });
     return { mode: 'native', changes: [], findings, usesSidecarWait: false };
   }
   if (spec.sidecarMode === 'native') {
-    findings.push({ severity: 'info', code: 'RENDER_INJECTED', message: `${proxy.evidence} as a classic sidecar: sidecarMode native cannot be had by annotation after injection; classic settings were written. Re-run linkerd inject with the native-sidecar annotation to change that.` });
+    findings.push({
+      severity: 'info',
+      code: 'RENDER_INJECTED',
+      message: `${proxy.evidence} as a classic sidecar: sidecarMode native cannot be had by annotation after injection; classic settings were written. Re-run linkerd inject with the native-sidecar annotation to change that.`,
+    });
   }
   const T = timing.pod.sidecarOutlivesSeconds;
-  const existing = preStopSeconds(workload.containers.find((c) => c.name === LINKERD_PROXY)?.lifecycle?.preStop);
-  if (typeof existing === 'number' && existing >= T.value) return { mode: 'classic', changes: [], findings, usesSidecarWait: true };
+  const existing = preStopSeconds(
+    workload.containers.find((c) => c.name === LINKERD_PROXY)?.lifecycle?.preStop,
+  );
+  if (typeof existing === 'number' && existing >= T.value)
+    return { mode: 'classic', changes: [], findings, usesSidecarWait: true };
   if (existing === 'unknown') {
-    findings.push({ severity: 'warning', code: 'RENDER_INJECTED', message: `${proxy.evidence}: linkerd-proxy already has a preStop hook of unknown length; left as it is, so linkerd-proxy may stop before the app has finished.` });
+    findings.push({
+      severity: 'warning',
+      code: 'RENDER_INJECTED',
+      message: `${proxy.evidence}: linkerd-proxy already has a preStop hook of unknown length; left as it is, so linkerd-proxy may stop before the app has finished.`,
+    });
     return { mode: 'classic', changes: [], findings, usesSidecarWait: false };
   }
   const reason = [
@@ -38,5 +58,16 @@ export function linkerdRenderInjected(workload: Workload, spec: Spec, timing: Ap
     T.explanation,
     drainWindowSource(timing),
   ].join('\n');
-  return { mode: 'classic', changes: [{ path: workload.containerAt(LINKERD_PROXY, 'lifecycle', 'preStop'), value: { exec: { command: ['/bin/sleep', String(T.value)] } }, reason }], findings, usesSidecarWait: true };
+  return {
+    mode: 'classic',
+    changes: [
+      {
+        path: workload.containerAt(LINKERD_PROXY, 'lifecycle', 'preStop'),
+        value: { exec: { command: ['/bin/sleep', String(T.value)] } },
+        reason,
+      },
+    ],
+    findings,
+    usesSidecarWait: true,
+  };
 }

@@ -4,7 +4,11 @@
  * mode sets `proxy-wait-before-exit-seconds = S + R`, which Linkerd turns into a preStop sleep on
  * linkerd-proxy and which must stay below the grace period.
  */
-import { LINKERD_NATIVE_ANNOTATIONS, LINKERD_WAIT_ANNOTATION, linkerdNativeAnnotation } from '../../workloads/nativeSidecars.ts';
+import {
+  LINKERD_NATIVE_ANNOTATIONS,
+  LINKERD_WAIT_ANNOTATION,
+  linkerdNativeAnnotation,
+} from '../../workloads/nativeSidecars.ts';
 import type { Spec } from '../../config/schema.ts';
 import { annotationsOf } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
@@ -13,12 +17,18 @@ import type { SidecarOutcome } from './sidecarMode.ts';
 import { drainWindowSource } from './timing.ts';
 import type { AppTiming } from './timing.ts';
 
-
 /** Returns the pod-template changes that keep linkerd-proxy up until the app has finished. */
 export function linkerdSidecar(workload: Workload, spec: Spec, timing: AppTiming): SidecarOutcome {
   const annotations = annotationsOf(workload.template.metadata);
-  const own = LINKERD_NATIVE_ANNOTATIONS.find((key) => annotations[key] === 'true' || annotations[key] === 'false');
-  const pod = own ? { native: annotations[own] === 'true', evidence: `pod annotation ${own}: "${annotations[own]}"` } : undefined;
+  const own = LINKERD_NATIVE_ANNOTATIONS.find(
+    (key) => annotations[key] === 'true' || annotations[key] === 'false',
+  );
+  const pod = own
+    ? {
+        native: annotations[own] === 'true',
+        evidence: `pod annotation ${own}: "${annotations[own]}"`,
+      }
+    : undefined;
   const choice = chooseSidecarMode(spec, 'linkerd', pod);
   const plan = timing.pod;
   const W = drainWindowSource(timing);
@@ -31,14 +41,26 @@ export function linkerdSidecar(workload: Workload, spec: Spec, timing: AppTiming
       W,
     ].join('\n');
     // The pod's own annotation (any prefix) already decides: nothing to write.
-    return { mode: 'native', changes: own ? [] : [{ path: workload.at('metadata', 'annotations', key), value: 'true', reason }], findings: choice.findings, usesSidecarWait: false };
+    return {
+      mode: 'native',
+      changes: own
+        ? []
+        : [{ path: workload.at('metadata', 'annotations', key), value: 'true', reason }],
+      findings: choice.findings,
+      usesSidecarWait: false,
+    };
   }
   const T = plan.sidecarOutlivesSeconds;
   const existing = Number(annotations[LINKERD_WAIT_ANNOTATION]);
   const keep = Number.isInteger(existing) && existing >= T.value;
   const findings = [...choice.findings];
   if (keep && existing > T.value && existing >= plan.graceSeconds.value) {
-    findings.push({ severity: 'error', code: 'LINKERD_WAIT_NOT_BELOW_GRACE', message: `The pod's ${LINKERD_WAIT_ANNOTATION} is ${existing} s, not below terminationGracePeriodSeconds G = ${plan.graceSeconds.value} s: linkerd-proxy is killed together with the app (the wait is a preStop sleep on linkerd-proxy, which must end within the grace period). Lower it to ${T.value} (S + R) or raise the grace period.`, path: workload.at('metadata', 'annotations', LINKERD_WAIT_ANNOTATION) });
+    findings.push({
+      severity: 'error',
+      code: 'LINKERD_WAIT_NOT_BELOW_GRACE',
+      message: `The pod's ${LINKERD_WAIT_ANNOTATION} is ${existing} s, not below terminationGracePeriodSeconds G = ${plan.graceSeconds.value} s: linkerd-proxy is killed together with the app (the wait is a preStop sleep on linkerd-proxy, which must end within the grace period). Lower it to ${T.value} (S + R) or raise the grace period.`,
+      path: workload.at('metadata', 'annotations', LINKERD_WAIT_ANNOTATION),
+    });
   }
   const reason = [
     `${T.formula} (G = ${plan.graceSeconds.value}): Linkerd gives linkerd-proxy a preStop sleep of this length.`,
@@ -46,12 +68,27 @@ export function linkerdSidecar(workload: Workload, spec: Spec, timing: AppTiming
     `Classic sidecar (${choice.why}).`,
     W,
   ].join('\n');
-  const changes = keep ? [] : [{ path: workload.at('metadata', 'annotations', LINKERD_WAIT_ANNOTATION), value: String(T.value), reason }];
+  const changes = keep
+    ? []
+    : [
+        {
+          path: workload.at('metadata', 'annotations', LINKERD_WAIT_ANNOTATION),
+          value: String(T.value),
+          reason,
+        },
+      ];
   if (choice.pinClassic) {
     // Linkerd 2.20 injects native by default (charts/linkerd-control-plane/values.yaml@version-2.20
     // nativeSidecar: true), and ignores the wait there ("Ignored when nativeSidecar=true", same file).
     const key = linkerdNativeAnnotation(spec.linkerdVersion)!;
-    changes.push({ path: workload.at('metadata', 'annotations', key), value: 'false', reason: [`Pinned classic: ${choice.why}. Left open, Linkerd ${spec.linkerdVersion} injects a native sidecar by default, which ignores proxy-wait-before-exit-seconds.`, W].join('\n') });
+    changes.push({
+      path: workload.at('metadata', 'annotations', key),
+      value: 'false',
+      reason: [
+        `Pinned classic: ${choice.why}. Left open, Linkerd ${spec.linkerdVersion} injects a native sidecar by default, which ignores proxy-wait-before-exit-seconds.`,
+        W,
+      ].join('\n'),
+    });
   }
   return { mode: 'classic', changes, findings, usesSidecarWait: true };
 }

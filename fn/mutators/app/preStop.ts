@@ -23,10 +23,16 @@ export function newPreStop(seconds: number, spec: Spec): NewPreStop {
   const version = spec.kubernetesVersion;
   const chosen = sleepHook(seconds, version, spec.app.imageHasShell);
   if (chosen.mechanism === 'sleep-action') {
-    return { hook: chosen.hook, mechanism: `Kubernetes sleep action: beta and on by default from ${SLEEP_ACTION_SINCE} (KEP-3960), target Kubernetes ${version}; needs no sleep binary in the image.` };
+    return {
+      hook: chosen.hook,
+      mechanism: `Kubernetes sleep action: beta and on by default from ${SLEEP_ACTION_SINCE} (KEP-3960), target Kubernetes ${version}; needs no sleep binary in the image.`,
+    };
   }
   if (chosen.mechanism === 'exec-sleep') {
-    return { hook: chosen.hook, mechanism: `exec sleep: Kubernetes ${version} has no sleep action on by default (from ${SLEEP_ACTION_SINCE}, KEP-3960); app.imageHasShell says the image has sleep.` };
+    return {
+      hook: chosen.hook,
+      mechanism: `exec sleep: Kubernetes ${version} has no sleep action on by default (from ${SLEEP_ACTION_SINCE}, KEP-3960); app.imageHasShell says the image has sleep.`,
+    };
   }
   return {
     hook: undefined,

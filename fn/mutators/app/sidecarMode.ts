@@ -13,11 +13,15 @@
  * after the native preStop's drain, SIGTERM exits at once).
  */
 import type { Spec } from '../../config/schema.ts';
-import { meshDefaultsToNative, meshWithVersion, nativeBlockers } from '../../workloads/nativeSidecars.ts';
+import {
+  meshDefaultsToNative,
+  meshWithVersion,
+  nativeBlockers,
+} from '../../workloads/nativeSidecars.ts';
 import type { MeshName } from '../../workloads/nativeSidecars.ts';
 import type { ProposedChange, ProposedFinding } from '../types.ts';
 
-export type SidecarMode = 'native' | 'classic';
+type SidecarMode = 'native' | 'classic';
 
 /** What one mesh's sidecar handling set and found for one pod. */
 export interface SidecarOutcome {
@@ -38,26 +42,68 @@ export interface ModeChoice {
 }
 
 /** Returns the sidecar mode for one mesh of one pod. `pod` is the pod's own native annotation, if set. */
-export function chooseSidecarMode(spec: Spec, mesh: MeshName, pod?: { readonly native: boolean; readonly evidence: string }): ModeChoice {
+export function chooseSidecarMode(
+  spec: Spec,
+  mesh: MeshName,
+  pod?: { readonly native: boolean; readonly evidence: string },
+): ModeChoice {
   const name = mesh === 'istio' ? 'Istio' : 'Linkerd';
   const missing = nativeBlockers(mesh, spec);
   const meshNative = meshDefaultsToNative(mesh, spec);
   const versions = `oldest kubelet Kubernetes ${spec.kubernetesVersion}, ${meshWithVersion(mesh, spec)}`;
-  const classic = (why: string, findings: ProposedFinding[] = []): ModeChoice => ({ mode: 'classic', why, findings, pinClassic: meshNative && pod === undefined });
+  const classic = (why: string, findings: ProposedFinding[] = []): ModeChoice => ({
+    mode: 'classic',
+    why,
+    findings,
+    pinClassic: meshNative && pod === undefined,
+  });
   const unsupported = (asked: string): ModeChoice =>
     classic(`${asked}, but ${missing.join(' and ')}: classic`, [
-      { severity: 'warning', code: 'NATIVE_SIDECAR_UNSUPPORTED', message: `${asked} asks for a native ${name} sidecar, but ${missing.join(' and ')}; classic sidecar settings were used instead.` },
+      {
+        severity: 'warning',
+        code: 'NATIVE_SIDECAR_UNSUPPORTED',
+        message: `${asked} asks for a native ${name} sidecar, but ${missing.join(' and ')}; classic sidecar settings were used instead.`,
+      },
     ]);
   if (pod && !pod.native) return classic(`${pod.evidence} (the pod's own choice)`);
-  if (pod?.native) return missing.length ? unsupported(pod.evidence) : { mode: 'native', why: `${pod.evidence} (the pod's own choice)`, findings: [], pinClassic: false };
+  if (pod?.native)
+    return missing.length
+      ? unsupported(pod.evidence)
+      : {
+          mode: 'native',
+          why: `${pod.evidence} (the pod's own choice)`,
+          findings: [],
+          pinClassic: false,
+        };
   if (spec.sidecarMode === 'classic') return classic('sidecarMode classic');
-  if (spec.sidecarMode === 'native') return missing.length ? unsupported('sidecarMode native') : { mode: 'native', why: `sidecarMode native (${versions})`, findings: [], pinClassic: false };
-  if (meshNative && missing.length === 0) return { mode: 'native', why: `sidecarMode auto: ${name} itself runs native sidecars at ${versions}`, findings: [], pinClassic: false };
-  if (meshNative) return classic(`sidecarMode auto: ${name} would inject native sidecars by itself, but ${missing.join(' and ')}: classic, pinned`);
-  return classic(`sidecarMode auto: ${name} itself runs classic sidecars at ${versions} (${autoNativeRule(mesh)})`);
+  if (spec.sidecarMode === 'native')
+    return missing.length
+      ? unsupported('sidecarMode native')
+      : {
+          mode: 'native',
+          why: `sidecarMode native (${versions})`,
+          findings: [],
+          pinClassic: false,
+        };
+  if (meshNative && missing.length === 0)
+    return {
+      mode: 'native',
+      why: `sidecarMode auto: ${name} itself runs native sidecars at ${versions}`,
+      findings: [],
+      pinClassic: false,
+    };
+  if (meshNative)
+    return classic(
+      `sidecarMode auto: ${name} would inject native sidecars by itself, but ${missing.join(' and ')}: classic, pinned`,
+    );
+  return classic(
+    `sidecarMode auto: ${name} itself runs classic sidecars at ${versions} (${autoNativeRule(mesh)})`,
+  );
 }
 
 /** In words, where the mesh picks native by itself. */
 function autoNativeRule(mesh: MeshName): string {
-  return mesh === 'istio' ? 'native from Istio 1.27 when every kubelet is ≥ 1.33' : 'native by default from Linkerd 2.20';
+  return mesh === 'istio'
+    ? 'native from Istio 1.27 when every kubelet is ≥ 1.33'
+    : 'native by default from Linkerd 2.20';
 }

@@ -14,7 +14,6 @@ import type { MeshMembership } from '../../workloads/mesh.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { PreStopLength } from './preStop.ts';
 
-
 /** What `explain` shows for an app workload. */
 export interface AppPlan {
   /** The pod's timing inputs (W, R, B and what the manifest already sets). */
@@ -59,7 +58,12 @@ const HOOK_CHECKS = new Set(['PRESTOP_BELOW_WINDOW', 'PRESTOP_LENGTH_UNKNOWN']);
  * Returns the timing of a workload whose serving containers are `hooks` (at least one);
  * `existing` carries what the pod's proxy config already sets (drainDuration).
  */
-export function planAppTiming(workload: Workload, context: MutatorContext, hooks: readonly ServingHook[], existing: ExistingTiming = {}): AppTiming {
+export function planAppTiming(
+  workload: Workload,
+  context: MutatorContext,
+  hooks: readonly ServingHook[],
+  existing: ExistingTiming = {},
+): AppTiming {
   const resolved = resolveTimingInputs(workload, context, existing);
   const findings: ProposedFinding[] = [...resolved.findings];
   const containers = new Map<string, TimingPlan>();
@@ -68,7 +72,10 @@ export function planAppTiming(workload: Workload, context: MutatorContext, hooks
   const existingGrace = resolved.inputs.existingGraceSeconds;
   const effectiveBefore = existingGrace ?? KUBERNETES_DEFAULT_GRACE_SECONDS;
   for (const hook of hooks) {
-    const inputs: TimingInputs = hook.existing === undefined ? resolved.inputs : { ...resolved.inputs, existingPreStopSeconds: hook.existing };
+    const inputs: TimingInputs =
+      hook.existing === undefined
+        ? resolved.inputs
+        : { ...resolved.inputs, existingPreStopSeconds: hook.existing };
     const plan = planTiming(inputs);
     containers.set(hook.name, plan);
     if (pod === undefined || plan.preStopSeconds.value > pod.preStopSeconds.value) {
@@ -77,10 +84,18 @@ export function planAppTiming(workload: Workload, context: MutatorContext, hooks
     }
     const at = workload.containerAt(hook.name, 'lifecycle', 'preStop');
     for (const check of plan.checks.filter((c) => HOOK_CHECKS.has(c.code))) {
-      findings.push({ severity: check.severity, code: check.code, message: `Container ${hook.name}: ${check.message}`, path: at });
+      findings.push({
+        severity: check.severity,
+        code: check.code,
+        message: `Container ${hook.name}: ${check.message}`,
+        path: at,
+      });
     }
     if (typeof hook.existing === 'number' && plan.graceSeconds.value > effectiveBefore) {
-      const grace = existingGrace === undefined ? `not set (Kubernetes default ${KUBERNETES_DEFAULT_GRACE_SECONDS} s)` : `${existingGrace} s`;
+      const grace =
+        existingGrace === undefined
+          ? `not set (Kubernetes default ${KUBERNETES_DEFAULT_GRACE_SECONDS} s)`
+          : `${existingGrace} s`;
       const cut = effectiveBefore <= hook.existing;
       findings.push({
         // Warning when the hook itself cannot finish (the API server rejects a sleep action longer
@@ -89,7 +104,9 @@ export function planAppTiming(workload: Workload, context: MutatorContext, hooks
         code: 'GRACE_BELOW_OWN_PRESTOP',
         message:
           `Container ${hook.name}'s own preStop sleeps ${hook.existing} s but terminationGracePeriodSeconds is ${grace}: ` +
-          (cut ? 'the hook itself is cut short. ' : 'the app has too little time left to finish its requests. ') +
+          (cut
+            ? 'the hook itself is cut short. '
+            : 'the app has too little time left to finish its requests. ') +
           `It needs ${plan.graceSeconds.formula}; raised to ${plan.graceSeconds.value}.`,
         path: workload.at('spec', 'terminationGracePeriodSeconds'),
       });

@@ -17,12 +17,30 @@
  */
 import { kubeObjectRef } from '../../timing/kubeObject.ts';
 import type { KubeObject } from '../../core/kubeObject.ts';
-import { ENVOY_GATEWAY_CONTROLLER, ENVOY_PROXY_GROUP, ENVOY_PROXY_KIND } from './facts.ts';
+import {
+  DEFAULT_DRAIN_TIMEOUT_SECONDS,
+  DEFAULT_MIN_DRAIN_SECONDS,
+  ENVOY_GATEWAY_CONTROLLER,
+  ENVOY_PROXY_GROUP,
+  ENVOY_PROXY_KIND,
+} from './facts.ts';
 import { envoyProxyRef, isKind } from './objects.ts';
 import type { EnvoyProxySpec, SpecLocation } from './objects.ts';
 import type { EnvoyGatewayFinding } from './outcome.ts';
+import { scalarText } from '../../core/scalarText.ts';
 
 const GATEWAY_API = 'gateway.networking.k8s.io';
+
+// The fields read here, typed as gateway.networking.k8s.io/v1 declares them. Parsed YAML may hold
+// anything there: a value of another type names no class and no controller, and reads as absent.
+interface GatewayClassSpec {
+  controllerName?: string;
+  parametersRef?: unknown;
+}
+interface GatewaySpec {
+  gatewayClassName?: string;
+  infrastructure?: { parametersRef?: unknown } | null;
+}
 
 /** An EnvoyProxy spec to plan, and the object it lives in. */
 export interface ShutdownTarget {
@@ -34,12 +52,19 @@ export interface Attachments {
   /** Every EnvoyProxy in the stream (any of them may serve a class or Gateway outside it), then the default spec when given. */
   readonly targets: readonly ShutdownTarget[];
   /** Per Gateway: about its EnvoyProxy being absent, or replacing the class's. */
-  readonly findings: readonly { readonly gateway: KubeObject; readonly finding: EnvoyGatewayFinding }[];
+  readonly findings: ReadonlyArray<{
+    readonly gateway: KubeObject;
+    readonly finding: EnvoyGatewayFinding;
+  }>;
 }
 
 /** The EnvoyProxy spec of an `EnvoyProxy` object. */
 export function envoyProxyLocation(object: KubeObject): SpecLocation {
-  return { label: `EnvoyProxy ${kubeObjectRef(object)}`, spec: (object.spec ?? {}) as EnvoyProxySpec, specPath: ['spec'] };
+  return {
+    label: `EnvoyProxy ${kubeObjectRef(object)}`,
+    spec: (object.spec ?? {}) as EnvoyProxySpec,
+    specPath: ['spec'],
+  };
 }
 
 /**
@@ -47,13 +72,21 @@ export function envoyProxyLocation(object: KubeObject): SpecLocation {
  * renders (`envoy-gateway-config`, key `envoy-gateway.yaml`, charts/gateway-helm/templates/envoy-gateway-config.yaml@v1.9.0)
  * holds an `EnvoyGateway` document; `config` is that document parsed. Paths are from its root.
  */
-export function defaultSpecLocation(configMap: KubeObject, config: unknown): SpecLocation | undefined {
+export function defaultSpecLocation(
+  configMap: KubeObject,
+  config: unknown,
+): SpecLocation | undefined {
   if (config === null || typeof config !== 'object') return undefined;
   const document = config as { kind?: unknown; envoyProxy?: unknown };
-  if (document.kind !== 'EnvoyGateway' || document.envoyProxy === null || typeof document.envoyProxy !== 'object') return undefined;
+  if (
+    document.kind !== 'EnvoyGateway' ||
+    document.envoyProxy === null ||
+    typeof document.envoyProxy !== 'object'
+  )
+    return undefined;
   return {
     label: `the default EnvoyProxy spec (envoyProxy) of the EnvoyGateway config in ConfigMap ${kubeObjectRef(configMap)}`,
-    spec: document.envoyProxy as EnvoyProxySpec,
+    spec: document.envoyProxy,
     specPath: ['envoyProxy'],
   };
 }
@@ -63,46 +96,83 @@ export function defaultSpecLocation(configMap: KubeObject, config: unknown): Spe
  * `objects`. `controllerNames` are the controller names Envoy Gateway answers to (its config's
  * gateway.controllerName; the chart's default when not given).
  */
-export function resolveAttachments(objects: readonly KubeObject[], defaultSpec?: ShutdownTarget, controllerNames: readonly string[] = [ENVOY_GATEWAY_CONTROLLER]): Attachments {
+export function resolveAttachments(
+  objects: readonly KubeObject[],
+  defaultSpec?: ShutdownTarget,
+  controllerNames: readonly string[] = [ENVOY_GATEWAY_CONTROLLER],
+): Attachments {
   const proxies = objects.filter((o) => isKind(o, ENVOY_PROXY_KIND, ENVOY_PROXY_GROUP));
   // A rendered object without a namespace lands in the one `helm -n` / kubectl gives it, which the
   // stream does not say: it is taken to be the one the ref means.
   const find = (namespace: unknown, name: unknown) =>
-    proxies.find((p) => p.metadata?.name === name && (p.metadata?.namespace == null || p.metadata.namespace === namespace));
+    proxies.find(
+      (p) =>
+        p.metadata?.name === name &&
+        (p.metadata?.namespace == null || p.metadata.namespace === namespace),
+    );
   const classes = new Map<string, KubeObject>();
   for (const o of objects) {
-    if (isKind(o, 'GatewayClass', GATEWAY_API) && controllerNames.includes(o.spec?.controllerName) && typeof o.metadata?.name === 'string') {
+    const controllerName = (o.spec as GatewayClassSpec | undefined)?.controllerName;
+    if (
+      isKind(o, 'GatewayClass', GATEWAY_API) &&
+      controllerName !== undefined &&
+      controllerNames.includes(controllerName) &&
+      typeof o.metadata?.name === 'string'
+    ) {
       classes.set(o.metadata.name, o);
     }
   }
-  const findings: { gateway: KubeObject; finding: EnvoyGatewayFinding }[] = [];
+  const findings: Array<{ gateway: KubeObject; finding: EnvoyGatewayFinding }> = [];
   for (const gateway of objects.filter((o) => isKind(o, 'Gateway', GATEWAY_API))) {
-    const gatewayClass = classes.get(gateway.spec?.gatewayClassName);
+    const spec = gateway.spec as GatewaySpec | undefined;
+    const gatewayClass =
+      spec?.gatewayClassName === undefined ? undefined : classes.get(spec.gatewayClassName);
     if (gatewayClass === undefined) continue;
-    const who = `Gateway ${kubeObjectRef(gateway)} (class ${String(gateway.spec?.gatewayClassName)})`;
-    const gatewayRef = envoyProxyRef(gateway.spec?.infrastructure?.parametersRef);
-    const classRef = envoyProxyRef(gatewayClass.spec?.parametersRef);
+    const who = `Gateway ${kubeObjectRef(gateway)} (class ${String(spec?.gatewayClassName)})`;
+    const gatewayRef = envoyProxyRef(spec?.infrastructure?.parametersRef);
+    const classRef = envoyProxyRef((gatewayClass.spec as GatewayClassSpec).parametersRef);
     const classProxy = classRef ? find(classRef.namespace ?? 'default', classRef.name) : undefined;
     if (gatewayRef !== undefined) {
       const own = find(gateway.metadata?.namespace, gatewayRef.name);
       if (own === undefined) {
-        findings.push({ gateway, finding: notInStream(who, `spec.infrastructure.parametersRef names EnvoyProxy ${String(gatewayRef.name)}`, ['spec', 'infrastructure', 'parametersRef']) });
+        findings.push({
+          gateway,
+          finding: notInStream(
+            who,
+            `spec.infrastructure.parametersRef names EnvoyProxy ${String(gatewayRef.name)}`,
+            ['spec', 'infrastructure', 'parametersRef'],
+          ),
+        });
       } else {
-        if (classRef !== undefined && (own.spec?.mergeType === undefined || own.spec?.mergeType === 'Replace')) {
-          findings.push({ gateway, finding: replacesClass(who, own, classRef.namespace, classRef.name) });
+        const mergeType = (own.spec as { mergeType?: unknown } | undefined)?.mergeType;
+        if (classRef !== undefined && (mergeType === undefined || mergeType === 'Replace')) {
+          findings.push({
+            gateway,
+            finding: replacesClass(who, own, classRef.namespace, classRef.name),
+          });
         }
         continue;
       }
     }
     if (classRef !== undefined) {
       if (classProxy === undefined) {
-        findings.push({ gateway, finding: notInStream(who, `its GatewayClass's spec.parametersRef names EnvoyProxy ${classRef.namespace ? `${String(classRef.namespace)}/` : ''}${String(classRef.name)}`) });
+        findings.push({
+          gateway,
+          finding: notInStream(
+            who,
+            `its GatewayClass's spec.parametersRef names EnvoyProxy ${classRef.namespace ? `${scalarText(classRef.namespace)}/` : ''}${scalarText(classRef.name)}`,
+          ),
+        });
       }
       continue;
     }
-    if (gatewayRef === undefined && defaultSpec === undefined) findings.push({ gateway, finding: noEnvoyProxy(who) });
+    if (gatewayRef === undefined && defaultSpec === undefined)
+      findings.push({ gateway, finding: noEnvoyProxy(who) });
   }
-  const targets: ShutdownTarget[] = proxies.map((object) => ({ location: envoyProxyLocation(object), object }));
+  const targets: ShutdownTarget[] = proxies.map((object) => ({
+    location: envoyProxyLocation(object),
+    object,
+  }));
   if (defaultSpec !== undefined) targets.push(defaultSpec);
   return { targets, findings };
 }
@@ -118,13 +188,18 @@ function notInStream(who: string, what: string, path?: readonly string[]): Envoy
   };
 }
 
-function replacesClass(who: string, own: KubeObject, classNamespace: unknown, className: unknown): EnvoyGatewayFinding {
+function replacesClass(
+  who: string,
+  own: KubeObject,
+  classNamespace: unknown,
+  className: unknown,
+): EnvoyGatewayFinding {
   return {
     severity: 'info',
     code: 'EG_GATEWAY_PROXY_REPLACES_CLASS',
     message:
       `${who} uses EnvoyProxy ${kubeObjectRef(own)} through spec.infrastructure.parametersRef; without mergeType it replaces the ` +
-      `class's EnvoyProxy ${classNamespace ? `${String(classNamespace)}/` : ''}${String(className)} entirely ` +
+      `class's EnvoyProxy ${classNamespace ? `${scalarText(classNamespace)}/` : ''}${scalarText(className)} entirely ` +
       `(internal/gatewayapi/contexts.go@v1.9.0), so that one's shutdown and envoyService settings do not apply to this Gateway; ` +
       `its own are planned.`,
   };
@@ -136,7 +211,7 @@ function noEnvoyProxy(who: string): EnvoyGatewayFinding {
     code: 'EG_NO_ENVOYPROXY',
     message:
       `${who}: neither the Gateway (spec.infrastructure.parametersRef) nor its GatewayClass (spec.parametersRef) points at an ` +
-      `EnvoyProxy, so its proxies drain with Envoy Gateway's defaults (minDrainDuration 10 s, drainTimeout 60 s: ` +
+      `EnvoyProxy, so its proxies drain with Envoy Gateway's defaults (minDrainDuration ${DEFAULT_MIN_DRAIN_SECONDS} s, drainTimeout ${DEFAULT_DRAIN_TIMEOUT_SECONDS} s: ` +
       `internal/cmd/envoy.go@v1.9.0), which do not cover a load balancer that keeps sending for longer. Add an EnvoyProxy ` +
       `(apiVersion gateway.envoyproxy.io/v1alpha1) with spec.shutdown and point the GatewayClass's spec.parametersRef ` +
       `(group gateway.envoyproxy.io, kind EnvoyProxy, name, namespace) at it; kube-graceful then sets minDrainDuration and drainTimeout.`,

@@ -21,12 +21,22 @@ export interface EnvoyGatewaySettings {
 }
 
 export interface EnvoyGatewayPlan {
-  readonly outcomes: readonly { readonly target: ShutdownTarget; readonly outcome: ShutdownOutcome }[];
-  readonly gatewayFindings: readonly { readonly gateway: KubeObject; readonly finding: EnvoyGatewayFinding }[];
+  readonly outcomes: ReadonlyArray<{
+    readonly target: ShutdownTarget;
+    readonly outcome: ShutdownOutcome;
+  }>;
+  readonly gatewayFindings: ReadonlyArray<{
+    readonly gateway: KubeObject;
+    readonly finding: EnvoyGatewayFinding;
+  }>;
 }
 
 /** Plans every EnvoyProxy spec in `objects` (and the default spec, when given). */
-export function planEnvoyGateway(objects: readonly KubeObject[], settings: EnvoyGatewaySettings, defaultSpec?: ShutdownTarget): EnvoyGatewayPlan {
+export function planEnvoyGateway(
+  objects: readonly KubeObject[],
+  settings: EnvoyGatewaySettings,
+  defaultSpec?: ShutdownTarget,
+): EnvoyGatewayPlan {
   const { targets, findings } = resolveAttachments(objects, defaultSpec);
   const outcomes = targets.map((target) => {
     const lb = loadBalancerInputs(recognizeEnvoyServiceLoadBalancer(target.location));

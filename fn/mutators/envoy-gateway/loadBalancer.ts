@@ -11,6 +11,7 @@ import type { TimingInputs } from '../../timing/model.ts';
 import type { KubeObject } from '../../core/kubeObject.ts';
 import { DEFAULT_EXTERNAL_TRAFFIC_POLICY, DEFAULT_SERVICE_TYPE } from './facts.ts';
 import type { SpecLocation } from './objects.ts';
+import { scalarText } from '../../core/scalarText.ts';
 
 /**
  * Returns the load balancer the generated Service will get, recognised as for any Service
@@ -20,7 +21,7 @@ export function recognizeEnvoyServiceLoadBalancer(location: SpecLocation): LoadB
   const service = location.spec.provider?.kubernetes?.envoyService ?? {};
   const annotations: Record<string, string> = {};
   for (const [key, value] of Object.entries(service.annotations ?? {})) {
-    if (value !== undefined && value !== null) annotations[key] = String(value);
+    if (value !== undefined && value !== null) annotations[key] = scalarText(value);
   }
   const generated: KubeObject = {
     apiVersion: 'v1',
@@ -29,15 +30,22 @@ export function recognizeEnvoyServiceLoadBalancer(location: SpecLocation): LoadB
     metadata: { name: `generated from ${location.label} envoyService`, annotations },
     spec: {
       type: typeof service.type === 'string' ? service.type : DEFAULT_SERVICE_TYPE,
-      externalTrafficPolicy: typeof service.externalTrafficPolicy === 'string' ? service.externalTrafficPolicy : DEFAULT_EXTERNAL_TRAFFIC_POLICY,
-      ...(typeof service.loadBalancerClass === 'string' ? { loadBalancerClass: service.loadBalancerClass } : {}),
+      externalTrafficPolicy:
+        typeof service.externalTrafficPolicy === 'string'
+          ? service.externalTrafficPolicy
+          : DEFAULT_EXTERNAL_TRAFFIC_POLICY,
+      ...(typeof service.loadBalancerClass === 'string'
+        ? { loadBalancerClass: service.loadBalancerClass }
+        : {}),
     },
   };
   return recognizeServiceLoadBalancer(generated);
 }
 
 /** The drain window W and the target group's deregistration settings, as the timing model takes them. */
-export function loadBalancerInputs(recognized: LoadBalancerRecognition): Pick<TimingInputs, 'drainWindow' | 'loadBalancer'> {
+export function loadBalancerInputs(
+  recognized: LoadBalancerRecognition,
+): Pick<TimingInputs, 'drainWindow' | 'loadBalancer'> {
   const group = recognized.targetGroup;
   const drainWindow = { value: recognized.drainWindowSeconds, source: recognized.evidence };
   if (group?.deregistrationDelaySeconds === undefined) return { drainWindow };
@@ -46,6 +54,9 @@ export function loadBalancerInputs(recognized: LoadBalancerRecognition): Pick<Ti
     : 'deregistration_delay.timeout_seconds in the envoyService target-group attributes annotation';
   return {
     drainWindow,
-    loadBalancer: { deregistrationDelaySeconds: { value: group.deregistrationDelaySeconds, source }, connectionTermination: group.connectionTermination ?? false },
+    loadBalancer: {
+      deregistrationDelaySeconds: { value: group.deregistrationDelaySeconds, source },
+      connectionTermination: group.connectionTermination ?? false,
+    },
   };
 }

@@ -7,19 +7,19 @@ import type { FieldPath } from '../../core/fieldPath.ts';
 import type { KubeObject } from '../../core/kubeObject.ts';
 import { ENVOY_PROXY_GROUP, ENVOY_PROXY_KIND } from './facts.ts';
 
-export interface ShutdownConfig {
+interface ShutdownConfig {
   drainTimeout?: unknown;
   minDrainDuration?: unknown;
   /** v1.9.0+: Envoy's health checks fail this long after the drain starts (internal/cmd/envoy/shutdown_manager.go@v1.9.0). */
   healthCheckFailureDelay?: unknown;
 }
 
-export interface PatchSpec {
+interface PatchSpec {
   type?: unknown;
   value?: unknown;
 }
 
-export interface EnvoyServiceSpec {
+interface EnvoyServiceSpec {
   annotations?: Record<string, unknown> | null;
   type?: unknown;
   externalTrafficPolicy?: unknown;
@@ -57,12 +57,18 @@ export interface ParametersRef {
 }
 
 export function isKind(object: KubeObject, kind: string, group: string): boolean {
-  return object.kind === kind && typeof object.apiVersion === 'string' && object.apiVersion.startsWith(`${group}/`);
+  return (
+    object.kind === kind &&
+    typeof object.apiVersion === 'string' &&
+    object.apiVersion.startsWith(`${group}/`)
+  );
 }
 
 /** Returns the ref when it names an EnvoyProxy (group and kind as attachEnvoyProxy checks them). */
 export function envoyProxyRef(ref: unknown): ParametersRef | undefined {
   if (ref === null || typeof ref !== 'object') return undefined;
   const r = ref as ParametersRef;
-  return r.group === ENVOY_PROXY_GROUP && r.kind === ENVOY_PROXY_KIND && typeof r.name === 'string' ? r : undefined;
+  return r.group === ENVOY_PROXY_GROUP && r.kind === ENVOY_PROXY_KIND && typeof r.name === 'string'
+    ? r
+    : undefined;
 }

@@ -15,7 +15,14 @@ export interface PatchedGrace {
   readonly workloadField: string;
 }
 
-const IN_PATCH = ['patch', 'value', 'spec', 'template', 'spec', 'terminationGracePeriodSeconds'] as const;
+const IN_PATCH = [
+  'patch',
+  'value',
+  'spec',
+  'template',
+  'spec',
+  'terminationGracePeriodSeconds',
+] as const;
 
 /** Returns the patched grace period, or undefined when no patch sets a whole number of seconds. */
 export function patchedGrace(location: SpecLocation): PatchedGrace | undefined {
@@ -23,7 +30,11 @@ export function patchedGrace(location: SpecLocation): PatchedGrace | undefined {
   for (const workloadField of ['envoyDeployment', 'envoyDaemonSet'] as const) {
     const value: unknown = valueAt(kubernetes?.[workloadField], IN_PATCH);
     if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
-      return { seconds: value, path: [...location.specPath, 'provider', 'kubernetes', workloadField, ...IN_PATCH], workloadField };
+      return {
+        seconds: value,
+        path: [...location.specPath, 'provider', 'kubernetes', workloadField, ...IN_PATCH],
+        workloadField,
+      };
     }
   }
   return undefined;

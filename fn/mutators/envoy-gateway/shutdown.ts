@@ -25,7 +25,10 @@ import { planTiming } from '../../timing/model.ts';
 import type { Derived, Sourced, TimingInputs, TimingPlan } from '../../timing/model.ts';
 import { formatDuration, readDuration } from './durations.ts';
 import type { ReadDuration } from './durations.ts';
-import { GRACE_OVER_DRAIN_TIMEOUT_SECONDS, READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS } from './facts.ts';
+import {
+  GRACE_OVER_DRAIN_TIMEOUT_SECONDS,
+  READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS,
+} from './facts.ts';
 import type { SpecLocation } from './objects.ts';
 import type { EnvoyGatewayChange, EnvoyGatewayFinding } from './outcome.ts';
 import { patchedGrace } from './patchedGrace.ts';
@@ -39,7 +42,7 @@ export interface ShutdownTimingInputs {
 }
 
 /** The durations for one EnvoyProxy, each explained, for `explain`. */
-export interface ShutdownPlan {
+interface ShutdownPlan {
   /** H: healthCheckFailureDelay as written (0 when absent). */
   readonly healthCheckFailureDelaySeconds: number;
   /** M: minDrainDuration to have (written or kept). */
@@ -66,7 +69,10 @@ const HEALTH_CHECK_FAILURE_DELAY = 'healthCheckFailureDelay';
  * period to raise, when a patch sets one), keeping every value the user wrote that is already
  * larger, and the findings; or only an error finding when a duration cannot be read.
  */
-export function planShutdown(location: SpecLocation, timing: ShutdownTimingInputs): ShutdownOutcome {
+export function planShutdown(
+  location: SpecLocation,
+  timing: ShutdownTimingInputs,
+): ShutdownOutcome {
   const shutdownPath: FieldPath = [...location.specPath, 'shutdown'];
   const shutdown = location.spec.shutdown ?? {};
   const existing = {
@@ -74,7 +80,13 @@ export function planShutdown(location: SpecLocation, timing: ShutdownTimingInput
     timeout: readDuration(shutdown.drainTimeout),
     delay: readDuration(shutdown.healthCheckFailureDelay),
   };
-  const unreadable = ([[MIN_DRAIN, existing.min], [DRAIN_TIMEOUT, existing.timeout], [HEALTH_CHECK_FAILURE_DELAY, existing.delay]] as const)
+  const unreadable = (
+    [
+      [MIN_DRAIN, existing.min],
+      [DRAIN_TIMEOUT, existing.timeout],
+      [HEALTH_CHECK_FAILURE_DELAY, existing.delay],
+    ] as const
+  )
     .filter(([, read]) => read.kind === 'unreadable')
     .map(([field, read]) => unreadableFinding(location, [...shutdownPath, field], field, read));
   if (unreadable.length > 0) return { changes: [], findings: unreadable };
@@ -86,20 +98,40 @@ export function planShutdown(location: SpecLocation, timing: ShutdownTimingInput
     plan = planTiming({
       // The model's drain window is how long new connections may arrive after termination
       // starts: a load balancer that health-checks the proxy only starts counting after H.
-      drainWindow: H === 0 ? timing.drainWindow : { value: H + W, source: `${HEALTH_CHECK_FAILURE_DELAY} ${H} s + W ${W} s (${timing.drainWindow.source})` },
+      drainWindow:
+        H === 0
+          ? timing.drainWindow
+          : {
+              value: H + W,
+              source: `${HEALTH_CHECK_FAILURE_DELAY} ${H} s + W ${W} s (${timing.drainWindow.source})`,
+            },
       maxRequest: timing.maxRequest,
       buffer: timing.buffer,
       ...(timing.loadBalancer ? { loadBalancer: timing.loadBalancer } : {}),
     });
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
-    return { changes: [], findings: [{ severity: 'error', code: 'EG_TIMING_INPUT', message: `No shutdown plan for ${location.label}: ${error.message}.`, path: shutdownPath }] };
+    return {
+      changes: [],
+      findings: [
+        {
+          severity: 'error',
+          code: 'EG_TIMING_INPUT',
+          message: `No shutdown plan for ${location.label}: ${error.message}.`,
+          path: shutdownPath,
+        },
+      ],
+    };
   }
   const R = timing.maxRequest.value;
   const B = timing.buffer.value;
   const changes: EnvoyGatewayChange[] = [];
   const findings: EnvoyGatewayFinding[] = [];
-  const sources = [`W: ${timing.drainWindow.source}`, `R: ${timing.maxRequest.source}`, `B: ${timing.buffer.source}`];
+  const sources = [
+    `W: ${timing.drainWindow.source}`,
+    `R: ${timing.maxRequest.source}`,
+    `B: ${timing.buffer.source}`,
+  ];
 
   // M: the model's minimum drain (max(S, W) over the widened window).
   const neededMin = plan.minimumDrainSeconds.value;
@@ -111,8 +143,18 @@ export function planShutdown(location: SpecLocation, timing: ShutdownTimingInput
       (H === 0 ? '' : ` (health checks fail ${H} s in, then W = ${W} s; the conservative sum)`) +
       `; the shutdown manager must not let Envoy exit at zero connections before then.`,
   });
-  record(changes, findings, location, [...shutdownPath, MIN_DRAIN], MIN_DRAIN, existing.min, minDrainDuration, sources.slice(0, 1), 'EG_MIN_DRAIN_BELOW_WINDOW',
-    `it is below the ${neededMin} s the load balancer may still send`);
+  record(
+    changes,
+    findings,
+    location,
+    [...shutdownPath, MIN_DRAIN],
+    MIN_DRAIN,
+    existing.min,
+    minDrainDuration,
+    sources.slice(0, 1),
+    'EG_MIN_DRAIN_BELOW_WINDOW',
+    `it is below the ${neededMin} s the load balancer may still send`,
+  );
 
   // D = M + R + B: the model's S + R + B when M is the model's; the user's larger M moves it on.
   const M = minDrainDuration.value;
@@ -123,15 +165,31 @@ export function planShutdown(location: SpecLocation, timing: ShutdownTimingInput
       `A request that arrives as the minimum drain ends must finish (R = ${R} s) before the drain times out, ` +
       `with the buffer B = ${B} s on top.`,
   });
-  record(changes, findings, location, [...shutdownPath, DRAIN_TIMEOUT], DRAIN_TIMEOUT, existing.timeout, drainTimeout, sources, 'EG_DRAIN_TIMEOUT_BELOW_NEED',
-    `a request accepted at the end of the minimum drain (${M} s) could be cut before it finishes`);
+  record(
+    changes,
+    findings,
+    location,
+    [...shutdownPath, DRAIN_TIMEOUT],
+    DRAIN_TIMEOUT,
+    existing.timeout,
+    drainTimeout,
+    sources,
+    'EG_DRAIN_TIMEOUT_BELOW_NEED',
+    `a request accepted at the end of the minimum drain (${M} s) could be cut before it finishes`,
+  );
 
   const grace = planGrace(location, drainTimeout.value, changes, findings);
   findings.push(...loadBalancerFindings(plan, timing.loadBalancer, grace.value));
   return {
     changes,
     findings,
-    plan: { healthCheckFailureDelaySeconds: H, minDrainDuration, drainTimeout, grace, timing: plan },
+    plan: {
+      healthCheckFailureDelaySeconds: H,
+      minDrainDuration,
+      drainTimeout,
+      grace,
+      timing: plan,
+    },
   };
 }
 
@@ -140,23 +198,46 @@ function seconds(read: ReadDuration): number | undefined {
 }
 
 /** The needed value, or the manifest's when it is larger (never lowered). */
-function keepOrRaise(existing: ReadDuration, needed: number, derived: Omit<Derived, 'value'>): Derived {
+function keepOrRaise(
+  existing: ReadDuration,
+  needed: number,
+  derived: Omit<Derived, 'value'>,
+): Derived {
   const current = seconds(existing);
   if (current !== undefined && current > needed) {
-    return { value: current, formula: `${current} (kept from manifest) ≥ ${derived.formula}`, explanation: `The manifest's ${current} s already covers it; it is never lowered.` };
+    return {
+      value: current,
+      formula: `${current} (kept from manifest) ≥ ${derived.formula}`,
+      explanation: `The manifest's ${current} s already covers it; it is never lowered.`,
+    };
   }
   return { value: needed, ...derived };
 }
 
 /** Adds the change (and, when the user's value is raised, an info finding) unless the manifest already says exactly that. */
 function record(
-  changes: EnvoyGatewayChange[], findings: EnvoyGatewayFinding[], location: SpecLocation, path: FieldPath, field: string,
-  existing: ReadDuration, derived: Derived, sources: readonly string[], code: 'EG_MIN_DRAIN_BELOW_WINDOW' | 'EG_DRAIN_TIMEOUT_BELOW_NEED', why: string,
+  changes: EnvoyGatewayChange[],
+  findings: EnvoyGatewayFinding[],
+  location: SpecLocation,
+  path: FieldPath,
+  field: string,
+  existing: ReadDuration,
+  derived: Derived,
+  sources: readonly string[],
+  code: 'EG_MIN_DRAIN_BELOW_WINDOW' | 'EG_DRAIN_TIMEOUT_BELOW_NEED',
+  why: string,
 ): void {
   const current = seconds(existing);
   if (current !== undefined && current >= derived.value) return;
   const value = formatDuration(derived.value);
-  changes.push({ path, value, reason: [`shutdown.${field} = ${value}: ${derived.formula}. ${derived.explanation}`, ...sources].join('\n') });
+  changes.push({
+    path,
+    value,
+    reason: [
+      `shutdown.${field} = ${value}: ${derived.formula}. ${derived.explanation}`,
+      ...sources,
+    ].join('\n'),
+  });
   if (current !== undefined) {
     findings.push({
       severity: 'info',
@@ -172,14 +253,20 @@ function record(
  * always covers the drain; only a grace set through the Deployment or DaemonSet patch can fall
  * short of the shutdown manager's ready timeout D + 10 (resource.go@v1.9.0). That one is raised.
  */
-function planGrace(location: SpecLocation, D: number, changes: EnvoyGatewayChange[], findings: EnvoyGatewayFinding[]): Derived {
+function planGrace(
+  location: SpecLocation,
+  D: number,
+  changes: EnvoyGatewayChange[],
+  findings: EnvoyGatewayFinding[],
+): Derived {
   const patched = patchedGrace(location);
   if (patched === undefined) {
     const value = D + GRACE_OVER_DRAIN_TIMEOUT_SECONDS;
     return {
       value,
       formula: `G = D + ${GRACE_OVER_DRAIN_TIMEOUT_SECONDS} = ${D} + ${GRACE_OVER_DRAIN_TIMEOUT_SECONDS} = ${value} (written by Envoy Gateway)`,
-      explanation: 'Envoy Gateway sets the proxy pod\'s terminationGracePeriodSeconds to drainTimeout + 300 s; nothing to write.',
+      explanation:
+        "Envoy Gateway sets the proxy pod's terminationGracePeriodSeconds to drainTimeout + 300 s; nothing to write.",
     };
   }
   const needed = D + READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS;
@@ -187,7 +274,8 @@ function planGrace(location: SpecLocation, D: number, changes: EnvoyGatewayChang
     return {
       value: patched.seconds,
       formula: `G = ${patched.seconds} (kept from the ${patched.workloadField} patch) ≥ D + ${READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS} = ${needed}`,
-      explanation: 'The patch\'s grace period already outlasts the shutdown manager\'s ready timeout; it is never lowered.',
+      explanation:
+        "The patch's grace period already outlasts the shutdown manager's ready timeout; it is never lowered.",
     };
   }
   const derived: Derived = {
@@ -197,7 +285,11 @@ function planGrace(location: SpecLocation, D: number, changes: EnvoyGatewayChang
       `The Envoy container's preStop waits for the shutdown manager up to drainTimeout + ${READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS} s ` +
       `(its --ready-timeout, internal/infrastructure/kubernetes/proxy/resource.go@v1.9.0); a shorter grace kills Envoy mid-drain.`,
   };
-  changes.push({ path: patched.path, value: needed, reason: `terminationGracePeriodSeconds = ${needed}: ${derived.formula}. ${derived.explanation}` });
+  changes.push({
+    path: patched.path,
+    value: needed,
+    reason: `terminationGracePeriodSeconds = ${needed}: ${derived.formula}. ${derived.explanation}`,
+  });
   findings.push({
     severity: 'info',
     code: 'EG_PATCHED_GRACE_BELOW_DRAIN',
@@ -213,10 +305,18 @@ function planGrace(location: SpecLocation, D: number, changes: EnvoyGatewayChang
  * The model's deregistration-delay check against the pod's drain, and the grace check against the
  * grace the pod really gets (Envoy Gateway's D + 300 or the patch's), not the model's S + R + B.
  */
-function loadBalancerFindings(plan: TimingPlan, lb: TimingInputs['loadBalancer'], grace: number): EnvoyGatewayFinding[] {
+function loadBalancerFindings(
+  plan: TimingPlan,
+  lb: TimingInputs['loadBalancer'],
+  grace: number,
+): EnvoyGatewayFinding[] {
   const findings: EnvoyGatewayFinding[] = plan.checks
     .filter((check) => check.code === 'LB_DEREGISTRATION_TOO_SHORT')
-    .map((check) => ({ severity: check.severity, code: 'LB_DEREGISTRATION_TOO_SHORT', message: check.message }));
+    .map((check) => ({
+      severity: check.severity,
+      code: 'LB_DEREGISTRATION_TOO_SHORT',
+      message: check.message,
+    }));
   const delay = lb?.deregistrationDelaySeconds;
   if (delay !== undefined && delay.value > grace && lb?.connectionTermination !== true) {
     findings.push({
@@ -232,7 +332,12 @@ function loadBalancerFindings(plan: TimingPlan, lb: TimingInputs['loadBalancer']
   return findings;
 }
 
-function unreadableFinding(location: SpecLocation, path: FieldPath, field: string, read: ReadDuration): EnvoyGatewayFinding {
+function unreadableFinding(
+  location: SpecLocation,
+  path: FieldPath,
+  field: string,
+  read: ReadDuration,
+): EnvoyGatewayFinding {
   return {
     severity: 'error',
     code: 'EG_SHUTDOWN_DURATION_UNREADABLE',

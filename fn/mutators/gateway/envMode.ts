@@ -21,12 +21,21 @@ import type { GatewayShape } from '../../workloads/gatewayShape.ts';
 import type { Container } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { MutatorContext, ProposedChange, ProposedFinding } from '../types.ts';
-import { envIsEditable, setEnv } from './env.ts';
+import { envIsEditable, setEnv } from '../shared/env.ts';
 import { graceChange } from './grace.ts';
 import { preStopSeconds } from '../../workloads/preStop.ts';
-import { PROXY_CONFIG_ANNOTATION, readProxyConfig, setProxyConfigField } from '../../workloads/istioProxyConfig.ts';
+import {
+  PROXY_CONFIG_ANNOTATION,
+  readProxyConfig,
+  setProxyConfigField,
+} from '../../workloads/istioProxyConfig.ts';
 import { derivation } from './reasons.ts';
-import { ISTIO_MAX_DRAIN_SECONDS, parentShutdownEnforced, parentShutdownFor, PARENT_SHUTDOWN_IGNORED_SINCE } from '../shared/parentShutdown.ts';
+import {
+  ISTIO_MAX_DRAIN_SECONDS,
+  parentShutdownEnforced,
+  parentShutdownFor,
+  PARENT_SHUTDOWN_IGNORED_SINCE,
+} from '../shared/parentShutdown.ts';
 import { proxyConfigReaches } from './proxyConfigReach.ts';
 import { POD_INFO_MOUNT_PATH } from '../../workloads/podAnnotationsFile.ts';
 import { planGatewayTiming } from './timing.ts';
@@ -34,7 +43,6 @@ import type { GatewayTiming } from './timing.ts';
 import type { Derived, TimingInputs } from '../../timing/model.ts';
 import type { IstioVersion } from './version.ts';
 import { ISTIO_DEFAULT_DRAIN_DURATION_SECONDS } from '../../timing/platformDefaults.ts';
-
 
 /** What one mode did: its changes and findings, and the timing it planned with. */
 export interface ModeOutcome {
@@ -46,15 +54,28 @@ export interface ModeOutcome {
 }
 
 /** Returns env mode's changes for a gateway whose proxy runs Istio ≥ 1.12. */
-export function envMode(workload: Workload, context: MutatorContext, shape: GatewayShape, proxy: Container, istio: IstioVersion): ModeOutcome {
+export function envMode(
+  workload: Workload,
+  context: MutatorContext,
+  shape: GatewayShape,
+  proxy: Container,
+  istio: IstioVersion,
+): ModeOutcome {
   const changes: ProposedChange[] = [];
   const findings: ProposedFinding[] = [];
   const annotationPath = workload.at('metadata', 'annotations', PROXY_CONFIG_ANNOTATION);
   const reaches = proxyConfigReaches(workload, shape, proxy);
-  const proxyConfig = reaches ? readProxyConfig(workload.template.metadata?.annotations?.[PROXY_CONFIG_ANNOTATION]) : undefined;
+  const proxyConfig = reaches
+    ? readProxyConfig(workload.template.metadata?.annotations?.[PROXY_CONFIG_ANNOTATION])
+    : undefined;
   const drainText = proxyConfig?.ok ? proxyConfig.fields['drainDuration'] : undefined;
-  const drainSeconds = typeof drainText === 'string' ? parseGoDurationSeconds(drainText) : undefined;
-  const timing = planGatewayTiming(workload, context, drainSeconds === undefined ? {} : { existingDrainDurationSeconds: Math.ceil(drainSeconds) });
+  const drainSeconds =
+    typeof drainText === 'string' ? parseGoDurationSeconds(drainText) : undefined;
+  const timing = planGatewayTiming(
+    workload,
+    context,
+    drainSeconds === undefined ? {} : { existingDrainDurationSeconds: Math.ceil(drainSeconds) },
+  );
   if ('error' in timing) return { changes, findings: [timing.error], timing };
   const { plan, resolved } = timing;
   const inputs = resolved.inputs;
@@ -76,28 +97,44 @@ export function envMode(workload: Workload, context: MutatorContext, shape: Gate
 
   const version = `Istio ${istio.version} (${istio.source})`;
   if (!envIsEditable(workload, proxy.name)) {
-    findings.push({ severity: 'warning', code: 'GATEWAY_ENV_NOT_A_LIST', message: `env of container ${proxy.name} is not a list; no env set.`, path: workload.containerAt(proxy.name, 'env') });
+    findings.push({
+      severity: 'warning',
+      code: 'GATEWAY_ENV_NOT_A_LIST',
+      message: `env of container ${proxy.name} is not a list; no env set.`,
+      path: workload.containerAt(proxy.name, 'env'),
+    });
   } else {
     const minimum = formatGoDurationSeconds(plan.minimumDrainSeconds.value);
-    const minimumOutcome = setEnv(workload, proxy.name, [{
-      name: 'MINIMUM_DRAIN_DURATION',
-      value: minimum,
-      reason: derivation('MINIMUM_DRAIN_DURATION', JSON.stringify(minimum), [plan.minimumDrainSeconds, plan.preStopSeconds], inputs, ['W'], [
-        'Go duration text: Istio reads it with time.ParseDuration and silently falls back to 5 s on a bare number (pilot/cmd/pilot-agent/options/options.go@1.24.6, pkg/env/var.go@1.24.6 DurationVar.Lookup).',
-      ]),
-    }]);
+    const minimumOutcome = setEnv(workload, proxy.name, [
+      {
+        name: 'MINIMUM_DRAIN_DURATION',
+        value: minimum,
+        reason: derivation(
+          'MINIMUM_DRAIN_DURATION',
+          JSON.stringify(minimum),
+          [plan.minimumDrainSeconds, plan.preStopSeconds],
+          inputs,
+          ['W'],
+          [
+            'Go duration text: Istio reads it with time.ParseDuration and silently falls back to 5 s on a bare number (pilot/cmd/pilot-agent/options/options.go@1.24.6, pkg/env/var.go@1.24.6 DurationVar.Lookup).',
+          ],
+        ),
+      },
+    ]);
     changes.push(...minimumOutcome.changes);
     findings.push(...minimumOutcome.findings);
     // Exit-on-zero with a minimum drain we could not set may exit as soon as connections hit
     // zero (5 s default) while the load balancer still sends: only turn it on over our own M.
     if (minimumOutcome.held.length === 0) {
-      const exit = setEnv(workload, proxy.name, [{
-        name: 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS',
-        value: 'true',
-        reason:
-          'EXIT_ON_ZERO_ACTIVE_CONNECTIONS = "true": after MINIMUM_DRAIN_DURATION the proxy exits once Envoy has no active connections, ' +
-          `instead of being killed after terminationDrainDuration (pkg/envoy/agent.go@1.24.6 terminate). Needs Istio ≥ 1.12 (agent.go@1.12.0): ${version}.`,
-      }]);
+      const exit = setEnv(workload, proxy.name, [
+        {
+          name: 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS',
+          value: 'true',
+          reason:
+            'EXIT_ON_ZERO_ACTIVE_CONNECTIONS = "true": after MINIMUM_DRAIN_DURATION the proxy exits once Envoy has no active connections, ' +
+            `instead of being killed after terminationDrainDuration (pkg/envoy/agent.go@1.24.6 terminate). Needs Istio ≥ 1.12 (agent.go@1.12.0): ${version}.`,
+        },
+      ]);
       changes.push(...exit.changes);
       findings.push(...exit.findings);
     }
@@ -122,14 +159,37 @@ export function envMode(workload: Workload, context: MutatorContext, shape: Gate
   } else if (!proxyConfig.ok) {
     findings.push(notMergeable(proxyConfig.problem, drainValue, annotationPath));
   } else {
-    changes.push(...proxyConfigChange(workload, proxyConfig.text, proxyConfig.fields, { drain, drainText, drainSeconds }, istio, inputs, shape, findings, annotationPath));
+    changes.push(
+      ...proxyConfigChange(
+        workload,
+        proxyConfig.text,
+        proxyConfig.fields,
+        { drain, drainText, drainSeconds },
+        istio,
+        inputs,
+        shape,
+        findings,
+        annotationPath,
+      ),
+    );
   }
 
-  changes.push(...graceChange(workload, plan, inputs, 'Env mode: S is the proxy\'s minimum drain (MINIMUM_DRAIN_DURATION), which takes the place of a preStop sleep.'));
+  changes.push(
+    ...graceChange(
+      workload,
+      plan,
+      inputs,
+      "Env mode: S is the proxy's minimum drain (MINIMUM_DRAIN_DURATION), which takes the place of a preStop sleep.",
+    ),
+  );
   return { changes, findings, timing };
 }
 
-function notMergeable(problem: string, drainValue: string, path: ProposedFinding['path']): ProposedFinding {
+function notMergeable(
+  problem: string,
+  drainValue: string,
+  path: ProposedFinding['path'],
+): ProposedFinding {
   return {
     severity: 'warning',
     code: 'PROXY_CONFIG_NOT_MERGEABLE',
@@ -163,17 +223,29 @@ function proxyConfigChange(
   const notes: string[] = [];
   // Without a drainDuration of the user's, Istio's 45 s default already covers a plan that asks
   // for no more: writing a shorter one would only close the listeners earlier.
-  if ((drainText !== undefined || drain.value > ISTIO_DEFAULT_DRAIN_DURATION_SECONDS) && drainSeconds !== drain.value) {
+  if (
+    (drainText !== undefined || drain.value > ISTIO_DEFAULT_DRAIN_DURATION_SECONDS) &&
+    drainSeconds !== drain.value
+  ) {
     const next = setProxyConfigField(merged, ['drainDuration'], drainValue);
     if (next === undefined) {
-      findings.push(notMergeable('it could not be edited without changing other fields', drainValue, annotationPath));
+      findings.push(
+        notMergeable(
+          'it could not be edited without changing other fields',
+          drainValue,
+          annotationPath,
+        ),
+      );
       return [];
     }
     merged = next;
     written.push('drainDuration');
-    if (drainText !== undefined && drainSeconds === undefined) notes.push(`The old value ${JSON.stringify(drainText)} is not a duration Istio can read.`);
+    if (drainText !== undefined && drainSeconds === undefined)
+      notes.push(`The old value ${JSON.stringify(drainText)} is not a duration Istio can read.`);
   }
-  const effectiveDrain = written.includes('drainDuration') ? drain.value : Math.ceil(drainSeconds ?? ISTIO_DEFAULT_DRAIN_DURATION_SECONDS);
+  const effectiveDrain = written.includes('drainDuration')
+    ? drain.value
+    : Math.ceil(drainSeconds ?? ISTIO_DEFAULT_DRAIN_DURATION_SECONDS);
   if (effectiveDrain > ISTIO_MAX_DRAIN_SECONDS) {
     findings.push({
       severity: 'warning',
@@ -185,34 +257,58 @@ function proxyConfigChange(
   if (parentShutdownEnforced(istio)) {
     const own = fields['parentShutdownDuration'];
     const ownSeconds = typeof own === 'string' ? parseGoDurationSeconds(own) : undefined;
-    const parent = parentShutdownFor(effectiveDrain, ownSeconds === undefined ? undefined : Math.ceil(ownSeconds));
+    const parent = parentShutdownFor(
+      effectiveDrain,
+      ownSeconds === undefined ? undefined : Math.ceil(ownSeconds),
+    );
     if (parent) {
-      const next = setProxyConfigField(merged, ['parentShutdownDuration'], formatGoDurationSeconds(parent.value));
+      const next = setProxyConfigField(
+        merged,
+        ['parentShutdownDuration'],
+        formatGoDurationSeconds(parent.value),
+      );
       if (next === undefined) {
-        findings.push(notMergeable('it could not be edited without changing other fields', drainValue, annotationPath));
+        findings.push(
+          notMergeable(
+            'it could not be edited without changing other fields',
+            drainValue,
+            annotationPath,
+          ),
+        );
         return [];
       }
       merged = next;
       written.push('parentShutdownDuration');
       notes.push(
         `parentShutdownDuration = ${JSON.stringify(formatGoDurationSeconds(parent.value))}: ${parent.formula}. Istio up to 1.16 denies a pod whose ` +
-        `parentShutdownDuration (default 60 s) is not greater than its drainDuration (pkg/config/validation/validation.go@1.16.7 ValidateParentAndDrain; ` +
-        `pkg/kube/inject/validate.go@1.16.7); from ${PARENT_SHUTDOWN_IGNORED_SINCE} the field is ignored. Written because this proxy is Istio ${istio.version} (${istio.source})` +
-        `${istio.known ? '' : ', a version nothing in the manifest states'}.`,
+          `parentShutdownDuration (default 60 s) is not greater than its drainDuration (pkg/config/validation/validation.go@1.16.7 ValidateParentAndDrain; ` +
+          `pkg/kube/inject/validate.go@1.16.7); from ${PARENT_SHUTDOWN_IGNORED_SINCE} the field is ignored. Written because this proxy is Istio ${istio.version} (${istio.source})` +
+          `${istio.known ? '' : ', a version nothing in the manifest states'}.`,
       );
     }
   }
   if (written.length === 0) return [];
   const kept = Object.keys(fields).filter((k) => !written.includes(k));
   notes.push(
-    kept.length ? `Merged key by key into the existing ${PROXY_CONFIG_ANNOTATION}; kept: ${kept.join(', ')}.` : `Istio's default drainDuration is ${ISTIO_DEFAULT_DRAIN_DURATION_SECONDS} s (pkg/config/mesh/mesh.go@1.16.7, unchanged through 1.30).`,
+    kept.length
+      ? `Merged key by key into the existing ${PROXY_CONFIG_ANNOTATION}; kept: ${kept.join(', ')}.`
+      : `Istio's default drainDuration is ${ISTIO_DEFAULT_DRAIN_DURATION_SECONDS} s (pkg/config/mesh/mesh.go@1.16.7, unchanged through 1.30).`,
   );
   if (shape === 'legacy') {
-    notes.push(`This gateway is not injected; its pilot-agent reads ${PROXY_CONFIG_ANNOTATION} from the downward-API file ${POD_INFO_MOUNT_PATH}/annotations, which the pod mounts (pilot/cmd/pilot-agent/config/config.go@1.16.7).`);
+    notes.push(
+      `This gateway is not injected; its pilot-agent reads ${PROXY_CONFIG_ANNOTATION} from the downward-API file ${POD_INFO_MOUNT_PATH}/annotations, which the pod mounts (pilot/cmd/pilot-agent/config/config.go@1.16.7).`,
+    );
   }
   const reason = written.includes('drainDuration')
-    ? derivation(`${PROXY_CONFIG_ANNOTATION} drainDuration`, JSON.stringify(drainValue), [drain], inputs, ['W', 'B'], notes)
-    // Only parentShutdownDuration: the drainDuration it is measured against is the pod's own.
-    : [`${PROXY_CONFIG_ANNOTATION} ${notes[0]!}`, ...notes.slice(1)].join('\n');
+    ? derivation(
+        `${PROXY_CONFIG_ANNOTATION} drainDuration`,
+        JSON.stringify(drainValue),
+        [drain],
+        inputs,
+        ['W', 'B'],
+        notes,
+      )
+    : // Only parentShutdownDuration: the drainDuration it is measured against is the pod's own.
+      [`${PROXY_CONFIG_ANNOTATION} ${notes[0]!}`, ...notes.slice(1)].join('\n');
   return [{ path: annotationPath, value: merged, reason }];
 }

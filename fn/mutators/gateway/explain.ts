@@ -4,14 +4,37 @@
  */
 import { PROXY_CONFIG_ANNOTATION } from '../../workloads/istioProxyConfig.ts';
 import { mountsPodAnnotations } from '../../workloads/podAnnotationsFile.ts';
-import { scalarText } from '../../core/kubeObject.ts';
+import { scalarText } from '../../core/scalarText.ts';
 import type { PodTemplate } from '../../core/kubeObject.ts';
 import { parseGoDurationSeconds } from '../../timing/durations.ts';
 import { LOAD_BALANCERS } from '../../timing/loadBalancers.ts';
-import { graceOf, istioDrainSettings, preStopOf, proxyConfigOf } from '../../explanation/podSettings.ts';
-import { container, flag, inputsOf, output, preStopValue, row, seconds, traffic } from '../../explanation/rows.ts';
-import type { ExplainContext, ExplanationBody, ModelOutput, SettingRow, SettingValue } from '../../explanation/types.ts';
-import { ISTIO_DEFAULT_PARENT_SHUTDOWN_SECONDS, PARENT_SHUTDOWN_IGNORED_SINCE } from '../shared/parentShutdown.ts';
+import {
+  graceOf,
+  istioDrainSettings,
+  preStopOf,
+  proxyConfigOf,
+} from '../../explanation/podSettings.ts';
+import {
+  container,
+  flag,
+  inputsOf,
+  output,
+  preStopValue,
+  row,
+  seconds,
+  traffic,
+} from '../../explanation/rows.ts';
+import type {
+  ExplainContext,
+  ExplanationBody,
+  ModelOutput,
+  SettingRow,
+  SettingValue,
+} from '../../explanation/types.ts';
+import {
+  ISTIO_DEFAULT_PARENT_SHUTDOWN_SECONDS,
+  PARENT_SHUTDOWN_IGNORED_SINCE,
+} from '../shared/parentShutdown.ts';
 import type { GatewayPlan } from './plan.ts';
 import { gatewayTimeline } from './timeline.ts';
 import type { GatewayState } from './timeline.ts';
@@ -25,29 +48,75 @@ export function explainGateway(plan: GatewayPlan, context: ExplainContext): Expl
       proxy: proxyName,
       grace: graceOf(template),
       preStop: preStopOf(proxy),
-      istio: istioDrainSettings({ template, ...(proxy ? { container: proxy } : {}), injected: shape === 'injected', readsAnnotationsFile: proxy !== undefined && mountsPodAnnotations(template, proxy) }),
+      istio: istioDrainSettings({
+        template,
+        ...(proxy ? { container: proxy } : {}),
+        injected: shape === 'injected',
+        readsAnnotationsFile: proxy !== undefined && mountsPodAnnotations(template, proxy),
+      }),
     };
   };
   const before = state(context.before);
   const after = state(context.after);
   const lb = plan.loadBalancer ? LOAD_BALANCERS[plan.loadBalancer.provider].label : undefined;
-  const sender = lb ? `from the load balancer (${lb})` : 'from clients whose endpoints are not yet updated';
+  const sender = lb
+    ? `from the load balancer (${lb})`
+    : 'from clients whose endpoints are not yet updated';
   const env = plan.mode === 'env';
   const p = plan.plan;
   const derived: ModelOutput[] = [
     output('S', env ? 'serve before exit' : 'preStop sleep', p.preStopSeconds),
     output('G', 'grace period', p.graceSeconds),
-    ...(env ? [output('M', 'MINIMUM_DRAIN_DURATION', p.minimumDrainSeconds), output('D', 'drainDuration', p.drainDurationSeconds)] : []),
-    ...(plan.terminationDrainSeconds ? [output('T', 'terminationDrainDuration', plan.terminationDrainSeconds)] : []),
+    ...(env
+      ? [
+          output('M', 'MINIMUM_DRAIN_DURATION', p.minimumDrainSeconds),
+          output('D', 'drainDuration', p.drainDurationSeconds),
+        ]
+      : []),
+    ...(plan.terminationDrainSeconds
+      ? [output('T', 'terminationDrainDuration', plan.terminationDrainSeconds)]
+      : []),
   ];
-  const ignored = (v: SettingValue, exitOnZero: boolean): SettingValue => (exitOnZero ? { ...v, display: `${v.display} (unused: exit-on-zero)` } : v);
+  const ignored = (v: SettingValue, exitOnZero: boolean): SettingValue =>
+    exitOnZero ? { ...v, display: `${v.display} (unused: exit-on-zero)` } : v;
   const settings: SettingRow[] = [
-    row('terminationGracePeriodSeconds', seconds(before.grace), seconds(after.grace), { symbol: 'G', value: p.graceSeconds.value, relation: '=' }),
-    row(`${proxyName} preStop`, preStopValue(container(context.before, proxyName)), preStopValue(container(context.after, proxyName)), env ? undefined : { symbol: 'S', value: p.preStopSeconds.value, relation: '=' }),
-    row('EXIT_ON_ZERO_ACTIVE_CONNECTIONS', flag(before.istio.exitOnZero), flag(after.istio.exitOnZero), env ? { symbol: 'mode', value: true, relation: '=' } : undefined),
-    row('MINIMUM_DRAIN_DURATION', seconds(before.istio.minimumDrainSeconds), seconds(after.istio.minimumDrainSeconds), env ? { symbol: 'M', value: p.minimumDrainSeconds.value, relation: '=' } : undefined),
-    row('drainDuration', seconds(before.istio.drainDurationSeconds), seconds(after.istio.drainDurationSeconds), env ? { symbol: 'D', value: p.drainDurationSeconds.value, relation: '≥' } : undefined),
-    row('terminationDrainDuration', ignored(seconds(before.istio.terminationDrainSeconds), before.istio.exitOnZero.value), ignored(seconds(after.istio.terminationDrainSeconds), after.istio.exitOnZero.value), plan.terminationDrainSeconds ? { symbol: 'T', value: plan.terminationDrainSeconds.value, relation: '≥' } : undefined),
+    row('terminationGracePeriodSeconds', seconds(before.grace), seconds(after.grace), {
+      symbol: 'G',
+      value: p.graceSeconds.value,
+      relation: '=',
+    }),
+    row(
+      `${proxyName} preStop`,
+      preStopValue(container(context.before, proxyName)),
+      preStopValue(container(context.after, proxyName)),
+      env ? undefined : { symbol: 'S', value: p.preStopSeconds.value, relation: '=' },
+    ),
+    row(
+      'EXIT_ON_ZERO_ACTIVE_CONNECTIONS',
+      flag(before.istio.exitOnZero),
+      flag(after.istio.exitOnZero),
+      env ? { symbol: 'mode', value: true, relation: '=' } : undefined,
+    ),
+    row(
+      'MINIMUM_DRAIN_DURATION',
+      seconds(before.istio.minimumDrainSeconds),
+      seconds(after.istio.minimumDrainSeconds),
+      env ? { symbol: 'M', value: p.minimumDrainSeconds.value, relation: '=' } : undefined,
+    ),
+    row(
+      'drainDuration',
+      seconds(before.istio.drainDurationSeconds),
+      seconds(after.istio.drainDurationSeconds),
+      env ? { symbol: 'D', value: p.drainDurationSeconds.value, relation: '≥' } : undefined,
+    ),
+    row(
+      'terminationDrainDuration',
+      ignored(seconds(before.istio.terminationDrainSeconds), before.istio.exitOnZero.value),
+      ignored(seconds(after.istio.terminationDrainSeconds), after.istio.exitOnZero.value),
+      plan.terminationDrainSeconds
+        ? { symbol: 'T', value: plan.terminationDrainSeconds.value, relation: '≥' }
+        : undefined,
+    ),
     // Istio < 1.17 rejects a parentShutdownDuration not above drainDuration (fn/mutators/shared/parentShutdown.ts); shown where either side sets it.
     ...parentShutdownRows(context, plan),
   ];
@@ -58,7 +127,10 @@ export function explainGateway(plan: GatewayPlan, context: ExplainContext): Expl
     inputs: inputsOf(inputs),
     derived,
     settings,
-    timelines: { asWritten: gatewayTimeline(before, trafficInputs), patched: gatewayTimeline(after, trafficInputs) },
+    timelines: {
+      asWritten: gatewayTimeline(before, trafficInputs),
+      patched: gatewayTimeline(after, trafficInputs),
+    },
   };
 }
 
@@ -66,13 +138,22 @@ export function explainGateway(plan: GatewayPlan, context: ExplainContext): Expl
 function parentShutdownRows(context: ExplainContext, plan: GatewayPlan): SettingRow[] {
   const read = (template: PodTemplate): SettingValue | undefined => {
     const proxy = container(template, plan.proxy);
-    if (plan.shape !== 'injected' && !(proxy && mountsPodAnnotations(template, proxy))) return undefined;
+    if (plan.shape !== 'injected' && !(proxy && mountsPodAnnotations(template, proxy)))
+      return undefined;
     const raw = proxyConfigOf(template).fields['parentShutdownDuration'];
     if (raw === undefined || raw === null) return undefined;
     const value = parseGoDurationSeconds(scalarText(raw));
     return value === undefined
-      ? { value: scalarText(raw), display: scalarText(raw), source: `${PROXY_CONFIG_ANNOTATION} (not a Go duration)` }
-      : { value: Math.ceil(value), display: `${Math.ceil(value)} s`, source: PROXY_CONFIG_ANNOTATION };
+      ? {
+          value: scalarText(raw),
+          display: scalarText(raw),
+          source: `${PROXY_CONFIG_ANNOTATION} (not a Go duration)`,
+        }
+      : {
+          value: Math.ceil(value),
+          display: `${Math.ceil(value)} s`,
+          source: PROXY_CONFIG_ANNOTATION,
+        };
   };
   const before = read(context.before);
   const after = read(context.after);

@@ -10,12 +10,26 @@ import { derivation } from './reasons.ts';
  * manifest's value is larger the model keeps it, and the engine drops the change as a no-op.
  * `note` says what S stands for in the mode used.
  */
-export function graceChange(workload: Workload, plan: TimingPlan, inputs: TimingInputs, note: string): ProposedChange[] {
+export function graceChange(
+  workload: Workload,
+  plan: TimingPlan,
+  inputs: TimingInputs,
+  note: string,
+): ProposedChange[] {
   const value = graceToWrite(plan.graceSeconds.value, inputs.existingGraceSeconds);
   if (value === undefined) return [];
-  return [{
-    path: workload.at('spec', 'terminationGracePeriodSeconds'),
-    value,
-    reason: derivation('terminationGracePeriodSeconds', String(value), [plan.graceSeconds, plan.preStopSeconds], inputs, ['W'], [note]),
-  }];
+  return [
+    {
+      path: workload.at('spec', 'terminationGracePeriodSeconds'),
+      value,
+      reason: derivation(
+        'terminationGracePeriodSeconds',
+        String(value),
+        [plan.graceSeconds, plan.preStopSeconds],
+        inputs,
+        ['W'],
+        [note],
+      ),
+    },
+  ];
 }

@@ -24,11 +24,12 @@ import { checkFindings } from './timing.ts';
 import { istioVersionOf } from './version.ts';
 
 /** docs/background.md#istio: EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION exist from Istio 1.12. */
-export const ENV_MODE_SINCE = '1.12';
+const ENV_MODE_SINCE = '1.12';
 
 export const gatewayDrain = defineMutator<GatewayPlan, 'gateway-drain'>({
   id: 'gateway-drain',
-  description: 'Istio gateways: keep serving while the load balancer drains, then exit; grace period to match',
+  description:
+    'Istio gateways: keep serving while the load balancer drains, then exit; grace period to match',
   enabled: (spec) => spec.gateway.mode !== 'off',
   findingCodes: GATEWAY_FINDING_CODES,
   mutate(workload, context): MutatorOutcome<GatewayPlan> {
@@ -50,11 +51,16 @@ export const gatewayDrain = defineMutator<GatewayPlan, 'gateway-drain'>({
           `MINIMUM_DRAIN_DURATION (pkg/envoy/agent.go@1.12.0); this proxy is Istio ${istio.version} (${istio.source}): sleep mode used instead.`,
       });
     }
-    const outcome = mode === 'env' ? envMode(workload, context, shape, proxy, istio) : sleepMode(workload, context, shape, proxy, istio, ENV_MODE_SINCE);
+    const outcome =
+      mode === 'env'
+        ? envMode(workload, context, shape, proxy, istio)
+        : sleepMode(workload, context, shape, proxy, istio, ENV_MODE_SINCE);
     findings.push(...outcome.findings);
     if ('error' in outcome.timing) return { changes: [], findings };
     const { resolved, plan } = outcome.timing;
-    const proxyConfig = proxyConfigReaches(workload, shape, proxy) ? readProxyConfig(workload.template.metadata?.annotations?.[PROXY_CONFIG_ANNOTATION]) : undefined;
+    const proxyConfig = proxyConfigReaches(workload, shape, proxy)
+      ? readProxyConfig(workload.template.metadata?.annotations?.[PROXY_CONFIG_ANNOTATION])
+      : undefined;
     findings.push(
       ...resolved.findings,
       ...checkFindings(plan),
@@ -62,7 +68,13 @@ export const gatewayDrain = defineMutator<GatewayPlan, 'gateway-drain'>({
       ...rolloutFindings(workload, context, resolved.loadBalancer),
     );
     const gatewayPlan: GatewayPlan = {
-      inputs: resolved.inputs, plan, mode, proxy: proxy.name, ...(resolved.loadBalancer ? { loadBalancer: resolved.loadBalancer } : {}), shape, istio,
+      inputs: resolved.inputs,
+      plan,
+      mode,
+      proxy: proxy.name,
+      ...(resolved.loadBalancer ? { loadBalancer: resolved.loadBalancer } : {}),
+      shape,
+      istio,
       ...(outcome.terminationDrain ? { terminationDrainSeconds: outcome.terminationDrain } : {}),
     };
     return { changes: outcome.changes, findings, plan: gatewayPlan };

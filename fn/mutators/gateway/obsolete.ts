@@ -4,20 +4,28 @@
  */
 import type { ProposedFinding } from '../types.ts';
 import type { Workload } from '../../workloads/workload.ts';
-import { envEntry } from './env.ts';
+import { envEntry } from '../shared/env.ts';
 import { PROXY_CONFIG_ANNOTATION } from '../../workloads/istioProxyConfig.ts';
 import { parentShutdownEnforced, PARENT_SHUTDOWN_IGNORED_SINCE } from '../shared/parentShutdown.ts';
 import type { IstioVersion } from './version.ts';
 
 /** Returns an info finding for each obsolete drain setting on the proxy container or in its ProxyConfig fields. */
-export function obsoleteSettings(workload: Workload, container: string, proxyConfig: Readonly<Record<string, unknown>>, istio: IstioVersion): ProposedFinding[] {
+export function obsoleteSettings(
+  workload: Workload,
+  container: string,
+  proxyConfig: Readonly<Record<string, unknown>>,
+  istio: IstioVersion,
+): ProposedFinding[] {
   const findings: ProposedFinding[] = [];
   if (envEntry(workload, container, 'TERMINATION_DRAIN_DURATION_SECONDS')) {
     findings.push({
       severity: 'info',
       code: 'GATEWAY_OBSOLETE_SETTING',
       message: `env TERMINATION_DRAIN_DURATION_SECONDS on container ${container} was removed in Istio 1.10 and does nothing; remove it.`,
-      path: workload.containerAt(container, 'env', { key: 'name', equals: 'TERMINATION_DRAIN_DURATION_SECONDS' }),
+      path: workload.containerAt(container, 'env', {
+        key: 'name',
+        equals: 'TERMINATION_DRAIN_DURATION_SECONDS',
+      }),
     });
   }
   // Only where the version is known to ignore it: up to 1.16 (or unknown) it is what keeps the

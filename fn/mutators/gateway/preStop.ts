@@ -7,21 +7,31 @@ import { SLEEP_ACTION_SINCE, sleepHook } from '../../workloads/preStop.ts';
 
 /** The hook to write, or why none can be written. */
 export type PreStopChoice =
-  | { readonly hook: Record<string, unknown>; readonly how: string }
-  | { readonly refused: string };
+  { readonly hook: Record<string, unknown>; readonly how: string } | { readonly refused: string };
 
 /**
  * Returns the preStop that sleeps `seconds`: the `sleep` action on Kubernetes ≥ 1.30, else
  * `exec sleep` only when config says the image has a shell and `sleep` (the distroless proxy
  * image has neither, docs/background.md#istio), else a refusal.
  */
-export function sleepPreStop(seconds: number, kubernetes: { version: string; source: string }, imageHasShell: { value: boolean; source: string }, envModeAvailable: boolean): PreStopChoice {
+export function sleepPreStop(
+  seconds: number,
+  kubernetes: { version: string; source: string },
+  imageHasShell: { value: boolean; source: string },
+  envModeAvailable: boolean,
+): PreStopChoice {
   const chosen = sleepHook(seconds, kubernetes.version, imageHasShell.value);
   if (chosen.mechanism === 'sleep-action') {
-    return { hook: chosen.hook, how: `Kubernetes sleep action (beta and on by default from ${SLEEP_ACTION_SINCE}; cluster ${kubernetes.version}, ${kubernetes.source})` };
+    return {
+      hook: chosen.hook,
+      how: `Kubernetes sleep action (beta and on by default from ${SLEEP_ACTION_SINCE}; cluster ${kubernetes.version}, ${kubernetes.source})`,
+    };
   }
   if (chosen.mechanism === 'exec-sleep') {
-    return { hook: chosen.hook, how: `exec sleep: cluster ${kubernetes.version} (${kubernetes.source}) is older than ${SLEEP_ACTION_SINCE}, and gateway.imageHasShell is true (${imageHasShell.source})` };
+    return {
+      hook: chosen.hook,
+      how: `exec sleep: cluster ${kubernetes.version} (${kubernetes.source}) is older than ${SLEEP_ACTION_SINCE}, and gateway.imageHasShell is true (${imageHasShell.source})`,
+    };
   }
   return {
     refused:

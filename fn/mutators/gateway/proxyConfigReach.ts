@@ -9,6 +9,10 @@ import type { Container } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 
 /** Returns true when `proxy.istio.io/config` on the pod template reaches this gateway's proxy. */
-export function proxyConfigReaches(workload: Workload, shape: GatewayShape, proxy: Container): boolean {
+export function proxyConfigReaches(
+  workload: Workload,
+  shape: GatewayShape,
+  proxy: Container,
+): boolean {
   return shape === 'injected' || mountsPodAnnotations(workload.template, proxy);
 }

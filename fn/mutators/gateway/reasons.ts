@@ -9,12 +9,21 @@ import type { Derived, TimingInputs } from '../../timing/model.ts';
 export type InputSymbol = 'W' | 'R' | 'B';
 
 /** Returns `setting = value: formula; formula. explanation` and one line per input source. */
-export function derivation(setting: string, value: string, steps: readonly Derived[], inputs: TimingInputs, symbols: readonly InputSymbol[], notes: readonly string[] = []): string {
-  const head = `${setting} = ${value}: ${steps.map((s) => s.formula).join('; ')}. ${steps[0]?.explanation ?? ''}`.trimEnd();
+export function derivation(
+  setting: string,
+  value: string,
+  steps: readonly Derived[],
+  inputs: TimingInputs,
+  symbols: readonly InputSymbol[],
+  notes: readonly string[] = [],
+): string {
+  const head =
+    `${setting} = ${value}: ${steps.map((s) => s.formula).join('; ')}. ${steps[0]?.explanation ?? ''}`.trimEnd();
   return [head, ...notes, ...symbols.map((symbol) => sourceLine(symbol, inputs))].join('\n');
 }
 
 function sourceLine(symbol: InputSymbol, inputs: TimingInputs): string {
-  const sourced = symbol === 'W' ? inputs.drainWindow : symbol === 'R' ? inputs.maxRequest : inputs.buffer;
+  const sourced =
+    symbol === 'W' ? inputs.drainWindow : symbol === 'R' ? inputs.maxRequest : inputs.buffer;
   return `${symbol}: ${sourced.source}`;
 }

@@ -36,13 +36,23 @@ import type { IstioVersion } from './version.ts';
 import { POD_INFO_MOUNT_PATH } from '../../workloads/podAnnotationsFile.ts';
 import { planGatewayTiming } from './timing.ts';
 
-
 /** Returns sleep mode's changes for a gateway. */
-export function sleepMode(workload: Workload, context: MutatorContext, shape: GatewayShape, proxy: Container, istio: IstioVersion, envModeSince: string): ModeOutcome {
+export function sleepMode(
+  workload: Workload,
+  context: MutatorContext,
+  shape: GatewayShape,
+  proxy: Container,
+  istio: IstioVersion,
+  envModeSince: string,
+): ModeOutcome {
   const changes: ProposedChange[] = [];
   const findings: ProposedFinding[] = [];
   const existing = preStopSeconds(proxy.lifecycle?.preStop);
-  const timing = planGatewayTiming(workload, context, existing === undefined ? {} : { existingPreStopSeconds: existing });
+  const timing = planGatewayTiming(
+    workload,
+    context,
+    existing === undefined ? {} : { existingPreStopSeconds: existing },
+  );
   if ('error' in timing) return { changes, findings: [timing.error], timing };
   const { plan, resolved } = timing;
   const inputs = resolved.inputs;
@@ -51,19 +61,37 @@ export function sleepMode(workload: Workload, context: MutatorContext, shape: Ga
   if (existing === undefined) {
     const choice = sleepPreStop(
       plan.preStopSeconds.value,
-      { version: spec.kubernetesVersion, source: sourceText(config, 'kubernetesVersion', 'kube-version') },
-      { value: spec.gateway.imageHasShell, source: sourceText(config, 'gateway.imageHasShell', 'gateway-image-has-shell') },
+      {
+        version: spec.kubernetesVersion,
+        source: sourceText(config, 'kubernetesVersion', 'kube-version'),
+      },
+      {
+        value: spec.gateway.imageHasShell,
+        source: sourceText(config, 'gateway.imageHasShell', 'gateway-image-has-shell'),
+      },
       atLeast(istio.version, envModeSince),
     );
     if ('refused' in choice) {
       // Without the sleep the plan's G has nothing to cover: write nothing rather than half a plan.
-      findings.push({ severity: 'warning', code: 'GATEWAY_NO_PRESTOP', message: choice.refused, path: workload.containerAt(proxy.name, 'lifecycle', 'preStop') });
+      findings.push({
+        severity: 'warning',
+        code: 'GATEWAY_NO_PRESTOP',
+        message: choice.refused,
+        path: workload.containerAt(proxy.name, 'lifecycle', 'preStop'),
+      });
       return { changes, findings, timing };
     }
     changes.push({
       path: workload.containerAt(proxy.name, 'lifecycle', 'preStop'),
       value: choice.hook,
-      reason: derivation('preStop sleep', `${plan.preStopSeconds.value} s`, [plan.preStopSeconds], inputs, [], [`Written as a ${choice.how}.`]),
+      reason: derivation(
+        'preStop sleep',
+        `${plan.preStopSeconds.value} s`,
+        [plan.preStopSeconds],
+        inputs,
+        [],
+        [`Written as a ${choice.how}.`],
+      ),
     });
   }
 
@@ -72,10 +100,29 @@ export function sleepMode(workload: Workload, context: MutatorContext, shape: Ga
   findings.push(...drain.findings);
   const R = inputs.maxRequest.value;
   const terminationDrainPlan = proxyConfigReaches(workload, shape, proxy)
-    ? { value: R, formula: `T = R = ${R}`, explanation: 'After the preStop sleep pilot-agent drains, waits terminationDrainDuration and kills Envoy: the requests accepted until the sleep ended need R.' }
+    ? {
+        value: R,
+        formula: `T = R = ${R}`,
+        explanation:
+          'After the preStop sleep pilot-agent drains, waits terminationDrainDuration and kills Envoy: the requests accepted until the sleep ended need R.',
+      }
     : undefined;
-  changes.push(...graceChange(workload, plan, inputs, existing === undefined ? 'Sleep mode: S is the preStop sleep on the proxy container.' : `Sleep mode: S comes from the preStop hook already on container ${proxy.name}, which is kept.`));
-  return { changes, findings, timing, ...(terminationDrainPlan ? { terminationDrain: terminationDrainPlan } : {}) };
+  changes.push(
+    ...graceChange(
+      workload,
+      plan,
+      inputs,
+      existing === undefined
+        ? 'Sleep mode: S is the preStop sleep on the proxy container.'
+        : `Sleep mode: S comes from the preStop hook already on container ${proxy.name}, which is kept.`,
+    ),
+  );
+  return {
+    changes,
+    findings,
+    timing,
+    ...(terminationDrainPlan ? { terminationDrain: terminationDrainPlan } : {}),
+  };
 }
 
 /**
@@ -83,11 +130,20 @@ export function sleepMode(workload: Workload, context: MutatorContext, shape: Ga
  * the last request accepted before the sleep ended finish. Written where the annotation reaches
  * the proxy; otherwise a finding offers only the remedies that work for this gateway and version.
  */
-function terminationDrain(workload: Workload, shape: GatewayShape, proxy: Container, inputs: TimingInputs, istio: IstioVersion, envModeSince: string): { changes: ProposedChange[]; findings: ProposedFinding[] } {
+function terminationDrain(
+  workload: Workload,
+  shape: GatewayShape,
+  proxy: Container,
+  inputs: TimingInputs,
+  istio: IstioVersion,
+  envModeSince: string,
+): { changes: ProposedChange[]; findings: ProposedFinding[] } {
   const R = inputs.maxRequest.value;
   const path = workload.at('metadata', 'annotations', PROXY_CONFIG_ANNOTATION);
   const reaches = proxyConfigReaches(workload, shape, proxy);
-  const read = reaches ? readProxyConfig(workload.template.metadata?.annotations?.[PROXY_CONFIG_ANNOTATION]) : undefined;
+  const read = reaches
+    ? readProxyConfig(workload.template.metadata?.annotations?.[PROXY_CONFIG_ANNOTATION])
+    : undefined;
   const text = read?.ok ? read.fields['terminationDrainDuration'] : undefined;
   const seconds = typeof text === 'string' ? parseGoDurationSeconds(text) : undefined;
   const wait = seconds ?? ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS;
@@ -98,26 +154,39 @@ function terminationDrain(workload: Workload, shape: GatewayShape, proxy: Contai
     if (merged !== undefined) {
       const kept = Object.keys(read.fields).filter((k) => k !== 'terminationDrainDuration');
       return {
-        changes: [{
-          path,
-          value: merged,
-          reason: [
-            `${PROXY_CONFIG_ANNOTATION} terminationDrainDuration = ${JSON.stringify(value)}: T = R = ${R}. After the preStop sleep container ${proxy.name} gets SIGTERM; ` +
-            `pilot-agent drains the listeners, waits terminationDrainDuration and then kills Envoy (pkg/envoy/agent.go@1.9.0 and @1.24.6 terminate), so the requests accepted ` +
-            `until the sleep ended need that wait to finish (it was ${seconds === undefined ? `Istio's default ${ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS} s` : JSON.stringify(text)}).`,
-            kept.length ? `Merged key by key into the existing ${PROXY_CONFIG_ANNOTATION}; kept: ${kept.join(', ')}.` : '',
-            shape === 'legacy' ? `This gateway is not injected; its pilot-agent reads ${PROXY_CONFIG_ANNOTATION} from the downward-API file ${POD_INFO_MOUNT_PATH}/annotations, which the pod mounts (pilot/cmd/pilot-agent/config/config.go@1.9.0).` : '',
-            `R: ${inputs.maxRequest.source}`,
-          ].filter((line) => line !== '').join('\n'),
-        }],
+        changes: [
+          {
+            path,
+            value: merged,
+            reason: [
+              `${PROXY_CONFIG_ANNOTATION} terminationDrainDuration = ${JSON.stringify(value)}: T = R = ${R}. After the preStop sleep container ${proxy.name} gets SIGTERM; ` +
+                `pilot-agent drains the listeners, waits terminationDrainDuration and then kills Envoy (pkg/envoy/agent.go@1.9.0 and @1.24.6 terminate), so the requests accepted ` +
+                `until the sleep ended need that wait to finish (it was ${seconds === undefined ? `Istio's default ${ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS} s` : JSON.stringify(text)}).`,
+              kept.length
+                ? `Merged key by key into the existing ${PROXY_CONFIG_ANNOTATION}; kept: ${kept.join(', ')}.`
+                : '',
+              shape === 'legacy'
+                ? `This gateway is not injected; its pilot-agent reads ${PROXY_CONFIG_ANNOTATION} from the downward-API file ${POD_INFO_MOUNT_PATH}/annotations, which the pod mounts (pilot/cmd/pilot-agent/config/config.go@1.9.0).`
+                : '',
+              `R: ${inputs.maxRequest.source}`,
+            ]
+              .filter((line) => line !== '')
+              .join('\n'),
+          },
+        ],
         findings: [],
       };
     }
   }
-  const where = seconds === undefined ? `Istio's default ${ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS} s` : `${JSON.stringify(text)} in ${PROXY_CONFIG_ANNOTATION}`;
+  const where =
+    seconds === undefined
+      ? `Istio's default ${ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS} s`
+      : `${JSON.stringify(text)} in ${PROXY_CONFIG_ANNOTATION}`;
   const remedies = [
     // Env mode needs EXIT_ON_ZERO_ACTIVE_CONNECTIONS, which this proxy may not have.
-    ...(atLeast(istio.version, envModeSince) ? ['use --gateway-mode env (exits at zero active connections)'] : []),
+    ...(atLeast(istio.version, envModeSince)
+      ? ['use --gateway-mode env (exits at zero active connections)']
+      : []),
     read && !read.ok
       ? `fix ${PROXY_CONFIG_ANNOTATION} (${read.problem}) and add terminationDrainDuration: ${value} to it`
       : reaches
@@ -127,14 +196,15 @@ function terminationDrain(workload: Workload, shape: GatewayShape, proxy: Contai
   ];
   return {
     changes: [],
-    findings: [{
-      severity: 'warning',
-      code: 'GATEWAY_TERMINATION_DRAIN_SHORT',
-      message:
-        `In sleep mode container ${proxy.name} gets SIGTERM after the preStop sleep; the proxy then drains its listeners, waits terminationDrainDuration ` +
-        `(${where}) and kills Envoy (pkg/envoy/agent.go@1.9.0 and @1.24.6 terminate), cutting requests the plan gives R = ${R} s to finish. ` +
-        `kube-graceful could not set it here. Fix: ${remedies.join('; or ')}.`,
-    }],
+    findings: [
+      {
+        severity: 'warning',
+        code: 'GATEWAY_TERMINATION_DRAIN_SHORT',
+        message:
+          `In sleep mode container ${proxy.name} gets SIGTERM after the preStop sleep; the proxy then drains its listeners, waits terminationDrainDuration ` +
+          `(${where}) and kills Envoy (pkg/envoy/agent.go@1.9.0 and @1.24.6 terminate), cutting requests the plan gives R = ${R} s to finish. ` +
+          `kube-graceful could not set it here. Fix: ${remedies.join('; or ')}.`,
+      },
+    ],
   };
 }
-

@@ -4,7 +4,18 @@
  * fn/explanation/timeline.ts from the values the platform reads; it decides no duration.
  */
 import type { IstioDrainSettings, PreStopRead, Valued } from '../../explanation/podSettings.ts';
-import { deadline, deregistration, Drawing, hookStart, kubeletTimes, preStopSeconds, rejection, secondsText, start, unknownHook } from '../../explanation/timeline.ts';
+import {
+  deadline,
+  deregistration,
+  Drawing,
+  hookStart,
+  kubeletTimes,
+  preStopSeconds,
+  rejection,
+  secondsText,
+  start,
+  unknownHook,
+} from '../../explanation/timeline.ts';
 import type { Timeline, Traffic } from '../../explanation/timeline.ts';
 
 /** What a gateway's shutdown depends on: the proxy is the workload itself (docs/background.md#istio). */
@@ -28,14 +39,24 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
   const G = state.grace.value;
   const P = preStopSeconds(state.preStop, W);
   const { sigterm, kill, hookCut } = kubeletTimes(P, G);
-  const { exitOnZero, minimumDrainSeconds: M, drainDurationSeconds: D, terminationDrainSeconds: TDD } = state.istio;
+  const {
+    exitOnZero,
+    minimumDrainSeconds: M,
+    drainDurationSeconds: D,
+    terminationDrainSeconds: TDD,
+  } = state.istio;
   const proxy = state.proxy;
   start(drawing, state.grace, traffic);
   rejection(drawing, proxy, state.preStop, state.grace);
-  if (state.preStop.seconds !== 0) drawing.event(0, proxy, hookStart(state.preStop, W, 'Envoy keeps serving'));
+  if (state.preStop.seconds !== 0)
+    drawing.event(0, proxy, hookStart(state.preStop, W, 'Envoy keeps serving'));
   unknownHook(drawing, proxy, state.preStop, W, traffic.sender);
   const listenersClose = sigterm + D.value;
-  drawing.event(sigterm, proxy, `SIGTERM${hookCut ? ' (preStop cut at the grace deadline)' : state.preStop.seconds === 0 ? ' (no preStop)' : ' after preStop'}: readiness fails; pilot-agent drains the listeners (still accepting, with Connection: close)`);
+  drawing.event(
+    sigterm,
+    proxy,
+    `SIGTERM${hookCut ? ' (preStop cut at the grace deadline)' : state.preStop.seconds === 0 ? ' (no preStop)' : ' after preStop'}: readiness fails; pilot-agent drains the listeners (still accepting, with Connection: close)`,
+  );
 
   let acceptUntil: number;
   let hardStop: number;
@@ -46,32 +67,85 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
     const lastAccepted = Math.min(acceptUntil, W);
     gone = Math.min(kill, Math.max(earliest, lastAccepted + R));
     hardStop = kill;
-    if (earliest < kill) drawing.event(earliest, proxy, `MINIMUM_DRAIN_DURATION (${secondsText(M.value)}) over: exits at the first second with no active connection`);
-    if (gone > earliest && gone < kill) drawing.event(gone, proxy, `exits: the last requests are done`);
+    if (earliest < kill)
+      drawing.event(
+        earliest,
+        proxy,
+        `MINIMUM_DRAIN_DURATION (${secondsText(M.value)}) over: exits at the first second with no active connection`,
+      );
+    if (gone > earliest && gone < kill)
+      drawing.event(gone, proxy, `exits: the last requests are done`);
     if (earliest < Math.min(W, acceptUntil)) {
-      drawing.window(earliest, Math.min(W, acceptUntil), 'risk', 'early-exit', `${proxy} may exit at any quiet second after MINIMUM_DRAIN_DURATION (${secondsText(M.value)}) while new connections may still arrive ${traffic.sender} → connections refused`);
+      drawing.window(
+        earliest,
+        Math.min(W, acceptUntil),
+        'risk',
+        'early-exit',
+        `${proxy} may exit at any quiet second after MINIMUM_DRAIN_DURATION (${secondsText(M.value)}) while new connections may still arrive ${traffic.sender} → connections refused`,
+      );
     }
   } else {
     gone = Math.min(sigterm + TDD.value, kill);
     acceptUntil = Math.min(listenersClose, gone);
     hardStop = gone;
-    if (gone < kill) drawing.event(gone, proxy, `terminationDrainDuration (${secondsText(TDD.value)}) over: pilot-agent kills Envoy; the gateway is gone`);
+    if (gone < kill)
+      drawing.event(
+        gone,
+        proxy,
+        `terminationDrainDuration (${secondsText(TDD.value)}) over: pilot-agent kills Envoy; the gateway is gone`,
+      );
   }
-  if (listenersClose < gone) drawing.event(listenersClose, proxy, `drainDuration (${secondsText(D.value)}) over: Envoy closes its listeners`);
+  if (listenersClose < gone)
+    drawing.event(
+      listenersClose,
+      proxy,
+      `drainDuration (${secondsText(D.value)}) over: Envoy closes its listeners`,
+    );
   const lastAccepted = Math.min(acceptUntil, W);
   const workDone = lastAccepted + R;
   deadline(drawing, kill, state.grace, gone >= kill ? proxy : undefined);
 
   if (acceptUntil < W) {
-    const why = acceptUntil === gone ? `the gateway is gone at t=${gone}` : `Envoy closed its listeners at t=${acceptUntil} (drainDuration ${secondsText(D.value)})`;
-    drawing.window(acceptUntil, W, 'fail', 'refused', `new connections still arrive ${traffic.sender}, but ${why} → connections refused`);
+    const why =
+      acceptUntil === gone
+        ? `the gateway is gone at t=${gone}`
+        : `Envoy closed its listeners at t=${acceptUntil} (drainDuration ${secondsText(D.value)})`;
+    drawing.window(
+      acceptUntil,
+      W,
+      'fail',
+      'refused',
+      `new connections still arrive ${traffic.sender}, but ${why} → connections refused`,
+    );
   }
   if (hardStop < workDone) {
-    const why = hardStop === kill ? 'SIGKILL at the grace deadline' : `pilot-agent kills Envoy after terminationDrainDuration ${secondsText(TDD.value)}`;
-    drawing.window(hardStop, workDone, 'fail', 'cut', `requests in flight are cut at t=${hardStop} (${why}); the last one accepted at t=${lastAccepted} needs until t=${workDone} (R = ${secondsText(R)})`);
+    const why =
+      hardStop === kill
+        ? 'SIGKILL at the grace deadline'
+        : `pilot-agent kills Envoy after terminationDrainDuration ${secondsText(TDD.value)}`;
+    drawing.window(
+      hardStop,
+      workDone,
+      'fail',
+      'cut',
+      `requests in flight are cut at t=${hardStop} (${why}); the last one accepted at t=${lastAccepted} needs until t=${workDone} (R = ${secondsText(R)})`,
+    );
   }
-  drawing.window(0, lastAccepted, 'ok', 'serving', `new connections accepted${P > 0 ? ` (preStop until t=${sigterm}, then draining with Connection: close)` : ' (draining with Connection: close)'}`);
-  if (Math.min(workDone, hardStop) > lastAccepted) drawing.window(lastAccepted, Math.min(workDone, hardStop), 'ok', 'finishing', `requests in flight finish (R = ${secondsText(R)})`);
+  drawing.window(
+    0,
+    lastAccepted,
+    'ok',
+    'serving',
+    `new connections accepted${P > 0 ? ` (preStop until t=${sigterm}, then draining with Connection: close)` : ' (draining with Connection: close)'}`,
+  );
+  if (Math.min(workDone, hardStop) > lastAccepted)
+    drawing.window(
+      lastAccepted,
+      Math.min(workDone, hardStop),
+      'ok',
+      'finishing',
+      `requests in flight finish (R = ${secondsText(R)})`,
+    );
   deregistration(drawing, traffic, Math.min(workDone, hardStop), gone);
   return drawing.done('deletion', 'no request fails');
 }

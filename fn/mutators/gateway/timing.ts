@@ -15,7 +15,11 @@ export type GatewayTiming =
   | { readonly error: ProposedFinding };
 
 /** Returns the plan for the gateway's pods, or an error finding when an input is out of range. */
-export function planGatewayTiming(workload: Workload, context: MutatorContext, existing: ExistingTiming): GatewayTiming {
+export function planGatewayTiming(
+  workload: Workload,
+  context: MutatorContext,
+  existing: ExistingTiming,
+): GatewayTiming {
   const resolved = resolveTimingInputs(workload, context, existing);
   try {
     return { resolved, plan: planTiming(resolved.inputs) };
@@ -23,7 +27,13 @@ export function planGatewayTiming(workload: Workload, context: MutatorContext, e
     // planTiming throws a RangeError for a value read from the manifest that is not whole
     // seconds in 0–86400 (e.g. terminationGracePeriodSeconds: 1e6): nothing can be planned.
     if (!(error instanceof RangeError)) throw error;
-    return { error: { severity: 'error', code: 'GATEWAY_TIMING_INPUT', message: `No drain plan: ${error.message}. Fix that value in the manifest.` } };
+    return {
+      error: {
+        severity: 'error',
+        code: 'GATEWAY_TIMING_INPUT',
+        message: `No drain plan: ${error.message}. Fix that value in the manifest.`,
+      },
+    };
   }
 }
 

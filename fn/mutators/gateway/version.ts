@@ -31,15 +31,24 @@ const UNRELEASED_CHART_VERSION = '1.0.0';
  * label (pod template first, then the workload), else, for the legacy shape, from the proxyv2
  * image tag (the proxy binary is what reads the env), else from config `istioVersion`.
  */
-export function istioVersionOf(workload: Workload, shape: GatewayShape, context: MutatorContext): IstioVersion {
+export function istioVersionOf(
+  workload: Workload,
+  shape: GatewayShape,
+  context: MutatorContext,
+): IstioVersion {
   const notes: string[] = [];
-  for (const [where, labels] of [['pod template', labelsOf(workload.template.metadata)], ['workload', labelsOf(workload.object.metadata)]] as const) {
+  for (const [where, labels] of [
+    ['pod template', labelsOf(workload.template.metadata)],
+    ['workload', labelsOf(workload.object.metadata)],
+  ] as const) {
     const chart = labels[CHART_LABEL];
     if (chart === undefined) continue;
     const match = /^gateway-(\d+\.\d+\.\d+)(?:[-+].*)?$/.exec(String(chart));
     if (!match) continue;
     if (match[1] === UNRELEASED_CHART_VERSION) {
-      notes.push(`${where} label ${CHART_LABEL}: ${chart} is the unreleased in-repo chart, not an Istio release`);
+      notes.push(
+        `${where} label ${CHART_LABEL}: ${chart} is the unreleased in-repo chart, not an Istio release`,
+      );
       break;
     }
     return { version: match[1]!, source: `${where} label ${CHART_LABEL}: ${chart}`, known: true };
@@ -50,6 +59,13 @@ export function istioVersionOf(workload: Workload, shape: GatewayShape, context:
     if (tag) return { version: tag[1]!, source: `image tag ${image}`, known: true };
   }
   const from = sourceOf(context.config, 'istioVersion');
-  const origin = from === 'default' ? 'default istioVersion; set --istio-version to change' : `istioVersion from ${from}`;
-  return { version: context.spec.istioVersion, source: [origin, ...notes].join('; '), known: from !== 'default' };
+  const origin =
+    from === 'default'
+      ? 'default istioVersion; set --istio-version to change'
+      : `istioVersion from ${from}`;
+  return {
+    version: context.spec.istioVersion,
+    source: [origin, ...notes].join('; '),
+    known: from !== 'default',
+  };
 }

@@ -21,7 +21,7 @@ export interface Layered<T> {
 }
 
 /** An env entry as an overlay writes it. */
-export interface EnvSetting {
+interface EnvSetting {
   readonly value?: unknown;
   readonly valueFrom?: unknown;
 }
@@ -34,7 +34,7 @@ export interface EffectiveSettings {
 }
 
 /** The env names the plan owns. */
-export const OWNED_ENV = ['MINIMUM_DRAIN_DURATION', 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS'] as const;
+const OWNED_ENV = ['MINIMUM_DRAIN_DURATION', 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS'] as const;
 
 /**
  * Returns the settings in effect from the class-defaults overlay, the parameters overlay and the
@@ -42,8 +42,15 @@ export const OWNED_ENV = ['MINIMUM_DRAIN_DURATION', 'EXIT_ON_ZERO_ACTIVE_CONNECT
  * `spec.template.metadata.annotations`, kube-gateway.yaml@1.26.8, @1.30.3). Unreadable overlays
  * count as absent (the caller reports them).
  */
-export function effectiveSettings(gateway: GatewayObject, classOverlay: OverlayRead, parametersOverlay: OverlayRead): EffectiveSettings {
-  const layers: Array<[Layer, OverlayRead]> = [['parameters', parametersOverlay], ['class-defaults', classOverlay]];
+export function effectiveSettings(
+  gateway: GatewayObject,
+  classOverlay: OverlayRead,
+  parametersOverlay: OverlayRead,
+): EffectiveSettings {
+  const layers: Array<[Layer, OverlayRead]> = [
+    ['parameters', parametersOverlay],
+    ['class-defaults', classOverlay],
+  ];
   let grace: Layered<unknown> | undefined;
   let proxyConfig: Layered<unknown> | undefined;
   const env: Record<string, Layered<EnvSetting>> = {};
@@ -51,27 +58,46 @@ export function effectiveSettings(gateway: GatewayObject, classOverlay: OverlayR
     if (overlay.state !== 'ok') continue;
     const podSpec = dig(overlay.data, 'spec', 'template', 'spec');
     const ownGrace = dig(podSpec, 'terminationGracePeriodSeconds');
-    if (grace === undefined && ownGrace !== undefined && ownGrace !== null) grace = { value: ownGrace, layer };
-    const ownProxyConfig = dig(overlay.data, 'spec', 'template', 'metadata', 'annotations', PROXY_CONFIG_ANNOTATION);
-    if (proxyConfig === undefined && ownProxyConfig !== undefined && ownProxyConfig !== null) proxyConfig = { value: ownProxyConfig, layer };
+    if (grace === undefined && ownGrace !== undefined && ownGrace !== null)
+      grace = { value: ownGrace, layer };
+    const ownProxyConfig = dig(
+      overlay.data,
+      'spec',
+      'template',
+      'metadata',
+      'annotations',
+      PROXY_CONFIG_ANNOTATION,
+    );
+    if (proxyConfig === undefined && ownProxyConfig !== undefined && ownProxyConfig !== null)
+      proxyConfig = { value: ownProxyConfig, layer };
     const proxy = namedItem(dig(podSpec, 'containers'), PROXY_CONTAINER);
     for (const name of OWNED_ENV) {
       const entry = namedItem(proxy?.item['env'], name);
-      if (env[name] === undefined && entry !== undefined) env[name] = { value: { value: entry.item['value'], valueFrom: entry.item['valueFrom'] }, layer };
+      if (env[name] === undefined && entry !== undefined)
+        env[name] = {
+          value: { value: entry.item['value'], valueFrom: entry.item['valueFrom'] },
+          layer,
+        };
     }
   }
   if (proxyConfig === undefined) {
     const infra = gateway.spec?.infrastructure?.annotations;
     const copied = infra ?? gateway.metadata?.annotations;
     const fromGateway = copied?.[PROXY_CONFIG_ANNOTATION];
-    if (fromGateway !== undefined && fromGateway !== null) proxyConfig = { value: fromGateway, layer: 'gateway-annotations' };
+    if (fromGateway !== undefined && fromGateway !== null)
+      proxyConfig = { value: fromGateway, layer: 'gateway-annotations' };
   }
   return { ...(grace ? { grace } : {}), env, ...(proxyConfig ? { proxyConfig } : {}) };
 }
 
 /** Returns the layer in words for messages. */
-export function layerName(layer: Layer, names: { readonly parameters?: string; readonly classDefaults?: string }): string {
-  if (layer === 'parameters') return `the Gateway's parameters ConfigMap ${names.parameters ?? ''}`.trimEnd();
-  if (layer === 'class-defaults') return `the class-defaults ConfigMap ${names.classDefaults ?? ''}`.trimEnd();
+export function layerName(
+  layer: Layer,
+  names: { readonly parameters?: string; readonly classDefaults?: string },
+): string {
+  if (layer === 'parameters')
+    return `the Gateway's parameters ConfigMap ${names.parameters ?? ''}`.trimEnd();
+  if (layer === 'class-defaults')
+    return `the class-defaults ConfigMap ${names.classDefaults ?? ''}`.trimEnd();
   return "the Gateway's infrastructure annotations (copied onto the pod template)";
 }

@@ -30,13 +30,6 @@ export const OVERLAYS_SINCE: MinorVersion = { major: 1, minor: 26 };
  */
 export const CLASS_DEFAULTS_LABEL = 'gateway.istio.io/defaults-for-class';
 
-/**
- * The keys a parameters or class-defaults ConfigMap may hold; any other key fails the whole render
- * ("unsupported overlay", `supportedOverlays` in deploymentcontroller.go@1.26.8 and
- * gatewaycommon/deploymentcontroller.go@1.30.3).
- */
-export const SUPPORTED_OVERLAY_KEYS: readonly string[] = ['deployment', 'service', 'serviceAccount', 'horizontalPodAutoscaler', 'podDisruptionBudget'];
-
 /** The class istiod deploys with the `kube-gateway` template by default (`PILOT_GATEWAY_API_DEFAULT_GATEWAYCLASS_NAME`, pilot/pkg/features; `getClassInfos` in deploymentcontroller.go@1.26.8). */
 export const DEFAULT_ISTIO_GATEWAY_CLASS = 'istio';
 
@@ -56,17 +49,6 @@ export const PROXY_CONFIG_ANNOTATION = 'proxy.istio.io/config';
  */
 export const SERVICE_TYPE_ANNOTATION = 'networking.istio.io/service-type';
 
-/**
- * `spec.infrastructure.annotations` replace the Gateway's own metadata annotations as what is copied
- * onto the generated Service, Deployment and pod template from 1.21 (`gwInfra.Annotations`,
- * deploymentcontroller.go@1.21.0; `extractInfrastructureMetadata`, @1.22.8 to @1.28.10). Without
- * them the Gateway's own annotations are copied, unless istiod runs with
- * `PILOT_ENABLE_GATEWAY_API_COPY_LABELS_ANNOTATIONS=false` (from 1.27, default true:
- * pilot/pkg/features/experimental.go@1.27.0, @1.30.3). Keys under `gateway.networking.k8s.io/`
- * are dropped (`translateInfraMeta`).
- */
-export const INFRASTRUCTURE_ANNOTATIONS_SINCE: MinorVersion = { major: 1, minor: 21 };
-
 /** Annotations the kube-gateway template leaves off every generated object (`omit …`, kube-gateway.yaml@1.26.8, @1.30.3). */
 export const TEMPLATE_OMITTED_ANNOTATIONS: readonly string[] = [
   'kubectl.kubernetes.io/last-applied-configuration',
@@ -77,5 +59,7 @@ export const TEMPLATE_OMITTED_ANNOTATIONS: readonly string[] = [
 
 /** Returns true when `version` is at least `since`. */
 export function atLeast(version: MinorVersion, since: MinorVersion): boolean {
-  return version.major > since.major || (version.major === since.major && version.minor >= since.minor);
+  return (
+    version.major > since.major || (version.major === since.major && version.minor >= since.minor)
+  );
 }

@@ -4,7 +4,12 @@
  * class-defaults ConfigMap applies.
  */
 import type { KubeObject } from '../../core/kubeObject.ts';
-import { CLASS_DEFAULTS_LABEL, DEFAULT_ISTIO_GATEWAY_CLASS, ISTIO_GATEWAY_CONTROLLER } from './facts.ts';
+import {
+  CLASS_DEFAULTS_LABEL,
+  DEFAULT_ISTIO_GATEWAY_CLASS,
+  ISTIO_GATEWAY_CONTROLLER,
+} from './facts.ts';
+import { specField } from '../../core/kubeObject.ts';
 
 /** `gateway.networking.k8s.io` `Gateway`, the fields read here. */
 export interface GatewayObject extends KubeObject {
@@ -25,11 +30,15 @@ export interface ConfigMapObject extends KubeObject {
 
 /** Returns true for a `gateway.networking.k8s.io` Gateway. */
 export function isGateway(object: KubeObject): object is GatewayObject {
-  return object.kind === 'Gateway' && typeof object.apiVersion === 'string' && object.apiVersion.startsWith('gateway.networking.k8s.io/');
+  return (
+    object.kind === 'Gateway' &&
+    typeof object.apiVersion === 'string' &&
+    object.apiVersion.startsWith('gateway.networking.k8s.io/')
+  );
 }
 
 /** Returns true for a core ConfigMap. */
-export function isConfigMap(object: KubeObject): object is ConfigMapObject {
+function isConfigMap(object: KubeObject): object is ConfigMapObject {
   return object.kind === 'ConfigMap' && object.apiVersion === 'v1';
 }
 
@@ -42,7 +51,11 @@ export function isConfigMap(object: KubeObject): object is ConfigMapObject {
 export function istioGatewayClasses(objects: readonly KubeObject[]): Set<string> {
   const classes = new Set([DEFAULT_ISTIO_GATEWAY_CLASS]);
   for (const object of objects) {
-    if (object.kind === 'GatewayClass' && (object.spec as { controllerName?: unknown } | undefined)?.controllerName === ISTIO_GATEWAY_CONTROLLER && typeof object.metadata?.name === 'string') {
+    if (
+      object.kind === 'GatewayClass' &&
+      specField(object, 'controllerName') === ISTIO_GATEWAY_CONTROLLER &&
+      typeof object.metadata?.name === 'string'
+    ) {
       classes.add(object.metadata.name);
     }
   }
@@ -62,13 +75,23 @@ export function parametersRefOf(gateway: GatewayObject): ParametersRef {
   const group = typeof ref.group === 'string' ? ref.group : '';
   const refKind = typeof ref.kind === 'string' ? ref.kind : '';
   // istiod accepts exactly group "" and kind ConfigMap, in the Gateway's own namespace.
-  if (group === '' && refKind === 'ConfigMap' && typeof ref.name === 'string' && ref.name !== '') return { kind: 'configMap', name: ref.name };
+  if (group === '' && refKind === 'ConfigMap' && typeof ref.name === 'string' && ref.name !== '')
+    return { kind: 'configMap', name: ref.name };
   return { kind: 'other', group, refKind };
 }
 
 /** Returns the ConfigMap `namespace/name` in `objects`, or undefined. A missing namespace on either side matches (a render left to `helm -n`). */
-export function findConfigMap(objects: readonly KubeObject[], namespace: string | undefined, name: string): ConfigMapObject | undefined {
-  return objects.find((o): o is ConfigMapObject => isConfigMap(o) && o.metadata?.name === name && sameNamespace(o.metadata?.namespace, namespace));
+export function findConfigMap(
+  objects: readonly KubeObject[],
+  namespace: string | undefined,
+  name: string,
+): ConfigMapObject | undefined {
+  return objects.find(
+    (o): o is ConfigMapObject =>
+      isConfigMap(o) &&
+      o.metadata?.name === name &&
+      sameNamespace(o.metadata?.namespace, namespace),
+  );
 }
 
 /**
@@ -83,7 +106,9 @@ export function classDefaultsFor(
 ): { readonly configMap: ConfigMapObject; readonly ambiguous: boolean } | undefined {
   const found = objects.filter(
     (o): o is ConfigMapObject =>
-      isConfigMap(o) && o.metadata?.labels?.[CLASS_DEFAULTS_LABEL] === className && (istiodNamespace === undefined || sameNamespace(o.metadata?.namespace, istiodNamespace)),
+      isConfigMap(o) &&
+      o.metadata?.labels?.[CLASS_DEFAULTS_LABEL] === className &&
+      (istiodNamespace === undefined || sameNamespace(o.metadata?.namespace, istiodNamespace)),
   );
   const first = found[0];
   return first === undefined ? undefined : { configMap: first, ambiguous: found.length > 1 };

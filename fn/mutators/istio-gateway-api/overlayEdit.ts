@@ -24,14 +24,29 @@ const POD_SPEC = ['spec', 'template', 'spec'] as const;
  * place), or undefined for a new one. Returns undefined when a list on the way is not a list (the
  * caller reports the overlay as not mergeable).
  */
-export function mergeDeploymentOverlay(overlay: { readonly document: Document; readonly text: string } | undefined, settings: OverlaySettings): string | undefined {
+export function mergeDeploymentOverlay(
+  overlay: { readonly document: Document; readonly text: string } | undefined,
+  settings: OverlaySettings,
+): string | undefined {
   // Block sequences keep the user's indentation (`key:\n- item` or `key:\n  - item`).
   const indentSeq = overlay === undefined || !/^( *)[^\s#-][^\n]*:\n\1- /m.test(overlay.text);
   const doc = overlay?.document ?? new Document({});
   doc.contents ??= doc.createNode({});
   if (!isMap(doc.contents)) return undefined;
-  if (settings.graceSeconds !== undefined && !setDeep(doc, [...POD_SPEC, 'terminationGracePeriodSeconds'], settings.graceSeconds)) return undefined;
-  if (settings.proxyConfig !== undefined && !setDeep(doc, ['spec', 'template', 'metadata', 'annotations', PROXY_CONFIG_ANNOTATION], settings.proxyConfig)) return undefined;
+  if (
+    settings.graceSeconds !== undefined &&
+    !setDeep(doc, [...POD_SPEC, 'terminationGracePeriodSeconds'], settings.graceSeconds)
+  )
+    return undefined;
+  if (
+    settings.proxyConfig !== undefined &&
+    !setDeep(
+      doc,
+      ['spec', 'template', 'metadata', 'annotations', PROXY_CONFIG_ANNOTATION],
+      settings.proxyConfig,
+    )
+  )
+    return undefined;
   if (settings.env.length > 0 && !setEnv(doc, doc.toJS(), settings.env)) return undefined;
   return doc.toString({ lineWidth: 0, indentSeq });
 }
@@ -45,7 +60,10 @@ function setDeep(doc: Document, path: readonly string[], value: unknown): boolea
   for (let i = 0; i < path.length; i++) {
     const prefix = path.slice(0, i);
     if (i > 0 && !isMap(doc.getIn(prefix, true))) return false;
-    const next = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[path[i]!] : undefined;
+    const next =
+      node !== null && typeof node === 'object'
+        ? (node as Record<string, unknown>)[path[i]!]
+        : undefined;
     if (i === path.length - 1) {
       // A scalar already there keeps its node, and so its comment.
       const existing = doc.getIn(path, true);

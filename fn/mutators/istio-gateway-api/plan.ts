@@ -50,7 +50,7 @@ export interface IstioGatewayApiInputs {
 }
 
 /** A finding, as fn/mutators/types.ts ProposedFinding has it, naming the object it is about. */
-export interface IstioGatewayApiFinding {
+interface IstioGatewayApiFinding {
   readonly severity: 'error' | 'warning' | 'info';
   readonly code: string;
   readonly message: string;
@@ -59,7 +59,7 @@ export interface IstioGatewayApiFinding {
 }
 
 /** A field to set on an object of the stream (as fn/mutators/types.ts ProposedChange, plus which object). */
-export interface IstioGatewayApiChange {
+interface IstioGatewayApiChange {
   readonly object: 'gateway' | 'parameters';
   readonly path: FieldPath;
   readonly value: unknown;
@@ -71,11 +71,15 @@ export interface IstioGatewayApiOutcome {
   readonly changes: readonly IstioGatewayApiChange[];
   readonly create?: { readonly configMap: ConfigMapObject; readonly reason: string };
   readonly findings: readonly IstioGatewayApiFinding[];
-  readonly timing?: { readonly inputs: TimingInputs; readonly plan: TimingPlan; readonly loadBalancer: LoadBalancerRecognition };
+  readonly timing?: {
+    readonly inputs: TimingInputs;
+    readonly plan: TimingPlan;
+    readonly loadBalancer: LoadBalancerRecognition;
+  };
 }
 
 /** Returns the name of the ConfigMap kube-graceful creates for a Gateway without parameters. */
-export function generatedConfigMapName(gatewayName: string): string {
+function generatedConfigMapName(gatewayName: string): string {
   return `${gatewayName}-kube-graceful`;
 }
 
@@ -88,16 +92,18 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
   if (!atLeast(inputs.istioVersion, OVERLAYS_SINCE)) {
     return {
       changes: [],
-      findings: [{
-        severity: 'warning',
-        code: 'ISTIO_GATEWAY_API_OVERLAYS_UNSUPPORTED',
-        object: 'gateway',
-        message:
-          `${gatewayRef}: istiod generates this Gateway's Deployment with a 30 s grace period and Istio's drain defaults, and before Istio 1.26 ` +
-          `nothing in the Gateway can change them (spec.infrastructure.parametersRef and class-defaults ConfigMaps are read from 1.26: ` +
-          `pilot/pkg/config/kube/gateway/deploymentcontroller.go@1.26.0, absent @1.25.5); ${version}. Nothing written. Upgrade istiod to 1.26 or later, ` +
-          'or deploy the gateway with the gateway Helm chart (manifests/charts/gateway), whose Deployment is in the rendered stream for kube-graceful to patch.',
-      }],
+      findings: [
+        {
+          severity: 'warning',
+          code: 'ISTIO_GATEWAY_API_OVERLAYS_UNSUPPORTED',
+          object: 'gateway',
+          message:
+            `${gatewayRef}: istiod generates this Gateway's Deployment with a 30 s grace period and Istio's drain defaults, and before Istio 1.26 ` +
+            `nothing in the Gateway can change them (spec.infrastructure.parametersRef and class-defaults ConfigMaps are read from 1.26: ` +
+            `pilot/pkg/config/kube/gateway/deploymentcontroller.go@1.26.0, absent @1.25.5); ${version}. Nothing written. Upgrade istiod to 1.26 or later, ` +
+            'or deploy the gateway with the gateway Helm chart (manifests/charts/gateway), whose Deployment is in the rendered stream for kube-graceful to patch.',
+        },
+      ],
     };
   }
 
@@ -106,15 +112,17 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
   if (ref.kind === 'other') {
     return {
       changes: [],
-      findings: [{
-        severity: 'warning',
-        code: 'ISTIO_GATEWAY_API_PARAMETERS_NOT_CONFIGMAP',
-        object: 'gateway',
-        path: ['spec', 'infrastructure', 'parametersRef'],
-        message:
-          `${gatewayRef}: spec.infrastructure.parametersRef names ${ref.group || 'core'}/${ref.refKind || '(no kind)'}, but istiod accepts only a core ConfigMap ` +
-          `and deploys nothing for this Gateway otherwise ("unknown infrastructure parameters type": fetchParameters, deploymentcontroller.go@1.26.8). Nothing written.`,
-      }],
+      findings: [
+        {
+          severity: 'warning',
+          code: 'ISTIO_GATEWAY_API_PARAMETERS_NOT_CONFIGMAP',
+          object: 'gateway',
+          path: ['spec', 'infrastructure', 'parametersRef'],
+          message:
+            `${gatewayRef}: spec.infrastructure.parametersRef names ${ref.group || 'core'}/${ref.refKind || '(no kind)'}, but istiod accepts only a core ConfigMap ` +
+            `and deploys nothing for this Gateway otherwise ("unknown infrastructure parameters type": fetchParameters, deploymentcontroller.go@1.26.8). Nothing written.`,
+        },
+      ],
     };
   }
   const namespace = gateway.metadata?.namespace;
@@ -127,15 +135,17 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
     if (parameters === undefined) {
       return {
         changes: [],
-        findings: [{
-          severity: 'warning',
-          code: 'ISTIO_GATEWAY_API_PARAMETERS_NOT_IN_STREAM',
-          object: 'gateway',
-          path: ['spec', 'infrastructure', 'parametersRef', 'name'],
-          message:
-            `${gatewayRef}: its parameters ConfigMap ${ref.name} is not in the stream, so its deployment overlay cannot be merged (pointing the Gateway ` +
-            'elsewhere would drop it). Nothing written. Render the ConfigMap together with the Gateway, or add the settings named by `kube-graceful explain` to it by hand.',
-        }],
+        findings: [
+          {
+            severity: 'warning',
+            code: 'ISTIO_GATEWAY_API_PARAMETERS_NOT_IN_STREAM',
+            object: 'gateway',
+            path: ['spec', 'infrastructure', 'parametersRef', 'name'],
+            message:
+              `${gatewayRef}: its parameters ConfigMap ${ref.name} is not in the stream, so its deployment overlay cannot be merged (pointing the Gateway ` +
+              'elsewhere would drop it). Nothing written. Render the ConfigMap together with the Gateway, or add the settings named by `kube-graceful explain` to it by hand.',
+          },
+        ],
       };
     }
   } else {
@@ -143,12 +153,14 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
     if (findConfigMap(objects, namespace, parametersName) !== undefined) {
       return {
         changes: [],
-        findings: [{
-          severity: 'warning',
-          code: 'ISTIO_GATEWAY_API_CONFIGMAP_NAME_TAKEN',
-          object: 'gateway',
-          message: `${gatewayRef}: kube-graceful would create ConfigMap ${parametersName} for its settings, but a ConfigMap of that name is already in the stream and the Gateway does not reference it. Nothing written; set spec.infrastructure.parametersRef to it or rename it.`,
-        }],
+        findings: [
+          {
+            severity: 'warning',
+            code: 'ISTIO_GATEWAY_API_CONFIGMAP_NAME_TAKEN',
+            object: 'gateway',
+            message: `${gatewayRef}: kube-graceful would create ConfigMap ${parametersName} for its settings, but a ConfigMap of that name is already in the stream and the Gateway does not reference it. Nothing written; set spec.infrastructure.parametersRef to it or rename it.`,
+          },
+        ],
       };
     }
   }
@@ -172,40 +184,74 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
       message:
         `No ConfigMap labelled gateway.istio.io/defaults-for-class: ${inputs.className} is in the stream${inputs.istiodNamespace ? ` (namespace ${inputs.istiodNamespace})` : ''}; ` +
         "the plan assumes there is none (the istiod chart's gatewayClasses value is empty by default). If there is one, what it sets for the Deployment is " +
-        "overridden for this Gateway by the values written here, and load-balancer annotations in its service overlay are not counted: render it with the Gateway, or set drain-window.",
+        'overridden for this Gateway by the values written here, and load-balancer annotations in its service overlay are not counted: render it with the Gateway, or set drain-window.',
     });
   }
   const classOverlay = readOverlay(classDefaults?.configMap, 'deployment');
   const classService = readOverlay(classDefaults?.configMap, 'service');
   const parametersOverlay = readOverlay(parameters, 'deployment');
   const parametersService = readOverlay(parameters, 'service');
-  for (const [read, object, key] of [[classOverlay, 'class-defaults', 'deployment'], [classService, 'class-defaults', 'service'], [parametersService, 'parameters', 'service']] as const) {
+  for (const [read, object, key] of [
+    [classOverlay, 'class-defaults', 'deployment'],
+    [classService, 'class-defaults', 'service'],
+    [parametersService, 'parameters', 'service'],
+  ] as const) {
     if (read.state === 'unreadable') {
-      findings.push({ severity: 'warning', code: 'ISTIO_GATEWAY_API_OVERLAY_NOT_MERGEABLE', object, path: ['data', key], message: `${read.problem}: read as absent for this Gateway's plan.` });
+      findings.push({
+        severity: 'warning',
+        code: 'ISTIO_GATEWAY_API_OVERLAY_NOT_MERGEABLE',
+        object,
+        path: ['data', key],
+        message: `${read.problem}: read as absent for this Gateway's plan.`,
+      });
     }
   }
   if (parametersOverlay.state === 'unreadable') {
-    return { changes: [], findings: [...findings, notMergeable(parametersName, parametersOverlay.problem)] };
+    return {
+      changes: [],
+      findings: [...findings, notMergeable(parametersName, parametersOverlay.problem)],
+    };
   }
 
-  const names = { parameters: parametersName, classDefaults: classDefaults?.configMap.metadata?.name ?? '' };
+  const names = {
+    parameters: parametersName,
+    classDefaults: classDefaults?.configMap.metadata?.name ?? '',
+  };
   const effective = effectiveSettings(gateway, classOverlay, parametersOverlay);
   const service = generatedService(gateway, inputs.className, [classService, parametersService]);
   const proxyConfig = readProxyConfigText(effective.proxyConfig?.value);
   const userMinimum = readableSeconds(effective.env['MINIMUM_DRAIN_DURATION']?.value.value);
   const graceValue = effective.grace?.value;
-  if (graceValue !== undefined && (typeof graceValue !== 'number' || !Number.isSafeInteger(graceValue) || graceValue < 0)) {
-    return { changes: [], findings: [...findings, timingInputError(`terminationGracePeriodSeconds ${JSON.stringify(graceValue)} in ${layerName(effective.grace!.layer, names)} is not a whole number of seconds`)] };
+  if (
+    graceValue !== undefined &&
+    (typeof graceValue !== 'number' || !Number.isSafeInteger(graceValue) || graceValue < 0)
+  ) {
+    return {
+      changes: [],
+      findings: [
+        ...findings,
+        timingInputError(
+          `terminationGracePeriodSeconds ${JSON.stringify(graceValue)} in ${layerName(effective.grace!.layer, names)} is not a whole number of seconds`,
+        ),
+      ],
+    };
   }
-  const drainWindow: Sourced = inputs.drainWindow ?? { value: service.recognition.drainWindowSeconds, source: `W: ${service.recognition.evidence} (the Service istiod generates for ${gatewayRef})` };
+  const drainWindow: Sourced = inputs.drainWindow ?? {
+    value: service.recognition.drainWindowSeconds,
+    source: `W: ${service.recognition.evidence} (the Service istiod generates for ${gatewayRef})`,
+  };
   const timingInputs: TimingInputs = {
     drainWindow,
     maxRequest: inputs.maxRequest,
     buffer: inputs.buffer,
     ...(typeof graceValue === 'number' ? { existingGraceSeconds: graceValue } : {}),
-    ...(proxyConfig.ok && proxyConfig.drainSeconds !== undefined ? { existingDrainDurationSeconds: Math.ceil(proxyConfig.drainSeconds) } : {}),
+    ...(proxyConfig.ok && proxyConfig.drainSeconds !== undefined
+      ? { existingDrainDurationSeconds: Math.ceil(proxyConfig.drainSeconds) }
+      : {}),
     // A user's longer minimum drain is kept, so the proxy serves that long: the model's S.
-    ...(userMinimum !== undefined && userMinimum > drainWindow.value ? { existingPreStopSeconds: Math.ceil(userMinimum) } : {}),
+    ...(userMinimum !== undefined && userMinimum > drainWindow.value
+      ? { existingPreStopSeconds: Math.ceil(userMinimum) }
+      : {}),
   };
   let plan: TimingPlan;
   try {
@@ -227,20 +273,50 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
       },
     };
   }
-  findings.push(...plan.checks.filter((c) => c.code !== 'SIDECAR_WAIT_NOT_BELOW_GRACE' && c.code !== 'PRESTOP_BELOW_WINDOW').map((c) => ({ severity: c.severity, code: c.code, message: c.message })));
+  findings.push(
+    ...plan.checks
+      .filter((c) => c.code !== 'SIDECAR_WAIT_NOT_BELOW_GRACE' && c.code !== 'PRESTOP_BELOW_WINDOW')
+      .map((c) => ({ severity: c.severity, code: c.code, message: c.message })),
+  );
   const timing = { inputs: timingInputs, plan, loadBalancer: service.recognition };
 
-  const settings = decideSettings(effective, plan, timingInputs, names, version, findings, proxyConfig);
-  if (settings.graceSeconds === undefined && settings.env.length === 0 && settings.proxyConfig === undefined) {
+  const settings = decideSettings(
+    effective,
+    plan,
+    timingInputs,
+    names,
+    version,
+    findings,
+    proxyConfig,
+  );
+  if (
+    settings.graceSeconds === undefined &&
+    settings.env.length === 0 &&
+    settings.proxyConfig === undefined
+  ) {
     return { changes: [], findings, timing };
   }
-  const merged = mergeDeploymentOverlay(parametersOverlay.state === 'ok' ? parametersOverlay : undefined, settings);
+  const merged = mergeDeploymentOverlay(
+    parametersOverlay.state === 'ok' ? parametersOverlay : undefined,
+    settings,
+  );
   if (merged === undefined) {
-    return { changes: [], findings: [...findings, notMergeable(parametersName, 'data.deployment has a containers or env that is not a list')], timing };
+    return {
+      changes: [],
+      findings: [
+        ...findings,
+        notMergeable(parametersName, 'data.deployment has a containers or env that is not a list'),
+      ],
+      timing,
+    };
   }
   const reason = settings.reasons.join('\n');
   if (parameters !== undefined) {
-    return { changes: [{ object: 'parameters', path: ['data', 'deployment'], value: merged, reason }], findings, timing };
+    return {
+      changes: [{ object: 'parameters', path: ['data', 'deployment'], value: merged, reason }],
+      findings,
+      timing,
+    };
   }
   const configMap: ConfigMapObject = {
     apiVersion: 'v1',
@@ -252,7 +328,14 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
     `${gatewayRef} has no spec.infrastructure.parametersRef: kube-graceful creates ConfigMap ${parametersName} in its namespace (istiod reads a parameters ConfigMap ` +
     'only there: fetchParameters, deploymentcontroller.go@1.26.8) and points the Gateway at it. istiod merges its data.deployment into the Deployment it generates, after the class defaults, so it wins.';
   return {
-    changes: [{ object: 'gateway', path: ['spec', 'infrastructure', 'parametersRef'], value: { group: '', kind: 'ConfigMap', name: parametersName }, reason: why }],
+    changes: [
+      {
+        object: 'gateway',
+        path: ['spec', 'infrastructure', 'parametersRef'],
+        value: { group: '', kind: 'ConfigMap', name: parametersName },
+        reason: why,
+      },
+    ],
     create: { configMap, reason: `${why}\n${reason}` },
     findings,
     timing,
@@ -278,24 +361,59 @@ function decideSettings(
   const minimum = effective.env['MINIMUM_DRAIN_DURATION'];
   const minimumSeconds = readableSeconds(minimum?.value.value);
   let minimumHolds = true;
-  if (minimum !== undefined && (minimum.value.valueFrom !== undefined || minimumSeconds === undefined)) {
+  if (
+    minimum !== undefined &&
+    (minimum.value.valueFrom !== undefined || minimumSeconds === undefined)
+  ) {
     minimumHolds = false;
-    findings.push(otherValueKept('MINIMUM_DRAIN_DURATION', minimum, where(minimum), `the plan needs ${formatGoDurationSeconds(M.value)} (${M.formula}); Istio reads only a Go duration in value and falls back to 5 s otherwise (pilot/cmd/pilot-agent/options/options.go@1.26.8)`));
+    findings.push(
+      otherValueKept(
+        'MINIMUM_DRAIN_DURATION',
+        minimum,
+        where(minimum),
+        `the plan needs ${formatGoDurationSeconds(M.value)} (${M.formula}); Istio reads only a Go duration in value and falls back to 5 s otherwise (pilot/cmd/pilot-agent/options/options.go@1.26.8)`,
+      ),
+    );
   } else if (minimumSeconds !== undefined && minimumSeconds >= M.value) {
-    if (minimumSeconds > M.value) findings.push(keptLarger('MINIMUM_DRAIN_DURATION', String(minimum!.value.value), where(minimum!), `${formatGoDurationSeconds(M.value)} (${M.formula})`));
+    if (minimumSeconds > M.value)
+      findings.push(
+        keptLarger(
+          'MINIMUM_DRAIN_DURATION',
+          String(minimum!.value.value),
+          where(minimum!),
+          `${formatGoDurationSeconds(M.value)} (${M.formula})`,
+        ),
+      );
   } else {
     const value = formatGoDurationSeconds(M.value);
     env.push({ name: 'MINIMUM_DRAIN_DURATION', value });
-    reasons.push(line(`istio-proxy env MINIMUM_DRAIN_DURATION = "${value}"`, [M, plan.preStopSeconds], minimum ? `raised from ${JSON.stringify(minimum.value.value)} set in ${where(minimum)}` : undefined));
+    reasons.push(
+      line(
+        `istio-proxy env MINIMUM_DRAIN_DURATION = "${value}"`,
+        [M, plan.preStopSeconds],
+        minimum
+          ? `raised from ${JSON.stringify(minimum.value.value)} set in ${where(minimum)}`
+          : undefined,
+      ),
+    );
   }
 
   // EXIT_ON_ZERO_ACTIVE_CONNECTIONS: only over a minimum drain that holds (as envMode.ts), never over a user's other value.
   const exit = effective.env['EXIT_ON_ZERO_ACTIVE_CONNECTIONS'];
   if (exit !== undefined && !goBoolTrue(exit.value.value)) {
-    findings.push(otherValueKept('EXIT_ON_ZERO_ACTIVE_CONNECTIONS', exit, where(exit), 'without it pilot-agent does not exit at zero connections after MINIMUM_DRAIN_DURATION but kills Envoy after terminationDrainDuration (5 s by default) once draining starts (pkg/envoy/agent.go@1.26.8 terminate), and the plan above does not hold'));
+    findings.push(
+      otherValueKept(
+        'EXIT_ON_ZERO_ACTIVE_CONNECTIONS',
+        exit,
+        where(exit),
+        'without it pilot-agent does not exit at zero connections after MINIMUM_DRAIN_DURATION but kills Envoy after terminationDrainDuration (5 s by default) once draining starts (pkg/envoy/agent.go@1.26.8 terminate), and the plan above does not hold',
+      ),
+    );
   } else if (exit === undefined && minimumHolds) {
     env.push({ name: 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS', value: 'true' });
-    reasons.push(`istio-proxy env EXIT_ON_ZERO_ACTIVE_CONNECTIONS = "true": after MINIMUM_DRAIN_DURATION pilot-agent exits once Envoy has no active connections, instead of killing it after terminationDrainDuration (pkg/envoy/agent.go@1.26.8 terminate; Istio ≥ 1.12). ${version}.`);
+    reasons.push(
+      `istio-proxy env EXIT_ON_ZERO_ACTIVE_CONNECTIONS = "true": after MINIMUM_DRAIN_DURATION pilot-agent exits once Envoy has no active connections, instead of killing it after terminationDrainDuration (pkg/envoy/agent.go@1.26.8 terminate; Istio ≥ 1.12). ${version}.`,
+    );
   }
 
   // drainDuration in proxy.istio.io/config, merged into the text in effect.
@@ -305,34 +423,85 @@ function decideSettings(
     findings.push({
       severity: 'warning',
       code: 'ISTIO_GATEWAY_API_PROXY_CONFIG_NOT_MERGEABLE',
-      object: effective.proxyConfig?.layer === 'gateway-annotations' ? 'gateway' : effective.proxyConfig?.layer === 'class-defaults' ? 'class-defaults' : 'parameters',
+      object:
+        effective.proxyConfig?.layer === 'gateway-annotations'
+          ? 'gateway'
+          : effective.proxyConfig?.layer === 'class-defaults'
+            ? 'class-defaults'
+            : 'parameters',
       message: `${PROXY_CONFIG_ANNOTATION} in ${effective.proxyConfig ? where(effective.proxyConfig) : 'the overlay'} is left as it is: ${proxyConfig.problem}. The plan needs drainDuration: ${formatGoDurationSeconds(D.value)} in it (${D.formula}); add it by hand.`,
     });
-  } else if ((proxyConfig.drainText !== undefined || D.value > ISTIO_DEFAULT_DRAIN_DURATION_SECONDS) && proxyConfig.drainSeconds !== D.value) {
+  } else if (
+    (proxyConfig.drainText !== undefined || D.value > ISTIO_DEFAULT_DRAIN_DURATION_SECONDS) &&
+    proxyConfig.drainSeconds !== D.value
+  ) {
     // The model keeps a larger drainDuration (D's formula), so D differs only where it is raised.
     const value = formatGoDurationSeconds(D.value);
     proxyConfigText = withDrainDuration(proxyConfig.text, value);
-    const from = effective.proxyConfig === undefined
-      ? `Istio's default drainDuration is ${ISTIO_DEFAULT_DRAIN_DURATION_SECONDS} s (pkg/config/mesh/mesh.go@1.16.7, unchanged through 1.30)`
-      : `merged key by key into the ${PROXY_CONFIG_ANNOTATION} of ${where(effective.proxyConfig)}, which the overlay's annotation replaces on the pod as a whole; every other field kept`;
-    reasons.push(line(`pod annotation ${PROXY_CONFIG_ANNOTATION} drainDuration = "${value}"`, [D], `${from}; pilot-agent reads it from the pod's annotations file /etc/istio/pod/annotations (the istio-podinfo volume of kube-gateway.yaml@1.26.8, @1.30.3; pilot/cmd/pilot-agent/config/config.go@1.26.8)`));
-  } else if (proxyConfig.drainSeconds !== undefined && proxyConfig.drainSeconds > inputs.drainWindow.value + inputs.buffer.value) {
-    findings.push(keptLarger('drainDuration', String(proxyConfig.drainText), where(effective.proxyConfig!), `${inputs.drainWindow.value + inputs.buffer.value}s (D = W + B)`));
+    const from =
+      effective.proxyConfig === undefined
+        ? `Istio's default drainDuration is ${ISTIO_DEFAULT_DRAIN_DURATION_SECONDS} s (pkg/config/mesh/mesh.go@1.16.7, unchanged through 1.30)`
+        : `merged key by key into the ${PROXY_CONFIG_ANNOTATION} of ${where(effective.proxyConfig)}, which the overlay's annotation replaces on the pod as a whole; every other field kept`;
+    reasons.push(
+      line(
+        `pod annotation ${PROXY_CONFIG_ANNOTATION} drainDuration = "${value}"`,
+        [D],
+        `${from}; pilot-agent reads it from the pod's annotations file /etc/istio/pod/annotations (the istio-podinfo volume of kube-gateway.yaml@1.26.8, @1.30.3; pilot/cmd/pilot-agent/config/config.go@1.26.8)`,
+      ),
+    );
+  } else if (
+    proxyConfig.drainSeconds !== undefined &&
+    proxyConfig.drainSeconds > inputs.drainWindow.value + inputs.buffer.value
+  ) {
+    findings.push(
+      keptLarger(
+        'drainDuration',
+        String(proxyConfig.drainText),
+        where(effective.proxyConfig!),
+        `${inputs.drainWindow.value + inputs.buffer.value}s (D = W + B)`,
+      ),
+    );
   }
 
   // terminationGracePeriodSeconds: the model keeps a larger one (G's formula says so).
   const G = plan.graceSeconds;
   const needed = plan.preStopSeconds.value + inputs.maxRequest.value + inputs.buffer.value;
   const existing = typeof effective.grace?.value === 'number' ? effective.grace.value : undefined;
-  const grace = existing !== undefined && existing >= G.value ? undefined : graceToWrite(G.value, existing);
+  const grace =
+    existing !== undefined && existing >= G.value ? undefined : graceToWrite(G.value, existing);
   if (existing !== undefined && existing > needed) {
-    findings.push(keptLarger('terminationGracePeriodSeconds', String(existing), where(effective.grace!), `${needed} (G = S + R + B)`));
+    findings.push(
+      keptLarger(
+        'terminationGracePeriodSeconds',
+        String(existing),
+        where(effective.grace!),
+        `${needed} (G = S + R + B)`,
+      ),
+    );
   }
   if (grace !== undefined) {
-    reasons.push(line(`terminationGracePeriodSeconds = ${grace}`, [G], existing === undefined ? "istiod's kube-gateway template sets none, so the pod has Kubernetes' 30 s (kube-gateway.yaml@1.26.8, @1.30.3)" : `raised from ${existing} set in ${where(effective.grace!)}`));
+    reasons.push(
+      line(
+        `terminationGracePeriodSeconds = ${grace}`,
+        [G],
+        existing === undefined
+          ? "istiod's kube-gateway template sets none, so the pod has Kubernetes' 30 s (kube-gateway.yaml@1.26.8, @1.30.3)"
+          : `raised from ${existing} set in ${where(effective.grace!)}`,
+      ),
+    );
   }
-  if (reasons.length > 0) reasons.push(...[inputs.drainWindow, inputs.maxRequest, inputs.buffer].map((s, i) => (s.source.startsWith('WRB'[i]!) ? s.source : `${'WRB'[i]!}: ${s.source}`)));
-  return { ...(grace === undefined ? {} : { graceSeconds: grace }), env, ...(proxyConfigText === undefined ? {} : { proxyConfig: proxyConfigText }), reasons };
+  if (reasons.length > 0)
+    reasons.push(
+      ...[inputs.drainWindow, inputs.maxRequest, inputs.buffer].map((s, i) =>
+        s.source.startsWith('WRB'[i]!) ? s.source : `${'WRB'[i]!}: ${s.source}`,
+      ),
+    );
+  return {
+    ...(grace === undefined ? {} : { graceSeconds: grace }),
+    env,
+    ...(proxyConfigText === undefined ? {} : { proxyConfig: proxyConfigText }),
+    reasons,
+  };
 }
 
 function line(setting: string, steps: readonly Derived[], note?: string): string {
@@ -348,7 +517,12 @@ function goBoolTrue(value: unknown): boolean {
   return typeof value === 'string' && ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value);
 }
 
-function keptLarger(setting: string, value: string, where: string, needed: string): IstioGatewayApiFinding {
+function keptLarger(
+  setting: string,
+  value: string,
+  where: string,
+  needed: string,
+): IstioGatewayApiFinding {
   return {
     severity: 'info',
     code: 'ISTIO_GATEWAY_API_VALUE_KEPT',
@@ -356,8 +530,14 @@ function keptLarger(setting: string, value: string, where: string, needed: strin
   };
 }
 
-function otherValueKept(setting: string, layered: Layered<{ value?: unknown; valueFrom?: unknown }>, where: string, why: string): IstioGatewayApiFinding {
-  const shown = layered.value.valueFrom !== undefined ? 'valueFrom' : JSON.stringify(layered.value.value);
+function otherValueKept(
+  setting: string,
+  layered: Layered<{ value?: unknown; valueFrom?: unknown }>,
+  where: string,
+  why: string,
+): IstioGatewayApiFinding {
+  const shown =
+    layered.value.valueFrom !== undefined ? 'valueFrom' : JSON.stringify(layered.value.value);
   return {
     severity: 'warning',
     code: 'ISTIO_GATEWAY_API_VALUE_OTHER',
@@ -376,5 +556,9 @@ function notMergeable(name: string, problem: string): IstioGatewayApiFinding {
 }
 
 function timingInputError(message: string): IstioGatewayApiFinding {
-  return { severity: 'error', code: 'ISTIO_GATEWAY_API_TIMING_INPUT', message: `No drain plan: ${message}. Fix that value.` };
+  return {
+    severity: 'error',
+    code: 'ISTIO_GATEWAY_API_TIMING_INPUT',
+    message: `No drain plan: ${message}. Fix that value.`,
+  };
 }

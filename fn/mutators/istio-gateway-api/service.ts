@@ -31,16 +31,29 @@ export interface GeneratedService {
  * - type: `networking.istio.io/service-type` on the Gateway, else LoadBalancer (the `istio`
  *   class's `defaultServiceType`); then an overlay's `spec.type`.
  */
-export function generatedService(gateway: GatewayObject, className: string, overlays: readonly OverlayRead[]): GeneratedService {
+export function generatedService(
+  gateway: GatewayObject,
+  className: string,
+  overlays: readonly OverlayRead[],
+): GeneratedService {
   const annotations: Record<string, string> = {};
+  // `spec.infrastructure.annotations` replace the Gateway's own metadata annotations as what is
+  // copied onto the generated Service, Deployment and pod template from 1.21 (`gwInfra.Annotations`,
+  // deploymentcontroller.go@1.21.0; `extractInfrastructureMetadata`, @1.22.8 to @1.28.10). Without
+  // them the Gateway's own annotations are copied, unless istiod runs with
+  // `PILOT_ENABLE_GATEWAY_API_COPY_LABELS_ANNOTATIONS=false` (from 1.27, default true:
+  // pilot/pkg/features/experimental.go@1.27.0, @1.30.3). Keys under `gateway.networking.k8s.io/`
+  // are dropped (`translateInfraMeta`).
   const infra = gateway.spec?.infrastructure?.annotations;
   const copied = infra ?? gateway.metadata?.annotations ?? {};
   for (const [key, value] of Object.entries(copied)) {
-    if (key.startsWith('gateway.networking.k8s.io/') || TEMPLATE_OMITTED_ANNOTATIONS.includes(key)) continue;
+    if (key.startsWith('gateway.networking.k8s.io/') || TEMPLATE_OMITTED_ANNOTATIONS.includes(key))
+      continue;
     annotations[key] = String(value);
   }
   const typeAnnotation = gateway.metadata?.annotations?.[SERVICE_TYPE_ANNOTATION];
-  let type = typeof typeAnnotation === 'string' && typeAnnotation !== '' ? typeAnnotation : 'LoadBalancer';
+  let type =
+    typeof typeAnnotation === 'string' && typeAnnotation !== '' ? typeAnnotation : 'LoadBalancer';
   // The Service fields the load-balancer recognition reads, as an overlay may set them.
   const spec: Record<string, unknown> = {};
   for (const overlay of overlays) {
@@ -59,11 +72,18 @@ export function generatedService(gateway: GatewayObject, className: string, over
   // kube-gateway.yaml names the Service like the Deployment: `<gateway>-<class>` unless
   // gateway.istio.io/name-override says otherwise (`getDefaultName`, pilot/pkg/config/kube/gateway/conversion.go@1.26.8).
   const override = gateway.metadata?.annotations?.['gateway.istio.io/name-override'];
-  const name = typeof override === 'string' && override !== '' ? override : `${gateway.metadata?.name ?? '(unnamed)'}-${className}`;
+  const name =
+    typeof override === 'string' && override !== ''
+      ? override
+      : `${gateway.metadata?.name ?? '(unnamed)'}-${className}`;
   const service: KubeObject = {
     apiVersion: 'v1',
     kind: 'Service',
-    metadata: { name, ...(gateway.metadata?.namespace ? { namespace: gateway.metadata.namespace } : {}), annotations },
+    metadata: {
+      name,
+      ...(gateway.metadata?.namespace ? { namespace: gateway.metadata.namespace } : {}),
+      annotations,
+    },
     spec: { ...spec, type },
   };
   return { service, recognition: recognizeServiceLoadBalancer(service) };

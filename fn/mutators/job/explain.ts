@@ -4,9 +4,19 @@
  * (./timeline.ts).
  */
 import type { Container, PodTemplate } from '../../core/kubeObject.ts';
-import { istioDrainSettings, istioSidecarKind, linkerdSidecarKind } from '../../explanation/podSettings.ts';
+import {
+  istioDrainSettings,
+  istioSidecarKind,
+  linkerdSidecarKind,
+} from '../../explanation/podSettings.ts';
 import { container, row, text } from '../../explanation/rows.ts';
-import type { ExplainContext, ExplanationBody, ModelInput, SettingRow, SettingValue } from '../../explanation/types.ts';
+import type {
+  ExplainContext,
+  ExplanationBody,
+  ModelInput,
+  SettingRow,
+  SettingValue,
+} from '../../explanation/types.ts';
 import { MESH_PROXY, MESH_PROXY_CONTAINERS } from '../../workloads/meshProxies.ts';
 import type { Mesh } from '../../workloads/meshProxies.ts';
 import { httpClientOf } from './images.ts';
@@ -19,18 +29,30 @@ import { wrappedQuitUrls } from './wrapper.ts';
 
 /** Returns the explanation of one Job's plan. */
 export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationBody {
-  const mains = (template: PodTemplate) => (template.spec?.containers ?? []).filter((c) => !MESH_PROXY_CONTAINERS.has(c.name));
+  const mains = (template: PodTemplate) =>
+    (template.spec?.containers ?? []).filter((c) => !MESH_PROXY_CONTAINERS.has(c.name));
   const state = (template: PodTemplate): JobState => ({
     proxies: plan.meshes.map((mesh) => ({
       mesh,
       name: MESH_PROXY[mesh],
-      kind: mesh === 'istio' ? istioSidecarKind(template, context.spec) : linkerdSidecarKind(template, context.spec),
+      kind:
+        mesh === 'istio'
+          ? istioSidecarKind(template, context.spec)
+          : linkerdSidecarKind(template, context.spec),
       ...(mesh === 'istio' ? { quitExit: istioQuitOf(template, context.spec.istioVersion) } : {}),
     })),
     containers: mains(template).map((c) => {
       const urls = wrappedQuitUrls(c.command);
-      const client = httpClientOf(c.image, context.spec.job.imageHasHttpClient, context.spec.job.imageHasShell);
-      return { name: c.name, quitUrls: urls, ...(urls.length ? { httpClient: { value: client.client, source: client.evidence } } : {}) };
+      const client = httpClientOf(
+        c.image,
+        context.spec.job.imageHasHttpClient,
+        context.spec.job.imageHasShell,
+      );
+      return {
+        name: c.name,
+        quitUrls: urls,
+        ...(urls.length ? { httpClient: { value: client.client, source: client.evidence } } : {}),
+      };
     }),
   });
   const before = state(context.before);
@@ -38,20 +60,48 @@ export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationB
   const settings: SettingRow[] = [];
   for (const [i, proxy] of after.proxies.entries()) {
     const old = before.proxies[i]!;
-    settings.push(row(`${proxy.name} sidecar`, text(old.kind), text(proxy.kind), plan.mode === 'native' ? { symbol: 'mode', value: 'native', relation: '=' } : { symbol: 'mode', value: 'classic', relation: '=' }));
+    settings.push(
+      row(
+        `${proxy.name} sidecar`,
+        text(old.kind),
+        text(proxy.kind),
+        plan.mode === 'native'
+          ? { symbol: 'mode', value: 'native', relation: '=' }
+          : { symbol: 'mode', value: 'classic', relation: '=' },
+      ),
+    );
   }
   for (const main of mains(context.after)) {
     const command = (c: Container | undefined): SettingValue => {
       const urls = wrappedQuitUrls(c?.command);
       return urls.length
-        ? { value: 'wrapped', display: 'wrapped', source: `asks ${urls.join(' and ')} to quit when the program exits` }
-        : { value: 'plain', display: c?.command ? 'plain' : 'image ENTRYPOINT', source: c?.command ? 'command' : 'no command in the manifest' };
+        ? {
+            value: 'wrapped',
+            display: 'wrapped',
+            source: `asks ${urls.join(' and ')} to quit when the program exits`,
+          }
+        : {
+            value: 'plain',
+            display: c?.command ? 'plain' : 'image ENTRYPOINT',
+            source: c?.command ? 'command' : 'no command in the manifest',
+          };
     };
-    settings.push(row(`${main.name} command`, command(container(context.before, main.name)), command(main), plan.mode === 'wrap' ? { symbol: 'mode', value: 'wrapped', relation: '=' } : undefined));
+    settings.push(
+      row(
+        `${main.name} command`,
+        command(container(context.before, main.name)),
+        command(main),
+        plan.mode === 'wrap' ? { symbol: 'mode', value: 'wrapped', relation: '=' } : undefined,
+      ),
+    );
   }
   const inputs: ModelInput[] = [
     { name: 'mode', value: plan.mode, source: plan.why },
-    ...plan.meshes.map((mesh): ModelInput => ({ name: `${mesh === 'istio' ? 'Istio' : 'Linkerd'} sidecar injected`, value: true, source: meshEvidence(plan, mesh) })),
+    ...plan.meshes.map((mesh): ModelInput => ({
+      name: `${mesh === 'istio' ? 'Istio' : 'Linkerd'} sidecar injected`,
+      value: true,
+      source: meshEvidence(plan, mesh),
+    })),
   ];
   return {
     role: 'job',
@@ -66,11 +116,18 @@ export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationB
 function meshEvidence(plan: JobPlan, mesh: Mesh): string {
   // Membership is the engine's decision (fn/workloads/mesh.ts); deciding it again here would be a
   // second source of truth, so without the plan's evidence we say only that it was decided.
-  return plan.mesh[mesh]?.evidence ?? 'decided by the engine (the evidence is in the reasons of the changes)';
+  return (
+    plan.mesh[mesh]?.evidence ??
+    'decided by the engine (the evidence is in the reasons of the changes)'
+  );
 }
 
 /** When istio-proxy exits after the wrapper's quit call: by Istio version and the pod's drain settings (mesh-wide ones are not visible here). */
 function istioQuitOf(template: PodTemplate, istioVersion: string): QuitExit {
   const drain = istioDrainSettings({ template, injected: true });
-  return istioQuitExit(istioVersion, { exitOnZero: drain.exitOnZero.value, minimumDrainSeconds: drain.minimumDrainSeconds.value, terminationDrainSeconds: drain.terminationDrainSeconds.value });
+  return istioQuitExit(istioVersion, {
+    exitOnZero: drain.exitOnZero.value,
+    minimumDrainSeconds: drain.minimumDrainSeconds.value,
+    terminationDrainSeconds: drain.terminationDrainSeconds.value,
+  });
 }

@@ -29,26 +29,56 @@ const MESHES: readonly Mesh[] = ['istio', 'linkerd'];
 
 export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
   id: 'job-sidecar-quit',
-  description: 'Jobs with a mesh sidecar complete: native sidecar, or a command wrapper that asks the proxy to quit',
+  description:
+    'Jobs with a mesh sidecar complete: native sidecar, or a command wrapper that asks the proxy to quit',
   findingCodes: JOB_FINDING_CODES,
   enabled: (spec) => spec.job.mode !== 'off',
   mutate(workload: Workload, context: MutatorContext): MutatorOutcome<JobPlan> {
     if (!workload.runsToCompletion) return NOTHING;
     const meshes = MESHES.filter((mesh) => context.mesh[mesh] !== undefined);
-    if (meshes.length === 0) return { changes: [], findings: [context.mesh.ambient ? ambientJobFinding(context.mesh.ambient.evidence) : noMesh(workload)] };
-    const rendered = meshes.map((mesh) => context.mesh[mesh]?.renderInjected).filter((p) => p !== undefined);
+    if (meshes.length === 0)
+      return {
+        changes: [],
+        findings: [
+          context.mesh.ambient
+            ? ambientJobFinding(context.mesh.ambient.evidence)
+            : noMesh(workload),
+        ],
+      };
+    const rendered = meshes
+      .map((mesh) => context.mesh[mesh]?.renderInjected)
+      .filter((p) => p !== undefined);
     if (rendered.length === meshes.length && rendered.every((p) => p.native)) {
       // Injected at render time as native sidecars: the Job already completes (KEP-753).
-      return { changes: [], findings: [{ severity: 'info', code: 'RENDER_INJECTED', message: `${rendered.map((p) => p.evidence).join('; ')}: the Job completes when its containers exit; nothing to do.` }] };
+      return {
+        changes: [],
+        findings: [
+          {
+            severity: 'info',
+            code: 'RENDER_INJECTED',
+            message: `${rendered.map((p) => p.evidence).join('; ')}: the Job completes when its containers exit; nothing to do.`,
+          },
+        ],
+      };
     }
-    const decision = renderedClassic(decideMode(context.config, meshes, annotationsOf(workload.template.metadata)), rendered);
-    const plan = decision.mode === 'native' ? native(workload, context, meshes, decision) : wrap(workload, context, meshes, decision);
+    const decision = renderedClassic(
+      decideMode(context.config, meshes, annotationsOf(workload.template.metadata)),
+      rendered,
+    );
+    const plan =
+      decision.mode === 'native'
+        ? native(workload, context, meshes, decision)
+        : wrap(workload, context, meshes, decision);
     // Only what differs from the manifest counts, so "nothing to do" can be said when that is so.
-    const changes = plan.changes.filter((c) => !isDeepStrictEqual(getAt(workload.object, c.path), c.value));
+    const changes = plan.changes.filter(
+      (c) => !isDeepStrictEqual(getAt(workload.object, c.path), c.value),
+    );
     const findings = [...plan.findings];
-    if (decision.mode === 'native' && changes.some((c) => c.value === 'true')) findings.push(...maturityNotes(context, meshes));
+    if (decision.mode === 'native' && changes.some((c) => c.value === 'true'))
+      findings.push(...maturityNotes(context, meshes));
     if (changes.length > 0) findings.push(...helmHookFindings(workload));
-    else if (!findings.some((f) => f.severity !== 'info')) findings.push(alreadyDone(decision.mode));
+    else if (!findings.some((f) => f.severity !== 'info'))
+      findings.push(alreadyDone(decision.mode));
     const jobPlan: JobPlan = { mode: decision.mode, why: decision.why, meshes, mesh: context.mesh };
     return { changes, findings, plan: jobPlan };
   },
@@ -59,13 +89,24 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
  * A proxy injected at render time as a classic sidecar stays one: the native annotation is read
  * only at injection. Native mode is then not to be had; the wrapper is (fn/workloads/renderInjected.ts).
  */
-function renderedClassic(decision: ModeDecision, rendered: readonly RenderInjectedProxy[]): ModeDecision {
+function renderedClassic(
+  decision: ModeDecision,
+  rendered: readonly RenderInjectedProxy[],
+): ModeDecision {
   const classic = rendered.filter((p) => !p.native);
   if (decision.mode !== 'native' || classic.length === 0) return decision;
-  return { mode: 'wrap', why: `${decision.why}, but ${classic.map((p) => p.evidence).join('; ')}: the native annotation is read only at injection, so wrap` };
+  return {
+    mode: 'wrap',
+    why: `${decision.why}, but ${classic.map((p) => p.evidence).join('; ')}: the native annotation is read only at injection, so wrap`,
+  };
 }
 
-function native(workload: Workload, context: MutatorContext, meshes: readonly Mesh[], decision: ModeDecision): ModePlan {
+function native(
+  workload: Workload,
+  context: MutatorContext,
+  meshes: readonly Mesh[],
+  decision: ModeDecision,
+): ModePlan {
   // An explicit `job.mode: native` the versions cannot honour: pinning the annotation would do
   // nothing (old mesh) or leave the proxy an init container that never ends (old Kubernetes).
   // The conservative choice is to change nothing and say so.
@@ -90,35 +131,62 @@ function maturityNotes(context: MutatorContext, meshes: readonly Mesh[]): Propos
   return meshes
     .map((mesh) => nativeMaturityNote(mesh, context.spec))
     .filter((note) => note !== undefined)
-    .map((note) => ({ severity: 'info', code: 'JOB_NATIVE_SIDECAR_MATURITY', message: `${note}. Native was still chosen: without it (or a wrapper) the Job never completes. Set job.mode: wrap (kube-graceful.dev/job-mode: wrap) to keep classic sidecars` }));
+    .map((note) => ({
+      severity: 'info',
+      code: 'JOB_NATIVE_SIDECAR_MATURITY',
+      message: `${note}. Native was still chosen: without it (or a wrapper) the Job never completes. Set job.mode: wrap (kube-graceful.dev/job-mode: wrap) to keep classic sidecars`,
+    }));
 }
 
-function wrap(workload: Workload, context: MutatorContext, meshes: readonly Mesh[], decision: ModeDecision): ModePlan {
+function wrap(
+  workload: Workload,
+  context: MutatorContext,
+  meshes: readonly Mesh[],
+  decision: ModeDecision,
+): ModePlan {
   const main = mainContainers(workload, context.spec);
   const plan = wrapPlan(workload, context, meshes, main.containers, decision);
   return { changes: plan.changes, findings: [...main.findings, ...plan.findings] };
 }
 
 function noMesh(workload: Workload): ProposedFinding {
-  const ignored = MESHES.map((mesh) => meshIgnoresNamespace(mesh, workload.ref.namespace)).filter((why) => why !== undefined);
+  const ignored = MESHES.map((mesh) => meshIgnoresNamespace(mesh, workload.ref.namespace)).filter(
+    (why) => why !== undefined,
+  );
   // Only when that is the whole story: a pod that opts out says so below.
-  if (ignored.length > 0) return { severity: 'info', code: 'JOB_NO_MESH', message: `no mesh sidecar is injected: ${ignored.join('; ')}; nothing to do` };
+  if (ignored.length > 0)
+    return {
+      severity: 'info',
+      code: 'JOB_NO_MESH',
+      message: `no mesh sidecar is injected: ${ignored.join('; ')}; nothing to do`,
+    };
   const meta = workload.template.metadata;
   const optOut = [
-    (labelsOf(meta)['sidecar.istio.io/inject'] ?? annotationsOf(meta)['sidecar.istio.io/inject']) === 'false' ? 'sidecar.istio.io/inject: "false"' : '',
+    (labelsOf(meta)['sidecar.istio.io/inject'] ??
+      annotationsOf(meta)['sidecar.istio.io/inject']) === 'false'
+      ? 'sidecar.istio.io/inject: "false"'
+      : '',
     annotationsOf(meta)['linkerd.io/inject'] === 'disabled' ? 'linkerd.io/inject: disabled' : '',
   ].filter(Boolean);
   const namespace = workload.ref.namespace;
-  const why = optOut.length > 0
-    ? `the pod template opts out with ${optOut.join(' and ')}`
-    : `no sidecar.istio.io/inject, istio.io/rev or linkerd.io/inject on the pod template, and ${namespace ? `namespace ${namespace} is neither labelled for injection by a Namespace in the stream nor listed in mesh.istioInjectedNamespaces / mesh.linkerdInjectedNamespaces` : 'the resource names no namespace'}`;
-  return { severity: 'info', code: 'JOB_NO_MESH', message: `no mesh sidecar is injected (${why}): nothing to do` };
+  const why =
+    optOut.length > 0
+      ? `the pod template opts out with ${optOut.join(' and ')}`
+      : `no sidecar.istio.io/inject, istio.io/rev or linkerd.io/inject on the pod template, and ${namespace ? `namespace ${namespace} is neither labelled for injection by a Namespace in the stream nor listed in mesh.istioInjectedNamespaces / mesh.linkerdInjectedNamespaces` : 'the resource names no namespace'}`;
+  return {
+    severity: 'info',
+    code: 'JOB_NO_MESH',
+    message: `no mesh sidecar is injected (${why}): nothing to do`,
+  };
 }
 
 function alreadyDone(mode: 'native' | 'wrap'): ProposedFinding {
   return {
     severity: 'info',
     code: 'JOB_ALREADY_COMPLETES',
-    message: mode === 'native' ? 'the mesh proxy is already pinned as a native sidecar: the Job completes, nothing to do' : 'the main containers are already wrapped and the pod annotations set: the Job completes, nothing to do',
+    message:
+      mode === 'native'
+        ? 'the mesh proxy is already pinned as a native sidecar: the Job completes, nothing to do'
+        : 'the main containers are already wrapped and the pod annotations set: the Job completes, nothing to do',
   };
 }

@@ -34,7 +34,11 @@ export interface QuitExit {
 /** Returns when istio-proxy exits after `/quitquitquit` at this Istio version and with these drain settings. */
 export function istioQuitExit(istioVersion: string, drain: QuitDrain): QuitExit {
   if (atLeast(istioVersion, ISTIO_QUIT_SKIPS_DRAIN_SINCE)) {
-    return { seconds: 0, atLeast: false, text: `exits at once without draining (Istio ${istioVersion} ≥ ${ISTIO_QUIT_SKIPS_DRAIN_SINCE}, istio/istio#55424)` };
+    return {
+      seconds: 0,
+      atLeast: false,
+      text: `exits at once without draining (Istio ${istioVersion} ≥ ${ISTIO_QUIT_SKIPS_DRAIN_SINCE}, istio/istio#55424)`,
+    };
   }
   if (drain.exitOnZero) {
     return {

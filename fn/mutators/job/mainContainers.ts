@@ -13,7 +13,10 @@ import { MESH_PROXY_CONTAINERS } from '../../workloads/meshProxies.ts';
 // proxy would make it ask itself to quit.
 
 /** The main containers and a finding when the configured names match none. */
-export function mainContainers(workload: Workload, spec: Spec): { containers: Container[]; findings: ProposedFinding[] } {
+export function mainContainers(
+  workload: Workload,
+  spec: Spec,
+): { containers: Container[]; findings: ProposedFinding[] } {
   const candidates = workload.containers.filter((c) => !MESH_PROXY_CONTAINERS.has(c.name));
   const named = spec.job.mainContainers;
   if (named === undefined) return { containers: candidates, findings: [] };

@@ -4,11 +4,13 @@
  */
 import { sourceOf } from '../../config/schema.ts';
 import type { Config } from '../../config/schema.ts';
-import { nativeAnnotation, nativeBlockers as meshNativeBlockers } from '../../workloads/nativeSidecars.ts';
+import {
+  nativeAnnotation,
+  nativeBlockers as meshNativeBlockers,
+} from '../../workloads/nativeSidecars.ts';
 
 export type Mesh = 'istio' | 'linkerd';
-export type JobMode = 'native' | 'wrap';
-
+type JobMode = 'native' | 'wrap';
 
 /** The configured version of a mesh and where that setting came from. */
 function meshVersion(config: Config, mesh: Mesh): { version: string; source: string } {
@@ -19,7 +21,8 @@ function meshVersion(config: Config, mesh: Mesh): { version: string; source: str
 
 /** Returns `Istio 1.26 (default)`-style text for messages. */
 export function describeVersion(config: Config, mesh: Mesh | 'kubernetes'): string {
-  if (mesh === 'kubernetes') return `Kubernetes ${config.spec.kubernetesVersion} (${sourceOf(config, 'kubernetesVersion')})`;
+  if (mesh === 'kubernetes')
+    return `Kubernetes ${config.spec.kubernetesVersion} (${sourceOf(config, 'kubernetesVersion')})`;
   const { version, source } = meshVersion(config, mesh);
   return `${mesh === 'istio' ? 'Istio' : 'Linkerd'} ${version} (${source})`;
 }
@@ -31,7 +34,9 @@ export function nativeSidecarAnnotation(config: Config, mesh: Mesh): string | un
 
 /** Returns what keeps the pod from native sidecars at the configured versions (empty: nothing), naming where each version came from. */
 export function nativeBlockers(config: Config, meshes: readonly Mesh[]): string[] {
-  const blockers = meshes.flatMap((mesh) => meshNativeBlockers(mesh, config.spec, (what) => describeVersion(config, what)));
+  const blockers = meshes.flatMap((mesh) =>
+    meshNativeBlockers(mesh, config.spec, (what) => describeVersion(config, what)),
+  );
   return [...new Set(blockers)];
 }
 
@@ -53,22 +58,45 @@ export interface ModeDecision {
  * already pins the native annotation is followed ("false" → wrap, "true" → native), and
  * `sidecarMode: classic` (classic sidecars everywhere) makes auto wrap.
  */
-export function decideMode(config: Config, meshes: readonly Mesh[], podAnnotations: Readonly<Record<string, string>>): ModeDecision {
+export function decideMode(
+  config: Config,
+  meshes: readonly Mesh[],
+  podAnnotations: Readonly<Record<string, string>>,
+): ModeDecision {
   const configured = config.spec.job.mode;
   const modeSource = sourceOf(config, 'job.mode');
-  if (configured === 'native' || configured === 'wrap') return { mode: configured, why: `job.mode: ${configured} (${modeSource})` };
+  if (configured === 'native' || configured === 'wrap')
+    return { mode: configured, why: `job.mode: ${configured} (${modeSource})` };
   // The chart's own pin is the user's choice: auto follows it rather than overriding it.
   const keys = meshes.map((mesh) => nativeSidecarAnnotation(config, mesh));
   const pinnedOff = keys.find((key) => key !== undefined && podAnnotations[key] === 'false');
-  if (pinnedOff) return { mode: 'wrap', why: `job.mode: auto, and the pod template pins ${pinnedOff}: "false"` };
+  if (pinnedOff)
+    return { mode: 'wrap', why: `job.mode: auto, and the pod template pins ${pinnedOff}: "false"` };
   if (keys.every((key) => key !== undefined && podAnnotations[key] === 'true')) {
-    return { mode: 'native', why: `job.mode: auto, and the pod template pins ${keys.join(', ')}: "true"`, pinnedByPod: true };
+    return {
+      mode: 'native',
+      why: `job.mode: auto, and the pod template pins ${keys.join(', ')}: "true"`,
+      pinnedByPod: true,
+    };
   }
   if (config.spec.sidecarMode === 'classic') {
-    return { mode: 'wrap', why: `job.mode: auto, and sidecarMode: classic (${sourceOf(config, 'sidecarMode')}) asks for classic sidecars` };
+    return {
+      mode: 'wrap',
+      why: `job.mode: auto, and sidecarMode: classic (${sourceOf(config, 'sidecarMode')}) asks for classic sidecars`,
+    };
   }
   const blockers = nativeBlockers(config, meshes);
-  if (blockers.length > 0) return { mode: 'wrap', why: `job.mode: auto, and native sidecars are not available: ${blockers.join('; ')}` };
-  const versions = [describeVersion(config, 'kubernetes'), ...meshes.map((mesh) => describeVersion(config, mesh))].join(', ');
-  return { mode: 'native', why: `job.mode: auto, and ${versions} allow native sidecars (the oldest kubelet has them on by default; the mesh reads the per-pod annotation)` };
+  if (blockers.length > 0)
+    return {
+      mode: 'wrap',
+      why: `job.mode: auto, and native sidecars are not available: ${blockers.join('; ')}`,
+    };
+  const versions = [
+    describeVersion(config, 'kubernetes'),
+    ...meshes.map((mesh) => describeVersion(config, mesh)),
+  ].join(', ');
+  return {
+    mode: 'native',
+    why: `job.mode: auto, and ${versions} allow native sidecars (the oldest kubelet has them on by default; the mesh reads the per-pod annotation)`,
+  };
 }

@@ -19,7 +19,12 @@ export interface ModePlan {
 }
 
 /** Returns the annotations that make every mesh's proxy a native sidecar, and undoes our wrapper. */
-export function nativePlan(workload: Workload, context: MutatorContext, meshes: readonly Mesh[], decision: ModeDecision): ModePlan {
+export function nativePlan(
+  workload: Workload,
+  context: MutatorContext,
+  meshes: readonly Mesh[],
+  decision: ModeDecision,
+): ModePlan {
   const changes: ProposedChange[] = [];
   for (const mesh of meshes) {
     const key = nativeSidecarAnnotation(context.config, mesh);
@@ -41,7 +46,8 @@ export function nativePlan(workload: Workload, context: MutatorContext, meshes: 
     changes.push({
       path: workload.containerAt(container.name, 'command'),
       value: original,
-      reason: 'kube-graceful wrapper removed: in native mode the proxy must not be asked to quit, a native sidecar that exits is restarted (a sidecar container has restartPolicy: Always, KEP-753).',
+      reason:
+        'kube-graceful wrapper removed: in native mode the proxy must not be asked to quit, a native sidecar that exits is restarted (a sidecar container has restartPolicy: Always, KEP-753).',
     });
   }
   return { changes, findings: [] };

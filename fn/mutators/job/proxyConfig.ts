@@ -4,6 +4,7 @@
  * the shared one (key by key, every other key and comment kept; docs/background.md#istio).
  */
 import { readProxyConfig, setProxyConfigField } from '../../workloads/istioProxyConfig.ts';
+import { scalarText } from '../../core/scalarText.ts';
 
 const HOLD = 'holdApplicationUntilProxyStarts';
 
@@ -22,9 +23,14 @@ export function mergeHoldApplication(existing: string | undefined): HoldMerge {
   const current = read.fields[HOLD];
   if (current === true) return { kind: 'unchanged' };
   if (current === false) return { kind: 'keptFalse' };
-  if (current !== undefined) return { kind: 'invalid', problem: `${HOLD} is ${JSON.stringify(String(current))}, not true or false` };
+  if (current !== undefined)
+    return {
+      kind: 'invalid',
+      problem: `${HOLD} is ${JSON.stringify(scalarText(current))}, not true or false`,
+    };
   const value = setProxyConfigField(read.text, [HOLD], true);
-  if (value === undefined) return { kind: 'invalid', problem: 'it could not be merged without changing other fields' };
+  if (value === undefined)
+    return { kind: 'invalid', problem: 'it could not be merged without changing other fields' };
   // An empty annotation becomes a one-line value; a `|` block keeps its trailing newline.
   return { kind: 'set', value: read.text.endsWith('\n') ? value : value.replace(/\n+$/, '') };
 }

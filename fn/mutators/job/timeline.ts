@@ -35,10 +35,19 @@ export function jobTimeline(state: JobState): Timeline {
   const unsure: string[] = [];
   for (const container of state.containers) {
     const client = container.httpClient;
-    const needs = client === undefined ? '' : client.value === 'unknown' ? ` (needs curl or wget: ${client.source})` : ` (with ${client.value === 'none' ? 'neither curl nor wget' : client.value}: ${client.source})`;
-    drawing.event(0, container.name, container.quitUrls.length
-      ? `program exits; the wrapper POSTs ${container.quitUrls.join(' and ')}${needs}, then exits with the program's exit code`
-      : 'program exits; the container stops');
+    const needs =
+      client === undefined
+        ? ''
+        : client.value === 'unknown'
+          ? ` (needs curl or wget: ${client.source})`
+          : ` (with ${client.value === 'none' ? 'neither curl nor wget' : client.value}: ${client.source})`;
+    drawing.event(
+      0,
+      container.name,
+      container.quitUrls.length
+        ? `program exits; the wrapper POSTs ${container.quitUrls.join(' and ')}${needs}, then exits with the program's exit code`
+        : 'program exits; the container stops',
+    );
     if (container.quitUrls.length && client?.value === 'unknown') unsure.push(container.name);
   }
   const stuck: string[] = [];
@@ -47,29 +56,69 @@ export function jobTimeline(state: JobState): Timeline {
     const quitPath = proxy.mesh === 'istio' ? '/quitquitquit' : '/shutdown';
     const calling = state.containers.filter((c) => c.quitUrls.some((u) => u.endsWith(quitPath)));
     // A wrapper whose image has neither client prints so and asks nothing (wrapper.ts NO_CLIENT_HINT).
-    const asked = state.containers.length > 0 && calling.length === state.containers.length && calling.every((c) => c.httpClient?.value !== 'none');
+    const asked =
+      state.containers.length > 0 &&
+      calling.length === state.containers.length &&
+      calling.every((c) => c.httpClient?.value !== 'none');
     if (proxy.kind.value === 'native') {
-      drawing.event(0, proxy.name, `SIGTERM from Kubernetes once every main container has exited (native sidecar, ${proxy.kind.source}); exits`);
+      drawing.event(
+        0,
+        proxy.name,
+        `SIGTERM from Kubernetes once every main container has exited (native sidecar, ${proxy.kind.source}); exits`,
+      );
     } else if (asked) {
       const exit = proxy.quitExit;
       const at = exit?.seconds ?? 0;
-      drawing.event(0, proxy.name, `quit request received (classic sidecar, ${proxy.kind.source})${exit ? `: ${exit.text}` : ': exits'}`);
-      if (at > 0) drawing.event(at, proxy.name, exit?.atLeast ? 'exits at the first second with no active connection' : 'exits');
+      drawing.event(
+        0,
+        proxy.name,
+        `quit request received (classic sidecar, ${proxy.kind.source})${exit ? `: ${exit.text}` : ': exits'}`,
+      );
+      if (at > 0)
+        drawing.event(
+          at,
+          proxy.name,
+          exit?.atLeast ? 'exits at the first second with no active connection' : 'exits',
+        );
       completes = Math.max(completes, at);
     } else {
-      drawing.event(null, proxy.name, `keeps running: a classic sidecar (${proxy.kind.source}) is stopped by nothing, and preStop never runs when a container exits by itself`);
+      drawing.event(
+        null,
+        proxy.name,
+        `keeps running: a classic sidecar (${proxy.kind.source}) is stopped by nothing, and preStop never runs when a container exits by itself`,
+      );
       stuck.push(proxy.name);
     }
   }
   if (stuck.length) {
     drawing.event(null, 'pod', 'never completes: the Job stays active');
-    drawing.window(0, null, 'fail', 'never-completes', `${stuck.join(' and ')} keep${stuck.length === 1 ? 's' : ''} the pod running after the program exits → the Job never completes (kubernetes/kubernetes#25908)`);
+    drawing.window(
+      0,
+      null,
+      'fail',
+      'never-completes',
+      `${stuck.join(' and ')} keep${stuck.length === 1 ? 's' : ''} the pod running after the program exits → the Job never completes (kubernetes/kubernetes#25908)`,
+    );
   } else {
     drawing.event(completes, 'pod', "completes: the Job counts the program's exit code");
     if (unsure.length) {
-      drawing.window(0, null, 'risk', 'needs-http-client', `the wrapper in ${unsure.join(', ')} needs curl or wget in the image, which is not known: with neither, the proxy is never asked and the Job never completes`);
+      drawing.window(
+        0,
+        null,
+        'risk',
+        'needs-http-client',
+        `the wrapper in ${unsure.join(', ')} needs curl or wget in the image, which is not known: with neither, the proxy is never asked and the Job never completes`,
+      );
     }
-    drawing.window(completes, completes, 'ok', 'completes', completes === 0 ? 'the pod completes as soon as the program exits' : `the pod completes ${completes} s after the program exits, once the proxy has drained`);
+    drawing.window(
+      completes,
+      completes,
+      'ok',
+      'completes',
+      completes === 0
+        ? 'the pod completes as soon as the program exits'
+        : `the pod completes ${completes} s after the program exits, once the proxy has drained`,
+    );
   }
   return drawing.done('program-exit', 'the Job completes');
 }

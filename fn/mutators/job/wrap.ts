@@ -12,7 +12,10 @@ import { httpClientOf, knownWithoutShell } from './images.ts';
 import { ISTIO_QUIT_SKIPS_DRAIN_SINCE } from './istioQuit.ts';
 
 /** Why an image cannot run the wrapper: config says so, or the image is known to have no shell. */
-function withoutShell(image: string | undefined, imageHasShell: boolean | undefined): string | undefined {
+function withoutShell(
+  image: string | undefined,
+  imageHasShell: boolean | undefined,
+): string | undefined {
   if (imageHasShell === true) return undefined;
   if (imageHasShell === false) return 'job.imageHasShell is false';
   return knownWithoutShell(image);
@@ -23,7 +26,13 @@ import type { ModePlan } from './native.ts';
 import { mergeHoldApplication } from './proxyConfig.ts';
 import { PROXY_CONFIG_ANNOTATION } from '../../workloads/istioProxyConfig.ts';
 import { STUCK_JOB } from './reasons.ts';
-import { istioQuitEndpoint, isWrapped, linkerdQuitEndpoint, unwrapCommand, wrapCommand } from './wrapper.ts';
+import {
+  istioQuitEndpoint,
+  isWrapped,
+  linkerdQuitEndpoint,
+  unwrapCommand,
+  wrapCommand,
+} from './wrapper.ts';
 import type { QuitEndpoint } from './wrapper.ts';
 import { LINKERD_PROXY, MESH_PROXY } from '../../workloads/meshProxies.ts';
 
@@ -34,28 +43,49 @@ const LINKERD_ADMIN_SHUTDOWN = 'config.linkerd.io/proxy-admin-shutdown';
 const LINKERD_SHUTDOWN_SINCE = '2.10';
 
 /** Returns the wrapper changes and annotations for one pod, or findings saying why it cannot be wrapped. */
-export function wrapPlan(workload: Workload, context: MutatorContext, meshes: readonly Mesh[], main: readonly Container[], decision: ModeDecision): ModePlan {
+export function wrapPlan(
+  workload: Workload,
+  context: MutatorContext,
+  meshes: readonly Mesh[],
+  main: readonly Container[],
+  decision: ModeDecision,
+): ModePlan {
   const findings: ProposedFinding[] = [];
   const annotations = annotationsOf(workload.template.metadata);
   const endpoints: QuitEndpoint[] = [];
   for (const mesh of meshes) {
     const endpoint = quitEndpoint(mesh, annotations, context);
-    if ('problem' in endpoint) findings.push({ severity: 'warning', code: 'JOB_NO_QUIT_ENDPOINT', message: endpoint.problem, ...(endpoint.path ? { path: workload.at(...endpoint.path) } : {}) });
+    if ('problem' in endpoint)
+      findings.push({
+        severity: 'warning',
+        code: 'JOB_NO_QUIT_ENDPOINT',
+        message: endpoint.problem,
+        ...(endpoint.path ? { path: workload.at(...endpoint.path) } : {}),
+      });
     else endpoints.push(endpoint);
   }
   // Quitting one proxy of two would still leave the pod running: wrap only when all can be asked.
   if (endpoints.length < meshes.length) return { changes: [], findings };
 
   const changes: ProposedChange[] = [];
-  const meshWords = meshes.map((m) => `${MESH_PROXY[m]} (${context.mesh[m]?.evidence})`).join(' and ');
+  const meshWords = meshes
+    .map((m) => `${MESH_PROXY[m]} (${context.mesh[m]?.evidence})`)
+    .join(' and ');
   for (const container of main) {
     const command = container.command ?? [];
     const path = workload.containerAt(container.name, 'command');
     if (command.length === 0) {
-      findings.push({ severity: 'warning', code: 'JOB_ENTRYPOINT_UNKNOWN', path, message: entrypointUnknown(container) });
+      findings.push({
+        severity: 'warning',
+        code: 'JOB_ENTRYPOINT_UNKNOWN',
+        path,
+        message: entrypointUnknown(container),
+      });
       continue;
     }
-    const noShell = isWrapped(command) ? undefined : withoutShell(container.image, context.spec.job.imageHasShell);
+    const noShell = isWrapped(command)
+      ? undefined
+      : withoutShell(container.image, context.spec.job.imageHasShell);
     if (noShell !== undefined) {
       findings.push({
         severity: 'warning',
@@ -65,14 +95,29 @@ export function wrapPlan(workload: Workload, context: MutatorContext, meshes: re
       });
       continue;
     }
-    const client = httpClientOf(container.image, context.spec.job.imageHasHttpClient, context.spec.job.imageHasShell);
-    const clientFix = 'Use native mode (job.mode: native, Kubernetes ≥ 1.29 with Istio ≥ 1.24 / Linkerd ≥ 2.15), or an image with curl or wget; if this image has one, set job.imageHasHttpClient: true (kube-graceful.dev/job-image-has-http-client: "true")';
+    const client = httpClientOf(
+      container.image,
+      context.spec.job.imageHasHttpClient,
+      context.spec.job.imageHasShell,
+    );
+    const clientFix =
+      'Use native mode (job.mode: native, Kubernetes ≥ 1.29 with Istio ≥ 1.24 / Linkerd ≥ 2.15), or an image with curl or wget; if this image has one, set job.imageHasHttpClient: true (kube-graceful.dev/job-image-has-http-client: "true")';
     if (client.client === 'none' && !isWrapped(command)) {
-      findings.push({ severity: 'warning', code: 'JOB_IMAGE_WITHOUT_HTTP_CLIENT', path: workload.containerAt(container.name, 'image'), message: `container "${container.name}" not wrapped: the wrapper asks the proxy to quit with curl or wget, and ${client.evidence}, so the Job would still never complete. ${clientFix}` });
+      findings.push({
+        severity: 'warning',
+        code: 'JOB_IMAGE_WITHOUT_HTTP_CLIENT',
+        path: workload.containerAt(container.name, 'image'),
+        message: `container "${container.name}" not wrapped: the wrapper asks the proxy to quit with curl or wget, and ${client.evidence}, so the Job would still never complete. ${clientFix}`,
+      });
       continue;
     }
     if (client.client === 'unknown') {
-      findings.push({ severity: 'warning', code: 'JOB_IMAGE_HTTP_CLIENT_UNKNOWN', path: workload.containerAt(container.name, 'image'), message: `container "${container.name}" wrapped, but the Job completes only if its image has curl or wget for the quit call, and ${client.evidence}: with neither, the wrapper prints so and the proxy keeps the pod running. ${clientFix}` });
+      findings.push({
+        severity: 'warning',
+        code: 'JOB_IMAGE_HTTP_CLIENT_UNKNOWN',
+        path: workload.containerAt(container.name, 'image'),
+        message: `container "${container.name}" wrapped, but the Job completes only if its image has curl or wget for the quit call, and ${client.evidence}: with neither, the wrapper prints so and the proxy keeps the pod running. ${clientFix}`,
+      });
     }
     const program = unwrapCommand(command) ?? command;
     changes.push({
@@ -99,7 +144,8 @@ export function wrapPlan(workload: Workload, context: MutatorContext, meshes: re
 }
 
 function entrypointUnknown(container: Container): string {
-  const what = container.args && container.args.length > 0 ? 'has args but no command' : 'has no command';
+  const what =
+    container.args && container.args.length > 0 ? 'has args but no command' : 'has no command';
   return (
     `container "${container.name}" ${what}: the image ENTRYPOINT runs, which the manifest does not show, so it cannot be wrapped (kube-graceful never guesses it). ` +
     'Use native mode (job.mode: native, Kubernetes ≥ 1.29 with Istio ≥ 1.24 / Linkerd ≥ 2.15), or give the container an explicit command'
@@ -107,22 +153,42 @@ function entrypointUnknown(container: Container): string {
 }
 
 /** The mesh's quit endpoint with the pod's port annotation honoured, or why there is none. */
-function quitEndpoint(mesh: Mesh, annotations: Readonly<Record<string, string>>, context: MutatorContext): QuitEndpoint | { problem: string; path?: string[] } {
+function quitEndpoint(
+  mesh: Mesh,
+  annotations: Readonly<Record<string, string>>,
+  context: MutatorContext,
+): QuitEndpoint | { problem: string; path?: string[] } {
   if (mesh === 'linkerd' && !atLeast(context.spec.linkerdVersion, LINKERD_SHUTDOWN_SINCE)) {
-    return { problem: `${describeVersion(context.config, 'linkerd')} has no POST /shutdown (from ${LINKERD_SHUTDOWN_SINCE}): the proxy cannot be asked to quit` };
+    return {
+      problem: `${describeVersion(context.config, 'linkerd')} has no POST /shutdown (from ${LINKERD_SHUTDOWN_SINCE}): the proxy cannot be asked to quit`,
+    };
   }
   const key = mesh === 'istio' ? ISTIO_STATUS_PORT : LINKERD_ADMIN_PORT;
   const text = annotations[key];
   if (text === undefined) return mesh === 'istio' ? istioQuitEndpoint() : linkerdQuitEndpoint();
   const port = /^\d{1,5}$/.test(String(text).trim()) ? Number(String(text).trim()) : NaN;
-  if (port >= 1 && port <= 65535) return mesh === 'istio' ? istioQuitEndpoint(port) : linkerdQuitEndpoint(port);
+  if (port >= 1 && port <= 65535)
+    return mesh === 'istio' ? istioQuitEndpoint(port) : linkerdQuitEndpoint(port);
   const path = ['metadata', 'annotations', key];
-  if (mesh === 'istio' && port === 0) return { problem: `${key}: "0" turns off pilot-agent's status port and with it /quitquitquit: the proxy cannot be asked to quit`, path };
-  return { problem: `${key}: ${JSON.stringify(text)} is not a port from 1 to 65535: the quit endpoint is unknown`, path };
+  if (mesh === 'istio' && port === 0)
+    return {
+      problem: `${key}: "0" turns off pilot-agent's status port and with it /quitquitquit: the proxy cannot be asked to quit`,
+      path,
+    };
+  return {
+    problem: `${key}: ${JSON.stringify(text)} is not a port from 1 to 65535: the quit endpoint is unknown`,
+    path,
+  };
 }
 
 /** Annotations the wrapper relies on: native off, Linkerd's shutdown switch, Istio's hold. */
-function podAnnotations(workload: Workload, context: MutatorContext, meshes: readonly Mesh[], annotations: Readonly<Record<string, string>>, findings: ProposedFinding[]): ProposedChange[] {
+function podAnnotations(
+  workload: Workload,
+  context: MutatorContext,
+  meshes: readonly Mesh[],
+  annotations: Readonly<Record<string, string>>,
+  findings: ProposedFinding[],
+): ProposedChange[] {
   const changes: ProposedChange[] = [];
   const at = (key: string) => workload.at('metadata', 'annotations', key);
   for (const mesh of meshes) {
@@ -141,7 +207,12 @@ function podAnnotations(workload: Workload, context: MutatorContext, meshes: rea
   if (meshes.includes('linkerd') && context.mesh.linkerd?.renderInjected) {
     // What the annotation turns into at injection: charts/partials/templates/_proxy.tpl@version-2.18.
     changes.push({
-      path: workload.containerAt(LINKERD_PROXY, 'env', { key: 'name', equals: 'LINKERD2_PROXY_SHUTDOWN_ENDPOINT_ENABLED' }, 'value'),
+      path: workload.containerAt(
+        LINKERD_PROXY,
+        'env',
+        { key: 'name', equals: 'LINKERD2_PROXY_SHUTDOWN_ENDPOINT_ENABLED' },
+        'value',
+      ),
       value: 'true',
       reason: `linkerd-proxy answers POST /shutdown only with LINKERD2_PROXY_SHUTDOWN_ENDPOINT_ENABLED "true" (off by default since Linkerd 2.16, charts/linkerd-control-plane/values.yaml@version-2.16); set on the container because ${context.mesh.linkerd.renderInjected.evidence}.`,
     });
@@ -149,11 +220,16 @@ function podAnnotations(workload: Workload, context: MutatorContext, meshes: rea
     changes.push({
       path: at(LINKERD_ADMIN_SHUTDOWN),
       value: 'enabled',
-      reason: 'linkerd-proxy answers POST /shutdown only with this annotation (off by default since Linkerd 2.16).',
+      reason:
+        'linkerd-proxy answers POST /shutdown only with this annotation (off by default since Linkerd 2.16).',
     });
   }
   if (meshes.includes('istio') && context.mesh.istio?.renderInjected) {
-    findings.push({ severity: 'info', code: 'RENDER_INJECTED', message: `${context.mesh.istio.renderInjected.evidence}: holdApplicationUntilProxyStarts is applied only at injection, so it was not set; the program may start before istio-proxy is ready.` });
+    findings.push({
+      severity: 'info',
+      code: 'RENDER_INJECTED',
+      message: `${context.mesh.istio.renderInjected.evidence}: holdApplicationUntilProxyStarts is applied only at injection, so it was not set; the program may start before istio-proxy is ready.`,
+    });
   } else if (meshes.includes('istio')) {
     const merge = mergeHoldApplication(annotations[PROXY_CONFIG_ANNOTATION]);
     const path = at(PROXY_CONFIG_ANNOTATION);
@@ -161,12 +237,23 @@ function podAnnotations(workload: Workload, context: MutatorContext, meshes: rea
       changes.push({
         path,
         value: merge.value,
-        reason: 'holdApplicationUntilProxyStarts: the program starts only once istio-proxy is ready, so it has a network from its first line (Istio 1.8+); other keys kept.',
+        reason:
+          'holdApplicationUntilProxyStarts: the program starts only once istio-proxy is ready, so it has a network from its first line (Istio 1.8+); other keys kept.',
       });
     } else if (merge.kind === 'keptFalse') {
-      findings.push({ severity: 'info', code: 'JOB_HOLD_KEPT_FALSE', path, message: `${PROXY_CONFIG_ANNOTATION} sets holdApplicationUntilProxyStarts: false, kept: the program may start before istio-proxy is ready and see no network for its first moments` });
+      findings.push({
+        severity: 'info',
+        code: 'JOB_HOLD_KEPT_FALSE',
+        path,
+        message: `${PROXY_CONFIG_ANNOTATION} sets holdApplicationUntilProxyStarts: false, kept: the program may start before istio-proxy is ready and see no network for its first moments`,
+      });
     } else if (merge.kind === 'invalid') {
-      findings.push({ severity: 'warning', code: 'JOB_PROXY_CONFIG_INVALID', path, message: `${PROXY_CONFIG_ANNOTATION} left unchanged, holdApplicationUntilProxyStarts not set: ${merge.problem}` });
+      findings.push({
+        severity: 'warning',
+        code: 'JOB_PROXY_CONFIG_INVALID',
+        path,
+        message: `${PROXY_CONFIG_ANNOTATION} left unchanged, holdApplicationUntilProxyStarts not set: ${merge.problem}`,
+      });
     }
   }
   return changes;

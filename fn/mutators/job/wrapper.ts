@@ -22,7 +22,7 @@ export interface QuitEndpoint {
  * argv[0] of the wrapper script (`$0` for `sh -c`): the word that tells our own wrapper apart,
  * and the prefix sh puts on its own error messages, so users see who printed them.
  */
-export const WRAPPER_MARKER: string = 'kube-graceful-wrap';
+export const WRAPPER_MARKER = 'kube-graceful-wrap';
 
 /** The shell Kubernetes execs. `/bin/sh` is the one path POSIX images (dash, busybox, bash) share. */
 const SHELL = '/bin/sh';
@@ -86,7 +86,7 @@ function checkEndpoint(endpoint: QuitEndpoint): QuitEndpoint {
     throw new TypeError(`unknown mesh ${JSON.stringify(mesh)} in quit endpoint`);
   }
   const match = ENDPOINT_URL.exec(String(endpoint.url));
-  if (match === null || match[2] !== QUIT_PATH[mesh]) {
+  if (match?.[2] !== QUIT_PATH[mesh]) {
     throw new TypeError(
       `quit endpoint for ${mesh} must be http://${LOOPBACK}:<port>${QUIT_PATH[mesh]}, got ${JSON.stringify(endpoint.url)}`,
     );
@@ -193,13 +193,19 @@ function scriptBody(endpoints: readonly QuitEndpoint[]): string {
  * @throws TypeError for an empty command or endpoint list, or an endpoint that is not one of ours;
  *   RangeError for a port outside 1–65535.
  */
-export function wrapCommand(command: readonly string[], endpoints: readonly QuitEndpoint[]): string[] {
+export function wrapCommand(
+  command: readonly string[],
+  endpoints: readonly QuitEndpoint[],
+): string[] {
   const original = unwrapCommand(command) ?? command;
   if (original.length === 0) {
-    throw new TypeError('cannot wrap an empty command: the image ENTRYPOINT is not known from the manifest');
+    throw new TypeError(
+      'cannot wrap an empty command: the image ENTRYPOINT is not known from the manifest',
+    );
   }
   for (const arg of original) {
-    if (typeof arg !== 'string') throw new TypeError(`command elements must be strings, got ${typeof arg}`);
+    if (typeof arg !== 'string')
+      throw new TypeError(`command elements must be strings, got ${typeof arg}`);
   }
   const unique: QuitEndpoint[] = [];
   for (const endpoint of endpoints) {
@@ -225,7 +231,7 @@ export function isWrapped(command: readonly string[] | null | undefined): boolea
     command[0] === SHELL &&
     command[1] === '-c' &&
     command[3] === WRAPPER_MARKER &&
-    (command[2]?.split('\n', 1)[0] ?? '') === SCRIPT_HEADER
+    ((command[2] as string | undefined)?.split('\n', 1)[0] ?? '') === SCRIPT_HEADER
   );
 }
 

@@ -24,17 +24,26 @@ export const ISTIO_MAX_DRAIN_SECONDS = 3600;
  * between them (45 s → 60 s). Any value above drainDuration passes; the gap only keeps the
  * relation obvious to a reader.
  */
-export const PARENT_SHUTDOWN_MARGIN_SECONDS = 15;
+const PARENT_SHUTDOWN_MARGIN_SECONDS = 15;
 
 /** True when the proxy's Istio may enforce the rule: below 1.17, or a version nothing stated (`known` false: the built-in default). */
-export function parentShutdownEnforced(istio: { readonly version: string; readonly known: boolean }): boolean {
+export function parentShutdownEnforced(istio: {
+  readonly version: string;
+  readonly known: boolean;
+}): boolean {
   return !istio.known || !atLeast(istio.version, PARENT_SHUTDOWN_IGNORED_SINCE);
 }
 
 /** A parentShutdownDuration to write, with its formula; or undefined when the current one (or the default) is already above drainDuration. */
-export function parentShutdownFor(drainSeconds: number, existingSeconds: number | undefined): { value: number; formula: string } | undefined {
+export function parentShutdownFor(
+  drainSeconds: number,
+  existingSeconds: number | undefined,
+): { value: number; formula: string } | undefined {
   const current = existingSeconds ?? ISTIO_DEFAULT_PARENT_SHUTDOWN_SECONDS;
   if (current > drainSeconds) return undefined;
   const value = drainSeconds + PARENT_SHUTDOWN_MARGIN_SECONDS;
-  return { value, formula: `drainDuration + ${PARENT_SHUTDOWN_MARGIN_SECONDS} = ${drainSeconds} + ${PARENT_SHUTDOWN_MARGIN_SECONDS} = ${value}` };
+  return {
+    value,
+    formula: `drainDuration + ${PARENT_SHUTDOWN_MARGIN_SECONDS} = ${drainSeconds} + ${PARENT_SHUTDOWN_MARGIN_SECONDS} = ${value}`,
+  };
 }

@@ -21,7 +21,11 @@ import type { TimingInputs } from '../../timing/model.ts';
 
 /** Timing inputs plus findings about how they were found (estimates, assumptions). */
 /** The finding codes of this module: how W was found. */
-export const TIMING_INPUT_FINDING_CODES = ['DRAIN_WINDOW_ESTIMATE', 'LB_ASSUMPTION', 'NO_SERVICE_IN_STREAM'] as const;
+export const TIMING_INPUT_FINDING_CODES = [
+  'DRAIN_WINDOW_ESTIMATE',
+  'LB_ASSUMPTION',
+  'NO_SERVICE_IN_STREAM',
+] as const;
 
 export interface ResolvedInputs {
   readonly inputs: TimingInputs;
@@ -31,47 +35,100 @@ export interface ResolvedInputs {
 }
 
 /** Extra facts a mutator read from the workload (an existing preStop, drainDuration). */
-export type ExistingTiming = Pick<TimingInputs, 'existingPreStopSeconds' | 'existingDrainDurationSeconds'>;
+export type ExistingTiming = Pick<
+  TimingInputs,
+  'existingPreStopSeconds' | 'existingDrainDurationSeconds'
+>;
 
 /** Returns the timing inputs for a workload's pods. */
-export function resolveTimingInputs(workload: Workload, context: MutatorContext, existing: ExistingTiming = {}): ResolvedInputs {
+export function resolveTimingInputs(
+  workload: Workload,
+  context: MutatorContext,
+  existing: ExistingTiming = {},
+): ResolvedInputs {
   const { spec, config } = context;
   const findings: ProposedFinding[] = [];
   const grace = workload.template.spec?.terminationGracePeriodSeconds;
   const common = {
-    maxRequest: { value: spec.timing.maxRequestSeconds, source: sourceText(config, 'timing.maxRequestSeconds', 'max-request') },
-    buffer: { value: spec.timing.bufferSeconds, source: sourceText(config, 'timing.bufferSeconds', 'buffer') },
+    maxRequest: {
+      value: spec.timing.maxRequestSeconds,
+      source: sourceText(config, 'timing.maxRequestSeconds', 'max-request'),
+    },
+    buffer: {
+      value: spec.timing.bufferSeconds,
+      source: sourceText(config, 'timing.bufferSeconds', 'buffer'),
+    },
     ...(typeof grace === 'number' ? { existingGraceSeconds: grace } : {}),
     ...existing,
   };
   const recognized = loadBalancersInFront(workload, context);
   if (spec.loadBalancer.drainWindowSeconds !== undefined) {
     const source = sourceText(config, 'loadBalancer.drainWindowSeconds', 'drain-window');
-    return { inputs: { ...common, drainWindow: { value: spec.loadBalancer.drainWindowSeconds, source }, ...deregistration(recognized) }, ...(recognized ? { loadBalancer: recognized } : {}), findings };
+    return {
+      inputs: {
+        ...common,
+        drainWindow: { value: spec.loadBalancer.drainWindowSeconds, source },
+        ...deregistration(recognized),
+      },
+      ...(recognized ? { loadBalancer: recognized } : {}),
+      findings,
+    };
   }
   if (recognized) {
-    if (recognized.note) findings.push({ severity: 'warning', code: 'LB_ASSUMPTION', message: recognized.note });
+    if (recognized.note)
+      findings.push({ severity: 'warning', code: 'LB_ASSUMPTION', message: recognized.note });
     if (recognized.estimate) {
-      findings.push({ severity: 'info', code: 'DRAIN_WINDOW_ESTIMATE', message: `W=${recognized.drainWindowSeconds} s for ${LOAD_BALANCERS[recognized.provider].label} is an estimate (${LOAD_BALANCERS[recognized.provider].basis}); measure it and set kube-graceful.dev/drain-window or --drain-window to override.` });
+      findings.push({
+        severity: 'info',
+        code: 'DRAIN_WINDOW_ESTIMATE',
+        message: `W=${recognized.drainWindowSeconds} s for ${LOAD_BALANCERS[recognized.provider].label} is an estimate (${LOAD_BALANCERS[recognized.provider].basis}); measure it and set kube-graceful.dev/drain-window or --drain-window to override.`,
+      });
     }
     const others = alsoInFront(recognized.alsoConsidered);
-    return { inputs: { ...common, drainWindow: { value: recognized.drainWindowSeconds, source: `${recognized.evidence}${others}` }, ...deregistration(recognized) }, loadBalancer: recognized, findings };
+    return {
+      inputs: {
+        ...common,
+        drainWindow: {
+          value: recognized.drainWindowSeconds,
+          source: `${recognized.evidence}${others}`,
+        },
+        ...deregistration(recognized),
+      },
+      loadBalancer: recognized,
+      findings,
+    };
   }
   const provider = spec.loadBalancer.provider ?? 'in-cluster';
   const facts = LOAD_BALANCERS[provider];
-  const origin = spec.loadBalancer.provider ? sourceText(config, 'loadBalancer.provider', 'lb-provider') : 'default: no Service in the stream selects these pods';
+  const origin = spec.loadBalancer.provider
+    ? sourceText(config, 'loadBalancer.provider', 'lb-provider')
+    : 'default: no Service in the stream selects these pods';
   if (!spec.loadBalancer.provider) {
-    findings.push({ severity: 'info', code: 'NO_SERVICE_IN_STREAM', message: `No Service in the stream selects these pods; assumed ${facts.label} (W=${facts.drainWindowSeconds} s). If a load balancer sends them traffic, set --lb-provider or kube-graceful.dev/lb-provider.` });
+    findings.push({
+      severity: 'info',
+      code: 'NO_SERVICE_IN_STREAM',
+      message: `No Service in the stream selects these pods; assumed ${facts.label} (W=${facts.drainWindowSeconds} s). If a load balancer sends them traffic, set --lb-provider or kube-graceful.dev/lb-provider.`,
+    });
   }
-  return { inputs: { ...common, drainWindow: { value: facts.drainWindowSeconds, source: `${facts.label} (${origin})` } }, findings };
+  return {
+    inputs: {
+      ...common,
+      drainWindow: { value: facts.drainWindowSeconds, source: `${facts.label} (${origin})` },
+    },
+    findings,
+  };
 }
 
 /** Returns the longest-window load balancer in front of the pods: Services selecting them, Ingresses routing to those Services. */
 function loadBalancersInFront(workload: Workload, context: MutatorContext) {
   const labels = labelsOf(workload.template.metadata);
   const namespace = workload.ref.namespace;
-  const services = servicesSelecting(context.inventory, labels, namespace, (s) => serviceSelectsPod(s, labels, s.metadata?.namespace, namespace));
-  const candidates: LoadBalancerRecognition[] = services.map((s) => recognizeServiceLoadBalancer(s, { backendConfigs: context.inventory.backendConfigs }));
+  const services = servicesSelecting(context.inventory, labels, namespace, (s) =>
+    serviceSelectsPod(s, labels, s.metadata?.namespace, namespace),
+  );
+  const candidates: LoadBalancerRecognition[] = services.map((s) =>
+    recognizeServiceLoadBalancer(s, { backendConfigs: context.inventory.backendConfigs }),
+  );
   const names = new Set(services.map((s) => s.metadata?.name));
   for (const ingress of ingressesIn(context.inventory, namespace)) {
     if (ingress.metadata?.namespace !== namespace) continue;
@@ -89,14 +146,23 @@ const MAX_NAMED_OTHERS = 3;
 function alsoInFront(others: readonly string[]): string {
   if (others.length === 0) return '';
   const named = others.slice(0, MAX_NAMED_OTHERS).join('; ');
-  const more = others.length > MAX_NAMED_OTHERS ? `; and ${others.length - MAX_NAMED_OTHERS} more` : '';
+  const more =
+    others.length > MAX_NAMED_OTHERS ? `; and ${others.length - MAX_NAMED_OTHERS} more` : '';
   return `; also in front: ${named}${more}`;
 }
 
-function deregistration(recognized: LoadBalancerRecognition | undefined): Pick<TimingInputs, 'loadBalancer'> {
+function deregistration(
+  recognized: LoadBalancerRecognition | undefined,
+): Pick<TimingInputs, 'loadBalancer'> {
   const group = recognized?.targetGroup;
-  if (!group || group.deregistrationDelaySeconds === undefined) return {};
-  const source = group.deregistrationDelayIsDefault ? 'AWS default deregistration delay (no target-group attribute set)' : `deregistration_delay.timeout_seconds on ${recognized.subject ?? 'the load balancer'}`;
-  return { loadBalancer: { deregistrationDelaySeconds: { value: group.deregistrationDelaySeconds, source }, connectionTermination: group.connectionTermination ?? false } };
+  if (recognized === undefined || group?.deregistrationDelaySeconds === undefined) return {};
+  const source = group.deregistrationDelayIsDefault
+    ? 'AWS default deregistration delay (no target-group attribute set)'
+    : `deregistration_delay.timeout_seconds on ${recognized.subject ?? 'the load balancer'}`;
+  return {
+    loadBalancer: {
+      deregistrationDelaySeconds: { value: group.deregistrationDelaySeconds, source },
+      connectionTermination: group.connectionTermination ?? false,
+    },
+  };
 }
-

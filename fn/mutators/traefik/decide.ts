@@ -33,8 +33,6 @@ import type { EntryPoint } from './staticConfig.ts';
 import { loadBalancerChecks, planTraefikTiming } from './timing.ts';
 import type { TraefikTimingInputs, TraefikTimingPlan } from './timing.ts';
 
-export type { TraefikTimingInputs, TraefikTimingPlan } from './timing.ts';
-
 /** The finding codes this logic emits (docs/mutators/traefik-drain.md "Findings"). */
 export type TraefikFindingCode =
   | 'TRAEFIK_LIFECYCLE_KEPT'
@@ -51,14 +49,14 @@ export type TraefikFindingCode =
   | 'LB_DEREGISTRATION_OUTLIVES_GRACE';
 
 /** A field to set, from the object's root (the shape of ProposedChange in fn/mutators/types.ts). */
-export interface TraefikChange {
+interface TraefikChange {
   readonly path: FieldPath;
   readonly value: unknown;
   readonly reason: string;
 }
 
 /** A finding (the shape of ProposedFinding in fn/mutators/types.ts). */
-export interface TraefikFinding {
+interface TraefikFinding {
   readonly severity: 'error' | 'warning' | 'info';
   readonly code: TraefikFindingCode;
   readonly message: string;

@@ -33,7 +33,7 @@ export interface TraefikTimingInputs {
 }
 
 /** What one entry point will run with after the change. */
-export interface EntryPointTiming {
+interface EntryPointTiming {
   readonly entryPoint: EntryPoint;
   readonly requestAcceptGraceSeconds: number;
   readonly graceTimeOutSeconds: number;

@@ -15,12 +15,16 @@ export function fixture(name: string): KubeObject[] {
 /** The EnvoyProxy objects of a fixture (typed loosely so tests can vary a field). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function envoyProxies(name: string): Array<KubeObject & { spec: any }> {
-  return fixture(name).filter((o) => o.kind === 'EnvoyProxy') as Array<KubeObject & { spec: unknown }> as never;
+  return fixture(name).filter((o) => o.kind === 'EnvoyProxy') as Array<
+    KubeObject & { spec: unknown }
+  >;
 }
 
 /** The chart's controller ConfigMap and its `envoy-gateway.yaml` (the EnvoyGateway config) parsed. */
 export function envoyGatewayConfig(name: string): { configMap: KubeObject; config: unknown } {
-  const configMap = fixture(name).find((o) => o.kind === 'ConfigMap' && o.metadata?.name === 'envoy-gateway-config');
+  const configMap = fixture(name).find(
+    (o) => o.kind === 'ConfigMap' && o.metadata?.name === 'envoy-gateway-config',
+  );
   if (configMap === undefined) throw new Error(`${name}: no envoy-gateway-config ConfigMap`);
   const text = (configMap as { data?: Record<string, string> }).data?.['envoy-gateway.yaml'] ?? '';
   return { configMap, config: parse(text, { version: '1.1' }) };

@@ -10,21 +10,42 @@ import { planEnvoyGateway } from '../../../fn/mutators/envoy-gateway/index.ts';
 import type { KubeObject } from '../../../fn/core/kubeObject.ts';
 import { fixture } from './fixtures.ts';
 
-interface ShutdownSchema { properties: Record<string, { type: string; pattern?: string }> }
-
-function schema(tag: string): ShutdownSchema {
-  return parse(readFileSync(new URL(`../../fixtures/gateways/envoy-gateway/crd-${tag}-envoyproxy-shutdown-schema.yaml`, import.meta.url), 'utf8')) as ShutdownSchema;
+interface ShutdownSchema {
+  properties: Record<string, { type: string; pattern?: string }>;
 }
 
-const DEFAULTS = { maxRequest: { value: 20, source: 'default' }, buffer: { value: 5, source: 'default' } };
-const INPUTS = ['examples-v1.9.0-envoy-proxy-config-nlb.yaml', 'examples-v1.9.0-envoy-proxy-config.yaml', 'examples-v1.9.0-mergepatch.yaml', 'docs-v1.9.0-graceful-shutdown-gateway-level.yaml'];
+function schema(tag: string): ShutdownSchema {
+  return parse(
+    readFileSync(
+      new URL(
+        `../../fixtures/gateways/envoy-gateway/crd-${tag}-envoyproxy-shutdown-schema.yaml`,
+        import.meta.url,
+      ),
+      'utf8',
+    ),
+  ) as ShutdownSchema;
+}
+
+const DEFAULTS = {
+  maxRequest: { value: 20, source: 'default' },
+  buffer: { value: 5, source: 'default' },
+};
+const INPUTS = [
+  'examples-v1.9.0-envoy-proxy-config-nlb.yaml',
+  'examples-v1.9.0-envoy-proxy-config.yaml',
+  'examples-v1.9.0-mergepatch.yaml',
+  'docs-v1.9.0-graceful-shutdown-gateway-level.yaml',
+];
 
 function patched(name: string): KubeObject[] {
   const objects = fixture(name);
   const plan = planEnvoyGateway(objects, DEFAULTS);
   return objects.map((object) => {
     const entry = plan.outcomes.find((o) => o.target.object === object);
-    return (entry?.outcome.changes ?? []).reduce<KubeObject>((root, change) => setAt(root, change.path, change.value) as KubeObject, object);
+    return (entry?.outcome.changes ?? []).reduce<KubeObject>(
+      (root, change) => setAt(root, change.path, change.value) as KubeObject,
+      object,
+    );
   });
 }
 
@@ -34,12 +55,15 @@ for (const tag of ['v1.9.0', 'v1.5.9', 'v1.4.6']) {
     let checked = 0;
     for (const name of INPUTS) {
       for (const proxy of patched(name).filter((o) => o.kind === 'EnvoyProxy')) {
-        for (const [field, value] of Object.entries(proxy.spec.shutdown as Record<string, unknown>)) {
+        for (const [field, value] of Object.entries(
+          proxy.spec.shutdown as Record<string, unknown>,
+        )) {
           if (field === 'healthCheckFailureDelay' && tag !== 'v1.9.0') continue; // the user's own field, from the v1.9.0 docs
           const property = properties[field];
           t.truthy(property, `${name}: ${field} is in the ${tag} schema`);
-          t.is(typeof value as string, property!.type, `${name}: ${field}`);
-          if (property!.pattern) t.regex(String(value), new RegExp(property!.pattern), `${name}: ${field}`);
+          t.is<string, string>(typeof value, property!.type, `${name}: ${field}`);
+          if (property!.pattern)
+            t.regex(String(value), new RegExp(property!.pattern), `${name}: ${field}`);
           checked += 1;
         }
       }
@@ -59,6 +83,10 @@ test('durations above five digits of seconds are written in hours, minutes and s
 test('a second plan over the written EnvoyProxies changes nothing', (t) => {
   for (const name of INPUTS) {
     const again = planEnvoyGateway(patched(name), DEFAULTS);
-    t.deepEqual(again.outcomes.flatMap((o) => o.outcome.changes), [], name);
+    t.deepEqual(
+      again.outcomes.flatMap((o) => o.outcome.changes),
+      [],
+      name,
+    );
   }
 });

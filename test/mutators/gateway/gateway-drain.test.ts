@@ -44,7 +44,16 @@ const GENERIC_SERVICE = NLB_SERVICE.replace(/ {2}annotations:\n(?: {4}.*\n)+/, '
  * An injected gateway Deployment as the gateway chart renders it (inject.istio.io/templates:
  * gateway, container istio-proxy, image auto), with hooks to vary what the tests are about.
  */
-function gateway(options: { annotations?: string; container?: string; podSpec?: string; spec?: string; labels?: string; kind?: string } = {}): string {
+function gateway(
+  options: {
+    annotations?: string;
+    container?: string;
+    podSpec?: string;
+    spec?: string;
+    labels?: string;
+    kind?: string;
+  } = {},
+): string {
   return `apiVersion: apps/v1
 kind: ${options.kind ?? 'Deployment'}
 metadata:
@@ -138,7 +147,8 @@ function changed(result: TransformResult): Record<string, unknown> {
   return Object.fromEntries(result.changes.map((c) => [formatPath(c.path), c.after]));
 }
 
-const codes = (result: TransformResult): string[] => result.findings.map((f) => `${f.severity} ${f.code}`);
+const codes = (result: TransformResult): string[] =>
+  result.findings.map((f) => `${f.severity} ${f.code}`);
 const planOf = (result: TransformResult): GatewayPlan => result.outcomes[0]!.plan as GatewayPlan;
 
 const PROXY = 'spec.template.spec.containers[name=istio-proxy]';
@@ -148,25 +158,47 @@ const PROXY_CONFIG = 'spec.template.metadata.annotations["proxy.istio.io/config"
 const PRESTOP = `${PROXY}.lifecycle.preStop`;
 
 /** The invariants every case must keep: idempotent, valid documents, no obsolete settings written. */
-function invariants(t: ExecutionContext, input: string, flags: Flags, result: TransformResult): void {
+function invariants(
+  t: ExecutionContext,
+  input: string,
+  flags: Flags,
+  result: TransformResult,
+): void {
   const again = run(result.output, flags);
   t.deepEqual(again.changes, [], 'a second run over the output must change nothing');
   t.is(again.output, result.output);
-  if (result.changes.length > 0) t.true(validateChangedDocuments(result) > 0, 'changed documents must validate');
+  if (result.changes.length > 0)
+    t.true(validateChangedDocuments(result) > 0, 'changed documents must validate');
   const obsolete = 'TERMINATION_DRAIN_DURATION_SECONDS';
-  t.is(result.output.split(obsolete).length, input.split(obsolete).length, `${obsolete} must never be written`);
+  t.is(
+    result.output.split(obsolete).length,
+    input.split(obsolete).length,
+    `${obsolete} must never be written`,
+  );
   // parentShutdownDuration only where Istio may still enforce it (< 1.17 or unknown), and then above drainDuration.
   const plan = result.outcomes[0]?.plan as GatewayPlan | undefined;
   for (const change of result.changes.filter((c) => formatPath(c.path) === PROXY_CONFIG)) {
     const fields = readProxyConfig(change.after);
     const before = readProxyConfig(change.before);
     if (!fields.ok || fields.fields['parentShutdownDuration'] === undefined) continue;
-    if (before.ok && before.fields['parentShutdownDuration'] === fields.fields['parentShutdownDuration']) continue; // the user's own, kept
-    t.true(plan !== undefined && (!plan.istio.known || Number(plan.istio.version.split('.')[1]) < 17), 'parentShutdownDuration written only where Istio < 1.17 or unknown');
+    if (
+      before.ok &&
+      before.fields['parentShutdownDuration'] === fields.fields['parentShutdownDuration']
+    )
+      continue; // the user's own, kept
+    t.true(
+      plan !== undefined && (!plan.istio.known || Number(plan.istio.version.split('.')[1]) < 17),
+      'parentShutdownDuration written only where Istio < 1.17 or unknown',
+    );
     const seconds = (v: unknown) => parseGoDurationSeconds(String(v)) ?? NaN;
-    t.true(seconds(fields.fields['parentShutdownDuration']) > seconds(fields.fields['drainDuration'] ?? '45s'), 'parentShutdownDuration above drainDuration');
+    t.true(
+      seconds(fields.fields['parentShutdownDuration']) >
+        seconds(fields.fields['drainDuration'] ?? '45s'),
+      'parentShutdownDuration above drainDuration',
+    );
   }
-  for (const change of result.changes) t.regex(change.reason, /=/, 'every reason carries a derivation');
+  for (const change of result.changes)
+    t.regex(change.reason, /=/, 'every reason carries a derivation');
 }
 
 interface Case {
@@ -186,7 +218,8 @@ interface Case {
 
 const cases: Case[] = [
   {
-    title: "seed thread: NLB with W=180, R=10, B=10 → minimum drain 180 s, drainDuration 190 s, grace 200",
+    title:
+      'seed thread: NLB with W=180, R=10, B=10 → minimum drain 180 s, drainDuration 190 s, grace 200',
     input: stream(NLB_SERVICE, gateway()),
     flags: SEED,
     only: true,
@@ -198,9 +231,16 @@ const cases: Case[] = [
     },
     absent: ['LB_DEREGISTRATION_TOO_SHORT', 'LB_DEREGISTRATION_OUTLIVES_GRACE'],
     check: (t, result) => {
-      const reason = (path: string) => result.changes.find((c) => formatPath(c.path) === path)!.reason;
-      t.regex(reason(ENV('MINIMUM_DRAIN_DURATION')), /^MINIMUM_DRAIN_DURATION = "180s": M = S = 180; S = W = 180\./);
-      t.regex(reason(ENV('MINIMUM_DRAIN_DURATION')), /W: Service istio-system\/istio-public-ingressgateway: AWS NLB with IP targets/);
+      const reason = (path: string) =>
+        result.changes.find((c) => formatPath(c.path) === path)!.reason;
+      t.regex(
+        reason(ENV('MINIMUM_DRAIN_DURATION')),
+        /^MINIMUM_DRAIN_DURATION = "180s": M = S = 180; S = W = 180\./,
+      );
+      t.regex(
+        reason(ENV('MINIMUM_DRAIN_DURATION')),
+        /W: Service istio-system\/istio-public-ingressgateway: AWS NLB with IP targets/,
+      );
       t.regex(reason(GRACE), /G = S \+ R \+ B = 180 \+ 10 \+ 10 = 200/);
       t.regex(reason(GRACE), /longest request \(10 s, flag --max-request\)/);
       t.regex(reason(PROXY_CONFIG), /D = W \+ B = 180 \+ 10 = 190/);
@@ -211,113 +251,218 @@ const cases: Case[] = [
       t.is(plan.plan.graceSeconds.value, 200);
       t.is(plan.inputs.drainWindow.value, 180);
       // The user's env entry stays first and unchanged; ours are appended by name.
-      const doc = parseAllDocuments(result.output)[1]!.toJS() as { spec: { template: { spec: { containers: Array<{ env: Array<{ name: string }> }> } } } };
-      t.deepEqual(doc.spec.template.spec.containers[0]!.env.map((e) => e.name), ['ISTIO_META_ROUTER_MODE', 'MINIMUM_DRAIN_DURATION', 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS']);
+      const doc = parseAllDocuments(result.output)[1]!.toJS() as {
+        spec: { template: { spec: { containers: Array<{ env: Array<{ name: string }> }> } } };
+      };
+      t.deepEqual(
+        doc.spec.template.spec.containers[0]!.env.map((e) => e.name),
+        ['ISTIO_META_ROUTER_MODE', 'MINIMUM_DRAIN_DURATION', 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS'],
+      );
     },
   },
   {
     title: 'env: null becomes a list with both entries',
     input: stream(NLB_SERVICE, gateway({ container: '          env:\n' })),
     flags: SEED,
-    changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '180s', [ENV('EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]: 'true' },
-    check: (t, result) => t.regex(result.output, /env:\n\s+- name: MINIMUM_DRAIN_DURATION\n\s+value: 180s\n\s+- name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n\s+value: "true"/),
+    changes: {
+      [ENV('MINIMUM_DRAIN_DURATION')]: '180s',
+      [ENV('EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]: 'true',
+    },
+    check: (t, result) =>
+      t.regex(
+        result.output,
+        /env:\n\s+- name: MINIMUM_DRAIN_DURATION\n\s+value: 180s\n\s+- name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n\s+value: "true"/,
+      ),
   },
   {
     title: 'no env at all: env is added',
     input: stream(NLB_SERVICE, gateway({ container: '' })),
     flags: SEED,
-    changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '180s', [ENV('EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]: 'true' },
-  },
-  {
-    title: 'existing entries are updated by name, in place (a bare "30" is what Istio ignores)',
-    input: stream(NLB_SERVICE, gateway({ container: '          env:\n          - name: MINIMUM_DRAIN_DURATION\n            value: "30"\n          - name: ISTIO_META_ROUTER_MODE\n            value: standard\n          - name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n            value: "false"\n' })),
-    flags: SEED,
-    changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '180s', [ENV('EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]: 'true' },
-    check: (t, result) => {
-      t.regex(result.output, /- name: MINIMUM_DRAIN_DURATION\n\s+value: "180s"\n\s+- name: ISTIO_META_ROUTER_MODE\n\s+value: standard\n\s+- name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n\s+value: "true"/);
-      t.is(result.changes.find((c) => formatPath(c.path) === ENV('MINIMUM_DRAIN_DURATION'))!.before, '30');
+    changes: {
+      [ENV('MINIMUM_DRAIN_DURATION')]: '180s',
+      [ENV('EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]: 'true',
     },
   },
   {
-    title: 'MINIMUM_DRAIN_DURATION from valueFrom: left alone, warned, and exit-on-zero not turned on over it',
-    input: stream(NLB_SERVICE, gateway({ container: '          env:\n          - name: MINIMUM_DRAIN_DURATION\n            valueFrom:\n              configMapKeyRef: {name: drain, key: minimum}\n' })),
+    title: 'existing entries are updated by name, in place (a bare "30" is what Istio ignores)',
+    input: stream(
+      NLB_SERVICE,
+      gateway({
+        container:
+          '          env:\n          - name: MINIMUM_DRAIN_DURATION\n            value: "30"\n          - name: ISTIO_META_ROUTER_MODE\n            value: standard\n          - name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n            value: "false"\n',
+      }),
+    ),
     flags: SEED,
-    changes: { [ENV('MINIMUM_DRAIN_DURATION')]: undefined, [ENV('EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]: undefined, [GRACE]: 200 },
+    changes: {
+      [ENV('MINIMUM_DRAIN_DURATION')]: '180s',
+      [ENV('EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]: 'true',
+    },
+    check: (t, result) => {
+      t.regex(
+        result.output,
+        /- name: MINIMUM_DRAIN_DURATION\n\s+value: "180s"\n\s+- name: ISTIO_META_ROUTER_MODE\n\s+value: standard\n\s+- name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n\s+value: "true"/,
+      );
+      t.is(
+        result.changes.find((c) => formatPath(c.path) === ENV('MINIMUM_DRAIN_DURATION'))!.before,
+        '30',
+      );
+    },
+  },
+  {
+    title:
+      'MINIMUM_DRAIN_DURATION from valueFrom: left alone, warned, and exit-on-zero not turned on over it',
+    input: stream(
+      NLB_SERVICE,
+      gateway({
+        container:
+          '          env:\n          - name: MINIMUM_DRAIN_DURATION\n            valueFrom:\n              configMapKeyRef: {name: drain, key: minimum}\n',
+      }),
+    ),
+    flags: SEED,
+    changes: {
+      [ENV('MINIMUM_DRAIN_DURATION')]: undefined,
+      [ENV('EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]: undefined,
+      [GRACE]: 200,
+    },
     findings: ['warning GATEWAY_ENV_VALUE_FROM'],
     check: (t, result) => t.regex(result.output, /configMapKeyRef: \{name: drain, key: minimum\}/),
   },
   {
     title: 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS from valueFrom: kept; MINIMUM_DRAIN_DURATION still set',
-    input: stream(NLB_SERVICE, gateway({ container: '          env:\n          - name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n            valueFrom:\n              fieldRef: {fieldPath: "metadata.annotations[\'exit\']"}\n' })),
+    input: stream(
+      NLB_SERVICE,
+      gateway({
+        container:
+          '          env:\n          - name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n            valueFrom:\n              fieldRef: {fieldPath: "metadata.annotations[\'exit\']"}\n',
+      }),
+    ),
     flags: SEED,
-    changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '180s', [ENV('EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]: undefined },
+    changes: {
+      [ENV('MINIMUM_DRAIN_DURATION')]: '180s',
+      [ENV('EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]: undefined,
+    },
     findings: ['warning GATEWAY_ENV_VALUE_FROM'],
   },
   {
-    title: 'existing proxy.istio.io/config: drainDuration merged in, every other key and comment kept byte for byte',
-    input: stream(NLB_SERVICE, gateway({ annotations: '        proxy.istio.io/config: |\n          # tuned by platform team\n          holdApplicationUntilProxyStarts: true\n          proxyMetadata:\n            ISTIO_META_DNS_CAPTURE: "true"\n          terminationDrainDuration: 10s\n' })),
+    title:
+      'existing proxy.istio.io/config: drainDuration merged in, every other key and comment kept byte for byte',
+    input: stream(
+      NLB_SERVICE,
+      gateway({
+        annotations:
+          '        proxy.istio.io/config: |\n          # tuned by platform team\n          holdApplicationUntilProxyStarts: true\n          proxyMetadata:\n            ISTIO_META_DNS_CAPTURE: "true"\n          terminationDrainDuration: 10s\n',
+      }),
+    ),
     flags: SEED,
     changes: {
-      [PROXY_CONFIG]: '# tuned by platform team\nholdApplicationUntilProxyStarts: true\nproxyMetadata:\n  ISTIO_META_DNS_CAPTURE: "true"\nterminationDrainDuration: 10s\ndrainDuration: 190s\n',
+      [PROXY_CONFIG]:
+        '# tuned by platform team\nholdApplicationUntilProxyStarts: true\nproxyMetadata:\n  ISTIO_META_DNS_CAPTURE: "true"\nterminationDrainDuration: 10s\ndrainDuration: 190s\n',
     },
-    check: (t, result) => t.regex(result.changes.find((c) => formatPath(c.path) === PROXY_CONFIG)!.reason, /kept: holdApplicationUntilProxyStarts, proxyMetadata, terminationDrainDuration/),
+    check: (t, result) =>
+      t.regex(
+        result.changes.find((c) => formatPath(c.path) === PROXY_CONFIG)!.reason,
+        /kept: holdApplicationUntilProxyStarts, proxyMetadata, terminationDrainDuration/,
+      ),
   },
   {
     title: 'a longer drainDuration of the user is never lowered',
-    input: stream(NLB_SERVICE, gateway({ annotations: '        proxy.istio.io/config: "drainDuration: 5m"\n' })),
+    input: stream(
+      NLB_SERVICE,
+      gateway({ annotations: '        proxy.istio.io/config: "drainDuration: 5m"\n' }),
+    ),
     flags: SEED,
     changes: { [PROXY_CONFIG]: undefined, [GRACE]: 200 },
     absent: ['DRAIN_DURATION_BELOW_WINDOW'],
   },
   {
-    title: 'a drainDuration below W is raised, with the model\'s finding; the quoting is kept',
-    input: stream(NLB_SERVICE, gateway({ annotations: '        proxy.istio.io/config: |\n          drainDuration: "45s"\n' })),
+    title: "a drainDuration below W is raised, with the model's finding; the quoting is kept",
+    input: stream(
+      NLB_SERVICE,
+      gateway({
+        annotations: '        proxy.istio.io/config: |\n          drainDuration: "45s"\n',
+      }),
+    ),
     flags: SEED,
     changes: { [PROXY_CONFIG]: 'drainDuration: "190s"\n' },
     findings: ['info DRAIN_DURATION_BELOW_WINDOW'],
   },
   {
     title: 'invalid proxy config YAML: warning, annotation left alone, the rest still applied',
-    input: stream(NLB_SERVICE, gateway({ annotations: '        proxy.istio.io/config: "{drainDuration: 45s"\n' })),
+    input: stream(
+      NLB_SERVICE,
+      gateway({ annotations: '        proxy.istio.io/config: "{drainDuration: 45s"\n' }),
+    ),
     flags: SEED,
     changes: { [PROXY_CONFIG]: undefined, [ENV('MINIMUM_DRAIN_DURATION')]: '180s', [GRACE]: 200 },
     findings: ['warning PROXY_CONFIG_NOT_MERGEABLE'],
   },
   {
     title: 'proxy config that is a list: warning, no change',
-    input: stream(NLB_SERVICE, gateway({ annotations: '        proxy.istio.io/config: "- drainDuration: 45s"\n' })),
+    input: stream(
+      NLB_SERVICE,
+      gateway({ annotations: '        proxy.istio.io/config: "- drainDuration: 45s"\n' }),
+    ),
     flags: SEED,
     changes: { [PROXY_CONFIG]: undefined },
     findings: ['warning PROXY_CONFIG_NOT_MERGEABLE'],
   },
   {
     title: 'proxy config with anchors: warning, no change',
-    input: stream(NLB_SERVICE, gateway({ annotations: '        proxy.istio.io/config: |\n          proxyMetadata: &m {A: "1"}\n          extra: *m\n' })),
+    input: stream(
+      NLB_SERVICE,
+      gateway({
+        annotations:
+          '        proxy.istio.io/config: |\n          proxyMetadata: &m {A: "1"}\n          extra: *m\n',
+      }),
+    ),
     flags: SEED,
     changes: { [PROXY_CONFIG]: undefined },
     findings: ['warning PROXY_CONFIG_NOT_MERGEABLE'],
   },
   {
-    title: 'in-cluster gateway: Istio\'s 45 s drainDuration already covers W + B, so none is written; G = 30 is the Kubernetes default, so no grace either',
-    input: stream(NLB_SERVICE.replace(/ {2}annotations:\n(?: {4}.*\n)+/, '').replace('type: LoadBalancer', 'type: ClusterIP'), gateway()),
-    changes: { [PROXY_CONFIG]: undefined, [ENV('MINIMUM_DRAIN_DURATION')]: '5s', [GRACE]: undefined },
+    title:
+      "in-cluster gateway: Istio's 45 s drainDuration already covers W + B, so none is written; G = 30 is the Kubernetes default, so no grace either",
+    input: stream(
+      NLB_SERVICE.replace(/ {2}annotations:\n(?: {4}.*\n)+/, '').replace(
+        'type: LoadBalancer',
+        'type: ClusterIP',
+      ),
+      gateway(),
+    ),
+    changes: {
+      [PROXY_CONFIG]: undefined,
+      [ENV('MINIMUM_DRAIN_DURATION')]: '5s',
+      [GRACE]: undefined,
+    },
     findings: ['info DRAIN_WINDOW_ESTIMATE'],
   },
   {
-    title: 'sleep mode on Kubernetes 1.31: preStop sleep action, terminationDrainDuration = R so requests in flight after the sleep finish, no env, no drainDuration',
+    title:
+      'sleep mode on Kubernetes 1.31: preStop sleep action, terminationDrainDuration = R so requests in flight after the sleep finish, no env, no drainDuration',
     input: stream(NLB_SERVICE, gateway()),
     flags: { ...SEED, 'gateway-mode': 'sleep', 'kube-version': '1.31' },
     only: true,
-    changes: { [PRESTOP]: { sleep: { seconds: 180 } }, [GRACE]: 200, [PROXY_CONFIG]: 'terminationDrainDuration: 10s\n' },
+    changes: {
+      [PRESTOP]: { sleep: { seconds: 180 } },
+      [GRACE]: 200,
+      [PROXY_CONFIG]: 'terminationDrainDuration: 10s\n',
+    },
     absent: ['GATEWAY_TERMINATION_DRAIN_SHORT'],
     check: (t, result) => {
       t.is(planOf(result).mode, 'sleep');
-      t.regex(result.changes.find((c) => formatPath(c.path) === PROXY_CONFIG)!.reason, /terminationDrainDuration = "10s": T = R = 10\. After the preStop sleep/);
+      t.regex(
+        result.changes.find((c) => formatPath(c.path) === PROXY_CONFIG)!.reason,
+        /terminationDrainDuration = "10s": T = R = 10\. After the preStop sleep/,
+      );
     },
   },
   {
-    title: 'sleep mode with terminationDrainDuration ≥ R in the annotation: no termination-drain warning',
-    input: stream(NLB_SERVICE, gateway({ annotations: '        proxy.istio.io/config: "terminationDrainDuration: 15s"\n' })),
+    title:
+      'sleep mode with terminationDrainDuration ≥ R in the annotation: no termination-drain warning',
+    input: stream(
+      NLB_SERVICE,
+      gateway({ annotations: '        proxy.istio.io/config: "terminationDrainDuration: 15s"\n' }),
+    ),
     flags: { ...SEED, 'gateway-mode': 'sleep' },
     changes: { [PRESTOP]: { sleep: { seconds: 180 } } },
     absent: ['GATEWAY_TERMINATION_DRAIN_SHORT'],
@@ -325,7 +470,12 @@ const cases: Case[] = [
   {
     title: 'sleep mode on Kubernetes 1.28 with a shell: exec sleep',
     input: stream(NLB_SERVICE, gateway()),
-    flags: { ...SEED, 'gateway-mode': 'sleep', 'kube-version': '1.28', 'gateway-image-has-shell': 'true' },
+    flags: {
+      ...SEED,
+      'gateway-mode': 'sleep',
+      'kube-version': '1.28',
+      'gateway-image-has-shell': 'true',
+    },
     changes: { [PRESTOP]: { exec: { command: ['sleep', '180'] } }, [GRACE]: 200 },
   },
   {
@@ -345,19 +495,34 @@ const cases: Case[] = [
   },
   {
     title: 'an existing preStop sleep is left alone and its length feeds the model',
-    input: stream(NLB_SERVICE, gateway({ container: '          lifecycle:\n            preStop:\n              exec:\n                command: ["/bin/sh", "-c", "sleep 60"]\n' })),
+    input: stream(
+      NLB_SERVICE,
+      gateway({
+        container:
+          '          lifecycle:\n            preStop:\n              exec:\n                command: ["/bin/sh", "-c", "sleep 60"]\n',
+      }),
+    ),
     flags: { ...SEED, 'gateway-mode': 'sleep' },
     only: true,
     changes: { [GRACE]: 80, [PROXY_CONFIG]: 'terminationDrainDuration: 10s\n' },
     findings: ['warning PRESTOP_BELOW_WINDOW'],
     check: (t, result) => {
       t.is(planOf(result).inputs.existingPreStopSeconds, 60);
-      t.regex(result.changes.find((c) => formatPath(c.path) === GRACE)!.reason, /G = S \+ R \+ B = 60 \+ 10 \+ 10 = 80/);
+      t.regex(
+        result.changes.find((c) => formatPath(c.path) === GRACE)!.reason,
+        /G = S \+ R \+ B = 60 \+ 10 \+ 10 = 80/,
+      );
     },
   },
   {
     title: 'an existing preStop of unknown length is left alone; the model assumes W and warns',
-    input: stream(NLB_SERVICE, gateway({ container: '          lifecycle:\n            preStop:\n              httpGet: {path: /drain, port: 15020}\n' })),
+    input: stream(
+      NLB_SERVICE,
+      gateway({
+        container:
+          '          lifecycle:\n            preStop:\n              httpGet: {path: /drain, port: 15020}\n',
+      }),
+    ),
     flags: { ...SEED, 'gateway-mode': 'sleep' },
     only: true,
     changes: { [GRACE]: 200, [PROXY_CONFIG]: 'terminationDrainDuration: 10s\n' },
@@ -365,7 +530,13 @@ const cases: Case[] = [
   },
   {
     title: 'env mode with a preStop of the user: kept, and the gap in the grace period is reported',
-    input: stream(NLB_SERVICE, gateway({ container: '          lifecycle:\n            preStop:\n              sleep: {seconds: 30}\n' })),
+    input: stream(
+      NLB_SERVICE,
+      gateway({
+        container:
+          '          lifecycle:\n            preStop:\n              sleep: {seconds: 30}\n',
+      }),
+    ),
     flags: SEED,
     changes: { [PRESTOP]: undefined, [ENV('MINIMUM_DRAIN_DURATION')]: '180s' },
     findings: ['warning GATEWAY_PRESTOP_IN_ENV_MODE'],
@@ -378,7 +549,8 @@ const cases: Case[] = [
     check: (t, result) => t.is(planOf(result).plan.graceSeconds.value, 600),
   },
   {
-    title: 'legacy chart (proxyv2:1.9.0, proxy router, not injected): Istio < 1.12 → sleep mode on the proxyv2 container',
+    title:
+      'legacy chart (proxyv2:1.9.0, proxy router, not injected): Istio < 1.12 → sleep mode on the proxyv2 container',
     input: stream(NLB_SERVICE, legacyGateway()),
     flags: SEED,
     only: true,
@@ -395,99 +567,168 @@ const cases: Case[] = [
     },
   },
   {
-    title: 'legacy chart on Istio 1.20: env on the container; drainDuration cannot be delivered, so none is written',
+    title:
+      'legacy chart on Istio 1.20: env on the container; drainDuration cannot be delivered, so none is written',
     input: stream(NLB_SERVICE, legacyGateway('docker.io/istio/proxyv2:1.20.0')),
     flags: SEED,
     only: true,
-    changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '180s', [ENV('EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]: 'true', [GRACE]: 200 },
+    changes: {
+      [ENV('MINIMUM_DRAIN_DURATION')]: '180s',
+      [ENV('EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]: 'true',
+      [GRACE]: 200,
+    },
     findings: ['warning GATEWAY_DRAIN_DURATION_NOT_DELIVERED'],
-    check: (t, result) => t.regex(result.output, /- name: POD_NAMESPACE\n\s+valueFrom:\n\s+fieldRef:\n\s+fieldPath: metadata.namespace\n\s+- name: MINIMUM_DRAIN_DURATION/),
+    check: (t, result) =>
+      t.regex(
+        result.output,
+        /- name: POD_NAMESPACE\n\s+valueFrom:\n\s+fieldRef:\n\s+fieldPath: metadata.namespace\n\s+- name: MINIMUM_DRAIN_DURATION/,
+      ),
   },
   {
-    title: 'legacy chart on Istio 1.20 with the podinfo mount: drainDuration delivered through the annotations file',
+    title:
+      'legacy chart on Istio 1.20 with the podinfo mount: drainDuration delivered through the annotations file',
     input: stream(NLB_SERVICE, legacyGateway('docker.io/istio/proxyv2:1.20.0', true)),
     flags: SEED,
     only: true,
-    changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '180s', [ENV('EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]: 'true', [GRACE]: 200, [PROXY_CONFIG]: 'drainDuration: 190s\n' },
+    changes: {
+      [ENV('MINIMUM_DRAIN_DURATION')]: '180s',
+      [ENV('EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]: 'true',
+      [GRACE]: 200,
+      [PROXY_CONFIG]: 'drainDuration: 190s\n',
+    },
     absent: ['GATEWAY_DRAIN_DURATION_NOT_DELIVERED'],
-    check: (t, result) => t.regex(result.changes.find((c) => formatPath(c.path) === PROXY_CONFIG)!.reason, /reads proxy\.istio\.io\/config from the downward-API file \/etc\/istio\/pod\/annotations/),
+    check: (t, result) =>
+      t.regex(
+        result.changes.find((c) => formatPath(c.path) === PROXY_CONFIG)!.reason,
+        /reads proxy\.istio\.io\/config from the downward-API file \/etc\/istio\/pod\/annotations/,
+      ),
   },
   {
-    title: 'legacy chart on Istio 1.16 with the podinfo mount: drainDuration and parentShutdownDuration delivered',
+    title:
+      'legacy chart on Istio 1.16 with the podinfo mount: drainDuration and parentShutdownDuration delivered',
     input: stream(NLB_SERVICE, legacyGateway('docker.io/istio/proxyv2:1.16.7', true)),
     flags: SEED,
     changes: { [PROXY_CONFIG]: 'drainDuration: 190s\nparentShutdownDuration: 205s\n' },
     absent: ['GATEWAY_DRAIN_DURATION_NOT_DELIVERED'],
   },
   {
-    title: 'legacy chart on Istio 1.9 with the podinfo mount: sleep mode sets terminationDrainDuration through the annotations file; no advice to use env mode',
+    title:
+      'legacy chart on Istio 1.9 with the podinfo mount: sleep mode sets terminationDrainDuration through the annotations file; no advice to use env mode',
     input: stream(NLB_SERVICE, legacyGateway('docker.io/istio/proxyv2:1.9.0', true)),
     flags: SEED,
     only: true,
-    changes: { [PRESTOP]: { sleep: { seconds: 180 } }, [GRACE]: 200, [PROXY_CONFIG]: 'terminationDrainDuration: 10s\n' },
+    changes: {
+      [PRESTOP]: { sleep: { seconds: 180 } },
+      [GRACE]: 200,
+      [PROXY_CONFIG]: 'terminationDrainDuration: 10s\n',
+    },
     findings: ['info GATEWAY_ENV_MODE_UNSUPPORTED'],
     absent: ['GATEWAY_TERMINATION_DRAIN_SHORT'],
   },
   {
-    title: 'legacy chart on Istio 1.9 without the mount: the termination-drain warning offers only what works at 1.9',
+    title:
+      'legacy chart on Istio 1.9 without the mount: the termination-drain warning offers only what works at 1.9',
     input: stream(NLB_SERVICE, legacyGateway()),
     flags: SEED,
     findings: ['warning GATEWAY_TERMINATION_DRAIN_SHORT'],
     check: (t, result) => {
-      const message = result.findings.find((f) => f.code === 'GATEWAY_TERMINATION_DRAIN_SHORT')!.message;
+      const message = result.findings.find(
+        (f) => f.code === 'GATEWAY_TERMINATION_DRAIN_SHORT',
+      )!.message;
       t.notRegex(message, /gateway-mode env/);
       t.regex(message, /mount the pod's annotations at \/etc\/istio\/pod/);
       t.regex(message, /mesh-wide/);
     },
   },
   {
-    title: 'legacy chart on Istio 1.9, Kubernetes 1.28 without a shell: the no-preStop warning does not send the user to env mode',
+    title:
+      'legacy chart on Istio 1.9, Kubernetes 1.28 without a shell: the no-preStop warning does not send the user to env mode',
     input: stream(NLB_SERVICE, legacyGateway()),
     flags: { ...SEED, 'kube-version': '1.28' },
     findings: ['warning GATEWAY_NO_PRESTOP'],
-    check: (t, result) => t.notRegex(result.findings.find((f) => f.code === 'GATEWAY_NO_PRESTOP')!.message, /gateway-mode env/),
+    check: (t, result) =>
+      t.notRegex(
+        result.findings.find((f) => f.code === 'GATEWAY_NO_PRESTOP')!.message,
+        /gateway-mode env/,
+      ),
   },
   {
-    title: 'Istio 1.20, Kubernetes 1.28 without a shell, sleep mode asked: env mode is offered, it works there',
+    title:
+      'Istio 1.20, Kubernetes 1.28 without a shell, sleep mode asked: env mode is offered, it works there',
     input: stream(NLB_SERVICE, gateway()),
     flags: { ...SEED, 'gateway-mode': 'sleep', 'kube-version': '1.28', 'istio-version': '1.20' },
     findings: ['warning GATEWAY_NO_PRESTOP'],
-    check: (t, result) => t.regex(result.findings.find((f) => f.code === 'GATEWAY_NO_PRESTOP')!.message, /Use --gateway-mode env/),
+    check: (t, result) =>
+      t.regex(
+        result.findings.find((f) => f.code === 'GATEWAY_NO_PRESTOP')!.message,
+        /Use --gateway-mode env/,
+      ),
   },
   {
     title: 'a gateway whose labels are not istio: ingressgateway is found by structure',
-    input: stream(NLB_SERVICE.replace('app: istio-public-ingressgateway', 'team.example.com/edge: public'), gateway({ labels: '        team.example.com/edge: public\n' })),
+    input: stream(
+      NLB_SERVICE.replace('app: istio-public-ingressgateway', 'team.example.com/edge: public'),
+      gateway({ labels: '        team.example.com/edge: public\n' }),
+    ),
     flags: SEED,
     changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '180s', [GRACE]: 200 },
   },
   {
     title: 'a gateway DaemonSet behind in-cluster traffic: no rollout or PDB findings',
-    input: stream(GENERIC_SERVICE.replace('type: LoadBalancer', 'type: ClusterIP'), gateway({ kind: 'DaemonSet', spec: '' })),
+    input: stream(
+      GENERIC_SERVICE.replace('type: LoadBalancer', 'type: ClusterIP'),
+      gateway({ kind: 'DaemonSet', spec: '' }),
+    ),
     changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '5s' },
-    absent: ['GATEWAY_NO_PDB', 'GATEWAY_ROLLOUT_UNAVAILABLE', 'AWS_READINESS_GATE_NAMESPACE_NOT_IN_STREAM'],
+    absent: [
+      'GATEWAY_NO_PDB',
+      'GATEWAY_ROLLOUT_UNAVAILABLE',
+      'AWS_READINESS_GATE_NAMESPACE_NOT_IN_STREAM',
+    ],
   },
   {
     title: 'released chart label gateway-1.11.4: Istio < 1.12, env mode falls back to sleep',
-    input: stream(NLB_SERVICE, gateway({ labels: '        app: istio-public-ingressgateway\n        helm.sh/chart: gateway-1.11.4\n' })),
+    input: stream(
+      NLB_SERVICE,
+      gateway({
+        labels: '        app: istio-public-ingressgateway\n        helm.sh/chart: gateway-1.11.4\n',
+      }),
+    ),
     flags: SEED,
     changes: { [PRESTOP]: { sleep: { seconds: 180 } }, [ENV('MINIMUM_DRAIN_DURATION')]: undefined },
     findings: ['info GATEWAY_ENV_MODE_UNSUPPORTED'],
-    check: (t, result) => t.is(planOf(result).istio.source, 'pod template label helm.sh/chart: gateway-1.11.4'),
+    check: (t, result) =>
+      t.is(planOf(result).istio.source, 'pod template label helm.sh/chart: gateway-1.11.4'),
   },
   {
     title: 'released chart label gateway-1.24.6 wins over config istioVersion',
-    input: stream(NLB_SERVICE, gateway({ labels: '        app: istio-public-ingressgateway\n        helm.sh/chart: gateway-1.24.6\n' })),
+    input: stream(
+      NLB_SERVICE,
+      gateway({
+        labels: '        app: istio-public-ingressgateway\n        helm.sh/chart: gateway-1.24.6\n',
+      }),
+    ),
     flags: { ...SEED, 'istio-version': '1.10' },
     changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '180s' },
     absent: ['GATEWAY_ENV_MODE_UNSUPPORTED'],
   },
   {
-    title: 'unreleased chart label gateway-1.0.0: config istioVersion decides, and the reason says so',
-    input: stream(NLB_SERVICE, gateway({ labels: '        app: istio-public-ingressgateway\n        helm.sh/chart: gateway-1.0.0\n' })),
+    title:
+      'unreleased chart label gateway-1.0.0: config istioVersion decides, and the reason says so',
+    input: stream(
+      NLB_SERVICE,
+      gateway({
+        labels: '        app: istio-public-ingressgateway\n        helm.sh/chart: gateway-1.0.0\n',
+      }),
+    ),
     flags: { ...SEED, 'istio-version': '1.11' },
     changes: { [PRESTOP]: { sleep: { seconds: 180 } } },
     findings: ['info GATEWAY_ENV_MODE_UNSUPPORTED'],
-    check: (t, result) => t.regex(planOf(result).istio.source, /istioVersion from flag --istio-version; pod template label helm.sh\/chart: gateway-1.0.0 is the unreleased in-repo chart/),
+    check: (t, result) =>
+      t.regex(
+        planOf(result).istio.source,
+        /istioVersion from flag --istio-version; pod template label helm.sh\/chart: gateway-1.0.0 is the unreleased in-repo chart/,
+      ),
   },
   {
     title: 'gateway mode off: nothing',
@@ -498,7 +739,8 @@ const cases: Case[] = [
     check: (t, result) => t.deepEqual(result.findings, []),
   },
   {
-    title: 'non-gateway workloads are untouched: an injected app, and an istio-proxy container without the gateway template',
+    title:
+      'non-gateway workloads are untouched: an injected app, and an istio-proxy container without the gateway template',
     input: stream(
       NLB_SERVICE,
       gateway().replace('        inject.istio.io/templates: gateway\n', ''),
@@ -525,14 +767,22 @@ spec:
   },
   {
     title: 'AWS IP targets, Namespace in the stream without the readiness-gate label: warning',
-    input: stream('apiVersion: v1\nkind: Namespace\nmetadata:\n  name: istio-system\n', NLB_SERVICE, gateway()),
+    input: stream(
+      'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: istio-system\n',
+      NLB_SERVICE,
+      gateway(),
+    ),
     flags: SEED,
     findings: ['warning AWS_READINESS_GATE_LABEL_MISSING'],
     absent: ['AWS_READINESS_GATE_NAMESPACE_NOT_IN_STREAM'],
   },
   {
     title: 'AWS IP targets, Namespace labelled: no readiness-gate finding',
-    input: stream('apiVersion: v1\nkind: Namespace\nmetadata:\n  name: istio-system\n  labels:\n    elbv2.k8s.aws/pod-readiness-gate-inject: enabled\n', NLB_SERVICE, gateway()),
+    input: stream(
+      'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: istio-system\n  labels:\n    elbv2.k8s.aws/pod-readiness-gate-inject: enabled\n',
+      NLB_SERVICE,
+      gateway(),
+    ),
     flags: SEED,
     absent: ['AWS_READINESS_GATE_LABEL_MISSING', 'AWS_READINESS_GATE_NAMESPACE_NOT_IN_STREAM'],
   },
@@ -549,22 +799,42 @@ spec:
   },
   {
     title: 'NLB with instance targets: no readiness-gate finding (IP targets only)',
-    input: stream(NLB_SERVICE.replace('    service.beta.kubernetes.io/aws-load-balancer-nlb-target-type: ip\n', ''), gateway()),
+    input: stream(
+      NLB_SERVICE.replace(
+        '    service.beta.kubernetes.io/aws-load-balancer-nlb-target-type: ip\n',
+        '',
+      ),
+      gateway(),
+    ),
     findings: ['warning LB_ASSUMPTION'],
     absent: ['AWS_READINESS_GATE_NAMESPACE_NOT_IN_STREAM'],
   },
   {
-    title: 'NLB with instance targets and externalTrafficPolicy Local: W from the node health check, no deregistration checks, no readiness gates',
+    title:
+      'NLB with instance targets and externalTrafficPolicy Local: W from the node health check, no deregistration checks, no readiness gates',
     input: stream(
-      NLB_SERVICE
-        .replace('aws-load-balancer-nlb-target-type: ip', 'aws-load-balancer-nlb-target-type: instance')
-        .replace('deregistration_delay.timeout_seconds=200', 'deregistration_delay.timeout_seconds=10')
-        .replace('  type: LoadBalancer\n', '  type: LoadBalancer\n  externalTrafficPolicy: Local\n'),
+      NLB_SERVICE.replace(
+        'aws-load-balancer-nlb-target-type: ip',
+        'aws-load-balancer-nlb-target-type: instance',
+      )
+        .replace(
+          'deregistration_delay.timeout_seconds=200',
+          'deregistration_delay.timeout_seconds=10',
+        )
+        .replace(
+          '  type: LoadBalancer\n',
+          '  type: LoadBalancer\n  externalTrafficPolicy: Local\n',
+        ),
       gateway(),
     ),
     flags: SEED,
     changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '25s', [GRACE]: 45 },
-    absent: ['LB_DEREGISTRATION_TOO_SHORT', 'LB_DEREGISTRATION_OUTLIVES_GRACE', 'AWS_READINESS_GATE_NAMESPACE_NOT_IN_STREAM', 'LB_ASSUMPTION'],
+    absent: [
+      'LB_DEREGISTRATION_TOO_SHORT',
+      'LB_DEREGISTRATION_OUTLIVES_GRACE',
+      'AWS_READINESS_GATE_NAMESPACE_NOT_IN_STREAM',
+      'LB_ASSUMPTION',
+    ],
     check: (t, result) => {
       t.is(planOf(result).loadBalancer?.provider, 'aws-nlb-instance');
       t.is(planOf(result).loadBalancer?.targetType, 'instance');
@@ -572,25 +842,43 @@ spec:
     },
   },
   {
-    title: 'GKE NEG with its BackendConfig in the stream: W = 30 + drainingTimeoutSec, no "not in the stream" warning',
+    title:
+      'GKE NEG with its BackendConfig in the stream: W = 30 + drainingTimeoutSec, no "not in the stream" warning',
     input: stream(
-      GENERIC_SERVICE.replace('metadata:\n  name: istio-public-ingressgateway\n  namespace: istio-system\n', 'metadata:\n  name: istio-public-ingressgateway\n  namespace: istio-system\n  annotations:\n    cloud.google.com/neg: \'{"ingress": true}\'\n    cloud.google.com/backend-config: \'{"ports": {"80": "gw-drain"}}\'\n').replace('type: LoadBalancer', 'type: ClusterIP'),
+      GENERIC_SERVICE.replace(
+        'metadata:\n  name: istio-public-ingressgateway\n  namespace: istio-system\n',
+        'metadata:\n  name: istio-public-ingressgateway\n  namespace: istio-system\n  annotations:\n    cloud.google.com/neg: \'{"ingress": true}\'\n    cloud.google.com/backend-config: \'{"ports": {"80": "gw-drain"}}\'\n',
+      ).replace('type: LoadBalancer', 'type: ClusterIP'),
       'apiVersion: cloud.google.com/v1\nkind: BackendConfig\nmetadata:\n  name: gw-drain\n  namespace: istio-system\nspec:\n  connectionDraining:\n    drainingTimeoutSec: 60\n',
       gateway(),
     ),
     flags: SEED,
     changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '90s', [GRACE]: 110 },
     absent: ['LB_ASSUMPTION'],
-    check: (t, result) => t.regex(planOf(result).inputs.drainWindow.source, /connection draining 60 s \(BackendConfig gw-drain/),
+    check: (t, result) =>
+      t.regex(
+        planOf(result).inputs.drainWindow.source,
+        /connection draining 60 s \(BackendConfig gw-drain/,
+      ),
   },
   {
     title: '2 replicas with maxUnavailable 1: info',
-    input: stream(NLB_SERVICE, gateway({ spec: '  replicas: 2\n  strategy:\n    rollingUpdate:\n      maxUnavailable: 1\n' })),
+    input: stream(
+      NLB_SERVICE,
+      gateway({
+        spec: '  replicas: 2\n  strategy:\n    rollingUpdate:\n      maxUnavailable: 1\n',
+      }),
+    ),
     findings: ['info GATEWAY_ROLLOUT_UNAVAILABLE'],
   },
   {
     title: '1 replica with maxUnavailable 100%: warning',
-    input: stream(NLB_SERVICE, gateway({ spec: '  replicas: 1\n  strategy:\n    rollingUpdate:\n      maxUnavailable: 100%\n' })),
+    input: stream(
+      NLB_SERVICE,
+      gateway({
+        spec: '  replicas: 1\n  strategy:\n    rollingUpdate:\n      maxUnavailable: 100%\n',
+      }),
+    ),
     findings: ['warning GATEWAY_ROLLOUT_UNAVAILABLE'],
   },
   {
@@ -600,31 +888,48 @@ spec:
   },
   {
     title: 'Recreate: warning',
-    input: stream(NLB_SERVICE, gateway({ spec: '  replicas: 3\n  strategy:\n    type: Recreate\n' })),
+    input: stream(
+      NLB_SERVICE,
+      gateway({ spec: '  replicas: 3\n  strategy:\n    type: Recreate\n' }),
+    ),
     findings: ['warning GATEWAY_ROLLOUT_UNAVAILABLE'],
   },
   {
-    title: 'a PodDisruptionBudget selecting the gateway pods: no PDB finding; one selecting others: info',
-    input: stream(NLB_SERVICE, gateway(), 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: gw, namespace: istio-system}\nspec:\n  minAvailable: 1\n  selector:\n    matchExpressions:\n    - {key: app, operator: In, values: [istio-public-ingressgateway]}\n'),
+    title:
+      'a PodDisruptionBudget selecting the gateway pods: no PDB finding; one selecting others: info',
+    input: stream(
+      NLB_SERVICE,
+      gateway(),
+      'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: gw, namespace: istio-system}\nspec:\n  minAvailable: 1\n  selector:\n    matchExpressions:\n    - {key: app, operator: In, values: [istio-public-ingressgateway]}\n',
+    ),
     absent: ['GATEWAY_NO_PDB'],
   },
   {
     title: 'a PodDisruptionBudget in another namespace does not count',
-    input: stream(NLB_SERVICE, gateway(), 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: gw, namespace: other}\nspec:\n  minAvailable: 1\n  selector:\n    matchLabels: {app: istio-public-ingressgateway}\n'),
+    input: stream(
+      NLB_SERVICE,
+      gateway(),
+      'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: gw, namespace: other}\nspec:\n  minAvailable: 1\n  selector:\n    matchLabels: {app: istio-public-ingressgateway}\n',
+    ),
     findings: ['info GATEWAY_NO_PDB'],
   },
   {
     title: 'obsolete settings of the user are reported, kept, and never written',
-    input: stream(NLB_SERVICE, gateway({
-      annotations: '        proxy.istio.io/config: |\n          parentShutdownDuration: 60s\n',
-      container: '          env:\n          - name: TERMINATION_DRAIN_DURATION_SECONDS\n            value: "60"\n',
-    })),
+    input: stream(
+      NLB_SERVICE,
+      gateway({
+        annotations: '        proxy.istio.io/config: |\n          parentShutdownDuration: 60s\n',
+        container:
+          '          env:\n          - name: TERMINATION_DRAIN_DURATION_SECONDS\n            value: "60"\n',
+      }),
+    ),
     flags: SEED,
     findings: ['info GATEWAY_OBSOLETE_SETTING', 'info GATEWAY_OBSOLETE_SETTING'],
     changes: { [PROXY_CONFIG]: 'parentShutdownDuration: 60s\ndrainDuration: 190s\n' },
   },
   {
-    title: 'Istio 1.16: parentShutdownDuration written above drainDuration in the same merge, and said why',
+    title:
+      'Istio 1.16: parentShutdownDuration written above drainDuration in the same merge, and said why',
     input: stream(NLB_SERVICE, gateway()),
     flags: { ...SEED, 'istio-version': '1.16' },
     changes: { [PROXY_CONFIG]: 'drainDuration: 190s\nparentShutdownDuration: 205s\n' },
@@ -637,13 +942,17 @@ spec:
     },
   },
   {
-    title: 'Istio version unknown (in-repo chart, nothing stated): parentShutdownDuration written too, and the report says the version is unknown',
+    title:
+      'Istio version unknown (in-repo chart, nothing stated): parentShutdownDuration written too, and the report says the version is unknown',
     input: stream(NLB_SERVICE, gateway()),
     flags: { 'max-request': '10', buffer: '10' },
     changes: { [PROXY_CONFIG]: 'drainDuration: 190s\nparentShutdownDuration: 205s\n' },
     check: (t, result) => {
       t.false(planOf(result).istio.known);
-      t.regex(result.changes.find((c) => formatPath(c.path) === PROXY_CONFIG)!.reason, /a version nothing in the manifest states/);
+      t.regex(
+        result.changes.find((c) => formatPath(c.path) === PROXY_CONFIG)!.reason,
+        /a version nothing in the manifest states/,
+      );
     },
   },
   {
@@ -653,21 +962,33 @@ spec:
     changes: { [PROXY_CONFIG]: 'drainDuration: 190s\n' },
   },
   {
-    title: 'Istio 1.16, the user\'s parentShutdownDuration already above the plan\'s drainDuration: kept',
-    input: stream(NLB_SERVICE, gateway({ annotations: '        proxy.istio.io/config: "parentShutdownDuration: 10m"\n' })),
+    title:
+      "Istio 1.16, the user's parentShutdownDuration already above the plan's drainDuration: kept",
+    input: stream(
+      NLB_SERVICE,
+      gateway({ annotations: '        proxy.istio.io/config: "parentShutdownDuration: 10m"\n' }),
+    ),
     flags: { ...SEED, 'istio-version': '1.16' },
     changes: { [PROXY_CONFIG]: 'parentShutdownDuration: 10m\ndrainDuration: 190s' },
     absent: ['GATEWAY_OBSOLETE_SETTING'],
   },
   {
-    title: 'Istio 1.16, the user\'s longer drainDuration with the default parent: only parentShutdownDuration is added',
-    input: stream(NLB_SERVICE, gateway({ annotations: '        proxy.istio.io/config: "drainDuration: 5m"\n' })),
+    title:
+      "Istio 1.16, the user's longer drainDuration with the default parent: only parentShutdownDuration is added",
+    input: stream(
+      NLB_SERVICE,
+      gateway({ annotations: '        proxy.istio.io/config: "drainDuration: 5m"\n' }),
+    ),
     flags: { ...SEED, 'istio-version': '1.16' },
     changes: { [PROXY_CONFIG]: 'drainDuration: 5m\nparentShutdownDuration: 315s' },
   },
   {
-    title: 'a grace period beyond a day is a legal manifest value: kept, never lowered; the drain is still set',
-    input: stream(NLB_SERVICE, gateway({ podSpec: '      terminationGracePeriodSeconds: 100000\n' })),
+    title:
+      'a grace period beyond a day is a legal manifest value: kept, never lowered; the drain is still set',
+    input: stream(
+      NLB_SERVICE,
+      gateway({ podSpec: '      terminationGracePeriodSeconds: 100000\n' }),
+    ),
     changes: { [GRACE]: undefined, [ENV('MINIMUM_DRAIN_DURATION')]: '180s' },
     absent: ['GATEWAY_TIMING_INPUT'],
   },
@@ -684,9 +1005,19 @@ for (const c of cases) {
     }
     if (c.only) t.deepEqual(Object.keys(got).sort(), Object.keys(c.changes ?? {}).sort());
     const found = codes(result);
-    for (const finding of c.findings ?? []) t.true(found.includes(finding), `${finding} in ${found.join(', ')}`);
-    if (c.findings) t.is(found.filter((f) => c.findings!.includes(f)).length, c.findings.length, 'each expected finding once');
-    for (const code of c.absent ?? []) t.false(found.some((f) => f.endsWith(` ${code}`)), `${code} must be absent`);
+    for (const finding of c.findings ?? [])
+      t.true(found.includes(finding), `${finding} in ${found.join(', ')}`);
+    if (c.findings)
+      t.is(
+        found.filter((f) => c.findings!.includes(f)).length,
+        c.findings.length,
+        'each expected finding once',
+      );
+    for (const code of c.absent ?? [])
+      t.false(
+        found.some((f) => f.endsWith(` ${code}`)),
+        `${code} must be absent`,
+      );
     c.check?.(t, result);
     invariants(t, c.input, flags, result);
   });
@@ -730,7 +1061,10 @@ const proxyConfigs: Array<[string, string | undefined]> = [
   ['terminationDrainDuration: 10s\n', 'terminationDrainDuration: 10s\ndrainDuration: 190s\n'],
   // A flow map gets the new entry in its own plain style (issue #15 item 4), JSON in a JSON one.
   ['{terminationDrainDuration: 10s}', '{terminationDrainDuration: 10s, drainDuration: 190s}'],
-  ['{"terminationDrainDuration": "10s"}', '{"terminationDrainDuration": "10s", "drainDuration": "190s"}'],
+  [
+    '{"terminationDrainDuration": "10s"}',
+    '{"terminationDrainDuration": "10s", "drainDuration": "190s"}',
+  ],
   ['drainDuration: 45s # short\nconcurrency: 2\n', 'drainDuration: 190s # short\nconcurrency: 2\n'],
   ['a: !!str 5\n', undefined],
   ['[1, 2]', undefined],

@@ -24,8 +24,11 @@ function run(yaml: string, flags: Flags = {}): TransformResult {
 }
 
 /** A Job in `ns1` whose pod template gets the given metadata and container lines. */
-function job(options: { podMeta?: string; container?: string; name?: string; extra?: string } = {}): string {
-  const container = options.container ?? 'command: [python, job.py]\n          args: ["--date", "$(DATE)"]';
+function job(
+  options: { podMeta?: string; container?: string; name?: string; extra?: string } = {},
+): string {
+  const container =
+    options.container ?? 'command: [python, job.py]\n          args: ["--date", "$(DATE)"]';
   return `apiVersion: batch/v1
 kind: Job
 metadata:
@@ -49,7 +52,8 @@ function changed(result: TransformResult): Record<string, unknown> {
   return Object.fromEntries(result.changes.map((c) => [formatPath(c.path), c.after]));
 }
 
-const codes = (result: TransformResult): string[] => result.findings.map((f) => `${f.severity} ${f.code}`);
+const codes = (result: TransformResult): string[] =>
+  result.findings.map((f) => `${f.severity} ${f.code}`);
 const ANN = 'spec.template.metadata.annotations';
 const COMMAND = 'spec.template.spec.containers[name=main].command';
 
@@ -57,17 +61,49 @@ const COMMAND = 'spec.template.spec.containers[name=main].command';
 // native mode by version
 // ---------------------------------------------------------------------------------------------
 
-const matrix: Array<{ flags: Flags; mesh: 'istio' | 'linkerd'; expect: string /* a mode, or 'wrap' */ }> = [
-  { mesh: 'istio', flags: { 'kube-version': '1.29', 'istio-version': '1.24' }, expect: 'sidecar.istio.io/nativeSidecar' },
-  { mesh: 'istio', flags: { 'kube-version': '1.33', 'istio-version': '1.28' }, expect: 'sidecar.istio.io/nativeSidecar' },
+const matrix: Array<{
+  flags: Flags;
+  mesh: 'istio' | 'linkerd';
+  expect: string; /* a mode, or 'wrap' */
+}> = [
+  {
+    mesh: 'istio',
+    flags: { 'kube-version': '1.29', 'istio-version': '1.24' },
+    expect: 'sidecar.istio.io/nativeSidecar',
+  },
+  {
+    mesh: 'istio',
+    flags: { 'kube-version': '1.33', 'istio-version': '1.28' },
+    expect: 'sidecar.istio.io/nativeSidecar',
+  },
   { mesh: 'istio', flags: { 'kube-version': '1.28', 'istio-version': '1.26' }, expect: 'wrap' },
   { mesh: 'istio', flags: { 'kube-version': '1.31', 'istio-version': '1.23' }, expect: 'wrap' },
   { mesh: 'linkerd', flags: { 'kube-version': '1.29', 'linkerd-version': '2.14' }, expect: 'wrap' },
-  { mesh: 'linkerd', flags: { 'kube-version': '1.29', 'linkerd-version': '2.15' }, expect: 'config.alpha.linkerd.io/proxy-enable-native-sidecar' },
-  { mesh: 'linkerd', flags: { 'kube-version': '1.31', 'linkerd-version': '2.18' }, expect: 'config.alpha.linkerd.io/proxy-enable-native-sidecar' },
-  { mesh: 'linkerd', flags: { 'kube-version': '1.31', 'linkerd-version': '2.19' }, expect: 'config.beta.linkerd.io/proxy-enable-native-sidecar' },
-  { mesh: 'linkerd', flags: { 'kube-version': '1.33', 'linkerd-version': '2.20' }, expect: 'config.linkerd.io/proxy-enable-native-sidecar' },
-  { mesh: 'linkerd', flags: { 'kube-version': '1.33', 'linkerd-version': '2.21.3' }, expect: 'config.linkerd.io/proxy-enable-native-sidecar' },
+  {
+    mesh: 'linkerd',
+    flags: { 'kube-version': '1.29', 'linkerd-version': '2.15' },
+    expect: 'config.alpha.linkerd.io/proxy-enable-native-sidecar',
+  },
+  {
+    mesh: 'linkerd',
+    flags: { 'kube-version': '1.31', 'linkerd-version': '2.18' },
+    expect: 'config.alpha.linkerd.io/proxy-enable-native-sidecar',
+  },
+  {
+    mesh: 'linkerd',
+    flags: { 'kube-version': '1.31', 'linkerd-version': '2.19' },
+    expect: 'config.beta.linkerd.io/proxy-enable-native-sidecar',
+  },
+  {
+    mesh: 'linkerd',
+    flags: { 'kube-version': '1.33', 'linkerd-version': '2.20' },
+    expect: 'config.linkerd.io/proxy-enable-native-sidecar',
+  },
+  {
+    mesh: 'linkerd',
+    flags: { 'kube-version': '1.33', 'linkerd-version': '2.21.3' },
+    expect: 'config.linkerd.io/proxy-enable-native-sidecar',
+  },
   { mesh: 'linkerd', flags: { 'kube-version': '1.28', 'linkerd-version': '2.18' }, expect: 'wrap' },
 ];
 
@@ -80,11 +116,22 @@ for (const { mesh, flags, expect } of matrix) {
       t.true(isWrapped(changes[COMMAND] as string[]));
       return;
     }
-    t.deepEqual(changes, { [`${ANN}["${expect}"]`]: 'true' }, 'native: the annotation and nothing else, no quit call');
+    t.deepEqual(
+      changes,
+      { [`${ANN}["${expect}"]`]: 'true' },
+      'native: the annotation and nothing else, no quit call',
+    );
     t.true(result.changes[0]!.reason.includes('kubernetes/kubernetes#25908'));
-    t.true(result.changes[0]!.reason.includes('The handler is not called if the container crashes or exits'));
+    t.true(
+      result.changes[0]!.reason.includes(
+        'The handler is not called if the container crashes or exits',
+      ),
+    );
     // Pinned wherever the versions allow it; before Istio 1.27 / Linkerd 2.20 an info says how upstream rates it.
-    const stable = mesh === 'istio' ? Number(flags['istio-version']!.split('.')[1]) >= 27 : Number(flags['linkerd-version']!.split('.')[1]) >= 20;
+    const stable =
+      mesh === 'istio'
+        ? Number(flags['istio-version']!.split('.')[1]) >= 27
+        : Number(flags['linkerd-version']!.split('.')[1]) >= 20;
     t.deepEqual(codes(result), stable ? [] : ['info JOB_NATIVE_SIDECAR_MATURITY']);
   });
 }
@@ -98,20 +145,33 @@ test('explicit native where the versions cannot honour it changes nothing and wa
 });
 
 test('auto wraps when sidecarMode is classic or the pod pins native off', (t) => {
-  t.true(isWrapped(changed(run(job(), { ...ISTIO_NS1, 'sidecar-mode': 'classic' }))[COMMAND] as string[]));
-  const pinned = job({ podMeta: '      annotations:\n        sidecar.istio.io/nativeSidecar: "false"' });
+  t.true(
+    isWrapped(
+      changed(run(job(), { ...ISTIO_NS1, 'sidecar-mode': 'classic' }))[COMMAND] as string[],
+    ),
+  );
+  const pinned = job({
+    podMeta: '      annotations:\n        sidecar.istio.io/nativeSidecar: "false"',
+  });
   const result = run(pinned, ISTIO_NS1);
   t.true(isWrapped(changed(result)[COMMAND] as string[]));
   t.regex(result.changes[0]!.reason, /pins sidecar\.istio\.io\/nativeSidecar: "false"/);
 });
 
 test('auto follows a pod template that pins native on, even where the versions would wrap', (t) => {
-  const pinned = job({ podMeta: '      annotations:\n        sidecar.istio.io/nativeSidecar: "true"' });
+  const pinned = job({
+    podMeta: '      annotations:\n        sidecar.istio.io/nativeSidecar: "true"',
+  });
   const result = run(pinned, { ...ISTIO_NS1, 'kube-version': '1.28' });
   t.deepEqual(result.changes, [], 'the chart\'s "true" is not overridden with "false"');
   t.deepEqual(codes(result), ['info JOB_ALREADY_COMPLETES']);
   // An explicit job.mode: wrap is the user's word and does override it.
-  t.is(changed(run(pinned, { ...ISTIO_NS1, 'job-mode': 'wrap' }))[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'false');
+  t.is(
+    changed(run(pinned, { ...ISTIO_NS1, 'job-mode': 'wrap' }))[
+      `${ANN}["sidecar.istio.io/nativeSidecar"]`
+    ],
+    'false',
+  );
 });
 
 test('native mode removes a wrapper left by an earlier wrap run (no quit call on a native sidecar)', (t) => {
@@ -133,7 +193,11 @@ test('wrap for Istio: command wrapped, args kept, native pinned off, hold merged
   t.deepEqual(command.slice(3), [WRAPPER_MARKER, 'python', 'job.py']);
   t.true(command[2]!.includes('quit istio http://127.0.0.1:15020/quitquitquit'));
   t.false(command[2]!.includes('/shutdown'));
-  t.is(changes['spec.template.spec.containers[name=main].args'], undefined, 'args are never touched');
+  t.is(
+    changes['spec.template.spec.containers[name=main].args'],
+    undefined,
+    'args are never touched',
+  );
   // Istio 1.22 has no nativeSidecar annotation: nothing to pin; hold is set.
   t.deepEqual(Object.keys(changes).sort(), [COMMAND, `${ANN}["proxy.istio.io/config"]`].sort());
   t.is(changes[`${ANN}["proxy.istio.io/config"]`], 'holdApplicationUntilProxyStarts: true');
@@ -146,7 +210,11 @@ test('wrap for Istio: command wrapped, args kept, native pinned off, hold merged
 });
 
 test('wrap for Linkerd: /shutdown, admin-shutdown enabled, no Istio keys', (t) => {
-  const result = run(job(), { 'linkerd-injected-namespaces': 'ns1', 'job-mode': 'wrap', 'linkerd-version': '2.16' });
+  const result = run(job(), {
+    'linkerd-injected-namespaces': 'ns1',
+    'job-mode': 'wrap',
+    'linkerd-version': '2.16',
+  });
   const changes = changed(result);
   const script = (changes[COMMAND] as string[])[2]!;
   t.true(script.includes('quit linkerd http://127.0.0.1:4191/shutdown'));
@@ -158,27 +226,46 @@ test('wrap for Linkerd: /shutdown, admin-shutdown enabled, no Istio keys', (t) =
 });
 
 test('wrap for a pod in both meshes asks both proxies', (t) => {
-  const both = job({ podMeta: '      labels: {sidecar.istio.io/inject: "true"}\n      annotations: {linkerd.io/inject: enabled}' });
+  const both = job({
+    podMeta:
+      '      labels: {sidecar.istio.io/inject: "true"}\n      annotations: {linkerd.io/inject: enabled}',
+  });
   const script = (changed(run(both, { 'job-mode': 'wrap' }))[COMMAND] as string[])[2]!;
-  t.true(script.includes('quit istio http://127.0.0.1:15020/quitquitquit\nquit linkerd http://127.0.0.1:4191/shutdown'));
+  t.true(
+    script.includes(
+      'quit istio http://127.0.0.1:15020/quitquitquit\nquit linkerd http://127.0.0.1:4191/shutdown',
+    ),
+  );
 });
 
 test('wrap honours the status port and admin port annotations; port 0 or garbage is a warning', (t) => {
-  const port = (value: string) => job({ podMeta: `      annotations:\n        status.sidecar.istio.io/port: "${value}"` });
-  const script = (changed(run(port('15099'), { ...ISTIO_NS1, 'job-mode': 'wrap' }))[COMMAND] as string[])[2]!;
+  const port = (value: string) =>
+    job({ podMeta: `      annotations:\n        status.sidecar.istio.io/port: "${value}"` });
+  const script = (
+    changed(run(port('15099'), { ...ISTIO_NS1, 'job-mode': 'wrap' }))[COMMAND] as string[]
+  )[2]!;
   t.true(script.includes('http://127.0.0.1:15099/quitquitquit'));
   for (const bad of ['0', 'abc', '70000']) {
     const result = run(port(bad), { ...ISTIO_NS1, 'job-mode': 'wrap' });
     t.deepEqual(result.changes, [], bad);
     t.deepEqual(codes(result), ['warning JOB_NO_QUIT_ENDPOINT'], bad);
   }
-  const linkerd = job({ podMeta: '      annotations:\n        config.linkerd.io/admin-port: "4999"' });
-  const linkerdScript = (changed(run(linkerd, { 'linkerd-injected-namespaces': 'ns1', 'job-mode': 'wrap' }))[COMMAND] as string[])[2]!;
+  const linkerd = job({
+    podMeta: '      annotations:\n        config.linkerd.io/admin-port: "4999"',
+  });
+  const linkerdScript = (
+    changed(run(linkerd, { 'linkerd-injected-namespaces': 'ns1', 'job-mode': 'wrap' }))[
+      COMMAND
+    ] as string[]
+  )[2]!;
   t.true(linkerdScript.includes('http://127.0.0.1:4999/shutdown'));
 });
 
 test('args without command: warning naming the container, nothing guessed', (t) => {
-  const result = run(job({ container: 'args: [create, --namespace=ns1]' }), { ...ISTIO_NS1, 'job-mode': 'wrap' });
+  const result = run(job({ container: 'args: [create, --namespace=ns1]' }), {
+    ...ISTIO_NS1,
+    'job-mode': 'wrap',
+  });
   t.deepEqual(result.changes, []);
   t.deepEqual(codes(result), ['warning JOB_ENTRYPOINT_UNKNOWN']);
   t.regex(result.findings[0]!.message, /container "main" has args but no command/);
@@ -186,7 +273,10 @@ test('args without command: warning naming the container, nothing guessed', (t) 
 });
 
 test('an image without a shell is not wrapped: warning', (t) => {
-  const distroless = job().replace('image: python:3.12', 'image: gcr.io/distroless/python3-debian12:nonroot');
+  const distroless = job().replace(
+    'image: python:3.12',
+    'image: gcr.io/distroless/python3-debian12:nonroot',
+  );
   const result = run(distroless, { ...ISTIO_NS1, 'job-mode': 'wrap' });
   t.deepEqual(result.changes, []);
   t.deepEqual(codes(result), ['warning JOB_IMAGE_WITHOUT_SHELL']);
@@ -194,11 +284,29 @@ test('an image without a shell is not wrapped: warning', (t) => {
 });
 
 test('job.imageHasShell overrides the no-shell list both ways (flag, and per workload by annotation)', (t) => {
-  const distroless = job().replace('image: python:3.12', 'image: gcr.io/distroless/python3-debian12:debug');
-  const trusted = run(distroless, { ...ISTIO_NS1, 'job-mode': 'wrap', 'job-image-has-shell': 'true' });
-  t.true(trusted.changes.some((c) => c.path.at(-1) === 'command'), 'wrapped when config says the image has a shell');
-  const annotated = distroless.replace('metadata:\n', 'metadata:\n  annotations: {kube-graceful.dev/job-image-has-shell: "true"}\n');
-  t.true(run(annotated, { ...ISTIO_NS1, 'job-mode': 'wrap' }).changes.some((c) => c.path.at(-1) === 'command'), 'per workload');
+  const distroless = job().replace(
+    'image: python:3.12',
+    'image: gcr.io/distroless/python3-debian12:debug',
+  );
+  const trusted = run(distroless, {
+    ...ISTIO_NS1,
+    'job-mode': 'wrap',
+    'job-image-has-shell': 'true',
+  });
+  t.true(
+    trusted.changes.some((c) => c.path.at(-1) === 'command'),
+    'wrapped when config says the image has a shell',
+  );
+  const annotated = distroless.replace(
+    'metadata:\n',
+    'metadata:\n  annotations: {kube-graceful.dev/job-image-has-shell: "true"}\n',
+  );
+  t.true(
+    run(annotated, { ...ISTIO_NS1, 'job-mode': 'wrap' }).changes.some(
+      (c) => c.path.at(-1) === 'command',
+    ),
+    'per workload',
+  );
   const refused = run(job(), { ...ISTIO_NS1, 'job-mode': 'wrap', 'job-image-has-shell': 'false' });
   t.deepEqual(refused.changes, []);
   t.regex(refused.findings[0]!.message, /job\.imageHasShell is false/);
@@ -217,7 +325,15 @@ test('wrap needs curl or wget: known images, unknown ones warned, images with ne
   const unknown = run(job().replace('image: python:3.12', 'image: example/migrate:1'), wrapOnly);
   t.true(unknown.changes.some((c) => c.path.at(-1) === 'command'));
   t.deepEqual(codes(unknown), ['warning JOB_IMAGE_HTTP_CLIENT_UNKNOWN']);
-  t.deepEqual(codes(run(job().replace('image: python:3.12', 'image: example/migrate:1'), { ...wrapOnly, 'job-image-has-http-client': 'true' })), []);
+  t.deepEqual(
+    codes(
+      run(job().replace('image: python:3.12', 'image: example/migrate:1'), {
+        ...wrapOnly,
+        'job-image-has-http-client': 'true',
+      }),
+    ),
+    [],
+  );
   const neither = run(job().replace('image: python:3.12', 'image: debian:bookworm'), wrapOnly);
   t.deepEqual([neither.changes, codes(neither)], [[], ['warning JOB_IMAGE_WITHOUT_HTTP_CLIENT']]);
 });
@@ -228,7 +344,11 @@ test('images known to have no /bin/sh', (t) => {
   t.truthy(knownWithoutShell('cgr.dev/chainguard/python:latest'));
   t.falsy(knownWithoutShell('cgr.dev/chainguard/python:latest-dev'));
   t.falsy(knownWithoutShell('cgr.dev/chainguard/wolfi-base'));
-  t.truthy(knownWithoutShell('registry.k8s.io/ingress-nginx/kube-webhook-certgen:v1.6.9@sha256:01038e7de14b78d702d2849c3aad72fd25903c4765af63cf16aa3398f5d5f2dd'));
+  t.truthy(
+    knownWithoutShell(
+      'registry.k8s.io/ingress-nginx/kube-webhook-certgen:v1.6.9@sha256:01038e7de14b78d702d2849c3aad72fd25903c4765af63cf16aa3398f5d5f2dd',
+    ),
+  );
   t.falsy(knownWithoutShell('registry.k8s.io/ingress-nginx/controller:v1.15.1'));
   t.falsy(knownWithoutShell('registry.k8s.io/e2e-test-images/agnhost:2.53'));
   t.truthy(knownWithoutShell('docker.io/istio/proxyv2:1.24.0-distroless'));
@@ -243,12 +363,28 @@ test('main containers: proxies excluded, job.mainContainers names them, several 
   const paths = Object.keys(changed(result));
   t.true(paths.includes(COMMAND));
   t.true(paths.includes('spec.template.spec.containers[name=uploader].command'));
-  t.false(paths.some((p) => p.includes('istio-proxy')), 'a mesh proxy is never wrapped');
+  t.false(
+    paths.some((p) => p.includes('istio-proxy')),
+    'a mesh proxy is never wrapped',
+  );
   t.deepEqual(codes(result), ['warning JOB_SEVERAL_MAIN_CONTAINERS']);
 
-  const config = { data: { apiVersion: 'kube-graceful.dev/v1alpha1', kind: 'GracefulShutdown', spec: { job: { mode: 'wrap', mainContainers: ['uploader'] }, mesh: { istioInjectedNamespaces: ['ns1'] } } }, origin: 'test' };
+  const config = {
+    data: {
+      apiVersion: 'kube-graceful.dev/v1alpha1',
+      kind: 'GracefulShutdown',
+      spec: {
+        job: { mode: 'wrap', mainContainers: ['uploader'] },
+        mesh: { istioInjectedNamespaces: ['ns1'] },
+      },
+    },
+    origin: 'test',
+  };
   const named = transform(job({ extra }), { mutators: [jobSidecarQuit], config });
-  t.deepEqual(Object.keys(changed(named)).filter((p) => p.endsWith('.command')), ['spec.template.spec.containers[name=uploader].command']);
+  t.deepEqual(
+    Object.keys(changed(named)).filter((p) => p.endsWith('.command')),
+    ['spec.template.spec.containers[name=uploader].command'],
+  );
   t.deepEqual(codes(named), []);
 
   const missing = transform(job(), { mutators: [jobSidecarQuit], config });
@@ -258,20 +394,40 @@ test('main containers: proxies excluded, job.mainContainers names them, several 
 
 test('proxy.istio.io/config: merged key by key, explicit false kept, invalid left alone', (t) => {
   const flagsWrap = { ...ISTIO_NS1, 'job-mode': 'wrap' };
-  const existing = job({ podMeta: '      annotations:\n        proxy.istio.io/config: |\n          terminationDrainDuration: 30s\n          proxyMetadata:\n            FOO: "1"\n' });
-  t.is(changed(run(existing, flagsWrap))[`${ANN}["proxy.istio.io/config"]`], 'terminationDrainDuration: 30s\nproxyMetadata:\n  FOO: "1"\nholdApplicationUntilProxyStarts: true\n');
+  const existing = job({
+    podMeta:
+      '      annotations:\n        proxy.istio.io/config: |\n          terminationDrainDuration: 30s\n          proxyMetadata:\n            FOO: "1"\n',
+  });
+  t.is(
+    changed(run(existing, flagsWrap))[`${ANN}["proxy.istio.io/config"]`],
+    'terminationDrainDuration: 30s\nproxyMetadata:\n  FOO: "1"\nholdApplicationUntilProxyStarts: true\n',
+  );
 
-  const off = run(job({ podMeta: "      annotations:\n        proxy.istio.io/config: '{holdApplicationUntilProxyStarts: false}'" }), flagsWrap);
+  const off = run(
+    job({
+      podMeta:
+        "      annotations:\n        proxy.istio.io/config: '{holdApplicationUntilProxyStarts: false}'",
+    }),
+    flagsWrap,
+  );
   t.is(changed(off)[`${ANN}["proxy.istio.io/config"]`], undefined);
   t.true(isWrapped(changed(off)[COMMAND] as string[]));
   t.deepEqual(codes(off), ['info JOB_HOLD_KEPT_FALSE']);
 
-  const invalid = run(job({ podMeta: "      annotations:\n        proxy.istio.io/config: '[a, b'" }), flagsWrap);
+  const invalid = run(
+    job({ podMeta: "      annotations:\n        proxy.istio.io/config: '[a, b'" }),
+    flagsWrap,
+  );
   t.is(changed(invalid)[`${ANN}["proxy.istio.io/config"]`], undefined);
   t.deepEqual(codes(invalid), ['warning JOB_PROXY_CONFIG_INVALID']);
 
-  t.deepEqual(mergeHoldApplication('{"drainDuration": "45s"}'), { kind: 'set', value: '{"drainDuration": "45s", "holdApplicationUntilProxyStarts": true}' });
-  t.deepEqual(mergeHoldApplication('holdApplicationUntilProxyStarts: true\n'), { kind: 'unchanged' });
+  t.deepEqual(mergeHoldApplication('{"drainDuration": "45s"}'), {
+    kind: 'set',
+    value: '{"drainDuration": "45s", "holdApplicationUntilProxyStarts": true}',
+  });
+  t.deepEqual(mergeHoldApplication('holdApplicationUntilProxyStarts: true\n'), {
+    kind: 'unchanged',
+  });
   t.is(mergeHoldApplication('- a').kind, 'invalid');
   t.is(mergeHoldApplication('holdApplicationUntilProxyStarts: maybe').kind, 'invalid');
 });
@@ -289,15 +445,22 @@ test('an explicit opt-out wins over an injected namespace', (t) => {
 });
 
 test('namespace injected by a Namespace in the stream, or by config', (t) => {
-  const namespace = (labels: string) => `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns1\n  labels: {${labels}}\n---\n`;
+  const namespace = (labels: string) =>
+    `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns1\n  labels: {${labels}}\n---\n`;
   for (const labels of ['istio-injection: enabled', 'istio.io/rev: canary']) {
     const result = run(namespace(labels) + job());
     t.is(changed(result)[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'true', labels);
     t.regex(result.changes[0]!.reason, /Namespace ns1 label/);
   }
   t.deepEqual(run(namespace('istio-injection: disabled') + job()).changes, []);
-  const linkerdNs = 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns1\n  annotations: {linkerd.io/inject: enabled}\n---\n';
-  t.is(changed(run(linkerdNs + job()))[`${ANN}["config.alpha.linkerd.io/proxy-enable-native-sidecar"]`], 'true');
+  const linkerdNs =
+    'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns1\n  annotations: {linkerd.io/inject: enabled}\n---\n';
+  t.is(
+    changed(run(linkerdNs + job()))[
+      `${ANN}["config.alpha.linkerd.io/proxy-enable-native-sidecar"]`
+    ],
+    'true',
+  );
   const byConfig = run(job(), ISTIO_NS1);
   t.regex(byConfig.changes[0]!.reason, /listed in mesh\.istioInjectedNamespaces/);
 });
@@ -305,7 +468,8 @@ test('namespace injected by a Namespace in the stream, or by config', (t) => {
 test('pod label istio.io/rev injects unless the namespace disables injection', (t) => {
   const revision = job({ podMeta: '      labels: {istio.io/rev: canary}' });
   t.is(changed(run(revision))[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'true');
-  const disabled = 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns1\n  labels: {istio-injection: disabled}\n---\n';
+  const disabled =
+    'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns1\n  labels: {istio-injection: disabled}\n---\n';
   t.deepEqual(run(disabled + revision).changes, []);
 });
 
@@ -326,16 +490,27 @@ spec:
               command: [python, nightly.py]
 `;
   const native = run(cronJob, ISTIO_NS1);
-  t.deepEqual(Object.keys(changed(native)), ['spec.jobTemplate.spec.template.metadata.annotations["sidecar.istio.io/nativeSidecar"]']);
+  t.deepEqual(Object.keys(changed(native)), [
+    'spec.jobTemplate.spec.template.metadata.annotations["sidecar.istio.io/nativeSidecar"]',
+  ]);
   const wrap = run(cronJob, { ...ISTIO_NS1, 'job-mode': 'wrap' });
-  t.true(isWrapped(changed(wrap)['spec.jobTemplate.spec.template.spec.containers[name=main].command'] as string[]));
+  t.true(
+    isWrapped(
+      changed(wrap)[
+        'spec.jobTemplate.spec.template.spec.containers[name=main].command'
+      ] as string[],
+    ),
+  );
   t.true(validateChangedDocuments(wrap) > 0);
   t.true(validateChangedDocuments(native) > 0);
 });
 
 test('run-once Pods are handled, long-running pods and Deployments are not', (t) => {
-  const pod = (policy: string) => `apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns1}\nspec:\n  restartPolicy: ${policy}\n  containers:\n    - name: main\n      image: python\n      command: [python]\n`;
-  t.deepEqual(Object.keys(changed(run(pod('Never'), ISTIO_NS1))), ['metadata.annotations["sidecar.istio.io/nativeSidecar"]']);
+  const pod = (policy: string) =>
+    `apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns1}\nspec:\n  restartPolicy: ${policy}\n  containers:\n    - name: main\n      image: python\n      command: [python]\n`;
+  t.deepEqual(Object.keys(changed(run(pod('Never'), ISTIO_NS1))), [
+    'metadata.annotations["sidecar.istio.io/nativeSidecar"]',
+  ]);
   const always = run(pod('Always'), ISTIO_NS1);
   t.deepEqual([always.changes, always.findings], [[], []]);
   const deployment = `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d, namespace: ns1}\nspec:\n  template:\n    spec:\n      containers: [{name: main, image: python}]\n`;
@@ -368,11 +543,20 @@ test('idempotent in both modes: a second run changes nothing and says so', (t) =
 });
 
 test('Helm hooks: info on the Helm 3 limitation unless the input is Helm 4 post-renderer input', (t) => {
-  const hook = job().replace('  namespace: ns1\n', '  namespace: ns1\n  annotations:\n    helm.sh/hook: pre-install\n');
+  const hook = job().replace(
+    '  namespace: ns1\n',
+    '  namespace: ns1\n  annotations:\n    helm.sh/hook: pre-install\n',
+  );
   // Istio 1.26 (the default) still rates native sidecars experimental: said once, before the hook note.
-  t.deepEqual(codes(run(hook, ISTIO_NS1)), ['info JOB_NATIVE_SIDECAR_MATURITY', 'info JOB_HELM3_HOOK']);
+  t.deepEqual(codes(run(hook, ISTIO_NS1)), [
+    'info JOB_NATIVE_SIDECAR_MATURITY',
+    'info JOB_HELM3_HOOK',
+  ]);
   t.regex(run(hook, ISTIO_NS1).findings[1]!.message, /helm\/helm#7891/);
-  const helm4 = hook.replace('    helm.sh/hook: pre-install\n', "    helm.sh/hook: pre-install\n    postrenderer.helm.sh/postrender-filename: 'chart/templates/job.yaml'\n");
+  const helm4 = hook.replace(
+    '    helm.sh/hook: pre-install\n',
+    "    helm.sh/hook: pre-install\n    postrenderer.helm.sh/postrender-filename: 'chart/templates/job.yaml'\n",
+  );
   const result = run(helm4, ISTIO_NS1);
   t.true(result.changes.length > 0);
   t.deepEqual(codes(result), ['info JOB_NATIVE_SIDECAR_MATURITY']);
@@ -407,21 +591,38 @@ spec:
 /** The argo-cd hook Job from the corpus, its program swapped for `sh -c 'exit "$1"' program` + args [3]. */
 function argoCdJob(podAnnotation: string): string {
   const all = corpus('argo-cd.yaml').split(/^---\n/m);
-  const doc = all.find((d) => /^kind: Job$/m.test(d) && d.includes('name: argocd-redis-secret-init'))!;
-  const original = '      - command:\n          - argocd\n          - admin\n          - redis-initial-password\n';
+  const doc = all.find(
+    (d) => /^kind: Job$/m.test(d) && d.includes('name: argocd-redis-secret-init'),
+  )!;
+  const original =
+    '      - command:\n          - argocd\n          - admin\n          - redis-initial-password\n';
   if (!doc.includes(original)) throw new Error('corpus argo-cd Job changed shape');
   const harmless = `      - command:\n          - /bin/sh\n          - -c\n          - 'exit "$1"'\n          - program\n        args:\n          - "3"\n`;
-  return doc.replace(original, harmless).replace('    metadata:\n      labels:\n', `    metadata:\n      annotations:\n        ${podAnnotation}\n      labels:\n`);
+  return doc
+    .replace(original, harmless)
+    .replace(
+      '    metadata:\n      labels:\n',
+      `    metadata:\n      annotations:\n        ${podAnnotation}\n      labels:\n`,
+    );
 }
 
 /** Runs `command + args` the way the kubelet does: exec argv[0] with the rest. */
 function exec(argv: string[]): Promise<number | null> {
   return new Promise((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'ignore', 'inherit'], env: { PATH: process.env['PATH'] ?? '' } });
+    const child = spawn(argv[0]!, argv.slice(1), {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { PATH: process.env['PATH'] ?? '' },
+    });
     // A hang guard, not a speed limit (test/helpers/hangGuard.ts): the Job exits at once.
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`wrapped Job did not exit within ${HANG_GUARD_MS / 1000} s`)); }, HANG_GUARD_MS);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`wrapped Job did not exit within ${HANG_GUARD_MS / 1000} s`));
+    }, HANG_GUARD_MS);
     child.on('error', reject);
-    child.on('exit', (code) => { clearTimeout(timer); resolve(code); });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
   });
 }
 
@@ -431,17 +632,33 @@ for (const mesh of ['istio', 'linkerd'] as const) {
     // limit, which a server in this test worker can miss on a busy machine (issue #15.7).
     const proxy = await startStandinProxy();
     t.teardown(proxy.close);
-    const annotation = mesh === 'istio' ? `status.sidecar.istio.io/port: "${proxy.port}"` : `config.linkerd.io/admin-port: "${proxy.port}"`;
-    const flags: Flags = mesh === 'istio' ? { 'istio-injected-namespaces': 'argocd', 'job-mode': 'wrap' } : { 'linkerd-injected-namespaces': 'argocd', 'job-mode': 'wrap' };
+    const annotation =
+      mesh === 'istio'
+        ? `status.sidecar.istio.io/port: "${proxy.port}"`
+        : `config.linkerd.io/admin-port: "${proxy.port}"`;
+    const flags: Flags =
+      mesh === 'istio'
+        ? { 'istio-injected-namespaces': 'argocd', 'job-mode': 'wrap' }
+        : { 'linkerd-injected-namespaces': 'argocd', 'job-mode': 'wrap' };
     const result = run(argoCdJob(annotation), flags);
     t.true(validateChangedDocuments(result) > 0);
-    const [doc] = parseAllDocuments(result.output).map((d) => d.toJS() as { spec: { template: { spec: { containers: Array<{ command: string[]; args: string[] }> } } } });
+    const [doc] = parseAllDocuments(result.output).map(
+      (d) =>
+        d.toJS() as {
+          spec: {
+            template: { spec: { containers: Array<{ command: string[]; args: string[] }> } };
+          };
+        },
+    );
     const container = doc!.spec.template.spec.containers[0]!;
     t.true(isWrapped(container.command));
     t.deepEqual(unwrapCommand(container.command), ['/bin/sh', '-c', 'exit "$1"', 'program']);
     t.deepEqual(container.args, ['3']);
     const code = await exec([...container.command, ...container.args]);
     t.is(code, 3, "the program's own exit code");
-    t.deepEqual(proxy.requests().map((r) => `${r.method} ${r.path}`), [mesh === 'istio' ? 'POST /quitquitquit' : 'POST /shutdown']);
+    t.deepEqual(
+      proxy.requests().map((r) => `${r.method} ${r.path}`),
+      [mesh === 'istio' ? 'POST /quitquitquit' : 'POST /shutdown'],
+    );
   });
 }

@@ -8,7 +8,17 @@ import type { ExecutionContext } from 'ava';
 import fc from 'fast-check';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import {
@@ -91,7 +101,10 @@ interface Client {
 const clients: Client[] = [
   { name: 'curl', path: makeDir('curl', curl === undefined ? {} : { curl }) },
   { name: 'GNU wget', path: makeDir('gnu-wget', gnuWget === undefined ? {} : { wget: gnuWget }) },
-  { name: 'busybox wget', path: makeDir('bb-wget', busybox === undefined ? {} : { wget: busybox }) },
+  {
+    name: 'busybox wget',
+    path: makeDir('bb-wget', busybox === undefined ? {} : { wget: busybox }),
+  },
 ];
 const noClient: Client = { name: 'no curl, no wget', path: makeDir('none') };
 
@@ -119,7 +132,10 @@ interface FakeProxy {
  * own process (test/helpers/standinProxy.ts): the wrapper's quit call has the product's 5 s limit,
  * which a server inside this busy test worker missed on a loaded machine (issue #15.7).
  */
-async function fakeProxy(t: ExecutionContext, options: { status?: number; doneFile?: string } = {}): Promise<FakeProxy> {
+async function fakeProxy(
+  t: ExecutionContext,
+  options: { status?: number; doneFile?: string } = {},
+): Promise<FakeProxy> {
   const proxy = await startStandinProxy(options);
   t.teardown(proxy.close);
   return {
@@ -153,7 +169,7 @@ function run(shell: Shell, argv: readonly string[], options: RunOptions = {}): P
   if (argv[0] !== '/bin/sh') throw new Error(`not a wrapped command: ${argv[0]}`);
   return new Promise<Outcome>((resolve, reject) => {
     const child = spawn(shell.path, argv.slice(1), {
-      env: { PATH: options.path ?? (process.env.PATH ?? ''), ...options.env },
+      env: { PATH: options.path ?? process.env.PATH ?? '', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
       // Own process group, so a run that hangs can be killed with everything it started.
       // Signals under test still go to the wrapper's pid alone, as the kubelet sends them.
@@ -166,13 +182,21 @@ function run(shell: Shell, argv: readonly string[], options: RunOptions = {}): P
     // hang into a message with the output so far, and kills what the run started.
     const deadline = setTimeout(() => {
       if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      reject(new Error(`hung for ${HANG_GUARD_MS / 1000} s; stdout=${JSON.stringify(stdout)} stderr=${JSON.stringify(stderr)}`));
+      reject(
+        new Error(
+          `hung for ${HANG_GUARD_MS / 1000} s; stdout=${JSON.stringify(stdout)} stderr=${JSON.stringify(stderr)}`,
+        ),
+      );
     }, HANG_GUARD_MS);
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
       stdout += chunk;
-      if (!triggered && options.whenStdout !== undefined && stdout.includes(options.whenStdout.text)) {
+      if (
+        !triggered &&
+        options.whenStdout !== undefined &&
+        stdout.includes(options.whenStdout.text)
+      ) {
         triggered = true;
         options.whenStdout.then(child.pid ?? 0);
       }
@@ -191,7 +215,13 @@ function run(shell: Shell, argv: readonly string[], options: RunOptions = {}): P
   });
 }
 
-const sh = (script: string, ...args: string[]): string[] => ['/bin/sh', '-c', script, 'program', ...args];
+const sh = (script: string, ...args: string[]): string[] => [
+  '/bin/sh',
+  '-c',
+  script,
+  'program',
+  ...args,
+];
 
 /** A program that sleeps briefly (so a premature quit call would be seen), marks itself done, exits. */
 function finishingProgram(doneFile: string, code: number): string[] {
@@ -213,7 +243,10 @@ test('wrapCommand has the documented shape and defaults', (t) => {
   t.is(WRAPPER_MARKER, 'kube-graceful-wrap');
   t.deepEqual(istioQuitEndpoint(), { mesh: 'istio', url: 'http://127.0.0.1:15020/quitquitquit' });
   t.deepEqual(linkerdQuitEndpoint(), { mesh: 'linkerd', url: 'http://127.0.0.1:4191/shutdown' });
-  t.deepEqual(istioQuitEndpoint(15099), { mesh: 'istio', url: 'http://127.0.0.1:15099/quitquitquit' });
+  t.deepEqual(istioQuitEndpoint(15099), {
+    mesh: 'istio',
+    url: 'http://127.0.0.1:15099/quitquitquit',
+  });
   t.deepEqual(linkerdQuitEndpoint(1), { mesh: 'linkerd', url: 'http://127.0.0.1:1/shutdown' });
   t.deepEqual(linkerdQuitEndpoint(65535).url, 'http://127.0.0.1:65535/shutdown');
 });
@@ -232,7 +265,15 @@ test('the script names kube-graceful and the issue, and holds nothing Kubernetes
 });
 
 test('ports must be integers from 1 to 65535', (t) => {
-  for (const bad of [0, -1, 65536, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '15020' as unknown as number]) {
+  for (const bad of [
+    0,
+    -1,
+    65536,
+    1.5,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    '15020' as unknown as number,
+  ]) {
     t.throws(() => istioQuitEndpoint(bad), { instanceOf: RangeError }, String(bad));
     t.throws(() => linkerdQuitEndpoint(bad), { instanceOf: RangeError }, String(bad));
   }
@@ -249,7 +290,8 @@ test('hand-made endpoints are rejected unless our constructors could have made t
     { mesh: 'istio', url: 'http://127.0.0.1:0/quitquitquit' },
     { mesh: 'consul' as 'istio', url: 'http://127.0.0.1:15020/quitquitquit' },
   ];
-  for (const endpoint of hostile) t.throws(() => wrapCommand(['true'], [endpoint]), undefined, endpoint.url);
+  for (const endpoint of hostile)
+    t.throws(() => wrapCommand(['true'], [endpoint]), undefined, endpoint.url);
   t.throws(() => wrapCommand([], [istioQuitEndpoint()]), { instanceOf: TypeError });
   t.throws(() => wrapCommand(['true'], []), { instanceOf: TypeError });
 });
@@ -267,7 +309,11 @@ test('isWrapped / unwrapCommand round trip; wrapping is idempotent and determini
       const wrapped = wrapCommand(command, endpoints);
       assert.equal(isWrapped(wrapped), true);
       assert.deepEqual(unwrapCommand(wrapped), command);
-      assert.deepEqual(wrapCommand(wrapped, endpoints), wrapped, 'a second run does not wrap twice');
+      assert.deepEqual(
+        wrapCommand(wrapped, endpoints),
+        wrapped,
+        'a second run does not wrap twice',
+      );
       assert.deepEqual(wrapCommand([...command], endpoints), wrapped, 'same input, same output');
       // The script is the same for every command: argv never enters it.
       assert.equal(wrapped[2], wrapCommand(['x'], endpoints)[2]);
@@ -278,7 +324,9 @@ test('isWrapped / unwrapCommand round trip; wrapping is idempotent and determini
   );
   t.pass();
   // Re-wrapping with other endpoints replaces them instead of nesting.
-  const rewrapped = wrapCommand(wrapCommand(['job'], [istioQuitEndpoint()]), [linkerdQuitEndpoint()]);
+  const rewrapped = wrapCommand(wrapCommand(['job'], [istioQuitEndpoint()]), [
+    linkerdQuitEndpoint(),
+  ]);
   t.deepEqual(rewrapped, wrapCommand(['job'], [linkerdQuitEndpoint()]));
   t.false(isWrapped(undefined));
   t.false(isWrapped(['/bin/sh', '-c', 'echo hi', WRAPPER_MARKER, 'job']), 'someone else’s script');
@@ -292,7 +340,10 @@ for (const shell of shells) {
   test(`${shell.name}: Istio quit arrives once, after a program that succeeds`, async (t) => {
     const done = join(makeDir('done'), 'done');
     const istio = await fakeProxy(t, { doneFile: done });
-    const out = await run(shell, wrapCommand(finishingProgram(done, 0), [istioQuitEndpoint(istio.port)]));
+    const out = await run(
+      shell,
+      wrapCommand(finishingProgram(done, 0), [istioQuitEndpoint(istio.port)]),
+    );
     t.is(out.code, 0, out.stderr);
     t.deepEqual(istio.requests, [QUIT_ISTIO]);
     t.is(out.stderr, '');
@@ -301,7 +352,10 @@ for (const shell of shells) {
   test(`${shell.name}: Linkerd quit arrives once, after a program that fails`, async (t) => {
     const done = join(makeDir('done'), 'done');
     const linkerd = await fakeProxy(t, { doneFile: done });
-    const out = await run(shell, wrapCommand(finishingProgram(done, 1), [linkerdQuitEndpoint(linkerd.port)]));
+    const out = await run(
+      shell,
+      wrapCommand(finishingProgram(done, 1), [linkerdQuitEndpoint(linkerd.port)]),
+    );
     t.is(out.code, 1, out.stderr);
     t.deepEqual(linkerd.requests, [QUIT_LINKERD]);
   });
@@ -351,7 +405,10 @@ for (const shell of shells) {
     });
     t.is(out.code, 42, out.stderr);
     t.is(readFileSync(marker, 'utf8'), 'term\n');
-    t.deepEqual(istio.requests.map((r) => `${r.method} ${r.path}`), ['POST /quitquitquit']);
+    t.deepEqual(
+      istio.requests.map((r) => `${r.method} ${r.path}`),
+      ['POST /quitquitquit'],
+    );
   });
 
   test(`${shell.name}: the program's exit codes under TERM hold over many tries (wait/trap race)`, async (t) => {
@@ -396,23 +453,38 @@ for (const shell of shells) {
     test(`${shell.name}: quit through ${client.name} only`, async (t) => {
       const istio = await fakeProxy(t);
       const linkerd = await fakeProxy(t);
-      const argv = wrapCommand(sh('exit 42'), [istioQuitEndpoint(istio.port), linkerdQuitEndpoint(linkerd.port)]);
+      const argv = wrapCommand(sh('exit 42'), [
+        istioQuitEndpoint(istio.port),
+        linkerdQuitEndpoint(linkerd.port),
+      ]);
       const out = await run(shell, argv, { path: client.path });
       t.is(out.code, 42, out.stderr);
       t.is(out.stderr, '');
-      t.deepEqual(istio.requests.map((r) => `${r.method} ${r.path}`), ['POST /quitquitquit']);
-      t.deepEqual(linkerd.requests.map((r) => `${r.method} ${r.path}`), ['POST /shutdown']);
+      t.deepEqual(
+        istio.requests.map((r) => `${r.method} ${r.path}`),
+        ['POST /quitquitquit'],
+      );
+      t.deepEqual(
+        linkerd.requests.map((r) => `${r.method} ${r.path}`),
+        ['POST /shutdown'],
+      );
     });
 
     test(`${shell.name}: a failed quit through ${client.name} is reported and keeps the exit code`, async (t) => {
       const istio = await fakeProxy(t, { status: 503 });
       for (const code of [0, 3]) {
-        const out = await run(shell, wrapCommand(sh(`exit ${code}`), [istioQuitEndpoint(istio.port)]), {
-          path: client.path,
-        });
+        const out = await run(
+          shell,
+          wrapCommand(sh(`exit ${code}`), [istioQuitEndpoint(istio.port)]),
+          {
+            path: client.path,
+          },
+        );
         t.is(out.code, code, out.stderr);
         t.true(
-          out.stderr.includes(`kube-graceful-wrap: could not ask the istio proxy to quit (http://127.0.0.1:${istio.port}/quitquitquit)`),
+          out.stderr.includes(
+            `kube-graceful-wrap: could not ask the istio proxy to quit (http://127.0.0.1:${istio.port}/quitquitquit)`,
+          ),
           out.stderr,
         );
       }
@@ -434,9 +506,13 @@ for (const shell of shells) {
 
   test(`${shell.name}: without curl and wget the exit code holds and one clear line per proxy is printed`, async (t) => {
     for (const code of [0, 42]) {
-      const out = await run(shell, wrapCommand(sh(`exit ${code}`), [istioQuitEndpoint(), linkerdQuitEndpoint()]), {
-        path: noClient.path,
-      });
+      const out = await run(
+        shell,
+        wrapCommand(sh(`exit ${code}`), [istioQuitEndpoint(), linkerdQuitEndpoint()]),
+        {
+          path: noClient.path,
+        },
+      );
       t.is(out.code, code, out.stderr);
       t.deepEqual(out.stderr.trimEnd().split('\n'), [
         'kube-graceful-wrap: neither curl nor wget in the image; the istio proxy was not asked to quit (the Job will not complete: add curl or wget to the image, or run the proxy as a native sidecar)',
@@ -448,9 +524,13 @@ for (const shell of shells) {
   test(`${shell.name}: the wrapper's variables leave the program's environment alone`, async (t) => {
     const istio = await fakeProxy(t);
     const env = { pid: '1', sig: 'TERM', rc: '7' };
-    const out = await run(shell, wrapCommand(sh('printf "%s %s %s" "$pid" "$sig" "$rc"'), [istioQuitEndpoint(istio.port)]), {
-      env,
-    });
+    const out = await run(
+      shell,
+      wrapCommand(sh('printf "%s %s %s" "$pid" "$sig" "$rc"'), [istioQuitEndpoint(istio.port)]),
+      {
+        env,
+      },
+    );
     t.is(out.code, 0, out.stderr);
     t.is(out.stdout, '1 TERM 7');
     t.is(istio.requests.length, 1);
@@ -472,24 +552,67 @@ for (const shell of shells) {
     const endpoints = [istioQuitEndpoint(istio.port)];
     const script = wrapCommand(['x'], endpoints)[2];
     const nasty = fc.constantFrom(
-      '"', "'", '$', '`', '\n', '\r', '\t', ' ', '\\', '$(HOME)', '$(VAR)', '$$', '$$(VAR)', '$@', '"$@"',
-      '${x}', '$1', '*', '?', '[a]', ';', '&', '|', '<', '>', '#', '~', '!', '%s', '-', '--', '-e', '--help',
-      '-c', 'é', '漢字', '😀', '\u202e', '\u00a0',
+      '"',
+      "'",
+      '$',
+      '`',
+      '\n',
+      '\r',
+      '\t',
+      ' ',
+      '\\',
+      '$(HOME)',
+      '$(VAR)',
+      '$$',
+      '$$(VAR)',
+      '$@',
+      '"$@"',
+      '${x}',
+      '$1',
+      '*',
+      '?',
+      '[a]',
+      ';',
+      '&',
+      '|',
+      '<',
+      '>',
+      '#',
+      '~',
+      '!',
+      '%s',
+      '-',
+      '--',
+      '-e',
+      '--help',
+      '-c',
+      'é',
+      '漢字',
+      '😀',
+      '\u202e',
+      '\u00a0',
     );
     const piece = fc.oneof(nasty, fc.string({ unit: 'binary', maxLength: 5 }));
     // NUL cannot be in argv; lone surrogates cannot be encoded as UTF-8 argv at all.
     const arg = fc
-      .oneof(fc.constant(''), fc.array(piece, { maxLength: 5 }).map((pieces) => pieces.join('')))
+      .oneof(
+        fc.constant(''),
+        fc.array(piece, { maxLength: 5 }).map((pieces) => pieces.join('')),
+      )
       .filter((s) => !s.includes('\0') && Buffer.from(s, 'utf8').toString('utf8') === s);
     await fc.assert(
-      fc.asyncProperty(fc.array(arg, { maxLength: 5 }), fc.array(arg, { maxLength: 5 }), async (commandTail, args) => {
-        const wrapped = wrapCommand([process.execPath, printArgv, ...commandTail], endpoints);
-        assert.equal(wrapped[2], script, 'the script does not depend on argv');
-        // Kubernetes execs command + args: the container's args follow the wrapped command.
-        const out = await run(shell, [...wrapped, ...args]);
-        assert.equal(out.code, 0, out.stderr);
-        assert.deepEqual(JSON.parse(out.stdout), [...commandTail, ...args]);
-      }),
+      fc.asyncProperty(
+        fc.array(arg, { maxLength: 5 }),
+        fc.array(arg, { maxLength: 5 }),
+        async (commandTail, args) => {
+          const wrapped = wrapCommand([process.execPath, printArgv, ...commandTail], endpoints);
+          assert.equal(wrapped[2], script, 'the script does not depend on argv');
+          // Kubernetes execs command + args: the container's args follow the wrapped command.
+          const out = await run(shell, [...wrapped, ...args]);
+          assert.equal(out.code, 0, out.stderr);
+          assert.deepEqual(JSON.parse(out.stdout), [...commandTail, ...args]);
+        },
+      ),
       { numRuns: 25 },
     );
     t.true(istio.requests.length >= 25, 'the proxy was asked on every run');

@@ -3,11 +3,14 @@ import test from 'ava';
 import { transform } from '../../../fn/engine/transform.ts';
 import { appGraceful } from '../../../fn/mutators/app/index.ts';
 
-const service = (name: string, type = 'ClusterIP') => `---\napiVersion: v1\nkind: Service\nmetadata: {name: ${name}, namespace: shop}\nspec:\n  type: ${type}\n  selector: {app: web}\n  ports: [{port: 80, targetPort: 8080}]\n`;
+const service = (name: string, type = 'ClusterIP') =>
+  `---\napiVersion: v1\nkind: Service\nmetadata: {name: ${name}, namespace: shop}\nspec:\n  type: ${type}\n  selector: {app: web}\n  ports: [{port: 80, targetPort: 8080}]\n`;
 const deployment = `---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers:\n      - name: web\n        image: nginx\n        ports: [{containerPort: 8080}]\n`;
 
 test('the longest window wins and a few others are named; reasons do not grow with the Service count', (t) => {
-  const services = Array.from({ length: 40 }, (_, i) => service(`in-cluster-${i}`)).join('') + service('public', 'LoadBalancer');
+  const services =
+    Array.from({ length: 40 }, (_, i) => service(`in-cluster-${i}`)).join('') +
+    service('public', 'LoadBalancer');
   const { changes } = transform(services + deployment, { mutators: [appGraceful] });
   const preStop = changes.find((c) => c.path.at(-1) === 'preStop');
   t.truthy(preStop);

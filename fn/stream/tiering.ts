@@ -13,7 +13,7 @@
 import { setFlagsFromString } from 'node:v8';
 
 /** How many bytes of documents to parse make a run long enough for optimizing to pay. */
-export const OPTIMIZE_ABOVE_BYTES = 512 * 1024;
+const OPTIMIZE_ABOVE_BYTES = 512 * 1024;
 
 let optimizing = false;
 

@@ -31,16 +31,27 @@ export function readFlatValue(key: FlatKey, text: string): { value: unknown } | 
     case 'string':
       // The same answer for a flag, a ConfigMap key and an annotation: the name the user wrote,
       // the value, and what is allowed (not the schema path it maps to).
-      if (key.choices && !key.choices.includes(text)) return { error: `${key.name}: got ${JSON.stringify(text)}; expected one of ${key.choices.join(', ')}` };
+      if (key.choices && !key.choices.includes(text))
+        return {
+          error: `${key.name}: got ${JSON.stringify(text)}; expected one of ${key.choices.join(', ')}`,
+        };
       return { value: text };
     case 'list':
-      return { value: text.split(',').map((s) => s.trim()).filter(Boolean) };
+      return {
+        value: text
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      };
     case 'boolean':
       if (text === 'true' || text === 'false') return { value: text === 'true' };
       return { error: `${key.name}: got ${JSON.stringify(text)}; expected true or false` };
     case 'seconds': {
       const match = /^(\d+)s?$/.exec(text.trim());
-      if (!match) return { error: `${key.name}: got ${JSON.stringify(text)}; expected whole seconds, e.g. 180` };
+      if (!match)
+        return {
+          error: `${key.name}: got ${JSON.stringify(text)}; expected whole seconds, e.g. 180`,
+        };
       return { value: Number(match[1]) };
     }
   }

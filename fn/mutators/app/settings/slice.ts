@@ -3,14 +3,18 @@
  * only zod and fn/config's field helpers, so the config can compose it without loading the mutator.
  */
 import * as z from 'zod/mini';
-import { modeSwitch } from '../../config/fields.ts';
-import type { SliceFlatKeys } from '../../config/flatKey.ts';
+import { modeSwitch } from '../../../config/kit/fields.ts';
+import type { SliceFlatKeys } from '../../../config/kit/flatKey.ts';
 
-export const APP_MODES = ['on', 'off'] as const;
-export const CLASSIC_DRAINS = ['exit-on-zero', 'termination-drain'] as const;
+const APP_MODES = ['on', 'off'] as const;
+const CLASSIC_DRAINS = ['exit-on-zero', 'termination-drain'] as const;
 
 /** `spec.app` when nothing sets it: the one place these values are written. */
-export const APP_DEFAULTS = { mode: 'on', imageHasShell: false, classicDrain: 'exit-on-zero' } as const;
+export const APP_DEFAULTS = {
+  mode: 'on',
+  imageHasShell: false,
+  classicDrain: 'exit-on-zero',
+} as const;
 
 export function appSettingsSchema() {
   return z._default(
@@ -25,6 +29,19 @@ export function appSettingsSchema() {
 }
 
 export const APP_FLAT_KEYS: SliceFlatKeys = {
-  mode: { name: 'app-mode', specPath: ['app', 'mode'], read: 'string', help: 'app preStop and sidecar ordering: on or off', choices: APP_MODES },
-  details: [{ name: 'app-image-has-shell', specPath: ['app', 'imageHasShell'], read: 'boolean', help: 'app images have /bin/sh and sleep (allows exec sleep on old clusters)' }],
+  mode: {
+    name: 'app-mode',
+    specPath: ['app', 'mode'],
+    read: 'string',
+    help: 'app preStop and sidecar ordering: on or off',
+    choices: APP_MODES,
+  },
+  details: [
+    {
+      name: 'app-image-has-shell',
+      specPath: ['app', 'imageHasShell'],
+      read: 'boolean',
+      help: 'app images have /bin/sh and sleep (allows exec sleep on old clusters)',
+    },
+  ],
 };

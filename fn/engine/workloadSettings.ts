@@ -6,12 +6,12 @@
 import type { ProposedFinding } from '../mutators/types.ts';
 import { annotationsOf } from '../core/kubeObject.ts';
 import type { Workload } from '../workloads/workload.ts';
-import { FLAT_KEYS, readFlatValue } from './flatKeys.ts';
-import { specSchema } from './schema.ts';
-import type { Config } from './schema.ts';
+import { FLAT_KEYS, readFlatValue } from '../config/flatKeys.ts';
+import { specSchema } from '../config/schema.ts';
+import type { Config } from '../config/schema.ts';
 
-export const ANNOTATION_PREFIX = 'kube-graceful.dev/';
-export const SKIP_ANNOTATION = `${ANNOTATION_PREFIX}skip`;
+const ANNOTATION_PREFIX = 'kube-graceful.dev/';
+const SKIP_ANNOTATION = `${ANNOTATION_PREFIX}skip`;
 
 /** The settings for one workload, whether to skip it, and findings on bad annotations. */
 export interface WorkloadSettings {
@@ -22,9 +22,13 @@ export interface WorkloadSettings {
 
 /** Returns the config with this workload's annotations applied (workload metadata wins over pod template). */
 export function workloadSettings(config: Config, workload: Workload): WorkloadSettings {
-  const annotations = { ...annotationsOf(workload.template.metadata), ...annotationsOf(workload.object.metadata) };
+  const annotations = {
+    ...annotationsOf(workload.template.metadata),
+    ...annotationsOf(workload.object.metadata),
+  };
   // Most workloads carry none: the run's config is already valid, no copy or re-validation needed.
-  if (!Object.keys(annotations).some((name) => name.startsWith(ANNOTATION_PREFIX))) return { config, skip: false, findings: [] };
+  if (!Object.keys(annotations).some((name) => name.startsWith(ANNOTATION_PREFIX)))
+    return { config, skip: false, findings: [] };
   const findings: ProposedFinding[] = [];
   const spec = structuredClone(config.spec) as Record<string, unknown>;
   const provenance = new Map(config.provenance);
@@ -39,13 +43,23 @@ export function workloadSettings(config: Config, workload: Workload): WorkloadSe
       continue;
     }
     const key = FLAT_KEYS.find((k) => k.name === setting);
-    const read = key ? readFlatValue(key, String(text)) : { error: `unknown annotation; known: ${SKIP_ANNOTATION}, ${FLAT_KEYS.map((k) => ANNOTATION_PREFIX + k.name).join(', ')}` };
+    const read = key
+      ? readFlatValue(key, String(text))
+      : {
+          error: `unknown annotation; known: ${SKIP_ANNOTATION}, ${FLAT_KEYS.map((k) => ANNOTATION_PREFIX + k.name).join(', ')}`,
+        };
     if (!key || 'error' in read) {
-      findings.push({ severity: 'error', code: 'BAD_ANNOTATION', message: `${name}: ${'error' in read ? read.error : ''}`, path: ['metadata', 'annotations', name] });
+      findings.push({
+        severity: 'error',
+        code: 'BAD_ANNOTATION',
+        message: `${name}: ${'error' in read ? read.error : ''}`,
+        path: ['metadata', 'annotations', name],
+      });
       continue;
     }
     let node = spec;
-    for (const part of key.specPath.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+    for (const part of key.specPath.slice(0, -1))
+      node = (node[part] ??= {}) as Record<string, unknown>;
     node[key.specPath.at(-1)!] = read.value;
     provenance.set(key.specPath.join('.'), `annotation ${name}`);
     setBy.set(key.specPath.join('.'), name);
@@ -56,9 +70,18 @@ export function workloadSettings(config: Config, workload: Workload): WorkloadSe
     // Name the annotation that set the field (`drain-window: "99999999"`), not only the spec field.
     const name = setBy.get(issue.path.join('.'));
     if (name !== undefined) {
-      findings.push({ severity: 'error', code: 'BAD_ANNOTATION', message: `${name}: got ${JSON.stringify(String(annotations[name]))}; ${issue.path.join('.')}: ${issue.message}`, path: ['metadata', 'annotations', name] });
+      findings.push({
+        severity: 'error',
+        code: 'BAD_ANNOTATION',
+        message: `${name}: got ${JSON.stringify(String(annotations[name]))}; ${issue.path.join('.')}: ${issue.message}`,
+        path: ['metadata', 'annotations', name],
+      });
     } else {
-      findings.push({ severity: 'error', code: 'BAD_ANNOTATION', message: `${ANNOTATION_PREFIX} annotation: ${issue.path.join('.')}: ${issue.message}` });
+      findings.push({
+        severity: 'error',
+        code: 'BAD_ANNOTATION',
+        message: `${ANNOTATION_PREFIX} annotation: ${issue.path.join('.')}: ${issue.message}`,
+      });
     }
     return { config, skip: true, findings };
   }

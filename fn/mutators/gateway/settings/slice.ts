@@ -4,10 +4,10 @@
  * the mutator.
  */
 import * as z from 'zod/mini';
-import { modeSwitch } from '../../config/fields.ts';
-import type { SliceFlatKeys } from '../../config/flatKey.ts';
+import { modeSwitch } from '../../../config/kit/fields.ts';
+import type { SliceFlatKeys } from '../../../config/kit/flatKey.ts';
 
-export const GATEWAY_MODES = ['env', 'sleep', 'off'] as const;
+const GATEWAY_MODES = ['env', 'sleep', 'off'] as const;
 
 /** `spec.gateway` when nothing sets it: the one place these values are written. */
 export const GATEWAY_DEFAULTS = { mode: 'env', imageHasShell: false } as const;
@@ -23,6 +23,19 @@ export function gatewaySettingsSchema() {
 }
 
 export const GATEWAY_FLAT_KEYS: SliceFlatKeys = {
-  mode: { name: 'gateway-mode', specPath: ['gateway', 'mode'], read: 'string', help: 'gateway drain: env (Istio drain settings), sleep (preStop), off', choices: GATEWAY_MODES },
-  details: [{ name: 'gateway-image-has-shell', specPath: ['gateway', 'imageHasShell'], read: 'boolean', help: 'the gateway image has /bin/sh and sleep (allows exec sleep)' }],
+  mode: {
+    name: 'gateway-mode',
+    specPath: ['gateway', 'mode'],
+    read: 'string',
+    help: 'gateway drain: env (Istio drain settings), sleep (preStop), off',
+    choices: GATEWAY_MODES,
+  },
+  details: [
+    {
+      name: 'gateway-image-has-shell',
+      specPath: ['gateway', 'imageHasShell'],
+      read: 'boolean',
+      help: 'the gateway image has /bin/sh and sleep (allows exec sleep)',
+    },
+  ],
 };

@@ -4,10 +4,10 @@
  * the mutator.
  */
 import * as z from 'zod/mini';
-import { modeSwitch } from '../../config/fields.ts';
-import type { SliceFlatKeys } from '../../config/flatKey.ts';
+import { modeSwitch } from '../../../config/kit/fields.ts';
+import type { SliceFlatKeys } from '../../../config/kit/flatKey.ts';
 
-export const TRAEFIK_MODES = ['on', 'off'] as const;
+const TRAEFIK_MODES = ['on', 'off'] as const;
 
 /** `spec.traefik` when nothing sets it: the one place these values are written. */
 export const TRAEFIK_DEFAULTS = { mode: 'on' } as const;

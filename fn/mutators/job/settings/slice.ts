@@ -3,10 +3,10 @@
  * only zod and fn/config's field helpers, so the config can compose it without loading the mutator.
  */
 import * as z from 'zod/mini';
-import { modeSwitch } from '../../config/fields.ts';
-import type { SliceFlatKeys } from '../../config/flatKey.ts';
+import { modeSwitch } from '../../../config/kit/fields.ts';
+import type { SliceFlatKeys } from '../../../config/kit/flatKey.ts';
 
-export const JOB_MODES = ['auto', 'native', 'wrap', 'off'] as const;
+const JOB_MODES = ['auto', 'native', 'wrap', 'off'] as const;
 
 /** `spec.job` when nothing sets it: the one place these values are written. */
 export const JOB_DEFAULTS = { mode: 'auto' } as const;
@@ -26,9 +26,25 @@ export function jobSettingsSchema() {
 }
 
 export const JOB_FLAT_KEYS: SliceFlatKeys = {
-  mode: { name: 'job-mode', specPath: ['job', 'mode'], read: 'string', help: 'Job sidecar quit: native, wrap (command wrapper), auto, off', choices: JOB_MODES },
+  mode: {
+    name: 'job-mode',
+    specPath: ['job', 'mode'],
+    read: 'string',
+    help: 'Job sidecar quit: native, wrap (command wrapper), auto, off',
+    choices: JOB_MODES,
+  },
   details: [
-    { name: 'job-image-has-shell', specPath: ['job', 'imageHasShell'], read: 'boolean', help: 'Job images have /bin/sh for the wrap mode (overrides the list of images known to have none)' },
-    { name: 'job-image-has-http-client', specPath: ['job', 'imageHasHttpClient'], read: 'boolean', help: 'Job images have curl or wget for the wrap mode quit call (overrides the list of known images)' },
+    {
+      name: 'job-image-has-shell',
+      specPath: ['job', 'imageHasShell'],
+      read: 'boolean',
+      help: 'Job images have /bin/sh for the wrap mode (overrides the list of images known to have none)',
+    },
+    {
+      name: 'job-image-has-http-client',
+      specPath: ['job', 'imageHasHttpClient'],
+      read: 'boolean',
+      help: 'Job images have curl or wget for the wrap mode quit call (overrides the list of known images)',
+    },
   ],
 };

@@ -28,7 +28,8 @@ const ROOT_MAPPING_KEY = /^[A-Za-z_][A-Za-z0-9_./-]*[ \t]*:(?:[ \t]|\r?$)/;
 const KIND_KEY_HERE = /(?:kind|"kind"|'kind')[ \t]*:/y;
 const KIND_KEY_AT_LINE_START = /\n(?:kind|"kind"|'kind')[ \t]*:/g;
 /** A `kind` line whose value the pre-scan can read: one word, plain or quoted, then maybe a comment. */
-const KIND_LINE = /^(?:kind|"kind"|'kind')[ \t]*:[ \t]+(?:([A-Za-z0-9]+)|"([A-Za-z0-9]+)"|'([A-Za-z0-9]+)')(?:[ \t]+#.*)?\r?$/;
+const KIND_LINE =
+  /^(?:kind|"kind"|'kind')[ \t]*:[ \t]+(?:([A-Za-z0-9]+)|"([A-Za-z0-9]+)"|'([A-Za-z0-9]+)')(?:[ \t]+#.*)?\r?$/;
 /** A line that holds nothing (blank lines inside a plain scalar fold; they do not end it). */
 const BLANK_LINE = /^[ \t]*\r?$/;
 
@@ -116,6 +117,8 @@ export function resourceHint(text: string): { resource?: string } {
   // Each skipped line is matched one way only (`[ \t]` then the rest): `[ \t]+[^\n]*` could split
   // the indentation in many ways, which made a metadata block without `name:` (a Job with
   // generateName and 14 labels) take minutes to fail (exponential backtracking; issue #8 fuzzing).
-  const name = /^metadata:[^\n]*\n(?:[ \t][^\n]*\n)*?[ \t]+name:[ \t]*["']?([^\s"'#]+)/m.exec(text)?.[1];
+  const name = /^metadata:[^\n]*\n(?:[ \t][^\n]*\n)*?[ \t]+name:[ \t]*["']?([^\s"'#]+)/m.exec(
+    text,
+  )?.[1];
   return kind || name ? { resource: [kind, name].filter(Boolean).join(' ') } : {};
 }

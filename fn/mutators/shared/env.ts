@@ -23,10 +23,17 @@ export interface EnvOutcome {
 }
 
 /** Returns the entry named `name` of the container's env, if any. */
-export function envEntry(workload: Workload, container: string, name: string): Record<string, unknown> | undefined {
+export function envEntry(
+  workload: Workload,
+  container: string,
+  name: string,
+): Record<string, unknown> | undefined {
   const env: unknown = workload.containers.find((c) => c.name === container)?.env;
   if (!Array.isArray(env)) return undefined;
-  return env.find((e): e is Record<string, unknown> => e !== null && typeof e === 'object' && (e as { name?: unknown }).name === name);
+  return env.find(
+    (e): e is Record<string, unknown> =>
+      e !== null && typeof e === 'object' && (e as { name?: unknown }).name === name,
+  );
 }
 
 /** Returns true when the container's `env` is absent, null or a list (anything else can't be edited by name). */
@@ -36,12 +43,21 @@ export function envIsEditable(workload: Workload, container: string): boolean {
 }
 
 /** Returns the changes that set each wanted entry's `value` by name, skipping entries held by `valueFrom`. */
-export function setEnv(workload: Workload, container: string, wanted: readonly WantedEnv[]): EnvOutcome {
+export function setEnv(
+  workload: Workload,
+  container: string,
+  wanted: readonly WantedEnv[],
+): EnvOutcome {
   const outcome: EnvOutcome = { changes: [], findings: [], held: [] };
   for (const entry of wanted) {
     const existing = envEntry(workload, container, entry.name);
-    const path = workload.containerAt(container, 'env', { key: 'name', equals: entry.name }, 'value');
-    if (existing !== undefined && existing['valueFrom'] !== undefined && existing['valueFrom'] !== null) {
+    const path = workload.containerAt(
+      container,
+      'env',
+      { key: 'name', equals: entry.name },
+      'value',
+    );
+    if (existing?.['valueFrom'] !== undefined && existing['valueFrom'] !== null) {
       outcome.held.push(entry.name);
       outcome.findings.push({
         severity: 'warning',

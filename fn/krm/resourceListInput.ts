@@ -1,0 +1,46 @@
+/**
+ * What reading a ResourceList gives (resourceList.ts), and the items in it that share anchors
+ * (sharedAnchors.ts): a module of their own, so that the reader and the anchor check do not
+ * import each other.
+ */
+import type { ManifestDocument } from '../document/manifest.ts';
+import type { Resource } from '../workloads/resource.ts';
+import type { Frame } from './appendResults.ts';
+import type { Document, Node } from 'yaml';
+import type { AliasUse } from '../yaml/aliases.ts';
+
+/** One parsed item: where its text sits in the list and its document. */
+export interface Item {
+  readonly start: number;
+  readonly end: number;
+  readonly column: number;
+  readonly doc: ManifestDocument;
+  /** Aliases to anchors outside the item, written out in `doc` (see sharedAnchors.ts). */
+  readonly expanded?: ReadonlyArray<{ readonly text: string; readonly alias: string }>;
+}
+
+/** A read ResourceList. */
+export interface ResourceListInput {
+  readonly mode: 'resourceList';
+  readonly text: string;
+  /** The items that were parsed (all of them, unless some were of kinds no mutator reads). */
+  readonly items: readonly Item[];
+  readonly resources: Resource[];
+  readonly functionConfig: unknown;
+  /** Results already in the input, which ours are appended to. */
+  readonly results: unknown[];
+  /** The list without its items' text, where results are appended (appendResults.ts). */
+  readonly frame: Frame;
+  /** Items that share anchors with others, when any do: their edits are checked on the whole list. */
+  readonly shared?: SharedItems;
+}
+
+/** Which items share anchors, and the list they were read from. */
+export interface SharedItems {
+  /** 0-based indexes of items with an alias to an anchor outside them, or an anchor an alias outside them refers to. */
+  readonly items: ReadonlySet<number>;
+  /** Per item: its aliases to anchors outside it, in order. */
+  readonly external: ReadonlyMap<number, readonly AliasUse[]>;
+  readonly doc: Document;
+  readonly itemNodes: ReadonlyArray<Node | null>;
+}
