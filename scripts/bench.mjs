@@ -11,7 +11,8 @@
 // slows them alike; each ratio is the median over the rounds of the ratio within a round, all
 // from one run of this script.
 //
-// Issue #16 adds workload-dense streams (scripts/gen-dense.mjs: bookinfo in 100 and 400 namespaces):
+// Issue #16 adds workload-dense streams (scripts/gen-dense.mjs: bookinfo in 100 and 400
+// namespaces):
 // kube-graceful next to parsing and printing the same stream with the project's `yaml`
 // (scripts/parse-print.ts), ×400 next to ×100, 600 Deployments next to `kubectl kustomize` with one
 // strategic-merge patch per workload kind, and peak RSS against the input's size.
@@ -20,7 +21,8 @@
 // BENCH_CLI (another build to measure instead of dist/cli.js, e.g. a copy from before a change),
 // BENCH_KUSTOMIZE_RUNS (runs of the 600-Deployment kustomize comparison, default 5: kustomize takes
 // seconds there), BENCH_ONLY=dense (only issue #16's cases), BENCH_ONLY=issue9 (only #9's cases) or
-// BENCH_ONLY=container (only the container case), BENCH_ONLY=krm (only the big ResourceList), BENCH_ONLY=memory (only the peak RSS cases),
+// BENCH_ONLY=container (only the container case), BENCH_ONLY=krm (only the big ResourceList),
+// BENCH_ONLY=memory (only the peak RSS cases),
 // BENCH_CONTAINER_RUNS (default 7).
 //
 // The container case (issue #18, scripts/bench/container.mjs): `podman run` of the function on the
@@ -53,7 +55,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const WARMUP = 2;
 
 const TARGETS = { smallVsNode: 1.5, kustomizeVsUs: 5, usVsFloor: 2, rssMiB: 200 };
-/** Issue #16: ≤ 2× parse-and-print, ×400 ≤ 4.2× ×100, ≤ 0.2× kustomize, RSS < baseline + 4× input. */
+/** Issue #16: ≤ 2× parse-and-print, ×400 ≤ 4.2× ×100, ≤ 0.2× kustomize, RSS < baseline + 4× input.
+ * */
 const DENSE_TARGETS = {
   vsParsePrint: 2,
   linear: 4.2,
@@ -216,7 +219,8 @@ function kustomizationFor(file) {
   return dir;
 }
 
-/** Returns peak RSS in MiB of `kube-graceful < file` (or of `argv < file`), or undefined without GNU time. */
+/** Returns peak RSS in MiB of `kube-graceful < file` (or of `argv < file`), or undefined without
+ * GNU time. */
 function peakRss(file, argv = [process.execPath, CLI]) {
   if (!gnuTime) return undefined;
   const report = join(work, 'rss.txt');
@@ -385,7 +389,8 @@ if (ONLY === undefined || ONLY === 'issue9') {
       `< ${TARGETS.rssMiB} MiB`,
       verdict(sizes[0].rss < TARGETS.rssMiB),
     ]);
-    // Linear: the growth per input MiB from 4× to 16× is no steeper than from 1× to 4× (with slack for GC).
+    // Linear: the growth per input MiB from 4× to 16× is no steeper than from 1× to 4× (with slack
+    // for GC).
     const slope = (a, b) => (b.rss - a.rss) / (b.mib - a.mib);
     const [one, four, sixteen] = sizes;
     const linear = slope(four, sixteen) <= slope(one, four) * 1.5 + 0.5;

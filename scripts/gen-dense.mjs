@@ -21,7 +21,8 @@ const BOOKINFO = fileURLToPath(
 /** The workload kinds kube-graceful patches, as the bench's JSON6902 kustomization lists them. */
 export const WORKLOAD_KINDS = ['Deployment', 'DaemonSet', 'StatefulSet', 'Job'];
 
-/** Returns bookinfo repeated in `copies` namespaces (bookinfo-0 …), as one multi-document stream. */
+/** Returns bookinfo repeated in `copies` namespaces (bookinfo-0 …), as one multi-document stream.
+ * */
 export function denseStream(copies) {
   return Array.from({ length: copies }, (_, i) => denseCopy(i)).join('---\n');
 }
@@ -29,14 +30,16 @@ export function denseStream(copies) {
 let bookinfo;
 
 function readBookinfo() {
-  // The sample ends with a `---` line; the copies are joined with one, so no empty document between.
+  // The sample ends with a `---` line; the copies are joined with one, so no empty document
+  // between.
   const text = readFileSync(BOOKINFO, 'utf8').replace(/\n---\n$/, '\n');
   if (!/^metadata:\n {2}name: /m.test(text))
     throw new Error(`${BOOKINFO}: no top-level metadata.name to put a namespace next to`);
   return text;
 }
 
-/** Returns the i-th copy: a Namespace bookinfo-i labelled istio-injection: enabled, then bookinfo in it. */
+/** Returns the i-th copy: a Namespace bookinfo-i labelled istio-injection: enabled, then bookinfo
+ * in it. */
 export function denseCopy(i) {
   bookinfo ??= readBookinfo();
   const namespace = `bookinfo-${i}`;
@@ -52,7 +55,8 @@ export function writeKustomization(dir, copies) {
   for (const kind of WORKLOAD_KINDS) {
     const file = `patch-${kind.toLowerCase()}.yaml`;
     const apiVersion = kind === 'Job' ? 'batch/v1' : 'apps/v1';
-    // With a target, kustomize applies the patch to every match; the patch's own name is a placeholder.
+    // With a target, kustomize applies the patch to every match; the patch's own name is a
+    // placeholder.
     writeFileSync(
       join(dir, file),
       `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata:\n  name: any\nspec:\n  template:\n    metadata:\n      annotations:\n        proxy.istio.io/config: '{"terminationDrainDuration": "5s"}'\n    spec:\n      terminationGracePeriodSeconds: 35\n`,

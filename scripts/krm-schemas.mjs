@@ -4,7 +4,8 @@
 //
 // The schemas are real: the OpenAPI v3 schemas of the CRDs in
 // test/fixtures/corpus/kube-prometheus-stack-with-crds.yaml, one item per CRD version and
-// group of top-level fields of its spec (a CRD holding just those fields' schemas), in one folder per
+// group of top-level fields of its spec (a CRD holding just those fields' schemas), in one folder
+// per
 // Kubernetes minor version as kubeval's schema sets are, until the list holds 534 items (about
 // 13 MB). The package's Kptfile and the chart's workloads and Services come first, as
 // `kpt fn source` orders files by path. Every item is wrapped as kpt wraps a file's resource:
@@ -37,7 +38,8 @@ const KPT_ANNOTATIONS = [
   'internal.config.kubernetes.io/seqindent',
 ];
 
-/** A resource as kpt fn source wraps the file `path` holding it (its annotations single-quoted, as kyaml writes them). */
+/** A resource as kpt fn source wraps the file `path` holding it (its annotations single-quoted, as
+ * kyaml writes them). */
 function item(resource, path) {
   const values = ['0', path, '0', path, 'compact'];
   const annotations = {

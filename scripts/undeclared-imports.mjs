@@ -2,7 +2,8 @@
 // tests used `ajv`, which only came in through @kubernetes-models/validate). A package found only
 // through another's dependencies can vanish with that package's next release.
 //
-//   node scripts/undeclared-imports.mjs    prints `folder: package (file, …)` per problem; exit 1 if any
+// node scripts/undeclared-imports.mjs    prints `folder: package (file, …)` per problem; exit 1 if
+// any
 //
 // fn/ is the product: it may import only `dependencies`. test/ and scripts/ may also import
 // `devDependencies`. Only literal specifiers are seen (`import … from 'x'`, `import('x')`,
@@ -18,7 +19,8 @@ const SPECIFIER =
 /** Comment lines (`//`, `/*`, ` *`): examples in prose are no imports. */
 const COMMENT_LINE = /^\s*(?:\/\/|\/\*|\*).*$/gm;
 
-/** The package a bare specifier names (`@scope/name/sub` → `@scope/name`); undefined for relative, absolute and built-in ones. */
+/** The package a bare specifier names (`@scope/name/sub` → `@scope/name`); undefined for relative,
+ * absolute and built-in ones. */
 export function packageOf(specifier) {
   if (
     /^[./]/.test(specifier) ||

@@ -43,7 +43,8 @@ interface CheckCommandOptions extends SettingOptions {
   readonly failOn: FailOn;
 }
 
-/** What fails the check at a level: error findings always; changes from `change`; warnings at `warning`. */
+/** What fails the check at a level: error findings always; changes from `change`; warnings at
+ * `warning`. */
 function failures(
   result: Pick<TransformResult, 'changes' | 'findings'>,
   failOn: FailOn,
@@ -76,7 +77,8 @@ async function runCheck(options: CheckCommandOptions): Promise<CommandOutput> {
   ];
   const exitCode = verdict.failed ? 1 : 0;
   if (result.mode === 'resourceList') {
-    // A validator never modifies: the list as read (no item changed, so every byte is kept) plus results.
+    // A validator never modifies: the list as read (no item changed, so every byte is kept) plus
+    // results.
     const list = readResourceList(inputs.text, {
       parseAll: options.allDocuments,
       extraKinds: () => result.config.spec.extraKinds,
@@ -95,7 +97,8 @@ async function runCheck(options: CheckCommandOptions): Promise<CommandOutput> {
   return { stdout: `${lines.join('\n')}\n`, stderr: [], exitCode };
 }
 
-/** One pending change, in findingLine's shape: `change: MUTATOR file:line Kind ns/name field: before → after`. */
+/** One pending change, in findingLine's shape: `change: MUTATOR file:line Kind ns/name field:
+ * before → after`. */
 function changeLine(change: ChangeRecord, inputs: Pick<Inputs, 'locate'>): string {
   const where = [
     formatLocation(inputs.locate(change.document, change.resource, change.path)),
@@ -113,7 +116,8 @@ function locationOf(finding: Finding, inputs: Inputs): string | undefined {
     : formatLocation(inputs.locate(finding.document, finding.resource, finding.path));
 }
 
-/** Long values (a wrapped command) are cut: the line is for finding the field, `--diff` shows it all. */
+/** Long values (a wrapped command) are cut: the line is for finding the field, `--diff` shows it
+ * all. */
 function clip(text: string): string {
   return text.length > 120 ? `${text.slice(0, 117)}…` : text;
 }
@@ -123,9 +127,14 @@ function summary(result: TransformResult, failOn: FailOn, failed: boolean): stri
   const workloads = new Set(result.changes.map((c) => `${c.document}:${formatRef(c.resource)}`))
     .size;
   const changed = result.changes.length
-    ? `${result.changes.length} field${result.changes.length === 1 ? '' : 's'} in ${workloads} workload${workloads === 1 ? '' : 's'} would change`
+    ? `${result.changes.length} field${result.changes.length === 1 ? '' : 's'}` +
+      ` in ${workloads} workload${workloads === 1 ? '' : 's'} would change`
     : 'nothing would change';
-  return `kube-graceful check: ${failed ? 'FAIL' : 'ok'} (--fail-on ${failOn}): ${changed}; findings: ${count('error')} error, ${count('warning')} warning, ${count('info')} info (info not shown: kube-graceful explain shows them)`;
+  return (
+    `kube-graceful check: ${failed ? 'FAIL' : 'ok'} (--fail-on ${failOn}): ${changed}` +
+    `; findings: ${count('error')} error, ${count('warning')} warning, ${count('info')}` +
+    ` info (info not shown: kube-graceful explain shows them)`
+  );
 }
 
 /** Adds the `check` subcommand to `program`. */
@@ -134,7 +143,10 @@ export function registerCheck(program: CommandUnknownOpts, run: Runner): void {
     program
       .command('check')
       .description(
-        'exit 1 when the manifests are not what kube-graceful would write (or have error findings); one line per change and finding with file:line, resource and field. On a ResourceList: a KRM validator (items unchanged, results added)',
+        'exit 1 when the manifests are not what kube-graceful would write (or ' +
+          'have error findings); one line per change and finding with file:line, ' +
+          'resource and field. On a ResourceList: a KRM validator (items ' +
+          'unchanged, results added)',
       )
       .argument('[files...]', 'manifest files (joined as one stream); - or none: stdin')
       .addOption(

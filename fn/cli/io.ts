@@ -27,7 +27,8 @@ export function readStdinBytes(): Buffer {
 }
 
 /**
- * Whether stdin is a terminal. Pipes and files (how Helm, kustomize and kpt call us) are told by one
+ * Whether stdin is a terminal. Pipes and files (how Helm, kustomize and kpt call us) are told by
+ * one
  * fstat; only a character device (a terminal, or /dev/null) needs node:tty, which loads node:net.
  */
 function stdinIsTerminal(): boolean {
@@ -36,7 +37,8 @@ function stdinIsTerminal(): boolean {
   } catch {
     return false; // no stdin at all: reading it fails with its own message
   }
-  // process.getBuiltinModule: Node 20.16+ (a synchronous load from ES modules and the bundle alike).
+  // process.getBuiltinModule: Node 20.16+ (a synchronous load from ES modules and the bundle
+  // alike).
   return typeof process.getBuiltinModule === 'function'
     ? process.getBuiltinModule('node:tty').isatty(0)
     : Boolean(process.stdin.isTTY);
@@ -59,7 +61,8 @@ export function readInputFile(path: string): string {
   return decodeUtf8(bytes, path);
 }
 
-/** Returns the bytes as text, a BOM kept; invalid UTF-8 is an input error naming the byte offset. */
+/** Returns the bytes as text, a BOM kept; invalid UTF-8 is an input error naming the byte offset.
+ * */
 export function decodeUtf8(bytes: Uint8Array, origin: string): string {
   checkUtf8(bytes, origin);
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');

@@ -49,12 +49,14 @@ try {
 }
 // The CommonJS wrapper, as node's own loader puts around a module.
 const script = new Script(
-  `(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8')}\n})`,
+  `(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8')}` +
+    `\n})`,
   { filename: bundle, cachedData },
 );
 if (mode === 'check')
   process.stderr.write(
-    `kube-graceful: code cache ${cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used'}\n`,
+    `kube-graceful: code cache ${cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used'}` +
+      `\n`,
   );
 if (mode === 'write')
   process.once('exit', () => writeFileSync(cacheFile, script.createCachedData()));

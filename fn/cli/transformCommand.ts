@@ -46,7 +46,8 @@ export async function runTransform(
   stdin?: Buffer,
 ): Promise<CommandOutput> {
   const config = configFromOption(options.config);
-  // stdin alone stays bytes (the fast path Helm uses); named files are joined as explain joins them.
+  // stdin alone stays bytes (the fast path Helm uses); named files are joined as explain joins
+  // them.
   const files = options.files ?? [];
   const input =
     files.length === 0 || (files.length === 1 && files[0] === '-')
@@ -73,7 +74,9 @@ export async function runTransform(
   if (failed && result.mode === 'stream') {
     // Stream mode: nothing on stdout, so Helm fails instead of applying a half-fixed release.
     stderr.push(
-      'kube-graceful: error findings above; no output written. Fix them or switch the mutator off for that workload (kube-graceful.dev/skip: "true").',
+      'kube-graceful: error findings above; no output written. Fix them or ' +
+        'switch the mutator off for that workload (kube-graceful.dev/skip: ' +
+        '"true").',
     );
     return { stdout: '', stderr, exitCode: 1 };
   }

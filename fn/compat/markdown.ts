@@ -46,7 +46,10 @@ export function compatibilityMarkdown(constraints: readonly Constraint[] = CONST
 
 function row(c: Constraint): string {
   const checked = c.check ? 'on output' : (c.enforcedBy ?? 'no');
-  return `| \`${c.id}\` | ${cell(c.setting)} | ${cell(c.versions)} | ${cell(c.breaks)} | ${cell(c.sources.join('; '))} | ${cell(checked)} |`;
+  return (
+    `| \`${c.id}\` | ${cell(c.setting)} | ${cell(c.versions)} | ${cell(c.breaks)}` +
+    ` | ${cell(c.sources.join('; '))} | ${cell(checked)} |`
+  );
 }
 
 function cell(text: string): string {

@@ -23,7 +23,8 @@ function entryPointsOf(container: Container): readonly EntryPoint[] {
   return config.source === 'flags' || config.source === 'env' ? config.entryPoints : [];
 }
 
-/** Every life-cycle value written on the pod's Traefik containers, `container/entry point/setting` → text. */
+/** Every life-cycle value written on the pod's Traefik containers, `container/entry point/setting`
+ * → text. */
 function lifecycleTexts(template: PodTemplate): Record<string, string> {
   const out: Record<string, string> = {};
   for (const c of traefikContainers(template.spec)) {
@@ -47,9 +48,16 @@ export function traefikOneStaticSource(pod: CheckedPod): string | undefined {
       continue;
     const now = readStaticConfig(container);
     if (now.source === 'file')
-      return `changed the args or env of Traefik container ${container.name}, which reads a configuration file (${now.evidence}): Traefik ignores them`;
+      return (
+        `changed the args or env of Traefik container ${container.name}, which ` +
+        `reads a configuration file (${now.evidence}): Traefik ignores them`
+      );
     if (before && readStaticConfig(before).source === 'env' && now.source === 'flags')
-      return `wrote flags on Traefik container ${container.name}, configured by TRAEFIK_* variables: Traefik now reads the flags only and drops every variable`;
+      return (
+        `wrote flags on Traefik container ${container.name}, configured by ` +
+        `TRAEFIK_* variables: Traefik now reads the flags only and drops every ` +
+        `variable`
+      );
   }
   return undefined;
 }
@@ -72,7 +80,8 @@ export function traefikDurationsReadable(pod: CheckedPod): string | undefined {
     }
   }
   return unreadable.length
-    ? `wrote ${unreadable.join(', ')}: neither digits (seconds) nor a Go duration, so Traefik does not start`
+    ? `wrote ${unreadable.join(', ')}: neither digits (seconds) nor a Go ` +
+        `duration, so Traefik does not start`
     : undefined;
 }
 
@@ -101,7 +110,12 @@ export function traefikGraceCoversShutdown(pod: CheckedPod): string | undefined 
   for (const container of traefikContainers(pod.after.spec)) {
     const needed = shutdownSeconds(container);
     if (needed > grace)
-      return `Traefik container ${container.name} needs ${needed} s after SIGTERM (preStop + the longest TCP entry point's requestAcceptGraceTimeout + graceTimeOut + the UDP ones'), more than terminationGracePeriodSeconds ${grace}`;
+      return (
+        `Traefik container ${container.name} needs ${needed} s after SIGTERM ` +
+        `(preStop + the longest TCP entry point's requestAcceptGraceTimeout + ` +
+        `graceTimeOut + the UDP ones'), more than ` +
+        `terminationGracePeriodSeconds ${grace}`
+      );
   }
   return undefined;
 }

@@ -23,7 +23,9 @@ const VERSION_KEYS: readonly FlatKey[] = [
     name: 'kube-version',
     specPath: ['kubernetesVersion'],
     read: 'string',
-    help: 'Kubernetes version of the oldest kubelet (1.31, 1.31.4 or v1.31.4): pod features are used only where it has them on by default',
+    help:
+      'Kubernetes version of the oldest kubelet (1.31, 1.31.4 or v1.31.4): ' +
+      'pod features are used only where it has them on by default',
   },
   {
     name: 'istio-version',
@@ -92,7 +94,8 @@ const TIMING_AND_MESH_KEYS: readonly FlatKey[] = [
   },
 ];
 
-/** Every flat key, in `--help` order: versions, the mode switches, timing and mesh, then the rest of each mutator's. */
+/** Every flat key, in `--help` order: versions, the mode switches, timing and mesh, then the rest
+ * of each mutator's. */
 export const FLAT_KEYS: readonly FlatKey[] = [
   ...VERSION_KEYS,
   ...SLICES.map((slice) => slice.mode),

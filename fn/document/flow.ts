@@ -31,13 +31,15 @@ export interface FlowStyle {
   readonly padding: boolean;
   /** One entry per line: how many columns deeper each level goes. */
   readonly step: number | undefined;
-  /** The last entry is followed by a comma (then new collections written one entry per line are too). */
+  /** The last entry is followed by a comma (then new collections written one entry per line are
+   * too). */
   readonly trailing: boolean;
 }
 
 type FlowCollection = YAMLMap | YAMLSeq;
 
-/** Returns the style of a flow collection, from its own text (or the document's, when it is empty). */
+/** Returns the style of a flow collection, from its own text (or the document's, when it is empty).
+ * */
 export function flowStyleOf(source: string, doc: Document, collection: FlowCollection): FlowStyle {
   const firstPair = firstPairIn(collection) ?? firstPairIn(doc.contents);
   const key = firstPair?.key as Node | null | undefined;
@@ -106,7 +108,8 @@ export function planFlowAppend(
     if (rest.trim() === '') return { start: lastEnd, end: lastEnd, text: `,\n${entry}` };
     return { start: lastEnd, end: lineEnd, text: `,${source.slice(lastEnd, lineEnd)}\n${entry}` };
   }
-  // Something follows on the line (the closing bracket): the new entry goes before it, on its own line.
+  // Something follows on the line (the closing bracket): the new entry goes before it, on its own
+  // line.
   if (trailing) return { start: at, end: at, text: `\n${entry},` };
   return { start: lastEnd, end: lastEnd, text: `,\n${entry}` };
 }
@@ -123,7 +126,8 @@ export function flowValue(value: unknown, style: FlowStyle, column: number): str
   return unwrap(stringify([value], flowOptions(style)));
 }
 
-/** The JSON text of a value; one entry per line, `step` deeper than `column`, when the style has a step. */
+/** The JSON text of a value; one entry per line, `step` deeper than `column`, when the style has a
+ * step. */
 function jsonText(value: unknown, style: FlowStyle, column: number): string {
   if (typeof value === 'bigint') return String(value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
@@ -137,7 +141,10 @@ function jsonText(value: unknown, style: FlowStyle, column: number): string {
   if (entries.length === 0) return `${open}${close}`;
   if (style.step === undefined) return `${open}${entries.join(style.comma)}${close}`;
   const inner = ' '.repeat(column + style.step);
-  return `${open}\n${entries.map((entry) => inner + entry).join(',\n')}${style.trailing ? ',' : ''}\n${' '.repeat(column)}${close}`;
+  return (
+    `${open}\n${entries.map((entry) => inner + entry).join(',\n')}${style.trailing ? ',' : ''}` +
+    `\n${' '.repeat(column)}${close}`
+  );
 }
 
 function flowOptions(style: FlowStyle) {

@@ -23,7 +23,8 @@ import { resourceHint } from './prescan.ts';
 import { firstUndefinedAlias, undefinedAliasMessage } from '../yaml/aliases.ts';
 import { linesBefore } from '../core/positions.ts';
 
-/** New nodes never use anchors/aliases for an object used twice (kpt rejects an alias where it expects a mapping). */
+/** New nodes never use anchors/aliases for an object used twice (kpt rejects an alias where it
+ * expects a mapping). */
 const NO_ALIASES = { aliasDuplicateObjects: false } as const;
 
 /** Each step gives one place its own copy; a document with more shared places is not a manifest. */
@@ -220,9 +221,12 @@ export class ManifestDocument {
       : this.place.line;
     return new KubeGracefulError(
       'E_INPUT',
-      `cannot set ${formatPath(path)}: the way there goes through ${what}, and kube-graceful could not give this place its own copy without changing other fields`,
+      `cannot set ${formatPath(path)}: the way there goes through ${what}, ` +
+        `and kube-graceful could not give this place its own copy without ` +
+        `changing other fields`,
       { ...this.place, ...resourceHint(this.#text), line, field: formatPath(path) },
-      'Write the fields out instead of the anchor, alias or merge key in the template that renders this document.',
+      'Write the fields out instead of the anchor, alias or merge key in the ' +
+        'template that renders this document.',
     );
   }
 
@@ -316,7 +320,9 @@ export class ManifestDocument {
           : this.place.line;
         throw new KubeGracefulError(
           'E_INPUT',
-          `cannot set ${formatPath(path)}: the way there goes through the alias *${parent.source}, a node shared with the anchor &${parent.source}; kube-graceful does not edit shared nodes`,
+          `cannot set ${formatPath(path)}: the way there goes through the alias *${parent.source}` +
+            `, a node shared with the anchor &${parent.source}; kube-graceful does ` +
+            `not edit shared nodes`,
           { ...this.place, ...resourceHint(this.#text), line, field: formatPath(path) },
           'Write the fields out instead of the alias in the template that renders this document.',
         );
@@ -393,7 +399,8 @@ export class ManifestDocument {
         ? firstUndefinedAlias(this.#doc)
         : undefined;
     if (undefinedAlias) {
-      // Not an alias bomb: an alias with no anchor before it (in this document: anchors never reach across `---`).
+      // Not an alias bomb: an alias with no anchor before it (in this document: anchors never reach
+      // across `---`).
       const { message: what, hint } = undefinedAliasMessage(undefinedAlias.source);
       const line = undefinedAlias.range
         ? this.place.line + linesBefore(this.#text, undefinedAlias.range[0])

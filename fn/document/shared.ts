@@ -8,7 +8,8 @@
  *
  * Merge keys are YAML 1.1 (https://yaml.org/type/merge.html): the map's own keys win over merged
  * ones, and of several merged maps (`<<: [*a, *b]`) the first that has a key gives it. A key the
- * editor adds to a map goes after its last entry, so after the `<<`: Kubernetes reads manifests with
+ * editor adds to a map goes after its last entry, so after the `<<`: Kubernetes reads manifests
+ * with
  * sigs.k8s.io/yaml's fork of gopkg.in/yaml.v2 v2.4.0 (goyaml.v2/README.md), whose decoder
  * (decode.go@v2.4.0, `mapping`) applies a merge where it stands, so that a merged value overwrites
  * an own key written before the `<<` but not one written after it.
@@ -26,7 +27,8 @@ export interface SharedOnPath {
   readonly alias?: Alias;
   /** A map whose key on the path comes from a merge (`<<`), with more of the path after it. */
   readonly merged?: { readonly map: YAMLMap; readonly key: string };
-  /** Nodes on the path (the field's own node included) that carry an anchor some alias refers to. */
+  /** Nodes on the path (the field's own node included) that carry an anchor some alias refers to.
+   * */
   readonly anchored: readonly Node[];
 }
 

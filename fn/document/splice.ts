@@ -1,7 +1,8 @@
 /**
  * Text edits that set one field of a parsed document while leaving every other byte alone: a
  * new key is inserted after the last one of its map at the map's indentation, a new list item
- * after the last item, a changed scalar keeps its quoting. Flow collections get entries in their own style (flow.ts).
+ * after the last item, a changed scalar keeps its quoting. Flow collections get entries in their
+ * own style (flow.ts).
  *
  * Returns undefined for shapes it does not handle (aliases, compact nested lists…); the caller then
  * falls back to editing the syntax tree, and verifies every edit either way (see manifest.ts).
@@ -198,7 +199,8 @@ class Layout {
     return columnOf(this.source, offset);
   }
 
-  /** Whether block lists under a key are indented (`key:\n  - a`) in this document, as Helm charts vary. */
+  /** Whether block lists under a key are indented (`key:\n  - a`) in this document, as Helm charts
+   * vary. */
   indentSeq(): boolean {
     if (this.#indentSeq === undefined)
       this.#indentSeq = detectIndentSeq(this.doc, (o) => this.column(o));
@@ -314,7 +316,8 @@ class Layout {
  * values into every workload (a preStop sleep, an annotation), and each stringify builds a whole
  * yaml Document: on 2,400 Deployments that was a tenth of the run (issue #16). Only plain data
  * is looked up (strings, finite numbers but -0, booleans, null, arrays without holes, plain
- * objects): what JSON tells apart exactly; anything else (a bigint, undefined) is printed each time.
+ * objects): what JSON tells apart exactly; anything else (a bigint, undefined) is printed each
+ * time.
  */
 const BLOCK_TEXTS = new Map<string, string>();
 const MAX_BLOCK_TEXTS = 1024;
@@ -356,7 +359,8 @@ function plainJson(value: unknown): string | undefined {
   return plain ? json : undefined;
 }
 
-/** The scalar in the style the old one had (plain, single or double quoted), if it fits on one line. */
+/** The scalar in the style the old one had (plain, single or double quoted), if it fits on one
+ * line. */
 function renderScalar(value: unknown, old: Scalar): string | undefined {
   if (old.type === 'BLOCK_LITERAL' || old.type === 'BLOCK_FOLDED') return undefined;
   const type = old.type === 'QUOTE_SINGLE' || old.type === 'QUOTE_DOUBLE' ? old.type : 'PLAIN';

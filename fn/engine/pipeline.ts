@@ -22,7 +22,8 @@ import { KubeGracefulError } from '../core/errors.ts';
 import type { ChangeRecord, Finding } from '../core/records.ts';
 import { matches } from './selectors.ts';
 
-/** What the mutators did to one workload, for explain: the plan, bound to its mutator's explanation. */
+/** What the mutators did to one workload, for explain: the plan, bound to its mutator's
+ * explanation. */
 export interface WorkloadOutcome {
   readonly workload: Workload;
   readonly mutator: string;
@@ -38,7 +39,8 @@ export interface PipelineResult {
   readonly outcomes: WorkloadOutcome[];
 }
 
-/** Returns the records of running `mutators` over `resources`, whose documents it edits in place. */
+/** Returns the records of running `mutators` over `resources`, whose documents it edits in place.
+ * */
 export function runPipeline(
   resources: readonly Resource[],
   config: Config,
@@ -78,7 +80,8 @@ export class Pipeline {
     this.#inventory = buildInventory(contextObjects, config.spec.namespace);
   }
 
-  /** Runs the mutators over `resource` when it is a workload, editing its document; records what they did. */
+  /** Runs the mutators over `resource` when it is a workload, editing its document; records what
+   * they did. */
   run(resource: Resource): void {
     const { config, mutators, result } = this;
     const inventory = this.#inventory;
@@ -97,7 +100,8 @@ export class Pipeline {
       ...settings.findings.map((f) => ({ ...f, ...place, mutator: 'engine' as const })),
     );
     if (settings.skip) return;
-    // Mutators rely on the types of kubeObject.ts; a field of another type is refused, not crashed on.
+    // Mutators rely on the types of kubeObject.ts; a field of another type is refused, not crashed
+    // on.
     const problem = workloadShapeProblem(object, templatePath);
     if (problem) {
       const field = formatPath(problem.path);
@@ -110,7 +114,9 @@ export class Pipeline {
           resource: formatRef(workload.ref),
           field,
         },
-        'The API server would reject this workload as well; fix the template that renders it (or exclude the workload, or annotate it kube-graceful.dev/skip: "true").',
+        'The API server would reject this workload as well; fix the template ' +
+          'that renders it (or exclude the workload, or annotate it ' +
+          'kube-graceful.dev/skip: "true").',
       );
     }
     for (const mutator of mutators) {

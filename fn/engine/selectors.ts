@@ -1,4 +1,5 @@
-/** `include` / `exclude` selectors of the config: kind, name, namespace and labels must all match. */
+/** `include` / `exclude` selectors of the config: kind, name, namespace and labels must all match.
+ * */
 import type { Selector } from '../config/schema.ts';
 import { labelsOf } from '../core/kubeObject.ts';
 import type { Workload } from '../workloads/workload.ts';

@@ -53,7 +53,8 @@ export interface TransformResult extends PipelineResult {
  */
 export function transform(input: string | Buffer, options: TransformOptions = {}): TransformResult {
   if (typeof input !== 'string') {
-    // `kind: ResourceList` is ASCII: the latin1 view finds it where the text would (see ByteStream).
+    // `kind: ResourceList` is ASCII: the latin1 view finds it where the text would (see
+    // ByteStream).
     // With a byte-order mark, the text decides exactly as for text input (rare: not worth a view).
     const source = byteStream(input);
     if (!source.bomLength && !looksLikeResourceList(source.view))
@@ -92,7 +93,8 @@ function transformList(text: string, options: TransformOptions, bytes?: Buffer):
     options.outcomes ?? true,
   );
   const results = krmResults(result.changes, result.findings, list.resources);
-  // Bytes that are not the text's UTF-8 (a caller's invalid UTF-8, decoded with replacements) get the text's.
+  // Bytes that are not the text's UTF-8 (a caller's invalid UTF-8, decoded with replacements) get
+  // the text's.
   if (Buffer.byteLength(text, 'utf8') !== bytes?.length)
     return {
       ...result,

@@ -20,7 +20,8 @@ export interface WorkloadSettings {
   readonly findings: ProposedFinding[];
 }
 
-/** Returns the config with this workload's annotations applied (workload metadata wins over pod template). */
+/** Returns the config with this workload's annotations applied (workload metadata wins over pod
+ * template). */
 export function workloadSettings(config: Config, workload: Workload): WorkloadSettings {
   const annotations = {
     ...annotationsOf(workload.template.metadata),
@@ -73,7 +74,9 @@ export function workloadSettings(config: Config, workload: Workload): WorkloadSe
       findings.push({
         severity: 'error',
         code: 'BAD_ANNOTATION',
-        message: `${name}: got ${JSON.stringify(String(annotations[name]))}; ${issue.path.join('.')}: ${issue.message}`,
+        message:
+          `${name}: got ${JSON.stringify(String(annotations[name]))}; ${issue.path.join('.')}` +
+          `: ${issue.message}`,
         path: ['metadata', 'annotations', name],
       });
     } else {

@@ -24,7 +24,8 @@ export type { ModelInput, ModelOutput, SettingRow } from '../explanation/types.t
 /** Version of the JSON shape (`--output json`); documented in docs/explain-schema.md. */
 const EXPLAIN_SCHEMA = 'kube-graceful.dev/explain/v1';
 
-/** Where a document starts in the files the user named (`line` absent when only the file is known). */
+/** Where a document starts in the files the user named (`line` absent when only the file is known).
+ * */
 export interface SourceLocation {
   readonly file: string;
   readonly line?: number;

@@ -1,6 +1,7 @@
 /**
  * What Kubernetes, Istio and Linkerd read from a pod template at shutdown, and the defaults they
- * fall back to (docs/background.md): the values a timeline is drawn from, each with where it came from.
+ * fall back to (docs/background.md): the values a timeline is drawn from, each with where it came
+ * from.
  * Only reading here: no duration is decided (the timing model does that, fn/timing/model.ts).
  */
 import { parseDocument } from 'yaml';
@@ -53,11 +54,13 @@ export function graceOf(template: PodTemplate): Valued<number> {
   return { value: KUBERNETES_DEFAULT_GRACE_SECONDS, source: 'Kubernetes default, field not set' };
 }
 
-/** A container's preStop hook as the kubelet will run it; `seconds: 0` and text "none" without one. */
+/** A container's preStop hook as the kubelet will run it; `seconds: 0` and text "none" without one.
+ * */
 export type PreStopRead =
   HookRead | { readonly seconds: 0; readonly handler?: undefined; readonly text: 'none' };
 
-/** Returns what a container's preStop hook does (docs/background.md#kubernetes-pod-termination: one handler per hook). */
+/** Returns what a container's preStop hook does (docs/background.md#kubernetes-pod-termination: one
+ * handler per hook). */
 export function preStopOf(container: Container | undefined): PreStopRead {
   return readPreStop(container?.lifecycle?.preStop) ?? { seconds: 0, text: 'none' };
 }
@@ -69,7 +72,8 @@ export interface ProxyConfigFields {
   readonly problem?: string;
 }
 
-/** Returns the ProxyConfig fields of a pod template's annotation (Istio applies it at injection). */
+/** Returns the ProxyConfig fields of a pod template's annotation (Istio applies it at injection).
+ * */
 export function proxyConfigOf(template: PodTemplate): ProxyConfigFields {
   // Injected at render time: PROXY_CONFIG on istio-proxy first, the annotation applied over it
   // (pilot/cmd/pilot-agent/config/config.go@1.28.10 getMeshConfig).
@@ -95,7 +99,8 @@ function annotationProxyConfig(template: PodTemplate): ProxyConfigFields {
   return isRecord(data) ? { fields: data } : { fields: {}, problem: 'not a mapping' };
 }
 
-/** Istio's drain settings for one proxy, as pilot-agent will read them (docs/background.md#istio). */
+/** Istio's drain settings for one proxy, as pilot-agent will read them (docs/background.md#istio).
+ * */
 export interface IstioDrainSettings {
   readonly exitOnZero: Valued<boolean>;
   readonly minimumDrainSeconds: Valued<number>;
@@ -145,7 +150,8 @@ export function istioDrainSettings(source: IstioProxySource): IstioDrainSettings
   };
   const notInjected = applies
     ? ''
-    : `; not injected and the pod's annotations are not mounted, so ${PROXY_CONFIG_ANNOTATION} does not apply (a mesh-wide meshConfig value is not visible here)`;
+    : `; not injected and the pod's annotations are not mounted, so ${PROXY_CONFIG_ANNOTATION}` +
+      ` does not apply (a mesh-wide meshConfig value is not visible here)`;
   const field = (name: string, fallback: number): Valued<number> => {
     const raw = config.fields[name];
     if (raw === undefined || raw === null)
@@ -154,7 +160,9 @@ export function istioDrainSettings(source: IstioProxySource): IstioDrainSettings
     if (seconds === undefined)
       return {
         value: fallback,
-        source: `${name} ${JSON.stringify(scalarText(raw))} in ${PROXY_CONFIG_ANNOTATION} is not a Go duration: Istio uses its default`,
+        source:
+          `${name} ${JSON.stringify(scalarText(raw))} in ${PROXY_CONFIG_ANNOTATION}` +
+          ` is not a Go duration: Istio uses its default`,
       };
     return { value: Math.ceil(seconds), source: `${PROXY_CONFIG_ANNOTATION}` };
   };
@@ -175,7 +183,9 @@ export function istioDrainSettings(source: IstioProxySource): IstioDrainSettings
         : minimumSeconds === undefined
           ? {
               value: ISTIO_DEFAULT_MINIMUM_DRAIN_SECONDS,
-              source: `${minimum.source}: ${JSON.stringify(minimum.value)} is not a Go duration, so Istio uses its default`,
+              source:
+                `${minimum.source}: ${JSON.stringify(minimum.value)} is not a Go ` +
+                `duration, so Istio uses its default`,
             }
           : { value: Math.ceil(minimumSeconds), source: minimum.source },
     drainDurationSeconds: field('drainDuration', ISTIO_DEFAULT_DRAIN_DURATION_SECONDS),
@@ -191,7 +201,8 @@ export type SidecarKind = 'native' | 'classic';
 
 /**
  * Returns whether Istio injects istio-proxy as a native sidecar: the pod's annotation (read from
- * 1.24), else Istio's default (auto from 1.27: native on kubelets ≥ 1.33; docs/background.md#istio). Native needs
+ * 1.24), else Istio's default (auto from 1.27: native on kubelets ≥ 1.33;
+ * docs/background.md#istio). Native needs
  * Kubernetes ≥ 1.29 (KEP-753, docs/background.md#kubernetes-pod-termination).
  */
 export function istioSidecarKind(template: PodTemplate, spec: Spec): Valued<SidecarKind> {
@@ -206,7 +217,9 @@ export function istioSidecarKind(template: PodTemplate, spec: Spec): Valued<Side
     if (pinned === 'true' && !atLeast(spec.kubernetesVersion, NATIVE_SIDECARS_SINCE_KUBERNETES))
       return {
         value: 'classic',
-        source: `${ISTIO_NATIVE_ANNOTATION}: "true", but Kubernetes ${spec.kubernetesVersion} < ${NATIVE_SIDECARS_SINCE_KUBERNETES} has no native sidecars`,
+        source:
+          `${ISTIO_NATIVE_ANNOTATION}: "true", but Kubernetes ${spec.kubernetesVersion}` +
+          ` < ${NATIVE_SIDECARS_SINCE_KUBERNETES} has no native sidecars`,
       };
     return {
       value: pinned === 'true' ? 'native' : 'classic',
@@ -224,7 +237,8 @@ export function istioSidecarKind(template: PodTemplate, spec: Spec): Valued<Side
   return { value: 'classic', source: `Istio default for ${versions}` };
 }
 
-/** Returns whether Linkerd injects linkerd-proxy as a native sidecar (docs/background.md#linkerd). */
+/** Returns whether Linkerd injects linkerd-proxy as a native sidecar (docs/background.md#linkerd).
+ * */
 export function linkerdSidecarKind(template: PodTemplate, spec: Spec): Valued<SidecarKind> {
   const rendered = renderInjectedLinkerd(template);
   if (rendered) return { value: rendered.native ? 'native' : 'classic', source: rendered.evidence };
@@ -245,10 +259,12 @@ export function linkerdSidecarKind(template: PodTemplate, spec: Spec): Valued<Si
   return { value: 'classic', source: `Linkerd default for ${spec.linkerdVersion}` };
 }
 
-/** Returns Linkerd's `proxy-wait-before-exit-seconds` (a preStop sleep on linkerd-proxy), 0 when unset. */
+/** Returns Linkerd's `proxy-wait-before-exit-seconds` (a preStop sleep on linkerd-proxy), 0 when
+ * unset. */
 export function linkerdWaitOf(template: PodTemplate): Valued<number> {
   if (renderInjectedLinkerd(template)) {
-    // What the annotation became at injection: a preStop sleep on linkerd-proxy (_proxy.tpl@version-2.18).
+    // What the annotation became at injection: a preStop sleep on linkerd-proxy
+    // (_proxy.tpl@version-2.18).
     const hook = readPreStop(
       (template.spec?.containers ?? []).find((c) => c?.name === LINKERD_PROXY)?.lifecycle?.preStop,
     );

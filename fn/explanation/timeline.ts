@@ -1,6 +1,7 @@
 /**
  * The shutdown timeline of one workload (issue #7): what happens from the moment a pod starts
- * terminating (t = 0: deletion, endpoints removal and preStop start together, docs/background.md#kubernetes-pod-termination) until the
+ * terminating (t = 0: deletion, endpoints removal and preStop start together,
+ * docs/background.md#kubernetes-pod-termination) until the
  * last container is gone, and the windows in which requests would fail. Pure: it is drawn from the
  * values the platform reads (./platform.ts) and the traffic inputs W and R of the timing model; it
  * decides no duration. The same function draws the manifest as written and as patched.
@@ -67,7 +68,8 @@ interface Verdict {
 
 /** The whole timeline of one state (as written, or patched) of one workload. */
 export interface Timeline {
-  /** `deletion`: t = 0 is when the pod starts terminating; `program-exit`: when a Job's main program exits. */
+  /** `deletion`: t = 0 is when the pod starts terminating; `program-exit`: when a Job's main
+   * program exits. */
   readonly origin: 'deletion' | 'program-exit';
   /** Events in time order (never last). */
   readonly events: readonly TimelineEvent[];
@@ -82,7 +84,8 @@ export interface Traffic {
   readonly drainWindowSeconds: number;
   /** R: the longest request. */
   readonly maxRequestSeconds: number;
-  /** Where new connections come from, as a phrase after "arrive": "from the load balancer (AWS NLB, IP targets)". */
+  /** Where new connections come from, as a phrase after "arrive": "from the load balancer (AWS NLB,
+   * IP targets)". */
   readonly sender: string;
   /** The load balancer's deregistration delay, when known (AWS target groups). */
   readonly deregistration?: { readonly seconds: number; readonly connectionTermination: boolean };
@@ -140,7 +143,8 @@ export function secondsText(seconds: number): string {
   return `${seconds} s`;
 }
 
-/** The kubelet's side: when SIGTERM comes and when SIGKILL, for a container whose preStop lasts `preStop` (docs/background.md#kubernetes-pod-termination). */
+/** The kubelet's side: when SIGTERM comes and when SIGKILL, for a container whose preStop lasts
+ * `preStop` (docs/background.md#kubernetes-pod-termination). */
 export function kubeletTimes(
   preStop: number,
   grace: number,
@@ -175,7 +179,9 @@ export function unknownHook(
     W,
     'risk',
     'refused',
-    `${container}'s preStop, of unknown length, is drawn as lasting W = ${secondsText(W)}, as the timing model assumes; if it returns sooner, new connections that still arrive ${sender} are refused`,
+    `${container}'s preStop, of unknown length, is drawn as lasting W = ${secondsText(W)}` +
+      `, as the timing model assumes; if it returns sooner, new connections ` +
+      `that still arrive ${sender} are refused`,
   );
 }
 
@@ -185,7 +191,8 @@ export function hookStart(read: PreStopRead, W: number, keeps: string): string {
     : `preStop ${read.text} starts; ${keeps}`;
 }
 
-/** The API server rejects a preStop `sleep` longer than the grace period (docs/background.md#kubernetes-pod-termination). */
+/** The API server rejects a preStop `sleep` longer than the grace period
+ * (docs/background.md#kubernetes-pod-termination). */
 export function rejection(
   drawing: Drawing,
   container: string,
@@ -202,7 +209,9 @@ export function rejection(
       null,
       'fail',
       'rejected',
-      `the API server rejects the pod: container ${container}'s preStop sleep (${secondsText(preStop.seconds)}) is longer than terminationGracePeriodSeconds (${secondsText(grace.value)})`,
+      `the API server rejects the pod: container ${container}'s preStop ` +
+        `sleep (${secondsText(preStop.seconds)}) is longer than ` +
+        `terminationGracePeriodSeconds (${secondsText(grace.value)})`,
     );
   }
 }
@@ -211,12 +220,14 @@ export function start(drawing: Drawing, grace: Valued<number>, traffic: Traffic)
   drawing.event(
     0,
     'pod',
-    `deletion: endpoints removal starts, and the grace countdown (G = ${secondsText(grace.value)}, ${grace.source})`,
+    `deletion: endpoints removal starts, and the grace countdown (G = ${secondsText(grace.value)}` +
+      `, ${grace.source})`,
   );
   drawing.event(
     traffic.drainWindowSeconds,
     'traffic',
-    `no new connections arrive any more ${traffic.sender} (W = ${secondsText(traffic.drainWindowSeconds)})`,
+    `no new connections arrive any more ${traffic.sender} (W = ${secondsText(traffic.drainWindowSeconds)}` +
+      `)`,
   );
 }
 
@@ -235,7 +246,8 @@ export function deadline(
   );
 }
 
-/** The load balancer's own timer on established connections (docs/background.md#load-balancers-in-front-of-gateways), started at deregistration (≈ t = 0). */
+/** The load balancer's own timer on established connections
+ * (docs/background.md#load-balancers-in-front-of-gateways), started at deregistration (≈ t = 0). */
 export function deregistration(
   drawing: Drawing,
   traffic: Traffic,
@@ -247,7 +259,8 @@ export function deregistration(
   drawing.event(
     lb.seconds,
     'load balancer',
-    `deregistration delay (${secondsText(lb.seconds)}) over: ${lb.connectionTermination ? 'closes' : 'stops tracking'} established connections`,
+    `deregistration delay (${secondsText(lb.seconds)}) over: ${lb.connectionTermination ? 'closes' : 'stops tracking'}` +
+      ` established connections`,
   );
   if (lb.seconds < workDone) {
     drawing.window(
@@ -255,7 +268,9 @@ export function deregistration(
       workDone,
       'fail',
       'lb-cut',
-      `the load balancer drops connections still in flight at t=${lb.seconds} (deregistration delay ${secondsText(lb.seconds)} < t=${workDone}, when the last request ends)`,
+      `the load balancer drops connections still in flight at t=${lb.seconds}` +
+        ` (deregistration delay ${secondsText(lb.seconds)} < t=${workDone}, ` +
+        `when the last request ends)`,
     );
   }
   if (lb.seconds > podGone && !lb.connectionTermination) {
@@ -264,7 +279,8 @@ export function deregistration(
       lb.seconds,
       'risk',
       'lb-stale',
-      `the load balancer keeps established connections to a pod that is gone (connection termination off)`,
+      `the load balancer keeps established connections to a pod that is gone ` +
+        `(connection termination off)`,
     );
   }
 }

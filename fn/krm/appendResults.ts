@@ -55,7 +55,8 @@ export function appendResultsEdit(
   };
 }
 
-/** Block items after the last one, at the list's own indentation (`results:\n- …` or `results:\n  - …`). */
+/** Block items after the last one, at the list's own indentation (`results:\n- …` or `results:\n  -
+ * …`). */
 function appendBlock(text: string, seq: YAMLSeq, ours: readonly unknown[]): Edit | undefined {
   if (!seq.range) return undefined;
   const column = columnOf(text, seq.range[0]);

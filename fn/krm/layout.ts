@@ -8,7 +8,8 @@
  * Like the stream's pre-scan, this answers only when it is sure and returns undefined otherwise
  * (JSON or flow lists, an indented root, `-` alone on its line, markers…); the caller then parses
  * the whole list. It is sure because at column 0 of a block mapping's document only its keys,
- * comments, `- ` items of a sequence at column 0, and markers can start a line: block scalar content
+ * comments, `- ` items of a sequence at column 0, and markers can start a line: block scalar
+ * content
  * and the continuation lines of multi-line scalars are indented under their key (YAML 1.2 §8.2,
  * §7.3), and a sequence's items all start at its column.
  */
@@ -18,16 +19,19 @@ import { columnOf } from '../core/positions.ts';
 interface ItemSpan {
   /** Offset of the item's first character (after `- `). */
   readonly start: number;
-  /** Offset of the line of the next item, or of the end of the items' block: the item ends before it. */
+  /** Offset of the line of the next item, or of the end of the items' block: the item ends before
+   * it. */
   readonly limit: number;
   /** Column of `start` (the item's lines after the first are indented by it). */
   readonly column: number;
 }
 
-/** The list with its items cut out: `frame` is the list with one empty item, for reading everything else. */
+/** The list with its items cut out: `frame` is the list with one empty item, for reading everything
+ * else. */
 export interface ListLayout {
   readonly items: readonly ItemSpan[];
-  /** The list's text with the items' block replaced by one empty item: small, and parsed in one go. */
+  /** The list's text with the items' block replaced by one empty item: small, and parsed in one go.
+   * */
   readonly frame: string;
   /** Returns the offset in the list of an offset in `frame` outside the stand-in item. */
   readonly toListOffset: (frameOffset: number) => number;
@@ -36,7 +40,8 @@ export interface ListLayout {
 const ITEMS_LINE = /^items[ \t]*:[ \t]*(?:#.*)?\r?$/;
 const ROOT_KEY_LINE = /^[A-Za-z_][A-Za-z0-9_./-]*[ \t]*:(?:[ \t]|\r?$)/;
 const BLANK_OR_COMMENT = /^[ \t]*(?:#.*)?\r?$/;
-/** An item line: `- ` at the sequence's column, then a key (the item is a block mapping on that line). */
+/** An item line: `- ` at the sequence's column, then a key (the item is a block mapping on that
+ * line). */
 const ITEM_LINE = /^( *)-( +)(?=[A-Za-z_"'])/;
 /** An item line with only a comment after `- `: the item's first key is on a later line. */
 const ITEM_WITH_COMMENT = /^( *)-[ \t]+#/;

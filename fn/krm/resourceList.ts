@@ -28,7 +28,8 @@ import { columnOf, lineStartOf } from '../core/positions.ts';
 
 export type { ResourceListInput } from './resourceListInput.ts';
 
-/** How to read: `parseAll` parses every item; `extraKinds` tells, from the functionConfig, which kinds are workloads. */
+/** How to read: `parseAll` parses every item; `extraKinds` tells, from the functionConfig, which
+ * kinds are workloads. */
 export interface ReadListOptions {
   readonly parseAll?: boolean;
   readonly extraKinds?: (functionConfig: unknown) => readonly ExtraKind[];
@@ -42,7 +43,8 @@ export function looksLikeResourceList(text: string): boolean {
   );
 }
 
-/** An alias anywhere in a text (`*name` after a space, `[`, `{` or `,`, or at a line start), or text that looks like one. */
+/** An alias anywhere in a text (`*name` after a space, `[`, `{` or `,`, or at a line start), or
+ * text that looks like one. */
 const ALIAS_LIKE = /(?:^|[\s[{,])\*[^\s,[\]{}]/;
 
 /** Returns the ResourceList read from `text`; throws KubeGracefulError when it is not one. */
@@ -67,9 +69,12 @@ function requireOneDocument(text: string): void {
   const list = documents.find((segment) => looksLikeResourceList(segment.text)) ?? documents[0]!;
   throw new KubeGracefulError(
     'E_INPUT',
-    `document ${list.index + 1} is a ResourceList, but the input holds ${documents.length} documents; a ResourceList must be the only document`,
+    `document ${list.index + 1} is a ResourceList, but the input holds ${documents.length}` +
+      ` documents; a ResourceList must be the only document`,
     { document: list.index + 1, line: list.line, resource: 'ResourceList' },
-    'Send the ResourceList alone (as kpt and kustomize do), or a plain stream of manifests without it (`kpt fn source DIR` wraps a folder of manifests into one ResourceList).',
+    'Send the ResourceList alone (as kpt and kustomize do), or a plain ' +
+      'stream of manifests without it (`kpt fn source DIR` wraps a folder of ' +
+      'manifests into one ResourceList).',
   );
 }
 
@@ -188,7 +193,8 @@ function itemStart(text: string, start: number): number {
   return properties ? lineStart + properties[1]!.length : start;
 }
 
-/** Checks that the list is a ResourceList and reads its functionConfig and results, each through the reader's limits. */
+/** Checks that the list is a ResourceList and reads its functionConfig and results, each through
+ * the reader's limits. */
 function listHead(
   doc: Document,
   lineOf: (offset: number) => number,
@@ -222,7 +228,8 @@ function listHead(
     try {
       return node?.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }) as unknown;
     } catch {
-      // toJS throws only when the aliases expand beyond the limit (undefined ones were found before).
+      // toJS throws only when the aliases expand beyond the limit (undefined ones were found
+      // before).
       throw new KubeGracefulError(
         'E_ALIAS_BOMB',
         `too many alias expansions in ${key} (possible "billion laughs" input)`,
@@ -269,7 +276,8 @@ function undentedLength(text: string, start: number, column: number, length: num
   }
 }
 
-/** Returns the ResourceList text with edited items put back and `results` appended after any already there. */
+/** Returns the ResourceList text with edited items put back and `results` appended after any
+ * already there. */
 export function renderResourceList(input: ResourceListInput, results: readonly unknown[]): string {
   const rendered = listEdits(input, results);
   return 'text' in rendered ? rendered.text : applyEdits(input.text, rendered.edits);
@@ -301,7 +309,8 @@ export function renderResourceListChunks(
   return chunks;
 }
 
-/** The edits that make the output from the list's text, or the whole output when the results could not be appended as an edit. */
+/** The edits that make the output from the list's text, or the whole output when the results could
+ * not be appended as an edit. */
 function listEdits(
   input: ResourceListInput,
   results: readonly unknown[],
@@ -328,7 +337,8 @@ function listEdits(
   return { text: list.text };
 }
 
-/** Returns `text` with the edits made; they do not overlap, and one at an offset where another ends goes after it. */
+/** Returns `text` with the edits made; they do not overlap, and one at an offset where another ends
+ * goes after it. */
 function applyEdits(
   text: string,
   edits: ReadonlyArray<{ start: number; end: number; text: string }>,

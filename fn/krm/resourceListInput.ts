@@ -31,13 +31,15 @@ export interface ResourceListInput {
   readonly results: unknown[];
   /** The list without its items' text, where results are appended (appendResults.ts). */
   readonly frame: Frame;
-  /** Items that share anchors with others, when any do: their edits are checked on the whole list. */
+  /** Items that share anchors with others, when any do: their edits are checked on the whole list.
+   * */
   readonly shared?: SharedItems;
 }
 
 /** Which items share anchors, and the list they were read from. */
 export interface SharedItems {
-  /** 0-based indexes of items with an alias to an anchor outside them, or an anchor an alias outside them refers to. */
+  /** 0-based indexes of items with an alias to an anchor outside them, or an anchor an alias
+   * outside them refers to. */
   readonly items: ReadonlySet<number>;
   /** Per item: its aliases to anchors outside it, in order. */
   readonly external: ReadonlyMap<number, readonly AliasUse[]>;

@@ -19,7 +19,8 @@ export interface KrmResult {
   tags?: Record<string, string>;
 }
 
-/** Returns the results for a run, errors first; `resources` give each item's file (kpt's path/index annotations). */
+/** Returns the results for a run, errors first; `resources` give each item's file (kpt's path/index
+ * annotations). */
 export function krmResults(
   changes: readonly ChangeRecord[],
   findings: readonly Finding[],

@@ -78,7 +78,8 @@ export function sharedAnchorItems(
   return { items, external, doc, itemNodes };
 }
 
-/** Returns the item's text (from `start` to `end` of the list) with its aliases to outside anchors written out. */
+/** Returns the item's text (from `start` to `end` of the list) with its aliases to outside anchors
+ * written out. */
 export function expandExternalAliases(
   doc: Document,
   shared: SharedItems,
@@ -159,7 +160,8 @@ export function verifySharedItems(
   );
 }
 
-/** Returns the index of the first item that does not read as expected with the edits made (-1: none; the list count when the list does not read). */
+/** Returns the index of the first item that does not read as expected with the edits made (-1:
+ * none; the list count when the list does not read). */
 function mismatch(text: string, edits: readonly ItemEdit[], expected: readonly unknown[]): number {
   let out = '';
   let at = 0;

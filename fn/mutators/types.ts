@@ -48,7 +48,8 @@ export interface Mutator<Plan, Id extends string = string> {
   readonly id: Id;
   /** One line for `--help` and the report. */
   readonly description: string;
-  /** Every finding code it can emit, each documented in its doc page (test/mutators/registry.test.ts). */
+  /** Every finding code it can emit, each documented in its doc page
+   * (test/mutators/registry.test.ts). */
   readonly findingCodes: readonly string[];
   /** Returns false when the settings switch this mutator off. */
   enabled(spec: Spec): boolean;
@@ -68,7 +69,8 @@ interface MutatorRun {
   readonly explain?: (context: ExplainContext) => ExplanationBody;
 }
 
-/** A registered mutator: its plan type is closed over, so the engine and `explain` need not know it. */
+/** A registered mutator: its plan type is closed over, so the engine and `explain` need not know
+ * it. */
 export interface RegisteredMutator<Id extends string = string> {
   readonly id: Id;
   readonly description: string;

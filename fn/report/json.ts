@@ -1,4 +1,5 @@
-/** The machine report of a run (`--report FILE.json`): the records as they are, with a schema version. */
+/** The machine report of a run (`--report FILE.json`): the records as they are, with a schema
+ * version. */
 import { formatPath } from '../core/fieldPath.ts';
 import type { Config } from '../config/schema.ts';
 import type { ChangeRecord, Finding } from '../core/records.ts';
@@ -6,7 +7,8 @@ import type { ChangeRecord, Finding } from '../core/records.ts';
 /** Version of the JSON report's shape; bumped on any incompatible change. */
 const REPORT_SCHEMA = 'kube-graceful.dev/report/v1';
 
-/** Returns the JSON report as data (the records with formatted field paths and the settings used). */
+/** Returns the JSON report as data (the records with formatted field paths and the settings used).
+ * */
 export function reportData(
   changes: readonly ChangeRecord[],
   findings: readonly Finding[],
@@ -22,5 +24,7 @@ export function reportData(
 
 /** Returns JSON text for report data (ints beyond 2^53 written as numbers). */
 export function toJsonText(data: unknown): string {
-  return `${JSON.stringify(data, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), 2)}\n`;
+  return (
+    `${JSON.stringify(data, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), 2)}` + `\n`
+  );
 }

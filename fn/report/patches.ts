@@ -59,7 +59,8 @@ export function kustomizePatches(objects: readonly PatchedObject[]): KustomizePa
         version,
         kind: object.ref.kind,
         name: object.ref.name,
-        // Only a namespace the render wrote: a target namespace matches nothing on an object without one.
+        // Only a namespace the render wrote: a target namespace matches nothing on an object
+        // without one.
         ...(typeof namespace === 'string' && namespace ? { namespace } : {}),
       };
       const patch = STRATEGIC_GROUPS.has(group) ? strategicMerge(object) : json6902(object);
@@ -111,7 +112,8 @@ function strategicValue(before: unknown, after: unknown): unknown {
   return mergesTo(before, after) ? after : { $patch: 'replace', ...after };
 }
 
-/** Returns whether merging map `after` into map `before` (recursively, lists replaced) gives `after`. */
+/** Returns whether merging map `after` into map `before` (recursively, lists replaced) gives
+ * `after`. */
 function mergesTo(before: Record<string, unknown>, after: Record<string, unknown>): boolean {
   return Object.entries(before).every(([key, value]) => {
     if (!(key in after)) return false;
@@ -135,7 +137,8 @@ function json6902(object: PatchedObject): string {
   return new Document(operations, { version: '1.1' }).toString({ lineWidth: 0 });
 }
 
-/** Returns the operations that set `path` to `value` in `root`, with a `test` guarding each list index. */
+/** Returns the operations that set `path` to `value` in `root`, with a `test` guarding each list
+ * index. */
 function operationsFor(root: unknown, path: FieldPath, value: unknown): Operation[] {
   const guards: Operation[] = [];
   const pointer: string[] = [];

@@ -66,12 +66,15 @@ export function textReport(
   );
   lines.push(
     '',
-    `Settings: ${settings.length ? settings.join('; ') : 'all defaults'} (Kubernetes ${config.spec.kubernetesVersion}, Istio ${config.spec.istioVersion}, Linkerd ${config.spec.linkerdVersion}).`,
+    `Settings: ${settings.length ? settings.join('; ') : 'all defaults'} ` +
+      `(Kubernetes ${config.spec.kubernetesVersion}, Istio ${config.spec.istioVersion}` +
+      `, Linkerd ${config.spec.linkerdVersion}).`,
   );
   return `${lines.join('\n')}\n`;
 }
 
-/** Longest value shown in full; longer ones (a wrapper script) are cut, the output holds them whole. */
+/** Longest value shown in full; longer ones (a wrapper script) are cut, the output holds them
+ * whole. */
 const MAX_SHOWN = 400;
 
 /** A value as it reads in a report: absent, a scalar, or compact JSON, cut when long. */

@@ -1,6 +1,7 @@
 /**
  * Splits a multi-document YAML stream into segments whose concatenation is the input, byte for
- * byte. A line starting with `---` (followed by a space, a tab or the line end) or `...` at column 0
+ * byte. A line starting with `---` (followed by a space, a tab or the line end) or `...` at column
+ * 0
  * is always a document marker in YAML (it cannot occur inside a scalar: YAML 1.2 §9.1.4,
  * "c-forbidden"), so the split is exact without parsing.
  *
@@ -108,7 +109,8 @@ function markerLineFinder(body: string): (pos: number) => number {
     }
     return found[key] === -1 ? body.length : found[key];
   };
-  /** Returns the start of the first such line at or after `pos` (a line start), or the stream's length. */
+  /** Returns the start of the first such line at or after `pos` (a line start), or the stream's
+   * length. */
   return (pos) =>
     pos === 0 && (body.startsWith('---') || body.startsWith('...'))
       ? 0

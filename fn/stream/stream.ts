@@ -82,11 +82,13 @@ export interface StreamPlan {
   readonly parsed: readonly boolean[];
   /** The input bytes, when the stream is read from bytes (segments then hold a latin1 view). */
   readonly bytes?: Buffer;
-  /** Returns the segment's document, unparsed (decoded from the bytes); throws on a repeated directive. */
+  /** Returns the segment's document, unparsed (decoded from the bytes); throws on a repeated
+   * directive. */
   document(segment: Segment): ManifestDocument;
   /** Returns the segment's output: its bytes as they came, or its text, as the input was given. */
   passThrough(segment: Segment): string | Uint8Array;
-  /** Returns a document's output: its bytes as they came when unchanged, else its text (encoded for bytes). */
+  /** Returns a document's output: its bytes as they came when unchanged, else its text (encoded for
+   * bytes). */
   rendered(segment: Segment, doc: ManifestDocument): string | Uint8Array;
 }
 

@@ -5,7 +5,8 @@
 
 /**
  * AWS target-group attributes that decide how long the LB keeps existing connections
- * (docs/background.md#load-balancers-in-front-of-gateways), read from `…/aws-load-balancer-target-group-attributes`.
+ * (docs/background.md#load-balancers-in-front-of-gateways), read from
+ * `…/aws-load-balancer-target-group-attributes`.
  */
 export interface AwsTargetGroupAttributes {
   /** `deregistration_delay.timeout_seconds`; 300 (the AWS default) when the attribute is absent. */
@@ -19,7 +20,8 @@ export interface AwsTargetGroupAttributes {
 }
 
 /**
- * AWS's default `deregistration_delay.timeout_seconds` (docs/background.md#load-balancers-in-front-of-gateways; AWS ELB docs, target
+ * AWS's default `deregistration_delay.timeout_seconds`
+ * (docs/background.md#load-balancers-in-front-of-gateways; AWS ELB docs, target
  * group attributes).
  */
 export const AWS_DEFAULT_DEREGISTRATION_DELAY_SECONDS = 300;

@@ -3,7 +3,8 @@
  *
  * Istio reads `MINIMUM_DRAIN_DURATION` and the ProxyConfig durations with Go's
  * `time.ParseDuration`; a value it cannot parse is silently ignored and the 5 s default
- * applies (docs/background.md#istio: a bare "30" falls back to 5 s). So this parser follows Go's grammar
+ * applies (docs/background.md#istio: a bare "30" falls back to 5 s). So this parser follows Go's
+ * grammar
  * exactly, and a bare number is invalid here too: reading "30" as 30 s would tell the
  * platform engineer the proxy drains for 30 s when Istio actually drains for 5 s.
  */
@@ -71,7 +72,8 @@ export function parseGoDurationSeconds(text: string): number | undefined {
 
 /**
  * Formats whole seconds as Go duration text in the form Istio's ProxyConfig expects for
- * `drainDuration` and `MINIMUM_DRAIN_DURATION` (docs/background.md#istio: whole seconds, e.g. "180s").
+ * `drainDuration` and `MINIMUM_DRAIN_DURATION` (docs/background.md#istio: whole seconds, e.g.
+ * "180s").
  *
  * Returns text such as "180s". Throws a RangeError for a negative, fractional or
  * non-finite number: the timing model only produces whole seconds, so anything else is a
@@ -80,7 +82,8 @@ export function parseGoDurationSeconds(text: string): number | undefined {
 export function formatGoDurationSeconds(seconds: number): string {
   if (!Number.isSafeInteger(seconds) || seconds < 0) {
     throw new RangeError(
-      `formatGoDurationSeconds: expected a whole, non-negative number of seconds, got ${String(seconds)}`,
+      `formatGoDurationSeconds: expected a whole, non-negative number of ` +
+        `seconds, got ${String(seconds)}`,
     );
   }
   return `${seconds}s`;

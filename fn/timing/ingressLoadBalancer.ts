@@ -1,5 +1,6 @@
 /**
- * Recognises the load balancer an Ingress provisions (docs/background.md#load-balancers-in-front-of-gateways): AWS ALB or Azure
+ * Recognises the load balancer an Ingress provisions
+ * (docs/background.md#load-balancers-in-front-of-gateways): AWS ALB or Azure
  * Application Gateway, and which Services the Ingress routes to.
  */
 import type { KubeObject } from '../core/kubeObject.ts';

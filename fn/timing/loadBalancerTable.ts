@@ -1,5 +1,6 @@
 /**
- * docs/background.md#load-balancers-in-front-of-gateways's load-balancer table as data: each provider's drain window W (how long it keeps
+ * docs/background.md#load-balancers-in-front-of-gateways's load-balancer table as data: each
+ * provider's drain window W (how long it keeps
  * sending new connections after a pod starts terminating), whether the figure is an
  * estimate, and its source; plus the shape every recognizer returns.
  */
@@ -8,7 +9,8 @@ import type { AwsTargetGroupAttributes } from './awsTargetGroup.ts';
 /** What an AWS target group registers: pod IPs, or nodes (instances) reached through a NodePort. */
 type AwsTargetType = 'ip' | 'instance';
 
-/** The load-balancer kinds docs/background.md#load-balancers-in-front-of-gateways has a drain window for. */
+/** The load-balancer kinds docs/background.md#load-balancers-in-front-of-gateways has a drain
+ * window for. */
 export type LoadBalancerProvider =
   | 'aws-nlb-ip'
   | 'aws-nlb-instance'
@@ -18,18 +20,21 @@ export type LoadBalancerProvider =
   | 'generic-lb'
   | 'in-cluster';
 
-/** One row of docs/background.md#load-balancers-in-front-of-gateways: the drain window W of a provider and where the figure comes from. */
+/** One row of docs/background.md#load-balancers-in-front-of-gateways: the drain window W of a
+ * provider and where the figure comes from. */
 export interface LoadBalancerFacts {
   label: string;
   /** Seconds after the pod starts terminating during which new connections may still arrive. */
   drainWindowSeconds: number;
-  /** True where docs/background.md#load-balancers-in-front-of-gateways marks the figure as an estimate (≈, or no source). */
+  /** True where docs/background.md#load-balancers-in-front-of-gateways marks the figure as an
+   * estimate (≈, or no source). */
   estimate: boolean;
   basis: string;
   source?: string;
 }
 
-/** docs/background.md#load-balancers-in-front-of-gateways's table: the drain window W per provider, with its basis and source. */
+/** docs/background.md#load-balancers-in-front-of-gateways's table: the drain window W per provider,
+ * with its basis and source. */
 export const LOAD_BALANCERS: Readonly<Record<LoadBalancerProvider, LoadBalancerFacts>> = {
   'aws-nlb-ip': {
     label: 'AWS NLB, IP targets',
@@ -51,10 +56,13 @@ export const LOAD_BALANCERS: Readonly<Record<LoadBalancerProvider, LoadBalancerF
     drainWindowSeconds: 5,
     estimate: true,
     basis:
-      'targets are nodes: externalTrafficPolicy Cluster: kube-proxy endpoint propagation (≈ 5 s); ' +
+      'targets are nodes: externalTrafficPolicy Cluster: kube-proxy endpoint ' +
+      'propagation (≈ 5 s); ' +
       'Local: that, plus health-check interval × unhealthy threshold of the node health check',
     source:
-      'kubernetes-sigs/aws-load-balancer-controller pkg/service/model_build_target_group.go@v2.17.1; kubernetes/cloud-provider-aws pkg/providers/v1/aws.go@v1.36.1',
+      'kubernetes-sigs/aws-load-balancer-controller ' +
+      'pkg/service/model_build_target_group.go@v2.17.1; ' +
+      'kubernetes/cloud-provider-aws pkg/providers/v1/aws.go@v1.36.1',
   },
   'aws-alb-ip': {
     label: 'AWS ALB, IP targets',
@@ -105,9 +113,12 @@ export interface LoadBalancerRecognition {
   subject?: string;
   /** Set when the manifest shows a case no table row covers and W is an assumption. */
   note?: string;
-  /** AWS NLB/ALB target-group attributes; AWS defaults when the annotation is absent. Only for IP targets: with instance targets the group holds nodes, which a pod's deletion does not deregister. */
+  /** AWS NLB/ALB target-group attributes; AWS defaults when the annotation is absent. Only for IP
+   * targets: with instance targets the group holds nodes, which a pod's deletion does not
+   * deregister. */
   targetGroup?: AwsTargetGroupAttributes;
-  /** AWS only: what the target group registers, pods (`ip`) or nodes (`instance`). Decides readiness-gate advice and whether deregistration timing applies. */
+  /** AWS only: what the target group registers, pods (`ip`) or nodes (`instance`). Decides
+   * readiness-gate advice and whether deregistration timing applies. */
   targetType?: AwsTargetType;
 }
 

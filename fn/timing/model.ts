@@ -1,5 +1,6 @@
 /**
- * The timing model of docs/background.md#the-timing-model: the one place where every duration kube-graceful writes is
+ * The timing model of docs/background.md#the-timing-model: the one place where every duration
+ * kube-graceful writes is
  * decided and explained. Pure arithmetic over numbers with their sources; no YAML here.
  *
  * Symbols: W drain window, R longest request, B buffer, S preStop sleep, G grace period.
@@ -7,7 +8,8 @@
 
 import { KUBERNETES_DEFAULT_GRACE_SECONDS } from './platformDefaults.ts';
 
-/** A number and, in words, where it came from ("default", "config drainWindowSeconds", evidence …). */
+/** A number and, in words, where it came from ("default", "config drainWindowSeconds", evidence …).
+ * */
 export interface Sourced {
   value: number;
   source: string;
@@ -38,7 +40,8 @@ export interface Derived {
   explanation: string;
 }
 
-/** Codes of the checks the model reports (docs/background.md#the-timing-model "Checks that become results"). */
+/** Codes of the checks the model reports (docs/background.md#the-timing-model "Checks that become
+ * results"). */
 export const TIMING_CHECK_CODES = [
   'PRESTOP_NOT_BELOW_GRACE',
   'PRESTOP_BELOW_WINDOW',
@@ -59,15 +62,18 @@ export interface TimingCheck {
 
 /** The durations to write for one workload, each explained, and the checks they raise. */
 export interface TimingPlan {
-  /** S: the preStop sleep (docs/background.md#the-timing-model: S = W), or what the user's own hook really sleeps. */
+  /** S: the preStop sleep (docs/background.md#the-timing-model: S = W), or what the user's own hook
+   * really sleeps. */
   preStopSeconds: Derived;
   /** G = S + R + B, never below the manifest's own terminationGracePeriodSeconds. */
   graceSeconds: Derived;
-  /** Istio MINIMUM_DRAIN_DURATION of a gateway in env mode (an app sidecar uses S + R, sidecarOutlivesSeconds). */
+  /** Istio MINIMUM_DRAIN_DURATION of a gateway in env mode (an app sidecar uses S + R,
+   * sidecarOutlivesSeconds). */
   minimumDrainSeconds: Derived;
   /** Istio drainDuration: W + B, never below the manifest's own. */
   drainDurationSeconds: Derived;
-  /** S + R: a classic app sidecar's wait (Istio terminationDrainDuration or exit-on-zero MINIMUM_DRAIN_DURATION, Linkerd proxy-wait-before-exit-seconds; < G). */
+  /** S + R: a classic app sidecar's wait (Istio terminationDrainDuration or exit-on-zero
+   * MINIMUM_DRAIN_DURATION, Linkerd proxy-wait-before-exit-seconds; < G). */
   sidecarOutlivesSeconds: Derived;
   checks: TimingCheck[];
 }
@@ -77,7 +83,8 @@ export const DEFAULT_MAX_REQUEST_SECONDS = 20;
 /** docs/background.md#the-timing-model: default safety buffer B. */
 export const DEFAULT_BUFFER_SECONDS = 5;
 /**
- * Upper bound for every input. No load balancer in docs/background.md#load-balancers-in-front-of-gateways needs more than minutes; a
+ * Upper bound for every input. No load balancer in
+ * docs/background.md#load-balancers-in-front-of-gateways needs more than minutes; a
  * value above a day is a unit mistake (milliseconds typed as seconds), not a plan.
  */
 export const MAX_INPUT_SECONDS = 86_400;
@@ -90,7 +97,8 @@ function validateSeconds(name: string, value: unknown): number {
     value > MAX_INPUT_SECONDS
   ) {
     throw new RangeError(
-      `planTiming: ${name} must be a whole number of seconds from 0 to ${MAX_INPUT_SECONDS}, got ${String(value)}`,
+      `planTiming: ${name} must be a whole number of seconds from 0 to ${MAX_INPUT_SECONDS}` +
+        `, got ${String(value)}`,
     );
   }
   return value;
@@ -121,7 +129,8 @@ function validateSourced(name: string, sourced: Sourced | undefined): number {
 
 /**
  * Computes the preStop sleep, grace period, Istio drain settings and sidecar wait for one
- * workload from W, R and B (docs/background.md#the-timing-model), keeping what the manifest already sets where
+ * workload from W, R and B (docs/background.md#the-timing-model), keeping what the manifest already
+ * sets where
  * lowering it would be unsafe.
  *
  * Returns a TimingPlan whose every value carries its formula and explanation, plus checks.
@@ -165,7 +174,8 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
       value: existingPreStop,
       formula: `S = ${existingPreStop} (kept from manifest: the existing preStop sleeps this long)`,
       explanation:
-        `The container already has a preStop hook that sleeps ${existingPreStop} s; it is kept, and the ` +
+        `The container already has a preStop hook that sleeps ${existingPreStop}` +
+        ` s; it is kept, and the ` +
         `grace period is built on what it really sleeps.`,
     };
     if (existingPreStop < W) {
@@ -175,8 +185,10 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
         code: 'PRESTOP_BELOW_WINDOW',
         severity: 'warning',
         message:
-          `The existing preStop sleeps ${existingPreStop} s, but new connections may keep arriving for ` +
-          `W = ${W} s (${wSource}); requests that arrive after ${existingPreStop} s can be refused. ` +
+          `The existing preStop sleeps ${existingPreStop} s, but new connections ` +
+          `may keep arriving for ` +
+          (`W = ${W} s (${wSource}); requests that arrive after ${existingPreStop}` +
+            ` s can be refused. `) +
           `Lengthen the sleep to ${W} s, or remove the hook so kube-graceful writes one.`,
       });
     }
@@ -186,10 +198,13 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
       formula: `S = W = ${W}`,
       explanation:
         existingPreStop === 'unknown'
-          ? `The container's own preStop hook is kept; its length can't be read, so the plan assumes it ` +
+          ? `The container's own preStop hook is kept; its length can't be read, ` +
+            `so the plan assumes it ` +
             `takes the drain window W = ${W} s (${wSource}).`
-          : `The pod keeps accepting for ${W} s after termination starts (a preStop sleep, or a gateway ` +
-            `proxy's minimum drain) because new connections may keep arriving for that long (W from ${wSource}).`,
+          : `The pod keeps accepting for ${W} s after termination starts (a ` +
+            `preStop sleep, or a gateway ` +
+            (`proxy's minimum drain) because new connections may keep arriving for ` +
+              `that long (W from ${wSource}).`),
     };
     if (existingPreStop === 'unknown') {
       // Warning: the plan assumes the hook lasts W; if it lasts longer than G − R − B the
@@ -198,15 +213,18 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
         code: 'PRESTOP_LENGTH_UNKNOWN',
         severity: 'warning',
         message:
-          `The container already has a preStop hook whose length can't be read (not a sleep action or ` +
+          `The container already has a preStop hook whose length can't be read ` +
+          `(not a sleep action or ` +
           `exec sleep N); it is kept and assumed to take W = ${W} s. If it takes longer, raise ` +
-          `terminationGracePeriodSeconds by the difference or set the drain window to its real length.`,
+          (`terminationGracePeriodSeconds by the difference or set the drain ` +
+            `window to its real length.`),
       });
     }
   }
   const S = preStopSeconds.value;
 
-  // G = S + R + B: the grace countdown starts before preStop (docs/background.md#kubernetes-pod-termination), so the sleep, the
+  // G = S + R + B: the grace countdown starts before preStop
+  // (docs/background.md#kubernetes-pod-termination), so the sleep, the
   // longest request and the buffer must all fit in it. Never lowered below the manifest's.
   const needed = S + R + B;
   const sum = `S + R + B = ${S} + ${R} + ${B} = ${needed}`;
@@ -216,16 +234,20 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
           value: existingGrace,
           formula: `G = ${existingGrace} (kept from manifest) ≥ ${sum}`,
           explanation:
-            `The manifest's terminationGracePeriodSeconds ${existingGrace} already covers the sleep (${S} s), ` +
-            `the longest request (${R} s, ${inputs.maxRequest.source}) and the buffer (${B} s, ${inputs.buffer.source}); ` +
+            `The manifest's terminationGracePeriodSeconds ${existingGrace} already ` +
+            `covers the sleep (${S} s), ` +
+            (`the longest request (${R} s, ${inputs.maxRequest.source}) and the ` +
+              `buffer (${B} s, ${inputs.buffer.source}); `) +
             `it is never lowered.`,
         }
       : {
           value: needed,
           formula: `G = ${sum}`,
           explanation:
-            `The grace countdown starts before preStop, so it must hold the sleep (${S} s), the longest ` +
-            `request (${R} s, ${inputs.maxRequest.source}) and the buffer (${B} s, ${inputs.buffer.source})` +
+            `The grace countdown starts before preStop, so it must hold the sleep (${S}` +
+            ` s), the longest ` +
+            (`request (${R} s, ${inputs.maxRequest.source}) and the buffer (${B} s, ${inputs.buffer.source}` +
+              `)`) +
             (existingGrace === undefined
               ? '.'
               : existingGrace < needed
@@ -242,12 +264,14 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
     value: M,
     formula: S === W ? `M = S = ${S}` : `M = max(S, W) = max(${S}, ${W}) = ${M}`,
     explanation:
-      `Istio MINIMUM_DRAIN_DURATION (with EXIT_ON_ZERO_ACTIVE_CONNECTIONS): the proxy waits ${M} s ` +
+      `Istio MINIMUM_DRAIN_DURATION (with EXIT_ON_ZERO_ACTIVE_CONNECTIONS): ` +
+      `the proxy waits ${M} s ` +
       `before it may exit at zero connections, covering the drain window and the preStop sleep S.`,
   };
 
   // drainDuration: Envoy closes its listeners after it (default 45 s), so it must reach past W
-  // while the LB still sends (docs/background.md#istio, docs/background.md#the-timing-model): W + B. Never lowered below the manifest's.
+  // while the LB still sends (docs/background.md#istio, docs/background.md#the-timing-model): W +
+  // B. Never lowered below the manifest's.
   const drainNeeded = W + B;
   const drainSum = `W + B = ${W} + ${B} = ${drainNeeded}`;
   const drainDurationSeconds: Derived =
@@ -255,14 +279,18 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
       ? {
           value: existingDrain,
           formula: `D = ${existingDrain} (kept from manifest) ≥ ${drainSum}`,
-          explanation: `The manifest's drainDuration ${existingDrain} s already keeps listeners open past W; it is never lowered.`,
+          explanation:
+            `The manifest's drainDuration ${existingDrain} s already keeps ` +
+            `listeners open past W; it is never lowered.`,
         }
       : {
           value: drainNeeded,
           formula: `D = ${drainSum}`,
           explanation:
-            `Envoy keeps accepting (answering with Connection: close) for drainDuration, then closes its ` +
-            `listeners; ${drainNeeded} s keeps them open while the load balancer may still send (W = ${W} s) plus the buffer.`,
+            `Envoy keeps accepting (answering with Connection: close) for ` +
+            `drainDuration, then closes its ` +
+            (`listeners; ${drainNeeded} s keeps them open while the load balancer ` +
+              `may still send (W = ${W} s) plus the buffer.`),
         };
   if (existingDrain !== undefined && existingDrain < W) {
     // Info: the plan itself raises drainDuration, so the output is right; the note tells the
@@ -271,8 +299,10 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
       code: 'DRAIN_DURATION_BELOW_WINDOW',
       severity: 'info',
       message:
-        `drainDuration in proxy.istio.io/config was ${existingDrain} s, below the drain window W = ${W} s ` +
-        `(${wSource}): Envoy would close its listeners while the load balancer still sends. It is raised ` +
+        `drainDuration in proxy.istio.io/config was ${existingDrain} s, below ` +
+        `the drain window W = ${W} s ` +
+        (`(${wSource}): Envoy would close its listeners while the load balancer ` +
+          `still sends. It is raised `) +
         `to ${drainDurationSeconds.value} s.`,
     });
   }
@@ -282,7 +312,8 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
     value: T,
     formula: `T = S + R = ${S} + ${R} = ${T}`,
     explanation:
-      `The mesh proxy must outlive the app: its preStop (${S} s) plus the longest request (${R} s). Used as Istio ` +
+      `The mesh proxy must outlive the app: its preStop (${S} s) plus the ` +
+      `longest request (${R} s). Used as Istio ` +
       `terminationDrainDuration, Istio MINIMUM_DRAIN_DURATION with exit-on-zero, or Linkerd ` +
       `proxy-wait-before-exit-seconds, which must stay below G = ${G} s.`,
   };
@@ -294,19 +325,23 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
       code: 'PRESTOP_NOT_BELOW_GRACE',
       severity: 'error',
       message:
-        `preStop sleep S = ${S} s is not below terminationGracePeriodSeconds G = ${G} s: the sleep would be ` +
-        `rejected or cut and the app killed without draining. Set maxRequestSeconds or bufferSeconds above 0 ` +
+        `preStop sleep S = ${S} s is not below terminationGracePeriodSeconds G ` +
+        `= ${G} s: the sleep would be ` +
+        (`rejected or cut and the app killed without draining. Set ` +
+          `maxRequestSeconds or bufferSeconds above 0 `) +
         `(R = ${R}, B = ${B}) so G > S.`,
     });
   }
   if (T >= G) {
-    // Error: Linkerd requires proxy-wait-before-exit-seconds < grace (docs/background.md#linkerd); at ≥ G the
+    // Error: Linkerd requires proxy-wait-before-exit-seconds < grace (docs/background.md#linkerd);
+    // at ≥ G the
     // proxy is SIGKILLed with the app and in-flight requests are lost.
     checks.push({
       code: 'SIDECAR_WAIT_NOT_BELOW_GRACE',
       severity: 'error',
       message:
-        `The sidecar wait S + R = ${T} s is not below terminationGracePeriodSeconds G = ${G} s: the proxy would ` +
+        `The sidecar wait S + R = ${T} s is not below ` +
+        `terminationGracePeriodSeconds G = ${G} s: the proxy would ` +
         `be killed together with the app. Set bufferSeconds to at least 1 (now ${B}).`,
     });
   }
@@ -320,8 +355,10 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
         code: 'LB_DEREGISTRATION_TOO_SHORT',
         severity: 'warning',
         message:
-          `The load balancer's deregistration delay is ${dereg} s (${deregSource}), shorter than the pod's drain ` +
-          `S + R = ${T} s: it cuts connections still in flight. Set deregistration_delay.timeout_seconds between ` +
+          `The load balancer's deregistration delay is ${dereg} s (${deregSource}` +
+          `), shorter than the pod's drain ` +
+          (`S + R = ${T} s: it cuts connections still in flight. Set ` +
+            `deregistration_delay.timeout_seconds between `) +
           `${T} and ${G} in the target-group attributes annotation.`,
       });
     }
@@ -332,9 +369,11 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
         severity: 'warning',
         message:
           `The load balancer's deregistration delay is ${dereg} s (${deregSource}), longer than ` +
-          `terminationGracePeriodSeconds G = ${G} s, and connection termination is off: for ${dereg - G} s it keeps ` +
+          (`terminationGracePeriodSeconds G = ${G} s, and connection termination ` +
+            `is off: for ${dereg - G} s it keeps `) +
           `routing established connections to a pod that is gone. Set ` +
-          `deregistration_delay.connection_termination.enabled=true, or deregistration_delay.timeout_seconds=${G}.`,
+          (`deregistration_delay.connection_termination.enabled=true, or ` +
+            `deregistration_delay.timeout_seconds=${G}.`),
       });
     }
   }

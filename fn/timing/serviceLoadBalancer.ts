@@ -1,5 +1,6 @@
 /**
- * Recognises the load balancer in front of a Service (docs/background.md#load-balancers-in-front-of-gateways): AWS NLB, GKE NEG, generic
+ * Recognises the load balancer in front of a Service
+ * (docs/background.md#load-balancers-in-front-of-gateways): AWS NLB, GKE NEG, generic
  * `type: LoadBalancer` or in-cluster only. Where the manifest shows a case §4 has no row for,
  * the longest plausible window is taken (docs/background.md: prefer the conservative choice) and
  * `note` says so.
@@ -31,7 +32,8 @@ export interface ServiceRecognitionContext {
 
 /**
  * Recognises the load balancer in front of a Service from its `spec.type`,
- * `spec.loadBalancerClass` and provider annotations (docs/background.md#load-balancers-in-front-of-gateways).
+ * `spec.loadBalancerClass` and provider annotations
+ * (docs/background.md#load-balancers-in-front-of-gateways).
  *
  * Returns the provider, its drain window, evidence naming the Service (`namespace/name`)
  * and the deciding annotation, a `note` when the window is a conservative assumption, and,
@@ -82,7 +84,8 @@ function recognizeService(
       {
         note:
           'No known window for a NodePort with externalTrafficPolicy: Local; assuming an ' +
-          `external load balancer health-checks the nodes (generic window ${LOAD_BALANCERS['generic-lb'].drainWindowSeconds} s). ` +
+          (`external load balancer health-checks the nodes (generic window ${LOAD_BALANCERS['generic-lb'].drainWindowSeconds}` +
+            ` s). `) +
           'Override the drain window if you know the load balancer.',
       },
     );
@@ -174,16 +177,21 @@ function recognizeNlbInstanceTargets(
   const notes: string[] = [];
   if (defaulted) {
     notes.push(
-      `${decidedBy} without ${AWS_NLB_TARGET_TYPE}: the AWS Load Balancer Controller then uses its --default-target-type, ` +
-        `instance unless the controller was started with another (pkg/config/controller_config.go@v2.17.1); assumed instance targets. ` +
+      `${decidedBy} without ${AWS_NLB_TARGET_TYPE}: the AWS Load Balancer ` +
+        `Controller then uses its --default-target-type, ` +
+        (`instance unless the controller was started with another ` +
+          `(pkg/config/controller_config.go@v2.17.1); assumed instance targets. `) +
         `Set ${AWS_NLB_TARGET_TYPE} on the Service to make it certain.`,
     );
   }
-  const base = `${who}: AWS NLB with instance targets (${decidedBy}); targets are nodes, so a pod's deletion deregisters nothing`;
+  const base =
+    `${who}: AWS NLB with instance targets (${decidedBy}); targets are ` +
+    `nodes, so a pod's deletion deregisters nothing`;
   if (!local) {
     return recognition(
       'aws-nlb-instance',
-      `${base}; externalTrafficPolicy Cluster: only kube-proxy's endpoint update (≈ ${propagation} s)`,
+      `${base}; externalTrafficPolicy Cluster: only kube-proxy's endpoint ` +
+        `update (≈ ${propagation} s)`,
       {
         targetType: 'instance',
         drainWindowSeconds: propagation,
@@ -207,8 +215,11 @@ function recognizeNlbInstanceTargets(
   const says = (value: { seconds: number; from: string }) => `${value.seconds} (${value.from})`;
   return recognition(
     'aws-nlb-instance',
-    `${base}; externalTrafficPolicy Local: the NLB stops sending to the node after its health check fails: ` +
-      `W = propagation + interval × unhealthy threshold = ${propagation} + ${says(interval)} × ${says(threshold)} = ${propagation + interval.seconds * threshold.seconds} s ` +
+    `${base}; externalTrafficPolicy Local: the NLB stops sending to the ` +
+      `node after its health check fails: ` +
+      (`W = propagation + interval × unhealthy threshold = ${propagation} + ${says(interval)}` +
+        ` × ${says(threshold)} = ${propagation + interval.seconds * threshold.seconds}` +
+        ` s `) +
       `(defaults of the ${controller} for Local)`,
     {
       targetType: 'instance',
@@ -231,7 +242,8 @@ const AWS_HC_UNHEALTHY_THRESHOLD =
  */
 const LOCAL_HC_DEFAULTS = { intervalSeconds: 10, unhealthyThreshold: 2 } as const;
 
-/** Reads a whole-number health-check annotation, or the default (said in `notes` when the value is unreadable). */
+/** Reads a whole-number health-check annotation, or the default (said in `notes` when the value is
+ * unreadable). */
 function healthCheckNumber(
   service: KubeObject,
   key: string,
@@ -244,7 +256,8 @@ function healthCheckNumber(
   if (/^\d+$/.test(raw.trim()) && Number.isSafeInteger(value) && value > 0)
     return { seconds: value, from: key };
   notes.push(
-    `${key}: ${JSON.stringify(raw)} is not a whole number; the controller would refuse it. Counted the default ${fallback}.`,
+    `${key}: ${JSON.stringify(raw)} is not a whole number; the controller ` +
+      `would refuse it. Counted the default ${fallback}.`,
   );
   return { seconds: fallback, from: 'default' };
 }
@@ -306,7 +319,8 @@ function recognizeGkeNeg(
   const drainWindowSeconds = base30 + (longest?.seconds ?? 0);
   const evidence =
     longest !== undefined && longest.seconds > 0
-      ? `${base} + connection draining ${longest.seconds} s (BackendConfig ${longest.name} connectionDraining.drainingTimeoutSec)`
+      ? `${base} + connection draining ${longest.seconds} s (BackendConfig ${longest.name}` +
+        ` connectionDraining.drainingTimeoutSec)`
       : base;
   return recognition('gke-neg', evidence, {
     drainWindowSeconds,
@@ -314,7 +328,8 @@ function recognizeGkeNeg(
       ? {
           note:
             `BackendConfig ${missing.join(', ')} is not in the stream, so its connectionDraining ` +
-            `is unknown; the drain window counts none. Override it if that BackendConfig sets drainingTimeoutSec.`,
+            (`is unknown; the drain window counts none. Override it if that ` +
+              `BackendConfig sets drainingTimeoutSec.`),
         }
       : {}),
   });

@@ -1,8 +1,10 @@
 /**
  * The `proxy.istio.io/config` pod annotation: a YAML document holding ProxyConfig fields
- * (docs/background.md#istio). kube-graceful owns a few keys of it (`drainDuration`, `parentShutdownDuration`, `terminationDrainDuration`,
+ * (docs/background.md#istio). kube-graceful owns a few keys of it (`drainDuration`,
+ * `parentShutdownDuration`, `terminationDrainDuration`,
  * `holdApplicationUntilProxyStarts`, `proxyMetadata` entries); every other key, comment and byte
- * stays as the user wrote it ("merge key by key, keep what you don't own", docs/background.md#istio).
+ * stays as the user wrote it ("merge key by key, keep what you don't own",
+ * docs/background.md#istio).
  *
  * A value we cannot edit safely is refused, never rewritten: not YAML, not a mapping, or using
  * anchors, aliases or tags (re-printing those can change what Istio reads, e.g. `!!str 5` comes
@@ -23,7 +25,8 @@ export type ProxyConfigRead =
   | { readonly ok: true; readonly text: string; readonly fields: Readonly<Record<string, unknown>> }
   | { readonly ok: false; readonly problem: string };
 
-/** Returns the annotation's fields (empty when absent or blank), or the reason it can't be edited safely. */
+/** Returns the annotation's fields (empty when absent or blank), or the reason it can't be edited
+ * safely. */
 export function readProxyConfig(value: unknown): ProxyConfigRead {
   if (value === undefined || value === null) return { ok: true, text: '', fields: {} };
   if (typeof value !== 'string')
@@ -73,7 +76,9 @@ function parse(text: string): Parsed {
     doc = parseDocument(text, printableParseOptions());
   } catch (error) {
     return {
-      problem: `it is not valid YAML (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+      problem:
+        `it is not valid YAML (${error instanceof Error ? error.message.split('\n')[0] : String(error)}` +
+        `)`,
     };
   }
   const error = doc.errors[0];

@@ -48,17 +48,25 @@ const ISTIO_IGNORED_NAMESPACES: readonly string[] = [
  */
 const LINKERD_IGNORED_NAMESPACES: readonly string[] = ['kube-system', 'cert-manager'];
 
-/** Returns why a mesh does not inject into the namespace (Linkerd: unless config lists it), or undefined when it may. */
+/** Returns why a mesh does not inject into the namespace (Linkerd: unless config lists it), or
+ * undefined when it may. */
 export function meshIgnoresNamespace(
   mesh: 'istio' | 'linkerd',
   namespace: string | undefined,
 ): string | undefined {
   if (namespace === undefined) return undefined;
   if (mesh === 'istio' && ISTIO_IGNORED_NAMESPACES.includes(namespace)) {
-    return `Istio never injects into namespace ${namespace} (IgnoredNamespaces, pkg/kube/inject/initializer.go@1.30.0)`;
+    return (
+      `Istio never injects into namespace ${namespace} (IgnoredNamespaces, ` +
+      `pkg/kube/inject/initializer.go@1.30.0)`
+    );
   }
   if (mesh === 'linkerd' && LINKERD_IGNORED_NAMESPACES.includes(namespace)) {
-    return `Linkerd's proxy injector does not see namespace ${namespace} (the chart's default proxyInjector.namespaceSelector, charts/linkerd-control-plane/values.yaml@version-2.18)`;
+    return (
+      `Linkerd's proxy injector does not see namespace ${namespace} (the ` +
+      `chart's default proxyInjector.namespaceSelector, ` +
+      `charts/linkerd-control-plane/values.yaml@version-2.18)`
+    );
   }
   return undefined;
 }
@@ -80,7 +88,8 @@ export function detectMesh(workload: Workload, inventory: Inventory, spec: Spec)
       linkerdRendered ? linkerdRendered.evidence : linkerd(workload, inventory, spec, namespace),
       linkerdRendered,
     ),
-    // A pod with a sidecar is not captured by ztunnel (podHasSidecar in cni/pkg/util/podutil.go@1.24.6).
+    // A pod with a sidecar is not captured by ztunnel (podHasSidecar in
+    // cni/pkg/util/podutil.go@1.24.6).
     ...optional(
       'ambient',
       sidecar === undefined ? ambient(workload, inventory, namespace) : undefined,
@@ -113,7 +122,10 @@ function istio(
   const pod = labels[ISTIO_INJECT] ?? annotations[ISTIO_INJECT];
   if (pod === 'false') return undefined;
   if (pod === 'true')
-    return `pod template ${labels[ISTIO_INJECT] !== undefined ? 'label' : 'annotation'} ${ISTIO_INJECT}: "true"`;
+    return (
+      `pod template ${labels[ISTIO_INJECT] !== undefined ? 'label' : 'annotation'}` +
+      ` ${ISTIO_INJECT}: "true"`
+    );
   const ns = namespaceNamed(inventory, namespace);
   const nsLabels = labelsOf(ns?.metadata);
   if (nsLabels['istio-injection'] === 'enabled')
@@ -142,7 +154,9 @@ function linkerd(
   // The chart's namespaceSelector is a default a user may change: listing the namespace says so.
   if (meshIgnoresNamespace('linkerd', namespace))
     return namespace && spec.mesh.linkerdInjectedNamespaces.includes(namespace)
-      ? `namespace ${namespace} is listed in mesh.linkerdInjectedNamespaces (which overrides the chart's default webhook namespaceSelector that leaves it out)`
+      ? `namespace ${namespace} is listed in mesh.linkerdInjectedNamespaces ` +
+          `(which overrides the chart's default webhook namespaceSelector that ` +
+          `leaves it out)`
       : undefined;
   const pod = annotationsOf(workload.template.metadata)[LINKERD_INJECT];
   if (pod === 'disabled') return undefined;
@@ -160,7 +174,8 @@ function linkerd(
 const DATAPLANE_MODE = 'istio.io/dataplane-mode';
 
 /**
- * Istio ambient mode, as istio-cni decides it (cni/pkg/util/podutil.go@1.24.6 PodRedirectionEnabled):
+ * Istio ambient mode, as istio-cni decides it (cni/pkg/util/podutil.go@1.24.6
+ * PodRedirectionEnabled):
  * the namespace or the pod is labelled `istio.io/dataplane-mode: ambient`; a pod with a sidecar,
  * a pod labelled `istio.io/dataplane-mode: none`, and a hostNetwork pod are not captured.
  */

@@ -1,15 +1,18 @@
 /**
  * What a container's preStop hook does, read once for every part of kube-graceful (the gateway
- * and app mutators feed its length to the timing model; explain draws it). docs/background.md#kubernetes-pod-termination: one handler
+ * and app mutators feed its length to the timing model; explain draws it).
+ * docs/background.md#kubernetes-pod-termination: one handler
  * per hook; only a plain sleep has a length that can be read from the manifest.
  */
 import { atLeast } from '../core/versions.ts';
 
 /**
- * `preStop.sleep` (KEP-3960): PodLifecycleSleepAction alpha (off) 1.29, beta and on by default 1.30,
+ * `preStop.sleep` (KEP-3960): PodLifecycleSleepAction alpha (off) 1.29, beta and on by default
+ * 1.30,
  * GA 1.34 (kubernetes pkg/features/kube_features.go@v1.35.0, versioned gate table). The version
  * compared with it is the oldest kubelet's: a kubelet with the gate off returns without sleeping.
- * `sleep: 0` needs PodLifecycleSleepActionAllowZero, on by default from 1.33 (same table, KEP-4818);
+ * `sleep: 0` needs PodLifecycleSleepActionAllowZero, on by default from 1.33 (same table,
+ * KEP-4818);
  * kube-graceful never writes a zero sleep (a zero-second wait needs no hook).
  */
 export const SLEEP_ACTION_SINCE = '1.30';
@@ -60,12 +63,14 @@ export function readPreStop(preStop: unknown): PreStopRead | undefined {
   return { seconds: 'unknown', handler: 'other', text: 'a hook of unknown length' };
 }
 
-/** Returns how long a preStop hook delays SIGTERM: seconds, 'unknown', or undefined without a hook. */
+/** Returns how long a preStop hook delays SIGTERM: seconds, 'unknown', or undefined without a hook.
+ * */
 export function preStopSeconds(preStop: unknown): number | 'unknown' | undefined {
   return readPreStop(preStop)?.seconds;
 }
 
-/** `sleep N`, `sh -c "sleep N"` or `sh -c "exec sleep N;"`, with the s/m/h suffixes GNU and busybox sleep accept; fractions round up. */
+/** `sleep N`, `sh -c "sleep N"` or `sh -c "exec sleep N;"`, with the s/m/h suffixes GNU and busybox
+ * sleep accept; fractions round up. */
 function execSleepSeconds(words: readonly string[]): number | undefined {
   const program = (word: string | undefined) => word?.split('/').pop();
   let operand: string | undefined;
@@ -87,7 +92,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** The hook that sleeps, by what the oldest kubelet and the image have: the one choice every mutator makes. */
+/** The hook that sleeps, by what the oldest kubelet and the image have: the one choice every
+ * mutator makes. */
 export type SleepHook =
   | { readonly mechanism: 'sleep-action' | 'exec-sleep'; readonly hook: Record<string, unknown> }
   | { readonly mechanism: 'none'; readonly hook: undefined };

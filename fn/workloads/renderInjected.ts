@@ -45,7 +45,9 @@ export function renderInjectedIstio(template: PodTemplate): RenderInjectedProxy 
   return {
     container: ISTIO_PROXY,
     native: found.native,
-    evidence: `istio-proxy already in the pod template (${ISTIO_STATUS} set: injected at render time, e.g. istioctl kube-inject)${found.native ? ' as a native sidecar' : ''}`,
+    evidence:
+      `istio-proxy already in the pod template (${ISTIO_STATUS} set: ` +
+      `injected at render time, e.g. istioctl kube-inject)${found.native ? ' as a native sidecar' : ''}`,
   };
 }
 
@@ -57,7 +59,9 @@ export function renderInjectedLinkerd(template: PodTemplate): RenderInjectedProx
   return {
     container: LINKERD_PROXY,
     native: found.native,
-    evidence: `linkerd-proxy already in the pod template (${LINKERD_PROXY_VERSION} set: injected at render time, e.g. linkerd inject --manual)${found.native ? ' as a native sidecar' : ''}`,
+    evidence:
+      `linkerd-proxy already in the pod template (${LINKERD_PROXY_VERSION} ` +
+      `set: injected at render time, e.g. linkerd inject --manual)${found.native ? ' as a native sidecar' : ''}`,
   };
 }
 

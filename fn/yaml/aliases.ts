@@ -38,7 +38,10 @@ export function firstUndefinedAlias(doc: Document): Alias | undefined {
 export function undefinedAliasMessage(source: string): { message: string; hint: string } {
   return {
     message: `undefined alias *${source}: no anchor &${source} comes before it in this document`,
-    hint: `Define the anchor (&${source}) before the alias, or write the value out instead of *${source}; anchors do not reach across documents (---).`,
+    hint:
+      `Define the anchor (&${source}) before the alias, or write the value ` +
+      `out instead of *${source}; anchors do not reach across documents ` +
+      `(---).`,
   };
 }
 

@@ -64,8 +64,12 @@ test('a wrong value names the flag or key, the value and the allowed values', (t
     flag.stderr,
     /--lb-provider <value>.* argument 'aws-nlb' is invalid\. Allowed choices are aws-nlb-ip, aws-alb-ip, gke-neg, azure-appgw, generic-lb, in-cluster/,
   );
-  const configMap = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: function-input}\ndata:\n  lb-provider: aws-nlb\n`;
-  const list = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n${configMap.replace(/^/gm, '  ')}`;
+  const configMap =
+    `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ` +
+    `function-input}\ndata:\n  lb-provider: aws-nlb\n`;
+  const list =
+    `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: ` +
+    `[]\nfunctionConfig:\n${configMap.replace(/^/gm, '  ')}`;
   const krm = runCli([], list);
   t.is(krm.status, 2);
   t.is(krm.stdout, '');

@@ -22,7 +22,8 @@ export interface Disagreement {
   readonly message: string;
 }
 
-/** Istio's defaults when a field is not set (pkg/config/mesh/mesh.go DefaultProxyConfig: drain 45 s, termination drain 5 s; MINIMUM_DRAIN_DURATION 5 s in pilot-agent options). */
+/** Istio's defaults when a field is not set (pkg/config/mesh/mesh.go DefaultProxyConfig: drain 45
+ * s, termination drain 5 s; MINIMUM_DRAIN_DURATION 5 s in pilot-agent options). */
 const ISTIO_DEFAULTS = {
   drainDuration: 45,
   terminationDrainDuration: 5,
@@ -85,7 +86,9 @@ export function timelineDisagreements(
       if (said !== actual)
         out.push({
           rule: setting,
-          message: `the timeline says ${setting} ${said} s ("${event.text}"); the manifest gives ${actual} s`,
+          message:
+            `the timeline says ${setting} ${said} s ("${event.text}"); the ` +
+            `manifest gives ${actual} s`,
         });
     }
   };
@@ -99,7 +102,8 @@ export function timelineDisagreements(
     ) {
       out.push({
         rule: 'terminationGracePeriodSeconds',
-        message: `grace deadline at t=${event.at}, the manifest's grace is ${graceSeconds(after)} s`,
+        message:
+          `grace deadline at t=${event.at}, the manifest's grace is ${graceSeconds(after)}` + ` s`,
       });
     }
   }
@@ -122,7 +126,8 @@ export function timelineDisagreements(
     'proxy-wait-before-exit-seconds',
     linkerdWaitSeconds(after),
   );
-  // Native istio-proxy drains with skip_exit: drainDuration does not close its inbound listeners (issue #13 item 9).
+  // Native istio-proxy drains with skip_exit: drainDuration does not close its inbound listeners
+  // (issue #13 item 9).
   if (pod.role === 'app' && annotations(after)['sidecar.istio.io/nativeSidecar'] === 'true') {
     for (const event of timeline.events) {
       if (event.actor === 'istio-proxy' && /drainDuration .* closes/.test(event.text))
@@ -132,7 +137,8 @@ export function timelineDisagreements(
         });
     }
   }
-  // quitquitquit exits without draining only from Istio 1.26 (pilot/cmd/pilot-agent/status/server.go@1.26.8, istio/istio#55424);
+  // quitquitquit exits without draining only from Istio 1.26
+  // (pilot/cmd/pilot-agent/status/server.go@1.26.8, istio/istio#55424);
   // before, it takes the SIGTERM path and drains first. The timeline's quit event must say which.
   if (pod.role === 'job') {
     const before = !atLeast(pod.spec.istioVersion, '1.26');
@@ -143,7 +149,9 @@ export function timelineDisagreements(
       if (!says.test(event.text))
         out.push({
           rule: 'quitquitquit before 1.26',
-          message: `Istio ${pod.spec.istioVersion} ${before ? 'drains before it exits' : 'exits at once'} on quitquitquit; the timeline says "${event.text}" at t=${String(event.at)}`,
+          message:
+            `Istio ${pod.spec.istioVersion} ${before ? 'drains before it exits' : 'exits at once'}` +
+            ` on quitquitquit; the timeline says "${event.text}" at t=${String(event.at)}`,
         });
     }
   }

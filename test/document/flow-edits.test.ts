@@ -13,7 +13,8 @@ import { runCli } from '../helpers/cli.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
 import { ManifestDocument } from '../../fn/document/manifest.ts';
 
-/** Versions at which sidecar-mode auto gives apps a (pinned) native sidecar: Istio ≥ 1.27 with every kubelet ≥ 1.33. */
+/** Versions at which sidecar-mode auto gives apps a (pinned) native sidecar: Istio ≥ 1.27 with
+ * every kubelet ≥ 1.33. */
 const NATIVE_BY_DEFAULT = ['--istio-version', '1.28', '--kube-version', '1.33'];
 import type { FieldPath } from '../../fn/core/fieldPath.ts';
 
@@ -60,10 +61,13 @@ function sameKey(before: string, after: string): boolean {
 
 const cases = [
   {
-    name: 'pretty-printed JSON (kubernetes/examples guestbook), injection label on the pod template',
+    name:
+      'pretty-printed JSON (kubernetes/examples guestbook), injection label ' +
+      'on the pod template',
     file: 'guestbook-deployment.json',
     json: true,
-    // Each new entry on a line of its own, at its siblings' indentation, in their `"key":value` style.
+    // Each new entry on a line of its own, at its siblings' indentation, in their `"key":value`
+    // style.
     layout: [
       /\n {12}\},\n {12}"annotations":\{\n {15}"sidecar.istio.io\/nativeSidecar":"true"\n {12}\}\n/,
       /\n {18}\],\n {18}"lifecycle":\{\n {21}"preStop":\{\n/,
@@ -162,24 +166,32 @@ test('flow shapes: a comment after the last entry stays on its line', (t) => {
   t.is(edited('{\n  "a": 1, # one\n}\n', ['b'], 2), '{\n  "a": 1, # one\n  "b": 2,\n}\n');
 });
 
-test('flow shapes: the closing bracket on the last entry’s line, CRLF, an empty collection', (t) => {
-  t.is(
-    edited('{\n  "a": {\n    "b": 1}}\n', ['a', 'c'], [1]),
-    '{\n  "a": {\n    "b": 1,\n    "c": [\n      1\n    ]}}\n',
-  );
-  t.is(
-    edited('{\r\n  "a": 1\r\n}\r\n', ['b'], { c: 'd' }),
-    '{\r\n  "a": 1,\r\n  "b": {\r\n    "c": "d"\r\n  }\r\n}\r\n',
-  );
-  t.is(edited('{"a": {}, "b": 1}\n', ['a', 'k'], 'v'), '{"a": {"k": "v"}, "b": 1}\n');
-});
+test(
+  'flow shapes: the closing bracket on the last entry’s line, CRLF, an ' + 'empty collection',
+  (t) => {
+    t.is(
+      edited('{\n  "a": {\n    "b": 1}}\n', ['a', 'c'], [1]),
+      '{\n  "a": {\n    "b": 1,\n    "c": [\n      1\n    ]}}\n',
+    );
+    t.is(
+      edited('{\r\n  "a": 1\r\n}\r\n', ['b'], { c: 'd' }),
+      '{\r\n  "a": 1,\r\n  "b": {\r\n    "c": "d"\r\n  }\r\n}\r\n',
+    );
+    t.is(edited('{"a": {}, "b": 1}\n', ['a', 'k'], 'v'), '{"a": {"k": "v"}, "b": 1}\n');
+  },
+);
 
-test('flow shapes: a changed scalar keeps its quoting; a plain one that would end the entry is quoted', (t) => {
-  t.is(edited('{"a": "x", "b": 1}\n', ['a'], 'y'), '{"a": "y", "b": 1}\n');
-  t.is(edited('m: {a: x, b: 1}\n', ['m', 'a'], 'y, z'), 'm: {a: "y, z", b: 1}\n');
-});
+test(
+  'flow shapes: a changed scalar keeps its quoting; a plain one that ' +
+    'would end the entry is quoted',
+  (t) => {
+    t.is(edited('{"a": "x", "b": 1}\n', ['a'], 'y'), '{"a": "y", "b": 1}\n');
+    t.is(edited('m: {a: x, b: 1}\n', ['m', 'a'], 'y, z'), 'm: {a: "y, z", b: 1}\n');
+  },
+);
 
-/** Corpus charts written as JSON (pretty, 2 and 3 spaces, with trailing commas) and as flow YAML. */
+/** Corpus charts written as JSON (pretty, 2 and 3 spaces, with trailing commas) and as flow YAML.
+ * */
 const flowRenderings: Record<string, (object: unknown) => string> = {
   'pretty JSON': (object) => JSON.stringify(object, null, 2),
   'pretty JSON with trailing commas': (object) =>

@@ -1,7 +1,8 @@
 /**
  * Issue #15 item 1: an edit whose path crosses an anchor, alias or merge key used to end in exit 70
  * ("a bug in kube-graceful"). Each case runs through the CLI on the Istio helloworld sample's
- * Deployments (test/fixtures/corpus/istio-sample-helloworld-helloworld.yaml) put in one `kind: List`
+ * Deployments (test/fixtures/corpus/istio-sample-helloworld-helloworld.yaml) put in one `kind:
+ * List`
  * so that they can share nodes, in a namespace with Istio injection, so that the app mutator
  * patches them. The oracle is the same input with every alias written out: the output must read as
  * what kube-graceful makes of that, for every workload (the one that holds the anchor and the one
@@ -10,7 +11,8 @@
 import test from 'ava';
 import { parseAllDocuments, stringify } from 'yaml';
 
-/** Versions at which sidecar-mode auto gives apps a (pinned) native sidecar: Istio ≥ 1.27 with every kubelet ≥ 1.33. */
+/** Versions at which sidecar-mode auto gives apps a (pinned) native sidecar: Istio ≥ 1.27 with
+ * every kubelet ≥ 1.33. */
 const NATIVE_BY_DEFAULT = ['--istio-version', '1.28', '--kube-version', '1.33'];
 import { runCli } from '../helpers/cli.ts';
 
@@ -78,7 +80,8 @@ const sharedPodTemplate = (skip?: 'v1' | 'v2') =>
     skip,
   );
 
-/** A container anchored in the first workload and aliased in the second's flow list: `containers: [*c]`. */
+/** A container anchored in the first workload and aliased in the second's flow list: `containers:
+ * [*c]`. */
 const sharedContainer = (skip?: 'v1' | 'v2') =>
   list(
     `    template:
@@ -95,7 +98,8 @@ const sharedContainer = (skip?: 'v1' | 'v2') =>
     skip,
   );
 
-/** The second workload's container merges the first's (`<<: *c`) and gets its name from the merge. */
+/** The second workload's container merges the first's (`<<: *c`) and gets its name from the merge.
+ * */
 const mergedContainer = (skip?: 'v1' | 'v2') =>
   list(
     `    template:
@@ -114,7 +118,8 @@ const mergedContainer = (skip?: 'v1' | 'v2') =>
     skip,
   );
 
-/** As mergedContainer, and the field edited (`lifecycle.preStop`) is inside a map the merge gives. */
+/** As mergedContainer, and the field edited (`lifecycle.preStop`) is inside a map the merge gives.
+ * */
 const mergedLifecycle = (skip?: 'v1' | 'v2') =>
   list(
     `    template:
@@ -122,7 +127,7 @@ const mergedLifecycle = (skip?: 'v1' | 'v2') =>
         labels: {app: helloworld}
       spec:
         containers:
-        - ${container('          ', '&c\n          ', '\n          lifecycle:\n            postStart:\n              exec: {command: [/bin/true]}')}`,
+        - ${container('          ', '&c\n          ', '\n          lifecycle:\n            postStart:\n              exec: ' + '{command: [/bin/true]}')}`,
     `    template:
       metadata:
         labels: {app: helloworld}
@@ -133,7 +138,8 @@ const mergedLifecycle = (skip?: 'v1' | 'v2') =>
     skip,
   );
 
-/** The whole container list anchored in the first workload and aliased in the second: `containers: *cs`. */
+/** The whole container list anchored in the first workload and aliased in the second: `containers:
+ * *cs`. */
 const sharedContainerList = (skip?: 'v1' | 'v2') =>
   list(
     `    template:
@@ -150,7 +156,8 @@ const sharedContainerList = (skip?: 'v1' | 'v2') =>
     skip,
   );
 
-/** The second workload's container merges a list of maps, the first one's container first: `<<: [*c, {…}]`. */
+/** The second workload's container merges a list of maps, the first one's container first: `<<:
+ * [*c, {…}]`. */
 const mergedList = (skip?: 'v1' | 'v2') =>
   list(
     `    template:
@@ -169,7 +176,8 @@ const mergedList = (skip?: 'v1' | 'v2') =>
     skip,
   );
 
-/** The documents of a stream as plain data, read as Kubernetes reads them (YAML 1.1, merge keys). */
+/** The documents of a stream as plain data, read as Kubernetes reads them (YAML 1.1, merge keys).
+ * */
 const data = (text: string) =>
   parseAllDocuments(text, { version: '1.1', merge: true }).map((doc) => doc.toJS());
 
@@ -251,9 +259,12 @@ for (const c of cases) {
   }
 }
 
-test("a pod template whose metadata is the workload's (metadata: *meta): the template gets its own copy", (t) => {
-  // The shape test/reliability/bad-input-corpus.test.ts used to expect a refusal for.
-  const input = `apiVersion: apps/v1
+test(
+  "a pod template whose metadata is the workload's (metadata: *meta): " +
+    'the template gets its own copy',
+  (t) => {
+    // The shape test/reliability/bad-input-corpus.test.ts used to expect a refusal for.
+    const input = `apiVersion: apps/v1
 kind: Deployment
 metadata: &meta
   name: web
@@ -268,22 +279,23 @@ spec:
         image: nginx:1.27
         ports: [{containerPort: 8080}]
 `;
-  const args = ['--sidecar-mode', 'classic', '--istio-injected-namespaces', 'shop'];
-  const run = runCli(args, input);
-  t.is(run.status, 0, run.stderr);
-  const oracle = runCli(args, writtenOut(input));
-  t.deepEqual(data(run.stdout), data(oracle.stdout));
-  const [deployment] = data(run.stdout) as Array<{
-    metadata: Record<string, unknown>;
-    spec: { template: { metadata: { name: string; annotations: Record<string, string> } } };
-  }>;
-  t.deepEqual(
-    deployment!.metadata,
-    { name: 'web', namespace: 'shop' },
-    "the workload's own metadata is unchanged",
-  );
-  t.is(deployment!.spec.template.metadata.name, 'web');
-  t.truthy(deployment!.spec.template.metadata.annotations['proxy.istio.io/config']);
-  t.regex(run.stdout, /^metadata: &meta\n {2}name: web\n {2}namespace: shop\nspec:/m);
-  t.is(runCli(args, run.stdout).stdout, run.stdout, 'a second run changes nothing');
-});
+    const args = ['--sidecar-mode', 'classic', '--istio-injected-namespaces', 'shop'];
+    const run = runCli(args, input);
+    t.is(run.status, 0, run.stderr);
+    const oracle = runCli(args, writtenOut(input));
+    t.deepEqual(data(run.stdout), data(oracle.stdout));
+    const [deployment] = data(run.stdout) as Array<{
+      metadata: Record<string, unknown>;
+      spec: { template: { metadata: { name: string; annotations: Record<string, string> } } };
+    }>;
+    t.deepEqual(
+      deployment!.metadata,
+      { name: 'web', namespace: 'shop' },
+      "the workload's own metadata is unchanged",
+    );
+    t.is(deployment!.spec.template.metadata.name, 'web');
+    t.truthy(deployment!.spec.template.metadata.annotations['proxy.istio.io/config']);
+    t.regex(run.stdout, /^metadata: &meta\n {2}name: web\n {2}namespace: shop\nspec:/m);
+    t.is(runCli(args, run.stdout).stdout, run.stdout, 'a second run changes nothing');
+  },
+);

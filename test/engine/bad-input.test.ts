@@ -120,7 +120,9 @@ test('bad input: an invalid config file names field, value and what is allowed',
   const file = join(dir, 'config.yaml');
   writeFileSync(
     file,
-    'apiVersion: kube-graceful.dev/v1alpha1\nkind: GracefulShutdown\nspec:\n  gateway:\n    mode: fast\n  timing:\n    maxRequestSeconds: -3\n  colour: blue\n',
+    'apiVersion: kube-graceful.dev/v1alpha1\nkind: ' +
+      'GracefulShutdown\nspec:\n  gateway:\n    mode: fast\n  timing:\n    ' +
+      'maxRequestSeconds: -3\n  colour: blue\n',
   );
   const run = runCli(['--config', file], ok);
   t.is(run.status, 2);

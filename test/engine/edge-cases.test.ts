@@ -29,15 +29,30 @@ spec:
 ${extra}`;
 
 const shapes: Record<string, string> = {
-  'comments and markers': `# leading comment\n---\n# Source: x.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n...\n---\n# only a comment\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: s\n`,
+  'comments and markers':
+    `# leading comment\n---\n# Source: x.yaml\napiVersion: v1\nkind: ` +
+    `ConfigMap\nmetadata: {name: a}\n...\n---\n# only a ` +
+    `comment\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: s\n`,
   'comment-only documents': `---\n# Source: empty.yaml\n---\n# another\n`,
   CRLF: deployment().replace(/\n/g, '\r\n'),
   BOM: `\uFEFF${deployment()}`,
-  'JSON documents': `{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "j"}, "spec": {"template": {"spec": {"containers": [{"name": "c", "image": "x"}]}}}}\n`,
-  'anchors and aliases': `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: &n anchored\n  labels: {a: *n}\ndata: {x: "1"}\n`,
-  'octal and YAML 1.1 words': `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: octal\ndata:\n  mode: 0644\n  flag: yes\n`,
-  'kind List': `apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n  spec:\n    containers:\n    - name: c\n      image: x\n`,
-  'document end marker without a new start': `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n...\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n`,
+  'JSON documents':
+    `{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": ` +
+    `"j"}, "spec": {"template": {"spec": {"containers": [{"name": "c", ` +
+    `"image": "x"}]}}}}\n`,
+  'anchors and aliases':
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: &n anchored\n  ` +
+    `labels: {a: *n}\ndata: {x: "1"}\n`,
+  'octal and YAML 1.1 words':
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: octal\ndata:\n  ` +
+    `mode: 0644\n  flag: yes\n`,
+  'kind List':
+    `apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  ` +
+    `metadata: {name: p}\n  spec:\n    containers:\n    - name: c\n      ` +
+    `image: x\n`,
+  'document end marker without a new start':
+    `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ` +
+    `a}\n...\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n`,
   'no trailing newline': deployment().trimEnd(),
 };
 
@@ -103,7 +118,9 @@ test('edit inside a kind: List item', (t) => {
 });
 
 test('untouched documents around an edited one keep their bytes', (t) => {
-  const configMap = `---\n# Source: cm.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: "1"   # spaced comment\n`;
+  const configMap =
+    `---\n# Source: cm.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  ` +
+    `name: c\ndata:\n  a: "1"   # spaced comment\n`;
   const input = `${configMap}---\n${deployment()}${configMap}`;
   const { output } = transform(input, { mutators: [probeMutator] });
   t.true(output.startsWith(configMap));

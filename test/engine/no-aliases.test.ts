@@ -1,7 +1,8 @@
 /**
  * Objects used twice in one value (one resourceRef shared by many KRM results) must be written
  * out in full: kpt's kyaml rejects `*a1` where it expects a mapping ("wrong node kind: expected
- * MappingNode but got AliasNode"), which failed every `kpt fn eval` with two results for one resource.
+ * MappingNode but got AliasNode"), which failed every `kpt fn eval` with two results for one
+ * resource.
  */
 import test from 'ava';
 import { ManifestDocument } from '../../fn/document/manifest.ts';

@@ -1,6 +1,7 @@
 /**
  * Runs kube-graceful's command line in this process (argv parsed by the real program, output
- * captured instead of written), and the explain golden cases (test/explain/golden/<case>/case.json).
+ * captured instead of written), and the explain golden cases
+ * (test/explain/golden/<case>/case.json).
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';

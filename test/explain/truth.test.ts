@@ -54,7 +54,10 @@ const CASES: Case[] = [
     name: 'httpbin, classic sidecar, termination drain',
     input: 'istio-sample-httpbin-httpbin.yaml',
     config:
-      'apiVersion: kube-graceful.dev/v1alpha1\nkind: GracefulShutdown\nspec: {namespace: default, sidecarMode: classic, mesh: {istioInjectedNamespaces: [default]}, app: {classicDrain: termination-drain}, timing: {maxRequestSeconds: 60}}\n',
+      'apiVersion: kube-graceful.dev/v1alpha1\nkind: GracefulShutdown\nspec: ' +
+      '{namespace: default, sidecarMode: classic, mesh: ' +
+      '{istioInjectedNamespaces: [default]}, app: {classicDrain: ' +
+      'termination-drain}, timing: {maxRequestSeconds: 60}}\n',
     workloads: 1,
   },
   {
@@ -218,7 +221,8 @@ for (const c of CASES) {
           );
         }
         if (metadata['MINIMUM_DRAIN_DURATION'] !== undefined) {
-          // An app's exit-on-zero proxy waits T = S + R (issue #13 item 4), and the timeline says so at T.
+          // An app's exit-on-zero proxy waits T = S + R (issue #13 item 4), and the timeline says
+          // so at T.
           t.is(seconds(metadata['MINIMUM_DRAIN_DURATION']), derived(w, 'T'), `${what}: T`);
           t.is(
             derived(w, 'T'),

@@ -1,12 +1,14 @@
 /**
  * A loopback stand-in for a Kubernetes API server, enough for `helm install --dry-run` (Helm 3)
- * and `--dry-run=server` (Helm 4). Found with a recording server; Helm 3.17.2 and 4.1.4 ask, in order:
+ * and `--dry-run=server` (Helm 4). Found with a recording server; Helm 3.17.2 and 4.1.4 ask, in
+ * order:
  *
  *   GET /version                         server version (reachability check)
- *   GET /api, /apis                      discovery (aggregated-discovery Accept, plain JSON answer works)
- *   GET /api/v1, /apis/apps/v1, …        resource lists, for the REST mapping of every kind rendered
+ * GET /api, /apis                      discovery (aggregated-discovery Accept, plain JSON answer
+ * works)
+ * GET /api/v1, /apis/apps/v1, …        resource lists, for the REST mapping of every kind rendered
  *   GET /openapi/v3, then /openapi/v2    client-side validation; v2 must answer: an empty protobuf
- *                                        document (0 bytes, any parseable content type) has no schemas,
+ * document (0 bytes, any parseable content type) has no schemas,
  *                                        so every kind is accepted unvalidated
  *   GET /api/v1/namespaces/default/configmaps/NAME, …   does the object exist? (404: no)
  *

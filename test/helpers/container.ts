@@ -33,7 +33,8 @@ export function builtImage(): Promise<string> {
     (result) => {
       if (result.status !== 0)
         throw new Error(
-          `building ${IMAGE} failed (exit ${result.status}); run \`bash scripts/test-deps.sh\` first\n${result.stderr}${result.stdout}`,
+          `building ${IMAGE} failed (exit ${result.status}); run \`bash ` +
+            `scripts/test-deps.sh\` first\n${result.stderr}${result.stdout}`,
         );
       return IMAGE;
     },

@@ -88,7 +88,9 @@ export function expectedOutput(goldenCase: GoldenCase, actual: string): string {
   const output = applyGoldenDiff(goldenCase.input, readFileSync(path, 'utf8'));
   if (output === undefined)
     throw new Error(
-      `${relative(ROOT, path)} does not apply to ${goldenCase.inputName}: the input changed; run npm run golden:update:stream and review the diff`,
+      `${relative(ROOT, path)} does not apply to ${goldenCase.inputName}: ` +
+        `the input changed; run npm run golden:update:stream and review the ` +
+        `diff`,
     );
   return output;
 }
@@ -98,7 +100,8 @@ export function reportOf(result: TransformResult): string {
   return textReport(result.changes, result.findings, result.config);
 }
 
-/** Validates every document the run changed against the Kubernetes schemas; returns how many were checked. */
+/** Validates every document the run changed against the Kubernetes schemas; returns how many were
+ * checked. */
 export function validateChangedDocuments(result: TransformResult): number {
   const before = readStream(result.input, { extraKinds: [] }).entries;
   const after = readStream(result.output, { extraKinds: [] }).entries;

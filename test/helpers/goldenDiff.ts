@@ -62,11 +62,13 @@ export function applyGoldenDiff(input: string, diffText: string): string | undef
   return result === false ? undefined : result;
 }
 
-/** Returns whether each hunk's context and removed lines are the input's lines from its `-start`. */
+/** Returns whether each hunk's context and removed lines are the input's lines from its `-start`.
+ * */
 function atStatedLines(input: string, patch: StructuredPatch): boolean {
   const lines = input.split('\n');
   return patch.hunks.every((hunk) => {
-    // A hunk's old lines in order: context (' ') and removed ('-'); '\\' marks a missing final newline.
+    // A hunk's old lines in order: context (' ') and removed ('-'); '\\' marks a missing final
+    // newline.
     const old = hunk.lines
       .filter((line) => line.startsWith(' ') || line.startsWith('-'))
       .map((line) => line.slice(1));
@@ -95,7 +97,8 @@ function hunkLabels(input: string, patch: StructuredPatch): Array<string | undef
   });
 }
 
-/** Returns `Kind/name` of the object at `offset`, looking into the items of a List or ResourceList. */
+/** Returns `Kind/name` of the object at `offset`, looking into the items of a List or ResourceList.
+ * */
 function resourceAt(node: Node, offset: number): string | undefined {
   if (!isMap(node)) return undefined;
   const kind = node.get('kind');

@@ -26,7 +26,8 @@ export { HANG_GUARD_MS };
 
 export { cliPath, ROOT };
 
-/** The demo chart: an Istio gateway behind an AWS NLB (IP targets), a post-install hook Job, a ConfigMap. */
+/** The demo chart: an Istio gateway behind an AWS NLB (IP targets), a post-install hook Job, a
+ * ConfigMap. */
 export const DEMO_CHART = fixturePath('charts', 'graceful-demo');
 
 /** What one process printed and returned. */
@@ -90,7 +91,8 @@ export async function runOk(
   const result = await run(file, args, options);
   if (result.status !== 0)
     t.fail(
-      `${result.command} exited ${result.status}\n--- stderr ---\n${result.stderr}\n--- stdout ---\n${result.stdout.slice(0, 4000)}`,
+      `${result.command} exited ${result.status}\n--- stderr ---\n${result.stderr}` +
+        `\n--- stdout ---\n${result.stdout.slice(0, 4000)}`,
     );
   return result.stdout;
 }
@@ -194,7 +196,8 @@ export function doc(t: ExecutionContext, docs: readonly Doc[], kind: string, nam
   return found[0]!;
 }
 
-/** Returns `object` without Helm 4's bookkeeping annotation (and an `annotations` map it leaves empty). */
+/** Returns `object` without Helm 4's bookkeeping annotation (and an `annotations` map it leaves
+ * empty). */
 export function withoutHelmFilename(object: KubeObject): KubeObject {
   const copy = structuredClone(object);
   const annotations = copy.metadata?.annotations;
@@ -265,7 +268,8 @@ export function assertJobNative(t: ExecutionContext, object: KubeObject, where: 
   );
 }
 
-/** The job-sidecar-quit change in wrap mode (Kubernetes 1.28): the command runs under the quit wrapper. */
+/** The job-sidecar-quit change in wrap mode (Kubernetes 1.28): the command runs under the quit
+ * wrapper. */
 export function assertJobWrapped(t: ExecutionContext, object: KubeObject, where: string): void {
   const migrate = object.spec?.template?.spec?.containers?.find((c) => c.name === 'migrate');
   t.true(
@@ -308,7 +312,8 @@ export function withErrorFinding(text: string): string {
   return broken;
 }
 
-/** Copies the demo chart into `dir` with {@link withErrorFinding} applied to its Deployment; returns the chart path. */
+/** Copies the demo chart into `dir` with {@link withErrorFinding} applied to its Deployment;
+ * returns the chart path. */
 export function demoChartWithErrorFinding(dir: string): string {
   const chart = join(dir, 'graceful-demo');
   cpSync(DEMO_CHART, chart, { recursive: true });

@@ -4,7 +4,8 @@
  * so no test hook ships in dist/cli.js (issue #8, atomic output). At exit it writes to fd 3 how
  * many times stdout was written to.
  *
- * Usage: node --import tsx reliability-throwing-cli.ts <edits before the throw> <crash|input> [cli args…]
+ * Usage: node --import tsx reliability-throwing-cli.ts <edits before the throw> <crash|input> [cli
+ * args…]
  */
 import type * as NodeFs from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
@@ -53,7 +54,8 @@ const throwing: RegisteredMutator = defineMutator<never, 'app-graceful'>({
 (MUTATORS as unknown as RegisteredMutator[]).push(throwing);
 
 // The CLI writes stdout with fs.writeSync or fs.writevSync on fd 1 (fn/cli/io.ts writeAll):
-// count those writes. syncBuiltinESMExports makes the ES module imports of node:fs see the wrappers.
+// count those writes. syncBuiltinESMExports makes the ES module imports of node:fs see the
+// wrappers.
 let writes = 0;
 const fs = createRequire(import.meta.url)('node:fs') as typeof NodeFs;
 const realWriteSync = fs.writeSync;

@@ -6,7 +6,8 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 
-/** Throws an Error naming the field when `object` is not a valid object of its kind; unknown kinds are skipped and return false. */
+/** Throws an Error naming the field when `object` is not a valid object of its kind; unknown kinds
+ * are skipped and return false. */
 export function validateKubernetesObject(object: { apiVersion?: string; kind?: string }): boolean {
   const { apiVersion = '', kind = '' } = object;
   const module = apiVersion.includes('/')

@@ -61,7 +61,8 @@ for (const [name, make] of lists) {
     for (const extra of [
       '',
       'results:\n- message: earlier\n  tags: {a: y}\n',
-      'functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: function-input}\n  data: {max-request: "12"}\n',
+      'functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: ' +
+        '{name: function-input}\n  data: {max-request: "12"}\n',
     ]) {
       const list = input + extra;
       const quick = transform(list);
@@ -101,7 +102,8 @@ test('lists the layout is not sure of are parsed whole', (t) => {
   for (const list of [
     '{"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList", "items": []}',
     'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n-\n  kind: Pod\n',
-    'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n  - kind: Pod\n - kind: Pod\n',
+    'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n  - ' +
+      'kind: Pod\n - kind: Pod\n',
     'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n',
   ]) {
     t.is(listLayout(list), undefined, list);

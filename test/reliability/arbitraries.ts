@@ -262,7 +262,8 @@ const meshLabelArb = fc.dictionary(
   { maxKeys: 2 },
 );
 
-/** Annotation keys mutators and settings read, with the values they meet in the wild (and bad ones). */
+/** Annotation keys mutators and settings read, with the values they meet in the wild (and bad
+ * ones). */
 const ANNOTATION_VALUES: Readonly<Record<string, readonly string[]>> = {
   'sidecar.istio.io/inject': ['true', 'false'],
   'linkerd.io/inject': ['enabled', 'disabled', 'ingress'],
@@ -719,7 +720,8 @@ export interface StreamOptions {
   readonly maxWorkloads?: number;
 }
 
-/** Returns an arbitrary manifest stream: workloads, Lists, Services, Namespaces, ConfigMaps, CRDs… in random order. */
+/** Returns an arbitrary manifest stream: workloads, Lists, Services, Namespaces, ConfigMaps, CRDs…
+ * in random order. */
 export function streamArb(options: StreamOptions = {}): fc.Arbitrary<StreamModel> {
   const bad = options.badSettings ?? false;
   return fc
@@ -795,7 +797,8 @@ export interface RenderedStream {
   readonly bom: boolean;
 }
 
-/** Returns the stream's text; every choice (style, quoting, comments, markers, CRLF, BOM) comes from `styleSeed`. */
+/** Returns the stream's text; every choice (style, quoting, comments, markers, CRLF, BOM) comes
+ * from `styleSeed`. */
 export function renderStream(model: StreamModel): RenderedStream {
   const random = seededRandom(model.styleSeed ^ 0x5eed);
   const chance = (p: number) => random() < p;
@@ -842,7 +845,8 @@ export function renderDocument(object: Obj, style: DocStyle, random: () => numbe
   }
 }
 
-/** Block or flow YAML with random scalar quoting, flow sub-collections, comments and list indentation. */
+/** Block or flow YAML with random scalar quoting, flow sub-collections, comments and list
+ * indentation. */
 function decorated(object: Obj, random: () => number, flow: boolean): string {
   const doc = new Document(object, { version: '1.1' });
   if (flow && isMap(doc.contents)) doc.contents.flow = true;
@@ -882,7 +886,8 @@ function decorated(object: Obj, random: () => number, flow: boolean): string {
   });
 }
 
-/** What Helm templates produce and libraries don't: `annotations:\n  {}` and empty (null) values. */
+/** What Helm templates produce and libraries don't: `annotations:\n  {}` and empty (null) values.
+ * */
 function helmQuirks(textIn: string, random: () => number): string {
   return textIn.replace(
     /^( *)(annotations|labels): \{\}$/gm,
@@ -925,12 +930,16 @@ export function checkRendering(
     return `rendered ${actual.length} documents, generated ${expected.length}`;
   for (let i = 0; i < expected.length; i++) {
     if (!isDeepStrictEqual(actual[i], expected[i]))
-      return `document ${i + 1} reads back differently:\n${JSON.stringify(actual[i])}\n${JSON.stringify(expected[i])}`;
+      return (
+        `document ${i + 1} reads back differently:\n${JSON.stringify(actual[i])}` +
+        `\n${JSON.stringify(expected[i])}`
+      );
   }
   return undefined;
 }
 
-/** Returns the documents of a stream that hold a node, parsed by `yaml` with YAML 1.1 (no timestamps). */
+/** Returns the documents of a stream that hold a node, parsed by `yaml` with YAML 1.1 (no
+ * timestamps). */
 export function readDocuments(
   textIn: string,
   parse: typeof parseAllDocuments,

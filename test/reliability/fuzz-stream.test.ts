@@ -1,7 +1,8 @@
 /**
  * Issue #8: the stream reader (split, pre-scan, readStream, readResourceList) under random bytes,
  * YAML-ish token soups and mangled real charts, for a fixed number of rounds (300 by default,
- * KUBE_GRACEFUL_FUZZ_ROUNDS for more, or KUBE_GRACEFUL_FUZZ_SECONDS for a time budget). Each round has its own seed, printed on failure; set
+ * KUBE_GRACEFUL_FUZZ_ROUNDS for more, or KUBE_GRACEFUL_FUZZ_SECONDS for a time budget). Each round
+ * has its own seed, printed on failure; set
  * KUBE_GRACEFUL_FUZZ_SEED to it to replay that round first.
  *
  * Every round checks: splitting reconstructs the input exactly; reading and writing back with no
@@ -122,7 +123,8 @@ const tokenSoup: Make = (random) =>
 
 /** A ResourceList head followed by soup: reaches readResourceList. */
 const resourceListSoup: Make = (random) =>
-  `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n${pick(random, ['items:\n', 'items: ', 'items:\n- ', ''])}${String(tokenSoup(random))}`;
+  `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n${pick(random, ['items:\n', 'items: ', 'items:\n- ', ''])}` +
+  `${String(tokenSoup(random))}`;
 
 const SOURCES = [
   'istio-gateway-1.30.3-nlb.yaml',
@@ -131,7 +133,8 @@ const SOURCES = [
   'helm4-postrender-input-istio-gateway-1.30.3-nlb.yaml',
 ].map((name) => corpus(name));
 
-/** A real chart with random edits: lines dropped, duplicated, swapped, re-indented; tokens spliced in. */
+/** A real chart with random edits: lines dropped, duplicated, swapped, re-indented; tokens spliced
+ * in. */
 const mangledChart: Make = (random) => {
   const lines = pick(random, SOURCES).split('\n');
   for (let edits = Math.floor(random() * 8) + 1; edits > 0; edits--) {
@@ -168,7 +171,8 @@ function check(text: string): void {
   for (const segment of segments) {
     if (segment.offset !== offset || segment.line !== line || segment.text === '')
       throw new Error(
-        `segment ${segment.index} has offset ${segment.offset}/line ${segment.line}, expected ${offset}/${line}`,
+        `segment ${segment.index} has offset ${segment.offset}/line ${segment.line}` +
+          `, expected ${offset}/${line}`,
       );
     offset += segment.text.length;
     line += segment.text.split('\n').length - 1;
@@ -232,7 +236,8 @@ test('the stream reader under random input: lossless, and only KubeGracefulError
       check(text);
     } catch (error) {
       t.fail(
-        `${kind}, round seed ${seed} (replay: KUBE_GRACEFUL_FUZZ_SEED=${seed}): ${error instanceof Error ? error.stack : String(error)}\ninput: ${JSON.stringify(text.slice(0, 2000))}`,
+        `${kind}, round seed ${seed} (replay: KUBE_GRACEFUL_FUZZ_SEED=${seed}` +
+          `): ${error instanceof Error ? error.stack : String(error)}\ninput: ${JSON.stringify(text.slice(0, 2000))}`,
       );
       return;
     }

@@ -50,11 +50,13 @@ test('a repeated %YAML directive, or %TAG for one handle, is exit 2 naming the l
       /^kube-graceful: E_PARSE: document 1, line 2, column 1: a second %YAML directive for the same document/,
     ],
     [
-      `${GATEWAY}...\n%YAML 1.1\n# c\n%YAML 1.1\n---\napiVersion: v1\nkind: Service\nmetadata: {name: x}\n`,
+      `${GATEWAY}...\n%YAML 1.1\n# c\n%YAML 1.1\n---\napiVersion: v1\nkind: ` +
+        `Service\nmetadata: {name: x}\n`,
       /^kube-graceful: E_PARSE: document 7, line 193, column 1: a second %YAML directive/,
     ],
     [
-      '%TAG !e! tag:a,2000:\n%TAG !e! tag:b,2000:\n---\napiVersion: v1\nkind: Service\nmetadata: {name: x}\n',
+      '%TAG !e! tag:a,2000:\n%TAG !e! tag:b,2000:\n---\napiVersion: ' +
+        'v1\nkind: Service\nmetadata: {name: x}\n',
       /^kube-graceful: E_PARSE: document 1, line 2, column 1: a second %TAG !e! directive/,
     ],
   ];
@@ -66,7 +68,8 @@ test('a repeated %YAML directive, or %TAG for one handle, is exit 2 naming the l
     t.regex(run.stderr, /\n {2}how to fix: Remove the repeated directive line\./);
   }
   const twoHandles =
-    '%TAG !a! tag:a,2000:\n%TAG !b! tag:b,2000:\n---\napiVersion: v1\nkind: Service\nmetadata: {name: x}\n';
+    '%TAG !a! tag:a,2000:\n%TAG !b! tag:b,2000:\n---\napiVersion: ' +
+    'v1\nkind: Service\nmetadata: {name: x}\n';
   const ok = runCli([], twoHandles);
   t.is(ok.status, 0, ok.stderr);
   t.is(ok.stdout, twoHandles);

@@ -10,7 +10,9 @@ import { ManifestDocument } from '../../fn/document/manifest.ts';
 
 const job = (podMeta: string) =>
   new ManifestDocument(
-    `apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: ns1}\nspec:\n  template:\n    metadata: ${podMeta}\n    spec:\n      containers: [{name: c, image: x}]\n`,
+    `apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: ` +
+      `ns1}\nspec:\n  template:\n    metadata: ${podMeta}\n    spec:\n      ` +
+      `containers: [{name: c, image: x}]\n`,
     { document: 1, line: 1 },
   );
 
@@ -83,7 +85,8 @@ test('config: an unquoted YAML 1.1 `off` (a boolean) still means off', (t) => {
   t.is(config.spec.job.mode, 'off');
 });
 
-// Istio ambient capture as istio-cni decides it: cni/pkg/util/podutil.go@1.24.6 PodRedirectionEnabled.
+// Istio ambient capture as istio-cni decides it: cni/pkg/util/podutil.go@1.24.6
+// PodRedirectionEnabled.
 test('Istio ambient: namespace or pod label; pod none, a sidecar and hostNetwork opt out', (t) => {
   const ambientNs = ns({ 'istio.io/dataplane-mode': 'ambient' });
   t.regex(
@@ -103,7 +106,9 @@ test('Istio ambient: namespace or pod label; pod none, a sidecar and hostNetwork
   t.falsy(mesh('{}', [ns({})]).ambient, 'no label, no ambient');
   const hostNetwork = new Resource(
     new ManifestDocument(
-      'apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: ns1}\nspec:\n  template:\n    spec:\n      hostNetwork: true\n      containers: [{name: c, image: x}]\n',
+      'apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: ' +
+        'ns1}\nspec:\n  template:\n    spec:\n      hostNetwork: true\n      ' +
+        'containers: [{name: c, image: x}]\n',
       { document: 1, line: 1 },
     ),
     [],

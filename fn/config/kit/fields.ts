@@ -1,12 +1,14 @@
 /**
  * Field types the config's parts share: the spec's own fields (fn/config/schema.ts) and each
- * mutator's settings slice (fn/mutators/NAME/settings/slice.ts). Each is a function so that a schema is
+ * mutator's settings slice (fn/mutators/NAME/settings/slice.ts). Each is a function so that a
+ * schema is
  * built only when a config is validated (issue #9: a run without one never loads zod's parser).
  */
 import * as z from 'zod/mini';
 import { MAX_INPUT_SECONDS } from '../../timing/model.ts';
 
-/** Durations are whole seconds; a day is far beyond any real drain and catches unit mistakes (ms). */
+/** Durations are whole seconds; a day is far beyond any real drain and catches unit mistakes (ms).
+ * */
 export function seconds() {
   return z
     .number()

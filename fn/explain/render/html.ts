@@ -15,7 +15,8 @@ export function renderHtml(explanation: Explanation): string {
     [
       '<figure>',
       renderWorkloadSvg(w).trimEnd(),
-      `<figcaption>${escape(formatRef(w.resource))}: as written ${escape(w.timelines.asWritten.verdict.text)}; patched ${escape(w.timelines.patched.verdict.text)}</figcaption>`,
+      `<figcaption>${escape(formatRef(w.resource))}: as written ${escape(w.timelines.asWritten.verdict.text)}` +
+        `; patched ${escape(w.timelines.patched.verdict.text)}</figcaption>`,
       '</figure>',
     ].join('\n'),
   );
@@ -26,11 +27,17 @@ export function renderHtml(explanation: Explanation): string {
     '<meta charset="utf-8">',
     '<meta name="color-scheme" content="light dark">',
     '<title>kube-graceful explain</title>',
-    '<style>body{font-family:DejaVu Sans,Verdana,Arial,sans-serif;margin:24px;background:#fff;color:#1f2328}figure{margin:0 0 32px}figcaption{font-size:13px;margin-top:4px}pre{font-size:12px;overflow-x:auto}@media (prefers-color-scheme: dark){body{background:#0d1117;color:#e6edf3}}</style>',
+    '<style>body{font-family:DejaVu ' +
+      'Sans,Verdana,Arial,sans-serif;margin:24px;background:#fff;color:#1f2328}figure{margin:0 ' +
+      '0 32px}figcaption{font-size:13px;margin-top:4px}pre{font-size:12px;overflow-x:auto}@media ' +
+      '(prefers-color-scheme: ' +
+      'dark){body{background:#0d1117;color:#e6edf3}}</style>',
     '</head>',
     '<body>',
     `<h1>kube-graceful explain</h1>`,
-    `<p>${summary.workloads} workload${summary.workloads === 1 ? '' : 's'}; with failure windows: ${summary.failingAsWritten} as written, ${summary.failingPatched} patched.</p>`,
+    `<p>${summary.workloads} workload${summary.workloads === 1 ? '' : 's'}` +
+      `; with failure windows: ${summary.failingAsWritten} as written, ${summary.failingPatched}` +
+      ` patched.</p>`,
     ...figures,
     '<details><summary>The explanation as text</summary>',
     `<pre>${escape(renderText(explanation))}</pre>`,

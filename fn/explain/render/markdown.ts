@@ -12,14 +12,19 @@ export function renderMarkdown(explanation: Explanation): string {
   const { settings, summary } = explanation;
   const lines: string[] = ['## kube-graceful explain', ''];
   lines.push(
-    `Kubernetes ${settings.kubernetesVersion} (the oldest kubelet); Istio ${settings.istioVersion} and Linkerd ${settings.linkerdVersion} where a workload does not say. ` +
-      `${summary.workloads} workload${summary.workloads === 1 ? '' : 's'}; with failure windows: ${summary.failingAsWritten} as written, ${summary.failingPatched} patched.`,
+    `Kubernetes ${settings.kubernetesVersion} (the oldest kubelet); Istio ${settings.istioVersion}` +
+      ` and Linkerd ${settings.linkerdVersion} where a workload does not ` +
+      `say. ` +
+      (`${summary.workloads} workload${summary.workloads === 1 ? '' : 's'}; ` +
+        `with failure windows: ${summary.failingAsWritten} as written, ${summary.failingPatched}` +
+        ` patched.`),
   );
   if (explanation.workloads.length) {
     lines.push('', '| workload | as written | patched |', '|---|---|---|');
     for (const w of explanation.workloads)
       lines.push(
-        `| ${cell(formatRef(w.resource))} | ${verdict(w.timelines.asWritten)} | ${verdict(w.timelines.patched)} |`,
+        `| ${cell(formatRef(w.resource))} | ${verdict(w.timelines.asWritten)} ` +
+          `| ${verdict(w.timelines.patched)} |`,
       );
   }
   for (const w of explanation.workloads) lines.push('', ...workload(w));

@@ -19,7 +19,8 @@ const PANEL_TITLE = 40;
 const PANEL_GAP = 18;
 const WORKLOAD_TITLE = 44;
 
-/** Lanes in this order when present (the path a request takes, then who stops it); containers between. */
+/** Lanes in this order when present (the path a request takes, then who stops it); containers
+ * between. */
 const LANE_ORDER = ['traffic', 'load balancer', 'pod'];
 const LAST_LANES = ['kubelet'];
 
@@ -47,7 +48,9 @@ export function renderWorkloadSvg(workload: WorkloadExplanation): string {
 
 function svgDocument(body: string, height: number): string {
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" role="img" font-family="DejaVu Sans, Verdana, Arial, sans-serif" font-size="11">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}` +
+      `" viewBox="0 0 ${WIDTH} ${height}" role="img" font-family="DejaVu ` +
+      `Sans, Verdana, Arial, sans-serif" font-size="11">`,
     `<style>${STYLE}</style>`,
     `<rect class="bg" x="0" y="0" width="${WIDTH}" height="${height}"/>`,
     body,
@@ -58,10 +61,14 @@ function svgDocument(body: string, height: number): string {
 
 const STYLE = [
   '.bg{fill:#ffffff}text{fill:#1f2328}.muted{fill:#59636e}.axis{stroke:#8c959f;stroke-width:1}',
-  '.lane{fill:#f6f8fa}.event{fill:#0969da}.marker{stroke:#8250df;stroke-width:1;stroke-dasharray:4 3}.symbol{fill:#8250df;font-weight:bold}',
-  '.fail{fill:#cf222e;fill-opacity:.85}.risk{fill:#bf8700;fill-opacity:.85}.ok{fill:#1a7f37;fill-opacity:.7}.band text{fill:#ffffff}',
-  '@media (prefers-color-scheme: dark){.bg{fill:#0d1117}text{fill:#e6edf3}.muted{fill:#9198a1}.lane{fill:#161b22}.axis{stroke:#3d444d}',
-  '.event{fill:#4493f8}.marker{stroke:#ab7df8}.symbol{fill:#ab7df8}.fail{fill:#f85149}.risk{fill:#d29922}.ok{fill:#3fb950}.band text{fill:#0d1117}}',
+  '.lane{fill:#f6f8fa}.event{fill:#0969da}.marker{stroke:#8250df;stroke-width:1;stroke-dasharray:4 ' +
+    '3}.symbol{fill:#8250df;font-weight:bold}',
+  '.fail{fill:#cf222e;fill-opacity:.85}.risk{fill:#bf8700;fill-opacity:.85}.ok{fill:#1a7f37;fill-opacity:.7}.band ' +
+    'text{fill:#ffffff}',
+  '@media (prefers-color-scheme: ' +
+    'dark){.bg{fill:#0d1117}text{fill:#e6edf3}.muted{fill:#9198a1}.lane{fill:#161b22}.axis{stroke:#3d444d}',
+  '.event{fill:#4493f8}.marker{stroke:#ab7df8}.symbol{fill:#ab7df8}.fail{fill:#f85149}.risk{fill:#d29922}.ok{fill:#3fb950}.band ' +
+    'text{fill:#0d1117}}',
 ].join('');
 
 interface Drawn {
@@ -74,8 +81,10 @@ function drawWorkload(workload: WorkloadExplanation, top: number): Drawn {
   const x = (seconds: number) =>
     LABEL_WIDTH + (seconds / end) * (WIDTH - LABEL_WIDTH - RIGHT_MARGIN);
   const parts = [
-    `<g class="workload" data-resource="${escape(formatRef(workload.resource))}" data-mutator="${workload.mutator}">`,
-    `<text x="16" y="${top + 22}" font-size="14" font-weight="bold">${escape(formatRef(workload.resource))}</text>`,
+    `<g class="workload" data-resource="${escape(formatRef(workload.resource))}` +
+      `" data-mutator="${workload.mutator}">`,
+    `<text x="16" y="${top + 22}" font-size="14" font-weight="bold">${escape(formatRef(workload.resource))}` +
+      `</text>`,
     `<text class="muted" x="16" y="${top + 38}">${escape(clip(`${workload.mutator}: ${workload.summary}`, 150))}</text>`,
   ];
   let y = top + WORKLOAD_TITLE;
@@ -147,14 +156,19 @@ function drawPanel(
   const axisY = windowsTop + Math.max(1, rows.length) * WINDOW_ROW + 6;
   const verdictClass = timeline.verdict.failures ? 'fail' : timeline.verdict.risks ? 'risk' : 'ok';
   const parts = [
-    `<g class="panel" data-state="${patched ? 'patched' : 'as-written'}" data-failures="${timeline.verdict.failures}" data-risks="${timeline.verdict.risks}">`,
-    `<text x="16" y="${top + 17}" font-size="12" font-weight="bold">${title}: <tspan class="${verdictClass}">${timeline.verdict.failures ? '✗' : timeline.verdict.risks ? '!' : '✓'} ${escape(timeline.verdict.text)}</tspan></text>`,
+    `<g class="panel" data-state="${patched ? 'patched' : 'as-written'}" ` +
+      `data-failures="${timeline.verdict.failures}" data-risks="${timeline.verdict.risks}` +
+      `">`,
+    `<text x="16" y="${top + 17}" font-size="12" font-weight="bold">${title}` +
+      `: <tspan class="${verdictClass}">${timeline.verdict.failures ? '✗' : timeline.verdict.risks ? '!' : '✓'}` +
+      ` ${escape(timeline.verdict.text)}</tspan></text>`,
   ];
   let y = lanesTop;
   lanes.forEach((lane, index) => {
     const height = heights[index]!;
     parts.push(
-      `<rect class="lane" x="${LABEL_WIDTH}" y="${y + 1}" width="${WIDTH - LABEL_WIDTH - RIGHT_MARGIN}" height="${height - 2}"/>`,
+      `<rect class="lane" x="${LABEL_WIDTH}" y="${y + 1}" width="${WIDTH - LABEL_WIDTH - RIGHT_MARGIN}` +
+        `" height="${height - 2}"/>`,
     );
     parts.push(`<text x="16" y="${y + height / 2 + 4}">${escape(lane.name)}</text>`);
     parts.push(...lane.draw(y));
@@ -227,7 +241,9 @@ function laneEvents(
         return (
           `<g class="event-mark" data-at="${event.at ?? 'never'}" data-actor="${escape(lane)}"><title>${escape(`${event.at === null ? 'never' : `${event.at} s`}  ${lane}: ${event.text}`)}</title>` +
           `<circle class="event" cx="${round(label.cx)}" cy="${y - 4}" r="4"/>` +
-          `<text x="${round(label.atEnd ? label.cx - 6 : label.cx + 6)}" y="${y}" font-size="10"${label.atEnd ? ' text-anchor="end"' : ''}>${escape(label.text)}</text></g>`
+          (`<text x="${round(label.atEnd ? label.cx - 6 : label.cx + 6)}" y="${y}` +
+            `" font-size="10"${label.atEnd ? ' text-anchor="end"' : ''}>${escape(label.text)}` +
+            `</text></g>`)
         );
       }),
   };
@@ -259,7 +275,8 @@ function drawWindow(
   const label = width > 40 ? clip(`${mark} ${span}`, Math.floor(width / 6)) : mark;
   return (
     `<g class="band" data-outcome="${window.outcome}" data-kind="${window.kind}" data-from="${window.from}" data-to="${window.to ?? ''}"><title>${escape(`${mark} ${span}: ${window.text}`)}</title>` +
-    `<rect class="${window.outcome}" x="${round(from)}" y="${y + 2}" width="${round(width)}" height="${WINDOW_ROW - 4}" rx="3"/>` +
+    (`<rect class="${window.outcome}" x="${round(from)}" y="${y + 2}" ` +
+      `width="${round(width)}" height="${WINDOW_ROW - 4}" rx="3"/>`) +
     `<text x="${round(from + 4)}" y="${y + 14}" font-size="10">${escape(label)}</text></g>`
   );
 }
@@ -301,7 +318,8 @@ function modelMarkers(
         const at = round(x(mark.seconds));
         const labelY = labelsTop + rows[index]! * LABEL_ROW;
         return (
-          `<g class="model-number" data-symbols="${mark.symbols.join(' ')}" data-seconds="${mark.seconds}"><title>${escape(mark.text)}</title>` +
+          `<g class="model-number" data-symbols="${mark.symbols.join(' ')}" ` +
+          `data-seconds="${mark.seconds}"><title>${escape(mark.text)}</title>` +
           `<line class="marker" x1="${at}" y1="${labelY + 2}" x2="${at}" y2="${bottom}"/>` +
           `<text class="symbol" x="${round(at + 3)}" y="${labelY}">${escape(mark.text)}</text></g>`
         );
@@ -321,9 +339,13 @@ function drawSpans(workload: WorkloadExplanation, y: number, x: (s: number) => n
     ['B', s + r, g],
   ].map(
     ([symbol, from, to]) =>
-      `<g class="model-number" data-symbols="${symbol}" data-seconds="${(to as number) - (from as number)}"><title>${symbol} = ${(to as number) - (from as number)} s</title>` +
-      `<line class="marker" x1="${round(x(from as number))}" y1="${y + 24}" x2="${round(x(to as number))}" y2="${y + 24}" stroke-dasharray="0"/>` +
-      `<text class="symbol" x="${round((x(from as number) + x(to as number)) / 2)}" y="${y + 36}" text-anchor="middle" font-size="10">${symbol}</text></g>`,
+      `<g class="model-number" data-symbols="${symbol}" data-seconds="${(to as number) - (from as number)}` +
+      `"><title>${symbol} = ${(to as number) - (from as number)} s</title>` +
+      (`<line class="marker" x1="${round(x(from as number))}" y1="${y + 24}" ` +
+        `x2="${round(x(to as number))}" y2="${y + 24}" stroke-dasharray="0"/>`) +
+      (`<text class="symbol" x="${round((x(from as number) + x(to as number)) / 2)}` +
+        `" y="${y + 36}" text-anchor="middle" font-size="10">${symbol}` +
+        `</text></g>`),
   );
 }
 
@@ -334,7 +356,9 @@ function drawAxis(y: number, x: (s: number) => number, end: number): string[] {
   ];
   for (let t = 0; t <= end; t += step) {
     parts.push(
-      `<line class="axis" x1="${round(x(t))}" y1="${y}" x2="${round(x(t))}" y2="${y + 4}"/><text class="muted" x="${round(x(t))}" y="${y + 16}" text-anchor="middle" font-size="10">${t} s</text>`,
+      `<line class="axis" x1="${round(x(t))}" y1="${y}" x2="${round(x(t))}" ` +
+        `y2="${y + 4}"/><text class="muted" x="${round(x(t))}" y="${y + 16}" ` +
+        `text-anchor="middle" font-size="10">${t} s</text>`,
     );
   }
   return parts;

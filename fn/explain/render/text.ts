@@ -49,11 +49,14 @@ export function renderText(
   const head =
     summary.workloads === 0
       ? 'no workload was handled by a mutator'
-      : `${summary.workloads} workload${summary.workloads === 1 ? '' : 's'}; with failure windows: ${summary.failingAsWritten} as written, ${summary.failingPatched} patched`;
+      : `${summary.workloads} workload${summary.workloads === 1 ? '' : 's'}; ` +
+        `with failure windows: ${summary.failingAsWritten} as written, ${summary.failingPatched}` +
+        ` patched`;
   lines.push(
     style.bold(`kube-graceful explain: ${head}`) +
       style.dim(
-        ` (Kubernetes ${settings.kubernetesVersion}, the oldest kubelet; Istio ${settings.istioVersion} and Linkerd ${settings.linkerdVersion} where a workload does not say)`,
+        ` (Kubernetes ${settings.kubernetesVersion}, the oldest kubelet; Istio ${settings.istioVersion}` +
+          ` and Linkerd ${settings.linkerdVersion} where a workload does not say)`,
       ),
   );
   for (const workload of explanation.workloads)
@@ -144,7 +147,8 @@ function renderWorkload(w: WorkloadExplanation, style: Style, width: number | un
   return lines;
 }
 
-/** The longest value a Settings cell shows: an existing preStop command can be hundreds of characters (its whole text is in the JSON output). */
+/** The longest value a Settings cell shows: an existing preStop command can be hundreds of
+ * characters (its whole text is in the JSON output). */
 const VALUE_CELL_MAX = 28;
 
 function shorten(text: string): string {
@@ -293,7 +297,8 @@ function table(
   });
 }
 
-/** Returns `text` broken at spaces into lines of at most `room` characters (a longer word stands alone). */
+/** Returns `text` broken at spaces into lines of at most `room` characters (a longer word stands
+ * alone). */
 function wrapWords(text: string, room: number): string[] {
   const lines: string[] = [];
   let line = '';

@@ -3,7 +3,8 @@
  * selector names them. Their shutdown is designed by their own projects (istiod drains xDS
  * clients itself; a CNI or node agent that sleeps holds a node's rollout), and a wrong delay
  * there hurts every pod, not one app. Recognised by structure and namespace, never by release
- * names: labels and names are user-settable (docs/background.md#istio). Gateways are not handled here: the
+ * names: labels and names are user-settable (docs/background.md#istio). Gateways are not handled
+ * here: the
  * gateway-drain mutator owns them.
  */
 import { labelsOf } from '../../core/kubeObject.ts';
@@ -58,7 +59,10 @@ export function controlPlaneReason(workload: Workload): string | undefined {
     }
   }
   if (labels[LINKERD_CONTROL_PLANE_LABEL] !== undefined)
-    return `it is Linkerd's ${labels[LINKERD_CONTROL_PLANE_LABEL]} (pod label ${LINKERD_CONTROL_PLANE_LABEL})`;
+    return (
+      `it is Linkerd's ${labels[LINKERD_CONTROL_PLANE_LABEL]} (pod label ${LINKERD_CONTROL_PLANE_LABEL}` +
+      `)`
+    );
   const volumes =
     (
       workload.template.spec as
@@ -71,7 +75,8 @@ export function controlPlaneReason(workload: Workload): string | undefined {
   return undefined;
 }
 
-/** Returns an image's name without registry path, tag or digest (`docker.io/istio/pilot:1.30` → `pilot`). */
+/** Returns an image's name without registry path, tag or digest (`docker.io/istio/pilot:1.30` →
+ * `pilot`). */
 function imageName(image: string | undefined): string | undefined {
   if (!image) return undefined;
   const withoutDigest = image.split('@')[0]!;

@@ -75,7 +75,8 @@ export function explainApp(plan: AppPlan, context: ExplainContext): ExplanationB
     }),
   ];
   for (const name of serving) {
-    // S is one container's when the pod has one serving container; a hook of unknown length keeps the model's assumption.
+    // S is one container's when the pod has one serving container; a hook of unknown length keeps
+    // the model's assumption.
     const patched = preStopValue(container(context.after, name));
     settings.push(
       row(
@@ -167,7 +168,7 @@ export function explainApp(plan: AppPlan, context: ExplainContext): ExplanationB
   const trafficInputs = traffic(inputs, 'from clients whose endpoints are not yet updated');
   return {
     role: 'app',
-    summary: `app; serving container${serving.length === 1 ? '' : 's'}: ${serving.join(', ') || 'none'}; ${meshWords ? `mesh: ${meshWords}, ${sidecar} sidecar` : mesh.ambient ? `Istio ambient (${mesh.ambient.evidence}): no sidecar, ztunnel carries the traffic` : 'no mesh sidecar'}`,
+    summary: `app; serving container${serving.length === 1 ? '' : 's'}: ${serving.join(', ') || 'none'}; ${meshWords ? `mesh: ${meshWords}, ${sidecar} sidecar` : mesh.ambient ? `Istio ambient (${mesh.ambient.evidence}): no sidecar, ztunnel carries ` + `the traffic` : 'no mesh sidecar'}`,
     inputs: inputsOf(inputs),
     derived,
     settings,
@@ -178,7 +179,8 @@ export function explainApp(plan: AppPlan, context: ExplainContext): ExplanationB
   };
 }
 
-/** The istio-proxy container of a pod injected at render time, whose env pilot-agent reads (fn/workloads/renderInjected.ts). */
+/** The istio-proxy container of a pod injected at render time, whose env pilot-agent reads
+ * (fn/workloads/renderInjected.ts). */
 function renderedProxy(template: PodTemplate): { container?: Container } {
   const proxy = renderInjectedIstio(template)
     ? (template.spec?.containers ?? []).find((c) => c?.name === ISTIO_PROXY)

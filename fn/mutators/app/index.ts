@@ -29,13 +29,15 @@ import type { AppPlan, AppTiming } from './timing.ts';
 
 export type { AppPlan } from './timing.ts';
 
-/** Long-running kinds with a pod template (apps/v1); extra kinds (Argo Rollouts…) come from config. */
+/** Long-running kinds with a pod template (apps/v1); extra kinds (Argo Rollouts…) come from config.
+ * */
 const APP_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet']);
 
 export const appGraceful = defineMutator<AppPlan, 'app-graceful'>({
   id: 'app-graceful',
   description:
-    'app containers: preStop sleep for the drain window, grace period, mesh sidecar that outlives the app',
+    'app containers: preStop sleep for the drain window, grace period, ' +
+    'mesh sidecar that outlives the app',
   findingCodes: APP_FINDING_CODES,
   enabled: (spec) => spec.app.mode === 'on',
   mutate,
@@ -61,7 +63,9 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<App
         {
           severity: 'info',
           code: 'CONTROL_PLANE_LEFT_ALONE',
-          message: `${formatRef(workload.ref)} is left alone because ${controlPlane}; name it in an include selector to change it.`,
+          message:
+            `${formatRef(workload.ref)} is left alone because ${controlPlane}; ` +
+            `name it in an include selector to change it.`,
         },
       ],
     };
@@ -76,7 +80,9 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<App
       severity: 'info',
       code: 'NO_SERVING_CONTAINER',
       message:
-        'No app container declares ports or receives traffic from a Service in the stream, so there is no drain window to wait for; left alone. List serving containers in app.servingContainers to change that.',
+        'No app container declares ports or receives traffic from a Service in ' +
+        'the stream, so there is no drain window to wait for; left alone. List ' +
+        'serving containers in app.servingContainers to change that.',
     });
     return { changes: [], findings };
   }
@@ -113,7 +119,7 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<App
       `${plan.preStopSeconds.formula}; serving: ${serving.why.get(hook.name)}.`,
       plan.preStopSeconds.explanation,
       made.mechanism,
-      `Fits the grace period: ${timing.pod.graceSeconds.formula}${timing.graceToWrite === undefined ? `, which the Kubernetes default of ${timing.effectiveGraceSeconds} s already gives (field not set)` : ''}.`,
+      `Fits the grace period: ${timing.pod.graceSeconds.formula}${timing.graceToWrite === undefined ? `, which the Kubernetes default of ${timing.effectiveGraceSeconds} s ` + `already gives (field not set)` : ''}.`,
     ].join('\n');
     changes.push({ path, value: made.hook, reason });
   }
@@ -134,7 +140,8 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<App
   const classicIstio = context.mesh.istio !== undefined && sidecars[0]?.mode === 'classic'; // sidecarsOf lists Istio first
   for (const check of timing.podChecks) {
     if (check.code === 'SIDECAR_WAIT_NOT_BELOW_GRACE' && !usesSidecarWait) continue;
-    // Only a classic istio-proxy closes its inbound listeners after drainDuration (istioInboundDrain.ts).
+    // Only a classic istio-proxy closes its inbound listeners after drainDuration
+    // (istioInboundDrain.ts).
     if (check.code === 'DRAIN_DURATION_BELOW_WINDOW' && !classicIstio) continue;
     findings.push({ severity: check.severity, code: check.code, message: check.message });
   }

@@ -2,7 +2,8 @@
  * Classic (not native) istio-proxy: it gets SIGTERM together with the app, so it must be told to
  * stay up while the app drains and finishes: exit-on-zero with MINIMUM_DRAIN_DURATION ≥ S + R, or
  * terminationDrainDuration ≥ S + R (issue #13 item 4: with S alone the proxy may leave at the first
- * idle second after the app's SIGTERM, while the app still calls out). Never TERMINATION_DRAIN_DURATION_SECONDS (removed in 1.10)
+ * idle second after the app's SIGTERM, while the app still calls out). Never
+ * TERMINATION_DRAIN_DURATION_SECONDS (removed in 1.10)
  * or parentShutdownDuration (ignored since 1.17).
  */
 import { atLeast } from '../../core/versions.ts';
@@ -15,10 +16,12 @@ import type { ProposedFinding } from '../types.ts';
 import type { AppTiming } from './timing.ts';
 import { scalarText } from '../../core/scalarText.ts';
 
-/** EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION exist from Istio 1.12 (pkg/envoy/agent.go@1.12.0). */
+/** EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION exist from Istio 1.12
+ * (pkg/envoy/agent.go@1.12.0). */
 const EXIT_ON_ZERO_SINCE = '1.12';
 
-/** The annotation text with the classic settings, what they are and why; undefined when it can't be merged. */
+/** The annotation text with the classic settings, what they are and why; undefined when it can't be
+ * merged. */
 export interface DrainStep {
   readonly text: string;
   readonly lines: string[];
@@ -43,7 +46,10 @@ export function classicDrain(
     findings.push({
       severity: 'info',
       code: 'EXIT_ON_ZERO_OFF_IN_POD',
-      message: `The pod's ${PROXY_CONFIG_ANNOTATION} sets EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "false"; kept, and terminationDrainDuration was used instead.`,
+      message:
+        `The pod's ${PROXY_CONFIG_ANNOTATION} sets ` +
+        `EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "false"; kept, and ` +
+        `terminationDrainDuration was used instead.`,
       path,
     });
   }
@@ -52,7 +58,10 @@ export function classicDrain(
     findings.push({
       severity: 'info',
       code: 'EXIT_ON_ZERO_UNSUPPORTED',
-      message: `Istio ${spec.istioVersion} has no EXIT_ON_ZERO_ACTIVE_CONNECTIONS (from ${EXIT_ON_ZERO_SINCE}); terminationDrainDuration was used instead.`,
+      message:
+        `Istio ${spec.istioVersion} has no EXIT_ON_ZERO_ACTIVE_CONNECTIONS ` +
+        `(from ${EXIT_ON_ZERO_SINCE}); terminationDrainDuration was used ` +
+        `instead.`,
       path,
     });
   }
@@ -61,7 +70,8 @@ export function classicDrain(
     // S + R, not S: after MINIMUM_DRAIN_DURATION the proxy leaves at the first second with no
     // active connection (pkg/envoy/agent.go@1.24.0 terminate: sleep minDrainDuration, then poll
     // downstream_cx_active every second), while the app, SIGTERMed at S, may still finish requests
-    // and open outbound calls for R more seconds. G = S + R + B keeps the proxy's end inside the grace period.
+    // and open outbound calls for R more seconds. G = S + R + B keeps the proxy's end inside the
+    // grace period.
     const M = plan.sidecarOutlivesSeconds;
     const existing = proxyMetadataOf(fields, 'MINIMUM_DRAIN_DURATION');
     const keep = longEnough(existing, M.value, 'MINIMUM_DRAIN_DURATION', path, findings);
@@ -76,8 +86,13 @@ export function classicDrain(
           lines: [
             keep
               ? `MINIMUM_DRAIN_DURATION "${existing}" kept: it already covers ${M.formula}.`
-              : `MINIMUM_DRAIN_DURATION "${M.value}s": ${M.formula} (G = ${plan.graceSeconds.value}; Go duration text: Istio ignores a bare number).`,
-            `EXIT_ON_ZERO_ACTIVE_CONNECTIONS "true": once MINIMUM_DRAIN_DURATION is over, the proxy exits at the first second with no active connection (Istio 1.12+); until then inbound and outbound traffic keep working, also for the requests the app still finishes after its SIGTERM at S = ${plan.preStopSeconds.value} s.`,
+              : `MINIMUM_DRAIN_DURATION "${M.value}s": ${M.formula} (G = ${plan.graceSeconds.value}` +
+                `; Go duration text: Istio ignores a bare number).`,
+            `EXIT_ON_ZERO_ACTIVE_CONNECTIONS "true": once MINIMUM_DRAIN_DURATION ` +
+              `is over, the proxy exits at the first second with no active ` +
+              `connection (Istio 1.12+); until then inbound and outbound traffic ` +
+              `keep working, also for the requests the app still finishes after its ` +
+              `SIGTERM at S = ${plan.preStopSeconds.value} s.`,
             M.explanation,
           ],
           usesSidecarWait: true,
@@ -102,14 +117,16 @@ export function classicDrain(
         lines: [
           keep
             ? `terminationDrainDuration "${String(existing)}" kept: it already covers ${T.formula}.`
-            : `terminationDrainDuration "${T.value}s": ${T.formula} (G = ${plan.graceSeconds.value}).`,
+            : `terminationDrainDuration "${T.value}s": ${T.formula} (G = ${plan.graceSeconds.value}` +
+              `).`,
           T.explanation,
         ],
         usesSidecarWait: true,
       };
 }
 
-/** Returns true when the pod's own duration already reaches `seconds` (never lowered); notes one Istio would ignore. */
+/** Returns true when the pod's own duration already reaches `seconds` (never lowered); notes one
+ * Istio would ignore. */
 function longEnough(
   existing: string | undefined,
   seconds: number,
@@ -123,7 +140,10 @@ function longEnough(
     findings.push({
       severity: 'info',
       code: 'ISTIO_DURATION_IGNORED',
-      message: `${name} "${existing}" in ${PROXY_CONFIG_ANNOTATION} is not a Go duration, so Istio ignores it and uses its 5 s default; replaced with "${seconds}s".`,
+      message:
+        `${name} "${existing}" in ${PROXY_CONFIG_ANNOTATION} is not a Go ` +
+        `duration, so Istio ignores it and uses its 5 s default; replaced with ` +
+        `"${seconds}s".`,
       path,
     });
     return false;

@@ -1,6 +1,7 @@
 /**
  * Inbound listeners of a classic istio-proxy during the drain window. On SIGTERM pilot-agent drains
- * the sidecar's inbound listeners (`drain_listeners?inboundonly&graceful`, pkg/envoy/admin.go@1.24.0):
+ * the sidecar's inbound listeners (`drain_listeners?inboundonly&graceful`,
+ * pkg/envoy/admin.go@1.24.0):
  * Envoy keeps accepting for `drainDuration` (default 45 s), then closes them. Behind a load
  * balancer whose window W is longer, connections it still sends would be refused by the sidecar
  * although the app is up, so drainDuration must reach W + B (the plan's D, the same rule as for
@@ -78,9 +79,14 @@ export function inboundDrain(
   if (withParent === undefined) return undefined;
   const why = istio.known
     ? `Istio ${istio.version}`
-    : `Istio version not stated (the default ${istio.version} was assumed), so the pod may meet an older injector`;
+    : `Istio version not stated (the default ${istio.version} was assumed), ` +
+      `so the pod may meet an older injector`;
   lines.push(
-    `parentShutdownDuration "${parent.value}s": ${parent.formula}; up to Istio 1.16 the injector denies a pod whose drainDuration is not below parentShutdownDuration (default 60 s; pkg/config/validation/validation.go@1.16.7 ValidateParentAndDrain); ignored from 1.17. ${why}.`,
+    `parentShutdownDuration "${parent.value}s": ${parent.formula}; up to ` +
+      `Istio 1.16 the injector denies a pod whose drainDuration is not below ` +
+      `parentShutdownDuration (default 60 s; ` +
+      `pkg/config/validation/validation.go@1.16.7 ValidateParentAndDrain); ` +
+      `ignored from 1.17. ${why}.`,
   );
   return { text: withParent, lines };
 }

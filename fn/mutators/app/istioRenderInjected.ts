@@ -34,7 +34,8 @@ import type { AppTiming } from './timing.ts';
 import { ISTIO_PROXY } from '../../workloads/meshProxies.ts';
 import { scalarText } from '../../core/scalarText.ts';
 
-/** EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION: pilot/cmd/pilot-agent/options/options.go@1.12.9 (absent @1.11.8). */
+/** EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION:
+ * pilot/cmd/pilot-agent/options/options.go@1.12.9 (absent @1.11.8). */
 const EXIT_ON_ZERO_SINCE = '1.12';
 
 /** Returns the changes that keep a render-injected istio-proxy up until the app has finished. */
@@ -50,7 +51,10 @@ export function istioRenderInjected(
     findings.push({
       severity: 'info',
       code: 'RENDER_INJECTED',
-      message: `${proxy.evidence}: Kubernetes stops it only after every app container has exited (KEP-753), so there is no proxy timer to size; nothing written.`,
+      message:
+        `${proxy.evidence}: Kubernetes stops it only after every app container ` +
+        `has exited (KEP-753), so there is no proxy timer to size; nothing ` +
+        `written.`,
     });
     return { mode: 'native', changes: [], findings, usesSidecarWait: false };
   }
@@ -58,7 +62,10 @@ export function istioRenderInjected(
     findings.push({
       severity: 'info',
       code: 'RENDER_INJECTED',
-      message: `${proxy.evidence} as a classic sidecar: sidecarMode native cannot be had by annotation after injection; classic settings were written. Re-run istioctl kube-inject with native sidecars on to change that.`,
+      message:
+        `${proxy.evidence} as a classic sidecar: sidecarMode native cannot be ` +
+        `had by annotation after injection; classic settings were written. ` +
+        `Re-run istioctl kube-inject with native sidecars on to change that.`,
     });
   }
   const envPath = workload.containerAt(
@@ -101,8 +108,9 @@ export function istioRenderInjected(
     const existing = envEntry(workload, ISTIO_PROXY, 'MINIMUM_DRAIN_DURATION')?.['value'];
     const keep = typeof existing === 'string' && (parseGoDurationSeconds(existing) ?? 0) >= M.value;
     const reason = [
-      `${keep ? `MINIMUM_DRAIN_DURATION "${String(existing)}" kept: it covers ${M.formula}.` : `MINIMUM_DRAIN_DURATION "${M.value}s": ${M.formula}.`} EXIT_ON_ZERO_ACTIVE_CONNECTIONS "true": the proxy then exits only once no connection is active (Istio 1.12+, pilot/cmd/pilot-agent/options/options.go@1.12.9).`,
-      `Set as istio-proxy env because ${proxy.evidence}; proxyMetadata in ${PROXY_CONFIG_ANNOTATION} becomes env only at injection.`,
+      `${keep ? `MINIMUM_DRAIN_DURATION "${String(existing)}" kept: it covers ${M.formula}` + `.` : `MINIMUM_DRAIN_DURATION "${M.value}s": ${M.formula}.`} EXIT_ON_ZERO_ACTIVE_CONNECTIONS "true": the proxy then exits only once no connection is active (Istio 1.12+, pilot/cmd/pilot-agent/options/options.go@1.12.9).`,
+      `Set as istio-proxy env because ${proxy.evidence}; proxyMetadata in ${PROXY_CONFIG_ANNOTATION}` +
+        ` becomes env only at injection.`,
       M.explanation,
       W,
     ].join('\n');
@@ -129,12 +137,17 @@ export function istioRenderInjected(
   if (D.value > (own('drainDuration') ?? ISTIO_DEFAULT_DRAIN_DURATION_SECONDS)) {
     durations['drainDuration'] = formatGoDurationSeconds(D.value);
     lines.push(
-      `drainDuration "${D.value}s": ${D.formula}; Envoy closes the sidecar's inbound listeners after drainDuration, which must not come before the load balancer stops sending.`,
+      `drainDuration "${D.value}s": ${D.formula}; Envoy closes the sidecar's ` +
+        `inbound listeners after drainDuration, which must not come before the ` +
+        `load balancer stops sending.`,
       D.explanation,
     );
   }
   if (Object.keys(durations).length > 0) {
-    const where = `Written into PROXY_CONFIG on istio-proxy because ${proxy.evidence}; pilot-agent reads it, then applies ${PROXY_CONFIG_ANNOTATION} over it (pilot/cmd/pilot-agent/config/config.go@1.28.10).`;
+    const where =
+      `Written into PROXY_CONFIG on istio-proxy because ${proxy.evidence}; ` +
+      `pilot-agent reads it, then applies ${PROXY_CONFIG_ANNOTATION} over it ` +
+      `(pilot/cmd/pilot-agent/config/config.go@1.28.10).`;
     changes.push({
       path: envPath,
       value: setProxyConfigEnvFields(envText, durations)!,
@@ -152,7 +165,10 @@ export function istioRenderInjected(
         path: workload.at('metadata', 'annotations', PROXY_CONFIG_ANNOTATION),
         value: text,
         reason: [
-          `${inAnnotation.join(', ')} also set here: pilot-agent applies this annotation over PROXY_CONFIG (pilot/cmd/pilot-agent/config/config.go@1.28.10), so it must say the same.`,
+          `${inAnnotation.join(', ')} also set here: pilot-agent applies this ` +
+            `annotation over PROXY_CONFIG ` +
+            `(pilot/cmd/pilot-agent/config/config.go@1.28.10), so it must say the ` +
+            `same.`,
           ...lines,
         ].join('\n'),
       });

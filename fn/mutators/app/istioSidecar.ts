@@ -1,6 +1,7 @@
 /**
  * Istio: make istio-proxy outlive the app (istio/istio#7136, #10112, #36640). Native mode pins
- * the pod's `sidecar.istio.io/nativeSidecar: "true"` and nothing else (no drain setting acts there);
+ * the pod's `sidecar.istio.io/nativeSidecar: "true"` and nothing else (no drain setting acts
+ * there);
  * classic mode merges drain settings into `proxy.istio.io/config`, inbound listeners open for the
  * drain window included.
  * Never a `lifecycle` on istio-proxy: an exec preStop replaces Istio's own native drain hook and
@@ -41,8 +42,15 @@ export function istioSidecar(
   const W = drainWindowSource(timing);
   if (choice.mode === 'native') {
     const reason = [
-      `Native sidecar: Kubernetes stops istio-proxy only after every app container has exited (KEP-753), so the proxy outlives the app's preStop (S = ${timing.pod.preStopSeconds.value} s) and its last requests (R = ${timing.inputs.maxRequest.value} s) with no proxy timer to size.`,
-      `Pinned per pod because from Istio 1.27 the default depends on every node's kubelet version (pkg/kube/inject/webhook.go@1.27.0 DetectNativeSidecar), which render time cannot see. Mode: ${choice.why}.`,
+      `Native sidecar: Kubernetes stops istio-proxy only after every app ` +
+        `container has exited (KEP-753), so the proxy outlives the app's ` +
+        `preStop (S = ${timing.pod.preStopSeconds.value} s) and its last ` +
+        `requests (R = ${timing.inputs.maxRequest.value} s) with no proxy ` +
+        `timer to size.`,
+      `Pinned per pod because from Istio 1.27 the default depends on every ` +
+        `node's kubelet version (pkg/kube/inject/webhook.go@1.27.0 ` +
+        `DetectNativeSidecar), which render time cannot see. Mode: ${choice.why}` +
+        `.`,
       W,
     ].join('\n');
     changes.push({
@@ -52,7 +60,11 @@ export function istioSidecar(
     });
   } else if (choice.pinClassic) {
     const reason = [
-      `Pinned classic: ${choice.why}. Left open, Istio ${spec.istioVersion} would inject a native sidecar when every kubelet is ≥ 1.33 (pkg/kube/inject/webhook.go@1.27.0), where the classic drain settings below do nothing (after the native preStop's drain, pilot-agent exits at once on SIGTERM: pkg/envoy/agent.go@1.27.0 terminate).`,
+      `Pinned classic: ${choice.why}. Left open, Istio ${spec.istioVersion} ` +
+        `would inject a native sidecar when every kubelet is ≥ 1.33 ` +
+        `(pkg/kube/inject/webhook.go@1.27.0), where the classic drain settings ` +
+        `below do nothing (after the native preStop's drain, pilot-agent exits ` +
+        `at once on SIGTERM: pkg/envoy/agent.go@1.27.0 terminate).`,
       W,
     ].join('\n');
     changes.push({
@@ -65,7 +77,8 @@ export function istioSidecar(
     // Nothing in proxy.istio.io/config to size: Istio's native preStop (`pilot-agent request POST
     // drain`, injection-template.yaml@1.24.0…@1.30.0) drains the inbound listeners with skip_exit
     // (pkg/envoy/agent.go DrainNow → Drain(true), pkg/envoy/admin.go@1.24.0 `&skip_exit`), so Envoy
-    // never closes them and drainDuration does not end the accepting; on SIGTERM, after the app, the
+    // never closes them and drainDuration does not end the accepting; on SIGTERM, after the app,
+    // the
     // agent exits at once (agent.go terminate: "already drained"), so terminationDrainDuration,
     // EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION do nothing either.
     return { mode: choice.mode, changes, findings, usesSidecarWait: false };
@@ -77,7 +90,9 @@ export function istioSidecar(
     findings.push({
       severity: 'warning',
       code: 'PROXY_CONFIG_UNREADABLE',
-      message: `${PROXY_CONFIG_ANNOTATION} was left as it is because ${reading.problem}; istio-proxy may stop before the app has drained (classic sidecar).`,
+      message:
+        `${PROXY_CONFIG_ANNOTATION} was left as it is because ${reading.problem}` +
+        `; istio-proxy may stop before the app has drained (classic sidecar).`,
       path,
     });
     return { mode: choice.mode, changes, findings, usesSidecarWait: false };
@@ -96,7 +111,10 @@ export function istioSidecar(
       findings.push({
         severity: 'warning',
         code: 'PROXY_CONFIG_UNREADABLE',
-        message: `${PROXY_CONFIG_ANNOTATION} could not be merged into without changing other keys; it was left as it is, so istio-proxy may stop before the app has drained.`,
+        message:
+          `${PROXY_CONFIG_ANNOTATION} could not be merged into without changing ` +
+          `other keys; it was left as it is, so istio-proxy may stop before the ` +
+          `app has drained.`,
         path,
       });
       return { mode: choice.mode, changes, findings, usesSidecarWait: false };

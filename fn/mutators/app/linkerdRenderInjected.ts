@@ -27,7 +27,9 @@ export function linkerdRenderInjected(
     findings.push({
       severity: 'info',
       code: 'RENDER_INJECTED',
-      message: `${proxy.evidence}: Kubernetes stops it only after every app container has exited (KEP-753); nothing written.`,
+      message:
+        `${proxy.evidence}: Kubernetes stops it only after every app container ` +
+        `has exited (KEP-753); nothing written.`,
     });
     return { mode: 'native', changes: [], findings, usesSidecarWait: false };
   }
@@ -35,7 +37,11 @@ export function linkerdRenderInjected(
     findings.push({
       severity: 'info',
       code: 'RENDER_INJECTED',
-      message: `${proxy.evidence} as a classic sidecar: sidecarMode native cannot be had by annotation after injection; classic settings were written. Re-run linkerd inject with the native-sidecar annotation to change that.`,
+      message:
+        `${proxy.evidence} as a classic sidecar: sidecarMode native cannot be ` +
+        `had by annotation after injection; classic settings were written. ` +
+        `Re-run linkerd inject with the native-sidecar annotation to change ` +
+        `that.`,
     });
   }
   const T = timing.pod.sidecarOutlivesSeconds;
@@ -48,12 +54,17 @@ export function linkerdRenderInjected(
     findings.push({
       severity: 'warning',
       code: 'RENDER_INJECTED',
-      message: `${proxy.evidence}: linkerd-proxy already has a preStop hook of unknown length; left as it is, so linkerd-proxy may stop before the app has finished.`,
+      message:
+        `${proxy.evidence}: linkerd-proxy already has a preStop hook of ` +
+        `unknown length; left as it is, so linkerd-proxy may stop before the ` +
+        `app has finished.`,
     });
     return { mode: 'classic', changes: [], findings, usesSidecarWait: false };
   }
   const reason = [
-    `${T.formula} (G = ${timing.pod.graceSeconds.value}): what linkerd inject writes for proxy-wait-before-exit-seconds, a preStop sleep on linkerd-proxy (charts/partials/templates/_proxy.tpl@version-2.18).`,
+    `${T.formula} (G = ${timing.pod.graceSeconds.value}): what linkerd ` +
+      `inject writes for proxy-wait-before-exit-seconds, a preStop sleep on ` +
+      `linkerd-proxy (charts/partials/templates/_proxy.tpl@version-2.18).`,
     `Written on the container because ${proxy.evidence}; the annotation is read only at injection.`,
     T.explanation,
     drainWindowSource(timing),

@@ -1,6 +1,7 @@
 /**
  * App containers' preStop hooks: how long an existing one sleeps, and the hook to add where there
- * is none (docs/background.md#kubernetes-pod-termination: the endpoint removal races the kubelet's SIGTERM, so the app must keep
+ * is none (docs/background.md#kubernetes-pod-termination: the endpoint removal races the kubelet's
+ * SIGTERM, so the app must keep
  * serving for the drain window S = W before it is asked to stop).
  */
 import type { Spec } from '../../config/schema.ts';
@@ -25,21 +26,31 @@ export function newPreStop(seconds: number, spec: Spec): NewPreStop {
   if (chosen.mechanism === 'sleep-action') {
     return {
       hook: chosen.hook,
-      mechanism: `Kubernetes sleep action: beta and on by default from ${SLEEP_ACTION_SINCE} (KEP-3960), target Kubernetes ${version}; needs no sleep binary in the image.`,
+      mechanism:
+        `Kubernetes sleep action: beta and on by default from ${SLEEP_ACTION_SINCE}` +
+        ` (KEP-3960), target Kubernetes ${version}; needs no sleep binary in ` +
+        `the image.`,
     };
   }
   if (chosen.mechanism === 'exec-sleep') {
     return {
       hook: chosen.hook,
-      mechanism: `exec sleep: Kubernetes ${version} has no sleep action on by default (from ${SLEEP_ACTION_SINCE}, KEP-3960); app.imageHasShell says the image has sleep.`,
+      mechanism:
+        `exec sleep: Kubernetes ${version} has no sleep action on by default ` +
+        `(from ${SLEEP_ACTION_SINCE}, KEP-3960); app.imageHasShell says the ` +
+        `image has sleep.`,
     };
   }
   return {
     hook: undefined,
     problem:
-      `Kubernetes ${version} has no preStop sleep action on by default (on from ${SLEEP_ACTION_SINCE}, KEP-3960) and ` +
-      `app.imageHasShell is false (distroless images have no sleep binary, istio/istio#47779), so no preStop was added: ` +
-      `the container gets SIGTERM while endpoints may still route to it for ${seconds} s. Set app.imageHasShell: true ` +
-      `(--app-image-has-shell) if the image has sleep, or target Kubernetes ${SLEEP_ACTION_SINCE}+.`,
+      `Kubernetes ${version} has no preStop sleep action on by default (on ` +
+      `from ${SLEEP_ACTION_SINCE}, KEP-3960) and ` +
+      (`app.imageHasShell is false (distroless images have no sleep binary, ` +
+        `istio/istio#47779), so no preStop was added: `) +
+      (`the container gets SIGTERM while endpoints may still route to it for ${seconds}` +
+        ` s. Set app.imageHasShell: true `) +
+      (`(--app-image-has-shell) if the image has sleep, or target Kubernetes ${SLEEP_ACTION_SINCE}` +
+        `+.`),
   };
 }

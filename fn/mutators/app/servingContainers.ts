@@ -1,7 +1,8 @@
 /**
  * Which app containers serve traffic and so need a preStop delay (issue #5): those that declare
  * ports, and those a Service in the stream sends traffic to; or exactly the names config lists.
- * Mesh proxies are never among them: their lifecycle belongs to the mesh (docs/background.md#istio).
+ * Mesh proxies are never among them: their lifecycle belongs to the mesh
+ * (docs/background.md#istio).
  */
 import type { ProposedFinding } from '../types.ts';
 import type { MutatorContext } from '../types.ts';
@@ -38,7 +39,9 @@ export function servingContainers(workload: Workload, context: MutatorContext): 
         findings.push({
           severity: 'warning',
           code: 'PROXY_NOT_SERVING_CONTAINER',
-          message: `app.servingContainers names ${name}, a mesh proxy: its lifecycle belongs to the mesh and is never changed; ignored.`,
+          message:
+            `app.servingContainers names ${name}, a mesh proxy: its lifecycle ` +
+            `belongs to the mesh and is never changed; ignored.`,
         });
       } else if (apps.some((c) => c.name === name)) {
         why.set(name, 'named in app.servingContainers');
@@ -65,7 +68,9 @@ export function servingContainers(workload: Workload, context: MutatorContext): 
         findings.push({
           severity: 'info',
           code: 'SERVICE_PORT_NAME_UNMATCHED',
-          message: `${what} targets port name ${target}, which no app container declares: Kubernetes sends that port no traffic.`,
+          message:
+            `${what} targets port name ${target}, which no app container declares: ` +
+            `Kubernetes sends that port no traffic.`,
         });
       } else if (apps.length === 1) {
         // Declaring a port is informational: traffic to an undeclared port still reaches the one
@@ -84,7 +89,10 @@ export function servingContainers(workload: Workload, context: MutatorContext): 
         findings.push({
           severity: 'info',
           code: 'SERVICE_PORT_UNDECLARED',
-          message: `${what} sends port ${String(target)} to the pods, but no container declares it; every app container gets the preStop delay. List the ones that serve in app.servingContainers.`,
+          message:
+            `${what} sends port ${String(target)} to the pods, but no container ` +
+            `declares it; every app container gets the preStop delay. List the ` +
+            `ones that serve in app.servingContainers.`,
         });
       }
     }

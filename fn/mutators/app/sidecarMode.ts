@@ -28,7 +28,8 @@ export interface SidecarOutcome {
   readonly mode: SidecarMode;
   readonly changes: ProposedChange[];
   readonly findings: ProposedFinding[];
-  /** True when the proxy's life is bounded by S + R, which must then stay below G (the plan's check). */
+  /** True when the proxy's life is bounded by S + R, which must then stay below G (the plan's
+   * check). */
   readonly usesSidecarWait: boolean;
 }
 
@@ -41,7 +42,8 @@ export interface ModeChoice {
   readonly pinClassic: boolean;
 }
 
-/** Returns the sidecar mode for one mesh of one pod. `pod` is the pod's own native annotation, if set. */
+/** Returns the sidecar mode for one mesh of one pod. `pod` is the pod's own native annotation, if
+ * set. */
 export function chooseSidecarMode(
   spec: Spec,
   mesh: MeshName,
@@ -62,7 +64,9 @@ export function chooseSidecarMode(
       {
         severity: 'warning',
         code: 'NATIVE_SIDECAR_UNSUPPORTED',
-        message: `${asked} asks for a native ${name} sidecar, but ${missing.join(' and ')}; classic sidecar settings were used instead.`,
+        message:
+          `${asked} asks for a native ${name} sidecar, but ${missing.join(' and ')}` +
+          `; classic sidecar settings were used instead.`,
       },
     ]);
   if (pod && !pod.native) return classic(`${pod.evidence} (the pod's own choice)`);
@@ -94,10 +98,12 @@ export function chooseSidecarMode(
     };
   if (meshNative)
     return classic(
-      `sidecarMode auto: ${name} would inject native sidecars by itself, but ${missing.join(' and ')}: classic, pinned`,
+      `sidecarMode auto: ${name} would inject native sidecars by itself, but ${missing.join(' and ')}` +
+        `: classic, pinned`,
     );
   return classic(
-    `sidecarMode auto: ${name} itself runs classic sidecars at ${versions} (${autoNativeRule(mesh)})`,
+    `sidecarMode auto: ${name} itself runs classic sidecars at ${versions} ` +
+      `(${autoNativeRule(mesh)})`,
   );
 }
 

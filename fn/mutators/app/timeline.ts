@@ -24,7 +24,8 @@ import {
 import type { Timeline, Traffic } from '../../explanation/timeline.ts';
 import { ISTIO_PROXY, LINKERD_PROXY } from '../../workloads/meshProxies.ts';
 
-/** What an app's shutdown depends on: its serving containers and the mesh proxies in front of them. */
+/** What an app's shutdown depends on: its serving containers and the mesh proxies in front of them.
+ * */
 export interface AppState {
   readonly grace: Valued<number>;
   readonly containers: ReadonlyArray<{ readonly name: string; readonly preStop: PreStopRead }>;
@@ -57,7 +58,8 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
     drawing.event(
       app.sigterm,
       app.name,
-      `SIGTERM${app.hookCut ? ' (preStop cut at the grace deadline)' : app.preStop.seconds === 0 ? ' (no preStop)' : ' after preStop'}: stops accepting, finishes requests in flight`,
+      `SIGTERM${app.hookCut ? ' (preStop cut at the grace deadline)' : app.preStop.seconds === 0 ? ' (no preStop)' : ' after preStop'}` +
+        `: stops accepting, finishes requests in flight`,
     );
   }
   /** An app container's work when inbound connections stop reaching it at `acceptCap`. */
@@ -92,7 +94,9 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
       terminationDrainSeconds: TDD,
     } = state.istio.drain;
     const close = D.value;
-    const closed = `istio-proxy closed its inbound listeners at t=${close} (drainDuration ${secondsText(D.value)})`;
+    const closed =
+      `istio-proxy closed its inbound listeners at t=${close} (drainDuration ${secondsText(D.value)}` +
+      `)`;
     let proxy: Proxy;
     if (state.istio.kind.value === 'native') {
       // Istio's native preStop drains with skip_exit: Envoy never closes the listeners, and on
@@ -101,13 +105,16 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
       drawing.event(
         0,
         ISTIO_PROXY,
-        "native sidecar: Istio's own preStop drains the inbound listeners with skip_exit (still accepting, with Connection: close; Envoy never closes them)",
+        "native sidecar: Istio's own preStop drains the inbound listeners with " +
+          'skip_exit (still accepting, with Connection: close; Envoy never ' +
+          'closes them)',
       );
       const gone = appsEnd(Number.POSITIVE_INFINITY);
       drawing.event(
         gone,
         ISTIO_PROXY,
-        'SIGTERM once every app container has exited (native sidecar); exits at once, already drained',
+        'SIGTERM once every app container has exited (native sidecar); exits ' +
+          'at once, already drained',
       );
       proxy = {
         name: ISTIO_PROXY,
@@ -120,14 +127,16 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
       drawing.event(
         0,
         ISTIO_PROXY,
-        'SIGTERM (classic sidecar, no preStop): readiness fails; pilot-agent drains the inbound listeners (still accepting, with Connection: close)',
+        'SIGTERM (classic sidecar, no preStop): readiness fails; pilot-agent ' +
+          'drains the inbound listeners (still accepting, with Connection: close)',
       );
       const earliest = Math.min(M.value, G);
       const gone = Math.min(G, Math.max(earliest, appsEnd(close)));
       drawing.event(
         earliest,
         ISTIO_PROXY,
-        `MINIMUM_DRAIN_DURATION (${secondsText(M.value)}) over: exits at the first second with no active connection`,
+        `MINIMUM_DRAIN_DURATION (${secondsText(M.value)}) over: exits at the ` +
+          `first second with no active connection`,
       );
       if (gone > earliest)
         drawing.event(gone, ISTIO_PROXY, 'exits: the app has no connection left');
@@ -138,7 +147,9 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
           exposed,
           'risk',
           'early-exit',
-          `istio-proxy may exit at any quiet second after MINIMUM_DRAIN_DURATION (${secondsText(M.value)}) while new connections may still arrive ${traffic.sender} → connections refused`,
+          `istio-proxy may exit at any quiet second after MINIMUM_DRAIN_DURATION ` +
+            `(${secondsText(M.value)}) while new connections may still arrive ${traffic.sender}` +
+            ` → connections refused`,
         );
       }
       proxy = {
@@ -152,13 +163,15 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
       drawing.event(
         0,
         ISTIO_PROXY,
-        'SIGTERM (classic sidecar, no preStop): readiness fails; pilot-agent drains the inbound listeners (still accepting, with Connection: close)',
+        'SIGTERM (classic sidecar, no preStop): readiness fails; pilot-agent ' +
+          'drains the inbound listeners (still accepting, with Connection: close)',
       );
       const gone = Math.min(TDD.value, G);
       drawing.event(
         gone,
         ISTIO_PROXY,
-        `terminationDrainDuration (${secondsText(TDD.value)}) over: pilot-agent kills Envoy; istio-proxy is gone`,
+        `terminationDrainDuration (${secondsText(TDD.value)}) over: ` +
+          `pilot-agent kills Envoy; istio-proxy is gone`,
       );
       proxy = {
         name: ISTIO_PROXY,
@@ -168,7 +181,8 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
         why:
           close < gone
             ? closed
-            : `istio-proxy is gone at t=${gone} (terminationDrainDuration ${secondsText(TDD.value)})`,
+            : `istio-proxy is gone at t=${gone} (terminationDrainDuration ${secondsText(TDD.value)}` +
+              `)`,
       };
     }
     if (state.istio.kind.value !== 'native' && close < proxy.gone)
@@ -201,12 +215,14 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
         drawing.event(
           0,
           LINKERD_PROXY,
-          `preStop sleep ${secondsText(wait)} (proxy-wait-before-exit-seconds) starts; keeps proxying`,
+          `preStop sleep ${secondsText(wait)} (proxy-wait-before-exit-seconds) ` +
+            `starts; keeps proxying`,
         );
       drawing.event(
         sigterm,
         LINKERD_PROXY,
-        `SIGTERM${wait > 0 ? ' after its preStop' : ' (classic sidecar, no wait)'}: linkerd-proxy shuts down`,
+        `SIGTERM${wait > 0 ? ' after its preStop' : ' (classic sidecar, no wait)'}` +
+          `: linkerd-proxy shuts down`,
       );
       proxies.push({
         name: LINKERD_PROXY,
@@ -228,13 +244,15 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
         acceptUntil < app.sigterm ? proxies.find((p) => p.acceptUntil === acceptUntil) : undefined;
       const why = limiting
         ? limiting.why
-        : `${app.name} got SIGTERM at t=${app.sigterm}${app.preStop.seconds === 0 ? ' (no preStop)' : ''} and stopped accepting`;
+        : `${app.name} got SIGTERM at t=${app.sigterm}${app.preStop.seconds === 0 ? ' (no preStop)' : ''}` +
+          ` and stopped accepting`;
       drawing.window(
         acceptUntil,
         W,
         'fail',
         'refused',
-        `new connections for ${app.name} still arrive ${traffic.sender}, but ${why} → connections refused`,
+        `new connections for ${app.name} still arrive ${traffic.sender}, but ${why}` +
+          ` → connections refused`,
       );
     }
     if (app.kill < workDone) {
@@ -243,7 +261,9 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
         workDone,
         'fail',
         'cut',
-        `SIGKILL at the grace deadline cuts ${app.name}'s requests in flight; the last one accepted at t=${lastAccepted} needs until t=${workDone} (R = ${secondsText(R)})`,
+        `SIGKILL at the grace deadline cuts ${app.name}'s requests in flight; ` +
+          `the last one accepted at t=${lastAccepted} needs until t=${workDone} ` +
+          `(R = ${secondsText(R)})`,
       );
     }
     const servedUntil = Math.min(workDone, app.kill);
@@ -253,7 +273,9 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
         servedUntil,
         'fail',
         'proxy-gone',
-        `${proxy.name} is gone at t=${proxy.gone} while ${app.name} still serves until t=${servedUntil} → requests in flight lose their connection and the app's outbound calls fail`,
+        `${proxy.name} is gone at t=${proxy.gone} while ${app.name} still ` +
+          `serves until t=${servedUntil} → requests in flight lose their ` +
+          `connection and the app's outbound calls fail`,
       );
     }
     drawing.window(

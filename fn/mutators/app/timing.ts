@@ -23,7 +23,8 @@ export interface AppPlan {
   readonly sidecar: 'native' | 'classic' | 'none';
   readonly mesh: MeshMembership;
   readonly servingContainers: readonly string[];
-  /** The grace period the pods will have: the plan's G, or the Kubernetes default when that covers it. */
+  /** The grace period the pods will have: the plan's G, or the Kubernetes default when that covers
+   * it. */
   readonly effectiveGraceSeconds: number;
 }
 
@@ -33,7 +34,8 @@ export interface ServingHook {
   readonly existing: PreStopLength | undefined;
 }
 
-/** The pod's plan, each container's plan, and findings: input notes, per-hook and per-pod checks. */
+/** The pod's plan, each container's plan, and findings: input notes, per-hook and per-pod checks.
+ * */
 export interface AppTiming {
   readonly inputs: TimingInputs;
   readonly pod: TimingPlan;
@@ -99,11 +101,13 @@ export function planAppTiming(
       const cut = effectiveBefore <= hook.existing;
       findings.push({
         // Warning when the hook itself cannot finish (the API server rejects a sleep action longer
-        // than the grace period; an exec sleep is killed): the source chart is broken, not just tight.
+        // than the grace period; an exec sleep is killed): the source chart is broken, not just
+        // tight.
         severity: cut ? 'warning' : 'info',
         code: 'GRACE_BELOW_OWN_PRESTOP',
         message:
-          `Container ${hook.name}'s own preStop sleeps ${hook.existing} s but terminationGracePeriodSeconds is ${grace}: ` +
+          `Container ${hook.name}'s own preStop sleeps ${hook.existing} s but ` +
+          `terminationGracePeriodSeconds is ${grace}: ` +
           (cut
             ? 'the hook itself is cut short. '
             : 'the app has too little time left to finish its requests. ') +

@@ -11,9 +11,11 @@
  *    ref without one means `default`: internal/provider/kubernetes/controller.go@v1.7.0
  *    processGatewayClassParamsRef; at v1.0.0 the EnvoyProxy had to be in Envoy Gateway's own
  *    namespace: controller.go@v1.0.0 processParamsRef),
- * 3. the EnvoyGateway config's default `envoyProxy` spec (from v1.7.0: api/v1alpha1/envoygateway_types.go@v1.7.0).
+ * 3. the EnvoyGateway config's default `envoyProxy` spec (from v1.7.0:
+ * api/v1alpha1/envoygateway_types.go@v1.7.0).
  * A more specific EnvoyProxy replaces the less specific ones entirely unless its `mergeType` says
- * otherwise (mergeType from v1.8.0: api/v1alpha1/envoyproxy_types.go@v1.8.0; before it, always replace).
+ * otherwise (mergeType from v1.8.0: api/v1alpha1/envoyproxy_types.go@v1.8.0; before it, always
+ * replace).
  */
 import { kubeObjectRef } from '../../timing/kubeObject.ts';
 import type { KubeObject } from '../../core/kubeObject.ts';
@@ -49,7 +51,8 @@ export interface ShutdownTarget {
 }
 
 export interface Attachments {
-  /** Every EnvoyProxy in the stream (any of them may serve a class or Gateway outside it), then the default spec when given. */
+  /** Every EnvoyProxy in the stream (any of them may serve a class or Gateway outside it), then the
+   * default spec when given. */
   readonly targets: readonly ShutdownTarget[];
   /** Per Gateway: about its EnvoyProxy being absent, or replacing the class's. */
   readonly findings: ReadonlyArray<{
@@ -69,7 +72,8 @@ export function envoyProxyLocation(object: KubeObject): SpecLocation {
 
 /**
  * The default EnvoyProxy spec in the controller's config: the ConfigMap the gateway-helm chart
- * renders (`envoy-gateway-config`, key `envoy-gateway.yaml`, charts/gateway-helm/templates/envoy-gateway-config.yaml@v1.9.0)
+ * renders (`envoy-gateway-config`, key `envoy-gateway.yaml`,
+ * charts/gateway-helm/templates/envoy-gateway-config.yaml@v1.9.0)
  * holds an `EnvoyGateway` document; `config` is that document parsed. Paths are from its root.
  */
 export function defaultSpecLocation(
@@ -85,7 +89,9 @@ export function defaultSpecLocation(
   )
     return undefined;
   return {
-    label: `the default EnvoyProxy spec (envoyProxy) of the EnvoyGateway config in ConfigMap ${kubeObjectRef(configMap)}`,
+    label:
+      `the default EnvoyProxy spec (envoyProxy) of the EnvoyGateway config ` +
+      `in ConfigMap ${kubeObjectRef(configMap)}`,
     spec: document.envoyProxy,
     specPath: ['envoyProxy'],
   };
@@ -182,8 +188,10 @@ function notInStream(who: string, what: string, path?: readonly string[]): Envoy
     severity: 'warning',
     code: 'EG_ENVOYPROXY_NOT_IN_STREAM',
     message:
-      `${who}: ${what}, which is not in this input, so its shutdown settings cannot be checked or set here. ` +
-      `Render it together with the Gateway, or set its spec.shutdown (minDrainDuration, drainTimeout) where it is kept.`,
+      `${who}: ${what}, which is not in this input, so its shutdown settings ` +
+      `cannot be checked or set here. ` +
+      (`Render it together with the Gateway, or set its spec.shutdown ` +
+        `(minDrainDuration, drainTimeout) where it is kept.`),
     ...(path ? { path } : {}),
   };
 }
@@ -198,9 +206,11 @@ function replacesClass(
     severity: 'info',
     code: 'EG_GATEWAY_PROXY_REPLACES_CLASS',
     message:
-      `${who} uses EnvoyProxy ${kubeObjectRef(own)} through spec.infrastructure.parametersRef; without mergeType it replaces the ` +
+      `${who} uses EnvoyProxy ${kubeObjectRef(own)} through ` +
+      `spec.infrastructure.parametersRef; without mergeType it replaces the ` +
       `class's EnvoyProxy ${classNamespace ? `${scalarText(classNamespace)}/` : ''}${scalarText(className)} entirely ` +
-      `(internal/gatewayapi/contexts.go@v1.9.0), so that one's shutdown and envoyService settings do not apply to this Gateway; ` +
+      (`(internal/gatewayapi/contexts.go@v1.9.0), so that one's shutdown and ` +
+        `envoyService settings do not apply to this Gateway; `) +
       `its own are planned.`,
   };
 }
@@ -210,10 +220,16 @@ function noEnvoyProxy(who: string): EnvoyGatewayFinding {
     severity: 'warning',
     code: 'EG_NO_ENVOYPROXY',
     message:
-      `${who}: neither the Gateway (spec.infrastructure.parametersRef) nor its GatewayClass (spec.parametersRef) points at an ` +
-      `EnvoyProxy, so its proxies drain with Envoy Gateway's defaults (minDrainDuration ${DEFAULT_MIN_DRAIN_SECONDS} s, drainTimeout ${DEFAULT_DRAIN_TIMEOUT_SECONDS} s: ` +
-      `internal/cmd/envoy.go@v1.9.0), which do not cover a load balancer that keeps sending for longer. Add an EnvoyProxy ` +
-      `(apiVersion gateway.envoyproxy.io/v1alpha1) with spec.shutdown and point the GatewayClass's spec.parametersRef ` +
-      `(group gateway.envoyproxy.io, kind EnvoyProxy, name, namespace) at it; kube-graceful then sets minDrainDuration and drainTimeout.`,
+      `${who}: neither the Gateway (spec.infrastructure.parametersRef) nor ` +
+      `its GatewayClass (spec.parametersRef) points at an ` +
+      (`EnvoyProxy, so its proxies drain with Envoy Gateway's defaults ` +
+        `(minDrainDuration ${DEFAULT_MIN_DRAIN_SECONDS} s, drainTimeout ${DEFAULT_DRAIN_TIMEOUT_SECONDS}` +
+        ` s: `) +
+      (`internal/cmd/envoy.go@v1.9.0), which do not cover a load balancer ` +
+        `that keeps sending for longer. Add an EnvoyProxy `) +
+      (`(apiVersion gateway.envoyproxy.io/v1alpha1) with spec.shutdown and ` +
+        `point the GatewayClass's spec.parametersRef `) +
+      (`(group gateway.envoyproxy.io, kind EnvoyProxy, name, namespace) at ` +
+        `it; kube-graceful then sets minDrainDuration and drainTimeout.`),
   };
 }

@@ -7,7 +7,8 @@ import { parseGoDurationSeconds } from '../../timing/durations.ts';
 import { MAX_DURATION_COMPONENT } from './facts.ts';
 import { scalarText } from '../../core/scalarText.ts';
 
-/** A field's value as read: absent, whole seconds (rounded up), or text Envoy Gateway would refuse. */
+/** A field's value as read: absent, whole seconds (rounded up), or text Envoy Gateway would refuse.
+ * */
 export type ReadDuration =
   | { readonly kind: 'absent' }
   | { readonly kind: 'seconds'; readonly seconds: number; readonly text: string }
@@ -24,7 +25,8 @@ export function readDuration(value: unknown): ReadDuration {
     : { kind: 'seconds', seconds: Math.ceil(seconds), text };
 }
 
-/** Formats whole seconds as "Ns", or as hours, minutes and seconds when N has more than five digits. */
+/** Formats whole seconds as "Ns", or as hours, minutes and seconds when N has more than five
+ * digits. */
 export function formatDuration(seconds: number): string {
   if (!Number.isSafeInteger(seconds) || seconds < 0) {
     throw new RangeError(

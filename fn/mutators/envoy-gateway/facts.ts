@@ -4,10 +4,14 @@
  * nothing here is rendered by a chart.
  */
 
-/** spec.controllerName of a GatewayClass Envoy Gateway serves (examples/kubernetes/quickstart.yaml@v1.9.0; the chart's config.envoyGateway.gateway.controllerName). */
+/** spec.controllerName of a GatewayClass Envoy Gateway serves
+ * (examples/kubernetes/quickstart.yaml@v1.9.0; the chart's
+ * config.envoyGateway.gateway.controllerName). */
 export const ENVOY_GATEWAY_CONTROLLER = 'gateway.envoyproxy.io/gatewayclass-controller';
 
-/** Group and kind a parametersRef must carry to name an EnvoyProxy (api/v1alpha1/envoyproxy_types.go@v1.9.0, internal/gatewayapi/contexts.go@v1.9.0 attachEnvoyProxy). */
+/** Group and kind a parametersRef must carry to name an EnvoyProxy
+ * (api/v1alpha1/envoyproxy_types.go@v1.9.0, internal/gatewayapi/contexts.go@v1.9.0
+ * attachEnvoyProxy). */
 export const ENVOY_PROXY_GROUP = 'gateway.envoyproxy.io';
 export const ENVOY_PROXY_KIND = 'EnvoyProxy';
 

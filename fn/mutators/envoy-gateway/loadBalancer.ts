@@ -42,7 +42,8 @@ export function recognizeEnvoyServiceLoadBalancer(location: SpecLocation): LoadB
   return recognizeServiceLoadBalancer(generated);
 }
 
-/** The drain window W and the target group's deregistration settings, as the timing model takes them. */
+/** The drain window W and the target group's deregistration settings, as the timing model takes
+ * them. */
 export function loadBalancerInputs(
   recognized: LoadBalancerRecognition,
 ): Pick<TimingInputs, 'drainWindow' | 'loadBalancer'> {

@@ -10,7 +10,8 @@ import { ENVOY_PROXY_GROUP, ENVOY_PROXY_KIND } from './facts.ts';
 interface ShutdownConfig {
   drainTimeout?: unknown;
   minDrainDuration?: unknown;
-  /** v1.9.0+: Envoy's health checks fail this long after the drain starts (internal/cmd/envoy/shutdown_manager.go@v1.9.0). */
+  /** v1.9.0+: Envoy's health checks fail this long after the drain starts
+   * (internal/cmd/envoy/shutdown_manager.go@v1.9.0). */
   healthCheckFailureDelay?: unknown;
 }
 
@@ -26,7 +27,8 @@ interface EnvoyServiceSpec {
   loadBalancerClass?: unknown;
 }
 
-/** EnvoyProxy.spec, or the default spec in the EnvoyGateway config (field `envoyProxy`, v1.7.0+). */
+/** EnvoyProxy.spec, or the default spec in the EnvoyGateway config (field `envoyProxy`, v1.7.0+).
+ * */
 export interface EnvoyProxySpec {
   shutdown?: ShutdownConfig | null;
   mergeType?: unknown;
@@ -40,7 +42,8 @@ export interface EnvoyProxySpec {
   } | null;
 }
 
-/** Where an EnvoyProxy spec sits: the object it is in and the path of the spec from that object's root. */
+/** Where an EnvoyProxy spec sits: the object it is in and the path of the spec from that object's
+ * root. */
 export interface SpecLocation {
   /** `EnvoyProxy ns/name`, or `EnvoyGateway config in ConfigMap ns/name`: for messages. */
   readonly label: string;

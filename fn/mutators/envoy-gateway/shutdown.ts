@@ -103,7 +103,9 @@ export function planShutdown(
           ? timing.drainWindow
           : {
               value: H + W,
-              source: `${HEALTH_CHECK_FAILURE_DELAY} ${H} s + W ${W} s (${timing.drainWindow.source})`,
+              source:
+                `${HEALTH_CHECK_FAILURE_DELAY} ${H} s + W ${W} s (${timing.drainWindow.source}` +
+                `)`,
             },
       maxRequest: timing.maxRequest,
       buffer: timing.buffer,
@@ -162,7 +164,8 @@ export function planShutdown(
   const drainTimeout = keepOrRaise(existing.timeout, neededTimeout, {
     formula: `D = M + R + B = ${M} + ${R} + ${B} = ${neededTimeout}`,
     explanation:
-      `A request that arrives as the minimum drain ends must finish (R = ${R} s) before the drain times out, ` +
+      `A request that arrives as the minimum drain ends must finish (R = ${R}` +
+      ` s) before the drain times out, ` +
       `with the buffer B = ${B} s on top.`,
   });
   record(
@@ -214,7 +217,8 @@ function keepOrRaise(
   return { value: needed, ...derived };
 }
 
-/** Adds the change (and, when the user's value is raised, an info finding) unless the manifest already says exactly that. */
+/** Adds the change (and, when the user's value is raised, an info finding) unless the manifest
+ * already says exactly that. */
 function record(
   changes: EnvoyGatewayChange[],
   findings: EnvoyGatewayFinding[],
@@ -242,7 +246,9 @@ function record(
     findings.push({
       severity: 'info',
       code,
-      message: `${location.label} had shutdown.${field} ${existing.kind === 'seconds' ? existing.text : ''} (${current} s): ${why}. It is raised to ${value}.`,
+      message:
+        `${location.label} had shutdown.${field} ${existing.kind === 'seconds' ? existing.text : ''}` +
+        ` (${current} s): ${why}. It is raised to ${value}.`,
       path,
     });
   }
@@ -264,26 +270,37 @@ function planGrace(
     const value = D + GRACE_OVER_DRAIN_TIMEOUT_SECONDS;
     return {
       value,
-      formula: `G = D + ${GRACE_OVER_DRAIN_TIMEOUT_SECONDS} = ${D} + ${GRACE_OVER_DRAIN_TIMEOUT_SECONDS} = ${value} (written by Envoy Gateway)`,
+      formula:
+        `G = D + ${GRACE_OVER_DRAIN_TIMEOUT_SECONDS} = ${D} + ${GRACE_OVER_DRAIN_TIMEOUT_SECONDS}` +
+        ` = ${value} (written by Envoy Gateway)`,
       explanation:
-        "Envoy Gateway sets the proxy pod's terminationGracePeriodSeconds to drainTimeout + 300 s; nothing to write.",
+        "Envoy Gateway sets the proxy pod's terminationGracePeriodSeconds to " +
+        'drainTimeout + 300 s; nothing to write.',
     };
   }
   const needed = D + READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS;
   if (patched.seconds >= needed) {
     return {
       value: patched.seconds,
-      formula: `G = ${patched.seconds} (kept from the ${patched.workloadField} patch) ≥ D + ${READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS} = ${needed}`,
+      formula:
+        `G = ${patched.seconds} (kept from the ${patched.workloadField} patch) ` +
+        `≥ D + ${READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS} = ${needed}`,
       explanation:
-        "The patch's grace period already outlasts the shutdown manager's ready timeout; it is never lowered.",
+        "The patch's grace period already outlasts the shutdown manager's " +
+        'ready timeout; it is never lowered.',
     };
   }
   const derived: Derived = {
     value: needed,
-    formula: `G = D + ${READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS} = ${D} + ${READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS} = ${needed}`,
+    formula:
+      `G = D + ${READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS} = ${D} + ${READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS}` +
+      ` = ${needed}`,
     explanation:
-      `The Envoy container's preStop waits for the shutdown manager up to drainTimeout + ${READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS} s ` +
-      `(its --ready-timeout, internal/infrastructure/kubernetes/proxy/resource.go@v1.9.0); a shorter grace kills Envoy mid-drain.`,
+      `The Envoy container's preStop waits for the shutdown manager up to ` +
+      `drainTimeout + ${READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS} s ` +
+      (`(its --ready-timeout, ` +
+        `internal/infrastructure/kubernetes/proxy/resource.go@v1.9.0); a ` +
+        `shorter grace kills Envoy mid-drain.`),
   };
   changes.push({
     path: patched.path,
@@ -294,8 +311,11 @@ function planGrace(
     severity: 'info',
     code: 'EG_PATCHED_GRACE_BELOW_DRAIN',
     message:
-      `${location.label} patches the proxy's terminationGracePeriodSeconds to ${patched.seconds} s through ${patched.workloadField}.patch, ` +
-      `below drainTimeout ${D} s + ${READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS} s: the pod would be killed before the drain ends. It is raised to ${needed}.`,
+      `${location.label} patches the proxy's terminationGracePeriodSeconds ` +
+      `to ${patched.seconds} s through ${patched.workloadField}.patch, ` +
+      (`below drainTimeout ${D} s + ${READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS}` +
+        ` s: the pod would be killed before the drain ends. It is raised to ${needed}` +
+        `.`),
     path: patched.path,
   });
   return derived;
@@ -323,10 +343,14 @@ function loadBalancerFindings(
       severity: 'warning',
       code: 'LB_DEREGISTRATION_OUTLIVES_GRACE',
       message:
-        `The load balancer's deregistration delay is ${delay.value} s (${delay.source}), longer than the proxy pod's grace period ${grace} s, ` +
-        `and connection termination is off: for ${delay.value - grace} s it keeps routing established connections to a pod that is gone. ` +
-        `Set deregistration_delay.connection_termination.enabled=true, or deregistration_delay.timeout_seconds=${grace}, in the ` +
-        `service.beta.kubernetes.io/aws-load-balancer-target-group-attributes annotation under envoyService.annotations.`,
+        `The load balancer's deregistration delay is ${delay.value} s (${delay.source}` +
+        `), longer than the proxy pod's grace period ${grace} s, ` +
+        (`and connection termination is off: for ${delay.value - grace} s it ` +
+          `keeps routing established connections to a pod that is gone. `) +
+        (`Set deregistration_delay.connection_termination.enabled=true, or ` +
+          `deregistration_delay.timeout_seconds=${grace}, in the `) +
+        (`service.beta.kubernetes.io/aws-load-balancer-target-group-attributes ` +
+          `annotation under envoyService.annotations.`),
     });
   }
   return findings;
@@ -342,8 +366,10 @@ function unreadableFinding(
     severity: 'error',
     code: 'EG_SHUTDOWN_DURATION_UNREADABLE',
     message:
-      `${location.label}: shutdown.${field} ${JSON.stringify(read.kind === 'unreadable' ? read.text : '')} is not a duration Envoy Gateway accepts ` +
-      `(Go duration text such as "60s" or "1m30s"; a bare number is not one: api/v1alpha1/envoyproxy_types.go@v1.9.0). ` +
+      `${location.label}: shutdown.${field} ${JSON.stringify(read.kind === 'unreadable' ? read.text : '')}` +
+      ` is not a duration Envoy Gateway accepts ` +
+      (`(Go duration text such as "60s" or "1m30s"; a bare number is not one: ` +
+        `api/v1alpha1/envoyproxy_types.go@v1.9.0). `) +
       `Write it with a unit, e.g. "${field === DRAIN_TIMEOUT ? '60s' : '10s'}".`,
     path,
   };

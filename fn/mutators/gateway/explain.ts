@@ -117,13 +117,17 @@ export function explainGateway(plan: GatewayPlan, context: ExplainContext): Expl
         ? { symbol: 'T', value: plan.terminationDrainSeconds.value, relation: '≥' }
         : undefined,
     ),
-    // Istio < 1.17 rejects a parentShutdownDuration not above drainDuration (fn/mutators/shared/parentShutdown.ts); shown where either side sets it.
+    // Istio < 1.17 rejects a parentShutdownDuration not above drainDuration
+    // (fn/mutators/shared/parentShutdown.ts); shown where either side sets it.
     ...parentShutdownRows(context, plan),
   ];
   const trafficInputs = traffic(inputs, sender);
   return {
     role: 'gateway',
-    summary: `Istio gateway (${shape === 'injected' ? 'gateway chart, injected' : 'legacy chart, not injected'}), ${plan.mode} mode; Istio ${plan.istio.version} (${plan.istio.source})`,
+    summary:
+      `Istio gateway (${shape === 'injected' ? 'gateway chart, injected' : 'legacy chart, not injected'}` +
+      `), ${plan.mode} mode; Istio ${plan.istio.version} (${plan.istio.source}` +
+      `)`,
     inputs: inputsOf(inputs),
     derived,
     settings,
@@ -161,7 +165,9 @@ function parentShutdownRows(context: ExplainContext, plan: GatewayPlan): Setting
   const unset: SettingValue = {
     value: ISTIO_DEFAULT_PARENT_SHUTDOWN_SECONDS,
     display: `${ISTIO_DEFAULT_PARENT_SHUTDOWN_SECONDS} s`,
-    source: `Istio default up to ${previousMinor(PARENT_SHUTDOWN_IGNORED_SINCE)} (not set); ignored from ${PARENT_SHUTDOWN_IGNORED_SINCE}`,
+    source:
+      `Istio default up to ${previousMinor(PARENT_SHUTDOWN_IGNORED_SINCE)} ` +
+      `(not set); ignored from ${PARENT_SHUTDOWN_IGNORED_SINCE}`,
   };
   return [row('parentShutdownDuration', before ?? unset, after ?? unset)];
 }

@@ -1,5 +1,6 @@
 /**
- * Every finding code gateway-drain can emit: its own, and those of the shared modules it calls. Each is
+ * Every finding code gateway-drain can emit: its own, and those of the shared modules it calls.
+ * Each is
  * documented in docs/mutators/gateway-drain.md (test/mutators/registry.test.ts checks both).
  */
 import { TIMING_CHECK_CODES } from '../../timing/model.ts';
@@ -21,7 +22,8 @@ export const GATEWAY_FINDING_CODES: readonly string[] = [
   'GATEWAY_TERMINATION_DRAIN_SHORT',
   'GATEWAY_TIMING_INPUT',
   'PROXY_CONFIG_NOT_MERGEABLE',
-  // The model's checks, but the sidecar wait: a gateway's proxy is the workload itself (./timing.ts).
+  // The model's checks, but the sidecar wait: a gateway's proxy is the workload itself
+  // (./timing.ts).
   ...TIMING_CHECK_CODES.filter((code) => code !== 'SIDECAR_WAIT_NOT_BELOW_GRACE'),
   ...TIMING_INPUT_FINDING_CODES,
 ];

@@ -1,5 +1,6 @@
 /**
- * Proxy settings users still copy from old answers that Istio no longer reads (docs/background.md#istio).
+ * Proxy settings users still copy from old answers that Istio no longer reads
+ * (docs/background.md#istio).
  * kube-graceful never writes them and leaves them in place (they are the user's): it says so.
  */
 import type { ProposedFinding } from '../types.ts';
@@ -9,7 +10,8 @@ import { PROXY_CONFIG_ANNOTATION } from '../../workloads/istioProxyConfig.ts';
 import { parentShutdownEnforced, PARENT_SHUTDOWN_IGNORED_SINCE } from '../shared/parentShutdown.ts';
 import type { IstioVersion } from './version.ts';
 
-/** Returns an info finding for each obsolete drain setting on the proxy container or in its ProxyConfig fields. */
+/** Returns an info finding for each obsolete drain setting on the proxy container or in its
+ * ProxyConfig fields. */
 export function obsoleteSettings(
   workload: Workload,
   container: string,
@@ -21,7 +23,9 @@ export function obsoleteSettings(
     findings.push({
       severity: 'info',
       code: 'GATEWAY_OBSOLETE_SETTING',
-      message: `env TERMINATION_DRAIN_DURATION_SECONDS on container ${container} was removed in Istio 1.10 and does nothing; remove it.`,
+      message:
+        `env TERMINATION_DRAIN_DURATION_SECONDS on container ${container} was ` +
+        `removed in Istio 1.10 and does nothing; remove it.`,
       path: workload.containerAt(container, 'env', {
         key: 'name',
         equals: 'TERMINATION_DRAIN_DURATION_SECONDS',
@@ -34,7 +38,12 @@ export function obsoleteSettings(
     findings.push({
       severity: 'info',
       code: 'GATEWAY_OBSOLETE_SETTING',
-      message: `parentShutdownDuration in ${PROXY_CONFIG_ANNOTATION} is ignored from Istio ${PARENT_SHUTDOWN_IGNORED_SINCE} (pkg/config/validation/validation.go@1.17.0 validates drainDuration alone; pkg/envoy/proxy.go@1.17.0 no longer passes it to Envoy), and this proxy is Istio ${istio.version} (${istio.source}); remove it.`,
+      message:
+        `parentShutdownDuration in ${PROXY_CONFIG_ANNOTATION} is ignored from ` +
+        `Istio ${PARENT_SHUTDOWN_IGNORED_SINCE} ` +
+        `(pkg/config/validation/validation.go@1.17.0 validates drainDuration ` +
+        `alone; pkg/envoy/proxy.go@1.17.0 no longer passes it to Envoy), and ` +
+        `this proxy is Istio ${istio.version} (${istio.source}); remove it.`,
       path: workload.at('metadata', 'annotations', PROXY_CONFIG_ANNOTATION),
     });
   }

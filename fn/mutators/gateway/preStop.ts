@@ -1,6 +1,7 @@
 /**
  * The gateway proxy's preStop hook: the one kube-graceful writes in sleep mode (reading one the
- * user wrote is fn/workloads/preStop.ts) (docs/background.md#kubernetes-pod-termination: one handler per hook; the `sleep` action is
+ * user wrote is fn/workloads/preStop.ts) (docs/background.md#kubernetes-pod-termination: one
+ * handler per hook; the `sleep` action is
  * beta and on from Kubernetes 1.30 and needs no binary in the image).
  */
 import { SLEEP_ACTION_SINCE, sleepHook } from '../../workloads/preStop.ts';
@@ -24,21 +25,31 @@ export function sleepPreStop(
   if (chosen.mechanism === 'sleep-action') {
     return {
       hook: chosen.hook,
-      how: `Kubernetes sleep action (beta and on by default from ${SLEEP_ACTION_SINCE}; cluster ${kubernetes.version}, ${kubernetes.source})`,
+      how:
+        `Kubernetes sleep action (beta and on by default from ${SLEEP_ACTION_SINCE}` +
+        `; cluster ${kubernetes.version}, ${kubernetes.source})`,
     };
   }
   if (chosen.mechanism === 'exec-sleep') {
     return {
       hook: chosen.hook,
-      how: `exec sleep: cluster ${kubernetes.version} (${kubernetes.source}) is older than ${SLEEP_ACTION_SINCE}, and gateway.imageHasShell is true (${imageHasShell.source})`,
+      how:
+        `exec sleep: cluster ${kubernetes.version} (${kubernetes.source}) is ` +
+        `older than ${SLEEP_ACTION_SINCE}, and gateway.imageHasShell is true (${imageHasShell.source}` +
+        `)`,
     };
   }
   return {
     refused:
-      `Kubernetes ${kubernetes.version} (${kubernetes.source}) has no preStop sleep action on by default (beta from ${SLEEP_ACTION_SINCE}), ` +
-      `and the gateway image is not known to have sleep (the distroless proxy image has no shell or sleep): no preStop written. ` +
-      // Env mode only where the proxy has EXIT_ON_ZERO_ACTIVE_CONNECTIONS (Istio ≥ 1.12): offering it
+      `Kubernetes ${kubernetes.version} (${kubernetes.source}) has no ` +
+      `preStop sleep action on by default (beta from ${SLEEP_ACTION_SINCE}), ` +
+      (`and the gateway image is not known to have sleep (the distroless ` +
+        `proxy image has no shell or sleep): no preStop written. `) +
+      // Env mode only where the proxy has EXIT_ON_ZERO_ACTIVE_CONNECTIONS (Istio ≥ 1.12): offering
+      // it
       // below sends the user to a mode that falls back here (issue #13 item 7).
-      `${envModeAvailable ? 'Use --gateway-mode env, ' : ''}set --kube-version if the oldest kubelet is newer, or --gateway-image-has-shell true if the image has sleep.`,
+      (`${envModeAvailable ? 'Use --gateway-mode env, ' : ''}set ` +
+        `--kube-version if the oldest kubelet is newer, or ` +
+        `--gateway-image-has-shell true if the image has sleep.`),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Whether a gateway's proxy reads the pod's `proxy.istio.io/config`: injected gateways get it
  * at injection; a legacy (not injected) gateway's pilot-agent reads it itself from the
- * downward-API annotations file, when the pod mounts that file (fn/workloads/podAnnotationsFile.ts).
+ * downward-API annotations file, when the pod mounts that file
+ * (fn/workloads/podAnnotationsFile.ts).
  */
 import { mountsPodAnnotations } from '../../workloads/podAnnotationsFile.ts';
 import type { GatewayShape } from '../../workloads/gatewayShape.ts';

@@ -1,6 +1,7 @@
 /**
  * The container that runs the gateway's proxy: `istio-proxy` for injected gateways (the name is
- * fixed, docs/background.md#istio), the proxyv2 container running `proxy router` for the legacy chart.
+ * fixed, docs/background.md#istio), the proxyv2 container running `proxy router` for the legacy
+ * chart.
  */
 import { isLegacyGatewayProxy } from '../../workloads/gatewayShape.ts';
 import type { GatewayShape } from '../../workloads/gatewayShape.ts';

@@ -1,5 +1,6 @@
 /**
- * Findings about rollout safety that users want next to the drain change (issue #3, docs/background.md#load-balancers-in-front-of-gateways):
+ * Findings about rollout safety that users want next to the drain change (issue #3,
+ * docs/background.md#load-balancers-in-front-of-gateways):
  * AWS readiness gates, `maxUnavailable` with few replicas, a PodDisruptionBudget. They never
  * change anything: the Namespace, strategy and PDB are the user's.
  */
@@ -11,10 +12,12 @@ import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
 import type { MutatorContext, ProposedFinding } from '../types.ts';
 import { specField } from '../../core/kubeObject.ts';
 
-/** docs/background.md#load-balancers-in-front-of-gateways: the namespace label that makes the AWS Load Balancer Controller inject readiness gates. */
+/** docs/background.md#load-balancers-in-front-of-gateways: the namespace label that makes the AWS
+ * Load Balancer Controller inject readiness gates. */
 const READINESS_GATE_LABEL = 'elbv2.k8s.aws/pod-readiness-gate-inject';
 
-/** Returns the rollout findings for a gateway behind `loadBalancer` (undefined: none recognised). */
+/** Returns the rollout findings for a gateway behind `loadBalancer` (undefined: none recognised).
+ * */
 export function rolloutFindings(
   workload: Workload,
   context: MutatorContext,
@@ -27,7 +30,8 @@ export function rolloutFindings(
   ];
 }
 
-/** What says the pods are AWS IP targets: the recognised LB's evidence, or the configured provider. */
+/** What says the pods are AWS IP targets: the recognised LB's evidence, or the configured provider.
+ * */
 function awsIpTargets(
   loadBalancer: LoadBalancerRecognition | undefined,
   spec: Spec,
@@ -44,7 +48,8 @@ function awsIpTargets(
 }
 
 /**
- * docs/background.md#load-balancers-in-front-of-gateways: readiness gates protect rollouts behind AWS IP targets (new pods must be healthy in
+ * docs/background.md#load-balancers-in-front-of-gateways: readiness gates protect rollouts behind
+ * AWS IP targets (new pods must be healthy in
  * the target group before old ones go). A Namespace in the stream without the label: warning,
  * since the fix is in the same stream. Not in the stream: info, the user labels it.
  */
@@ -57,15 +62,20 @@ function readinessGate(
   if (!evidence) return [];
   const name = workload.ref.namespace;
   const why =
-    `The gateway is behind AWS IP targets (${evidence}). Readiness gates make a rollout wait until new pods are healthy ` +
-    `in the target group before old ones go (they do nothing at termination; aws-load-balancer-controller docs/deploy/pod_readiness_gate.md@v2.17.1).`;
+    `The gateway is behind AWS IP targets (${evidence}). Readiness gates ` +
+    `make a rollout wait until new pods are healthy ` +
+    (`in the target group before old ones go (they do nothing at ` +
+      `termination; aws-load-balancer-controller ` +
+      `docs/deploy/pod_readiness_gate.md@v2.17.1).`);
   const namespace = namespaceNamed(context.inventory, name);
   if (!namespace) {
     return [
       {
         severity: 'info',
         code: 'AWS_READINESS_GATE_NAMESPACE_NOT_IN_STREAM',
-        message: `${why} Namespace ${name ?? '(the release namespace)'} is not in the stream: label it ${READINESS_GATE_LABEL}=enabled.`,
+        message:
+          `${why} Namespace ${name ?? '(the release namespace)'} is not in the ` +
+          `stream: label it ${READINESS_GATE_LABEL}=enabled.`,
       },
     ];
   }
@@ -74,13 +84,16 @@ function readinessGate(
     {
       severity: 'warning',
       code: 'AWS_READINESS_GATE_LABEL_MISSING',
-      message: `${why} Namespace ${name} in the stream has no label ${READINESS_GATE_LABEL}: enabled; add it.`,
+      message:
+        `${why} Namespace ${name} in the stream has no label ${READINESS_GATE_LABEL}` +
+        `: enabled; add it.`,
     },
   ];
 }
 
 /**
- * docs/background.md#load-balancers-in-front-of-gateways: `maxUnavailable: 0` keeps every old gateway pod serving until its replacement is
+ * docs/background.md#load-balancers-in-front-of-gateways: `maxUnavailable: 0` keeps every old
+ * gateway pod serving until its replacement is
  * ready. Kubernetes rounds a percentage down (the default 25% of 1–3 replicas is 0), so what is
  * judged is the number of pods a rollout may take down at once. Deployments only: a DaemonSet's
  * maxUnavailable counts nodes. Warning when that is every pod (Recreate, or 1 of 1: an outage);
@@ -104,7 +117,8 @@ function maxUnavailable(workload: Workload): ProposedFinding[] {
         severity: 'warning',
         code: 'GATEWAY_ROLLOUT_UNAVAILABLE',
         message:
-          'strategy Recreate stops every gateway pod before new ones start: each rollout is an outage. Use RollingUpdate with maxUnavailable: 0.',
+          'strategy Recreate stops every gateway pod before new ones start: each ' +
+          'rollout is an outage. Use RollingUpdate with maxUnavailable: 0.',
         path: ['spec', 'strategy', 'type'],
       },
     ];
@@ -125,7 +139,8 @@ function maxUnavailable(workload: Workload): ProposedFinding[] {
       severity: all ? 'warning' : 'info',
       code: 'GATEWAY_ROLLOUT_UNAVAILABLE',
       message:
-        `strategy.rollingUpdate.maxUnavailable is ${JSON.stringify(raw)} with ${shown}: a rollout may take ` +
+        `strategy.rollingUpdate.maxUnavailable is ${JSON.stringify(raw)} with ${shown}` +
+        `: a rollout may take ` +
         `${pods === undefined ? 'an unknown number of gateway pods' : all ? 'every gateway pod' : `${pods} gateway pod${pods === 1 ? '' : 's'}`} out before replacements are ready. ` +
         'Set maxUnavailable: 0 (and maxSurge ≥ 1) so old pods serve until new ones are ready.',
       path: ['spec', 'strategy', 'rollingUpdate', 'maxUnavailable'],
@@ -134,7 +149,8 @@ function maxUnavailable(workload: Workload): ProposedFinding[] {
 }
 
 /**
- * docs/background.md#load-balancers-in-front-of-gateways: a PodDisruptionBudget keeps node drains from evicting every gateway pod at once.
+ * docs/background.md#load-balancers-in-front-of-gateways: a PodDisruptionBudget keeps node drains
+ * from evicting every gateway pod at once.
  * Info: the stream may not hold it (a separate release). DaemonSet pods are not drained by
  * eviction in the usual `kubectl drain --ignore-daemonsets`, and a bare Pod has no controller.
  */
@@ -153,7 +169,9 @@ function disruptionBudget(workload: Workload, context: MutatorContext): Proposed
       severity: 'info',
       code: 'GATEWAY_NO_PDB',
       message:
-        'No PodDisruptionBudget in the stream selects the gateway pods: a node drain may evict them all at once. Add one (e.g. minAvailable: 1, or maxUnavailable: 1 with several replicas).',
+        'No PodDisruptionBudget in the stream selects the gateway pods: a node ' +
+        'drain may evict them all at once. Add one (e.g. minAvailable: 1, or ' +
+        'maxUnavailable: 1 with several replicas).',
     },
   ];
 }
@@ -163,7 +181,8 @@ interface LabelSelector {
   matchExpressions?: Array<{ key?: unknown; operator?: unknown; values?: unknown }> | null;
 }
 
-/** Returns true when a LabelSelector selects these labels (policy/v1: `{}` selects every pod; null none). */
+/** Returns true when a LabelSelector selects these labels (policy/v1: `{}` selects every pod; null
+ * none). */
 function selects(
   selector: LabelSelector | null | undefined,
   labels: Record<string, string>,

@@ -18,7 +18,8 @@ import {
 } from '../../explanation/timeline.ts';
 import type { Timeline, Traffic } from '../../explanation/timeline.ts';
 
-/** What a gateway's shutdown depends on: the proxy is the workload itself (docs/background.md#istio). */
+/** What a gateway's shutdown depends on: the proxy is the workload itself
+ * (docs/background.md#istio). */
 export interface GatewayState {
   readonly proxy: string;
   readonly grace: Valued<number>;
@@ -28,7 +29,8 @@ export interface GatewayState {
 
 /**
  * Returns the timeline of an Istio gateway: the proxy serves until it drains or is killed
- * (docs/background.md#istio "On SIGTERM"): with exit-on-zero it waits MINIMUM_DRAIN_DURATION and exits once no
+ * (docs/background.md#istio "On SIGTERM"): with exit-on-zero it waits MINIMUM_DRAIN_DURATION and
+ * exits once no
  * connection is active; without, pilot-agent kills Envoy after terminationDrainDuration; Envoy's
  * listeners close after drainDuration either way.
  */
@@ -55,7 +57,9 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
   drawing.event(
     sigterm,
     proxy,
-    `SIGTERM${hookCut ? ' (preStop cut at the grace deadline)' : state.preStop.seconds === 0 ? ' (no preStop)' : ' after preStop'}: readiness fails; pilot-agent drains the listeners (still accepting, with Connection: close)`,
+    `SIGTERM${hookCut ? ' (preStop cut at the grace deadline)' : state.preStop.seconds === 0 ? ' (no preStop)' : ' after preStop'}` +
+      `: readiness fails; pilot-agent drains the listeners (still accepting, ` +
+      `with Connection: close)`,
   );
 
   let acceptUntil: number;
@@ -71,7 +75,8 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
       drawing.event(
         earliest,
         proxy,
-        `MINIMUM_DRAIN_DURATION (${secondsText(M.value)}) over: exits at the first second with no active connection`,
+        `MINIMUM_DRAIN_DURATION (${secondsText(M.value)}) over: exits at the ` +
+          `first second with no active connection`,
       );
     if (gone > earliest && gone < kill)
       drawing.event(gone, proxy, `exits: the last requests are done`);
@@ -81,7 +86,9 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
         Math.min(W, acceptUntil),
         'risk',
         'early-exit',
-        `${proxy} may exit at any quiet second after MINIMUM_DRAIN_DURATION (${secondsText(M.value)}) while new connections may still arrive ${traffic.sender} → connections refused`,
+        `${proxy} may exit at any quiet second after MINIMUM_DRAIN_DURATION (${secondsText(M.value)}` +
+          `) while new connections may still arrive ${traffic.sender} → ` +
+          `connections refused`,
       );
     }
   } else {
@@ -92,7 +99,8 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
       drawing.event(
         gone,
         proxy,
-        `terminationDrainDuration (${secondsText(TDD.value)}) over: pilot-agent kills Envoy; the gateway is gone`,
+        `terminationDrainDuration (${secondsText(TDD.value)}) over: ` +
+          `pilot-agent kills Envoy; the gateway is gone`,
       );
   }
   if (listenersClose < gone)
@@ -128,7 +136,9 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
       workDone,
       'fail',
       'cut',
-      `requests in flight are cut at t=${hardStop} (${why}); the last one accepted at t=${lastAccepted} needs until t=${workDone} (R = ${secondsText(R)})`,
+      `requests in flight are cut at t=${hardStop} (${why}); the last one ` +
+        `accepted at t=${lastAccepted} needs until t=${workDone} (R = ${secondsText(R)}` +
+        `)`,
     );
   }
   drawing.window(

@@ -1,5 +1,6 @@
 /**
- * The gateway's timing plan: inputs resolved from the stream and config (fn/mutators/shared/timingInputs.ts),
+ * The gateway's timing plan: inputs resolved from the stream and config
+ * (fn/mutators/shared/timingInputs.ts),
  * durations decided by the one model (fn/timing/model.ts). Nothing here decides a number.
  */
 import { resolveTimingInputs } from '../shared/timingInputs.ts';

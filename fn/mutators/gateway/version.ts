@@ -14,14 +14,16 @@ import { proxyContainer } from './proxyContainer.ts';
 export interface IstioVersion {
   readonly version: string;
   readonly source: string;
-  /** False when nothing said it: no released chart label, no image tag, no istioVersion set (the built-in default was used). */
+  /** False when nothing said it: no released chart label, no image tag, no istioVersion set (the
+   * built-in default was used). */
   readonly known: boolean;
 }
 
 const CHART_LABEL = 'helm.sh/chart';
 /**
  * `gateway-1.0.0` is the version the chart has in the istio/istio source tree; released charts
- * carry the Istio version instead (docs/background.md#istio). Rendering from a checkout gives 1.0.0, which says
+ * carry the Istio version instead (docs/background.md#istio). Rendering from a checkout gives
+ * 1.0.0, which says
  * nothing about Istio: every gateway file of our corpus is such a render.
  */
 const UNRELEASED_CHART_VERSION = '1.0.0';
@@ -47,7 +49,8 @@ export function istioVersionOf(
     if (!match) continue;
     if (match[1] === UNRELEASED_CHART_VERSION) {
       notes.push(
-        `${where} label ${CHART_LABEL}: ${chart} is the unreleased in-repo chart, not an Istio release`,
+        `${where} label ${CHART_LABEL}: ${chart} is the unreleased in-repo ` +
+          `chart, not an Istio release`,
       );
       break;
     }

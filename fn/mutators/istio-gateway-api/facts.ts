@@ -15,7 +15,8 @@ export interface MinorVersion {
 
 /**
  * `spec.infrastructure.parametersRef` to a ConfigMap in the Gateway's namespace, and class-defaults
- * ConfigMaps, are read from 1.26: `render()` collects both as overlays (deploymentcontroller.go@1.26.0,
+ * ConfigMaps, are read from 1.26: `render()` collects both as overlays
+ * (deploymentcontroller.go@1.26.0,
  * @1.26.8, @1.28.10; gatewaycommon/deploymentcontroller.go@1.30.3); neither exists in
  * deploymentcontroller.go@1.25.5 (no `parametersRef`, no `defaults-for-class`).
  */
@@ -30,16 +31,21 @@ export const OVERLAYS_SINCE: MinorVersion = { major: 1, minor: 26 };
  */
 export const CLASS_DEFAULTS_LABEL = 'gateway.istio.io/defaults-for-class';
 
-/** The class istiod deploys with the `kube-gateway` template by default (`PILOT_GATEWAY_API_DEFAULT_GATEWAYCLASS_NAME`, pilot/pkg/features; `getClassInfos` in deploymentcontroller.go@1.26.8). */
+/** The class istiod deploys with the `kube-gateway` template by default
+ * (`PILOT_GATEWAY_API_DEFAULT_GATEWAYCLASS_NAME`, pilot/pkg/features; `getClassInfos` in
+ * deploymentcontroller.go@1.26.8). */
 export const DEFAULT_ISTIO_GATEWAY_CLASS = 'istio';
 
-/** The controller name of that class (`ManagedGatewayController`), for GatewayClasses of another name that istiod also deploys. */
+/** The controller name of that class (`ManagedGatewayController`), for GatewayClasses of another
+ * name that istiod also deploys. */
 export const ISTIO_GATEWAY_CONTROLLER = 'istio.io/gateway-controller';
 
-/** The proxy container of the generated Deployment (manifests/charts/istio-control/istio-discovery/files/kube-gateway.yaml@1.26.8, @1.30.3). */
+/** The proxy container of the generated Deployment
+ * (manifests/charts/istio-control/istio-discovery/files/kube-gateway.yaml@1.26.8, @1.30.3). */
 export const PROXY_CONTAINER = 'istio-proxy';
 
-/** The annotation pilot-agent reads its ProxyConfig from (pilot/cmd/pilot-agent/config/config.go@1.26.8 `ConstructProxyConfig`). */
+/** The annotation pilot-agent reads its ProxyConfig from
+ * (pilot/cmd/pilot-agent/config/config.go@1.26.8 `ConstructProxyConfig`). */
 export const PROXY_CONFIG_ANNOTATION = 'proxy.istio.io/config';
 
 /**
@@ -49,7 +55,8 @@ export const PROXY_CONFIG_ANNOTATION = 'proxy.istio.io/config';
  */
 export const SERVICE_TYPE_ANNOTATION = 'networking.istio.io/service-type';
 
-/** Annotations the kube-gateway template leaves off every generated object (`omit …`, kube-gateway.yaml@1.26.8, @1.30.3). */
+/** Annotations the kube-gateway template leaves off every generated object (`omit …`,
+ * kube-gateway.yaml@1.26.8, @1.30.3). */
 export const TEMPLATE_OMITTED_ANNOTATIONS: readonly string[] = [
   'kubectl.kubernetes.io/last-applied-configuration',
   'gateway.istio.io/name-override',

@@ -44,7 +44,8 @@ function isConfigMap(object: KubeObject): object is ConfigMapObject {
 
 /**
  * Returns the names of the classes istiod deploys with the kube-gateway template: `istio`, plus
- * every GatewayClass in the stream whose `controllerName` is istiod's (deploymentcontroller.go@1.26.8
+ * every GatewayClass in the stream whose `controllerName` is istiod's
+ * (deploymentcontroller.go@1.26.8
  * reconciles a Gateway when its class's controller is `istio.io/gateway-controller`; the
  * `custom-class` case of its test).
  */
@@ -62,13 +63,15 @@ export function istioGatewayClasses(objects: readonly KubeObject[]): Set<string>
   return classes;
 }
 
-/** The Gateway's `spec.infrastructure.parametersRef`, classified as istiod classifies it (`fetchParameters`, deploymentcontroller.go@1.26.8). */
+/** The Gateway's `spec.infrastructure.parametersRef`, classified as istiod classifies it
+ * (`fetchParameters`, deploymentcontroller.go@1.26.8). */
 export type ParametersRef =
   | { readonly kind: 'none' }
   | { readonly kind: 'configMap'; readonly name: string }
   | { readonly kind: 'other'; readonly group: string; readonly refKind: string };
 
-/** Returns what the Gateway's parametersRef names: nothing, a ConfigMap in its namespace, or something istiod refuses. */
+/** Returns what the Gateway's parametersRef names: nothing, a ConfigMap in its namespace, or
+ * something istiod refuses. */
 export function parametersRefOf(gateway: GatewayObject): ParametersRef {
   const ref = gateway.spec?.infrastructure?.parametersRef;
   if (ref === undefined || ref === null) return { kind: 'none' };
@@ -80,7 +83,8 @@ export function parametersRefOf(gateway: GatewayObject): ParametersRef {
   return { kind: 'other', group, refKind };
 }
 
-/** Returns the ConfigMap `namespace/name` in `objects`, or undefined. A missing namespace on either side matches (a render left to `helm -n`). */
+/** Returns the ConfigMap `namespace/name` in `objects`, or undefined. A missing namespace on either
+ * side matches (a render left to `helm -n`). */
 export function findConfigMap(
   objects: readonly KubeObject[],
   namespace: string | undefined,
@@ -97,7 +101,8 @@ export function findConfigMap(
 /**
  * Returns the class-defaults ConfigMap for `className` among `objects`: labelled
  * `gateway.istio.io/defaults-for-class: <class>` and in istiod's namespace when that is known.
- * Several: istiod takes the oldest, which a render cannot tell; the first is returned with `ambiguous`.
+ * Several: istiod takes the oldest, which a render cannot tell; the first is returned with
+ * `ambiguous`.
  */
 export function classDefaultsFor(
   objects: readonly KubeObject[],

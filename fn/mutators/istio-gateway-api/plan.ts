@@ -4,7 +4,8 @@
  * `spec.infrastructure.parametersRef` names (merged), or a new ConfigMap and the parametersRef to
  * it. Pure: objects in, changes and findings out; nothing here knows the engine.
  *
- * The settings are gateway-drain's env mode for an injected gateway (fn/mutators/gateway/envMode.ts):
+ * The settings are gateway-drain's env mode for an injected gateway
+ * (fn/mutators/gateway/envMode.ts):
  * MINIMUM_DRAIN_DURATION = M and EXIT_ON_ZERO_ACTIVE_CONNECTIONS on istio-proxy, drainDuration = D
  * in `proxy.istio.io/config`, terminationGracePeriodSeconds = G. They reach the generated pod as
  * follows: env by the strategic merge of the overlay (containers and env by name); the annotation
@@ -38,7 +39,8 @@ export interface IstioGatewayApiInputs {
   readonly gateway: GatewayObject;
   /** The stream's objects: ConfigMaps (parameters, class defaults) and GatewayClasses. */
   readonly objects: readonly KubeObject[];
-  /** The GatewayClass name, already known to be one istiod deploys (objects.ts istioGatewayClasses). */
+  /** The GatewayClass name, already known to be one istiod deploys (objects.ts
+   * istioGatewayClasses). */
   readonly className: string;
   readonly istioVersion: MinorVersion & { readonly source: string };
   /** istiod's namespace, where class defaults live; undefined: any namespace. */
@@ -58,7 +60,8 @@ interface IstioGatewayApiFinding {
   readonly path?: FieldPath;
 }
 
-/** A field to set on an object of the stream (as fn/mutators/types.ts ProposedChange, plus which object). */
+/** A field to set on an object of the stream (as fn/mutators/types.ts ProposedChange, plus which
+ * object). */
 interface IstioGatewayApiChange {
   readonly object: 'gateway' | 'parameters';
   readonly path: FieldPath;
@@ -88,7 +91,9 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
   const { gateway, objects } = inputs;
   const findings: IstioGatewayApiFinding[] = [];
   const gatewayRef = refOf(gateway);
-  const version = `Istio ${inputs.istioVersion.major}.${inputs.istioVersion.minor} (${inputs.istioVersion.source})`;
+  const version =
+    `Istio ${inputs.istioVersion.major}.${inputs.istioVersion.minor} (${inputs.istioVersion.source}` +
+    `)`;
   if (!atLeast(inputs.istioVersion, OVERLAYS_SINCE)) {
     return {
       changes: [],
@@ -98,10 +103,17 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
           code: 'ISTIO_GATEWAY_API_OVERLAYS_UNSUPPORTED',
           object: 'gateway',
           message:
-            `${gatewayRef}: istiod generates this Gateway's Deployment with a 30 s grace period and Istio's drain defaults, and before Istio 1.26 ` +
-            `nothing in the Gateway can change them (spec.infrastructure.parametersRef and class-defaults ConfigMaps are read from 1.26: ` +
-            `pilot/pkg/config/kube/gateway/deploymentcontroller.go@1.26.0, absent @1.25.5); ${version}. Nothing written. Upgrade istiod to 1.26 or later, ` +
-            'or deploy the gateway with the gateway Helm chart (manifests/charts/gateway), whose Deployment is in the rendered stream for kube-graceful to patch.',
+            `${gatewayRef}: istiod generates this Gateway's Deployment with a 30 s ` +
+            `grace period and Istio's drain defaults, and before Istio 1.26 ` +
+            (`nothing in the Gateway can change them ` +
+              `(spec.infrastructure.parametersRef and class-defaults ConfigMaps are ` +
+              `read from 1.26: `) +
+            (`pilot/pkg/config/kube/gateway/deploymentcontroller.go@1.26.0, absent ` +
+              `@1.25.5); ${version}. Nothing written. Upgrade istiod to 1.26 or ` +
+              `later, `) +
+            ('or deploy the gateway with the gateway Helm chart ' +
+              '(manifests/charts/gateway), whose Deployment is in the rendered ' +
+              'stream for kube-graceful to patch.'),
         },
       ],
     };
@@ -119,8 +131,12 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
           object: 'gateway',
           path: ['spec', 'infrastructure', 'parametersRef'],
           message:
-            `${gatewayRef}: spec.infrastructure.parametersRef names ${ref.group || 'core'}/${ref.refKind || '(no kind)'}, but istiod accepts only a core ConfigMap ` +
-            `and deploys nothing for this Gateway otherwise ("unknown infrastructure parameters type": fetchParameters, deploymentcontroller.go@1.26.8). Nothing written.`,
+            `${gatewayRef}: spec.infrastructure.parametersRef names ${ref.group || 'core'}` +
+            `/${ref.refKind || '(no kind)'}, but istiod accepts only a core ` +
+            `ConfigMap ` +
+            (`and deploys nothing for this Gateway otherwise ("unknown ` +
+              `infrastructure parameters type": fetchParameters, ` +
+              `deploymentcontroller.go@1.26.8). Nothing written.`),
         },
       ],
     };
@@ -142,8 +158,12 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
             object: 'gateway',
             path: ['spec', 'infrastructure', 'parametersRef', 'name'],
             message:
-              `${gatewayRef}: its parameters ConfigMap ${ref.name} is not in the stream, so its deployment overlay cannot be merged (pointing the Gateway ` +
-              'elsewhere would drop it). Nothing written. Render the ConfigMap together with the Gateway, or add the settings named by `kube-graceful explain` to it by hand.',
+              `${gatewayRef}: its parameters ConfigMap ${ref.name} is not in the ` +
+              `stream, so its deployment overlay cannot be merged (pointing the ` +
+              `Gateway ` +
+              ('elsewhere would drop it). Nothing written. Render the ConfigMap ' +
+                'together with the Gateway, or add the settings named by ' +
+                '`kube-graceful explain` to it by hand.'),
           },
         ],
       };
@@ -158,7 +178,11 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
             severity: 'warning',
             code: 'ISTIO_GATEWAY_API_CONFIGMAP_NAME_TAKEN',
             object: 'gateway',
-            message: `${gatewayRef}: kube-graceful would create ConfigMap ${parametersName} for its settings, but a ConfigMap of that name is already in the stream and the Gateway does not reference it. Nothing written; set spec.infrastructure.parametersRef to it or rename it.`,
+            message:
+              `${gatewayRef}: kube-graceful would create ConfigMap ${parametersName} ` +
+              `for its settings, but a ConfigMap of that name is already in the ` +
+              `stream and the Gateway does not reference it. Nothing written; set ` +
+              `spec.infrastructure.parametersRef to it or rename it.`,
           },
         ],
       };
@@ -171,7 +195,11 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
       severity: 'info',
       code: 'ISTIO_GATEWAY_API_CLASS_DEFAULTS_AMBIGUOUS',
       object: 'class-defaults',
-      message: `Several ConfigMaps carry gateway.istio.io/defaults-for-class: ${inputs.className}; istiod applies the oldest (controllers.OldestObject, deploymentcontroller.go@1.26.8), which a render cannot tell. Read as ${refOf(classDefaults.configMap)}.`,
+      message:
+        `Several ConfigMaps carry gateway.istio.io/defaults-for-class: ${inputs.className}` +
+        `; istiod applies the oldest (controllers.OldestObject, ` +
+        `deploymentcontroller.go@1.26.8), which a render cannot tell. Read as ${refOf(classDefaults.configMap)}` +
+        `.`,
     });
   }
   if (classDefaults === undefined) {
@@ -183,8 +211,12 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
       object: 'gateway',
       message:
         `No ConfigMap labelled gateway.istio.io/defaults-for-class: ${inputs.className} is in the stream${inputs.istiodNamespace ? ` (namespace ${inputs.istiodNamespace})` : ''}; ` +
-        "the plan assumes there is none (the istiod chart's gatewayClasses value is empty by default). If there is one, what it sets for the Deployment is " +
-        'overridden for this Gateway by the values written here, and load-balancer annotations in its service overlay are not counted: render it with the Gateway, or set drain-window.',
+        ("the plan assumes there is none (the istiod chart's gatewayClasses " +
+          'value is empty by default). If there is one, what it sets for the ' +
+          'Deployment is ') +
+        ('overridden for this Gateway by the values written here, and ' +
+          'load-balancer annotations in its service overlay are not counted: ' +
+          'render it with the Gateway, or set drain-window.'),
     });
   }
   const classOverlay = readOverlay(classDefaults?.configMap, 'deployment');
@@ -231,7 +263,8 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
       findings: [
         ...findings,
         timingInputError(
-          `terminationGracePeriodSeconds ${JSON.stringify(graceValue)} in ${layerName(effective.grace!.layer, names)} is not a whole number of seconds`,
+          `terminationGracePeriodSeconds ${JSON.stringify(graceValue)} in ${layerName(effective.grace!.layer, names)}` +
+            ` is not a whole number of seconds`,
         ),
       ],
     };
@@ -268,8 +301,12 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
       ...plan,
       preStopSeconds: {
         value: S,
-        formula: `S = ${S} (kept: MINIMUM_DRAIN_DURATION ${JSON.stringify(minimum.value.value)} in ${layerName(minimum.layer, names)})`,
-        explanation: `The proxy already keeps serving ${S} s, longer than the drain window W = ${drainWindow.value} s; the grace period is built on that.`,
+        formula:
+          `S = ${S} (kept: MINIMUM_DRAIN_DURATION ${JSON.stringify(minimum.value.value)}` +
+          ` in ${layerName(minimum.layer, names)})`,
+        explanation:
+          `The proxy already keeps serving ${S} s, longer than the drain window ` +
+          `W = ${drainWindow.value} s; the grace period is built on that.`,
       },
     };
   }
@@ -325,8 +362,12 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
     data: { deployment: merged },
   };
   const why =
-    `${gatewayRef} has no spec.infrastructure.parametersRef: kube-graceful creates ConfigMap ${parametersName} in its namespace (istiod reads a parameters ConfigMap ` +
-    'only there: fetchParameters, deploymentcontroller.go@1.26.8) and points the Gateway at it. istiod merges its data.deployment into the Deployment it generates, after the class defaults, so it wins.';
+    `${gatewayRef} has no spec.infrastructure.parametersRef: kube-graceful ` +
+    `creates ConfigMap ${parametersName} in its namespace (istiod reads a ` +
+    `parameters ConfigMap ` +
+    ('only there: fetchParameters, deploymentcontroller.go@1.26.8) and ' +
+      'points the Gateway at it. istiod merges its data.deployment into the ' +
+      'Deployment it generates, after the class defaults, so it wins.');
   return {
     changes: [
       {
@@ -371,7 +412,9 @@ function decideSettings(
         'MINIMUM_DRAIN_DURATION',
         minimum,
         where(minimum),
-        `the plan needs ${formatGoDurationSeconds(M.value)} (${M.formula}); Istio reads only a Go duration in value and falls back to 5 s otherwise (pilot/cmd/pilot-agent/options/options.go@1.26.8)`,
+        `the plan needs ${formatGoDurationSeconds(M.value)} (${M.formula}); ` +
+          `Istio reads only a Go duration in value and falls back to 5 s ` +
+          `otherwise (pilot/cmd/pilot-agent/options/options.go@1.26.8)`,
       ),
     );
   } else if (minimumSeconds !== undefined && minimumSeconds >= M.value) {
@@ -398,7 +441,8 @@ function decideSettings(
     );
   }
 
-  // EXIT_ON_ZERO_ACTIVE_CONNECTIONS: only over a minimum drain that holds (as envMode.ts), never over a user's other value.
+  // EXIT_ON_ZERO_ACTIVE_CONNECTIONS: only over a minimum drain that holds (as envMode.ts), never
+  // over a user's other value.
   const exit = effective.env['EXIT_ON_ZERO_ACTIVE_CONNECTIONS'];
   if (exit !== undefined && !goBoolTrue(exit.value.value)) {
     findings.push(
@@ -406,13 +450,19 @@ function decideSettings(
         'EXIT_ON_ZERO_ACTIVE_CONNECTIONS',
         exit,
         where(exit),
-        'without it pilot-agent does not exit at zero connections after MINIMUM_DRAIN_DURATION but kills Envoy after terminationDrainDuration (5 s by default) once draining starts (pkg/envoy/agent.go@1.26.8 terminate), and the plan above does not hold',
+        'without it pilot-agent does not exit at zero connections after ' +
+          'MINIMUM_DRAIN_DURATION but kills Envoy after terminationDrainDuration ' +
+          '(5 s by default) once draining starts (pkg/envoy/agent.go@1.26.8 ' +
+          'terminate), and the plan above does not hold',
       ),
     );
   } else if (exit === undefined && minimumHolds) {
     env.push({ name: 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS', value: 'true' });
     reasons.push(
-      `istio-proxy env EXIT_ON_ZERO_ACTIVE_CONNECTIONS = "true": after MINIMUM_DRAIN_DURATION pilot-agent exits once Envoy has no active connections, instead of killing it after terminationDrainDuration (pkg/envoy/agent.go@1.26.8 terminate; Istio ≥ 1.12). ${version}.`,
+      `istio-proxy env EXIT_ON_ZERO_ACTIVE_CONNECTIONS = "true": after ` +
+        `MINIMUM_DRAIN_DURATION pilot-agent exits once Envoy has no active ` +
+        `connections, instead of killing it after terminationDrainDuration ` +
+        `(pkg/envoy/agent.go@1.26.8 terminate; Istio ≥ 1.12). ${version}.`,
     );
   }
 
@@ -429,7 +479,11 @@ function decideSettings(
           : effective.proxyConfig?.layer === 'class-defaults'
             ? 'class-defaults'
             : 'parameters',
-      message: `${PROXY_CONFIG_ANNOTATION} in ${effective.proxyConfig ? where(effective.proxyConfig) : 'the overlay'} is left as it is: ${proxyConfig.problem}. The plan needs drainDuration: ${formatGoDurationSeconds(D.value)} in it (${D.formula}); add it by hand.`,
+      message:
+        `${PROXY_CONFIG_ANNOTATION} in ${effective.proxyConfig ? where(effective.proxyConfig) : 'the overlay'}` +
+        ` is left as it is: ${proxyConfig.problem}. The plan needs ` +
+        `drainDuration: ${formatGoDurationSeconds(D.value)} in it (${D.formula}` +
+        `); add it by hand.`,
     });
   } else if (
     (proxyConfig.drainText !== undefined || D.value > ISTIO_DEFAULT_DRAIN_DURATION_SECONDS) &&
@@ -440,13 +494,19 @@ function decideSettings(
     proxyConfigText = withDrainDuration(proxyConfig.text, value);
     const from =
       effective.proxyConfig === undefined
-        ? `Istio's default drainDuration is ${ISTIO_DEFAULT_DRAIN_DURATION_SECONDS} s (pkg/config/mesh/mesh.go@1.16.7, unchanged through 1.30)`
-        : `merged key by key into the ${PROXY_CONFIG_ANNOTATION} of ${where(effective.proxyConfig)}, which the overlay's annotation replaces on the pod as a whole; every other field kept`;
+        ? `Istio's default drainDuration is ${ISTIO_DEFAULT_DRAIN_DURATION_SECONDS}` +
+          ` s (pkg/config/mesh/mesh.go@1.16.7, unchanged through 1.30)`
+        : `merged key by key into the ${PROXY_CONFIG_ANNOTATION} of ${where(effective.proxyConfig)}` +
+          `, which the overlay's annotation replaces on the pod as a whole; ` +
+          `every other field kept`;
     reasons.push(
       line(
         `pod annotation ${PROXY_CONFIG_ANNOTATION} drainDuration = "${value}"`,
         [D],
-        `${from}; pilot-agent reads it from the pod's annotations file /etc/istio/pod/annotations (the istio-podinfo volume of kube-gateway.yaml@1.26.8, @1.30.3; pilot/cmd/pilot-agent/config/config.go@1.26.8)`,
+        `${from}; pilot-agent reads it from the pod's annotations file ` +
+          `/etc/istio/pod/annotations (the istio-podinfo volume of ` +
+          `kube-gateway.yaml@1.26.8, @1.30.3; ` +
+          `pilot/cmd/pilot-agent/config/config.go@1.26.8)`,
       ),
     );
   } else if (
@@ -485,7 +545,8 @@ function decideSettings(
         `terminationGracePeriodSeconds = ${grace}`,
         [G],
         existing === undefined
-          ? "istiod's kube-gateway template sets none, so the pod has Kubernetes' 30 s (kube-gateway.yaml@1.26.8, @1.30.3)"
+          ? "istiod's kube-gateway template sets none, so the pod has Kubernetes' " +
+              '30 s (kube-gateway.yaml@1.26.8, @1.30.3)'
           : `raised from ${existing} set in ${where(effective.grace!)}`,
       ),
     );
@@ -512,7 +573,8 @@ function readableSeconds(value: unknown): number | undefined {
   return typeof value === 'string' ? parseGoDurationSeconds(value) : undefined;
 }
 
-/** Go's strconv.ParseBool true values, which Istio's env.Register bool reads (pkg/env/var.go@1.26.8). */
+/** Go's strconv.ParseBool true values, which Istio's env.Register bool reads
+ * (pkg/env/var.go@1.26.8). */
 function goBoolTrue(value: unknown): boolean {
   return typeof value === 'string' && ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value);
 }
@@ -541,7 +603,10 @@ function otherValueKept(
   return {
     severity: 'warning',
     code: 'ISTIO_GATEWAY_API_VALUE_OTHER',
-    message: `istio-proxy env ${setting} is ${shown} in ${where}; kube-graceful keeps a user's value: ${why}. Change it there, or remove it so kube-graceful sets it.`,
+    message:
+      `istio-proxy env ${setting} is ${shown} in ${where}; kube-graceful ` +
+      `keeps a user's value: ${why}. Change it there, or remove it so ` +
+      `kube-graceful sets it.`,
   };
 }
 
@@ -551,7 +616,10 @@ function notMergeable(name: string, problem: string): IstioGatewayApiFinding {
     code: 'ISTIO_GATEWAY_API_OVERLAY_NOT_MERGEABLE',
     object: 'parameters',
     path: ['data', 'deployment'],
-    message: `ConfigMap ${name}: ${problem}; kube-graceful merges only into a YAML mapping whose containers and env are lists, so nothing was written. Fix the overlay, or add the settings by hand.`,
+    message:
+      `ConfigMap ${name}: ${problem}; kube-graceful merges only into a YAML ` +
+      `mapping whose containers and env are lists, so nothing was written. ` +
+      `Fix the overlay, or add the settings by hand.`,
   };
 }
 

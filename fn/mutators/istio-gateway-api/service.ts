@@ -38,7 +38,8 @@ export function generatedService(
 ): GeneratedService {
   const annotations: Record<string, string> = {};
   // `spec.infrastructure.annotations` replace the Gateway's own metadata annotations as what is
-  // copied onto the generated Service, Deployment and pod template from 1.21 (`gwInfra.Annotations`,
+  // copied onto the generated Service, Deployment and pod template from 1.21
+  // (`gwInfra.Annotations`,
   // deploymentcontroller.go@1.21.0; `extractInfrastructureMetadata`, @1.22.8 to @1.28.10). Without
   // them the Gateway's own annotations are copied, unless istiod runs with
   // `PILOT_ENABLE_GATEWAY_API_COPY_LABELS_ANNOTATIONS=false` (from 1.27, default true:
@@ -70,7 +71,8 @@ export function generatedService(
     }
   }
   // kube-gateway.yaml names the Service like the Deployment: `<gateway>-<class>` unless
-  // gateway.istio.io/name-override says otherwise (`getDefaultName`, pilot/pkg/config/kube/gateway/conversion.go@1.26.8).
+  // gateway.istio.io/name-override says otherwise (`getDefaultName`,
+  // pilot/pkg/config/kube/gateway/conversion.go@1.26.8).
   const override = gateway.metadata?.annotations?.['gateway.istio.io/name-override'];
   const name =
     typeof override === 'string' && override !== ''

@@ -49,7 +49,8 @@ export function knownWithoutShell(image: string | undefined): string | undefined
   return undefined;
 }
 
-/** Which HTTP client the wrapper can use to call the quit endpoint; `unknown` when no list names the image. */
+/** Which HTTP client the wrapper can use to call the quit endpoint; `unknown` when no list names
+ * the image. */
 export type HttpClient = 'curl' | 'wget' | 'none' | 'unknown';
 
 /** An image's HTTP client and, in words, how that is known. */
@@ -88,7 +89,8 @@ const HTTP_CLIENT_IMAGES: ReadonlyArray<{
     client: 'curl',
     why: "python's full tags are built on buildpack-deps, which has curl and wget",
   },
-  // busybox's wget applet takes --post-data and -Y off; test/mutators/job/wrapper.test.ts runs the wrapper under busybox.
+  // busybox's wget applet takes --post-data and -Y off; test/mutators/job/wrapper.test.ts runs the
+  // wrapper under busybox.
   {
     repositories: ['busybox', 'registry.k8s.io/busybox'],
     client: 'wget',
@@ -97,7 +99,8 @@ const HTTP_CLIENT_IMAGES: ReadonlyArray<{
   // Alpine's base image is busybox, applets included.
   { repositories: ['alpine'], client: 'wget', why: "alpine's busybox has a wget applet" },
   { repositories: ['curlimages/curl'], client: 'curl', why: 'curlimages/curl is curl' },
-  // The minimal Debian and Ubuntu base images ship neither (apt downloads with its own http method).
+  // The minimal Debian and Ubuntu base images ship neither (apt downloads with its own http
+  // method).
   {
     repositories: ['debian', 'ubuntu'],
     client: 'none',
@@ -105,7 +108,8 @@ const HTTP_CLIENT_IMAGES: ReadonlyArray<{
   },
 ];
 
-/** Returns the repository without `docker.io/`, `index.docker.io/` or `library/` (`docker.io/library/alpine` → `alpine`). */
+/** Returns the repository without `docker.io/`, `index.docker.io/` or `library/`
+ * (`docker.io/library/alpine` → `alpine`). */
 function canonicalRepository(repository: string): string {
   return repository.replace(/^(?:docker\.io|index\.docker\.io)\//, '').replace(/^library\//, '');
 }

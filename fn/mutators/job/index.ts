@@ -30,7 +30,8 @@ const MESHES: readonly Mesh[] = ['istio', 'linkerd'];
 export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
   id: 'job-sidecar-quit',
   description:
-    'Jobs with a mesh sidecar complete: native sidecar, or a command wrapper that asks the proxy to quit',
+    'Jobs with a mesh sidecar complete: native sidecar, or a command ' +
+    'wrapper that asks the proxy to quit',
   findingCodes: JOB_FINDING_CODES,
   enabled: (spec) => spec.job.mode !== 'off',
   mutate(workload: Workload, context: MutatorContext): MutatorOutcome<JobPlan> {
@@ -56,7 +57,9 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
           {
             severity: 'info',
             code: 'RENDER_INJECTED',
-            message: `${rendered.map((p) => p.evidence).join('; ')}: the Job completes when its containers exit; nothing to do.`,
+            message:
+              `${rendered.map((p) => p.evidence).join('; ')}: the Job completes when ` +
+              `its containers exit; nothing to do.`,
           },
         ],
       };
@@ -87,7 +90,8 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
 
 /**
  * A proxy injected at render time as a classic sidecar stays one: the native annotation is read
- * only at injection. Native mode is then not to be had; the wrapper is (fn/workloads/renderInjected.ts).
+ * only at injection. Native mode is then not to be had; the wrapper is
+ * (fn/workloads/renderInjected.ts).
  */
 function renderedClassic(
   decision: ModeDecision,
@@ -97,7 +101,9 @@ function renderedClassic(
   if (decision.mode !== 'native' || classic.length === 0) return decision;
   return {
     mode: 'wrap',
-    why: `${decision.why}, but ${classic.map((p) => p.evidence).join('; ')}: the native annotation is read only at injection, so wrap`,
+    why:
+      `${decision.why}, but ${classic.map((p) => p.evidence).join('; ')}: ` +
+      `the native annotation is read only at injection, so wrap`,
   };
 }
 
@@ -118,7 +124,10 @@ function native(
         {
           severity: 'warning',
           code: 'JOB_NATIVE_UNAVAILABLE',
-          message: `${decision.why}, but native sidecars are not available: ${blockers.join('; ')}. Nothing changed; set the versions of the target cluster, or job.mode: wrap`,
+          message:
+            `${decision.why}, but native sidecars are not available: ${blockers.join('; ')}` +
+            `. Nothing changed; set the versions of the target cluster, or ` +
+            `job.mode: wrap`,
         },
       ],
     };
@@ -126,7 +135,8 @@ function native(
   return nativePlan(workload, context, meshes, decision);
 }
 
-/** The upstream maturity of native sidecars where this run pins them: a fact to weigh, not a reason to leave the Job hanging. */
+/** The upstream maturity of native sidecars where this run pins them: a fact to weigh, not a reason
+ * to leave the Job hanging. */
 function maturityNotes(context: MutatorContext, meshes: readonly Mesh[]): ProposedFinding[] {
   return meshes
     .map((mesh) => nativeMaturityNote(mesh, context.spec))
@@ -134,7 +144,10 @@ function maturityNotes(context: MutatorContext, meshes: readonly Mesh[]): Propos
     .map((note) => ({
       severity: 'info',
       code: 'JOB_NATIVE_SIDECAR_MATURITY',
-      message: `${note}. Native was still chosen: without it (or a wrapper) the Job never completes. Set job.mode: wrap (kube-graceful.dev/job-mode: wrap) to keep classic sidecars`,
+      message:
+        `${note}. Native was still chosen: without it (or a wrapper) the Job ` +
+        `never completes. Set job.mode: wrap (kube-graceful.dev/job-mode: ` +
+        `wrap) to keep classic sidecars`,
     }));
 }
 
@@ -172,7 +185,7 @@ function noMesh(workload: Workload): ProposedFinding {
   const why =
     optOut.length > 0
       ? `the pod template opts out with ${optOut.join(' and ')}`
-      : `no sidecar.istio.io/inject, istio.io/rev or linkerd.io/inject on the pod template, and ${namespace ? `namespace ${namespace} is neither labelled for injection by a Namespace in the stream nor listed in mesh.istioInjectedNamespaces / mesh.linkerdInjectedNamespaces` : 'the resource names no namespace'}`;
+      : `no sidecar.istio.io/inject, istio.io/rev or linkerd.io/inject on the pod template, and ${namespace ? `namespace ${namespace} is neither labelled for injection by a ` + `Namespace in the stream nor listed in mesh.istioInjectedNamespaces / ` + `mesh.linkerdInjectedNamespaces` : 'the resource names no namespace'}`;
   return {
     severity: 'info',
     code: 'JOB_NO_MESH',
@@ -187,6 +200,7 @@ function alreadyDone(mode: 'native' | 'wrap'): ProposedFinding {
     message:
       mode === 'native'
         ? 'the mesh proxy is already pinned as a native sidecar: the Job completes, nothing to do'
-        : 'the main containers are already wrapped and the pod annotations set: the Job completes, nothing to do',
+        : 'the main containers are already wrapped and the pod annotations set: ' +
+          'the Job completes, nothing to do',
   };
 }

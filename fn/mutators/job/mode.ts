@@ -1,6 +1,7 @@
 /**
  * Native sidecar or command wrapper: which one a Job's pod gets, from the configured versions
- * (fn/workloads/nativeSidecars.ts). Pure: versions and annotations in, a decision and its explanation out.
+ * (fn/workloads/nativeSidecars.ts). Pure: versions and annotations in, a decision and its
+ * explanation out.
  */
 import { sourceOf } from '../../config/schema.ts';
 import type { Config } from '../../config/schema.ts';
@@ -27,12 +28,14 @@ export function describeVersion(config: Config, mesh: Mesh | 'kubernetes'): stri
   return `${mesh === 'istio' ? 'Istio' : 'Linkerd'} ${version} (${source})`;
 }
 
-/** Returns the pod annotation that switches the mesh's proxy to a native sidecar at the configured version, or undefined when it has none. */
+/** Returns the pod annotation that switches the mesh's proxy to a native sidecar at the configured
+ * version, or undefined when it has none. */
 export function nativeSidecarAnnotation(config: Config, mesh: Mesh): string | undefined {
   return nativeAnnotation(mesh, config.spec);
 }
 
-/** Returns what keeps the pod from native sidecars at the configured versions (empty: nothing), naming where each version came from. */
+/** Returns what keeps the pod from native sidecars at the configured versions (empty: nothing),
+ * naming where each version came from. */
 export function nativeBlockers(config: Config, meshes: readonly Mesh[]): string[] {
   const blockers = meshes.flatMap((mesh) =>
     meshNativeBlockers(mesh, config.spec, (what) => describeVersion(config, what)),
@@ -82,7 +85,9 @@ export function decideMode(
   if (config.spec.sidecarMode === 'classic') {
     return {
       mode: 'wrap',
-      why: `job.mode: auto, and sidecarMode: classic (${sourceOf(config, 'sidecarMode')}) asks for classic sidecars`,
+      why:
+        `job.mode: auto, and sidecarMode: classic (${sourceOf(config, 'sidecarMode')}` +
+        `) asks for classic sidecars`,
     };
   }
   const blockers = nativeBlockers(config, meshes);
@@ -97,6 +102,8 @@ export function decideMode(
   ].join(', ');
   return {
     mode: 'native',
-    why: `job.mode: auto, and ${versions} allow native sidecars (the oldest kubelet has them on by default; the mesh reads the per-pod annotation)`,
+    why:
+      `job.mode: auto, and ${versions} allow native sidecars (the oldest ` +
+      `kubelet has them on by default; the mesh reads the per-pod annotation)`,
   };
 }

@@ -6,10 +6,12 @@
  * Why: a classic (non-native) sidecar keeps running after the main container exits, so the pod
  * never completes (kubernetes/kubernetes#25908, istio/istio#6324, #11659). A preStop hook cannot
  * help: it is "not called if the container crashes or exits" (core/v1 Lifecycle API doc;
- * docs/background.md#kubernetes-pod-termination). The proxies offer a loopback quit call instead (docs/background.md#istio, docs/background.md#linkerd).
+ * docs/background.md#kubernetes-pod-termination). The proxies offer a loopback quit call instead
+ * (docs/background.md#istio, docs/background.md#linkerd).
  *
  * Pure: no YAML here. The caller decides whether wrapping applies (never in native-sidecar mode:
- * docs/background.md#istio "Never call quitquitquit in native mode", the sidecar would be restarted).
+ * docs/background.md#istio "Never call quitquitquit in native mode", the sidecar would be
+ * restarted).
  */
 
 /** A loopback HTTP endpoint that makes a mesh proxy exit when it receives a POST. */
@@ -24,11 +26,13 @@ export interface QuitEndpoint {
  */
 export const WRAPPER_MARKER = 'kube-graceful-wrap';
 
-/** The shell Kubernetes execs. `/bin/sh` is the one path POSIX images (dash, busybox, bash) share. */
+/** The shell Kubernetes execs. `/bin/sh` is the one path POSIX images (dash, busybox, bash) share.
+ * */
 const SHELL = '/bin/sh';
 
 // Default ports. Istio: pilot-agent status port 15020, overridable by the pod annotation
-// `status.sidecar.istio.io/port` (docs/background.md#istio). Linkerd: proxy admin port 4191, overridable by
+// `status.sidecar.istio.io/port` (docs/background.md#istio). Linkerd: proxy admin port 4191,
+// overridable by
 // `config.linkerd.io/admin-port` (docs/background.md#linkerd).
 const ISTIO_STATUS_PORT = 15020;
 const LINKERD_ADMIN_PORT = 4191;
@@ -66,7 +70,8 @@ export function istioQuitEndpoint(statusPort: number = ISTIO_STATUS_PORT): QuitE
 /**
  * Linkerd's quit endpoint: `POST http://127.0.0.1:<adminPort>/shutdown` (linkerd-proxy admin).
  * The endpoint answers only when the pod carries `config.linkerd.io/proxy-admin-shutdown: enabled`
- * (off by default since Linkerd 2.16, docs/background.md#linkerd): the caller must add that annotation.
+ * (off by default since Linkerd 2.16, docs/background.md#linkerd): the caller must add that
+ * annotation.
  * @param adminPort the proxy admin port (`config.linkerd.io/admin-port`); default 4191.
  * @returns the endpoint, mesh `linkerd`.
  * @throws RangeError when the port is not an integer in 1–65535.
@@ -88,7 +93,8 @@ function checkEndpoint(endpoint: QuitEndpoint): QuitEndpoint {
   const match = ENDPOINT_URL.exec(String(endpoint.url));
   if (match?.[2] !== QUIT_PATH[mesh]) {
     throw new TypeError(
-      `quit endpoint for ${mesh} must be http://${LOOPBACK}:<port>${QUIT_PATH[mesh]}, got ${JSON.stringify(endpoint.url)}`,
+      `quit endpoint for ${mesh} must be http://${LOOPBACK}:<port>${QUIT_PATH[mesh]}` +
+        `, got ${JSON.stringify(endpoint.url)}`,
     );
   }
   checkPort(Number(match[1]), `${mesh} quit endpoint port`);
@@ -98,11 +104,13 @@ function checkEndpoint(endpoint: QuitEndpoint): QuitEndpoint {
 // First line of the script: names kube-graceful and the issue, and lets isWrapped recognise the
 // wrapper even if a later version changes the rest of the script.
 const SCRIPT_HEADER =
-  '# kube-graceful: ask the mesh proxy to quit when this program exits, so the Job can complete (kubernetes/kubernetes#25908)';
+  '# kube-graceful: ask the mesh proxy to quit when this program exits, ' +
+  'so the Job can complete (kubernetes/kubernetes#25908)';
 
 // What a user sees in the Job's log when the image has neither client. The two ways out:
 // an HTTP client in the image, or a native sidecar, which does not block Job completion (KEP-753,
-// docs/background.md#kubernetes-pod-termination, docs/background.md#istio "native sidecars solve this problem entirely").
+// docs/background.md#kubernetes-pod-termination, docs/background.md#istio "native sidecars solve
+// this problem entirely").
 const NO_CLIENT_HINT =
   'the Job will not complete: add curl or wget to the image, or run the proxy as a native sidecar';
 
@@ -134,7 +142,8 @@ const NO_CLIENT_HINT =
  *   program may still be running; and the shell can reap the program during that interrupted
  *   wait, so "is the pid still alive" (`kill -0`) is not a safe test: measured here, it lost the
  *   program's status (143 instead of its 42) in 18 of 30 tries under dash, and the race test in
- *   test/mutators/job/wrapper.test.ts catches it under dash, busybox and bash alike. Instead the trap sets
+ * test/mutators/job/wrapper.test.ts catches it under dash, busybox and bash alike. Instead the trap
+ * sets
  *   `kg_sig`, and `wait` is repeated until one returns with no trap in between: dash, busybox and
  *   bash all keep an exited job's status for a repeated `wait "$kg_pid"` until a new job is
  *   created (none is, in the loop; dash jobs.c frees a waited job only in makejob).
@@ -148,11 +157,14 @@ function scriptBody(endpoints: readonly QuitEndpoint[]): string {
     SCRIPT_HEADER,
     'quit() {',
     '  if command -v curl >/dev/null 2>&1; then',
-    `    curl -fsS --noproxy '*' --max-time 5 -X POST "$2" >/dev/null || echo "${WRAPPER_MARKER}: could not ask the $1 proxy to quit ($2)" >&2`,
+    `    curl -fsS --noproxy '*' --max-time 5 -X POST "$2" >/dev/null || ` +
+      `echo "${WRAPPER_MARKER}: could not ask the $1 proxy to quit ($2)" >&2`,
     '  elif command -v wget >/dev/null 2>&1; then',
-    `    wget -q -Y off -O- --post-data= "$2" >/dev/null || echo "${WRAPPER_MARKER}: could not ask the $1 proxy to quit ($2)" >&2`,
+    `    wget -q -Y off -O- --post-data= "$2" >/dev/null || echo "${WRAPPER_MARKER}` +
+      `: could not ask the $1 proxy to quit ($2)" >&2`,
     '  else',
-    `    echo "${WRAPPER_MARKER}: neither curl nor wget in the image; the $1 proxy was not asked to quit (${NO_CLIENT_HINT})" >&2`,
+    `    echo "${WRAPPER_MARKER}: neither curl nor wget in the image; the ` +
+      `$1 proxy was not asked to quit (${NO_CLIENT_HINT})" >&2`,
     '  fi',
     '}',
     '# forward TERM and INT to the program (INT as TERM: a background program ignores INT)',

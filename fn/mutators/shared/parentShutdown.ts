@@ -1,5 +1,6 @@
 /**
- * Gateways and classic app sidecars alike: Istio up to 1.16 rejects a ProxyConfig whose parentShutdownDuration is not greater than its
+ * Gateways and classic app sidecars alike: Istio up to 1.16 rejects a ProxyConfig whose
+ * parentShutdownDuration is not greater than its
  * drainDuration: "parent shutdown time %v must be greater than drain time %v"
  * (pkg/config/validation/validation.go@1.16.7 ValidateParentAndDrain, called by
  * ValidateMeshConfigProxyConfig). The injector applies the pod's `proxy.istio.io/config` over
@@ -15,7 +16,8 @@ import { atLeast } from '../../core/versions.ts';
 
 /** The first Istio release that ignores parentShutdownDuration. */
 export const PARENT_SHUTDOWN_IGNORED_SINCE = '1.17';
-/** Istio's default parentShutdownDuration up to 1.16 (mesh.DefaultProxyConfig, pkg/config/mesh/mesh.go@1.16.7). */
+/** Istio's default parentShutdownDuration up to 1.16 (mesh.DefaultProxyConfig,
+ * pkg/config/mesh/mesh.go@1.16.7). */
 export const ISTIO_DEFAULT_PARENT_SHUTDOWN_SECONDS = 60;
 /** The cap both durations have (validation.go@1.16.7 drainTimeMax, parentShutdownTimeMax). */
 export const ISTIO_MAX_DRAIN_SECONDS = 3600;
@@ -26,7 +28,8 @@ export const ISTIO_MAX_DRAIN_SECONDS = 3600;
  */
 const PARENT_SHUTDOWN_MARGIN_SECONDS = 15;
 
-/** True when the proxy's Istio may enforce the rule: below 1.17, or a version nothing stated (`known` false: the built-in default). */
+/** True when the proxy's Istio may enforce the rule: below 1.17, or a version nothing stated
+ * (`known` false: the built-in default). */
 export function parentShutdownEnforced(istio: {
   readonly version: string;
   readonly known: boolean;
@@ -34,7 +37,8 @@ export function parentShutdownEnforced(istio: {
   return !istio.known || !atLeast(istio.version, PARENT_SHUTDOWN_IGNORED_SINCE);
 }
 
-/** A parentShutdownDuration to write, with its formula; or undefined when the current one (or the default) is already above drainDuration. */
+/** A parentShutdownDuration to write, with its formula; or undefined when the current one (or the
+ * default) is already above drainDuration. */
 export function parentShutdownFor(
   drainSeconds: number,
   existingSeconds: number | undefined,
@@ -44,6 +48,8 @@ export function parentShutdownFor(
   const value = drainSeconds + PARENT_SHUTDOWN_MARGIN_SECONDS;
   return {
     value,
-    formula: `drainDuration + ${PARENT_SHUTDOWN_MARGIN_SECONDS} = ${drainSeconds} + ${PARENT_SHUTDOWN_MARGIN_SECONDS} = ${value}`,
+    formula:
+      `drainDuration + ${PARENT_SHUTDOWN_MARGIN_SECONDS} = ${drainSeconds} + ${PARENT_SHUTDOWN_MARGIN_SECONDS}` +
+      ` = ${value}`,
   };
 }

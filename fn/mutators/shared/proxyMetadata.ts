@@ -1,5 +1,6 @@
 /**
- * `proxyMetadata` entries of the `proxy.istio.io/config` annotation (docs/background.md#istio: "proxyMetadata
+ * `proxyMetadata` entries of the `proxy.istio.io/config` annotation (docs/background.md#istio:
+ * "proxyMetadata
  * maps merge by key"; they become the proxy's env at injection). Reading, the safety refusals and
  * the verified minimal edit are proxyConfig.ts's; this names the entries.
  */

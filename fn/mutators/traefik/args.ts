@@ -23,7 +23,8 @@ export function applyArgEdits(args: readonly string[], edits: readonly ArgEdit[]
       out[flag.valueIndex] = edit.value;
     }
   }
-  // Insert from the last position back, so earlier positions stay right; edits for one position keep their order.
+  // Insert from the last position back, so earlier positions stay right; edits for one position
+  // keep their order.
   const inserts = edits.filter((e): e is Extract<ArgEdit, { after: number }> => 'after' in e);
   const positions = [...new Set(inserts.map((e) => e.after))].sort((a, b) => b - a);
   for (const position of positions) {

@@ -1,6 +1,7 @@
 /**
  * Traefik behind a load balancer (issue #19 item 3): the pure decision, which the traefik-drain
- * mutator (./index.ts) runs with W, R and B resolved from the stream and config. Given a workload whose pod runs Traefik and the model's W, R and B, it returns the fields
+ * mutator (./index.ts) runs with W, R and B resolved from the stream and config. Given a workload
+ * whose pod runs Traefik and the model's W, R and B, it returns the fields
  * to set and the findings:
  *
  * - per TCP entry point, `transport.lifeCycle.requestAcceptGraceTimeout` = S (= W: keep accepting
@@ -63,7 +64,8 @@ interface TraefikFinding {
   readonly path?: FieldPath;
 }
 
-/** The workload as parsed, and where its pod template is (`['spec', 'template']` for a Deployment). */
+/** The workload as parsed, and where its pod template is (`['spec', 'template']` for a Deployment).
+ * */
 export interface TraefikWorkload {
   readonly object: KubeObject;
   readonly templatePath: FieldPath;
@@ -77,11 +79,13 @@ export interface TraefikOutcome {
   /** Where its static configuration comes from. */
   readonly source?: 'file' | 'flags' | 'env' | 'none';
   readonly plan?: TraefikTimingPlan;
-  /** The model's inputs the plan was made with (the settings, plus the grace period and preStop read from the pod). */
+  /** The model's inputs the plan was made with (the settings, plus the grace period and preStop
+   * read from the pod). */
   readonly inputs?: TraefikTimingInputs;
 }
 
-/** The model's inputs the caller supplies; the grace period and a preStop are read from the workload. */
+/** The model's inputs the caller supplies; the grace period and a preStop are read from the
+ * workload. */
 export type TraefikSettings = Pick<
   TraefikTimingInputs,
   'drainWindow' | 'maxRequest' | 'buffer' | 'loadBalancer'
@@ -103,7 +107,10 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
           severity: 'warning',
           code: 'TRAEFIK_SEVERAL_CONTAINERS',
           path: at('spec', 'containers'),
-          message: `The pod runs ${containers.length} Traefik containers (${containers.map((c) => c.name).join(', ')}); kube-graceful plans one Traefik per pod and leaves this one alone. Set each one's entry point lifeCycle and the grace period by hand.`,
+          message:
+            `The pod runs ${containers.length} Traefik containers (${containers.map((c) => c.name).join(', ')}` +
+            `); kube-graceful plans one Traefik per pod and leaves this one alone. ` +
+            `Set each one's entry point lifeCycle and the grace period by hand.`,
         },
       ],
     };
@@ -132,26 +139,44 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
       severity: 'warning',
       code: 'TRAEFIK_PRESTOP_LENGTH_UNKNOWN',
       path: containerAt('lifecycle', 'preStop'),
-      message: `Container "${container.name}" has a preStop hook whose length can't be read (not a sleep action or exec sleep N); it is kept and counted as 0 s. It delays Traefik's SIGTERM by its length: raise terminationGracePeriodSeconds by that much, or remove it and let requestAcceptGraceTimeout keep Traefik accepting.`,
+      message:
+        `Container "${container.name}" has a preStop hook whose length can't ` +
+        `be read (not a sleep action or exec sleep N); it is kept and counted ` +
+        `as 0 s. It delays Traefik's SIGTERM by its length: raise ` +
+        `terminationGracePeriodSeconds by that much, or remove it and let ` +
+        `requestAcceptGraceTimeout keep Traefik accepting.`,
     });
   } else if (preStop !== undefined) {
     findings.push({
       severity: 'info',
       code: 'TRAEFIK_PRESTOP_KEPT',
       path: containerAt('lifecycle', 'preStop'),
-      message: `Container "${container.name}" has a preStop sleep of ${preStop} s; it is kept, Traefik gets SIGTERM after it, and requestAcceptGraceTimeout covers only the rest of the drain window. kube-graceful never adds a preStop to Traefik: requestAcceptGraceTimeout is Traefik's own way to keep accepting.`,
+      message:
+        `Container "${container.name}" has a preStop sleep of ${preStop} s; it ` +
+        `is kept, Traefik gets SIGTERM after it, and requestAcceptGraceTimeout ` +
+        `covers only the rest of the drain window. kube-graceful never adds a ` +
+        `preStop to Traefik: requestAcceptGraceTimeout is Traefik's own way to ` +
+        `keep accepting.`,
     });
   }
 
   const config = readStaticConfig(container);
   const targets = planTraefikTiming(inputs, []);
-  const wanted = `requestAcceptGraceTimeout=${formatTraefikDuration(targets.requestAcceptGrace.value)} and graceTimeOut=${formatTraefikDuration(targets.graceTimeOut.value)} on every TCP entry point, and terminationGracePeriodSeconds ≥ ${targets.grace.value}`;
+  const wanted =
+    `requestAcceptGraceTimeout=${formatTraefikDuration(targets.requestAcceptGrace.value)}` +
+    ` and graceTimeOut=${formatTraefikDuration(targets.graceTimeOut.value)}` +
+    ` on every TCP entry point, and terminationGracePeriodSeconds ≥ ${targets.grace.value}`;
   if (config.source === 'file') {
     findings.push({
       severity: 'warning',
       code: 'TRAEFIK_STATIC_CONFIG_FILE',
       path: containerAt(),
-      message: `Container "${container.name}" reads its static configuration from a file (${config.evidence}), and Traefik then ignores every flag and TRAEFIK_* variable (${STATIC_CONFIG_ORDER}); kube-graceful changes nothing. Set in that file: entryPoints.<name>.transport.lifeCycle ${wanted}.`,
+      message:
+        `Container "${container.name}" reads its static configuration from a ` +
+        `file (${config.evidence}), and Traefik then ignores every flag and ` +
+        `TRAEFIK_* variable (${STATIC_CONFIG_ORDER}); kube-graceful changes ` +
+        `nothing. Set in that file: entryPoints.<name>.transport.lifeCycle ${wanted}` +
+        `.`,
     });
     return { changes: [], findings, container: container.name, source: config.source };
   }
@@ -160,7 +185,13 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
       severity: 'warning',
       code: 'TRAEFIK_ENTRY_POINTS_UNKNOWN',
       path: containerAt(config.source === 'env' ? 'env' : 'args'),
-      message: `Container "${container.name}" defines no entry point in its ${config.source === 'env' ? 'TRAEFIK_* variables' : config.source === 'flags' ? 'flags' : 'args or TRAEFIK_* variables'} (--entryPoints.<name>.address), so Traefik uses a configuration file in the image or its default entry point "http" on :80 (pkg/config/static/static_config.go@v3.7.9 SetEffectiveConfiguration); kube-graceful changes nothing. Define the entry points explicitly, or set ${wanted}.`,
+      message:
+        `Container "${container.name}" defines no entry point in its ${config.source === 'env' ? 'TRAEFIK_* variables' : config.source === 'flags' ? 'flags' : 'args or TRAEFIK_* variables'}` +
+        ` (--entryPoints.<name>.address), so Traefik uses a configuration file ` +
+        `in the image or its default entry point "http" on :80 ` +
+        `(pkg/config/static/static_config.go@v3.7.9 ` +
+        `SetEffectiveConfiguration); kube-graceful changes nothing. Define the ` +
+        `entry points explicitly, or set ${wanted}.`,
     });
     return { changes: [], findings, container: container.name, source: config.source };
   }
@@ -193,7 +224,12 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
           severity: 'warning',
           code: 'TRAEFIK_LIFECYCLE_UNREADABLE',
           path: containerAt(config.source === 'env' ? 'env' : 'args'),
-          message: `${name} is "${current.text}", which Traefik cannot read as a duration (digits for seconds, or a Go duration such as "${target.value}s"): Traefik refuses to start with it. It is left as written; the grace period assumes ${target.value} s. Set it to "${formatTraefikDuration(target.value)}".`,
+          message:
+            `${name} is "${current.text}", which Traefik cannot read as a duration ` +
+            `(digits for seconds, or a Go duration such as "${target.value}s"): ` +
+            `Traefik refuses to start with it. It is left as written; the grace ` +
+            `period assumes ${target.value} s. Set it to "${formatTraefikDuration(target.value)}` +
+            `".`,
         });
         continue;
       }
@@ -203,7 +239,9 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
             severity: 'info',
             code: 'TRAEFIK_LIFECYCLE_KEPT',
             path: containerAt(config.source === 'env' ? 'env' : 'args'),
-            message: `${name} is ${current.text} (${current.seconds} s), more than the model's ${target.formula}; it is kept, and the grace period covers it.`,
+            message:
+              `${name} is ${current.text} (${current.seconds} s), more than the ` +
+              `model's ${target.formula}; it is kept, and the grace period covers it.`,
           });
         }
         continue;
@@ -263,7 +301,9 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
         severity: 'info',
         code: 'TRAEFIK_GRACE_KEPT',
         path: at('spec', 'terminationGracePeriodSeconds'),
-        message: `terminationGracePeriodSeconds ${existingGrace} is more than the model's ${plan.grace.formula}; it is kept (never lowered).`,
+        message:
+          `terminationGracePeriodSeconds ${existingGrace} is more than the ` +
+          `model's ${plan.grace.formula}; it is kept (never lowered).`,
       });
   } else {
     const grace = graceToWrite(
@@ -294,7 +334,8 @@ function envName(ep: EntryPoint, setting: LifecycleSetting): string {
   return `${ep.prefix}_${lifecycleSuffix(setting).replace(/\./g, '_')}`.toUpperCase();
 }
 
-/** Returns why W, R or B cannot be planned with, or undefined (the model's own range: whole seconds, 0 to a day). */
+/** Returns why W, R or B cannot be planned with, or undefined (the model's own range: whole
+ * seconds, 0 to a day). */
 function checkInputs(settings: TraefikSettings): string | undefined {
   for (const [symbol, sourced] of [
     ['W', settings.drainWindow],
@@ -303,7 +344,11 @@ function checkInputs(settings: TraefikSettings): string | undefined {
   ] as const) {
     const v = sourced?.value;
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_INPUT_SECONDS) {
-      return `No Traefik drain plan: ${symbol} must be a whole number of seconds from 0 to ${MAX_INPUT_SECONDS}, got ${String(v)} (${sourced?.source ?? 'no source'}).`;
+      return (
+        `No Traefik drain plan: ${symbol} must be a whole number of seconds ` +
+        `from 0 to ${MAX_INPUT_SECONDS}, got ${String(v)} (${sourced?.source ?? 'no source'}` +
+        `).`
+      );
     }
   }
   return undefined;

@@ -27,7 +27,8 @@ import type { LifecycleValue } from './staticConfig.ts';
 import { traefikTimeline } from './timeline.ts';
 import type { EntryPointState, TraefikState } from './timeline.ts';
 
-/** Traefik's value when a setting is not written (./facts.ts): no accept grace, graceTimeOut 10 s. */
+/** Traefik's value when a setting is not written (./facts.ts): no accept grace, graceTimeOut 10 s.
+ * */
 const DEFAULTS: Record<LifecycleSetting, number> = {
   requestAcceptGraceTimeout: 0,
   graceTimeOut: TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS,
@@ -122,7 +123,9 @@ export function explainTraefik(plan: TraefikPlan, context: ExplainContext): Expl
   const trafficInputs = traffic(inputs, sender);
   return {
     role: 'gateway',
-    summary: `Traefik (container ${name}, static configuration from ${plan.source === 'flags' ? 'flags' : 'TRAEFIK_* variables'}): entry points' transport.lifeCycle, never a preStop`,
+    summary:
+      `Traefik (container ${name}, static configuration from ${plan.source === 'flags' ? 'flags' : 'TRAEFIK_* variables'}` +
+      `): entry points' transport.lifeCycle, never a preStop`,
     inputs: inputsOf(inputs),
     derived: [
       output('S', 'requestAcceptGraceTimeout', timing.requestAcceptGrace),

@@ -43,5 +43,6 @@ export const DEFAULT_CONFIG_DIRECTORY = '/etc/traefik';
 export const STATIC_CONFIG_ORDER =
   'file, then flags, then TRAEFIK_* environment variables (cmd/traefik/traefik.go@v3.7.9 loaders)';
 
-/** Prefix of the environment variables Traefik reads (paerser env `DefaultNamePrefix`, pkg/cli/loader_env.go@v3.7.9). */
+/** Prefix of the environment variables Traefik reads (paerser env `DefaultNamePrefix`,
+ * pkg/cli/loader_env.go@v3.7.9). */
 export const ENV_PREFIX = 'TRAEFIK_';

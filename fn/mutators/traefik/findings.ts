@@ -21,7 +21,8 @@ const OWN = [
   'LB_DEREGISTRATION_OUTLIVES_GRACE',
 ] as const satisfies readonly TraefikFindingCode[];
 
-// Every member of TraefikFindingCode is listed above: the compiler fails here when one is added there.
+// Every member of TraefikFindingCode is listed above: the compiler fails here when one is added
+// there.
 const EXHAUSTIVE: Exclude<TraefikFindingCode, (typeof OWN)[number]> extends never ? true : never =
   true;
 void EXHAUSTIVE;

@@ -20,7 +20,9 @@ import type { TraefikPlan } from './plan.ts';
 export const traefikDrain = defineMutator<TraefikPlan, 'traefik-drain'>({
   id: 'traefik-drain',
   description:
-    "Traefik: keep accepting while the load balancer drains (entry points' requestAcceptGraceTimeout), then finish requests (graceTimeOut); grace period to match",
+    "Traefik: keep accepting while the load balancer drains (entry points' " +
+    'requestAcceptGraceTimeout), then finish requests (graceTimeOut); ' +
+    'grace period to match',
   findingCodes: TRAEFIK_FINDING_CODES,
   enabled: (spec) => spec.traefik.mode === 'on',
   mutate,

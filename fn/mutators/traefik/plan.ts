@@ -1,4 +1,5 @@
-/** The plan traefik-drain makes for one Traefik workload, and that its `explain` reads (./explain.ts). */
+/** The plan traefik-drain makes for one Traefik workload, and that its `explain` reads
+ * (./explain.ts). */
 import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
 import type { TraefikTimingInputs, TraefikTimingPlan } from './timing.ts';
 

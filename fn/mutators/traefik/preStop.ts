@@ -5,7 +5,8 @@
  */
 import type { Container } from '../../core/kubeObject.ts';
 
-/** Returns the hook's sleep in seconds, 'unknown' when it does something else, undefined when there is none. */
+/** Returns the hook's sleep in seconds, 'unknown' when it does something else, undefined when there
+ * is none. */
 export function preStopSleepSeconds(container: Container): number | 'unknown' | undefined {
   const preStop = container.lifecycle?.preStop;
   if (preStop === null || preStop === undefined) return undefined;

@@ -1,4 +1,5 @@
-/** The text of each change and finding: the setting, the value, the formula, and where W, R, B came from. */
+/** The text of each change and finding: the setting, the value, the formula, and where W, R, B came
+ * from. */
 import type { Derived, Sourced } from '../../timing/model.ts';
 import type { TraefikTimingInputs } from './timing.ts';
 
@@ -9,7 +10,8 @@ export function derivationLine(setting: string, value: string, step: Derived): s
   return `${setting} = ${value}: ${step.formula}. ${step.explanation}`;
 }
 
-/** Returns one line per input: `W: <source>` (sources that already start with the symbol are kept as they are). */
+/** Returns one line per input: `W: <source>` (sources that already start with the symbol are kept
+ * as they are). */
 export function sourceLines(
   inputs: TraefikTimingInputs,
   symbols: readonly InputSymbol[],

@@ -15,7 +15,8 @@ import { parseTraefikDurationSeconds } from './duration.ts';
 import { lastFlag, parseFlags } from './flags.ts';
 import type { Flag } from './flags.ts';
 
-/** A life-cycle value the manifest sets: its text, its seconds (undefined: Traefik cannot read it), where it is. */
+/** A life-cycle value the manifest sets: its text, its seconds (undefined: Traefik cannot read it),
+ * where it is. */
 export interface LifecycleValue {
   readonly text: string;
   readonly seconds: number | undefined;
@@ -32,7 +33,8 @@ export interface EntryPoint {
   /** `entryPoints.web` (flags) or `TRAEFIK_ENTRYPOINTS_WEB` (environment), as written. */
   readonly prefix: string;
   readonly address: string;
-  /** `:53/udp` is UDP; no suffix or `/tcp` is TCP (`GetProtocol`, pkg/config/static/entrypoints.go@v3.7.9). */
+  /** `:53/udp` is UDP; no suffix or `/tcp` is TCP (`GetProtocol`,
+   * pkg/config/static/entrypoints.go@v3.7.9). */
   readonly protocol: 'tcp' | 'udp';
   readonly lifecycle: Partial<Record<LifecycleSetting, LifecycleValue>>;
   /** Flags: index of the last argument that belongs to this entry point (new flags go after it). */
@@ -66,7 +68,8 @@ export function readStaticConfig(container: Container): StaticConfig {
 /**
  * Returns why Traefik will read a file, or undefined: `--configFile` names one, or a volume is
  * mounted where Traefik looks for one by default (/etc/traefik/traefik.{toml,yaml,yml},
- * pkg/cli/loader_file.go@v3.7.9 `loadConfigFiles`). The other default places ($HOME/.config/traefik,
+ * pkg/cli/loader_file.go@v3.7.9 `loadConfigFiles`). The other default places
+ * ($HOME/.config/traefik,
  * ./traefik.*) depend on the image and are not guessed.
  */
 function configFileEvidence(container: Container, flags: readonly Flag[]): string | undefined {

@@ -82,12 +82,15 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
   drawing.event(
     sigterm,
     name,
-    `SIGTERM${hookCut ? ' (preStop cut at the grace deadline)' : state.preStop.seconds === 0 ? ' (no preStop)' : ' after preStop'}: /ping answers 503; each entry point keeps accepting for its requestAcceptGraceTimeout`,
+    `SIGTERM${hookCut ? ' (preStop cut at the grace deadline)' : state.preStop.seconds === 0 ? ' (no preStop)' : ' after preStop'}` +
+      `: /ping answers 503; each entry point keeps accepting for its ` +
+      `requestAcceptGraceTimeout`,
   );
 
   let done = sigterm;
   let finished = 0;
-  // What goes right, per span: entry points that accept until the same moment and finish alike share one.
+  // What goes right, per span: entry points that accept until the same moment and finish alike
+  // share one.
   const served = new Map<string, { names: string[]; lastAccepted: number; end: number }>();
   for (const group of groups(state.entryPoints)) {
     const who = entryPointsText(group.names);
@@ -100,7 +103,10 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
       drawing.event(
         stop,
         name,
-        `${who}: requestAcceptGraceTimeout (${secondsText(group.accept)}) over: ${group.names.length === 1 ? 'stops' : 'stop'} accepting; requests in flight get graceTimeOut (${secondsText(group.graceTimeOut)})`,
+        `${who}: requestAcceptGraceTimeout (${secondsText(group.accept)}) ` +
+          `over: ${group.names.length === 1 ? 'stops' : 'stop'} accepting; ` +
+          `requests in flight get graceTimeOut (${secondsText(group.graceTimeOut)}` +
+          `)`,
       );
     }
     if (acceptUntil < W) {
@@ -113,7 +119,8 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
         W,
         'fail',
         'refused',
-        `new connections still arrive ${traffic.sender}, but ${who} stopped accepting at t=${acceptUntil} (${why}) → connections refused`,
+        `new connections still arrive ${traffic.sender}, but ${who} stopped ` +
+          `accepting at t=${acceptUntil} (${why}) → connections refused`,
       );
     }
     if (closed < needed) {
@@ -126,7 +133,9 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
         needed,
         'fail',
         'cut',
-        `requests in flight on ${who} are cut at t=${closed} (${why}); the last one accepted at t=${lastAccepted} needs until t=${needed} (R = ${secondsText(R)})`,
+        `requests in flight on ${who} are cut at t=${closed} (${why}); the ` +
+          `last one accepted at t=${lastAccepted} needs until t=${needed} (R = ${secondsText(R)}` +
+          `)`,
       );
     }
     const end = Math.min(closed, needed);

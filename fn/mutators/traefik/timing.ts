@@ -1,7 +1,8 @@
 /**
  * The Traefik numbers of the timing model (docs/background.md#the-timing-model), from W, R and B:
  *
- *   S = W (or W − P after a user's preStop sleep of P s)   requestAcceptGraceTimeout: keep accepting while the LB still sends
+ * S = W (or W − P after a user's preStop sleep of P s)   requestAcceptGraceTimeout: keep accepting
+ * while the LB still sends
  *   graceTimeOut = R                                         the longest request may finish
  *   G = P + max(S' + R') over the TCP entry points (+ the UDP ones, stopped after) + B
  *
@@ -26,9 +27,11 @@ export interface TraefikTimingInputs {
   readonly buffer: Sourced;
   /** `terminationGracePeriodSeconds` in the manifest. */
   readonly existingGraceSeconds?: number;
-  /** The load balancer's target-group timing, when known (AWS), as fn/timing/inputs.ts resolves it. */
+  /** The load balancer's target-group timing, when known (AWS), as fn/timing/inputs.ts resolves it.
+   * */
   readonly loadBalancer?: TimingInputs['loadBalancer'];
-  /** A preStop the user wrote on the Traefik container: its sleep, or 'unknown'. Never added by kube-graceful. */
+  /** A preStop the user wrote on the Traefik container: its sleep, or 'unknown'. Never added by
+   * kube-graceful. */
   readonly existingPreStopSeconds?: number | 'unknown';
 }
 
@@ -78,17 +81,23 @@ export function planTraefikTiming(
       ? {
           value: S,
           formula: `S = W = ${W}`,
-          explanation: `Traefik keeps accepting for ${S} s after SIGTERM, because the load balancer may send new connections for that long.`,
+          explanation:
+            `Traefik keeps accepting for ${S} s after SIGTERM, because the load ` +
+            `balancer may send new connections for that long.`,
         }
       : {
           value: S,
           formula: `S = max(W − P, 0) = max(${W} − ${P}, 0) = ${S}`,
-          explanation: `The container's own preStop already holds SIGTERM back ${P} s; Traefik keeps accepting for the rest of the drain window W = ${W} s.`,
+          explanation:
+            `The container's own preStop already holds SIGTERM back ${P} s; ` +
+            `Traefik keeps accepting for the rest of the drain window W = ${W} s.`,
         };
   const graceTimeOut: Derived = {
     value: R,
     formula: `graceTimeOut = R = ${R}`,
-    explanation: `After it stops accepting, Traefik gives requests in flight up to ${R} s to finish, then closes what is left.`,
+    explanation:
+      `After it stops accepting, Traefik gives requests in flight up to ${R} ` +
+      `s to finish, then closes what is left.`,
   };
 
   const timings: EntryPointTiming[] = entryPoints.map((entryPoint) =>

@@ -17,7 +17,8 @@ import { parseGoDurationSeconds } from '../../../fn/timing/durations.ts';
 type Flags = Record<string, string>;
 
 /** The seed thread's numbers (DOMAIN §5 worked example): R = 10, B = 10. */
-/** With a stated Istio ≥ 1.17, so parentShutdownDuration (its own cases below) stays out of the way. */
+/** With a stated Istio ≥ 1.17, so parentShutdownDuration (its own cases below) stays out of the
+ * way. */
 const SEED: Flags = { 'max-request': '10', buffer: '10', 'istio-version': '1.26' };
 
 const NLB_SERVICE = `apiVersion: v1
@@ -69,17 +70,18 @@ ${options.spec ?? '  replicas: 3\n'}  selector:
         inject.istio.io/templates: gateway
         sidecar.istio.io/inject: "true"
 ${options.annotations ?? ''}      labels:
-${options.labels ?? '        app: istio-public-ingressgateway\n        istio: public-ingressgateway\n'}    spec:
+${options.labels ?? '        app: istio-public-ingressgateway\n        istio: ' + 'public-ingressgateway\n'}    spec:
       containers:
         - name: istio-proxy
           image: auto
-${options.container ?? '          env:\n          - name: ISTIO_META_ROUTER_MODE\n            value: "standard"\n'}          ports:
+${options.container ?? '          env:\n          - name: ISTIO_META_ROUTER_MODE\n            ' + 'value: "standard"\n'}          ports:
           - containerPort: 15090
             name: http-envoy-prom
 ${options.podSpec ?? ''}`;
 }
 
-/** The legacy `gateways/istio-ingress` chart shape (Istio ≤ 1.x): not injected, proxyv2 runs `proxy router`. */
+/** The legacy `gateways/istio-ingress` chart shape (Istio ≤ 1.x): not injected, proxyv2 runs `proxy
+ * router`. */
 function legacyGateway(image = 'docker.io/istio/proxyv2:1.9.0', podinfo = false): string {
   return `apiVersion: apps/v1
 kind: Deployment
@@ -120,7 +122,8 @@ spec:
 ${podinfo ? PODINFO : ''}`;
 }
 
-/** The legacy chart's downward-API volume (manifests/charts/gateways/istio-ingress/templates/deployment.yaml@1.16.7). */
+/** The legacy chart's downward-API volume
+ * (manifests/charts/gateways/istio-ingress/templates/deployment.yaml@1.16.7). */
 const PODINFO = `          volumeMounts:
           - name: podinfo
             mountPath: /etc/istio/pod
@@ -157,7 +160,8 @@ const GRACE = 'spec.template.spec.terminationGracePeriodSeconds';
 const PROXY_CONFIG = 'spec.template.metadata.annotations["proxy.istio.io/config"]';
 const PRESTOP = `${PROXY}.lifecycle.preStop`;
 
-/** The invariants every case must keep: idempotent, valid documents, no obsolete settings written. */
+/** The invariants every case must keep: idempotent, valid documents, no obsolete settings written.
+ * */
 function invariants(
   t: ExecutionContext,
   input: string,
@@ -175,7 +179,8 @@ function invariants(
     input.split(obsolete).length,
     `${obsolete} must never be written`,
   );
-  // parentShutdownDuration only where Istio may still enforce it (< 1.17 or unknown), and then above drainDuration.
+  // parentShutdownDuration only where Istio may still enforce it (< 1.17 or unknown), and then
+  // above drainDuration.
   const plan = result.outcomes[0]?.plan as GatewayPlan | undefined;
   for (const change of result.changes.filter((c) => formatPath(c.path) === PROXY_CONFIG)) {
     const fields = readProxyConfig(change.after);
@@ -219,7 +224,8 @@ interface Case {
 const cases: Case[] = [
   {
     title:
-      'seed thread: NLB with W=180, R=10, B=10 → minimum drain 180 s, drainDuration 190 s, grace 200',
+      'seed thread: NLB with W=180, R=10, B=10 → minimum drain 180 s, ' +
+      'drainDuration 190 s, grace 200',
     input: stream(NLB_SERVICE, gateway()),
     flags: SEED,
     only: true,
@@ -289,7 +295,10 @@ const cases: Case[] = [
       NLB_SERVICE,
       gateway({
         container:
-          '          env:\n          - name: MINIMUM_DRAIN_DURATION\n            value: "30"\n          - name: ISTIO_META_ROUTER_MODE\n            value: standard\n          - name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n            value: "false"\n',
+          '          env:\n          - name: MINIMUM_DRAIN_DURATION\n            ' +
+          'value: "30"\n          - name: ISTIO_META_ROUTER_MODE\n            ' +
+          'value: standard\n          - name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n  ' +
+          '          value: "false"\n',
       }),
     ),
     flags: SEED,
@@ -310,12 +319,15 @@ const cases: Case[] = [
   },
   {
     title:
-      'MINIMUM_DRAIN_DURATION from valueFrom: left alone, warned, and exit-on-zero not turned on over it',
+      'MINIMUM_DRAIN_DURATION from valueFrom: left alone, warned, and ' +
+      'exit-on-zero not turned on over it',
     input: stream(
       NLB_SERVICE,
       gateway({
         container:
-          '          env:\n          - name: MINIMUM_DRAIN_DURATION\n            valueFrom:\n              configMapKeyRef: {name: drain, key: minimum}\n',
+          '          env:\n          - name: MINIMUM_DRAIN_DURATION\n            ' +
+          'valueFrom:\n              configMapKeyRef: {name: drain, key: ' +
+          'minimum}\n',
       }),
     ),
     flags: SEED,
@@ -333,7 +345,9 @@ const cases: Case[] = [
       NLB_SERVICE,
       gateway({
         container:
-          '          env:\n          - name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n            valueFrom:\n              fieldRef: {fieldPath: "metadata.annotations[\'exit\']"}\n',
+          '          env:\n          - name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n   ' +
+          '         valueFrom:\n              fieldRef: {fieldPath: ' +
+          '"metadata.annotations[\'exit\']"}\n',
       }),
     ),
     flags: SEED,
@@ -345,18 +359,24 @@ const cases: Case[] = [
   },
   {
     title:
-      'existing proxy.istio.io/config: drainDuration merged in, every other key and comment kept byte for byte',
+      'existing proxy.istio.io/config: drainDuration merged in, every other ' +
+      'key and comment kept byte for byte',
     input: stream(
       NLB_SERVICE,
       gateway({
         annotations:
-          '        proxy.istio.io/config: |\n          # tuned by platform team\n          holdApplicationUntilProxyStarts: true\n          proxyMetadata:\n            ISTIO_META_DNS_CAPTURE: "true"\n          terminationDrainDuration: 10s\n',
+          '        proxy.istio.io/config: |\n          # tuned by platform ' +
+          'team\n          holdApplicationUntilProxyStarts: true\n          ' +
+          'proxyMetadata:\n            ISTIO_META_DNS_CAPTURE: "true"\n          ' +
+          'terminationDrainDuration: 10s\n',
       }),
     ),
     flags: SEED,
     changes: {
       [PROXY_CONFIG]:
-        '# tuned by platform team\nholdApplicationUntilProxyStarts: true\nproxyMetadata:\n  ISTIO_META_DNS_CAPTURE: "true"\nterminationDrainDuration: 10s\ndrainDuration: 190s\n',
+        '# tuned by platform team\nholdApplicationUntilProxyStarts: ' +
+        'true\nproxyMetadata:\n  ISTIO_META_DNS_CAPTURE: ' +
+        '"true"\nterminationDrainDuration: 10s\ndrainDuration: 190s\n',
     },
     check: (t, result) =>
       t.regex(
@@ -412,7 +432,8 @@ const cases: Case[] = [
       NLB_SERVICE,
       gateway({
         annotations:
-          '        proxy.istio.io/config: |\n          proxyMetadata: &m {A: "1"}\n          extra: *m\n',
+          '        proxy.istio.io/config: |\n          proxyMetadata: &m {A: ' +
+          '"1"}\n          extra: *m\n',
       }),
     ),
     flags: SEED,
@@ -421,7 +442,9 @@ const cases: Case[] = [
   },
   {
     title:
-      "in-cluster gateway: Istio's 45 s drainDuration already covers W + B, so none is written; G = 30 is the Kubernetes default, so no grace either",
+      "in-cluster gateway: Istio's 45 s drainDuration already covers W + B, " +
+      'so none is written; G = 30 is the Kubernetes default, so no grace ' +
+      'either',
     input: stream(
       NLB_SERVICE.replace(/ {2}annotations:\n(?: {4}.*\n)+/, '').replace(
         'type: LoadBalancer',
@@ -438,7 +461,9 @@ const cases: Case[] = [
   },
   {
     title:
-      'sleep mode on Kubernetes 1.31: preStop sleep action, terminationDrainDuration = R so requests in flight after the sleep finish, no env, no drainDuration',
+      'sleep mode on Kubernetes 1.31: preStop sleep action, ' +
+      'terminationDrainDuration = R so requests in flight after the sleep ' +
+      'finish, no env, no drainDuration',
     input: stream(NLB_SERVICE, gateway()),
     flags: { ...SEED, 'gateway-mode': 'sleep', 'kube-version': '1.31' },
     only: true,
@@ -458,7 +483,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'sleep mode with terminationDrainDuration ≥ R in the annotation: no termination-drain warning',
+      'sleep mode with terminationDrainDuration ≥ R in the annotation: no ' +
+      'termination-drain warning',
     input: stream(
       NLB_SERVICE,
       gateway({ annotations: '        proxy.istio.io/config: "terminationDrainDuration: 15s"\n' }),
@@ -499,7 +525,8 @@ const cases: Case[] = [
       NLB_SERVICE,
       gateway({
         container:
-          '          lifecycle:\n            preStop:\n              exec:\n                command: ["/bin/sh", "-c", "sleep 60"]\n',
+          '          lifecycle:\n            preStop:\n              exec:\n     ' +
+          '           command: ["/bin/sh", "-c", "sleep 60"]\n',
       }),
     ),
     flags: { ...SEED, 'gateway-mode': 'sleep' },
@@ -520,7 +547,8 @@ const cases: Case[] = [
       NLB_SERVICE,
       gateway({
         container:
-          '          lifecycle:\n            preStop:\n              httpGet: {path: /drain, port: 15020}\n',
+          '          lifecycle:\n            preStop:\n              httpGet: ' +
+          '{path: /drain, port: 15020}\n',
       }),
     ),
     flags: { ...SEED, 'gateway-mode': 'sleep' },
@@ -550,7 +578,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'legacy chart (proxyv2:1.9.0, proxy router, not injected): Istio < 1.12 → sleep mode on the proxyv2 container',
+      'legacy chart (proxyv2:1.9.0, proxy router, not injected): Istio < ' +
+      '1.12 → sleep mode on the proxyv2 container',
     input: stream(NLB_SERVICE, legacyGateway()),
     flags: SEED,
     only: true,
@@ -568,7 +597,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'legacy chart on Istio 1.20: env on the container; drainDuration cannot be delivered, so none is written',
+      'legacy chart on Istio 1.20: env on the container; drainDuration ' +
+      'cannot be delivered, so none is written',
     input: stream(NLB_SERVICE, legacyGateway('docker.io/istio/proxyv2:1.20.0')),
     flags: SEED,
     only: true,
@@ -586,7 +616,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'legacy chart on Istio 1.20 with the podinfo mount: drainDuration delivered through the annotations file',
+      'legacy chart on Istio 1.20 with the podinfo mount: drainDuration ' +
+      'delivered through the annotations file',
     input: stream(NLB_SERVICE, legacyGateway('docker.io/istio/proxyv2:1.20.0', true)),
     flags: SEED,
     only: true,
@@ -605,7 +636,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'legacy chart on Istio 1.16 with the podinfo mount: drainDuration and parentShutdownDuration delivered',
+      'legacy chart on Istio 1.16 with the podinfo mount: drainDuration and ' +
+      'parentShutdownDuration delivered',
     input: stream(NLB_SERVICE, legacyGateway('docker.io/istio/proxyv2:1.16.7', true)),
     flags: SEED,
     changes: { [PROXY_CONFIG]: 'drainDuration: 190s\nparentShutdownDuration: 205s\n' },
@@ -613,7 +645,9 @@ const cases: Case[] = [
   },
   {
     title:
-      'legacy chart on Istio 1.9 with the podinfo mount: sleep mode sets terminationDrainDuration through the annotations file; no advice to use env mode',
+      'legacy chart on Istio 1.9 with the podinfo mount: sleep mode sets ' +
+      'terminationDrainDuration through the annotations file; no advice to ' +
+      'use env mode',
     input: stream(NLB_SERVICE, legacyGateway('docker.io/istio/proxyv2:1.9.0', true)),
     flags: SEED,
     only: true,
@@ -627,7 +661,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'legacy chart on Istio 1.9 without the mount: the termination-drain warning offers only what works at 1.9',
+      'legacy chart on Istio 1.9 without the mount: the termination-drain ' +
+      'warning offers only what works at 1.9',
     input: stream(NLB_SERVICE, legacyGateway()),
     flags: SEED,
     findings: ['warning GATEWAY_TERMINATION_DRAIN_SHORT'],
@@ -642,7 +677,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'legacy chart on Istio 1.9, Kubernetes 1.28 without a shell: the no-preStop warning does not send the user to env mode',
+      'legacy chart on Istio 1.9, Kubernetes 1.28 without a shell: the ' +
+      'no-preStop warning does not send the user to env mode',
     input: stream(NLB_SERVICE, legacyGateway()),
     flags: { ...SEED, 'kube-version': '1.28' },
     findings: ['warning GATEWAY_NO_PRESTOP'],
@@ -654,7 +690,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'Istio 1.20, Kubernetes 1.28 without a shell, sleep mode asked: env mode is offered, it works there',
+      'Istio 1.20, Kubernetes 1.28 without a shell, sleep mode asked: env ' +
+      'mode is offered, it works there',
     input: stream(NLB_SERVICE, gateway()),
     flags: { ...SEED, 'gateway-mode': 'sleep', 'kube-version': '1.28', 'istio-version': '1.20' },
     findings: ['warning GATEWAY_NO_PRESTOP'],
@@ -740,7 +777,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'non-gateway workloads are untouched: an injected app, and an istio-proxy container without the gateway template',
+      'non-gateway workloads are untouched: an injected app, and an ' +
+      'istio-proxy container without the gateway template',
     input: stream(
       NLB_SERVICE,
       gateway().replace('        inject.istio.io/templates: gateway\n', ''),
@@ -779,7 +817,8 @@ spec:
   {
     title: 'AWS IP targets, Namespace labelled: no readiness-gate finding',
     input: stream(
-      'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: istio-system\n  labels:\n    elbv2.k8s.aws/pod-readiness-gate-inject: enabled\n',
+      'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: istio-system\n  ' +
+        'labels:\n    elbv2.k8s.aws/pod-readiness-gate-inject: enabled\n',
       NLB_SERVICE,
       gateway(),
     ),
@@ -811,7 +850,8 @@ spec:
   },
   {
     title:
-      'NLB with instance targets and externalTrafficPolicy Local: W from the node health check, no deregistration checks, no readiness gates',
+      'NLB with instance targets and externalTrafficPolicy Local: W from the ' +
+      'node health check, no deregistration checks, no readiness gates',
     input: stream(
       NLB_SERVICE.replace(
         'aws-load-balancer-nlb-target-type: ip',
@@ -843,13 +883,19 @@ spec:
   },
   {
     title:
-      'GKE NEG with its BackendConfig in the stream: W = 30 + drainingTimeoutSec, no "not in the stream" warning',
+      'GKE NEG with its BackendConfig in the stream: W = 30 + ' +
+      'drainingTimeoutSec, no "not in the stream" warning',
     input: stream(
       GENERIC_SERVICE.replace(
         'metadata:\n  name: istio-public-ingressgateway\n  namespace: istio-system\n',
-        'metadata:\n  name: istio-public-ingressgateway\n  namespace: istio-system\n  annotations:\n    cloud.google.com/neg: \'{"ingress": true}\'\n    cloud.google.com/backend-config: \'{"ports": {"80": "gw-drain"}}\'\n',
+        'metadata:\n  name: istio-public-ingressgateway\n  namespace: ' +
+          'istio-system\n  annotations:\n    cloud.google.com/neg: \'{"ingress": ' +
+          'true}\'\n    cloud.google.com/backend-config: \'{"ports": {"80": ' +
+          '"gw-drain"}}\'\n',
       ).replace('type: LoadBalancer', 'type: ClusterIP'),
-      'apiVersion: cloud.google.com/v1\nkind: BackendConfig\nmetadata:\n  name: gw-drain\n  namespace: istio-system\nspec:\n  connectionDraining:\n    drainingTimeoutSec: 60\n',
+      'apiVersion: cloud.google.com/v1\nkind: BackendConfig\nmetadata:\n  ' +
+        'name: gw-drain\n  namespace: istio-system\nspec:\n  ' +
+        'connectionDraining:\n    drainingTimeoutSec: 60\n',
       gateway(),
     ),
     flags: SEED,
@@ -896,11 +942,15 @@ spec:
   },
   {
     title:
-      'a PodDisruptionBudget selecting the gateway pods: no PDB finding; one selecting others: info',
+      'a PodDisruptionBudget selecting the gateway pods: no PDB finding; one ' +
+      'selecting others: info',
     input: stream(
       NLB_SERVICE,
       gateway(),
-      'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: gw, namespace: istio-system}\nspec:\n  minAvailable: 1\n  selector:\n    matchExpressions:\n    - {key: app, operator: In, values: [istio-public-ingressgateway]}\n',
+      'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: ' +
+        'gw, namespace: istio-system}\nspec:\n  minAvailable: 1\n  selector:\n ' +
+        '   matchExpressions:\n    - {key: app, operator: In, values: ' +
+        '[istio-public-ingressgateway]}\n',
     ),
     absent: ['GATEWAY_NO_PDB'],
   },
@@ -909,7 +959,9 @@ spec:
     input: stream(
       NLB_SERVICE,
       gateway(),
-      'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: gw, namespace: other}\nspec:\n  minAvailable: 1\n  selector:\n    matchLabels: {app: istio-public-ingressgateway}\n',
+      'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: ' +
+        'gw, namespace: other}\nspec:\n  minAvailable: 1\n  selector:\n    ' +
+        'matchLabels: {app: istio-public-ingressgateway}\n',
     ),
     findings: ['info GATEWAY_NO_PDB'],
   },
@@ -920,7 +972,8 @@ spec:
       gateway({
         annotations: '        proxy.istio.io/config: |\n          parentShutdownDuration: 60s\n',
         container:
-          '          env:\n          - name: TERMINATION_DRAIN_DURATION_SECONDS\n            value: "60"\n',
+          '          env:\n          - name: ' +
+          'TERMINATION_DRAIN_DURATION_SECONDS\n            value: "60"\n',
       }),
     ),
     flags: SEED,
@@ -929,7 +982,8 @@ spec:
   },
   {
     title:
-      'Istio 1.16: parentShutdownDuration written above drainDuration in the same merge, and said why',
+      'Istio 1.16: parentShutdownDuration written above drainDuration in the ' +
+      'same merge, and said why',
     input: stream(NLB_SERVICE, gateway()),
     flags: { ...SEED, 'istio-version': '1.16' },
     changes: { [PROXY_CONFIG]: 'drainDuration: 190s\nparentShutdownDuration: 205s\n' },
@@ -943,7 +997,9 @@ spec:
   },
   {
     title:
-      'Istio version unknown (in-repo chart, nothing stated): parentShutdownDuration written too, and the report says the version is unknown',
+      'Istio version unknown (in-repo chart, nothing stated): ' +
+      'parentShutdownDuration written too, and the report says the version ' +
+      'is unknown',
     input: stream(NLB_SERVICE, gateway()),
     flags: { 'max-request': '10', buffer: '10' },
     changes: { [PROXY_CONFIG]: 'drainDuration: 190s\nparentShutdownDuration: 205s\n' },
@@ -974,7 +1030,8 @@ spec:
   },
   {
     title:
-      "Istio 1.16, the user's longer drainDuration with the default parent: only parentShutdownDuration is added",
+      "Istio 1.16, the user's longer drainDuration with the default parent: " +
+      'only parentShutdownDuration is added',
     input: stream(
       NLB_SERVICE,
       gateway({ annotations: '        proxy.istio.io/config: "drainDuration: 5m"\n' }),
@@ -984,7 +1041,8 @@ spec:
   },
   {
     title:
-      'a grace period beyond a day is a legal manifest value: kept, never lowered; the drain is still set',
+      'a grace period beyond a day is a legal manifest value: kept, never ' +
+      'lowered; the drain is still set',
     input: stream(
       NLB_SERVICE,
       gateway({ podSpec: '      terminationGracePeriodSeconds: 100000\n' }),

@@ -1,4 +1,5 @@
-/** The Traefik fixtures (test/fixtures/gateways/traefik, real renders and Traefik's own manifests), parsed as Kubernetes reads them. */
+/** The Traefik fixtures (test/fixtures/gateways/traefik, real renders and Traefik's own manifests),
+ * parsed as Kubernetes reads them. */
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { recognizeServiceLoadBalancer } from '../../../fn/timing/loadBalancers.ts';
