@@ -18,6 +18,7 @@ import { Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { formatPath } from '../core/fieldPath.ts';
 import type { ChangeRecord, Finding } from '../core/records.ts';
+import { REGISTERED_OBJECT_KINDS } from '../engine/objectKinds.ts';
 import { transform } from '../engine/transform.ts';
 import type { TransformResult } from '../engine/transform.ts';
 import { krmResults } from '../krm/results.ts';
@@ -65,7 +66,7 @@ export async function runCheck(options: CheckCommandOptions): Promise<CommandOut
   const exitCode = verdict.failed ? 1 : 0;
   if (result.mode === 'resourceList') {
     // A validator never modifies: the list as read (no item changed, so every byte is kept) plus results.
-    const list = readResourceList(inputs.text, { parseAll: options.allDocuments, extraKinds: () => result.config.spec.extraKinds });
+    const list = readResourceList(inputs.text, { parseAll: options.allDocuments, objectKinds: REGISTERED_OBJECT_KINDS, extraKinds: () => result.config.spec.extraKinds });
     const pending = krmResults(result.changes, [], list.resources).map((r) => ({ ...r, severity: verdict.changes ? ('error' as const) : ('info' as const), message: `would set ${r.field?.path}: ${r.message}` }));
     // Errors first, as the transform orders them (fn/krm/results.ts): kpt shows only the first few.
     const results = [...pending, ...krmResults([], result.findings, list.resources)].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);

@@ -14,7 +14,7 @@ import type { FieldPath } from '../core/fieldPath.ts';
 import type { Finding, MutatorId, Severity } from '../core/records.ts';
 import { formatRef } from '../core/kubeObject.ts';
 import type { KubeObject, PodTemplate, ResourceRef } from '../core/kubeObject.ts';
-import type { WorkloadOutcome } from '../engine/pipeline.ts';
+import type { RunOutcome } from '../engine/pipeline.ts';
 import { inputResources } from '../engine/transform.ts';
 import type { TransformResult } from '../engine/transform.ts';
 import type { ExplanationBody } from '../explanation/types.ts';
@@ -76,8 +76,9 @@ export function explain(result: TransformResult, locate: (document: number) => S
   const before = inputObjects(result);
   const workloads: WorkloadExplanation[] = [];
   for (const outcome of result.outcomes) {
-    const document = outcome.workload.resource.doc.place.document;
-    const key = objectKey(document, outcome.workload.resource.base);
+    const resource = outcome.subject === 'workload' ? outcome.workload.resource : outcome.resource;
+    const document = resource.doc.place.document;
+    const key = objectKey(document, resource.base);
     const original = before.get(key);
     if (!original) continue;
     workloads.push(explainOutcome(outcome, original, result, locate(document)));
@@ -125,17 +126,17 @@ function objectKey(document: number, base: FieldPath): string {
   return `${document}:${JSON.stringify(base)}`;
 }
 
-function explainOutcome(outcome: WorkloadOutcome, original: KubeObject, result: TransformResult, location: SourceLocation | undefined): WorkloadExplanation {
-  const { workload } = outcome;
-  const document = workload.resource.doc.place.document;
-  const sameResource = (r: { resource?: ResourceRef; document?: number }) => r.document === document && r.resource !== undefined && formatRef(r.resource) === formatRef(workload.ref);
-  const body = outcome.explain({
-    before: (getAt(original, workload.templatePath) ?? {}) as PodTemplate,
-    after: workload.template,
-    spec: result.config.spec,
-  });
+/** A workload's explanation reads its pod template as written and as patched; an object mutator's, the object itself. */
+function explainOutcome(outcome: RunOutcome, original: KubeObject, result: TransformResult, location: SourceLocation | undefined): WorkloadExplanation {
+  const { spec } = result.config;
+  const [ref, resource, body] =
+    outcome.subject === 'workload'
+      ? [outcome.workload.ref, outcome.workload.resource, outcome.explain({ before: (getAt(original, outcome.workload.templatePath) ?? {}) as PodTemplate, after: outcome.workload.template, spec })]
+      : [outcome.ref, outcome.resource, outcome.explain({ before: original, after: outcome.resource.object, spec })];
+  const document = resource.doc.place.document;
+  const sameResource = (r: { resource?: ResourceRef; document?: number }) => r.document === document && r.resource !== undefined && formatRef(r.resource) === formatRef(ref);
   return {
-    resource: workload.ref,
+    resource: ref,
     document,
     ...(location ? { location } : {}),
     mutator: outcome.mutator,

@@ -10,6 +10,7 @@ import { KubeGracefulError } from '../core/errors.ts';
 import { optimizeForLongRun } from '../engine/tiering.ts';
 import type { ExtraKind } from '../config/schema.ts';
 import { isCandidateKind } from '../workloads/kinds.ts';
+import type { ObjectKinds } from '../workloads/kinds.ts';
 import { Resource } from '../workloads/resource.ts';
 import { checkDirectives } from './directives.ts';
 import { isCommentOnly, prescanKind, resourceHint } from './prescan.ts';
@@ -29,6 +30,8 @@ export interface StreamInput {
 /** Options for reading: `parseAll` turns the kind pre-scan off (every document is parsed). */
 export interface ReadOptions {
   readonly extraKinds: readonly ExtraKind[];
+  /** The kinds object mutators change and read: parsed as well (the engine derives them from its mutators). */
+  readonly objectKinds?: ObjectKinds;
   readonly parseAll?: boolean;
 }
 
@@ -91,7 +94,7 @@ export interface StreamPlan {
 export function planStream(input: string | ByteStream, options: ReadOptions): StreamPlan {
   const source = typeof input === 'string' ? undefined : input;
   const { bom, segments } = source ? { bom: source.bomLength ? '\uFEFF' : '', segments: splitStream(source.view).segments } : splitStream(input as string);
-  const parsed = segments.map((segment) => !isCommentOnly(segment.text) && (options.parseAll || isCandidateKind(prescanKind(segment.text), options.extraKinds)));
+  const parsed = segments.map((segment) => !isCommentOnly(segment.text) && (options.parseAll || isCandidateKind(prescanKind(segment.text), options.extraKinds, options.objectKinds)));
   optimizeForLongRun(segments.reduce((sum, segment, i) => (parsed[i] ? sum + segment.text.length : sum), 0));
   const startOf = (segment: Segment) => (source?.bomLength ?? 0) + segment.offset;
   const passThrough = (segment: Segment) => (source ? source.bytes.subarray(startOf(segment), startOf(segment) + segment.text.length) : segment.text);

@@ -36,7 +36,7 @@ function outcome(input: string, options: TransformOptions): unknown {
     output: result.output,
     changes: result.changes,
     findings: result.findings,
-    plans: result.outcomes.map((o) => ({ mutator: o.mutator, workload: o.workload.ref, plan: o.plan })),
+    plans: result.outcomes.map((o) => ({ mutator: o.mutator, workload: o.subject === 'workload' ? o.workload.ref : o.ref, plan: o.plan })),
   };
 }
 
@@ -91,7 +91,7 @@ function outcomeOfBytes(input: string, options: TransformOptions): unknown {
     output: result.outputChunks ? Buffer.concat(result.outputChunks).toString('utf8') : result.output,
     changes: result.changes,
     findings: result.findings,
-    plans: result.outcomes.map((o) => ({ mutator: o.mutator, workload: o.workload.ref, plan: o.plan })),
+    plans: result.outcomes.map((o) => ({ mutator: o.mutator, workload: o.subject === 'workload' ? o.workload.ref : o.ref, plan: o.plan })),
   };
 }
 
