@@ -8,6 +8,7 @@
 import { APP_FLAT_KEYS } from '../mutators/app/settings.ts';
 import { GATEWAY_FLAT_KEYS } from '../mutators/gateway/settings.ts';
 import { JOB_FLAT_KEYS } from '../mutators/job/settings.ts';
+import { ENVOY_GATEWAY_FLAT_KEYS } from '../mutators/envoy-gateway/settings.ts';
 import type { FlatKey } from './flatKey.ts';
 import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
 
@@ -15,7 +16,7 @@ export type { FlatKey } from './flatKey.ts';
 export { readFlatValue } from './flatKey.ts';
 
 /** The mutators' slices, in the order their keys are listed. */
-const SLICES = [GATEWAY_FLAT_KEYS, JOB_FLAT_KEYS, APP_FLAT_KEYS];
+const SLICES = [GATEWAY_FLAT_KEYS, JOB_FLAT_KEYS, APP_FLAT_KEYS, ENVOY_GATEWAY_FLAT_KEYS];
 
 const VERSION_KEYS: readonly FlatKey[] = [
   { name: 'kube-version', specPath: ['kubernetesVersion'], read: 'string', help: 'Kubernetes version of the oldest kubelet (1.31, 1.31.4 or v1.31.4): pod features are used only where it has them on by default' },

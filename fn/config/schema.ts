@@ -8,6 +8,7 @@ import { useEnglishMessages } from './zodMessages.ts';
 import { APP_DEFAULTS, appSettingsSchema } from '../mutators/app/settings.ts';
 import { GATEWAY_DEFAULTS, gatewaySettingsSchema } from '../mutators/gateway/settings.ts';
 import { JOB_DEFAULTS, jobSettingsSchema } from '../mutators/job/settings.ts';
+import { ENVOY_GATEWAY_DEFAULTS, envoyGatewaySettingsSchema } from '../mutators/envoy-gateway/settings.ts';
 import { seconds } from './fields.ts';
 import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
 import { normalizeVersion, VERSION_PATTERN } from '../core/versions.ts';
@@ -52,6 +53,7 @@ export const DEFAULTS = {
   gateway: GATEWAY_DEFAULTS,
   job: JOB_DEFAULTS,
   app: APP_DEFAULTS,
+  envoyGateway: ENVOY_GATEWAY_DEFAULTS,
   mesh: { istioInjectedNamespaces: [] as string[], linkerdInjectedNamespaces: [] as string[] },
   include: [] as Selector[],
   exclude: [] as Selector[],
@@ -91,6 +93,7 @@ function buildSpecSchema() {
     gateway: gatewaySettingsSchema(),
     job: jobSettingsSchema(),
     app: appSettingsSchema(),
+    envoyGateway: envoyGatewaySettingsSchema(),
     mesh: z._default(
       z.strictObject({
         istioInjectedNamespaces: z._default(z.array(z.string()), fresh(DEFAULTS.mesh.istioInjectedNamespaces)),

@@ -4,11 +4,12 @@
  * folder and one line here.
  */
 import { appGraceful } from './app/index.ts';
+import { envoyGateway } from './envoy-gateway/index.ts';
 import { gatewayDrain } from './gateway/index.ts';
 import { jobSidecarQuit } from './job/index.ts';
 import type { RegisteredMutator } from './types.ts';
 
-export const MUTATORS = [gatewayDrain, jobSidecarQuit, appGraceful] as const satisfies readonly RegisteredMutator[];
+export const MUTATORS = [gatewayDrain, jobSidecarQuit, appGraceful, envoyGateway] as const satisfies readonly RegisteredMutator[];
 
 /** The id of a registered mutator. */
 export type MutatorId = (typeof MUTATORS)[number]['id'];

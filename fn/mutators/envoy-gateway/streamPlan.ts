@@ -2,7 +2,8 @@
  * Envoy Gateway's graceful shutdown, decided at render time (issue #19 item 2): for every
  * EnvoyProxy spec in the stream, spec.shutdown from the timing model and the load balancer its
  * envoyService describes; for every Gateway of an Envoy Gateway class, whether its proxy settings
- * are in the stream. Pure: not wired into the engine yet (issue #14 restructures the mutators).
+ * are in the stream, all at once (the tests read a whole input this way; the engine calls the
+ * mutator in ./index.ts once per EnvoyProxy).
  */
 import type { Sourced } from '../../timing/model.ts';
 import type { KubeObject } from '../../core/kubeObject.ts';
