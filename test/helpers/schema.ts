@@ -28,7 +28,7 @@ function validateEnvoyProxyShutdown(object: { spec?: { shutdown?: Record<string,
 export function validateKubernetesObject(object: { apiVersion?: string; kind?: string }): boolean {
   const { apiVersion = '', kind = '' } = object;
   if (kind === 'EnvoyProxy' && apiVersion.startsWith('gateway.envoyproxy.io/')) {
-    validateEnvoyProxyShutdown(object);
+    validateEnvoyProxyShutdown(object as { spec?: { shutdown?: Record<string, unknown> } });
     return true;
   }
   const module = apiVersion.includes('/') ? `kubernetes-models/${apiVersion}/${kind}` : `kubernetes-models/${apiVersion}/${kind}`;
