@@ -12,7 +12,9 @@ import type { ObjectKinds } from '../workloads/kinds.ts';
 
 /** Returns the kinds `mutators`' object mutators change and read. */
 export function objectKindsOf(mutators: readonly RegisteredMutator[]): ObjectKinds {
-  const objectMutators = mutators.filter((m): m is RegisteredObjectMutator => m.subject === 'object');
+  const objectMutators = mutators.filter(
+    (m): m is RegisteredObjectMutator => m.subject === 'object',
+  );
   return {
     changed: new Set(objectMutators.flatMap((m) => m.kinds.map((k) => k.kind))),
     read: new Set(objectMutators.flatMap((m) => m.reads.map((k) => k.kind))),
@@ -24,5 +26,9 @@ export const REGISTERED_OBJECT_KINDS: ObjectKinds = objectKindsOf(MUTATORS);
 
 /** Returns true when `object` is of the kind and group `kind` names. */
 export function isOfKind(object: KubeObject, kind: GroupKind): boolean {
-  return object.kind === kind.kind && typeof object.apiVersion === 'string' && groupOf(object.apiVersion) === kind.group;
+  return (
+    object.kind === kind.kind &&
+    typeof object.apiVersion === 'string' &&
+    groupOf(object.apiVersion) === kind.group
+  );
 }

@@ -13,7 +13,7 @@ import { formatPath, getAt } from '../core/fieldPath.ts';
 import type { FieldPath } from '../core/fieldPath.ts';
 import type { Finding, MutatorId, Severity } from '../core/records.ts';
 import { formatRef } from '../core/kubeObject.ts';
-import type { KubeObject, PodTemplate, ResourceRef } from '../core/kubeObject.ts';
+import type { KubeObject, ResourceRef } from '../core/kubeObject.ts';
 import type { RunOutcome } from '../engine/pipeline.ts';
 import { inputResources } from '../engine/transform.ts';
 import type { TransformResult } from '../engine/transform.ts';
@@ -131,7 +131,7 @@ function explainOutcome(outcome: RunOutcome, original: KubeObject, result: Trans
   const { spec } = result.config;
   const [ref, resource, body] =
     outcome.subject === 'workload'
-      ? [outcome.workload.ref, outcome.workload.resource, outcome.explain({ before: (getAt(original, outcome.workload.templatePath) ?? {}) as PodTemplate, after: outcome.workload.template, spec })]
+      ? [outcome.workload.ref, outcome.workload.resource, outcome.explain({ before: getAt(original, outcome.workload.templatePath) ?? {}, after: outcome.workload.template, spec })]
       : [outcome.ref, outcome.resource, outcome.explain({ before: original, after: outcome.resource.object, spec })];
   const document = resource.doc.place.document;
   const sameResource = (r: { resource?: ResourceRef; document?: number }) => r.document === document && r.resource !== undefined && formatRef(r.resource) === formatRef(ref);

@@ -17,15 +17,23 @@ import { runCli } from '../helpers/cli.ts';
 import { cliPath, fixturePath } from '../helpers/fixtures.ts';
 import { requireTool } from '../helpers/tools.ts';
 
-const envoy = (name: string) => readFileSync(fixturePath('gateways', 'envoy-gateway', name), 'utf8');
+const envoy = (name: string) =>
+  readFileSync(fixturePath('gateways', 'envoy-gateway', name), 'utf8');
 const split = (text: string) => text.split(/^---\n/m).filter((d) => d.trim() !== '');
 /** The class's EnvoyProxy example, then the Gateway-level one whose own EnvoyProxy (no mergeType) replaces the class's. */
-const CLASS_AND_GATEWAY = [...split(envoy('examples-v1.9.0-envoy-proxy-config.yaml')), ...split(envoy('docs-v1.9.0-graceful-shutdown-gateway-level.yaml'))];
+const CLASS_AND_GATEWAY = [
+  ...split(envoy('examples-v1.9.0-envoy-proxy-config.yaml')),
+  ...split(envoy('docs-v1.9.0-graceful-shutdown-gateway-level.yaml')),
+];
 
 const summary = (input: string) => {
   const result = transform(input);
   return {
-    changes: result.changes.map((c) => `${c.resource.name} ${formatPath(c.path)} ${String(c.before)} → ${String(c.after)}`).sort(),
+    changes: result.changes
+      .map(
+        (c) => `${c.resource.name} ${formatPath(c.path)} ${String(c.before)} → ${String(c.after)}`,
+      )
+      .sort(),
     findings: result.findings.map((f) => `${f.resource?.name} ${f.code}`).sort(),
   };
 };
@@ -33,12 +41,20 @@ const summary = (input: string) => {
 test('the kinds the pre-scan parses for object mutators are derived from the registry', (t) => {
   t.deepEqual([...REGISTERED_OBJECT_KINDS.changed], ['EnvoyProxy']);
   t.deepEqual([...REGISTERED_OBJECT_KINDS.read].sort(), ['EnvoyProxy', 'Gateway', 'GatewayClass']);
-  t.deepEqual(objectKindsOf(MUTATORS.filter((m) => m.subject === 'workload')), { changed: new Set(), read: new Set() });
+  t.deepEqual(objectKindsOf(MUTATORS.filter((m) => m.subject === 'workload')), {
+    changed: new Set(),
+    read: new Set(),
+  });
 });
 
 test('an EnvoyProxy is planned with the Gateways and GatewayClasses of the whole stream, in any order', (t) => {
   const forward = summary(CLASS_AND_GATEWAY.map((d) => `---\n${d}`).join(''));
-  const backward = summary([...CLASS_AND_GATEWAY].reverse().map((d) => `---\n${d}`).join(''));
+  const backward = summary(
+    [...CLASS_AND_GATEWAY]
+      .reverse()
+      .map((d) => `---\n${d}`)
+      .join(''),
+  );
   t.deepEqual(forward, backward);
   t.deepEqual(forward.changes, [
     'config spec.shutdown.drainTimeout undefined → 40s',
@@ -46,7 +62,10 @@ test('an EnvoyProxy is planned with the Gateways and GatewayClasses of the whole
     'graceful-shutdown-config spec.shutdown.minDrainDuration 15s → 55s',
   ]);
   // The Gateway's own EnvoyProxy replaces the class's: said once, with the EnvoyProxy that applies.
-  t.deepEqual(forward.findings, ['graceful-shutdown-config EG_GATEWAY_PROXY_REPLACES_CLASS', 'graceful-shutdown-config EG_MIN_DRAIN_BELOW_WINDOW']);
+  t.deepEqual(forward.findings, [
+    'graceful-shutdown-config EG_GATEWAY_PROXY_REPLACES_CLASS',
+    'graceful-shutdown-config EG_MIN_DRAIN_BELOW_WINDOW',
+  ]);
 });
 
 test('envoy-gateway-mode off leaves every EnvoyProxy as written', (t) => {
@@ -56,7 +75,11 @@ test('envoy-gateway-mode off leaves every EnvoyProxy as written', (t) => {
   t.is(run.stdout, input);
 });
 
-for (const name of ['examples-v1.9.0-envoy-proxy-config.yaml', 'examples-v1.9.0-envoy-proxy-config-nlb.yaml', 'docs-v1.9.0-graceful-shutdown-gateway-level.yaml']) {
+for (const name of [
+  'examples-v1.9.0-envoy-proxy-config.yaml',
+  'examples-v1.9.0-envoy-proxy-config-nlb.yaml',
+  'docs-v1.9.0-graceful-shutdown-gateway-level.yaml',
+]) {
   test(`check on the patched ${name} finds nothing left to change`, (t) => {
     const before = runCli(['check'], envoy(name));
     t.is(before.status, 1, 'as written, the EnvoyProxy fails the check');
@@ -74,7 +97,10 @@ test('through kpt: kpt fn source | kube-graceful | kpt fn sink sets the EnvoyPro
   const dir = mkdtempSync(join(tmpdir(), 'kg-envoy-'));
   const pkg = join(dir, 'pkg');
   mkdirSync(pkg);
-  writeFileSync(join(pkg, 'envoy-proxy-config.yaml'), envoy('examples-v1.9.0-envoy-proxy-config-nlb.yaml'));
+  writeFileSync(
+    join(pkg, 'envoy-proxy-config.yaml'),
+    envoy('examples-v1.9.0-envoy-proxy-config-nlb.yaml'),
+  );
   const source = execFileSync(kpt, ['fn', 'source', pkg], { encoding: 'utf8' });
   const run = spawnSync(process.execPath, [cliPath()], { input: source, encoding: 'utf8' });
   t.is(run.status, 0, run.stderr);

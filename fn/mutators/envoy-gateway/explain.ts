@@ -5,11 +5,21 @@
  */
 import type { KubeObject } from '../../core/kubeObject.ts';
 import { inputsOf, output, row } from '../../explanation/rows.ts';
-import type { ExplanationBody, ModelInput, SettingRow, SettingValue } from '../../explanation/types.ts';
+import type {
+  ExplanationBody,
+  ModelInput,
+  SettingRow,
+  SettingValue,
+} from '../../explanation/types.ts';
 import type { ObjectExplainContext } from '../types.ts';
 import { envoyProxyLocation } from './attachment.ts';
 import { readDuration } from './durations.ts';
-import { DEFAULT_DRAIN_TIMEOUT_SECONDS, DEFAULT_MIN_DRAIN_SECONDS, GRACE_OVER_DRAIN_TIMEOUT_SECONDS, READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS } from './facts.ts';
+import {
+  DEFAULT_DRAIN_TIMEOUT_SECONDS,
+  DEFAULT_MIN_DRAIN_SECONDS,
+  GRACE_OVER_DRAIN_TIMEOUT_SECONDS,
+  READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS,
+} from './facts.ts';
 import { patchedGrace } from './patchedGrace.ts';
 import type { EnvoyGatewayPlan } from './plan.ts';
 import { envoyProxyTimeline } from './timeline.ts';
@@ -23,20 +33,51 @@ interface Read {
 }
 
 /** Returns the explanation of one EnvoyProxy's plan. */
-export function explainEnvoyGateway(plan: EnvoyGatewayPlan, context: ObjectExplainContext): ExplanationBody {
+export function explainEnvoyGateway(
+  plan: EnvoyGatewayPlan,
+  context: ObjectExplainContext,
+): ExplanationBody {
   const before = read(context.before);
   const after = read(context.after);
   const { shutdown, inputs } = plan;
   const settings: SettingRow[] = [
-    row('shutdown.minDrainDuration', before.values.minDrainDuration, after.values.minDrainDuration, { symbol: 'M', value: shutdown.minDrainDuration.value, relation: '≥' }),
-    row('shutdown.drainTimeout', before.values.drainTimeout, after.values.drainTimeout, { symbol: 'D', value: shutdown.drainTimeout.value, relation: '≥' }),
-    row('shutdown.healthCheckFailureDelay', before.values.healthCheckFailureDelay, after.values.healthCheckFailureDelay),
-    row('proxy pod terminationGracePeriodSeconds', before.values.grace, after.values.grace, { symbol: 'G', value: shutdown.drainTimeout.value + READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS, relation: '≥' }),
+    row(
+      'shutdown.minDrainDuration',
+      before.values.minDrainDuration,
+      after.values.minDrainDuration,
+      { symbol: 'M', value: shutdown.minDrainDuration.value, relation: '≥' },
+    ),
+    row('shutdown.drainTimeout', before.values.drainTimeout, after.values.drainTimeout, {
+      symbol: 'D',
+      value: shutdown.drainTimeout.value,
+      relation: '≥',
+    }),
+    row(
+      'shutdown.healthCheckFailureDelay',
+      before.values.healthCheckFailureDelay,
+      after.values.healthCheckFailureDelay,
+    ),
+    row('proxy pod terminationGracePeriodSeconds', before.values.grace, after.values.grace, {
+      symbol: 'G',
+      value: shutdown.drainTimeout.value + READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS,
+      relation: '≥',
+    }),
   ];
   const H = shutdown.healthCheckFailureDelaySeconds;
   const modelInputs: ModelInput[] = inputsOf(inputs);
-  if (H > 0) modelInputs.splice(1, 0, { symbol: 'H', name: 'healthCheckFailureDelay', value: H, unit: 's', source: `${plan.label} spec.shutdown.healthCheckFailureDelay` });
-  const traffic = { drainWindowSeconds: inputs.drainWindow.value, maxRequestSeconds: inputs.maxRequest.value, sender: 'from the load balancer' };
+  if (H > 0)
+    modelInputs.splice(1, 0, {
+      symbol: 'H',
+      name: 'healthCheckFailureDelay',
+      value: H,
+      unit: 's',
+      source: `${plan.label} spec.shutdown.healthCheckFailureDelay`,
+    });
+  const traffic = {
+    drainWindowSeconds: inputs.drainWindow.value,
+    maxRequestSeconds: inputs.maxRequest.value,
+    sender: 'from the load balancer',
+  };
   return {
     role: 'gateway',
     summary: `Envoy Gateway proxy settings (${plan.label}): the proxy Deployment is generated in the cluster from them`,
@@ -47,7 +88,10 @@ export function explainEnvoyGateway(plan: EnvoyGatewayPlan, context: ObjectExpla
       output('G', 'proxy pod grace period', shutdown.grace),
     ],
     settings,
-    timelines: { asWritten: envoyProxyTimeline(before.state, traffic), patched: envoyProxyTimeline(after.state, traffic) },
+    timelines: {
+      asWritten: envoyProxyTimeline(before.state, traffic),
+      patched: envoyProxyTimeline(after.state, traffic),
+    },
   };
 }
 
@@ -57,17 +101,34 @@ function read(object: KubeObject): Read {
   const shutdown = location.spec.shutdown ?? {};
   const duration = (value: unknown, fallback: number, defaultSource: string): SettingValue => {
     const parsed = readDuration(value);
-    if (parsed.kind === 'seconds') return { value: parsed.seconds, display: parsed.text, source: 'manifest' };
+    if (parsed.kind === 'seconds')
+      return { value: parsed.seconds, display: parsed.text, source: 'manifest' };
     // An unreadable value leaves no plan, so no explanation: only absent is left here.
     return { value: fallback, display: `${fallback}s`, source: defaultSource };
   };
-  const minDrainDuration = duration(shutdown.minDrainDuration, DEFAULT_MIN_DRAIN_SECONDS, `Envoy Gateway default, field not set (${DEFAULTS_SOURCE})`);
-  const drainTimeout = duration(shutdown.drainTimeout, DEFAULT_DRAIN_TIMEOUT_SECONDS, `Envoy Gateway default, field not set (${DEFAULTS_SOURCE})`);
-  const healthCheckFailureDelay = duration(shutdown.healthCheckFailureDelay, 0, 'not set: health checks fail as the drain starts (internal/cmd/envoy/shutdown_manager.go@v1.9.0)');
+  const minDrainDuration = duration(
+    shutdown.minDrainDuration,
+    DEFAULT_MIN_DRAIN_SECONDS,
+    `Envoy Gateway default, field not set (${DEFAULTS_SOURCE})`,
+  );
+  const drainTimeout = duration(
+    shutdown.drainTimeout,
+    DEFAULT_DRAIN_TIMEOUT_SECONDS,
+    `Envoy Gateway default, field not set (${DEFAULTS_SOURCE})`,
+  );
+  const healthCheckFailureDelay = duration(
+    shutdown.healthCheckFailureDelay,
+    0,
+    'not set: health checks fail as the drain starts (internal/cmd/envoy/shutdown_manager.go@v1.9.0)',
+  );
   const D = drainTimeout.value as number;
   const patched = patchedGrace(location);
   const grace: SettingValue = patched
-    ? { value: patched.seconds, display: `${patched.seconds} s`, source: `${patched.workloadField}.patch` }
+    ? {
+        value: patched.seconds,
+        display: `${patched.seconds} s`,
+        source: `${patched.workloadField}.patch`,
+      }
     : {
         value: D + GRACE_OVER_DRAIN_TIMEOUT_SECONDS,
         display: `${D + GRACE_OVER_DRAIN_TIMEOUT_SECONDS} s`,

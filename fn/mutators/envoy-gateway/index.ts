@@ -27,7 +27,8 @@ const GATEWAY_API = 'gateway.networking.k8s.io';
 
 export const envoyGateway = defineObjectMutator<EnvoyGatewayPlan, 'envoy-gateway'>({
   id: 'envoy-gateway',
-  description: 'Envoy Gateway: EnvoyProxy spec.shutdown (minDrainDuration, drainTimeout) from the timing model, so the proxy outlasts the load balancer',
+  description:
+    'Envoy Gateway: EnvoyProxy spec.shutdown (minDrainDuration, drainTimeout) from the timing model, so the proxy outlasts the load balancer',
   findingCodes: ENVOY_GATEWAY_FINDING_CODES,
   kinds: [{ group: ENVOY_PROXY_GROUP, kind: ENVOY_PROXY_KIND }],
   // The other EnvoyProxies are read too: which one a Gateway gets decides the findings about it.
@@ -45,19 +46,36 @@ export const envoyGateway = defineObjectMutator<EnvoyGatewayPlan, 'envoy-gateway
     const inputs: ShutdownTimingInputs = {
       drainWindow:
         spec.loadBalancer.drainWindowSeconds !== undefined
-          ? { value: spec.loadBalancer.drainWindowSeconds, source: sourceText(config, 'loadBalancer.drainWindowSeconds', 'drain-window') }
+          ? {
+              value: spec.loadBalancer.drainWindowSeconds,
+              source: sourceText(config, 'loadBalancer.drainWindowSeconds', 'drain-window'),
+            }
           : lb.drainWindow,
-      maxRequest: { value: spec.timing.maxRequestSeconds, source: sourceText(config, 'timing.maxRequestSeconds', 'max-request') },
-      buffer: { value: spec.timing.bufferSeconds, source: sourceText(config, 'timing.bufferSeconds', 'buffer') },
+      maxRequest: {
+        value: spec.timing.maxRequestSeconds,
+        source: sourceText(config, 'timing.maxRequestSeconds', 'max-request'),
+      },
+      buffer: {
+        value: spec.timing.bufferSeconds,
+        source: sourceText(config, 'timing.bufferSeconds', 'buffer'),
+      },
       ...(lb.loadBalancer ? { loadBalancer: lb.loadBalancer } : {}),
     };
     const outcome = planShutdown(location, inputs);
-    const findings: ProposedFinding[] = [...outcome.findings, ...gatewayFindings(object, context.objects)];
+    const findings: ProposedFinding[] = [
+      ...outcome.findings,
+      ...gatewayFindings(object, context.objects),
+    ];
     if (outcome.plan === undefined) return { changes: outcome.changes, findings };
     return {
       changes: outcome.changes,
       findings,
-      plan: { label: location.label, inputs, loadBalancer: recognized.evidence, shutdown: outcome.plan },
+      plan: {
+        label: location.label,
+        inputs,
+        loadBalancer: recognized.evidence,
+        shutdown: outcome.plan,
+      },
     };
   },
   explain: explainEnvoyGateway,
@@ -69,7 +87,9 @@ export const envoyGateway = defineObjectMutator<EnvoyGatewayPlan, 'envoy-gateway
  * is not in the stream goes with the stream's first EnvoyProxy, so it is said once.
  */
 function gatewayFindings(object: KubeObject, objects: readonly KubeObject[]): ProposedFinding[] {
-  const same = (a: KubeObject, b: KubeObject) => a.metadata?.name === b.metadata?.name && (a.metadata?.namespace ?? '') === (b.metadata?.namespace ?? '');
+  const same = (a: KubeObject, b: KubeObject) =>
+    a.metadata?.name === b.metadata?.name &&
+    (a.metadata?.namespace ?? '') === (b.metadata?.namespace ?? '');
   const proxies = objects.filter((o) => isKind(o, ENVOY_PROXY_KIND, ENVOY_PROXY_GROUP));
   const first = proxies[0] === undefined || same(proxies[0], object);
   // The stream's EnvoyProxies (this one among them, as written), and what points at them.
@@ -77,9 +97,16 @@ function gatewayFindings(object: KubeObject, objects: readonly KubeObject[]): Pr
   const findings: ProposedFinding[] = [];
   for (const { gateway, finding } of resolveAttachments(all).findings) {
     if (finding.code === 'EG_GATEWAY_PROXY_REPLACES_CLASS') {
-      const own = envoyProxyRef(gateway.spec?.infrastructure?.parametersRef);
+      const own = envoyProxyRef(
+        (gateway.spec as { infrastructure?: { parametersRef?: unknown } } | undefined)
+          ?.infrastructure?.parametersRef,
+      );
       const namespace = object.metadata?.namespace;
-      if (own?.name !== object.metadata?.name || (namespace != null && namespace !== gateway.metadata?.namespace)) continue;
+      if (
+        own?.name !== object.metadata?.name ||
+        (namespace != null && namespace !== gateway.metadata?.namespace)
+      )
+        continue;
     } else if (!first) {
       continue;
     }

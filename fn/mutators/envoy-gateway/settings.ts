@@ -13,10 +13,21 @@ export const ENVOY_GATEWAY_MODES = ['on', 'off'] as const;
 export const ENVOY_GATEWAY_DEFAULTS = { mode: 'on' } as const;
 
 export function envoyGatewaySettingsSchema() {
-  return z._default(z.strictObject({ mode: z._default(modeSwitch(ENVOY_GATEWAY_MODES), ENVOY_GATEWAY_DEFAULTS.mode) }), ENVOY_GATEWAY_DEFAULTS);
+  return z._default(
+    z.strictObject({
+      mode: z._default(modeSwitch(ENVOY_GATEWAY_MODES), ENVOY_GATEWAY_DEFAULTS.mode),
+    }),
+    ENVOY_GATEWAY_DEFAULTS,
+  );
 }
 
 export const ENVOY_GATEWAY_FLAT_KEYS: SliceFlatKeys = {
-  mode: { name: 'envoy-gateway-mode', specPath: ['envoyGateway', 'mode'], read: 'string', help: 'Envoy Gateway: set EnvoyProxy spec.shutdown from the timing model (on), or leave EnvoyProxies alone (off)', choices: ENVOY_GATEWAY_MODES },
+  mode: {
+    name: 'envoy-gateway-mode',
+    specPath: ['envoyGateway', 'mode'],
+    read: 'string',
+    help: 'Envoy Gateway: set EnvoyProxy spec.shutdown from the timing model (on), or leave EnvoyProxies alone (off)',
+    choices: ENVOY_GATEWAY_MODES,
+  },
   details: [],
 };

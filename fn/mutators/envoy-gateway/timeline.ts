@@ -34,25 +34,81 @@ export function envoyProxyTimeline(state: ProxyState, traffic: ProxyTraffic): Ti
   const latestExit = Math.min(D, G);
   const earliestExit = Math.min(M, latestExit);
   const drawing = new Drawing();
-  drawing.event(0, 'pod', 'terminating: the shutdown-manager preStop starts the drain (drain_listeners?graceful&skip_exit); Envoy keeps accepting');
-  drawing.event(H, 'shutdown-manager', "Envoy's health checks fail (/healthcheck/fail): readiness fails");
-  drawing.event(sendsUntil, 'load balancer', `stops sending new connections (W = ${traffic.drainWindowSeconds} s${H ? ` after the health checks fail at ${H} s` : ''})`);
-  if (M < latestExit) drawing.event(M, 'envoy', 'minDrainDuration passed: exits at the first moment no connection is open');
-  drawing.event(latestExit, 'envoy', G < D ? 'killed at the grace period before drainTimeout' : 'drainTimeout: the drain ends and Envoy exits, whatever is still open');
+  drawing.event(
+    0,
+    'pod',
+    'terminating: the shutdown-manager preStop starts the drain (drain_listeners?graceful&skip_exit); Envoy keeps accepting',
+  );
+  drawing.event(
+    H,
+    'shutdown-manager',
+    "Envoy's health checks fail (/healthcheck/fail): readiness fails",
+  );
+  drawing.event(
+    sendsUntil,
+    'load balancer',
+    `stops sending new connections (W = ${traffic.drainWindowSeconds} s${H ? ` after the health checks fail at ${H} s` : ''})`,
+  );
+  if (M < latestExit)
+    drawing.event(
+      M,
+      'envoy',
+      'minDrainDuration passed: exits at the first moment no connection is open',
+    );
+  drawing.event(
+    latestExit,
+    'envoy',
+    G < D
+      ? 'killed at the grace period before drainTimeout'
+      : 'drainTimeout: the drain ends and Envoy exits, whatever is still open',
+  );
   drawing.event(G, 'kubelet', 'SIGKILL at the grace period');
 
   const lastAccepted = Math.min(sendsUntil, latestExit);
-  drawing.window(0, Math.min(sendsUntil, earliestExit), 'ok', 'serving', `new connections ${traffic.sender} are accepted`);
+  drawing.window(
+    0,
+    Math.min(sendsUntil, earliestExit),
+    'ok',
+    'serving',
+    `new connections ${traffic.sender} are accepted`,
+  );
   if (earliestExit < lastAccepted) {
-    drawing.window(earliestExit, lastAccepted, 'risk', 'early-exit', `Envoy may exit at a moment with no connection open while new connections still arrive ${traffic.sender}: they are refused`);
+    drawing.window(
+      earliestExit,
+      lastAccepted,
+      'risk',
+      'early-exit',
+      `Envoy may exit at a moment with no connection open while new connections still arrive ${traffic.sender}: they are refused`,
+    );
   }
   if (latestExit < sendsUntil) {
-    drawing.window(latestExit, sendsUntil, 'fail', 'refused', `Envoy is gone (${G < D ? 'grace period' : 'drainTimeout'} ${latestExit} s) while new connections still arrive ${traffic.sender}: refused`);
+    drawing.window(
+      latestExit,
+      sendsUntil,
+      'fail',
+      'refused',
+      `Envoy is gone (${G < D ? 'grace period' : 'drainTimeout'} ${latestExit} s) while new connections still arrive ${traffic.sender}: refused`,
+    );
   }
   const finished = lastAccepted + R;
   if (latestExit < finished) {
-    drawing.window(latestExit, finished, 'fail', 'cut', `a request accepted at ${lastAccepted} s needs R = ${R} s; Envoy exits at ${latestExit} s and cuts it`);
+    drawing.window(
+      latestExit,
+      finished,
+      'fail',
+      'cut',
+      `a request accepted at ${lastAccepted} s needs R = ${R} s; Envoy exits at ${latestExit} s and cuts it`,
+    );
   }
-  drawing.window(lastAccepted, Math.min(finished, latestExit), 'ok', 'finishing', 'requests in flight finish before Envoy exits');
-  return drawing.done('deletion', 'Envoy accepts until the load balancer stops sending, and finishes what it accepted');
+  drawing.window(
+    lastAccepted,
+    Math.min(finished, latestExit),
+    'ok',
+    'finishing',
+    'requests in flight finish before Envoy exits',
+  );
+  return drawing.done(
+    'deletion',
+    'Envoy accepts until the load balancer stops sending, and finishes what it accepted',
+  );
 }
