@@ -19,6 +19,7 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { formatPath } from '../core/fieldPath.ts';
 import { bySeverity } from '../core/records.ts';
 import type { ChangeRecord, Finding } from '../core/records.ts';
+import { REGISTERED_OBJECT_KINDS } from '../engine/objectKinds.ts';
 import { transform } from '../engine/transform.ts';
 import type { TransformResult } from '../engine/transform.ts';
 import { krmResults } from '../krm/results.ts';
@@ -81,6 +82,7 @@ async function runCheck(options: CheckCommandOptions): Promise<CommandOutput> {
     // results.
     const list = readResourceList(inputs.text, {
       parseAll: options.allDocuments,
+      objectKinds: REGISTERED_OBJECT_KINDS,
       extraKinds: () => result.config.spec.extraKinds,
     });
     const pending = krmResults(result.changes, [], list.resources).map((r) => ({

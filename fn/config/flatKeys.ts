@@ -8,6 +8,7 @@
 import { APP_FLAT_KEYS } from '../mutators/app/settings/slice.ts';
 import { GATEWAY_FLAT_KEYS } from '../mutators/gateway/settings/slice.ts';
 import { JOB_FLAT_KEYS } from '../mutators/job/settings/slice.ts';
+import { ENVOY_GATEWAY_FLAT_KEYS } from '../mutators/envoy-gateway/settings/slice.ts';
 import { TRAEFIK_FLAT_KEYS } from '../mutators/traefik/settings/slice.ts';
 import type { FlatKey } from './kit/flatKey.ts';
 import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
@@ -16,7 +17,13 @@ export type { FlatKey } from './kit/flatKey.ts';
 export { readFlatValue } from './kit/flatKey.ts';
 
 /** The mutators' slices, in the order their keys are listed. */
-const SLICES = [GATEWAY_FLAT_KEYS, JOB_FLAT_KEYS, TRAEFIK_FLAT_KEYS, APP_FLAT_KEYS];
+const SLICES = [
+  GATEWAY_FLAT_KEYS,
+  JOB_FLAT_KEYS,
+  TRAEFIK_FLAT_KEYS,
+  APP_FLAT_KEYS,
+  ENVOY_GATEWAY_FLAT_KEYS,
+];
 
 const VERSION_KEYS: readonly FlatKey[] = [
   {

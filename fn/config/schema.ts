@@ -8,6 +8,10 @@ import { useEnglishMessages } from './zodMessages.ts';
 import { APP_DEFAULTS, appSettingsSchema } from '../mutators/app/settings/slice.ts';
 import { GATEWAY_DEFAULTS, gatewaySettingsSchema } from '../mutators/gateway/settings/slice.ts';
 import { JOB_DEFAULTS, jobSettingsSchema } from '../mutators/job/settings/slice.ts';
+import {
+  ENVOY_GATEWAY_DEFAULTS,
+  envoyGatewaySettingsSchema,
+} from '../mutators/envoy-gateway/settings/slice.ts';
 import { TRAEFIK_DEFAULTS, traefikSettingsSchema } from '../mutators/traefik/settings/slice.ts';
 import { seconds } from './kit/fields.ts';
 import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
@@ -59,6 +63,7 @@ const DEFAULTS = {
   job: JOB_DEFAULTS,
   app: APP_DEFAULTS,
   traefik: TRAEFIK_DEFAULTS,
+  envoyGateway: ENVOY_GATEWAY_DEFAULTS,
   mesh: { istioInjectedNamespaces: [] as string[], linkerdInjectedNamespaces: [] as string[] },
   include: [] as Selector[],
   exclude: [] as Selector[],
@@ -106,6 +111,7 @@ function buildSpecSchema() {
     job: jobSettingsSchema(),
     app: appSettingsSchema(),
     traefik: traefikSettingsSchema(),
+    envoyGateway: envoyGatewaySettingsSchema(),
     mesh: z._default(
       z.strictObject({
         istioInjectedNamespaces: z._default(

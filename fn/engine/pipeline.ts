@@ -6,8 +6,17 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Config } from '../config/schema.ts';
 import { workloadSettings } from './workloadSettings.ts';
 import { formatPath, getAt } from '../core/fieldPath.ts';
-import type { RegisteredMutator } from '../mutators/types.ts';
+import type {
+  ObjectExplainContext,
+  RegisteredMutator,
+  RegisteredObjectMutator,
+  RegisteredWorkloadMutator,
+} from '../mutators/types.ts';
 import type { ExplainContext, ExplanationBody } from '../explanation/types.ts';
+import { SKIP_ANNOTATION } from './workloadSettings.ts';
+import { annotationsOf } from '../core/kubeObject.ts';
+import type { ResourceRef } from '../core/kubeObject.ts';
+import { isOfKind } from './objectKinds.ts';
 import { gatewayShape } from '../workloads/gatewayShape.ts';
 import { buildInventory } from '../workloads/inventory.ts';
 import type { Inventory } from '../workloads/inventory.ts';
@@ -22,9 +31,12 @@ import { KubeGracefulError } from '../core/errors.ts';
 import type { ChangeRecord, Finding } from '../core/records.ts';
 import { matches } from './selectors.ts';
 
-/** What the mutators did to one workload, for explain: the plan, bound to its mutator's
- * explanation. */
-export interface WorkloadOutcome {
+/** What a mutator did to one workload or object, for explain. */
+export type RunOutcome = WorkloadOutcome | ObjectOutcome;
+
+/** What the mutators did to one workload, for explain: the plan, bound to its mutator's explanation. */
+interface WorkloadOutcome {
+  readonly subject: 'workload';
   readonly workload: Workload;
   readonly mutator: string;
   /** The mutator's plan, opaque to the engine (tests compare plans). */
@@ -32,15 +44,24 @@ export interface WorkloadOutcome {
   readonly explain: (context: ExplainContext) => ExplanationBody;
 }
 
+/** What an object mutator did to one object (an EnvoyProxy…), for explain: before is the input object, after the edited one. */
+interface ObjectOutcome {
+  readonly subject: 'object';
+  readonly resource: Resource;
+  readonly ref: ResourceRef;
+  readonly mutator: string;
+  readonly plan: unknown;
+  readonly explain: (context: ObjectExplainContext) => ExplanationBody;
+}
+
 /** Everything a run produced. */
 export interface PipelineResult {
   readonly changes: ChangeRecord[];
   readonly findings: Finding[];
-  readonly outcomes: WorkloadOutcome[];
+  readonly outcomes: RunOutcome[];
 }
 
-/** Returns the records of running `mutators` over `resources`, whose documents it edits in place.
- * */
+/** Returns the records of running `mutators` over `resources`, whose documents it edits in place. */
 export function runPipeline(
   resources: readonly Resource[],
   config: Config,
@@ -57,6 +78,17 @@ export function runPipeline(
   return pipeline.result;
 }
 
+/** Returns true when `Pipeline.run` has work for this object: a workload, or an object of an object mutator's kind. */
+export function isSubject(
+  object: KubeObject,
+  config: Config,
+  mutators: readonly RegisteredMutator[],
+): boolean {
+  if (podTemplatePath(object.apiVersion, object.kind, config.spec.extraKinds) !== undefined)
+    return true;
+  return mutators.some((m) => m.subject === 'object' && m.kinds.some((k) => isOfKind(object, k)));
+}
+
 /**
  * The pipeline one resource at a time, for a reader that parses, mutates and releases each
  * workload's document in turn (issue #16: keeping every document's tree until the end made peak
@@ -66,6 +98,9 @@ export function runPipeline(
 export class Pipeline {
   readonly result: PipelineResult = { changes: [], findings: [], outcomes: [] };
   readonly #inventory: Inventory;
+  readonly #contextObjects: readonly KubeObject[];
+  readonly #workloadMutators: readonly RegisteredWorkloadMutator[];
+  readonly #objectMutators: readonly RegisteredObjectMutator[];
 
   constructor(
     contextObjects: readonly KubeObject[],
@@ -78,12 +113,25 @@ export class Pipeline {
     readonly keepOutcomes = true,
   ) {
     this.#inventory = buildInventory(contextObjects, config.spec.namespace);
+    this.#contextObjects = contextObjects;
+    this.#workloadMutators = mutators.filter((m) => m.subject === 'workload');
+    this.#objectMutators = mutators.filter((m) => m.subject === 'object');
   }
 
-  /** Runs the mutators over `resource` when it is a workload, editing its document; records what
-   * they did. */
+  /**
+   * Runs the mutators over `resource` when it is a workload (or an object of an object mutator's
+   * kind), editing its document; records what they did.
+   */
   run(resource: Resource): void {
-    const { config, mutators, result } = this;
+    const objectMutators = this.#objectMutators.filter((m) =>
+      m.kinds.some((k) => isOfKind(resource.object, k)),
+    );
+    if (objectMutators.length > 0) {
+      this.#runObject(resource, objectMutators);
+      return;
+    }
+    const { config, result } = this;
+    const mutators = this.#workloadMutators;
     const inventory = this.#inventory;
     const defaultNamespace = config.spec.namespace;
     const object = resource.object;
@@ -100,8 +148,7 @@ export class Pipeline {
       ...settings.findings.map((f) => ({ ...f, ...place, mutator: 'engine' as const })),
     );
     if (settings.skip) return;
-    // Mutators rely on the types of kubeObject.ts; a field of another type is refused, not crashed
-    // on.
+    // Mutators rely on the types of kubeObject.ts; a field of another type is refused, not crashed on.
     const problem = workloadShapeProblem(object, templatePath);
     if (problem) {
       const field = formatPath(problem.path);
@@ -114,9 +161,7 @@ export class Pipeline {
           resource: formatRef(workload.ref),
           field,
         },
-        'The API server would reject this workload as well; fix the template ' +
-          'that renders it (or exclude the workload, or annotate it ' +
-          'kube-graceful.dev/skip: "true").',
+        'The API server would reject this workload as well; fix the template that renders it (or exclude the workload, or annotate it kube-graceful.dev/skip: "true").',
       );
     }
     for (const mutator of mutators) {
@@ -135,6 +180,7 @@ export class Pipeline {
       );
       if (this.keepOutcomes && outcome.explain)
         result.outcomes.push({
+          subject: 'workload',
           workload,
           mutator: mutator.id,
           plan: outcome.plan,
@@ -142,6 +188,52 @@ export class Pipeline {
         });
       for (const change of outcome.changes) {
         const before = getAt(workload.object, change.path);
+        if (isDeepStrictEqual(before, change.value)) continue;
+        resource.doc.set([...resource.base, ...change.path], change.value);
+        result.changes.push({
+          mutator: mutator.id,
+          ...place,
+          path: change.path,
+          before,
+          after: change.value,
+          reason: change.reason,
+        });
+      }
+    }
+  }
+
+  /**
+   * Runs object mutators over one object of their kinds: no pod template, no per-workload
+   * annotations; the include/exclude selectors and the skip annotation apply as to a workload.
+   */
+  #runObject(resource: Resource, mutators: readonly RegisteredObjectMutator[]): void {
+    const { config, result } = this;
+    const ref = resource.ref(config.spec.namespace);
+    const subject = { ref, object: resource.object };
+    const place = { resource: ref, document: resource.doc.place.document };
+    if (config.spec.exclude.some((s) => matches(s, subject))) return;
+    if (config.spec.include.length > 0 && !config.spec.include.some((s) => matches(s, subject)))
+      return;
+    if (String(annotationsOf(resource.object.metadata)[SKIP_ANNOTATION]) === 'true') return;
+    for (const mutator of mutators) {
+      if (!mutator.enabled(config.spec)) continue;
+      const objects = this.#contextObjects.filter((o) => mutator.reads.some((k) => isOfKind(o, k)));
+      const object = resource.object;
+      const outcome = mutator.run(object, { spec: config.spec, config, objects, ref });
+      result.findings.push(
+        ...outcome.findings.map((f) => ({ ...f, ...place, mutator: mutator.id })),
+      );
+      if (this.keepOutcomes && outcome.explain)
+        result.outcomes.push({
+          subject: 'object',
+          resource,
+          ref,
+          mutator: mutator.id,
+          plan: outcome.plan,
+          explain: outcome.explain,
+        });
+      for (const change of outcome.changes) {
+        const before = getAt(object, change.path);
         if (isDeepStrictEqual(before, change.value)) continue;
         resource.doc.set([...resource.base, ...change.path], change.value);
         result.changes.push({

@@ -2,10 +2,13 @@
  * */
 import type { Selector } from '../config/schema.ts';
 import { labelsOf } from '../core/kubeObject.ts';
-import type { Workload } from '../workloads/workload.ts';
+import type { KubeObject, ResourceRef } from '../core/kubeObject.ts';
 
-/** Returns true when every field the selector sets matches the workload. */
-export function matches(selector: Selector, workload: Workload): boolean {
+/** Returns true when every field the selector sets matches the workload (or an object mutator's object). */
+export function matches(
+  selector: Selector,
+  workload: { readonly ref: ResourceRef; readonly object: KubeObject },
+): boolean {
   const { kind, name, namespace } = workload.ref;
   if (selector.kind !== undefined && selector.kind !== kind) return false;
   if (selector.name !== undefined && selector.name !== name) return false;

@@ -4,13 +4,14 @@
  * made a run's peak memory about 49× the input (bookinfo in 400 namespaces).
  *
  * Two passes over the pre-scanned stream (stream.ts planStream):
- *  1. the context: every document to parse whose kind is not a workload's (Services, Namespaces,
- *     PDBs, Ingresses, BackendConfigs, `kind: List`, documents the pre-scan cannot name, and
- *     everything with --all-documents) is parsed, and only its objects' plain data is kept for
- *     the inventory. A document that turns out to hold a workload (a List, a JSON document) is
- *     kept whole for pass 2.
- *  2. the workloads, in stream order: each document is parsed, mutated and rendered, and only its
- *     output and its records are kept.
+ *  1. the context: every document to parse whose kind is not a workload's nor one an object
+ *     mutator changes (Services, Namespaces, PDBs, Ingresses, BackendConfigs, the kinds object
+ *     mutators read such as GatewayClass and Gateway, `kind: List`, documents the pre-scan cannot
+ *     name, and everything with --all-documents) is parsed, and only its objects' plain data is
+ *     kept for the inventory and the object mutators. A document that turns out to hold a
+ *     workload or an object mutator's target (a List, a JSON document) is kept whole for pass 2.
+ *  2. the workloads and object mutators' targets (an EnvoyProxy…), in stream order: each document
+ *     is parsed, mutated and rendered, and only its output and its records are kept.
  * The output is only built here; nothing is written before the whole run succeeded.
  *
  * Errors come in document order, as they did when every document was parsed first: a document
@@ -21,15 +22,16 @@
 import type { Config } from '../config/schema.ts';
 import { ManifestDocument } from '../document/manifest.ts';
 import type { RegisteredMutator } from '../mutators/types.ts';
-import { CONTEXT_KINDS, isCandidateKind, podTemplatePath } from '../workloads/kinds.ts';
+import { CONTEXT_KINDS, isCandidateKind } from '../workloads/kinds.ts';
 import type { KubeObject } from '../core/kubeObject.ts';
 import { Resource } from '../workloads/resource.ts';
 import { Workload } from '../workloads/workload.ts';
 import { prescanKind } from '../document/prescan.ts';
 import { planStream, resourcesOf } from '../stream/stream.ts';
 import type { ByteStream, ReadOptions } from '../stream/stream.ts';
-import { Pipeline } from './pipeline.ts';
-import type { PipelineResult, WorkloadOutcome } from './pipeline.ts';
+import { isSubject, Pipeline } from './pipeline.ts';
+import type { PipelineResult, RunOutcome } from './pipeline.ts';
+import { objectKindsOf } from './objectKinds.ts';
 
 /** The run's records and its output: the byte-order mark, then one part per segment in order. */
 export interface StreamRun {
@@ -57,17 +59,20 @@ export function runStream(
   options: Pick<ReadOptions, 'parseAll'> & { readonly keepOutcomes?: boolean },
 ): StreamRun {
   const extraKinds = config.spec.extraKinds;
-  const plan = planStream(input, { extraKinds, parseAll: options.parseAll });
+  const objectKinds = objectKindsOf(mutators);
+  const plan = planStream(input, { extraKinds, objectKinds, parseAll: options.parseAll });
   const { segments } = plan;
 
   // Pass 1: the context objects, up to the first document that cannot be read.
   const contextObjects: KubeObject[] = [];
   const context: Context[] = segments.map(() => ({ kind: 'passed' }));
+  // A kind an object mutator changes is a workload's here (left to pass 2), unless one also reads it.
   const isWorkloadKind = (kind: string | undefined) =>
     kind !== undefined &&
     kind !== 'List' &&
     !CONTEXT_KINDS.has(kind) &&
-    isCandidateKind(kind, extraKinds);
+    !objectKinds.read.has(kind) &&
+    isCandidateKind(kind, extraKinds, objectKinds);
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!;
     if (!plan.parsed[i] || isWorkloadKind(prescanKind(segment.text))) continue;
@@ -75,9 +80,7 @@ export function runStream(
       const doc = plan.document(segment);
       const resources = resourcesOf(doc);
       for (const resource of resources) contextObjects.push(resource.object);
-      context[i] = resources.some(
-        (r) => podTemplatePath(r.object.apiVersion, r.object.kind, extraKinds) !== undefined,
-      )
+      context[i] = resources.some((r) => isSubject(r.object, config, mutators))
         ? { kind: 'kept', doc, resources }
         : { kind: 'read' };
     } catch (error) {
@@ -113,11 +116,15 @@ export function runStream(
  * text, parsed again only if explain reads it: an outcome's Workload otherwise keeps the
  * document's yaml tree and data alive until the run ends.
  */
-function settleOutcomes(outcomes: WorkloadOutcome[], first: number, doc: ManifestDocument): void {
+function settleOutcomes(outcomes: RunOutcome[], first: number, doc: ManifestDocument): void {
   if (first === outcomes.length) return;
   const settled = new ManifestDocument(doc.text, doc.place);
   for (let i = first; i < outcomes.length; i++) {
     const outcome = outcomes[i]!;
+    if (outcome.subject === 'object') {
+      outcomes[i] = { ...outcome, resource: new Resource(settled, outcome.resource.base) };
+      continue;
+    }
     const { resource, templatePath, ref } = outcome.workload;
     outcomes[i] = {
       ...outcome,

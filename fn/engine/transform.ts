@@ -18,6 +18,7 @@ import type { RegisteredMutator } from '../mutators/types.ts';
 import { BOM_BYTES, byteStream, readStream } from '../stream/stream.ts';
 import type { ByteStream } from '../stream/stream.ts';
 import { runPipeline } from './pipeline.ts';
+import { objectKindsOf, REGISTERED_OBJECT_KINDS } from './objectKinds.ts';
 import { runStream } from './streamPipeline.ts';
 import type { PipelineResult } from './pipeline.ts';
 import type { Resource } from '../workloads/resource.ts';
@@ -53,8 +54,7 @@ export interface TransformResult extends PipelineResult {
  */
 export function transform(input: string | Buffer, options: TransformOptions = {}): TransformResult {
   if (typeof input !== 'string') {
-    // `kind: ResourceList` is ASCII: the latin1 view finds it where the text would (see
-    // ByteStream).
+    // `kind: ResourceList` is ASCII: the latin1 view finds it where the text would (see ByteStream).
     // With a byte-order mark, the text decides exactly as for text input (rare: not worth a view).
     const source = byteStream(input);
     if (!source.bomLength && !looksLikeResourceList(source.view))
@@ -81,20 +81,16 @@ function transformList(text: string, options: TransformOptions, bytes?: Buffer):
       options.config ?? { data: functionConfig, origin: 'functionConfig' },
       options.flags,
     ));
+  const mutators = options.mutators ?? MUTATORS;
   const list = readResourceList(text, {
     parseAll: options.parseAll,
+    objectKinds: objectKindsOf(mutators),
     extraKinds: (functionConfig) => configOf(functionConfig).spec.extraKinds,
   });
   configOf(list.functionConfig);
-  const result = runPipeline(
-    list.resources,
-    config!,
-    options.mutators ?? MUTATORS,
-    options.outcomes ?? true,
-  );
+  const result = runPipeline(list.resources, config!, mutators, options.outcomes ?? true);
   const results = krmResults(result.changes, result.findings, list.resources);
-  // Bytes that are not the text's UTF-8 (a caller's invalid UTF-8, decoded with replacements) get
-  // the text's.
+  // Bytes that are not the text's UTF-8 (a caller's invalid UTF-8, decoded with replacements) get the text's.
   if (Buffer.byteLength(text, 'utf8') !== bytes?.length)
     return {
       ...result,
@@ -154,7 +150,8 @@ function transformStream(input: string | ByteStream, options: TransformOptions):
  */
 export function inputResources(result: TransformResult): readonly Resource[] {
   const extraKinds = result.config.spec.extraKinds;
+  const objectKinds = REGISTERED_OBJECT_KINDS;
   return result.mode === 'resourceList'
-    ? readResourceList(result.input, { extraKinds: () => extraKinds }).resources
-    : readStream(result.input, { extraKinds }).resources;
+    ? readResourceList(result.input, { extraKinds: () => extraKinds, objectKinds }).resources
+    : readStream(result.input, { extraKinds, objectKinds }).resources;
 }

@@ -11,7 +11,7 @@ import { specSchema } from '../config/schema.ts';
 import type { Config } from '../config/schema.ts';
 
 const ANNOTATION_PREFIX = 'kube-graceful.dev/';
-const SKIP_ANNOTATION = `${ANNOTATION_PREFIX}skip`;
+export const SKIP_ANNOTATION = `${ANNOTATION_PREFIX}skip`;
 
 /** The settings for one workload, whether to skip it, and findings on bad annotations. */
 export interface WorkloadSettings {

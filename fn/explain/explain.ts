@@ -14,7 +14,7 @@ import type { FieldPath } from '../core/fieldPath.ts';
 import type { Finding, MutatorId, Severity } from '../core/records.ts';
 import { formatRef } from '../core/kubeObject.ts';
 import type { KubeObject, ResourceRef } from '../core/kubeObject.ts';
-import type { WorkloadOutcome } from '../engine/pipeline.ts';
+import type { RunOutcome } from '../engine/pipeline.ts';
 import { inputResources } from '../engine/transform.ts';
 import type { TransformResult } from '../engine/transform.ts';
 import type { ExplanationBody } from '../explanation/types.ts';
@@ -24,8 +24,7 @@ export type { ModelInput, ModelOutput, SettingRow } from '../explanation/types.t
 /** Version of the JSON shape (`--output json`); documented in docs/explain-schema.md. */
 const EXPLAIN_SCHEMA = 'kube-graceful.dev/explain/v1';
 
-/** Where a document starts in the files the user named (`line` absent when only the file is known).
- * */
+/** Where a document starts in the files the user named (`line` absent when only the file is known). */
 export interface SourceLocation {
   readonly file: string;
   readonly line?: number;
@@ -89,8 +88,9 @@ export function explain(
   const before = inputObjects(result);
   const workloads: WorkloadExplanation[] = [];
   for (const outcome of result.outcomes) {
-    const document = outcome.workload.resource.doc.place.document;
-    const key = objectKey(document, outcome.workload.resource.base);
+    const resource = outcome.subject === 'workload' ? outcome.workload.resource : outcome.resource;
+    const document = resource.doc.place.document;
+    const key = objectKey(document, resource.base);
     const original = before.get(key);
     if (!original) continue;
     workloads.push(explainOutcome(outcome, original, result, locate(document)));
@@ -145,25 +145,35 @@ function objectKey(document: number, base: FieldPath): string {
   return `${document}:${JSON.stringify(base)}`;
 }
 
+/** A workload's explanation reads its pod template as written and as patched; an object mutator's, the object itself. */
 function explainOutcome(
-  outcome: WorkloadOutcome,
+  outcome: RunOutcome,
   original: KubeObject,
   result: TransformResult,
   location: SourceLocation | undefined,
 ): WorkloadExplanation {
-  const { workload } = outcome;
-  const document = workload.resource.doc.place.document;
+  const { spec } = result.config;
+  const [ref, resource, body] =
+    outcome.subject === 'workload'
+      ? [
+          outcome.workload.ref,
+          outcome.workload.resource,
+          outcome.explain({
+            before: getAt(original, outcome.workload.templatePath) ?? {},
+            after: outcome.workload.template,
+            spec,
+          }),
+        ]
+      : [
+          outcome.ref,
+          outcome.resource,
+          outcome.explain({ before: original, after: outcome.resource.object, spec }),
+        ];
+  const document = resource.doc.place.document;
   const sameResource = (r: { resource?: ResourceRef; document?: number }) =>
-    r.document === document &&
-    r.resource !== undefined &&
-    formatRef(r.resource) === formatRef(workload.ref);
-  const body = outcome.explain({
-    before: getAt(original, workload.templatePath) ?? {},
-    after: workload.template,
-    spec: result.config.spec,
-  });
+    r.document === document && r.resource !== undefined && formatRef(r.resource) === formatRef(ref);
   return {
-    resource: workload.ref,
+    resource: ref,
     document,
     ...(location ? { location } : {}),
     mutator: outcome.mutator,

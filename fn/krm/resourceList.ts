@@ -17,6 +17,7 @@ import { isCommentOnly, prescanKind, resourceHint } from '../document/prescan.ts
 import { splitStream } from '../stream/split.ts';
 import { resourcesOf } from '../stream/stream.ts';
 import { isCandidateKind } from '../workloads/kinds.ts';
+import type { ObjectKinds } from '../workloads/kinds.ts';
 import type { Resource } from '../workloads/resource.ts';
 import { MAX_ALIAS_COUNT } from '../yaml/options.ts';
 import { appendResultsEdit } from './appendResults.ts';
@@ -33,6 +34,8 @@ export type { ResourceListInput } from './resourceListInput.ts';
 export interface ReadListOptions {
   readonly parseAll?: boolean;
   readonly extraKinds?: (functionConfig: unknown) => readonly ExtraKind[];
+  /** The kinds object mutators change and read: parsed as well (the engine derives them from its mutators). */
+  readonly objectKinds?: ObjectKinds;
 }
 
 /** Returns true when the stream is a single ResourceList document. */
@@ -102,7 +105,7 @@ function readLaidOut(
   const resources: Resource[] = [];
   for (const [index, span] of layout.items.entries()) {
     const itemText = dedent(text.slice(span.start, span.limit), span.column);
-    if (!isCandidateKind(prescanKind(itemText), extraKinds)) continue; // kept as the bytes it came as
+    if (!isCandidateKind(prescanKind(itemText), extraKinds, options.objectKinds)) continue; // kept as the bytes it came as
     if (ALIAS_LIKE.test(itemText)) return undefined;
     const line = lineOf(span.start);
     let end: number | undefined;

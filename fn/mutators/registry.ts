@@ -4,6 +4,7 @@
  * folder and one line here.
  */
 import { appGraceful } from './app/index.ts';
+import { envoyGateway } from './envoy-gateway/index.ts';
 import { gatewayDrain } from './gateway/index.ts';
 import { jobSidecarQuit } from './job/index.ts';
 import { traefikDrain } from './traefik/index.ts';
@@ -14,6 +15,7 @@ export const MUTATORS = [
   traefikDrain,
   jobSidecarQuit,
   appGraceful,
+  envoyGateway,
 ] as const satisfies readonly RegisteredMutator[];
 
 /**

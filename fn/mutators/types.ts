@@ -5,6 +5,7 @@
  */
 import type { Config, Spec } from '../config/schema.ts';
 import type { FieldPath } from '../core/fieldPath.ts';
+import type { KubeObject, ResourceRef } from '../core/kubeObject.ts';
 import type { Finding } from '../core/records.ts';
 import type { ExplainContext, ExplanationBody } from '../explanation/types.ts';
 import type { GatewayShape } from '../workloads/gatewayShape.ts';
@@ -48,8 +49,7 @@ export interface Mutator<Plan, Id extends string = string> {
   readonly id: Id;
   /** One line for `--help` and the report. */
   readonly description: string;
-  /** Every finding code it can emit, each documented in its doc page
-   * (test/mutators/registry.test.ts). */
+  /** Every finding code it can emit, each documented in its doc page (test/mutators/registry.test.ts). */
   readonly findingCodes: readonly string[];
   /** Returns false when the settings switch this mutator off. */
   enabled(spec: Spec): boolean;
@@ -69,21 +69,85 @@ interface MutatorRun {
   readonly explain?: (context: ExplainContext) => ExplanationBody;
 }
 
-/** A registered mutator: its plan type is closed over, so the engine and `explain` need not know
- * it. */
-export interface RegisteredMutator<Id extends string = string> {
+/** A Kubernetes kind by API group (`''` for the core group) and name. */
+export interface GroupKind {
+  readonly group: string;
+  readonly kind: string;
+}
+
+/** What an object mutator knows besides its target object. */
+export interface ObjectMutatorContext {
+  /** The run's settings (an object is no workload: no per-workload annotations apply). */
+  readonly spec: Spec;
+  readonly config: Config;
+  /** The stream's objects of the kinds the mutator `reads`, wherever they stand in the stream. */
+  readonly objects: readonly KubeObject[];
+  /** The target's apiVersion, kind, name and namespace, for messages. */
+  readonly ref: ResourceRef;
+}
+
+/** What an object mutator's explanation reads besides its plan: the object as written and as patched. */
+export interface ObjectExplainContext {
+  readonly before: KubeObject;
+  readonly after: KubeObject;
+  readonly spec: Spec;
+}
+
+/**
+ * A mutator whose target is an object of its own kinds, not a pod template: e.g. Envoy Gateway's
+ * `EnvoyProxy`, from which the proxy Deployment is generated in the cluster (issue #19 item 2).
+ */
+export interface ObjectMutator<Plan, Id extends string = string> {
+  readonly id: Id;
+  readonly description: string;
+  readonly findingCodes: readonly string[];
+  /** The kinds it changes: the engine calls `mutate` on each object of these kinds. */
+  readonly kinds: readonly GroupKind[];
+  /** The kinds it reads from elsewhere in the stream: kept as context objects (`context.objects`). */
+  readonly reads: readonly GroupKind[];
+  enabled(spec: Spec): boolean;
+  /** Returns the changes (paths from the object's root) and findings for one object; pure. */
+  mutate(object: KubeObject, context: ObjectMutatorContext): MutatorOutcome<Plan>;
+  explain(plan: Plan, context: ObjectExplainContext): ExplanationBody;
+}
+
+/** What the engine keeps of an object mutator's work on one object. */
+interface ObjectMutatorRun extends Omit<MutatorRun, 'explain'> {
+  readonly explain?: (context: ObjectExplainContext) => ExplanationBody;
+}
+
+/** What every registered mutator has, whatever its subject. */
+interface RegisteredBase<Id extends string> {
   readonly id: Id;
   readonly description: string;
   readonly findingCodes: readonly string[];
   enabled(spec: Spec): boolean;
+}
+
+/** A registered workload mutator: its plan type is closed over, so the engine and `explain` need not know it. */
+export interface RegisteredWorkloadMutator<Id extends string = string> extends RegisteredBase<Id> {
+  readonly subject: 'workload';
   run(workload: Workload, context: MutatorContext): MutatorRun;
 }
+
+/** A registered object mutator: the kinds it changes and reads, and its run with the plan closed over. */
+export interface RegisteredObjectMutator<Id extends string = string> extends RegisteredBase<Id> {
+  readonly subject: 'object';
+  readonly kinds: readonly GroupKind[];
+  readonly reads: readonly GroupKind[];
+  run(object: KubeObject, context: ObjectMutatorContext): ObjectMutatorRun;
+}
+
+/** A registered mutator of either subject. */
+export type RegisteredMutator<Id extends string = string> =
+  RegisteredWorkloadMutator<Id> | RegisteredObjectMutator<Id>;
 
 /** Registers a mutator: binds each plan to the mutator's own `explain`, type-checked end to end. */
 export function defineMutator<Plan, const Id extends string>(
   mutator: Mutator<Plan, Id>,
-): RegisteredMutator<Id> {
+): RegisteredWorkloadMutator<Id> {
   return {
+    subject: 'workload',
     id: mutator.id,
     description: mutator.description,
     findingCodes: mutator.findingCodes,
@@ -98,6 +162,36 @@ export function defineMutator<Plan, const Id extends string>(
           ? {
               plan,
               explain: (explainContext: ExplainContext) => mutator.explain(plan, explainContext),
+            }
+          : {}),
+      };
+    },
+  };
+}
+
+/** Registers an object mutator, as defineMutator does a workload mutator. */
+export function defineObjectMutator<Plan, const Id extends string>(
+  mutator: ObjectMutator<Plan, Id>,
+): RegisteredObjectMutator<Id> {
+  return {
+    subject: 'object',
+    id: mutator.id,
+    description: mutator.description,
+    findingCodes: mutator.findingCodes,
+    kinds: mutator.kinds,
+    reads: mutator.reads,
+    enabled: (spec) => mutator.enabled(spec),
+    run(object, context) {
+      const outcome = mutator.mutate(object, context);
+      const plan = outcome.plan;
+      return {
+        changes: outcome.changes,
+        findings: outcome.findings,
+        ...(plan !== undefined
+          ? {
+              plan,
+              explain: (explainContext: ObjectExplainContext) =>
+                mutator.explain(plan, explainContext),
             }
           : {}),
       };

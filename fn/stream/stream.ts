@@ -10,6 +10,7 @@ import { KubeGracefulError } from '../core/errors.ts';
 import { optimizeForLongRun } from './tiering.ts';
 import type { ExtraKind } from '../config/schema.ts';
 import { isCandidateKind } from '../workloads/kinds.ts';
+import type { ObjectKinds } from '../workloads/kinds.ts';
 import { Resource } from '../workloads/resource.ts';
 import { checkDirectives } from './directives.ts';
 import { isCommentOnly, prescanKind, resourceHint } from '../document/prescan.ts';
@@ -29,6 +30,8 @@ export interface StreamInput {
 /** Options for reading: `parseAll` turns the kind pre-scan off (every document is parsed). */
 export interface ReadOptions {
   readonly extraKinds: readonly ExtraKind[];
+  /** The kinds object mutators change and read: parsed as well (the engine derives them from its mutators). */
+  readonly objectKinds?: ObjectKinds;
   readonly parseAll?: boolean;
 }
 
@@ -82,13 +85,11 @@ export interface StreamPlan {
   readonly parsed: readonly boolean[];
   /** The input bytes, when the stream is read from bytes (segments then hold a latin1 view). */
   readonly bytes?: Buffer;
-  /** Returns the segment's document, unparsed (decoded from the bytes); throws on a repeated
-   * directive. */
+  /** Returns the segment's document, unparsed (decoded from the bytes); throws on a repeated directive. */
   document(segment: Segment): ManifestDocument;
   /** Returns the segment's output: its bytes as they came, or its text, as the input was given. */
   passThrough(segment: Segment): string | Uint8Array;
-  /** Returns a document's output: its bytes as they came when unchanged, else its text (encoded for
-   * bytes). */
+  /** Returns a document's output: its bytes as they came when unchanged, else its text (encoded for bytes). */
   rendered(segment: Segment, doc: ManifestDocument): string | Uint8Array;
 }
 
@@ -104,7 +105,8 @@ export function planStream(input: string | ByteStream, options: ReadOptions): St
   const parsed = segments.map(
     (segment) =>
       !isCommentOnly(segment.text) &&
-      (options.parseAll || isCandidateKind(prescanKind(segment.text), options.extraKinds)),
+      (options.parseAll ||
+        isCandidateKind(prescanKind(segment.text), options.extraKinds, options.objectKinds)),
   );
   optimizeForLongRun(
     segments.reduce((sum, segment, i) => (parsed[i] ? sum + segment.text.length : sum), 0),

@@ -24,6 +24,21 @@ export const CONTEXT_KINDS: ReadonlySet<string> = new Set([
   'BackendConfig',
 ]);
 
+/**
+ * The kinds the object mutators change and read (fn/mutators/types.ts ObjectMutator), by name:
+ * the pre-scan sees a document's kind, not its group. fn/engine/objectKinds.ts derives them from
+ * the registry, so what is parsed and what the mutators handle cannot drift apart.
+ */
+export interface ObjectKinds {
+  /** Kinds a mutator changes: parsed, and handed to the pipeline in stream order. */
+  readonly changed: ReadonlySet<string>;
+  /** Kinds a mutator reads from elsewhere in the stream: parsed first, as context objects. */
+  readonly read: ReadonlySet<string>;
+}
+
+/** No object mutator: only workloads and the context kinds are parsed. */
+const NO_OBJECT_KINDS: ObjectKinds = { changed: new Set(), read: new Set() };
+
 /** Returns the API group of an apiVersion (`apps/v1` → `apps`, `v1` → ``). */
 export function groupOf(apiVersion: string | undefined): string {
   // Parsed YAML: `apiVersion: 1` is a number, which belongs to no group (and is no workload).
@@ -46,14 +61,19 @@ export function podTemplatePath(
   return configured?.podTemplatePath.split('.');
 }
 
-/** Returns true when documents of this top-level kind must be parsed (a mutator may read or change
- * them). */
-export function isCandidateKind(kind: string | undefined, extra: readonly ExtraKind[]): boolean {
+/** Returns true when documents of this top-level kind must be parsed (a mutator may read or change them). */
+export function isCandidateKind(
+  kind: string | undefined,
+  extra: readonly ExtraKind[],
+  objectKinds: ObjectKinds = NO_OBJECT_KINDS,
+): boolean {
   if (kind === undefined) return true; // cannot tell without parsing: parse
   return (
     kind === 'List' ||
     kind in BUILT_IN ||
     CONTEXT_KINDS.has(kind) ||
+    objectKinds.changed.has(kind) ||
+    objectKinds.read.has(kind) ||
     extra.some((k) => k.kind === kind)
   );
 }

@@ -134,6 +134,7 @@ export function runCase(
   const explained = explain(result);
   let checked = 0;
   for (const outcome of result.outcomes) {
+    if (outcome.subject !== 'workload') continue; // the pod checks read pod templates; an object mutator's target has none
     const document = outcome.workload.resource.doc.place.document;
     const path = [...outcome.workload.resource.base, ...outcome.workload.templatePath];
     const templateBefore = getAt(before.get(document), path) as PodTemplate | undefined;

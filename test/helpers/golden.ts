@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { readConfigText } from '../../fn/config/load.ts';
+import { REGISTERED_OBJECT_KINDS } from '../../fn/engine/objectKinds.ts';
 import { transform } from '../../fn/engine/transform.ts';
 import type { TransformResult } from '../../fn/engine/transform.ts';
 import { textReport } from '../../fn/report/text.ts';
@@ -103,8 +104,15 @@ export function reportOf(result: TransformResult): string {
 /** Validates every document the run changed against the Kubernetes schemas; returns how many were
  * checked. */
 export function validateChangedDocuments(result: TransformResult): number {
-  const before = readStream(result.input, { extraKinds: [] }).entries;
-  const after = readStream(result.output, { extraKinds: [] }).entries;
+  // The object mutators' kinds (an EnvoyProxy…) are read as the run read them.
+  const before = readStream(result.input, {
+    extraKinds: [],
+    objectKinds: REGISTERED_OBJECT_KINDS,
+  }).entries;
+  const after = readStream(result.output, {
+    extraKinds: [],
+    objectKinds: REGISTERED_OBJECT_KINDS,
+  }).entries;
   let checked = 0;
   after.forEach((entry, index) => {
     if (!entry.doc || entry.segment.text === before[index]?.segment.text) return;

@@ -21,7 +21,7 @@ export interface EnvoyGatewayFinding {
 }
 
 /** Every code this folder emits; docs/mutators/envoy-gateway.md gives each a one-line meaning. */
-type EnvoyGatewayFindingCode =
+export type EnvoyGatewayFindingCode =
   | 'EG_MIN_DRAIN_BELOW_WINDOW'
   | 'EG_DRAIN_TIMEOUT_BELOW_NEED'
   | 'EG_PATCHED_GRACE_BELOW_DRAIN'

@@ -42,7 +42,7 @@ export interface ShutdownTimingInputs {
 }
 
 /** The durations for one EnvoyProxy, each explained, for `explain`. */
-interface ShutdownPlan {
+export interface ShutdownPlan {
   /** H: healthCheckFailureDelay as written (0 when absent). */
   readonly healthCheckFailureDelaySeconds: number;
   /** M: minDrainDuration to have (written or kept). */

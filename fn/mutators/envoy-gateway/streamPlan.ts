@@ -1,0 +1,53 @@
+/**
+ * Envoy Gateway's graceful shutdown, decided at render time (issue #19 item 2): for every
+ * EnvoyProxy spec in the stream, spec.shutdown from the timing model and the load balancer its
+ * envoyService describes; for every Gateway of an Envoy Gateway class, whether its proxy settings
+ * are in the stream, all at once (the tests read a whole input this way; the engine calls the
+ * mutator in ./index.ts once per EnvoyProxy).
+ */
+import type { Sourced } from '../../timing/model.ts';
+import type { KubeObject } from '../../core/kubeObject.ts';
+import { resolveAttachments } from './attachment.ts';
+import type { ShutdownTarget } from './attachment.ts';
+import { loadBalancerInputs, recognizeEnvoyServiceLoadBalancer } from './loadBalancer.ts';
+import type { EnvoyGatewayFinding } from './outcome.ts';
+import { planShutdown } from './shutdown.ts';
+import type { ShutdownOutcome } from './shutdown.ts';
+
+export interface EnvoyGatewaySettings {
+  readonly maxRequest: Sourced;
+  readonly buffer: Sourced;
+  /** W set in config or flags: wins over what the envoyService annotations say. */
+  readonly drainWindow?: Sourced;
+}
+
+export interface EnvoyGatewayPlan {
+  readonly outcomes: ReadonlyArray<{
+    readonly target: ShutdownTarget;
+    readonly outcome: ShutdownOutcome;
+  }>;
+  readonly gatewayFindings: ReadonlyArray<{
+    readonly gateway: KubeObject;
+    readonly finding: EnvoyGatewayFinding;
+  }>;
+}
+
+/** Plans every EnvoyProxy spec in `objects` (and the default spec, when given). */
+export function planEnvoyGateway(
+  objects: readonly KubeObject[],
+  settings: EnvoyGatewaySettings,
+  defaultSpec?: ShutdownTarget,
+): EnvoyGatewayPlan {
+  const { targets, findings } = resolveAttachments(objects, defaultSpec);
+  const outcomes = targets.map((target) => {
+    const lb = loadBalancerInputs(recognizeEnvoyServiceLoadBalancer(target.location));
+    const outcome = planShutdown(target.location, {
+      drainWindow: settings.drainWindow ?? lb.drainWindow,
+      maxRequest: settings.maxRequest,
+      buffer: settings.buffer,
+      ...(lb.loadBalancer ? { loadBalancer: lb.loadBalancer } : {}),
+    });
+    return { target, outcome };
+  });
+  return { outcomes, gatewayFindings: findings };
+}

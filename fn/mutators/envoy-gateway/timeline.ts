@@ -1,0 +1,114 @@
+/**
+ * The shutdown timeline of an Envoy Gateway proxy in one state (as written, as patched), drawn
+ * with the kit of fn/explanation/timeline.ts. What happens (internal/cmd/envoy/shutdown_manager.go@v1.9.0;
+ * the same loop since v1.0.0): the shutdown-manager's preStop fails Envoy's health checks (after
+ * healthCheckFailureDelay H, v1.9.0+) and drains the listeners with skip_exit, so Envoy keeps
+ * accepting; every second it counts the open connections and ends the drain once minDrainDuration
+ * M has passed and none is open, or at drainTimeout D; then Envoy exits. The kubelet kills the pod
+ * at its grace period G (Envoy Gateway writes D + 300: resource_provider.go@v1.9.0).
+ */
+import { Drawing } from '../../explanation/timeline.ts';
+import type { Timeline } from '../../explanation/timeline.ts';
+
+/** One state of the proxy's shutdown settings, in seconds. */
+export interface ProxyState {
+  readonly healthCheckFailureDelay: number;
+  readonly minDrainDuration: number;
+  readonly drainTimeout: number;
+  readonly grace: number;
+}
+
+/** W (before H widens it), R and who sends. */
+export interface ProxyTraffic {
+  readonly drainWindowSeconds: number;
+  readonly maxRequestSeconds: number;
+  readonly sender: string;
+}
+
+/** Returns the timeline of one state. */
+export function envoyProxyTimeline(state: ProxyState, traffic: ProxyTraffic): Timeline {
+  const { healthCheckFailureDelay: H, minDrainDuration: M, drainTimeout: D, grace: G } = state;
+  const R = traffic.maxRequestSeconds;
+  // A load balancer that follows the endpoints stops at W; one that health-checks the proxy at H + W: the later one.
+  const sendsUntil = H + traffic.drainWindowSeconds;
+  const latestExit = Math.min(D, G);
+  const earliestExit = Math.min(M, latestExit);
+  const drawing = new Drawing();
+  drawing.event(
+    0,
+    'pod',
+    'terminating: the shutdown-manager preStop starts the drain (drain_listeners?graceful&skip_exit); Envoy keeps accepting',
+  );
+  drawing.event(
+    H,
+    'shutdown-manager',
+    "Envoy's health checks fail (/healthcheck/fail): readiness fails",
+  );
+  drawing.event(
+    sendsUntil,
+    'load balancer',
+    `stops sending new connections (W = ${traffic.drainWindowSeconds} s${H ? ` after the health checks fail at ${H} s` : ''})`,
+  );
+  if (M < latestExit)
+    drawing.event(
+      M,
+      'envoy',
+      'minDrainDuration passed: exits at the first moment no connection is open',
+    );
+  drawing.event(
+    latestExit,
+    'envoy',
+    G < D
+      ? 'killed at the grace period before drainTimeout'
+      : 'drainTimeout: the drain ends and Envoy exits, whatever is still open',
+  );
+  drawing.event(G, 'kubelet', 'SIGKILL at the grace period');
+
+  const lastAccepted = Math.min(sendsUntil, latestExit);
+  drawing.window(
+    0,
+    Math.min(sendsUntil, earliestExit),
+    'ok',
+    'serving',
+    `new connections ${traffic.sender} are accepted`,
+  );
+  if (earliestExit < lastAccepted) {
+    drawing.window(
+      earliestExit,
+      lastAccepted,
+      'risk',
+      'early-exit',
+      `Envoy may exit at a moment with no connection open while new connections still arrive ${traffic.sender}: they are refused`,
+    );
+  }
+  if (latestExit < sendsUntil) {
+    drawing.window(
+      latestExit,
+      sendsUntil,
+      'fail',
+      'refused',
+      `Envoy is gone (${G < D ? 'grace period' : 'drainTimeout'} ${latestExit} s) while new connections still arrive ${traffic.sender}: refused`,
+    );
+  }
+  const finished = lastAccepted + R;
+  if (latestExit < finished) {
+    drawing.window(
+      latestExit,
+      finished,
+      'fail',
+      'cut',
+      `a request accepted at ${lastAccepted} s needs R = ${R} s; Envoy exits at ${latestExit} s and cuts it`,
+    );
+  }
+  drawing.window(
+    lastAccepted,
+    Math.min(finished, latestExit),
+    'ok',
+    'finishing',
+    'requests in flight finish before Envoy exits',
+  );
+  return drawing.done(
+    'deletion',
+    'Envoy accepts until the load balancer stops sending, and finishes what it accepted',
+  );
+}
