@@ -152,20 +152,8 @@ export function defineMutator<Plan, const Id extends string>(
     description: mutator.description,
     findingCodes: mutator.findingCodes,
     enabled: (spec) => mutator.enabled(spec),
-    run(workload, context) {
-      const outcome = mutator.mutate(workload, context);
-      const plan = outcome.plan;
-      return {
-        changes: outcome.changes,
-        findings: outcome.findings,
-        ...(plan !== undefined
-          ? {
-              plan,
-              explain: (explainContext: ExplainContext) => mutator.explain(plan, explainContext),
-            }
-          : {}),
-      };
-    },
+    run: (workload, context) =>
+      withExplanation(mutator.mutate(workload, context), (plan, at) => mutator.explain(plan, at)),
   };
 }
 
@@ -181,23 +169,28 @@ export function defineObjectMutator<Plan, const Id extends string>(
     kinds: mutator.kinds,
     reads: mutator.reads,
     enabled: (spec) => mutator.enabled(spec),
-    run(object, context) {
-      const outcome = mutator.mutate(object, context);
-      const plan = outcome.plan;
-      return {
-        changes: outcome.changes,
-        findings: outcome.findings,
-        ...(plan !== undefined
-          ? {
-              plan,
-              explain: (explainContext: ObjectExplainContext) =>
-                mutator.explain(plan, explainContext),
-            }
-          : {}),
-      };
-    },
+    run: (object, context) =>
+      withExplanation(mutator.mutate(object, context), (plan, at) => mutator.explain(plan, at)),
   };
 }
 
 /** The outcome of a mutator that has nothing to do for this workload. */
 export const NOTHING: MutatorOutcome<never> = { changes: [], findings: [] };
+
+/** An outcome as the engine keeps it: the plan, and the mutator's explanation bound to it. */
+function withExplanation<Plan, Context>(
+  outcome: MutatorOutcome<Plan>,
+  explain: (plan: Plan, context: Context) => ExplanationBody,
+): {
+  readonly changes: readonly ProposedChange[];
+  readonly findings: readonly ProposedFinding[];
+  readonly plan?: Plan;
+  readonly explain?: (context: Context) => ExplanationBody;
+} {
+  const { plan } = outcome;
+  return {
+    changes: outcome.changes,
+    findings: outcome.findings,
+    ...(plan !== undefined ? { plan, explain: (context: Context) => explain(plan, context) } : {}),
+  };
+}
