@@ -8,6 +8,8 @@ import { workloadSettings } from './workloadSettings.ts';
 import { formatPath, getAt } from '../core/fieldPath.ts';
 import type {
   ObjectExplainContext,
+  ObjectMutatorRun,
+  ProposedEdit,
   RegisteredMutator,
   RegisteredObjectMutator,
   RegisteredWorkloadMutator,
@@ -17,6 +19,7 @@ import { SKIP_ANNOTATION } from './workloadSettings.ts';
 import { annotationsOf } from '../core/kubeObject.ts';
 import type { ResourceRef } from '../core/kubeObject.ts';
 import { isOfKind } from './objectKinds.ts';
+import { alongside } from './alongside.ts';
 import { gatewayShape } from '../workloads/gatewayShape.ts';
 import { buildInventory } from '../workloads/inventory.ts';
 import type { Inventory } from '../workloads/inventory.ts';
@@ -29,6 +32,7 @@ import { lineOf, workloadShapeProblem } from '../workloads/shape.ts';
 import { Workload } from '../workloads/workload.ts';
 import { KubeGracefulError } from '../core/errors.ts';
 import type { ChangeRecord, Finding } from '../core/records.ts';
+import type { ProposedChange } from '../mutators/types.ts';
 import { matches } from './selectors.ts';
 
 /** What a mutator did to one workload or object, for explain. */
@@ -61,21 +65,31 @@ export interface PipelineResult {
   readonly outcomes: RunOutcome[];
 }
 
-/** Returns the records of running `mutators` over `resources`, whose documents it edits in place. */
+/** Objects a mutator adds to the input, to be written right after the resource they go with. */
+export interface Creation {
+  readonly after: Resource;
+  readonly objects: readonly KubeObject[];
+}
+
+/**
+ * Returns the records of running `mutators` over `resources`, whose documents it edits in place,
+ * and the objects to add after some of them.
+ */
 export function runPipeline(
   resources: readonly Resource[],
   config: Config,
   mutators: readonly RegisteredMutator[],
   keepOutcomes = true,
-): PipelineResult {
-  const pipeline = new Pipeline(
-    resources.map((r) => r.object),
-    config,
-    mutators,
-    keepOutcomes,
-  );
-  for (const resource of resources) pipeline.run(resource);
-  return pipeline.result;
+): PipelineResult & { readonly creations: readonly Creation[] } {
+  const read = resources.map((r) => r.object);
+  const pipeline = new Pipeline(read, config, mutators, keepOutcomes);
+  pipeline.planObjects(resources);
+  const creations: Creation[] = [];
+  for (const [i, resource] of resources.entries()) {
+    const objects = pipeline.run(resource, read[i]);
+    if (objects.length > 0) creations.push({ after: resource, objects });
+  }
+  return { ...pipeline.result, creations };
 }
 
 /** Returns true when `Pipeline.run` has work for this object: a workload, or an object of an object mutator's kind. */
@@ -101,6 +115,10 @@ export class Pipeline {
   readonly #contextObjects: readonly KubeObject[];
   readonly #workloadMutators: readonly RegisteredWorkloadMutator[];
   readonly #objectMutators: readonly RegisteredObjectMutator[];
+  /** The object mutators' runs, by target (planObjects). */
+  readonly #planned = new Map<Resource, readonly PlannedRun[]>();
+  /** The edits planned on context objects, by the object the context pass read. */
+  readonly #edits = new Map<KubeObject, PlannedEdit[]>();
 
   constructor(
     contextObjects: readonly KubeObject[],
@@ -119,17 +137,40 @@ export class Pipeline {
   }
 
   /**
-   * Runs the mutators over `resource` when it is a workload (or an object of an object mutator's
-   * kind), editing its document; records what they did.
+   * Runs the object mutators over their targets among `resources`, ahead of the stream order: an
+   * edit of another object (the ConfigMap a Gateway names) must be known when the stream reaches
+   * that object, which may stand before the target. The records, findings and outcomes are still
+   * made in stream order, by `run`. `resources` are the ones `run` is then given (planned runs are
+   * found by the Resource); returns the context objects that will be edited.
    */
-  run(resource: Resource): void {
-    const objectMutators = this.#objectMutators.filter((m) =>
-      m.kinds.some((k) => isOfKind(resource.object, k)),
-    );
-    if (objectMutators.length > 0) {
-      this.#runObject(resource, objectMutators);
-      return;
+  planObjects(resources: readonly Resource[]): ReadonlySet<KubeObject> {
+    for (const resource of resources) {
+      const mutators = this.#objectMutators.filter((m) =>
+        m.kinds.some((k) => isOfKind(resource.object, k)),
+      );
+      if (mutators.length > 0) this.#planObject(resource, mutators);
     }
+    return new Set(this.#edits.keys());
+  }
+
+  /**
+   * Runs the mutators over `resource` when it is a workload (or an object of an object mutator's
+   * kind), editing its document, and makes the edits planned for it by other objects' mutators;
+   * records what they did. `readAs` is the object the context pass read for this resource (its
+   * identity is how planned edits name it). Returns the objects to add to the input after it.
+   */
+  run(resource: Resource, readAs: KubeObject = resource.object): readonly KubeObject[] {
+    const edits = this.#edits.get(readAs);
+    if (edits) this.#applyEdits(resource, edits);
+    const planned = this.#planned.get(resource);
+    if (planned) return this.#applyObject(resource, planned);
+    if (this.#objectMutators.some((m) => m.kinds.some((k) => isOfKind(resource.object, k))))
+      throw new Error(`internal: ${formatRef(resource.ref())} reached before planObjects`);
+    this.#runWorkload(resource);
+    return [];
+  }
+
+  #runWorkload(resource: Resource): void {
     const { config, result } = this;
     const mutators = this.#workloadMutators;
     const inventory = this.#inventory;
@@ -204,47 +245,144 @@ export class Pipeline {
 
   /**
    * Runs object mutators over one object of their kinds: no pod template, no per-workload
-   * annotations; the include/exclude selectors and the skip annotation apply as to a workload.
+   * annotations; the include/exclude selectors and the skip annotation apply as to a workload, and
+   * to every object the mutator would edit besides it.
    */
-  #runObject(resource: Resource, mutators: readonly RegisteredObjectMutator[]): void {
-    const { config, result } = this;
+  #planObject(resource: Resource, mutators: readonly RegisteredObjectMutator[]): void {
+    const { config } = this;
     const ref = resource.ref(config.spec.namespace);
-    const subject = { ref, object: resource.object };
-    const place = { resource: ref, document: resource.doc.place.document };
-    if (config.spec.exclude.some((s) => matches(s, subject))) return;
-    if (config.spec.include.length > 0 && !config.spec.include.some((s) => matches(s, subject)))
-      return;
-    if (String(annotationsOf(resource.object.metadata)[SKIP_ANNOTATION]) === 'true') return;
+    const runs: PlannedRun[] = [];
+    this.#planned.set(resource, runs);
+    if (!this.#selected(resource.object, ref)) return;
     for (const mutator of mutators) {
       if (!mutator.enabled(config.spec)) continue;
       const objects = this.#contextObjects.filter((o) => mutator.reads.some((k) => isOfKind(o, k)));
-      const object = resource.object;
-      const outcome = mutator.run(object, { spec: config.spec, config, objects, ref });
-      result.findings.push(
-        ...outcome.findings.map((f) => ({ ...f, ...place, mutator: mutator.id })),
+      const run = mutator.run(resource.object, { spec: config.spec, config, objects, ref });
+      const refused = (run.edits ?? []).find(
+        (e) => !this.#selected(e.target, refOf(e.target, config.spec.namespace)),
       );
-      if (this.keepOutcomes && outcome.explain)
+      if (refused) {
+        const findings = [...run.findings, skippedTarget(refused.target)];
+        runs.push({ mutator, run: { findings, changes: [] } });
+        continue;
+      }
+      runs.push({ mutator, run });
+      for (const edit of run.edits ?? []) {
+        if (!objects.includes(edit.target))
+          throw new Error(`internal: ${mutator.id} edits an object it was not given to read`);
+        const edits = this.#edits.get(edit.target) ?? [];
+        edits.push({ mutator: mutator.id, edit });
+        this.#edits.set(edit.target, edits);
+      }
+    }
+  }
+
+  /** Returns true unless the selectors leave the object out or it is annotated skip. */
+  #selected(object: KubeObject, ref: ResourceRef): boolean {
+    const { spec } = this.config;
+    const subject = { ref, object };
+    if (spec.exclude.some((s) => matches(s, subject))) return false;
+    if (spec.include.length > 0 && !spec.include.some((s) => matches(s, subject))) return false;
+    return String(annotationsOf(object.metadata)[SKIP_ANNOTATION]) !== 'true';
+  }
+
+  /** Records the planned runs on their target, in stream order, and returns the objects to add. */
+  #applyObject(resource: Resource, runs: readonly PlannedRun[]): KubeObject[] {
+    const { config, result } = this;
+    const ref = resource.ref(config.spec.namespace);
+    const place = { resource: ref, document: resource.doc.place.document };
+    const created: KubeObject[] = [];
+    for (const { mutator, run } of runs) {
+      result.findings.push(...run.findings.map((f) => ({ ...f, ...place, mutator: mutator.id })));
+      if (this.keepOutcomes && run.explain)
         result.outcomes.push({
           subject: 'object',
           resource,
           ref,
           mutator: mutator.id,
-          plan: outcome.plan,
-          explain: outcome.explain,
+          plan: run.plan,
+          explain: run.explain,
         });
-      for (const change of outcome.changes) {
-        const before = getAt(object, change.path);
-        if (isDeepStrictEqual(before, change.value)) continue;
-        resource.doc.set([...resource.base, ...change.path], change.value);
+      this.#apply(resource, place, mutator.id, run.changes);
+      for (const creation of run.creates ?? []) {
+        const object = alongside(creation.object, resource.object);
+        const { reason } = creation;
+        created.push(object);
         result.changes.push({
           mutator: mutator.id,
-          ...place,
-          path: change.path,
-          before,
-          after: change.value,
-          reason: change.reason,
+          resource: refOf(object, config.spec.namespace),
+          document: place.document,
+          path: [],
+          before: undefined,
+          after: object,
+          reason,
         });
       }
     }
+    return created;
   }
+
+  /** Makes the edits other objects' mutators planned for this resource. */
+  #applyEdits(resource: Resource, edits: readonly PlannedEdit[]): void {
+    const ref = resource.ref(this.config.spec.namespace);
+    const place = { resource: ref, document: resource.doc.place.document };
+    for (const { mutator, edit } of edits) this.#apply(resource, place, mutator, [edit]);
+  }
+
+  /** Sets each change's field that differs, on the resource's document, and records it. */
+  #apply(
+    resource: Resource,
+    place: { readonly resource: ResourceRef; readonly document: number },
+    mutator: string,
+    changes: readonly ProposedChange[],
+  ): void {
+    for (const change of changes) {
+      const before = getAt(resource.object, change.path);
+      if (isDeepStrictEqual(before, change.value)) continue;
+      resource.doc.set([...resource.base, ...change.path], change.value);
+      this.result.changes.push({
+        mutator,
+        ...place,
+        path: change.path,
+        before,
+        after: change.value,
+        reason: change.reason,
+      });
+    }
+  }
+}
+
+/** An object mutator's run on one target, made by planObjects. */
+interface PlannedRun {
+  readonly mutator: RegisteredObjectMutator;
+  readonly run: ObjectMutatorRun;
+}
+
+/** An edit of an object, planned by the mutator of another. */
+interface PlannedEdit {
+  readonly mutator: string;
+  readonly edit: ProposedEdit;
+}
+
+/** Returns the reference of an object, in `defaultNamespace` when it names none. */
+function refOf(object: KubeObject, defaultNamespace: string | undefined): ResourceRef {
+  const name = object.metadata?.name;
+  const namespace = object.metadata?.namespace ?? defaultNamespace;
+  return {
+    apiVersion: String(object.apiVersion),
+    kind: String(object.kind),
+    name: typeof name === 'string' ? name : '(unnamed)',
+    ...(typeof namespace === 'string' ? { namespace } : {}),
+  };
+}
+
+/** The finding for a run dropped because it would edit an object the settings leave alone. */
+function skippedTarget(target: KubeObject): ObjectMutatorRun['findings'][number] {
+  return {
+    severity: 'warning',
+    code: 'EDIT_TARGET_SKIPPED',
+    message:
+      `nothing written: this object's settings go into ${formatRef(refOf(target, undefined))}, ` +
+      `which an exclude selector or the kube-graceful.dev/skip annotation leaves alone`,
+  };
 }

@@ -32,6 +32,7 @@ import type { ByteStream, ReadOptions } from '../stream/stream.ts';
 import { isSubject, Pipeline } from './pipeline.ts';
 import type { PipelineResult, RunOutcome } from './pipeline.ts';
 import { objectKindsOf } from './objectKinds.ts';
+import { newDocumentText } from '../document/newDocument.ts';
 
 /** The run's records and its output: the byte-order mark, then one part per segment in order. */
 export interface StreamRun {
@@ -43,11 +44,12 @@ export interface StreamRun {
 /** Pass 1's answer for one segment. */
 type Context =
   | { readonly kind: 'passed' }
-  | { readonly kind: 'read' }
+  | { readonly kind: 'read'; readonly objects: readonly KubeObject[] }
   | {
       readonly kind: 'kept';
       readonly doc: ManifestDocument;
       readonly resources: readonly Resource[];
+      readonly objects: readonly KubeObject[];
     }
   | { readonly kind: 'failed'; readonly error: unknown };
 
@@ -66,12 +68,14 @@ export function runStream(
   // Pass 1: the context objects, up to the first document that cannot be read.
   const contextObjects: KubeObject[] = [];
   const context: Context[] = segments.map(() => ({ kind: 'passed' }));
-  // A kind an object mutator changes is a workload's here (left to pass 2), unless one also reads it.
+  // Object mutators' targets are read here too and kept: they are planned before pass 2, as their
+  // edits may reach documents before them (Pipeline.planObjects).
   const isWorkloadKind = (kind: string | undefined) =>
     kind !== undefined &&
     kind !== 'List' &&
     !CONTEXT_KINDS.has(kind) &&
     !objectKinds.read.has(kind) &&
+    !objectKinds.changed.has(kind) &&
     isCandidateKind(kind, extraKinds, objectKinds);
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!;
@@ -79,10 +83,11 @@ export function runStream(
     try {
       const doc = plan.document(segment);
       const resources = resourcesOf(doc);
-      for (const resource of resources) contextObjects.push(resource.object);
+      const objects = resources.map((r) => r.object);
+      contextObjects.push(...objects);
       context[i] = resources.some((r) => isSubject(r.object, config, mutators))
-        ? { kind: 'kept', doc, resources }
-        : { kind: 'read' };
+        ? { kind: 'kept', doc, resources, objects }
+        : { kind: 'read', objects };
     } catch (error) {
       context[i] = { kind: 'failed', error };
       break;
@@ -91,25 +96,50 @@ export function runStream(
 
   // Pass 2: every segment in order; workload documents parsed, mutated, rendered and let go.
   const pipeline = new Pipeline(contextObjects, config, mutators, options.keepOutcomes ?? true);
+  const edited = pipeline.planObjects(
+    context.flatMap((read) => (read.kind === 'kept' ? read.resources : [])),
+  );
   const parts: Array<string | Uint8Array> = [];
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!;
     const read = context[i]!;
     if (read.kind === 'failed') throw read.error;
-    if (!plan.parsed[i] || read.kind === 'read') {
+    if (
+      !plan.parsed[i] ||
+      (read.kind === 'read' && !read.objects.some((object) => edited.has(object)))
+    ) {
       parts.push(plan.passThrough(segment));
       continue;
     }
     const doc = read.kind === 'kept' ? read.doc : plan.document(segment);
     const resources = read.kind === 'kept' ? read.resources : resourcesOf(doc);
     const firstOutcome = pipeline.result.outcomes.length;
-    for (const resource of resources) pipeline.run(resource);
+    const created: KubeObject[] = [];
+    for (const [j, resource] of resources.entries()) {
+      const readAs = read.kind === 'passed' ? resource.object : read.objects[j];
+      created.push(...pipeline.run(resource, readAs));
+    }
     parts.push(plan.rendered(segment, doc));
+    for (const object of created) parts.push(createdDocument(object, parts.at(-1)!));
     settleOutcomes(pipeline.result.outcomes, firstOutcome, doc);
-    context[i] = { kind: 'read' }; // a kept document is let go as well
+    context[i] = { kind: 'read', objects: [] }; // a kept document is let go as well
   }
   return { result: pipeline.result, bom: plan.bom, parts };
 }
+
+/**
+ * The text of an object a mutator adds, as a document of its own after `previous` (the part of the
+ * document it goes with): a marker on a line of its own, and its text in the input's form.
+ */
+function createdDocument(object: KubeObject, previous: string | Uint8Array): string | Uint8Array {
+  const ends =
+    typeof previous === 'string' ? previous.endsWith('\n') : previous.at(-1) === 0x0a;
+  const text = `${ends ? '' : '\n'}---\n${newDocumentText(object, CREATED_COMMENT)}`;
+  return typeof previous === 'string' ? text : Buffer.from(text, 'utf8');
+}
+
+/** The comment over an added document. */
+const CREATED_COMMENT = 'Added by kube-graceful: `kube-graceful explain` says why.';
 
 /**
  * Points the outcomes made on `doc` (from `first` on) at a copy of it that holds only its final

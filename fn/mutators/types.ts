@@ -75,6 +75,27 @@ export interface GroupKind {
   readonly kind: string;
 }
 
+/**
+ * A field an object mutator sets on another object of the stream: one of `context.objects`, e.g.
+ * the ConfigMap a Gateway's `spec.infrastructure.parametersRef` names, wherever it stands in the
+ * stream. The engine finds its document by the object's identity.
+ */
+export interface ProposedEdit extends ProposedChange {
+  readonly target: KubeObject;
+}
+
+/** An object an object mutator adds to the stream, right after its target's document, and why. */
+export interface ProposedObject {
+  readonly object: KubeObject;
+  readonly reason: string;
+}
+
+/** What an object mutator returns: besides its target's own fields, edits and new objects. */
+export interface ObjectMutatorOutcome<Plan> extends MutatorOutcome<Plan> {
+  readonly edits?: readonly ProposedEdit[];
+  readonly creates?: readonly ProposedObject[];
+}
+
 /** What an object mutator knows besides its target object. */
 export interface ObjectMutatorContext {
   /** The run's settings (an object is no workload: no per-workload annotations apply). */
@@ -106,13 +127,18 @@ export interface ObjectMutator<Plan, Id extends string = string> {
   /** The kinds it reads from elsewhere in the stream: kept as context objects (`context.objects`). */
   readonly reads: readonly GroupKind[];
   enabled(spec: Spec): boolean;
-  /** Returns the changes (paths from the object's root) and findings for one object; pure. */
-  mutate(object: KubeObject, context: ObjectMutatorContext): MutatorOutcome<Plan>;
+  /**
+   * Returns the changes (paths from the object's root) and findings for one object, and any edits
+   * of the objects it reads or objects to add; pure.
+   */
+  mutate(object: KubeObject, context: ObjectMutatorContext): ObjectMutatorOutcome<Plan>;
   explain(plan: Plan, context: ObjectExplainContext): ExplanationBody;
 }
 
 /** What the engine keeps of an object mutator's work on one object. */
-interface ObjectMutatorRun extends Omit<MutatorRun, 'explain'> {
+export interface ObjectMutatorRun extends Omit<MutatorRun, 'explain'> {
+  readonly edits?: readonly ProposedEdit[];
+  readonly creates?: readonly ProposedObject[];
   readonly explain?: (context: ObjectExplainContext) => ExplanationBody;
 }
 
@@ -153,7 +179,10 @@ export function defineMutator<Plan, const Id extends string>(
     findingCodes: mutator.findingCodes,
     enabled: (spec) => mutator.enabled(spec),
     run: (workload, context) =>
-      withExplanation(mutator.mutate(workload, context), (plan, at) => mutator.explain(plan, at)),
+      withExplanation<Plan, ExplainContext, MutatorOutcome<Plan>>(
+        mutator.mutate(workload, context),
+        (plan, at) => mutator.explain(plan, at),
+      ),
   };
 }
 
@@ -170,7 +199,10 @@ export function defineObjectMutator<Plan, const Id extends string>(
     reads: mutator.reads,
     enabled: (spec) => mutator.enabled(spec),
     run: (object, context) =>
-      withExplanation(mutator.mutate(object, context), (plan, at) => mutator.explain(plan, at)),
+      withExplanation<Plan, ObjectExplainContext, ObjectMutatorOutcome<Plan>>(
+        mutator.mutate(object, context),
+        (plan, at) => mutator.explain(plan, at),
+      ),
   };
 }
 
@@ -178,19 +210,15 @@ export function defineObjectMutator<Plan, const Id extends string>(
 export const NOTHING: MutatorOutcome<never> = { changes: [], findings: [] };
 
 /** An outcome as the engine keeps it: the plan, and the mutator's explanation bound to it. */
-function withExplanation<Plan, Context>(
-  outcome: MutatorOutcome<Plan>,
+function withExplanation<Plan, Context, Outcome extends MutatorOutcome<Plan>>(
+  outcome: Outcome,
   explain: (plan: Plan, context: Context) => ExplanationBody,
-): {
-  readonly changes: readonly ProposedChange[];
-  readonly findings: readonly ProposedFinding[];
+): Omit<Outcome, 'plan'> & {
   readonly plan?: Plan;
   readonly explain?: (context: Context) => ExplanationBody;
 } {
   const { plan } = outcome;
-  return {
-    changes: outcome.changes,
-    findings: outcome.findings,
-    ...(plan !== undefined ? { plan, explain: (context: Context) => explain(plan, context) } : {}),
-  };
+  return plan !== undefined
+    ? { ...outcome, plan, explain: (context: Context) => explain(plan, context) }
+    : outcome;
 }
