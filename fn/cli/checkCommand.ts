@@ -18,6 +18,7 @@ import { Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { formatPath } from '../core/fieldPath.ts';
 import { bySeverity } from '../core/records.ts';
+import { addsObject } from '../core/records.ts';
 import type { ChangeRecord, Finding } from '../core/records.ts';
 import { REGISTERED_OBJECT_KINDS } from '../engine/objectKinds.ts';
 import { transform } from '../engine/transform.ts';
@@ -102,6 +103,11 @@ async function runCheck(options: CheckCommandOptions): Promise<CommandOutput> {
 /** One pending change, in findingLine's shape: `change: MUTATOR file:line Kind ns/name field:
  * before → after`. */
 function changeLine(change: ChangeRecord, inputs: Pick<Inputs, 'locate'>): string {
+  if (addsObject(change)) {
+    const near = change.madeFor ?? change;
+    const at = formatLocation(inputs.locate(near.document, near.resource, []));
+    return `change: ${change.mutator} ${at ? `${at} ` : ''}add ${formatRef(change.resource)}`;
+  }
   const where = [
     formatLocation(inputs.locate(change.document, change.resource, change.path)),
     formatRef(change.resource),

@@ -4,6 +4,7 @@
  * ready to paste. Same inputs and settings as the transform; docs/integrations/flux.md.
  */
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { addsObject } from '../core/records.ts';
 import type { ChangeRecord } from '../core/records.ts';
 import { inputResources, transform } from '../engine/transform.ts';
 import type { TransformResult } from '../engine/transform.ts';
@@ -37,6 +38,23 @@ async function runPatches(options: PatchesCommandOptions): Promise<CommandOutput
   const stderr = result.findings.filter((f) => f.severity !== 'info').map((f) => findingLine(f));
   if (result.findings.some((f) => f.severity === 'error')) {
     stderr.push('kube-graceful patches: error findings above; no patches written.');
+    return { stdout: '', stderr, exitCode: 1 };
+  }
+  // A patch edits an object that is there; it cannot add one (kustomize's `patches:` field and
+  // Flux's postRenderers kustomize.patches). Half of the edit (a Gateway pointed at a ConfigMap
+  // that is not there) would break the gateway: istiod deploys nothing for it.
+  const added = result.changes.filter(addsObject);
+  if (added.length > 0) {
+    stderr.push(
+      ...added.map(
+        (c) =>
+          `kube-graceful patches: ${formatRef(c.resource)} would be added ` +
+          `(${c.madeFor ? `for ${formatRef(c.madeFor.resource)}` : c.mutator}), ` +
+          'and a kustomize patch cannot add an object. Render it with the chart ' +
+          '(for a Gateway: an empty ConfigMap its spec.infrastructure.parametersRef names, ' +
+          'which kube-graceful then fills), then run patches again; no patches written.',
+      ),
+    );
     return { stdout: '', stderr, exitCode: 1 };
   }
   // Loaded here, not at start-up: the transform Helm runs on every upgrade never needs it.

@@ -10,6 +10,7 @@ import { GATEWAY_FLAT_KEYS } from '../mutators/gateway/settings/slice.ts';
 import { JOB_FLAT_KEYS } from '../mutators/job/settings/slice.ts';
 import { ENVOY_GATEWAY_FLAT_KEYS } from '../mutators/envoy-gateway/settings/slice.ts';
 import { TRAEFIK_FLAT_KEYS } from '../mutators/traefik/settings/slice.ts';
+import { ISTIO_GATEWAY_API_FLAT_KEYS } from '../mutators/istio-gateway-api/settings/slice.ts';
 import type { FlatKey } from './kit/flatKey.ts';
 import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
 
@@ -23,6 +24,7 @@ const SLICES = [
   TRAEFIK_FLAT_KEYS,
   APP_FLAT_KEYS,
   ENVOY_GATEWAY_FLAT_KEYS,
+  ISTIO_GATEWAY_API_FLAT_KEYS,
 ];
 
 const VERSION_KEYS: readonly FlatKey[] = [

@@ -13,6 +13,10 @@ import {
   envoyGatewaySettingsSchema,
 } from '../mutators/envoy-gateway/settings/slice.ts';
 import { TRAEFIK_DEFAULTS, traefikSettingsSchema } from '../mutators/traefik/settings/slice.ts';
+import {
+  ISTIO_GATEWAY_API_DEFAULTS,
+  istioGatewayApiSettingsSchema,
+} from '../mutators/istio-gateway-api/settings/slice.ts';
 import { seconds } from './kit/fields.ts';
 import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
 import { normalizeVersion, VERSION_PATTERN } from '../core/versions.ts';
@@ -64,6 +68,7 @@ const DEFAULTS = {
   app: APP_DEFAULTS,
   traefik: TRAEFIK_DEFAULTS,
   envoyGateway: ENVOY_GATEWAY_DEFAULTS,
+  istioGatewayApi: ISTIO_GATEWAY_API_DEFAULTS,
   mesh: { istioInjectedNamespaces: [] as string[], linkerdInjectedNamespaces: [] as string[] },
   include: [] as Selector[],
   exclude: [] as Selector[],
@@ -112,6 +117,7 @@ function buildSpecSchema() {
     app: appSettingsSchema(),
     traefik: traefikSettingsSchema(),
     envoyGateway: envoyGatewaySettingsSchema(),
+    istioGatewayApi: istioGatewayApiSettingsSchema(),
     mesh: z._default(
       z.strictObject({
         istioInjectedNamespaces: z._default(

@@ -24,6 +24,16 @@ export interface ChangeRecord {
   readonly after: unknown;
   /** Why, with the numbers' derivation (e.g. "G = S + R + B = 180 + 10 + 10 = 200"). */
   readonly reason: string;
+  /**
+   * The object this change was made for, when it is another: a Gateway whose settings go into the
+   * ConfigMap it names. A change with an empty path and nothing before adds the whole object.
+   */
+  readonly madeFor?: { readonly resource: ResourceRef; readonly document: number };
+}
+
+/** Returns true when the record adds a whole object to the input, rather than setting a field. */
+export function addsObject(record: ChangeRecord): boolean {
+  return record.path.length === 0 && record.before === undefined;
 }
 
 export type Severity = 'error' | 'warning' | 'info';

@@ -5,10 +5,11 @@
 import { Document } from 'yaml';
 import { stringifyOptions } from '../yaml/options.ts';
 
-/** Returns `object` as one YAML document, without a marker, after `# comment` lines. */
+/** Returns `object` as one YAML document, without a marker, after `# comment` lines if any. */
 export function newDocumentText(object: unknown, comment: string): string {
   const options = stringifyOptions();
   const body = new Document(object, options).toString({ ...options, blockQuote: 'literal' });
+  if (comment === '') return body;
   const lines = comment.split('\n').map((line) => `# ${line}`.trimEnd());
   return `${lines.join('\n')}\n${body}`;
 }

@@ -267,11 +267,12 @@ export class Pipeline {
         continue;
       }
       runs.push({ mutator, run });
+      const madeFor = { resource: ref, document: resource.doc.place.document };
       for (const edit of run.edits ?? []) {
         if (!objects.includes(edit.target))
           throw new Error(`internal: ${mutator.id} edits an object it was not given to read`);
         const edits = this.#edits.get(edit.target) ?? [];
-        edits.push({ mutator: mutator.id, edit });
+        edits.push({ mutator: mutator.id, edit, madeFor });
         this.#edits.set(edit.target, edits);
       }
     }
@@ -316,6 +317,7 @@ export class Pipeline {
           before: undefined,
           after: object,
           reason,
+          madeFor: place,
         });
       }
     }
@@ -326,13 +328,14 @@ export class Pipeline {
   #applyEdits(resource: Resource, edits: readonly PlannedEdit[]): void {
     const ref = resource.ref(this.config.spec.namespace);
     const place = { resource: ref, document: resource.doc.place.document };
-    for (const { mutator, edit } of edits) this.#apply(resource, place, mutator, [edit]);
+    for (const { mutator, edit, madeFor } of edits)
+      this.#apply(resource, { ...place, madeFor }, mutator, [edit]);
   }
 
   /** Sets each change's field that differs, on the resource's document, and records it. */
   #apply(
     resource: Resource,
-    place: { readonly resource: ResourceRef; readonly document: number },
+    place: Pick<ChangeRecord, 'resource' | 'document' | 'madeFor'>,
     mutator: string,
     changes: readonly ProposedChange[],
   ): void {
@@ -362,6 +365,7 @@ interface PlannedRun {
 interface PlannedEdit {
   readonly mutator: string;
   readonly edit: ProposedEdit;
+  readonly madeFor: NonNullable<ChangeRecord['madeFor']>;
 }
 
 /** Returns the reference of an object, in `defaultNamespace` when it names none. */

@@ -132,8 +132,7 @@ export function runStream(
  * document it goes with): a marker on a line of its own, and its text in the input's form.
  */
 function createdDocument(object: KubeObject, previous: string | Uint8Array): string | Uint8Array {
-  const ends =
-    typeof previous === 'string' ? previous.endsWith('\n') : previous.at(-1) === 0x0a;
+  const ends = typeof previous === 'string' ? previous.endsWith('\n') : previous.at(-1) === 0x0a;
   const text = `${ends ? '' : '\n'}---\n${newDocumentText(object, CREATED_COMMENT)}`;
   return typeof previous === 'string' ? text : Buffer.from(text, 'utf8');
 }

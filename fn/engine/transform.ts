@@ -88,18 +88,24 @@ function transformList(text: string, options: TransformOptions, bytes?: Buffer):
     extraKinds: (functionConfig) => configOf(functionConfig).spec.extraKinds,
   });
   configOf(list.functionConfig);
-  const result = runPipeline(list.resources, config!, mutators, options.outcomes ?? true);
+  const { creations, ...result } = runPipeline(
+    list.resources,
+    config!,
+    mutators,
+    options.outcomes ?? true,
+  );
   const results = krmResults(result.changes, result.findings, list.resources);
+  const added = creations.map((c) => ({ after: c.after.doc, objects: c.objects }));
   // Bytes that are not the text's UTF-8 (a caller's invalid UTF-8, decoded with replacements) get the text's.
   if (Buffer.byteLength(text, 'utf8') !== bytes?.length)
     return {
       ...result,
       mode: 'resourceList',
       input: text,
-      output: renderResourceList(list, results),
+      output: renderResourceList(list, results, added),
       config: config!,
     };
-  const outputChunks = renderResourceListChunks(list, results, bytes);
+  const outputChunks = renderResourceListChunks(list, results, bytes, added);
   let output: string | undefined;
   return {
     ...result,

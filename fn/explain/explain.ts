@@ -11,7 +11,8 @@
 import type { Config } from '../config/schema.ts';
 import { formatPath, getAt } from '../core/fieldPath.ts';
 import type { FieldPath } from '../core/fieldPath.ts';
-import type { Finding, MutatorId, Severity } from '../core/records.ts';
+import { addsObject } from '../core/records.ts';
+import type { ChangeRecord, Finding, MutatorId, Severity } from '../core/records.ts';
 import { formatRef } from '../core/kubeObject.ts';
 import type { KubeObject, ResourceRef } from '../core/kubeObject.ts';
 import type { RunOutcome } from '../engine/pipeline.ts';
@@ -178,11 +179,19 @@ function explainOutcome(
     ...(location ? { location } : {}),
     mutator: outcome.mutator,
     ...body,
+    // With the changes made for it elsewhere: the ConfigMap a Gateway's settings go into.
     changes: result.changes
-      .filter(sameResource)
-      .map((c) => ({ field: formatPath(c.path), before: c.before, after: c.after })),
+      .filter((c) => sameResource(c) || (c.madeFor !== undefined && sameResource(c.madeFor)))
+      .map((c) => ({ field: changedField(c), before: c.before, after: c.after })),
     findings: result.findings.filter(sameResource).map(explainedFinding),
   };
+}
+
+/** The field a change set, named with its object when that is not the one explained. */
+function changedField(change: ChangeRecord): string {
+  if (change.madeFor === undefined) return formatPath(change.path);
+  const object = formatRef(change.resource);
+  return addsObject(change) ? `${object} (added)` : `${object} ${formatPath(change.path)}`;
 }
 
 function explainedFinding(finding: Finding): ExplainedFinding {

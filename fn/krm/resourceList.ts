@@ -26,6 +26,7 @@ import { expandExternalAliases, sharedAnchorItems, verifySharedItems } from './s
 import type { Item, ResourceListInput } from './resourceListInput.ts';
 import { dedent, indent } from './indentation.ts';
 import { columnOf, lineStartOf } from '../core/positions.ts';
+import { newDocumentText } from '../document/newDocument.ts';
 
 export type { ResourceListInput } from './resourceListInput.ts';
 
@@ -281,8 +282,12 @@ function undentedLength(text: string, start: number, column: number, length: num
 
 /** Returns the ResourceList text with edited items put back and `results` appended after any
  * already there. */
-export function renderResourceList(input: ResourceListInput, results: readonly unknown[]): string {
-  const rendered = listEdits(input, results);
+export function renderResourceList(
+  input: ResourceListInput,
+  results: readonly unknown[],
+  added: AddedItems = [],
+): string {
+  const rendered = listEdits(input, results, added);
   return 'text' in rendered ? rendered.text : applyEdits(input.text, rendered.edits);
 }
 
@@ -296,8 +301,9 @@ export function renderResourceListChunks(
   input: ResourceListInput,
   results: readonly unknown[],
   bytes: Buffer,
+  added: AddedItems = [],
 ): Uint8Array[] {
-  const rendered = listEdits(input, results);
+  const rendered = listEdits(input, results, added);
   if ('text' in rendered) return [Buffer.from(rendered.text, 'utf8')];
   const chunks: Uint8Array[] = [];
   let at = 0;
@@ -317,6 +323,7 @@ export function renderResourceListChunks(
 function listEdits(
   input: ResourceListInput,
   results: readonly unknown[],
+  added: AddedItems,
 ): { edits: Array<{ start: number; end: number; text: string }> } | { text: string } {
   const changed = input.items.filter((item) => item.doc.changed);
   const itemEdits = (shape: ItemShape) =>
@@ -332,12 +339,48 @@ function listEdits(
   const appended = results.length
     ? appendResultsEdit(input.frame, input.results, results)
     : undefined;
-  const all = appended ? [...edits, appended] : edits;
+  const all = [...edits, ...added.map((a) => insertion(input, a)), ...(appended ? [appended] : [])];
   if (results.length === 0 || appended) return { edits: all };
   // A shape the append does not handle: the whole `results` is set, as a tree edit would.
   const list = new ManifestDocument(applyEdits(input.text, all), { document: 1, line: 1 });
   list.set(['results'], [...input.results, ...results]);
   return { text: list.text };
+}
+
+/**
+ * Objects a mutator adds, each after the item of the document it goes with (a ConfigMap after the
+ * Gateway whose settings it holds).
+ */
+export type AddedItems = ReadonlyArray<{
+  readonly after: ManifestDocument;
+  readonly objects: readonly unknown[];
+}>;
+
+/**
+ * The edit that puts `added`'s objects into the list right after their item, as items of the same
+ * block sequence (`- ` at the item's indicator). An item that is not a block sequence entry ending
+ * at a line end (a flow list, JSON) gets nothing written: an error, as a half-made edit (a Gateway
+ * pointed at a ConfigMap not in the output) would break what it is for.
+ */
+function insertion(
+  input: ResourceListInput,
+  added: AddedItems[number],
+): { start: number; end: number; text: string } {
+  const item = input.items.find((i) => i.doc === added.after);
+  const indicator =
+    item && /^[ ]*-[ ]+$/.exec(input.text.slice(lineStartOf(input.text, item.start), item.start));
+  if (!item || !indicator || input.text[item.end - 1] !== '\n')
+    throw new KubeGracefulError(
+      'E_INPUT',
+      `ResourceList item ${added.after.place.document} is not written as a block sequence entry, ` +
+        'so the object kube-graceful adds for it cannot be put next to it',
+      { document: added.after.place.document, line: added.after.place.line },
+      'Write the ResourceList in block style (as kpt and kustomize do), or exclude this object.',
+    );
+  const text = added.objects
+    .map((object) => indicator[0] + indent(newDocumentText(object, ''), item.column))
+    .join('');
+  return { start: item.end, end: item.end, text };
 }
 
 /** Returns `text` with the edits made; they do not overlap, and one at an offset where another ends

@@ -4,7 +4,7 @@
  * finding with its own severity.
  */
 import { formatPath } from '../core/fieldPath.ts';
-import { bySeverity } from '../core/records.ts';
+import { addsObject, bySeverity } from '../core/records.ts';
 import type { ChangeRecord, Finding } from '../core/records.ts';
 import type { Resource } from '../workloads/resource.ts';
 import type { ResourceRef } from '../core/kubeObject.ts';
@@ -37,18 +37,28 @@ export function krmResults(
     return path ? { file: { path, ...(index !== undefined ? { index: Number(index) } : {}) } } : {};
   };
   const results = [
-    ...changes.map((c): KrmResult => ({
-      message: c.reason,
-      severity: 'info',
-      resourceRef: c.resource,
-      field: {
-        path: formatPath(c.path),
-        ...(c.before !== undefined ? { currentValue: c.before } : {}),
-        proposedValue: c.after,
-      },
-      ...fileOf(c.document),
-      tags: { mutator: c.mutator },
-    })),
+    ...changes.map((c): KrmResult =>
+      // An added object has no field and no file yet (kpt names a file for it).
+      addsObject(c)
+        ? {
+            message: c.reason,
+            severity: 'info',
+            resourceRef: c.resource,
+            tags: { mutator: c.mutator },
+          }
+        : {
+            message: c.reason,
+            severity: 'info',
+            resourceRef: c.resource,
+            field: {
+              path: formatPath(c.path),
+              ...(c.before !== undefined ? { currentValue: c.before } : {}),
+              proposedValue: c.after,
+            },
+            ...fileOf(c.document),
+            tags: { mutator: c.mutator },
+          },
+    ),
     ...findings.map((f): KrmResult => ({
       message: f.message,
       severity: f.severity,

@@ -6,6 +6,7 @@
 import { appGraceful } from './app/index.ts';
 import { envoyGateway } from './envoy-gateway/index.ts';
 import { gatewayDrain } from './gateway/index.ts';
+import { istioGatewayApi } from './istio-gateway-api/index.ts';
 import { jobSidecarQuit } from './job/index.ts';
 import { traefikDrain } from './traefik/index.ts';
 import type { RegisteredMutator } from './types.ts';
@@ -16,6 +17,7 @@ export const MUTATORS = [
   jobSidecarQuit,
   appGraceful,
   envoyGateway,
+  istioGatewayApi,
 ] as const satisfies readonly RegisteredMutator[];
 
 /**

@@ -4,6 +4,7 @@
  */
 import { formatPath } from '../core/fieldPath.ts';
 import type { Config } from '../config/schema.ts';
+import { addsObject } from '../core/records.ts';
 import type { ChangeRecord, Finding } from '../core/records.ts';
 import { formatRef } from '../core/kubeObject.ts';
 import type { ResourceRef } from '../core/kubeObject.ts';
@@ -43,15 +44,12 @@ export function textReport(
     `kube-graceful: ${changes.length} field${changes.length === 1 ? '' : 's'} set in ${new Set(changes.map((c) => `${c.document}:${formatRef(c.resource)}`)).size} resource(s); findings: ${counts.join(', ')}`,
   );
   for (const entry of groups.values()) {
-    lines.push(
-      '',
-      entry.ref
-        ? `${formatRef(entry.ref)}${entry.document !== undefined ? ` (document ${entry.document})` : ''}`
-        : 'stream',
-    );
+    lines.push('', entry.ref ? `${formatRef(entry.ref)}${placeOf(entry)}` : 'stream');
     for (const c of entry.changes) {
       lines.push(
-        `  set ${formatPath(c.path)}: ${show(c.before)} → ${show(c.after)}  [${c.mutator}]`,
+        addsObject(c)
+          ? `  add the object  [${c.mutator}]`
+          : `  set ${formatPath(c.path)}: ${show(c.before)} → ${show(c.after)}  [${c.mutator}]`,
       );
       for (const reason of c.reason.split('\n')) lines.push(`      ${reason}`);
     }
@@ -87,4 +85,12 @@ export function show(value: unknown): string {
   return text.length <= MAX_SHOWN
     ? text
     : `${text.slice(0, MAX_SHOWN)}… (${text.length} characters)`;
+}
+
+/** Where a group's resource is: its document, or after which one it is added. */
+function placeOf(entry: { document?: number; changes: readonly ChangeRecord[] }): string {
+  if (entry.document === undefined) return '';
+  return entry.changes.some(addsObject)
+    ? ` (added after document ${entry.document})`
+    : ` (document ${entry.document})`;
 }

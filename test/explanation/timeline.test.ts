@@ -5,7 +5,7 @@
 import test from 'ava';
 import type { IstioDrainSettings, PreStopRead, Valued } from '../../fn/explanation/podSettings.ts';
 import { appTimeline } from '../../fn/mutators/app/timeline.ts';
-import { gatewayTimeline } from '../../fn/mutators/gateway/timeline.ts';
+import { gatewayTimeline } from '../../fn/mutators/shared/istioGatewayTimeline.ts';
 import { jobTimeline } from '../../fn/mutators/job/timeline.ts';
 import type { Timeline, TimelineWindow, Traffic } from '../../fn/explanation/timeline.ts';
 import { istioQuitExit } from '../../fn/mutators/job/istioQuit.ts';

@@ -36,8 +36,8 @@ import {
   PARENT_SHUTDOWN_IGNORED_SINCE,
 } from '../shared/parentShutdown.ts';
 import type { GatewayPlan } from './plan.ts';
-import { gatewayTimeline } from './timeline.ts';
-import type { GatewayState } from './timeline.ts';
+import { gatewayTimeline } from '../shared/istioGatewayTimeline.ts';
+import type { GatewayState } from '../shared/istioGatewayTimeline.ts';
 
 /** Returns the explanation of one gateway's plan. */
 export function explainGateway(plan: GatewayPlan, context: ExplainContext): ExplanationBody {

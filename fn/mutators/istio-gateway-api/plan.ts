@@ -18,7 +18,13 @@
 import { formatGoDurationSeconds, parseGoDurationSeconds } from '../../timing/durations.ts';
 import type { LoadBalancerRecognition } from '../../timing/loadBalancerTable.ts';
 import { graceToWrite, planTiming } from '../../timing/model.ts';
-import type { Derived, Sourced, TimingInputs, TimingPlan } from '../../timing/model.ts';
+import type {
+  Derived,
+  Sourced,
+  TimingCheckCode,
+  TimingInputs,
+  TimingPlan,
+} from '../../timing/model.ts';
 import { ISTIO_DEFAULT_DRAIN_DURATION_SECONDS } from '../../timing/platformDefaults.ts';
 import type { FieldPath } from '../../core/fieldPath.ts';
 import type { KubeObject } from '../../core/kubeObject.ts';
@@ -33,6 +39,8 @@ import type { OverlaySettings } from './overlayEdit.ts';
 import { readOverlay } from './overlayText.ts';
 import { readProxyConfigText, withDrainDuration } from './proxyConfigText.ts';
 import { generatedService } from './service.ts';
+import { generatedPod } from './generatedPod.ts';
+import type { PodTemplate } from '../../core/kubeObject.ts';
 
 /** The timing settings and versions the decision needs (the config's, resolved by the caller). */
 export interface IstioGatewayApiInputs {
@@ -79,7 +87,19 @@ export interface IstioGatewayApiOutcome {
     readonly plan: TimingPlan;
     readonly loadBalancer: LoadBalancerRecognition;
   };
+  /** The generated pod's shutdown settings as written and as patched (generatedPod.ts), with timing. */
+  readonly generated?: { readonly asWritten: PodTemplate; readonly patched: PodTemplate };
 }
+
+/**
+ * The timing model's checks that do not apply here: the generated pod has no sidecar to wait for,
+ * and no preStop to read (the proxy's minimum drain is S, which the model sets to at least W).
+ */
+export const UNUSED_TIMING_CHECKS: ReadonlySet<TimingCheckCode> = new Set([
+  'SIDECAR_WAIT_NOT_BELOW_GRACE',
+  'PRESTOP_BELOW_WINDOW',
+  'PRESTOP_LENGTH_UNKNOWN',
+]);
 
 /** Returns the name of the ConfigMap kube-graceful creates for a Gateway without parameters. */
 function generatedConfigMapName(gatewayName: string): string {
@@ -312,10 +332,11 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
   }
   findings.push(
     ...plan.checks
-      .filter((c) => c.code !== 'SIDECAR_WAIT_NOT_BELOW_GRACE' && c.code !== 'PRESTOP_BELOW_WINDOW')
+      .filter((c) => !UNUSED_TIMING_CHECKS.has(c.code))
       .map((c) => ({ severity: c.severity, code: c.code, message: c.message })),
   );
   const timing = { inputs: timingInputs, plan, loadBalancer: service.recognition };
+  const asWritten = generatedPod(effective);
 
   const settings = decideSettings(
     effective,
@@ -331,7 +352,7 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
     settings.env.length === 0 &&
     settings.proxyConfig === undefined
   ) {
-    return { changes: [], findings, timing };
+    return { changes: [], findings, timing, generated: { asWritten, patched: asWritten } };
   }
   const merged = mergeDeploymentOverlay(
     parametersOverlay.state === 'ok' ? parametersOverlay : undefined,
@@ -345,14 +366,17 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
         notMergeable(parametersName, 'data.deployment has a containers or env that is not a list'),
       ],
       timing,
+      generated: { asWritten, patched: asWritten },
     };
   }
   const reason = settings.reasons.join('\n');
+  const generated = { asWritten, patched: generatedPod(effective, settings) };
   if (parameters !== undefined) {
     return {
       changes: [{ object: 'parameters', path: ['data', 'deployment'], value: merged, reason }],
       findings,
       timing,
+      generated,
     };
   }
   const configMap: ConfigMapObject = {
@@ -380,6 +404,7 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
     create: { configMap, reason: `${why}\n${reason}` },
     findings,
     timing,
+    generated,
   };
 }
 

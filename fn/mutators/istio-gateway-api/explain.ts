@@ -1,0 +1,98 @@
+/**
+ * What `explain` says about a Gateway istiod deploys: W, R and B with their sources, S, G, M and D
+ * derived, the generated pod's drain settings as the overlays in effect make them and as the
+ * settings written make them (./generatedPod.ts), and the proxy's timeline in each state, drawn as
+ * for a gateway chart's pod (fn/mutators/shared/istioGatewayTimeline.ts).
+ */
+import type { PodTemplate } from '../../core/kubeObject.ts';
+import { graceOf, istioDrainSettings, preStopOf } from '../../explanation/podSettings.ts';
+import {
+  container,
+  flag,
+  inputsOf,
+  output,
+  row,
+  seconds,
+  traffic,
+} from '../../explanation/rows.ts';
+import type { ExplanationBody, SettingRow, SettingValue } from '../../explanation/types.ts';
+import { LOAD_BALANCERS } from '../../timing/loadBalancers.ts';
+import { gatewayTimeline } from '../shared/istioGatewayTimeline.ts';
+import type { GatewayState } from '../shared/istioGatewayTimeline.ts';
+import { PROXY_CONTAINER } from './facts.ts';
+import type { IstioGatewayApiPlan } from './mutatorPlan.ts';
+
+/** Returns the explanation of one Gateway's plan. */
+export function explainIstioGatewayApi(plan: IstioGatewayApiPlan): ExplanationBody {
+  const { inputs, timing } = plan;
+  const before = state(plan.generated.asWritten);
+  const after = state(plan.generated.patched);
+  const lb = LOAD_BALANCERS[plan.loadBalancer.provider].label;
+  const unused = (v: SettingValue, exitOnZero: boolean): SettingValue =>
+    exitOnZero ? { ...v, display: `${v.display} (unused: exit-on-zero)` } : v;
+  const settings: SettingRow[] = [
+    row('terminationGracePeriodSeconds', seconds(before.grace), seconds(after.grace), {
+      symbol: 'G',
+      value: timing.graceSeconds.value,
+      relation: '≥',
+    }),
+    row(
+      'EXIT_ON_ZERO_ACTIVE_CONNECTIONS',
+      flag(before.istio.exitOnZero),
+      flag(after.istio.exitOnZero),
+      { symbol: 'mode', value: true, relation: '=' },
+    ),
+    row(
+      'MINIMUM_DRAIN_DURATION',
+      seconds(before.istio.minimumDrainSeconds),
+      seconds(after.istio.minimumDrainSeconds),
+      { symbol: 'M', value: timing.minimumDrainSeconds.value, relation: '≥' },
+    ),
+    row(
+      'drainDuration',
+      seconds(before.istio.drainDurationSeconds),
+      seconds(after.istio.drainDurationSeconds),
+      { symbol: 'D', value: timing.drainDurationSeconds.value, relation: '≥' },
+    ),
+    row(
+      'terminationDrainDuration',
+      unused(seconds(before.istio.terminationDrainSeconds), before.istio.exitOnZero.value),
+      unused(seconds(after.istio.terminationDrainSeconds), after.istio.exitOnZero.value),
+    ),
+  ];
+  const trafficInputs = traffic(inputs, `from the load balancer (${lb})`);
+  return {
+    role: 'gateway',
+    summary:
+      `Istio gateway deployed by istiod for ${plan.label} (class ${plan.className}); ` +
+      `its Deployment is generated in the cluster from ${plan.writtenTo}; ` +
+      `Istio ${plan.istio.version} (${plan.istio.source})`,
+    inputs: inputsOf(inputs),
+    derived: [
+      output('S', 'serve before exit', timing.preStopSeconds),
+      output('G', 'grace period', timing.graceSeconds),
+      output('M', 'MINIMUM_DRAIN_DURATION', timing.minimumDrainSeconds),
+      output('D', 'drainDuration', timing.drainDurationSeconds),
+    ],
+    settings,
+    timelines: {
+      asWritten: gatewayTimeline(before, trafficInputs),
+      patched: gatewayTimeline(after, trafficInputs),
+    },
+  };
+}
+
+/** The generated pod's shutdown state: the annotation applies, as the pod mounts it (./plan.ts). */
+function state(template: PodTemplate): GatewayState {
+  const proxy = container(template, PROXY_CONTAINER);
+  return {
+    proxy: PROXY_CONTAINER,
+    grace: graceOf(template),
+    preStop: preStopOf(proxy),
+    istio: istioDrainSettings({
+      template,
+      ...(proxy ? { container: proxy } : {}),
+      injected: true,
+    }),
+  };
+}
