@@ -256,8 +256,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
     sources: ['istio cni/pkg/util/podutil.go@1.24.6 PodRedirectionEnabled'],
     check: check.noSidecarSettingsInAmbient,
   },
-  // Istio, Gateway API gateways that istiod deploys (fn/mutators/istio-gateway-api: decision logic,
-  // not yet wired in)
+  // Istio, Gateway API gateways that istiod deploys (fn/mutators/istio-gateway-api)
   {
     id: 'istio-gateway-api-parameters',
     product: 'Istio',
@@ -279,7 +278,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
     enforcedBy:
       'the istio-gateway-api decision writes nothing below 1.26 and says so ' +
       '(ISTIO_GATEWAY_API_OVERLAYS_UNSUPPORTED; ' +
-      'test/mutators/istio-gateway-api/plan.test.ts)',
+      'test/mutators/istio-gateway-api/plan.test.ts, ' +
+      'test/golden/istio-gateway-api-1.25-unsupported)',
   },
   {
     id: 'istio-gateway-api-class-defaults',
@@ -302,7 +302,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
     enforcedBy:
       'the istio-gateway-api decision reads the class defaults under the ' +
       "Gateway's parameters (fn/mutators/istio-gateway-api/effective.ts; " +
-      'test/mutators/istio-gateway-api/plan.test.ts)',
+      'test/mutators/istio-gateway-api/plan.test.ts, ' +
+      'test/golden/istio-gateway-api-1.30.3-tuned-class-defaults)',
   },
   {
     id: 'istio-gateway-api-overlay-merge',
@@ -323,7 +324,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
     enforcedBy:
       'the istio-gateway-api overlay edit adds entries by name ' +
       '(fn/mutators/istio-gateway-api/overlayEdit.ts; ' +
-      'test/mutators/istio-gateway-api/facts.test.ts, plan.test.ts)',
+      'test/mutators/istio-gateway-api/facts.test.ts, plan.test.ts, ' +
+      'test/golden/istio-gateway-api-1.30.3-parameters-merge)',
   },
   {
     id: 'istio-gateway-api-infrastructure-annotations',
@@ -346,7 +348,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
     enforcedBy:
       'the istio-gateway-api decision reads W from the Service istiod would ' +
       'generate (fn/mutators/istio-gateway-api/service.ts; ' +
-      'test/mutators/istio-gateway-api/plan.test.ts)',
+      'test/mutators/istio-gateway-api/plan.test.ts, ' +
+      'test/golden/istio-gateway-api-1.30.3-nlb, -1.28.10-nlb-class-defaults)',
   },
   {
     id: 'istio-gateway-api-generated-pod',
@@ -565,7 +568,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
       "and the traefik-* golden cases on the chart's renders)",
   },
   // Envoy Gateway (envoyproxy/gateway): the proxy Deployment is generated in the cluster, so no
-  // written pod shows these; rows carry no check until the envoy-gateway mutator is wired in.
+  // written pod shows these; the rows carry no pod check (the mutator edits EnvoyProxy objects).
   {
     id: 'eg-shutdown-config',
     product: 'Envoy Gateway',
@@ -578,7 +581,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'envoyproxy/gateway api/v1alpha1/envoyproxy_types.go@v1.9.0',
     ],
     enforcedBy:
-      'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/golden/envoy-gateway-*)',
   },
   {
     id: 'eg-shutdown-defaults',
@@ -595,7 +598,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'envoyproxy/gateway internal/cmd/envoy.go@v1.0.0',
     ],
     enforcedBy:
-      'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/golden/envoy-gateway-*)',
   },
   {
     id: 'eg-min-drain-exit-on-zero',
@@ -612,7 +615,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'envoyproxy/gateway internal/cmd/envoy/shutdown_manager.go@v1.0.0 and @v1.9.0 (Shutdown)',
     ],
     enforcedBy:
-      'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/golden/envoy-gateway-*)',
   },
   {
     id: 'eg-duration-text',
@@ -630,7 +633,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
         '(time.ParseDuration)',
     ],
     enforcedBy:
-      'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/golden/envoy-gateway-*)',
   },
   {
     id: 'eg-grace-from-drain-timeout',
@@ -651,7 +654,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'envoyproxy/gateway api/v1alpha1/shared_types.go@v1.9.0 (KubernetesPodSpec)',
     ],
     enforcedBy:
-      'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/golden/envoy-gateway-*)',
   },
   {
     id: 'eg-health-check-failure-delay',
@@ -667,7 +670,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'envoyproxy/gateway internal/cmd/envoy/shutdown_manager.go@v1.9.0',
     ],
     enforcedBy:
-      'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/golden/envoy-gateway-*)',
   },
   {
     id: 'eg-envoy-service-lb',
@@ -686,7 +689,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
         '@v1.9.0 (DefaultKubernetesService)',
     ],
     enforcedBy:
-      'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/golden/envoy-gateway-*)',
   },
   {
     id: 'eg-gateway-parameters-ref',
@@ -706,7 +709,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'envoyproxy/gateway api/v1alpha1/envoyproxy_types.go@v1.8.0 (mergeType)',
     ],
     enforcedBy:
-      'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/golden/envoy-gateway-*)',
   },
   {
     id: 'eg-default-envoyproxy-spec',
@@ -724,6 +727,6 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'envoyproxy/gateway charts/gateway-helm/templates/envoy-gateway-config.yaml@v1.9.0',
     ],
     enforcedBy:
-      'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/golden/envoy-gateway-*)',
   },
 ];
