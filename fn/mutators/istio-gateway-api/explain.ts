@@ -19,39 +19,58 @@ import type { ExplanationBody, SettingRow, SettingValue } from '../../explanatio
 import { LOAD_BALANCERS } from '../../timing/loadBalancers.ts';
 import { gatewayTimeline } from '../shared/istioGatewayTimeline.ts';
 import type { GatewayState } from '../shared/istioGatewayTimeline.ts';
-import { PROXY_CONTAINER } from './facts.ts';
+import { PROXY_CONFIG_ANNOTATION, PROXY_CONTAINER } from './facts.ts';
+import type { GeneratedPod } from './generatedPod.ts';
 import type { IstioGatewayApiPlan } from './mutatorPlan.ts';
 
 /** Returns the explanation of one Gateway's plan. */
 export function explainIstioGatewayApi(plan: IstioGatewayApiPlan): ExplanationBody {
   const { inputs, timing } = plan;
-  const before = state(plan.generated.asWritten);
-  const after = state(plan.generated.patched);
+  const { asWritten, patched } = plan.generated;
+  const before = state(asWritten.template);
+  const after = state(patched.template);
+  // Where each value is set: a ConfigMap's overlay, not the "manifest" a rendered pod would be.
+  const at =
+    (pod: GeneratedPod, setting: string) =>
+    (value: SettingValue): SettingValue => {
+      const source = pod.sources[setting];
+      return source === undefined || value.source.includes('default')
+        ? value
+        : {
+            ...value,
+            source: `${value.source === 'manifest' ? setting : value.source} in ${source}`,
+          };
+    };
   const lb = LOAD_BALANCERS[plan.loadBalancer.provider].label;
   const unused = (v: SettingValue, exitOnZero: boolean): SettingValue =>
     exitOnZero ? { ...v, display: `${v.display} (unused: exit-on-zero)` } : v;
   const settings: SettingRow[] = [
-    row('terminationGracePeriodSeconds', seconds(before.grace), seconds(after.grace), {
-      symbol: 'G',
-      value: timing.graceSeconds.value,
-      relation: '≥',
-    }),
+    row(
+      'terminationGracePeriodSeconds',
+      at(asWritten, 'terminationGracePeriodSeconds')(seconds(before.grace)),
+      at(patched, 'terminationGracePeriodSeconds')(seconds(after.grace)),
+      {
+        symbol: 'G',
+        value: timing.graceSeconds.value,
+        relation: '≥',
+      },
+    ),
     row(
       'EXIT_ON_ZERO_ACTIVE_CONNECTIONS',
-      flag(before.istio.exitOnZero),
-      flag(after.istio.exitOnZero),
+      at(asWritten, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS')(flag(before.istio.exitOnZero)),
+      at(patched, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS')(flag(after.istio.exitOnZero)),
       { symbol: 'mode', value: true, relation: '=' },
     ),
     row(
       'MINIMUM_DRAIN_DURATION',
-      seconds(before.istio.minimumDrainSeconds),
-      seconds(after.istio.minimumDrainSeconds),
+      at(asWritten, 'MINIMUM_DRAIN_DURATION')(seconds(before.istio.minimumDrainSeconds)),
+      at(patched, 'MINIMUM_DRAIN_DURATION')(seconds(after.istio.minimumDrainSeconds)),
       { symbol: 'M', value: timing.minimumDrainSeconds.value, relation: '≥' },
     ),
     row(
       'drainDuration',
-      seconds(before.istio.drainDurationSeconds),
-      seconds(after.istio.drainDurationSeconds),
+      at(asWritten, PROXY_CONFIG_ANNOTATION)(seconds(before.istio.drainDurationSeconds)),
+      at(patched, PROXY_CONFIG_ANNOTATION)(seconds(after.istio.drainDurationSeconds)),
       { symbol: 'D', value: timing.drainDurationSeconds.value, relation: '≥' },
     ),
     row(

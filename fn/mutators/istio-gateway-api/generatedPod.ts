@@ -6,12 +6,41 @@
  * not in an overlay is absent here too, and Kubernetes' or Istio's default applies.
  */
 import type { Container, PodTemplate } from '../../core/kubeObject.ts';
-import type { EffectiveSettings } from './effective.ts';
+import { layerName } from './effective.ts';
+import type { EffectiveSettings, Layer } from './effective.ts';
 import { PROXY_CONFIG_ANNOTATION, PROXY_CONTAINER } from './facts.ts';
 import type { OverlaySettings } from './overlayEdit.ts';
 
-/** Returns the generated pod's template as `effective` makes it, with `written` merged over it. */
-export function generatedPod(effective: EffectiveSettings, written?: OverlaySettings): PodTemplate {
+/** The generated pod's settings, and where each that is set comes from (for explain's rows). */
+export interface GeneratedPod {
+  readonly template: PodTemplate;
+  /** By setting (`terminationGracePeriodSeconds`, an env name, the annotation): which ConfigMap. */
+  readonly sources: Readonly<Record<string, string>>;
+}
+
+/**
+ * Returns the generated pod as `effective` makes it, with `written` merged over it; `names` name
+ * the layers' ConfigMaps for the sources.
+ */
+export function generatedPod(
+  effective: EffectiveSettings,
+  names: { readonly parameters: string; readonly classDefaults: string },
+  written?: OverlaySettings,
+): GeneratedPod {
+  const sources: Record<string, string> = {};
+  const from = (layer: Layer) => layerName(layer, names);
+  const ours = `ConfigMap ${names.parameters} data.deployment`;
+  if (effective.grace) sources['terminationGracePeriodSeconds'] = from(effective.grace.layer);
+  if (effective.proxyConfig) sources[PROXY_CONFIG_ANNOTATION] = from(effective.proxyConfig.layer);
+  for (const [name, { layer }] of Object.entries(effective.env)) sources[name] = from(layer);
+  if (written?.graceSeconds !== undefined) sources['terminationGracePeriodSeconds'] = ours;
+  if (written?.proxyConfig !== undefined) sources[PROXY_CONFIG_ANNOTATION] = ours;
+  for (const { name } of written?.env ?? []) sources[name] = ours;
+  return { template: template(effective, written), sources };
+}
+
+/** The template part of generatedPod. */
+function template(effective: EffectiveSettings, written?: OverlaySettings): PodTemplate {
   const env = new Map<string, NonNullable<Container['env']>[number]>();
   for (const [name, { value }] of Object.entries(effective.env))
     env.set(name, {

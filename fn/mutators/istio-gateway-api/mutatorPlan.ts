@@ -3,7 +3,7 @@
  * model's inputs with their sources, its durations, the load balancer of the Service istiod
  * generates, and the generated pod as written and as patched.
  */
-import type { PodTemplate } from '../../core/kubeObject.ts';
+import type { GeneratedPod } from './generatedPod.ts';
 import type { LoadBalancerRecognition } from '../../timing/loadBalancerTable.ts';
 import type { TimingInputs, TimingPlan } from '../../timing/model.ts';
 
@@ -15,7 +15,7 @@ export interface IstioGatewayApiPlan {
   readonly inputs: TimingInputs;
   readonly timing: TimingPlan;
   readonly loadBalancer: LoadBalancerRecognition;
-  readonly generated: { readonly asWritten: PodTemplate; readonly patched: PodTemplate };
+  readonly generated: { readonly asWritten: GeneratedPod; readonly patched: GeneratedPod };
   /** Where the settings are written: `ConfigMap ns/name data.deployment` (new or merged). */
   readonly writtenTo: string;
 }

@@ -40,7 +40,7 @@ import { readOverlay } from './overlayText.ts';
 import { readProxyConfigText, withDrainDuration } from './proxyConfigText.ts';
 import { generatedService } from './service.ts';
 import { generatedPod } from './generatedPod.ts';
-import type { PodTemplate } from '../../core/kubeObject.ts';
+import type { GeneratedPod } from './generatedPod.ts';
 
 /** The timing settings and versions the decision needs (the config's, resolved by the caller). */
 export interface IstioGatewayApiInputs {
@@ -88,7 +88,7 @@ export interface IstioGatewayApiOutcome {
     readonly loadBalancer: LoadBalancerRecognition;
   };
   /** The generated pod's shutdown settings as written and as patched (generatedPod.ts), with timing. */
-  readonly generated?: { readonly asWritten: PodTemplate; readonly patched: PodTemplate };
+  readonly generated?: { readonly asWritten: GeneratedPod; readonly patched: GeneratedPod };
 }
 
 /**
@@ -336,7 +336,7 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
       .map((c) => ({ severity: c.severity, code: c.code, message: c.message })),
   );
   const timing = { inputs: timingInputs, plan, loadBalancer: service.recognition };
-  const asWritten = generatedPod(effective);
+  const asWritten = generatedPod(effective, names);
 
   const settings = decideSettings(
     effective,
@@ -370,7 +370,7 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
     };
   }
   const reason = settings.reasons.join('\n');
-  const generated = { asWritten, patched: generatedPod(effective, settings) };
+  const generated = { asWritten, patched: generatedPod(effective, names, settings) };
   if (parameters !== undefined) {
     return {
       changes: [{ object: 'parameters', path: ['data', 'deployment'], value: merged, reason }],
