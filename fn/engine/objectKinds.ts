@@ -15,9 +15,14 @@ export function objectKindsOf(mutators: readonly RegisteredMutator[]): ObjectKin
   const objectMutators = mutators.filter(
     (m): m is RegisteredObjectMutator => m.subject === 'object',
   );
+  const byMutator = objectMutators.map((m) => ({
+    changed: new Set(m.kinds.map((k) => k.kind)),
+    read: new Set(m.reads.map((k) => k.kind)),
+  }));
   return {
-    changed: new Set(objectMutators.flatMap((m) => m.kinds.map((k) => k.kind))),
-    read: new Set(objectMutators.flatMap((m) => m.reads.map((k) => k.kind))),
+    changed: new Set(byMutator.flatMap((m) => [...m.changed])),
+    read: new Set(byMutator.flatMap((m) => [...m.read])),
+    byMutator,
   };
 }
 

@@ -26,7 +26,6 @@ import { CONTEXT_KINDS, isCandidateKind } from '../workloads/kinds.ts';
 import type { KubeObject } from '../core/kubeObject.ts';
 import { Resource } from '../workloads/resource.ts';
 import { Workload } from '../workloads/workload.ts';
-import { prescanKind } from '../document/prescan.ts';
 import { planStream, resourcesOf } from '../stream/stream.ts';
 import type { ByteStream, ReadOptions } from '../stream/stream.ts';
 import { isSubject, Pipeline } from './pipeline.ts';
@@ -61,8 +60,12 @@ export function runStream(
   options: Pick<ReadOptions, 'parseAll'> & { readonly keepOutcomes?: boolean },
 ): StreamRun {
   const extraKinds = config.spec.extraKinds;
-  const objectKinds = objectKindsOf(mutators);
-  const plan = planStream(input, { extraKinds, objectKinds, parseAll: options.parseAll });
+  const plan = planStream(input, {
+    extraKinds,
+    objectKinds: objectKindsOf(mutators),
+    parseAll: options.parseAll,
+  });
+  const objectKinds = plan.objectKinds ?? { changed: new Set(), read: new Set() };
   const { segments } = plan;
 
   // Pass 1: the context objects, up to the first document that cannot be read.
@@ -79,7 +82,7 @@ export function runStream(
     isCandidateKind(kind, extraKinds, objectKinds);
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!;
-    if (!plan.parsed[i] || isWorkloadKind(prescanKind(segment.text))) continue;
+    if (!plan.parsed[i] || isWorkloadKind(plan.kinds[i])) continue;
     try {
       const doc = plan.document(segment);
       const resources = resourcesOf(doc);

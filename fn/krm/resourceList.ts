@@ -16,7 +16,7 @@ import { KubeGracefulError } from '../core/errors.ts';
 import { isCommentOnly, prescanKind, resourceHint } from '../document/prescan.ts';
 import { splitStream } from '../stream/split.ts';
 import { resourcesOf } from '../stream/stream.ts';
-import { isCandidateKind } from '../workloads/kinds.ts';
+import { isCandidateKind, objectKindsIn } from '../workloads/kinds.ts';
 import type { ObjectKinds } from '../workloads/kinds.ts';
 import type { Resource } from '../workloads/resource.ts';
 import { MAX_ALIAS_COUNT } from '../yaml/options.ts';
@@ -104,9 +104,15 @@ function readLaidOut(
   const extraKinds = options.extraKinds?.(head.functionConfig) ?? [];
   const items: Item[] = [];
   const resources: Resource[] = [];
+  // Each item's kind first (its reads are needed only where a mutator's own kind is present),
+  // without keeping every item's text meanwhile (issue #16: peak memory).
+  const itemTextOf = (span: (typeof layout.items)[number]) =>
+    dedent(text.slice(span.start, span.limit), span.column);
+  const kinds = layout.items.map((span) => prescanKind(itemTextOf(span)));
+  const objectKinds = objectKindsIn(options.objectKinds, kinds);
   for (const [index, span] of layout.items.entries()) {
-    const itemText = dedent(text.slice(span.start, span.limit), span.column);
-    if (!isCandidateKind(prescanKind(itemText), extraKinds, options.objectKinds)) continue; // kept as the bytes it came as
+    if (!isCandidateKind(kinds[index], extraKinds, objectKinds)) continue; // kept as the bytes it came as
+    const itemText = itemTextOf(span);
     if (ALIAS_LIKE.test(itemText)) return undefined;
     const line = lineOf(span.start);
     let end: number | undefined;

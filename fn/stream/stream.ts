@@ -9,7 +9,7 @@ import { ManifestDocument } from '../document/manifest.ts';
 import { KubeGracefulError } from '../core/errors.ts';
 import { optimizeForLongRun } from './tiering.ts';
 import type { ExtraKind } from '../config/schema.ts';
-import { isCandidateKind } from '../workloads/kinds.ts';
+import { isCandidateKind, objectKindsIn } from '../workloads/kinds.ts';
 import type { ObjectKinds } from '../workloads/kinds.ts';
 import { Resource } from '../workloads/resource.ts';
 import { checkDirectives } from './directives.ts';
@@ -83,6 +83,10 @@ export interface StreamPlan {
   readonly segments: readonly Segment[];
   /** Per segment: whether it must be parsed (its kind may matter, or `parseAll`). */
   readonly parsed: readonly boolean[];
+  /** Per segment: its kind as the pre-scan reads it (undefined: not known, or no content). */
+  readonly kinds: readonly (string | undefined)[];
+  /** The object kinds this input needs (objectKindsIn). */
+  readonly objectKinds?: ObjectKinds;
   /** The input bytes, when the stream is read from bytes (segments then hold a latin1 view). */
   readonly bytes?: Buffer;
   /** Returns the segment's document, unparsed (decoded from the bytes); throws on a repeated directive. */
@@ -102,11 +106,16 @@ export function planStream(input: string | ByteStream, options: ReadOptions): St
   const { bom, segments } = source
     ? { bom: source.bomLength ? '\uFEFF' : '', segments: splitStream(source.view).segments }
     : splitStream(input as string);
+  const content = segments.map((segment) => !isCommentOnly(segment.text));
+  const kinds = segments.map((segment, i) => (content[i] ? prescanKind(segment.text) : undefined));
+  const objectKinds = objectKindsIn(
+    options.objectKinds,
+    kinds.filter((_, i) => content[i]),
+  );
   const parsed = segments.map(
-    (segment) =>
-      !isCommentOnly(segment.text) &&
-      (options.parseAll ||
-        isCandidateKind(prescanKind(segment.text), options.extraKinds, options.objectKinds)),
+    (_, i) =>
+      content[i]! &&
+      (options.parseAll || isCandidateKind(kinds[i], options.extraKinds, objectKinds)),
   );
   optimizeForLongRun(
     segments.reduce((sum, segment, i) => (parsed[i] ? sum + segment.text.length : sum), 0),
@@ -120,6 +129,8 @@ export function planStream(input: string | ByteStream, options: ReadOptions): St
     bom,
     segments,
     parsed,
+    kinds,
+    ...(objectKinds ? { objectKinds } : {}),
     ...(source ? { bytes: source.bytes } : {}),
     document(segment) {
       const start = startOf(segment);

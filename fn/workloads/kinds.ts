@@ -34,6 +34,32 @@ export interface ObjectKinds {
   readonly changed: ReadonlySet<string>;
   /** Kinds a mutator reads from elsewhere in the stream: parsed first, as context objects. */
   readonly read: ReadonlySet<string>;
+  /**
+   * Per mutator, the kinds it changes and those it reads: what it reads is needed only where
+   * something it changes is in the input (present), so an input without Gateways does not have
+   * all its ConfigMaps parsed for istio-gateway-api.
+   */
+  readonly byMutator?: ReadonlyArray<{
+    readonly changed: ReadonlySet<string>;
+    readonly read: ReadonlySet<string>;
+  }>;
+}
+
+/**
+ * Returns the object kinds an input needs, given the kinds its documents were pre-scanned as
+ * (`undefined`: one the pre-scan could not name, which might be any): a mutator's reads only when
+ * one of its own kinds may be there.
+ */
+export function objectKindsIn(
+  kinds: ObjectKinds | undefined,
+  present: readonly (string | undefined)[],
+): ObjectKinds | undefined {
+  if (kinds?.byMutator === undefined) return kinds;
+  const seen = new Set(present);
+  const needed = kinds.byMutator.filter(
+    (m) => seen.has(undefined) || [...m.changed].some((kind) => seen.has(kind)),
+  );
+  return { changed: kinds.changed, read: new Set(needed.flatMap((m) => [...m.read])) };
 }
 
 /** No object mutator: only workloads and the context kinds are parsed. */

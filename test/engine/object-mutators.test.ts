@@ -13,6 +13,7 @@ import { formatPath } from '../../fn/core/fieldPath.ts';
 import { objectKindsOf, REGISTERED_OBJECT_KINDS } from '../../fn/engine/objectKinds.ts';
 import { transform } from '../../fn/engine/transform.ts';
 import { MUTATORS } from '../../fn/mutators/registry.ts';
+import { objectKindsIn } from '../../fn/workloads/kinds.ts';
 import { runCli } from '../helpers/cli.ts';
 import { cliPath, fixturePath } from '../helpers/fixtures.ts';
 import { requireTool } from '../helpers/tools.ts';
@@ -39,12 +40,36 @@ const summary = (input: string) => {
 };
 
 test('the kinds the pre-scan parses for object mutators are derived from the registry', (t) => {
-  t.deepEqual([...REGISTERED_OBJECT_KINDS.changed], ['EnvoyProxy']);
-  t.deepEqual([...REGISTERED_OBJECT_KINDS.read].sort(), ['EnvoyProxy', 'Gateway', 'GatewayClass']);
+  t.deepEqual([...REGISTERED_OBJECT_KINDS.changed].sort(), ['EnvoyProxy', 'Gateway']);
+  t.deepEqual([...REGISTERED_OBJECT_KINDS.read].sort(), [
+    'ConfigMap',
+    'EnvoyProxy',
+    'Gateway',
+    'GatewayClass',
+  ]);
   t.deepEqual(objectKindsOf(MUTATORS.filter((m) => m.subject === 'workload')), {
     changed: new Set(),
     read: new Set(),
+    byMutator: [],
   });
+});
+
+test("a mutator's reads are parsed only where one of its own kinds may be in the input", (t) => {
+  const needed = (kinds: (string | undefined)[]) =>
+    [...(objectKindsIn(REGISTERED_OBJECT_KINDS, kinds)?.read ?? [])].sort();
+  // No Gateway, no EnvoyProxy: no ConfigMap is parsed for istio-gateway-api (a broken one in a
+  // chart that has no Gateway passes through as it always did).
+  t.deepEqual(needed(['Deployment', 'ConfigMap', 'Service']), []);
+  // A Gateway: istio-gateway-api's reads (EnvoyProxy, envoy-gateway's own kind, is not there).
+  t.deepEqual(needed(['ConfigMap', 'Gateway']), ['ConfigMap', 'Gateway', 'GatewayClass']);
+  t.deepEqual(needed(['EnvoyProxy']), ['EnvoyProxy', 'Gateway', 'GatewayClass']);
+  // A document the pre-scan cannot name may be anything.
+  t.deepEqual(needed(['Deployment', undefined]), [
+    'ConfigMap',
+    'EnvoyProxy',
+    'Gateway',
+    'GatewayClass',
+  ]);
 });
 
 test('an EnvoyProxy is planned with the Gateways and GatewayClasses of the whole stream, in any order', (t) => {
