@@ -85,7 +85,7 @@ export interface ProposedEdit extends ProposedChange {
 }
 
 /** An object an object mutator adds to the stream, right after its target's document, and why. */
-export interface ProposedObject {
+interface ProposedObject {
   readonly object: KubeObject;
   readonly reason: string;
 }

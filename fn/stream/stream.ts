@@ -84,7 +84,7 @@ export interface StreamPlan {
   /** Per segment: whether it must be parsed (its kind may matter, or `parseAll`). */
   readonly parsed: readonly boolean[];
   /** Per segment: its kind as the pre-scan reads it (undefined: not known, or no content). */
-  readonly kinds: readonly (string | undefined)[];
+  readonly kinds: ReadonlyArray<string | undefined>;
   /** The object kinds this input needs (objectKindsIn). */
   readonly objectKinds?: ObjectKinds;
   /** The input bytes, when the stream is read from bytes (segments then hold a latin1 view). */

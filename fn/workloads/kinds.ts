@@ -52,7 +52,7 @@ export interface ObjectKinds {
  */
 export function objectKindsIn(
   kinds: ObjectKinds | undefined,
-  present: readonly (string | undefined)[],
+  present: ReadonlyArray<string | undefined>,
 ): ObjectKinds | undefined {
   if (kinds?.byMutator === undefined) return kinds;
   const seen = new Set(present);

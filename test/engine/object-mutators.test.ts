@@ -55,7 +55,7 @@ test('the kinds the pre-scan parses for object mutators are derived from the reg
 });
 
 test("a mutator's reads are parsed only where one of its own kinds may be in the input", (t) => {
-  const needed = (kinds: (string | undefined)[]) =>
+  const needed = (kinds: Array<string | undefined>) =>
     [...(objectKindsIn(REGISTERED_OBJECT_KINDS, kinds)?.read ?? [])].sort();
   // No Gateway, no EnvoyProxy: no ConfigMap is parsed for istio-gateway-api (a broken one in a
   // chart that has no Gateway passes through as it always did).

@@ -5,6 +5,7 @@
  * `check` on the output, and `patches`, which cannot add an object and so writes nothing.
  */
 import test from 'ava';
+import type { ExecutionContext } from 'ava';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -32,7 +33,7 @@ const GATEWAY_SAMPLE = fixturePath(
 );
 
 /** Asserts the Gateway points at the added ConfigMap and that this holds the NLB plan. */
-function assertPlanned(t: import('ava').ExecutionContext, gateway: KubeObject, cm: KubeObject) {
+function assertPlanned(t: ExecutionContext, gateway: KubeObject, cm: KubeObject) {
   t.deepEqual(
     (gateway.spec as { infrastructure?: { parametersRef?: unknown } }).infrastructure
       ?.parametersRef,

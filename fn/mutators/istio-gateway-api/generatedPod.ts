@@ -6,6 +6,7 @@
  * not in an overlay is absent here too, and Kubernetes' or Istio's default applies.
  */
 import type { Container, PodTemplate } from '../../core/kubeObject.ts';
+import { scalarText } from '../../core/scalarText.ts';
 import { layerName } from './effective.ts';
 import type { EffectiveSettings, Layer } from './effective.ts';
 import { PROXY_CONFIG_ANNOTATION, PROXY_CONTAINER } from './facts.ts';
@@ -53,11 +54,11 @@ function template(effective: EffectiveSettings, written?: OverlaySettings): PodT
   const proxyConfig = written?.proxyConfig ?? effective.proxyConfig?.value;
   return {
     ...(proxyConfig !== undefined
-      ? { metadata: { annotations: { [PROXY_CONFIG_ANNOTATION]: String(proxyConfig) } } }
+      ? { metadata: { annotations: { [PROXY_CONFIG_ANNOTATION]: scalarText(proxyConfig) } } }
       : {}),
     spec: {
       ...(grace !== undefined ? { terminationGracePeriodSeconds: grace as number } : {}),
       containers: [{ name: PROXY_CONTAINER, env: [...env.values()] }],
     },
-  } as PodTemplate;
+  };
 }

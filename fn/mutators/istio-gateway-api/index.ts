@@ -135,7 +135,7 @@ function istioVersionOf(spec: Spec, config: Config) {
 
 /** The decision as the engine takes it: the Gateway's fields, the ConfigMap's, the new one. */
 function outcomeOf(
-  gateway: KubeObject & Parameters<typeof parametersRefOf>[0],
+  gateway: GatewayObject,
   context: ObjectMutatorContext,
   decision: IstioGatewayApiOutcome,
   istio: ReturnType<typeof istioVersionOf>,
