@@ -31,7 +31,7 @@ must pass every check; the explain timeline of each case must agree with the set
 
 /** Returns the page's text. */
 export function compatibilityMarkdown(constraints: readonly Constraint[] = CONSTRAINTS): string {
-  const products = ['Kubernetes', 'Istio', 'Linkerd', 'Traefik', 'Envoy Gateway'] as const;
+  const products = ['Kubernetes', 'Istio', 'Linkerd', 'Traefik', 'Envoy Gateway', 'Helm'] as const;
   const sections = products.map((product) => {
     const rows = constraints.filter((c) => c.product === product).map(row);
     return [

@@ -8,7 +8,7 @@ import * as check from './checks.ts';
 import * as traefik from './traefikChecks.ts';
 import type { CheckedPod } from './pod.ts';
 
-type Product = 'Kubernetes' | 'Istio' | 'Linkerd' | 'Traefik' | 'Envoy Gateway';
+type Product = 'Kubernetes' | 'Istio' | 'Linkerd' | 'Traefik' | 'Envoy Gateway' | 'Helm';
 
 /** One upstream constraint. */
 export interface Constraint {
@@ -728,5 +728,21 @@ export const CONSTRAINTS: readonly Constraint[] = [
     ],
     enforcedBy:
       'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/golden/envoy-gateway-*)',
+  },
+  // Helm: how a post-renderer's output is taken back
+  {
+    id: 'helm4-postrender-filename',
+    product: 'Helm',
+    setting:
+      'the `postrenderer.helm.sh/postrender-filename` annotation Helm 4 puts on every document ' +
+      'it hands a post-renderer',
+    versions: 'Helm 4',
+    breaks:
+      'Helm regroups the output by it and strips it; a document without it (one a ' +
+      'post-renderer adds) is filed as `generated-by-postrender-N.yaml`',
+    sources: ['helm pkg/action/action.go@v4.0.0 (annotateAndMerge, splitAndDeannotate)'],
+    enforcedBy:
+      "an added object carries its target's annotation (fn/engine/alongside.ts; " +
+      'test/integration/added-objects.test.ts with the real Helm 4)',
   },
 ];
