@@ -129,13 +129,13 @@ function summary(result: TransformResult, failOn: FailOn, failed: boolean): stri
   const workloads = new Set(result.changes.map((c) => `${c.document}:${formatRef(c.resource)}`))
     .size;
   const changed = result.changes.length
-    ? `${result.changes.length} field${result.changes.length === 1 ? '' : 's'}` +
-      ` in ${workloads} workload${workloads === 1 ? '' : 's'} would change`
+    ? `${result.changes.length} field${result.changes.length === 1 ? '' : 's'} in ${workloads} ` +
+      `workload${workloads === 1 ? '' : 's'} would change`
     : 'nothing would change';
   return (
-    `kube-graceful check: ${failed ? 'FAIL' : 'ok'} (--fail-on ${failOn}): ${changed}` +
-    `; findings: ${count('error')} error, ${count('warning')} warning, ${count('info')}` +
-    ` info (info not shown: kube-graceful explain shows them)`
+    `kube-graceful check: ${failed ? 'FAIL' : 'ok'} (--fail-on ${failOn}): ${changed}; ` +
+    `findings: ${count('error')} error, ${count('warning')} warning, ` +
+    `${count('info')} info (info not shown: kube-graceful explain shows them)`
   );
 }
 
@@ -145,10 +145,9 @@ export function registerCheck(program: CommandUnknownOpts, run: Runner): void {
     program
       .command('check')
       .description(
-        'exit 1 when the manifests are not what kube-graceful would write (or ' +
-          'have error findings); one line per change and finding with file:line, ' +
-          'resource and field. On a ResourceList: a KRM validator (items ' +
-          'unchanged, results added)',
+        'exit 1 when the manifests are not what kube-graceful would write (or have error ' +
+          'findings); one line per change and finding with file:line, resource and field. ' +
+          'On a ResourceList: a KRM validator (items unchanged, results added)',
       )
       .argument('[files...]', 'manifest files (joined as one stream); - or none: stdin')
       .addOption(

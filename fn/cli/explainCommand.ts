@@ -86,15 +86,15 @@ export function registerExplain(program: CommandUnknownOpts, run: Runner): void 
       .command('explain')
       .description(
         'show, per workload, the shutdown timeline as written and as patched: ' +
-          'the model inputs and their sources, each derived number with its ' +
-          'formula, and the windows in which requests would fail',
+          'the model inputs and their sources, each derived number with its formula, ' +
+          'and the windows in which requests would fail',
       )
       .argument('[files...]', 'manifest files (joined as one stream); - or none: stdin')
       .addOption(
         new Option(
           '-o, --output <format>',
-          'output format: text, json, markdown, svg (a picture of each timeline) ' +
-            'or html (a page of them)',
+          'output format: text, json, markdown, ' +
+            'svg (a picture of each timeline) or html (a page of them)',
         )
           .choices(EXPLAIN_FORMATS)
           .default('text'),

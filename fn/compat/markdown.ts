@@ -47,8 +47,8 @@ export function compatibilityMarkdown(constraints: readonly Constraint[] = CONST
 function row(c: Constraint): string {
   const checked = c.check ? 'on output' : (c.enforcedBy ?? 'no');
   return (
-    `| \`${c.id}\` | ${cell(c.setting)} | ${cell(c.versions)} | ${cell(c.breaks)}` +
-    ` | ${cell(c.sources.join('; '))} | ${cell(checked)} |`
+    `| \`${c.id}\` | ${cell(c.setting)} | ${cell(c.versions)} | ${cell(c.breaks)} | ` +
+    `${cell(c.sources.join('; '))} | ${cell(checked)} |`
   );
 }
 

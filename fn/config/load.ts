@@ -124,9 +124,8 @@ function parseTyped(data: unknown, origin: string): Record<string, unknown> {
       'E_CONFIG',
       `unsupported config: ${found('apiVersion', object.apiVersion)} and ${found('kind', object.kind)}`,
       { field: origin },
-      `Use apiVersion: ${CONFIG_API_VERSION} with kind: ${CONFIG_KIND}, or a ` +
-        `ConfigMap whose data keys are the flag names (e.g. kube-version: ` +
-        `"1.31").`,
+      `Use apiVersion: ${CONFIG_API_VERSION} with kind: ${CONFIG_KIND}, ` +
+        `or a ConfigMap whose data keys are the flag names (e.g. kube-version: "1.31").`,
     );
   }
   const result = configSchema().safeParse(object);
@@ -153,8 +152,9 @@ function flatEntries(data: unknown, origin: string): Array<[string, string]> {
         'E_CONFIG',
         `${key}: got ${value === null ? 'null' : `the ${typeof value} ${String(value)}`}; ConfigMap data values are strings`,
         { field: `${origin} data.${key}` },
-        `Quote the value, e.g. ${key}: "${value === null ? '' : String(value)}` +
-          `" (kpt fn eval … -- ${key}=VALUE always sends text).`,
+        `Quote the value, e.g. ${key}: ` +
+          `"${value === null ? '' : String(value)}" (kpt fn eval … -- ${key}=VALUE always ` +
+          `sends text).`,
       );
     }
     return [key, value];
@@ -215,8 +215,8 @@ function configError(error: core.$ZodError, origin: string, input: unknown): Kub
         : ` (got ${JSON.stringify(value)})`;
     if (issue.code === 'unrecognized_keys')
       return (
-        `${field}: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}` +
-        ` (not a ${CONFIG_KIND} field)`
+        `${field}: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')} ` +
+        `(not a ${CONFIG_KIND} field)`
       );
     if (issue.code === 'invalid_value')
       return `${field}: got ${JSON.stringify(value)}; expected one of ${issue.values.map(String).join(', ')}`;
@@ -226,7 +226,7 @@ function configError(error: core.$ZodError, origin: string, input: unknown): Kub
     'E_CONFIG',
     `invalid config:\n  ${lines.join('\n  ')}`,
     { field: origin },
-    'See `kube-graceful --help` and the README section "Configuration" for ' +
-      'every field and its allowed values.',
+    'See `kube-graceful --help` and the README section "Configuration" for every field and ' +
+      'its allowed values.',
   );
 }

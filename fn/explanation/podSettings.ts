@@ -150,8 +150,9 @@ export function istioDrainSettings(source: IstioProxySource): IstioDrainSettings
   };
   const notInjected = applies
     ? ''
-    : `; not injected and the pod's annotations are not mounted, so ${PROXY_CONFIG_ANNOTATION}` +
-      ` does not apply (a mesh-wide meshConfig value is not visible here)`;
+    : `; not injected and the pod's annotations are not mounted, ` +
+      `so ${PROXY_CONFIG_ANNOTATION} does not apply (a mesh-wide meshConfig value is not ` +
+      `visible here)`;
   const field = (name: string, fallback: number): Valued<number> => {
     const raw = config.fields[name];
     if (raw === undefined || raw === null)
@@ -161,8 +162,8 @@ export function istioDrainSettings(source: IstioProxySource): IstioDrainSettings
       return {
         value: fallback,
         source:
-          `${name} ${JSON.stringify(scalarText(raw))} in ${PROXY_CONFIG_ANNOTATION}` +
-          ` is not a Go duration: Istio uses its default`,
+          `${name} ${JSON.stringify(scalarText(raw))} in ${PROXY_CONFIG_ANNOTATION} is not a ` +
+          `Go duration: Istio uses its default`,
       };
     return { value: Math.ceil(seconds), source: `${PROXY_CONFIG_ANNOTATION}` };
   };
@@ -184,8 +185,8 @@ export function istioDrainSettings(source: IstioProxySource): IstioDrainSettings
           ? {
               value: ISTIO_DEFAULT_MINIMUM_DRAIN_SECONDS,
               source:
-                `${minimum.source}: ${JSON.stringify(minimum.value)} is not a Go ` +
-                `duration, so Istio uses its default`,
+                `${minimum.source}: ${JSON.stringify(minimum.value)} is not a Go duration, ` +
+                `so Istio uses its default`,
             }
           : { value: Math.ceil(minimumSeconds), source: minimum.source },
     drainDurationSeconds: field('drainDuration', ISTIO_DEFAULT_DRAIN_DURATION_SECONDS),
@@ -218,8 +219,9 @@ export function istioSidecarKind(template: PodTemplate, spec: Spec): Valued<Side
       return {
         value: 'classic',
         source:
-          `${ISTIO_NATIVE_ANNOTATION}: "true", but Kubernetes ${spec.kubernetesVersion}` +
-          ` < ${NATIVE_SIDECARS_SINCE_KUBERNETES} has no native sidecars`,
+          `${ISTIO_NATIVE_ANNOTATION}: "true", ` +
+          `but Kubernetes ${spec.kubernetesVersion} < ${NATIVE_SIDECARS_SINCE_KUBERNETES} ` +
+          `has no native sidecars`,
       };
     return {
       value: pinned === 'true' ? 'native' : 'classic',

@@ -179,9 +179,9 @@ export function unknownHook(
     W,
     'risk',
     'refused',
-    `${container}'s preStop, of unknown length, is drawn as lasting W = ${secondsText(W)}` +
-      `, as the timing model assumes; if it returns sooner, new connections ` +
-      `that still arrive ${sender} are refused`,
+    `${container}'s preStop, of unknown length, is drawn as lasting W = ${secondsText(W)}, ` +
+      `as the timing model assumes; if it returns sooner, ` +
+      `new connections that still arrive ${sender} are refused`,
   );
 }
 
@@ -209,9 +209,9 @@ export function rejection(
       null,
       'fail',
       'rejected',
-      `the API server rejects the pod: container ${container}'s preStop ` +
-        `sleep (${secondsText(preStop.seconds)}) is longer than ` +
-        `terminationGracePeriodSeconds (${secondsText(grace.value)})`,
+      `the API server rejects the pod: ` +
+        `container ${container}'s preStop sleep (${secondsText(preStop.seconds)}) is longer ` +
+        `than terminationGracePeriodSeconds (${secondsText(grace.value)})`,
     );
   }
 }
@@ -220,14 +220,14 @@ export function start(drawing: Drawing, grace: Valued<number>, traffic: Traffic)
   drawing.event(
     0,
     'pod',
-    `deletion: endpoints removal starts, and the grace countdown (G = ${secondsText(grace.value)}` +
-      `, ${grace.source})`,
+    `deletion: endpoints removal starts, ` +
+      `and the grace countdown (G = ${secondsText(grace.value)}, ${grace.source})`,
   );
   drawing.event(
     traffic.drainWindowSeconds,
     'traffic',
-    `no new connections arrive any more ${traffic.sender} (W = ${secondsText(traffic.drainWindowSeconds)}` +
-      `)`,
+    `no new connections arrive any more ${traffic.sender} (W = ` +
+      `${secondsText(traffic.drainWindowSeconds)})`,
   );
 }
 
@@ -259,8 +259,8 @@ export function deregistration(
   drawing.event(
     lb.seconds,
     'load balancer',
-    `deregistration delay (${secondsText(lb.seconds)}) over: ${lb.connectionTermination ? 'closes' : 'stops tracking'}` +
-      ` established connections`,
+    `deregistration delay (${secondsText(lb.seconds)}) over: ` +
+      `${lb.connectionTermination ? 'closes' : 'stops tracking'} established connections`,
   );
   if (lb.seconds < workDone) {
     drawing.window(
@@ -268,8 +268,8 @@ export function deregistration(
       workDone,
       'fail',
       'lb-cut',
-      `the load balancer drops connections still in flight at t=${lb.seconds}` +
-        ` (deregistration delay ${secondsText(lb.seconds)} < t=${workDone}, ` +
+      `the load balancer drops connections still in flight at t=${lb.seconds} ` +
+        `(deregistration delay ${secondsText(lb.seconds)} < t=${workDone}, ` +
         `when the last request ends)`,
     );
   }
@@ -279,8 +279,8 @@ export function deregistration(
       lb.seconds,
       'risk',
       'lb-stale',
-      `the load balancer keeps established connections to a pod that is gone ` +
-        `(connection termination off)`,
+      'the load balancer keeps established connections to a pod that is gone (connection ' +
+        'termination off)',
     );
   }
 }

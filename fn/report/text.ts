@@ -66,9 +66,9 @@ export function textReport(
   );
   lines.push(
     '',
-    `Settings: ${settings.length ? settings.join('; ') : 'all defaults'} ` +
-      `(Kubernetes ${config.spec.kubernetesVersion}, Istio ${config.spec.istioVersion}` +
-      `, Linkerd ${config.spec.linkerdVersion}).`,
+    `Settings: ${settings.length ? settings.join('; ') : 'all defaults'} (Kubernetes ` +
+      `${config.spec.kubernetesVersion}, Istio ${config.spec.istioVersion}, ` +
+      `Linkerd ${config.spec.linkerdVersion}).`,
   );
   return `${lines.join('\n')}\n`;
 }

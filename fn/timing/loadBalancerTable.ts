@@ -43,8 +43,8 @@ export const LOAD_BALANCERS: Readonly<Record<LoadBalancerProvider, LoadBalancerF
     drainWindowSeconds: 180,
     estimate: false,
     basis:
-      'community measurements 120–180 s between deregistration starting and the NLB ' +
-      'sending no new connections; the seed thread worked with 180 s',
+      'community measurements 120–180 s between deregistration starting and the NLB sending ' +
+      'no new connections; the seed thread worked with 180 s',
     source: 'kubernetes-sigs/aws-load-balancer-controller#1719, #2366, #3270',
   },
   'aws-nlb-instance': {
@@ -56,9 +56,9 @@ export const LOAD_BALANCERS: Readonly<Record<LoadBalancerProvider, LoadBalancerF
     drainWindowSeconds: 5,
     estimate: true,
     basis:
-      'targets are nodes: externalTrafficPolicy Cluster: kube-proxy endpoint ' +
-      'propagation (≈ 5 s); ' +
-      'Local: that, plus health-check interval × unhealthy threshold of the node health check',
+      'targets are nodes: externalTrafficPolicy Cluster: ' +
+      'kube-proxy endpoint propagation (≈ 5 s); Local: that, ' +
+      'plus health-check interval × unhealthy threshold of the node health check',
     source:
       'kubernetes-sigs/aws-load-balancer-controller ' +
       'pkg/service/model_build_target_group.go@v2.17.1; ' +

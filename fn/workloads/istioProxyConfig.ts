@@ -77,8 +77,8 @@ function parse(text: string): Parsed {
   } catch (error) {
     return {
       problem:
-        `it is not valid YAML (${error instanceof Error ? error.message.split('\n')[0] : String(error)}` +
-        `)`,
+        `it is not valid YAML ` +
+        `(${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
     };
   }
   const error = doc.errors[0];

@@ -63,8 +63,8 @@ export function meshIgnoresNamespace(
   }
   if (mesh === 'linkerd' && LINKERD_IGNORED_NAMESPACES.includes(namespace)) {
     return (
-      `Linkerd's proxy injector does not see namespace ${namespace} (the ` +
-      `chart's default proxyInjector.namespaceSelector, ` +
+      `Linkerd's proxy injector does not see namespace ${namespace} (the chart's default ` +
+      `proxyInjector.namespaceSelector, ` +
       `charts/linkerd-control-plane/values.yaml@version-2.18)`
     );
   }
@@ -123,8 +123,8 @@ function istio(
   if (pod === 'false') return undefined;
   if (pod === 'true')
     return (
-      `pod template ${labels[ISTIO_INJECT] !== undefined ? 'label' : 'annotation'}` +
-      ` ${ISTIO_INJECT}: "true"`
+      `pod template ${labels[ISTIO_INJECT] !== undefined ? 'label' : 'annotation'} ` +
+      `${ISTIO_INJECT}: "true"`
     );
   const ns = namespaceNamed(inventory, namespace);
   const nsLabels = labelsOf(ns?.metadata);
@@ -154,9 +154,8 @@ function linkerd(
   // The chart's namespaceSelector is a default a user may change: listing the namespace says so.
   if (meshIgnoresNamespace('linkerd', namespace))
     return namespace && spec.mesh.linkerdInjectedNamespaces.includes(namespace)
-      ? `namespace ${namespace} is listed in mesh.linkerdInjectedNamespaces ` +
-          `(which overrides the chart's default webhook namespaceSelector that ` +
-          `leaves it out)`
+      ? `namespace ${namespace} is listed in mesh.linkerdInjectedNamespaces (which overrides ` +
+          `the chart's default webhook namespaceSelector that leaves it out)`
       : undefined;
   const pod = annotationsOf(workload.template.metadata)[LINKERD_INJECT];
   if (pod === 'disabled') return undefined;

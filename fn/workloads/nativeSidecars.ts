@@ -113,8 +113,9 @@ export function nativeBlockers(
   const blockers: string[] = [];
   if (!kubeletHasNativeSidecars(versions)) {
     blockers.push(
-      `the oldest kubelet, ${label('kubernetes')}, is below ${NATIVE_SIDECARS_SINCE_KUBERNETES}` +
-        `, where native sidecars are on by default (KEP-753)`,
+      `the oldest kubelet, ${label('kubernetes')}, ` +
+        `is below ${NATIVE_SIDECARS_SINCE_KUBERNETES}, ` +
+        `where native sidecars are on by default (KEP-753)`,
     );
   }
   if (nativeAnnotation(mesh, versions) === undefined) {
@@ -146,10 +147,9 @@ export function nativeMaturityNote(mesh: MeshName, versions: NativeVersions): st
     if (atLeast(versions.istioVersion, ISTIO_NATIVE_AUTO_SINCE)) return undefined;
     return (
       `Istio ${versions.istioVersion} lists native sidecars as experimental ` +
-      `(ENABLE_NATIVE_SIDECARS in ` +
-      `pilot/pkg/features/experimental.go@1.24.0); from ${ISTIO_NATIVE_AUTO_SINCE}` +
-      ` Istio picks them itself on kubelets ≥ ${ISTIO_NATIVE_AUTO_KUBELET} ` +
-      `(pkg/kube/inject/webhook.go@1.27.0)`
+      `(ENABLE_NATIVE_SIDECARS in pilot/pkg/features/experimental.go@1.24.0); ` +
+      `from ${ISTIO_NATIVE_AUTO_SINCE} Istio picks them itself on kubelets ≥ ` +
+      `${ISTIO_NATIVE_AUTO_KUBELET} (pkg/kube/inject/webhook.go@1.27.0)`
     );
   }
   if (atLeast(versions.linkerdVersion, LINKERD_NATIVE_DEFAULT_SINCE)) return undefined;
@@ -158,7 +158,7 @@ export function nativeMaturityNote(mesh: MeshName, versions: NativeVersions): st
     : 'an experimental feature';
   return (
     `Linkerd ${versions.linkerdVersion} calls native sidecars ${level} ` +
-    `(charts/linkerd-control-plane/values.yaml proxy.nativeSidecar); they ` +
-    `are its default from ${LINKERD_NATIVE_DEFAULT_SINCE}`
+    `(charts/linkerd-control-plane/values.yaml proxy.nativeSidecar); ` +
+    `they are its default from ${LINKERD_NATIVE_DEFAULT_SINCE}`
   );
 }

@@ -75,80 +75,74 @@ function kustomize(
 }
 
 for (const name of corpusNames()) {
-  test(
-    `${name}: kubectl kustomize with the patches leaves nothing for check ` + `to change`,
-    async (t) => {
-      const render = corpus(name);
-      let patched = 0;
-      for (const mode of MODES) {
-        const patches = await cli(['patches', ...mode.flags], render);
-        t.is(patches.status, 0, `${mode.name}: ${patches.stderr}`);
-        const entries = parse(patches.stdout) as unknown[];
-        const pending = await cli(['check', ...mode.flags], render);
-        t.is(
-          entries.length > 0,
-          pending.status === 1,
-          `${mode.name}: patches exactly when check finds changes`,
-        );
-        if (entries.length === 0) continue;
-        patched += 1;
-        const built = kustomize(render, patches.stdout);
-        t.is(built.status, 0, `${mode.name}: kubectl kustomize: ${built.stderr}`);
-        const check = await cli(['check', ...mode.flags], built.stdout);
-        t.is(
-          check.status,
-          0,
-          `${mode.name}: check after the patches:\n${check.stdout}${check.stderr}`,
-        );
-        t.is(
-          (await cli(['patches', ...mode.flags], render)).stdout,
-          patches.stdout,
-          `${mode.name}: the same patches every run`,
-        );
-        t.is(
-          (await cli(['patches', ...mode.flags], built.stdout)).stdout.replace(/^#.*\n/, ''),
-          '[]\n',
-          `${mode.name}: nothing to patch on the patched render`,
-        );
-      }
-      if (patched === 0) t.pass(`${name}: no mode changes anything here (check agreed)`);
-    },
-  );
+  test(`${name}: kubectl kustomize with the patches leaves nothing for check to change`, async (t) => {
+    const render = corpus(name);
+    let patched = 0;
+    for (const mode of MODES) {
+      const patches = await cli(['patches', ...mode.flags], render);
+      t.is(patches.status, 0, `${mode.name}: ${patches.stderr}`);
+      const entries = parse(patches.stdout) as unknown[];
+      const pending = await cli(['check', ...mode.flags], render);
+      t.is(
+        entries.length > 0,
+        pending.status === 1,
+        `${mode.name}: patches exactly when check finds changes`,
+      );
+      if (entries.length === 0) continue;
+      patched += 1;
+      const built = kustomize(render, patches.stdout);
+      t.is(built.status, 0, `${mode.name}: kubectl kustomize: ${built.stderr}`);
+      const check = await cli(['check', ...mode.flags], built.stdout);
+      t.is(
+        check.status,
+        0,
+        `${mode.name}: check after the patches:\n${check.stdout}${check.stderr}`,
+      );
+      t.is(
+        (await cli(['patches', ...mode.flags], render)).stdout,
+        patches.stdout,
+        `${mode.name}: the same patches every run`,
+      );
+      t.is(
+        (await cli(['patches', ...mode.flags], built.stdout)).stdout.replace(/^#.*\n/, ''),
+        '[]\n',
+        `${mode.name}: nothing to patch on the patched render`,
+      );
+    }
+    if (patched === 0) t.pass(`${name}: no mode changes anything here (check agreed)`);
+  });
 }
 
-test(
-  'a strategic-merge patch replaces a preStop handler whole: no hook ' + 'with two handlers',
-  async (t) => {
-    const render = corpus('argo-cd.yaml').replace(
-      /(\n {6}containers:\n {6}- )/,
-      '$1lifecycle:\n          preStop:\n            exec:\n              ' +
-        'command: [/bin/sh, -c, "sleep 2"]\n        ',
-    );
-    t.true(render.includes('command: [/bin/sh, -c, "sleep 2"]'), 'fixture holds an exec preStop');
-    const patches = await cli(['patches'], render);
-    t.is(patches.status, 0, patches.stderr);
-    const built = kustomize(render, patches.stdout);
-    t.is(built.status, 0, built.stderr);
-    t.is((await cli(['check'], built.stdout)).status, 0);
-    for (const object of built.stdout.split(/^---$/m).map(
-      (d) =>
-        parse(d) as {
-          spec?: {
-            template?: { spec?: { containers?: Array<{ lifecycle?: { preStop?: object } }> } };
-          };
-        },
-    )) {
-      for (const container of object?.spec?.template?.spec?.containers ?? []) {
-        const handlers = Object.keys(container.lifecycle?.preStop ?? {});
-        t.true(handlers.length <= 1, `one handler per hook: ${handlers.join(', ')}`);
-      }
+test('a strategic-merge patch replaces a preStop handler whole: no hook with two handlers', async (t) => {
+  const render = corpus('argo-cd.yaml').replace(
+    /(\n {6}containers:\n {6}- )/,
+    '$1lifecycle:\n          preStop:\n            exec:\n              ' +
+      'command: [/bin/sh, -c, "sleep 2"]\n        ',
+  );
+  t.true(render.includes('command: [/bin/sh, -c, "sleep 2"]'), 'fixture holds an exec preStop');
+  const patches = await cli(['patches'], render);
+  t.is(patches.status, 0, patches.stderr);
+  const built = kustomize(render, patches.stdout);
+  t.is(built.status, 0, built.stderr);
+  t.is((await cli(['check'], built.stdout)).status, 0);
+  for (const object of built.stdout.split(/^---$/m).map(
+    (d) =>
+      parse(d) as {
+        spec?: {
+          template?: { spec?: { containers?: Array<{ lifecycle?: { preStop?: object } }> } };
+        };
+      },
+  )) {
+    for (const container of object?.spec?.template?.spec?.containers ?? []) {
+      const handlers = Object.keys(container.lifecycle?.preStop ?? {});
+      t.true(handlers.length <= 1, `one handler per hook: ${handlers.join(', ')}`);
     }
-  },
-);
+  }
+});
 
 test(
-  'a custom kind (an Argo Rollout, config extraKinds) gets a JSON 6902 ' +
-    'patch guarded by tests on list keys',
+  'a custom kind (an Argo Rollout, ' +
+    'config extraKinds) gets a JSON 6902 patch guarded by tests on list keys',
   async (t) => {
     const deployment = corpus('istio-sample-kube-bookinfo.yaml')
       .split(/^---\n/m)
@@ -221,29 +215,26 @@ test('error findings: exit 1, nothing on stdout', async (t) => {
   t.regex(run.stderr, /drain-window/);
 });
 
-test(
-  'a ResourceList: a custom kind from the functionConfig extraKinds gets ' + 'its patch too',
-  async (t) => {
-    // bookinfo's productpage-v1 as an Argo Rollout, with a GracefulShutdown functionConfig naming the
-    // kind.
-    const list = readFileSync(
-      join(ROOT, 'test', 'fixtures', 'krm', 'rollout-resourcelist.yaml'),
-      'utf8',
-    );
-    const patches = await cli(['patches'], list);
-    t.is(patches.status, 0, patches.stderr);
-    const entries = parse(patches.stdout) as Array<{ target: Record<string, string> }>;
-    t.deepEqual(
-      entries.map((e) => e.target),
-      [
-        {
-          group: 'argoproj.io',
-          version: 'v1alpha1',
-          kind: 'Rollout',
-          name: 'productpage-v1',
-          namespace: 'default',
-        },
-      ],
-    );
-  },
-);
+test('a ResourceList: a custom kind from the functionConfig extraKinds gets its patch too', async (t) => {
+  // bookinfo's productpage-v1 as an Argo Rollout, with a GracefulShutdown functionConfig naming the
+  // kind.
+  const list = readFileSync(
+    join(ROOT, 'test', 'fixtures', 'krm', 'rollout-resourcelist.yaml'),
+    'utf8',
+  );
+  const patches = await cli(['patches'], list);
+  t.is(patches.status, 0, patches.stderr);
+  const entries = parse(patches.stdout) as Array<{ target: Record<string, string> }>;
+  t.deepEqual(
+    entries.map((e) => e.target),
+    [
+      {
+        group: 'argoproj.io',
+        version: 'v1alpha1',
+        kind: 'Rollout',
+        name: 'productpage-v1',
+        namespace: 'default',
+      },
+    ],
+  );
+});

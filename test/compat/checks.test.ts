@@ -232,8 +232,8 @@ for (const constraint of CONSTRAINTS.filter((c) => c.check)) {
 }
 
 test(
-  'a breach of one constraint is not reported by the checks of the ' +
-    'others (each check reads its own setting)',
+  'a breach of one constraint is not reported by the checks of the others (each check reads ' +
+    'its own setting)',
   (t) => {
     for (const [id, breach] of Object.entries(BREACHES)) {
       const others = CONSTRAINTS.filter((c) => c.check && c.id !== id && c.check(breach)).map(

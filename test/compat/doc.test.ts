@@ -11,8 +11,8 @@ test('docs/compatibility.md is current (regenerate with npm run docs:compat)', (
 });
 
 test(
-  'every constraint names an upstream source with a tag or a URL, and is ' +
-    'checked or says where it is enforced',
+  'every constraint names an upstream source with a tag or a URL, ' +
+    'and is checked or says where it is enforced',
   (t) => {
     t.is(new Set(CONSTRAINTS.map((c) => c.id)).size, CONSTRAINTS.length, 'ids are unique');
     for (const c of CONSTRAINTS) {

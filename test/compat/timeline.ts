@@ -87,8 +87,8 @@ export function timelineDisagreements(
         out.push({
           rule: setting,
           message:
-            `the timeline says ${setting} ${said} s ("${event.text}"); the ` +
-            `manifest gives ${actual} s`,
+            `the timeline says ${setting} ${said} s ("${event.text}"); ` +
+            `the manifest gives ${actual} s`,
         });
     }
   };
@@ -102,8 +102,7 @@ export function timelineDisagreements(
     ) {
       out.push({
         rule: 'terminationGracePeriodSeconds',
-        message:
-          `grace deadline at t=${event.at}, the manifest's grace is ${graceSeconds(after)}` + ` s`,
+        message: `grace deadline at t=${event.at}, the manifest's grace is ${graceSeconds(after)} s`,
       });
     }
   }
@@ -150,8 +149,9 @@ export function timelineDisagreements(
         out.push({
           rule: 'quitquitquit before 1.26',
           message:
-            `Istio ${pod.spec.istioVersion} ${before ? 'drains before it exits' : 'exits at once'}` +
-            ` on quitquitquit; the timeline says "${event.text}" at t=${String(event.at)}`,
+            `Istio ${pod.spec.istioVersion} ` +
+            `${before ? 'drains before it exits' : 'exits at once'} on quitquitquit; ` +
+            `the timeline says "${event.text}" at t=${String(event.at)}`,
         });
     }
   }

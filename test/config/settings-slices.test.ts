@@ -24,8 +24,8 @@ function importsOf(file: string): string[] {
 }
 
 test(
-  'a settings slice imports only zod (or zod/mini) and fn/config modules ' +
-    'that import nothing of fn/mutators',
+  'a settings slice imports only zod (or zod/mini) and fn/config modules that import nothing ' +
+    'of fn/mutators',
   (t) => {
     for (const name of Object.keys(SLICES)) {
       const file = join(ROOT, 'fn/mutators', name, 'settings', 'slice.ts');
@@ -47,8 +47,8 @@ test(
 );
 
 test(
-  "a slice's flat keys set its own part of the spec, and every listed " +
-    'choice passes its schema',
+  "a slice's flat keys set its own part of the spec, " +
+    'and every listed choice passes its schema',
   (t) => {
     for (const [name, slice] of Object.entries(SLICES)) {
       for (const key of [slice.mode, ...slice.details]) {

@@ -145,8 +145,8 @@ test('data shows pending edits at once; the text shows them when read', (t) => {
 });
 
 test(
-  'an edit through an alias gives that place its own copy; the anchor is ' +
-    'left as it was (issue #15)',
+  'an edit through an alias gives that place its own copy; ' +
+    'the anchor is left as it was (issue #15)',
   (t) => {
     const doc = new ManifestDocument('base: &b\n  x: 1\nspec: *b\n', place);
     doc.set(['spec', 'y'], 2);

@@ -62,8 +62,8 @@ function sameKey(before: string, after: string): boolean {
 const cases = [
   {
     name:
-      'pretty-printed JSON (kubernetes/examples guestbook), injection label ' +
-      'on the pod template',
+      'pretty-printed JSON (kubernetes/examples guestbook), ' +
+      'injection label on the pod template',
     file: 'guestbook-deployment.json',
     json: true,
     // Each new entry on a line of its own, at its siblings' indentation, in their `"key":value`
@@ -166,24 +166,21 @@ test('flow shapes: a comment after the last entry stays on its line', (t) => {
   t.is(edited('{\n  "a": 1, # one\n}\n', ['b'], 2), '{\n  "a": 1, # one\n  "b": 2,\n}\n');
 });
 
-test(
-  'flow shapes: the closing bracket on the last entry’s line, CRLF, an ' + 'empty collection',
-  (t) => {
-    t.is(
-      edited('{\n  "a": {\n    "b": 1}}\n', ['a', 'c'], [1]),
-      '{\n  "a": {\n    "b": 1,\n    "c": [\n      1\n    ]}}\n',
-    );
-    t.is(
-      edited('{\r\n  "a": 1\r\n}\r\n', ['b'], { c: 'd' }),
-      '{\r\n  "a": 1,\r\n  "b": {\r\n    "c": "d"\r\n  }\r\n}\r\n',
-    );
-    t.is(edited('{"a": {}, "b": 1}\n', ['a', 'k'], 'v'), '{"a": {"k": "v"}, "b": 1}\n');
-  },
-);
+test('flow shapes: the closing bracket on the last entry’s line, CRLF, an empty collection', (t) => {
+  t.is(
+    edited('{\n  "a": {\n    "b": 1}}\n', ['a', 'c'], [1]),
+    '{\n  "a": {\n    "b": 1,\n    "c": [\n      1\n    ]}}\n',
+  );
+  t.is(
+    edited('{\r\n  "a": 1\r\n}\r\n', ['b'], { c: 'd' }),
+    '{\r\n  "a": 1,\r\n  "b": {\r\n    "c": "d"\r\n  }\r\n}\r\n',
+  );
+  t.is(edited('{"a": {}, "b": 1}\n', ['a', 'k'], 'v'), '{"a": {"k": "v"}, "b": 1}\n');
+});
 
 test(
-  'flow shapes: a changed scalar keeps its quoting; a plain one that ' +
-    'would end the entry is quoted',
+  'flow shapes: a changed scalar keeps its quoting; ' +
+    'a plain one that would end the entry is quoted',
   (t) => {
     t.is(edited('{"a": "x", "b": 1}\n', ['a'], 'y'), '{"a": "y", "b": 1}\n');
     t.is(edited('m: {a: x, b: 1}\n', ['m', 'a'], 'y, z'), 'm: {a: "y, z", b: 1}\n');

@@ -101,44 +101,40 @@ function editArb(text: string): fc.Arbitrary<Array<{ path: FieldPath; value: unk
   return fc.array(one, { minLength: 1, maxLength: 5 });
 }
 
-test(
-  'real edits of every corpus workload: when the local check accepts, a ' + 'full parse agrees',
-  (t) => {
-    let accepted = 0;
-    let tried = 0;
-    for (const workload of WORKLOADS) {
-      const doc = parse(workload.text);
-      const data = toData(doc);
-      fc.assert(
-        fc.property(editArb(workload.text), (sets) => {
-          const edits = planSplices(workload.text, doc, sets);
-          if (!edits) return true;
-          const spliced = applySplices(workload.text, edits);
-          const expected = sets.reduce<unknown>((d, s) => setAt(d, s.path, s.value), data);
-          const setPaths = sets.map((set) => dataPathOf(expected, set.path)!);
-          tried++;
-          if (!checkEditsLocally(workload.text, doc, edits, spliced, expected, setPaths))
-            return true;
-          accepted++;
-          if (!isDeepStrictEqual(fullRead(spliced), expected)) {
-            throw new Error(
-              `${workload.name}: the local check accepted ${JSON.stringify(sets)} ` +
-                `but a full parse reads otherwise`,
-            );
-          }
-          return true;
-        }),
-        { numRuns: 12, seed: 9 },
-      );
-    }
-    t.log(`${WORKLOADS.length} workloads, ${accepted} of ${tried} edit sets checked locally`);
-    t.true(WORKLOADS.length > 20);
-    t.true(
-      accepted > tried * 0.6,
-      `the local check should take most real edits (took ${accepted} of ${tried})`,
+test('real edits of every corpus workload: when the local check accepts, a full parse agrees', (t) => {
+  let accepted = 0;
+  let tried = 0;
+  for (const workload of WORKLOADS) {
+    const doc = parse(workload.text);
+    const data = toData(doc);
+    fc.assert(
+      fc.property(editArb(workload.text), (sets) => {
+        const edits = planSplices(workload.text, doc, sets);
+        if (!edits) return true;
+        const spliced = applySplices(workload.text, edits);
+        const expected = sets.reduce<unknown>((d, s) => setAt(d, s.path, s.value), data);
+        const setPaths = sets.map((set) => dataPathOf(expected, set.path)!);
+        tried++;
+        if (!checkEditsLocally(workload.text, doc, edits, spliced, expected, setPaths)) return true;
+        accepted++;
+        if (!isDeepStrictEqual(fullRead(spliced), expected)) {
+          throw new Error(
+            `${workload.name}: the local check accepted ${JSON.stringify(sets)} but a full ` +
+              `parse reads otherwise`,
+          );
+        }
+        return true;
+      }),
+      { numRuns: 12, seed: 9 },
     );
-  },
-);
+  }
+  t.log(`${WORKLOADS.length} workloads, ${accepted} of ${tried} edit sets checked locally`);
+  t.true(WORKLOADS.length > 20);
+  t.true(
+    accepted > tried * 0.6,
+    `the local check should take most real edits (took ${accepted} of ${tried})`,
+  );
+});
 
 // ---------------------------------------------------------------------------------------------
 // Random text in place of an entry or item
@@ -255,8 +251,8 @@ const LINES = [
 const lineArb = fc.tuple(fc.constantFrom(...LINES), fc.integer({ min: -4, max: 8 }));
 
 test(
-  'random text in place of an entry or item: when the local check ' +
-    'accepts, a full parse agrees',
+  'random text in place of an entry or item: when the local check accepts, ' +
+    'a full parse agrees',
   (t) => {
     let accepted = 0;
     let runs = 0;
@@ -303,8 +299,8 @@ test(
 );
 
 test(
-  'random text inserted anywhere in an entry or item: when the local ' +
-    'check accepts, a full parse agrees',
+  'random text inserted anywhere in an entry or item: when the local check accepts, ' +
+    'a full parse agrees',
   (t) => {
     let accepted = 0;
     const cases = [...DOCUMENTS, ...REAL].map((source) => {
@@ -389,8 +385,8 @@ function claimFor(
 }
 
 test(
-  'the check refuses what it cannot vouch for: anchors, merge keys, ' +
-    'directives, flow roots, lines that leave the region',
+  'the check refuses what it cannot vouch for: anchors, merge keys, directives, flow roots, ' +
+    'lines that leave the region',
   (t) => {
     const check = (source: string, path: FieldPath, value: unknown): boolean => {
       const doc = parse(source);

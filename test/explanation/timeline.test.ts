@@ -43,8 +43,8 @@ const at = (t: Timeline, actor: string, starts: string) =>
   t.events.find((e) => e.actor === actor && e.text.startsWith(starts))?.at;
 
 test(
-  'gateway as the chart writes it: Envoy killed after ' +
-    'terminationDrainDuration, the NLB still sends',
+  'gateway as the chart writes it: Envoy killed after terminationDrainDuration, ' +
+    'the NLB still sends',
   (t) => {
     const timeline = gatewayTimeline(
       { proxy: 'istio-proxy', grace: v(30), preStop: NO_HOOK, istio: istio() },
@@ -61,8 +61,8 @@ test(
 );
 
 test(
-  'gateway in env mode (the seed thread): serves through W, exits at ' +
-    'zero connections, before G',
+  'gateway in env mode (the seed thread): serves through W, exits at zero connections, ' +
+    'before G',
   (t) => {
     const timeline = gatewayTimeline(
       {
@@ -110,8 +110,8 @@ test('gateway: exit-on-zero with a minimum drain below W may exit at a quiet mom
 });
 
 test(
-  'gateway in sleep mode: SIGTERM after the sleep, then ' +
-    'terminationDrainDuration shorter than R cuts requests',
+  'gateway in sleep mode: SIGTERM after the sleep, ' +
+    'then terminationDrainDuration shorter than R cuts requests',
   (t) => {
     const timeline = gatewayTimeline(
       { proxy: 'istio-proxy', grace: v(200), preStop: sleep(180), istio: istio() },
@@ -148,8 +148,8 @@ test('a preStop sleep action longer than the grace period: the API server reject
 });
 
 test(
-  'a hook of unknown length is drawn as the model assumes it (W), with ' +
-    'the risk that it is shorter',
+  'a hook of unknown length is drawn as the model assumes it (W), ' +
+    'with the risk that it is shorter',
   (t) => {
     const timeline = appTimeline(
       {
@@ -176,8 +176,8 @@ const IN_CLUSTER: Traffic = {
 };
 
 test(
-  'app with a classic Istio sidecar as written: refused until W, proxy ' +
-    'gone while the app serves',
+  'app with a classic Istio sidecar as written: refused until W, ' +
+    'proxy gone while the app serves',
   (t) => {
     const timeline = appTimeline(
       {
@@ -195,8 +195,8 @@ test(
 );
 
 test(
-  'app patched for exit-on-zero: preStop S = W, the proxy stays until ' +
-    'the app has no connection',
+  'app patched for exit-on-zero: preStop S = W, ' +
+    'the proxy stays until the app has no connection',
   (t) => {
     const timeline = appTimeline(
       {
@@ -248,8 +248,8 @@ test('app with a native Istio sidecar: stopped after the app', (t) => {
 });
 
 test(
-  'app behind a long drain window: a classic Envoy closes the inbound ' +
-    'listeners at drainDuration; a native one never does',
+  'app behind a long drain window: ' +
+    'a classic Envoy closes the inbound listeners at drainDuration; a native one never does',
   (t) => {
     const classic = appTimeline(
       {
@@ -311,8 +311,8 @@ test('app with Linkerd: no wait means the proxy goes at once; the wait S + R kee
 });
 
 test(
-  'load balancer deregistration delay shorter than the drain cuts ' +
-    'connections; longer, without termination, is a risk',
+  'load balancer deregistration delay shorter than the drain cuts connections; longer, ' +
+    'without termination, is a risk',
   (t) => {
     const state = {
       proxy: 'istio-proxy',
@@ -376,8 +376,8 @@ test('Job: a classic sidecar never stops; native or a quit call lets the pod com
 });
 
 test(
-  'Job on Istio: quitquitquit exits at once from 1.26; before, the pod ' +
-    'completes after the drain (istio/istio#55424)',
+  'Job on Istio: quitquitquit exits at once from 1.26; before, ' +
+    'the pod completes after the drain (istio/istio#55424)',
   (t) => {
     const quit = ['http://127.0.0.1:15020/quitquitquit'];
     const drain = { exitOnZero: false, minimumDrainSeconds: 5, terminationDrainSeconds: 5 };
@@ -408,8 +408,8 @@ test(
 );
 
 test(
-  'Job wrapper: with neither curl nor wget the proxy is never asked; an ' +
-    'unknown image is a risk, not a plain ✓',
+  'Job wrapper: with neither curl nor wget the proxy is never asked; ' +
+    'an unknown image is a risk, not a plain ✓',
   (t) => {
     const proxies = [{ mesh: 'istio' as const, name: 'istio-proxy', kind: v('classic' as const) }];
     const job = (client: 'curl' | 'none' | 'unknown') =>

@@ -89,9 +89,8 @@ export function expectedOutput(goldenCase: GoldenCase, actual: string): string {
   const output = applyGoldenDiff(goldenCase.input, readFileSync(path, 'utf8'));
   if (output === undefined)
     throw new Error(
-      `${relative(ROOT, path)} does not apply to ${goldenCase.inputName}: ` +
-        `the input changed; run npm run golden:update:stream and review the ` +
-        `diff`,
+      `${relative(ROOT, path)} does not apply to ${goldenCase.inputName}: the input changed; ` +
+        `run npm run golden:update:stream and review the diff`,
     );
   return output;
 }

@@ -23,8 +23,8 @@ test('fn/, test/ and scripts/ import only packages package.json declares', (t) =
 });
 
 test(
-  'the check finds undeclared packages, a devDependency in fn/, dynamic ' +
-    'imports and requires, and skips comments',
+  'the check finds undeclared packages, a devDependency in fn/, ' +
+    'dynamic imports and requires, and skips comments',
   (t) => {
     const root = mkdtempSync(join(tmpdir(), 'kg-deps-'));
     t.teardown(() => rmSync(root, { recursive: true, force: true }));

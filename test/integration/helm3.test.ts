@@ -35,8 +35,8 @@ const bin = binDirWithKubeGraceful(home);
 const template = ['template', 'demo', DEMO_CHART];
 
 test(
-  'helm 3 template --post-renderer PATH patches the gateway; ConfigMap ' +
-    'and Service byte-identical; the hook Job is never post-rendered',
+  'helm 3 template --post-renderer PATH patches the gateway; ' +
+    'ConfigMap and Service byte-identical; the hook Job is never post-rendered',
   async (t) => {
     const [before, after] = await Promise.all([
       runOk(t, helm, template, { env }),
@@ -173,8 +173,8 @@ test('an error finding (exit 1, nothing on stdout) fails helm 3 with the finding
 });
 
 test(
-  'helm 3 --output-dir sends the post-renderer nothing: we answer ' +
-    'nothing, exit 0, and the files are NOT post-rendered',
+  'helm 3 --output-dir sends the post-renderer nothing: we answer nothing, exit 0, ' +
+    'and the files are NOT post-rendered',
   async (t) => {
     const out = join(tempDir('helm3-outdir'), 'out');
     await runOk(t, helm, [...template, '--post-renderer', cliPath(), '--output-dir', out], { env });
@@ -187,30 +187,27 @@ test(
   },
 );
 
-test(
-  'helm 3 tolerates our Helm 4 plugin in the same HELM_DATA_HOME (a ' + 'warning on every command)',
-  async (t) => {
-    const shared = tempDir('helm3-shared');
-    const sharedEnv = helmEnv(shared);
-    await runOk(t, helm, [...template], { env: sharedEnv });
-    mkdirSync(join(sharedEnv['HELM_DATA_HOME']!, 'plugins'), { recursive: true });
-    symlinkSync(
-      join(ROOT, 'renderer'),
-      join(sharedEnv['HELM_DATA_HOME']!, 'plugins', 'kube-graceful'),
-    );
-    const result = await run(helm, [...template, '--post-renderer', cliPath()], { env: sharedEnv });
-    t.is(result.status, 0, result.stderr);
-    t.regex(
-      result.stderr,
-      /failed to load plugins: .*kube-graceful\/plugin\.yaml.*unknown field "apiVersion"/,
-    );
-    assertGatewayPatched(
-      t,
-      doc(t, splitDocs(result.stdout), 'Deployment', 'demo-gateway').object,
-      'helm 3 with the Helm 4 plugin installed',
-    );
-  },
-);
+test('helm 3 tolerates our Helm 4 plugin in the same HELM_DATA_HOME (a warning on every command)', async (t) => {
+  const shared = tempDir('helm3-shared');
+  const sharedEnv = helmEnv(shared);
+  await runOk(t, helm, [...template], { env: sharedEnv });
+  mkdirSync(join(sharedEnv['HELM_DATA_HOME']!, 'plugins'), { recursive: true });
+  symlinkSync(
+    join(ROOT, 'renderer'),
+    join(sharedEnv['HELM_DATA_HOME']!, 'plugins', 'kube-graceful'),
+  );
+  const result = await run(helm, [...template, '--post-renderer', cliPath()], { env: sharedEnv });
+  t.is(result.status, 0, result.stderr);
+  t.regex(
+    result.stderr,
+    /failed to load plugins: .*kube-graceful\/plugin\.yaml.*unknown field "apiVersion"/,
+  );
+  assertGatewayPatched(
+    t,
+    doc(t, splitDocs(result.stdout), 'Deployment', 'demo-gateway').object,
+    'helm 3 with the Helm 4 plugin installed',
+  );
+});
 
 test('helm 3 install --dry-run --post-renderer against a stand-in API server', async (t) => {
   const server = await startApiServer(home);

@@ -75,8 +75,8 @@ test.before(async () => {
 });
 
 test(
-  'helm 4 plugin install renderer/ lists kube-graceful as a ' +
-    'postrenderer/v1 plugin (a symlink to the folder)',
+  'helm 4 plugin install renderer/ lists kube-graceful as a postrenderer/v1 plugin (a ' +
+    'symlink to the folder)',
   async (t) => {
     const list = await runOk(t, helm, ['plugin', 'list'], { env });
     t.regex(
@@ -90,8 +90,8 @@ test(
 );
 
 test(
-  'helm 4 template --post-renderer kube-graceful patches the gateway AND ' +
-    'the hook Job; everything else byte-identical',
+  'helm 4 template --post-renderer kube-graceful patches the gateway AND the hook Job; ' +
+    'everything else byte-identical',
   async (t) => {
     const [baseline, after, plain] = await Promise.all([
       runOk(t, helm, [...template, '--post-renderer', 'passthrough'], { env }),
@@ -138,9 +138,8 @@ test(
 );
 
 test(
-  'helm 4 sends each document with ' +
-    'postrenderer.helm.sh/postrender-filename; we keep it (dropping it ' +
-    'loses the file names)',
+  'helm 4 sends each document with postrenderer.helm.sh/postrender-filename; ' +
+    'we keep it (dropping it loses the file names)',
   async (t) => {
     await runOk(t, helm, [...template, '--post-renderer', 'record'], { env });
     const sent = readFileSync(recorded, 'utf8');
@@ -169,8 +168,8 @@ test(
 );
 
 test(
-  'helm 4 finds the plugin through HELM_PLUGINS (a folder of plugin ' +
-    'folders, or the package root) and from the npm package',
+  'helm 4 finds the plugin through HELM_PLUGINS (a folder of plugin folders, ' +
+    'or the package root) and from the npm package',
   async (t) => {
     const folder = join(home, 'plugins-folder');
     mkdirSync(folder, { recursive: true });
@@ -215,8 +214,8 @@ test(
 );
 
 test(
-  'our exit 2 fails helm 4, which never shows our stderr: the message is ' +
-    'in the log file (env var or --log-file)',
+  'our exit 2 fails helm 4, which never shows our stderr: ' +
+    'the message is in the log file (env var or --log-file)',
   async (t) => {
     const logs = tempDir('helm4-logs');
     const envLog = join(logs, 'env.log');
@@ -300,50 +299,44 @@ test('an error finding fails helm 4; the finding is in the log file', async (t) 
   t.regex(readFileSync(log, 'utf8'), /error: BAD_ANNOTATION Deployment demo-gateway/);
 });
 
-test(
-  'helm 4 install --dry-run through the plugin needs no API server; ' + 'hooks are post-rendered',
-  async (t) => {
-    // A kubeconfig pointing at a closed port: Helm 4's client dry run must not call it.
-    const dir = tempDir('helm4-noserver');
-    const kubeconfig = join(dir, 'kubeconfig');
-    writeFileSync(kubeconfig, kubeconfigFor('http://127.0.0.1:9'));
+test('helm 4 install --dry-run through the plugin needs no API server; hooks are post-rendered', async (t) => {
+  // A kubeconfig pointing at a closed port: Helm 4's client dry run must not call it.
+  const dir = tempDir('helm4-noserver');
+  const kubeconfig = join(dir, 'kubeconfig');
+  writeFileSync(kubeconfig, kubeconfigFor('http://127.0.0.1:9'));
+  const stdout = await runOk(
+    t,
+    helm,
+    ['install', 'demo', DEMO_CHART, '--dry-run', '--post-renderer', 'kube-graceful'],
+    { env: { ...env, KUBECONFIG: kubeconfig } },
+  );
+  assertInstallOutput(t, stdout, 'helm 4 install --dry-run');
+});
+
+test('helm 4 install --dry-run=server through the plugin, against a stand-in API server', async (t) => {
+  const server = await startApiServer(tempDir('helm4-server'));
+  try {
     const stdout = await runOk(
       t,
       helm,
-      ['install', 'demo', DEMO_CHART, '--dry-run', '--post-renderer', 'kube-graceful'],
-      { env: { ...env, KUBECONFIG: kubeconfig } },
+      ['install', 'demo', DEMO_CHART, '--dry-run=server', '--post-renderer', 'kube-graceful'],
+      { env: { ...env, KUBECONFIG: server.kubeconfig } },
     );
-    assertInstallOutput(t, stdout, 'helm 4 install --dry-run');
-  },
-);
-
-test(
-  'helm 4 install --dry-run=server through the plugin, against a ' + 'stand-in API server',
-  async (t) => {
-    const server = await startApiServer(tempDir('helm4-server'));
-    try {
-      const stdout = await runOk(
-        t,
-        helm,
-        ['install', 'demo', DEMO_CHART, '--dry-run=server', '--post-renderer', 'kube-graceful'],
-        { env: { ...env, KUBECONFIG: server.kubeconfig } },
-      );
-      for (const call of [
-        'GET /version',
-        'GET /api',
-        'GET /apis',
-        'GET /apis/apps/v1',
-        'GET /openapi/v2',
-        'GET /apis/apps/v1/namespaces/default/deployments/demo-gateway',
-      ]) {
-        t.true(server.requests.includes(call), `${call} in ${server.requests.join(', ')}`);
-      }
-      assertInstallOutput(t, stdout, 'helm 4 install --dry-run=server');
-    } finally {
-      await server.close();
+    for (const call of [
+      'GET /version',
+      'GET /api',
+      'GET /apis',
+      'GET /apis/apps/v1',
+      'GET /openapi/v2',
+      'GET /apis/apps/v1/namespaces/default/deployments/demo-gateway',
+    ]) {
+      t.true(server.requests.includes(call), `${call} in ${server.requests.join(', ')}`);
     }
-  },
-);
+    assertInstallOutput(t, stdout, 'helm 4 install --dry-run=server');
+  } finally {
+    await server.close();
+  }
+});
 
 /** `helm install --dry-run` prints HOOKS: then MANIFEST:; both must carry our changes. */
 function assertInstallOutput(

@@ -51,35 +51,29 @@ function files(dir: string): Record<string, string> {
   return Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
 }
 
-test(
-  'kpt fn eval - --exec kube-graceful -o unwrap: stdin to stdout, as ' + 'kube-graceful alone',
-  async (t) => {
-    const [out, direct] = await Promise.all([
-      runOk(t, kpt, ['fn', 'eval', '-', '--exec', cliPath(), '-o', 'unwrap'], { input: rendered }),
-      runCliAsync([], rendered),
-    ]);
-    const a = splitDocs(out);
-    assertGatewayPatched(t, doc(t, a, 'Deployment', 'demo-gateway').object, 'kpt fn eval -');
-    assertJobNative(t, doc(t, a, 'Job', 'demo-migrate').object, 'kpt fn eval -');
-    const d = splitDocs(direct.stdout);
-    for (const [kind, name] of [
-      ['Deployment', 'demo-gateway'],
-      ['Job', 'demo-migrate'],
-      ['ConfigMap', 'demo-settings'],
-      ['Service', 'demo-gateway'],
-    ] as const) {
-      t.deepEqual(doc(t, a, kind, name).object, doc(t, d, kind, name).object, `${kind} ${name}`);
-    }
-    t.true(
-      out.includes('# Source: graceful-demo/templates/deployment.yaml'),
-      'comments survive kpt',
-    );
-  },
-);
+test('kpt fn eval - --exec kube-graceful -o unwrap: stdin to stdout, as kube-graceful alone', async (t) => {
+  const [out, direct] = await Promise.all([
+    runOk(t, kpt, ['fn', 'eval', '-', '--exec', cliPath(), '-o', 'unwrap'], { input: rendered }),
+    runCliAsync([], rendered),
+  ]);
+  const a = splitDocs(out);
+  assertGatewayPatched(t, doc(t, a, 'Deployment', 'demo-gateway').object, 'kpt fn eval -');
+  assertJobNative(t, doc(t, a, 'Job', 'demo-migrate').object, 'kpt fn eval -');
+  const d = splitDocs(direct.stdout);
+  for (const [kind, name] of [
+    ['Deployment', 'demo-gateway'],
+    ['Job', 'demo-migrate'],
+    ['ConfigMap', 'demo-settings'],
+    ['Service', 'demo-gateway'],
+  ] as const) {
+    t.deepEqual(doc(t, a, kind, name).object, doc(t, d, kind, name).object, `${kind} ${name}`);
+  }
+  t.true(out.includes('# Source: graceful-demo/templates/deployment.yaml'), 'comments survive kpt');
+});
 
 test(
-  'kpt fn eval DIR --exec … -- key=value edits the package in place: ' +
-    'names, comments and untouched files kept',
+  'kpt fn eval DIR --exec … -- key=value edits the package in place: names, ' +
+    'comments and untouched files kept',
   async (t) => {
     const [byKeys, byFlags] = [packageCopy('keys'), packageCopy('flags')];
     const before = files(packageDir);
@@ -128,8 +122,8 @@ test(
 );
 
 test(
-  'kpt fn render --allow-exec runs the Kptfile mutator; a relative exec ' +
-    'path is resolved from the current directory',
+  'kpt fn render --allow-exec runs the Kptfile mutator; ' +
+    'a relative exec path is resolved from the current directory',
   async (t) => {
     const root = tempDir('kpt-render');
     binDirWithKubeGraceful(root); // root/bin/kube-graceful
@@ -204,8 +198,8 @@ function podmanEnv(name: string) {
 }
 
 test(
-  'kpt fn eval --image runs the image with podman run --network none ' +
-    '--user nobody (full image name: kpt rewrites bare ones)',
+  'kpt fn eval --image runs the image with podman run --network none --user nobody (full ' +
+    'image name: kpt rewrites bare ones)',
   async (t) => {
     const image = await builtImage();
     const { podman, env } = podmanEnv('eval-image');
@@ -278,9 +272,8 @@ test(
 );
 
 test(
-  'kpt fn render with an image pipeline: the Kptfile configMap reaches ' +
-    "the container; a bad config fails with kpt's error result and the " +
-    'package unchanged',
+  'kpt fn render with an image pipeline: the Kptfile configMap reaches the container; ' +
+    "a bad config fails with kpt's error result and the package unchanged",
   async (t) => {
     const image = await builtImage();
     const { podman, env } = podmanEnv('render-image');
@@ -351,8 +344,8 @@ test(
 );
 
 test(
-  'an error finding: kpt exits non-zero, writes our error result, and ' +
-    'leaves the package unchanged',
+  'an error finding: kpt exits non-zero, writes our error result, ' +
+    'and leaves the package unchanged',
   async (t) => {
     const pkg = packageCopy('error');
     writeFileSync(

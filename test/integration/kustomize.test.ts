@@ -74,8 +74,8 @@ function kustomizations(
 }
 
 test(
-  'kubectl kustomize --enable-alpha-plugins runs the image with docker ' +
-    'run --network none --user nobody and patches the gateway chart',
+  'kubectl kustomize --enable-alpha-plugins runs the image with docker run --network none ' +
+    '--user nobody and patches the gateway chart',
   async (t) => {
     const image = await builtImage();
     const { docker, env } = dockerEnv();
@@ -131,8 +131,8 @@ test(
 );
 
 test(
-  'a bad config: kubectl kustomize fails with our message from the ' +
-    'container and prints nothing',
+  'a bad config: kubectl kustomize fails with our message from the container and prints ' +
+    'nothing',
   async (t) => {
     const image = await builtImage();
     const { docker, env } = dockerEnv();
@@ -150,8 +150,8 @@ test(
 );
 
 test(
-  'kubectl kustomize silently skips the exec form: exit 0 and nothing ' +
-    'changed (use the container form or standalone kustomize)',
+  'kubectl kustomize silently skips the exec form: ' +
+    'exit 0 and nothing changed (use the container form or standalone kustomize)',
   async (t) => {
     const { docker, env } = dockerEnv();
     const [before, skipped] = await Promise.all([

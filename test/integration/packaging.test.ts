@@ -16,8 +16,8 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
 };
 
 test(
-  'renderer/plugin.yaml is the minimal Helm 4 post-renderer plugin ' +
-    '(unknown keys make Helm skip it)',
+  'renderer/plugin.yaml is the minimal Helm 4 post-renderer plugin (unknown keys make Helm ' +
+    'skip it)',
   (t) => {
     const plugin = parse(readFileSync(join(ROOT, 'renderer', 'plugin.yaml'), 'utf8')) as Record<
       string,
@@ -36,67 +36,58 @@ test(
   },
 );
 
-test(
-  'the build puts the same launcher, bundle and code cache in dist/ and ' + 'in the plugin folder',
-  (t) => {
-    const files = readdirSync(join(ROOT, 'dist')).sort();
-    t.deepEqual(
-      readdirSync(join(ROOT, 'renderer', 'dist')).sort(),
-      files,
-      'renderer/dist/ = dist/ (run npm run build)',
-    );
-    for (const file of files)
-      t.true(
-        readFileSync(join(ROOT, 'renderer', 'dist', file)).equals(
-          readFileSync(join(ROOT, 'dist', file)),
-        ),
-        file,
-      );
+test('the build puts the same launcher, bundle and code cache in dist/ and in the plugin folder', (t) => {
+  const files = readdirSync(join(ROOT, 'dist')).sort();
+  t.deepEqual(
+    readdirSync(join(ROOT, 'renderer', 'dist')).sort(),
+    files,
+    'renderer/dist/ = dist/ (run npm run build)',
+  );
+  for (const file of files)
     t.true(
-      files.some((f) => f.endsWith('.cjs')) &&
-        files.some((f) => f.endsWith('.v8cache')) &&
-        files.includes('package.json'),
-      files.join(' '),
+      readFileSync(join(ROOT, 'renderer', 'dist', file)).equals(
+        readFileSync(join(ROOT, 'dist', file)),
+      ),
+      file,
     );
-    t.true((statSync(cliPath()).mode & 0o111) !== 0, 'dist/cli.js is executable');
-    t.is(pkg.bin['kube-graceful'], 'dist/cli.js');
-  },
-);
+  t.true(
+    files.some((f) => f.endsWith('.cjs')) &&
+      files.some((f) => f.endsWith('.v8cache')) &&
+      files.includes('package.json'),
+    files.join(' '),
+  );
+  t.true((statSync(cliPath()).mode & 0o111) !== 0, 'dist/cli.js is executable');
+  t.is(pkg.bin['kube-graceful'], 'dist/cli.js');
+});
+
+test('the npm package holds the CLI, the plugin folder with its bundle, and no tests', async (t) => {
+  const out = await runOk(
+    t,
+    'npm',
+    ['pack', '--dry-run', '--json', '--ignore-scripts', '--loglevel=error'],
+    { cwd: ROOT },
+  );
+  const files = (
+    (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]?.files ?? []
+  ).map((f) => f.path);
+  const built = readdirSync(join(ROOT, 'dist')).flatMap((f) => [`dist/${f}`, `renderer/dist/${f}`]);
+  for (const file of [
+    ...built,
+    'renderer/plugin.yaml',
+    'renderer/README.md',
+    'README.md',
+    'package.json',
+  ])
+    t.true(files.includes(file), file);
+  t.false(
+    files.some((f) => f.startsWith('test/') || f.startsWith('.cache/')),
+    files.filter((f) => f.startsWith('test/')).join(', '),
+  );
+});
 
 test(
-  'the npm package holds the CLI, the plugin folder with its bundle, and ' + 'no tests',
-  async (t) => {
-    const out = await runOk(
-      t,
-      'npm',
-      ['pack', '--dry-run', '--json', '--ignore-scripts', '--loglevel=error'],
-      { cwd: ROOT },
-    );
-    const files = (
-      (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]?.files ?? []
-    ).map((f) => f.path);
-    const built = readdirSync(join(ROOT, 'dist')).flatMap((f) => [
-      `dist/${f}`,
-      `renderer/dist/${f}`,
-    ]);
-    for (const file of [
-      ...built,
-      'renderer/plugin.yaml',
-      'renderer/README.md',
-      'README.md',
-      'package.json',
-    ])
-      t.true(files.includes(file), file);
-    t.false(
-      files.some((f) => f.startsWith('test/') || f.startsWith('.cache/')),
-      files.filter((f) => f.startsWith('test/')).join(', '),
-    );
-  },
-);
-
-test(
-  'Dockerfile: by default distroless Node.js 20 (no shell), a non-root ' +
-    'user, the bundled KRM function as entrypoint',
+  'Dockerfile: by default distroless Node.js 20 (no shell), a non-root user, ' +
+    'the bundled KRM function as entrypoint',
   (t) => {
     const text = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
     t.regex(text, /^ARG BASE=gcr\.io\/distroless\/nodejs20-debian\d+:nonroot$/m);
@@ -143,9 +134,8 @@ function podmanRun(
 }
 
 test(
-  'the image of this tree: non-root, dist/ as built, a code cache V8 ' +
-    'takes, and a KRM function run as nobody without network, shell or ' +
-    'writable files',
+  'the image of this tree: non-root, dist/ as built, a code cache V8 takes, ' +
+    'and a KRM function run as nobody without network, shell or writable files',
   async (t) => {
     const image = await builtImage();
     const config = imageConfig(image);
@@ -205,36 +195,33 @@ test(
   },
 );
 
-test(
-  'Dockerfile: everything the build stage copies exists and is not ' + 'excluded by .dockerignore',
-  (t) => {
-    const text = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
-    const patterns = readFileSync(join(ROOT, '.dockerignore'), 'utf8')
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l && !l.startsWith('#'));
-    // The build stage's files come from the repository; the `prebuilt` target's dist/ from a context
-    // holding only dist/ (scripts/image/build.sh).
-    const buildStage = /^FROM \S+ AS build$([\s\S]*?)^FROM /m.exec(text)?.[1] ?? '';
-    const sources = [...buildStage.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) =>
-      m[1]!.split(/\s+/),
-    );
-    t.true(sources.length >= 4, sources.join(' '));
-    for (const source of sources) {
-      t.true(existsSync(join(ROOT, source)), `${source} exists`);
-      t.false(dockerIgnores(patterns, source), `${source} is not excluded by .dockerignore`);
-    }
-    // The build's training run reads these (scripts/build.mjs): the image build needs them too.
-    const training = [
-      .../TRAINING = \[([^\]]*)\]/
-        .exec(readFileSync(join(ROOT, 'scripts', 'build.mjs'), 'utf8'))![1]!
-        .matchAll(/'([^']+)'/g),
-    ].map((m) => m[1]!);
-    t.true(training.length >= 1);
-    for (const file of training)
-      t.true(sources.includes(file), `the Dockerfile copies the training stream ${file}`);
-  },
-);
+test('Dockerfile: everything the build stage copies exists and is not excluded by .dockerignore', (t) => {
+  const text = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+  const patterns = readFileSync(join(ROOT, '.dockerignore'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  // The build stage's files come from the repository; the `prebuilt` target's dist/ from a context
+  // holding only dist/ (scripts/image/build.sh).
+  const buildStage = /^FROM \S+ AS build$([\s\S]*?)^FROM /m.exec(text)?.[1] ?? '';
+  const sources = [...buildStage.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) =>
+    m[1]!.split(/\s+/),
+  );
+  t.true(sources.length >= 4, sources.join(' '));
+  for (const source of sources) {
+    t.true(existsSync(join(ROOT, source)), `${source} exists`);
+    t.false(dockerIgnores(patterns, source), `${source} is not excluded by .dockerignore`);
+  }
+  // The build's training run reads these (scripts/build.mjs): the image build needs them too.
+  const training = [
+    .../TRAINING = \[([^\]]*)\]/
+      .exec(readFileSync(join(ROOT, 'scripts', 'build.mjs'), 'utf8'))![1]!
+      .matchAll(/'([^']+)'/g),
+  ].map((m) => m[1]!);
+  t.true(training.length >= 1);
+  for (const file of training)
+    t.true(sources.includes(file), `the Dockerfile copies the training stream ${file}`);
+});
 
 /** Whether Docker leaves `source` out of the context: the last pattern naming it or a folder of it
  * decides (`!` puts back). */

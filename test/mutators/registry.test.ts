@@ -58,8 +58,8 @@ for (const mutator of MUTATORS) {
   });
 
   test(
-    `${mutator.id}: a golden case shows it changing a real input, and ` +
-      `every code it emits there is declared`,
+    `${mutator.id}: a golden case shows it changing a real input, ` +
+      `and every code it emits there is declared`,
     (t) => {
       const changed = runs.filter((run) =>
         run.result.changes.some((c) => c.mutator === mutator.id),

@@ -41,8 +41,8 @@ const env = (r: TransformResult, name: string) =>
     ?.env?.find((e) => e.name === name)?.value;
 
 test(
-  'istioctl kube-inject, classic: exit-on-zero as istio-proxy env, no ' +
-    'annotation that only injection reads',
+  'istioctl kube-inject, classic: exit-on-zero as istio-proxy env, ' +
+    'no annotation that only injection reads',
   (t) => {
     const r = run('istio-1.28.10-hello-old-version.yaml.injected');
     t.deepEqual(changed(r), [
@@ -59,8 +59,8 @@ test(
 );
 
 test(
-  'istioctl kube-inject, classic, termination drain behind a long ' +
-    'window: durations go into PROXY_CONFIG',
+  'istioctl kube-inject, classic, termination drain behind a long window: ' +
+    'durations go into PROXY_CONFIG',
   (t) => {
     const r = transform(fixture('istio-1.28.10-hello-old-version.yaml.injected'), {
       flags: { namespace: 'default', 'drain-window': '120' },
@@ -94,8 +94,8 @@ test('istioctl kube-inject, native: recognised, nothing to set on the proxy', (t
 });
 
 test(
-  'istioctl kube-inject Job, classic: wrapped, never a native annotation ' +
-    'injection would have read',
+  'istioctl kube-inject Job, classic: wrapped, ' +
+    'never a native annotation injection would have read',
   (t) => {
     const r = run('istio-1.28.10-job-old-version.yaml.injected', { 'job-mode': 'native' });
     t.deepEqual(changed(r), ['spec.template.spec.containers[name=pi].command']);
@@ -108,8 +108,8 @@ test(
 );
 
 test(
-  'linkerd inject --manual, classic: the wait is a preStop sleep on ' +
-    'linkerd-proxy, as the injector writes it',
+  'linkerd inject --manual, classic: the wait is a preStop sleep on linkerd-proxy, ' +
+    'as the injector writes it',
   (t) => {
     const r = run('linkerd-2.18-inject_emojivoto_deployment.golden.yml');
     t.deepEqual(changed(r), [

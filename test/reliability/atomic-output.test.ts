@@ -65,8 +65,8 @@ function throwingAfter(edits: number, error: () => Error): RegisteredMutator {
 }
 
 test(
-  'in-process: a mutator that throws after editing a document ends the ' +
-    'run with that error, no result',
+  'in-process: a mutator that throws after editing a document ends the run with that error, ' +
+    'no result',
   (t) => {
     for (const input of [STREAM, RESOURCE_LIST]) {
       const crash = t.throws(() =>
@@ -125,8 +125,8 @@ for (const [mode, input] of [
   ['KRM', RESOURCE_LIST],
 ] as const) {
   test(
-    `CLI, ${mode} mode: a mutator crash after one edited document exits 70 ` +
-      `with nothing on stdout`,
+    `CLI, ${mode} mode: a mutator crash after one edited document exits 70 with nothing on ` +
+      `stdout`,
     (t) => {
       const run = runWithThrowingMutator(1, 'crash', input);
       t.is(run.status, 70, run.stderr);
@@ -159,34 +159,31 @@ for (const [mode, input] of [
   });
 }
 
-test(
-  'bundled CLI: whenever a stream run fails, stdout is empty (internal ' + 'errors included)',
-  (t) => {
-    // Inputs that end in each kind of failure: bad YAML, a wrong-typed field, an error finding.
-    // (Internal errors are covered with a throwing mutator above; the two real ones this suite
-    // found, an empty `command:` and `proxyMetadata` as a list, are fixed and have regression tests
-    // in bad-input-corpus.test.ts and injection-safety.test.ts.)
-    const failing: Array<[string[], string]> = [
-      [[], `${deployment('a')}---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: "broken\n`],
-      [
-        [],
-        `${deployment('a').replace('image: nginx:1.27', 'image: nginx:1.27\n        command: "a string"')}`,
-      ],
-      [
-        [],
-        deployment('a').replace(
-          'name: a\nspec',
-          'name: a\n  annotations: {kube-graceful.dev/drain-window: "-5"}\nspec',
-        ),
-      ],
-    ];
-    const statuses: Array<number | null> = [];
-    for (const [args, input] of failing) {
-      const run = runBounded(args, input);
-      statuses.push(run.status);
-      t.not(run.status, 0, `expected a failure: ${input}`);
-      t.is(run.stdout, '', `exit ${run.status}: nothing on stdout`);
-    }
-    t.log(`exit codes: ${statuses.join(', ')}`);
-  },
-);
+test('bundled CLI: whenever a stream run fails, stdout is empty (internal errors included)', (t) => {
+  // Inputs that end in each kind of failure: bad YAML, a wrong-typed field, an error finding.
+  // (Internal errors are covered with a throwing mutator above; the two real ones this suite
+  // found, an empty `command:` and `proxyMetadata` as a list, are fixed and have regression tests
+  // in bad-input-corpus.test.ts and injection-safety.test.ts.)
+  const failing: Array<[string[], string]> = [
+    [[], `${deployment('a')}---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: "broken\n`],
+    [
+      [],
+      `${deployment('a').replace('image: nginx:1.27', 'image: nginx:1.27\n        command: "a string"')}`,
+    ],
+    [
+      [],
+      deployment('a').replace(
+        'name: a\nspec',
+        'name: a\n  annotations: {kube-graceful.dev/drain-window: "-5"}\nspec',
+      ),
+    ],
+  ];
+  const statuses: Array<number | null> = [];
+  for (const [args, input] of failing) {
+    const run = runBounded(args, input);
+    statuses.push(run.status);
+    t.not(run.status, 0, `expected a failure: ${input}`);
+    t.is(run.stdout, '', `exit ${run.status}: nothing on stdout`);
+  }
+  t.log(`exit codes: ${statuses.join(', ')}`);
+});

@@ -582,23 +582,20 @@ for (const c of cases) {
   });
 }
 
-test(
-  'bad input: a ResourceList item without kind, or without items, passes ' + 'through unchanged',
-  (t) => {
-    // Nothing to edit and nothing lost: kube-graceful only edits kinds it knows; an item without a
-    // kind is the API server's (or kpt's) to refuse. Refusing here would fail pipelines on documents
-    // we never touch, and it cannot be told from a resource of a kind we don't know.
-    for (const input of [
-      resourceList('items:\n- apiVersion: v1\n  metadata: {name: x}\n'),
-      resourceList('items:\n'),
-      resourceList(''),
-    ]) {
-      const run = runBounded([], input);
-      t.is(run.status, 0, run.stderr);
-      t.is(run.stdout, input);
-    }
-  },
-);
+test('bad input: a ResourceList item without kind, or without items, passes through unchanged', (t) => {
+  // Nothing to edit and nothing lost: kube-graceful only edits kinds it knows; an item without a
+  // kind is the API server's (or kpt's) to refuse. Refusing here would fail pipelines on documents
+  // we never touch, and it cannot be told from a resource of a kind we don't know.
+  for (const input of [
+    resourceList('items:\n- apiVersion: v1\n  metadata: {name: x}\n'),
+    resourceList('items:\n'),
+    resourceList(''),
+  ]) {
+    const run = runBounded([], input);
+    t.is(run.status, 0, run.stderr);
+    t.is(run.stdout, input);
+  }
+});
 
 test(
   'bad input: a document without kind, or with a number for apiVersion, ' +
@@ -616,8 +613,8 @@ test(
 );
 
 test(
-  'a Job with generateName and many labels is read in linear time ' +
-    '(regression: exponential regex backtracking)',
+  'a Job with generateName and many labels is read in linear time (regression: ' +
+    'exponential regex backtracking)',
   (t) => {
     // resourceHint's `metadata: … name:` pattern could split indentation many ways; with no `name:`
     // under metadata (generateName) 14 labels took 90 s, 16 minutes. Found by fuzz-stream.test.ts.
@@ -651,67 +648,64 @@ const TRUNCATED = [
   'argo-workflows.yaml',
 ];
 
-test(
-  'truncated corpus files: output or a clean input error, never an ' + 'internal one (in-process)',
-  (t) => {
-    t.true(
-      TRUNCATED.every((name) => corpusNames().includes(name)),
-      'the corpus files exist',
-    );
-    fc.assert(
-      fc.property(
-        fc.constantFrom(...TRUNCATED),
-        fc.double({ min: 0, max: 1, noNaN: true }),
-        fc.boolean(),
-        (name, where, parseAll) => {
-          const bytes = Buffer.from(corpus(name));
-          const cut = bytes.subarray(0, Math.floor(bytes.length * where));
-          let text: string;
-          try {
-            text = decodeUtf8(cut, 'stdin');
-          } catch (error) {
-            if (error instanceof KubeGracefulError && error.exitCode === 2) return;
-            throw error;
-          }
-          let output: string;
-          try {
-            output = transform(text, { parseAll }).output;
-          } catch (error) {
-            if (error instanceof KubeGracefulError && error.exitCode === 2) return;
-            throw new Error(
-              `${name} cut at byte ${cut.length}${parseAll ? ' (--all-documents)' : ''}: ${error instanceof KubeGracefulError ? `${error.code}: ${error.message}` : String((error as Error).stack)}`,
-            );
-          }
-          if (parseAll) {
-            // Every document was parsed, so the output is YAML throughout.
-            for (const doc of parseAllDocuments(output.replace(/^\uFEFF/, ''), {
-              version: '1.1',
-            })) {
-              if (doc.errors.length > 0)
-                throw new Error(
-                  `${name} cut at byte ${cut.length}: output is not YAML: ${doc.errors[0]!.message}`,
-                );
-            }
-          } else {
-            const before = splitStream(text).segments;
-            const after = splitStream(output).segments;
-            if (after.length !== before.length)
+test('truncated corpus files: output or a clean input error, never an internal one (in-process)', (t) => {
+  t.true(
+    TRUNCATED.every((name) => corpusNames().includes(name)),
+    'the corpus files exist',
+  );
+  fc.assert(
+    fc.property(
+      fc.constantFrom(...TRUNCATED),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      fc.boolean(),
+      (name, where, parseAll) => {
+        const bytes = Buffer.from(corpus(name));
+        const cut = bytes.subarray(0, Math.floor(bytes.length * where));
+        let text: string;
+        try {
+          text = decodeUtf8(cut, 'stdin');
+        } catch (error) {
+          if (error instanceof KubeGracefulError && error.exitCode === 2) return;
+          throw error;
+        }
+        let output: string;
+        try {
+          output = transform(text, { parseAll }).output;
+        } catch (error) {
+          if (error instanceof KubeGracefulError && error.exitCode === 2) return;
+          throw new Error(
+            `${name} cut at byte ${cut.length}${parseAll ? ' (--all-documents)' : ''}: ${error instanceof KubeGracefulError ? `${error.code}: ${error.message}` : String((error as Error).stack)}`,
+          );
+        }
+        if (parseAll) {
+          // Every document was parsed, so the output is YAML throughout.
+          for (const doc of parseAllDocuments(output.replace(/^\uFEFF/, ''), {
+            version: '1.1',
+          })) {
+            if (doc.errors.length > 0)
               throw new Error(
-                `${name} cut at byte ${cut.length}: ${before.length} documents in, ${after.length}` +
-                  ` out`,
+                `${name} cut at byte ${cut.length}: output is not YAML: ${doc.errors[0]!.message}`,
               );
           }
-        },
-      ),
-      propertyParameters(60),
-    );
-    t.pass();
-  },
-);
+        } else {
+          const before = splitStream(text).segments;
+          const after = splitStream(output).segments;
+          if (after.length !== before.length)
+            throw new Error(
+              `${name} cut at byte ${cut.length}: ${before.length} documents in, ` +
+                `${after.length} out`,
+            );
+        }
+      },
+    ),
+    propertyParameters(60),
+  );
+  t.pass();
+});
 
 test(
-  'truncated corpus files through the CLI: exit 0 with output, or exit 2 ' +
-    'with nothing on stdout',
+  'truncated corpus files through the CLI: exit 0 with output, ' +
+    'or exit 2 with nothing on stdout',
   (t) => {
     const bytes = Buffer.from(corpus('istio-sample-kube-bookinfo.yaml'));
     // Inside a Deployment's containers, inside a quoted scalar, and between two documents.

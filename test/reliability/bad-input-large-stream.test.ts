@@ -39,8 +39,8 @@ test('a 100 MB stream: exit 0 in bounded time and memory', async (t) => {
   await once(stream, 'finish');
   const run = runBounded([], '', { stdinFile: file, stdoutFile: out }); // killed only at the hang guard
   t.log(
-    `${(size / 1024 / 1024).toFixed(0)} MiB, ${documents} documents: ${run.elapsedMs}` +
-      ` ms, peak RSS ${run.maxRssMiB?.toFixed(0)} MiB`,
+    `${(size / 1024 / 1024).toFixed(0)} MiB, ${documents} documents: ${run.elapsedMs} ms, ` +
+      `peak RSS ${run.maxRssMiB?.toFixed(0)} MiB`,
   );
   t.false(run.timedOut, 'finished before the hang guard');
   t.is(run.status, 0, run.stderr.slice(0, 2000));

@@ -171,8 +171,8 @@ function check(text: string): void {
   for (const segment of segments) {
     if (segment.offset !== offset || segment.line !== line || segment.text === '')
       throw new Error(
-        `segment ${segment.index} has offset ${segment.offset}/line ${segment.line}` +
-          `, expected ${offset}/${line}`,
+        `segment ${segment.index} has offset ${segment.offset}/line ${segment.line}, ` +
+          `expected ${offset}/${line}`,
       );
     offset += segment.text.length;
     line += segment.text.split('\n').length - 1;

@@ -307,8 +307,8 @@ for (const scenario of SCENARIOS) {
 }
 
 test(
-  'each scenario writes the annotation when its value is a plain mapping ' +
-    '(the merges above are real)',
+  'each scenario writes the annotation when its value is a plain mapping (the merges above ' +
+    'are real)',
   (t) => {
     for (const scenario of SCENARIOS) {
       const result = transform(stringify(scenario.object('concurrency: 2\n'), { version: '1.1' }), {
@@ -480,8 +480,8 @@ for (const [name, input] of Object.entries(EDIT_PATHS)) {
 }
 
 test(
-  'YAML 1.1 traps are quoted where they are written (regression: 1:30 ' +
-    'and 2001-01-01 went out plain)',
+  'YAML 1.1 traps are quoted where they are written (regression: ' +
+    '1:30 and 2001-01-01 went out plain)',
   (t) => {
     const { output } = transform(POD, { mutators: [trapWriter] });
     for (const trap of ['1:30', '190:20:30', '2001-01-01'])

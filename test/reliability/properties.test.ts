@@ -65,8 +65,8 @@ const parameters = <T>(runs = DEFAULT_RUNS) => ({ ...propertyParameters<T>(runs)
 
 test.before((t) => {
   t.log(
-    `property seed ${SEED} (reproduce: KUBE_GRACEFUL_PROPERTY_SEED=${SEED}` +
-      `); mutators: ${MUTATORS.map((m) => m.id).join(', ') || 'none registered'}`,
+    `property seed ${SEED} (reproduce: KUBE_GRACEFUL_PROPERTY_SEED=${SEED}); mutators: ` +
+      `${MUTATORS.map((m) => m.id).join(', ') || 'none registered'}`,
   );
 });
 
@@ -116,34 +116,31 @@ const cpuSince = (started: NodeJS.CpuUsage) =>
 const changedDocuments = (result: TransformResult) =>
   new Set(result.changes.map((c) => c.document));
 
-test(
-  'the generator renders exactly the data it generated, and that data is ' + 'valid Kubernetes',
-  (t) => {
-    const started = process.cpuUsage();
-    fc.assert(
-      fc.property(streamArb({ badSettings: true }), (model: StreamModel) => {
-        const rendered = renderStream(model);
-        const problem = checkRendering(model, rendered, documentsOf);
-        assert.equal(problem, undefined, problem);
-        for (const doc of model.docs) {
-          if (!('object' in doc)) continue;
-          const objects =
-            doc.object['kind'] === 'List' ? (doc.object['items'] as Obj[]) : [doc.object];
-          for (const object of objects) {
-            if (object['apiVersion'] === 'example.com/v1') continue;
-            assert.ok(
-              validateKubernetesObject(withoutNulls(object) as Obj),
-              `no schema for ${identity(object)}`,
-            );
-          }
+test('the generator renders exactly the data it generated, and that data is valid Kubernetes', (t) => {
+  const started = process.cpuUsage();
+  fc.assert(
+    fc.property(streamArb({ badSettings: true }), (model: StreamModel) => {
+      const rendered = renderStream(model);
+      const problem = checkRendering(model, rendered, documentsOf);
+      assert.equal(problem, undefined, problem);
+      for (const doc of model.docs) {
+        if (!('object' in doc)) continue;
+        const objects =
+          doc.object['kind'] === 'List' ? (doc.object['items'] as Obj[]) : [doc.object];
+        for (const object of objects) {
+          if (object['apiVersion'] === 'example.com/v1') continue;
+          assert.ok(
+            validateKubernetesObject(withoutNulls(object) as Obj),
+            `no schema for ${identity(object)}`,
+          );
         }
-      }),
-      parameters(25),
-    );
-    t.log(cpuSince(started));
-    t.pass();
-  },
-);
+      }
+    }),
+    parameters(25),
+  );
+  t.log(cpuSince(started));
+  t.pass();
+});
 
 test('(1) no document is lost, reordered or duplicated', (t) => {
   const started = process.cpuUsage();
@@ -201,44 +198,41 @@ test('(2) documents not changed are byte-identical', (t) => {
   t.pass();
 });
 
-test(
-  '(3) the output parses and every changed document validates against ' + 'the Kubernetes schemas',
-  (t) => {
-    const started = process.cpuUsage();
-    fc.assert(
-      fc.property(caseArb, ({ text, flags }) => {
-        const result = run(text, flags);
-        for (const doc of parseAllDocuments(result.output.replace(/^\uFEFF/, ''), {
-          version: '1.1',
-          uniqueKeys: true,
-        })) {
-          assert.deepEqual(
-            doc.errors.map((e) => e.message),
-            [],
-            'the output is YAML',
-          );
-        }
-        const segments = readSegments(result.output).segments;
-        for (const document of changedDocuments(result)) {
-          const data = segments[document - 1]?.data as Obj;
-          const objects = data['kind'] === 'List' ? (data['items'] as Obj[]) : [data];
-          for (const object of objects) {
-            try {
-              validateKubernetesObject(withoutNulls(object) as Obj);
-            } catch (error) {
-              throw new Error(
-                `document ${document} (${identity(object)}) no longer validates: ${(error as Error).message}`,
-              );
-            }
+test('(3) the output parses and every changed document validates against the Kubernetes schemas', (t) => {
+  const started = process.cpuUsage();
+  fc.assert(
+    fc.property(caseArb, ({ text, flags }) => {
+      const result = run(text, flags);
+      for (const doc of parseAllDocuments(result.output.replace(/^\uFEFF/, ''), {
+        version: '1.1',
+        uniqueKeys: true,
+      })) {
+        assert.deepEqual(
+          doc.errors.map((e) => e.message),
+          [],
+          'the output is YAML',
+        );
+      }
+      const segments = readSegments(result.output).segments;
+      for (const document of changedDocuments(result)) {
+        const data = segments[document - 1]?.data as Obj;
+        const objects = data['kind'] === 'List' ? (data['items'] as Obj[]) : [data];
+        for (const object of objects) {
+          try {
+            validateKubernetesObject(withoutNulls(object) as Obj);
+          } catch (error) {
+            throw new Error(
+              `document ${document} (${identity(object)}) no longer validates: ${(error as Error).message}`,
+            );
           }
         }
-      }),
-      parameters(),
-    );
-    t.log(cpuSince(started));
-    t.pass();
-  },
-);
+      }
+    }),
+    parameters(),
+  );
+  t.log(cpuSince(started));
+  t.pass();
+});
 
 test('(4) idempotency: a second run over the output changes nothing', (t) => {
   const started = process.cpuUsage();
@@ -249,8 +243,8 @@ test('(4) idempotency: a second run over the output changes nothing', (t) => {
       assert.deepEqual(
         second.changes.map(
           (c) =>
-            `${c.mutator} document ${c.document} ${c.resource.kind}/${c.resource.name}` +
-            ` ${formatPath(c.path)}: ${JSON.stringify(c.before)} -> ${JSON.stringify(c.after)}`,
+            `${c.mutator} document ${c.document} ${c.resource.kind}/${c.resource.name} ` +
+            `${formatPath(c.path)}: ${JSON.stringify(c.before)} -> ${JSON.stringify(c.after)}`,
         ),
         [],
         'no change records on the second run',
@@ -291,9 +285,9 @@ test('(5) only fields named by change records differ, and each record holds in t
             keyFields.some((k) => isDeepStrictEqual(k, path));
           assert.ok(
             covered,
-            `document ${document}: ${JSON.stringify(path)} changed (${JSON.stringify(valueAt(old, path))}` +
-              ` -> ${JSON.stringify(valueAt(now, path))}) but no change record names ` +
-              `it`,
+            `document ${document}: ${JSON.stringify(path)} changed ` +
+              `(${JSON.stringify(valueAt(old, path))} -> ` +
+              `${JSON.stringify(valueAt(now, path))}) but no change record names it`,
           );
         }
         for (const record of lastRecords(records)) {
@@ -318,8 +312,8 @@ test('(5) only fields named by change records differ, and each record holds in t
           assert.deepEqual(
             record.before,
             was,
-            `document ${document} ${formatPath(record.path)}: the record's before ` +
-              `is what the input held`,
+            `document ${document} ${formatPath(record.path)}: ` +
+              `the record's before is what the input held`,
           );
         }
       }

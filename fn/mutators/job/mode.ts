@@ -86,8 +86,8 @@ export function decideMode(
     return {
       mode: 'wrap',
       why:
-        `job.mode: auto, and sidecarMode: classic (${sourceOf(config, 'sidecarMode')}` +
-        `) asks for classic sidecars`,
+        `job.mode: auto, and sidecarMode: ` +
+        `classic (${sourceOf(config, 'sidecarMode')}) asks for classic sidecars`,
     };
   }
   const blockers = nativeBlockers(config, meshes);
@@ -103,7 +103,7 @@ export function decideMode(
   return {
     mode: 'native',
     why:
-      `job.mode: auto, and ${versions} allow native sidecars (the oldest ` +
-      `kubelet has them on by default; the mesh reads the per-pod annotation)`,
+      `job.mode: auto, and ${versions} allow native sidecars (the oldest kubelet has them on ` +
+      `by default; the mesh reads the per-pod annotation)`,
   };
 }

@@ -44,14 +44,14 @@ export function jobTimeline(state: JobState): Timeline {
         ? ''
         : client.value === 'unknown'
           ? ` (needs curl or wget: ${client.source})`
-          : ` (with ${client.value === 'none' ? 'neither curl nor wget' : client.value}` +
-            `: ${client.source})`;
+          : ` (with ${client.value === 'none' ? 'neither curl nor wget' : client.value}: ` +
+            `${client.source})`;
     drawing.event(
       0,
       container.name,
       container.quitUrls.length
-        ? `program exits; the wrapper POSTs ${container.quitUrls.join(' and ')}${needs}` +
-            `, then exits with the program's exit code`
+        ? `program exits; the wrapper POSTs ${container.quitUrls.join(' and ')}${needs}, ` +
+            `then exits with the program's exit code`
         : 'program exits; the container stops',
     );
     if (container.quitUrls.length && client?.value === 'unknown') unsure.push(container.name);
@@ -71,8 +71,8 @@ export function jobTimeline(state: JobState): Timeline {
       drawing.event(
         0,
         proxy.name,
-        `SIGTERM from Kubernetes once every main container has exited (native ` +
-          `sidecar, ${proxy.kind.source}); exits`,
+        `SIGTERM from Kubernetes once every main container has exited (native sidecar, ` +
+          `${proxy.kind.source}); exits`,
       );
     } else if (asked) {
       const exit = proxy.quitExit;
@@ -93,8 +93,8 @@ export function jobTimeline(state: JobState): Timeline {
       drawing.event(
         null,
         proxy.name,
-        `keeps running: a classic sidecar (${proxy.kind.source}) is stopped by ` +
-          `nothing, and preStop never runs when a container exits by itself`,
+        `keeps running: a classic sidecar (${proxy.kind.source}) is stopped by nothing, ` +
+          `and preStop never runs when a container exits by itself`,
       );
       stuck.push(proxy.name);
     }
@@ -106,9 +106,8 @@ export function jobTimeline(state: JobState): Timeline {
       null,
       'fail',
       'never-completes',
-      `${stuck.join(' and ')} keep${stuck.length === 1 ? 's' : ''} the pod ` +
-        `running after the program exits → the Job never completes ` +
-        `(kubernetes/kubernetes#25908)`,
+      `${stuck.join(' and ')} keep${stuck.length === 1 ? 's' : ''} the pod running after the ` +
+        `program exits → the Job never completes (kubernetes/kubernetes#25908)`,
     );
   } else {
     drawing.event(completes, 'pod', "completes: the Job counts the program's exit code");
@@ -119,8 +118,8 @@ export function jobTimeline(state: JobState): Timeline {
         'risk',
         'needs-http-client',
         `the wrapper in ${unsure.join(', ')} needs curl or wget in the image, ` +
-          `which is not known: with neither, the proxy is never asked and the ` +
-          `Job never completes`,
+          `which is not known: with neither, ` +
+          `the proxy is never asked and the Job never completes`,
       );
     }
     drawing.window(

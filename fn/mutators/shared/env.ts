@@ -65,10 +65,10 @@ export function setEnv(
         severity: 'warning',
         code: 'GATEWAY_ENV_VALUE_FROM',
         message:
-          `${entry.name} on container ${container} takes its value from ` +
-          `valueFrom, so kube-graceful leaves it alone; ` +
-          (`the drain plan needs ${entry.name}="${entry.value}". Make sure the ` +
-            `referenced value is that, or remove the entry.`),
+          `${entry.name} on container ${container} takes its value from valueFrom, ` +
+          `so kube-graceful leaves it alone; ` +
+          `the drain plan needs ${entry.name}="${entry.value}". ` +
+          `Make sure the referenced value is that, or remove the entry.`,
         path: path.slice(0, -1),
       });
       continue;

@@ -49,7 +49,7 @@ export function parentShutdownFor(
   return {
     value,
     formula:
-      `drainDuration + ${PARENT_SHUTDOWN_MARGIN_SECONDS} = ${drainSeconds} + ${PARENT_SHUTDOWN_MARGIN_SECONDS}` +
-      ` = ${value}`,
+      `drainDuration + ${PARENT_SHUTDOWN_MARGIN_SECONDS} = ${drainSeconds} + ` +
+      `${PARENT_SHUTDOWN_MARGIN_SECONDS} = ${value}`,
   };
 }

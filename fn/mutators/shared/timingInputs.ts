@@ -82,10 +82,10 @@ export function resolveTimingInputs(
         severity: 'info',
         code: 'DRAIN_WINDOW_ESTIMATE',
         message:
-          `W=${recognized.drainWindowSeconds} s for ${LOAD_BALANCERS[recognized.provider].label}` +
-          ` is an estimate (${LOAD_BALANCERS[recognized.provider].basis}); ` +
-          `measure it and set kube-graceful.dev/drain-window or --drain-window ` +
-          `to override.`,
+          `W=${recognized.drainWindowSeconds} s for ` +
+          `${LOAD_BALANCERS[recognized.provider].label} is an estimate ` +
+          `(${LOAD_BALANCERS[recognized.provider].basis}); ` +
+          `measure it and set kube-graceful.dev/drain-window or --drain-window to override.`,
       });
     }
     const others = alsoInFront(recognized.alsoConsidered);
@@ -112,9 +112,10 @@ export function resolveTimingInputs(
       severity: 'info',
       code: 'NO_SERVICE_IN_STREAM',
       message:
-        `No Service in the stream selects these pods; assumed ${facts.label} ` +
-        `(W=${facts.drainWindowSeconds} s). If a load balancer sends them ` +
-        `traffic, set --lb-provider or kube-graceful.dev/lb-provider.`,
+        `No Service in the stream selects these pods; ` +
+        `assumed ${facts.label} (W=${facts.drainWindowSeconds} s). ` +
+        `If a load balancer sends them traffic, ` +
+        `set --lb-provider or kube-graceful.dev/lb-provider.`,
     });
   }
   return {

@@ -224,8 +224,8 @@ interface Case {
 const cases: Case[] = [
   {
     title:
-      'seed thread: NLB with W=180, R=10, B=10 → minimum drain 180 s, ' +
-      'drainDuration 190 s, grace 200',
+      'seed thread: NLB with W=180, R=10, B=10 → minimum drain 180 s, drainDuration 190 s, ' +
+      'grace 200',
     input: stream(NLB_SERVICE, gateway()),
     flags: SEED,
     only: true,
@@ -319,8 +319,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'MINIMUM_DRAIN_DURATION from valueFrom: left alone, warned, and ' +
-      'exit-on-zero not turned on over it',
+      'MINIMUM_DRAIN_DURATION from valueFrom: left alone, warned, ' +
+      'and exit-on-zero not turned on over it',
     input: stream(
       NLB_SERVICE,
       gateway({
@@ -359,8 +359,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'existing proxy.istio.io/config: drainDuration merged in, every other ' +
-      'key and comment kept byte for byte',
+      'existing proxy.istio.io/config: drainDuration merged in, ' +
+      'every other key and comment kept byte for byte',
     input: stream(
       NLB_SERVICE,
       gateway({
@@ -443,8 +443,7 @@ const cases: Case[] = [
   {
     title:
       "in-cluster gateway: Istio's 45 s drainDuration already covers W + B, " +
-      'so none is written; G = 30 is the Kubernetes default, so no grace ' +
-      'either',
+      'so none is written; G = 30 is the Kubernetes default, so no grace either',
     input: stream(
       NLB_SERVICE.replace(/ {2}annotations:\n(?: {4}.*\n)+/, '').replace(
         'type: LoadBalancer',
@@ -462,8 +461,8 @@ const cases: Case[] = [
   {
     title:
       'sleep mode on Kubernetes 1.31: preStop sleep action, ' +
-      'terminationDrainDuration = R so requests in flight after the sleep ' +
-      'finish, no env, no drainDuration',
+      'terminationDrainDuration = R so requests in flight after the sleep finish, no env, ' +
+      'no drainDuration',
     input: stream(NLB_SERVICE, gateway()),
     flags: { ...SEED, 'gateway-mode': 'sleep', 'kube-version': '1.31' },
     only: true,
@@ -483,8 +482,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'sleep mode with terminationDrainDuration ≥ R in the annotation: no ' +
-      'termination-drain warning',
+      'sleep mode with terminationDrainDuration ≥ R in the annotation: ' +
+      'no termination-drain warning',
     input: stream(
       NLB_SERVICE,
       gateway({ annotations: '        proxy.istio.io/config: "terminationDrainDuration: 15s"\n' }),
@@ -578,8 +577,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'legacy chart (proxyv2:1.9.0, proxy router, not injected): Istio < ' +
-      '1.12 → sleep mode on the proxyv2 container',
+      'legacy chart (proxyv2:1.9.0, proxy router, not injected): ' +
+      'Istio < 1.12 → sleep mode on the proxyv2 container',
     input: stream(NLB_SERVICE, legacyGateway()),
     flags: SEED,
     only: true,
@@ -597,8 +596,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'legacy chart on Istio 1.20: env on the container; drainDuration ' +
-      'cannot be delivered, so none is written',
+      'legacy chart on Istio 1.20: env on the container; drainDuration cannot be delivered, ' +
+      'so none is written',
     input: stream(NLB_SERVICE, legacyGateway('docker.io/istio/proxyv2:1.20.0')),
     flags: SEED,
     only: true,
@@ -616,8 +615,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'legacy chart on Istio 1.20 with the podinfo mount: drainDuration ' +
-      'delivered through the annotations file',
+      'legacy chart on Istio 1.20 with the podinfo mount: ' +
+      'drainDuration delivered through the annotations file',
     input: stream(NLB_SERVICE, legacyGateway('docker.io/istio/proxyv2:1.20.0', true)),
     flags: SEED,
     only: true,
@@ -636,8 +635,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'legacy chart on Istio 1.16 with the podinfo mount: drainDuration and ' +
-      'parentShutdownDuration delivered',
+      'legacy chart on Istio 1.16 with the podinfo mount: ' +
+      'drainDuration and parentShutdownDuration delivered',
     input: stream(NLB_SERVICE, legacyGateway('docker.io/istio/proxyv2:1.16.7', true)),
     flags: SEED,
     changes: { [PROXY_CONFIG]: 'drainDuration: 190s\nparentShutdownDuration: 205s\n' },
@@ -645,9 +644,9 @@ const cases: Case[] = [
   },
   {
     title:
-      'legacy chart on Istio 1.9 with the podinfo mount: sleep mode sets ' +
-      'terminationDrainDuration through the annotations file; no advice to ' +
-      'use env mode',
+      'legacy chart on Istio 1.9 with the podinfo mount: ' +
+      'sleep mode sets terminationDrainDuration through the annotations file; ' +
+      'no advice to use env mode',
     input: stream(NLB_SERVICE, legacyGateway('docker.io/istio/proxyv2:1.9.0', true)),
     flags: SEED,
     only: true,
@@ -661,8 +660,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'legacy chart on Istio 1.9 without the mount: the termination-drain ' +
-      'warning offers only what works at 1.9',
+      'legacy chart on Istio 1.9 without the mount: ' +
+      'the termination-drain warning offers only what works at 1.9',
     input: stream(NLB_SERVICE, legacyGateway()),
     flags: SEED,
     findings: ['warning GATEWAY_TERMINATION_DRAIN_SHORT'],
@@ -677,8 +676,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'legacy chart on Istio 1.9, Kubernetes 1.28 without a shell: the ' +
-      'no-preStop warning does not send the user to env mode',
+      'legacy chart on Istio 1.9, Kubernetes 1.28 without a shell: ' +
+      'the no-preStop warning does not send the user to env mode',
     input: stream(NLB_SERVICE, legacyGateway()),
     flags: { ...SEED, 'kube-version': '1.28' },
     findings: ['warning GATEWAY_NO_PRESTOP'],
@@ -690,8 +689,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'Istio 1.20, Kubernetes 1.28 without a shell, sleep mode asked: env ' +
-      'mode is offered, it works there',
+      'Istio 1.20, Kubernetes 1.28 without a shell, sleep mode asked: env mode is offered, ' +
+      'it works there',
     input: stream(NLB_SERVICE, gateway()),
     flags: { ...SEED, 'gateway-mode': 'sleep', 'kube-version': '1.28', 'istio-version': '1.20' },
     findings: ['warning GATEWAY_NO_PRESTOP'],
@@ -777,8 +776,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'non-gateway workloads are untouched: an injected app, and an ' +
-      'istio-proxy container without the gateway template',
+      'non-gateway workloads are untouched: an injected app, ' +
+      'and an istio-proxy container without the gateway template',
     input: stream(
       NLB_SERVICE,
       gateway().replace('        inject.istio.io/templates: gateway\n', ''),
@@ -850,8 +849,8 @@ spec:
   },
   {
     title:
-      'NLB with instance targets and externalTrafficPolicy Local: W from the ' +
-      'node health check, no deregistration checks, no readiness gates',
+      'NLB with instance targets and externalTrafficPolicy Local: ' +
+      'W from the node health check, no deregistration checks, no readiness gates',
     input: stream(
       NLB_SERVICE.replace(
         'aws-load-balancer-nlb-target-type: ip',
@@ -883,8 +882,8 @@ spec:
   },
   {
     title:
-      'GKE NEG with its BackendConfig in the stream: W = 30 + ' +
-      'drainingTimeoutSec, no "not in the stream" warning',
+      'GKE NEG with its BackendConfig in the stream: W = 30 + drainingTimeoutSec, ' +
+      'no "not in the stream" warning',
     input: stream(
       GENERIC_SERVICE.replace(
         'metadata:\n  name: istio-public-ingressgateway\n  namespace: istio-system\n',
@@ -942,8 +941,8 @@ spec:
   },
   {
     title:
-      'a PodDisruptionBudget selecting the gateway pods: no PDB finding; one ' +
-      'selecting others: info',
+      'a PodDisruptionBudget selecting the gateway pods: no PDB finding; ' +
+      'one selecting others: info',
     input: stream(
       NLB_SERVICE,
       gateway(),
@@ -982,8 +981,8 @@ spec:
   },
   {
     title:
-      'Istio 1.16: parentShutdownDuration written above drainDuration in the ' +
-      'same merge, and said why',
+      'Istio 1.16: parentShutdownDuration written above drainDuration in the same merge, ' +
+      'and said why',
     input: stream(NLB_SERVICE, gateway()),
     flags: { ...SEED, 'istio-version': '1.16' },
     changes: { [PROXY_CONFIG]: 'drainDuration: 190s\nparentShutdownDuration: 205s\n' },
@@ -998,8 +997,7 @@ spec:
   {
     title:
       'Istio version unknown (in-repo chart, nothing stated): ' +
-      'parentShutdownDuration written too, and the report says the version ' +
-      'is unknown',
+      'parentShutdownDuration written too, and the report says the version is unknown',
     input: stream(NLB_SERVICE, gateway()),
     flags: { 'max-request': '10', buffer: '10' },
     changes: { [PROXY_CONFIG]: 'drainDuration: 190s\nparentShutdownDuration: 205s\n' },
@@ -1041,8 +1039,8 @@ spec:
   },
   {
     title:
-      'a grace period beyond a day is a legal manifest value: kept, never ' +
-      'lowered; the drain is still set',
+      'a grace period beyond a day is a legal manifest value: kept, never lowered; ' +
+      'the drain is still set',
     input: stream(
       NLB_SERVICE,
       gateway({ podSpec: '      terminationGracePeriodSeconds: 100000\n' }),

@@ -176,8 +176,8 @@ test('auto follows a pod template that pins native on, even where the versions w
 });
 
 test(
-  'native mode removes a wrapper left by an earlier wrap run (no quit ' +
-    'call on a native sidecar)',
+  'native mode removes a wrapper left by an earlier wrap run (no quit call on a native ' +
+    'sidecar)',
   (t) => {
     const wrapped = run(job(), { ...ISTIO_NS1, 'job-mode': 'wrap' }).output;
     const result = run(wrapped, { ...ISTIO_NS1, 'job-mode': 'native' });
@@ -244,31 +244,28 @@ test('wrap for a pod in both meshes asks both proxies', (t) => {
   );
 });
 
-test(
-  'wrap honours the status port and admin port annotations; port 0 or ' + 'garbage is a warning',
-  (t) => {
-    const port = (value: string) =>
-      job({ podMeta: `      annotations:\n        status.sidecar.istio.io/port: "${value}"` });
-    const script = (
-      changed(run(port('15099'), { ...ISTIO_NS1, 'job-mode': 'wrap' }))[COMMAND] as string[]
-    )[2]!;
-    t.true(script.includes('http://127.0.0.1:15099/quitquitquit'));
-    for (const bad of ['0', 'abc', '70000']) {
-      const result = run(port(bad), { ...ISTIO_NS1, 'job-mode': 'wrap' });
-      t.deepEqual(result.changes, [], bad);
-      t.deepEqual(codes(result), ['warning JOB_NO_QUIT_ENDPOINT'], bad);
-    }
-    const linkerd = job({
-      podMeta: '      annotations:\n        config.linkerd.io/admin-port: "4999"',
-    });
-    const linkerdScript = (
-      changed(run(linkerd, { 'linkerd-injected-namespaces': 'ns1', 'job-mode': 'wrap' }))[
-        COMMAND
-      ] as string[]
-    )[2]!;
-    t.true(linkerdScript.includes('http://127.0.0.1:4999/shutdown'));
-  },
-);
+test('wrap honours the status port and admin port annotations; port 0 or garbage is a warning', (t) => {
+  const port = (value: string) =>
+    job({ podMeta: `      annotations:\n        status.sidecar.istio.io/port: "${value}"` });
+  const script = (
+    changed(run(port('15099'), { ...ISTIO_NS1, 'job-mode': 'wrap' }))[COMMAND] as string[]
+  )[2]!;
+  t.true(script.includes('http://127.0.0.1:15099/quitquitquit'));
+  for (const bad of ['0', 'abc', '70000']) {
+    const result = run(port(bad), { ...ISTIO_NS1, 'job-mode': 'wrap' });
+    t.deepEqual(result.changes, [], bad);
+    t.deepEqual(codes(result), ['warning JOB_NO_QUIT_ENDPOINT'], bad);
+  }
+  const linkerd = job({
+    podMeta: '      annotations:\n        config.linkerd.io/admin-port: "4999"',
+  });
+  const linkerdScript = (
+    changed(run(linkerd, { 'linkerd-injected-namespaces': 'ns1', 'job-mode': 'wrap' }))[
+      COMMAND
+    ] as string[]
+  )[2]!;
+  t.true(linkerdScript.includes('http://127.0.0.1:4999/shutdown'));
+});
 
 test('args without command: warning naming the container, nothing guessed', (t) => {
   const result = run(job({ container: 'args: [create, --namespace=ns1]' }), {
@@ -293,8 +290,8 @@ test('an image without a shell is not wrapped: warning', (t) => {
 });
 
 test(
-  'job.imageHasShell overrides the no-shell list both ways (flag, and ' +
-    'per workload by annotation)',
+  'job.imageHasShell overrides the no-shell list both ways (flag, ' +
+    'and per workload by annotation)',
   (t) => {
     const distroless = job().replace(
       'image: python:3.12',
@@ -330,8 +327,8 @@ test(
 );
 
 test(
-  'wrap needs curl or wget: known images, unknown ones warned, images ' +
-    'with neither not wrapped, config overrides',
+  'wrap needs curl or wget: known images, unknown ones warned, ' +
+    'images with neither not wrapped, config overrides',
   (t) => {
     t.is(httpClientOf('docker.io/library/busybox:1.37', undefined).client, 'wget');
     t.is(httpClientOf('alpine:3.22', undefined).client, 'wget');
@@ -378,46 +375,43 @@ test('images known to have no /bin/sh', (t) => {
   t.falsy(knownWithoutShell(undefined));
 });
 
-test(
-  'main containers: proxies excluded, job.mainContainers names them, ' + 'several is a warning',
-  (t) => {
-    const extra =
-      `        - name: istio-proxy\n          image: istio/proxyv2\n         ` +
-      ` args: [proxy, sidecar]\n        - name: uploader\n          image: ` +
-      `alpine\n          command: [upload]\n`;
-    const result = run(job({ extra }), { ...ISTIO_NS1, 'job-mode': 'wrap' });
-    const paths = Object.keys(changed(result));
-    t.true(paths.includes(COMMAND));
-    t.true(paths.includes('spec.template.spec.containers[name=uploader].command'));
-    t.false(
-      paths.some((p) => p.includes('istio-proxy')),
-      'a mesh proxy is never wrapped',
-    );
-    t.deepEqual(codes(result), ['warning JOB_SEVERAL_MAIN_CONTAINERS']);
+test('main containers: proxies excluded, job.mainContainers names them, several is a warning', (t) => {
+  const extra =
+    `        - name: istio-proxy\n          image: istio/proxyv2\n         ` +
+    ` args: [proxy, sidecar]\n        - name: uploader\n          image: ` +
+    `alpine\n          command: [upload]\n`;
+  const result = run(job({ extra }), { ...ISTIO_NS1, 'job-mode': 'wrap' });
+  const paths = Object.keys(changed(result));
+  t.true(paths.includes(COMMAND));
+  t.true(paths.includes('spec.template.spec.containers[name=uploader].command'));
+  t.false(
+    paths.some((p) => p.includes('istio-proxy')),
+    'a mesh proxy is never wrapped',
+  );
+  t.deepEqual(codes(result), ['warning JOB_SEVERAL_MAIN_CONTAINERS']);
 
-    const config = {
-      data: {
-        apiVersion: 'kube-graceful.dev/v1alpha1',
-        kind: 'GracefulShutdown',
-        spec: {
-          job: { mode: 'wrap', mainContainers: ['uploader'] },
-          mesh: { istioInjectedNamespaces: ['ns1'] },
-        },
+  const config = {
+    data: {
+      apiVersion: 'kube-graceful.dev/v1alpha1',
+      kind: 'GracefulShutdown',
+      spec: {
+        job: { mode: 'wrap', mainContainers: ['uploader'] },
+        mesh: { istioInjectedNamespaces: ['ns1'] },
       },
-      origin: 'test',
-    };
-    const named = transform(job({ extra }), { mutators: [jobSidecarQuit], config });
-    t.deepEqual(
-      Object.keys(changed(named)).filter((p) => p.endsWith('.command')),
-      ['spec.template.spec.containers[name=uploader].command'],
-    );
-    t.deepEqual(codes(named), []);
+    },
+    origin: 'test',
+  };
+  const named = transform(job({ extra }), { mutators: [jobSidecarQuit], config });
+  t.deepEqual(
+    Object.keys(changed(named)).filter((p) => p.endsWith('.command')),
+    ['spec.template.spec.containers[name=uploader].command'],
+  );
+  t.deepEqual(codes(named), []);
 
-    const missing = transform(job(), { mutators: [jobSidecarQuit], config });
-    t.deepEqual(missing.changes, []);
-    t.deepEqual(codes(missing), ['warning JOB_MAIN_CONTAINER_NOT_FOUND']);
-  },
-);
+  const missing = transform(job(), { mutators: [jobSidecarQuit], config });
+  t.deepEqual(missing.changes, []);
+  t.deepEqual(codes(missing), ['warning JOB_MAIN_CONTAINER_NOT_FOUND']);
+});
 
 test('proxy.istio.io/config: merged key by key, explicit false kept, invalid left alone', (t) => {
   const flagsWrap = { ...ISTIO_NS1, 'job-mode': 'wrap' };
@@ -580,30 +574,27 @@ test('idempotent in both modes: a second run changes nothing and says so', (t) =
   }
 });
 
-test(
-  'Helm hooks: info on the Helm 3 limitation unless the input is Helm 4 ' + 'post-renderer input',
-  (t) => {
-    const hook = job().replace(
-      '  namespace: ns1\n',
-      '  namespace: ns1\n  annotations:\n    helm.sh/hook: pre-install\n',
-    );
-    // Istio 1.26 (the default) still rates native sidecars experimental: said once, before the hook
-    // note.
-    t.deepEqual(codes(run(hook, ISTIO_NS1)), [
-      'info JOB_NATIVE_SIDECAR_MATURITY',
-      'info JOB_HELM3_HOOK',
-    ]);
-    t.regex(run(hook, ISTIO_NS1).findings[1]!.message, /helm\/helm#7891/);
-    const helm4 = hook.replace(
-      '    helm.sh/hook: pre-install\n',
-      '    helm.sh/hook: pre-install\n    ' +
-        "postrenderer.helm.sh/postrender-filename: 'chart/templates/job.yaml'\n",
-    );
-    const result = run(helm4, ISTIO_NS1);
-    t.true(result.changes.length > 0);
-    t.deepEqual(codes(result), ['info JOB_NATIVE_SIDECAR_MATURITY']);
-  },
-);
+test('Helm hooks: info on the Helm 3 limitation unless the input is Helm 4 post-renderer input', (t) => {
+  const hook = job().replace(
+    '  namespace: ns1\n',
+    '  namespace: ns1\n  annotations:\n    helm.sh/hook: pre-install\n',
+  );
+  // Istio 1.26 (the default) still rates native sidecars experimental: said once, before the hook
+  // note.
+  t.deepEqual(codes(run(hook, ISTIO_NS1)), [
+    'info JOB_NATIVE_SIDECAR_MATURITY',
+    'info JOB_HELM3_HOOK',
+  ]);
+  t.regex(run(hook, ISTIO_NS1).findings[1]!.message, /helm\/helm#7891/);
+  const helm4 = hook.replace(
+    '    helm.sh/hook: pre-install\n',
+    '    helm.sh/hook: pre-install\n    ' +
+      "postrenderer.helm.sh/postrender-filename: 'chart/templates/job.yaml'\n",
+  );
+  const result = run(helm4, ISTIO_NS1);
+  t.true(result.changes.length > 0);
+  t.deepEqual(codes(result), ['info JOB_NATIVE_SIDECAR_MATURITY']);
+});
 
 test('Helm hooks: the finding names the kind found (a helm test hook is a Pod)', (t) => {
   const pod = `apiVersion: v1
@@ -674,8 +665,8 @@ function exec(argv: string[]): Promise<number | null> {
 
 for (const mesh of ['istio', 'linkerd'] as const) {
   test(
-    `end to end (${mesh}): the wrapped corpus Job runs, keeps exit code 3 ` +
-      `and quits the proxy exactly once`,
+    `end to end (${mesh}): the wrapped corpus Job runs, ` +
+      `keeps exit code 3 and quits the proxy exactly once`,
     async (t) => {
       // The stand-in answers from its own process: the wrapper's quit call has the product's 5 s
       // limit, which a server in this test worker can miss on a busy machine (issue #15.7).

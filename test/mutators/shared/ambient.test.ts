@@ -11,8 +11,8 @@ const namespace = (name: string) =>
   `labels:\n    istio.io/dataplane-mode: ambient\n---\n`;
 
 test(
-  'bookinfo in an ambient namespace: the apps get preStop and grace, no ' +
-    'Istio sidecar settings',
+  'bookinfo in an ambient namespace: the apps get preStop and grace, ' +
+    'no Istio sidecar settings',
   (t) => {
     const r = transform(namespace('default') + corpus('istio-sample-kube-bookinfo.yaml'), {
       flags: { namespace: 'default' },

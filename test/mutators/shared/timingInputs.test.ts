@@ -15,8 +15,8 @@ const deployment =
   `[{containerPort: 8080}]\n`;
 
 test(
-  'the longest window wins and a few others are named; reasons do not ' +
-    'grow with the Service count',
+  'the longest window wins and a few others are named; ' +
+    'reasons do not grow with the Service count',
   (t) => {
     const services =
       Array.from({ length: 40 }, (_, i) => service(`in-cluster-${i}`)).join('') +

@@ -41,16 +41,16 @@ export const JOB_FLAT_KEYS: SliceFlatKeys = {
       specPath: ['job', 'imageHasShell'],
       read: 'boolean',
       help:
-        'Job images have /bin/sh for the wrap mode (overrides the list of ' +
-        'images known to have none)',
+        'Job images have /bin/sh for the wrap mode (overrides the list of images known to ' +
+        'have none)',
     },
     {
       name: 'job-image-has-http-client',
       specPath: ['job', 'imageHasHttpClient'],
       read: 'boolean',
       help:
-        'Job images have curl or wget for the wrap mode quit call (overrides ' +
-        'the list of known images)',
+        'Job images have curl or wget for the wrap mode quit call (overrides the list of ' +
+        'known images)',
     },
   ],
 };
