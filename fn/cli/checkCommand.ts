@@ -109,7 +109,9 @@ function changeLine(change: ChangeRecord, inputs: Pick<Inputs, 'locate'>): strin
   ]
     .filter(Boolean)
     .join(' ');
-  return `change: ${change.mutator} ${where}: ${clip(show(change.before))} → ${clip(show(change.after))}`;
+  const before = clip(show(change.before));
+  const after = clip(show(change.after));
+  return `change: ${change.mutator} ${where}: ${before} → ${after}`;
 }
 
 function locationOf(finding: Finding, inputs: Inputs): string | undefined {

@@ -99,7 +99,8 @@ async function report(result: TransformResult, format: 'text' | 'json'): Promise
       explain: explanation,
     });
   }
-  return `${renderText(explanation, { colour: false })}\n${textReport(result.changes, result.findings, result.config)}`;
+  const report = textReport(result.changes, result.findings, result.config);
+  return `${renderText(explanation, { colour: false })}\n${report}`;
 }
 
 /** The diff library is loaded only when `--diff` asks for it (start-up stays near bare node). */

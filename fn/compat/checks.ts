@@ -80,7 +80,8 @@ export function sleepWithinGrace(pod: CheckedPod): string | undefined {
   const over = sleepActions(pod.after).filter((s) => s.seconds > grace);
   const blame = written(pod, sleepActions) || written(pod, graceSeconds);
   return blame && over.length
-    ? `preStop sleep ${over.map((s) => `${s.container}=${s.seconds}`).join(', ')} > terminationGracePeriodSeconds ${grace}`
+    ? `preStop sleep ${over.map((s) => `${s.container}=${s.seconds}`).join(', ')} > ` +
+        `terminationGracePeriodSeconds ${grace}`
     : undefined;
 }
 

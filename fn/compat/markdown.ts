@@ -22,7 +22,8 @@ must pass every check; the explain timeline of each case must agree with the set
   minors, and a pod feature works only where the kubelet that runs the pod has it on. Every pod
   feature (native sidecars, the preStop \`sleep\` action, \`sleep: 0\`) is used only where that
   kubelet has it on by default. \`1.31\` and \`1.31.4\` name the same minor.
-- \`istio-version\` (default 1.26, or the version in the gateway chart's \`helm.sh/chart\` label) and
+- \`istio-version\` (default 1.26, or the version in the gateway chart's \`helm.sh/chart\` \
+label) and
   \`linkerd-version\` (default 2.18) are the control plane's: its injector decides what the pod
   gets.
 

@@ -147,9 +147,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'on a pod injected at render time (`istioctl kube-inject`) it does nothing: ' +
       'set the env on istio-proxy',
     sources: [
-      'istio ' +
-        'manifests/charts/istio-control/istio-discovery/files/injection-template.yaml@1.28.10 ' +
-        '(range .ProxyConfig.ProxyMetadata → env)',
+      'istio manifests/charts/istio-control/istio-discovery/files/' +
+        'injection-template.yaml@1.28.10 (range .ProxyConfig.ProxyMetadata → env)',
     ],
     check: check.proxyMetadataNeedsInjection,
   },
@@ -237,9 +236,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'drain`); a sleep preStop merges into a hook with two handlers, ' +
       'which the API server rejects',
     sources: [
-      'istio ' +
-        'manifests/charts/istio-control/istio-discovery/files/injection-template.yaml@1.28.10 ' +
-        '(native preStop)',
+      'istio manifests/charts/istio-control/istio-discovery/files/' +
+        'injection-template.yaml@1.28.10 (native preStop)',
     ],
     check: check.noLifecycleOnSidecarProxy,
   },
@@ -292,8 +290,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
     sources: [
       'istio pilot/pkg/config/kube/gateway/deploymentcontroller.go@1.26.8 (render: ' +
         'class defaults, then parametersRef; controllers.OldestObject)',
-      'istio manifests/charts/istio-control/istio-discovery/templates/gateway-class-configmap.yaml@1.26.8, ' +
-        '@1.30.3',
+      'istio manifests/charts/istio-control/istio-discovery/templates/' +
+        'gateway-class-configmap.yaml@1.26.8, @1.30.3',
     ],
     enforcedBy:
       "the istio-gateway-api decision reads the class defaults under the Gateway's " +

@@ -234,13 +234,16 @@ export function istioSidecarKind(template: PodTemplate, spec: Spec): Valued<Side
   )
     return {
       value: 'native',
-      source: `Istio default for ${versions}: auto picks native on kubelets ≥ ${ISTIO_NATIVE_AUTO_KUBELET}`,
+      source:
+        `Istio default for ${versions}: ` +
+        `auto picks native on kubelets ≥ ${ISTIO_NATIVE_AUTO_KUBELET}`,
     };
   return { value: 'classic', source: `Istio default for ${versions}` };
 }
 
-/** Returns whether Linkerd injects linkerd-proxy as a native sidecar (docs/background.md#linkerd).
- * */
+/**
+ * Returns whether Linkerd injects linkerd-proxy as a native sidecar (docs/background.md#linkerd).
+ */
 export function linkerdSidecarKind(template: PodTemplate, spec: Spec): Valued<SidecarKind> {
   const rendered = renderInjectedLinkerd(template);
   if (rendered) return { value: rendered.native ? 'native' : 'classic', source: rendered.evidence };
@@ -256,7 +259,9 @@ export function linkerdSidecarKind(template: PodTemplate, spec: Spec): Valued<Si
   if (atLeast(spec.linkerdVersion, LINKERD_NATIVE_DEFAULT_SINCE))
     return {
       value: 'native',
-      source: `Linkerd default for ${spec.linkerdVersion}: native from ${LINKERD_NATIVE_DEFAULT_SINCE}`,
+      source:
+        `Linkerd default for ${spec.linkerdVersion}: ` +
+        `native from ${LINKERD_NATIVE_DEFAULT_SINCE}`,
     };
   return { value: 'classic', source: `Linkerd default for ${spec.linkerdVersion}` };
 }

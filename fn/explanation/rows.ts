@@ -91,11 +91,12 @@ export function inputsOf(inputs: TimingInputs): ModelInput[] {
   ];
   const dereg = inputs.loadBalancer?.deregistrationDelaySeconds;
   if (dereg) {
+    const termination = inputs.loadBalancer?.connectionTermination ? 'on' : 'off';
     rows.push({
       name: 'LB deregistration delay',
       value: dereg.value,
       unit: 's',
-      source: `${dereg.source}; connection termination ${inputs.loadBalancer?.connectionTermination ? 'on' : 'off'}`,
+      source: `${dereg.source}; connection termination ${termination}`,
     });
   }
   return rows;

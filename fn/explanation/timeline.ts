@@ -246,8 +246,10 @@ export function deadline(
   );
 }
 
-/** The load balancer's own timer on established connections
- * (docs/background.md#load-balancers-in-front-of-gateways), started at deregistration (≈ t = 0). */
+/**
+ * The load balancer's own timer on established connections
+ * (docs/background.md#load-balancers-in-front-of-gateways), started at deregistration (≈ t = 0).
+ */
 export function deregistration(
   drawing: Drawing,
   traffic: Traffic,

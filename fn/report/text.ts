@@ -39,14 +39,17 @@ export function textReport(
   const counts = ['error', 'warning', 'info'].map(
     (s) => `${findings.filter((f) => f.severity === s).length} ${s}`,
   );
+  const fields = `${changes.length} field${changes.length === 1 ? '' : 's'}`;
+  const resources = new Set(changes.map((c) => `${c.document}:${formatRef(c.resource)}`)).size;
   lines.push(
-    `kube-graceful: ${changes.length} field${changes.length === 1 ? '' : 's'} set in ${new Set(changes.map((c) => `${c.document}:${formatRef(c.resource)}`)).size} resource(s); findings: ${counts.join(', ')}`,
+    `kube-graceful: ${fields} set in ${resources} resource(s); findings: ${counts.join(', ')}`,
   );
   for (const entry of groups.values()) {
     lines.push(
       '',
       entry.ref
-        ? `${formatRef(entry.ref)}${entry.document !== undefined ? ` (document ${entry.document})` : ''}`
+        ? formatRef(entry.ref) +
+            (entry.document !== undefined ? ` (document ${entry.document})` : '')
         : 'stream',
     );
     for (const c of entry.changes) {

@@ -86,12 +86,17 @@ export function envMode(
   if (userPreStop !== undefined) {
     // The model has no term for a hook that runs before the proxy's own minimum drain: the
     // grace it computes would be short by the hook's length. Said, not guessed.
+    const hookLength =
+      userPreStop === 'unknown' ? 'of a length that cannot be read' : `sleeping ${userPreStop} s`;
     findings.push({
       severity: 'warning',
       code: 'GATEWAY_PRESTOP_IN_ENV_MODE',
       message:
-        `Container ${proxy.name} already has a preStop hook ` +
-        `(${userPreStop === 'unknown' ? 'of a length that cannot be read' : `sleeping ${userPreStop} s`}); the proxy starts its drain only after that hook ends, and terminationGracePeriodSeconds G = ${plan.graceSeconds.value} s does not count it. Remove the hook (env mode does its job), or use --gateway-mode sleep, which builds the grace period on it.`,
+        `Container ${proxy.name} already has a preStop hook (${hookLength}); ` +
+        'the proxy starts its drain only after that hook ends, ' +
+        `and terminationGracePeriodSeconds G = ${plan.graceSeconds.value} s does not count it. ` +
+        'Remove the hook (env mode does its job), ' +
+        'or use --gateway-mode sleep, which builds the grace period on it.',
       path: workload.containerAt(proxy.name, 'lifecycle', 'preStop'),
     });
   }

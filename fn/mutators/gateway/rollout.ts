@@ -133,14 +133,20 @@ function maxUnavailable(workload: Workload): ProposedFinding[] {
         : undefined;
   if (pods === 0) return [];
   const all = pods === undefined || pods >= count;
+  const out =
+    pods === undefined
+      ? 'an unknown number of gateway pods'
+      : all
+        ? 'every gateway pod'
+        : `${pods} gateway pod${pods === 1 ? '' : 's'}`;
   return [
     {
       severity: all ? 'warning' : 'info',
       code: 'GATEWAY_ROLLOUT_UNAVAILABLE',
       message:
         `strategy.rollingUpdate.maxUnavailable is ${JSON.stringify(raw)} with ${shown}: ` +
-        `a rollout may take ` +
-        `${pods === undefined ? 'an unknown number of gateway pods' : all ? 'every gateway pod' : `${pods} gateway pod${pods === 1 ? '' : 's'}`} out before replacements are ready. Set maxUnavailable: 0 (and maxSurge ≥ 1) so old pods serve until new ones are ready.`,
+        `a rollout may take ${out} out before replacements are ready. ` +
+        'Set maxUnavailable: 0 (and maxSurge ≥ 1) so old pods serve until new ones are ready.',
       path: ['spec', 'strategy', 'rollingUpdate', 'maxUnavailable'],
     },
   ];

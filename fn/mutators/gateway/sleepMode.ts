@@ -154,25 +154,26 @@ function terminationDrain(
   const seconds = typeof text === 'string' ? parseGoDurationSeconds(text) : undefined;
   const wait = seconds ?? ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS;
   if (wait >= R) return { changes: [], findings: [] };
+  const istioDefault = `Istio's default ${ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS} s`;
   const value = formatGoDurationSeconds(R);
   if (read?.ok) {
     const merged = setProxyConfigField(read.text, ['terminationDrainDuration'], value);
     if (merged !== undefined) {
       const kept = Object.keys(read.fields).filter((k) => k !== 'terminationDrainDuration');
+      const was = seconds === undefined ? istioDefault : JSON.stringify(text);
       return {
         changes: [
           {
             path,
             value: merged,
             reason: [
-              `${PROXY_CONFIG_ANNOTATION} terminationDrainDuration = ` +
-                `${JSON.stringify(value)}: T = R = ${R}. ` +
+              `${PROXY_CONFIG_ANNOTATION} terminationDrainDuration = ${JSON.stringify(value)}: ` +
+                `T = R = ${R}. ` +
                 `After the preStop sleep container ${proxy.name} gets SIGTERM; ` +
-                `pilot-agent drains the listeners, ` +
-                `waits terminationDrainDuration and then kills Envoy (pkg/envoy/agent.go@1.9.0 ` +
-                `and @1.24.6 terminate), so the requests accepted until the sleep ended need ` +
-                `that wait to finish (it was ` +
-                `${seconds === undefined ? `Istio's default ${ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS} s` : JSON.stringify(text)}).`,
+                'pilot-agent drains the listeners, waits terminationDrainDuration ' +
+                'and then kills Envoy (pkg/envoy/agent.go@1.9.0 and @1.24.6 terminate), ' +
+                'so the requests accepted until the sleep ended need that wait to finish ' +
+                `(it was ${was}).`,
               kept.length
                 ? `Merged key by key into the existing ${PROXY_CONFIG_ANNOTATION}; kept: ` +
                   `${kept.join(', ')}.`
@@ -194,9 +195,7 @@ function terminationDrain(
     }
   }
   const where =
-    seconds === undefined
-      ? `Istio's default ${ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS} s`
-      : `${JSON.stringify(text)} in ${PROXY_CONFIG_ANNOTATION}`;
+    seconds === undefined ? istioDefault : `${JSON.stringify(text)} in ${PROXY_CONFIG_ANNOTATION}`;
   const remedies = [
     // Env mode needs EXIT_ON_ZERO_ACTIVE_CONNECTIONS, which this proxy may not have.
     ...(atLeast(istio.version, envModeSince)

@@ -54,10 +54,16 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
     drawing.event(0, proxy, hookStart(state.preStop, W, 'Envoy keeps serving'));
   unknownHook(drawing, proxy, state.preStop, W, traffic.sender);
   const listenersClose = sigterm + D.value;
+  const afterWhat = hookCut
+    ? ' (preStop cut at the grace deadline)'
+    : state.preStop.seconds === 0
+      ? ' (no preStop)'
+      : ' after preStop';
   drawing.event(
     sigterm,
     proxy,
-    `SIGTERM${hookCut ? ' (preStop cut at the grace deadline)' : state.preStop.seconds === 0 ? ' (no preStop)' : ' after preStop'}: readiness fails; pilot-agent drains the listeners (still accepting, with Connection: close)`,
+    `SIGTERM${afterWhat}: readiness fails; ` +
+      'pilot-agent drains the listeners (still accepting, with Connection: close)',
   );
 
   let acceptUntil: number;
@@ -144,7 +150,10 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
     lastAccepted,
     'ok',
     'serving',
-    `new connections accepted${P > 0 ? ` (preStop until t=${sigterm}, then draining with Connection: close)` : ' (draining with Connection: close)'}`,
+    P > 0
+      ? `new connections accepted (preStop until t=${sigterm}, ` +
+          'then draining with Connection: close)'
+      : 'new connections accepted (draining with Connection: close)',
   );
   if (Math.min(workDone, hardStop) > lastAccepted)
     drawing.window(

@@ -181,15 +181,15 @@ function noMesh(workload: Workload): ProposedFinding {
     annotationsOf(meta)['linkerd.io/inject'] === 'disabled' ? 'linkerd.io/inject: disabled' : '',
   ].filter(Boolean);
   const namespace = workload.ref.namespace;
+  const namespaceWhy = namespace
+    ? `namespace ${namespace} is neither labelled for injection by a Namespace in the stream ` +
+      'nor listed in mesh.istioInjectedNamespaces / mesh.linkerdInjectedNamespaces'
+    : 'the resource names no namespace';
   const why =
     optOut.length > 0
       ? `the pod template opts out with ${optOut.join(' and ')}`
-      : `no sidecar.istio.io/inject, istio.io/rev or linkerd.io/inject on the pod template, and ${
-          namespace
-            ? `namespace ${namespace} is neither labelled for injection by a Namespace in the stream ` +
-              `nor listed in mesh.istioInjectedNamespaces / mesh.linkerdInjectedNamespaces`
-            : 'the resource names no namespace'
-        }`;
+      : 'no sidecar.istio.io/inject, istio.io/rev or linkerd.io/inject on the pod template, ' +
+        `and ${namespaceWhy}`;
   return {
     severity: 'info',
     code: 'JOB_NO_MESH',

@@ -69,7 +69,8 @@ function proxyName(mesh: Mesh): string {
 
 function annotationSince(config: Config, mesh: Mesh): string {
   return mesh === 'istio'
-    ? `Istio reads this per-pod annotation from 1.24; configured: ${describeVersion(config, 'istio')}`
+    ? 'Istio reads this per-pod annotation from 1.24; ' +
+        `configured: ${describeVersion(config, 'istio')}`
     : `Linkerd names this annotation by version (alpha prefix 2.15–2.18, beta 2.19, ` +
         `config.linkerd.io/ from 2.20: pkg/k8s/labels.go@version-2.15, @version-2.19, ` +
         `@version-2.20); configured: ${describeVersion(config, 'linkerd')}`;

@@ -80,7 +80,7 @@ export function jobTimeline(state: JobState): Timeline {
       drawing.event(
         0,
         proxy.name,
-        `quit request received (classic sidecar, ${proxy.kind.source})${exit ? `: ${exit.text}` : ': exits'}`,
+        `quit request received (classic sidecar, ${proxy.kind.source}): ${exit?.text ?? 'exits'}`,
       );
       if (at > 0)
         drawing.event(

@@ -137,6 +137,15 @@ export function wrapPlan(
       });
     }
     const program = unwrapCommand(command) ?? command;
+    const clientKnown =
+      client.client === 'unknown' ? 'not known for this image (see the warning)' : client.evidence;
+    const istioDrain = meshes.includes('istio')
+      ? ` istio-proxy exits at once from Istio ${ISTIO_QUIT_SKIPS_DRAIN_SINCE} ` +
+        '(istio/istio#55424); before, it first drains for terminationDrainDuration ' +
+        '(or MINIMUM_DRAIN_DURATION with exit-on-zero), ' +
+        'and the Job completes that much later ' +
+        `(configured: ${describeVersion(context.config, 'istio')}).`
+      : '';
     changes.push({
       path,
       value: wrapCommand(program, endpoints),
@@ -144,15 +153,7 @@ export function wrapPlan(
         `Wrapped: when ${JSON.stringify(program.join(' '))} exits, ` +
           `the wrapper POSTs ${endpoints.map((e) => e.url).join(' and ')} so ${meshWords} ` +
           `exits, then exits with the program's own exit code. ${STUCK_JOB}`,
-        `The call needs curl or wget in the image: ${client.client === 'unknown' ? 'not known for this image (see the warning)' : client.evidence}.${
-          meshes.includes('istio')
-            ? ` istio-proxy exits at once from Istio ${ISTIO_QUIT_SKIPS_DRAIN_SINCE} ` +
-              `(istio/istio#55424); before, it first drains for terminationDrainDuration (or ` +
-              `MINIMUM_DRAIN_DURATION with exit-on-zero), ` +
-              `and the Job completes that much later (configured: ` +
-              `${describeVersion(context.config, 'istio')}).`
-            : ''
-        }`,
+        `The call needs curl or wget in the image: ${clientKnown}.${istioDrain}`,
         `args are unchanged: Kubernetes appends them to command, ` +
           `so they reach the program as "$@". Mode wrap: ${decision.why}.`,
       ].join('\n'),
@@ -164,7 +165,11 @@ export function wrapPlan(
       severity: 'warning',
       code: 'JOB_SEVERAL_MAIN_CONTAINERS',
       path: workload.at('spec', 'containers'),
-      message: `${main.length} main containers (${main.map((c) => `"${c.name}"`).join(', ')}) are wrapped: the first to exit stops the proxy while the others may still need the network. Name only the one that finishes last in job.mainContainers, or use native mode`,
+      message:
+        `${main.length} main containers (${main.map((c) => `"${c.name}"`).join(', ')}) ` +
+        'are wrapped: ' +
+        'the first to exit stops the proxy while the others may still need the network. ' +
+        'Name only the one that finishes last in job.mainContainers, or use native mode',
     });
   }
   changes.push(...podAnnotations(workload, context, meshes, annotations, findings));
