@@ -50,7 +50,10 @@ test('--help lists the allowed values of every enumerated setting', (t) => {
   const help = runCli(['--help'], '').stdout.replace(/\s+/g, ' ');
   t.regex(
     help,
-    /--lb-provider <value> .*\(choices: "aws-nlb-ip", "aws-alb-ip", "gke-neg", "azure-appgw", "generic-lb", "in-cluster"\)/,
+    new RegExp(
+      String.raw`--lb-provider <value> .*\(choices: "aws-nlb-ip", "aws-alb-ip", "gke-neg", ` +
+        String.raw`"azure-appgw", "generic-lb", "in-cluster"\)`,
+    ),
   );
   t.regex(help, /--sidecar-mode <value> .*\(choices: "auto", "native", "classic"\)/);
   t.regex(help, /--job-mode <value> .*\(choices: "auto", "native", "wrap", "off"\)/);
@@ -62,7 +65,10 @@ test('a wrong value names the flag or key, the value and the allowed values', (t
   t.is(flag.stdout, '');
   t.regex(
     flag.stderr,
-    /--lb-provider <value>.* argument 'aws-nlb' is invalid\. Allowed choices are aws-nlb-ip, aws-alb-ip, gke-neg, azure-appgw, generic-lb, in-cluster/,
+    new RegExp(
+      String.raw`--lb-provider <value>.* argument 'aws-nlb' is invalid\. Allowed choices are ` +
+        String.raw`aws-nlb-ip, aws-alb-ip, gke-neg, azure-appgw, generic-lb, in-cluster`,
+    ),
   );
   const configMap =
     `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ` +
@@ -75,6 +81,9 @@ test('a wrong value names the flag or key, the value and the allowed values', (t
   t.is(krm.stdout, '');
   t.regex(
     krm.stderr,
-    /lb-provider: got "aws-nlb"; expected one of aws-nlb-ip, aws-alb-ip, gke-neg, azure-appgw, generic-lb, in-cluster/,
+    new RegExp(
+      String.raw`lb-provider: got "aws-nlb"; expected one of aws-nlb-ip, aws-alb-ip, gke-neg, ` +
+        String.raw`azure-appgw, generic-lb, in-cluster`,
+    ),
   );
 });

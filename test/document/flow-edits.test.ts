@@ -79,7 +79,11 @@ const cases = [
     json: false,
     // …and the trailing comma stays the last thing before each closing bracket.
     layout: [
-      /\n {12}\},\n {12}"annotations":\{\n {15}"sidecar.istio.io\/nativeSidecar":"true",\n {12}\},\n {9}\},\n/,
+      new RegExp(
+        String.raw`\n {12}\},\n {12}"annotations":\{` +
+          String.raw`\n {15}"sidecar.istio.io\/nativeSidecar":"true",` +
+          String.raw`\n {12}\},\n {9}\},\n`,
+      ),
       /\n {18}\],\n {18}"lifecycle":\{\n[^]*\n {18}\},\n {15}\},\n/,
     ],
   },
@@ -89,7 +93,11 @@ const cases = [
     json: false,
     // The container list stays on its line, the new entry in its plain YAML flow style.
     layout: [
-      /\n {6}containers: \[\{name: helloworld, [^\n]*, ports: \[\{containerPort: 5000\}\], lifecycle: \{preStop: \{sleep: \{seconds: \d+\}\}\}\}\]\n/,
+      new RegExp(
+        String.raw`\n {6}containers: \[\{name: helloworld, [^\n]*, ` +
+          String.raw`ports: \[\{containerPort: 5000\}\], ` +
+          String.raw`lifecycle: \{preStop: \{sleep: \{seconds: \d+\}\}\}\}\]\n`,
+      ),
     ],
   },
 ] as const;

@@ -274,7 +274,10 @@ test(
       t.is(result.stdout, '', how);
       t.regex(
         result.stderr,
-        /failed to invoke post-renderer plugin "kube-graceful": plugin "kube-graceful" exited with error/,
+        new RegExp(
+          String.raw`failed to invoke post-renderer plugin "kube-graceful": ` +
+            String.raw`plugin "kube-graceful" exited with error`,
+        ),
         how,
       );
       t.false(result.stderr.includes('drain-wind'), `${how}: Helm 4 shows none of our stderr`);

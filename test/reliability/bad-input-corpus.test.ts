@@ -349,8 +349,11 @@ const cases: Case[] = [
       .replace('      - name: web', '        name: web')
       .replace(/\n {8}(image|ports)/g, '\n        $1'),
     code: 'E_INPUT',
-    message:
-      /document 1 \(Deployment shop\/web\), line 15, spec\.template\.spec\.containers: spec\.template\.spec\.containers is a map, not a list/,
+    message: new RegExp(
+      String.raw`document 1 \(Deployment shop\/web\), line 15, ` +
+        String.raw`spec\.template\.spec\.containers: ` +
+        String.raw`spec\.template\.spec\.containers is a map, not a list`,
+    ),
   },
   {
     name: 'command is a string',
@@ -369,8 +372,10 @@ const cases: Case[] = [
       'image: nginx:1.27\n        args: [--workers, 4]',
     ),
     code: 'E_INPUT',
-    message:
-      /line 17, .*containers\[0\]\.args is a list holding a number \(4\), not a list of strings \(quote numbers and booleans\)/,
+    message: new RegExp(
+      String.raw`line 17, .*containers\[0\]\.args is a list holding a number \(4\), ` +
+        String.raw`not a list of strings \(quote numbers and booleans\)`,
+    ),
   },
   {
     name: 'lifecycle is a boolean',
@@ -382,8 +387,11 @@ const cases: Case[] = [
     name: 'an unquoted boolean annotation',
     input: deployment('sidecar.istio.io/inject: true'),
     code: 'E_INPUT',
-    message:
-      /line 12, spec\.template\.metadata\.annotations\["sidecar\.istio\.io\/inject"\]: .* is a boolean \(true\), not a string/,
+    message: new RegExp(
+      String.raw`line 12, ` +
+        String.raw`spec\.template\.metadata\.annotations\["sidecar\.istio\.io\/inject"\]: ` +
+        String.raw`.* is a boolean \(true\), not a string`,
+    ),
   },
   {
     name: 'a null container in a CronJob',
@@ -392,8 +400,11 @@ const cases: Case[] = [
       `schedule: "@daily"\n  jobTemplate:\n    spec:\n      template:\n      ` +
       `  spec:\n          containers:\n          - ~\n`,
     code: 'E_INPUT',
-    message:
-      /document 1 \(CronJob c\), line 11, spec\.jobTemplate\.spec\.template\.spec\.containers\[0\]: .* is null, not a map/,
+    message: new RegExp(
+      String.raw`document 1 \(CronJob c\), line 11, ` +
+        String.raw`spec\.jobTemplate\.spec\.template\.spec\.containers\[0\]: .* is null, ` +
+        String.raw`not a map`,
+    ),
   },
   // A pod template that shares its metadata through an alias is no longer refused: the template
   // gets its own copy (issue #15 item 1, test/document/shared-nodes.test.ts).
@@ -411,8 +422,11 @@ const cases: Case[] = [
       ),
     ],
     code: 'E_CONFIG',
-    message:
-      /spec\.timing\.maxRequestSeconds: .*expected number.*got "20"[\s\S]*spec\.mesh\.istioInjectedNamespaces: .*expected array[\s\S]*spec\.exclude: .*expected array/,
+    message: new RegExp(
+      String.raw`spec\.timing\.maxRequestSeconds: .*expected number.*got "20"` +
+        String.raw`[\s\S]*spec\.mesh\.istioInjectedNamespaces: .*expected array` +
+        String.raw`[\s\S]*spec\.exclude: .*expected array`,
+    ),
   },
   {
     name: 'config: spec is a list',
@@ -458,8 +472,10 @@ const cases: Case[] = [
       ),
     ],
     code: 'E_CONFIG',
-    message:
-      /cm-number\.yaml data\.kube-version: kube-version: got the number 1\.3; ConfigMap data values are strings/,
+    message: new RegExp(
+      String.raw`cm-number\.yaml data\.kube-version: kube-version: got the number 1\.3; ` +
+        String.raw`ConfigMap data values are strings`,
+    ),
   },
   {
     name: 'config: functionConfig ConfigMap with an unquoted number',
@@ -527,8 +543,12 @@ const cases: Case[] = [
       ),
     ],
     code: 'E_CONFIG',
-    message:
-      /drainWindowSeconds: expected 0 or more seconds \(got -1\)[\s\S]*maxRequestSeconds: expected at most 86400 seconds \(one day\) \(got 1000000000\)[\s\S]*bufferSeconds: expected whole seconds \(got 2\.5\)/,
+    message: new RegExp(
+      String.raw`drainWindowSeconds: expected 0 or more seconds \(got -1\)` +
+        String.raw`[\s\S]*maxRequestSeconds: ` +
+        String.raw`expected at most 86400 seconds \(one day\) \(got 1000000000\)` +
+        String.raw`[\s\S]*bufferSeconds: expected whole seconds \(got 2\.5\)`,
+    ),
   },
   {
     name: 'functionConfig ConfigMap: negative seconds',
@@ -544,15 +564,23 @@ const cases: Case[] = [
     name: 'annotation drain-window "-5"',
     input: deployment('kube-graceful.dev/drain-window: "-5"'),
     status: 1,
-    message:
-      /^error: BAD_ANNOTATION Deployment shop\/web metadata\.annotations\["kube-graceful\.dev\/drain-window"\]: .*got "-5"; expected whole seconds/m,
+    message: new RegExp(
+      String.raw`^error: BAD_ANNOTATION Deployment shop\/web ` +
+        String.raw`metadata\.annotations\["kube-graceful\.dev\/drain-window"\]: .*got "-5"; ` +
+        String.raw`expected whole seconds`,
+      'm',
+    ),
   },
   {
     name: 'annotation drain-window "99999999"',
     input: deployment('kube-graceful.dev/drain-window: "99999999"'),
     status: 1,
-    message:
-      /^error: BAD_ANNOTATION Deployment shop\/web metadata\.annotations\["kube-graceful\.dev\/drain-window"\]: .*expected at most 86400 seconds/m,
+    message: new RegExp(
+      String.raw`^error: BAD_ANNOTATION Deployment shop\/web ` +
+        String.raw`metadata\.annotations\["kube-graceful\.dev\/drain-window"\]: ` +
+        String.raw`.*expected at most 86400 seconds`,
+      'm',
+    ),
   },
   {
     name: 'annotation max-request "1.5"',

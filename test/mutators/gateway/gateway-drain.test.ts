@@ -277,7 +277,11 @@ const cases: Case[] = [
     check: (t, result) =>
       t.regex(
         result.output,
-        /env:\n\s+- name: MINIMUM_DRAIN_DURATION\n\s+value: 180s\n\s+- name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n\s+value: "true"/,
+        new RegExp(
+          String.raw`env:` +
+            String.raw`\n\s+- name: MINIMUM_DRAIN_DURATION\n\s+value: 180s` +
+            String.raw`\n\s+- name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n\s+value: "true"`,
+        ),
       ),
   },
   {
@@ -309,7 +313,11 @@ const cases: Case[] = [
     check: (t, result) => {
       t.regex(
         result.output,
-        /- name: MINIMUM_DRAIN_DURATION\n\s+value: "180s"\n\s+- name: ISTIO_META_ROUTER_MODE\n\s+value: standard\n\s+- name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n\s+value: "true"/,
+        new RegExp(
+          String.raw`- name: MINIMUM_DRAIN_DURATION\n\s+value: "180s"` +
+            String.raw`\n\s+- name: ISTIO_META_ROUTER_MODE\n\s+value: standard` +
+            String.raw`\n\s+- name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n\s+value: "true"`,
+        ),
       );
       t.is(
         result.changes.find((c) => formatPath(c.path) === ENV('MINIMUM_DRAIN_DURATION'))!.before,
@@ -610,7 +618,10 @@ const cases: Case[] = [
     check: (t, result) =>
       t.regex(
         result.output,
-        /- name: POD_NAMESPACE\n\s+valueFrom:\n\s+fieldRef:\n\s+fieldPath: metadata.namespace\n\s+- name: MINIMUM_DRAIN_DURATION/,
+        new RegExp(
+          String.raw`- name: POD_NAMESPACE\n\s+valueFrom:\n\s+fieldRef:` +
+            String.raw`\n\s+fieldPath: metadata.namespace\n\s+- name: MINIMUM_DRAIN_DURATION`,
+        ),
       ),
   },
   {
@@ -763,7 +774,11 @@ const cases: Case[] = [
     check: (t, result) =>
       t.regex(
         planOf(result).istio.source,
-        /istioVersion from flag --istio-version; pod template label helm.sh\/chart: gateway-1.0.0 is the unreleased in-repo chart/,
+        new RegExp(
+          String.raw`istioVersion from flag --istio-version; ` +
+            String.raw`pod template label helm.sh\/chart: ` +
+            String.raw`gateway-1.0.0 is the unreleased in-repo chart`,
+        ),
       ),
   },
   {
