@@ -88,12 +88,17 @@ export default tseslint.config(
   },
   {
     // No line over prettier's printWidth (prettier.config.mjs). prettier keeps to it wherever it
-    // may break a line, but never splits a string, a template, a regex or a comment, nor the
-    // title of a test(...) call: this rule is what holds those to 100 too. Counted in characters
-    // (code points), as prettier does, not bytes. @stylistic/max-len rather than core max-len:
-    // the core rule is deprecated since ESLint 8.53 and frozen (removed in 11), and ESLint
-    // Stylistic is where its maintenance moved (https://eslint.style/guide/migration).
-    // Nothing is exempt (no ignoreStrings, ignoreComments, ignoreUrls, ignorePattern).
+    // may break a line, but never splits a string, a template, a regex or a comment: this rule
+    // is what holds those to 100 too. Counted in characters (code points), as prettier does, not
+    // bytes. @stylistic/max-len rather than core max-len: the core rule is deprecated since
+    // ESLint 8.53 and frozen (removed in 11), and ESLint Stylistic is where its maintenance moved
+    // (https://eslint.style/guide/migration).
+    //
+    // One exemption: the line that opens a test, `test('title', (t) => {`. prettier prints a
+    // test call that way whatever its length (isTestCall, src/language-js/utils/index.js in
+    // prettier 3.10.1), so a long title cannot be wrapped, only cut into a `'…' + '…'` chain
+    // that reads worse; the title stays whole, as ava prints it. Strings, comments, regexes and
+    // URLs elsewhere are not exempt.
     ignores: [
       // Temporary, lead finishes after merge: other branches change these files in parallel.
       // Keep this list exactly those paths, and remove it once their long lines are fixed.
@@ -121,7 +126,10 @@ export default tseslint.config(
     ],
     plugins: { '@stylistic': stylistic },
     rules: {
-      '@stylistic/max-len': ['error', { code: 100, tabWidth: 2 }],
+      '@stylistic/max-len': [
+        'error',
+        { code: 100, tabWidth: 2, ignorePattern: String.raw`^\s*test(?:\.\w+)?\(` },
+      ],
     },
   },
   {

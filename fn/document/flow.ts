@@ -142,8 +142,9 @@ function jsonText(value: unknown, style: FlowStyle, column: number): string {
   if (style.step === undefined) return `${open}${entries.join(style.comma)}${close}`;
   const inner = ' '.repeat(column + style.step);
   return (
-    `${open}\n${entries.map((entry) => inner + entry).join(',\n')}${style.trailing ? ',' : ''}` +
-    `\n${' '.repeat(column)}${close}`
+    `${open}\n` +
+    `${entries.map((entry) => inner + entry).join(',\n')}${style.trailing ? ',' : ''}\n` +
+    `${' '.repeat(column)}${close}`
   );
 }
 

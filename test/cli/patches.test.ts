@@ -116,8 +116,11 @@ for (const name of corpusNames()) {
 test('a strategic-merge patch replaces a preStop handler whole: no hook with two handlers', async (t) => {
   const render = corpus('argo-cd.yaml').replace(
     /(\n {6}containers:\n {6}- )/,
-    '$1lifecycle:\n          preStop:\n            exec:\n              ' +
-      'command: [/bin/sh, -c, "sleep 2"]\n        ',
+    '$1lifecycle:\n' +
+      '          preStop:\n' +
+      '            exec:\n' +
+      '              command: [/bin/sh, -c, "sleep 2"]\n' +
+      '        ',
   );
   t.true(render.includes('command: [/bin/sh, -c, "sleep 2"]'), 'fixture holds an exec preStop');
   const patches = await cli(['patches'], render);
@@ -140,62 +143,60 @@ test('a strategic-merge patch replaces a preStop handler whole: no hook with two
   }
 });
 
-test(
-  'a custom kind (an Argo Rollout, ' +
-    'config extraKinds) gets a JSON 6902 patch guarded by tests on list keys',
-  async (t) => {
-    const deployment = corpus('istio-sample-kube-bookinfo.yaml')
-      .split(/^---\n/m)
-      .find((d) => /^kind: Deployment$/m.test(d) && d.includes('name: productpage-v1'))!;
-    const rollout = deployment
-      .replace('apiVersion: apps/v1', 'apiVersion: argoproj.io/v1alpha1')
-      .replace('kind: Deployment', 'kind: Rollout');
-    const config = join(mkdtempSync(join(tmpdir(), 'kg-rollout-')), 'config.yaml');
-    writeFileSync(
-      config,
-      'apiVersion: kube-graceful.dev/v1alpha1\nkind: ' +
-        'GracefulShutdown\nspec:\n  mesh: {istioInjectedNamespaces: ' +
-        '[default]}\n  sidecarMode: classic\n  kubernetesVersion: "1.31"\n  ' +
-        'extraKinds: [{group: argoproj.io, kind: Rollout, podTemplatePath: ' +
-        'spec.template}]\n',
-    );
-    const input = rollout.includes('namespace:')
-      ? rollout
-      : rollout.replace(/^metadata:\n/m, 'metadata:\n  namespace: default\n');
-    const patches = await cli(['patches', '--config', config], input);
-    t.is(patches.status, 0, patches.stderr);
-    const [entry] = parse(patches.stdout) as Array<{
-      target: Record<string, string>;
-      patch: string;
-    }>;
-    t.deepEqual(entry!.target, {
-      group: 'argoproj.io',
-      version: 'v1alpha1',
-      kind: 'Rollout',
-      name: 'productpage-v1',
-      namespace: 'default',
-    });
-    const operations = parse(entry!.patch) as Array<{ op: string; path: string; value?: unknown }>;
-    t.true(
-      operations.some(
-        (o) =>
-          o.op === 'test' &&
-          o.path === '/spec/template/spec/containers/0/name' &&
-          o.value === 'productpage',
-      ),
-      entry!.patch,
-    );
-    const built = kustomize(input, patches.stdout);
-    t.is(built.status, 0, built.stderr);
-    t.is((await cli(['check', '--config', config], built.stdout)).status, 0);
-    // The guard works: a render whose container moved fails to build instead of patching another.
-    const moved = input.replace(
-      /\n {6}containers:\n/,
-      '\n      containers:\n      - name: extra\n        image: busybox\n',
-    );
-    t.not(kustomize(moved, patches.stdout).status, 0, 'a moved container fails the test operation');
-  },
-);
+test('a custom kind (an Argo Rollout, config extraKinds) gets a JSON 6902 patch guarded by tests on list keys', async (t) => {
+  const deployment = corpus('istio-sample-kube-bookinfo.yaml')
+    .split(/^---\n/m)
+    .find((d) => /^kind: Deployment$/m.test(d) && d.includes('name: productpage-v1'))!;
+  const rollout = deployment
+    .replace('apiVersion: apps/v1', 'apiVersion: argoproj.io/v1alpha1')
+    .replace('kind: Deployment', 'kind: Rollout');
+  const config = join(mkdtempSync(join(tmpdir(), 'kg-rollout-')), 'config.yaml');
+  writeFileSync(
+    config,
+    'apiVersion: kube-graceful.dev/v1alpha1\n' +
+      'kind: GracefulShutdown\n' +
+      'spec:\n' +
+      '  mesh: {istioInjectedNamespaces: [default]}\n' +
+      '  sidecarMode: classic\n' +
+      '  kubernetesVersion: "1.31"\n' +
+      '  extraKinds: [{group: argoproj.io, kind: Rollout, podTemplatePath: spec.template}]\n',
+  );
+  const input = rollout.includes('namespace:')
+    ? rollout
+    : rollout.replace(/^metadata:\n/m, 'metadata:\n  namespace: default\n');
+  const patches = await cli(['patches', '--config', config], input);
+  t.is(patches.status, 0, patches.stderr);
+  const [entry] = parse(patches.stdout) as Array<{
+    target: Record<string, string>;
+    patch: string;
+  }>;
+  t.deepEqual(entry!.target, {
+    group: 'argoproj.io',
+    version: 'v1alpha1',
+    kind: 'Rollout',
+    name: 'productpage-v1',
+    namespace: 'default',
+  });
+  const operations = parse(entry!.patch) as Array<{ op: string; path: string; value?: unknown }>;
+  t.true(
+    operations.some(
+      (o) =>
+        o.op === 'test' &&
+        o.path === '/spec/template/spec/containers/0/name' &&
+        o.value === 'productpage',
+    ),
+    entry!.patch,
+  );
+  const built = kustomize(input, patches.stdout);
+  t.is(built.status, 0, built.stderr);
+  t.is((await cli(['check', '--config', config], built.stdout)).status, 0);
+  // The guard works: a render whose container moved fails to build instead of patching another.
+  const moved = input.replace(
+    /\n {6}containers:\n/,
+    '\n      containers:\n      - name: extra\n        image: busybox\n',
+  );
+  t.not(kustomize(moved, patches.stdout).status, 0, 'a moved container fails the test operation');
+});
 
 test('error findings: exit 1, nothing on stdout', async (t) => {
   const render = corpus('istio-gateway-1.30.3-nlb.yaml');

@@ -71,11 +71,17 @@ test('a wrong value names the flag or key, the value and the allowed values', (t
     ),
   );
   const configMap =
-    `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ` +
-    `function-input}\ndata:\n  lb-provider: aws-nlb\n`;
+    'apiVersion: v1\n' +
+    'kind: ConfigMap\n' +
+    'metadata: {name: function-input}\n' +
+    'data:\n' +
+    '  lb-provider: aws-nlb\n';
   const list =
-    `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: ` +
-    `[]\nfunctionConfig:\n${configMap.replace(/^/gm, '  ')}`;
+    `apiVersion: config.kubernetes.io/v1\n` +
+    `kind: ResourceList\n` +
+    `items: []\n` +
+    `functionConfig:\n` +
+    `${configMap.replace(/^/gm, '  ')}`;
   const krm = runCli([], list);
   t.is(krm.status, 2);
   t.is(krm.stdout, '');

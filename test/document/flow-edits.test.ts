@@ -186,14 +186,10 @@ test('flow shapes: the closing bracket on the last entry’s line, CRLF, an empt
   t.is(edited('{"a": {}, "b": 1}\n', ['a', 'k'], 'v'), '{"a": {"k": "v"}, "b": 1}\n');
 });
 
-test(
-  'flow shapes: a changed scalar keeps its quoting; ' +
-    'a plain one that would end the entry is quoted',
-  (t) => {
-    t.is(edited('{"a": "x", "b": 1}\n', ['a'], 'y'), '{"a": "y", "b": 1}\n');
-    t.is(edited('m: {a: x, b: 1}\n', ['m', 'a'], 'y, z'), 'm: {a: "y, z", b: 1}\n');
-  },
-);
+test('flow shapes: a changed scalar keeps its quoting; a plain one that would end the entry is quoted', (t) => {
+  t.is(edited('{"a": "x", "b": 1}\n', ['a'], 'y'), '{"a": "y", "b": 1}\n');
+  t.is(edited('m: {a: x, b: 1}\n', ['m', 'a'], 'y, z'), 'm: {a: "y, z", b: 1}\n');
+});
 
 /** Corpus charts written as JSON (pretty, 2 and 3 spaces, with trailing commas) and as flow YAML.
  * */

@@ -127,7 +127,14 @@ const mergedLifecycle = (skip?: 'v1' | 'v2') =>
         labels: {app: helloworld}
       spec:
         containers:
-        - ${container('          ', '&c\n          ', '\n          lifecycle:\n            postStart:\n              exec: ' + '{command: [/bin/true]}')}`,
+        - ${container(
+          '          ',
+          '&c\n          ',
+          '\n' +
+            '          lifecycle:\n' +
+            '            postStart:\n' +
+            '              exec: {command: [/bin/true]}',
+        )}`,
     `    template:
       metadata:
         labels: {app: helloworld}
@@ -259,12 +266,9 @@ for (const c of cases) {
   }
 }
 
-test(
-  "a pod template whose metadata is the workload's (metadata: *meta): " +
-    'the template gets its own copy',
-  (t) => {
-    // The shape test/reliability/bad-input-corpus.test.ts used to expect a refusal for.
-    const input = `apiVersion: apps/v1
+test(`a pod template whose metadata is the workload's (metadata: *meta): the template gets its own copy`, (t) => {
+  // The shape test/reliability/bad-input-corpus.test.ts used to expect a refusal for.
+  const input = `apiVersion: apps/v1
 kind: Deployment
 metadata: &meta
   name: web
@@ -279,23 +283,22 @@ spec:
         image: nginx:1.27
         ports: [{containerPort: 8080}]
 `;
-    const args = ['--sidecar-mode', 'classic', '--istio-injected-namespaces', 'shop'];
-    const run = runCli(args, input);
-    t.is(run.status, 0, run.stderr);
-    const oracle = runCli(args, writtenOut(input));
-    t.deepEqual(data(run.stdout), data(oracle.stdout));
-    const [deployment] = data(run.stdout) as Array<{
-      metadata: Record<string, unknown>;
-      spec: { template: { metadata: { name: string; annotations: Record<string, string> } } };
-    }>;
-    t.deepEqual(
-      deployment!.metadata,
-      { name: 'web', namespace: 'shop' },
-      "the workload's own metadata is unchanged",
-    );
-    t.is(deployment!.spec.template.metadata.name, 'web');
-    t.truthy(deployment!.spec.template.metadata.annotations['proxy.istio.io/config']);
-    t.regex(run.stdout, /^metadata: &meta\n {2}name: web\n {2}namespace: shop\nspec:/m);
-    t.is(runCli(args, run.stdout).stdout, run.stdout, 'a second run changes nothing');
-  },
-);
+  const args = ['--sidecar-mode', 'classic', '--istio-injected-namespaces', 'shop'];
+  const run = runCli(args, input);
+  t.is(run.status, 0, run.stderr);
+  const oracle = runCli(args, writtenOut(input));
+  t.deepEqual(data(run.stdout), data(oracle.stdout));
+  const [deployment] = data(run.stdout) as Array<{
+    metadata: Record<string, unknown>;
+    spec: { template: { metadata: { name: string; annotations: Record<string, string> } } };
+  }>;
+  t.deepEqual(
+    deployment!.metadata,
+    { name: 'web', namespace: 'shop' },
+    "the workload's own metadata is unchanged",
+  );
+  t.is(deployment!.spec.template.metadata.name, 'web');
+  t.truthy(deployment!.spec.template.metadata.annotations['proxy.istio.io/config']);
+  t.regex(run.stdout, /^metadata: &meta\n {2}name: web\n {2}namespace: shop\nspec:/m);
+  t.is(runCli(args, run.stdout).stdout, run.stdout, 'a second run changes nothing');
+});

@@ -91,8 +91,11 @@ export async function runOk(
   const result = await run(file, args, options);
   if (result.status !== 0)
     t.fail(
-      `${result.command} exited ${result.status}\n--- stderr ---\n${result.stderr}` +
-        `\n--- stdout ---\n${result.stdout.slice(0, 4000)}`,
+      `${result.command} exited ${result.status}\n` +
+        `--- stderr ---\n` +
+        `${result.stderr}\n` +
+        `--- stdout ---\n` +
+        `${result.stdout.slice(0, 4000)}`,
     );
   return result.stdout;
 }

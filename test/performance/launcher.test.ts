@@ -62,15 +62,11 @@ test('without the cache, with a damaged cache, or with other V8 flags: the same 
   t.is(otherFlags.stdout, expected);
 });
 
-test(
-  'the launcher, the bundle and the cache carry one hash: ' +
-    'a rebuilt bundle never meets an old cache',
-  (t) => {
-    const files = readdirSync(join(ROOT, 'dist'));
-    const bundles = files.filter((f) => /^kube-graceful\.[0-9a-f]{12}\.cjs$/.test(f));
-    t.is(bundles.length, 1, files.join(' '));
-    const hash = bundles[0]!.split('.')[1]!;
-    t.true(files.includes(`kube-graceful.${hash}.v8cache`));
-    t.true(readFileSync(cliPath(), 'utf8').includes(`kube-graceful.${hash}.cjs`));
-  },
-);
+test('the launcher, the bundle and the cache carry one hash: a rebuilt bundle never meets an old cache', (t) => {
+  const files = readdirSync(join(ROOT, 'dist'));
+  const bundles = files.filter((f) => /^kube-graceful\.[0-9a-f]{12}\.cjs$/.test(f));
+  t.is(bundles.length, 1, files.join(' '));
+  const hash = bundles[0]!.split('.')[1]!;
+  t.true(files.includes(`kube-graceful.${hash}.v8cache`));
+  t.true(readFileSync(cliPath(), 'utf8').includes(`kube-graceful.${hash}.cjs`));
+});

@@ -931,8 +931,9 @@ export function checkRendering(
   for (let i = 0; i < expected.length; i++) {
     if (!isDeepStrictEqual(actual[i], expected[i]))
       return (
-        `document ${i + 1} reads back differently:\n${JSON.stringify(actual[i])}` +
-        `\n${JSON.stringify(expected[i])}`
+        `document ${i + 1} reads back differently:\n` +
+        `${JSON.stringify(actual[i])}\n` +
+        `${JSON.stringify(expected[i])}`
       );
   }
   return undefined;

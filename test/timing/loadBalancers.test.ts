@@ -286,28 +286,24 @@ test('GKE NEG adds BackendConfig connection draining when the BackendConfig is i
   t.regex(missing.note ?? '', /BackendConfig drain60 is not in the stream/);
 });
 
-test(
-  'GKE NEG reads the BackendConfigs a ports-form annotation names and takes the longest ' +
-    'draining',
-  (t) => {
-    const svc = service({
-      'cloud.google.com/neg': '{"ingress": true}',
-      'cloud.google.com/backend-config': '{"ports": {"80": "short", "http2": "long"}}',
-    });
-    const config = (name: string, seconds: number): KubeObject => ({
-      apiVersion: 'cloud.google.com/v1',
-      kind: 'BackendConfig',
-      metadata: { name, namespace: 'ns' },
-      spec: { connectionDraining: { drainingTimeoutSec: seconds } },
-    });
-    const r = recognizeServiceLoadBalancer(svc, {
-      backendConfigs: [config('short', 10), config('long', 45)],
-    });
-    t.is(r.drainWindowSeconds, 75);
-    t.regex(r.evidence, /connection draining 45 s \(BackendConfig long /);
-    t.is(r.note, undefined);
-  },
-);
+test('GKE NEG reads the BackendConfigs a ports-form annotation names and takes the longest draining', (t) => {
+  const svc = service({
+    'cloud.google.com/neg': '{"ingress": true}',
+    'cloud.google.com/backend-config': '{"ports": {"80": "short", "http2": "long"}}',
+  });
+  const config = (name: string, seconds: number): KubeObject => ({
+    apiVersion: 'cloud.google.com/v1',
+    kind: 'BackendConfig',
+    metadata: { name, namespace: 'ns' },
+    spec: { connectionDraining: { drainingTimeoutSec: seconds } },
+  });
+  const r = recognizeServiceLoadBalancer(svc, {
+    backendConfigs: [config('short', 10), config('long', 45)],
+  });
+  t.is(r.drainWindowSeconds, 75);
+  t.regex(r.evidence, /connection draining 45 s \(BackendConfig long /);
+  t.is(r.note, undefined);
+});
 
 function ingress(
   annotations: Record<string, string>,
@@ -548,23 +544,19 @@ test('NLB target type is structured: ip for IP targets, instance (and no target 
   t.is(recognizeServiceLoadBalancer(service({}, { type: 'LoadBalancer' })).targetType, undefined);
 });
 
-test(
-  'NLB instance targets, Local: an unreadable health-check annotation counts the default and ' +
-    'says so',
-  (t) => {
-    const r = recognizeServiceLoadBalancer(
-      service(
-        {
-          [AWS]: 'nlb',
-          'service.beta.kubernetes.io/aws-load-balancer-healthcheck-interval': '10s',
-        },
-        { type: 'LoadBalancer', externalTrafficPolicy: 'Local' },
-      ),
-    );
-    t.is(r.drainWindowSeconds, 25);
-    t.regex(r.note ?? '', /healthcheck-interval: "10s" is not a whole number/);
-  },
-);
+test('NLB instance targets, Local: an unreadable health-check annotation counts the default and says so', (t) => {
+  const r = recognizeServiceLoadBalancer(
+    service(
+      {
+        [AWS]: 'nlb',
+        'service.beta.kubernetes.io/aws-load-balancer-healthcheck-interval': '10s',
+      },
+      { type: 'LoadBalancer', externalTrafficPolicy: 'Local' },
+    ),
+  );
+  t.is(r.drainWindowSeconds, 25);
+  t.regex(r.note ?? '', /healthcheck-interval: "10s" is not a whole number/);
+});
 
 test('pickDrainWindow: ties go to the first candidate', (t) => {
   const a = recognizeServiceLoadBalancer({

@@ -70,11 +70,19 @@ ${options.spec ?? '  replicas: 3\n'}  selector:
         inject.istio.io/templates: gateway
         sidecar.istio.io/inject: "true"
 ${options.annotations ?? ''}      labels:
-${options.labels ?? '        app: istio-public-ingressgateway\n        istio: ' + 'public-ingressgateway\n'}    spec:
+${
+  options.labels ??
+  '        app: istio-public-ingressgateway\n' + '        istio: public-ingressgateway\n'
+}    spec:
       containers:
         - name: istio-proxy
           image: auto
-${options.container ?? '          env:\n          - name: ISTIO_META_ROUTER_MODE\n            ' + 'value: "standard"\n'}          ports:
+${
+  options.container ??
+  '          env:\n' +
+    '          - name: ISTIO_META_ROUTER_MODE\n' +
+    '            value: "standard"\n'
+}          ports:
           - containerPort: 15090
             name: http-envoy-prom
 ${options.podSpec ?? ''}`;
@@ -299,10 +307,13 @@ const cases: Case[] = [
       NLB_SERVICE,
       gateway({
         container:
-          '          env:\n          - name: MINIMUM_DRAIN_DURATION\n            ' +
-          'value: "30"\n          - name: ISTIO_META_ROUTER_MODE\n            ' +
-          'value: standard\n          - name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n  ' +
-          '          value: "false"\n',
+          '          env:\n' +
+          '          - name: MINIMUM_DRAIN_DURATION\n' +
+          '            value: "30"\n' +
+          '          - name: ISTIO_META_ROUTER_MODE\n' +
+          '            value: standard\n' +
+          '          - name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n' +
+          '            value: "false"\n',
       }),
     ),
     flags: SEED,
@@ -333,9 +344,10 @@ const cases: Case[] = [
       NLB_SERVICE,
       gateway({
         container:
-          '          env:\n          - name: MINIMUM_DRAIN_DURATION\n            ' +
-          'valueFrom:\n              configMapKeyRef: {name: drain, key: ' +
-          'minimum}\n',
+          '          env:\n' +
+          '          - name: MINIMUM_DRAIN_DURATION\n' +
+          '            valueFrom:\n' +
+          '              configMapKeyRef: {name: drain, key: minimum}\n',
       }),
     ),
     flags: SEED,
@@ -353,9 +365,10 @@ const cases: Case[] = [
       NLB_SERVICE,
       gateway({
         container:
-          '          env:\n          - name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n   ' +
-          '         valueFrom:\n              fieldRef: {fieldPath: ' +
-          '"metadata.annotations[\'exit\']"}\n',
+          '          env:\n' +
+          '          - name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n' +
+          '            valueFrom:\n' +
+          `              fieldRef: {fieldPath: "metadata.annotations['exit']"}\n`,
       }),
     ),
     flags: SEED,
@@ -373,18 +386,23 @@ const cases: Case[] = [
       NLB_SERVICE,
       gateway({
         annotations:
-          '        proxy.istio.io/config: |\n          # tuned by platform ' +
-          'team\n          holdApplicationUntilProxyStarts: true\n          ' +
-          'proxyMetadata:\n            ISTIO_META_DNS_CAPTURE: "true"\n          ' +
-          'terminationDrainDuration: 10s\n',
+          '        proxy.istio.io/config: |\n' +
+          '          # tuned by platform team\n' +
+          '          holdApplicationUntilProxyStarts: true\n' +
+          '          proxyMetadata:\n' +
+          '            ISTIO_META_DNS_CAPTURE: "true"\n' +
+          '          terminationDrainDuration: 10s\n',
       }),
     ),
     flags: SEED,
     changes: {
       [PROXY_CONFIG]:
-        '# tuned by platform team\nholdApplicationUntilProxyStarts: ' +
-        'true\nproxyMetadata:\n  ISTIO_META_DNS_CAPTURE: ' +
-        '"true"\nterminationDrainDuration: 10s\ndrainDuration: 190s\n',
+        '# tuned by platform team\n' +
+        'holdApplicationUntilProxyStarts: true\n' +
+        'proxyMetadata:\n' +
+        '  ISTIO_META_DNS_CAPTURE: "true"\n' +
+        'terminationDrainDuration: 10s\n' +
+        'drainDuration: 190s\n',
     },
     check: (t, result) =>
       t.regex(
@@ -440,8 +458,9 @@ const cases: Case[] = [
       NLB_SERVICE,
       gateway({
         annotations:
-          '        proxy.istio.io/config: |\n          proxyMetadata: &m {A: ' +
-          '"1"}\n          extra: *m\n',
+          '        proxy.istio.io/config: |\n' +
+          '          proxyMetadata: &m {A: "1"}\n' +
+          '          extra: *m\n',
       }),
     ),
     flags: SEED,
@@ -532,8 +551,10 @@ const cases: Case[] = [
       NLB_SERVICE,
       gateway({
         container:
-          '          lifecycle:\n            preStop:\n              exec:\n     ' +
-          '           command: ["/bin/sh", "-c", "sleep 60"]\n',
+          '          lifecycle:\n' +
+          '            preStop:\n' +
+          '              exec:\n' +
+          '                command: ["/bin/sh", "-c", "sleep 60"]\n',
       }),
     ),
     flags: { ...SEED, 'gateway-mode': 'sleep' },
@@ -554,8 +575,9 @@ const cases: Case[] = [
       NLB_SERVICE,
       gateway({
         container:
-          '          lifecycle:\n            preStop:\n              httpGet: ' +
-          '{path: /drain, port: 15020}\n',
+          '          lifecycle:\n' +
+          '            preStop:\n' +
+          '              httpGet: {path: /drain, port: 15020}\n',
       }),
     ),
     flags: { ...SEED, 'gateway-mode': 'sleep' },
@@ -831,8 +853,12 @@ spec:
   {
     title: 'AWS IP targets, Namespace labelled: no readiness-gate finding',
     input: stream(
-      'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: istio-system\n  ' +
-        'labels:\n    elbv2.k8s.aws/pod-readiness-gate-inject: enabled\n',
+      'apiVersion: v1\n' +
+        'kind: Namespace\n' +
+        'metadata:\n' +
+        '  name: istio-system\n' +
+        '  labels:\n' +
+        '    elbv2.k8s.aws/pod-readiness-gate-inject: enabled\n',
       NLB_SERVICE,
       gateway(),
     ),
@@ -902,14 +928,21 @@ spec:
     input: stream(
       GENERIC_SERVICE.replace(
         'metadata:\n  name: istio-public-ingressgateway\n  namespace: istio-system\n',
-        'metadata:\n  name: istio-public-ingressgateway\n  namespace: ' +
-          'istio-system\n  annotations:\n    cloud.google.com/neg: \'{"ingress": ' +
-          'true}\'\n    cloud.google.com/backend-config: \'{"ports": {"80": ' +
-          '"gw-drain"}}\'\n',
+        'metadata:\n' +
+          '  name: istio-public-ingressgateway\n' +
+          '  namespace: istio-system\n' +
+          '  annotations:\n' +
+          `    cloud.google.com/neg: '{"ingress": true}'\n` +
+          `    cloud.google.com/backend-config: '{"ports": {"80": "gw-drain"}}'\n`,
       ).replace('type: LoadBalancer', 'type: ClusterIP'),
-      'apiVersion: cloud.google.com/v1\nkind: BackendConfig\nmetadata:\n  ' +
-        'name: gw-drain\n  namespace: istio-system\nspec:\n  ' +
-        'connectionDraining:\n    drainingTimeoutSec: 60\n',
+      'apiVersion: cloud.google.com/v1\n' +
+        'kind: BackendConfig\n' +
+        'metadata:\n' +
+        '  name: gw-drain\n' +
+        '  namespace: istio-system\n' +
+        'spec:\n' +
+        '  connectionDraining:\n' +
+        '    drainingTimeoutSec: 60\n',
       gateway(),
     ),
     flags: SEED,
@@ -961,10 +994,14 @@ spec:
     input: stream(
       NLB_SERVICE,
       gateway(),
-      'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: ' +
-        'gw, namespace: istio-system}\nspec:\n  minAvailable: 1\n  selector:\n ' +
-        '   matchExpressions:\n    - {key: app, operator: In, values: ' +
-        '[istio-public-ingressgateway]}\n',
+      'apiVersion: policy/v1\n' +
+        'kind: PodDisruptionBudget\n' +
+        'metadata: {name: gw, namespace: istio-system}\n' +
+        'spec:\n' +
+        '  minAvailable: 1\n' +
+        '  selector:\n' +
+        '    matchExpressions:\n' +
+        '    - {key: app, operator: In, values: [istio-public-ingressgateway]}\n',
     ),
     absent: ['GATEWAY_NO_PDB'],
   },
@@ -973,9 +1010,13 @@ spec:
     input: stream(
       NLB_SERVICE,
       gateway(),
-      'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: ' +
-        'gw, namespace: other}\nspec:\n  minAvailable: 1\n  selector:\n    ' +
-        'matchLabels: {app: istio-public-ingressgateway}\n',
+      'apiVersion: policy/v1\n' +
+        'kind: PodDisruptionBudget\n' +
+        'metadata: {name: gw, namespace: other}\n' +
+        'spec:\n' +
+        '  minAvailable: 1\n' +
+        '  selector:\n' +
+        '    matchLabels: {app: istio-public-ingressgateway}\n',
     ),
     findings: ['info GATEWAY_NO_PDB'],
   },
@@ -986,8 +1027,9 @@ spec:
       gateway({
         annotations: '        proxy.istio.io/config: |\n          parentShutdownDuration: 60s\n',
         container:
-          '          env:\n          - name: ' +
-          'TERMINATION_DRAIN_DURATION_SECONDS\n            value: "60"\n',
+          '          env:\n' +
+          '          - name: TERMINATION_DRAIN_DURATION_SECONDS\n' +
+          '            value: "60"\n',
       }),
     ),
     flags: SEED,

@@ -175,16 +175,12 @@ test('auto follows a pod template that pins native on, even where the versions w
   );
 });
 
-test(
-  'native mode removes a wrapper left by an earlier wrap run (no quit call on a native ' +
-    'sidecar)',
-  (t) => {
-    const wrapped = run(job(), { ...ISTIO_NS1, 'job-mode': 'wrap' }).output;
-    const result = run(wrapped, { ...ISTIO_NS1, 'job-mode': 'native' });
-    t.deepEqual(changed(result)[COMMAND], ['python', 'job.py']);
-    t.is(changed(result)[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'true');
-  },
-);
+test('native mode removes a wrapper left by an earlier wrap run (no quit call on a native sidecar)', (t) => {
+  const wrapped = run(job(), { ...ISTIO_NS1, 'job-mode': 'wrap' }).output;
+  const result = run(wrapped, { ...ISTIO_NS1, 'job-mode': 'native' });
+  t.deepEqual(changed(result)[COMMAND], ['python', 'job.py']);
+  t.is(changed(result)[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'true');
+});
 
 // ---------------------------------------------------------------------------------------------
 // wrap mode
@@ -289,72 +285,64 @@ test('an image without a shell is not wrapped: warning', (t) => {
   t.regex(result.findings[0]!.message, /gcr\.io\/distroless/);
 });
 
-test(
-  'job.imageHasShell overrides the no-shell list both ways (flag, ' +
-    'and per workload by annotation)',
-  (t) => {
-    const distroless = job().replace(
-      'image: python:3.12',
-      'image: gcr.io/distroless/python3-debian12:debug',
-    );
-    const trusted = run(distroless, {
-      ...ISTIO_NS1,
-      'job-mode': 'wrap',
-      'job-image-has-shell': 'true',
-    });
-    t.true(
-      trusted.changes.some((c) => c.path.at(-1) === 'command'),
-      'wrapped when config says the image has a shell',
-    );
-    const annotated = distroless.replace(
-      'metadata:\n',
-      'metadata:\n  annotations: {kube-graceful.dev/job-image-has-shell: "true"}\n',
-    );
-    t.true(
-      run(annotated, { ...ISTIO_NS1, 'job-mode': 'wrap' }).changes.some(
-        (c) => c.path.at(-1) === 'command',
-      ),
-      'per workload',
-    );
-    const refused = run(job(), {
-      ...ISTIO_NS1,
-      'job-mode': 'wrap',
-      'job-image-has-shell': 'false',
-    });
-    t.deepEqual(refused.changes, []);
-    t.regex(refused.findings[0]!.message, /job\.imageHasShell is false/);
-  },
-);
+test('job.imageHasShell overrides the no-shell list both ways (flag, and per workload by annotation)', (t) => {
+  const distroless = job().replace(
+    'image: python:3.12',
+    'image: gcr.io/distroless/python3-debian12:debug',
+  );
+  const trusted = run(distroless, {
+    ...ISTIO_NS1,
+    'job-mode': 'wrap',
+    'job-image-has-shell': 'true',
+  });
+  t.true(
+    trusted.changes.some((c) => c.path.at(-1) === 'command'),
+    'wrapped when config says the image has a shell',
+  );
+  const annotated = distroless.replace(
+    'metadata:\n',
+    'metadata:\n  annotations: {kube-graceful.dev/job-image-has-shell: "true"}\n',
+  );
+  t.true(
+    run(annotated, { ...ISTIO_NS1, 'job-mode': 'wrap' }).changes.some(
+      (c) => c.path.at(-1) === 'command',
+    ),
+    'per workload',
+  );
+  const refused = run(job(), {
+    ...ISTIO_NS1,
+    'job-mode': 'wrap',
+    'job-image-has-shell': 'false',
+  });
+  t.deepEqual(refused.changes, []);
+  t.regex(refused.findings[0]!.message, /job\.imageHasShell is false/);
+});
 
-test(
-  'wrap needs curl or wget: known images, unknown ones warned, ' +
-    'images with neither not wrapped, config overrides',
-  (t) => {
-    t.is(httpClientOf('docker.io/library/busybox:1.37', undefined).client, 'wget');
-    t.is(httpClientOf('alpine:3.22', undefined).client, 'wget');
-    t.is(httpClientOf('python:3.12', undefined).client, 'curl');
-    t.is(httpClientOf('python:3.12-slim', undefined).client, 'none');
-    t.is(httpClientOf('debian:bookworm', undefined).client, 'none');
-    t.is(httpClientOf('gcr.io/distroless/static-debian12', undefined).client, 'none');
-    t.is(httpClientOf('quay.io/argoproj/argocd:v3.4.4', undefined).client, 'unknown');
-    const wrapOnly = { ...ISTIO_NS1, 'job-mode': 'wrap' };
-    t.deepEqual(codes(run(job(), wrapOnly)), []);
-    const unknown = run(job().replace('image: python:3.12', 'image: example/migrate:1'), wrapOnly);
-    t.true(unknown.changes.some((c) => c.path.at(-1) === 'command'));
-    t.deepEqual(codes(unknown), ['warning JOB_IMAGE_HTTP_CLIENT_UNKNOWN']);
-    t.deepEqual(
-      codes(
-        run(job().replace('image: python:3.12', 'image: example/migrate:1'), {
-          ...wrapOnly,
-          'job-image-has-http-client': 'true',
-        }),
-      ),
-      [],
-    );
-    const neither = run(job().replace('image: python:3.12', 'image: debian:bookworm'), wrapOnly);
-    t.deepEqual([neither.changes, codes(neither)], [[], ['warning JOB_IMAGE_WITHOUT_HTTP_CLIENT']]);
-  },
-);
+test('wrap needs curl or wget: known images, unknown ones warned, images with neither not wrapped, config overrides', (t) => {
+  t.is(httpClientOf('docker.io/library/busybox:1.37', undefined).client, 'wget');
+  t.is(httpClientOf('alpine:3.22', undefined).client, 'wget');
+  t.is(httpClientOf('python:3.12', undefined).client, 'curl');
+  t.is(httpClientOf('python:3.12-slim', undefined).client, 'none');
+  t.is(httpClientOf('debian:bookworm', undefined).client, 'none');
+  t.is(httpClientOf('gcr.io/distroless/static-debian12', undefined).client, 'none');
+  t.is(httpClientOf('quay.io/argoproj/argocd:v3.4.4', undefined).client, 'unknown');
+  const wrapOnly = { ...ISTIO_NS1, 'job-mode': 'wrap' };
+  t.deepEqual(codes(run(job(), wrapOnly)), []);
+  const unknown = run(job().replace('image: python:3.12', 'image: example/migrate:1'), wrapOnly);
+  t.true(unknown.changes.some((c) => c.path.at(-1) === 'command'));
+  t.deepEqual(codes(unknown), ['warning JOB_IMAGE_HTTP_CLIENT_UNKNOWN']);
+  t.deepEqual(
+    codes(
+      run(job().replace('image: python:3.12', 'image: example/migrate:1'), {
+        ...wrapOnly,
+        'job-image-has-http-client': 'true',
+      }),
+    ),
+    [],
+  );
+  const neither = run(job().replace('image: python:3.12', 'image: debian:bookworm'), wrapOnly);
+  t.deepEqual([neither.changes, codes(neither)], [[], ['warning JOB_IMAGE_WITHOUT_HTTP_CLIENT']]);
+});
 
 test('images known to have no /bin/sh', (t) => {
   t.truthy(knownWithoutShell('gcr.io/distroless/static-debian12'));
@@ -377,9 +365,12 @@ test('images known to have no /bin/sh', (t) => {
 
 test('main containers: proxies excluded, job.mainContainers names them, several is a warning', (t) => {
   const extra =
-    `        - name: istio-proxy\n          image: istio/proxyv2\n         ` +
-    ` args: [proxy, sidecar]\n        - name: uploader\n          image: ` +
-    `alpine\n          command: [upload]\n`;
+    '        - name: istio-proxy\n' +
+    '          image: istio/proxyv2\n' +
+    '          args: [proxy, sidecar]\n' +
+    '        - name: uploader\n' +
+    '          image: alpine\n' +
+    '          command: [upload]\n';
   const result = run(job({ extra }), { ...ISTIO_NS1, 'job-mode': 'wrap' });
   const paths = Object.keys(changed(result));
   t.true(paths.includes(COMMAND));
@@ -417,14 +408,18 @@ test('proxy.istio.io/config: merged key by key, explicit false kept, invalid lef
   const flagsWrap = { ...ISTIO_NS1, 'job-mode': 'wrap' };
   const existing = job({
     podMeta:
-      '      annotations:\n        proxy.istio.io/config: |\n          ' +
-      'terminationDrainDuration: 30s\n          proxyMetadata:\n            ' +
-      'FOO: "1"\n',
+      '      annotations:\n' +
+      '        proxy.istio.io/config: |\n' +
+      '          terminationDrainDuration: 30s\n' +
+      '          proxyMetadata:\n' +
+      '            FOO: "1"\n',
   });
   t.is(
     changed(run(existing, flagsWrap))[`${ANN}["proxy.istio.io/config"]`],
-    'terminationDrainDuration: 30s\nproxyMetadata:\n  FOO: ' +
-      '"1"\nholdApplicationUntilProxyStarts: true\n',
+    'terminationDrainDuration: 30s\n' +
+      'proxyMetadata:\n' +
+      '  FOO: "1"\n' +
+      'holdApplicationUntilProxyStarts: true\n',
   );
 
   const off = run(
@@ -479,8 +474,12 @@ test('namespace injected by a Namespace in the stream, or by config', (t) => {
   }
   t.deepEqual(run(namespace('istio-injection: disabled') + job()).changes, []);
   const linkerdNs =
-    'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns1\n  ' +
-    'annotations: {linkerd.io/inject: enabled}\n---\n';
+    'apiVersion: v1\n' +
+    'kind: Namespace\n' +
+    'metadata:\n' +
+    '  name: ns1\n' +
+    '  annotations: {linkerd.io/inject: enabled}\n' +
+    '---\n';
   t.is(
     changed(run(linkerdNs + job()))[
       `${ANN}["config.alpha.linkerd.io/proxy-enable-native-sidecar"]`
@@ -495,8 +494,12 @@ test('pod label istio.io/rev injects unless the namespace disables injection', (
   const revision = job({ podMeta: '      labels: {istio.io/rev: canary}' });
   t.is(changed(run(revision))[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'true');
   const disabled =
-    'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns1\n  labels: ' +
-    '{istio-injection: disabled}\n---\n';
+    'apiVersion: v1\n' +
+    'kind: Namespace\n' +
+    'metadata:\n' +
+    '  name: ns1\n' +
+    '  labels: {istio-injection: disabled}\n' +
+    '---\n';
   t.deepEqual(run(disabled + revision).changes, []);
 });
 
@@ -534,18 +537,28 @@ spec:
 
 test('run-once Pods are handled, long-running pods and Deployments are not', (t) => {
   const pod = (policy: string) =>
-    `apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ` +
-    `ns1}\nspec:\n  restartPolicy: ${policy}\n  containers:\n    - name: ` +
-    `main\n      image: python\n      command: [python]\n`;
+    `apiVersion: v1\n` +
+    `kind: Pod\n` +
+    `metadata: {name: p, namespace: ns1}\n` +
+    `spec:\n` +
+    `  restartPolicy: ${policy}\n` +
+    `  containers:\n` +
+    `    - name: main\n` +
+    `      image: python\n` +
+    `      command: [python]\n`;
   t.deepEqual(Object.keys(changed(run(pod('Never'), ISTIO_NS1))), [
     'metadata.annotations["sidecar.istio.io/nativeSidecar"]',
   ]);
   const always = run(pod('Always'), ISTIO_NS1);
   t.deepEqual([always.changes, always.findings], [[], []]);
   const deployment =
-    `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d, namespace: ` +
-    `ns1}\nspec:\n  template:\n    spec:\n      containers: [{name: main, ` +
-    `image: python}]\n`;
+    'apiVersion: apps/v1\n' +
+    'kind: Deployment\n' +
+    'metadata: {name: d, namespace: ns1}\n' +
+    'spec:\n' +
+    '  template:\n' +
+    '    spec:\n' +
+    '      containers: [{name: main, image: python}]\n';
   const result = run(deployment, ISTIO_NS1);
   t.deepEqual([result.changes, result.findings], [[], []]);
 });
@@ -588,8 +601,8 @@ test('Helm hooks: info on the Helm 3 limitation unless the input is Helm 4 post-
   t.regex(run(hook, ISTIO_NS1).findings[1]!.message, /helm\/helm#7891/);
   const helm4 = hook.replace(
     '    helm.sh/hook: pre-install\n',
-    '    helm.sh/hook: pre-install\n    ' +
-      "postrenderer.helm.sh/postrender-filename: 'chart/templates/job.yaml'\n",
+    '    helm.sh/hook: pre-install\n' +
+      "    postrenderer.helm.sh/postrender-filename: 'chart/templates/job.yaml'\n",
   );
   const result = run(helm4, ISTIO_NS1);
   t.true(result.changes.length > 0);
@@ -633,8 +646,13 @@ function argoCdJob(podAnnotation: string): string {
     '      - command:\n          - argocd\n          - admin\n          - redis-initial-password\n';
   if (!doc.includes(original)) throw new Error('corpus argo-cd Job changed shape');
   const harmless =
-    `      - command:\n          - /bin/sh\n          - -c\n          - ` +
-    `'exit "$1"'\n          - program\n        args:\n          - "3"\n`;
+    '      - command:\n' +
+    '          - /bin/sh\n' +
+    '          - -c\n' +
+    `          - 'exit "$1"'\n` +
+    '          - program\n' +
+    '        args:\n' +
+    '          - "3"\n';
   return doc
     .replace(original, harmless)
     .replace(
@@ -664,42 +682,38 @@ function exec(argv: string[]): Promise<number | null> {
 }
 
 for (const mesh of ['istio', 'linkerd'] as const) {
-  test(
-    `end to end (${mesh}): the wrapped corpus Job runs, ` +
-      `keeps exit code 3 and quits the proxy exactly once`,
-    async (t) => {
-      // The stand-in answers from its own process: the wrapper's quit call has the product's 5 s
-      // limit, which a server in this test worker can miss on a busy machine (issue #15.7).
-      const proxy = await startStandinProxy();
-      t.teardown(proxy.close);
-      const annotation =
-        mesh === 'istio'
-          ? `status.sidecar.istio.io/port: "${proxy.port}"`
-          : `config.linkerd.io/admin-port: "${proxy.port}"`;
-      const flags: Flags =
-        mesh === 'istio'
-          ? { 'istio-injected-namespaces': 'argocd', 'job-mode': 'wrap' }
-          : { 'linkerd-injected-namespaces': 'argocd', 'job-mode': 'wrap' };
-      const result = run(argoCdJob(annotation), flags);
-      t.true(validateChangedDocuments(result) > 0);
-      const [doc] = parseAllDocuments(result.output).map(
-        (d) =>
-          d.toJS() as {
-            spec: {
-              template: { spec: { containers: Array<{ command: string[]; args: string[] }> } };
-            };
-          },
-      );
-      const container = doc!.spec.template.spec.containers[0]!;
-      t.true(isWrapped(container.command));
-      t.deepEqual(unwrapCommand(container.command), ['/bin/sh', '-c', 'exit "$1"', 'program']);
-      t.deepEqual(container.args, ['3']);
-      const code = await exec([...container.command, ...container.args]);
-      t.is(code, 3, "the program's own exit code");
-      t.deepEqual(
-        proxy.requests().map((r) => `${r.method} ${r.path}`),
-        [mesh === 'istio' ? 'POST /quitquitquit' : 'POST /shutdown'],
-      );
-    },
-  );
+  test(`end to end (${mesh}): the wrapped corpus Job runs, keeps exit code 3 and quits the proxy exactly once`, async (t) => {
+    // The stand-in answers from its own process: the wrapper's quit call has the product's 5 s
+    // limit, which a server in this test worker can miss on a busy machine (issue #15.7).
+    const proxy = await startStandinProxy();
+    t.teardown(proxy.close);
+    const annotation =
+      mesh === 'istio'
+        ? `status.sidecar.istio.io/port: "${proxy.port}"`
+        : `config.linkerd.io/admin-port: "${proxy.port}"`;
+    const flags: Flags =
+      mesh === 'istio'
+        ? { 'istio-injected-namespaces': 'argocd', 'job-mode': 'wrap' }
+        : { 'linkerd-injected-namespaces': 'argocd', 'job-mode': 'wrap' };
+    const result = run(argoCdJob(annotation), flags);
+    t.true(validateChangedDocuments(result) > 0);
+    const [doc] = parseAllDocuments(result.output).map(
+      (d) =>
+        d.toJS() as {
+          spec: {
+            template: { spec: { containers: Array<{ command: string[]; args: string[] }> } };
+          };
+        },
+    );
+    const container = doc!.spec.template.spec.containers[0]!;
+    t.true(isWrapped(container.command));
+    t.deepEqual(unwrapCommand(container.command), ['/bin/sh', '-c', 'exit "$1"', 'program']);
+    t.deepEqual(container.args, ['3']);
+    const code = await exec([...container.command, ...container.args]);
+    t.is(code, 3, "the program's own exit code");
+    t.deepEqual(
+      proxy.requests().map((r) => `${r.method} ${r.path}`),
+      [mesh === 'istio' ? 'POST /quitquitquit' : 'POST /shutdown'],
+    );
+  });
 }

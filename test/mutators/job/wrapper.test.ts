@@ -437,22 +437,18 @@ for (const shell of shells) {
   });
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    test(
-      `${shell.name}: ${signal} stops a program that has no handler (→ 143) and the proxy is ` +
-        `still asked`,
-      async (t) => {
-        const istio = await fakeProxy(t);
-        // `exec` makes the program pid the sleep itself. A plain `sleep` started in the background
-        // ignores INT (POSIX), which is why the wrapper forwards INT as TERM.
-        const program = sh('echo ready; exec /bin/sleep 30');
-        const out = await run(shell, wrapCommand(program, [istioQuitEndpoint(istio.port)]), {
-          whenStdout: { text: 'ready', then: (pid) => process.kill(pid, signal) },
-        });
-        t.is(out.code, 143, out.stderr);
-        t.is(out.signal, null);
-        t.is(istio.requests.length, 1);
-      },
-    );
+    test(`${shell.name}: ${signal} stops a program that has no handler (→ 143) and the proxy is still asked`, async (t) => {
+      const istio = await fakeProxy(t);
+      // `exec` makes the program pid the sleep itself. A plain `sleep` started in the background
+      // ignores INT (POSIX), which is why the wrapper forwards INT as TERM.
+      const program = sh('echo ready; exec /bin/sleep 30');
+      const out = await run(shell, wrapCommand(program, [istioQuitEndpoint(istio.port)]), {
+        whenStdout: { text: 'ready', then: (pid) => process.kill(pid, signal) },
+      });
+      t.is(out.code, 143, out.stderr);
+      t.is(out.signal, null);
+      t.is(istio.requests.length, 1);
+    });
   }
 
   for (const client of clients) {
@@ -476,31 +472,27 @@ for (const shell of shells) {
       );
     });
 
-    test(
-      `${shell.name}: a failed quit through ${client.name} is reported and keeps the exit ` +
-        `code`,
-      async (t) => {
-        const istio = await fakeProxy(t, { status: 503 });
-        for (const code of [0, 3]) {
-          const out = await run(
-            shell,
-            wrapCommand(sh(`exit ${code}`), [istioQuitEndpoint(istio.port)]),
-            {
-              path: client.path,
-            },
-          );
-          t.is(out.code, code, out.stderr);
-          t.true(
-            out.stderr.includes(
-              `kube-graceful-wrap: could not ask the istio proxy to quit ` +
-                `(http://127.0.0.1:${istio.port}/quitquitquit)`,
-            ),
-            out.stderr,
-          );
-        }
-        t.is(istio.requests.length, 2, 'one attempt per run, no retries');
-      },
-    );
+    test(`${shell.name}: a failed quit through ${client.name} is reported and keeps the exit code`, async (t) => {
+      const istio = await fakeProxy(t, { status: 503 });
+      for (const code of [0, 3]) {
+        const out = await run(
+          shell,
+          wrapCommand(sh(`exit ${code}`), [istioQuitEndpoint(istio.port)]),
+          {
+            path: client.path,
+          },
+        );
+        t.is(out.code, code, out.stderr);
+        t.true(
+          out.stderr.includes(
+            `kube-graceful-wrap: could not ask the istio proxy to quit ` +
+              `(http://127.0.0.1:${istio.port}/quitquitquit)`,
+          ),
+          out.stderr,
+        );
+      }
+      t.is(istio.requests.length, 2, 'one attempt per run, no retries');
+    });
 
     test(`${shell.name}: ${client.name} ignores http_proxy for the loopback quit call`, async (t) => {
       const istio = await fakeProxy(t);
@@ -515,30 +507,26 @@ for (const shell of shells) {
     });
   }
 
-  test(
-    `${shell.name}: without curl and wget the exit code holds and one clear line per proxy ` +
-      `is printed`,
-    async (t) => {
-      for (const code of [0, 42]) {
-        const out = await run(
-          shell,
-          wrapCommand(sh(`exit ${code}`), [istioQuitEndpoint(), linkerdQuitEndpoint()]),
-          {
-            path: noClient.path,
-          },
-        );
-        t.is(out.code, code, out.stderr);
-        t.deepEqual(out.stderr.trimEnd().split('\n'), [
-          'kube-graceful-wrap: neither curl nor wget in the image; ' +
-            'the istio proxy was not asked to quit (the Job will not complete: ' +
-            'add curl or wget to the image, or run the proxy as a native sidecar)',
-          'kube-graceful-wrap: neither curl nor wget in the image; ' +
-            'the linkerd proxy was not asked to quit (the Job will not complete: ' +
-            'add curl or wget to the image, or run the proxy as a native sidecar)',
-        ]);
-      }
-    },
-  );
+  test(`${shell.name}: without curl and wget the exit code holds and one clear line per proxy is printed`, async (t) => {
+    for (const code of [0, 42]) {
+      const out = await run(
+        shell,
+        wrapCommand(sh(`exit ${code}`), [istioQuitEndpoint(), linkerdQuitEndpoint()]),
+        {
+          path: noClient.path,
+        },
+      );
+      t.is(out.code, code, out.stderr);
+      t.deepEqual(out.stderr.trimEnd().split('\n'), [
+        'kube-graceful-wrap: neither curl nor wget in the image; ' +
+          'the istio proxy was not asked to quit (the Job will not complete: ' +
+          'add curl or wget to the image, or run the proxy as a native sidecar)',
+        'kube-graceful-wrap: neither curl nor wget in the image; ' +
+          'the linkerd proxy was not asked to quit (the Job will not complete: ' +
+          'add curl or wget to the image, or run the proxy as a native sidecar)',
+      ]);
+    }
+  });
 
   test(`${shell.name}: the wrapper's variables leave the program's environment alone`, async (t) => {
     const istio = await fakeProxy(t);
