@@ -134,7 +134,8 @@ export function runCase(
   const explained = explain(result);
   let checked = 0;
   for (const outcome of result.outcomes) {
-    if (outcome.subject !== 'workload') continue; // the pod checks read pod templates; an object mutator's target has none
+    // The pod checks read pod templates; an object mutator's target has none.
+    if (outcome.subject !== 'workload') continue;
     const document = outcome.workload.resource.doc.place.document;
     const path = [...outcome.workload.resource.base, ...outcome.workload.templatePath];
     const templateBefore = getAt(before.get(document), path) as PodTemplate | undefined;

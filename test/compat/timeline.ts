@@ -102,7 +102,8 @@ export function timelineDisagreements(
     ) {
       out.push({
         rule: 'terminationGracePeriodSeconds',
-        message: `grace deadline at t=${event.at}, the manifest's grace is ${graceSeconds(after)} s`,
+        message:
+          `grace deadline at t=${event.at}, ` + `the manifest's grace is ${graceSeconds(after)} s`,
       });
     }
   }

@@ -194,7 +194,8 @@ export function doc(t: ExecutionContext, docs: readonly Doc[], kind: string, nam
   const found = docs.filter((d) => d.kind === kind && d.name === name);
   if (found.length !== 1)
     t.fail(
-      `expected one ${kind} ${name}, found ${found.length} among ${docs.map((d) => `${d.kind}/${d.name}`).join(', ')}`,
+      `expected one ${kind} ${name}, found ${found.length} ` +
+        `among ${docs.map((d) => `${d.kind}/${d.name}`).join(', ')}`,
     );
   return found[0]!;
 }

@@ -159,3 +159,8 @@ export function withoutNulls(value: unknown): unknown {
     );
   return value;
 }
+
+/** A value a YAML 1.1 reader got back, as a failure message shows it (a timestamp as its date). */
+export function shownReading(read: unknown): string {
+  return read instanceof Date ? `the date ${read.toISOString()}` : JSON.stringify(read);
+}

@@ -44,7 +44,8 @@ test('istioctl kube-inject, classic: exit-on-zero as istio-proxy env, no annotat
   const r = run('istio-1.28.10-hello-old-version.yaml.injected');
   t.deepEqual(changed(r), [
     'spec.template.spec.containers[name=hello].lifecycle.preStop',
-    'spec.template.spec.containers[name=istio-proxy].env[name=EXIT_ON_ZERO_ACTIVE_CONNECTIONS].value',
+    'spec.template.spec.containers[name=istio-proxy]' +
+      '.env[name=EXIT_ON_ZERO_ACTIVE_CONNECTIONS].value',
     'spec.template.spec.containers[name=istio-proxy].env[name=MINIMUM_DRAIN_DURATION].value',
   ]);
   t.is(env(r, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS'), 'true');

@@ -812,7 +812,8 @@ export function renderStream(model: StreamModel): RenderedStream {
       styles.push('comment');
       out += `${doc.comment}\n`;
       afterEndMarker = false;
-      if (index === 0 && !marker) out = `---\n${out}`; // a comment with no marker would belong to the next document
+      // A comment with no marker would belong to the next document.
+      if (index === 0 && !marker) out = `---\n${out}`;
       return;
     }
     if (chance(0.4)) out += `# Source: chart/templates/doc-${index}.yaml\n`;
@@ -904,7 +905,8 @@ function flowLines(value: unknown, random: () => number): string {
     if (entries.length === 0) return '{}';
     const shift = Math.floor(random() * entries.length);
     const rotated = [...entries.slice(shift), ...entries.slice(0, shift)];
-    return `{\n${rotated.map(([k, v]) => `${flowKey(k)}: ${flowLines(v, random)}`).join('\n, ')}\n}`;
+    const pairs = rotated.map(([k, v]) => `${flowKey(k)}: ${flowLines(v, random)}`);
+    return `{\n${pairs.join('\n, ')}\n}`;
   }
   return JSON.stringify(value);
 }

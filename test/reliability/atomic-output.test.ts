@@ -37,7 +37,9 @@ spec:
         image: nginx:1.27
 `;
 const STREAM = ['a', 'b', 'c'].map((n) => `---\n${deployment(n)}`).join('');
-const RESOURCE_LIST = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${['a', 'b', 'c'].map((n) => `- ${deployment(n).trimEnd().split('\n').join('\n  ')}\n`).join('')}`;
+const ITEMS = ['a', 'b', 'c'].map((n) => `- ${deployment(n).trimEnd().split('\n').join('\n  ')}\n`);
+const RESOURCE_LIST =
+  `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n` + ITEMS.join('');
 
 /** Edits the first `edits` workloads, then throws what `error` makes. */
 function throwingAfter(edits: number, error: () => Error): RegisteredMutator {
@@ -160,7 +162,10 @@ test('bundled CLI: whenever a stream run fails, stdout is empty (internal errors
     [[], `${deployment('a')}---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: "broken\n`],
     [
       [],
-      `${deployment('a').replace('image: nginx:1.27', 'image: nginx:1.27\n        command: "a string"')}`,
+      deployment('a').replace(
+        'image: nginx:1.27',
+        'image: nginx:1.27\n        command: "a string"',
+      ),
     ],
     [
       [],

@@ -58,6 +58,8 @@ spec:
         ports: [{containerPort: 8080}]
 `;
 const ok = `---\n# Source: cm.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fine\n`;
+/** A Pod cut in its name, right where a bad byte follows. */
+const BEFORE_BAD_BYTE = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: caf';
 const resourceList = (body: string) =>
   `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n${body}`;
 const asItem = (text: string) => `- ${text.trimEnd().split('\n').join('\n  ')}\n`;
@@ -140,14 +142,15 @@ const cases: Case[] = [
   },
   {
     name: 'unclosed flow list in a container',
-    input: `${ok}---\n${deployment().replace('ports: [{containerPort: 8080}]', 'ports: [{containerPort: 8080}')}`,
+    input: `${ok}---\n${deployment().replace('[{containerPort: 8080}]', '[{containerPort: 8080}')}`,
     code: 'E_PARSE',
     message: /document 2 \(Deployment web\), line \d+/,
   },
   // Duplicate keys
   {
     name: 'duplicate key inside a container',
-    input: `${ok}---\n${deployment().replace('image: nginx:1.27', 'image: nginx:1.27\n        image: nginx:1.28')}`,
+    input:
+      `${ok}---\n` + deployment().replace('nginx:1.27', 'nginx:1.27\n        image: nginx:1.28'),
     code: 'E_DUPLICATE_KEY',
     message: /document 2 \(Deployment web\), line 24, column 9/,
   },
@@ -175,13 +178,14 @@ const cases: Case[] = [
   {
     name: 'a lone continuation byte in a document',
     input: Buffer.concat([
-      Buffer.from(`${ok}---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: caf`),
+      Buffer.from(`${ok}---\n${BEFORE_BAD_BYTE}`),
       Buffer.from([0x80]),
       Buffer.from('\n'),
     ]),
     code: 'E_INPUT',
     message: new RegExp(
-      `line 11: stdin is not valid UTF-8 \\(first bad byte at offset ${Buffer.byteLength(`${ok}---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: caf`)}\\)`,
+      'line 11: stdin is not valid UTF-8 ' +
+        `\\(first bad byte at offset ${Buffer.byteLength(`${ok}---\n${BEFORE_BAD_BYTE}`)}\\)`,
     ),
   },
   {
@@ -726,7 +730,10 @@ test('truncated corpus files: output or a clean input error, never an internal o
         } catch (error) {
           if (error instanceof KubeGracefulError && error.exitCode === 2) return;
           throw new Error(
-            `${name} cut at byte ${cut.length}${parseAll ? ' (--all-documents)' : ''}: ${error instanceof KubeGracefulError ? `${error.code}: ${error.message}` : String((error as Error).stack)}`,
+            `${name} cut at byte ${cut.length}${parseAll ? ' (--all-documents)' : ''}: ` +
+              (error instanceof KubeGracefulError
+                ? `${error.code}: ${error.message}`
+                : String((error as Error).stack)),
           );
         }
         if (parseAll) {
@@ -812,8 +819,8 @@ test('fields of the wrong type never crash a mutator (in-process)', (t) => {
         } catch (error) {
           if (error instanceof KubeGracefulError && error.exitCode === 2) return;
           throw new Error(
-            `${path.join('.')} = ${JSON.stringify(wrong)}: ${error instanceof Error ? error.stack : String(error)}` +
-              `\n${text}`,
+            `${path.join('.')} = ${JSON.stringify(wrong)}: ` +
+              `${error instanceof Error ? error.stack : String(error)}\n${text}`,
           );
         }
       },

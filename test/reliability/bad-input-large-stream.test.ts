@@ -37,7 +37,8 @@ test('a 100 MB stream: exit 0 in bounded time and memory', async (t) => {
   }
   stream.end();
   await once(stream, 'finish');
-  const run = runBounded([], '', { stdinFile: file, stdoutFile: out }); // killed only at the hang guard
+  // Killed only at the hang guard.
+  const run = runBounded([], '', { stdinFile: file, stdoutFile: out });
   t.log(
     `${(size / 1024 / 1024).toFixed(0)} MiB, ${documents} documents: ${run.elapsedMs} ms, ` +
       `peak RSS ${run.maxRssMiB?.toFixed(0)} MiB`,

@@ -237,15 +237,17 @@ test('the stream reader under random input: lossless, and only KubeGracefulError
       check(text);
     } catch (error) {
       t.fail(
-        `${kind}, round seed ${seed} (replay: KUBE_GRACEFUL_FUZZ_SEED=${seed}` +
-          `): ${error instanceof Error ? error.stack : String(error)}\ninput: ${JSON.stringify(text.slice(0, 2000))}`,
+        `${kind}, round seed ${seed} (replay: KUBE_GRACEFUL_FUZZ_SEED=${seed}): ` +
+          `${error instanceof Error ? error.stack : String(error)}\n` +
+          `input: ${JSON.stringify(text.slice(0, 2000))}`,
       );
       return;
     }
     counts.set(kind, (counts.get(kind) ?? 0) + 1);
   }
   t.log(
-    `first seed ${first} (KUBE_GRACEFUL_FUZZ_SEED), ${round} rounds: ${[...counts].map(([k, n]) => `${n} ${k}`).join(', ')}`,
+    `first seed ${first} (KUBE_GRACEFUL_FUZZ_SEED), ${round} rounds: ` +
+      [...counts].map(([k, n]) => `${n} ${k}`).join(', '),
   );
   t.true(round > 0);
 });

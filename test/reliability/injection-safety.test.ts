@@ -28,7 +28,7 @@ import type { RegisteredMutator } from '../../fn/mutators/types.ts';
 const noPlan = (): never => {
   throw new Error('a test mutator makes no plan');
 };
-import { readData } from '../helpers/reliability-tree.ts';
+import { readData, shownReading } from '../helpers/reliability-tree.ts';
 import { TRICKY_STRINGS } from './arbitraries.ts';
 import type { Obj } from './arbitraries.ts';
 
@@ -253,7 +253,8 @@ for (const scenario of SCENARIOS) {
           // Left alone: either said so with a warning, or it already held what the mutator needs.
           t.true(
             warned || before !== undefined,
-            `left unchanged without a warning: ${JSON.stringify(result.findings.map((f) => f.code))}`,
+            'left unchanged without a warning: ' +
+              JSON.stringify(result.findings.map((f) => f.code)),
           );
           return;
         }
@@ -469,7 +470,7 @@ for (const [name, input] of Object.entries(EDIT_PATHS)) {
       t.deepEqual(
         read,
         wrote,
-        `${path}: written ${JSON.stringify(wrote)}, a YAML 1.1 reader gets ${read instanceof Date ? `the date ${read.toISOString()}` : JSON.stringify(read)}`,
+        `${path}: written ${JSON.stringify(wrote)}, a YAML 1.1 reader gets ${shownReading(read)}`,
       );
     // And the engine's own reading (no timestamps, no sexagesimal) agrees.
     const again = transform(result.output, { mutators: [trapWriter] });

@@ -37,6 +37,7 @@ import {
   readData,
   readSegments,
   resolvePath,
+  shownReading,
   valueAt,
   withoutNulls,
 } from '../helpers/reliability-tree.ts';
@@ -222,7 +223,8 @@ test('(3) the output parses and every changed document validates against the Kub
             validateKubernetesObject(withoutNulls(object) as Obj);
           } catch (error) {
             throw new Error(
-              `document ${document} (${identity(object)}) no longer validates: ${(error as Error).message}`,
+              `document ${document} (${identity(object)}) no longer validates: ` +
+                (error as Error).message,
             );
           }
         }
@@ -271,7 +273,8 @@ test('(5) only fields named by change records differ, and each record holds in t
         const allowed: ConcretePath[] = [];
         const keyFields: ConcretePath[] = [];
         for (const record of records) {
-          const where = `document ${document} ${record.resource.kind}/${record.resource.name} ${formatPath(record.path)}`;
+          const { kind, name } = record.resource;
+          const where = `document ${document} ${kind}/${name} ${formatPath(record.path)}`;
           const base = objectBase(now, record);
           assert.ok(base, `${where}: the record's object is not in the output`);
           const resolved = resolvePath(valueAt(now, base), record.path);
@@ -359,7 +362,8 @@ test('(7) values kube-graceful writes read back with the same types under full Y
           assert.deepEqual(
             read,
             record.after,
-            `document ${document} ${formatPath(record.path)}: a YAML 1.1 reader gets ${read instanceof Date ? `the date ${read.toISOString()}` : JSON.stringify(read)}, not ${JSON.stringify(record.after)}`,
+            `document ${document} ${formatPath(record.path)}: ` +
+              `a YAML 1.1 reader gets ${shownReading(read)}, not ${JSON.stringify(record.after)}`,
           );
         }
       }
@@ -376,9 +380,19 @@ function resourceListOf(model: StreamModel): { text: string; objects: Obj[] } {
   const objects = model.docs.flatMap((d) => ('object' in d ? [d.object] : []));
   const items = objects.map((object) => {
     const lines = renderDocument(object, 'block', random).replace(/\n$/, '').split('\n');
-    return `- ${lines.map((line, i) => (i === 0 ? line : line === '' ? line : `  ${line}`)).join('\n')}\n`;
+    const indented = lines.map((line, i) => (i === 0 ? line : line === '' ? line : `  ${line}`));
+    return `- ${indented.join('\n')}\n`;
   });
-  const text = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:${items.length ? `\n${items.join('')}` : ' []\n'}functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: function-input}\n  data: {}\n`;
+  const text = [
+    'apiVersion: config.kubernetes.io/v1',
+    'kind: ResourceList',
+    `items:${items.length ? `\n${items.join('')}` : ' []\n'}functionConfig:`,
+    '  apiVersion: v1',
+    '  kind: ConfigMap',
+    '  metadata: {name: function-input}',
+    '  data: {}',
+    '',
+  ].join('\n');
   return { text, objects };
 }
 

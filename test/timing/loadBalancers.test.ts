@@ -414,7 +414,10 @@ const attributeCases: Array<[string, string, ReturnType<typeof parseAwsTargetGro
   ],
   [
     'delay and termination',
-    'deregistration_delay.timeout_seconds=200,deregistration_delay.connection_termination.enabled=true',
+    [
+      'deregistration_delay.timeout_seconds=200',
+      'deregistration_delay.connection_termination.enabled=true',
+    ].join(','),
     {
       deregistrationDelaySeconds: 200,
       deregistrationDelayIsDefault: false,
@@ -429,7 +432,10 @@ const attributeCases: Array<[string, string, ReturnType<typeof parseAwsTargetGro
   ],
   [
     'unreadable delay is not defaulted',
-    'deregistration_delay.timeout_seconds=5m,deregistration_delay.connection_termination.enabled=yes',
+    [
+      'deregistration_delay.timeout_seconds=5m',
+      'deregistration_delay.connection_termination.enabled=yes',
+    ].join(','),
     {
       deregistrationDelayIsDefault: false,
       unreadable: [

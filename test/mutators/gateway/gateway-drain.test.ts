@@ -17,9 +17,17 @@ import { parseGoDurationSeconds } from '../../../fn/timing/durations.ts';
 type Flags = Record<string, string>;
 
 /** The seed thread's numbers (DOMAIN §5 worked example): R = 10, B = 10. */
-/** With a stated Istio ≥ 1.17, so parentShutdownDuration (its own cases below) stays out of the
- * way. */
+/**
+ * With a stated Istio ≥ 1.17, so parentShutdownDuration (its own cases below) stays out of the
+ * way.
+ */
 const SEED: Flags = { 'max-request': '10', buffer: '10', 'istio-version': '1.26' };
+
+/** The NLB's target group: a 200 s deregistration delay, connection termination on. */
+const TARGET_GROUP_ATTRIBUTES = [
+  'deregistration_delay.timeout_seconds=200',
+  'deregistration_delay.connection_termination.enabled=true',
+].join(',');
 
 const NLB_SERVICE = `apiVersion: v1
 kind: Service
@@ -29,7 +37,7 @@ metadata:
   annotations:
     service.beta.kubernetes.io/aws-load-balancer-type: external
     service.beta.kubernetes.io/aws-load-balancer-nlb-target-type: ip
-    service.beta.kubernetes.io/aws-load-balancer-target-group-attributes: deregistration_delay.timeout_seconds=200,deregistration_delay.connection_termination.enabled=true
+    service.beta.kubernetes.io/aws-load-balancer-target-group-attributes: ${TARGET_GROUP_ATTRIBUTES}
 spec:
   type: LoadBalancer
   selector:

@@ -352,7 +352,8 @@ test('images known to have no /bin/sh', (t) => {
   t.falsy(knownWithoutShell('cgr.dev/chainguard/wolfi-base'));
   t.truthy(
     knownWithoutShell(
-      'registry.k8s.io/ingress-nginx/kube-webhook-certgen:v1.6.9@sha256:01038e7de14b78d702d2849c3aad72fd25903c4765af63cf16aa3398f5d5f2dd',
+      'registry.k8s.io/ingress-nginx/kube-webhook-certgen:v1.6.9' +
+        '@sha256:01038e7de14b78d702d2849c3aad72fd25903c4765af63cf16aa3398f5d5f2dd',
     ),
   );
   t.falsy(knownWithoutShell('registry.k8s.io/ingress-nginx/controller:v1.15.1'));
