@@ -21,8 +21,9 @@ const BOOKINFO = fileURLToPath(
 /** The workload kinds kube-graceful patches, as the bench's JSON6902 kustomization lists them. */
 export const WORKLOAD_KINDS = ['Deployment', 'DaemonSet', 'StatefulSet', 'Job'];
 
-/** Returns bookinfo repeated in `copies` namespaces (bookinfo-0 …), as one multi-document stream.
- * */
+/**
+ * Returns bookinfo repeated in `copies` namespaces (bookinfo-0 …), as one multi-document stream.
+ */
 export function denseStream(copies) {
   return Array.from({ length: copies }, (_, i) => denseCopy(i)).join('---\n');
 }

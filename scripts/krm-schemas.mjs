@@ -38,8 +38,10 @@ const KPT_ANNOTATIONS = [
   'internal.config.kubernetes.io/seqindent',
 ];
 
-/** A resource as kpt fn source wraps the file `path` holding it (its annotations single-quoted, as
- * kyaml writes them). */
+/**
+ * A resource as kpt fn source wraps the file `path` holding it (its annotations single-quoted, as
+ * kyaml writes them).
+ */
 function item(resource, path) {
   const values = ['0', path, '0', path, 'compact'];
   const annotations = {

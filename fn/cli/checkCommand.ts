@@ -44,8 +44,10 @@ interface CheckCommandOptions extends SettingOptions {
   readonly failOn: FailOn;
 }
 
-/** What fails the check at a level: error findings always; changes from `change`; warnings at
- * `warning`. */
+/**
+ * What fails the check at a level: error findings always; changes from `change`; warnings at
+ * `warning`.
+ */
 function failures(
   result: Pick<TransformResult, 'changes' | 'findings'>,
   failOn: FailOn,
@@ -99,8 +101,10 @@ async function runCheck(options: CheckCommandOptions): Promise<CommandOutput> {
   return { stdout: `${lines.join('\n')}\n`, stderr: [], exitCode };
 }
 
-/** One pending change, in findingLine's shape: `change: MUTATOR file:line Kind ns/name field:
- * before → after`. */
+/**
+ * One pending change, in findingLine's shape: `change: MUTATOR file:line Kind ns/name field: before
+ * → after`.
+ */
 function changeLine(change: ChangeRecord, inputs: Pick<Inputs, 'locate'>): string {
   const where = [
     formatLocation(inputs.locate(change.document, change.resource, change.path)),
@@ -120,8 +124,10 @@ function locationOf(finding: Finding, inputs: Inputs): string | undefined {
     : formatLocation(inputs.locate(finding.document, finding.resource, finding.path));
 }
 
-/** Long values (a wrapped command) are cut: the line is for finding the field, `--diff` shows it
- * all. */
+/**
+ * Long values (a wrapped command) are cut: the line is for finding the field, `--diff` shows it
+ * all.
+ */
 function clip(text: string): string {
   return text.length > 120 ? `${text.slice(0, 117)}…` : text;
 }

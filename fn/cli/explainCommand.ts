@@ -70,8 +70,10 @@ async function runExplain(options: ExplainCommandOptions): Promise<CommandOutput
   return { stdout: await render(), stderr: [], exitCode: 0 };
 }
 
-/** Returns true when text output may be coloured: stdout is a terminal and NO_COLOR is unset or
- * empty (no-color.org). */
+/**
+ * Returns true when text output may be coloured: stdout is a terminal and NO_COLOR is unset or
+ * empty (no-color.org).
+ */
 export function colourWanted(
   stream: { isTTY?: boolean } = process.stdout,
   env: NodeJS.ProcessEnv = process.env,

@@ -30,8 +30,9 @@ const LINKERD_NATIVE = [
 ].map((p) => `${p}proxy-enable-native-sidecar`);
 const LINKERD_WAIT = 'config.alpha.linkerd.io/proxy-wait-before-exit-seconds';
 
-/** Returns the native-sidecar switches the pod carries (annotations "true", restartPolicy Always).
- * */
+/**
+ * Returns the native-sidecar switches the pod carries (annotations "true", restartPolicy Always).
+ */
 function nativeSwitches(template: PodTemplate): string[] {
   const a = annotations(template);
   return [

@@ -23,8 +23,10 @@ export interface Constraint {
   readonly breaks: string;
   /** Where it was read: upstream file@tag (or issue/KEP URL). */
   readonly sources: readonly string[];
-  /** Returns why the written pod breaks the constraint, or undefined; absent when output cannot
-   * show it. */
+  /**
+   * Returns why the written pod breaks the constraint, or undefined; absent when output cannot show
+   * it.
+   */
   readonly check?: (pod: CheckedPod) => string | undefined;
   /** When there is no check: where it is enforced instead. */
   readonly enforcedBy?: string;

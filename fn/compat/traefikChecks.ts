@@ -23,8 +23,10 @@ function entryPointsOf(container: Container): readonly EntryPoint[] {
   return config.source === 'flags' || config.source === 'env' ? config.entryPoints : [];
 }
 
-/** Every life-cycle value written on the pod's Traefik containers, `container/entry point/setting`
- * → text. */
+/**
+ * Every life-cycle value written on the pod's Traefik containers, `container/entry point/setting` →
+ * text.
+ */
 function lifecycleTexts(template: PodTemplate): Record<string, string> {
   const out: Record<string, string> = {};
   for (const c of traefikContainers(template.spec)) {

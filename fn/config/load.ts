@@ -96,8 +96,9 @@ export function loadConfig(
   return { spec: result.data.spec, provenance };
 }
 
-/** `kpt fn eval … --` with no key=value sends an empty ConfigMap named function-input: no config.
- * */
+/**
+ * `kpt fn eval … --` with no key=value sends an empty ConfigMap named function-input: no config.
+ */
 function isEmptyFunctionInput(data: unknown): boolean {
   if (data === null || data === undefined) return true;
   const object = data as { kind?: unknown; data?: unknown };

@@ -23,8 +23,10 @@ import { resourceHint } from './prescan.ts';
 import { firstUndefinedAlias, undefinedAliasMessage } from '../yaml/aliases.ts';
 import { linesBefore } from '../core/positions.ts';
 
-/** New nodes never use anchors/aliases for an object used twice (kpt rejects an alias where it
- * expects a mapping). */
+/**
+ * New nodes never use anchors/aliases for an object used twice (kpt rejects an alias where it
+ * expects a mapping).
+ */
 const NO_ALIASES = { aliasDuplicateObjects: false } as const;
 
 /** Each step gives one place its own copy; a document with more shared places is not a manifest. */

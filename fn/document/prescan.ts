@@ -90,8 +90,10 @@ function rootMappingStart(text: string): number | undefined {
   return undefined;
 }
 
-/** Returns true when the line after `end` cannot continue a plain scalar: the next line with
- * content is at column 0. */
+/**
+ * Returns true when the line after `end` cannot continue a plain scalar: the next line with content
+ * is at column 0.
+ */
 function plainValueEndsHere(text: string, end: number): boolean {
   let pos = end + 1;
   while (pos < text.length) {

@@ -54,13 +54,16 @@ export function graceOf(template: PodTemplate): Valued<number> {
   return { value: KUBERNETES_DEFAULT_GRACE_SECONDS, source: 'Kubernetes default, field not set' };
 }
 
-/** A container's preStop hook as the kubelet will run it; `seconds: 0` and text "none" without one.
- * */
+/**
+ * A container's preStop hook as the kubelet will run it; `seconds: 0` and text "none" without one.
+ */
 export type PreStopRead =
   HookRead | { readonly seconds: 0; readonly handler?: undefined; readonly text: 'none' };
 
-/** Returns what a container's preStop hook does (docs/background.md#kubernetes-pod-termination: one
- * handler per hook). */
+/**
+ * Returns what a container's preStop hook does (docs/background.md#kubernetes-pod-termination: one
+ * handler per hook).
+ */
 export function preStopOf(container: Container | undefined): PreStopRead {
   return readPreStop(container?.lifecycle?.preStop) ?? { seconds: 0, text: 'none' };
 }
@@ -72,8 +75,9 @@ export interface ProxyConfigFields {
   readonly problem?: string;
 }
 
-/** Returns the ProxyConfig fields of a pod template's annotation (Istio applies it at injection).
- * */
+/**
+ * Returns the ProxyConfig fields of a pod template's annotation (Istio applies it at injection).
+ */
 export function proxyConfigOf(template: PodTemplate): ProxyConfigFields {
   // Injected at render time: PROXY_CONFIG on istio-proxy first, the annotation applied over it
   // (pilot/cmd/pilot-agent/config/config.go@1.28.10 getMeshConfig).
@@ -99,8 +103,9 @@ function annotationProxyConfig(template: PodTemplate): ProxyConfigFields {
   return isRecord(data) ? { fields: data } : { fields: {}, problem: 'not a mapping' };
 }
 
-/** Istio's drain settings for one proxy, as pilot-agent will read them (docs/background.md#istio).
- * */
+/**
+ * Istio's drain settings for one proxy, as pilot-agent will read them (docs/background.md#istio).
+ */
 export interface IstioDrainSettings {
   readonly exitOnZero: Valued<boolean>;
   readonly minimumDrainSeconds: Valued<number>;
@@ -266,8 +271,10 @@ export function linkerdSidecarKind(template: PodTemplate, spec: Spec): Valued<Si
   return { value: 'classic', source: `Linkerd default for ${spec.linkerdVersion}` };
 }
 
-/** Returns Linkerd's `proxy-wait-before-exit-seconds` (a preStop sleep on linkerd-proxy), 0 when
- * unset. */
+/**
+ * Returns Linkerd's `proxy-wait-before-exit-seconds` (a preStop sleep on linkerd-proxy), 0 when
+ * unset.
+ */
 export function linkerdWaitOf(template: PodTemplate): Valued<number> {
   if (renderInjectedLinkerd(template)) {
     // What the annotation became at injection: a preStop sleep on linkerd-proxy

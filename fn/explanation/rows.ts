@@ -24,8 +24,10 @@ export function text(valued: Valued<string>): SettingValue {
   return { value: valued.value, display: valued.value, source: valued.source };
 }
 
-/** Returns a settings row; `planned` says what the plan wanted, and the row whether the patched
- * value meets it. */
+/**
+ * Returns a settings row; `planned` says what the plan wanted, and the row whether the patched
+ * value meets it.
+ */
 export function row(
   name: string,
   asWritten: SettingValue,

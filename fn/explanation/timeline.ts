@@ -68,8 +68,10 @@ interface Verdict {
 
 /** The whole timeline of one state (as written, or patched) of one workload. */
 export interface Timeline {
-  /** `deletion`: t = 0 is when the pod starts terminating; `program-exit`: when a Job's main
-   * program exits. */
+  /**
+   * `deletion`: t = 0 is when the pod starts terminating; `program-exit`: when a Job's main program
+   * exits.
+   */
   readonly origin: 'deletion' | 'program-exit';
   /** Events in time order (never last). */
   readonly events: readonly TimelineEvent[];
@@ -84,8 +86,10 @@ export interface Traffic {
   readonly drainWindowSeconds: number;
   /** R: the longest request. */
   readonly maxRequestSeconds: number;
-  /** Where new connections come from, as a phrase after "arrive": "from the load balancer (AWS NLB,
-   * IP targets)". */
+  /**
+   * Where new connections come from, as a phrase after "arrive": "from the load balancer (AWS NLB,
+   * IP targets)".
+   */
   readonly sender: string;
   /** The load balancer's deregistration delay, when known (AWS target groups). */
   readonly deregistration?: { readonly seconds: number; readonly connectionTermination: boolean };
@@ -143,8 +147,10 @@ export function secondsText(seconds: number): string {
   return `${seconds} s`;
 }
 
-/** The kubelet's side: when SIGTERM comes and when SIGKILL, for a container whose preStop lasts
- * `preStop` (docs/background.md#kubernetes-pod-termination). */
+/**
+ * The kubelet's side: when SIGTERM comes and when SIGKILL, for a container whose preStop lasts
+ * `preStop` (docs/background.md#kubernetes-pod-termination).
+ */
 export function kubeletTimes(
   preStop: number,
   grace: number,
@@ -191,8 +197,10 @@ export function hookStart(read: PreStopRead, W: number, keeps: string): string {
     : `preStop ${read.text} starts; ${keeps}`;
 }
 
-/** The API server rejects a preStop `sleep` longer than the grace period
- * (docs/background.md#kubernetes-pod-termination). */
+/**
+ * The API server rejects a preStop `sleep` longer than the grace period
+ * (docs/background.md#kubernetes-pod-termination).
+ */
 export function rejection(
   drawing: Drawing,
   container: string,

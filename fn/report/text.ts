@@ -76,8 +76,9 @@ export function textReport(
   return `${lines.join('\n')}\n`;
 }
 
-/** Longest value shown in full; longer ones (a wrapper script) are cut, the output holds them
- * whole. */
+/**
+ * Longest value shown in full; longer ones (a wrapper script) are cut, the output holds them whole.
+ */
 const MAX_SHOWN = 400;
 
 /** A value as it reads in a report: absent, a scalar, or compact JSON, cut when long. */

@@ -8,8 +8,9 @@
 
 import { KUBERNETES_DEFAULT_GRACE_SECONDS } from './platformDefaults.ts';
 
-/** A number and, in words, where it came from ("default", "config drainWindowSeconds", evidence …).
- * */
+/**
+ * A number and, in words, where it came from ("default", "config drainWindowSeconds", evidence …).
+ */
 export interface Sourced {
   value: number;
   source: string;
@@ -40,8 +41,10 @@ export interface Derived {
   explanation: string;
 }
 
-/** Codes of the checks the model reports (docs/background.md#the-timing-model "Checks that become
- * results"). */
+/**
+ * Codes of the checks the model reports (docs/background.md#the-timing-model "Checks that become
+ * results").
+ */
 export const TIMING_CHECK_CODES = [
   'PRESTOP_NOT_BELOW_GRACE',
   'PRESTOP_BELOW_WINDOW',
@@ -62,18 +65,24 @@ export interface TimingCheck {
 
 /** The durations to write for one workload, each explained, and the checks they raise. */
 export interface TimingPlan {
-  /** S: the preStop sleep (docs/background.md#the-timing-model: S = W), or what the user's own hook
-   * really sleeps. */
+  /**
+   * S: the preStop sleep (docs/background.md#the-timing-model: S = W), or what the user's own hook
+   * really sleeps.
+   */
   preStopSeconds: Derived;
   /** G = S + R + B, never below the manifest's own terminationGracePeriodSeconds. */
   graceSeconds: Derived;
-  /** Istio MINIMUM_DRAIN_DURATION of a gateway in env mode (an app sidecar uses S + R,
-   * sidecarOutlivesSeconds). */
+  /**
+   * Istio MINIMUM_DRAIN_DURATION of a gateway in env mode (an app sidecar uses S + R,
+   * sidecarOutlivesSeconds).
+   */
   minimumDrainSeconds: Derived;
   /** Istio drainDuration: W + B, never below the manifest's own. */
   drainDurationSeconds: Derived;
-  /** S + R: a classic app sidecar's wait (Istio terminationDrainDuration or exit-on-zero
-   * MINIMUM_DRAIN_DURATION, Linkerd proxy-wait-before-exit-seconds; < G). */
+  /**
+   * S + R: a classic app sidecar's wait (Istio terminationDrainDuration or exit-on-zero
+   * MINIMUM_DRAIN_DURATION, Linkerd proxy-wait-before-exit-seconds; < G).
+   */
   sidecarOutlivesSeconds: Derived;
   checks: TimingCheck[];
 }

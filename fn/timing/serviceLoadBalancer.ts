@@ -242,8 +242,10 @@ const AWS_HC_UNHEALTHY_THRESHOLD =
  */
 const LOCAL_HC_DEFAULTS = { intervalSeconds: 10, unhealthyThreshold: 2 } as const;
 
-/** Reads a whole-number health-check annotation, or the default (said in `notes` when the value is
- * unreadable). */
+/**
+ * Reads a whole-number health-check annotation, or the default (said in `notes` when the value is
+ * unreadable).
+ */
 function healthCheckNumber(
   service: KubeObject,
   key: string,

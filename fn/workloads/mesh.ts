@@ -48,8 +48,10 @@ const ISTIO_IGNORED_NAMESPACES: readonly string[] = [
  */
 const LINKERD_IGNORED_NAMESPACES: readonly string[] = ['kube-system', 'cert-manager'];
 
-/** Returns why a mesh does not inject into the namespace (Linkerd: unless config lists it), or
- * undefined when it may. */
+/**
+ * Returns why a mesh does not inject into the namespace (Linkerd: unless config lists it), or
+ * undefined when it may.
+ */
 export function meshIgnoresNamespace(
   mesh: 'istio' | 'linkerd',
   namespace: string | undefined,

@@ -53,8 +53,9 @@ const LINKERD_NATIVE_SINCE = '2.15';
 const LINKERD_NATIVE_BETA_SINCE = '2.19';
 export const LINKERD_NATIVE_DEFAULT_SINCE = '2.20';
 const LINKERD_NATIVE_NAME = 'proxy-enable-native-sidecar';
-/** The annotation under every prefix Linkerd has used: alpha (2.15–2.18), beta (2.19), GA (2.20+).
- * */
+/**
+ * The annotation under every prefix Linkerd has used: alpha (2.15–2.18), beta (2.19), GA (2.20+).
+ */
 export const LINKERD_NATIVE_ANNOTATIONS = [
   'config.alpha.linkerd.io/',
   'config.beta.linkerd.io/',
@@ -74,8 +75,10 @@ export function linkerdNativeAnnotation(version: string): string | undefined {
   return undefined;
 }
 
-/** Returns the per-pod native-sidecar annotation the mesh reads at its version, or undefined when
- * it has none. */
+/**
+ * Returns the per-pod native-sidecar annotation the mesh reads at its version, or undefined when it
+ * has none.
+ */
 export function nativeAnnotation(mesh: MeshName, versions: NativeVersions): string | undefined {
   if (mesh === 'istio')
     return atLeast(versions.istioVersion, ISTIO_NATIVE_ANNOTATION_SINCE)
@@ -94,8 +97,10 @@ function kubeletHasNativeSidecars(versions: NativeVersions): boolean {
   return atLeast(versions.kubernetesVersion, NATIVE_SIDECARS_SINCE_KUBERNETES);
 }
 
-/** How a message names a version: `Kubernetes 1.31`, or with where it came from (`Kubernetes 1.31
- * (default)`). */
+/**
+ * How a message names a version: `Kubernetes 1.31`, or with where it came from (`Kubernetes 1.31
+ * (default)`).
+ */
 export type VersionLabel = (what: 'kubernetes' | MeshName) => string;
 
 /**
@@ -140,8 +145,10 @@ export function meshDefaultsToNative(mesh: MeshName, versions: NativeVersions): 
   return atLeast(versions.linkerdVersion, LINKERD_NATIVE_DEFAULT_SINCE);
 }
 
-/** Returns how the mesh's own project rates native sidecars at its version, or undefined once it
- * makes them a default. */
+/**
+ * Returns how the mesh's own project rates native sidecars at its version, or undefined once it
+ * makes them a default.
+ */
 export function nativeMaturityNote(mesh: MeshName, versions: NativeVersions): string | undefined {
   if (mesh === 'istio') {
     if (atLeast(versions.istioVersion, ISTIO_NATIVE_AUTO_SINCE)) return undefined;

@@ -17,8 +17,10 @@ import { requireTool } from '../helpers/tools.ts';
 
 const kubectl = requireTool('kubectl');
 
-/** `kube-graceful ARGS < input`, in this process (the real program; no process per call on a loaded
- * machine). */
+/**
+ * `kube-graceful ARGS < input`, in this process (the real program; no process per call on a loaded
+ * machine).
+ */
 async function cli(
   args: readonly string[],
   input: string,

@@ -22,8 +22,10 @@ export interface Disagreement {
   readonly message: string;
 }
 
-/** Istio's defaults when a field is not set (pkg/config/mesh/mesh.go DefaultProxyConfig: drain 45
- * s, termination drain 5 s; MINIMUM_DRAIN_DURATION 5 s in pilot-agent options). */
+/**
+ * Istio's defaults when a field is not set (pkg/config/mesh/mesh.go DefaultProxyConfig: drain 45 s,
+ * termination drain 5 s; MINIMUM_DRAIN_DURATION 5 s in pilot-agent options).
+ */
 const ISTIO_DEFAULTS = {
   drainDuration: 45,
   terminationDrainDuration: 5,

@@ -13,8 +13,10 @@ import { runCli } from '../helpers/cli.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
 import { ManifestDocument } from '../../fn/document/manifest.ts';
 
-/** Versions at which sidecar-mode auto gives apps a (pinned) native sidecar: Istio ≥ 1.27 with
- * every kubelet ≥ 1.33. */
+/**
+ * Versions at which sidecar-mode auto gives apps a (pinned) native sidecar: Istio ≥ 1.27 with every
+ * kubelet ≥ 1.33.
+ */
 const NATIVE_BY_DEFAULT = ['--istio-version', '1.28', '--kube-version', '1.33'];
 import type { FieldPath } from '../../fn/core/fieldPath.ts';
 
@@ -191,8 +193,9 @@ test('flow shapes: a changed scalar keeps its quoting; a plain one that would en
   t.is(edited('m: {a: x, b: 1}\n', ['m', 'a'], 'y, z'), 'm: {a: "y, z", b: 1}\n');
 });
 
-/** Corpus charts written as JSON (pretty, 2 and 3 spaces, with trailing commas) and as flow YAML.
- * */
+/**
+ * Corpus charts written as JSON (pretty, 2 and 3 spaces, with trailing commas) and as flow YAML.
+ */
 const flowRenderings: Record<string, (object: unknown) => string> = {
   'pretty JSON': (object) => JSON.stringify(object, null, 2),
   'pretty JSON with trailing commas': (object) =>

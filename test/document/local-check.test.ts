@@ -202,8 +202,9 @@ g: 'x'
 `,
 ];
 
-/** Two real workloads as well: the corpus NLB gateway and an argo-cd Deployment (env lists,
- * probes). */
+/**
+ * Two real workloads as well: the corpus NLB gateway and an argo-cd Deployment (env lists, probes).
+ */
 const REAL = [
   WORKLOADS.find((w) => w.name.startsWith('istio-gateway-1.30.3-nlb'))!.text,
   WORKLOADS.find((w) => w.name.startsWith('argo-cd'))!.text,

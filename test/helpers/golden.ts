@@ -100,8 +100,10 @@ export function reportOf(result: TransformResult): string {
   return textReport(result.changes, result.findings, result.config);
 }
 
-/** Validates every document the run changed against the Kubernetes schemas; returns how many were
- * checked. */
+/**
+ * Validates every document the run changed against the Kubernetes schemas; returns how many were
+ * checked.
+ */
 export function validateChangedDocuments(result: TransformResult): number {
   // The object mutators' kinds (an EnvoyProxy…) are read as the run read them.
   const before = readStream(result.input, {

@@ -26,8 +26,10 @@ export { HANG_GUARD_MS };
 
 export { cliPath, ROOT };
 
-/** The demo chart: an Istio gateway behind an AWS NLB (IP targets), a post-install hook Job, a
- * ConfigMap. */
+/**
+ * The demo chart: an Istio gateway behind an AWS NLB (IP targets), a post-install hook Job, a
+ * ConfigMap.
+ */
 export const DEMO_CHART = fixturePath('charts', 'graceful-demo');
 
 /** What one process printed and returned. */
@@ -200,8 +202,10 @@ export function doc(t: ExecutionContext, docs: readonly Doc[], kind: string, nam
   return found[0]!;
 }
 
-/** Returns `object` without Helm 4's bookkeeping annotation (and an `annotations` map it leaves
- * empty). */
+/**
+ * Returns `object` without Helm 4's bookkeeping annotation (and an `annotations` map it leaves
+ * empty).
+ */
 export function withoutHelmFilename(object: KubeObject): KubeObject {
   const copy = structuredClone(object);
   const annotations = copy.metadata?.annotations;
@@ -272,8 +276,10 @@ export function assertJobNative(t: ExecutionContext, object: KubeObject, where: 
   );
 }
 
-/** The job-sidecar-quit change in wrap mode (Kubernetes 1.28): the command runs under the quit
- * wrapper. */
+/**
+ * The job-sidecar-quit change in wrap mode (Kubernetes 1.28): the command runs under the quit
+ * wrapper.
+ */
 export function assertJobWrapped(t: ExecutionContext, object: KubeObject, where: string): void {
   const migrate = object.spec?.template?.spec?.containers?.find((c) => c.name === 'migrate');
   t.true(

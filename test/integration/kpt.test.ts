@@ -173,8 +173,10 @@ test('kpt fn render --allow-exec runs the Kptfile mutator; a relative exec path 
   );
 });
 
-/** A package of the rendered Istio gateway chart (one file, as `helm template` wrote it) with a
- * Kptfile. */
+/**
+ * A package of the rendered Istio gateway chart (one file, as `helm template` wrote it) with a
+ * Kptfile.
+ */
 function gatewayPackage(name: string, kptfile: string): string {
   const dir = join(tempDir(`kpt-${name}`), 'package');
   mkdirSync(dir);

@@ -29,8 +29,9 @@ const examples = join(ROOT, 'examples');
 const GATEWAY_CHART = 'istio-gateway-1.30.3-nlb.yaml';
 const GATEWAY = 'istio-public-ingressgateway';
 
-/** A `docker` → podman shim of its own per test (tests run concurrently; each reads its own calls).
- * */
+/**
+ * A `docker` → podman shim of its own per test (tests run concurrently; each reads its own calls).
+ */
 function dockerEnv() {
   const docker = podmanShim(tempDir('docker'), 'docker');
   return { docker, env: withPath(process.env, docker.dir) };

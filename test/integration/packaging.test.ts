@@ -208,8 +208,10 @@ test('Dockerfile: everything the build stage copies exists and is not excluded b
     t.true(sources.includes(file), `the Dockerfile copies the training stream ${file}`);
 });
 
-/** Whether Docker leaves `source` out of the context: the last pattern naming it or a folder of it
- * decides (`!` puts back). */
+/**
+ * Whether Docker leaves `source` out of the context: the last pattern naming it or a folder of it
+ * decides (`!` puts back).
+ */
 function dockerIgnores(patterns: readonly string[], source: string): boolean {
   const path = source.replace(/\/$/, '');
   let ignored = false;

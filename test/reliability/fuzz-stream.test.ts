@@ -134,8 +134,10 @@ const SOURCES = [
   'helm4-postrender-input-istio-gateway-1.30.3-nlb.yaml',
 ].map((name) => corpus(name));
 
-/** A real chart with random edits: lines dropped, duplicated, swapped, re-indented; tokens spliced
- * in. */
+/**
+ * A real chart with random edits: lines dropped, duplicated, swapped, re-indented; tokens spliced
+ * in.
+ */
 const mangledChart: Make = (random) => {
   const lines = pick(random, SOURCES).split('\n');
   for (let edits = Math.floor(random() * 8) + 1; edits > 0; edits--) {

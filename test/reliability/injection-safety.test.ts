@@ -84,8 +84,9 @@ const HOSTILE: ReadonlyArray<{ name: string; value: string }> = [
   { name: 'deep nesting', value: `x: ${'['.repeat(5000)}${']'.repeat(5000)}\n` },
 ];
 
-/** ProxyConfig fields a mutator may set (DOMAIN §2); everything else must come out as it went in.
- * */
+/**
+ * ProxyConfig fields a mutator may set (DOMAIN §2); everything else must come out as it went in.
+ */
 const OWNED = new Set([
   'holdApplicationUntilProxyStarts',
   'terminationDrainDuration',
@@ -184,8 +185,10 @@ function annotationOf(output: string): unknown {
   return data.spec.template.metadata.annotations[ANNOTATION];
 }
 
-/** The config's data when it is one YAML mapping (an empty or comment-only one is `{}`), else
- * undefined. */
+/**
+ * The config's data when it is one YAML mapping (an empty or comment-only one is `{}`), else
+ * undefined.
+ */
 function mapping(text: string): Obj | undefined {
   const docs = parseAllDocuments(text, { version: '1.1' });
   if (!Array.isArray(docs) || docs.length > 1 || docs.some((d) => d.errors.length > 0))
@@ -323,8 +326,10 @@ test('each scenario writes the annotation when its value is a plain mapping (the
 // Written values keep their type under a full YAML 1.1 reader
 // ---------------------------------------------------------------------------------------------
 
-/** Strings that YAML 1.1 (PyYAML, go-yaml v2, the yaml-1.1 schema) reads as something else when
- * plain. */
+/**
+ * Strings that YAML 1.1 (PyYAML, go-yaml v2, the yaml-1.1 schema) reads as something else when
+ * plain.
+ */
 const YAML11_TRAPS = [
   'yes',
   'no',
@@ -349,8 +354,9 @@ const YAML11_TRAPS = [
   '=',
 ];
 
-/** Sets every trap as an annotation, an env value and a command word, and grows the grace period.
- * */
+/**
+ * Sets every trap as an annotation, an env value and a command word, and grows the grace period.
+ */
 const trapWriter: RegisteredMutator = defineMutator<never, 'app-graceful'>({
   id: 'app-graceful',
   findingCodes: [],

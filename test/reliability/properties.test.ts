@@ -54,8 +54,10 @@ import {
 import type { Obj, StreamModel } from './arbitraries.ts';
 import { seededRandom } from '../helpers/reliability-runs.ts';
 
-/** Runs per property by default: about 10 s of CPU for the file (KUBE_GRACEFUL_PROPERTY_RUNS raises
- * it). */
+/**
+ * Runs per property by default: about 10 s of CPU for the file (KUBE_GRACEFUL_PROPERTY_RUNS raises
+ * it).
+ */
 const DEFAULT_RUNS = 50;
 
 /** One seed for every property of this run, so they all see the same cases (and share the work). */
@@ -95,8 +97,9 @@ function run(text: string, flags: Case['flags'], parseAll = false): TransformRes
   return result;
 }
 
-/** Documents of a stream as `yaml` reads them with YAML 1.1 (independent of the engine's splitter).
- * */
+/**
+ * Documents of a stream as `yaml` reads them with YAML 1.1 (independent of the engine's splitter).
+ */
 const documentsOf = (text: string) => readDocuments(text, parseAllDocuments, parseOptions());
 
 /** The records of one document, the last per field (a later mutator's value is what stays). */

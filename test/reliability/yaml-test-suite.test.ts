@@ -254,12 +254,15 @@ test.serial(
 
 const LIST_HEAD = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n';
 
-/** A document's text as a ResourceList item: `- ` before the first line, two spaces before the
- * rest. */
+/**
+ * A document's text as a ResourceList item: `- ` before the first line, two spaces before the rest.
+ */
 const asItem = (text: string) => `- ${text.replace(/\n$/, '').split('\n').join('\n  ')}\n`;
 
-/** The workload's documents as items, without their `---` and `# Source:` lines (and comment-only
- * ones). */
+/**
+ * The workload's documents as items, without their `---` and `# Source:` lines (and comment-only
+ * ones).
+ */
 const WORKLOAD_ITEMS = splitStream(WORKLOAD)
   .segments.filter((s) => !isCommentOnly(s.text))
   .map((s) => s.text.replace(/^(?:---|# Source:).*\n/gm, ''))

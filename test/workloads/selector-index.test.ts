@@ -25,8 +25,10 @@ import type { KubeObject, ObjectMeta } from '../../fn/core/kubeObject.ts';
 import { corpus, corpusNames } from '../helpers/fixtures.ts';
 import { propertyParameters } from '../helpers/reliability-runs.ts';
 
-/** The scan the index replaces (fn/mutators/shared/timingInputs.ts and
- * fn/mutators/app/servingContainers.ts before issue #16). */
+/**
+ * The scan the index replaces (fn/mutators/shared/timingInputs.ts and
+ * fn/mutators/app/servingContainers.ts before issue #16).
+ */
 const scanned = (
   inventory: Inventory,
   labels: Record<string, unknown>,

@@ -50,8 +50,10 @@ export interface ModeOutcome {
   readonly changes: ProposedChange[];
   readonly findings: ProposedFinding[];
   readonly timing: GatewayTiming;
-  /** Sleep mode where the annotation reaches the proxy: the terminationDrainDuration the plan needs
-   * (T = R). */
+  /**
+   * Sleep mode where the annotation reaches the proxy: the terminationDrainDuration the plan needs
+   * (T = R).
+   */
   readonly terminationDrain?: Derived;
 }
 

@@ -23,8 +23,10 @@ import { sleepMode } from './sleepMode.ts';
 import { checkFindings } from './timing.ts';
 import { istioVersionOf } from './version.ts';
 
-/** docs/background.md#istio: EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION exist from
- * Istio 1.12. */
+/**
+ * docs/background.md#istio: EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION exist from
+ * Istio 1.12.
+ */
 const ENV_MODE_SINCE = '1.12';
 
 export const gatewayDrain = defineMutator<GatewayPlan, 'gateway-drain'>({

@@ -10,8 +10,10 @@ import { PROXY_CONFIG_ANNOTATION } from '../../workloads/istioProxyConfig.ts';
 import { parentShutdownEnforced, PARENT_SHUTDOWN_IGNORED_SINCE } from '../shared/parentShutdown.ts';
 import type { IstioVersion } from './version.ts';
 
-/** Returns an info finding for each obsolete drain setting on the proxy container or in its
- * ProxyConfig fields. */
+/**
+ * Returns an info finding for each obsolete drain setting on the proxy container or in its
+ * ProxyConfig fields.
+ */
 export function obsoleteSettings(
   workload: Workload,
   container: string,

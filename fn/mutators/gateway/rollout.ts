@@ -12,12 +12,15 @@ import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
 import type { MutatorContext, ProposedFinding } from '../types.ts';
 import { specField } from '../../core/kubeObject.ts';
 
-/** docs/background.md#load-balancers-in-front-of-gateways: the namespace label that makes the AWS
- * Load Balancer Controller inject readiness gates. */
+/**
+ * docs/background.md#load-balancers-in-front-of-gateways: the namespace label that makes the AWS
+ * Load Balancer Controller inject readiness gates.
+ */
 const READINESS_GATE_LABEL = 'elbv2.k8s.aws/pod-readiness-gate-inject';
 
-/** Returns the rollout findings for a gateway behind `loadBalancer` (undefined: none recognised).
- * */
+/**
+ * Returns the rollout findings for a gateway behind `loadBalancer` (undefined: none recognised).
+ */
 export function rolloutFindings(
   workload: Workload,
   context: MutatorContext,
@@ -30,8 +33,9 @@ export function rolloutFindings(
   ];
 }
 
-/** What says the pods are AWS IP targets: the recognised LB's evidence, or the configured provider.
- * */
+/**
+ * What says the pods are AWS IP targets: the recognised LB's evidence, or the configured provider.
+ */
 function awsIpTargets(
   loadBalancer: LoadBalancerRecognition | undefined,
   spec: Spec,
@@ -185,8 +189,10 @@ interface LabelSelector {
   matchExpressions?: Array<{ key?: unknown; operator?: unknown; values?: unknown }> | null;
 }
 
-/** Returns true when a LabelSelector selects these labels (policy/v1: `{}` selects every pod; null
- * none). */
+/**
+ * Returns true when a LabelSelector selects these labels (policy/v1: `{}` selects every pod; null
+ * none).
+ */
 function selects(
   selector: LabelSelector | null | undefined,
   labels: Record<string, string>,

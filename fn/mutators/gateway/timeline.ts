@@ -18,8 +18,10 @@ import {
 } from '../../explanation/timeline.ts';
 import type { Timeline, Traffic } from '../../explanation/timeline.ts';
 
-/** What a gateway's shutdown depends on: the proxy is the workload itself
- * (docs/background.md#istio). */
+/**
+ * What a gateway's shutdown depends on: the proxy is the workload itself
+ * (docs/background.md#istio).
+ */
 export interface GatewayState {
   readonly proxy: string;
   readonly grace: Valued<number>;

@@ -14,8 +14,10 @@ import { proxyContainer } from './proxyContainer.ts';
 export interface IstioVersion {
   readonly version: string;
   readonly source: string;
-  /** False when nothing said it: no released chart label, no image tag, no istioVersion set (the
-   * built-in default was used). */
+  /**
+   * False when nothing said it: no released chart label, no image tag, no istioVersion set (the
+   * built-in default was used).
+   */
   readonly known: boolean;
 }
 

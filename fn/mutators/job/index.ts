@@ -134,8 +134,10 @@ function native(
   return nativePlan(workload, context, meshes, decision);
 }
 
-/** The upstream maturity of native sidecars where this run pins them: a fact to weigh, not a reason
- * to leave the Job hanging. */
+/**
+ * The upstream maturity of native sidecars where this run pins them: a fact to weigh, not a reason
+ * to leave the Job hanging.
+ */
 function maturityNotes(context: MutatorContext, meshes: readonly Mesh[]): ProposedFinding[] {
   return meshes
     .map((mesh) => nativeMaturityNote(mesh, context.spec))

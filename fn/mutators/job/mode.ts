@@ -28,14 +28,18 @@ export function describeVersion(config: Config, mesh: Mesh | 'kubernetes'): stri
   return `${mesh === 'istio' ? 'Istio' : 'Linkerd'} ${version} (${source})`;
 }
 
-/** Returns the pod annotation that switches the mesh's proxy to a native sidecar at the configured
- * version, or undefined when it has none. */
+/**
+ * Returns the pod annotation that switches the mesh's proxy to a native sidecar at the configured
+ * version, or undefined when it has none.
+ */
 export function nativeSidecarAnnotation(config: Config, mesh: Mesh): string | undefined {
   return nativeAnnotation(mesh, config.spec);
 }
 
-/** Returns what keeps the pod from native sidecars at the configured versions (empty: nothing),
- * naming where each version came from. */
+/**
+ * Returns what keeps the pod from native sidecars at the configured versions (empty: nothing),
+ * naming where each version came from.
+ */
 export function nativeBlockers(config: Config, meshes: readonly Mesh[]): string[] {
   const blockers = meshes.flatMap((mesh) =>
     meshNativeBlockers(mesh, config.spec, (what) => describeVersion(config, what)),

@@ -19,8 +19,9 @@ export interface ModePlan {
   readonly findings: ProposedFinding[];
 }
 
-/** Returns the annotations that make every mesh's proxy a native sidecar, and undoes our wrapper.
- * */
+/**
+ * Returns the annotations that make every mesh's proxy a native sidecar, and undoes our wrapper.
+ */
 export function nativePlan(
   workload: Workload,
   context: MutatorContext,

@@ -1,5 +1,7 @@
-/** The explanation every change of this mutator shares: why a Job with a sidecar hangs, and why
- * preStop is no fix. */
+/**
+ * The explanation every change of this mutator shares: why a Job with a sidecar hangs, and why
+ * preStop is no fix.
+ */
 
 export const STUCK_JOB =
   'A classic sidecar keeps running after the program exits, ' +

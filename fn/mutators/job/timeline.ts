@@ -8,22 +8,27 @@ import type { Timeline } from '../../explanation/timeline.ts';
 import type { HttpClient } from './images.ts';
 import type { QuitExit } from './istioQuit.ts';
 
-/** What a Job's completion depends on: its proxies and whether the main containers ask them to
- * quit. */
+/**
+ * What a Job's completion depends on: its proxies and whether the main containers ask them to quit.
+ */
 export interface JobState {
   readonly proxies: ReadonlyArray<{
     readonly mesh: 'istio' | 'linkerd';
     readonly name: string;
     readonly kind: Valued<SidecarKind>;
-    /** When a classic proxy is gone after the quit call (Istio: by version,
-     * fn/mutators/job/istioQuit.ts); at once when absent. */
+    /**
+     * When a classic proxy is gone after the quit call (Istio: by version,
+     * fn/mutators/job/istioQuit.ts); at once when absent.
+     */
     readonly quitExit?: QuitExit;
   }>;
   readonly containers: ReadonlyArray<{
     readonly name: string;
     readonly quitUrls: readonly string[];
-    /** Whether the image has curl or wget for the wrapper's call (fn/mutators/job/images.ts);
-     * needed only when wrapped. */
+    /**
+     * Whether the image has curl or wget for the wrapper's call (fn/mutators/job/images.ts); needed
+     * only when wrapped.
+     */
     readonly httpClient?: Valued<HttpClient>;
   }>;
 }

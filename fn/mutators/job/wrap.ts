@@ -42,8 +42,10 @@ const LINKERD_ADMIN_SHUTDOWN = 'config.linkerd.io/proxy-admin-shutdown';
 // linkerd-proxy's POST /shutdown exists from 2.10 (docs/background.md#linkerd).
 const LINKERD_SHUTDOWN_SINCE = '2.10';
 
-/** Returns the wrapper changes and annotations for one pod, or findings saying why it cannot be
- * wrapped. */
+/**
+ * Returns the wrapper changes and annotations for one pod, or findings saying why it cannot be
+ * wrapped.
+ */
 export function wrapPlan(
   workload: Workload,
   context: MutatorContext,

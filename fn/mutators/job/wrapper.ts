@@ -26,8 +26,9 @@ export interface QuitEndpoint {
  */
 export const WRAPPER_MARKER = 'kube-graceful-wrap';
 
-/** The shell Kubernetes execs. `/bin/sh` is the one path POSIX images (dash, busybox, bash) share.
- * */
+/**
+ * The shell Kubernetes execs. `/bin/sh` is the one path POSIX images (dash, busybox, bash) share.
+ */
 const SHELL = '/bin/sh';
 
 // Default ports. Istio: pilot-agent status port 15020, overridable by the pod annotation

@@ -127,8 +127,10 @@ export function resolveTimingInputs(
   };
 }
 
-/** Returns the longest-window load balancer in front of the pods: Services selecting them,
- * Ingresses routing to those Services. */
+/**
+ * Returns the longest-window load balancer in front of the pods: Services selecting them, Ingresses
+ * routing to those Services.
+ */
 function loadBalancersInFront(workload: Workload, context: MutatorContext) {
   const labels = labelsOf(workload.template.metadata);
   const namespace = workload.ref.namespace;
@@ -151,8 +153,10 @@ function loadBalancersInFront(workload: Workload, context: MutatorContext) {
 /** Longest list of other load balancers named in a source; every change's reason repeats it. */
 const MAX_NAMED_OTHERS = 3;
 
-/** The other load balancers in front of the pods, a few by name, so reasons stay short on big
- * streams. */
+/**
+ * The other load balancers in front of the pods, a few by name, so reasons stay short on big
+ * streams.
+ */
 function alsoInFront(others: readonly string[]): string {
   if (others.length === 0) return '';
   const named = others.slice(0, MAX_NAMED_OTHERS).join('; ');

@@ -96,8 +96,10 @@ ${
 ${options.podSpec ?? ''}`;
 }
 
-/** The legacy `gateways/istio-ingress` chart shape (Istio ≤ 1.x): not injected, proxyv2 runs `proxy
- * router`. */
+/**
+ * The legacy `gateways/istio-ingress` chart shape (Istio ≤ 1.x): not injected, proxyv2 runs `proxy
+ * router`.
+ */
 function legacyGateway(image = 'docker.io/istio/proxyv2:1.9.0', podinfo = false): string {
   return `apiVersion: apps/v1
 kind: Deployment
@@ -176,8 +178,9 @@ const GRACE = 'spec.template.spec.terminationGracePeriodSeconds';
 const PROXY_CONFIG = 'spec.template.metadata.annotations["proxy.istio.io/config"]';
 const PRESTOP = `${PROXY}.lifecycle.preStop`;
 
-/** The invariants every case must keep: idempotent, valid documents, no obsolete settings written.
- * */
+/**
+ * The invariants every case must keep: idempotent, valid documents, no obsolete settings written.
+ */
 function invariants(
   t: ExecutionContext,
   input: string,

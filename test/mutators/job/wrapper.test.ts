@@ -224,8 +224,9 @@ const sh = (script: string, ...args: string[]): string[] => [
   ...args,
 ];
 
-/** A program that sleeps briefly (so a premature quit call would be seen), marks itself done,
- * exits. */
+/**
+ * A program that sleeps briefly (so a premature quit call would be seen), marks itself done, exits.
+ */
 function finishingProgram(doneFile: string, code: number): string[] {
   return sh('/bin/sleep 0.1; : >"$1"; exit "$2"', doneFile, String(code));
 }

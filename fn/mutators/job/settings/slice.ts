@@ -16,11 +16,15 @@ export function jobSettingsSchema() {
     z.strictObject({
       mode: z._default(modeSwitch(JOB_MODES), JOB_DEFAULTS.mode),
       mainContainers: z.optional(z.array(z.string())),
-      /** Whether the main images have /bin/sh for the wrapper; unset: trust the list of images
-       * known to have none. */
+      /**
+       * Whether the main images have /bin/sh for the wrapper; unset: trust the list of images known
+       * to have none.
+       */
       imageHasShell: z.optional(z.boolean()),
-      /** Whether the main images have curl or wget for the wrapper's quit call; unset: trust the
-       * list of known images. */
+      /**
+       * Whether the main images have curl or wget for the wrapper's quit call; unset: trust the
+       * list of known images.
+       */
       imageHasHttpClient: z.optional(z.boolean()),
     }),
     JOB_DEFAULTS,
