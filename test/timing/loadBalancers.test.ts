@@ -115,8 +115,8 @@ const serviceCases: Array<{
   },
   {
     name:
-      'external without a target type: the controller default (instance), Cluster policy, ' +
-      'noted',
+      'external without a target type: ' +
+      'the controller default (instance), Cluster policy, noted',
     service: service({ [AWS]: 'external' }, { type: 'LoadBalancer' }),
     provider: 'aws-nlb-instance',
     window: 5,

@@ -61,53 +61,25 @@ const COMMAND = 'spec.template.spec.containers[name=main].command';
 // native mode by version
 // ---------------------------------------------------------------------------------------------
 
-const matrix: Array<{
-  flags: Flags;
-  mesh: 'istio' | 'linkerd';
-  expect: string; /* a mode, or 'wrap' */
-}> = [
-  {
-    mesh: 'istio',
-    flags: { 'kube-version': '1.29', 'istio-version': '1.24' },
-    expect: 'sidecar.istio.io/nativeSidecar',
-  },
-  {
-    mesh: 'istio',
-    flags: { 'kube-version': '1.33', 'istio-version': '1.28' },
-    expect: 'sidecar.istio.io/nativeSidecar',
-  },
-  { mesh: 'istio', flags: { 'kube-version': '1.28', 'istio-version': '1.26' }, expect: 'wrap' },
-  { mesh: 'istio', flags: { 'kube-version': '1.31', 'istio-version': '1.23' }, expect: 'wrap' },
-  { mesh: 'linkerd', flags: { 'kube-version': '1.29', 'linkerd-version': '2.14' }, expect: 'wrap' },
-  {
-    mesh: 'linkerd',
-    flags: { 'kube-version': '1.29', 'linkerd-version': '2.15' },
-    expect: 'config.alpha.linkerd.io/proxy-enable-native-sidecar',
-  },
-  {
-    mesh: 'linkerd',
-    flags: { 'kube-version': '1.31', 'linkerd-version': '2.18' },
-    expect: 'config.alpha.linkerd.io/proxy-enable-native-sidecar',
-  },
-  {
-    mesh: 'linkerd',
-    flags: { 'kube-version': '1.31', 'linkerd-version': '2.19' },
-    expect: 'config.beta.linkerd.io/proxy-enable-native-sidecar',
-  },
-  {
-    mesh: 'linkerd',
-    flags: { 'kube-version': '1.33', 'linkerd-version': '2.20' },
-    expect: 'config.linkerd.io/proxy-enable-native-sidecar',
-  },
-  {
-    mesh: 'linkerd',
-    flags: { 'kube-version': '1.33', 'linkerd-version': '2.21.3' },
-    expect: 'config.linkerd.io/proxy-enable-native-sidecar',
-  },
-  { mesh: 'linkerd', flags: { 'kube-version': '1.28', 'linkerd-version': '2.18' }, expect: 'wrap' },
+/** mesh, the kubelet's version, the mesh's version, and the annotation auto pins (or 'wrap'). */
+const matrix: Array<
+  [mesh: 'istio' | 'linkerd', kube: string, meshVersion: string, expect: string]
+> = [
+  ['istio', '1.29', '1.24', 'sidecar.istio.io/nativeSidecar'],
+  ['istio', '1.33', '1.28', 'sidecar.istio.io/nativeSidecar'],
+  ['istio', '1.28', '1.26', 'wrap'],
+  ['istio', '1.31', '1.23', 'wrap'],
+  ['linkerd', '1.29', '2.14', 'wrap'],
+  ['linkerd', '1.29', '2.15', 'config.alpha.linkerd.io/proxy-enable-native-sidecar'],
+  ['linkerd', '1.31', '2.18', 'config.alpha.linkerd.io/proxy-enable-native-sidecar'],
+  ['linkerd', '1.31', '2.19', 'config.beta.linkerd.io/proxy-enable-native-sidecar'],
+  ['linkerd', '1.33', '2.20', 'config.linkerd.io/proxy-enable-native-sidecar'],
+  ['linkerd', '1.33', '2.21.3', 'config.linkerd.io/proxy-enable-native-sidecar'],
+  ['linkerd', '1.28', '2.18', 'wrap'],
 ];
 
-for (const { mesh, flags, expect } of matrix) {
+for (const [mesh, kube, meshVersion, expect] of matrix) {
+  const flags: Flags = { 'kube-version': kube, [`${mesh}-version`]: meshVersion };
   test(`auto: ${mesh} with ${JSON.stringify(flags)} → ${expect}`, (t) => {
     const meshFlag = mesh === 'istio' ? ISTIO_NS1 : { 'linkerd-injected-namespaces': 'ns1' };
     const result = run(job(), { ...meshFlag, ...flags });
@@ -636,8 +608,10 @@ spec:
 // End to end: what the mutator wrote into a real corpus Job, run by /bin/sh
 // ---------------------------------------------------------------------------------------------
 
-/** The argo-cd hook Job from the corpus, its program swapped for `sh -c 'exit "$1"' program` + args
- * [3]. */
+/**
+ * The argo-cd hook Job from the corpus, its program swapped for `sh -c 'exit "$1"' program` + args
+ * [3].
+ */
 function argoCdJob(podAnnotation: string): string {
   const all = corpus('argo-cd.yaml').split(/^---\n/m);
   const doc = all.find(
