@@ -39,8 +39,8 @@ module.exports = {
     {
       name: 'mutator-imports-no-other-mutator',
       comment:
-        'A mutator is one folder: it may use fn/mutators/shared/ and the layers below, never ' +
-        "another mutator's folder. A new mutator then touches no other.",
+        'A mutator is one folder: it may use fn/mutators/shared/ and the layers below, ' +
+        "never another mutator's folder. A new mutator then touches no other.",
       severity: 'error',
       from: { path: '^fn/mutators/([^/]+)/' },
       to: { path: '^fn/mutators/[^/]+/', pathNot: '^fn/mutators/($1|shared)/' },
@@ -48,8 +48,8 @@ module.exports = {
     {
       name: 'upper-layers-from-above-only',
       comment:
-        'fn/engine runs everything; fn/explain, fn/report and fn/cli speak about a run. Nothing ' +
-        'below them may import them.',
+        'fn/engine runs everything; fn/explain, fn/report and fn/cli speak about a run. ' +
+        'Nothing below them may import them.',
       severity: 'error',
       from: { path: '^fn/', pathNot: '^fn/(engine|explain|report|cli)/' },
       to: { path: '^fn/(engine|explain|report|cli)/' },
@@ -57,8 +57,8 @@ module.exports = {
     {
       name: 'formats-from-above-only',
       comment:
-        'fn/stream and fn/krm read and write the whole input for fn/engine; the mutators and ' +
-        'everything they use work on one workload and never import them.',
+        'fn/stream and fn/krm read and write the whole input for fn/engine; ' +
+        'the mutators and everything they use work on one workload and never import them.',
       severity: 'error',
       from: { path: '^fn/', pathNot: '^fn/(stream|krm|engine|explain|report|cli)/' },
       to: { path: '^fn/(stream|krm)/' },
@@ -66,9 +66,9 @@ module.exports = {
     {
       name: 'settings-slice-imports-only-kit',
       comment:
-        "A mutator's settings slice is composed by fn/config, so it sits below it: it imports " +
-        'only zod and fn/config/kit/, and the mutator folder it lives in imports it, never the ' +
-        'reverse.',
+        "A mutator's settings slice is composed by fn/config, so it sits below it: " +
+        'it imports only zod and fn/config/kit/, ' +
+        'and the mutator folder it lives in imports it, never the reverse.',
       severity: 'error',
       from: { path: '^fn/mutators/[^/]+/settings/' },
       to: {
@@ -79,8 +79,9 @@ module.exports = {
     {
       name: 'config-kit-imports-only-core',
       comment:
-        'fn/config/kit is below the slices: it imports fn/core and the pure timing model at most ' +
-        "(the longest duration a setting may hold is the model's).",
+        'fn/config/kit is below the slices: ' +
+        'it imports fn/core and the pure timing model at most (the longest duration a ' +
+        "setting may hold is the model's).",
       severity: 'error',
       from: { path: '^fn/config/kit/' },
       to: { path: '^(fn|renderer|scripts|test)/', pathNot: '^fn/(core|timing|config/kit)/' },

@@ -1,8 +1,10 @@
 // ESLint as eemeli/yaml sets it up (eslint.config.mjs at v2.9.0): the recommended rules, the
 // typed typescript-eslint rules through the project service, and prettier owning the layout.
-// We add typescript-eslint's stylistic typed set. Which folder may import which is not here: it
+// We add typescript-eslint's stylistic typed set, and a line-length check prettier cannot give:
+// it does not break strings, comments or regexes. Which folder may import which is not here: it
 // is in .dependency-cruiser.cjs, which also sees cycles between folders.
 import eslint from '@eslint/js';
+import stylistic from '@stylistic/eslint-plugin';
 import prettierConfig from 'eslint-config-prettier/flat';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -65,8 +67,9 @@ export default tseslint.config(
         'error',
         { fixStyle: 'separate-type-imports' },
       ],
-      // Manifest data is read by key (`annotations['proxy.istio.io/config']`, `env['proxyMetadata']`):
-      // the brackets say "a key of the YAML", so they stay allowed on index signatures.
+      // Manifest data is read by key (`annotations['proxy.istio.io/config']`,
+      // `env['proxyMetadata']`): the brackets say "a key of the YAML", so they stay allowed on
+      // index signatures.
       '@typescript-eslint/dot-notation': ['error', { allowIndexSignaturePropertyAccess: true }],
       // `string[]` for simple element types; `Array<{ container: string; seconds: number }>` reads
       // better than `{ container: string; seconds: number }[]` for an object type.
@@ -80,6 +83,52 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
+    },
+  },
+  {
+    // No line over prettier's printWidth (prettier.config.mjs). prettier keeps to it wherever it
+    // may break a line, but never splits a string, a template, a regex or a comment: this rule
+    // is what holds those to 100 too. Counted in characters (code points), as prettier does, not
+    // bytes. @stylistic/max-len rather than core max-len: the core rule is deprecated since
+    // ESLint 8.53 and frozen (removed in 11), and ESLint Stylistic is where its maintenance moved
+    // (https://eslint.style/guide/migration).
+    //
+    // One exemption: the line that opens a test, `test('title', (t) => {`. prettier prints a
+    // test call that way whatever its length (isTestCall, src/language-js/utils/index.js in
+    // prettier 3.10.1), so a long title cannot be wrapped, only cut into a `'…' + '…'` chain
+    // that reads worse; the title stays whole, as ava prints it. Strings, comments, regexes and
+    // URLs elsewhere are not exempt.
+    ignores: [
+      // Temporary, lead finishes after merge: other branches change these files in parallel.
+      // Keep this list exactly those paths, and remove it once their long lines are fixed.
+      'fn/engine/**',
+      'fn/mutators/types.ts',
+      'fn/mutators/registry.ts',
+      'fn/mutators/istio-gateway-api/**',
+      'fn/mutators/envoy-gateway/**',
+      'fn/mutators/traefik/**',
+      'fn/mutators/app/**',
+      'fn/krm/**',
+      'fn/stream/**',
+      'fn/explain/**',
+      'fn/cli/launcher.ts',
+      'fn/cli/io.ts',
+      'scripts/bench.mjs',
+      'test/engine/**',
+      'test/mutators/istio-gateway-api/**',
+      'test/mutators/envoy-gateway/**',
+      'test/mutators/traefik/**',
+      'test/mutators/app/**',
+      'test/krm/**',
+      'test/stream/**',
+      'test/explain/**',
+    ],
+    plugins: { '@stylistic': stylistic },
+    rules: {
+      '@stylistic/max-len': [
+        'error',
+        { code: 100, tabWidth: 2, ignorePattern: String.raw`^\s*test(?:\.\w+)?\(` },
       ],
     },
   },

@@ -64,7 +64,8 @@ const bundled = await build({
   define: { KUBE_GRACEFUL_VERSION: JSON.stringify(version) },
 });
 const code = bundled.outputFiles.find((f) => f.path.endsWith('.cjs'));
-const bundleName = `kube-graceful.${createHash('sha256').update(code.contents).digest('hex').slice(0, 12)}.cjs`;
+const contentHash = createHash('sha256').update(code.contents).digest('hex').slice(0, 12);
+const bundleName = `kube-graceful.${contentHash}.cjs`;
 for (const file of bundled.outputFiles)
   writeFileSync(file.path.replace(/kube-graceful\.cjs(?=[^/]*$)/, bundleName), file.contents);
 

@@ -21,8 +21,9 @@ const BOOKINFO = fileURLToPath(
 /** The workload kinds kube-graceful patches, as the bench's JSON6902 kustomization lists them. */
 export const WORKLOAD_KINDS = ['Deployment', 'DaemonSet', 'StatefulSet', 'Job'];
 
-/** Returns bookinfo repeated in `copies` namespaces (bookinfo-0 …), as one multi-document stream.
- * */
+/**
+ * Returns bookinfo repeated in `copies` namespaces (bookinfo-0 …), as one multi-document stream.
+ */
 export function denseStream(copies) {
   return Array.from({ length: copies }, (_, i) => denseCopy(i)).join('---\n');
 }
@@ -38,13 +39,25 @@ function readBookinfo() {
   return text;
 }
 
-/** Returns the i-th copy: a Namespace bookinfo-i labelled istio-injection: enabled, then bookinfo
- * in it. */
+/**
+ * Returns the i-th copy: a Namespace bookinfo-i labelled istio-injection: enabled, then bookinfo in
+ * it.
+ */
 export function denseCopy(i) {
   bookinfo ??= readBookinfo();
   const namespace = `bookinfo-${i}`;
   // Every bookinfo document has `metadata:` at column 0 followed by `  name:`.
-  return `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${namespace}\n  labels:\n    istio-injection: enabled\n---\n${bookinfo.replace(/^metadata:\n/gm, `metadata:\n  namespace: ${namespace}\n`)}`;
+  const namespaced = bookinfo.replace(/^metadata:\n/gm, `metadata:\n  namespace: ${namespace}\n`);
+  return [
+    'apiVersion: v1',
+    'kind: Namespace',
+    'metadata:',
+    `  name: ${namespace}`,
+    '  labels:',
+    '    istio-injection: enabled',
+    '---',
+    namespaced,
+  ].join('\n');
 }
 
 /** Writes `dir` with the stream as input.yaml and a kustomization patching every workload kind. */
@@ -59,13 +72,34 @@ export function writeKustomization(dir, copies) {
     // placeholder.
     writeFileSync(
       join(dir, file),
-      `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata:\n  name: any\nspec:\n  template:\n    metadata:\n      annotations:\n        proxy.istio.io/config: '{"terminationDrainDuration": "5s"}'\n    spec:\n      terminationGracePeriodSeconds: 35\n`,
+      [
+        `apiVersion: ${apiVersion}`,
+        `kind: ${kind}`,
+        'metadata:',
+        '  name: any',
+        'spec:',
+        '  template:',
+        '    metadata:',
+        '      annotations:',
+        `        proxy.istio.io/config: '{"terminationDrainDuration": "5s"}'`,
+        '    spec:',
+        '      terminationGracePeriodSeconds: 35',
+        '',
+      ].join('\n'),
     );
     patches.push(`  - target: {kind: ${kind}}\n    path: ${file}`);
   }
   writeFileSync(
     join(dir, 'kustomization.yaml'),
-    `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - input.yaml\npatches:\n${patches.join('\n')}\n`,
+    [
+      'apiVersion: kustomize.config.k8s.io/v1beta1',
+      'kind: Kustomization',
+      'resources:',
+      '  - input.yaml',
+      'patches:',
+      ...patches,
+      '',
+    ].join('\n'),
   );
 }
 

@@ -38,8 +38,10 @@ const KPT_ANNOTATIONS = [
   'internal.config.kubernetes.io/seqindent',
 ];
 
-/** A resource as kpt fn source wraps the file `path` holding it (its annotations single-quoted, as
- * kyaml writes them). */
+/**
+ * A resource as kpt fn source wraps the file `path` holding it (its annotations single-quoted, as
+ * kyaml writes them).
+ */
 function item(resource, path) {
   const values = ['0', path, '0', path, 'compact'];
   const annotations = {
@@ -91,7 +93,8 @@ for (const crd of chart.filter((r) => r.kind === 'CustomResourceDefinition')) {
       version.schema?.openAPIV3Schema?.properties?.spec?.properties ?? {},
     )) {
       const length = JSON.stringify(schema).length;
-      if (length > 20_000) continue; // the few huge ones (a whole pod spec) would make a list of 534 items far bigger
+      // The few huge ones (a whole pod spec) would make a list of 534 items far bigger.
+      if (length > 20_000) continue;
       group[field] = schema;
       size += length;
       if (size >= 10_000) flush();
@@ -104,7 +107,8 @@ const items = [...head];
 for (let minor = 20; items.length < ITEMS; minor++) {
   for (const { crd, version, fields } of schemas) {
     if (items.length >= ITEMS) break;
-    const name = `${Object.keys(fields)[0].toLowerCase()}.${version.name}.${crd.spec.names.plural}.${crd.spec.group}`;
+    const field = Object.keys(fields)[0].toLowerCase();
+    const name = `${field}.${version.name}.${crd.spec.names.plural}.${crd.spec.group}`;
     const resource = {
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'CustomResourceDefinition',
@@ -134,5 +138,6 @@ for (let minor = 20; items.length < ITEMS; minor++) {
 items.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
 process.stdout.write(
-  `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items.map((i) => i.text).join('')}`,
+  ['apiVersion: config.kubernetes.io/v1', 'kind: ResourceList', 'items:', ''].join('\n') +
+    items.map((i) => i.text).join(''),
 );

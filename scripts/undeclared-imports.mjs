@@ -14,8 +14,15 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SOURCE = /\.(?:[cm]?[jt]s|tsx)$/;
-const SPECIFIER =
-  /^\s*(?:import|export)\b[^;'"]*?\bfrom\s*(['"])([^'"\n]+)\1|^\s*import\s*(['"])([^'"\n]+)\3|\b(?:import|require)\s*\(\s*(['"])([^'"\n]+)\5\s*\)/gm;
+/** `import … from 'x'` or `export … from 'x'`, `import 'x'`, `import('x')` or `require('x')`. */
+const SPECIFIER = new RegExp(
+  [
+    String.raw`^\s*(?:import|export)\b[^;'"]*?\bfrom\s*(['"])([^'"\n]+)\1`,
+    String.raw`^\s*import\s*(['"])([^'"\n]+)\3`,
+    String.raw`\b(?:import|require)\s*\(\s*(['"])([^'"\n]+)\5\s*\)`,
+  ].join('|'),
+  'gm',
+);
 /** Comment lines (`//`, `/*`, ` *`): examples in prose are no imports. */
 const COMMENT_LINE = /^\s*(?:\/\/|\/\*|\*).*$/gm;
 

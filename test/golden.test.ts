@@ -23,7 +23,8 @@ for (const goldenCase of goldenCases()) {
     if (result.output === want) t.pass();
     else
       t.fail(
-        `output differs from ${goldenCase.inputName} + ${EXPECTED_DIFF}:\n${labelledDiff('expected', 'actual', want, result.output)}`,
+        `output differs from ${goldenCase.inputName} + ${EXPECTED_DIFF}:\n` +
+          labelledDiff('expected', 'actual', want, result.output),
       );
     t.is(
       reportOf(result),

@@ -36,30 +36,27 @@ test('helm4 is Helm 4.1', (t) => {
   t.regex(version, /^v4\.1\.\d+/, `${helm} reported ${version}`);
 });
 
-test(
-  'helmEnv points Helm homes inside the temp folder and drops inherited ' + 'HELM_* variables',
-  (t) => {
-    withTmp((dir) => {
-      const saved = process.env['HELM_PLUGINS'];
-      process.env['HELM_PLUGINS'] = '/nonexistent/user/plugins';
-      try {
-        const env = helmEnv(dir);
-        for (const key of ['HELM_CACHE_HOME', 'HELM_CONFIG_HOME', 'HELM_DATA_HOME']) {
-          t.true(env[key]?.startsWith(dir), `${key}=${env[key]}`);
-        }
-        t.is(env['HELM_PLUGINS'], undefined);
-        t.is(helmEnv(dir, { plugins: join(dir, 'plugins') })['HELM_PLUGINS'], join(dir, 'plugins'));
-        t.is(env['PATH'], process.env['PATH']);
-        // Helm itself agrees.
-        const helmEnvOut = run(helm3Path(), ['env'], env);
-        t.true(helmEnvOut.includes(`HELM_CONFIG_HOME="${join(dir, 'helm-config')}"`), helmEnvOut);
-      } finally {
-        if (saved === undefined) delete process.env['HELM_PLUGINS'];
-        else process.env['HELM_PLUGINS'] = saved;
+test('helmEnv points Helm homes inside the temp folder and drops inherited HELM_* variables', (t) => {
+  withTmp((dir) => {
+    const saved = process.env['HELM_PLUGINS'];
+    process.env['HELM_PLUGINS'] = '/nonexistent/user/plugins';
+    try {
+      const env = helmEnv(dir);
+      for (const key of ['HELM_CACHE_HOME', 'HELM_CONFIG_HOME', 'HELM_DATA_HOME']) {
+        t.true(env[key]?.startsWith(dir), `${key}=${env[key]}`);
       }
-    });
-  },
-);
+      t.is(env['HELM_PLUGINS'], undefined);
+      t.is(helmEnv(dir, { plugins: join(dir, 'plugins') })['HELM_PLUGINS'], join(dir, 'plugins'));
+      t.is(env['PATH'], process.env['PATH']);
+      // Helm itself agrees.
+      const helmEnvOut = run(helm3Path(), ['env'], env);
+      t.true(helmEnvOut.includes(`HELM_CONFIG_HOME="${join(dir, 'helm-config')}"`), helmEnvOut);
+    } finally {
+      if (saved === undefined) delete process.env['HELM_PLUGINS'];
+      else process.env['HELM_PLUGINS'] = saved;
+    }
+  });
+});
 
 test('kubectl is on PATH and runs', (t) => {
   const kubectl = requireTool('kubectl');

@@ -45,8 +45,10 @@ interface CheckCommandOptions extends SettingOptions {
   readonly failOn: FailOn;
 }
 
-/** What fails the check at a level: error findings always; changes from `change`; warnings at
- * `warning`. */
+/**
+ * What fails the check at a level: error findings always; changes from `change`; warnings at
+ * `warning`.
+ */
 function failures(
   result: Pick<TransformResult, 'changes' | 'findings'>,
   failOn: FailOn,
@@ -100,8 +102,10 @@ async function runCheck(options: CheckCommandOptions): Promise<CommandOutput> {
   return { stdout: `${lines.join('\n')}\n`, stderr: [], exitCode };
 }
 
-/** One pending change, in findingLine's shape: `change: MUTATOR file:line Kind ns/name field:
- * before → after`. */
+/**
+ * One pending change, in findingLine's shape: `change: MUTATOR file:line Kind ns/name field: before
+ * → after`.
+ */
 function changeLine(change: ChangeRecord, inputs: Pick<Inputs, 'locate'>): string {
   if (addsObject(change)) {
     const near = change.madeFor ?? change;
@@ -115,7 +119,9 @@ function changeLine(change: ChangeRecord, inputs: Pick<Inputs, 'locate'>): strin
   ]
     .filter(Boolean)
     .join(' ');
-  return `change: ${change.mutator} ${where}: ${clip(show(change.before))} → ${clip(show(change.after))}`;
+  const before = clip(show(change.before));
+  const after = clip(show(change.after));
+  return `change: ${change.mutator} ${where}: ${before} → ${after}`;
 }
 
 function locationOf(finding: Finding, inputs: Inputs): string | undefined {
@@ -124,8 +130,10 @@ function locationOf(finding: Finding, inputs: Inputs): string | undefined {
     : formatLocation(inputs.locate(finding.document, finding.resource, finding.path));
 }
 
-/** Long values (a wrapped command) are cut: the line is for finding the field, `--diff` shows it
- * all. */
+/**
+ * Long values (a wrapped command) are cut: the line is for finding the field, `--diff` shows it
+ * all.
+ */
 function clip(text: string): string {
   return text.length > 120 ? `${text.slice(0, 117)}…` : text;
 }
@@ -135,13 +143,13 @@ function summary(result: TransformResult, failOn: FailOn, failed: boolean): stri
   const workloads = new Set(result.changes.map((c) => `${c.document}:${formatRef(c.resource)}`))
     .size;
   const changed = result.changes.length
-    ? `${result.changes.length} field${result.changes.length === 1 ? '' : 's'}` +
-      ` in ${workloads} workload${workloads === 1 ? '' : 's'} would change`
+    ? `${result.changes.length} field${result.changes.length === 1 ? '' : 's'} in ${workloads} ` +
+      `workload${workloads === 1 ? '' : 's'} would change`
     : 'nothing would change';
   return (
-    `kube-graceful check: ${failed ? 'FAIL' : 'ok'} (--fail-on ${failOn}): ${changed}` +
-    `; findings: ${count('error')} error, ${count('warning')} warning, ${count('info')}` +
-    ` info (info not shown: kube-graceful explain shows them)`
+    `kube-graceful check: ${failed ? 'FAIL' : 'ok'} (--fail-on ${failOn}): ${changed}; ` +
+    `findings: ${count('error')} error, ${count('warning')} warning, ` +
+    `${count('info')} info (info not shown: kube-graceful explain shows them)`
   );
 }
 
@@ -151,10 +159,9 @@ export function registerCheck(program: CommandUnknownOpts, run: Runner): void {
     program
       .command('check')
       .description(
-        'exit 1 when the manifests are not what kube-graceful would write (or ' +
-          'have error findings); one line per change and finding with file:line, ' +
-          'resource and field. On a ResourceList: a KRM validator (items ' +
-          'unchanged, results added)',
+        'exit 1 when the manifests are not what kube-graceful would write (or have error ' +
+          'findings); one line per change and finding with file:line, resource and field. ' +
+          'On a ResourceList: a KRM validator (items unchanged, results added)',
       )
       .argument('[files...]', 'manifest files (joined as one stream); - or none: stdin')
       .addOption(

@@ -70,8 +70,10 @@ async function runExplain(options: ExplainCommandOptions): Promise<CommandOutput
   return { stdout: await render(), stderr: [], exitCode: 0 };
 }
 
-/** Returns true when text output may be coloured: stdout is a terminal and NO_COLOR is unset or
- * empty (no-color.org). */
+/**
+ * Returns true when text output may be coloured: stdout is a terminal and NO_COLOR is unset or
+ * empty (no-color.org).
+ */
 export function colourWanted(
   stream: { isTTY?: boolean } = process.stdout,
   env: NodeJS.ProcessEnv = process.env,
@@ -86,15 +88,15 @@ export function registerExplain(program: CommandUnknownOpts, run: Runner): void 
       .command('explain')
       .description(
         'show, per workload, the shutdown timeline as written and as patched: ' +
-          'the model inputs and their sources, each derived number with its ' +
-          'formula, and the windows in which requests would fail',
+          'the model inputs and their sources, each derived number with its formula, ' +
+          'and the windows in which requests would fail',
       )
       .argument('[files...]', 'manifest files (joined as one stream); - or none: stdin')
       .addOption(
         new Option(
           '-o, --output <format>',
-          'output format: text, json, markdown, svg (a picture of each timeline) ' +
-            'or html (a page of them)',
+          'output format: text, json, markdown, ' +
+            'svg (a picture of each timeline) or html (a page of them)',
         )
           .choices(EXPLAIN_FORMATS)
           .default('text'),

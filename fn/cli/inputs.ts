@@ -36,8 +36,10 @@ export interface Inputs {
   readonly text: string;
   /** True when the input is one KRM ResourceList (kpt and kustomize send one on stdin). */
   readonly resourceList: boolean;
-  /** Returns where document `document` (1-based, as in records) starts; for ResourceList items, the
-   * item's own file when kpt names it. */
+  /**
+   * Returns where document `document` (1-based, as in records) starts; for ResourceList items, the
+   * item's own file when kpt names it.
+   */
   locate(document: number, resource?: ResourceRef, path?: FieldPath): Location | undefined;
 }
 
@@ -49,8 +51,10 @@ export function formatLocation(location: Location | undefined): string | undefin
 
 const STDIN_NAME = '<stdin>';
 
-/** Returns the joined input of `paths` (stdin when empty); throws KubeGracefulError when a file
- * can't be read. */
+/**
+ * Returns the joined input of `paths` (stdin when empty); throws KubeGracefulError when a file
+ * can't be read.
+ */
 export function readInputs(paths: readonly string[]): Inputs {
   const names = paths.length ? paths : ['-'];
   if (names.filter((p) => p === '-').length > 1)
@@ -134,8 +138,9 @@ function streamInputs(text: string, parts: readonly Part[]): Inputs {
   };
 }
 
-/** The first line of a segment that is not blank, a comment or a marker: where the object starts.
- * */
+/**
+ * The first line of a segment that is not blank, a comment or a marker: where the object starts.
+ */
 function contentLine(segment: Segment): { offset: number; lines: number } {
   let offset = 0;
   let lines = 0;

@@ -28,8 +28,10 @@ async function execute(
   process.exitCode = output.exitCode;
 }
 
-/** Parses argv and runs the command. No top-level await: the bundle is CommonJS (see
- * scripts/build.mjs). */
+/**
+ * Parses argv and runs the command. No top-level await: the bundle is CommonJS (see
+ * scripts/build.mjs).
+ */
 async function main(): Promise<void> {
   try {
     await buildProgram(execute).parseAsync(process.argv);
@@ -61,8 +63,9 @@ async function main(): Promise<void> {
 // (about 10 ms after a 2 MB stream, issue #9).
 void main().then(() => process.exit());
 
-/** Returns the `--log-file` value from raw arguments (commander has not parsed them when it fails).
- * */
+/**
+ * Returns the `--log-file` value from raw arguments (commander has not parsed them when it fails).
+ */
 function logFileFromArgv(args: readonly string[]): string | undefined {
   let found: string | undefined;
   for (const [i, arg] of args.entries()) {

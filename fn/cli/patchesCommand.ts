@@ -87,8 +87,8 @@ export function registerPatches(program: CommandUnknownOpts, run: Runner): void 
     program
       .command('patches')
       .description(
-        'print the changes as kustomize patches (strategic merge, or JSON 6902 ' +
-          "for custom kinds) for a Flux HelmRelease's " +
+        'print the changes as kustomize patches (strategic merge, ' +
+          "or JSON 6902 for custom kinds) for a Flux HelmRelease's " +
           'postRenderers[].kustomize.patches',
       )
       .argument('[files...]', 'manifest files (joined as one stream); - or none: stdin')

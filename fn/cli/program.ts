@@ -61,6 +61,7 @@ Environment:
 export function buildProgram(
   run: (work: () => Promise<CommandOutput>, logFile: string | undefined) => Promise<void>,
 ): CommandUnknownOpts {
+  const mutatorList = MUTATORS.map((m) => `${m.id} (${m.description})`).join('; ');
   const program = new Command('kube-graceful')
     // Help, version and usage errors go straight to the descriptors (see writeAll); subcommands
     // inherit this from the program.
@@ -69,7 +70,13 @@ export function buildProgram(
       writeErr: (text) => void writeAll(2, text),
     })
     .description(
-      `Makes rollouts lose no requests and Jobs with mesh sidecars finish: reads rendered manifests (a stream, or a KRM ResourceList) on stdin or from files and writes them back with correct shutdown settings, every number computed from one timing model.\n\nMutators: ${MUTATORS.map((m) => `${m.id} (${m.description})`).join('; ') || 'none registered'}.`,
+      [
+        'Makes rollouts lose no requests and Jobs with mesh sidecars finish: ' +
+          'reads rendered manifests (a stream, or a KRM ResourceList) on stdin or from files ' +
+          'and writes them back with correct shutdown settings, ' +
+          'every number computed from one timing model.',
+        `Mutators: ${mutatorList || 'none registered'}.`,
+      ].join('\n\n'),
     )
     .version(VERSION, '-V, --version')
     .argument('[files...]', 'manifest files to read as one stream (stdin when none, or -)')

@@ -26,8 +26,8 @@ export function addSettingOptions<
   const typed = command
     .option(
       '-c, --config <file>',
-      'GracefulShutdown config (apiVersion kube-graceful.dev/v1alpha1), or a ' +
-        'ConfigMap of flat keys',
+      'GracefulShutdown config (apiVersion kube-graceful.dev/v1alpha1), ' +
+        'or a ConfigMap of flat keys',
     )
     .option(
       '--all-documents',

@@ -74,9 +74,8 @@ export async function runTransform(
   if (failed && result.mode === 'stream') {
     // Stream mode: nothing on stdout, so Helm fails instead of applying a half-fixed release.
     stderr.push(
-      'kube-graceful: error findings above; no output written. Fix them or ' +
-        'switch the mutator off for that workload (kube-graceful.dev/skip: ' +
-        '"true").',
+      'kube-graceful: error findings above; no output written. ' +
+        'Fix them or switch the mutator off for that workload (kube-graceful.dev/skip: "true").',
     );
     return { stdout: '', stderr, exitCode: 1 };
   }
@@ -100,7 +99,8 @@ async function report(result: TransformResult, format: 'text' | 'json'): Promise
       explain: explanation,
     });
   }
-  return `${renderText(explanation, { colour: false })}\n${textReport(result.changes, result.findings, result.config)}`;
+  const report = textReport(result.changes, result.findings, result.config);
+  return `${renderText(explanation, { colour: false })}\n${report}`;
 }
 
 /** The diff library is loaded only when `--diff` asks for it (start-up stays near bare node). */

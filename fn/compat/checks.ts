@@ -30,8 +30,9 @@ const LINKERD_NATIVE = [
 ].map((p) => `${p}proxy-enable-native-sidecar`);
 const LINKERD_WAIT = 'config.alpha.linkerd.io/proxy-wait-before-exit-seconds';
 
-/** Returns the native-sidecar switches the pod carries (annotations "true", restartPolicy Always).
- * */
+/**
+ * Returns the native-sidecar switches the pod carries (annotations "true", restartPolicy Always).
+ */
 function nativeSwitches(template: PodTemplate): string[] {
   const a = annotations(template);
   return [
@@ -61,8 +62,8 @@ export function sleepActionNeedsKubernetes(pod: CheckedPod): string | undefined 
   const kube = pod.spec.kubernetesVersion;
   const sleeps = writtenSleeps(pod);
   return !atLeast(kube, '1.30') && sleeps.length
-    ? `wrote a preStop sleep action on ${sleeps.map((s) => s.container).join(', ')}` +
-        ` for Kubernetes ${kube} < 1.30`
+    ? `wrote a preStop sleep action on ${sleeps.map((s) => s.container).join(', ')} for ` +
+        `Kubernetes ${kube} < 1.30`
     : undefined;
 }
 
@@ -70,8 +71,8 @@ export function sleepZeroNeedsKubernetes(pod: CheckedPod): string | undefined {
   const kube = pod.spec.kubernetesVersion;
   const zero = writtenSleeps(pod).filter((s) => s.seconds === 0);
   return !atLeast(kube, '1.33') && zero.length
-    ? `wrote sleep.seconds: 0 on ${zero.map((s) => s.container).join(', ')} ` +
-        `for Kubernetes ${kube} < 1.33`
+    ? `wrote sleep.seconds: 0 on ${zero.map((s) => s.container).join(', ')} for Kubernetes ` +
+        `${kube} < 1.33`
     : undefined;
 }
 
@@ -80,7 +81,8 @@ export function sleepWithinGrace(pod: CheckedPod): string | undefined {
   const over = sleepActions(pod.after).filter((s) => s.seconds > grace);
   const blame = written(pod, sleepActions) || written(pod, graceSeconds);
   return blame && over.length
-    ? `preStop sleep ${over.map((s) => `${s.container}=${s.seconds}`).join(', ')} > terminationGracePeriodSeconds ${grace}`
+    ? `preStop sleep ${over.map((s) => `${s.container}=${s.seconds}`).join(', ')} > ` +
+        `terminationGracePeriodSeconds ${grace}`
     : undefined;
 }
 
@@ -97,8 +99,8 @@ export function drainBelowParentShutdown(pod: CheckedPod): string | undefined {
   if (drainSeconds === undefined) return undefined;
   const parentSeconds = typeof parent === 'string' ? (parseGoDurationSeconds(parent) ?? 60) : 60;
   return parentSeconds <= drainSeconds
-    ? `drainDuration ${String(drain)} is not below parentShutdownDuration ${parentSeconds}` +
-        `s on Istio ${istio} < 1.17`
+    ? `drainDuration ${String(drain)} is not below parentShutdownDuration ${parentSeconds}s on ` +
+        `Istio ${istio} < 1.17`
     : undefined;
 }
 
@@ -164,8 +166,8 @@ function injectedAtRender(t: PodTemplate): boolean {
 export function proxyMetadataNeedsInjection(pod: CheckedPod): string | undefined {
   const read = (t: PodTemplate) => proxyConfigAnnotation(t)['proxyMetadata'];
   return injectedAtRender(pod.before) && written(pod, read)
-    ? 'wrote proxyMetadata into proxy.istio.io/config of a pod injected at ' +
-        'render time: no injector will turn it into istio-proxy env'
+    ? 'wrote proxyMetadata into proxy.istio.io/config of a pod injected at render time: ' +
+        'no injector will turn it into istio-proxy env'
     : undefined;
 }
 
@@ -184,9 +186,8 @@ export function istioAutoNativeOnlyWhereIstioWould(pod: CheckedPod): string | un
     written(pod, (t) => annotations(t)[ISTIO_NATIVE]) &&
     annotations(pod.after)[ISTIO_NATIVE] === 'true';
   return native && !(atLeast(istio, '1.27') && atLeast(kube, '1.33'))
-    ? `sidecar-mode auto pinned an Istio native sidecar on Istio ${istio} / ` +
-        `kubelet ${kube}, where Istio would not choose native (1.27+ with ` +
-        `kubelets ≥ 1.33)`
+    ? `sidecar-mode auto pinned an Istio native sidecar on Istio ${istio} / kubelet ${kube}, ` +
+        `where Istio would not choose native (1.27+ with kubelets ≥ 1.33)`
     : undefined;
 }
 
@@ -197,9 +198,8 @@ export function linkerdAutoNativeOnlyWhereLinkerdWould(pod: CheckedPod): string 
     (key) => written(pod, (t) => annotations(t)[key]) && annotations(pod.after)[key] === 'true',
   );
   return native && !(atLeast(linkerd, '2.20') && atLeast(kube, '1.29'))
-    ? `sidecar-mode auto pinned a Linkerd native sidecar on Linkerd ${linkerd}` +
-        ` / kubelet ${kube}, where native is not the default (2.20+ on ` +
-        `Kubernetes 1.29+)`
+    ? `sidecar-mode auto pinned a Linkerd native sidecar on Linkerd ${linkerd} / kubelet ` +
+        `${kube}, where native is not the default (2.20+ on Kubernetes 1.29+)`
     : undefined;
 }
 

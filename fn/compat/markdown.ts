@@ -22,7 +22,8 @@ must pass every check; the explain timeline of each case must agree with the set
   minors, and a pod feature works only where the kubelet that runs the pod has it on. Every pod
   feature (native sidecars, the preStop \`sleep\` action, \`sleep: 0\`) is used only where that
   kubelet has it on by default. \`1.31\` and \`1.31.4\` name the same minor.
-- \`istio-version\` (default 1.26, or the version in the gateway chart's \`helm.sh/chart\` label) and
+- \`istio-version\` (default 1.26, or the version in the gateway chart's \`helm.sh/chart\` \
+label) and
   \`linkerd-version\` (default 2.18) are the control plane's: its injector decides what the pod
   gets.
 
@@ -47,8 +48,8 @@ export function compatibilityMarkdown(constraints: readonly Constraint[] = CONST
 function row(c: Constraint): string {
   const checked = c.check ? 'on output' : (c.enforcedBy ?? 'no');
   return (
-    `| \`${c.id}\` | ${cell(c.setting)} | ${cell(c.versions)} | ${cell(c.breaks)}` +
-    ` | ${cell(c.sources.join('; '))} | ${cell(checked)} |`
+    `| \`${c.id}\` | ${cell(c.setting)} | ${cell(c.versions)} | ${cell(c.breaks)} | ` +
+    `${cell(c.sources.join('; '))} | ${cell(checked)} |`
   );
 }
 

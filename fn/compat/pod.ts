@@ -97,8 +97,10 @@ export function sleepActions(template: PodTemplate): Array<{ container: string; 
   });
 }
 
-/** Returns the text of every command and argument of the template's containers (wrappers, quit
- * calls). */
+/**
+ * Returns the text of every command and argument of the template's containers (wrappers, quit
+ * calls).
+ */
 export function commandText(template: PodTemplate): string {
   return allContainers(template)
     .map((c) => [...(c.command ?? []), ...(c.args ?? [])].join(' '))

@@ -23,8 +23,10 @@ export interface Constraint {
   readonly breaks: string;
   /** Where it was read: upstream file@tag (or issue/KEP URL). */
   readonly sources: readonly string[];
-  /** Returns why the written pod breaks the constraint, or undefined; absent when output cannot
-   * show it. */
+  /**
+   * Returns why the written pod breaks the constraint, or undefined; absent when output cannot show
+   * it.
+   */
   readonly check?: (pod: CheckedPod) => string | undefined;
   /** When there is no check: where it is enforced instead. */
   readonly enforcedBy?: string;
@@ -36,15 +38,15 @@ export const CONSTRAINTS: readonly Constraint[] = [
     id: 'k8s-native-sidecars',
     product: 'Kubernetes',
     setting:
-      'native sidecars (`initContainers[].restartPolicy: Always`, or a mesh ' +
-      'annotation that makes one)',
+      'native sidecars (`initContainers[].restartPolicy: Always`, ' +
+      'or a mesh annotation that makes one)',
     versions: 'on by default from 1.29 (alpha 1.28, GA 1.33)',
     breaks:
-      'an older kubelet runs the sidecar as an init container that never ' +
-      'ends: the pod never starts',
+      'an older kubelet runs the sidecar as an init container that never ends: ' +
+      'the pod never starts',
     sources: [
-      'kubernetes pkg/features/kube_features.go@v1.34.0 (SidecarContainers: ' +
-        '1.28 alpha, 1.29 beta on, 1.33 GA)',
+      'kubernetes pkg/features/kube_features.go@v1.34.0 (SidecarContainers: 1.28 alpha, ' +
+        '1.29 beta on, 1.33 GA)',
       'KEP-753',
     ],
     check: check.nativeSidecarNeedsKubernetes,
@@ -55,8 +57,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
     setting: '`lifecycle.preStop.sleep`',
     versions: 'on by default from 1.30 (alpha 1.29, GA 1.34)',
     breaks:
-      'with the gate off the kubelet returns at once without sleeping, and ' +
-      'the API server drops the field',
+      'with the gate off the kubelet returns at once without sleeping, ' +
+      'and the API server drops the field',
     sources: [
       'kubernetes pkg/features/kube_features.go@v1.34.0 (PodLifecycleSleepAction)',
       'KEP-3960',
@@ -103,8 +105,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
     versions: 'read only < 1.17',
     breaks: 'from 1.17 nothing reads it: a written value is a setting that does nothing',
     sources: [
-      'istio pkg/ and pilot/@1.17.8: no reader of parentShutdownDuration ' +
-        'left (validation.go@1.16.7 was the last)',
+      'istio pkg/ and pilot/@1.17.8: no reader of parentShutdownDuration left ' +
+        '(validation.go@1.16.7 was the last)',
     ],
     check: check.parentShutdownOnlyBefore117,
   },
@@ -143,12 +145,12 @@ export const CONSTRAINTS: readonly Constraint[] = [
     setting: '`proxyMetadata` in `proxy.istio.io/config`',
     versions: 'every version',
     breaks:
-      'becomes istio-proxy env only when the injector renders the pod; on a ' +
-      'pod injected at render time (`istioctl kube-inject`) it does nothing: ' +
+      'becomes istio-proxy env only when the injector renders the pod; ' +
+      'on a pod injected at render time (`istioctl kube-inject`) it does nothing: ' +
       'set the env on istio-proxy',
     sources: [
-      'istio manifests/charts/istio-control/istio-discovery/files/injection-template.yaml@1.28.10 ' +
-        '(range .ProxyConfig.ProxyMetadata → env)',
+      'istio manifests/charts/istio-control/istio-discovery/files/' +
+        'injection-template.yaml@1.28.10 (range .ProxyConfig.ProxyMetadata → env)',
     ],
     check: check.proxyMetadataNeedsInjection,
   },
@@ -158,9 +160,9 @@ export const CONSTRAINTS: readonly Constraint[] = [
     setting: '`PROXY_CONFIG` env and `proxy.istio.io/config` annotation',
     versions: 'every version',
     breaks:
-      'pilot-agent applies the mesh config, then PROXY_CONFIG, then the ' +
-      'annotation (read from the downward-API file): a field in the ' +
-      'annotation wins over PROXY_CONFIG',
+      'pilot-agent applies the mesh config, then PROXY_CONFIG, ' +
+      'then the annotation (read from the downward-API file): ' +
+      'a field in the annotation wins over PROXY_CONFIG',
     sources: ['istio pilot/cmd/pilot-agent/config/config.go@1.28.10 getMeshConfig'],
     enforcedBy: 'the checks read ProxyConfig in that order (fn/compat/pod.ts proxyConfig)',
   },
@@ -171,8 +173,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
     versions: '1.24+',
     breaks: 'older injecters ignore it: the sidecar stays classic',
     sources: [
-      'istio pkg/kube/inject/inject.go@1.24.6 (annotation takes precedence ' +
-        'over the global flag); absent @1.23.6',
+      'istio pkg/kube/inject/inject.go@1.24.6 (annotation takes precedence over the global ' +
+        'flag); absent @1.23.6',
     ],
     check: check.istioNativeAnnotationNeedsIstio,
   },
@@ -182,9 +184,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
     setting: 'native sidecar by default for apps and gateways (`sidecar-mode auto`)',
     versions: 'Istio 1.27+ with every kubelet ≥ 1.33',
     breaks:
-      'pinning native where the mesh would not choose it runs a mode both ' +
-      'meshes call experimental (Istio 1.24–1.26) on kubelets Istio itself ' +
-      'does not trust',
+      'pinning native where the mesh would not choose it runs a mode both meshes call ' +
+      'experimental (Istio 1.24–1.26) on kubelets Istio itself does not trust',
     sources: [
       'istio pkg/kube/inject/webhook.go@1.27.9 DetectNativeSidecar (minVersion 33, every node)',
       'issue #13 item 2',
@@ -202,9 +203,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'before 1.26 a Job completes only after terminationDrainDuration (or ' +
       'MINIMUM_DRAIN_DURATION with exit-on-zero)',
     sources: [
-      'istio pilot/cmd/pilot-agent/status/server.go@1.26.8 handleQuit ' +
-        '(s.disableDrain()); @1.25.5 and @1.21.6 s.shutdown() without it; ' +
-        '@1.20.8 notifyExit (SIGTERM to self)',
+      'istio pilot/cmd/pilot-agent/status/server.go@1.26.8 handleQuit (s.disableDrain()); ' +
+        '@1.25.5 and @1.21.6 s.shutdown() without it; @1.20.8 notifyExit (SIGTERM to self)',
       'istio/istio#55424',
     ],
     enforcedBy: "the matrix test's timeline agreement (test/compat/matrix.test.ts)",
@@ -234,12 +234,12 @@ export const CONSTRAINTS: readonly Constraint[] = [
     setting: '`lifecycle` on istio-proxy in sidecar pods',
     versions: 'every version',
     breaks:
-      "an exec preStop replaces Istio's native drain hook (`pilot-agent " +
-      'request POST drain`); a sleep preStop merges into a hook with two ' +
-      'handlers, which the API server rejects',
+      "an exec preStop replaces Istio's native drain hook (`pilot-agent request POST " +
+      'drain`); a sleep preStop merges into a hook with two handlers, ' +
+      'which the API server rejects',
     sources: [
-      'istio manifests/charts/istio-control/istio-discovery/files/injection-template.yaml@1.28.10 ' +
-        '(native preStop)',
+      'istio manifests/charts/istio-control/istio-discovery/files/' +
+        'injection-template.yaml@1.28.10 (native preStop)',
     ],
     check: check.noLifecycleOnSidecarProxy,
   },
@@ -247,12 +247,12 @@ export const CONSTRAINTS: readonly Constraint[] = [
     id: 'istio-ambient-no-sidecar',
     product: 'Istio',
     setting:
-      'ambient mode (`istio.io/dataplane-mode: ambient` on the namespace or ' +
-      'pod; pod `none` opts out; a sidecar wins)',
+      'ambient mode (`istio.io/dataplane-mode: ambient` on the namespace or pod; ' +
+      'pod `none` opts out; a sidecar wins)',
     versions: '1.24+ (ambient GA)',
     breaks:
-      'no istio-proxy in the pod: sidecar settings do nothing; ztunnel (and ' +
-      'a waypoint) carry the traffic',
+      'no istio-proxy in the pod: sidecar settings do nothing; ' +
+      'ztunnel (and a waypoint) carry the traffic',
     sources: ['istio cni/pkg/util/podutil.go@1.24.6 PodRedirectionEnabled'],
     check: check.noSidecarSettingsInAmbient,
   },
@@ -261,18 +261,17 @@ export const CONSTRAINTS: readonly Constraint[] = [
     id: 'istio-gateway-api-parameters',
     product: 'Istio',
     setting:
-      'Gateway API `Gateway` `spec.infrastructure.parametersRef` to a ' +
-      'ConfigMap (same namespace), whose `data.deployment` is merged into ' +
-      'the generated Deployment',
+      'Gateway API `Gateway` `spec.infrastructure.parametersRef` to a ConfigMap (same ' +
+      'namespace), whose `data.deployment` is merged into the generated Deployment',
     versions: '1.26+',
     breaks:
-      'before 1.26 istiod ignores it: the generated Deployment keeps a 30 s ' +
-      "grace period and Istio's drain defaults, and nothing in the Gateway " +
-      'can change them; a parametersRef that is not a core ConfigMap (any ' +
-      'version) makes istiod deploy nothing',
+      'before 1.26 istiod ignores it: ' +
+      "the generated Deployment keeps a 30 s grace period and Istio's drain defaults, " +
+      'and nothing in the Gateway can change them; ' +
+      'a parametersRef that is not a core ConfigMap (any version) makes istiod deploy nothing',
     sources: [
-      'istio pilot/pkg/config/kube/gateway/deploymentcontroller.go@1.26.0, ' +
-        '@1.26.8, @1.28.10 (render, fetchParameters); absent @1.25.5',
+      'istio pilot/pkg/config/kube/gateway/deploymentcontroller.go@1.26.0, @1.26.8, ' +
+        '@1.28.10 (render, fetchParameters); absent @1.25.5',
       'istio pilot/pkg/config/kube/gatewaycommon/deploymentcontroller.go@1.30.3',
     ],
     enforcedBy:
@@ -285,19 +284,17 @@ export const CONSTRAINTS: readonly Constraint[] = [
     id: 'istio-gateway-api-class-defaults',
     product: 'Istio',
     setting:
-      'class-defaults ConfigMap (label `gateway.istio.io/defaults-for-class: ' +
-      "<class>`, in istiod's namespace; the istiod chart's `gatewayClasses` " +
-      'value renders it)',
+      'class-defaults ConfigMap (label `gateway.istio.io/defaults-for-class: <class>`, ' +
+      "in istiod's namespace; the istiod chart's `gatewayClasses` value renders it)",
     versions: '1.26+',
     breaks:
-      "applied before the Gateway's own parameters, so a key both set is the " +
-      "Gateway's; the oldest wins when several match; outside istiod's " +
-      'namespace it is ignored',
+      "applied before the Gateway's own parameters, so a key both set is the Gateway's; " +
+      "the oldest wins when several match; outside istiod's namespace it is ignored",
     sources: [
-      'istio pilot/pkg/config/kube/gateway/deploymentcontroller.go@1.26.8 ' +
-        '(render: class defaults, then parametersRef; controllers.OldestObject)',
-      'istio manifests/charts/istio-control/istio-discovery/templates/gateway-class-configmap.yaml@1.26.8, ' +
-        '@1.30.3',
+      'istio pilot/pkg/config/kube/gateway/deploymentcontroller.go@1.26.8 (render: ' +
+        'class defaults, then parametersRef; controllers.OldestObject)',
+      'istio manifests/charts/istio-control/istio-discovery/templates/' +
+        'gateway-class-configmap.yaml@1.26.8, @1.30.3',
     ],
     enforcedBy:
       'the istio-gateway-api decision reads the class defaults under the ' +
@@ -311,14 +308,14 @@ export const CONSTRAINTS: readonly Constraint[] = [
     setting: 'how `data.deployment` / `data.service` overlays are applied',
     versions: '1.26+',
     breaks:
-      "a strategic merge patch with the Deployment's and Service's own " +
-      'strategy (containers and env by `name`, maps key by key, scalars ' +
-      'replace); a key other than deployment, service, serviceAccount, ' +
-      'horizontalPodAutoscaler, podDisruptionBudget fails the whole render; ' +
+      "a strategic merge patch with the Deployment's and Service's own strategy (containers " +
+      'and env by `name`, maps key by key, scalars replace); a key other than deployment, ' +
+      'service, serviceAccount, horizontalPodAutoscaler, ' +
+      'podDisruptionBudget fails the whole render; ' +
       'a pod annotation in the overlay replaces the one the Gateway copies',
     sources: [
-      'istio pilot/pkg/config/kube/gateway/deploymentcontroller.go@1.26.8 ' +
-        '(applyOverlay, strategicMergePatchYAML, supportedOverlays)',
+      'istio pilot/pkg/config/kube/gateway/deploymentcontroller.go@1.26.8 (applyOverlay, ' +
+        'strategicMergePatchYAML, supportedOverlays)',
       'istio pilot/pkg/config/kube/gatewaycommon/testdata/deployment/customizations.yaml@1.30.3',
     ],
     enforcedBy:
@@ -332,8 +329,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
     product: 'Istio',
     setting: '`spec.infrastructure.annotations` of a Gateway (else its own metadata annotations)',
     versions:
-      "1.21+ (before: the Gateway's own annotations); the fallback to the " +
-      "Gateway's own annotations can be turned off from 1.27 " +
+      "1.21+ (before: the Gateway's own annotations); " +
+      "the fallback to the Gateway's own annotations can be turned off from 1.27 " +
       '(`PILOT_ENABLE_GATEWAY_API_COPY_LABELS_ANNOTATIONS`, default true)',
     breaks:
       'copied onto the generated Service, Deployment and pod template: ' +
@@ -358,10 +355,11 @@ export const CONSTRAINTS: readonly Constraint[] = [
     versions: '1.22.8, 1.24.6, 1.26.8, 1.28.10, 1.30.3 (the releases read)',
     breaks:
       "no terminationGracePeriodSeconds (Kubernetes' 30 s), no drain env, " +
-      'not injected (`sidecar.istio.io/inject: "false"`, istio-proxy ' +
-      "rendered by the template), the pod's annotations mounted at " +
-      '/etc/istio/pod: so env must go on istio-proxy by the overlay, and ' +
-      '`proxy.istio.io/config` in the pod annotations reaches pilot-agent',
+      'not injected (`sidecar.istio.io/inject: "false"`, ' +
+      'istio-proxy rendered by the template), ' +
+      "the pod's annotations mounted at /etc/istio/pod: " +
+      'so env must go on istio-proxy by the overlay, ' +
+      'and `proxy.istio.io/config` in the pod annotations reaches pilot-agent',
     sources: [
       'istio manifests/charts/istio-control/istio-discovery/files/kube-gateway.yaml@1.22.8, ' +
         '@1.24.6, @1.26.8, @1.28.10, @1.30.3',
@@ -369,8 +367,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
         'annotation over PROXY_CONFIG)',
     ],
     enforcedBy:
-      'test/mutators/istio-gateway-api/facts.test.ts on the rendered istiod ' +
-      "chart and Istio's deployment-controller goldens",
+      'test/mutators/istio-gateway-api/facts.test.ts on the rendered istiod chart and ' +
+      "Istio's deployment-controller goldens",
   },
   // Linkerd
   {
@@ -378,8 +376,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
     product: 'Linkerd',
     setting: '`proxy-enable-native-sidecar` annotation prefix',
     versions:
-      '`config.alpha.linkerd.io/` 2.15–2.18; 2.19 adds ' +
-      '`config.beta.linkerd.io/`; 2.20 adds `config.linkerd.io/`',
+      '`config.alpha.linkerd.io/` 2.15–2.18; 2.19 adds `config.beta.linkerd.io/`; ' +
+      '2.20 adds `config.linkerd.io/`',
     breaks: 'a prefix the version does not read is ignored: the sidecar stays classic',
     sources: ['linkerd2 pkg/k8s/labels.go@version-2.15, @version-2.19, @version-2.20'],
     check: check.linkerdNativeAnnotationRead,
@@ -390,11 +388,11 @@ export const CONSTRAINTS: readonly Constraint[] = [
     setting: 'native sidecar by default for apps (`sidecar-mode auto`)',
     versions: 'Linkerd 2.20+ (`proxy.nativeSidecar: true`), on Kubernetes 1.29+',
     breaks:
-      'pinning native where Linkerd would not choose it runs a mode Linkerd ' +
-      'calls alpha/beta before 2.20',
+      'pinning native where Linkerd would not choose it runs a mode Linkerd calls alpha/beta ' +
+      'before 2.20',
     sources: [
-      'linkerd2 charts/linkerd-control-plane/values.yaml@version-2.20 ' +
-        '(nativeSidecar: true; false @version-2.19, "a beta feature")',
+      'linkerd2 charts/linkerd-control-plane/values.yaml@version-2.20 (nativeSidecar: true; ' +
+        'false @version-2.19, "a beta feature")',
       'issue #13 item 2',
     ],
     check: check.linkerdAutoNativeOnlyWhereLinkerdWould,
@@ -405,8 +403,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
     setting: 'native sidecar with `proxy-wait-before-exit-seconds`',
     versions: '2.15+',
     breaks:
-      'the injector fails ("proxy.nativeSidecar and waitBeforeExitSeconds ' +
-      'cannot be used simultaneously")',
+      'the injector fails ("proxy.nativeSidecar and waitBeforeExitSeconds cannot be used ' +
+      'simultaneously")',
     sources: ['linkerd2 charts/partials/templates/_proxy.tpl@version-2.18'],
     check: check.linkerdNativeWithoutWait,
   },
@@ -418,8 +416,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
     versions: 'every version (the annotation is a preStop sleep on linkerd-proxy)',
     breaks: 'the sleep is cut at the grace deadline: linkerd-proxy is killed together with the app',
     sources: [
-      'linkerd2 charts/partials/templates/_proxy.tpl@version-2.18 ' +
-        '(waitBeforeExitSeconds → preStop sleep)',
+      'linkerd2 charts/partials/templates/_proxy.tpl@version-2.18 (waitBeforeExitSeconds → ' +
+        'preStop sleep)',
       'Kubernetes: preStop counts against the grace period',
     ],
     check: check.linkerdWaitBelowGrace,
@@ -448,18 +446,18 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'v2.0+ (per entry point; v1.7 had one global `lifeCycle`, ' +
       'configuration/configuration.go@v1.7.34)',
     breaks:
-      'at 0 an entry point closes its listener the moment Traefik gets ' +
-      'SIGTERM: connections the load balancer still sends are refused',
+      'at 0 an entry point closes its listener the moment Traefik gets SIGTERM: ' +
+      'connections the load balancer still sends are refused',
     sources: [
       'traefik pkg/server/server_entrypoint_tcp.go@v2.0.0, @v2.11.53, ' +
         '@v3.7.9 (TCPEntryPoint.Shutdown: sleep requestAcceptGraceTimeout, ' +
         'then server.Shutdown)',
-      'traefik pkg/config/static/static_config.go@v3.7.9 ' +
-        '(LifeCycle.SetDefaults sets only GraceTimeOut)',
+      'traefik pkg/config/static/static_config.go@v3.7.9 (LifeCycle.SetDefaults sets only ' +
+        'GraceTimeOut)',
     ],
     enforcedBy:
-      'the traefik-drain mutator (fn/mutators/traefik; test/mutators/traefik ' +
-      "and the traefik-* golden cases on the chart's renders)",
+      'the traefik-drain mutator (fn/mutators/traefik; ' +
+      "test/mutators/traefik and the traefik-* golden cases on the chart's renders)",
   },
   {
     id: 'traefik-grace-timeout-default',
@@ -467,15 +465,15 @@ export const CONSTRAINTS: readonly Constraint[] = [
     setting: '`entryPoints.<name>.transport.lifeCycle.graceTimeOut` (default 10 s)',
     versions: 'v2.0+',
     breaks:
-      'requests still in flight after graceTimeOut are closed: a longest ' +
-      'request R above 10 s is cut',
+      'requests still in flight after graceTimeOut are closed: ' +
+      'a longest request R above 10 s is cut',
     sources: [
-      'traefik pkg/config/static/static_config.go@v2.0.0, @v2.11.53, @v3.7.9 ' +
-        '(DefaultGraceTimeout = 10 * time.Second)',
+      'traefik pkg/config/static/static_config.go@v2.0.0, @v2.11.53, ' +
+        '@v3.7.9 (DefaultGraceTimeout = 10 * time.Second)',
     ],
     enforcedBy:
-      'the traefik-drain mutator (fn/mutators/traefik; test/mutators/traefik ' +
-      "and the traefik-* golden cases on the chart's renders)",
+      'the traefik-drain mutator (fn/mutators/traefik; ' +
+      "test/mutators/traefik and the traefik-* golden cases on the chart's renders)",
   },
   {
     id: 'traefik-shutdown-order',
@@ -483,13 +481,12 @@ export const CONSTRAINTS: readonly Constraint[] = [
     setting: 'entry points on SIGTERM: TCP ones in parallel, then UDP ones',
     versions: 'v2.2+ (UDP entry points); TCP in parallel from v2.0',
     breaks:
-      'the pod lives P + max over TCP entry points ' +
-      "(requestAcceptGraceTimeout + graceTimeOut) + the UDP ones' own after " +
-      'SIGTERM; a terminationGracePeriodSeconds below that kills Traefik ' +
-      'with requests in flight',
+      'the pod lives P + max over TCP entry points (requestAcceptGraceTimeout + ' +
+      "graceTimeOut) + the UDP ones' own after SIGTERM; " +
+      'a terminationGracePeriodSeconds below that kills Traefik with requests in flight',
     sources: [
-      'traefik pkg/server/server.go@v2.11.53, @v3.7.9 (Server.Stop: ' +
-        'tcpEntryPoints.Stop, then udpEntryPoints.Stop)',
+      'traefik pkg/server/server.go@v2.11.53, @v3.7.9 (Server.Stop: tcpEntryPoints.Stop, ' +
+        'then udpEntryPoints.Stop)',
       'traefik pkg/server/server_entrypoint_udp.go@v3.7.9 (UDPEntryPoint.Shutdown)',
     ],
     check: traefik.traefikGraceCoversShutdown,
@@ -500,19 +497,19 @@ export const CONSTRAINTS: readonly Constraint[] = [
     setting: '`/ping` during shutdown (`ping.terminatingStatusCode`, default 503)',
     versions: 'v2.0+ (503); the status code is configurable from v2.3',
     breaks:
-      'nothing: /ping answers 503 from SIGTERM on, while ' +
-      'requestAcceptGraceTimeout keeps the entry points accepting, so a ' +
-      "readiness probe or a load balancer's health check on /ping fails " +
-      'while Traefik still serves',
+      'nothing: /ping answers 503 from SIGTERM on, ' +
+      'while requestAcceptGraceTimeout keeps the entry points accepting, ' +
+      "so a readiness probe or a load balancer's health check on /ping fails while Traefik " +
+      'still serves',
     sources: [
       'traefik pkg/ping/ping.go@v2.0.0, @v2.11.53, @v3.7.9 (WithContext: ' +
         'terminating once the signal context is done)',
-      'traefik cmd/traefik/traefik.go@v3.7.9 (signal.NotifyContext SIGINT, ' +
-        'SIGTERM; Ping.WithContext(ctx))',
+      'traefik cmd/traefik/traefik.go@v3.7.9 (signal.NotifyContext SIGINT, SIGTERM; ' +
+        'Ping.WithContext(ctx))',
     ],
     enforcedBy:
-      'the traefik-drain mutator (fn/mutators/traefik; test/mutators/traefik ' +
-      "and the traefik-* golden cases on the chart's renders)",
+      'the traefik-drain mutator (fn/mutators/traefik; ' +
+      "test/mutators/traefik and the traefik-* golden cases on the chart's renders)",
   },
   {
     id: 'traefik-one-static-source',
@@ -520,15 +517,14 @@ export const CONSTRAINTS: readonly Constraint[] = [
     setting: 'static configuration from ONE source: a file, else flags, else `TRAEFIK_*` variables',
     versions: 'v2.0+',
     breaks:
-      'a lifeCycle flag added to a Traefik that reads a file ' +
-      '(`--configFile`, or /etc/traefik/traefik.{toml,yaml,yml}) is ignored; ' +
-      'one added to a Traefik configured by variables switches it to flags ' +
-      'and drops every variable',
+      'a lifeCycle flag added to a Traefik that reads a file (`--configFile`, ' +
+      'or /etc/traefik/traefik.{toml,yaml,yml}) is ignored; ' +
+      'one added to a Traefik configured by variables switches it to flags and drops every ' +
+      'variable',
     sources: [
       'traefik cmd/traefik/traefik.go@v3.7.9 (loaders: file, flag, env)',
-      'traefik pkg/cli/loader_file.go@v3.7.9 (loadConfigFiles: ' +
-        '/etc/traefik/traefik, $XDG_CONFIG_HOME/traefik, ' +
-        '$HOME/.config/traefik, ./traefik)',
+      'traefik pkg/cli/loader_file.go@v3.7.9 (loadConfigFiles: /etc/traefik/traefik, ' +
+        '$XDG_CONFIG_HOME/traefik, $HOME/.config/traefik, ./traefik)',
       'paerser cli/commands.go@v0.2.0 (stops at the first loader that is done)',
     ],
     check: traefik.traefikOneStaticSource,
@@ -553,19 +549,18 @@ export const CONSTRAINTS: readonly Constraint[] = [
       '`--entryPoints.<name>.transport.lifeCycle.*` args; ' +
       '`deployment.terminationGracePeriodSeconds` (default 60)',
     versions:
-      'traefik-helm-chart v28.0.0+ (lifeCycle values); grace period 60 from ' +
-      'before v28 through v41.3.0',
+      'traefik-helm-chart v28.0.0+ (lifeCycle values); ' +
+      'grace period 60 from before v28 through v41.3.0',
     breaks:
       'older charts cannot set the lifeCycle from values: the args must be added after rendering',
     sources: [
-      'traefik-helm-chart traefik/templates/_podtemplate.tpl@v41.3.0, ' +
-        '@v40.3.0, @v28.0.0 (absent before: commit 47e0f28a "feat(ports): add ' +
-        'transport options")',
+      'traefik-helm-chart traefik/templates/_podtemplate.tpl@v41.3.0, @v40.3.0, ' +
+        '@v28.0.0 (absent before: commit 47e0f28a "feat(ports): add transport options")',
       'traefik-helm-chart traefik/values.yaml@v41.3.0 (terminationGracePeriodSeconds: 60)',
     ],
     enforcedBy:
-      'the traefik-drain mutator (fn/mutators/traefik; test/mutators/traefik ' +
-      "and the traefik-* golden cases on the chart's renders)",
+      'the traefik-drain mutator (fn/mutators/traefik; ' +
+      "test/mutators/traefik and the traefik-* golden cases on the chart's renders)",
   },
   // Envoy Gateway (envoyproxy/gateway): the proxy Deployment is generated in the cluster, so no
   // written pod shows these; the rows carry no pod check (the mutator edits EnvoyProxy objects).
@@ -589,12 +584,12 @@ export const CONSTRAINTS: readonly Constraint[] = [
     setting: 'defaults `minDrainDuration` 10 s, `drainTimeout` 60 s',
     versions: 'v1.2.0+ (5 s and 600 s at v1.0.0 and v1.1.0)',
     breaks:
-      'behind a load balancer that keeps sending for longer, the proxy may ' +
-      'exit at zero connections after 10 s, and at 60 s at the latest, while ' +
-      'new connections still arrive',
+      'behind a load balancer that keeps sending for longer, ' +
+      'the proxy may exit at zero connections after 10 s, and at 60 s at the latest, ' +
+      'while new connections still arrive',
     sources: [
-      'envoyproxy/gateway internal/cmd/envoy.go@v1.2.0 and @v1.9.0 ' +
-        '(--drain-timeout, --min-drain-duration)',
+      'envoyproxy/gateway internal/cmd/envoy.go@v1.2.0 and @v1.9.0 (--drain-timeout, ' +
+        '--min-drain-duration)',
       'envoyproxy/gateway internal/cmd/envoy.go@v1.0.0',
     ],
     enforcedBy:
@@ -604,13 +599,12 @@ export const CONSTRAINTS: readonly Constraint[] = [
     id: 'eg-min-drain-exit-on-zero',
     product: 'Envoy Gateway',
     setting:
-      'the shutdown manager ends the drain once `minDrainDuration` has ' +
-      'passed and no connection is open, or at `drainTimeout`',
+      'the shutdown manager ends the drain once `minDrainDuration` has passed and no ' +
+      'connection is open, or at `drainTimeout`',
     versions: 'v1.0.0+',
     breaks:
-      "`minDrainDuration` below the load balancer's window lets Envoy exit " +
-      'while the load balancer still sends; `drainTimeout` below it plus the ' +
-      'longest request cuts requests',
+      "`minDrainDuration` below the load balancer's window lets Envoy exit while the load " +
+      'balancer still sends; `drainTimeout` below it plus the longest request cuts requests',
     sources: [
       'envoyproxy/gateway internal/cmd/envoy/shutdown_manager.go@v1.0.0 and @v1.9.0 (Shutdown)',
     ],
@@ -624,9 +618,9 @@ export const CONSTRAINTS: readonly Constraint[] = [
     versions:
       'v1.0.0+; from v1.5.0 the CRD also checks `^([0-9]{1,5}(h|m|s|ms)){1,4}$` (gwapiv1.Duration)',
     breaks:
-      'a bare number is refused by the CRD from v1.5.0; before, it is no ' +
-      'duration Envoy Gateway can read (metav1.Duration parses Go duration ' +
-      'text only)',
+      'a bare number is refused by the CRD from v1.5.0; before, ' +
+      'it is no duration Envoy Gateway can read (metav1.Duration parses Go duration text ' +
+      'only)',
     sources: [
       'envoyproxy/gateway api/v1alpha1/envoyproxy_types.go@v1.5.0 (gwapiv1.Duration)',
       'envoyproxy/gateway internal/infrastructure/kubernetes/proxy/resource.go@v1.9.0 ' +
@@ -639,16 +633,17 @@ export const CONSTRAINTS: readonly Constraint[] = [
     id: 'eg-grace-from-drain-timeout',
     product: 'Envoy Gateway',
     setting:
-      'proxy pod `terminationGracePeriodSeconds` = `drainTimeout` + 300 (360 ' +
-      'without one); no EnvoyProxy field, only `envoyDeployment.patch` / ' +
-      '`envoyDaemonSet.patch` can change it',
+      'proxy pod `terminationGracePeriodSeconds` = `drainTimeout` + 300 (360 without ' +
+      'one); no EnvoyProxy field, only `envoyDeployment.patch` / `envoyDaemonSet.patch` ' +
+      'can change it',
     versions: 'v1.2.0+ (900 without a drainTimeout at v1.0.0 and v1.1.0)',
     breaks:
-      "a patched grace below `drainTimeout` + 10 s (the Envoy preStop's " +
-      '--ready-timeout) kills Envoy mid-drain',
+      "a patched grace below `drainTimeout` + 10 s (the Envoy preStop's --ready-timeout) " +
+      'kills Envoy mid-drain',
     sources: [
-      'envoyproxy/gateway internal/infrastructure/kubernetes/proxy/resource_provider.go@v1.2.0 ' +
-        'and @v1.9.0 (expectedTerminationGracePeriodSeconds, MergeWithPatch)',
+      'envoyproxy/gateway ' +
+        'internal/infrastructure/kubernetes/proxy/resource_provider.go@v1.2.0 and @v1.9.0 ' +
+        '(expectedTerminationGracePeriodSeconds, MergeWithPatch)',
       'envoyproxy/gateway internal/infrastructure/kubernetes/proxy/resource.go@v1.9.0 ' +
         '(expectedShutdownManagerArgs)',
       'envoyproxy/gateway api/v1alpha1/shared_types.go@v1.9.0 (KubernetesPodSpec)',
@@ -663,8 +658,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
       '`spec.shutdown.healthCheckFailureDelay`: readiness fails that long after the drain starts',
     versions: 'v1.9.0+',
     breaks:
-      'the load balancer keeps sending for the delay plus its own window, so ' +
-      '`minDrainDuration` must cover both; older CRDs do not know the field',
+      'the load balancer keeps sending for the delay plus its own window, ' +
+      'so `minDrainDuration` must cover both; older CRDs do not know the field',
     sources: [
       'envoyproxy/gateway api/v1alpha1/envoyproxy_types.go@v1.9.0',
       'envoyproxy/gateway internal/cmd/envoy/shutdown_manager.go@v1.9.0',
@@ -676,17 +671,16 @@ export const CONSTRAINTS: readonly Constraint[] = [
     id: 'eg-envoy-service-lb',
     product: 'Envoy Gateway',
     setting:
-      'the proxy Service comes from EnvoyProxy ' +
-      '`spec.provider.kubernetes.envoyService` (annotations, type, ' +
-      'externalTrafficPolicy), default `LoadBalancer` with `Local`',
+      'the proxy Service comes from EnvoyProxy `spec.provider.kubernetes.envoyService` ' +
+      '(annotations, type, externalTrafficPolicy), default `LoadBalancer` with `Local`',
     versions: 'v1.0.0+',
     breaks:
-      'load-balancer annotations anywhere else never reach the generated ' +
-      'Service, so the drain window must be read there',
+      'load-balancer annotations anywhere else never reach the generated Service, ' +
+      'so the drain window must be read there',
     sources: [
       'envoyproxy/gateway api/v1alpha1/shared_types.go@v1.0.0 and @v1.9.0 (KubernetesServiceSpec)',
-      'envoyproxy/gateway api/v1alpha1/kubernetes_helpers.go@v1.0.0 and ' +
-        '@v1.9.0 (DefaultKubernetesService)',
+      'envoyproxy/gateway api/v1alpha1/kubernetes_helpers.go@v1.0.0 and @v1.9.0 ' +
+        '(DefaultKubernetesService)',
     ],
     enforcedBy:
       'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/golden/envoy-gateway-*)',
@@ -695,15 +689,14 @@ export const CONSTRAINTS: readonly Constraint[] = [
     id: 'eg-gateway-parameters-ref',
     product: 'Envoy Gateway',
     setting:
-      'Gateway `spec.infrastructure.parametersRef` to an EnvoyProxy in its ' +
-      'namespace, over the GatewayClass `spec.parametersRef`',
+      'Gateway `spec.infrastructure.parametersRef` to an EnvoyProxy in its namespace, ' +
+      'over the GatewayClass `spec.parametersRef`',
     versions:
-      "v1.1.0+; replaces the class's EnvoyProxy entirely unless its " +
-      '`mergeType` (v1.8.0+) says to merge',
+      "v1.1.0+; replaces the class's EnvoyProxy entirely unless its `mergeType` (v1.8.0+) " +
+      'says to merge',
     breaks:
-      "before v1.1.0 the Gateway's ref is ignored and the class's EnvoyProxy " +
-      "applies; settings on the class's EnvoyProxy do not reach a Gateway " +
-      'with its own',
+      "before v1.1.0 the Gateway's ref is ignored and the class's EnvoyProxy applies; " +
+      "settings on the class's EnvoyProxy do not reach a Gateway with its own",
     sources: [
       'envoyproxy/gateway internal/gatewayapi/contexts.go@v1.1.0 and @v1.9.0 (attachEnvoyProxy)',
       'envoyproxy/gateway api/v1alpha1/envoyproxy_types.go@v1.8.0 (mergeType)',
@@ -715,13 +708,12 @@ export const CONSTRAINTS: readonly Constraint[] = [
     id: 'eg-default-envoyproxy-spec',
     product: 'Envoy Gateway',
     setting:
-      'default EnvoyProxy spec in the controller config ' +
-      "(`EnvoyGateway.envoyProxy`, the gateway-helm chart's " +
-      '`config.envoyGateway.envoyProxy`)',
+      'default EnvoyProxy spec in the controller config (`EnvoyGateway.envoyProxy`, ' +
+      "the gateway-helm chart's `config.envoyGateway.envoyProxy`)",
     versions: 'v1.7.0+',
     breaks:
-      'older controllers do not read it: only a GatewayClass or Gateway ' +
-      'EnvoyProxy sets shutdown there',
+      'older controllers do not read it: ' +
+      'only a GatewayClass or Gateway EnvoyProxy sets shutdown there',
     sources: [
       'envoyproxy/gateway api/v1alpha1/envoygateway_types.go@v1.7.0 and @v1.9.0 (EnvoyProxy)',
       'envoyproxy/gateway charts/gateway-helm/templates/envoy-gateway-config.yaml@v1.9.0',

@@ -23,8 +23,10 @@ function entryPointsOf(container: Container): readonly EntryPoint[] {
   return config.source === 'flags' || config.source === 'env' ? config.entryPoints : [];
 }
 
-/** Every life-cycle value written on the pod's Traefik containers, `container/entry point/setting`
- * → text. */
+/**
+ * Every life-cycle value written on the pod's Traefik containers, `container/entry point/setting` →
+ * text.
+ */
 function lifecycleTexts(template: PodTemplate): Record<string, string> {
   const out: Record<string, string> = {};
   for (const c of traefikContainers(template.spec)) {
@@ -49,14 +51,14 @@ export function traefikOneStaticSource(pod: CheckedPod): string | undefined {
     const now = readStaticConfig(container);
     if (now.source === 'file')
       return (
-        `changed the args or env of Traefik container ${container.name}, which ` +
-        `reads a configuration file (${now.evidence}): Traefik ignores them`
+        `changed the args or env of Traefik container ${container.name}, ` +
+        `which reads a configuration file (${now.evidence}): Traefik ignores them`
       );
     if (before && readStaticConfig(before).source === 'env' && now.source === 'flags')
       return (
-        `wrote flags on Traefik container ${container.name}, configured by ` +
-        `TRAEFIK_* variables: Traefik now reads the flags only and drops every ` +
-        `variable`
+        `wrote flags on Traefik container ${container.name}, ` +
+        `configured by TRAEFIK_* variables: ` +
+        `Traefik now reads the flags only and drops every variable`
       );
   }
   return undefined;
@@ -80,8 +82,8 @@ export function traefikDurationsReadable(pod: CheckedPod): string | undefined {
     }
   }
   return unreadable.length
-    ? `wrote ${unreadable.join(', ')}: neither digits (seconds) nor a Go ` +
-        `duration, so Traefik does not start`
+    ? `wrote ${unreadable.join(', ')}: neither digits (seconds) nor a Go duration, ` +
+        `so Traefik does not start`
     : undefined;
 }
 
@@ -111,10 +113,9 @@ export function traefikGraceCoversShutdown(pod: CheckedPod): string | undefined 
     const needed = shutdownSeconds(container);
     if (needed > grace)
       return (
-        `Traefik container ${container.name} needs ${needed} s after SIGTERM ` +
-        `(preStop + the longest TCP entry point's requestAcceptGraceTimeout + ` +
-        `graceTimeOut + the UDP ones'), more than ` +
-        `terminationGracePeriodSeconds ${grace}`
+        `Traefik container ${container.name} needs ${needed} s after SIGTERM (preStop + the ` +
+        `longest TCP entry point's requestAcceptGraceTimeout + graceTimeOut + the UDP ` +
+        `ones'), more than terminationGracePeriodSeconds ${grace}`
       );
   }
   return undefined;

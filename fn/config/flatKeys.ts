@@ -103,8 +103,10 @@ const TIMING_AND_MESH_KEYS: readonly FlatKey[] = [
   },
 ];
 
-/** Every flat key, in `--help` order: versions, the mode switches, timing and mesh, then the rest
- * of each mutator's. */
+/**
+ * Every flat key, in `--help` order: versions, the mode switches, timing and mesh, then the rest of
+ * each mutator's.
+ */
 export const FLAT_KEYS: readonly FlatKey[] = [
   ...VERSION_KEYS,
   ...SLICES.map((slice) => slice.mode),

@@ -96,8 +96,9 @@ export function loadConfig(
   return { spec: result.data.spec, provenance };
 }
 
-/** `kpt fn eval … --` with no key=value sends an empty ConfigMap named function-input: no config.
- * */
+/**
+ * `kpt fn eval … --` with no key=value sends an empty ConfigMap named function-input: no config.
+ */
 function isEmptyFunctionInput(data: unknown): boolean {
   if (data === null || data === undefined) return true;
   const object = data as { kind?: unknown; data?: unknown };
@@ -122,11 +123,11 @@ function parseTyped(data: unknown, origin: string): Record<string, unknown> {
   if (object.apiVersion !== CONFIG_API_VERSION || object.kind !== CONFIG_KIND) {
     throw new KubeGracefulError(
       'E_CONFIG',
-      `unsupported config: ${found('apiVersion', object.apiVersion)} and ${found('kind', object.kind)}`,
+      `unsupported config: ${found('apiVersion', object.apiVersion)} ` +
+        `and ${found('kind', object.kind)}`,
       { field: origin },
-      `Use apiVersion: ${CONFIG_API_VERSION} with kind: ${CONFIG_KIND}, or a ` +
-        `ConfigMap whose data keys are the flag names (e.g. kube-version: ` +
-        `"1.31").`,
+      `Use apiVersion: ${CONFIG_API_VERSION} with kind: ${CONFIG_KIND}, ` +
+        `or a ConfigMap whose data keys are the flag names (e.g. kube-version: "1.31").`,
     );
   }
   const result = configSchema().safeParse(object);
@@ -149,12 +150,14 @@ function flatEntries(data: unknown, origin: string): Array<[string, string]> {
     // ConfigMap data is map[string]string. An unquoted value has already lost its text: `1.30`
     // reads as the number 1.3 (Kubernetes 1.3), `0644` as 420. Refuse it rather than guess.
     if (typeof value !== 'string') {
+      const got = value === null ? 'null' : `the ${typeof value} ${String(value)}`;
       throw new KubeGracefulError(
         'E_CONFIG',
-        `${key}: got ${value === null ? 'null' : `the ${typeof value} ${String(value)}`}; ConfigMap data values are strings`,
+        `${key}: got ${got}; ConfigMap data values are strings`,
         { field: `${origin} data.${key}` },
-        `Quote the value, e.g. ${key}: "${value === null ? '' : String(value)}` +
-          `" (kpt fn eval … -- ${key}=VALUE always sends text).`,
+        `Quote the value, e.g. ${key}: ` +
+          `"${value === null ? '' : String(value)}" (kpt fn eval … -- ${key}=VALUE always ` +
+          `sends text).`,
       );
     }
     return [key, value];
@@ -215,18 +218,21 @@ function configError(error: core.$ZodError, origin: string, input: unknown): Kub
         : ` (got ${JSON.stringify(value)})`;
     if (issue.code === 'unrecognized_keys')
       return (
-        `${field}: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}` +
-        ` (not a ${CONFIG_KIND} field)`
+        `${field}: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')} ` +
+        `(not a ${CONFIG_KIND} field)`
       );
     if (issue.code === 'invalid_value')
-      return `${field}: got ${JSON.stringify(value)}; expected one of ${issue.values.map(String).join(', ')}`;
+      return (
+        `${field}: got ${JSON.stringify(value)}; ` +
+        `expected one of ${issue.values.map(String).join(', ')}`
+      );
     return `${field}: ${issue.message}${got}`;
   });
   return new KubeGracefulError(
     'E_CONFIG',
     `invalid config:\n  ${lines.join('\n  ')}`,
     { field: origin },
-    'See `kube-graceful --help` and the README section "Configuration" for ' +
-      'every field and its allowed values.',
+    'See `kube-graceful --help` and the README section "Configuration" for every field and ' +
+      'its allowed values.',
   );
 }

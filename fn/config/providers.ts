@@ -1,5 +1,7 @@
-/** Names of the load-balancer providers the timing model knows
- * (docs/background.md#load-balancers-in-front-of-gateways), for config and flags. */
+/**
+ * Names of the load-balancer providers the timing model knows
+ * (docs/background.md#load-balancers-in-front-of-gateways), for config and flags.
+ */
 export const LOAD_BALANCER_PROVIDERS = [
   'aws-nlb-ip',
   'aws-alb-ip',

@@ -167,8 +167,10 @@ export type Spec = z.infer<ReturnType<typeof buildSpecSchema>>;
 export type Selector = z.infer<ReturnType<typeof selectorSchema>>;
 export type ExtraKind = z.infer<ReturnType<typeof extraKindSchema>>;
 
-/** Where each setting came from: `default`, `config FILE`, `functionConfig`, `flag --x`. Keyed by
- * spec path. */
+/**
+ * Where each setting came from: `default`, `config FILE`, `functionConfig`, `flag --x`. Keyed by
+ * spec path.
+ */
 type Provenance = ReadonlyMap<string, string>;
 
 /** The configuration one run uses. */
@@ -182,8 +184,10 @@ export function sourceOf(config: Config, specPath: string): string {
   return config.provenance.get(specPath) ?? 'default';
 }
 
-/** Where a spec field's value came from, in words that read well inside the model's sentences ("W
- * from …"). */
+/**
+ * Where a spec field's value came from, in words that read well inside the model's sentences ("W
+ * from …").
+ */
 export function sourceText(config: Config, specPath: string, flag: string): string {
   const source = sourceOf(config, specPath);
   return source === 'default' ? `default; set --${flag} to change` : source;

@@ -55,6 +55,7 @@ export function formatError(error: KubeGracefulError): string {
   if (line !== undefined)
     where.push(`line ${line}${column !== undefined ? `, column ${column}` : ''}`);
   if (field) where.push(field);
-  const head = `kube-graceful: ${error.code}: ${where.length ? `${where.join(', ')}: ` : ''}${error.message}`;
+  const place = where.length ? `${where.join(', ')}: ` : '';
+  const head = `kube-graceful: ${error.code}: ${place}${error.message}`;
   return error.hint ? `${head}\n  how to fix: ${error.hint}` : head;
 }

@@ -4,8 +4,9 @@
  * Ontotext-AD/graphdb-helm#223 are what users have today).
  */
 
-/** A map key, a list index (only for `kind: List` items), or the list item whose `key` is `equals`.
- * */
+/**
+ * A map key, a list index (only for `kind: List` items), or the list item whose `key` is `equals`.
+ */
 export type PathSegment = string | number | { readonly key: string; readonly equals: string };
 export type FieldPath = readonly PathSegment[];
 

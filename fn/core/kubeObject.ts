@@ -1,5 +1,7 @@
-/** Plain-data shapes of the Kubernetes objects kube-graceful reads (parsed YAML, never edited
- * directly). */
+/**
+ * Plain-data shapes of the Kubernetes objects kube-graceful reads (parsed YAML, never edited
+ * directly).
+ */
 
 export interface ObjectMeta {
   name?: string;

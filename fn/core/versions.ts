@@ -6,14 +6,17 @@
 /** The forms a version setting accepts: `1.31`, `1.31.4`, `v1.31.4`. */
 export const VERSION_PATTERN = /^v?\d+\.\d+(?:\.\d+)?$/;
 
-/** Returns the version without its leading `v` (`v1.31.4` → `1.31.4`); other text is returned as
- * is. */
+/**
+ * Returns the version without its leading `v` (`v1.31.4` → `1.31.4`); other text is returned as is.
+ */
 export function normalizeVersion(version: string): string {
   return VERSION_PATTERN.test(version) ? version.replace(/^v/, '') : version;
 }
 
-/** Returns true when `version` is at least `minimum` (compared numerically, part by part; a leading
- * `v` is ignored). */
+/**
+ * Returns true when `version` is at least `minimum` (compared numerically, part by part; a leading
+ * `v` is ignored).
+ */
 export function atLeast(version: string, minimum: string): boolean {
   const a = normalizeVersion(version).split('.').map(Number);
   const b = normalizeVersion(minimum).split('.').map(Number);

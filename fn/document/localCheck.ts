@@ -307,8 +307,9 @@ function holds(region: Region, edit: SpliceEdit): boolean {
   return startsInside && edit.end <= region.end;
 }
 
-/** Replaces each region by the outermost chosen region that holds it (regions nest or are apart).
- * */
+/**
+ * Replaces each region by the outermost chosen region that holds it (regions nest or are apart).
+ */
 function mergeNested(chosen: readonly Region[]): Region[] {
   return chosen.map((region) => {
     let outer = region;
@@ -383,8 +384,10 @@ function readRegion(
     : readItems(region, root, data, collection.value);
 }
 
-/** The entry's key first, maybe keys added after it, none that the map has elsewhere; each as
- * expected. */
+/**
+ * The entry's key first, maybe keys added after it, none that the map has elsewhere; each as
+ * expected.
+ */
 function readEntries(
   region: Region,
   root: unknown,

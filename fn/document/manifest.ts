@@ -23,8 +23,10 @@ import { resourceHint } from './prescan.ts';
 import { firstUndefinedAlias, undefinedAliasMessage } from '../yaml/aliases.ts';
 import { linesBefore } from '../core/positions.ts';
 
-/** New nodes never use anchors/aliases for an object used twice (kpt rejects an alias where it
- * expects a mapping). */
+/**
+ * New nodes never use anchors/aliases for an object used twice (kpt rejects an alias where it
+ * expects a mapping).
+ */
 const NO_ALIASES = { aliasDuplicateObjects: false } as const;
 
 /** Each step gives one place its own copy; a document with more shared places is not a manifest. */
@@ -222,11 +224,10 @@ export class ManifestDocument {
     return new KubeGracefulError(
       'E_INPUT',
       `cannot set ${formatPath(path)}: the way there goes through ${what}, ` +
-        `and kube-graceful could not give this place its own copy without ` +
-        `changing other fields`,
+        `and kube-graceful could not give this place its own copy without changing other fields`,
       { ...this.place, ...resourceHint(this.#text), line, field: formatPath(path) },
-      'Write the fields out instead of the anchor, alias or merge key in the ' +
-        'template that renders this document.',
+      'Write the fields out instead of the anchor, ' +
+        'alias or merge key in the template that renders this document.',
     );
   }
 
@@ -320,9 +321,10 @@ export class ManifestDocument {
           : this.place.line;
         throw new KubeGracefulError(
           'E_INPUT',
-          `cannot set ${formatPath(path)}: the way there goes through the alias *${parent.source}` +
-            `, a node shared with the anchor &${parent.source}; kube-graceful does ` +
-            `not edit shared nodes`,
+          `cannot set ${formatPath(path)}: ` +
+            `the way there goes through the alias *${parent.source}, ` +
+            `a node shared with the anchor &${parent.source}; ` +
+            `kube-graceful does not edit shared nodes`,
           { ...this.place, ...resourceHint(this.#text), line, field: formatPath(path) },
           'Write the fields out instead of the alias in the template that renders this document.',
         );

@@ -27,10 +27,16 @@ const ROOT_MAPPING_KEY = /^[A-Za-z_][A-Za-z0-9_./-]*[ \t]*:(?:[ \t]|\r?$)/;
 /** A `kind` key at the start of the root's first line (sticky) or of a later line (global). */
 const KIND_KEY_HERE = /(?:kind|"kind"|'kind')[ \t]*:/y;
 const KIND_KEY_AT_LINE_START = /\n(?:kind|"kind"|'kind')[ \t]*:/g;
-/** A `kind` line whose value the pre-scan can read: one word, plain or quoted, then maybe a
- * comment. */
-const KIND_LINE =
-  /^(?:kind|"kind"|'kind')[ \t]*:[ \t]+(?:([A-Za-z0-9]+)|"([A-Za-z0-9]+)"|'([A-Za-z0-9]+)')(?:[ \t]+#.*)?\r?$/;
+/**
+ * A `kind` line whose value the pre-scan can read: one word, plain or quoted (captured in one of
+ * three groups), then maybe a comment.
+ */
+const KIND_WORD = '[A-Za-z0-9]+';
+const KIND_LINE = new RegExp(
+  String.raw`^(?:kind|"kind"|'kind')[ \t]*:[ \t]+` +
+    `(?:(${KIND_WORD})|"(${KIND_WORD})"|'(${KIND_WORD})')` +
+    String.raw`(?:[ \t]+#.*)?\r?$`,
+);
 /** A line that holds nothing (blank lines inside a plain scalar fold; they do not end it). */
 const BLANK_LINE = /^[ \t]*\r?$/;
 
@@ -84,8 +90,10 @@ function rootMappingStart(text: string): number | undefined {
   return undefined;
 }
 
-/** Returns true when the line after `end` cannot continue a plain scalar: the next line with
- * content is at column 0. */
+/**
+ * Returns true when the line after `end` cannot continue a plain scalar: the next line with content
+ * is at column 0.
+ */
 function plainValueEndsHere(text: string, end: number): boolean {
   let pos = end + 1;
   while (pos < text.length) {

@@ -27,8 +27,9 @@ export interface SharedOnPath {
   readonly alias?: Alias;
   /** A map whose key on the path comes from a merge (`<<`), with more of the path after it. */
   readonly merged?: { readonly map: YAMLMap; readonly key: string };
-  /** Nodes on the path (the field's own node included) that carry an anchor some alias refers to.
-   * */
+  /**
+   * Nodes on the path (the field's own node included) that carry an anchor some alias refers to.
+   */
   readonly anchored: readonly Node[];
 }
 

@@ -199,8 +199,10 @@ class Layout {
     return columnOf(this.source, offset);
   }
 
-  /** Whether block lists under a key are indented (`key:\n  - a`) in this document, as Helm charts
-   * vary. */
+  /**
+   * Whether block lists under a key are indented (`key:\n  - a`) in this document, as Helm charts
+   * vary.
+   */
   indentSeq(): boolean {
     if (this.#indentSeq === undefined)
       this.#indentSeq = detectIndentSeq(this.doc, (o) => this.column(o));
@@ -359,8 +361,9 @@ function plainJson(value: unknown): string | undefined {
   return plain ? json : undefined;
 }
 
-/** The scalar in the style the old one had (plain, single or double quoted), if it fits on one
- * line. */
+/**
+ * The scalar in the style the old one had (plain, single or double quoted), if it fits on one line.
+ */
 function renderScalar(value: unknown, old: Scalar): string | undefined {
   if (old.type === 'BLOCK_LITERAL' || old.type === 'BLOCK_FOLDED') return undefined;
   const type = old.type === 'QUOTE_SINGLE' || old.type === 'QUOTE_DOUBLE' ? old.type : 'PLAIN';

@@ -54,13 +54,16 @@ export function graceOf(template: PodTemplate): Valued<number> {
   return { value: KUBERNETES_DEFAULT_GRACE_SECONDS, source: 'Kubernetes default, field not set' };
 }
 
-/** A container's preStop hook as the kubelet will run it; `seconds: 0` and text "none" without one.
- * */
+/**
+ * A container's preStop hook as the kubelet will run it; `seconds: 0` and text "none" without one.
+ */
 export type PreStopRead =
   HookRead | { readonly seconds: 0; readonly handler?: undefined; readonly text: 'none' };
 
-/** Returns what a container's preStop hook does (docs/background.md#kubernetes-pod-termination: one
- * handler per hook). */
+/**
+ * Returns what a container's preStop hook does (docs/background.md#kubernetes-pod-termination: one
+ * handler per hook).
+ */
 export function preStopOf(container: Container | undefined): PreStopRead {
   return readPreStop(container?.lifecycle?.preStop) ?? { seconds: 0, text: 'none' };
 }
@@ -72,8 +75,9 @@ export interface ProxyConfigFields {
   readonly problem?: string;
 }
 
-/** Returns the ProxyConfig fields of a pod template's annotation (Istio applies it at injection).
- * */
+/**
+ * Returns the ProxyConfig fields of a pod template's annotation (Istio applies it at injection).
+ */
 export function proxyConfigOf(template: PodTemplate): ProxyConfigFields {
   // Injected at render time: PROXY_CONFIG on istio-proxy first, the annotation applied over it
   // (pilot/cmd/pilot-agent/config/config.go@1.28.10 getMeshConfig).
@@ -99,8 +103,9 @@ function annotationProxyConfig(template: PodTemplate): ProxyConfigFields {
   return isRecord(data) ? { fields: data } : { fields: {}, problem: 'not a mapping' };
 }
 
-/** Istio's drain settings for one proxy, as pilot-agent will read them (docs/background.md#istio).
- * */
+/**
+ * Istio's drain settings for one proxy, as pilot-agent will read them (docs/background.md#istio).
+ */
 export interface IstioDrainSettings {
   readonly exitOnZero: Valued<boolean>;
   readonly minimumDrainSeconds: Valued<number>;
@@ -150,8 +155,9 @@ export function istioDrainSettings(source: IstioProxySource): IstioDrainSettings
   };
   const notInjected = applies
     ? ''
-    : `; not injected and the pod's annotations are not mounted, so ${PROXY_CONFIG_ANNOTATION}` +
-      ` does not apply (a mesh-wide meshConfig value is not visible here)`;
+    : `; not injected and the pod's annotations are not mounted, ` +
+      `so ${PROXY_CONFIG_ANNOTATION} does not apply (a mesh-wide meshConfig value is not ` +
+      `visible here)`;
   const field = (name: string, fallback: number): Valued<number> => {
     const raw = config.fields[name];
     if (raw === undefined || raw === null)
@@ -161,8 +167,8 @@ export function istioDrainSettings(source: IstioProxySource): IstioDrainSettings
       return {
         value: fallback,
         source:
-          `${name} ${JSON.stringify(scalarText(raw))} in ${PROXY_CONFIG_ANNOTATION}` +
-          ` is not a Go duration: Istio uses its default`,
+          `${name} ${JSON.stringify(scalarText(raw))} in ${PROXY_CONFIG_ANNOTATION} is not a ` +
+          `Go duration: Istio uses its default`,
       };
     return { value: Math.ceil(seconds), source: `${PROXY_CONFIG_ANNOTATION}` };
   };
@@ -184,8 +190,8 @@ export function istioDrainSettings(source: IstioProxySource): IstioDrainSettings
           ? {
               value: ISTIO_DEFAULT_MINIMUM_DRAIN_SECONDS,
               source:
-                `${minimum.source}: ${JSON.stringify(minimum.value)} is not a Go ` +
-                `duration, so Istio uses its default`,
+                `${minimum.source}: ${JSON.stringify(minimum.value)} is not a Go duration, ` +
+                `so Istio uses its default`,
             }
           : { value: Math.ceil(minimumSeconds), source: minimum.source },
     drainDurationSeconds: field('drainDuration', ISTIO_DEFAULT_DRAIN_DURATION_SECONDS),
@@ -218,8 +224,9 @@ export function istioSidecarKind(template: PodTemplate, spec: Spec): Valued<Side
       return {
         value: 'classic',
         source:
-          `${ISTIO_NATIVE_ANNOTATION}: "true", but Kubernetes ${spec.kubernetesVersion}` +
-          ` < ${NATIVE_SIDECARS_SINCE_KUBERNETES} has no native sidecars`,
+          `${ISTIO_NATIVE_ANNOTATION}: "true", ` +
+          `but Kubernetes ${spec.kubernetesVersion} < ${NATIVE_SIDECARS_SINCE_KUBERNETES} ` +
+          `has no native sidecars`,
       };
     return {
       value: pinned === 'true' ? 'native' : 'classic',
@@ -232,13 +239,16 @@ export function istioSidecarKind(template: PodTemplate, spec: Spec): Valued<Side
   )
     return {
       value: 'native',
-      source: `Istio default for ${versions}: auto picks native on kubelets ≥ ${ISTIO_NATIVE_AUTO_KUBELET}`,
+      source:
+        `Istio default for ${versions}: ` +
+        `auto picks native on kubelets ≥ ${ISTIO_NATIVE_AUTO_KUBELET}`,
     };
   return { value: 'classic', source: `Istio default for ${versions}` };
 }
 
-/** Returns whether Linkerd injects linkerd-proxy as a native sidecar (docs/background.md#linkerd).
- * */
+/**
+ * Returns whether Linkerd injects linkerd-proxy as a native sidecar (docs/background.md#linkerd).
+ */
 export function linkerdSidecarKind(template: PodTemplate, spec: Spec): Valued<SidecarKind> {
   const rendered = renderInjectedLinkerd(template);
   if (rendered) return { value: rendered.native ? 'native' : 'classic', source: rendered.evidence };
@@ -254,13 +264,17 @@ export function linkerdSidecarKind(template: PodTemplate, spec: Spec): Valued<Si
   if (atLeast(spec.linkerdVersion, LINKERD_NATIVE_DEFAULT_SINCE))
     return {
       value: 'native',
-      source: `Linkerd default for ${spec.linkerdVersion}: native from ${LINKERD_NATIVE_DEFAULT_SINCE}`,
+      source:
+        `Linkerd default for ${spec.linkerdVersion}: ` +
+        `native from ${LINKERD_NATIVE_DEFAULT_SINCE}`,
     };
   return { value: 'classic', source: `Linkerd default for ${spec.linkerdVersion}` };
 }
 
-/** Returns Linkerd's `proxy-wait-before-exit-seconds` (a preStop sleep on linkerd-proxy), 0 when
- * unset. */
+/**
+ * Returns Linkerd's `proxy-wait-before-exit-seconds` (a preStop sleep on linkerd-proxy), 0 when
+ * unset.
+ */
 export function linkerdWaitOf(template: PodTemplate): Valued<number> {
   if (renderInjectedLinkerd(template)) {
     // What the annotation became at injection: a preStop sleep on linkerd-proxy

@@ -24,8 +24,10 @@ export function text(valued: Valued<string>): SettingValue {
   return { value: valued.value, display: valued.value, source: valued.source };
 }
 
-/** Returns a settings row; `planned` says what the plan wanted, and the row whether the patched
- * value meets it. */
+/**
+ * Returns a settings row; `planned` says what the plan wanted, and the row whether the patched
+ * value meets it.
+ */
 export function row(
   name: string,
   asWritten: SettingValue,
@@ -91,11 +93,12 @@ export function inputsOf(inputs: TimingInputs): ModelInput[] {
   ];
   const dereg = inputs.loadBalancer?.deregistrationDelaySeconds;
   if (dereg) {
+    const termination = inputs.loadBalancer?.connectionTermination ? 'on' : 'off';
     rows.push({
       name: 'LB deregistration delay',
       value: dereg.value,
       unit: 's',
-      source: `${dereg.source}; connection termination ${inputs.loadBalancer?.connectionTermination ? 'on' : 'off'}`,
+      source: `${dereg.source}; connection termination ${termination}`,
     });
   }
   return rows;

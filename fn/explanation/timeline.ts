@@ -68,8 +68,10 @@ interface Verdict {
 
 /** The whole timeline of one state (as written, or patched) of one workload. */
 export interface Timeline {
-  /** `deletion`: t = 0 is when the pod starts terminating; `program-exit`: when a Job's main
-   * program exits. */
+  /**
+   * `deletion`: t = 0 is when the pod starts terminating; `program-exit`: when a Job's main program
+   * exits.
+   */
   readonly origin: 'deletion' | 'program-exit';
   /** Events in time order (never last). */
   readonly events: readonly TimelineEvent[];
@@ -84,8 +86,10 @@ export interface Traffic {
   readonly drainWindowSeconds: number;
   /** R: the longest request. */
   readonly maxRequestSeconds: number;
-  /** Where new connections come from, as a phrase after "arrive": "from the load balancer (AWS NLB,
-   * IP targets)". */
+  /**
+   * Where new connections come from, as a phrase after "arrive": "from the load balancer (AWS NLB,
+   * IP targets)".
+   */
   readonly sender: string;
   /** The load balancer's deregistration delay, when known (AWS target groups). */
   readonly deregistration?: { readonly seconds: number; readonly connectionTermination: boolean };
@@ -143,8 +147,10 @@ export function secondsText(seconds: number): string {
   return `${seconds} s`;
 }
 
-/** The kubelet's side: when SIGTERM comes and when SIGKILL, for a container whose preStop lasts
- * `preStop` (docs/background.md#kubernetes-pod-termination). */
+/**
+ * The kubelet's side: when SIGTERM comes and when SIGKILL, for a container whose preStop lasts
+ * `preStop` (docs/background.md#kubernetes-pod-termination).
+ */
 export function kubeletTimes(
   preStop: number,
   grace: number,
@@ -179,9 +185,9 @@ export function unknownHook(
     W,
     'risk',
     'refused',
-    `${container}'s preStop, of unknown length, is drawn as lasting W = ${secondsText(W)}` +
-      `, as the timing model assumes; if it returns sooner, new connections ` +
-      `that still arrive ${sender} are refused`,
+    `${container}'s preStop, of unknown length, is drawn as lasting W = ${secondsText(W)}, ` +
+      `as the timing model assumes; if it returns sooner, ` +
+      `new connections that still arrive ${sender} are refused`,
   );
 }
 
@@ -191,8 +197,10 @@ export function hookStart(read: PreStopRead, W: number, keeps: string): string {
     : `preStop ${read.text} starts; ${keeps}`;
 }
 
-/** The API server rejects a preStop `sleep` longer than the grace period
- * (docs/background.md#kubernetes-pod-termination). */
+/**
+ * The API server rejects a preStop `sleep` longer than the grace period
+ * (docs/background.md#kubernetes-pod-termination).
+ */
 export function rejection(
   drawing: Drawing,
   container: string,
@@ -209,9 +217,9 @@ export function rejection(
       null,
       'fail',
       'rejected',
-      `the API server rejects the pod: container ${container}'s preStop ` +
-        `sleep (${secondsText(preStop.seconds)}) is longer than ` +
-        `terminationGracePeriodSeconds (${secondsText(grace.value)})`,
+      `the API server rejects the pod: ` +
+        `container ${container}'s preStop sleep (${secondsText(preStop.seconds)}) is longer ` +
+        `than terminationGracePeriodSeconds (${secondsText(grace.value)})`,
     );
   }
 }
@@ -220,14 +228,14 @@ export function start(drawing: Drawing, grace: Valued<number>, traffic: Traffic)
   drawing.event(
     0,
     'pod',
-    `deletion: endpoints removal starts, and the grace countdown (G = ${secondsText(grace.value)}` +
-      `, ${grace.source})`,
+    `deletion: endpoints removal starts, ` +
+      `and the grace countdown (G = ${secondsText(grace.value)}, ${grace.source})`,
   );
   drawing.event(
     traffic.drainWindowSeconds,
     'traffic',
-    `no new connections arrive any more ${traffic.sender} (W = ${secondsText(traffic.drainWindowSeconds)}` +
-      `)`,
+    `no new connections arrive any more ${traffic.sender} (W = ` +
+      `${secondsText(traffic.drainWindowSeconds)})`,
   );
 }
 
@@ -246,8 +254,10 @@ export function deadline(
   );
 }
 
-/** The load balancer's own timer on established connections
- * (docs/background.md#load-balancers-in-front-of-gateways), started at deregistration (≈ t = 0). */
+/**
+ * The load balancer's own timer on established connections
+ * (docs/background.md#load-balancers-in-front-of-gateways), started at deregistration (≈ t = 0).
+ */
 export function deregistration(
   drawing: Drawing,
   traffic: Traffic,
@@ -259,8 +269,8 @@ export function deregistration(
   drawing.event(
     lb.seconds,
     'load balancer',
-    `deregistration delay (${secondsText(lb.seconds)}) over: ${lb.connectionTermination ? 'closes' : 'stops tracking'}` +
-      ` established connections`,
+    `deregistration delay (${secondsText(lb.seconds)}) over: ` +
+      `${lb.connectionTermination ? 'closes' : 'stops tracking'} established connections`,
   );
   if (lb.seconds < workDone) {
     drawing.window(
@@ -268,8 +278,8 @@ export function deregistration(
       workDone,
       'fail',
       'lb-cut',
-      `the load balancer drops connections still in flight at t=${lb.seconds}` +
-        ` (deregistration delay ${secondsText(lb.seconds)} < t=${workDone}, ` +
+      `the load balancer drops connections still in flight at t=${lb.seconds} ` +
+        `(deregistration delay ${secondsText(lb.seconds)} < t=${workDone}, ` +
         `when the last request ends)`,
     );
   }
@@ -279,8 +289,8 @@ export function deregistration(
       lb.seconds,
       'risk',
       'lb-stale',
-      `the load balancer keeps established connections to a pod that is gone ` +
-        `(connection termination off)`,
+      'the load balancer keeps established connections to a pod that is gone (connection ' +
+        'termination off)',
     );
   }
 }

@@ -8,8 +8,9 @@ import type { Spec } from '../config/schema.ts';
 import type { PodTemplate } from '../core/kubeObject.ts';
 import type { Timeline } from './timeline.ts';
 
-/** One input of the model: a number of seconds (W, R, B …) or a decision, and where it came from.
- * */
+/**
+ * One input of the model: a number of seconds (W, R, B …) or a decision, and where it came from.
+ */
 export interface ModelInput {
   readonly symbol?: string;
   readonly name: string;
@@ -56,8 +57,9 @@ export interface SettingRow {
   readonly planned?: Planned & { readonly met: boolean };
 }
 
-/** What the workload is to the shutdown: an edge proxy, a serving app, or a run-to-completion pod.
- * */
+/**
+ * What the workload is to the shutdown: an edge proxy, a serving app, or a run-to-completion pod.
+ */
 type Role = 'gateway' | 'app' | 'job';
 
 /** The part of a workload's explanation its mutator writes. */

@@ -1,5 +1,7 @@
-/** The machine report of a run (`--report FILE.json`): the records as they are, with a schema
- * version. */
+/**
+ * The machine report of a run (`--report FILE.json`): the records as they are, with a schema
+ * version.
+ */
 import { formatPath } from '../core/fieldPath.ts';
 import type { Config } from '../config/schema.ts';
 import type { ChangeRecord, Finding } from '../core/records.ts';
@@ -7,8 +9,9 @@ import type { ChangeRecord, Finding } from '../core/records.ts';
 /** Version of the JSON report's shape; bumped on any incompatible change. */
 const REPORT_SCHEMA = 'kube-graceful.dev/report/v1';
 
-/** Returns the JSON report as data (the records with formatted field paths and the settings used).
- * */
+/**
+ * Returns the JSON report as data (the records with formatted field paths and the settings used).
+ */
 export function reportData(
   changes: readonly ChangeRecord[],
   findings: readonly Finding[],

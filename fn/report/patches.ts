@@ -112,8 +112,10 @@ function strategicValue(before: unknown, after: unknown): unknown {
   return mergesTo(before, after) ? after : { $patch: 'replace', ...after };
 }
 
-/** Returns whether merging map `after` into map `before` (recursively, lists replaced) gives
- * `after`. */
+/**
+ * Returns whether merging map `after` into map `before` (recursively, lists replaced) gives
+ * `after`.
+ */
 function mergesTo(before: Record<string, unknown>, after: Record<string, unknown>): boolean {
   return Object.entries(before).every(([key, value]) => {
     if (!(key in after)) return false;
@@ -137,8 +139,10 @@ function json6902(object: PatchedObject): string {
   return new Document(operations, { version: '1.1' }).toString({ lineWidth: 0 });
 }
 
-/** Returns the operations that set `path` to `value` in `root`, with a `test` guarding each list
- * index. */
+/**
+ * Returns the operations that set `path` to `value` in `root`, with a `test` guarding each list
+ * index.
+ */
 function operationsFor(root: unknown, path: FieldPath, value: unknown): Operation[] {
   const guards: Operation[] = [];
   const pointer: string[] = [];

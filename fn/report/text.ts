@@ -40,8 +40,10 @@ export function textReport(
   const counts = ['error', 'warning', 'info'].map(
     (s) => `${findings.filter((f) => f.severity === s).length} ${s}`,
   );
+  const fields = `${changes.length} field${changes.length === 1 ? '' : 's'}`;
+  const resources = new Set(changes.map((c) => `${c.document}:${formatRef(c.resource)}`)).size;
   lines.push(
-    `kube-graceful: ${changes.length} field${changes.length === 1 ? '' : 's'} set in ${new Set(changes.map((c) => `${c.document}:${formatRef(c.resource)}`)).size} resource(s); findings: ${counts.join(', ')}`,
+    `kube-graceful: ${fields} set in ${resources} resource(s); findings: ${counts.join(', ')}`,
   );
   for (const entry of groups.values()) {
     lines.push('', entry.ref ? `${formatRef(entry.ref)}${placeOf(entry)}` : 'stream');
@@ -64,15 +66,16 @@ export function textReport(
   );
   lines.push(
     '',
-    `Settings: ${settings.length ? settings.join('; ') : 'all defaults'} ` +
-      `(Kubernetes ${config.spec.kubernetesVersion}, Istio ${config.spec.istioVersion}` +
-      `, Linkerd ${config.spec.linkerdVersion}).`,
+    `Settings: ${settings.length ? settings.join('; ') : 'all defaults'} (Kubernetes ` +
+      `${config.spec.kubernetesVersion}, Istio ${config.spec.istioVersion}, ` +
+      `Linkerd ${config.spec.linkerdVersion}).`,
   );
   return `${lines.join('\n')}\n`;
 }
 
-/** Longest value shown in full; longer ones (a wrapper script) are cut, the output holds them
- * whole. */
+/**
+ * Longest value shown in full; longer ones (a wrapper script) are cut, the output holds them whole.
+ */
 const MAX_SHOWN = 400;
 
 /** A value as it reads in a report: absent, a scalar, or compact JSON, cut when long. */

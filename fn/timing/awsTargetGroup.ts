@@ -28,8 +28,9 @@ export const AWS_DEFAULT_DEREGISTRATION_DELAY_SECONDS = 300;
 
 /**
  * Parses the `service.beta.kubernetes.io/aws-load-balancer-target-group-attributes` (or the
- * ALB `alb.ingress.kubernetes.io/target-group-attributes`) value, e.g.
- * `deregistration_delay.timeout_seconds=200,deregistration_delay.connection_termination.enabled=true`.
+ * ALB `alb.ingress.kubernetes.io/target-group-attributes`) value, a comma-separated list such as
+ * `deregistration_delay.timeout_seconds=200` and
+ * `deregistration_delay.connection_termination.enabled=true`.
  *
  * Returns the deregistration delay (AWS's default 300 s, flagged by
  * `deregistrationDelayIsDefault`, when the attribute is absent), the connection-termination

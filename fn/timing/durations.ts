@@ -82,8 +82,8 @@ export function parseGoDurationSeconds(text: string): number | undefined {
 export function formatGoDurationSeconds(seconds: number): string {
   if (!Number.isSafeInteger(seconds) || seconds < 0) {
     throw new RangeError(
-      `formatGoDurationSeconds: expected a whole, non-negative number of ` +
-        `seconds, got ${String(seconds)}`,
+      `formatGoDurationSeconds: expected a whole, non-negative number of seconds, ` +
+        `got ${String(seconds)}`,
     );
   }
   return `${seconds}s`;

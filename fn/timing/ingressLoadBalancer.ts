@@ -86,8 +86,9 @@ function recognizeIngress(ingress: KubeObject, who: string): LoadBalancerRecogni
     return recognition('aws-alb-ip', `${who}: AWS ALB with instance targets (${albBy})`, {
       targetType: 'instance',
       note:
-        'No measured window for an ALB with instance targets; using the IP-target window ' +
-        `(${LOAD_BALANCERS['aws-alb-ip'].drainWindowSeconds} s) as the conservative choice.`,
+        `No measured window for an ALB with instance targets; ` +
+        `using the IP-target window (${LOAD_BALANCERS['aws-alb-ip'].drainWindowSeconds} s) ` +
+        `as the conservative choice.`,
     });
   }
   return undefined;

@@ -9,8 +9,10 @@ import type { AwsTargetGroupAttributes } from './awsTargetGroup.ts';
 /** What an AWS target group registers: pod IPs, or nodes (instances) reached through a NodePort. */
 type AwsTargetType = 'ip' | 'instance';
 
-/** The load-balancer kinds docs/background.md#load-balancers-in-front-of-gateways has a drain
- * window for. */
+/**
+ * The load-balancer kinds docs/background.md#load-balancers-in-front-of-gateways has a drain window
+ * for.
+ */
 export type LoadBalancerProvider =
   | 'aws-nlb-ip'
   | 'aws-nlb-instance'
@@ -20,21 +22,27 @@ export type LoadBalancerProvider =
   | 'generic-lb'
   | 'in-cluster';
 
-/** One row of docs/background.md#load-balancers-in-front-of-gateways: the drain window W of a
- * provider and where the figure comes from. */
+/**
+ * One row of docs/background.md#load-balancers-in-front-of-gateways: the drain window W of a
+ * provider and where the figure comes from.
+ */
 export interface LoadBalancerFacts {
   label: string;
   /** Seconds after the pod starts terminating during which new connections may still arrive. */
   drainWindowSeconds: number;
-  /** True where docs/background.md#load-balancers-in-front-of-gateways marks the figure as an
-   * estimate (≈, or no source). */
+  /**
+   * True where docs/background.md#load-balancers-in-front-of-gateways marks the figure as an
+   * estimate (≈, or no source).
+   */
   estimate: boolean;
   basis: string;
   source?: string;
 }
 
-/** docs/background.md#load-balancers-in-front-of-gateways's table: the drain window W per provider,
- * with its basis and source. */
+/**
+ * docs/background.md#load-balancers-in-front-of-gateways's table: the drain window W per provider,
+ * with its basis and source.
+ */
 export const LOAD_BALANCERS: Readonly<Record<LoadBalancerProvider, LoadBalancerFacts>> = {
   'aws-nlb-ip': {
     label: 'AWS NLB, IP targets',
@@ -43,8 +51,8 @@ export const LOAD_BALANCERS: Readonly<Record<LoadBalancerProvider, LoadBalancerF
     drainWindowSeconds: 180,
     estimate: false,
     basis:
-      'community measurements 120–180 s between deregistration starting and the NLB ' +
-      'sending no new connections; the seed thread worked with 180 s',
+      'community measurements 120–180 s between deregistration starting and the NLB sending ' +
+      'no new connections; the seed thread worked with 180 s',
     source: 'kubernetes-sigs/aws-load-balancer-controller#1719, #2366, #3270',
   },
   'aws-nlb-instance': {
@@ -56,9 +64,9 @@ export const LOAD_BALANCERS: Readonly<Record<LoadBalancerProvider, LoadBalancerF
     drainWindowSeconds: 5,
     estimate: true,
     basis:
-      'targets are nodes: externalTrafficPolicy Cluster: kube-proxy endpoint ' +
-      'propagation (≈ 5 s); ' +
-      'Local: that, plus health-check interval × unhealthy threshold of the node health check',
+      'targets are nodes: externalTrafficPolicy Cluster: ' +
+      'kube-proxy endpoint propagation (≈ 5 s); Local: that, ' +
+      'plus health-check interval × unhealthy threshold of the node health check',
     source:
       'kubernetes-sigs/aws-load-balancer-controller ' +
       'pkg/service/model_build_target_group.go@v2.17.1; ' +
@@ -113,12 +121,16 @@ export interface LoadBalancerRecognition {
   subject?: string;
   /** Set when the manifest shows a case no table row covers and W is an assumption. */
   note?: string;
-  /** AWS NLB/ALB target-group attributes; AWS defaults when the annotation is absent. Only for IP
+  /**
+   * AWS NLB/ALB target-group attributes; AWS defaults when the annotation is absent. Only for IP
    * targets: with instance targets the group holds nodes, which a pod's deletion does not
-   * deregister. */
+   * deregister.
+   */
   targetGroup?: AwsTargetGroupAttributes;
-  /** AWS only: what the target group registers, pods (`ip`) or nodes (`instance`). Decides
-   * readiness-gate advice and whether deregistration timing applies. */
+  /**
+   * AWS only: what the target group registers, pods (`ip`) or nodes (`instance`). Decides
+   * readiness-gate advice and whether deregistration timing applies.
+   */
   targetType?: AwsTargetType;
 }
 

@@ -8,8 +8,9 @@
 
 import { KUBERNETES_DEFAULT_GRACE_SECONDS } from './platformDefaults.ts';
 
-/** A number and, in words, where it came from ("default", "config drainWindowSeconds", evidence …).
- * */
+/**
+ * A number and, in words, where it came from ("default", "config drainWindowSeconds", evidence …).
+ */
 export interface Sourced {
   value: number;
   source: string;
@@ -40,8 +41,10 @@ export interface Derived {
   explanation: string;
 }
 
-/** Codes of the checks the model reports (docs/background.md#the-timing-model "Checks that become
- * results"). */
+/**
+ * Codes of the checks the model reports (docs/background.md#the-timing-model "Checks that become
+ * results").
+ */
 export const TIMING_CHECK_CODES = [
   'PRESTOP_NOT_BELOW_GRACE',
   'PRESTOP_BELOW_WINDOW',
@@ -62,18 +65,24 @@ export interface TimingCheck {
 
 /** The durations to write for one workload, each explained, and the checks they raise. */
 export interface TimingPlan {
-  /** S: the preStop sleep (docs/background.md#the-timing-model: S = W), or what the user's own hook
-   * really sleeps. */
+  /**
+   * S: the preStop sleep (docs/background.md#the-timing-model: S = W), or what the user's own hook
+   * really sleeps.
+   */
   preStopSeconds: Derived;
   /** G = S + R + B, never below the manifest's own terminationGracePeriodSeconds. */
   graceSeconds: Derived;
-  /** Istio MINIMUM_DRAIN_DURATION of a gateway in env mode (an app sidecar uses S + R,
-   * sidecarOutlivesSeconds). */
+  /**
+   * Istio MINIMUM_DRAIN_DURATION of a gateway in env mode (an app sidecar uses S + R,
+   * sidecarOutlivesSeconds).
+   */
   minimumDrainSeconds: Derived;
   /** Istio drainDuration: W + B, never below the manifest's own. */
   drainDurationSeconds: Derived;
-  /** S + R: a classic app sidecar's wait (Istio terminationDrainDuration or exit-on-zero
-   * MINIMUM_DRAIN_DURATION, Linkerd proxy-wait-before-exit-seconds; < G). */
+  /**
+   * S + R: a classic app sidecar's wait (Istio terminationDrainDuration or exit-on-zero
+   * MINIMUM_DRAIN_DURATION, Linkerd proxy-wait-before-exit-seconds; < G).
+   */
   sidecarOutlivesSeconds: Derived;
   checks: TimingCheck[];
 }
@@ -97,8 +106,8 @@ function validateSeconds(name: string, value: unknown): number {
     value > MAX_INPUT_SECONDS
   ) {
     throw new RangeError(
-      `planTiming: ${name} must be a whole number of seconds from 0 to ${MAX_INPUT_SECONDS}` +
-        `, got ${String(value)}`,
+      `planTiming: ${name} must be a whole number of seconds from 0 to ${MAX_INPUT_SECONDS}, ` +
+        `got ${String(value)}`,
     );
   }
   return value;
@@ -174,9 +183,8 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
       value: existingPreStop,
       formula: `S = ${existingPreStop} (kept from manifest: the existing preStop sleeps this long)`,
       explanation:
-        `The container already has a preStop hook that sleeps ${existingPreStop}` +
-        ` s; it is kept, and the ` +
-        `grace period is built on what it really sleeps.`,
+        `The container already has a preStop hook that sleeps ${existingPreStop} s; ` +
+        `it is kept, and the grace period is built on what it really sleeps.`,
     };
     if (existingPreStop < W) {
       // Warning, not error: the output is valid and we respect the user's hook, but new
@@ -185,10 +193,9 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
         code: 'PRESTOP_BELOW_WINDOW',
         severity: 'warning',
         message:
-          `The existing preStop sleeps ${existingPreStop} s, but new connections ` +
-          `may keep arriving for ` +
-          (`W = ${W} s (${wSource}); requests that arrive after ${existingPreStop}` +
-            ` s can be refused. `) +
+          `The existing preStop sleeps ${existingPreStop} s, ` +
+          `but new connections may keep arriving for W = ${W} s (${wSource}); ` +
+          `requests that arrive after ${existingPreStop} s can be refused. ` +
           `Lengthen the sleep to ${W} s, or remove the hook so kube-graceful writes one.`,
       });
     }
@@ -199,12 +206,10 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
       explanation:
         existingPreStop === 'unknown'
           ? `The container's own preStop hook is kept; its length can't be read, ` +
-            `so the plan assumes it ` +
-            `takes the drain window W = ${W} s (${wSource}).`
-          : `The pod keeps accepting for ${W} s after termination starts (a ` +
-            `preStop sleep, or a gateway ` +
-            (`proxy's minimum drain) because new connections may keep arriving for ` +
-              `that long (W from ${wSource}).`),
+            `so the plan assumes it takes the drain window W = ${W} s (${wSource}).`
+          : `The pod keeps accepting for ${W} s after termination starts (a preStop sleep, ` +
+            `or a gateway proxy's minimum drain) because new connections may keep arriving for ` +
+            `that long (W from ${wSource}).`,
     };
     if (existingPreStop === 'unknown') {
       // Warning: the plan assumes the hook lasts W; if it lasts longer than G − R − B the
@@ -213,11 +218,10 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
         code: 'PRESTOP_LENGTH_UNKNOWN',
         severity: 'warning',
         message:
-          `The container already has a preStop hook whose length can't be read ` +
-          `(not a sleep action or ` +
-          `exec sleep N); it is kept and assumed to take W = ${W} s. If it takes longer, raise ` +
-          (`terminationGracePeriodSeconds by the difference or set the drain ` +
-            `window to its real length.`),
+          `The container already has a preStop hook whose length can't be read (not a sleep ` +
+          `action or exec sleep N); it is kept and assumed to take W = ${W} s. ` +
+          `If it takes longer, raise terminationGracePeriodSeconds by the difference or set ` +
+          `the drain window to its real length.`,
       });
     }
   }
@@ -234,20 +238,18 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
           value: existingGrace,
           formula: `G = ${existingGrace} (kept from manifest) ≥ ${sum}`,
           explanation:
-            `The manifest's terminationGracePeriodSeconds ${existingGrace} already ` +
-            `covers the sleep (${S} s), ` +
-            (`the longest request (${R} s, ${inputs.maxRequest.source}) and the ` +
-              `buffer (${B} s, ${inputs.buffer.source}); `) +
+            `The manifest's terminationGracePeriodSeconds ${existingGrace} already covers ` +
+            `the sleep (${S} s), the longest request (${R} s, ` +
+            `${inputs.maxRequest.source}) and the buffer (${B} s, ${inputs.buffer.source}); ` +
             `it is never lowered.`,
         }
       : {
           value: needed,
           formula: `G = ${sum}`,
           explanation:
-            `The grace countdown starts before preStop, so it must hold the sleep (${S}` +
-            ` s), the longest ` +
-            (`request (${R} s, ${inputs.maxRequest.source}) and the buffer (${B} s, ${inputs.buffer.source}` +
-              `)`) +
+            `The grace countdown starts before preStop, so it must hold the sleep (${S} s), ` +
+            `the longest request (${R} s, ` +
+            `${inputs.maxRequest.source}) and the buffer (${B} s, ${inputs.buffer.source})` +
             (existingGrace === undefined
               ? '.'
               : existingGrace < needed
@@ -265,8 +267,8 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
     formula: S === W ? `M = S = ${S}` : `M = max(S, W) = max(${S}, ${W}) = ${M}`,
     explanation:
       `Istio MINIMUM_DRAIN_DURATION (with EXIT_ON_ZERO_ACTIVE_CONNECTIONS): ` +
-      `the proxy waits ${M} s ` +
-      `before it may exit at zero connections, covering the drain window and the preStop sleep S.`,
+      `the proxy waits ${M} s before it may exit at zero connections, ` +
+      `covering the drain window and the preStop sleep S.`,
   };
 
   // drainDuration: Envoy closes its listeners after it (default 45 s), so it must reach past W
@@ -280,17 +282,16 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
           value: existingDrain,
           formula: `D = ${existingDrain} (kept from manifest) ≥ ${drainSum}`,
           explanation:
-            `The manifest's drainDuration ${existingDrain} s already keeps ` +
-            `listeners open past W; it is never lowered.`,
+            `The manifest's drainDuration ${existingDrain} s already keeps listeners open ` +
+            `past W; it is never lowered.`,
         }
       : {
           value: drainNeeded,
           formula: `D = ${drainSum}`,
           explanation:
-            `Envoy keeps accepting (answering with Connection: close) for ` +
-            `drainDuration, then closes its ` +
-            (`listeners; ${drainNeeded} s keeps them open while the load balancer ` +
-              `may still send (W = ${W} s) plus the buffer.`),
+            `Envoy keeps accepting (answering with Connection: close) for drainDuration, ` +
+            `then closes its listeners; ${drainNeeded} s keeps them open while the load ` +
+            `balancer may still send (W = ${W} s) plus the buffer.`,
         };
   if (existingDrain !== undefined && existingDrain < W) {
     // Info: the plan itself raises drainDuration, so the output is right; the note tells the
@@ -299,11 +300,10 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
       code: 'DRAIN_DURATION_BELOW_WINDOW',
       severity: 'info',
       message:
-        `drainDuration in proxy.istio.io/config was ${existingDrain} s, below ` +
-        `the drain window W = ${W} s ` +
-        (`(${wSource}): Envoy would close its listeners while the load balancer ` +
-          `still sends. It is raised `) +
-        `to ${drainDurationSeconds.value} s.`,
+        `drainDuration in proxy.istio.io/config was ${existingDrain} s, ` +
+        `below the drain window W = ${W} s (${wSource}): ` +
+        `Envoy would close its listeners while the load balancer still sends. ` +
+        `It is raised to ${drainDurationSeconds.value} s.`,
     });
   }
 
@@ -312,10 +312,11 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
     value: T,
     formula: `T = S + R = ${S} + ${R} = ${T}`,
     explanation:
-      `The mesh proxy must outlive the app: its preStop (${S} s) plus the ` +
-      `longest request (${R} s). Used as Istio ` +
-      `terminationDrainDuration, Istio MINIMUM_DRAIN_DURATION with exit-on-zero, or Linkerd ` +
-      `proxy-wait-before-exit-seconds, which must stay below G = ${G} s.`,
+      `The mesh proxy must outlive the app: ` +
+      `its preStop (${S} s) plus the longest request (${R} s). ` +
+      `Used as Istio terminationDrainDuration, ` +
+      `Istio MINIMUM_DRAIN_DURATION with exit-on-zero, ` +
+      `or Linkerd proxy-wait-before-exit-seconds, which must stay below G = ${G} s.`,
   };
 
   if (S >= G) {
@@ -325,11 +326,9 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
       code: 'PRESTOP_NOT_BELOW_GRACE',
       severity: 'error',
       message:
-        `preStop sleep S = ${S} s is not below terminationGracePeriodSeconds G ` +
-        `= ${G} s: the sleep would be ` +
-        (`rejected or cut and the app killed without draining. Set ` +
-          `maxRequestSeconds or bufferSeconds above 0 `) +
-        `(R = ${R}, B = ${B}) so G > S.`,
+        `preStop sleep S = ${S} s is not below terminationGracePeriodSeconds G = ${G} s: ` +
+        `the sleep would be rejected or cut and the app killed without draining. ` +
+        `Set maxRequestSeconds or bufferSeconds above 0 (R = ${R}, B = ${B}) so G > S.`,
     });
   }
   if (T >= G) {
@@ -340,9 +339,9 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
       code: 'SIDECAR_WAIT_NOT_BELOW_GRACE',
       severity: 'error',
       message:
-        `The sidecar wait S + R = ${T} s is not below ` +
-        `terminationGracePeriodSeconds G = ${G} s: the proxy would ` +
-        `be killed together with the app. Set bufferSeconds to at least 1 (now ${B}).`,
+        `The sidecar wait S + R = ${T} s is not below terminationGracePeriodSeconds G = ${G} ` +
+        `s: the proxy would be killed together with the app. ` +
+        `Set bufferSeconds to at least 1 (now ${B}).`,
     });
   }
 
@@ -355,11 +354,10 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
         code: 'LB_DEREGISTRATION_TOO_SHORT',
         severity: 'warning',
         message:
-          `The load balancer's deregistration delay is ${dereg} s (${deregSource}` +
-          `), shorter than the pod's drain ` +
-          (`S + R = ${T} s: it cuts connections still in flight. Set ` +
-            `deregistration_delay.timeout_seconds between `) +
-          `${T} and ${G} in the target-group attributes annotation.`,
+          `The load balancer's deregistration delay is ${dereg} s (${deregSource}), ` +
+          `shorter than the pod's drain S + R = ${T} s: it cuts connections still in flight. ` +
+          `Set deregistration_delay.timeout_seconds between ${T} and ${G} in the ` +
+          `target-group attributes annotation.`,
       });
     }
     if (dereg > G && inputs.loadBalancer?.connectionTermination !== true) {
@@ -368,12 +366,12 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
         code: 'LB_DEREGISTRATION_OUTLIVES_GRACE',
         severity: 'warning',
         message:
-          `The load balancer's deregistration delay is ${dereg} s (${deregSource}), longer than ` +
-          (`terminationGracePeriodSeconds G = ${G} s, and connection termination ` +
-            `is off: for ${dereg - G} s it keeps `) +
-          `routing established connections to a pod that is gone. Set ` +
-          (`deregistration_delay.connection_termination.enabled=true, or ` +
-            `deregistration_delay.timeout_seconds=${G}.`),
+          `The load balancer's deregistration delay is ${dereg} s (${deregSource}), ` +
+          `longer than terminationGracePeriodSeconds G = ${G} s, ` +
+          `and connection termination is off: ` +
+          `for ${dereg - G} s it keeps routing established connections to a pod that is ` +
+          `gone. Set deregistration_delay.connection_termination.enabled=true, ` +
+          `or deregistration_delay.timeout_seconds=${G}.`,
       });
     }
   }

@@ -3,18 +3,28 @@
  * undercut and explain draws "as written" timelines with. One place, each with its source.
  */
 
-/** docs/background.md#kubernetes-pod-termination: `terminationGracePeriodSeconds` when the pod sets
- * none (core/v1 PodSpec). */
+/**
+ * docs/background.md#kubernetes-pod-termination: `terminationGracePeriodSeconds` when the pod sets
+ * none (core/v1 PodSpec).
+ */
 export const KUBERNETES_DEFAULT_GRACE_SECONDS = 30;
-/** docs/background.md#kubernetes-pod-termination: the one-off extension the kubelet grants a
- * preStop hook that overruns the grace period. */
+/**
+ * docs/background.md#kubernetes-pod-termination: the one-off extension the kubelet grants a preStop
+ * hook that overruns the grace period.
+ */
 export const KUBELET_PRESTOP_EXTENSION_SECONDS = 2;
-/** docs/background.md#istio: Envoy `--drain-time-s`, Istio's `drainDuration` default: listeners
- * close after it. */
+/**
+ * docs/background.md#istio: Envoy `--drain-time-s`, Istio's `drainDuration` default: listeners
+ * close after it.
+ */
 export const ISTIO_DEFAULT_DRAIN_DURATION_SECONDS = 45;
-/** docs/background.md#istio: pilot-agent's wait before it kills Envoy when exit-on-zero is off
- * (`terminationDrainDuration`). */
+/**
+ * docs/background.md#istio: pilot-agent's wait before it kills Envoy when exit-on-zero is off
+ * (`terminationDrainDuration`).
+ */
 export const ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS = 5;
-/** docs/background.md#istio: `MINIMUM_DRAIN_DURATION` default (also what a bare number silently
- * falls back to). */
+/**
+ * docs/background.md#istio: `MINIMUM_DRAIN_DURATION` default (also what a bare number silently
+ * falls back to).
+ */
 export const ISTIO_DEFAULT_MINIMUM_DRAIN_SECONDS = 5;

@@ -83,10 +83,10 @@ function recognizeService(
       `${who}: NodePort with externalTrafficPolicy Local (spec.externalTrafficPolicy: Local)`,
       {
         note:
-          'No known window for a NodePort with externalTrafficPolicy: Local; assuming an ' +
-          (`external load balancer health-checks the nodes (generic window ${LOAD_BALANCERS['generic-lb'].drainWindowSeconds}` +
-            ` s). `) +
-          'Override the drain window if you know the load balancer.',
+          `No known window for a NodePort with externalTrafficPolicy: Local; ` +
+          `assuming an external load balancer health-checks the nodes (generic window ` +
+          `${LOAD_BALANCERS['generic-lb'].drainWindowSeconds} s). ` +
+          `Override the drain window if you know the load balancer.`,
       },
     );
   }
@@ -129,8 +129,9 @@ function recognizeAwsNlb(
               // LoadBalancer Services by default, so the target-type annotation alone is
               // enough evidence of an NLB; the NLB window is the conservative reading.
               note:
-                `${AWS_NLB_TARGET_TYPE}: ip without ${AWS_LB_TYPE}: external or ` +
-                `spec.loadBalancerClass: ${AWS_NLB_CLASS}; assumed an AWS NLB with IP targets.`,
+                `${AWS_NLB_TARGET_TYPE}: ip without ${AWS_LB_TYPE}: ` +
+                `external or spec.loadBalancerClass: ${AWS_NLB_CLASS}; ` +
+                `assumed an AWS NLB with IP targets.`,
             }),
       },
     );
@@ -177,21 +178,21 @@ function recognizeNlbInstanceTargets(
   const notes: string[] = [];
   if (defaulted) {
     notes.push(
-      `${decidedBy} without ${AWS_NLB_TARGET_TYPE}: the AWS Load Balancer ` +
-        `Controller then uses its --default-target-type, ` +
-        (`instance unless the controller was started with another ` +
-          `(pkg/config/controller_config.go@v2.17.1); assumed instance targets. `) +
+      `${decidedBy} without ${AWS_NLB_TARGET_TYPE}: ` +
+        `the AWS Load Balancer Controller then uses its --default-target-type, ` +
+        `instance unless the controller was started with another ` +
+        `(pkg/config/controller_config.go@v2.17.1); assumed instance targets. ` +
         `Set ${AWS_NLB_TARGET_TYPE} on the Service to make it certain.`,
     );
   }
   const base =
-    `${who}: AWS NLB with instance targets (${decidedBy}); targets are ` +
-    `nodes, so a pod's deletion deregisters nothing`;
+    `${who}: AWS NLB with instance targets (${decidedBy}); targets are nodes, ` +
+    `so a pod's deletion deregisters nothing`;
   if (!local) {
     return recognition(
       'aws-nlb-instance',
-      `${base}; externalTrafficPolicy Cluster: only kube-proxy's endpoint ` +
-        `update (≈ ${propagation} s)`,
+      `${base}; externalTrafficPolicy Cluster: ` +
+        `only kube-proxy's endpoint update (≈ ${propagation} s)`,
       {
         targetType: 'instance',
         drainWindowSeconds: propagation,
@@ -215,12 +216,11 @@ function recognizeNlbInstanceTargets(
   const says = (value: { seconds: number; from: string }) => `${value.seconds} (${value.from})`;
   return recognition(
     'aws-nlb-instance',
-    `${base}; externalTrafficPolicy Local: the NLB stops sending to the ` +
-      `node after its health check fails: ` +
-      (`W = propagation + interval × unhealthy threshold = ${propagation} + ${says(interval)}` +
-        ` × ${says(threshold)} = ${propagation + interval.seconds * threshold.seconds}` +
-        ` s `) +
-      `(defaults of the ${controller} for Local)`,
+    `${base}; externalTrafficPolicy Local: ` +
+      `the NLB stops sending to the node after its health check fails: ` +
+      `W = propagation + interval × unhealthy threshold = ${propagation} + ${says(interval)} × ` +
+      `${says(threshold)} = ${propagation + interval.seconds * threshold.seconds} s (defaults ` +
+      `of the ${controller} for Local)`,
     {
       targetType: 'instance',
       drainWindowSeconds: propagation + interval.seconds * threshold.seconds,
@@ -242,8 +242,10 @@ const AWS_HC_UNHEALTHY_THRESHOLD =
  */
 const LOCAL_HC_DEFAULTS = { intervalSeconds: 10, unhealthyThreshold: 2 } as const;
 
-/** Reads a whole-number health-check annotation, or the default (said in `notes` when the value is
- * unreadable). */
+/**
+ * Reads a whole-number health-check annotation, or the default (said in `notes` when the value is
+ * unreadable).
+ */
 function healthCheckNumber(
   service: KubeObject,
   key: string,
@@ -256,8 +258,8 @@ function healthCheckNumber(
   if (/^\d+$/.test(raw.trim()) && Number.isSafeInteger(value) && value > 0)
     return { seconds: value, from: key };
   notes.push(
-    `${key}: ${JSON.stringify(raw)} is not a whole number; the controller ` +
-      `would refuse it. Counted the default ${fallback}.`,
+    `${key}: ${JSON.stringify(raw)} is not a whole number; the controller would refuse it. ` +
+      `Counted the default ${fallback}.`,
   );
   return { seconds: fallback, from: 'default' };
 }
@@ -319,17 +321,17 @@ function recognizeGkeNeg(
   const drainWindowSeconds = base30 + (longest?.seconds ?? 0);
   const evidence =
     longest !== undefined && longest.seconds > 0
-      ? `${base} + connection draining ${longest.seconds} s (BackendConfig ${longest.name}` +
-        ` connectionDraining.drainingTimeoutSec)`
+      ? `${base} + connection draining ${longest.seconds} s (BackendConfig ${longest.name} ` +
+        `connectionDraining.drainingTimeoutSec)`
       : base;
   return recognition('gke-neg', evidence, {
     drainWindowSeconds,
     ...(missing.length > 0
       ? {
           note:
-            `BackendConfig ${missing.join(', ')} is not in the stream, so its connectionDraining ` +
-            (`is unknown; the drain window counts none. Override it if that ` +
-              `BackendConfig sets drainingTimeoutSec.`),
+            `BackendConfig ${missing.join(', ')} is not in the stream, ` +
+            `so its connectionDraining is unknown; the drain window counts none. ` +
+            `Override it if that BackendConfig sets drainingTimeoutSec.`,
         }
       : {}),
   });

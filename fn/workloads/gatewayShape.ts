@@ -8,11 +8,15 @@ import { ISTIO_PROXY } from './meshProxies.ts';
 
 /** How the gateway's proxy gets its settings. */
 export type GatewayShape =
-  /** `manifests/charts/gateway`: injected with the gateway template; `proxyMetadata` becomes env at
-   * injection. */
+  /**
+   * `manifests/charts/gateway`: injected with the gateway template; `proxyMetadata` becomes env at
+   * injection.
+   */
   | 'injected'
-  /** The legacy `gateways/istio-ingress` chart: not injected, the proxyv2 image runs `proxy router`
-   * itself. */
+  /**
+   * The legacy `gateways/istio-ingress` chart: not injected, the proxyv2 image runs `proxy router`
+   * itself.
+   */
   | 'legacy';
 
 /** Returns the gateway shape of a pod template, or undefined when it is not an Istio gateway. */
@@ -31,8 +35,9 @@ export function gatewayShape(template: PodTemplate): GatewayShape | undefined {
   return containers.some(isLegacyGatewayProxy) ? 'legacy' : undefined;
 }
 
-/** Returns true for the legacy chart's proxy container: a `…/proxyv2` image running `proxy router`.
- * */
+/**
+ * Returns true for the legacy chart's proxy container: a `…/proxyv2` image running `proxy router`.
+ */
 export function isLegacyGatewayProxy(container: Container): boolean {
   const args = container.args ?? [];
   return (

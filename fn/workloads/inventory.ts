@@ -16,13 +16,16 @@ export interface Inventory {
   readonly namespaces: readonly KubeObject[];
   readonly podDisruptionBudgets: readonly KubeObject[];
   readonly ingresses: readonly KubeObject[];
-  /** GKE `cloud.google.com` BackendConfigs: a Service names one, and its connectionDraining
-   * lengthens the NEG's window. */
+  /**
+   * GKE `cloud.google.com` BackendConfigs: a Service names one, and its connectionDraining
+   * lengthens the NEG's window.
+   */
   readonly backendConfigs: readonly KubeObject[];
 }
 
-/** Returns the inventory of a list of objects, with `defaultNamespace` filled in where none is set.
- * */
+/**
+ * Returns the inventory of a list of objects, with `defaultNamespace` filled in where none is set.
+ */
 export function buildInventory(
   objects: readonly KubeObject[],
   defaultNamespace?: string,
@@ -88,8 +91,10 @@ export function namespaceNamed(
   return name === undefined ? undefined : indexesOf(inventory).namespaceByName.get(name);
 }
 
-/** Returns the Ingresses whose `metadata.namespace` is exactly `namespace` (unset for unset), in
- * stream order. */
+/**
+ * Returns the Ingresses whose `metadata.namespace` is exactly `namespace` (unset for unset), in
+ * stream order.
+ */
 export function ingressesIn(
   inventory: Inventory,
   namespace: string | undefined,

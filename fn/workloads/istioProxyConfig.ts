@@ -25,8 +25,10 @@ export type ProxyConfigRead =
   | { readonly ok: true; readonly text: string; readonly fields: Readonly<Record<string, unknown>> }
   | { readonly ok: false; readonly problem: string };
 
-/** Returns the annotation's fields (empty when absent or blank), or the reason it can't be edited
- * safely. */
+/**
+ * Returns the annotation's fields (empty when absent or blank), or the reason it can't be edited
+ * safely.
+ */
 export function readProxyConfig(value: unknown): ProxyConfigRead {
   if (value === undefined || value === null) return { ok: true, text: '', fields: {} };
   if (typeof value !== 'string')
@@ -77,8 +79,8 @@ function parse(text: string): Parsed {
   } catch (error) {
     return {
       problem:
-        `it is not valid YAML (${error instanceof Error ? error.message.split('\n')[0] : String(error)}` +
-        `)`,
+        `it is not valid YAML ` +
+        `(${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
     };
   }
   const error = doc.errors[0];

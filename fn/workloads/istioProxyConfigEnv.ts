@@ -25,8 +25,10 @@ export function readProxyConfigEnv(text: string | undefined): ProxyConfigEnvRead
   return { ok: true, fields: value as Record<string, unknown> };
 }
 
-/** Returns PROXY_CONFIG's text with top-level `fields` set, every other field kept, as one JSON
- * line. */
+/**
+ * Returns PROXY_CONFIG's text with top-level `fields` set, every other field kept, as one JSON
+ * line.
+ */
 export function setProxyConfigEnvFields(
   text: string | undefined,
   fields: Readonly<Record<string, string>>,

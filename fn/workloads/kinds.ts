@@ -87,7 +87,10 @@ export function podTemplatePath(
   return configured?.podTemplatePath.split('.');
 }
 
-/** Returns true when documents of this top-level kind must be parsed (a mutator may read or change them). */
+/**
+ * Returns true when documents of this top-level kind must be parsed (a mutator may read or change
+ * them).
+ */
 export function isCandidateKind(
   kind: string | undefined,
   extra: readonly ExtraKind[],

@@ -48,8 +48,10 @@ const ISTIO_IGNORED_NAMESPACES: readonly string[] = [
  */
 const LINKERD_IGNORED_NAMESPACES: readonly string[] = ['kube-system', 'cert-manager'];
 
-/** Returns why a mesh does not inject into the namespace (Linkerd: unless config lists it), or
- * undefined when it may. */
+/**
+ * Returns why a mesh does not inject into the namespace (Linkerd: unless config lists it), or
+ * undefined when it may.
+ */
 export function meshIgnoresNamespace(
   mesh: 'istio' | 'linkerd',
   namespace: string | undefined,
@@ -63,8 +65,8 @@ export function meshIgnoresNamespace(
   }
   if (mesh === 'linkerd' && LINKERD_IGNORED_NAMESPACES.includes(namespace)) {
     return (
-      `Linkerd's proxy injector does not see namespace ${namespace} (the ` +
-      `chart's default proxyInjector.namespaceSelector, ` +
+      `Linkerd's proxy injector does not see namespace ${namespace} (the chart's default ` +
+      `proxyInjector.namespaceSelector, ` +
       `charts/linkerd-control-plane/values.yaml@version-2.18)`
     );
   }
@@ -123,8 +125,8 @@ function istio(
   if (pod === 'false') return undefined;
   if (pod === 'true')
     return (
-      `pod template ${labels[ISTIO_INJECT] !== undefined ? 'label' : 'annotation'}` +
-      ` ${ISTIO_INJECT}: "true"`
+      `pod template ${labels[ISTIO_INJECT] !== undefined ? 'label' : 'annotation'} ` +
+      `${ISTIO_INJECT}: "true"`
     );
   const ns = namespaceNamed(inventory, namespace);
   const nsLabels = labelsOf(ns?.metadata);
@@ -154,9 +156,8 @@ function linkerd(
   // The chart's namespaceSelector is a default a user may change: listing the namespace says so.
   if (meshIgnoresNamespace('linkerd', namespace))
     return namespace && spec.mesh.linkerdInjectedNamespaces.includes(namespace)
-      ? `namespace ${namespace} is listed in mesh.linkerdInjectedNamespaces ` +
-          `(which overrides the chart's default webhook namespaceSelector that ` +
-          `leaves it out)`
+      ? `namespace ${namespace} is listed in mesh.linkerdInjectedNamespaces (which overrides ` +
+          `the chart's default webhook namespaceSelector that leaves it out)`
       : undefined;
   const pod = annotationsOf(workload.template.metadata)[LINKERD_INJECT];
   if (pod === 'disabled') return undefined;

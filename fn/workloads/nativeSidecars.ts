@@ -53,8 +53,9 @@ const LINKERD_NATIVE_SINCE = '2.15';
 const LINKERD_NATIVE_BETA_SINCE = '2.19';
 export const LINKERD_NATIVE_DEFAULT_SINCE = '2.20';
 const LINKERD_NATIVE_NAME = 'proxy-enable-native-sidecar';
-/** The annotation under every prefix Linkerd has used: alpha (2.15–2.18), beta (2.19), GA (2.20+).
- * */
+/**
+ * The annotation under every prefix Linkerd has used: alpha (2.15–2.18), beta (2.19), GA (2.20+).
+ */
 export const LINKERD_NATIVE_ANNOTATIONS = [
   'config.alpha.linkerd.io/',
   'config.beta.linkerd.io/',
@@ -74,8 +75,10 @@ export function linkerdNativeAnnotation(version: string): string | undefined {
   return undefined;
 }
 
-/** Returns the per-pod native-sidecar annotation the mesh reads at its version, or undefined when
- * it has none. */
+/**
+ * Returns the per-pod native-sidecar annotation the mesh reads at its version, or undefined when it
+ * has none.
+ */
 export function nativeAnnotation(mesh: MeshName, versions: NativeVersions): string | undefined {
   if (mesh === 'istio')
     return atLeast(versions.istioVersion, ISTIO_NATIVE_ANNOTATION_SINCE)
@@ -94,8 +97,10 @@ function kubeletHasNativeSidecars(versions: NativeVersions): boolean {
   return atLeast(versions.kubernetesVersion, NATIVE_SIDECARS_SINCE_KUBERNETES);
 }
 
-/** How a message names a version: `Kubernetes 1.31`, or with where it came from (`Kubernetes 1.31
- * (default)`). */
+/**
+ * How a message names a version: `Kubernetes 1.31`, or with where it came from (`Kubernetes 1.31
+ * (default)`).
+ */
 export type VersionLabel = (what: 'kubernetes' | MeshName) => string;
 
 /**
@@ -113,8 +118,9 @@ export function nativeBlockers(
   const blockers: string[] = [];
   if (!kubeletHasNativeSidecars(versions)) {
     blockers.push(
-      `the oldest kubelet, ${label('kubernetes')}, is below ${NATIVE_SIDECARS_SINCE_KUBERNETES}` +
-        `, where native sidecars are on by default (KEP-753)`,
+      `the oldest kubelet, ${label('kubernetes')}, ` +
+        `is below ${NATIVE_SIDECARS_SINCE_KUBERNETES}, ` +
+        `where native sidecars are on by default (KEP-753)`,
     );
   }
   if (nativeAnnotation(mesh, versions) === undefined) {
@@ -139,17 +145,18 @@ export function meshDefaultsToNative(mesh: MeshName, versions: NativeVersions): 
   return atLeast(versions.linkerdVersion, LINKERD_NATIVE_DEFAULT_SINCE);
 }
 
-/** Returns how the mesh's own project rates native sidecars at its version, or undefined once it
- * makes them a default. */
+/**
+ * Returns how the mesh's own project rates native sidecars at its version, or undefined once it
+ * makes them a default.
+ */
 export function nativeMaturityNote(mesh: MeshName, versions: NativeVersions): string | undefined {
   if (mesh === 'istio') {
     if (atLeast(versions.istioVersion, ISTIO_NATIVE_AUTO_SINCE)) return undefined;
     return (
       `Istio ${versions.istioVersion} lists native sidecars as experimental ` +
-      `(ENABLE_NATIVE_SIDECARS in ` +
-      `pilot/pkg/features/experimental.go@1.24.0); from ${ISTIO_NATIVE_AUTO_SINCE}` +
-      ` Istio picks them itself on kubelets ≥ ${ISTIO_NATIVE_AUTO_KUBELET} ` +
-      `(pkg/kube/inject/webhook.go@1.27.0)`
+      `(ENABLE_NATIVE_SIDECARS in pilot/pkg/features/experimental.go@1.24.0); ` +
+      `from ${ISTIO_NATIVE_AUTO_SINCE} Istio picks them itself on kubelets ≥ ` +
+      `${ISTIO_NATIVE_AUTO_KUBELET} (pkg/kube/inject/webhook.go@1.27.0)`
     );
   }
   if (atLeast(versions.linkerdVersion, LINKERD_NATIVE_DEFAULT_SINCE)) return undefined;
@@ -158,7 +165,7 @@ export function nativeMaturityNote(mesh: MeshName, versions: NativeVersions): st
     : 'an experimental feature';
   return (
     `Linkerd ${versions.linkerdVersion} calls native sidecars ${level} ` +
-    `(charts/linkerd-control-plane/values.yaml proxy.nativeSidecar); they ` +
-    `are its default from ${LINKERD_NATIVE_DEFAULT_SINCE}`
+    `(charts/linkerd-control-plane/values.yaml proxy.nativeSidecar); ` +
+    `they are its default from ${LINKERD_NATIVE_DEFAULT_SINCE}`
   );
 }

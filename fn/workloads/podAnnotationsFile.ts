@@ -25,8 +25,10 @@ interface DownwardVolume {
   } | null;
 }
 
-/** Returns true when `container` mounts a downwardAPI volume at /etc/istio/pod that holds the file
- * `annotations` ← metadata.annotations. */
+/**
+ * Returns true when `container` mounts a downwardAPI volume at /etc/istio/pod that holds the file
+ * `annotations` ← metadata.annotations.
+ */
 export function mountsPodAnnotations(template: PodTemplate, container: Container): boolean {
   const mounts =
     (

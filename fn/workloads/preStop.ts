@@ -63,14 +63,17 @@ export function readPreStop(preStop: unknown): PreStopRead | undefined {
   return { seconds: 'unknown', handler: 'other', text: 'a hook of unknown length' };
 }
 
-/** Returns how long a preStop hook delays SIGTERM: seconds, 'unknown', or undefined without a hook.
- * */
+/**
+ * Returns how long a preStop hook delays SIGTERM: seconds, 'unknown', or undefined without a hook.
+ */
 export function preStopSeconds(preStop: unknown): number | 'unknown' | undefined {
   return readPreStop(preStop)?.seconds;
 }
 
-/** `sleep N`, `sh -c "sleep N"` or `sh -c "exec sleep N;"`, with the s/m/h suffixes GNU and busybox
- * sleep accept; fractions round up. */
+/**
+ * `sleep N`, `sh -c "sleep N"` or `sh -c "exec sleep N;"`, with the s/m/h suffixes GNU and busybox
+ * sleep accept; fractions round up.
+ */
 function execSleepSeconds(words: readonly string[]): number | undefined {
   const program = (word: string | undefined) => word?.split('/').pop();
   let operand: string | undefined;
@@ -92,8 +95,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** The hook that sleeps, by what the oldest kubelet and the image have: the one choice every
- * mutator makes. */
+/**
+ * The hook that sleeps, by what the oldest kubelet and the image have: the one choice every mutator
+ * makes.
+ */
 export type SleepHook =
   | { readonly mechanism: 'sleep-action' | 'exec-sleep'; readonly hook: Record<string, unknown> }
   | { readonly mechanism: 'none'; readonly hook: undefined };

@@ -47,7 +47,8 @@ export function renderInjectedIstio(template: PodTemplate): RenderInjectedProxy 
     native: found.native,
     evidence:
       `istio-proxy already in the pod template (${ISTIO_STATUS} set: ` +
-      `injected at render time, e.g. istioctl kube-inject)${found.native ? ' as a native sidecar' : ''}`,
+      `injected at render time, e.g. istioctl ` +
+      `kube-inject)${found.native ? ' as a native sidecar' : ''}`,
   };
 }
 
@@ -60,8 +61,9 @@ export function renderInjectedLinkerd(template: PodTemplate): RenderInjectedProx
     container: LINKERD_PROXY,
     native: found.native,
     evidence:
-      `linkerd-proxy already in the pod template (${LINKERD_PROXY_VERSION} ` +
-      `set: injected at render time, e.g. linkerd inject --manual)${found.native ? ' as a native sidecar' : ''}`,
+      `linkerd-proxy already in the pod template (${LINKERD_PROXY_VERSION} set: ` +
+      `injected at render time, e.g. linkerd inject ` +
+      `--manual)${found.native ? ' as a native sidecar' : ''}`,
   };
 }
 

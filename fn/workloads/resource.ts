@@ -16,8 +16,9 @@ export class Resource {
     return getAt(this.doc.data, this.base) ?? {};
   }
 
-  /** Returns apiVersion, kind, name and namespace (namespace from config when the object has none).
-   * */
+  /**
+   * Returns apiVersion, kind, name and namespace (namespace from config when the object has none).
+   */
   ref(defaultNamespace?: string): ResourceRef {
     const object = this.object;
     const namespace = object.metadata?.namespace ?? defaultNamespace;

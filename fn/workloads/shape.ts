@@ -19,8 +19,10 @@ export interface ShapeProblem {
 
 type Kind = 'map' | 'list' | 'string' | 'number' | 'list of strings';
 
-/** Returns the first field a mutator reads that has the wrong type, or undefined when the shape is
- * usable. */
+/**
+ * Returns the first field a mutator reads that has the wrong type, or undefined when the shape is
+ * usable.
+ */
 export function workloadShapeProblem(
   object: unknown,
   templatePath: FieldPath,

@@ -39,9 +39,9 @@ export function undefinedAliasMessage(source: string): { message: string; hint: 
   return {
     message: `undefined alias *${source}: no anchor &${source} comes before it in this document`,
     hint:
-      `Define the anchor (&${source}) before the alias, or write the value ` +
-      `out instead of *${source}; anchors do not reach across documents ` +
-      `(---).`,
+      `Define the anchor (&${source}) before the alias, ` +
+      `or write the value out instead of *${source}; ` +
+      `anchors do not reach across documents (---).`,
   };
 }
 

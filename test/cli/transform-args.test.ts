@@ -50,7 +50,10 @@ test('--help lists the allowed values of every enumerated setting', (t) => {
   const help = runCli(['--help'], '').stdout.replace(/\s+/g, ' ');
   t.regex(
     help,
-    /--lb-provider <value> .*\(choices: "aws-nlb-ip", "aws-alb-ip", "gke-neg", "azure-appgw", "generic-lb", "in-cluster"\)/,
+    new RegExp(
+      String.raw`--lb-provider <value> .*\(choices: "aws-nlb-ip", "aws-alb-ip", "gke-neg", ` +
+        String.raw`"azure-appgw", "generic-lb", "in-cluster"\)`,
+    ),
   );
   t.regex(help, /--sidecar-mode <value> .*\(choices: "auto", "native", "classic"\)/);
   t.regex(help, /--job-mode <value> .*\(choices: "auto", "native", "wrap", "off"\)/);
@@ -62,19 +65,31 @@ test('a wrong value names the flag or key, the value and the allowed values', (t
   t.is(flag.stdout, '');
   t.regex(
     flag.stderr,
-    /--lb-provider <value>.* argument 'aws-nlb' is invalid\. Allowed choices are aws-nlb-ip, aws-alb-ip, gke-neg, azure-appgw, generic-lb, in-cluster/,
+    new RegExp(
+      String.raw`--lb-provider <value>.* argument 'aws-nlb' is invalid\. Allowed choices are ` +
+        String.raw`aws-nlb-ip, aws-alb-ip, gke-neg, azure-appgw, generic-lb, in-cluster`,
+    ),
   );
   const configMap =
-    `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ` +
-    `function-input}\ndata:\n  lb-provider: aws-nlb\n`;
+    'apiVersion: v1\n' +
+    'kind: ConfigMap\n' +
+    'metadata: {name: function-input}\n' +
+    'data:\n' +
+    '  lb-provider: aws-nlb\n';
   const list =
-    `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: ` +
-    `[]\nfunctionConfig:\n${configMap.replace(/^/gm, '  ')}`;
+    `apiVersion: config.kubernetes.io/v1\n` +
+    `kind: ResourceList\n` +
+    `items: []\n` +
+    `functionConfig:\n` +
+    `${configMap.replace(/^/gm, '  ')}`;
   const krm = runCli([], list);
   t.is(krm.status, 2);
   t.is(krm.stdout, '');
   t.regex(
     krm.stderr,
-    /lb-provider: got "aws-nlb"; expected one of aws-nlb-ip, aws-alb-ip, gke-neg, azure-appgw, generic-lb, in-cluster/,
+    new RegExp(
+      String.raw`lb-provider: got "aws-nlb"; expected one of aws-nlb-ip, aws-alb-ip, gke-neg, ` +
+        String.raw`azure-appgw, generic-lb, in-cluster`,
+    ),
   );
 });

@@ -215,45 +215,37 @@ const BREACHES: Record<string, CheckedPod> = {
 };
 
 for (const constraint of CONSTRAINTS.filter((c) => c.check)) {
-  test(
-    `${constraint.id}: a breach written onto a real template is caught; ` +
-      `the template as it came is not`,
-    (t) => {
-      const breach = BREACHES[constraint.id];
-      if (!breach) return t.fail(`no breach case for ${constraint.id}: add one`);
-      t.truthy(constraint.check!(breach), 'the breach is reported');
-      t.is(
-        constraint.check!({ ...breach, after: breach.before }),
-        undefined,
-        'an unchanged template is never blamed',
-      );
-    },
-  );
+  test(`${constraint.id}: a breach written onto a real template is caught; the template as it came is not`, (t) => {
+    const breach = BREACHES[constraint.id];
+    if (!breach) return t.fail(`no breach case for ${constraint.id}: add one`);
+    t.truthy(constraint.check!(breach), 'the breach is reported');
+    t.is(
+      constraint.check!({ ...breach, after: breach.before }),
+      undefined,
+      'an unchanged template is never blamed',
+    );
+  });
 }
 
-test(
-  'a breach of one constraint is not reported by the checks of the ' +
-    'others (each check reads its own setting)',
-  (t) => {
-    for (const [id, breach] of Object.entries(BREACHES)) {
-      const others = CONSTRAINTS.filter((c) => c.check && c.id !== id && c.check(breach)).map(
-        (c) => c.id,
-      );
-      // A native annotation on old Kubernetes or Istio is also "auto would not pick native": allowed
-      // overlaps only.
-      const allowed = new Set([
-        'istio-auto-native',
-        'linkerd-auto-native',
-        'k8s-native-sidecars',
-        'istio-native-annotation',
-        'linkerd-native-annotation-name',
-        'istio-ignored-namespaces',
-      ]);
-      t.deepEqual(
-        others.filter((o) => !allowed.has(o)),
-        [],
-        id,
-      );
-    }
-  },
-);
+test('a breach of one constraint is not reported by the checks of the others (each check reads its own setting)', (t) => {
+  for (const [id, breach] of Object.entries(BREACHES)) {
+    const others = CONSTRAINTS.filter((c) => c.check && c.id !== id && c.check(breach)).map(
+      (c) => c.id,
+    );
+    // A native annotation on old Kubernetes or Istio is also "auto would not pick native": allowed
+    // overlaps only.
+    const allowed = new Set([
+      'istio-auto-native',
+      'linkerd-auto-native',
+      'k8s-native-sidecars',
+      'istio-native-annotation',
+      'linkerd-native-annotation-name',
+      'istio-ignored-namespaces',
+    ]);
+    t.deepEqual(
+      others.filter((o) => !allowed.has(o)),
+      [],
+      id,
+    );
+  }
+});

@@ -10,24 +10,20 @@ test('docs/compatibility.md is current (regenerate with npm run docs:compat)', (
   t.is(readFileSync(join(ROOT, 'docs', 'compatibility.md'), 'utf8'), compatibilityMarkdown());
 });
 
-test(
-  'every constraint names an upstream source with a tag or a URL, and is ' +
-    'checked or says where it is enforced',
-  (t) => {
-    t.is(new Set(CONSTRAINTS.map((c) => c.id)).size, CONSTRAINTS.length, 'ids are unique');
-    for (const c of CONSTRAINTS) {
-      t.true(
-        c.sources.some((s) => /@(v?\d|version-)|KEP-\d|#\d|https:\/\//.test(s)),
-        `${c.id}: a source with file@tag, KEP or issue`,
-      );
-      t.true(
-        c.check !== undefined || (c.enforcedBy ?? '').length > 0,
-        `${c.id}: a check or where it is enforced`,
-      );
-      t.notRegex(JSON.stringify(c), /DOMAIN/, `${c.id}: cites upstream, not the team notes`);
-    }
-  },
-);
+test('every constraint names an upstream source with a tag or a URL, and is checked or says where it is enforced', (t) => {
+  t.is(new Set(CONSTRAINTS.map((c) => c.id)).size, CONSTRAINTS.length, 'ids are unique');
+  for (const c of CONSTRAINTS) {
+    t.true(
+      c.sources.some((s) => /@(v?\d|version-)|KEP-\d|#\d|https:\/\//.test(s)),
+      `${c.id}: a source with file@tag, KEP or issue`,
+    );
+    t.true(
+      c.check !== undefined || (c.enforcedBy ?? '').length > 0,
+      `${c.id}: a check or where it is enforced`,
+    );
+    t.notRegex(JSON.stringify(c), /DOMAIN/, `${c.id}: cites upstream, not the team notes`);
+  }
+});
 
 test('a table row that changes makes the generated page differ', (t) => {
   const changed = CONSTRAINTS.map((c, i) => (i === 0 ? { ...c, versions: 'changed' } : c));

@@ -137,9 +137,8 @@ for (const input of INPUTS) {
       t.is(
         checked,
         0,
-        `${input.name}: Istio never injects into kube-system ` +
-          `(IgnoredNamespaces, pkg/kube/inject/initializer.go@1.30.0): nothing ` +
-          `may be written`,
+        `${input.name}: Istio never injects into kube-system (IgnoredNamespaces, ` +
+          `pkg/kube/inject/initializer.go@1.30.0): nothing may be written`,
       );
     else t.true(checked > 0, `${input.name}: ${cases} cases checked no workload at all`);
     t.deepEqual(

@@ -21,18 +21,23 @@ export const ISTIO_VERSIONS = range(1, 12, 30);
 export const KUBERNETES_VERSIONS = range(1, 27, 35);
 export const LINKERD_VERSIONS = range(2, 14, 20);
 
-/** One input of the matrix: a corpus file, the mesh it is in, and the mode axis that applies to it.
- * */
+/**
+ * One input of the matrix: a corpus file, the mesh it is in, and the mode axis that applies to it.
+ */
 export interface MatrixInput {
   readonly name: string;
-  /** Under test/fixtures: `corpus/…` (real renders) or `render-injected/…` (upstream inject
-   * goldens). */
+  /**
+   * Under test/fixtures: `corpus/…` (real renders) or `render-injected/…` (upstream inject
+   * goldens).
+   */
   readonly file: string;
   readonly mesh: 'istio' | 'linkerd';
   readonly role: 'gateway' | 'app' | 'job';
   readonly flags: Readonly<Record<string, string>>;
-  /** The mesh never injects here whatever the flags say (Istio's IgnoredNamespaces): nothing may be
-   * checked, i.e. written. */
+  /**
+   * The mesh never injects here whatever the flags say (Istio's IgnoredNamespaces): nothing may be
+   * checked, i.e. written.
+   */
   readonly neverInjected?: true;
 }
 
@@ -111,8 +116,10 @@ export function versionsFor(input: MatrixInput): Array<Record<string, string>> {
 
 const parsedInputs = new Map<string, Map<number, KubeObject | null>>();
 
-/** Returns the breaches of one case, and how many workloads it checked (so a case cannot pass by
- * checking nothing). */
+/**
+ * Returns the breaches of one case, and how many workloads it checked (so a case cannot pass by
+ * checking nothing).
+ */
 export function runCase(
   input: MatrixInput,
   flags: Record<string, string>,
@@ -134,7 +141,8 @@ export function runCase(
   const explained = explain(result);
   let checked = 0;
   for (const outcome of result.outcomes) {
-    if (outcome.subject !== 'workload') continue; // the pod checks read pod templates; an object mutator's target has none
+    // The pod checks read pod templates; an object mutator's target has none.
+    if (outcome.subject !== 'workload') continue;
     const document = outcome.workload.resource.doc.place.document;
     const path = [...outcome.workload.resource.base, ...outcome.workload.templatePath];
     const templateBefore = getAt(before.get(document), path) as PodTemplate | undefined;
@@ -184,8 +192,10 @@ export function runCase(
   return { violations, checked };
 }
 
-/** The objects of a stream by document number (1-based), read with plain yaml as Kubernetes reads
- * them. */
+/**
+ * The objects of a stream by document number (1-based), read with plain yaml as Kubernetes reads
+ * them.
+ */
 function objects(text: string): Map<number, KubeObject | null> {
   const map = new Map<number, KubeObject | null>();
   parseAllDocuments(text, { version: '1.1' }).forEach((doc, i) =>

@@ -22,8 +22,10 @@ export interface Disagreement {
   readonly message: string;
 }
 
-/** Istio's defaults when a field is not set (pkg/config/mesh/mesh.go DefaultProxyConfig: drain 45
- * s, termination drain 5 s; MINIMUM_DRAIN_DURATION 5 s in pilot-agent options). */
+/**
+ * Istio's defaults when a field is not set (pkg/config/mesh/mesh.go DefaultProxyConfig: drain 45 s,
+ * termination drain 5 s; MINIMUM_DRAIN_DURATION 5 s in pilot-agent options).
+ */
 const ISTIO_DEFAULTS = {
   drainDuration: 45,
   terminationDrainDuration: 5,
@@ -87,8 +89,8 @@ export function timelineDisagreements(
         out.push({
           rule: setting,
           message:
-            `the timeline says ${setting} ${said} s ("${event.text}"); the ` +
-            `manifest gives ${actual} s`,
+            `the timeline says ${setting} ${said} s ("${event.text}"); ` +
+            `the manifest gives ${actual} s`,
         });
     }
   };
@@ -103,7 +105,7 @@ export function timelineDisagreements(
       out.push({
         rule: 'terminationGracePeriodSeconds',
         message:
-          `grace deadline at t=${event.at}, the manifest's grace is ${graceSeconds(after)}` + ` s`,
+          `grace deadline at t=${event.at}, ` + `the manifest's grace is ${graceSeconds(after)} s`,
       });
     }
   }
@@ -150,8 +152,9 @@ export function timelineDisagreements(
         out.push({
           rule: 'quitquitquit before 1.26',
           message:
-            `Istio ${pod.spec.istioVersion} ${before ? 'drains before it exits' : 'exits at once'}` +
-            ` on quitquitquit; the timeline says "${event.text}" at t=${String(event.at)}`,
+            `Istio ${pod.spec.istioVersion} ` +
+            `${before ? 'drains before it exits' : 'exits at once'} on quitquitquit; ` +
+            `the timeline says "${event.text}" at t=${String(event.at)}`,
         });
     }
   }

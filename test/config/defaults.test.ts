@@ -21,17 +21,14 @@ test('the written-out defaults are the schema defaults', (t) => {
   );
 });
 
-test(
-  'a run without config or flags gets the defaults, and a flag still ' + 'goes through the schema',
-  (t) => {
-    t.deepEqual(loadConfig(undefined, {}).spec, specSchema().parse({}));
-    t.deepEqual(loadConfig(undefined, { 'kube-version': undefined }).spec, specSchema().parse({}));
-    t.is(loadConfig(undefined, { 'max-request': '30' }).spec.timing.maxRequestSeconds, 30);
-    t.throws(() => loadConfig(undefined, { 'kube-version': 'banana' }), {
-      message: /expected a version/,
-    });
-  },
-);
+test('a run without config or flags gets the defaults, and a flag still goes through the schema', (t) => {
+  t.deepEqual(loadConfig(undefined, {}).spec, specSchema().parse({}));
+  t.deepEqual(loadConfig(undefined, { 'kube-version': undefined }).spec, specSchema().parse({}));
+  t.is(loadConfig(undefined, { 'max-request': '30' }).spec.timing.maxRequestSeconds, 30);
+  t.throws(() => loadConfig(undefined, { 'kube-version': 'banana' }), {
+    message: /expected a version/,
+  });
+});
 
 test('each run gets its own copy of the defaults', (t) => {
   const one = loadConfig(undefined, {});
@@ -39,24 +36,20 @@ test('each run gets its own copy of the defaults', (t) => {
   t.deepEqual(loadConfig(undefined, {}).spec.mesh.istioInjectedNamespaces, []);
 });
 
-test(
-  'kube-version means the oldest kubelet and takes 1.31, 1.31.4 and ' +
-    'v1.31.4 (stored without the v)',
-  (t) => {
-    for (const [text, stored] of [
-      ['1.31', '1.31'],
-      ['1.31.4', '1.31.4'],
-      ['v1.31.4', '1.31.4'],
-      ['v1.29', '1.29'],
-    ] as const) {
-      t.is(loadConfig(undefined, { 'kube-version': text }).spec.kubernetesVersion, stored, text);
-    }
-    for (const bad of ['1', 'V1.31', '1.31.4.1', 'v', '1.31-gke.100']) {
-      t.throws(
-        () => loadConfig(undefined, { 'kube-version': bad }),
-        { message: /expected a version like 1\.31, 1\.31\.4 or v1\.31\.4/ },
-        bad,
-      );
-    }
-  },
-);
+test('kube-version means the oldest kubelet and takes 1.31, 1.31.4 and v1.31.4 (stored without the v)', (t) => {
+  for (const [text, stored] of [
+    ['1.31', '1.31'],
+    ['1.31.4', '1.31.4'],
+    ['v1.31.4', '1.31.4'],
+    ['v1.29', '1.29'],
+  ] as const) {
+    t.is(loadConfig(undefined, { 'kube-version': text }).spec.kubernetesVersion, stored, text);
+  }
+  for (const bad of ['1', 'V1.31', '1.31.4.1', 'v', '1.31-gke.100']) {
+    t.throws(
+      () => loadConfig(undefined, { 'kube-version': bad }),
+      { message: /expected a version like 1\.31, 1\.31\.4 or v1\.31\.4/ },
+      bad,
+    );
+  }
+});

@@ -23,47 +23,39 @@ function importsOf(file: string): string[] {
   ].map((m) => m[1]!);
 }
 
-test(
-  'a settings slice imports only zod (or zod/mini) and fn/config modules ' +
-    'that import nothing of fn/mutators',
-  (t) => {
-    for (const name of Object.keys(SLICES)) {
-      const file = join(ROOT, 'fn/mutators', name, 'settings', 'slice.ts');
-      const imports = importsOf(file);
-      t.true(imports.length > 0, file);
-      for (const specifier of imports) {
-        if (specifier === 'zod' || specifier === 'zod/mini') continue;
-        t.regex(
-          specifier,
-          /^\.\.\/\.\.\/\.\.\/config\/kit\/[A-Za-z]+\.ts$/,
-          `${name}/settings/slice.ts imports ${specifier}`,
-        );
-        const helper = resolve(dirname(file), specifier);
-        for (const inner of importsOf(helper))
-          t.false(inner.includes('mutators'), `${specifier} imports ${inner}`);
-      }
+test('a settings slice imports only zod (or zod/mini) and fn/config modules that import nothing of fn/mutators', (t) => {
+  for (const name of Object.keys(SLICES)) {
+    const file = join(ROOT, 'fn/mutators', name, 'settings', 'slice.ts');
+    const imports = importsOf(file);
+    t.true(imports.length > 0, file);
+    for (const specifier of imports) {
+      if (specifier === 'zod' || specifier === 'zod/mini') continue;
+      t.regex(
+        specifier,
+        /^\.\.\/\.\.\/\.\.\/config\/kit\/[A-Za-z]+\.ts$/,
+        `${name}/settings/slice.ts imports ${specifier}`,
+      );
+      const helper = resolve(dirname(file), specifier);
+      for (const inner of importsOf(helper))
+        t.false(inner.includes('mutators'), `${specifier} imports ${inner}`);
     }
-  },
-);
+  }
+});
 
-test(
-  "a slice's flat keys set its own part of the spec, and every listed " +
-    'choice passes its schema',
-  (t) => {
-    for (const [name, slice] of Object.entries(SLICES)) {
-      for (const key of [slice.mode, ...slice.details]) {
-        t.is(key.specPath[0], name, key.name);
-        t.true(FLAT_KEYS.includes(key), `${key.name} is in FLAT_KEYS`);
-      }
-      t.true(slice.mode.choices !== undefined && slice.mode.choices.length > 1, slice.mode.name);
-      for (const choice of slice.mode.choices ?? []) {
-        const spec = loadConfig(undefined, { [slice.mode.name]: choice }).spec as unknown as Record<
-          string,
-          Record<string, unknown>
-        >;
-        t.is(spec[name]!['mode'], choice, `${slice.mode.name}=${choice}`);
-      }
+test(`a slice's flat keys set its own part of the spec, and every listed choice passes its schema`, (t) => {
+  for (const [name, slice] of Object.entries(SLICES)) {
+    for (const key of [slice.mode, ...slice.details]) {
+      t.is(key.specPath[0], name, key.name);
+      t.true(FLAT_KEYS.includes(key), `${key.name} is in FLAT_KEYS`);
     }
-    t.is(new Set(FLAT_KEYS.map((k) => k.name)).size, FLAT_KEYS.length, 'flat key names are unique');
-  },
-);
+    t.true(slice.mode.choices !== undefined && slice.mode.choices.length > 1, slice.mode.name);
+    for (const choice of slice.mode.choices ?? []) {
+      const spec = loadConfig(undefined, { [slice.mode.name]: choice }).spec as unknown as Record<
+        string,
+        Record<string, unknown>
+      >;
+      t.is(spec[name]!['mode'], choice, `${slice.mode.name}=${choice}`);
+    }
+  }
+  t.is(new Set(FLAT_KEYS.map((k) => k.name)).size, FLAT_KEYS.length, 'flat key names are unique');
+});

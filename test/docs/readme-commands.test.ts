@@ -79,8 +79,10 @@ for (const block of consoleBlocks) {
         const index = last.lines.findIndex((line, i) => i >= at && matches(shown, line));
         t.true(
           index >= 0,
-          `${block.file}:${block.line}: shown line not in the output (in ` +
-            `order):\n  ${shown}\n--- output:\n${last.lines.join('\n')}`,
+          `${block.file}:${block.line}: shown line not in the output (in order):\n` +
+            `  ${shown}\n` +
+            `--- output:\n` +
+            `${last.lines.join('\n')}`,
         );
         if (index >= 0) at = index + 1;
       }

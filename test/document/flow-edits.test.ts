@@ -13,8 +13,10 @@ import { runCli } from '../helpers/cli.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
 import { ManifestDocument } from '../../fn/document/manifest.ts';
 
-/** Versions at which sidecar-mode auto gives apps a (pinned) native sidecar: Istio ≥ 1.27 with
- * every kubelet ≥ 1.33. */
+/**
+ * Versions at which sidecar-mode auto gives apps a (pinned) native sidecar: Istio ≥ 1.27 with every
+ * kubelet ≥ 1.33.
+ */
 const NATIVE_BY_DEFAULT = ['--istio-version', '1.28', '--kube-version', '1.33'];
 import type { FieldPath } from '../../fn/core/fieldPath.ts';
 
@@ -62,8 +64,8 @@ function sameKey(before: string, after: string): boolean {
 const cases = [
   {
     name:
-      'pretty-printed JSON (kubernetes/examples guestbook), injection label ' +
-      'on the pod template',
+      'pretty-printed JSON (kubernetes/examples guestbook), ' +
+      'injection label on the pod template',
     file: 'guestbook-deployment.json',
     json: true,
     // Each new entry on a line of its own, at its siblings' indentation, in their `"key":value`
@@ -79,7 +81,11 @@ const cases = [
     json: false,
     // …and the trailing comma stays the last thing before each closing bracket.
     layout: [
-      /\n {12}\},\n {12}"annotations":\{\n {15}"sidecar.istio.io\/nativeSidecar":"true",\n {12}\},\n {9}\},\n/,
+      new RegExp(
+        String.raw`\n {12}\},\n {12}"annotations":\{` +
+          String.raw`\n {15}"sidecar.istio.io\/nativeSidecar":"true",` +
+          String.raw`\n {12}\},\n {9}\},\n`,
+      ),
       /\n {18}\],\n {18}"lifecycle":\{\n[^]*\n {18}\},\n {15}\},\n/,
     ],
   },
@@ -89,7 +95,11 @@ const cases = [
     json: false,
     // The container list stays on its line, the new entry in its plain YAML flow style.
     layout: [
-      /\n {6}containers: \[\{name: helloworld, [^\n]*, ports: \[\{containerPort: 5000\}\], lifecycle: \{preStop: \{sleep: \{seconds: \d+\}\}\}\}\]\n/,
+      new RegExp(
+        String.raw`\n {6}containers: \[\{name: helloworld, [^\n]*, ` +
+          String.raw`ports: \[\{containerPort: 5000\}\], ` +
+          String.raw`lifecycle: \{preStop: \{sleep: \{seconds: \d+\}\}\}\}\]\n`,
+      ),
     ],
   },
 ] as const;
@@ -166,32 +176,26 @@ test('flow shapes: a comment after the last entry stays on its line', (t) => {
   t.is(edited('{\n  "a": 1, # one\n}\n', ['b'], 2), '{\n  "a": 1, # one\n  "b": 2,\n}\n');
 });
 
-test(
-  'flow shapes: the closing bracket on the last entry’s line, CRLF, an ' + 'empty collection',
-  (t) => {
-    t.is(
-      edited('{\n  "a": {\n    "b": 1}}\n', ['a', 'c'], [1]),
-      '{\n  "a": {\n    "b": 1,\n    "c": [\n      1\n    ]}}\n',
-    );
-    t.is(
-      edited('{\r\n  "a": 1\r\n}\r\n', ['b'], { c: 'd' }),
-      '{\r\n  "a": 1,\r\n  "b": {\r\n    "c": "d"\r\n  }\r\n}\r\n',
-    );
-    t.is(edited('{"a": {}, "b": 1}\n', ['a', 'k'], 'v'), '{"a": {"k": "v"}, "b": 1}\n');
-  },
-);
+test('flow shapes: the closing bracket on the last entry’s line, CRLF, an empty collection', (t) => {
+  t.is(
+    edited('{\n  "a": {\n    "b": 1}}\n', ['a', 'c'], [1]),
+    '{\n  "a": {\n    "b": 1,\n    "c": [\n      1\n    ]}}\n',
+  );
+  t.is(
+    edited('{\r\n  "a": 1\r\n}\r\n', ['b'], { c: 'd' }),
+    '{\r\n  "a": 1,\r\n  "b": {\r\n    "c": "d"\r\n  }\r\n}\r\n',
+  );
+  t.is(edited('{"a": {}, "b": 1}\n', ['a', 'k'], 'v'), '{"a": {"k": "v"}, "b": 1}\n');
+});
 
-test(
-  'flow shapes: a changed scalar keeps its quoting; a plain one that ' +
-    'would end the entry is quoted',
-  (t) => {
-    t.is(edited('{"a": "x", "b": 1}\n', ['a'], 'y'), '{"a": "y", "b": 1}\n');
-    t.is(edited('m: {a: x, b: 1}\n', ['m', 'a'], 'y, z'), 'm: {a: "y, z", b: 1}\n');
-  },
-);
+test('flow shapes: a changed scalar keeps its quoting; a plain one that would end the entry is quoted', (t) => {
+  t.is(edited('{"a": "x", "b": 1}\n', ['a'], 'y'), '{"a": "y", "b": 1}\n');
+  t.is(edited('m: {a: x, b: 1}\n', ['m', 'a'], 'y, z'), 'm: {a: "y, z", b: 1}\n');
+});
 
-/** Corpus charts written as JSON (pretty, 2 and 3 spaces, with trailing commas) and as flow YAML.
- * */
+/**
+ * Corpus charts written as JSON (pretty, 2 and 3 spaces, with trailing commas) and as flow YAML.
+ */
 const flowRenderings: Record<string, (object: unknown) => string> = {
   'pretty JSON': (object) => JSON.stringify(object, null, 2),
   'pretty JSON with trailing commas': (object) =>

@@ -101,44 +101,40 @@ function editArb(text: string): fc.Arbitrary<Array<{ path: FieldPath; value: unk
   return fc.array(one, { minLength: 1, maxLength: 5 });
 }
 
-test(
-  'real edits of every corpus workload: when the local check accepts, a ' + 'full parse agrees',
-  (t) => {
-    let accepted = 0;
-    let tried = 0;
-    for (const workload of WORKLOADS) {
-      const doc = parse(workload.text);
-      const data = toData(doc);
-      fc.assert(
-        fc.property(editArb(workload.text), (sets) => {
-          const edits = planSplices(workload.text, doc, sets);
-          if (!edits) return true;
-          const spliced = applySplices(workload.text, edits);
-          const expected = sets.reduce<unknown>((d, s) => setAt(d, s.path, s.value), data);
-          const setPaths = sets.map((set) => dataPathOf(expected, set.path)!);
-          tried++;
-          if (!checkEditsLocally(workload.text, doc, edits, spliced, expected, setPaths))
-            return true;
-          accepted++;
-          if (!isDeepStrictEqual(fullRead(spliced), expected)) {
-            throw new Error(
-              `${workload.name}: the local check accepted ${JSON.stringify(sets)} ` +
-                `but a full parse reads otherwise`,
-            );
-          }
-          return true;
-        }),
-        { numRuns: 12, seed: 9 },
-      );
-    }
-    t.log(`${WORKLOADS.length} workloads, ${accepted} of ${tried} edit sets checked locally`);
-    t.true(WORKLOADS.length > 20);
-    t.true(
-      accepted > tried * 0.6,
-      `the local check should take most real edits (took ${accepted} of ${tried})`,
+test('real edits of every corpus workload: when the local check accepts, a full parse agrees', (t) => {
+  let accepted = 0;
+  let tried = 0;
+  for (const workload of WORKLOADS) {
+    const doc = parse(workload.text);
+    const data = toData(doc);
+    fc.assert(
+      fc.property(editArb(workload.text), (sets) => {
+        const edits = planSplices(workload.text, doc, sets);
+        if (!edits) return true;
+        const spliced = applySplices(workload.text, edits);
+        const expected = sets.reduce<unknown>((d, s) => setAt(d, s.path, s.value), data);
+        const setPaths = sets.map((set) => dataPathOf(expected, set.path)!);
+        tried++;
+        if (!checkEditsLocally(workload.text, doc, edits, spliced, expected, setPaths)) return true;
+        accepted++;
+        if (!isDeepStrictEqual(fullRead(spliced), expected)) {
+          throw new Error(
+            `${workload.name}: the local check accepted ${JSON.stringify(sets)} but a full ` +
+              `parse reads otherwise`,
+          );
+        }
+        return true;
+      }),
+      { numRuns: 12, seed: 9 },
     );
-  },
-);
+  }
+  t.log(`${WORKLOADS.length} workloads, ${accepted} of ${tried} edit sets checked locally`);
+  t.true(WORKLOADS.length > 20);
+  t.true(
+    accepted > tried * 0.6,
+    `the local check should take most real edits (took ${accepted} of ${tried})`,
+  );
+});
 
 // ---------------------------------------------------------------------------------------------
 // Random text in place of an entry or item
@@ -206,8 +202,9 @@ g: 'x'
 `,
 ];
 
-/** Two real workloads as well: the corpus NLB gateway and an argo-cd Deployment (env lists,
- * probes). */
+/**
+ * Two real workloads as well: the corpus NLB gateway and an argo-cd Deployment (env lists, probes).
+ */
 const REAL = [
   WORKLOADS.find((w) => w.name.startsWith('istio-gateway-1.30.3-nlb'))!.text,
   WORKLOADS.find((w) => w.name.startsWith('argo-cd'))!.text,
@@ -254,102 +251,89 @@ const LINES = [
 
 const lineArb = fc.tuple(fc.constantFrom(...LINES), fc.integer({ min: -4, max: 8 }));
 
-test(
-  'random text in place of an entry or item: when the local check ' +
-    'accepts, a full parse agrees',
-  (t) => {
-    let accepted = 0;
-    let runs = 0;
-    const cases = [...DOCUMENTS, ...REAL].map((source) => {
-      const doc = parse(source);
-      return { source, doc, data: toData(doc), regions: regionsOf(source, doc) };
-    });
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: cases.length - 1 }),
-        fc.nat(),
-        fc.array(lineArb, { maxLength: 6 }),
-        fc.boolean(),
-        fc.boolean(),
-        (which, pick, lines, keepFirstLine, trailingNewline) => {
-          const { source, doc, data, regions } = cases[which]!;
-          const region = regions[pick % regions.length]!;
-          const old = source.slice(region.start, region.end);
-          const firstLine = old.split('\n')[0]!;
-          const body = lines
-            .map(([line, shift]) => ' '.repeat(Math.max(0, region.column + shift)) + line)
-            .join('\n');
-          const text =
-            (keepFirstLine ? `${firstLine}\n` : '') + body + (trailingNewline ? '\n' : '');
-          const edit = { start: region.start, end: region.end, text };
-          const spliced = source.slice(0, region.start) + text + source.slice(region.end);
-          const claim = claimFor(region, text, data);
-          if (claim === undefined) return true;
-          runs++;
-          if (!checkEditsLocally(source, doc, [edit], spliced, claim.expected, claim.setPaths))
-            return true;
-          accepted++;
-          return isDeepStrictEqual(fullRead(spliced), claim.expected);
-        },
-      ),
-      propertyParameters(3000),
-    );
-    t.log(
-      `${accepted} of ${runs} random regions accepted by the local check, ` +
-        `each confirmed by a full parse`,
-    );
-    t.true(accepted > 50, 'the property must exercise acceptance');
-  },
-);
+test('random text in place of an entry or item: when the local check accepts, a full parse agrees', (t) => {
+  let accepted = 0;
+  let runs = 0;
+  const cases = [...DOCUMENTS, ...REAL].map((source) => {
+    const doc = parse(source);
+    return { source, doc, data: toData(doc), regions: regionsOf(source, doc) };
+  });
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: cases.length - 1 }),
+      fc.nat(),
+      fc.array(lineArb, { maxLength: 6 }),
+      fc.boolean(),
+      fc.boolean(),
+      (which, pick, lines, keepFirstLine, trailingNewline) => {
+        const { source, doc, data, regions } = cases[which]!;
+        const region = regions[pick % regions.length]!;
+        const old = source.slice(region.start, region.end);
+        const firstLine = old.split('\n')[0]!;
+        const body = lines
+          .map(([line, shift]) => ' '.repeat(Math.max(0, region.column + shift)) + line)
+          .join('\n');
+        const text = (keepFirstLine ? `${firstLine}\n` : '') + body + (trailingNewline ? '\n' : '');
+        const edit = { start: region.start, end: region.end, text };
+        const spliced = source.slice(0, region.start) + text + source.slice(region.end);
+        const claim = claimFor(region, text, data);
+        if (claim === undefined) return true;
+        runs++;
+        if (!checkEditsLocally(source, doc, [edit], spliced, claim.expected, claim.setPaths))
+          return true;
+        accepted++;
+        return isDeepStrictEqual(fullRead(spliced), claim.expected);
+      },
+    ),
+    propertyParameters(3000),
+  );
+  t.log(
+    `${accepted} of ${runs} random regions accepted by the local check, ` +
+      `each confirmed by a full parse`,
+  );
+  t.true(accepted > 50, 'the property must exercise acceptance');
+});
 
-test(
-  'random text inserted anywhere in an entry or item: when the local ' +
-    'check accepts, a full parse agrees',
-  (t) => {
-    let accepted = 0;
-    const cases = [...DOCUMENTS, ...REAL].map((source) => {
-      const doc = parse(source);
-      return { source, doc, data: toData(doc), regions: regionsOf(source, doc) };
-    });
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: cases.length - 1 }),
-        fc.nat(),
-        fc.nat(),
-        fc.array(lineArb, { minLength: 1, maxLength: 4 }),
-        fc.boolean(),
-        fc.boolean(),
-        (which, pick, at, lines, leadingNewline, trailingNewline) => {
-          const { source, doc, data, regions } = cases[which]!;
-          const region = regions[pick % regions.length]!;
-          // Anywhere after the region's first character, up to its end: mid-line too.
-          const offset = region.start + 1 + (at % (region.end - region.start));
-          const body = lines
-            .map(([line, shift]) => ' '.repeat(Math.max(0, region.column + shift)) + line)
-            .join('\n');
-          const text = (leadingNewline ? '\n' : '') + body + (trailingNewline ? '\n' : '');
-          const edit = { start: offset, end: offset, text };
-          const spliced = source.slice(0, offset) + text + source.slice(offset);
-          const claim = claimFor(
-            region,
-            spliced.slice(region.start, region.end + text.length),
-            data,
-          );
-          if (claim === undefined) return true;
-          if (!checkEditsLocally(source, doc, [edit], spliced, claim.expected, claim.setPaths))
-            return true;
-          accepted++;
-          return isDeepStrictEqual(fullRead(spliced), claim.expected);
-        },
-      ),
-      propertyParameters(3000),
-    );
-    t.log(
-      `${accepted} random insertions accepted by the local check, each confirmed by a full parse`,
-    );
-    t.true(accepted > 20, 'the property must exercise acceptance');
-  },
-);
+test('random text inserted anywhere in an entry or item: when the local check accepts, a full parse agrees', (t) => {
+  let accepted = 0;
+  const cases = [...DOCUMENTS, ...REAL].map((source) => {
+    const doc = parse(source);
+    return { source, doc, data: toData(doc), regions: regionsOf(source, doc) };
+  });
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: cases.length - 1 }),
+      fc.nat(),
+      fc.nat(),
+      fc.array(lineArb, { minLength: 1, maxLength: 4 }),
+      fc.boolean(),
+      fc.boolean(),
+      (which, pick, at, lines, leadingNewline, trailingNewline) => {
+        const { source, doc, data, regions } = cases[which]!;
+        const region = regions[pick % regions.length]!;
+        // Anywhere after the region's first character, up to its end: mid-line too.
+        const offset = region.start + 1 + (at % (region.end - region.start));
+        const body = lines
+          .map(([line, shift]) => ' '.repeat(Math.max(0, region.column + shift)) + line)
+          .join('\n');
+        const text = (leadingNewline ? '\n' : '') + body + (trailingNewline ? '\n' : '');
+        const edit = { start: offset, end: offset, text };
+        const spliced = source.slice(0, offset) + text + source.slice(offset);
+        const claim = claimFor(region, spliced.slice(region.start, region.end + text.length), data);
+        if (claim === undefined) return true;
+        if (!checkEditsLocally(source, doc, [edit], spliced, claim.expected, claim.setPaths))
+          return true;
+        accepted++;
+        return isDeepStrictEqual(fullRead(spliced), claim.expected);
+      },
+    ),
+    propertyParameters(3000),
+  );
+  t.log(
+    `${accepted} random insertions accepted by the local check, each confirmed by a full parse`,
+  );
+  t.true(accepted > 20, 'the property must exercise acceptance');
+});
 
 /**
  * What the region's new text reads as alone, put in place of the region in the old data: the data
@@ -388,23 +372,19 @@ function claimFor(
   };
 }
 
-test(
-  'the check refuses what it cannot vouch for: anchors, merge keys, ' +
-    'directives, flow roots, lines that leave the region',
-  (t) => {
-    const check = (source: string, path: FieldPath, value: unknown): boolean => {
-      const doc = parse(source);
-      const edits = planSplices(source, doc, [{ path, value }])!;
-      t.truthy(edits, source);
-      const expected = setAt(toData(doc), path, value);
-      return checkEditsLocally(source, doc, edits, applySplices(source, edits), expected, [
-        dataPathOf(expected, path)!,
-      ]);
-    };
-    t.true(check('a:\n  b: 1\nc: 2\n', ['a', 'b'], 5), 'a plain edit is taken');
-    t.false(check('a: &x\n  b: 1\nc: *x\n', ['a', 'b'], 5), 'anchors and aliases');
-    t.false(check('base: {q: 1}\na:\n  <<: {m: 1}\n  b: 1\n', ['a', 'b'], 5), 'merge keys');
-    t.false(check('%YAML 1.1\n---\na:\n  b: 1\n', ['a', 'b'], 5), 'directives');
-    t.false(check('{"a": {"b": 1}}\n', ['a', 'b'], 5), 'a flow root');
-  },
-);
+test('the check refuses what it cannot vouch for: anchors, merge keys, directives, flow roots, lines that leave the region', (t) => {
+  const check = (source: string, path: FieldPath, value: unknown): boolean => {
+    const doc = parse(source);
+    const edits = planSplices(source, doc, [{ path, value }])!;
+    t.truthy(edits, source);
+    const expected = setAt(toData(doc), path, value);
+    return checkEditsLocally(source, doc, edits, applySplices(source, edits), expected, [
+      dataPathOf(expected, path)!,
+    ]);
+  };
+  t.true(check('a:\n  b: 1\nc: 2\n', ['a', 'b'], 5), 'a plain edit is taken');
+  t.false(check('a: &x\n  b: 1\nc: *x\n', ['a', 'b'], 5), 'anchors and aliases');
+  t.false(check('base: {q: 1}\na:\n  <<: {m: 1}\n  b: 1\n', ['a', 'b'], 5), 'merge keys');
+  t.false(check('%YAML 1.1\n---\na:\n  b: 1\n', ['a', 'b'], 5), 'directives');
+  t.false(check('{"a": {"b": 1}}\n', ['a', 'b'], 5), 'a flow root');
+});

@@ -11,8 +11,10 @@
 import test from 'ava';
 import { parseAllDocuments, stringify } from 'yaml';
 
-/** Versions at which sidecar-mode auto gives apps a (pinned) native sidecar: Istio ≥ 1.27 with
- * every kubelet ≥ 1.33. */
+/**
+ * Versions at which sidecar-mode auto gives apps a (pinned) native sidecar: Istio ≥ 1.27 with every
+ * kubelet ≥ 1.33.
+ */
 const NATIVE_BY_DEFAULT = ['--istio-version', '1.28', '--kube-version', '1.33'];
 import { runCli } from '../helpers/cli.ts';
 
@@ -80,8 +82,10 @@ const sharedPodTemplate = (skip?: 'v1' | 'v2') =>
     skip,
   );
 
-/** A container anchored in the first workload and aliased in the second's flow list: `containers:
- * [*c]`. */
+/**
+ * A container anchored in the first workload and aliased in the second's flow list: `containers:
+ * [*c]`.
+ */
 const sharedContainer = (skip?: 'v1' | 'v2') =>
   list(
     `    template:
@@ -98,8 +102,9 @@ const sharedContainer = (skip?: 'v1' | 'v2') =>
     skip,
   );
 
-/** The second workload's container merges the first's (`<<: *c`) and gets its name from the merge.
- * */
+/**
+ * The second workload's container merges the first's (`<<: *c`) and gets its name from the merge.
+ */
 const mergedContainer = (skip?: 'v1' | 'v2') =>
   list(
     `    template:
@@ -118,8 +123,9 @@ const mergedContainer = (skip?: 'v1' | 'v2') =>
     skip,
   );
 
-/** As mergedContainer, and the field edited (`lifecycle.preStop`) is inside a map the merge gives.
- * */
+/**
+ * As mergedContainer, and the field edited (`lifecycle.preStop`) is inside a map the merge gives.
+ */
 const mergedLifecycle = (skip?: 'v1' | 'v2') =>
   list(
     `    template:
@@ -127,7 +133,14 @@ const mergedLifecycle = (skip?: 'v1' | 'v2') =>
         labels: {app: helloworld}
       spec:
         containers:
-        - ${container('          ', '&c\n          ', '\n          lifecycle:\n            postStart:\n              exec: ' + '{command: [/bin/true]}')}`,
+        - ${container(
+          '          ',
+          '&c\n          ',
+          '\n' +
+            '          lifecycle:\n' +
+            '            postStart:\n' +
+            '              exec: {command: [/bin/true]}',
+        )}`,
     `    template:
       metadata:
         labels: {app: helloworld}
@@ -138,8 +151,10 @@ const mergedLifecycle = (skip?: 'v1' | 'v2') =>
     skip,
   );
 
-/** The whole container list anchored in the first workload and aliased in the second: `containers:
- * *cs`. */
+/**
+ * The whole container list anchored in the first workload and aliased in the second: `containers:
+ * *cs`.
+ */
 const sharedContainerList = (skip?: 'v1' | 'v2') =>
   list(
     `    template:
@@ -156,8 +171,10 @@ const sharedContainerList = (skip?: 'v1' | 'v2') =>
     skip,
   );
 
-/** The second workload's container merges a list of maps, the first one's container first: `<<:
- * [*c, {…}]`. */
+/**
+ * The second workload's container merges a list of maps, the first one's container first: `<<: [*c,
+ * {…}]`.
+ */
 const mergedList = (skip?: 'v1' | 'v2') =>
   list(
     `    template:
@@ -176,8 +193,9 @@ const mergedList = (skip?: 'v1' | 'v2') =>
     skip,
   );
 
-/** The documents of a stream as plain data, read as Kubernetes reads them (YAML 1.1, merge keys).
- * */
+/**
+ * The documents of a stream as plain data, read as Kubernetes reads them (YAML 1.1, merge keys).
+ */
 const data = (text: string) =>
   parseAllDocuments(text, { version: '1.1', merge: true }).map((doc) => doc.toJS());
 
@@ -259,12 +277,9 @@ for (const c of cases) {
   }
 }
 
-test(
-  "a pod template whose metadata is the workload's (metadata: *meta): " +
-    'the template gets its own copy',
-  (t) => {
-    // The shape test/reliability/bad-input-corpus.test.ts used to expect a refusal for.
-    const input = `apiVersion: apps/v1
+test(`a pod template whose metadata is the workload's (metadata: *meta): the template gets its own copy`, (t) => {
+  // The shape test/reliability/bad-input-corpus.test.ts used to expect a refusal for.
+  const input = `apiVersion: apps/v1
 kind: Deployment
 metadata: &meta
   name: web
@@ -279,23 +294,22 @@ spec:
         image: nginx:1.27
         ports: [{containerPort: 8080}]
 `;
-    const args = ['--sidecar-mode', 'classic', '--istio-injected-namespaces', 'shop'];
-    const run = runCli(args, input);
-    t.is(run.status, 0, run.stderr);
-    const oracle = runCli(args, writtenOut(input));
-    t.deepEqual(data(run.stdout), data(oracle.stdout));
-    const [deployment] = data(run.stdout) as Array<{
-      metadata: Record<string, unknown>;
-      spec: { template: { metadata: { name: string; annotations: Record<string, string> } } };
-    }>;
-    t.deepEqual(
-      deployment!.metadata,
-      { name: 'web', namespace: 'shop' },
-      "the workload's own metadata is unchanged",
-    );
-    t.is(deployment!.spec.template.metadata.name, 'web');
-    t.truthy(deployment!.spec.template.metadata.annotations['proxy.istio.io/config']);
-    t.regex(run.stdout, /^metadata: &meta\n {2}name: web\n {2}namespace: shop\nspec:/m);
-    t.is(runCli(args, run.stdout).stdout, run.stdout, 'a second run changes nothing');
-  },
-);
+  const args = ['--sidecar-mode', 'classic', '--istio-injected-namespaces', 'shop'];
+  const run = runCli(args, input);
+  t.is(run.status, 0, run.stderr);
+  const oracle = runCli(args, writtenOut(input));
+  t.deepEqual(data(run.stdout), data(oracle.stdout));
+  const [deployment] = data(run.stdout) as Array<{
+    metadata: Record<string, unknown>;
+    spec: { template: { metadata: { name: string; annotations: Record<string, string> } } };
+  }>;
+  t.deepEqual(
+    deployment!.metadata,
+    { name: 'web', namespace: 'shop' },
+    "the workload's own metadata is unchanged",
+  );
+  t.is(deployment!.spec.template.metadata.name, 'web');
+  t.truthy(deployment!.spec.template.metadata.annotations['proxy.istio.io/config']);
+  t.regex(run.stdout, /^metadata: &meta\n {2}name: web\n {2}namespace: shop\nspec:/m);
+  t.is(runCli(args, run.stdout).stdout, run.stdout, 'a second run changes nothing');
+});

@@ -42,44 +42,36 @@ const risky = (t: Timeline) =>
 const at = (t: Timeline, actor: string, starts: string) =>
   t.events.find((e) => e.actor === actor && e.text.startsWith(starts))?.at;
 
-test(
-  'gateway as the chart writes it: Envoy killed after ' +
-    'terminationDrainDuration, the NLB still sends',
-  (t) => {
-    const timeline = gatewayTimeline(
-      { proxy: 'istio-proxy', grace: v(30), preStop: NO_HOOK, istio: istio() },
-      NLB,
-    );
-    t.deepEqual(failing(timeline), [
-      ['refused', 5, 180],
-      ['cut', 5, 15],
-    ]);
-    t.is(at(timeline, 'istio-proxy', 'terminationDrainDuration'), 5);
-    t.is(at(timeline, 'kubelet', 'grace deadline'), 30);
-    t.is(timeline.verdict.failures, 2);
-  },
-);
+test('gateway as the chart writes it: Envoy killed after terminationDrainDuration, the NLB still sends', (t) => {
+  const timeline = gatewayTimeline(
+    { proxy: 'istio-proxy', grace: v(30), preStop: NO_HOOK, istio: istio() },
+    NLB,
+  );
+  t.deepEqual(failing(timeline), [
+    ['refused', 5, 180],
+    ['cut', 5, 15],
+  ]);
+  t.is(at(timeline, 'istio-proxy', 'terminationDrainDuration'), 5);
+  t.is(at(timeline, 'kubelet', 'grace deadline'), 30);
+  t.is(timeline.verdict.failures, 2);
+});
 
-test(
-  'gateway in env mode (the seed thread): serves through W, exits at ' +
-    'zero connections, before G',
-  (t) => {
-    const timeline = gatewayTimeline(
-      {
-        proxy: 'istio-proxy',
-        grace: v(200),
-        preStop: NO_HOOK,
-        istio: istio({ exitOnZero: true, M: 180, D: 190 }),
-      },
-      NLB,
-    );
-    t.deepEqual(failing(timeline), []);
-    t.deepEqual(risky(timeline), []);
-    t.is(at(timeline, 'istio-proxy', 'MINIMUM_DRAIN_DURATION'), 180);
-    t.is(at(timeline, 'istio-proxy', 'exits'), 190);
-    t.is(timeline.verdict.text, 'no request fails');
-  },
-);
+test('gateway in env mode (the seed thread): serves through W, exits at zero connections, before G', (t) => {
+  const timeline = gatewayTimeline(
+    {
+      proxy: 'istio-proxy',
+      grace: v(200),
+      preStop: NO_HOOK,
+      istio: istio({ exitOnZero: true, M: 180, D: 190 }),
+    },
+    NLB,
+  );
+  t.deepEqual(failing(timeline), []);
+  t.deepEqual(risky(timeline), []);
+  t.is(at(timeline, 'istio-proxy', 'MINIMUM_DRAIN_DURATION'), 180);
+  t.is(at(timeline, 'istio-proxy', 'exits'), 190);
+  t.is(timeline.verdict.text, 'no request fails');
+});
 
 test('gateway: listeners close at drainDuration while the LB still sends', (t) => {
   const timeline = gatewayTimeline(
@@ -109,18 +101,14 @@ test('gateway: exit-on-zero with a minimum drain below W may exit at a quiet mom
   t.deepEqual(failing(timeline), []);
 });
 
-test(
-  'gateway in sleep mode: SIGTERM after the sleep, then ' +
-    'terminationDrainDuration shorter than R cuts requests',
-  (t) => {
-    const timeline = gatewayTimeline(
-      { proxy: 'istio-proxy', grace: v(200), preStop: sleep(180), istio: istio() },
-      { ...NLB, maxRequestSeconds: 20 },
-    );
-    t.is(at(timeline, 'istio-proxy', 'SIGTERM'), 180);
-    t.deepEqual(failing(timeline), [['cut', 185, 200]]);
-  },
-);
+test('gateway in sleep mode: SIGTERM after the sleep, then terminationDrainDuration shorter than R cuts requests', (t) => {
+  const timeline = gatewayTimeline(
+    { proxy: 'istio-proxy', grace: v(200), preStop: sleep(180), istio: istio() },
+    { ...NLB, maxRequestSeconds: 20 },
+  );
+  t.is(at(timeline, 'istio-proxy', 'SIGTERM'), 180);
+  t.deepEqual(failing(timeline), [['cut', 185, 200]]);
+});
 
 test('a preStop as long as the grace period is cut: SIGTERM at G, SIGKILL 2 s later', (t) => {
   const timeline = gatewayTimeline(
@@ -147,27 +135,23 @@ test('a preStop sleep action longer than the grace period: the API server reject
   );
 });
 
-test(
-  'a hook of unknown length is drawn as the model assumes it (W), with ' +
-    'the risk that it is shorter',
-  (t) => {
-    const timeline = appTimeline(
-      {
-        grace: v(60),
-        containers: [
-          {
-            name: 'web',
-            preStop: { seconds: 'unknown', handler: 'httpGet', text: 'httpGet (length unknown)' },
-          },
-        ],
-      },
-      { drainWindowSeconds: 15, maxRequestSeconds: 20, sender: 'from clients' },
-    );
-    t.is(at(timeline, 'web', 'SIGTERM'), 15);
-    t.deepEqual(risky(timeline), [['refused', 0, 15]]);
-    t.deepEqual(failing(timeline), []);
-  },
-);
+test('a hook of unknown length is drawn as the model assumes it (W), with the risk that it is shorter', (t) => {
+  const timeline = appTimeline(
+    {
+      grace: v(60),
+      containers: [
+        {
+          name: 'web',
+          preStop: { seconds: 'unknown', handler: 'httpGet', text: 'httpGet (length unknown)' },
+        },
+      ],
+    },
+    { drainWindowSeconds: 15, maxRequestSeconds: 20, sender: 'from clients' },
+  );
+  t.is(at(timeline, 'web', 'SIGTERM'), 15);
+  t.deepEqual(risky(timeline), [['refused', 0, 15]]);
+  t.deepEqual(failing(timeline), []);
+});
 
 const IN_CLUSTER: Traffic = {
   drainWindowSeconds: 5,
@@ -175,43 +159,35 @@ const IN_CLUSTER: Traffic = {
   sender: 'from clients',
 };
 
-test(
-  'app with a classic Istio sidecar as written: refused until W, proxy ' +
-    'gone while the app serves',
-  (t) => {
-    const timeline = appTimeline(
-      {
-        grace: v(30),
-        containers: [{ name: 'httpbin', preStop: NO_HOOK }],
-        istio: { kind: v('classic' as const), drain: istio() },
-      },
-      IN_CLUSTER,
-    );
-    t.deepEqual(failing(timeline), [
-      ['refused', 0, 5],
-      ['proxy-gone', 5, 20],
-    ]);
-  },
-);
+test('app with a classic Istio sidecar as written: refused until W, proxy gone while the app serves', (t) => {
+  const timeline = appTimeline(
+    {
+      grace: v(30),
+      containers: [{ name: 'httpbin', preStop: NO_HOOK }],
+      istio: { kind: v('classic' as const), drain: istio() },
+    },
+    IN_CLUSTER,
+  );
+  t.deepEqual(failing(timeline), [
+    ['refused', 0, 5],
+    ['proxy-gone', 5, 20],
+  ]);
+});
 
-test(
-  'app patched for exit-on-zero: preStop S = W, the proxy stays until ' +
-    'the app has no connection',
-  (t) => {
-    const timeline = appTimeline(
-      {
-        grace: v(30),
-        containers: [{ name: 'httpbin', preStop: sleep(5) }],
-        istio: { kind: v('classic' as const), drain: istio({ exitOnZero: true, M: 5 }) },
-      },
-      IN_CLUSTER,
-    );
-    t.deepEqual(failing(timeline), []);
-    t.deepEqual(risky(timeline), []);
-    t.is(at(timeline, 'httpbin', 'SIGTERM'), 5);
-    t.is(at(timeline, 'istio-proxy', 'exits'), 25);
-  },
-);
+test('app patched for exit-on-zero: preStop S = W, the proxy stays until the app has no connection', (t) => {
+  const timeline = appTimeline(
+    {
+      grace: v(30),
+      containers: [{ name: 'httpbin', preStop: sleep(5) }],
+      istio: { kind: v('classic' as const), drain: istio({ exitOnZero: true, M: 5 }) },
+    },
+    IN_CLUSTER,
+  );
+  t.deepEqual(failing(timeline), []);
+  t.deepEqual(risky(timeline), []);
+  t.is(at(timeline, 'httpbin', 'SIGTERM'), 5);
+  t.is(at(timeline, 'istio-proxy', 'exits'), 25);
+});
 
 test('app with terminationDrainDuration = S + R: the proxy outlives the app exactly', (t) => {
   const timeline = appTimeline(
@@ -247,35 +223,31 @@ test('app with a native Istio sidecar: stopped after the app', (t) => {
   t.is(at(timeline, 'istio-proxy', 'SIGTERM once'), 25);
 });
 
-test(
-  'app behind a long drain window: a classic Envoy closes the inbound ' +
-    'listeners at drainDuration; a native one never does',
-  (t) => {
-    const classic = appTimeline(
-      {
-        grace: v(205),
-        containers: [{ name: 'web', preStop: sleep(180) }],
-        istio: { kind: v('classic' as const), drain: istio({ exitOnZero: true, M: 200 }) },
-      },
-      NLB,
-    );
-    t.deepEqual(failing(classic), [['refused', 45, 180]]);
-    // Istio's native preStop drains with skip_exit (pkg/envoy/agent.go@1.24.0 DrainNow): whatever
-    // drainDuration says.
-    const native = appTimeline(
-      {
-        grace: v(205),
-        containers: [{ name: 'web', preStop: sleep(180) }],
-        istio: { kind: v('native' as const), drain: istio() },
-      },
-      NLB,
-    );
-    t.deepEqual(failing(native), []);
-    t.false(native.events.some((e) => e.text.includes('drainDuration')));
-    t.regex(native.events.find((e) => e.actor === 'istio-proxy' && e.at === 0)!.text, /skip_exit/);
-    t.is(at(native, 'istio-proxy', 'SIGTERM'), 190); // the app's last request: W + R
-  },
-);
+test('app behind a long drain window: a classic Envoy closes the inbound listeners at drainDuration; a native one never does', (t) => {
+  const classic = appTimeline(
+    {
+      grace: v(205),
+      containers: [{ name: 'web', preStop: sleep(180) }],
+      istio: { kind: v('classic' as const), drain: istio({ exitOnZero: true, M: 200 }) },
+    },
+    NLB,
+  );
+  t.deepEqual(failing(classic), [['refused', 45, 180]]);
+  // Istio's native preStop drains with skip_exit (pkg/envoy/agent.go@1.24.0 DrainNow): whatever
+  // drainDuration says.
+  const native = appTimeline(
+    {
+      grace: v(205),
+      containers: [{ name: 'web', preStop: sleep(180) }],
+      istio: { kind: v('native' as const), drain: istio() },
+    },
+    NLB,
+  );
+  t.deepEqual(failing(native), []);
+  t.false(native.events.some((e) => e.text.includes('drainDuration')));
+  t.regex(native.events.find((e) => e.actor === 'istio-proxy' && e.at === 0)!.text, /skip_exit/);
+  t.is(at(native, 'istio-proxy', 'SIGTERM'), 190); // the app's last request: W + R
+});
 
 test('app: the grace period shorter than preStop + R ends in SIGKILL', (t) => {
   const timeline = appTimeline(
@@ -310,36 +282,32 @@ test('app with Linkerd: no wait means the proxy goes at once; the wait S + R kee
   t.deepEqual(failing(waiting), []);
 });
 
-test(
-  'load balancer deregistration delay shorter than the drain cuts ' +
-    'connections; longer, without termination, is a risk',
-  (t) => {
-    const state = {
-      proxy: 'istio-proxy',
-      grace: v(200),
-      preStop: NO_HOOK,
-      istio: istio({ exitOnZero: true, M: 180, D: 190 }),
-    };
-    t.deepEqual(
-      failing(
-        gatewayTimeline(state, {
-          ...NLB,
-          deregistration: { seconds: 120, connectionTermination: true },
-        }),
-      ),
-      [['lb-cut', 120, 190]],
-    );
-    t.deepEqual(
-      risky(
-        gatewayTimeline(state, {
-          ...NLB,
-          deregistration: { seconds: 300, connectionTermination: false },
-        }),
-      ),
-      [['lb-stale', 190, 300]],
-    );
-  },
-);
+test('load balancer deregistration delay shorter than the drain cuts connections; longer, without termination, is a risk', (t) => {
+  const state = {
+    proxy: 'istio-proxy',
+    grace: v(200),
+    preStop: NO_HOOK,
+    istio: istio({ exitOnZero: true, M: 180, D: 190 }),
+  };
+  t.deepEqual(
+    failing(
+      gatewayTimeline(state, {
+        ...NLB,
+        deregistration: { seconds: 120, connectionTermination: true },
+      }),
+    ),
+    [['lb-cut', 120, 190]],
+  );
+  t.deepEqual(
+    risky(
+      gatewayTimeline(state, {
+        ...NLB,
+        deregistration: { seconds: 300, connectionTermination: false },
+      }),
+    ),
+    [['lb-stale', 190, 300]],
+  );
+});
 
 test('Job: a classic sidecar never stops; native or a quit call lets the pod complete', (t) => {
   const proxy = (kind: 'native' | 'classic') => [
@@ -375,57 +343,49 @@ test('Job: a classic sidecar never stops; native or a quit call lets the pod com
   );
 });
 
-test(
-  'Job on Istio: quitquitquit exits at once from 1.26; before, the pod ' +
-    'completes after the drain (istio/istio#55424)',
-  (t) => {
-    const quit = ['http://127.0.0.1:15020/quitquitquit'];
-    const drain = { exitOnZero: false, minimumDrainSeconds: 5, terminationDrainSeconds: 5 };
-    const job = (version: string, d = drain) =>
-      jobTimeline({
-        proxies: [
-          {
-            mesh: 'istio',
-            name: 'istio-proxy',
-            kind: v('classic' as const),
-            quitExit: istioQuitExit(version, d),
-          },
-        ],
-        containers: [{ name: 'migrate', quitUrls: quit, httpClient: v('curl' as const) }],
-      });
-    t.is(at(job('1.26'), 'pod', 'completes'), 0);
-    t.is(at(job('1.25'), 'pod', 'completes'), 5);
-    t.regex(
-      job('1.25').events.find((e) => e.actor === 'istio-proxy' && e.at === 0)!.text,
-      /terminationDrainDuration \(5 s\)/,
-    );
-    t.is(
-      at(job('1.21', { ...drain, exitOnZero: true, minimumDrainSeconds: 30 }), 'pod', 'completes'),
-      30,
-    );
-    t.deepEqual(failing(job('1.25')), []);
-  },
-);
+test('Job on Istio: quitquitquit exits at once from 1.26; before, the pod completes after the drain (istio/istio#55424)', (t) => {
+  const quit = ['http://127.0.0.1:15020/quitquitquit'];
+  const drain = { exitOnZero: false, minimumDrainSeconds: 5, terminationDrainSeconds: 5 };
+  const job = (version: string, d = drain) =>
+    jobTimeline({
+      proxies: [
+        {
+          mesh: 'istio',
+          name: 'istio-proxy',
+          kind: v('classic' as const),
+          quitExit: istioQuitExit(version, d),
+        },
+      ],
+      containers: [{ name: 'migrate', quitUrls: quit, httpClient: v('curl' as const) }],
+    });
+  t.is(at(job('1.26'), 'pod', 'completes'), 0);
+  t.is(at(job('1.25'), 'pod', 'completes'), 5);
+  t.regex(
+    job('1.25').events.find((e) => e.actor === 'istio-proxy' && e.at === 0)!.text,
+    /terminationDrainDuration \(5 s\)/,
+  );
+  t.is(
+    at(job('1.21', { ...drain, exitOnZero: true, minimumDrainSeconds: 30 }), 'pod', 'completes'),
+    30,
+  );
+  t.deepEqual(failing(job('1.25')), []);
+});
 
-test(
-  'Job wrapper: with neither curl nor wget the proxy is never asked; an ' +
-    'unknown image is a risk, not a plain ✓',
-  (t) => {
-    const proxies = [{ mesh: 'istio' as const, name: 'istio-proxy', kind: v('classic' as const) }];
-    const job = (client: 'curl' | 'none' | 'unknown') =>
-      jobTimeline({
-        proxies,
-        containers: [
-          {
-            name: 'migrate',
-            quitUrls: ['http://127.0.0.1:15020/quitquitquit'],
-            httpClient: v(client),
-          },
-        ],
-      });
-    t.deepEqual([failing(job('curl')), risky(job('curl'))], [[], []]);
-    t.deepEqual(failing(job('none')), [['never-completes', 0, null]]);
-    t.deepEqual(risky(job('unknown')), [['needs-http-client', 0, null]]);
-    t.not(job('unknown').verdict.text, 'the Job completes');
-  },
-);
+test('Job wrapper: with neither curl nor wget the proxy is never asked; an unknown image is a risk, not a plain ✓', (t) => {
+  const proxies = [{ mesh: 'istio' as const, name: 'istio-proxy', kind: v('classic' as const) }];
+  const job = (client: 'curl' | 'none' | 'unknown') =>
+    jobTimeline({
+      proxies,
+      containers: [
+        {
+          name: 'migrate',
+          quitUrls: ['http://127.0.0.1:15020/quitquitquit'],
+          httpClient: v(client),
+        },
+      ],
+    });
+  t.deepEqual([failing(job('curl')), risky(job('curl'))], [[], []]);
+  t.deepEqual(failing(job('none')), [['never-completes', 0, null]]);
+  t.deepEqual(risky(job('unknown')), [['needs-http-client', 0, null]]);
+  t.not(job('unknown').verdict.text, 'the Job completes');
+});

@@ -1,5 +1,6 @@
-/** Runs the bundled CLI as users do: a child process with stdin, stdout, stderr and an exit code.
- * */
+/**
+ * Runs the bundled CLI as users do: a child process with stdin, stdout, stderr and an exit code.
+ */
 import { spawnSync } from 'node:child_process';
 import { cliPath } from './fixtures.ts';
 import { HANG_GUARD_MS } from './hangGuard.ts';

@@ -29,8 +29,10 @@ export function cliPath(): string {
   return join(ROOT, 'dist', 'cli.js');
 }
 
-/** Returns the first object of `kind` (and `name`, when given) in a corpus fixture, parsed as
- * Kubernetes reads it. */
+/**
+ * Returns the first object of `kind` (and `name`, when given) in a corpus fixture, parsed as
+ * Kubernetes reads it.
+ */
 export function corpusObject(file: string, kind: string, name?: string): Record<string, unknown> {
   const object = parseAllDocuments(corpus(file), { version: '1.1' })
     .map((doc) => doc.toJS() as { kind?: string; metadata?: { name?: string } } | null)

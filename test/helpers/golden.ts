@@ -89,9 +89,8 @@ export function expectedOutput(goldenCase: GoldenCase, actual: string): string {
   const output = applyGoldenDiff(goldenCase.input, readFileSync(path, 'utf8'));
   if (output === undefined)
     throw new Error(
-      `${relative(ROOT, path)} does not apply to ${goldenCase.inputName}: ` +
-        `the input changed; run npm run golden:update:stream and review the ` +
-        `diff`,
+      `${relative(ROOT, path)} does not apply to ${goldenCase.inputName}: the input changed; ` +
+        `run npm run golden:update:stream and review the diff`,
     );
   return output;
 }
@@ -101,8 +100,10 @@ export function reportOf(result: TransformResult): string {
   return textReport(result.changes, result.findings, result.config);
 }
 
-/** Validates every document the run changed against the Kubernetes schemas; returns how many were
- * checked. */
+/**
+ * Validates every document the run changed against the Kubernetes schemas; returns how many were
+ * checked.
+ */
 export function validateChangedDocuments(result: TransformResult): number {
   // The object mutators' kinds (an EnvoyProxy…) are read as the run read them.
   const before = readStream(result.input, {

@@ -47,9 +47,17 @@ test('a golden diff does not apply to an input that changed', (t) => {
 
 test('a hunk header names the resource its first change is in, also inside a List', (t) => {
   const input =
-    'kind: Service\nmetadata:\n  name: web\n---\nkind: List\nitems:\n- ' +
-    'kind: Deployment\n  metadata:\n    name: app\n  spec:\n    replicas: ' +
-    '1\n';
+    'kind: Service\n' +
+    'metadata:\n' +
+    '  name: web\n' +
+    '---\n' +
+    'kind: List\n' +
+    'items:\n' +
+    '- kind: Deployment\n' +
+    '  metadata:\n' +
+    '    name: app\n' +
+    '  spec:\n' +
+    '    replicas: 1\n';
   const diff = goldenDiff(
     'input.yaml',
     input,

@@ -62,8 +62,9 @@ export function applyGoldenDiff(input: string, diffText: string): string | undef
   return result === false ? undefined : result;
 }
 
-/** Returns whether each hunk's context and removed lines are the input's lines from its `-start`.
- * */
+/**
+ * Returns whether each hunk's context and removed lines are the input's lines from its `-start`.
+ */
 function atStatedLines(input: string, patch: StructuredPatch): boolean {
   const lines = input.split('\n');
   return patch.hunks.every((hunk) => {
@@ -97,8 +98,9 @@ function hunkLabels(input: string, patch: StructuredPatch): Array<string | undef
   });
 }
 
-/** Returns `Kind/name` of the object at `offset`, looking into the items of a List or ResourceList.
- * */
+/**
+ * Returns `Kind/name` of the object at `offset`, looking into the items of a List or ResourceList.
+ */
 function resourceAt(node: Node, offset: number): string | undefined {
   if (!isMap(node)) return undefined;
   const kind = node.get('kind');

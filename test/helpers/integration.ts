@@ -26,8 +26,10 @@ export { HANG_GUARD_MS };
 
 export { cliPath, ROOT };
 
-/** The demo chart: an Istio gateway behind an AWS NLB (IP targets), a post-install hook Job, a
- * ConfigMap. */
+/**
+ * The demo chart: an Istio gateway behind an AWS NLB (IP targets), a post-install hook Job, a
+ * ConfigMap.
+ */
 export const DEMO_CHART = fixturePath('charts', 'graceful-demo');
 
 /** What one process printed and returned. */
@@ -91,8 +93,11 @@ export async function runOk(
   const result = await run(file, args, options);
   if (result.status !== 0)
     t.fail(
-      `${result.command} exited ${result.status}\n--- stderr ---\n${result.stderr}` +
-        `\n--- stdout ---\n${result.stdout.slice(0, 4000)}`,
+      `${result.command} exited ${result.status}\n` +
+        `--- stderr ---\n` +
+        `${result.stderr}\n` +
+        `--- stdout ---\n` +
+        `${result.stdout.slice(0, 4000)}`,
     );
   return result.stdout;
 }
@@ -191,13 +196,16 @@ export function doc(t: ExecutionContext, docs: readonly Doc[], kind: string, nam
   const found = docs.filter((d) => d.kind === kind && d.name === name);
   if (found.length !== 1)
     t.fail(
-      `expected one ${kind} ${name}, found ${found.length} among ${docs.map((d) => `${d.kind}/${d.name}`).join(', ')}`,
+      `expected one ${kind} ${name}, found ${found.length} ` +
+        `among ${docs.map((d) => `${d.kind}/${d.name}`).join(', ')}`,
     );
   return found[0]!;
 }
 
-/** Returns `object` without Helm 4's bookkeeping annotation (and an `annotations` map it leaves
- * empty). */
+/**
+ * Returns `object` without Helm 4's bookkeeping annotation (and an `annotations` map it leaves
+ * empty).
+ */
 export function withoutHelmFilename(object: KubeObject): KubeObject {
   const copy = structuredClone(object);
   const annotations = copy.metadata?.annotations;
@@ -268,8 +276,10 @@ export function assertJobNative(t: ExecutionContext, object: KubeObject, where: 
   );
 }
 
-/** The job-sidecar-quit change in wrap mode (Kubernetes 1.28): the command runs under the quit
- * wrapper. */
+/**
+ * The job-sidecar-quit change in wrap mode (Kubernetes 1.28): the command runs under the quit
+ * wrapper.
+ */
 export function assertJobWrapped(t: ExecutionContext, object: KubeObject, where: string): void {
   const migrate = object.spec?.template?.spec?.containers?.find((c) => c.name === 'migrate');
   t.true(

@@ -21,8 +21,10 @@ function integerFromEnv(name: string, fallback: number): number {
   return value;
 }
 
-/** Returns fast-check parameters: `defaultRuns` unless KUBE_GRACEFUL_PROPERTY_RUNS says more, seed
- * and path from the environment. */
+/**
+ * Returns fast-check parameters: `defaultRuns` unless KUBE_GRACEFUL_PROPERTY_RUNS says more, seed
+ * and path from the environment.
+ */
 export function propertyParameters<T>(defaultRuns: number): Parameters<T> {
   const seed = process.env['KUBE_GRACEFUL_PROPERTY_SEED'];
   const path = process.env['KUBE_GRACEFUL_PROPERTY_PATH'];
@@ -49,8 +51,10 @@ export function fuzzBudget(
   return { rounds: integerFromEnv('KUBE_GRACEFUL_FUZZ_ROUNDS', defaultRounds) };
 }
 
-/** Returns the fuzzer's first seed: fixed from the environment, else random (and printed by the
- * test). */
+/**
+ * Returns the fuzzer's first seed: fixed from the environment, else random (and printed by the
+ * test).
+ */
 export function fuzzSeed(): number {
   return integerFromEnv('KUBE_GRACEFUL_FUZZ_SEED', Math.floor(Math.random() * 0x7fffffff));
 }

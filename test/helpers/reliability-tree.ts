@@ -15,8 +15,9 @@ import { parseOptions } from '../../fn/yaml/options.ts';
 /** A path of map keys and list indexes into plain data. */
 export type ConcretePath = ReadonlyArray<string | number>;
 
-/** Returns the paths of every leaf where `a` and `b` differ (a missing side counts as different).
- * */
+/**
+ * Returns the paths of every leaf where `a` and `b` differ (a missing side counts as different).
+ */
 export function leafDiffs(
   a: unknown,
   b: unknown,
@@ -88,8 +89,10 @@ export function isUnder(path: ConcretePath, prefix: ConcretePath): boolean {
   return prefix.length <= path.length && prefix.every((segment, i) => segment === path[i]);
 }
 
-/** Returns the data of a document's text as the engine reads it (YAML 1.1, no timestamps, ints as
- * numbers). */
+/**
+ * Returns the data of a document's text as the engine reads it (YAML 1.1, no timestamps, ints as
+ * numbers).
+ */
 export function readData(text: string): unknown {
   const doc = parseDocument(text, parseOptions());
   if (doc.errors.length > 0) throw new Error(`does not parse: ${doc.errors[0]!.message}`);
@@ -123,8 +126,10 @@ export function identity(data: unknown): string {
   );
 }
 
-/** Returns where the record's object sits in its document: `[]`, or `['items', i]` for a `kind:
- * List` item. */
+/**
+ * Returns where the record's object sits in its document: `[]`, or `['items', i]` for a `kind:
+ * List` item.
+ */
 export function objectBase(documentData: unknown, record: ChangeRecord): ConcretePath | undefined {
   if (!isRecord(documentData)) return undefined;
   if (documentData['kind'] !== 'List' || !Array.isArray(documentData['items'])) return [];
@@ -147,8 +152,9 @@ export function valueAt(root: unknown, path: ConcretePath): unknown {
   return node;
 }
 
-/** Returns a copy of `value` without null map entries (the API server reads `key: null` as absent).
- * */
+/**
+ * Returns a copy of `value` without null map entries (the API server reads `key: null` as absent).
+ */
 export function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);
   if (isRecord(value))
@@ -158,4 +164,9 @@ export function withoutNulls(value: unknown): unknown {
         .map(([k, v]) => [k, withoutNulls(v)]),
     );
   return value;
+}
+
+/** A value a YAML 1.1 reader got back, as a failure message shows it (a timestamp as its date). */
+export function shownReading(read: unknown): string {
+  return read instanceof Date ? `the date ${read.toISOString()}` : JSON.stringify(read);
 }

@@ -8,12 +8,18 @@ import { parse } from 'yaml';
 
 const require = createRequire(import.meta.url);
 
-/** The EnvoyProxy CRD's spec.shutdown schema at v1.9.0 (test/fixtures/gateways/envoy-gateway/README.md says where it is from). */
+/**
+ * The EnvoyProxy CRD's spec.shutdown schema at v1.9.0
+ * (test/fixtures/gateways/envoy-gateway/README.md says where it is from).
+ */
 interface ShutdownSchema {
   readonly properties: Record<string, { readonly type: string; readonly pattern?: string }>;
 }
 
-/** Throws when an EnvoyProxy's spec.shutdown has a field the v1.9.0 CRD does not know or would refuse; other fields are not checked. */
+/**
+ * Throws when an EnvoyProxy's spec.shutdown has a field the v1.9.0 CRD does not know or would
+ * refuse; other fields are not checked.
+ */
 function validateEnvoyProxyShutdown(object: {
   spec?: { shutdown?: Record<string, unknown> };
 }): void {
@@ -38,7 +44,10 @@ function validateEnvoyProxyShutdown(object: {
   }
 }
 
-/** Throws an Error naming the field when `object` is not a valid object of its kind; unknown kinds are skipped and return false. */
+/**
+ * Throws an Error naming the field when `object` is not a valid object of its kind; unknown kinds
+ * are skipped and return false.
+ */
 export function validateKubernetesObject(object: { apiVersion?: string; kind?: string }): boolean {
   const { apiVersion = '', kind = '' } = object;
   if (kind === 'EnvoyProxy' && apiVersion.startsWith('gateway.envoyproxy.io/')) {

@@ -1,5 +1,7 @@
-/** A mutator for engine tests: sets fields of every kind of shape, so edits can be checked on any
- * input. */
+/**
+ * A mutator for engine tests: sets fields of every kind of shape, so edits can be checked on any
+ * input.
+ */
 import { defineMutator } from '../../fn/mutators/types.ts';
 import type { RegisteredMutator, ProposedChange } from '../../fn/mutators/types.ts';
 

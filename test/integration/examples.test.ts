@@ -43,17 +43,14 @@ for (const name of scripts) {
   });
 }
 
-test(
-  'examples/manifests/graceful-demo.yaml is `helm template demo` of the ' + 'demo chart',
-  async (t) => {
-    const rendered = await runOk(t, helm3Path(), ['template', 'demo', DEMO_CHART], {
-      env: helmEnv(tempDir('examples-helm')),
-    });
-    t.is(
-      readFileSync(join(examples, 'manifests', 'graceful-demo.yaml'), 'utf8'),
-      rendered,
-      'regenerate it: npm run golden:update:examples (helm template demo ' +
-        'test/fixtures/charts/graceful-demo with the pinned Helm 3)',
-    );
-  },
-);
+test('examples/manifests/graceful-demo.yaml is `helm template demo` of the demo chart', async (t) => {
+  const rendered = await runOk(t, helm3Path(), ['template', 'demo', DEMO_CHART], {
+    env: helmEnv(tempDir('examples-helm')),
+  });
+  t.is(
+    readFileSync(join(examples, 'manifests', 'graceful-demo.yaml'), 'utf8'),
+    rendered,
+    'regenerate it: npm run golden:update:examples (helm template demo ' +
+      'test/fixtures/charts/graceful-demo with the pinned Helm 3)',
+  );
+});

@@ -29,8 +29,9 @@ const examples = join(ROOT, 'examples');
 const GATEWAY_CHART = 'istio-gateway-1.30.3-nlb.yaml';
 const GATEWAY = 'istio-public-ingressgateway';
 
-/** A `docker` → podman shim of its own per test (tests run concurrently; each reads its own calls).
- * */
+/**
+ * A `docker` → podman shim of its own per test (tests run concurrently; each reads its own calls).
+ */
 function dockerEnv() {
   const docker = podmanShim(tempDir('docker'), 'docker');
   return { docker, env: withPath(process.env, docker.dir) };
@@ -73,95 +74,79 @@ function kustomizations(
   return { plain: join(dir, 'plain'), graceful: join(dir, 'graceful'), config };
 }
 
-test(
-  'kubectl kustomize --enable-alpha-plugins runs the image with docker ' +
-    'run --network none --user nobody and patches the gateway chart',
-  async (t) => {
-    const image = await builtImage();
-    const { docker, env } = dockerEnv();
-    const k = kustomizations(
-      image,
-      'kubernetesVersion: "1.31"\nloadBalancer: {provider: aws-nlb-ip}',
-    );
-    const [before, after] = await Promise.all([
-      runOk(t, kubectl, ['kustomize', k.plain], { env }),
-      runOk(t, kubectl, ['kustomize', '--enable-alpha-plugins', k.graceful], { env }),
-    ]);
-    const runs = docker.calls().filter((call) => call[0] === 'run');
-    t.is(runs.length, 1, JSON.stringify(docker.calls()));
-    const call = runs[0]!;
-    t.deepEqual(call.slice(0, 3), ['run', '--rm', '-i']);
-    t.is(optionValue(call, '--network'), 'none', 'no network');
-    t.is(optionValue(call, '--user'), 'nobody', 'not root');
-    t.is(optionValue(call, '--security-opt'), 'no-new-privileges');
-    t.false(
-      call.some((arg) => arg === '-v' || arg === '--mount' || arg.startsWith('--mount=')),
-      'no mounts',
-    );
-    t.is(call.at(-1), image, 'the image is the last argument: the entrypoint gets no arguments');
+test('kubectl kustomize --enable-alpha-plugins runs the image with docker run --network none --user nobody and patches the gateway chart', async (t) => {
+  const image = await builtImage();
+  const { docker, env } = dockerEnv();
+  const k = kustomizations(
+    image,
+    'kubernetesVersion: "1.31"\nloadBalancer: {provider: aws-nlb-ip}',
+  );
+  const [before, after] = await Promise.all([
+    runOk(t, kubectl, ['kustomize', k.plain], { env }),
+    runOk(t, kubectl, ['kustomize', '--enable-alpha-plugins', k.graceful], { env }),
+  ]);
+  const runs = docker.calls().filter((call) => call[0] === 'run');
+  t.is(runs.length, 1, JSON.stringify(docker.calls()));
+  const call = runs[0]!;
+  t.deepEqual(call.slice(0, 3), ['run', '--rm', '-i']);
+  t.is(optionValue(call, '--network'), 'none', 'no network');
+  t.is(optionValue(call, '--user'), 'nobody', 'not root');
+  t.is(optionValue(call, '--security-opt'), 'no-new-privileges');
+  t.false(
+    call.some((arg) => arg === '-v' || arg === '--mount' || arg.startsWith('--mount=')),
+    'no mounts',
+  );
+  t.is(call.at(-1), image, 'the image is the last argument: the entrypoint gets no arguments');
 
-    const b = splitDocs(before);
-    const a = splitDocs(after);
-    t.deepEqual(
-      a.map((d) => `${d.kind}/${d.name}`),
-      b.map((d) => `${d.kind}/${d.name}`),
-    );
-    assertGatewayPatched(
-      t,
-      doc(t, a, 'Deployment', GATEWAY).object,
-      'kustomize container function',
-    );
-    for (const d of b.filter((d) => d.kind !== 'Deployment'))
-      t.is(doc(t, a, d.kind, d.name).text, d.text, `${d.kind} ${d.name} unchanged`);
-    t.false(
-      after.includes('config.kubernetes.io/') || after.includes('config.k8s.io/id'),
-      'kustomize removed its bookkeeping annotations (we kept them for it)',
-    );
+  const b = splitDocs(before);
+  const a = splitDocs(after);
+  t.deepEqual(
+    a.map((d) => `${d.kind}/${d.name}`),
+    b.map((d) => `${d.kind}/${d.name}`),
+  );
+  assertGatewayPatched(t, doc(t, a, 'Deployment', GATEWAY).object, 'kustomize container function');
+  for (const d of b.filter((d) => d.kind !== 'Deployment'))
+    t.is(doc(t, a, d.kind, d.name).text, d.text, `${d.kind} ${d.name} unchanged`);
+  t.false(
+    after.includes('config.kubernetes.io/') || after.includes('config.k8s.io/id'),
+    'kustomize removed its bookkeeping annotations (we kept them for it)',
+  );
 
-    // The functionConfig reached the container: the same Deployment as kube-graceful --config on the
-    // host.
-    const direct = await runCliAsync(['--config', k.config], before);
-    t.is(direct.status, 0, direct.stderr);
-    t.deepEqual(
-      doc(t, a, 'Deployment', GATEWAY).object,
-      doc(t, splitDocs(direct.stdout), 'Deployment', GATEWAY).object,
-      'container = kube-graceful --config graceful.yaml',
-    );
-  },
-);
+  // The functionConfig reached the container: the same Deployment as kube-graceful --config on the
+  // host.
+  const direct = await runCliAsync(['--config', k.config], before);
+  t.is(direct.status, 0, direct.stderr);
+  t.deepEqual(
+    doc(t, a, 'Deployment', GATEWAY).object,
+    doc(t, splitDocs(direct.stdout), 'Deployment', GATEWAY).object,
+    'container = kube-graceful --config graceful.yaml',
+  );
+});
 
-test(
-  'a bad config: kubectl kustomize fails with our message from the ' +
-    'container and prints nothing',
-  async (t) => {
-    const image = await builtImage();
-    const { docker, env } = dockerEnv();
-    const k = kustomizations(image, 'loadBalancer: {provider: nope}');
-    const result = await run(kubectl, ['kustomize', '--enable-alpha-plugins', k.graceful], { env });
-    t.is(docker.calls().filter((call) => call[0] === 'run').length, 1, 'the container ran');
-    t.not(result.status, 0);
-    t.is(result.stdout, '');
-    t.regex(
-      result.stderr,
-      /E_CONFIG: functionConfig: invalid config:\n\s+spec\.loadBalancer\.provider: got "nope"/,
-    );
-    t.regex(result.stderr, /couldn't execute function: exit status 2/);
-  },
-);
+test('a bad config: kubectl kustomize fails with our message from the container and prints nothing', async (t) => {
+  const image = await builtImage();
+  const { docker, env } = dockerEnv();
+  const k = kustomizations(image, 'loadBalancer: {provider: nope}');
+  const result = await run(kubectl, ['kustomize', '--enable-alpha-plugins', k.graceful], { env });
+  t.is(docker.calls().filter((call) => call[0] === 'run').length, 1, 'the container ran');
+  t.not(result.status, 0);
+  t.is(result.stdout, '');
+  t.regex(
+    result.stderr,
+    /E_CONFIG: functionConfig: invalid config:\n\s+spec\.loadBalancer\.provider: got "nope"/,
+  );
+  t.regex(result.stderr, /couldn't execute function: exit status 2/);
+});
 
-test(
-  'kubectl kustomize silently skips the exec form: exit 0 and nothing ' +
-    'changed (use the container form or standalone kustomize)',
-  async (t) => {
-    const { docker, env } = dockerEnv();
-    const [before, skipped] = await Promise.all([
-      runOk(t, kubectl, ['kustomize', join(examples, 'manifests')], { env }),
-      run(kubectl, ['kustomize', '--enable-alpha-plugins', join(examples, 'kustomize-exec')], {
-        env,
-      }),
-    ]);
-    t.is(skipped.status, 0, skipped.stderr);
-    t.is(skipped.stdout, before, 'the transformer did not run, and kubectl said nothing');
-    t.deepEqual(docker.calls(), [], 'and no container either');
-  },
-);
+test('kubectl kustomize silently skips the exec form: exit 0 and nothing changed (use the container form or standalone kustomize)', async (t) => {
+  const { docker, env } = dockerEnv();
+  const [before, skipped] = await Promise.all([
+    runOk(t, kubectl, ['kustomize', join(examples, 'manifests')], { env }),
+    run(kubectl, ['kustomize', '--enable-alpha-plugins', join(examples, 'kustomize-exec')], {
+      env,
+    }),
+  ]);
+  t.is(skipped.status, 0, skipped.stderr);
+  t.is(skipped.stdout, before, 'the transformer did not run, and kubectl said nothing');
+  t.deepEqual(docker.calls(), [], 'and no container either');
+});

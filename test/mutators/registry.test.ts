@@ -57,26 +57,20 @@ for (const mutator of MUTATORS) {
     t.deepEqual([...new Set(missing)], [], `add these to the findingCodes of ${mutator.id}`);
   });
 
-  test(
-    `${mutator.id}: a golden case shows it changing a real input, and ` +
-      `every code it emits there is declared`,
-    (t) => {
-      const changed = runs.filter((run) =>
-        run.result.changes.some((c) => c.mutator === mutator.id),
-      );
-      t.true(
-        changed.length > 0,
-        `add a golden case under test/golden/ where ${mutator.id} changes something`,
-      );
-      const emitted = new Set(
-        runs.flatMap((run) =>
-          run.result.findings.filter((f) => f.mutator === mutator.id).map((f) => f.code),
-        ),
-      );
-      t.deepEqual(
-        [...emitted].filter((code) => !mutator.findingCodes.includes(code)),
-        [],
-      );
-    },
-  );
+  test(`${mutator.id}: a golden case shows it changing a real input, and every code it emits there is declared`, (t) => {
+    const changed = runs.filter((run) => run.result.changes.some((c) => c.mutator === mutator.id));
+    t.true(
+      changed.length > 0,
+      `add a golden case under test/golden/ where ${mutator.id} changes something`,
+    );
+    const emitted = new Set(
+      runs.flatMap((run) =>
+        run.result.findings.filter((f) => f.mutator === mutator.id).map((f) => f.code),
+      ),
+    );
+    t.deepEqual(
+      [...emitted].filter((code) => !mutator.findingCodes.includes(code)),
+      [],
+    );
+  });
 }

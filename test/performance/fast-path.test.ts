@@ -48,7 +48,10 @@ function outcome(input: string, options: TransformOptions): unknown {
   };
 }
 
-/** Configs the corpus runs under: defaults, flags that switch every mutator's modes, and a typed config with an extra kind. */
+/**
+ * Configs the corpus runs under: defaults, flags that switch every mutator's modes, and a typed
+ * config with an extra kind.
+ */
 const CONFIGS: Record<string, TransformOptions> = {
   defaults: {},
   flags: {
@@ -127,19 +130,84 @@ for (const name of corpusNames()) {
   });
 }
 
-/** Streams where a byte view and the text could part: multi-byte characters around everything the split and pre-scan read. */
+/**
+ * Streams where a byte view and the text could part: multi-byte characters around everything the
+ * split and pre-scan read.
+ */
 const UNICODE_STREAMS: Record<string, string> = {
   'non-ASCII in a passed-through document and in an edited one': [
-    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: grüße\ndata:\n  quote: “exported_” — ✓ 🚀\n',
-    '---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: café\n  annotations:\n    note: naïve ☃\nspec:\n  template:\n    metadata:\n      annotations:\n        sidecar.istio.io/inject: "true"\n    spec:\n      containers:\n        - name: app\n          image: app:1 # ünïcödé comment\n          ports:\n            - containerPort: 8080\n',
-    '---\n# Source: chart/templates/svc.yaml — ✓\napiVersion: v1\nkind: Service\nmetadata:\n  name: café\nspec:\n  selector:\n    app: café\n  ports:\n    - port: 80\n',
+    'apiVersion: v1\n' +
+      'kind: ConfigMap\n' +
+      'metadata:\n' +
+      '  name: grüße\n' +
+      'data:\n' +
+      '  quote: “exported_” — ✓ 🚀\n',
+    '---\n' +
+      'apiVersion: apps/v1\n' +
+      'kind: Deployment\n' +
+      'metadata:\n' +
+      '  name: café\n' +
+      '  annotations:\n' +
+      '    note: naïve ☃\n' +
+      'spec:\n' +
+      '  template:\n' +
+      '    metadata:\n' +
+      '      annotations:\n' +
+      '        sidecar.istio.io/inject: "true"\n' +
+      '    spec:\n' +
+      '      containers:\n' +
+      '        - name: app\n' +
+      '          image: app:1 # ünïcödé comment\n' +
+      '          ports:\n' +
+      '            - containerPort: 8080\n',
+    '---\n' +
+      '# Source: chart/templates/svc.yaml — ✓\n' +
+      'apiVersion: v1\n' +
+      'kind: Service\n' +
+      'metadata:\n' +
+      '  name: café\n' +
+      'spec:\n' +
+      '  selector:\n' +
+      '    app: café\n' +
+      '  ports:\n' +
+      '    - port: 80\n',
   ].join(''),
   'a byte-order mark':
-    '\uFEFFapiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: ä\nspec:\n  template:\n    spec:\n      containers:\n        - name: main\n          image: x\n',
+    '\uFEFFapiVersion: v1\n' +
+    'kind: ConfigMap\n' +
+    'metadata:\n' +
+    '  name: a\n' +
+    '---\n' +
+    'apiVersion: batch/v1\n' +
+    'kind: Job\n' +
+    'metadata:\n' +
+    '  name: ä\n' +
+    'spec:\n' +
+    '  template:\n' +
+    '    spec:\n' +
+    '      containers:\n' +
+    '        - name: main\n' +
+    '          image: x\n',
   'CRLF and a character whose bytes hold 0x85 and 0xA0':
-    'apiVersion: v1\r\nkind: ConfigMap\r\nmetadata:\r\n  name: a\r\ndata:\r\n  x: "\u0145\u00A0\u2028"\r\n---\r\napiVersion: v1\r\nkind: Service\r\nmetadata:\r\n  name: \u0160\r\n',
+    'apiVersion: v1\r\n' +
+    'kind: ConfigMap\r\n' +
+    'metadata:\r\n' +
+    '  name: a\r\n' +
+    'data:\r\n' +
+    '  x: "\u0145\u00A0\u2028"\r\n' +
+    '---\r\n' +
+    'apiVersion: v1\r\n' +
+    'kind: Service\r\n' +
+    'metadata:\r\n' +
+    '  name: \u0160\r\n',
   'a ResourceList':
-    'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: ü\n',
+    'apiVersion: config.kubernetes.io/v1\n' +
+    'kind: ResourceList\n' +
+    'items:\n' +
+    '  - apiVersion: v1\n' +
+    '    kind: ConfigMap\n' +
+    '    metadata:\n' +
+    '      name: ü\n',
 };
 
 for (const [name, input] of Object.entries(UNICODE_STREAMS)) {
@@ -189,7 +257,8 @@ test('every corpus document: a kind named by the pre-scan is the top-level kind 
       if (kind === undefined) {
         t.true(
           isCommentOnly(segment.text),
-          `${name} document ${segment.index + 1}: only comment-only documents are left to the parser`,
+          `${name} document ${segment.index + 1}: ` +
+            'only comment-only documents are left to the parser',
         );
         continue;
       }
@@ -245,7 +314,11 @@ const KNOWN: Array<[string, string, string | undefined]> = [
   ],
   [
     'a nested kind before the top-level one',
-    'apiVersion: rbac.authorization.k8s.io/v1\nroleRef:\n  kind: ClusterRole\n  name: x\nkind: ClusterRoleBinding\n',
+    'apiVersion: rbac.authorization.k8s.io/v1\n' +
+      'roleRef:\n' +
+      '  kind: ClusterRole\n' +
+      '  name: x\n' +
+      'kind: ClusterRoleBinding\n',
     'ClusterRoleBinding',
   ],
   ['a nested kind only', 'apiVersion: v1\nmetadata:\n  kind: Deployment\n', undefined],
@@ -349,7 +422,8 @@ test('pre-scan on generated documents: a named kind is the kind of every documen
           const kind = prescanKind(segment.text);
           if (kind === undefined) continue;
           const doc = parseDocument(segment.text, parseOptions());
-          if (doc.errors.length > 0) continue; // invalid YAML: parsed only with --all-documents, as documented
+          // Invalid YAML: parsed only with --all-documents, as documented.
+          if (doc.errors.length > 0) continue;
           const data = doc.toJS() as { kind?: unknown } | null;
           if (data?.kind !== kind) return false;
         }
@@ -365,7 +439,10 @@ test('pre-scan on generated documents: a named kind is the kind of every documen
 // The split, against the plain line-by-line reading it replaced
 // ---------------------------------------------------------------------------------------------
 
-/** The reference split: one regex per line, as simple as it gets (the implementation before issue #9). */
+/**
+ * The reference split: one regex per line, as simple as it gets (the implementation before
+ * issue #9).
+ */
 function referenceSplit(stream: string): {
   bom: string;
   segments: Array<{ index: number; text: string; offset: number; line: number }>;

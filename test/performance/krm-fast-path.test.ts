@@ -61,8 +61,11 @@ for (const [name, make] of lists) {
     for (const extra of [
       '',
       'results:\n- message: earlier\n  tags: {a: y}\n',
-      'functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: ' +
-        '{name: function-input}\n  data: {max-request: "12"}\n',
+      'functionConfig:\n' +
+        '  apiVersion: v1\n' +
+        '  kind: ConfigMap\n' +
+        '  metadata: {name: function-input}\n' +
+        '  data: {max-request: "12"}\n',
     ]) {
       const list = input + extra;
       const quick = transform(list);
@@ -102,8 +105,11 @@ test('lists the layout is not sure of are parsed whole', (t) => {
   for (const list of [
     '{"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList", "items": []}',
     'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n-\n  kind: Pod\n',
-    'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n  - ' +
-      'kind: Pod\n - kind: Pod\n',
+    'apiVersion: config.kubernetes.io/v1\n' +
+      'kind: ResourceList\n' +
+      'items:\n' +
+      '  - kind: Pod\n' +
+      ' - kind: Pod\n',
     'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n',
   ]) {
     t.is(listLayout(list), undefined, list);

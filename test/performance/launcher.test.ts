@@ -36,44 +36,37 @@ test('the shipped code cache is used, in dist/ and in the Helm 4 plugin folder',
   }
 });
 
-test(
-  'without the cache, with a damaged cache, or with other V8 flags: the ' + 'same output',
-  async (t) => {
-    const expected = (await runLauncher(cliPath())).stdout;
-    t.not(expected, INPUT, 'the run patches the gateway');
+test('without the cache, with a damaged cache, or with other V8 flags: the same output', async (t) => {
+  const expected = (await runLauncher(cliPath())).stdout;
+  t.not(expected, INPUT, 'the run patches the gateway');
 
-    const missing = distCopy();
-    rmSync(join(missing.dir, missing.cache));
-    const withoutCache = await runLauncher(join(missing.dir, 'cli.js'), CHECK);
-    t.regex(withoutCache.stderr, /code cache missing/);
-    t.is(withoutCache.stdout, expected);
+  const missing = distCopy();
+  rmSync(join(missing.dir, missing.cache));
+  const withoutCache = await runLauncher(join(missing.dir, 'cli.js'), CHECK);
+  t.regex(withoutCache.stderr, /code cache missing/);
+  t.is(withoutCache.stdout, expected);
 
-    const damaged = distCopy();
-    const bytes = readFileSync(join(damaged.dir, damaged.cache));
-    writeFileSync(join(damaged.dir, damaged.cache), bytes.subarray(0, bytes.length >> 1));
-    const withDamagedCache = await runLauncher(join(damaged.dir, 'cli.js'), CHECK);
-    t.regex(withDamagedCache.stderr, /code cache rejected/);
-    t.is(withDamagedCache.stdout, expected);
+  const damaged = distCopy();
+  const bytes = readFileSync(join(damaged.dir, damaged.cache));
+  writeFileSync(join(damaged.dir, damaged.cache), bytes.subarray(0, bytes.length >> 1));
+  const withDamagedCache = await runLauncher(join(damaged.dir, 'cli.js'), CHECK);
+  t.regex(withDamagedCache.stderr, /code cache rejected/);
+  t.is(withDamagedCache.stdout, expected);
 
-    // A heap limit in NODE_OPTIONS is a V8 flag: the cache's flag hash no longer matches.
-    const otherFlags = await runLauncher(cliPath(), {
-      ...CHECK,
-      NODE_OPTIONS: '--max-old-space-size=512',
-    });
-    t.regex(otherFlags.stderr, /code cache rejected/);
-    t.is(otherFlags.stdout, expected);
-  },
-);
+  // A heap limit in NODE_OPTIONS is a V8 flag: the cache's flag hash no longer matches.
+  const otherFlags = await runLauncher(cliPath(), {
+    ...CHECK,
+    NODE_OPTIONS: '--max-old-space-size=512',
+  });
+  t.regex(otherFlags.stderr, /code cache rejected/);
+  t.is(otherFlags.stdout, expected);
+});
 
-test(
-  'the launcher, the bundle and the cache carry one hash: a rebuilt ' +
-    'bundle never meets an old cache',
-  (t) => {
-    const files = readdirSync(join(ROOT, 'dist'));
-    const bundles = files.filter((f) => /^kube-graceful\.[0-9a-f]{12}\.cjs$/.test(f));
-    t.is(bundles.length, 1, files.join(' '));
-    const hash = bundles[0]!.split('.')[1]!;
-    t.true(files.includes(`kube-graceful.${hash}.v8cache`));
-    t.true(readFileSync(cliPath(), 'utf8').includes(`kube-graceful.${hash}.cjs`));
-  },
-);
+test('the launcher, the bundle and the cache carry one hash: a rebuilt bundle never meets an old cache', (t) => {
+  const files = readdirSync(join(ROOT, 'dist'));
+  const bundles = files.filter((f) => /^kube-graceful\.[0-9a-f]{12}\.cjs$/.test(f));
+  t.is(bundles.length, 1, files.join(' '));
+  const hash = bundles[0]!.split('.')[1]!;
+  t.true(files.includes(`kube-graceful.${hash}.v8cache`));
+  t.true(readFileSync(cliPath(), 'utf8').includes(`kube-graceful.${hash}.cjs`));
+});

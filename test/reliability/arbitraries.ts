@@ -262,8 +262,9 @@ const meshLabelArb = fc.dictionary(
   { maxKeys: 2 },
 );
 
-/** Annotation keys mutators and settings read, with the values they meet in the wild (and bad
- * ones). */
+/**
+ * Annotation keys mutators and settings read, with the values they meet in the wild (and bad ones).
+ */
 const ANNOTATION_VALUES: Readonly<Record<string, readonly string[]>> = {
   'sidecar.istio.io/inject': ['true', 'false'],
   'linkerd.io/inject': ['enabled', 'disabled', 'ingress'],
@@ -720,8 +721,10 @@ export interface StreamOptions {
   readonly maxWorkloads?: number;
 }
 
-/** Returns an arbitrary manifest stream: workloads, Lists, Services, Namespaces, ConfigMaps, CRDs…
- * in random order. */
+/**
+ * Returns an arbitrary manifest stream: workloads, Lists, Services, Namespaces, ConfigMaps, CRDs…
+ * in random order.
+ */
 export function streamArb(options: StreamOptions = {}): fc.Arbitrary<StreamModel> {
   const bad = options.badSettings ?? false;
   return fc
@@ -797,8 +800,10 @@ export interface RenderedStream {
   readonly bom: boolean;
 }
 
-/** Returns the stream's text; every choice (style, quoting, comments, markers, CRLF, BOM) comes
- * from `styleSeed`. */
+/**
+ * Returns the stream's text; every choice (style, quoting, comments, markers, CRLF, BOM) comes from
+ * `styleSeed`.
+ */
 export function renderStream(model: StreamModel): RenderedStream {
   const random = seededRandom(model.styleSeed ^ 0x5eed);
   const chance = (p: number) => random() < p;
@@ -812,7 +817,8 @@ export function renderStream(model: StreamModel): RenderedStream {
       styles.push('comment');
       out += `${doc.comment}\n`;
       afterEndMarker = false;
-      if (index === 0 && !marker) out = `---\n${out}`; // a comment with no marker would belong to the next document
+      // A comment with no marker would belong to the next document.
+      if (index === 0 && !marker) out = `---\n${out}`;
       return;
     }
     if (chance(0.4)) out += `# Source: chart/templates/doc-${index}.yaml\n`;
@@ -845,8 +851,10 @@ export function renderDocument(object: Obj, style: DocStyle, random: () => numbe
   }
 }
 
-/** Block or flow YAML with random scalar quoting, flow sub-collections, comments and list
- * indentation. */
+/**
+ * Block or flow YAML with random scalar quoting, flow sub-collections, comments and list
+ * indentation.
+ */
 function decorated(object: Obj, random: () => number, flow: boolean): string {
   const doc = new Document(object, { version: '1.1' });
   if (flow && isMap(doc.contents)) doc.contents.flow = true;
@@ -886,8 +894,9 @@ function decorated(object: Obj, random: () => number, flow: boolean): string {
   });
 }
 
-/** What Helm templates produce and libraries don't: `annotations:\n  {}` and empty (null) values.
- * */
+/**
+ * What Helm templates produce and libraries don't: `annotations:\n  {}` and empty (null) values.
+ */
 function helmQuirks(textIn: string, random: () => number): string {
   return textIn.replace(
     /^( *)(annotations|labels): \{\}$/gm,
@@ -904,7 +913,8 @@ function flowLines(value: unknown, random: () => number): string {
     if (entries.length === 0) return '{}';
     const shift = Math.floor(random() * entries.length);
     const rotated = [...entries.slice(shift), ...entries.slice(0, shift)];
-    return `{\n${rotated.map(([k, v]) => `${flowKey(k)}: ${flowLines(v, random)}`).join('\n, ')}\n}`;
+    const pairs = rotated.map(([k, v]) => `${flowKey(k)}: ${flowLines(v, random)}`);
+    return `{\n${pairs.join('\n, ')}\n}`;
   }
   return JSON.stringify(value);
 }
@@ -931,15 +941,18 @@ export function checkRendering(
   for (let i = 0; i < expected.length; i++) {
     if (!isDeepStrictEqual(actual[i], expected[i]))
       return (
-        `document ${i + 1} reads back differently:\n${JSON.stringify(actual[i])}` +
-        `\n${JSON.stringify(expected[i])}`
+        `document ${i + 1} reads back differently:\n` +
+        `${JSON.stringify(actual[i])}\n` +
+        `${JSON.stringify(expected[i])}`
       );
   }
   return undefined;
 }
 
-/** Returns the documents of a stream that hold a node, parsed by `yaml` with YAML 1.1 (no
- * timestamps). */
+/**
+ * Returns the documents of a stream that hold a node, parsed by `yaml` with YAML 1.1 (no
+ * timestamps).
+ */
 export function readDocuments(
   textIn: string,
   parse: typeof parseAllDocuments,

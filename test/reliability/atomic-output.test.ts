@@ -37,7 +37,9 @@ spec:
         image: nginx:1.27
 `;
 const STREAM = ['a', 'b', 'c'].map((n) => `---\n${deployment(n)}`).join('');
-const RESOURCE_LIST = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${['a', 'b', 'c'].map((n) => `- ${deployment(n).trimEnd().split('\n').join('\n  ')}\n`).join('')}`;
+const ITEMS = ['a', 'b', 'c'].map((n) => `- ${deployment(n).trimEnd().split('\n').join('\n  ')}\n`);
+const RESOURCE_LIST =
+  `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n` + ITEMS.join('');
 
 /** Edits the first `edits` workloads, then throws what `error` makes. */
 function throwingAfter(edits: number, error: () => Error): RegisteredMutator {
@@ -64,27 +66,23 @@ function throwingAfter(edits: number, error: () => Error): RegisteredMutator {
   });
 }
 
-test(
-  'in-process: a mutator that throws after editing a document ends the ' +
-    'run with that error, no result',
-  (t) => {
-    for (const input of [STREAM, RESOURCE_LIST]) {
-      const crash = t.throws(() =>
-        transform(input, { mutators: [throwingAfter(1, () => new Error('boom'))] }),
-      );
-      t.is(crash?.message, 'boom');
-      const refused = t.throws(() =>
-        transform(input, {
-          mutators: [throwingAfter(2, () => new KubeGracefulError('E_INPUT', 'refused'))],
-        }),
-      );
-      t.true(refused instanceof KubeGracefulError);
-      // Nothing is left over from the failed run: the same input transforms cleanly afterwards.
-      const clean = transform(input, { mutators: [throwingAfter(99, () => new Error('never'))] });
-      t.is(clean.changes.length, 3);
-    }
-  },
-);
+test('in-process: a mutator that throws after editing a document ends the run with that error, no result', (t) => {
+  for (const input of [STREAM, RESOURCE_LIST]) {
+    const crash = t.throws(() =>
+      transform(input, { mutators: [throwingAfter(1, () => new Error('boom'))] }),
+    );
+    t.is(crash?.message, 'boom');
+    const refused = t.throws(() =>
+      transform(input, {
+        mutators: [throwingAfter(2, () => new KubeGracefulError('E_INPUT', 'refused'))],
+      }),
+    );
+    t.true(refused instanceof KubeGracefulError);
+    // Nothing is left over from the failed run: the same input transforms cleanly afterwards.
+    const clean = transform(input, { mutators: [throwingAfter(99, () => new Error('never'))] });
+    t.is(clean.changes.length, 3);
+  }
+});
 
 interface HarnessRun {
   readonly status: number | null;
@@ -124,21 +122,17 @@ for (const [mode, input] of [
   ['stream', STREAM],
   ['KRM', RESOURCE_LIST],
 ] as const) {
-  test(
-    `CLI, ${mode} mode: a mutator crash after one edited document exits 70 ` +
-      `with nothing on stdout`,
-    (t) => {
-      const run = runWithThrowingMutator(1, 'crash', input);
-      t.is(run.status, 70, run.stderr);
-      t.is(run.stdout, '');
-      t.is(run.writes, 0, 'stdout never written to');
-      t.regex(
-        run.stderr,
-        /^kube-graceful: E_INTERNAL: Error: crashed on workload 2 part-way through the run/,
-      );
-      t.regex(run.stderr, /how to fix: This is a bug in kube-graceful/);
-    },
-  );
+  test(`CLI, ${mode} mode: a mutator crash after one edited document exits 70 with nothing on stdout`, (t) => {
+    const run = runWithThrowingMutator(1, 'crash', input);
+    t.is(run.status, 70, run.stderr);
+    t.is(run.stdout, '');
+    t.is(run.writes, 0, 'stdout never written to');
+    t.regex(
+      run.stderr,
+      /^kube-graceful: E_INTERNAL: Error: crashed on workload 2 part-way through the run/,
+    );
+    t.regex(run.stderr, /how to fix: This is a bug in kube-graceful/);
+  });
 
   test(`CLI, ${mode} mode: an input error part-way through exits 2 with nothing on stdout`, (t) => {
     const run = runWithThrowingMutator(2, 'input', input);
@@ -159,34 +153,34 @@ for (const [mode, input] of [
   });
 }
 
-test(
-  'bundled CLI: whenever a stream run fails, stdout is empty (internal ' + 'errors included)',
-  (t) => {
-    // Inputs that end in each kind of failure: bad YAML, a wrong-typed field, an error finding.
-    // (Internal errors are covered with a throwing mutator above; the two real ones this suite
-    // found, an empty `command:` and `proxyMetadata` as a list, are fixed and have regression tests
-    // in bad-input-corpus.test.ts and injection-safety.test.ts.)
-    const failing: Array<[string[], string]> = [
-      [[], `${deployment('a')}---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: "broken\n`],
-      [
-        [],
-        `${deployment('a').replace('image: nginx:1.27', 'image: nginx:1.27\n        command: "a string"')}`,
-      ],
-      [
-        [],
-        deployment('a').replace(
-          'name: a\nspec',
-          'name: a\n  annotations: {kube-graceful.dev/drain-window: "-5"}\nspec',
-        ),
-      ],
-    ];
-    const statuses: Array<number | null> = [];
-    for (const [args, input] of failing) {
-      const run = runBounded(args, input);
-      statuses.push(run.status);
-      t.not(run.status, 0, `expected a failure: ${input}`);
-      t.is(run.stdout, '', `exit ${run.status}: nothing on stdout`);
-    }
-    t.log(`exit codes: ${statuses.join(', ')}`);
-  },
-);
+test('bundled CLI: whenever a stream run fails, stdout is empty (internal errors included)', (t) => {
+  // Inputs that end in each kind of failure: bad YAML, a wrong-typed field, an error finding.
+  // (Internal errors are covered with a throwing mutator above; the two real ones this suite
+  // found, an empty `command:` and `proxyMetadata` as a list, are fixed and have regression tests
+  // in bad-input-corpus.test.ts and injection-safety.test.ts.)
+  const failing: Array<[string[], string]> = [
+    [[], `${deployment('a')}---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: "broken\n`],
+    [
+      [],
+      deployment('a').replace(
+        'image: nginx:1.27',
+        'image: nginx:1.27\n        command: "a string"',
+      ),
+    ],
+    [
+      [],
+      deployment('a').replace(
+        'name: a\nspec',
+        'name: a\n  annotations: {kube-graceful.dev/drain-window: "-5"}\nspec',
+      ),
+    ],
+  ];
+  const statuses: Array<number | null> = [];
+  for (const [args, input] of failing) {
+    const run = runBounded(args, input);
+    statuses.push(run.status);
+    t.not(run.status, 0, `expected a failure: ${input}`);
+    t.is(run.stdout, '', `exit ${run.status}: nothing on stdout`);
+  }
+  t.log(`exit codes: ${statuses.join(', ')}`);
+});

@@ -58,6 +58,8 @@ spec:
         ports: [{containerPort: 8080}]
 `;
 const ok = `---\n# Source: cm.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fine\n`;
+/** A Pod cut in its name, right where a bad byte follows. */
+const BEFORE_BAD_BYTE = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: caf';
 const resourceList = (body: string) =>
   `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n${body}`;
 const asItem = (text: string) => `- ${text.trimEnd().split('\n').join('\n  ')}\n`;
@@ -140,14 +142,15 @@ const cases: Case[] = [
   },
   {
     name: 'unclosed flow list in a container',
-    input: `${ok}---\n${deployment().replace('ports: [{containerPort: 8080}]', 'ports: [{containerPort: 8080}')}`,
+    input: `${ok}---\n${deployment().replace('[{containerPort: 8080}]', '[{containerPort: 8080}')}`,
     code: 'E_PARSE',
     message: /document 2 \(Deployment web\), line \d+/,
   },
   // Duplicate keys
   {
     name: 'duplicate key inside a container',
-    input: `${ok}---\n${deployment().replace('image: nginx:1.27', 'image: nginx:1.27\n        image: nginx:1.28')}`,
+    input:
+      `${ok}---\n` + deployment().replace('nginx:1.27', 'nginx:1.27\n        image: nginx:1.28'),
     code: 'E_DUPLICATE_KEY',
     message: /document 2 \(Deployment web\), line 24, column 9/,
   },
@@ -175,13 +178,14 @@ const cases: Case[] = [
   {
     name: 'a lone continuation byte in a document',
     input: Buffer.concat([
-      Buffer.from(`${ok}---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: caf`),
+      Buffer.from(`${ok}---\n${BEFORE_BAD_BYTE}`),
       Buffer.from([0x80]),
       Buffer.from('\n'),
     ]),
     code: 'E_INPUT',
     message: new RegExp(
-      `line 11: stdin is not valid UTF-8 \\(first bad byte at offset ${Buffer.byteLength(`${ok}---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: caf`)}\\)`,
+      'line 11: stdin is not valid UTF-8 ' +
+        `\\(first bad byte at offset ${Buffer.byteLength(`${ok}---\n${BEFORE_BAD_BYTE}`)}\\)`,
     ),
   },
   {
@@ -287,8 +291,11 @@ const cases: Case[] = [
   {
     name: 'an alias bomb in a kind: List',
     input:
-      `${ok}---\napiVersion: v1\nkind: List\nitems:\n- ${aliasBomb('ConfigMap').split('\n').join('\n  ')}` +
-      `\n`,
+      `${ok}---\n` +
+      `apiVersion: v1\n` +
+      `kind: List\n` +
+      `items:\n` +
+      `- ${aliasBomb('ConfigMap').split('\n').join('\n  ')}\n`,
     code: 'E_ALIAS_BOMB',
     message: /document 2 \(List\)/,
   },
@@ -349,8 +356,11 @@ const cases: Case[] = [
       .replace('      - name: web', '        name: web')
       .replace(/\n {8}(image|ports)/g, '\n        $1'),
     code: 'E_INPUT',
-    message:
-      /document 1 \(Deployment shop\/web\), line 15, spec\.template\.spec\.containers: spec\.template\.spec\.containers is a map, not a list/,
+    message: new RegExp(
+      String.raw`document 1 \(Deployment shop\/web\), line 15, ` +
+        String.raw`spec\.template\.spec\.containers: ` +
+        String.raw`spec\.template\.spec\.containers is a map, not a list`,
+    ),
   },
   {
     name: 'command is a string',
@@ -369,8 +379,10 @@ const cases: Case[] = [
       'image: nginx:1.27\n        args: [--workers, 4]',
     ),
     code: 'E_INPUT',
-    message:
-      /line 17, .*containers\[0\]\.args is a list holding a number \(4\), not a list of strings \(quote numbers and booleans\)/,
+    message: new RegExp(
+      String.raw`line 17, .*containers\[0\]\.args is a list holding a number \(4\), ` +
+        String.raw`not a list of strings \(quote numbers and booleans\)`,
+    ),
   },
   {
     name: 'lifecycle is a boolean',
@@ -382,18 +394,32 @@ const cases: Case[] = [
     name: 'an unquoted boolean annotation',
     input: deployment('sidecar.istio.io/inject: true'),
     code: 'E_INPUT',
-    message:
-      /line 12, spec\.template\.metadata\.annotations\["sidecar\.istio\.io\/inject"\]: .* is a boolean \(true\), not a string/,
+    message: new RegExp(
+      String.raw`line 12, ` +
+        String.raw`spec\.template\.metadata\.annotations\["sidecar\.istio\.io\/inject"\]: ` +
+        String.raw`.* is a boolean \(true\), not a string`,
+    ),
   },
   {
     name: 'a null container in a CronJob',
     input:
-      `apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c}\nspec:\n  ` +
-      `schedule: "@daily"\n  jobTemplate:\n    spec:\n      template:\n      ` +
-      `  spec:\n          containers:\n          - ~\n`,
+      'apiVersion: batch/v1\n' +
+      'kind: CronJob\n' +
+      'metadata: {name: c}\n' +
+      'spec:\n' +
+      '  schedule: "@daily"\n' +
+      '  jobTemplate:\n' +
+      '    spec:\n' +
+      '      template:\n' +
+      '        spec:\n' +
+      '          containers:\n' +
+      '          - ~\n',
     code: 'E_INPUT',
-    message:
-      /document 1 \(CronJob c\), line 11, spec\.jobTemplate\.spec\.template\.spec\.containers\[0\]: .* is null, not a map/,
+    message: new RegExp(
+      String.raw`document 1 \(CronJob c\), line 11, ` +
+        String.raw`spec\.jobTemplate\.spec\.template\.spec\.containers\[0\]: .* is null, ` +
+        String.raw`not a map`,
+    ),
   },
   // A pod template that shares its metadata through an alias is no longer refused: the template
   // gets its own copy (issue #15 item 1, test/document/shared-nodes.test.ts).
@@ -405,14 +431,20 @@ const cases: Case[] = [
       '--config',
       configFile(
         'types.yaml',
-        'apiVersion: kube-graceful.dev/v1alpha1\nkind: ' +
-          'GracefulShutdown\nspec:\n  timing: {maxRequestSeconds: "20"}\n  mesh: ' +
-          '{istioInjectedNamespaces: shop}\n  exclude: {kind: Job}\n',
+        'apiVersion: kube-graceful.dev/v1alpha1\n' +
+          'kind: GracefulShutdown\n' +
+          'spec:\n' +
+          '  timing: {maxRequestSeconds: "20"}\n' +
+          '  mesh: {istioInjectedNamespaces: shop}\n' +
+          '  exclude: {kind: Job}\n',
       ),
     ],
     code: 'E_CONFIG',
-    message:
-      /spec\.timing\.maxRequestSeconds: .*expected number.*got "20"[\s\S]*spec\.mesh\.istioInjectedNamespaces: .*expected array[\s\S]*spec\.exclude: .*expected array/,
+    message: new RegExp(
+      String.raw`spec\.timing\.maxRequestSeconds: .*expected number.*got "20"` +
+        String.raw`[\s\S]*spec\.mesh\.istioInjectedNamespaces: .*expected array` +
+        String.raw`[\s\S]*spec\.exclude: .*expected array`,
+    ),
   },
   {
     name: 'config: spec is a list',
@@ -458,14 +490,20 @@ const cases: Case[] = [
       ),
     ],
     code: 'E_CONFIG',
-    message:
-      /cm-number\.yaml data\.kube-version: kube-version: got the number 1\.3; ConfigMap data values are strings/,
+    message: new RegExp(
+      String.raw`cm-number\.yaml data\.kube-version: kube-version: got the number 1\.3; ` +
+        String.raw`ConfigMap data values are strings`,
+    ),
   },
   {
     name: 'config: functionConfig ConfigMap with an unquoted number',
     input: resourceList(
-      'items: []\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  ' +
-        'metadata: {name: function-input}\n  data: {drain-window: 60}\n',
+      'items: []\n' +
+        'functionConfig:\n' +
+        '  apiVersion: v1\n' +
+        '  kind: ConfigMap\n' +
+        '  metadata: {name: function-input}\n' +
+        '  data: {drain-window: 60}\n',
     ),
     code: 'E_CONFIG',
     message: /functionConfig data\.drain-window: drain-window: got the number 60/,
@@ -521,20 +559,30 @@ const cases: Case[] = [
       '--config',
       configFile(
         'durations.yaml',
-        'apiVersion: kube-graceful.dev/v1alpha1\nkind: ' +
-          'GracefulShutdown\nspec:\n  loadBalancer: {drainWindowSeconds: -1}\n  ' +
-          'timing: {maxRequestSeconds: 1e9, bufferSeconds: 2.5}\n',
+        'apiVersion: kube-graceful.dev/v1alpha1\n' +
+          'kind: GracefulShutdown\n' +
+          'spec:\n' +
+          '  loadBalancer: {drainWindowSeconds: -1}\n' +
+          '  timing: {maxRequestSeconds: 1e9, bufferSeconds: 2.5}\n',
       ),
     ],
     code: 'E_CONFIG',
-    message:
-      /drainWindowSeconds: expected 0 or more seconds \(got -1\)[\s\S]*maxRequestSeconds: expected at most 86400 seconds \(one day\) \(got 1000000000\)[\s\S]*bufferSeconds: expected whole seconds \(got 2\.5\)/,
+    message: new RegExp(
+      String.raw`drainWindowSeconds: expected 0 or more seconds \(got -1\)` +
+        String.raw`[\s\S]*maxRequestSeconds: ` +
+        String.raw`expected at most 86400 seconds \(one day\) \(got 1000000000\)` +
+        String.raw`[\s\S]*bufferSeconds: expected whole seconds \(got 2\.5\)`,
+    ),
   },
   {
     name: 'functionConfig ConfigMap: negative seconds',
     input: resourceList(
-      'items: []\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  ' +
-        'metadata: {name: function-input}\n  data: {max-request: "-5"}\n',
+      'items: []\n' +
+        'functionConfig:\n' +
+        '  apiVersion: v1\n' +
+        '  kind: ConfigMap\n' +
+        '  metadata: {name: function-input}\n' +
+        '  data: {max-request: "-5"}\n',
     ),
     code: 'E_CONFIG',
     message: /functionConfig: max-request: got "-5"; expected whole seconds/,
@@ -544,15 +592,23 @@ const cases: Case[] = [
     name: 'annotation drain-window "-5"',
     input: deployment('kube-graceful.dev/drain-window: "-5"'),
     status: 1,
-    message:
-      /^error: BAD_ANNOTATION Deployment shop\/web metadata\.annotations\["kube-graceful\.dev\/drain-window"\]: .*got "-5"; expected whole seconds/m,
+    message: new RegExp(
+      String.raw`^error: BAD_ANNOTATION Deployment shop\/web ` +
+        String.raw`metadata\.annotations\["kube-graceful\.dev\/drain-window"\]: .*got "-5"; ` +
+        String.raw`expected whole seconds`,
+      'm',
+    ),
   },
   {
     name: 'annotation drain-window "99999999"',
     input: deployment('kube-graceful.dev/drain-window: "99999999"'),
     status: 1,
-    message:
-      /^error: BAD_ANNOTATION Deployment shop\/web metadata\.annotations\["kube-graceful\.dev\/drain-window"\]: .*expected at most 86400 seconds/m,
+    message: new RegExp(
+      String.raw`^error: BAD_ANNOTATION Deployment shop\/web ` +
+        String.raw`metadata\.annotations\["kube-graceful\.dev\/drain-window"\]: ` +
+        String.raw`.*expected at most 86400 seconds`,
+      'm',
+    ),
   },
   {
     name: 'annotation max-request "1.5"',
@@ -582,59 +638,56 @@ for (const c of cases) {
   });
 }
 
-test(
-  'bad input: a ResourceList item without kind, or without items, passes ' + 'through unchanged',
-  (t) => {
-    // Nothing to edit and nothing lost: kube-graceful only edits kinds it knows; an item without a
-    // kind is the API server's (or kpt's) to refuse. Refusing here would fail pipelines on documents
-    // we never touch, and it cannot be told from a resource of a kind we don't know.
-    for (const input of [
-      resourceList('items:\n- apiVersion: v1\n  metadata: {name: x}\n'),
-      resourceList('items:\n'),
-      resourceList(''),
-    ]) {
-      const run = runBounded([], input);
-      t.is(run.status, 0, run.stderr);
-      t.is(run.stdout, input);
-    }
-  },
-);
-
-test(
-  'bad input: a document without kind, or with a number for apiVersion, ' +
-    'passes through unchanged',
-  (t) => {
-    for (const input of [
-      `${ok}---\napiVersion: v1\nmetadata: {name: x}\nspec:\n  containers: [{name: c, image: i}]\n`,
-      deployment().replace('apiVersion: apps/v1', 'apiVersion: 1'),
-    ]) {
-      const run = runBounded([], input);
-      t.is(run.status, 0, run.stderr);
-      t.is(run.stdout, input);
-    }
-  },
-);
-
-test(
-  'a Job with generateName and many labels is read in linear time ' +
-    '(regression: exponential regex backtracking)',
-  (t) => {
-    // resourceHint's `metadata: … name:` pattern could split indentation many ways; with no `name:`
-    // under metadata (generateName) 14 labels took 90 s, 16 minutes. Found by fuzz-stream.test.ts.
-    const labels = Array.from({ length: 200 }, (_, i) => `    label-${i}: "x"\n`).join('');
-    const input =
-      `apiVersion: batch/v1\nkind: Job\nmetadata:\n  generateName: ` +
-      `migrate-\n  labels:\n${labels}spec:\n  template:\n    spec:\n      ` +
-      `restartPolicy: Never\n      containers:\n      - name: m\n        ` +
-      `image: busybox\n`;
-    // The hang guard is enough: 14 labels took 90 s before the fix, 200 would take longer than
-    // anyone waits. A tighter wall-clock limit would measure the machine's load, not the regex.
+test('bad input: a ResourceList item without kind, or without items, passes through unchanged', (t) => {
+  // Nothing to edit and nothing lost: kube-graceful only edits kinds it knows; an item without a
+  // kind is the API server's (or kpt's) to refuse. Refusing here would fail pipelines on documents
+  // we never touch, and it cannot be told from a resource of a kind we don't know.
+  for (const input of [
+    resourceList('items:\n- apiVersion: v1\n  metadata: {name: x}\n'),
+    resourceList('items:\n'),
+    resourceList(''),
+  ]) {
     const run = runBounded([], input);
-    t.false(run.timedOut, `answered in ${run.elapsedMs} ms`);
     t.is(run.status, 0, run.stderr);
     t.is(run.stdout, input);
-  },
-);
+  }
+});
+
+test('bad input: a document without kind, or with a number for apiVersion, passes through unchanged', (t) => {
+  for (const input of [
+    `${ok}---\napiVersion: v1\nmetadata: {name: x}\nspec:\n  containers: [{name: c, image: i}]\n`,
+    deployment().replace('apiVersion: apps/v1', 'apiVersion: 1'),
+  ]) {
+    const run = runBounded([], input);
+    t.is(run.status, 0, run.stderr);
+    t.is(run.stdout, input);
+  }
+});
+
+test('a Job with generateName and many labels is read in linear time (regression: exponential regex backtracking)', (t) => {
+  // resourceHint's `metadata: … name:` pattern could split indentation many ways; with no `name:`
+  // under metadata (generateName) 14 labels took 90 s, 16 minutes. Found by fuzz-stream.test.ts.
+  const labels = Array.from({ length: 200 }, (_, i) => `    label-${i}: "x"\n`).join('');
+  const input =
+    `apiVersion: batch/v1\n` +
+    `kind: Job\n` +
+    `metadata:\n` +
+    `  generateName: migrate-\n` +
+    `  labels:\n` +
+    `${labels}spec:\n` +
+    `  template:\n` +
+    `    spec:\n` +
+    `      restartPolicy: Never\n` +
+    `      containers:\n` +
+    `      - name: m\n` +
+    `        image: busybox\n`;
+  // The hang guard is enough: 14 labels took 90 s before the fix, 200 would take longer than
+  // anyone waits. A tighter wall-clock limit would measure the machine's load, not the regex.
+  const run = runBounded([], input);
+  t.false(run.timedOut, `answered in ${run.elapsedMs} ms`);
+  t.is(run.status, 0, run.stderr);
+  t.is(run.stdout, input);
+});
 
 /**
  * Truncation: real corpus files cut at seeded random byte offsets (a cut can split a UTF-8
@@ -651,90 +704,83 @@ const TRUNCATED = [
   'argo-workflows.yaml',
 ];
 
-test(
-  'truncated corpus files: output or a clean input error, never an ' + 'internal one (in-process)',
-  (t) => {
-    t.true(
-      TRUNCATED.every((name) => corpusNames().includes(name)),
-      'the corpus files exist',
-    );
-    fc.assert(
-      fc.property(
-        fc.constantFrom(...TRUNCATED),
-        fc.double({ min: 0, max: 1, noNaN: true }),
-        fc.boolean(),
-        (name, where, parseAll) => {
-          const bytes = Buffer.from(corpus(name));
-          const cut = bytes.subarray(0, Math.floor(bytes.length * where));
-          let text: string;
-          try {
-            text = decodeUtf8(cut, 'stdin');
-          } catch (error) {
-            if (error instanceof KubeGracefulError && error.exitCode === 2) return;
-            throw error;
-          }
-          let output: string;
-          try {
-            output = transform(text, { parseAll }).output;
-          } catch (error) {
-            if (error instanceof KubeGracefulError && error.exitCode === 2) return;
-            throw new Error(
-              `${name} cut at byte ${cut.length}${parseAll ? ' (--all-documents)' : ''}: ${error instanceof KubeGracefulError ? `${error.code}: ${error.message}` : String((error as Error).stack)}`,
-            );
-          }
-          if (parseAll) {
-            // Every document was parsed, so the output is YAML throughout.
-            for (const doc of parseAllDocuments(output.replace(/^\uFEFF/, ''), {
-              version: '1.1',
-            })) {
-              if (doc.errors.length > 0)
-                throw new Error(
-                  `${name} cut at byte ${cut.length}: output is not YAML: ${doc.errors[0]!.message}`,
-                );
-            }
-          } else {
-            const before = splitStream(text).segments;
-            const after = splitStream(output).segments;
-            if (after.length !== before.length)
+test('truncated corpus files: output or a clean input error, never an internal one (in-process)', (t) => {
+  t.true(
+    TRUNCATED.every((name) => corpusNames().includes(name)),
+    'the corpus files exist',
+  );
+  fc.assert(
+    fc.property(
+      fc.constantFrom(...TRUNCATED),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      fc.boolean(),
+      (name, where, parseAll) => {
+        const bytes = Buffer.from(corpus(name));
+        const cut = bytes.subarray(0, Math.floor(bytes.length * where));
+        let text: string;
+        try {
+          text = decodeUtf8(cut, 'stdin');
+        } catch (error) {
+          if (error instanceof KubeGracefulError && error.exitCode === 2) return;
+          throw error;
+        }
+        let output: string;
+        try {
+          output = transform(text, { parseAll }).output;
+        } catch (error) {
+          if (error instanceof KubeGracefulError && error.exitCode === 2) return;
+          throw new Error(
+            `${name} cut at byte ${cut.length}${parseAll ? ' (--all-documents)' : ''}: ` +
+              (error instanceof KubeGracefulError
+                ? `${error.code}: ${error.message}`
+                : String((error as Error).stack)),
+          );
+        }
+        if (parseAll) {
+          // Every document was parsed, so the output is YAML throughout.
+          for (const doc of parseAllDocuments(output.replace(/^\uFEFF/, ''), {
+            version: '1.1',
+          })) {
+            if (doc.errors.length > 0)
               throw new Error(
-                `${name} cut at byte ${cut.length}: ${before.length} documents in, ${after.length}` +
-                  ` out`,
+                `${name} cut at byte ${cut.length}: output is not YAML: ${doc.errors[0]!.message}`,
               );
           }
-        },
-      ),
-      propertyParameters(60),
-    );
-    t.pass();
-  },
-);
+        } else {
+          const before = splitStream(text).segments;
+          const after = splitStream(output).segments;
+          if (after.length !== before.length)
+            throw new Error(
+              `${name} cut at byte ${cut.length}: ${before.length} documents in, ` +
+                `${after.length} out`,
+            );
+        }
+      },
+    ),
+    propertyParameters(60),
+  );
+  t.pass();
+});
 
-test(
-  'truncated corpus files through the CLI: exit 0 with output, or exit 2 ' +
-    'with nothing on stdout',
-  (t) => {
-    const bytes = Buffer.from(corpus('istio-sample-kube-bookinfo.yaml'));
-    // Inside a Deployment's containers, inside a quoted scalar, and between two documents.
-    for (const at of [
-      bytes.indexOf('containers:') + 20,
-      bytes.indexOf('"') + 3,
-      bytes.indexOf('\n---\n') + 1,
-    ]) {
-      const run = runBounded(['--all-documents'], bytes.subarray(0, at));
-      t.false(run.timedOut);
-      t.true(
-        run.status === 0 || run.status === 2,
-        `cut at ${at}: exit ${run.status}: ${run.stderr}`,
-      );
-      if (run.status === 2) {
-        t.is(run.stdout, '');
-        t.regex(run.stderr, /^kube-graceful: E_[A-Z_]+: document \d+/);
-      } else {
-        t.true(run.stdout.length > 0);
-      }
+test('truncated corpus files through the CLI: exit 0 with output, or exit 2 with nothing on stdout', (t) => {
+  const bytes = Buffer.from(corpus('istio-sample-kube-bookinfo.yaml'));
+  // Inside a Deployment's containers, inside a quoted scalar, and between two documents.
+  for (const at of [
+    bytes.indexOf('containers:') + 20,
+    bytes.indexOf('"') + 3,
+    bytes.indexOf('\n---\n') + 1,
+  ]) {
+    const run = runBounded(['--all-documents'], bytes.subarray(0, at));
+    t.false(run.timedOut);
+    t.true(run.status === 0 || run.status === 2, `cut at ${at}: exit ${run.status}: ${run.stderr}`);
+    if (run.status === 2) {
+      t.is(run.stdout, '');
+      t.regex(run.stderr, /^kube-graceful: E_[A-Z_]+: document \d+/);
+    } else {
+      t.true(run.stdout.length > 0);
     }
-  },
-);
+  }
+});
 
 /**
  * Wrong types anywhere in a generated workload, Service or Namespace: a clean input error or
@@ -773,8 +819,8 @@ test('fields of the wrong type never crash a mutator (in-process)', (t) => {
         } catch (error) {
           if (error instanceof KubeGracefulError && error.exitCode === 2) return;
           throw new Error(
-            `${path.join('.')} = ${JSON.stringify(wrong)}: ${error instanceof Error ? error.stack : String(error)}` +
-              `\n${text}`,
+            `${path.join('.')} = ${JSON.stringify(wrong)}: ` +
+              `${error instanceof Error ? error.stack : String(error)}\n${text}`,
           );
         }
       },
@@ -800,10 +846,19 @@ function fieldPaths(
 // meshed Job crashed the job-sidecar-quit mutator (`isWrapped(null)`), exit 70.
 test('a meshed Job container with `command:` empty is not an internal error', (t) => {
   const input =
-    'apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  ' +
-    'template:\n    metadata:\n      labels: {sidecar.istio.io/inject: ' +
-    '"true"}\n    spec:\n      restartPolicy: Never\n      containers:\n   ' +
-    '   - name: main\n        image: busybox\n        command:\n';
+    'apiVersion: batch/v1\n' +
+    'kind: Job\n' +
+    'metadata: {name: j}\n' +
+    'spec:\n' +
+    '  template:\n' +
+    '    metadata:\n' +
+    '      labels: {sidecar.istio.io/inject: "true"}\n' +
+    '    spec:\n' +
+    '      restartPolicy: Never\n' +
+    '      containers:\n' +
+    '      - name: main\n' +
+    '        image: busybox\n' +
+    '        command:\n';
   const run = runBounded([], input);
   t.not(run.status, 70, run.stderr);
 });

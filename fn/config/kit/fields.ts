@@ -7,8 +7,9 @@
 import * as z from 'zod/mini';
 import { MAX_INPUT_SECONDS } from '../../timing/model.ts';
 
-/** Durations are whole seconds; a day is far beyond any real drain and catches unit mistakes (ms).
- * */
+/**
+ * Durations are whole seconds; a day is far beyond any real drain and catches unit mistakes (ms).
+ */
 export function seconds() {
   return z
     .number()

@@ -33,7 +33,9 @@ export function readFlatValue(key: FlatKey, text: string): { value: unknown } | 
       // the value, and what is allowed (not the schema path it maps to).
       if (key.choices && !key.choices.includes(text))
         return {
-          error: `${key.name}: got ${JSON.stringify(text)}; expected one of ${key.choices.join(', ')}`,
+          error:
+            `${key.name}: got ${JSON.stringify(text)}; ` +
+            `expected one of ${key.choices.join(', ')}`,
         };
       return { value: text };
     case 'list':

@@ -50,8 +50,10 @@ export interface ModeOutcome {
   readonly changes: ProposedChange[];
   readonly findings: ProposedFinding[];
   readonly timing: GatewayTiming;
-  /** Sleep mode where the annotation reaches the proxy: the terminationDrainDuration the plan needs
-   * (T = R). */
+  /**
+   * Sleep mode where the annotation reaches the proxy: the terminationDrainDuration the plan needs
+   * (T = R).
+   */
   readonly terminationDrain?: Derived;
 }
 
@@ -86,16 +88,17 @@ export function envMode(
   if (userPreStop !== undefined) {
     // The model has no term for a hook that runs before the proxy's own minimum drain: the
     // grace it computes would be short by the hook's length. Said, not guessed.
+    const hookLength =
+      userPreStop === 'unknown' ? 'of a length that cannot be read' : `sleeping ${userPreStop} s`;
     findings.push({
       severity: 'warning',
       code: 'GATEWAY_PRESTOP_IN_ENV_MODE',
       message:
-        `Container ${proxy.name} already has a preStop hook (${userPreStop === 'unknown' ? 'of a length that cannot be read' : `sleeping ${userPreStop} s`}); ` +
-        (`the proxy starts its drain only after that hook ends, and ` +
-          `terminationGracePeriodSeconds G = ${plan.graceSeconds.value} s does ` +
-          `not count it. `) +
-        ('Remove the hook (env mode does its job), or use --gateway-mode sleep, ' +
-          'which builds the grace period on it.'),
+        `Container ${proxy.name} already has a preStop hook (${hookLength}); ` +
+        'the proxy starts its drain only after that hook ends, ' +
+        `and terminationGracePeriodSeconds G = ${plan.graceSeconds.value} s does not count it. ` +
+        'Remove the hook (env mode does its job), ' +
+        'or use --gateway-mode sleep, which builds the grace period on it.',
       path: workload.containerAt(proxy.name, 'lifecycle', 'preStop'),
     });
   }
@@ -121,9 +124,8 @@ export function envMode(
           inputs,
           ['W'],
           [
-            'Go duration text: Istio reads it with time.ParseDuration and silently ' +
-              'falls back to 5 s on a bare number ' +
-              '(pilot/cmd/pilot-agent/options/options.go@1.24.6, ' +
+            'Go duration text: Istio reads it with time.ParseDuration and silently falls ' +
+              'back to 5 s on a bare number (pilot/cmd/pilot-agent/options/options.go@1.24.6, ' +
               'pkg/env/var.go@1.24.6 DurationVar.Lookup).',
           ],
         ),
@@ -139,12 +141,11 @@ export function envMode(
           name: 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS',
           value: 'true',
           reason:
-            'EXIT_ON_ZERO_ACTIVE_CONNECTIONS = "true": after ' +
-            'MINIMUM_DRAIN_DURATION the proxy exits once Envoy has no active ' +
-            'connections, ' +
-            (`instead of being killed after terminationDrainDuration ` +
-              `(pkg/envoy/agent.go@1.24.6 terminate). Needs Istio ≥ 1.12 ` +
-              `(agent.go@1.12.0): ${version}.`),
+            `EXIT_ON_ZERO_ACTIVE_CONNECTIONS = "true": ` +
+            `after MINIMUM_DRAIN_DURATION the proxy exits once Envoy has no active ` +
+            `connections, instead of being killed after terminationDrainDuration ` +
+            `(pkg/envoy/agent.go@1.24.6 terminate). ` +
+            `Needs Istio ≥ 1.12 (agent.go@1.12.0): ${version}.`,
         },
       ]);
       changes.push(...exit.changes);
@@ -160,20 +161,18 @@ export function envMode(
         severity: 'warning',
         code: 'GATEWAY_DRAIN_DURATION_NOT_DELIVERED',
         message:
-          `This gateway needs drainDuration ${drainValue} (${drain.formula}) so ` +
-          `Envoy keeps its listeners open while the load balancer may ` +
-          (`still send, but it is not injected (legacy chart) and container ${proxy.name}` +
-            ` does not mount the downward-API file `) +
-          (`${POD_INFO_MOUNT_PATH}/annotations, which is how pilot-agent reads ${PROXY_CONFIG_ANNOTATION}` +
-            ` without injection `) +
-          ('(pilot/cmd/pilot-agent/config/config.go@1.16.7): kube-graceful writes ' +
-            'nothing that would do nothing. ') +
-          (`Envoy closes its listeners after ${ISTIO_DEFAULT_DRAIN_DURATION_SECONDS}` +
-            ` s. Mount a downwardAPI volume with item annotations ← ` +
-            `metadata.annotations `) +
-          (`at ${POD_INFO_MOUNT_PATH} (the legacy chart's podinfo volume), set ` +
-            `drainDuration mesh-wide (meshConfig.defaultConfig.drainDuration), or ` +
-            `move to the gateway chart.`),
+          `This gateway needs drainDuration ${drainValue} (${drain.formula}) so Envoy keeps ` +
+          `its listeners open while the load balancer may still send, ` +
+          `but it is not injected (legacy chart) and container ${proxy.name} does not mount ` +
+          `the downward-API file ${POD_INFO_MOUNT_PATH}/annotations, ` +
+          `which is how pilot-agent reads ${PROXY_CONFIG_ANNOTATION} without injection ` +
+          `(pilot/cmd/pilot-agent/config/config.go@1.16.7): ` +
+          `kube-graceful writes nothing that would do nothing. ` +
+          `Envoy closes its listeners after ${ISTIO_DEFAULT_DRAIN_DURATION_SECONDS} s. ` +
+          `Mount a downwardAPI volume with item annotations ← metadata.annotations at ` +
+          `${POD_INFO_MOUNT_PATH} (the legacy chart's podinfo volume), ` +
+          `set drainDuration mesh-wide (meshConfig.defaultConfig.drainDuration), ` +
+          `or move to the gateway chart.`,
       });
     }
   } else if (!proxyConfig.ok) {
@@ -215,9 +214,9 @@ function notMergeable(
     severity: 'warning',
     code: 'PROXY_CONFIG_NOT_MERGEABLE',
     message:
-      `${PROXY_CONFIG_ANNOTATION} is left as it is: ${problem}. The drain ` +
-      `plan needs drainDuration: ${drainValue} in it ` +
-      '(Envoy closes its listeners after drainDuration); add it by hand.',
+      `${PROXY_CONFIG_ANNOTATION} is left as it is: ${problem}. ` +
+      `The drain plan needs drainDuration: ` +
+      `${drainValue} in it (Envoy closes its listeners after drainDuration); add it by hand.`,
     ...(path ? { path } : {}),
   };
 }
@@ -273,9 +272,9 @@ function proxyConfigChange(
       severity: 'warning',
       code: 'GATEWAY_DRAIN_DURATION_TOO_LONG',
       message:
-        `drainDuration ${effectiveDrain} s is over Istio's cap of ${ISTIO_MAX_DRAIN_SECONDS}` +
-        ` s (pkg/config/validation/validation.go@1.16.7 drainTimeMax; same in ` +
-        `later releases): Istio rejects it. Lower the drain window.`,
+        `drainDuration ${effectiveDrain} s is over Istio's cap of ${ISTIO_MAX_DRAIN_SECONDS} ` +
+        `s (pkg/config/validation/validation.go@1.16.7 drainTimeMax; ` +
+        `same in later releases): Istio rejects it. Lower the drain window.`,
       path: annotationPath,
     });
   }
@@ -305,15 +304,14 @@ function proxyConfigChange(
       merged = next;
       written.push('parentShutdownDuration');
       notes.push(
-        `parentShutdownDuration = ${JSON.stringify(formatGoDurationSeconds(parent.value))}` +
-          `: ${parent.formula}. Istio up to 1.16 denies a pod whose ` +
-          (`parentShutdownDuration (default 60 s) is not greater than its ` +
-            `drainDuration (pkg/config/validation/validation.go@1.16.7 ` +
-            `ValidateParentAndDrain; `) +
-          (`pkg/kube/inject/validate.go@1.16.7); from ${PARENT_SHUTDOWN_IGNORED_SINCE}` +
-            ` the field is ignored. Written because this proxy is Istio ${istio.version}` +
-            ` (${istio.source})`) +
-          `${istio.known ? '' : ', a version nothing in the manifest states'}.`,
+        `parentShutdownDuration = ${JSON.stringify(formatGoDurationSeconds(parent.value))}: ` +
+          `${parent.formula}. Istio up to 1.16 denies a pod whose parentShutdownDuration ` +
+          `(default 60 s) is not greater than its drainDuration ` +
+          `(pkg/config/validation/validation.go@1.16.7 ValidateParentAndDrain; ` +
+          `pkg/kube/inject/validate.go@1.16.7); ` +
+          `from ${PARENT_SHUTDOWN_IGNORED_SINCE} the field is ignored. ` +
+          `Written because this proxy is Istio ${istio.version} ` +
+          `(${istio.source})${istio.known ? '' : ', a version nothing in the manifest states'}.`,
       );
     }
   }
@@ -322,14 +320,14 @@ function proxyConfigChange(
   notes.push(
     kept.length
       ? `Merged key by key into the existing ${PROXY_CONFIG_ANNOTATION}; kept: ${kept.join(', ')}.`
-      : `Istio's default drainDuration is ${ISTIO_DEFAULT_DRAIN_DURATION_SECONDS}` +
-          ` s (pkg/config/mesh/mesh.go@1.16.7, unchanged through 1.30).`,
+      : `Istio's default drainDuration is ${ISTIO_DEFAULT_DRAIN_DURATION_SECONDS} s ` +
+          `(pkg/config/mesh/mesh.go@1.16.7, unchanged through 1.30).`,
   );
   if (shape === 'legacy') {
     notes.push(
-      `This gateway is not injected; its pilot-agent reads ${PROXY_CONFIG_ANNOTATION}` +
-        ` from the downward-API file ${POD_INFO_MOUNT_PATH}/annotations, which ` +
-        `the pod mounts (pilot/cmd/pilot-agent/config/config.go@1.16.7).`,
+      `This gateway is not injected; its pilot-agent reads ${PROXY_CONFIG_ANNOTATION} from ` +
+        `the downward-API file ${POD_INFO_MOUNT_PATH}/annotations, ` +
+        `which the pod mounts (pilot/cmd/pilot-agent/config/config.go@1.16.7).`,
     );
   }
   const reason = written.includes('drainDuration')

@@ -125,9 +125,9 @@ export function explainGateway(plan: GatewayPlan, context: ExplainContext): Expl
   return {
     role: 'gateway',
     summary:
-      `Istio gateway (${shape === 'injected' ? 'gateway chart, injected' : 'legacy chart, not injected'}` +
-      `), ${plan.mode} mode; Istio ${plan.istio.version} (${plan.istio.source}` +
-      `)`,
+      `Istio gateway ` +
+      `(${shape === 'injected' ? 'gateway chart, injected' : 'legacy chart, not injected'}), ` +
+      `${plan.mode} mode; Istio ${plan.istio.version} (${plan.istio.source})`,
     inputs: inputsOf(inputs),
     derived,
     settings,
@@ -166,8 +166,8 @@ function parentShutdownRows(context: ExplainContext, plan: GatewayPlan): Setting
     value: ISTIO_DEFAULT_PARENT_SHUTDOWN_SECONDS,
     display: `${ISTIO_DEFAULT_PARENT_SHUTDOWN_SECONDS} s`,
     source:
-      `Istio default up to ${previousMinor(PARENT_SHUTDOWN_IGNORED_SINCE)} ` +
-      `(not set); ignored from ${PARENT_SHUTDOWN_IGNORED_SINCE}`,
+      `Istio default up to ${previousMinor(PARENT_SHUTDOWN_IGNORED_SINCE)} (not set); ` +
+      `ignored from ${PARENT_SHUTDOWN_IGNORED_SINCE}`,
   };
   return [row('parentShutdownDuration', before ?? unset, after ?? unset)];
 }

@@ -1,5 +1,7 @@
-/** The pod's terminationGracePeriodSeconds from the plan (docs/background.md#the-timing-model: G =
- * S + R + B, never lowered). */
+/**
+ * The pod's terminationGracePeriodSeconds from the plan (docs/background.md#the-timing-model: G = S
+ * + R + B, never lowered).
+ */
 import { graceToWrite } from '../../timing/model.ts';
 import type { TimingInputs, TimingPlan } from '../../timing/model.ts';
 import type { Workload } from '../../workloads/workload.ts';

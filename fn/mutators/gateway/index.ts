@@ -23,8 +23,10 @@ import { sleepMode } from './sleepMode.ts';
 import { checkFindings } from './timing.ts';
 import { istioVersionOf } from './version.ts';
 
-/** docs/background.md#istio: EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION exist from
- * Istio 1.12. */
+/**
+ * docs/background.md#istio: EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION exist from
+ * Istio 1.12.
+ */
 const ENV_MODE_SINCE = '1.12';
 
 export const gatewayDrain = defineMutator<GatewayPlan, 'gateway-drain'>({
@@ -48,10 +50,10 @@ export const gatewayDrain = defineMutator<GatewayPlan, 'gateway-drain'>({
         severity: 'info',
         code: 'GATEWAY_ENV_MODE_UNSUPPORTED',
         message:
-          `Gateway mode env (${asked === 'default' ? 'default' : asked}) needs ` +
-          `Istio ≥ ${ENV_MODE_SINCE} for EXIT_ON_ZERO_ACTIVE_CONNECTIONS and ` +
-          (`MINIMUM_DRAIN_DURATION (pkg/envoy/agent.go@1.12.0); this proxy is ` +
-            `Istio ${istio.version} (${istio.source}): sleep mode used instead.`),
+          `Gateway mode env (${asked === 'default' ? 'default' : asked}) needs Istio ≥ ` +
+          `${ENV_MODE_SINCE} for EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION ` +
+          `(pkg/envoy/agent.go@1.12.0); ` +
+          `this proxy is Istio ${istio.version} (${istio.source}): sleep mode used instead.`,
       });
     }
     const outcome =

@@ -10,8 +10,10 @@ import { PROXY_CONFIG_ANNOTATION } from '../../workloads/istioProxyConfig.ts';
 import { parentShutdownEnforced, PARENT_SHUTDOWN_IGNORED_SINCE } from '../shared/parentShutdown.ts';
 import type { IstioVersion } from './version.ts';
 
-/** Returns an info finding for each obsolete drain setting on the proxy container or in its
- * ProxyConfig fields. */
+/**
+ * Returns an info finding for each obsolete drain setting on the proxy container or in its
+ * ProxyConfig fields.
+ */
 export function obsoleteSettings(
   workload: Workload,
   container: string,
@@ -24,8 +26,8 @@ export function obsoleteSettings(
       severity: 'info',
       code: 'GATEWAY_OBSOLETE_SETTING',
       message:
-        `env TERMINATION_DRAIN_DURATION_SECONDS on container ${container} was ` +
-        `removed in Istio 1.10 and does nothing; remove it.`,
+        `env TERMINATION_DRAIN_DURATION_SECONDS on container ${container} was removed in ` +
+        `Istio 1.10 and does nothing; remove it.`,
       path: workload.containerAt(container, 'env', {
         key: 'name',
         equals: 'TERMINATION_DRAIN_DURATION_SECONDS',
@@ -39,11 +41,11 @@ export function obsoleteSettings(
       severity: 'info',
       code: 'GATEWAY_OBSOLETE_SETTING',
       message:
-        `parentShutdownDuration in ${PROXY_CONFIG_ANNOTATION} is ignored from ` +
-        `Istio ${PARENT_SHUTDOWN_IGNORED_SINCE} ` +
-        `(pkg/config/validation/validation.go@1.17.0 validates drainDuration ` +
-        `alone; pkg/envoy/proxy.go@1.17.0 no longer passes it to Envoy), and ` +
-        `this proxy is Istio ${istio.version} (${istio.source}); remove it.`,
+        `parentShutdownDuration in ${PROXY_CONFIG_ANNOTATION} is ignored from Istio ` +
+        `${PARENT_SHUTDOWN_IGNORED_SINCE} (pkg/config/validation/validation.go@1.17.0 ` +
+        `validates drainDuration alone; ` +
+        `pkg/envoy/proxy.go@1.17.0 no longer passes it to Envoy), ` +
+        `and this proxy is Istio ${istio.version} (${istio.source}); remove it.`,
       path: workload.at('metadata', 'annotations', PROXY_CONFIG_ANNOTATION),
     });
   }

@@ -26,30 +26,25 @@ export function sleepPreStop(
     return {
       hook: chosen.hook,
       how:
-        `Kubernetes sleep action (beta and on by default from ${SLEEP_ACTION_SINCE}` +
-        `; cluster ${kubernetes.version}, ${kubernetes.source})`,
+        `Kubernetes sleep action (beta and on by default from ${SLEEP_ACTION_SINCE}; ` +
+        `cluster ${kubernetes.version}, ${kubernetes.source})`,
     };
   }
   if (chosen.mechanism === 'exec-sleep') {
     return {
       hook: chosen.hook,
       how:
-        `exec sleep: cluster ${kubernetes.version} (${kubernetes.source}) is ` +
-        `older than ${SLEEP_ACTION_SINCE}, and gateway.imageHasShell is true (${imageHasShell.source}` +
-        `)`,
+        `exec sleep: cluster ${kubernetes.version} (${kubernetes.source}) is older than ` +
+        `${SLEEP_ACTION_SINCE}, and gateway.imageHasShell is true (${imageHasShell.source})`,
     };
   }
   return {
     refused:
-      `Kubernetes ${kubernetes.version} (${kubernetes.source}) has no ` +
-      `preStop sleep action on by default (beta from ${SLEEP_ACTION_SINCE}), ` +
-      (`and the gateway image is not known to have sleep (the distroless ` +
-        `proxy image has no shell or sleep): no preStop written. `) +
-      // Env mode only where the proxy has EXIT_ON_ZERO_ACTIVE_CONNECTIONS (Istio ≥ 1.12): offering
-      // it
-      // below sends the user to a mode that falls back here (issue #13 item 7).
-      (`${envModeAvailable ? 'Use --gateway-mode env, ' : ''}set ` +
-        `--kube-version if the oldest kubelet is newer, or ` +
-        `--gateway-image-has-shell true if the image has sleep.`),
+      `Kubernetes ${kubernetes.version} (${kubernetes.source}) has no preStop sleep action ` +
+      `on by default (beta from ${SLEEP_ACTION_SINCE}), ` +
+      `and the gateway image is not known to have sleep (the distroless proxy image has no ` +
+      `shell or sleep): no preStop written. ` +
+      `${envModeAvailable ? 'Use --gateway-mode env, ' : ''}set --kube-version if the oldest ` +
+      `kubelet is newer, or --gateway-image-has-shell true if the image has sleep.`,
   };
 }

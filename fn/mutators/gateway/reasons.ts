@@ -17,8 +17,8 @@ export function derivation(
   symbols: readonly InputSymbol[],
   notes: readonly string[] = [],
 ): string {
-  const head =
-    `${setting} = ${value}: ${steps.map((s) => s.formula).join('; ')}. ${steps[0]?.explanation ?? ''}`.trimEnd();
+  const formulas = steps.map((s) => s.formula).join('; ');
+  const head = `${setting} = ${value}: ${formulas}. ${steps[0]?.explanation ?? ''}`.trimEnd();
   return [head, ...notes, ...symbols.map((symbol) => sourceLine(symbol, inputs))].join('\n');
 }
 

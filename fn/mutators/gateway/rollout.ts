@@ -12,12 +12,15 @@ import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
 import type { MutatorContext, ProposedFinding } from '../types.ts';
 import { specField } from '../../core/kubeObject.ts';
 
-/** docs/background.md#load-balancers-in-front-of-gateways: the namespace label that makes the AWS
- * Load Balancer Controller inject readiness gates. */
+/**
+ * docs/background.md#load-balancers-in-front-of-gateways: the namespace label that makes the AWS
+ * Load Balancer Controller inject readiness gates.
+ */
 const READINESS_GATE_LABEL = 'elbv2.k8s.aws/pod-readiness-gate-inject';
 
-/** Returns the rollout findings for a gateway behind `loadBalancer` (undefined: none recognised).
- * */
+/**
+ * Returns the rollout findings for a gateway behind `loadBalancer` (undefined: none recognised).
+ */
 export function rolloutFindings(
   workload: Workload,
   context: MutatorContext,
@@ -30,8 +33,9 @@ export function rolloutFindings(
   ];
 }
 
-/** What says the pods are AWS IP targets: the recognised LB's evidence, or the configured provider.
- * */
+/**
+ * What says the pods are AWS IP targets: the recognised LB's evidence, or the configured provider.
+ */
 function awsIpTargets(
   loadBalancer: LoadBalancerRecognition | undefined,
   spec: Spec,
@@ -62,11 +66,10 @@ function readinessGate(
   if (!evidence) return [];
   const name = workload.ref.namespace;
   const why =
-    `The gateway is behind AWS IP targets (${evidence}). Readiness gates ` +
-    `make a rollout wait until new pods are healthy ` +
-    (`in the target group before old ones go (they do nothing at ` +
-      `termination; aws-load-balancer-controller ` +
-      `docs/deploy/pod_readiness_gate.md@v2.17.1).`);
+    `The gateway is behind AWS IP targets (${evidence}). ` +
+    `Readiness gates make a rollout wait until new pods are healthy in the target group ` +
+    `before old ones go (they do nothing at termination; ` +
+    `aws-load-balancer-controller docs/deploy/pod_readiness_gate.md@v2.17.1).`;
   const namespace = namespaceNamed(context.inventory, name);
   if (!namespace) {
     return [
@@ -74,8 +77,8 @@ function readinessGate(
         severity: 'info',
         code: 'AWS_READINESS_GATE_NAMESPACE_NOT_IN_STREAM',
         message:
-          `${why} Namespace ${name ?? '(the release namespace)'} is not in the ` +
-          `stream: label it ${READINESS_GATE_LABEL}=enabled.`,
+          `${why} Namespace ${name ?? '(the release namespace)'} is not in the stream: ` +
+          `label it ${READINESS_GATE_LABEL}=enabled.`,
       },
     ];
   }
@@ -85,8 +88,8 @@ function readinessGate(
       severity: 'warning',
       code: 'AWS_READINESS_GATE_LABEL_MISSING',
       message:
-        `${why} Namespace ${name} in the stream has no label ${READINESS_GATE_LABEL}` +
-        `: enabled; add it.`,
+        `${why} Namespace ${name} in the stream has no label ${READINESS_GATE_LABEL}: ` +
+        `enabled; add it.`,
     },
   ];
 }
@@ -117,8 +120,8 @@ function maxUnavailable(workload: Workload): ProposedFinding[] {
         severity: 'warning',
         code: 'GATEWAY_ROLLOUT_UNAVAILABLE',
         message:
-          'strategy Recreate stops every gateway pod before new ones start: each ' +
-          'rollout is an outage. Use RollingUpdate with maxUnavailable: 0.',
+          'strategy Recreate stops every gateway pod before new ones start: ' +
+          'each rollout is an outage. Use RollingUpdate with maxUnavailable: 0.',
         path: ['spec', 'strategy', 'type'],
       },
     ];
@@ -134,14 +137,19 @@ function maxUnavailable(workload: Workload): ProposedFinding[] {
         : undefined;
   if (pods === 0) return [];
   const all = pods === undefined || pods >= count;
+  const out =
+    pods === undefined
+      ? 'an unknown number of gateway pods'
+      : all
+        ? 'every gateway pod'
+        : `${pods} gateway pod${pods === 1 ? '' : 's'}`;
   return [
     {
       severity: all ? 'warning' : 'info',
       code: 'GATEWAY_ROLLOUT_UNAVAILABLE',
       message:
-        `strategy.rollingUpdate.maxUnavailable is ${JSON.stringify(raw)} with ${shown}` +
-        `: a rollout may take ` +
-        `${pods === undefined ? 'an unknown number of gateway pods' : all ? 'every gateway pod' : `${pods} gateway pod${pods === 1 ? '' : 's'}`} out before replacements are ready. ` +
+        `strategy.rollingUpdate.maxUnavailable is ${JSON.stringify(raw)} with ${shown}: ` +
+        `a rollout may take ${out} out before replacements are ready. ` +
         'Set maxUnavailable: 0 (and maxSurge ≥ 1) so old pods serve until new ones are ready.',
       path: ['spec', 'strategy', 'rollingUpdate', 'maxUnavailable'],
     },
@@ -169,9 +177,9 @@ function disruptionBudget(workload: Workload, context: MutatorContext): Proposed
       severity: 'info',
       code: 'GATEWAY_NO_PDB',
       message:
-        'No PodDisruptionBudget in the stream selects the gateway pods: a node ' +
-        'drain may evict them all at once. Add one (e.g. minAvailable: 1, or ' +
-        'maxUnavailable: 1 with several replicas).',
+        'No PodDisruptionBudget in the stream selects the gateway pods: ' +
+        'a node drain may evict them all at once. Add one (e.g. ' +
+        'minAvailable: 1, or maxUnavailable: 1 with several replicas).',
     },
   ];
 }
@@ -181,8 +189,10 @@ interface LabelSelector {
   matchExpressions?: Array<{ key?: unknown; operator?: unknown; values?: unknown }> | null;
 }
 
-/** Returns true when a LabelSelector selects these labels (policy/v1: `{}` selects every pod; null
- * none). */
+/**
+ * Returns true when a LabelSelector selects these labels (policy/v1: `{}` selects every pod; null
+ * none).
+ */
 function selects(
   selector: LabelSelector | null | undefined,
   labels: Record<string, string>,

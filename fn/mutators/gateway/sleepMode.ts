@@ -107,9 +107,9 @@ export function sleepMode(
         value: R,
         formula: `T = R = ${R}`,
         explanation:
-          'After the preStop sleep pilot-agent drains, waits ' +
-          'terminationDrainDuration and kills Envoy: the requests accepted until ' +
-          'the sleep ended need R.',
+          'After the preStop sleep pilot-agent drains, ' +
+          'waits terminationDrainDuration and kills Envoy: ' +
+          'the requests accepted until the sleep ended need R.',
       }
     : undefined;
   changes.push(
@@ -119,8 +119,8 @@ export function sleepMode(
       inputs,
       existing === undefined
         ? 'Sleep mode: S is the preStop sleep on the proxy container.'
-        : `Sleep mode: S comes from the preStop hook already on container ${proxy.name}` +
-            `, which is kept.`,
+        : `Sleep mode: S comes from the preStop hook already on container ${proxy.name}, ` +
+            `which is kept.`,
     ),
   );
   return {
@@ -154,32 +154,35 @@ function terminationDrain(
   const seconds = typeof text === 'string' ? parseGoDurationSeconds(text) : undefined;
   const wait = seconds ?? ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS;
   if (wait >= R) return { changes: [], findings: [] };
+  const istioDefault = `Istio's default ${ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS} s`;
   const value = formatGoDurationSeconds(R);
   if (read?.ok) {
     const merged = setProxyConfigField(read.text, ['terminationDrainDuration'], value);
     if (merged !== undefined) {
       const kept = Object.keys(read.fields).filter((k) => k !== 'terminationDrainDuration');
+      const was = seconds === undefined ? istioDefault : JSON.stringify(text);
       return {
         changes: [
           {
             path,
             value: merged,
             reason: [
-              `${PROXY_CONFIG_ANNOTATION} terminationDrainDuration = ${JSON.stringify(value)}` +
-                `: T = R = ${R}. After the preStop sleep container ${proxy.name} gets ` +
-                `SIGTERM; ` +
-                (`pilot-agent drains the listeners, waits terminationDrainDuration and ` +
-                  `then kills Envoy (pkg/envoy/agent.go@1.9.0 and @1.24.6 terminate), so ` +
-                  `the requests accepted `) +
-                `until the sleep ended need that wait to finish (it was ${seconds === undefined ? `Istio's default ${ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS} s` : JSON.stringify(text)}).`,
+              `${PROXY_CONFIG_ANNOTATION} terminationDrainDuration = ${JSON.stringify(value)}: ` +
+                `T = R = ${R}. ` +
+                `After the preStop sleep container ${proxy.name} gets SIGTERM; ` +
+                'pilot-agent drains the listeners, waits terminationDrainDuration ' +
+                'and then kills Envoy (pkg/envoy/agent.go@1.9.0 and @1.24.6 terminate), ' +
+                'so the requests accepted until the sleep ended need that wait to finish ' +
+                `(it was ${was}).`,
               kept.length
-                ? `Merged key by key into the existing ${PROXY_CONFIG_ANNOTATION}; kept: ${kept.join(', ')}` +
-                  `.`
+                ? `Merged key by key into the existing ${PROXY_CONFIG_ANNOTATION}; kept: ` +
+                  `${kept.join(', ')}.`
                 : '',
               shape === 'legacy'
-                ? `This gateway is not injected; its pilot-agent reads ${PROXY_CONFIG_ANNOTATION}` +
-                  ` from the downward-API file ${POD_INFO_MOUNT_PATH}/annotations, which ` +
-                  `the pod mounts (pilot/cmd/pilot-agent/config/config.go@1.9.0).`
+                ? `This gateway is not injected; ` +
+                  `its pilot-agent reads ${PROXY_CONFIG_ANNOTATION} from the downward-API file ` +
+                  `${POD_INFO_MOUNT_PATH}/annotations, ` +
+                  `which the pod mounts (pilot/cmd/pilot-agent/config/config.go@1.9.0).`
                 : '',
               `R: ${inputs.maxRequest.source}`,
             ]
@@ -192,22 +195,20 @@ function terminationDrain(
     }
   }
   const where =
-    seconds === undefined
-      ? `Istio's default ${ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS} s`
-      : `${JSON.stringify(text)} in ${PROXY_CONFIG_ANNOTATION}`;
+    seconds === undefined ? istioDefault : `${JSON.stringify(text)} in ${PROXY_CONFIG_ANNOTATION}`;
   const remedies = [
     // Env mode needs EXIT_ON_ZERO_ACTIVE_CONNECTIONS, which this proxy may not have.
     ...(atLeast(istio.version, envModeSince)
       ? ['use --gateway-mode env (exits at zero active connections)']
       : []),
     read && !read.ok
-      ? `fix ${PROXY_CONFIG_ANNOTATION} (${read.problem}) and add ` +
-        `terminationDrainDuration: ${value} to it`
+      ? `fix ${PROXY_CONFIG_ANNOTATION} (${read.problem}) and add terminationDrainDuration: ` +
+        `${value} to it`
       : reaches
         ? `add terminationDrainDuration: ${value} to ${PROXY_CONFIG_ANNOTATION} by hand`
-        : `mount the pod's annotations at ${POD_INFO_MOUNT_PATH} (a downwardAPI ` +
-          `volume with item annotations ← metadata.annotations, as the legacy ` +
-          `chart's podinfo volume) so kube-graceful can set ` +
+        : `mount the pod's annotations at ${POD_INFO_MOUNT_PATH} (a downwardAPI volume with ` +
+          `item annotations ← metadata.annotations, ` +
+          `as the legacy chart's podinfo volume) so kube-graceful can set ` +
           `terminationDrainDuration in ${PROXY_CONFIG_ANNOTATION}`,
     `set terminationDrainDuration to at least ${value} mesh-wide (meshConfig.defaultConfig)`,
   ];
@@ -218,11 +219,11 @@ function terminationDrain(
         severity: 'warning',
         code: 'GATEWAY_TERMINATION_DRAIN_SHORT',
         message:
-          `In sleep mode container ${proxy.name} gets SIGTERM after the preStop ` +
-          `sleep; the proxy then drains its listeners, waits ` +
-          `terminationDrainDuration ` +
-          (`(${where}) and kills Envoy (pkg/envoy/agent.go@1.9.0 and @1.24.6 ` +
-            `terminate), cutting requests the plan gives R = ${R} s to finish. `) +
+          `In sleep mode container ${proxy.name} gets SIGTERM after the preStop sleep; ` +
+          `the proxy then drains its listeners, ` +
+          `waits terminationDrainDuration (${where}) and kills Envoy ` +
+          `(pkg/envoy/agent.go@1.9.0 and @1.24.6 terminate), ` +
+          `cutting requests the plan gives R = ${R} s to finish. ` +
           `kube-graceful could not set it here. Fix: ${remedies.join('; or ')}.`,
       },
     ],

@@ -14,8 +14,10 @@ import { proxyContainer } from './proxyContainer.ts';
 export interface IstioVersion {
   readonly version: string;
   readonly source: string;
-  /** False when nothing said it: no released chart label, no image tag, no istioVersion set (the
-   * built-in default was used). */
+  /**
+   * False when nothing said it: no released chart label, no image tag, no istioVersion set (the
+   * built-in default was used).
+   */
   readonly known: boolean;
 }
 
@@ -49,8 +51,8 @@ export function istioVersionOf(
     if (!match) continue;
     if (match[1] === UNRELEASED_CHART_VERSION) {
       notes.push(
-        `${where} label ${CHART_LABEL}: ${chart} is the unreleased in-repo ` +
-          `chart, not an Istio release`,
+        `${where} label ${CHART_LABEL}: ${chart} is the unreleased in-repo chart, ` +
+          `not an Istio release`,
       );
       break;
     }

@@ -106,8 +106,8 @@ export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationB
   return {
     role: 'job',
     summary:
-      `run-to-completion pod with ${plan.meshes.map((m) => MESH_PROXY[m]).join(' and ')}` +
-      `; ${plan.mode} mode`,
+      `run-to-completion pod with ${plan.meshes.map((m) => MESH_PROXY[m]).join(' and ')}; ` +
+      `${plan.mode} mode`,
     inputs,
     derived: [],
     settings,
@@ -124,8 +124,10 @@ function meshEvidence(plan: JobPlan, mesh: Mesh): string {
   );
 }
 
-/** When istio-proxy exits after the wrapper's quit call: by Istio version and the pod's drain
- * settings (mesh-wide ones are not visible here). */
+/**
+ * When istio-proxy exits after the wrapper's quit call: by Istio version and the pod's drain
+ * settings (mesh-wide ones are not visible here).
+ */
 function istioQuitOf(template: PodTemplate, istioVersion: string): QuitExit {
   const drain = istioDrainSettings({ template, injected: true });
   return istioQuitExit(istioVersion, {

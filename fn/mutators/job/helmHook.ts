@@ -27,12 +27,11 @@ export function helmHookFindings(workload: Workload): ProposedFinding[] {
       severity: 'info',
       code: 'JOB_HELM3_HOOK',
       message:
-        `this ${kind} is a Helm hook (${HELM_HOOK}: ${hook}). Helm 3 never ` +
-        `sends hooks to a post-renderer (helm/helm#7891): ` +
-        (`with \`helm install/upgrade --post-renderer\` on Helm 3 this ${kind} ` +
-          `is deployed unchanged. `) +
-        ('The change above reaches the cluster with Helm 4 (post-renderer ' +
-          'plugin) or `helm template … | kube-graceful | kubectl apply -f -`'),
+        `this ${kind} is a Helm hook (${HELM_HOOK}: ${hook}). ` +
+        `Helm 3 never sends hooks to a post-renderer (helm/helm#7891): ` +
+        `with \`helm install/upgrade --post-renderer\` on Helm 3 this ${kind} is deployed ` +
+        `unchanged. The change above reaches the cluster with Helm 4 (post-renderer plugin) ` +
+        `or \`helm template … | kube-graceful | kubectl apply -f -\``,
       path: ['metadata', 'annotations', HELM_HOOK],
     },
   ];

@@ -49,8 +49,10 @@ export function knownWithoutShell(image: string | undefined): string | undefined
   return undefined;
 }
 
-/** Which HTTP client the wrapper can use to call the quit endpoint; `unknown` when no list names
- * the image. */
+/**
+ * Which HTTP client the wrapper can use to call the quit endpoint; `unknown` when no list names the
+ * image.
+ */
 export type HttpClient = 'curl' | 'wget' | 'none' | 'unknown';
 
 /** An image's HTTP client and, in words, how that is known. */
@@ -108,8 +110,10 @@ const HTTP_CLIENT_IMAGES: ReadonlyArray<{
   },
 ];
 
-/** Returns the repository without `docker.io/`, `index.docker.io/` or `library/`
- * (`docker.io/library/alpine` → `alpine`). */
+/**
+ * Returns the repository without `docker.io/`, `index.docker.io/` or `library/`
+ * (`docker.io/library/alpine` → `alpine`).
+ */
 function canonicalRepository(repository: string): string {
   return repository.replace(/^(?:docker\.io|index\.docker\.io)\//, '').replace(/^library\//, '');
 }

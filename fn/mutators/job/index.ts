@@ -30,8 +30,8 @@ const MESHES: readonly Mesh[] = ['istio', 'linkerd'];
 export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
   id: 'job-sidecar-quit',
   description:
-    'Jobs with a mesh sidecar complete: native sidecar, or a command ' +
-    'wrapper that asks the proxy to quit',
+    'Jobs with a mesh sidecar complete: native sidecar, ' +
+    'or a command wrapper that asks the proxy to quit',
   findingCodes: JOB_FINDING_CODES,
   enabled: (spec) => spec.job.mode !== 'off',
   mutate(workload: Workload, context: MutatorContext): MutatorOutcome<JobPlan> {
@@ -58,8 +58,8 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
             severity: 'info',
             code: 'RENDER_INJECTED',
             message:
-              `${rendered.map((p) => p.evidence).join('; ')}: the Job completes when ` +
-              `its containers exit; nothing to do.`,
+              `${rendered.map((p) => p.evidence).join('; ')}: ` +
+              `the Job completes when its containers exit; nothing to do.`,
           },
         ],
       };
@@ -125,9 +125,8 @@ function native(
           severity: 'warning',
           code: 'JOB_NATIVE_UNAVAILABLE',
           message:
-            `${decision.why}, but native sidecars are not available: ${blockers.join('; ')}` +
-            `. Nothing changed; set the versions of the target cluster, or ` +
-            `job.mode: wrap`,
+            `${decision.why}, but native sidecars are not available: ${blockers.join('; ')}. ` +
+            `Nothing changed; set the versions of the target cluster, or job.mode: wrap`,
         },
       ],
     };
@@ -135,8 +134,10 @@ function native(
   return nativePlan(workload, context, meshes, decision);
 }
 
-/** The upstream maturity of native sidecars where this run pins them: a fact to weigh, not a reason
- * to leave the Job hanging. */
+/**
+ * The upstream maturity of native sidecars where this run pins them: a fact to weigh, not a reason
+ * to leave the Job hanging.
+ */
 function maturityNotes(context: MutatorContext, meshes: readonly Mesh[]): ProposedFinding[] {
   return meshes
     .map((mesh) => nativeMaturityNote(mesh, context.spec))
@@ -145,9 +146,9 @@ function maturityNotes(context: MutatorContext, meshes: readonly Mesh[]): Propos
       severity: 'info',
       code: 'JOB_NATIVE_SIDECAR_MATURITY',
       message:
-        `${note}. Native was still chosen: without it (or a wrapper) the Job ` +
-        `never completes. Set job.mode: wrap (kube-graceful.dev/job-mode: ` +
-        `wrap) to keep classic sidecars`,
+        `${note}. Native was still chosen: ` +
+        `without it (or a wrapper) the Job never completes. ` +
+        `Set job.mode: wrap (kube-graceful.dev/job-mode: wrap) to keep classic sidecars`,
     }));
 }
 
@@ -182,10 +183,15 @@ function noMesh(workload: Workload): ProposedFinding {
     annotationsOf(meta)['linkerd.io/inject'] === 'disabled' ? 'linkerd.io/inject: disabled' : '',
   ].filter(Boolean);
   const namespace = workload.ref.namespace;
+  const namespaceWhy = namespace
+    ? `namespace ${namespace} is neither labelled for injection by a Namespace in the stream ` +
+      'nor listed in mesh.istioInjectedNamespaces / mesh.linkerdInjectedNamespaces'
+    : 'the resource names no namespace';
   const why =
     optOut.length > 0
       ? `the pod template opts out with ${optOut.join(' and ')}`
-      : `no sidecar.istio.io/inject, istio.io/rev or linkerd.io/inject on the pod template, and ${namespace ? `namespace ${namespace} is neither labelled for injection by a ` + `Namespace in the stream nor listed in mesh.istioInjectedNamespaces / ` + `mesh.linkerdInjectedNamespaces` : 'the resource names no namespace'}`;
+      : 'no sidecar.istio.io/inject, istio.io/rev or linkerd.io/inject on the pod template, ' +
+        `and ${namespaceWhy}`;
   return {
     severity: 'info',
     code: 'JOB_NO_MESH',

@@ -16,8 +16,10 @@ import { atLeast } from '../../core/versions.ts';
 /** The first Istio whose quitquitquit exits without draining. */
 export const ISTIO_QUIT_SKIPS_DRAIN_SINCE = '1.26';
 
-/** The drain settings a pre-1.26 quit waits for (as the pod's proxy config sets them, or Istio's
- * defaults). */
+/**
+ * The drain settings a pre-1.26 quit waits for (as the pod's proxy config sets them, or Istio's
+ * defaults).
+ */
 export interface QuitDrain {
   readonly exitOnZero: boolean;
   readonly minimumDrainSeconds: number;
@@ -26,23 +28,26 @@ export interface QuitDrain {
 
 /** When istio-proxy is gone after the quit call, and in words why. */
 export interface QuitExit {
-  /** Seconds after the call; with exit-on-zero, the earliest (it waits for zero connections after).
-   * */
+  /**
+   * Seconds after the call; with exit-on-zero, the earliest (it waits for zero connections after).
+   */
   readonly seconds: number;
   readonly atLeast: boolean;
   readonly text: string;
 }
 
-/** Returns when istio-proxy exits after `/quitquitquit` at this Istio version and with these drain
- * settings. */
+/**
+ * Returns when istio-proxy exits after `/quitquitquit` at this Istio version and with these drain
+ * settings.
+ */
 export function istioQuitExit(istioVersion: string, drain: QuitDrain): QuitExit {
   if (atLeast(istioVersion, ISTIO_QUIT_SKIPS_DRAIN_SINCE)) {
     return {
       seconds: 0,
       atLeast: false,
       text:
-        `exits at once without draining (Istio ${istioVersion} ≥ ${ISTIO_QUIT_SKIPS_DRAIN_SINCE}` +
-        `, istio/istio#55424)`,
+        `exits at once without draining (Istio ${istioVersion} ≥ ` +
+        `${ISTIO_QUIT_SKIPS_DRAIN_SINCE}, istio/istio#55424)`,
     };
   }
   if (drain.exitOnZero) {
@@ -50,17 +55,18 @@ export function istioQuitExit(istioVersion: string, drain: QuitDrain): QuitExit 
       seconds: drain.minimumDrainSeconds,
       atLeast: true,
       text:
-        `drains first (Istio ${istioVersion} < ${ISTIO_QUIT_SKIPS_DRAIN_SINCE}` +
-        `: quitquitquit takes the SIGTERM path): waits MINIMUM_DRAIN_DURATION (${drain.minimumDrainSeconds}` +
-        ` s), then exits once no connection is active`,
+        `drains first (Istio ${istioVersion} < ${ISTIO_QUIT_SKIPS_DRAIN_SINCE}: ` +
+        `quitquitquit takes the SIGTERM path): ` +
+        `waits MINIMUM_DRAIN_DURATION (${drain.minimumDrainSeconds} s), ` +
+        `then exits once no connection is active`,
     };
   }
   return {
     seconds: drain.terminationDrainSeconds,
     atLeast: false,
     text:
-      `drains first (Istio ${istioVersion} < ${ISTIO_QUIT_SKIPS_DRAIN_SINCE}` +
-      `: quitquitquit takes the SIGTERM path): exits after ` +
-      `terminationDrainDuration (${drain.terminationDrainSeconds} s)`,
+      `drains first (Istio ${istioVersion} < ${ISTIO_QUIT_SKIPS_DRAIN_SINCE}: ` +
+      `quitquitquit takes the SIGTERM path): ` +
+      `exits after terminationDrainDuration (${drain.terminationDrainSeconds} s)`,
   };
 }

@@ -29,9 +29,17 @@ export function mainContainers(
       {
         severity: 'warning',
         code: 'JOB_MAIN_CONTAINER_NOT_FOUND',
-        message: `job.mainContainers names ${named.map((n) => `"${n}"`).join(', ')}, but this pod's containers are ${candidates.map((c) => `"${c.name}"`).join(', ') || 'none'}: nothing to wrap`,
+        message:
+          `job.mainContainers names ${quoted(named)}, ` +
+          `but this pod's containers are ${quoted(candidates.map((c) => c.name)) || 'none'}: ` +
+          'nothing to wrap',
         path: workload.at('spec', 'containers'),
       },
     ],
   };
+}
+
+/** `"a", "b"`: container names as the message quotes them. */
+function quoted(names: readonly string[]): string {
+  return names.map((n) => `"${n}"`).join(', ');
 }

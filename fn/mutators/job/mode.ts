@@ -28,14 +28,18 @@ export function describeVersion(config: Config, mesh: Mesh | 'kubernetes'): stri
   return `${mesh === 'istio' ? 'Istio' : 'Linkerd'} ${version} (${source})`;
 }
 
-/** Returns the pod annotation that switches the mesh's proxy to a native sidecar at the configured
- * version, or undefined when it has none. */
+/**
+ * Returns the pod annotation that switches the mesh's proxy to a native sidecar at the configured
+ * version, or undefined when it has none.
+ */
 export function nativeSidecarAnnotation(config: Config, mesh: Mesh): string | undefined {
   return nativeAnnotation(mesh, config.spec);
 }
 
-/** Returns what keeps the pod from native sidecars at the configured versions (empty: nothing),
- * naming where each version came from. */
+/**
+ * Returns what keeps the pod from native sidecars at the configured versions (empty: nothing),
+ * naming where each version came from.
+ */
 export function nativeBlockers(config: Config, meshes: readonly Mesh[]): string[] {
   const blockers = meshes.flatMap((mesh) =>
     meshNativeBlockers(mesh, config.spec, (what) => describeVersion(config, what)),
@@ -86,8 +90,8 @@ export function decideMode(
     return {
       mode: 'wrap',
       why:
-        `job.mode: auto, and sidecarMode: classic (${sourceOf(config, 'sidecarMode')}` +
-        `) asks for classic sidecars`,
+        `job.mode: auto, and sidecarMode: ` +
+        `classic (${sourceOf(config, 'sidecarMode')}) asks for classic sidecars`,
     };
   }
   const blockers = nativeBlockers(config, meshes);
@@ -103,7 +107,7 @@ export function decideMode(
   return {
     mode: 'native',
     why:
-      `job.mode: auto, and ${versions} allow native sidecars (the oldest ` +
-      `kubelet has them on by default; the mesh reads the per-pod annotation)`,
+      `job.mode: auto, and ${versions} allow native sidecars (the oldest kubelet has them on ` +
+      `by default; the mesh reads the per-pod annotation)`,
   };
 }

@@ -19,8 +19,9 @@ export interface ModePlan {
   readonly findings: ProposedFinding[];
 }
 
-/** Returns the annotations that make every mesh's proxy a native sidecar, and undoes our wrapper.
- * */
+/**
+ * Returns the annotations that make every mesh's proxy a native sidecar, and undoes our wrapper.
+ */
 export function nativePlan(
   workload: Workload,
   context: MutatorContext,
@@ -35,13 +36,14 @@ export function nativePlan(
       path: workload.at('metadata', 'annotations', key),
       value: 'true',
       reason: [
-        `${proxyName(mesh)} becomes a native sidecar, which does not keep the ` +
-          `Job's pod running once the main containers exit (KEP-753). ${STUCK_JOB}`,
-        `${annotationSince(context.config, mesh)}; pinned so the result does ` +
-          `not depend on mesh defaults or kubelet versions (Istio from 1.27 ` +
-          `decides by every node's kubelet version, ` +
-          `pkg/kube/inject/webhook.go@1.27.0). Mesh: ${context.mesh[mesh]?.evidence}` +
-          `. Mode native: ${decision.why}.`,
+        `${proxyName(mesh)} becomes a native sidecar, ` +
+          `which does not keep the Job's pod running once the main containers exit (KEP-753). ` +
+          `${STUCK_JOB}`,
+        `${annotationSince(context.config, mesh)}; ` +
+          `pinned so the result does not depend on mesh defaults or kubelet versions (Istio ` +
+          `from 1.27 decides by every node's kubelet version, ` +
+          `pkg/kube/inject/webhook.go@1.27.0). Mesh: ${context.mesh[mesh]?.evidence}. ` +
+          `Mode native: ${decision.why}.`,
       ].join('\n'),
     });
   }
@@ -54,9 +56,9 @@ export function nativePlan(
       path: workload.containerAt(container.name, 'command'),
       value: original,
       reason:
-        'kube-graceful wrapper removed: in native mode the proxy must not be ' +
-        'asked to quit, a native sidecar that exits is restarted (a sidecar ' +
-        'container has restartPolicy: Always, KEP-753).',
+        'kube-graceful wrapper removed: in native mode the proxy must not be asked to quit, ' +
+        'a native sidecar that exits is restarted (a sidecar container has restartPolicy: ' +
+        'Always, KEP-753).',
     });
   }
   return { changes, findings: [] };
@@ -68,9 +70,9 @@ function proxyName(mesh: Mesh): string {
 
 function annotationSince(config: Config, mesh: Mesh): string {
   return mesh === 'istio'
-    ? `Istio reads this per-pod annotation from 1.24; configured: ${describeVersion(config, 'istio')}`
-    : `Linkerd names this annotation by version (alpha prefix 2.15–2.18, ` +
-        `beta 2.19, config.linkerd.io/ from 2.20: ` +
-        `pkg/k8s/labels.go@version-2.15, @version-2.19, @version-2.20); ` +
-        `configured: ${describeVersion(config, 'linkerd')}`;
+    ? 'Istio reads this per-pod annotation from 1.24; ' +
+        `configured: ${describeVersion(config, 'istio')}`
+    : `Linkerd names this annotation by version (alpha prefix 2.15–2.18, beta 2.19, ` +
+        `config.linkerd.io/ from 2.20: pkg/k8s/labels.go@version-2.15, @version-2.19, ` +
+        `@version-2.20); configured: ${describeVersion(config, 'linkerd')}`;
 }

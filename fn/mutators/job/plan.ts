@@ -1,5 +1,7 @@
-/** The plan job-sidecar-quit makes for one run-to-completion pod, and that its `explain` reads
- * (./explain.ts). */
+/**
+ * The plan job-sidecar-quit makes for one run-to-completion pod, and that its `explain` reads
+ * (./explain.ts).
+ */
 import type { MutatorContext } from '../types.ts';
 import type { Mesh } from './mode.ts';
 

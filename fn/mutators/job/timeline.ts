@@ -8,22 +8,27 @@ import type { Timeline } from '../../explanation/timeline.ts';
 import type { HttpClient } from './images.ts';
 import type { QuitExit } from './istioQuit.ts';
 
-/** What a Job's completion depends on: its proxies and whether the main containers ask them to
- * quit. */
+/**
+ * What a Job's completion depends on: its proxies and whether the main containers ask them to quit.
+ */
 export interface JobState {
   readonly proxies: ReadonlyArray<{
     readonly mesh: 'istio' | 'linkerd';
     readonly name: string;
     readonly kind: Valued<SidecarKind>;
-    /** When a classic proxy is gone after the quit call (Istio: by version,
-     * fn/mutators/job/istioQuit.ts); at once when absent. */
+    /**
+     * When a classic proxy is gone after the quit call (Istio: by version,
+     * fn/mutators/job/istioQuit.ts); at once when absent.
+     */
     readonly quitExit?: QuitExit;
   }>;
   readonly containers: ReadonlyArray<{
     readonly name: string;
     readonly quitUrls: readonly string[];
-    /** Whether the image has curl or wget for the wrapper's call (fn/mutators/job/images.ts);
-     * needed only when wrapped. */
+    /**
+     * Whether the image has curl or wget for the wrapper's call (fn/mutators/job/images.ts); needed
+     * only when wrapped.
+     */
     readonly httpClient?: Valued<HttpClient>;
   }>;
 }
@@ -44,14 +49,14 @@ export function jobTimeline(state: JobState): Timeline {
         ? ''
         : client.value === 'unknown'
           ? ` (needs curl or wget: ${client.source})`
-          : ` (with ${client.value === 'none' ? 'neither curl nor wget' : client.value}` +
-            `: ${client.source})`;
+          : ` (with ${client.value === 'none' ? 'neither curl nor wget' : client.value}: ` +
+            `${client.source})`;
     drawing.event(
       0,
       container.name,
       container.quitUrls.length
-        ? `program exits; the wrapper POSTs ${container.quitUrls.join(' and ')}${needs}` +
-            `, then exits with the program's exit code`
+        ? `program exits; the wrapper POSTs ${container.quitUrls.join(' and ')}${needs}, ` +
+            `then exits with the program's exit code`
         : 'program exits; the container stops',
     );
     if (container.quitUrls.length && client?.value === 'unknown') unsure.push(container.name);
@@ -71,8 +76,8 @@ export function jobTimeline(state: JobState): Timeline {
       drawing.event(
         0,
         proxy.name,
-        `SIGTERM from Kubernetes once every main container has exited (native ` +
-          `sidecar, ${proxy.kind.source}); exits`,
+        `SIGTERM from Kubernetes once every main container has exited (native sidecar, ` +
+          `${proxy.kind.source}); exits`,
       );
     } else if (asked) {
       const exit = proxy.quitExit;
@@ -80,7 +85,7 @@ export function jobTimeline(state: JobState): Timeline {
       drawing.event(
         0,
         proxy.name,
-        `quit request received (classic sidecar, ${proxy.kind.source})${exit ? `: ${exit.text}` : ': exits'}`,
+        `quit request received (classic sidecar, ${proxy.kind.source}): ${exit?.text ?? 'exits'}`,
       );
       if (at > 0)
         drawing.event(
@@ -93,8 +98,8 @@ export function jobTimeline(state: JobState): Timeline {
       drawing.event(
         null,
         proxy.name,
-        `keeps running: a classic sidecar (${proxy.kind.source}) is stopped by ` +
-          `nothing, and preStop never runs when a container exits by itself`,
+        `keeps running: a classic sidecar (${proxy.kind.source}) is stopped by nothing, ` +
+          `and preStop never runs when a container exits by itself`,
       );
       stuck.push(proxy.name);
     }
@@ -106,9 +111,8 @@ export function jobTimeline(state: JobState): Timeline {
       null,
       'fail',
       'never-completes',
-      `${stuck.join(' and ')} keep${stuck.length === 1 ? 's' : ''} the pod ` +
-        `running after the program exits → the Job never completes ` +
-        `(kubernetes/kubernetes#25908)`,
+      `${stuck.join(' and ')} keep${stuck.length === 1 ? 's' : ''} the pod running after the ` +
+        `program exits → the Job never completes (kubernetes/kubernetes#25908)`,
     );
   } else {
     drawing.event(completes, 'pod', "completes: the Job counts the program's exit code");
@@ -119,8 +123,8 @@ export function jobTimeline(state: JobState): Timeline {
         'risk',
         'needs-http-client',
         `the wrapper in ${unsure.join(', ')} needs curl or wget in the image, ` +
-          `which is not known: with neither, the proxy is never asked and the ` +
-          `Job never completes`,
+          `which is not known: with neither, ` +
+          `the proxy is never asked and the Job never completes`,
       );
     }
     drawing.window(

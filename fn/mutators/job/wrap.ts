@@ -42,8 +42,10 @@ const LINKERD_ADMIN_SHUTDOWN = 'config.linkerd.io/proxy-admin-shutdown';
 // linkerd-proxy's POST /shutdown exists from 2.10 (docs/background.md#linkerd).
 const LINKERD_SHUTDOWN_SINCE = '2.10';
 
-/** Returns the wrapper changes and annotations for one pod, or findings saying why it cannot be
- * wrapped. */
+/**
+ * Returns the wrapper changes and annotations for one pod, or findings saying why it cannot be
+ * wrapped.
+ */
 export function wrapPlan(
   workload: Workload,
   context: MutatorContext,
@@ -94,11 +96,11 @@ export function wrapPlan(
         path: workload.containerAt(container.name, 'image'),
         message:
           `container "${container.name}" not wrapped: the wrapper needs /bin/sh, ` +
-          `and ${noShell} (${container.image}). Use native mode (job.mode: ` +
-          `native, Kubernetes ≥ 1.29 with Istio ≥ 1.24 / Linkerd ≥ 2.15), or an ` +
-          `image with a shell; if this image does have /bin/sh, set ` +
-          `job.imageHasShell: true (kube-graceful.dev/job-image-has-shell: ` +
-          `"true")`,
+          `and ${noShell} (${container.image}). ` +
+          `Use native mode (job.mode: native, ` +
+          `Kubernetes ≥ 1.29 with Istio ≥ 1.24 / Linkerd ≥ 2.15), or an image with a shell; ` +
+          `if this image does have /bin/sh, set job.imageHasShell: ` +
+          `true (kube-graceful.dev/job-image-has-shell: "true")`,
       });
       continue;
     }
@@ -108,19 +110,19 @@ export function wrapPlan(
       context.spec.job.imageHasShell,
     );
     const clientFix =
-      'Use native mode (job.mode: native, Kubernetes ≥ 1.29 with Istio ≥ ' +
-      '1.24 / Linkerd ≥ 2.15), or an image with curl or wget; if this image ' +
-      'has one, set job.imageHasHttpClient: true ' +
-      '(kube-graceful.dev/job-image-has-http-client: "true")';
+      'Use native mode (job.mode: native, ' +
+      'Kubernetes ≥ 1.29 with Istio ≥ 1.24 / Linkerd ≥ 2.15), or an image with curl or wget; ' +
+      'if this image has one, set job.imageHasHttpClient: ' +
+      'true (kube-graceful.dev/job-image-has-http-client: "true")';
     if (client.client === 'none' && !isWrapped(command)) {
       findings.push({
         severity: 'warning',
         code: 'JOB_IMAGE_WITHOUT_HTTP_CLIENT',
         path: workload.containerAt(container.name, 'image'),
         message:
-          `container "${container.name}" not wrapped: the wrapper asks the proxy ` +
-          `to quit with curl or wget, and ${client.evidence}, so the Job would ` +
-          `still never complete. ${clientFix}`,
+          `container "${container.name}" not wrapped: ` +
+          `the wrapper asks the proxy to quit with curl or wget, and ${client.evidence}, ` +
+          `so the Job would still never complete. ${clientFix}`,
       });
       continue;
     }
@@ -130,23 +132,32 @@ export function wrapPlan(
         code: 'JOB_IMAGE_HTTP_CLIENT_UNKNOWN',
         path: workload.containerAt(container.name, 'image'),
         message:
-          `container "${container.name}" wrapped, but the Job completes only if ` +
-          `its image has curl or wget for the quit call, and ${client.evidence}: ` +
-          `with neither, the wrapper prints so and the proxy keeps the pod ` +
-          `running. ${clientFix}`,
+          `container "${container.name}" wrapped, ` +
+          `but the Job completes only if its image has curl or wget for the quit call, ` +
+          `and ${client.evidence}: with neither, ` +
+          `the wrapper prints so and the proxy keeps the pod running. ${clientFix}`,
       });
     }
     const program = unwrapCommand(command) ?? command;
+    const clientKnown =
+      client.client === 'unknown' ? 'not known for this image (see the warning)' : client.evidence;
+    const istioDrain = meshes.includes('istio')
+      ? ` istio-proxy exits at once from Istio ${ISTIO_QUIT_SKIPS_DRAIN_SINCE} ` +
+        '(istio/istio#55424); before, it first drains for terminationDrainDuration ' +
+        '(or MINIMUM_DRAIN_DURATION with exit-on-zero), ' +
+        'and the Job completes that much later ' +
+        `(configured: ${describeVersion(context.config, 'istio')}).`
+      : '';
     changes.push({
       path,
       value: wrapCommand(program, endpoints),
       reason: [
-        `Wrapped: when ${JSON.stringify(program.join(' '))} exits, the wrapper ` +
-          `POSTs ${endpoints.map((e) => e.url).join(' and ')} so ${meshWords} ` +
+        `Wrapped: when ${JSON.stringify(program.join(' '))} exits, ` +
+          `the wrapper POSTs ${endpoints.map((e) => e.url).join(' and ')} so ${meshWords} ` +
           `exits, then exits with the program's own exit code. ${STUCK_JOB}`,
-        `The call needs curl or wget in the image: ${client.client === 'unknown' ? 'not known for this image (see the warning)' : client.evidence}.${meshes.includes('istio') ? ` istio-proxy exits at once from Istio ${ISTIO_QUIT_SKIPS_DRAIN_SINCE} ` + `(istio/istio#55424); before, it first drains for ` + `terminationDrainDuration (or MINIMUM_DRAIN_DURATION with ` + `exit-on-zero), and the Job completes that much later (configured: ${describeVersion(context.config, 'istio')}` + `).` : ''}`,
-        `args are unchanged: Kubernetes appends them to command, so they reach ` +
-          `the program as "$@". Mode wrap: ${decision.why}.`,
+        `The call needs curl or wget in the image: ${clientKnown}.${istioDrain}`,
+        `args are unchanged: Kubernetes appends them to command, ` +
+          `so they reach the program as "$@". Mode wrap: ${decision.why}.`,
       ].join('\n'),
     });
   }
@@ -156,7 +167,11 @@ export function wrapPlan(
       severity: 'warning',
       code: 'JOB_SEVERAL_MAIN_CONTAINERS',
       path: workload.at('spec', 'containers'),
-      message: `${main.length} main containers (${main.map((c) => `"${c.name}"`).join(', ')}) are wrapped: the first to exit stops the proxy while the others may still need the network. Name only the one that finishes last in job.mainContainers, or use native mode`,
+      message:
+        `${main.length} main containers (${main.map((c) => `"${c.name}"`).join(', ')}) ` +
+        'are wrapped: ' +
+        'the first to exit stops the proxy while the others may still need the network. ' +
+        'Name only the one that finishes last in job.mainContainers, or use native mode',
     });
   }
   changes.push(...podAnnotations(workload, context, meshes, annotations, findings));
@@ -168,10 +183,11 @@ function entrypointUnknown(container: Container): string {
     container.args && container.args.length > 0 ? 'has args but no command' : 'has no command';
   return (
     `container "${container.name}" ${what}: the image ENTRYPOINT runs, ` +
-    `which the manifest does not show, so it cannot be wrapped ` +
-    `(kube-graceful never guesses it). ` +
-    ('Use native mode (job.mode: native, Kubernetes ≥ 1.29 with Istio ≥ ' +
-      '1.24 / Linkerd ≥ 2.15), or give the container an explicit command')
+    `which the manifest does not show, ` +
+    `so it cannot be wrapped (kube-graceful never guesses it). ` +
+    `Use native mode (job.mode: native, ` +
+    `Kubernetes ≥ 1.29 with Istio ≥ 1.24 / Linkerd ≥ 2.15), ` +
+    `or give the container an explicit command`
   );
 }
 
@@ -184,8 +200,8 @@ function quitEndpoint(
   if (mesh === 'linkerd' && !atLeast(context.spec.linkerdVersion, LINKERD_SHUTDOWN_SINCE)) {
     return {
       problem:
-        `${describeVersion(context.config, 'linkerd')} has no POST /shutdown ` +
-        `(from ${LINKERD_SHUTDOWN_SINCE}): the proxy cannot be asked to quit`,
+        `${describeVersion(context.config, 'linkerd')} has no POST /shutdown (from ` +
+        `${LINKERD_SHUTDOWN_SINCE}): the proxy cannot be asked to quit`,
     };
   }
   const key = mesh === 'istio' ? ISTIO_STATUS_PORT : LINKERD_ADMIN_PORT;
@@ -198,14 +214,14 @@ function quitEndpoint(
   if (mesh === 'istio' && port === 0)
     return {
       problem:
-        `${key}: "0" turns off pilot-agent's status port and with it ` +
-        `/quitquitquit: the proxy cannot be asked to quit`,
+        `${key}: "0" turns off pilot-agent's status port and with it /quitquitquit: ` +
+        `the proxy cannot be asked to quit`,
       path,
     };
   return {
     problem:
-      `${key}: ${JSON.stringify(text)} is not a port from 1 to 65535: the ` +
-      `quit endpoint is unknown`,
+      `${key}: ${JSON.stringify(text)} is not a port from 1 to 65535: ` +
+      `the quit endpoint is unknown`,
     path,
   };
 }
@@ -229,11 +245,11 @@ function podAnnotations(
         path: at(nativeKey),
         value: 'false',
         reason:
-          'Pinned off: the wrapper asks the proxy to quit, and a native sidecar ' +
-          'that exits is restarted (restartPolicy: Always, KEP-753); ' +
-          (`left open, the mesh may pick native by itself (Istio from 1.27 on ` +
-            `kubelets ≥ 1.33, pkg/kube/inject/webhook.go@1.27.0; Linkerd from ` +
-            `2.20, charts/linkerd-control-plane/values.yaml@version-2.20).`),
+          'Pinned off: the wrapper asks the proxy to quit, ' +
+          'and a native sidecar that exits is restarted (restartPolicy: Always, KEP-753); ' +
+          'left open, the mesh may pick native by itself (Istio from 1.27 on kubelets ≥ ' +
+          '1.33, pkg/kube/inject/webhook.go@1.27.0; Linkerd from 2.20, ' +
+          'charts/linkerd-control-plane/values.yaml@version-2.20).',
       });
     }
   }
@@ -250,18 +266,17 @@ function podAnnotations(
       value: 'true',
       reason:
         `linkerd-proxy answers POST /shutdown only with ` +
-        `LINKERD2_PROXY_SHUTDOWN_ENDPOINT_ENABLED "true" (off by default since ` +
-        `Linkerd 2.16, charts/linkerd-control-plane/values.yaml@version-2.16); ` +
-        `set on the container because ${context.mesh.linkerd.renderInjected.evidence}` +
-        `.`,
+        `LINKERD2_PROXY_SHUTDOWN_ENDPOINT_ENABLED "true" (off by default since Linkerd 2.16, ` +
+        `charts/linkerd-control-plane/values.yaml@version-2.16); ` +
+        `set on the container because ${context.mesh.linkerd.renderInjected.evidence}.`,
     });
   } else if (meshes.includes('linkerd')) {
     changes.push({
       path: at(LINKERD_ADMIN_SHUTDOWN),
       value: 'enabled',
       reason:
-        'linkerd-proxy answers POST /shutdown only with this annotation (off ' +
-        'by default since Linkerd 2.16).',
+        'linkerd-proxy answers POST /shutdown only with this annotation (off by default ' +
+        'since Linkerd 2.16).',
     });
   }
   if (meshes.includes('istio') && context.mesh.istio?.renderInjected) {
@@ -270,8 +285,8 @@ function podAnnotations(
       code: 'RENDER_INJECTED',
       message:
         `${context.mesh.istio.renderInjected.evidence}: ` +
-        `holdApplicationUntilProxyStarts is applied only at injection, so it ` +
-        `was not set; the program may start before istio-proxy is ready.`,
+        `holdApplicationUntilProxyStarts is applied only at injection, so it was not set; ` +
+        `the program may start before istio-proxy is ready.`,
     });
   } else if (meshes.includes('istio')) {
     const merge = mergeHoldApplication(annotations[PROXY_CONFIG_ANNOTATION]);
@@ -281,9 +296,9 @@ function podAnnotations(
         path,
         value: merge.value,
         reason:
-          'holdApplicationUntilProxyStarts: the program starts only once ' +
-          'istio-proxy is ready, so it has a network from its first line (Istio ' +
-          '1.8+); other keys kept.',
+          'holdApplicationUntilProxyStarts: ' +
+          'the program starts only once istio-proxy is ready, ' +
+          'so it has a network from its first line (Istio 1.8+); other keys kept.',
       });
     } else if (merge.kind === 'keptFalse') {
       findings.push({
@@ -291,9 +306,9 @@ function podAnnotations(
         code: 'JOB_HOLD_KEPT_FALSE',
         path,
         message:
-          `${PROXY_CONFIG_ANNOTATION} sets holdApplicationUntilProxyStarts: ` +
-          `false, kept: the program may start before istio-proxy is ready and ` +
-          `see no network for its first moments`,
+          `${PROXY_CONFIG_ANNOTATION} sets holdApplicationUntilProxyStarts: false, kept: ` +
+          `the program may start before istio-proxy is ready and see no network for its ` +
+          `first moments`,
       });
     } else if (merge.kind === 'invalid') {
       findings.push({

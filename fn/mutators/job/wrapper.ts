@@ -26,8 +26,9 @@ export interface QuitEndpoint {
  */
 export const WRAPPER_MARKER = 'kube-graceful-wrap';
 
-/** The shell Kubernetes execs. `/bin/sh` is the one path POSIX images (dash, busybox, bash) share.
- * */
+/**
+ * The shell Kubernetes execs. `/bin/sh` is the one path POSIX images (dash, busybox, bash) share.
+ */
 const SHELL = '/bin/sh';
 
 // Default ports. Istio: pilot-agent status port 15020, overridable by the pod annotation
@@ -93,8 +94,8 @@ function checkEndpoint(endpoint: QuitEndpoint): QuitEndpoint {
   const match = ENDPOINT_URL.exec(String(endpoint.url));
   if (match?.[2] !== QUIT_PATH[mesh]) {
     throw new TypeError(
-      `quit endpoint for ${mesh} must be http://${LOOPBACK}:<port>${QUIT_PATH[mesh]}` +
-        `, got ${JSON.stringify(endpoint.url)}`,
+      `quit endpoint for ${mesh} must be http://${LOOPBACK}:<port>${QUIT_PATH[mesh]}, ` +
+        `got ${JSON.stringify(endpoint.url)}`,
     );
   }
   checkPort(Number(match[1]), `${mesh} quit endpoint port`);
@@ -157,14 +158,14 @@ function scriptBody(endpoints: readonly QuitEndpoint[]): string {
     SCRIPT_HEADER,
     'quit() {',
     '  if command -v curl >/dev/null 2>&1; then',
-    `    curl -fsS --noproxy '*' --max-time 5 -X POST "$2" >/dev/null || ` +
-      `echo "${WRAPPER_MARKER}: could not ask the $1 proxy to quit ($2)" >&2`,
+    `    curl -fsS --noproxy '*' --max-time 5 -X POST "$2" >/dev/null || echo ` +
+      `"${WRAPPER_MARKER}: could not ask the $1 proxy to quit ($2)" >&2`,
     '  elif command -v wget >/dev/null 2>&1; then',
-    `    wget -q -Y off -O- --post-data= "$2" >/dev/null || echo "${WRAPPER_MARKER}` +
-      `: could not ask the $1 proxy to quit ($2)" >&2`,
+    `    wget -q -Y off -O- --post-data= "$2" >/dev/null || echo "${WRAPPER_MARKER}: ` +
+      `could not ask the $1 proxy to quit ($2)" >&2`,
     '  else',
-    `    echo "${WRAPPER_MARKER}: neither curl nor wget in the image; the ` +
-      `$1 proxy was not asked to quit (${NO_CLIENT_HINT})" >&2`,
+    `    echo "${WRAPPER_MARKER}: neither curl nor wget in the image; ` +
+      `the $1 proxy was not asked to quit (${NO_CLIENT_HINT})" >&2`,
     '  fi',
     '}',
     '# forward TERM and INT to the program (INT as TERM: a background program ignores INT)',

@@ -18,12 +18,12 @@ export function ambientAppFinding(evidence: string): ProposedFinding {
     severity: 'info',
     code: 'ISTIO_AMBIENT',
     message:
-      `Istio ambient mode (${evidence}): the pod has no istio-proxy, so no ` +
-      `sidecar settings are written; ztunnel on the node (and a waypoint, if ` +
-      `one is bound) carries its traffic (${SOURCE}). What still applies is ` +
-      `the app's own shutdown: its preStop, so that load balancers and ` +
-      `endpoints stop sending before it stops accepting, and a grace period ` +
-      `that holds the preStop and its last requests.`,
+      `Istio ambient mode (${evidence}): the pod has no istio-proxy, ` +
+      `so no sidecar settings are written; ztunnel on the node (and a waypoint, ` +
+      `if one is bound) carries its traffic (${SOURCE}). ` +
+      `What still applies is the app's own shutdown: its preStop, ` +
+      `so that load balancers and endpoints stop sending before it stops accepting, ` +
+      `and a grace period that holds the preStop and its last requests.`,
   };
 }
 
@@ -33,8 +33,8 @@ export function ambientJobFinding(evidence: string): ProposedFinding {
     severity: 'info',
     code: 'ISTIO_AMBIENT',
     message:
-      `Istio ambient mode (${evidence}): the pod has no istio-proxy that ` +
-      `could keep it running, so the Job completes when its containers exit; ` +
-      `nothing to do (${SOURCE}).`,
+      `Istio ambient mode (${evidence}): ` +
+      `the pod has no istio-proxy that could keep it running, ` +
+      `so the Job completes when its containers exit; nothing to do (${SOURCE}).`,
   };
 }

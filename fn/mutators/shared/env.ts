@@ -36,15 +36,19 @@ export function envEntry(
   );
 }
 
-/** Returns true when the container's `env` is absent, null or a list (anything else can't be edited
- * by name). */
+/**
+ * Returns true when the container's `env` is absent, null or a list (anything else can't be edited
+ * by name).
+ */
 export function envIsEditable(workload: Workload, container: string): boolean {
   const env: unknown = workload.containers.find((c) => c.name === container)?.env;
   return env === undefined || env === null || Array.isArray(env);
 }
 
-/** Returns the changes that set each wanted entry's `value` by name, skipping entries held by
- * `valueFrom`. */
+/**
+ * Returns the changes that set each wanted entry's `value` by name, skipping entries held by
+ * `valueFrom`.
+ */
 export function setEnv(
   workload: Workload,
   container: string,
@@ -65,10 +69,10 @@ export function setEnv(
         severity: 'warning',
         code: 'GATEWAY_ENV_VALUE_FROM',
         message:
-          `${entry.name} on container ${container} takes its value from ` +
-          `valueFrom, so kube-graceful leaves it alone; ` +
-          (`the drain plan needs ${entry.name}="${entry.value}". Make sure the ` +
-            `referenced value is that, or remove the entry.`),
+          `${entry.name} on container ${container} takes its value from valueFrom, ` +
+          `so kube-graceful leaves it alone; ` +
+          `the drain plan needs ${entry.name}="${entry.value}". ` +
+          `Make sure the referenced value is that, or remove the entry.`,
         path: path.slice(0, -1),
       });
       continue;

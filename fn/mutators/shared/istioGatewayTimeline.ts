@@ -19,8 +19,10 @@ import {
 } from '../../explanation/timeline.ts';
 import type { Timeline, Traffic } from '../../explanation/timeline.ts';
 
-/** What a gateway's shutdown depends on: the proxy is the workload itself
- * (docs/background.md#istio). */
+/**
+ * What a gateway's shutdown depends on: the proxy is the workload itself
+ * (docs/background.md#istio).
+ */
 export interface GatewayState {
   readonly proxy: string;
   readonly grace: Valued<number>;
@@ -55,12 +57,16 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
     drawing.event(0, proxy, hookStart(state.preStop, W, 'Envoy keeps serving'));
   unknownHook(drawing, proxy, state.preStop, W, traffic.sender);
   const listenersClose = sigterm + D.value;
+  const afterWhat = hookCut
+    ? ' (preStop cut at the grace deadline)'
+    : state.preStop.seconds === 0
+      ? ' (no preStop)'
+      : ' after preStop';
   drawing.event(
     sigterm,
     proxy,
-    `SIGTERM${hookCut ? ' (preStop cut at the grace deadline)' : state.preStop.seconds === 0 ? ' (no preStop)' : ' after preStop'}` +
-      `: readiness fails; pilot-agent drains the listeners (still accepting, ` +
-      `with Connection: close)`,
+    `SIGTERM${afterWhat}: readiness fails; ` +
+      'pilot-agent drains the listeners (still accepting, with Connection: close)',
   );
 
   let acceptUntil: number;
@@ -76,8 +82,8 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
       drawing.event(
         earliest,
         proxy,
-        `MINIMUM_DRAIN_DURATION (${secondsText(M.value)}) over: exits at the ` +
-          `first second with no active connection`,
+        `MINIMUM_DRAIN_DURATION (${secondsText(M.value)}) over: ` +
+          `exits at the first second with no active connection`,
       );
     if (gone > earliest && gone < kill)
       drawing.event(gone, proxy, `exits: the last requests are done`);
@@ -87,9 +93,9 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
         Math.min(W, acceptUntil),
         'risk',
         'early-exit',
-        `${proxy} may exit at any quiet second after MINIMUM_DRAIN_DURATION (${secondsText(M.value)}` +
-          `) while new connections may still arrive ${traffic.sender} → ` +
-          `connections refused`,
+        `${proxy} may exit at any quiet second after MINIMUM_DRAIN_DURATION ` +
+          `(${secondsText(M.value)}) while new connections may still arrive ${traffic.sender} ` +
+          `→ connections refused`,
       );
     }
   } else {
@@ -100,8 +106,8 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
       drawing.event(
         gone,
         proxy,
-        `terminationDrainDuration (${secondsText(TDD.value)}) over: ` +
-          `pilot-agent kills Envoy; the gateway is gone`,
+        `terminationDrainDuration (${secondsText(TDD.value)}) over: pilot-agent kills Envoy; ` +
+          `the gateway is gone`,
       );
   }
   if (listenersClose < gone)
@@ -137,9 +143,9 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
       workDone,
       'fail',
       'cut',
-      `requests in flight are cut at t=${hardStop} (${why}); the last one ` +
-        `accepted at t=${lastAccepted} needs until t=${workDone} (R = ${secondsText(R)}` +
-        `)`,
+      `requests in flight are cut at t=${hardStop} (${why}); ` +
+        `the last one accepted at t=${lastAccepted} needs until t=${workDone} (R = ` +
+        `${secondsText(R)})`,
     );
   }
   drawing.window(
@@ -147,7 +153,10 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
     lastAccepted,
     'ok',
     'serving',
-    `new connections accepted${P > 0 ? ` (preStop until t=${sigterm}, then draining with Connection: close)` : ' (draining with Connection: close)'}`,
+    P > 0
+      ? `new connections accepted (preStop until t=${sigterm}, ` +
+          'then draining with Connection: close)'
+      : 'new connections accepted (draining with Connection: close)',
   );
   if (Math.min(workDone, hardStop) > lastAccepted)
     drawing.window(

@@ -28,8 +28,10 @@ export const ISTIO_MAX_DRAIN_SECONDS = 3600;
  */
 const PARENT_SHUTDOWN_MARGIN_SECONDS = 15;
 
-/** True when the proxy's Istio may enforce the rule: below 1.17, or a version nothing stated
- * (`known` false: the built-in default). */
+/**
+ * True when the proxy's Istio may enforce the rule: below 1.17, or a version nothing stated
+ * (`known` false: the built-in default).
+ */
 export function parentShutdownEnforced(istio: {
   readonly version: string;
   readonly known: boolean;
@@ -37,8 +39,10 @@ export function parentShutdownEnforced(istio: {
   return !istio.known || !atLeast(istio.version, PARENT_SHUTDOWN_IGNORED_SINCE);
 }
 
-/** A parentShutdownDuration to write, with its formula; or undefined when the current one (or the
- * default) is already above drainDuration. */
+/**
+ * A parentShutdownDuration to write, with its formula; or undefined when the current one (or the
+ * default) is already above drainDuration.
+ */
 export function parentShutdownFor(
   drainSeconds: number,
   existingSeconds: number | undefined,
@@ -49,7 +53,7 @@ export function parentShutdownFor(
   return {
     value,
     formula:
-      `drainDuration + ${PARENT_SHUTDOWN_MARGIN_SECONDS} = ${drainSeconds} + ${PARENT_SHUTDOWN_MARGIN_SECONDS}` +
-      ` = ${value}`,
+      `drainDuration + ${PARENT_SHUTDOWN_MARGIN_SECONDS} = ${drainSeconds} + ` +
+      `${PARENT_SHUTDOWN_MARGIN_SECONDS} = ${value}`,
   };
 }

@@ -82,10 +82,10 @@ export function resolveTimingInputs(
         severity: 'info',
         code: 'DRAIN_WINDOW_ESTIMATE',
         message:
-          `W=${recognized.drainWindowSeconds} s for ${LOAD_BALANCERS[recognized.provider].label}` +
-          ` is an estimate (${LOAD_BALANCERS[recognized.provider].basis}); ` +
-          `measure it and set kube-graceful.dev/drain-window or --drain-window ` +
-          `to override.`,
+          `W=${recognized.drainWindowSeconds} s for ` +
+          `${LOAD_BALANCERS[recognized.provider].label} is an estimate ` +
+          `(${LOAD_BALANCERS[recognized.provider].basis}); ` +
+          `measure it and set kube-graceful.dev/drain-window or --drain-window to override.`,
       });
     }
     const others = alsoInFront(recognized.alsoConsidered);
@@ -112,9 +112,10 @@ export function resolveTimingInputs(
       severity: 'info',
       code: 'NO_SERVICE_IN_STREAM',
       message:
-        `No Service in the stream selects these pods; assumed ${facts.label} ` +
-        `(W=${facts.drainWindowSeconds} s). If a load balancer sends them ` +
-        `traffic, set --lb-provider or kube-graceful.dev/lb-provider.`,
+        `No Service in the stream selects these pods; ` +
+        `assumed ${facts.label} (W=${facts.drainWindowSeconds} s). ` +
+        `If a load balancer sends them traffic, ` +
+        `set --lb-provider or kube-graceful.dev/lb-provider.`,
     });
   }
   return {
@@ -126,8 +127,10 @@ export function resolveTimingInputs(
   };
 }
 
-/** Returns the longest-window load balancer in front of the pods: Services selecting them,
- * Ingresses routing to those Services. */
+/**
+ * Returns the longest-window load balancer in front of the pods: Services selecting them, Ingresses
+ * routing to those Services.
+ */
 function loadBalancersInFront(workload: Workload, context: MutatorContext) {
   const labels = labelsOf(workload.template.metadata);
   const namespace = workload.ref.namespace;
@@ -150,8 +153,10 @@ function loadBalancersInFront(workload: Workload, context: MutatorContext) {
 /** Longest list of other load balancers named in a source; every change's reason repeats it. */
 const MAX_NAMED_OTHERS = 3;
 
-/** The other load balancers in front of the pods, a few by name, so reasons stay short on big
- * streams. */
+/**
+ * The other load balancers in front of the pods, a few by name, so reasons stay short on big
+ * streams.
+ */
 function alsoInFront(others: readonly string[]): string {
   if (others.length === 0) return '';
   const named = others.slice(0, MAX_NAMED_OTHERS).join('; ');

@@ -17,9 +17,17 @@ import { parseGoDurationSeconds } from '../../../fn/timing/durations.ts';
 type Flags = Record<string, string>;
 
 /** The seed thread's numbers (DOMAIN §5 worked example): R = 10, B = 10. */
-/** With a stated Istio ≥ 1.17, so parentShutdownDuration (its own cases below) stays out of the
- * way. */
+/**
+ * With a stated Istio ≥ 1.17, so parentShutdownDuration (its own cases below) stays out of the
+ * way.
+ */
 const SEED: Flags = { 'max-request': '10', buffer: '10', 'istio-version': '1.26' };
+
+/** The NLB's target group: a 200 s deregistration delay, connection termination on. */
+const TARGET_GROUP_ATTRIBUTES = [
+  'deregistration_delay.timeout_seconds=200',
+  'deregistration_delay.connection_termination.enabled=true',
+].join(',');
 
 const NLB_SERVICE = `apiVersion: v1
 kind: Service
@@ -29,7 +37,7 @@ metadata:
   annotations:
     service.beta.kubernetes.io/aws-load-balancer-type: external
     service.beta.kubernetes.io/aws-load-balancer-nlb-target-type: ip
-    service.beta.kubernetes.io/aws-load-balancer-target-group-attributes: deregistration_delay.timeout_seconds=200,deregistration_delay.connection_termination.enabled=true
+    service.beta.kubernetes.io/aws-load-balancer-target-group-attributes: ${TARGET_GROUP_ATTRIBUTES}
 spec:
   type: LoadBalancer
   selector:
@@ -70,18 +78,28 @@ ${options.spec ?? '  replicas: 3\n'}  selector:
         inject.istio.io/templates: gateway
         sidecar.istio.io/inject: "true"
 ${options.annotations ?? ''}      labels:
-${options.labels ?? '        app: istio-public-ingressgateway\n        istio: ' + 'public-ingressgateway\n'}    spec:
+${
+  options.labels ??
+  '        app: istio-public-ingressgateway\n' + '        istio: public-ingressgateway\n'
+}    spec:
       containers:
         - name: istio-proxy
           image: auto
-${options.container ?? '          env:\n          - name: ISTIO_META_ROUTER_MODE\n            ' + 'value: "standard"\n'}          ports:
+${
+  options.container ??
+  '          env:\n' +
+    '          - name: ISTIO_META_ROUTER_MODE\n' +
+    '            value: "standard"\n'
+}          ports:
           - containerPort: 15090
             name: http-envoy-prom
 ${options.podSpec ?? ''}`;
 }
 
-/** The legacy `gateways/istio-ingress` chart shape (Istio ≤ 1.x): not injected, proxyv2 runs `proxy
- * router`. */
+/**
+ * The legacy `gateways/istio-ingress` chart shape (Istio ≤ 1.x): not injected, proxyv2 runs `proxy
+ * router`.
+ */
 function legacyGateway(image = 'docker.io/istio/proxyv2:1.9.0', podinfo = false): string {
   return `apiVersion: apps/v1
 kind: Deployment
@@ -160,8 +178,9 @@ const GRACE = 'spec.template.spec.terminationGracePeriodSeconds';
 const PROXY_CONFIG = 'spec.template.metadata.annotations["proxy.istio.io/config"]';
 const PRESTOP = `${PROXY}.lifecycle.preStop`;
 
-/** The invariants every case must keep: idempotent, valid documents, no obsolete settings written.
- * */
+/**
+ * The invariants every case must keep: idempotent, valid documents, no obsolete settings written.
+ */
 function invariants(
   t: ExecutionContext,
   input: string,
@@ -224,8 +243,8 @@ interface Case {
 const cases: Case[] = [
   {
     title:
-      'seed thread: NLB with W=180, R=10, B=10 → minimum drain 180 s, ' +
-      'drainDuration 190 s, grace 200',
+      'seed thread: NLB with W=180, R=10, B=10 → minimum drain 180 s, drainDuration 190 s, ' +
+      'grace 200',
     input: stream(NLB_SERVICE, gateway()),
     flags: SEED,
     only: true,
@@ -277,7 +296,11 @@ const cases: Case[] = [
     check: (t, result) =>
       t.regex(
         result.output,
-        /env:\n\s+- name: MINIMUM_DRAIN_DURATION\n\s+value: 180s\n\s+- name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n\s+value: "true"/,
+        new RegExp(
+          String.raw`env:` +
+            String.raw`\n\s+- name: MINIMUM_DRAIN_DURATION\n\s+value: 180s` +
+            String.raw`\n\s+- name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n\s+value: "true"`,
+        ),
       ),
   },
   {
@@ -295,10 +318,13 @@ const cases: Case[] = [
       NLB_SERVICE,
       gateway({
         container:
-          '          env:\n          - name: MINIMUM_DRAIN_DURATION\n            ' +
-          'value: "30"\n          - name: ISTIO_META_ROUTER_MODE\n            ' +
-          'value: standard\n          - name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n  ' +
-          '          value: "false"\n',
+          '          env:\n' +
+          '          - name: MINIMUM_DRAIN_DURATION\n' +
+          '            value: "30"\n' +
+          '          - name: ISTIO_META_ROUTER_MODE\n' +
+          '            value: standard\n' +
+          '          - name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n' +
+          '            value: "false"\n',
       }),
     ),
     flags: SEED,
@@ -309,7 +335,11 @@ const cases: Case[] = [
     check: (t, result) => {
       t.regex(
         result.output,
-        /- name: MINIMUM_DRAIN_DURATION\n\s+value: "180s"\n\s+- name: ISTIO_META_ROUTER_MODE\n\s+value: standard\n\s+- name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n\s+value: "true"/,
+        new RegExp(
+          String.raw`- name: MINIMUM_DRAIN_DURATION\n\s+value: "180s"` +
+            String.raw`\n\s+- name: ISTIO_META_ROUTER_MODE\n\s+value: standard` +
+            String.raw`\n\s+- name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n\s+value: "true"`,
+        ),
       );
       t.is(
         result.changes.find((c) => formatPath(c.path) === ENV('MINIMUM_DRAIN_DURATION'))!.before,
@@ -319,15 +349,16 @@ const cases: Case[] = [
   },
   {
     title:
-      'MINIMUM_DRAIN_DURATION from valueFrom: left alone, warned, and ' +
-      'exit-on-zero not turned on over it',
+      'MINIMUM_DRAIN_DURATION from valueFrom: left alone, warned, ' +
+      'and exit-on-zero not turned on over it',
     input: stream(
       NLB_SERVICE,
       gateway({
         container:
-          '          env:\n          - name: MINIMUM_DRAIN_DURATION\n            ' +
-          'valueFrom:\n              configMapKeyRef: {name: drain, key: ' +
-          'minimum}\n',
+          '          env:\n' +
+          '          - name: MINIMUM_DRAIN_DURATION\n' +
+          '            valueFrom:\n' +
+          '              configMapKeyRef: {name: drain, key: minimum}\n',
       }),
     ),
     flags: SEED,
@@ -345,9 +376,10 @@ const cases: Case[] = [
       NLB_SERVICE,
       gateway({
         container:
-          '          env:\n          - name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n   ' +
-          '         valueFrom:\n              fieldRef: {fieldPath: ' +
-          '"metadata.annotations[\'exit\']"}\n',
+          '          env:\n' +
+          '          - name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n' +
+          '            valueFrom:\n' +
+          `              fieldRef: {fieldPath: "metadata.annotations['exit']"}\n`,
       }),
     ),
     flags: SEED,
@@ -359,24 +391,29 @@ const cases: Case[] = [
   },
   {
     title:
-      'existing proxy.istio.io/config: drainDuration merged in, every other ' +
-      'key and comment kept byte for byte',
+      'existing proxy.istio.io/config: drainDuration merged in, ' +
+      'every other key and comment kept byte for byte',
     input: stream(
       NLB_SERVICE,
       gateway({
         annotations:
-          '        proxy.istio.io/config: |\n          # tuned by platform ' +
-          'team\n          holdApplicationUntilProxyStarts: true\n          ' +
-          'proxyMetadata:\n            ISTIO_META_DNS_CAPTURE: "true"\n          ' +
-          'terminationDrainDuration: 10s\n',
+          '        proxy.istio.io/config: |\n' +
+          '          # tuned by platform team\n' +
+          '          holdApplicationUntilProxyStarts: true\n' +
+          '          proxyMetadata:\n' +
+          '            ISTIO_META_DNS_CAPTURE: "true"\n' +
+          '          terminationDrainDuration: 10s\n',
       }),
     ),
     flags: SEED,
     changes: {
       [PROXY_CONFIG]:
-        '# tuned by platform team\nholdApplicationUntilProxyStarts: ' +
-        'true\nproxyMetadata:\n  ISTIO_META_DNS_CAPTURE: ' +
-        '"true"\nterminationDrainDuration: 10s\ndrainDuration: 190s\n',
+        '# tuned by platform team\n' +
+        'holdApplicationUntilProxyStarts: true\n' +
+        'proxyMetadata:\n' +
+        '  ISTIO_META_DNS_CAPTURE: "true"\n' +
+        'terminationDrainDuration: 10s\n' +
+        'drainDuration: 190s\n',
     },
     check: (t, result) =>
       t.regex(
@@ -432,8 +469,9 @@ const cases: Case[] = [
       NLB_SERVICE,
       gateway({
         annotations:
-          '        proxy.istio.io/config: |\n          proxyMetadata: &m {A: ' +
-          '"1"}\n          extra: *m\n',
+          '        proxy.istio.io/config: |\n' +
+          '          proxyMetadata: &m {A: "1"}\n' +
+          '          extra: *m\n',
       }),
     ),
     flags: SEED,
@@ -443,8 +481,7 @@ const cases: Case[] = [
   {
     title:
       "in-cluster gateway: Istio's 45 s drainDuration already covers W + B, " +
-      'so none is written; G = 30 is the Kubernetes default, so no grace ' +
-      'either',
+      'so none is written; G = 30 is the Kubernetes default, so no grace either',
     input: stream(
       NLB_SERVICE.replace(/ {2}annotations:\n(?: {4}.*\n)+/, '').replace(
         'type: LoadBalancer',
@@ -462,8 +499,8 @@ const cases: Case[] = [
   {
     title:
       'sleep mode on Kubernetes 1.31: preStop sleep action, ' +
-      'terminationDrainDuration = R so requests in flight after the sleep ' +
-      'finish, no env, no drainDuration',
+      'terminationDrainDuration = R so requests in flight after the sleep finish, no env, ' +
+      'no drainDuration',
     input: stream(NLB_SERVICE, gateway()),
     flags: { ...SEED, 'gateway-mode': 'sleep', 'kube-version': '1.31' },
     only: true,
@@ -483,8 +520,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'sleep mode with terminationDrainDuration ≥ R in the annotation: no ' +
-      'termination-drain warning',
+      'sleep mode with terminationDrainDuration ≥ R in the annotation: ' +
+      'no termination-drain warning',
     input: stream(
       NLB_SERVICE,
       gateway({ annotations: '        proxy.istio.io/config: "terminationDrainDuration: 15s"\n' }),
@@ -525,8 +562,10 @@ const cases: Case[] = [
       NLB_SERVICE,
       gateway({
         container:
-          '          lifecycle:\n            preStop:\n              exec:\n     ' +
-          '           command: ["/bin/sh", "-c", "sleep 60"]\n',
+          '          lifecycle:\n' +
+          '            preStop:\n' +
+          '              exec:\n' +
+          '                command: ["/bin/sh", "-c", "sleep 60"]\n',
       }),
     ),
     flags: { ...SEED, 'gateway-mode': 'sleep' },
@@ -547,8 +586,9 @@ const cases: Case[] = [
       NLB_SERVICE,
       gateway({
         container:
-          '          lifecycle:\n            preStop:\n              httpGet: ' +
-          '{path: /drain, port: 15020}\n',
+          '          lifecycle:\n' +
+          '            preStop:\n' +
+          '              httpGet: {path: /drain, port: 15020}\n',
       }),
     ),
     flags: { ...SEED, 'gateway-mode': 'sleep' },
@@ -578,8 +618,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'legacy chart (proxyv2:1.9.0, proxy router, not injected): Istio < ' +
-      '1.12 → sleep mode on the proxyv2 container',
+      'legacy chart (proxyv2:1.9.0, proxy router, not injected): ' +
+      'Istio < 1.12 → sleep mode on the proxyv2 container',
     input: stream(NLB_SERVICE, legacyGateway()),
     flags: SEED,
     only: true,
@@ -597,8 +637,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'legacy chart on Istio 1.20: env on the container; drainDuration ' +
-      'cannot be delivered, so none is written',
+      'legacy chart on Istio 1.20: env on the container; drainDuration cannot be delivered, ' +
+      'so none is written',
     input: stream(NLB_SERVICE, legacyGateway('docker.io/istio/proxyv2:1.20.0')),
     flags: SEED,
     only: true,
@@ -611,13 +651,16 @@ const cases: Case[] = [
     check: (t, result) =>
       t.regex(
         result.output,
-        /- name: POD_NAMESPACE\n\s+valueFrom:\n\s+fieldRef:\n\s+fieldPath: metadata.namespace\n\s+- name: MINIMUM_DRAIN_DURATION/,
+        new RegExp(
+          String.raw`- name: POD_NAMESPACE\n\s+valueFrom:\n\s+fieldRef:` +
+            String.raw`\n\s+fieldPath: metadata.namespace\n\s+- name: MINIMUM_DRAIN_DURATION`,
+        ),
       ),
   },
   {
     title:
-      'legacy chart on Istio 1.20 with the podinfo mount: drainDuration ' +
-      'delivered through the annotations file',
+      'legacy chart on Istio 1.20 with the podinfo mount: ' +
+      'drainDuration delivered through the annotations file',
     input: stream(NLB_SERVICE, legacyGateway('docker.io/istio/proxyv2:1.20.0', true)),
     flags: SEED,
     only: true,
@@ -636,8 +679,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'legacy chart on Istio 1.16 with the podinfo mount: drainDuration and ' +
-      'parentShutdownDuration delivered',
+      'legacy chart on Istio 1.16 with the podinfo mount: ' +
+      'drainDuration and parentShutdownDuration delivered',
     input: stream(NLB_SERVICE, legacyGateway('docker.io/istio/proxyv2:1.16.7', true)),
     flags: SEED,
     changes: { [PROXY_CONFIG]: 'drainDuration: 190s\nparentShutdownDuration: 205s\n' },
@@ -645,9 +688,9 @@ const cases: Case[] = [
   },
   {
     title:
-      'legacy chart on Istio 1.9 with the podinfo mount: sleep mode sets ' +
-      'terminationDrainDuration through the annotations file; no advice to ' +
-      'use env mode',
+      'legacy chart on Istio 1.9 with the podinfo mount: ' +
+      'sleep mode sets terminationDrainDuration through the annotations file; ' +
+      'no advice to use env mode',
     input: stream(NLB_SERVICE, legacyGateway('docker.io/istio/proxyv2:1.9.0', true)),
     flags: SEED,
     only: true,
@@ -661,8 +704,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'legacy chart on Istio 1.9 without the mount: the termination-drain ' +
-      'warning offers only what works at 1.9',
+      'legacy chart on Istio 1.9 without the mount: ' +
+      'the termination-drain warning offers only what works at 1.9',
     input: stream(NLB_SERVICE, legacyGateway()),
     flags: SEED,
     findings: ['warning GATEWAY_TERMINATION_DRAIN_SHORT'],
@@ -677,8 +720,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'legacy chart on Istio 1.9, Kubernetes 1.28 without a shell: the ' +
-      'no-preStop warning does not send the user to env mode',
+      'legacy chart on Istio 1.9, Kubernetes 1.28 without a shell: ' +
+      'the no-preStop warning does not send the user to env mode',
     input: stream(NLB_SERVICE, legacyGateway()),
     flags: { ...SEED, 'kube-version': '1.28' },
     findings: ['warning GATEWAY_NO_PRESTOP'],
@@ -690,8 +733,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'Istio 1.20, Kubernetes 1.28 without a shell, sleep mode asked: env ' +
-      'mode is offered, it works there',
+      'Istio 1.20, Kubernetes 1.28 without a shell, sleep mode asked: env mode is offered, ' +
+      'it works there',
     input: stream(NLB_SERVICE, gateway()),
     flags: { ...SEED, 'gateway-mode': 'sleep', 'kube-version': '1.28', 'istio-version': '1.20' },
     findings: ['warning GATEWAY_NO_PRESTOP'],
@@ -764,7 +807,11 @@ const cases: Case[] = [
     check: (t, result) =>
       t.regex(
         planOf(result).istio.source,
-        /istioVersion from flag --istio-version; pod template label helm.sh\/chart: gateway-1.0.0 is the unreleased in-repo chart/,
+        new RegExp(
+          String.raw`istioVersion from flag --istio-version; ` +
+            String.raw`pod template label helm.sh\/chart: ` +
+            String.raw`gateway-1.0.0 is the unreleased in-repo chart`,
+        ),
       ),
   },
   {
@@ -777,8 +824,8 @@ const cases: Case[] = [
   },
   {
     title:
-      'non-gateway workloads are untouched: an injected app, and an ' +
-      'istio-proxy container without the gateway template',
+      'non-gateway workloads are untouched: an injected app, ' +
+      'and an istio-proxy container without the gateway template',
     input: stream(
       NLB_SERVICE,
       gateway().replace('        inject.istio.io/templates: gateway\n', ''),
@@ -817,8 +864,12 @@ spec:
   {
     title: 'AWS IP targets, Namespace labelled: no readiness-gate finding',
     input: stream(
-      'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: istio-system\n  ' +
-        'labels:\n    elbv2.k8s.aws/pod-readiness-gate-inject: enabled\n',
+      'apiVersion: v1\n' +
+        'kind: Namespace\n' +
+        'metadata:\n' +
+        '  name: istio-system\n' +
+        '  labels:\n' +
+        '    elbv2.k8s.aws/pod-readiness-gate-inject: enabled\n',
       NLB_SERVICE,
       gateway(),
     ),
@@ -850,8 +901,8 @@ spec:
   },
   {
     title:
-      'NLB with instance targets and externalTrafficPolicy Local: W from the ' +
-      'node health check, no deregistration checks, no readiness gates',
+      'NLB with instance targets and externalTrafficPolicy Local: ' +
+      'W from the node health check, no deregistration checks, no readiness gates',
     input: stream(
       NLB_SERVICE.replace(
         'aws-load-balancer-nlb-target-type: ip',
@@ -883,19 +934,26 @@ spec:
   },
   {
     title:
-      'GKE NEG with its BackendConfig in the stream: W = 30 + ' +
-      'drainingTimeoutSec, no "not in the stream" warning',
+      'GKE NEG with its BackendConfig in the stream: W = 30 + drainingTimeoutSec, ' +
+      'no "not in the stream" warning',
     input: stream(
       GENERIC_SERVICE.replace(
         'metadata:\n  name: istio-public-ingressgateway\n  namespace: istio-system\n',
-        'metadata:\n  name: istio-public-ingressgateway\n  namespace: ' +
-          'istio-system\n  annotations:\n    cloud.google.com/neg: \'{"ingress": ' +
-          'true}\'\n    cloud.google.com/backend-config: \'{"ports": {"80": ' +
-          '"gw-drain"}}\'\n',
+        'metadata:\n' +
+          '  name: istio-public-ingressgateway\n' +
+          '  namespace: istio-system\n' +
+          '  annotations:\n' +
+          `    cloud.google.com/neg: '{"ingress": true}'\n` +
+          `    cloud.google.com/backend-config: '{"ports": {"80": "gw-drain"}}'\n`,
       ).replace('type: LoadBalancer', 'type: ClusterIP'),
-      'apiVersion: cloud.google.com/v1\nkind: BackendConfig\nmetadata:\n  ' +
-        'name: gw-drain\n  namespace: istio-system\nspec:\n  ' +
-        'connectionDraining:\n    drainingTimeoutSec: 60\n',
+      'apiVersion: cloud.google.com/v1\n' +
+        'kind: BackendConfig\n' +
+        'metadata:\n' +
+        '  name: gw-drain\n' +
+        '  namespace: istio-system\n' +
+        'spec:\n' +
+        '  connectionDraining:\n' +
+        '    drainingTimeoutSec: 60\n',
       gateway(),
     ),
     flags: SEED,
@@ -942,15 +1000,19 @@ spec:
   },
   {
     title:
-      'a PodDisruptionBudget selecting the gateway pods: no PDB finding; one ' +
-      'selecting others: info',
+      'a PodDisruptionBudget selecting the gateway pods: no PDB finding; ' +
+      'one selecting others: info',
     input: stream(
       NLB_SERVICE,
       gateway(),
-      'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: ' +
-        'gw, namespace: istio-system}\nspec:\n  minAvailable: 1\n  selector:\n ' +
-        '   matchExpressions:\n    - {key: app, operator: In, values: ' +
-        '[istio-public-ingressgateway]}\n',
+      'apiVersion: policy/v1\n' +
+        'kind: PodDisruptionBudget\n' +
+        'metadata: {name: gw, namespace: istio-system}\n' +
+        'spec:\n' +
+        '  minAvailable: 1\n' +
+        '  selector:\n' +
+        '    matchExpressions:\n' +
+        '    - {key: app, operator: In, values: [istio-public-ingressgateway]}\n',
     ),
     absent: ['GATEWAY_NO_PDB'],
   },
@@ -959,9 +1021,13 @@ spec:
     input: stream(
       NLB_SERVICE,
       gateway(),
-      'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: ' +
-        'gw, namespace: other}\nspec:\n  minAvailable: 1\n  selector:\n    ' +
-        'matchLabels: {app: istio-public-ingressgateway}\n',
+      'apiVersion: policy/v1\n' +
+        'kind: PodDisruptionBudget\n' +
+        'metadata: {name: gw, namespace: other}\n' +
+        'spec:\n' +
+        '  minAvailable: 1\n' +
+        '  selector:\n' +
+        '    matchLabels: {app: istio-public-ingressgateway}\n',
     ),
     findings: ['info GATEWAY_NO_PDB'],
   },
@@ -972,8 +1038,9 @@ spec:
       gateway({
         annotations: '        proxy.istio.io/config: |\n          parentShutdownDuration: 60s\n',
         container:
-          '          env:\n          - name: ' +
-          'TERMINATION_DRAIN_DURATION_SECONDS\n            value: "60"\n',
+          '          env:\n' +
+          '          - name: TERMINATION_DRAIN_DURATION_SECONDS\n' +
+          '            value: "60"\n',
       }),
     ),
     flags: SEED,
@@ -982,8 +1049,8 @@ spec:
   },
   {
     title:
-      'Istio 1.16: parentShutdownDuration written above drainDuration in the ' +
-      'same merge, and said why',
+      'Istio 1.16: parentShutdownDuration written above drainDuration in the same merge, ' +
+      'and said why',
     input: stream(NLB_SERVICE, gateway()),
     flags: { ...SEED, 'istio-version': '1.16' },
     changes: { [PROXY_CONFIG]: 'drainDuration: 190s\nparentShutdownDuration: 205s\n' },
@@ -998,8 +1065,7 @@ spec:
   {
     title:
       'Istio version unknown (in-repo chart, nothing stated): ' +
-      'parentShutdownDuration written too, and the report says the version ' +
-      'is unknown',
+      'parentShutdownDuration written too, and the report says the version is unknown',
     input: stream(NLB_SERVICE, gateway()),
     flags: { 'max-request': '10', buffer: '10' },
     changes: { [PROXY_CONFIG]: 'drainDuration: 190s\nparentShutdownDuration: 205s\n' },
@@ -1041,8 +1107,8 @@ spec:
   },
   {
     title:
-      'a grace period beyond a day is a legal manifest value: kept, never ' +
-      'lowered; the drain is still set',
+      'a grace period beyond a day is a legal manifest value: kept, never lowered; ' +
+      'the drain is still set',
     input: stream(
       NLB_SERVICE,
       gateway({ podSpec: '      terminationGracePeriodSeconds: 100000\n' }),

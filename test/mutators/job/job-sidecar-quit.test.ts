@@ -61,53 +61,25 @@ const COMMAND = 'spec.template.spec.containers[name=main].command';
 // native mode by version
 // ---------------------------------------------------------------------------------------------
 
-const matrix: Array<{
-  flags: Flags;
-  mesh: 'istio' | 'linkerd';
-  expect: string; /* a mode, or 'wrap' */
-}> = [
-  {
-    mesh: 'istio',
-    flags: { 'kube-version': '1.29', 'istio-version': '1.24' },
-    expect: 'sidecar.istio.io/nativeSidecar',
-  },
-  {
-    mesh: 'istio',
-    flags: { 'kube-version': '1.33', 'istio-version': '1.28' },
-    expect: 'sidecar.istio.io/nativeSidecar',
-  },
-  { mesh: 'istio', flags: { 'kube-version': '1.28', 'istio-version': '1.26' }, expect: 'wrap' },
-  { mesh: 'istio', flags: { 'kube-version': '1.31', 'istio-version': '1.23' }, expect: 'wrap' },
-  { mesh: 'linkerd', flags: { 'kube-version': '1.29', 'linkerd-version': '2.14' }, expect: 'wrap' },
-  {
-    mesh: 'linkerd',
-    flags: { 'kube-version': '1.29', 'linkerd-version': '2.15' },
-    expect: 'config.alpha.linkerd.io/proxy-enable-native-sidecar',
-  },
-  {
-    mesh: 'linkerd',
-    flags: { 'kube-version': '1.31', 'linkerd-version': '2.18' },
-    expect: 'config.alpha.linkerd.io/proxy-enable-native-sidecar',
-  },
-  {
-    mesh: 'linkerd',
-    flags: { 'kube-version': '1.31', 'linkerd-version': '2.19' },
-    expect: 'config.beta.linkerd.io/proxy-enable-native-sidecar',
-  },
-  {
-    mesh: 'linkerd',
-    flags: { 'kube-version': '1.33', 'linkerd-version': '2.20' },
-    expect: 'config.linkerd.io/proxy-enable-native-sidecar',
-  },
-  {
-    mesh: 'linkerd',
-    flags: { 'kube-version': '1.33', 'linkerd-version': '2.21.3' },
-    expect: 'config.linkerd.io/proxy-enable-native-sidecar',
-  },
-  { mesh: 'linkerd', flags: { 'kube-version': '1.28', 'linkerd-version': '2.18' }, expect: 'wrap' },
+/** mesh, the kubelet's version, the mesh's version, and the annotation auto pins (or 'wrap'). */
+const matrix: Array<
+  [mesh: 'istio' | 'linkerd', kube: string, meshVersion: string, expect: string]
+> = [
+  ['istio', '1.29', '1.24', 'sidecar.istio.io/nativeSidecar'],
+  ['istio', '1.33', '1.28', 'sidecar.istio.io/nativeSidecar'],
+  ['istio', '1.28', '1.26', 'wrap'],
+  ['istio', '1.31', '1.23', 'wrap'],
+  ['linkerd', '1.29', '2.14', 'wrap'],
+  ['linkerd', '1.29', '2.15', 'config.alpha.linkerd.io/proxy-enable-native-sidecar'],
+  ['linkerd', '1.31', '2.18', 'config.alpha.linkerd.io/proxy-enable-native-sidecar'],
+  ['linkerd', '1.31', '2.19', 'config.beta.linkerd.io/proxy-enable-native-sidecar'],
+  ['linkerd', '1.33', '2.20', 'config.linkerd.io/proxy-enable-native-sidecar'],
+  ['linkerd', '1.33', '2.21.3', 'config.linkerd.io/proxy-enable-native-sidecar'],
+  ['linkerd', '1.28', '2.18', 'wrap'],
 ];
 
-for (const { mesh, flags, expect } of matrix) {
+for (const [mesh, kube, meshVersion, expect] of matrix) {
+  const flags: Flags = { 'kube-version': kube, [`${mesh}-version`]: meshVersion };
   test(`auto: ${mesh} with ${JSON.stringify(flags)} → ${expect}`, (t) => {
     const meshFlag = mesh === 'istio' ? ISTIO_NS1 : { 'linkerd-injected-namespaces': 'ns1' };
     const result = run(job(), { ...meshFlag, ...flags });
@@ -175,16 +147,12 @@ test('auto follows a pod template that pins native on, even where the versions w
   );
 });
 
-test(
-  'native mode removes a wrapper left by an earlier wrap run (no quit ' +
-    'call on a native sidecar)',
-  (t) => {
-    const wrapped = run(job(), { ...ISTIO_NS1, 'job-mode': 'wrap' }).output;
-    const result = run(wrapped, { ...ISTIO_NS1, 'job-mode': 'native' });
-    t.deepEqual(changed(result)[COMMAND], ['python', 'job.py']);
-    t.is(changed(result)[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'true');
-  },
-);
+test('native mode removes a wrapper left by an earlier wrap run (no quit call on a native sidecar)', (t) => {
+  const wrapped = run(job(), { ...ISTIO_NS1, 'job-mode': 'wrap' }).output;
+  const result = run(wrapped, { ...ISTIO_NS1, 'job-mode': 'native' });
+  t.deepEqual(changed(result)[COMMAND], ['python', 'job.py']);
+  t.is(changed(result)[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'true');
+});
 
 // ---------------------------------------------------------------------------------------------
 // wrap mode
@@ -244,31 +212,28 @@ test('wrap for a pod in both meshes asks both proxies', (t) => {
   );
 });
 
-test(
-  'wrap honours the status port and admin port annotations; port 0 or ' + 'garbage is a warning',
-  (t) => {
-    const port = (value: string) =>
-      job({ podMeta: `      annotations:\n        status.sidecar.istio.io/port: "${value}"` });
-    const script = (
-      changed(run(port('15099'), { ...ISTIO_NS1, 'job-mode': 'wrap' }))[COMMAND] as string[]
-    )[2]!;
-    t.true(script.includes('http://127.0.0.1:15099/quitquitquit'));
-    for (const bad of ['0', 'abc', '70000']) {
-      const result = run(port(bad), { ...ISTIO_NS1, 'job-mode': 'wrap' });
-      t.deepEqual(result.changes, [], bad);
-      t.deepEqual(codes(result), ['warning JOB_NO_QUIT_ENDPOINT'], bad);
-    }
-    const linkerd = job({
-      podMeta: '      annotations:\n        config.linkerd.io/admin-port: "4999"',
-    });
-    const linkerdScript = (
-      changed(run(linkerd, { 'linkerd-injected-namespaces': 'ns1', 'job-mode': 'wrap' }))[
-        COMMAND
-      ] as string[]
-    )[2]!;
-    t.true(linkerdScript.includes('http://127.0.0.1:4999/shutdown'));
-  },
-);
+test('wrap honours the status port and admin port annotations; port 0 or garbage is a warning', (t) => {
+  const port = (value: string) =>
+    job({ podMeta: `      annotations:\n        status.sidecar.istio.io/port: "${value}"` });
+  const script = (
+    changed(run(port('15099'), { ...ISTIO_NS1, 'job-mode': 'wrap' }))[COMMAND] as string[]
+  )[2]!;
+  t.true(script.includes('http://127.0.0.1:15099/quitquitquit'));
+  for (const bad of ['0', 'abc', '70000']) {
+    const result = run(port(bad), { ...ISTIO_NS1, 'job-mode': 'wrap' });
+    t.deepEqual(result.changes, [], bad);
+    t.deepEqual(codes(result), ['warning JOB_NO_QUIT_ENDPOINT'], bad);
+  }
+  const linkerd = job({
+    podMeta: '      annotations:\n        config.linkerd.io/admin-port: "4999"',
+  });
+  const linkerdScript = (
+    changed(run(linkerd, { 'linkerd-injected-namespaces': 'ns1', 'job-mode': 'wrap' }))[
+      COMMAND
+    ] as string[]
+  )[2]!;
+  t.true(linkerdScript.includes('http://127.0.0.1:4999/shutdown'));
+});
 
 test('args without command: warning naming the container, nothing guessed', (t) => {
   const result = run(job({ container: 'args: [create, --namespace=ns1]' }), {
@@ -292,72 +257,64 @@ test('an image without a shell is not wrapped: warning', (t) => {
   t.regex(result.findings[0]!.message, /gcr\.io\/distroless/);
 });
 
-test(
-  'job.imageHasShell overrides the no-shell list both ways (flag, and ' +
-    'per workload by annotation)',
-  (t) => {
-    const distroless = job().replace(
-      'image: python:3.12',
-      'image: gcr.io/distroless/python3-debian12:debug',
-    );
-    const trusted = run(distroless, {
-      ...ISTIO_NS1,
-      'job-mode': 'wrap',
-      'job-image-has-shell': 'true',
-    });
-    t.true(
-      trusted.changes.some((c) => c.path.at(-1) === 'command'),
-      'wrapped when config says the image has a shell',
-    );
-    const annotated = distroless.replace(
-      'metadata:\n',
-      'metadata:\n  annotations: {kube-graceful.dev/job-image-has-shell: "true"}\n',
-    );
-    t.true(
-      run(annotated, { ...ISTIO_NS1, 'job-mode': 'wrap' }).changes.some(
-        (c) => c.path.at(-1) === 'command',
-      ),
-      'per workload',
-    );
-    const refused = run(job(), {
-      ...ISTIO_NS1,
-      'job-mode': 'wrap',
-      'job-image-has-shell': 'false',
-    });
-    t.deepEqual(refused.changes, []);
-    t.regex(refused.findings[0]!.message, /job\.imageHasShell is false/);
-  },
-);
+test('job.imageHasShell overrides the no-shell list both ways (flag, and per workload by annotation)', (t) => {
+  const distroless = job().replace(
+    'image: python:3.12',
+    'image: gcr.io/distroless/python3-debian12:debug',
+  );
+  const trusted = run(distroless, {
+    ...ISTIO_NS1,
+    'job-mode': 'wrap',
+    'job-image-has-shell': 'true',
+  });
+  t.true(
+    trusted.changes.some((c) => c.path.at(-1) === 'command'),
+    'wrapped when config says the image has a shell',
+  );
+  const annotated = distroless.replace(
+    'metadata:\n',
+    'metadata:\n  annotations: {kube-graceful.dev/job-image-has-shell: "true"}\n',
+  );
+  t.true(
+    run(annotated, { ...ISTIO_NS1, 'job-mode': 'wrap' }).changes.some(
+      (c) => c.path.at(-1) === 'command',
+    ),
+    'per workload',
+  );
+  const refused = run(job(), {
+    ...ISTIO_NS1,
+    'job-mode': 'wrap',
+    'job-image-has-shell': 'false',
+  });
+  t.deepEqual(refused.changes, []);
+  t.regex(refused.findings[0]!.message, /job\.imageHasShell is false/);
+});
 
-test(
-  'wrap needs curl or wget: known images, unknown ones warned, images ' +
-    'with neither not wrapped, config overrides',
-  (t) => {
-    t.is(httpClientOf('docker.io/library/busybox:1.37', undefined).client, 'wget');
-    t.is(httpClientOf('alpine:3.22', undefined).client, 'wget');
-    t.is(httpClientOf('python:3.12', undefined).client, 'curl');
-    t.is(httpClientOf('python:3.12-slim', undefined).client, 'none');
-    t.is(httpClientOf('debian:bookworm', undefined).client, 'none');
-    t.is(httpClientOf('gcr.io/distroless/static-debian12', undefined).client, 'none');
-    t.is(httpClientOf('quay.io/argoproj/argocd:v3.4.4', undefined).client, 'unknown');
-    const wrapOnly = { ...ISTIO_NS1, 'job-mode': 'wrap' };
-    t.deepEqual(codes(run(job(), wrapOnly)), []);
-    const unknown = run(job().replace('image: python:3.12', 'image: example/migrate:1'), wrapOnly);
-    t.true(unknown.changes.some((c) => c.path.at(-1) === 'command'));
-    t.deepEqual(codes(unknown), ['warning JOB_IMAGE_HTTP_CLIENT_UNKNOWN']);
-    t.deepEqual(
-      codes(
-        run(job().replace('image: python:3.12', 'image: example/migrate:1'), {
-          ...wrapOnly,
-          'job-image-has-http-client': 'true',
-        }),
-      ),
-      [],
-    );
-    const neither = run(job().replace('image: python:3.12', 'image: debian:bookworm'), wrapOnly);
-    t.deepEqual([neither.changes, codes(neither)], [[], ['warning JOB_IMAGE_WITHOUT_HTTP_CLIENT']]);
-  },
-);
+test('wrap needs curl or wget: known images, unknown ones warned, images with neither not wrapped, config overrides', (t) => {
+  t.is(httpClientOf('docker.io/library/busybox:1.37', undefined).client, 'wget');
+  t.is(httpClientOf('alpine:3.22', undefined).client, 'wget');
+  t.is(httpClientOf('python:3.12', undefined).client, 'curl');
+  t.is(httpClientOf('python:3.12-slim', undefined).client, 'none');
+  t.is(httpClientOf('debian:bookworm', undefined).client, 'none');
+  t.is(httpClientOf('gcr.io/distroless/static-debian12', undefined).client, 'none');
+  t.is(httpClientOf('quay.io/argoproj/argocd:v3.4.4', undefined).client, 'unknown');
+  const wrapOnly = { ...ISTIO_NS1, 'job-mode': 'wrap' };
+  t.deepEqual(codes(run(job(), wrapOnly)), []);
+  const unknown = run(job().replace('image: python:3.12', 'image: example/migrate:1'), wrapOnly);
+  t.true(unknown.changes.some((c) => c.path.at(-1) === 'command'));
+  t.deepEqual(codes(unknown), ['warning JOB_IMAGE_HTTP_CLIENT_UNKNOWN']);
+  t.deepEqual(
+    codes(
+      run(job().replace('image: python:3.12', 'image: example/migrate:1'), {
+        ...wrapOnly,
+        'job-image-has-http-client': 'true',
+      }),
+    ),
+    [],
+  );
+  const neither = run(job().replace('image: python:3.12', 'image: debian:bookworm'), wrapOnly);
+  t.deepEqual([neither.changes, codes(neither)], [[], ['warning JOB_IMAGE_WITHOUT_HTTP_CLIENT']]);
+});
 
 test('images known to have no /bin/sh', (t) => {
   t.truthy(knownWithoutShell('gcr.io/distroless/static-debian12'));
@@ -367,7 +324,8 @@ test('images known to have no /bin/sh', (t) => {
   t.falsy(knownWithoutShell('cgr.dev/chainguard/wolfi-base'));
   t.truthy(
     knownWithoutShell(
-      'registry.k8s.io/ingress-nginx/kube-webhook-certgen:v1.6.9@sha256:01038e7de14b78d702d2849c3aad72fd25903c4765af63cf16aa3398f5d5f2dd',
+      'registry.k8s.io/ingress-nginx/kube-webhook-certgen:v1.6.9' +
+        '@sha256:01038e7de14b78d702d2849c3aad72fd25903c4765af63cf16aa3398f5d5f2dd',
     ),
   );
   t.falsy(knownWithoutShell('registry.k8s.io/ingress-nginx/controller:v1.15.1'));
@@ -378,59 +336,63 @@ test('images known to have no /bin/sh', (t) => {
   t.falsy(knownWithoutShell(undefined));
 });
 
-test(
-  'main containers: proxies excluded, job.mainContainers names them, ' + 'several is a warning',
-  (t) => {
-    const extra =
-      `        - name: istio-proxy\n          image: istio/proxyv2\n         ` +
-      ` args: [proxy, sidecar]\n        - name: uploader\n          image: ` +
-      `alpine\n          command: [upload]\n`;
-    const result = run(job({ extra }), { ...ISTIO_NS1, 'job-mode': 'wrap' });
-    const paths = Object.keys(changed(result));
-    t.true(paths.includes(COMMAND));
-    t.true(paths.includes('spec.template.spec.containers[name=uploader].command'));
-    t.false(
-      paths.some((p) => p.includes('istio-proxy')),
-      'a mesh proxy is never wrapped',
-    );
-    t.deepEqual(codes(result), ['warning JOB_SEVERAL_MAIN_CONTAINERS']);
+test('main containers: proxies excluded, job.mainContainers names them, several is a warning', (t) => {
+  const extra =
+    '        - name: istio-proxy\n' +
+    '          image: istio/proxyv2\n' +
+    '          args: [proxy, sidecar]\n' +
+    '        - name: uploader\n' +
+    '          image: alpine\n' +
+    '          command: [upload]\n';
+  const result = run(job({ extra }), { ...ISTIO_NS1, 'job-mode': 'wrap' });
+  const paths = Object.keys(changed(result));
+  t.true(paths.includes(COMMAND));
+  t.true(paths.includes('spec.template.spec.containers[name=uploader].command'));
+  t.false(
+    paths.some((p) => p.includes('istio-proxy')),
+    'a mesh proxy is never wrapped',
+  );
+  t.deepEqual(codes(result), ['warning JOB_SEVERAL_MAIN_CONTAINERS']);
 
-    const config = {
-      data: {
-        apiVersion: 'kube-graceful.dev/v1alpha1',
-        kind: 'GracefulShutdown',
-        spec: {
-          job: { mode: 'wrap', mainContainers: ['uploader'] },
-          mesh: { istioInjectedNamespaces: ['ns1'] },
-        },
+  const config = {
+    data: {
+      apiVersion: 'kube-graceful.dev/v1alpha1',
+      kind: 'GracefulShutdown',
+      spec: {
+        job: { mode: 'wrap', mainContainers: ['uploader'] },
+        mesh: { istioInjectedNamespaces: ['ns1'] },
       },
-      origin: 'test',
-    };
-    const named = transform(job({ extra }), { mutators: [jobSidecarQuit], config });
-    t.deepEqual(
-      Object.keys(changed(named)).filter((p) => p.endsWith('.command')),
-      ['spec.template.spec.containers[name=uploader].command'],
-    );
-    t.deepEqual(codes(named), []);
+    },
+    origin: 'test',
+  };
+  const named = transform(job({ extra }), { mutators: [jobSidecarQuit], config });
+  t.deepEqual(
+    Object.keys(changed(named)).filter((p) => p.endsWith('.command')),
+    ['spec.template.spec.containers[name=uploader].command'],
+  );
+  t.deepEqual(codes(named), []);
 
-    const missing = transform(job(), { mutators: [jobSidecarQuit], config });
-    t.deepEqual(missing.changes, []);
-    t.deepEqual(codes(missing), ['warning JOB_MAIN_CONTAINER_NOT_FOUND']);
-  },
-);
+  const missing = transform(job(), { mutators: [jobSidecarQuit], config });
+  t.deepEqual(missing.changes, []);
+  t.deepEqual(codes(missing), ['warning JOB_MAIN_CONTAINER_NOT_FOUND']);
+});
 
 test('proxy.istio.io/config: merged key by key, explicit false kept, invalid left alone', (t) => {
   const flagsWrap = { ...ISTIO_NS1, 'job-mode': 'wrap' };
   const existing = job({
     podMeta:
-      '      annotations:\n        proxy.istio.io/config: |\n          ' +
-      'terminationDrainDuration: 30s\n          proxyMetadata:\n            ' +
-      'FOO: "1"\n',
+      '      annotations:\n' +
+      '        proxy.istio.io/config: |\n' +
+      '          terminationDrainDuration: 30s\n' +
+      '          proxyMetadata:\n' +
+      '            FOO: "1"\n',
   });
   t.is(
     changed(run(existing, flagsWrap))[`${ANN}["proxy.istio.io/config"]`],
-    'terminationDrainDuration: 30s\nproxyMetadata:\n  FOO: ' +
-      '"1"\nholdApplicationUntilProxyStarts: true\n',
+    'terminationDrainDuration: 30s\n' +
+      'proxyMetadata:\n' +
+      '  FOO: "1"\n' +
+      'holdApplicationUntilProxyStarts: true\n',
   );
 
   const off = run(
@@ -485,8 +447,12 @@ test('namespace injected by a Namespace in the stream, or by config', (t) => {
   }
   t.deepEqual(run(namespace('istio-injection: disabled') + job()).changes, []);
   const linkerdNs =
-    'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns1\n  ' +
-    'annotations: {linkerd.io/inject: enabled}\n---\n';
+    'apiVersion: v1\n' +
+    'kind: Namespace\n' +
+    'metadata:\n' +
+    '  name: ns1\n' +
+    '  annotations: {linkerd.io/inject: enabled}\n' +
+    '---\n';
   t.is(
     changed(run(linkerdNs + job()))[
       `${ANN}["config.alpha.linkerd.io/proxy-enable-native-sidecar"]`
@@ -501,8 +467,12 @@ test('pod label istio.io/rev injects unless the namespace disables injection', (
   const revision = job({ podMeta: '      labels: {istio.io/rev: canary}' });
   t.is(changed(run(revision))[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'true');
   const disabled =
-    'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns1\n  labels: ' +
-    '{istio-injection: disabled}\n---\n';
+    'apiVersion: v1\n' +
+    'kind: Namespace\n' +
+    'metadata:\n' +
+    '  name: ns1\n' +
+    '  labels: {istio-injection: disabled}\n' +
+    '---\n';
   t.deepEqual(run(disabled + revision).changes, []);
 });
 
@@ -540,18 +510,28 @@ spec:
 
 test('run-once Pods are handled, long-running pods and Deployments are not', (t) => {
   const pod = (policy: string) =>
-    `apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ` +
-    `ns1}\nspec:\n  restartPolicy: ${policy}\n  containers:\n    - name: ` +
-    `main\n      image: python\n      command: [python]\n`;
+    `apiVersion: v1\n` +
+    `kind: Pod\n` +
+    `metadata: {name: p, namespace: ns1}\n` +
+    `spec:\n` +
+    `  restartPolicy: ${policy}\n` +
+    `  containers:\n` +
+    `    - name: main\n` +
+    `      image: python\n` +
+    `      command: [python]\n`;
   t.deepEqual(Object.keys(changed(run(pod('Never'), ISTIO_NS1))), [
     'metadata.annotations["sidecar.istio.io/nativeSidecar"]',
   ]);
   const always = run(pod('Always'), ISTIO_NS1);
   t.deepEqual([always.changes, always.findings], [[], []]);
   const deployment =
-    `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d, namespace: ` +
-    `ns1}\nspec:\n  template:\n    spec:\n      containers: [{name: main, ` +
-    `image: python}]\n`;
+    'apiVersion: apps/v1\n' +
+    'kind: Deployment\n' +
+    'metadata: {name: d, namespace: ns1}\n' +
+    'spec:\n' +
+    '  template:\n' +
+    '    spec:\n' +
+    '      containers: [{name: main, image: python}]\n';
   const result = run(deployment, ISTIO_NS1);
   t.deepEqual([result.changes, result.findings], [[], []]);
 });
@@ -580,30 +560,27 @@ test('idempotent in both modes: a second run changes nothing and says so', (t) =
   }
 });
 
-test(
-  'Helm hooks: info on the Helm 3 limitation unless the input is Helm 4 ' + 'post-renderer input',
-  (t) => {
-    const hook = job().replace(
-      '  namespace: ns1\n',
-      '  namespace: ns1\n  annotations:\n    helm.sh/hook: pre-install\n',
-    );
-    // Istio 1.26 (the default) still rates native sidecars experimental: said once, before the hook
-    // note.
-    t.deepEqual(codes(run(hook, ISTIO_NS1)), [
-      'info JOB_NATIVE_SIDECAR_MATURITY',
-      'info JOB_HELM3_HOOK',
-    ]);
-    t.regex(run(hook, ISTIO_NS1).findings[1]!.message, /helm\/helm#7891/);
-    const helm4 = hook.replace(
-      '    helm.sh/hook: pre-install\n',
-      '    helm.sh/hook: pre-install\n    ' +
-        "postrenderer.helm.sh/postrender-filename: 'chart/templates/job.yaml'\n",
-    );
-    const result = run(helm4, ISTIO_NS1);
-    t.true(result.changes.length > 0);
-    t.deepEqual(codes(result), ['info JOB_NATIVE_SIDECAR_MATURITY']);
-  },
-);
+test('Helm hooks: info on the Helm 3 limitation unless the input is Helm 4 post-renderer input', (t) => {
+  const hook = job().replace(
+    '  namespace: ns1\n',
+    '  namespace: ns1\n  annotations:\n    helm.sh/hook: pre-install\n',
+  );
+  // Istio 1.26 (the default) still rates native sidecars experimental: said once, before the hook
+  // note.
+  t.deepEqual(codes(run(hook, ISTIO_NS1)), [
+    'info JOB_NATIVE_SIDECAR_MATURITY',
+    'info JOB_HELM3_HOOK',
+  ]);
+  t.regex(run(hook, ISTIO_NS1).findings[1]!.message, /helm\/helm#7891/);
+  const helm4 = hook.replace(
+    '    helm.sh/hook: pre-install\n',
+    '    helm.sh/hook: pre-install\n' +
+      "    postrenderer.helm.sh/postrender-filename: 'chart/templates/job.yaml'\n",
+  );
+  const result = run(helm4, ISTIO_NS1);
+  t.true(result.changes.length > 0);
+  t.deepEqual(codes(result), ['info JOB_NATIVE_SIDECAR_MATURITY']);
+});
 
 test('Helm hooks: the finding names the kind found (a helm test hook is a Pod)', (t) => {
   const pod = `apiVersion: v1
@@ -631,8 +608,10 @@ spec:
 // End to end: what the mutator wrote into a real corpus Job, run by /bin/sh
 // ---------------------------------------------------------------------------------------------
 
-/** The argo-cd hook Job from the corpus, its program swapped for `sh -c 'exit "$1"' program` + args
- * [3]. */
+/**
+ * The argo-cd hook Job from the corpus, its program swapped for `sh -c 'exit "$1"' program` + args
+ * [3].
+ */
 function argoCdJob(podAnnotation: string): string {
   const all = corpus('argo-cd.yaml').split(/^---\n/m);
   const doc = all.find(
@@ -642,8 +621,13 @@ function argoCdJob(podAnnotation: string): string {
     '      - command:\n          - argocd\n          - admin\n          - redis-initial-password\n';
   if (!doc.includes(original)) throw new Error('corpus argo-cd Job changed shape');
   const harmless =
-    `      - command:\n          - /bin/sh\n          - -c\n          - ` +
-    `'exit "$1"'\n          - program\n        args:\n          - "3"\n`;
+    '      - command:\n' +
+    '          - /bin/sh\n' +
+    '          - -c\n' +
+    `          - 'exit "$1"'\n` +
+    '          - program\n' +
+    '        args:\n' +
+    '          - "3"\n';
   return doc
     .replace(original, harmless)
     .replace(
@@ -673,42 +657,38 @@ function exec(argv: string[]): Promise<number | null> {
 }
 
 for (const mesh of ['istio', 'linkerd'] as const) {
-  test(
-    `end to end (${mesh}): the wrapped corpus Job runs, keeps exit code 3 ` +
-      `and quits the proxy exactly once`,
-    async (t) => {
-      // The stand-in answers from its own process: the wrapper's quit call has the product's 5 s
-      // limit, which a server in this test worker can miss on a busy machine (issue #15.7).
-      const proxy = await startStandinProxy();
-      t.teardown(proxy.close);
-      const annotation =
-        mesh === 'istio'
-          ? `status.sidecar.istio.io/port: "${proxy.port}"`
-          : `config.linkerd.io/admin-port: "${proxy.port}"`;
-      const flags: Flags =
-        mesh === 'istio'
-          ? { 'istio-injected-namespaces': 'argocd', 'job-mode': 'wrap' }
-          : { 'linkerd-injected-namespaces': 'argocd', 'job-mode': 'wrap' };
-      const result = run(argoCdJob(annotation), flags);
-      t.true(validateChangedDocuments(result) > 0);
-      const [doc] = parseAllDocuments(result.output).map(
-        (d) =>
-          d.toJS() as {
-            spec: {
-              template: { spec: { containers: Array<{ command: string[]; args: string[] }> } };
-            };
-          },
-      );
-      const container = doc!.spec.template.spec.containers[0]!;
-      t.true(isWrapped(container.command));
-      t.deepEqual(unwrapCommand(container.command), ['/bin/sh', '-c', 'exit "$1"', 'program']);
-      t.deepEqual(container.args, ['3']);
-      const code = await exec([...container.command, ...container.args]);
-      t.is(code, 3, "the program's own exit code");
-      t.deepEqual(
-        proxy.requests().map((r) => `${r.method} ${r.path}`),
-        [mesh === 'istio' ? 'POST /quitquitquit' : 'POST /shutdown'],
-      );
-    },
-  );
+  test(`end to end (${mesh}): the wrapped corpus Job runs, keeps exit code 3 and quits the proxy exactly once`, async (t) => {
+    // The stand-in answers from its own process: the wrapper's quit call has the product's 5 s
+    // limit, which a server in this test worker can miss on a busy machine (issue #15.7).
+    const proxy = await startStandinProxy();
+    t.teardown(proxy.close);
+    const annotation =
+      mesh === 'istio'
+        ? `status.sidecar.istio.io/port: "${proxy.port}"`
+        : `config.linkerd.io/admin-port: "${proxy.port}"`;
+    const flags: Flags =
+      mesh === 'istio'
+        ? { 'istio-injected-namespaces': 'argocd', 'job-mode': 'wrap' }
+        : { 'linkerd-injected-namespaces': 'argocd', 'job-mode': 'wrap' };
+    const result = run(argoCdJob(annotation), flags);
+    t.true(validateChangedDocuments(result) > 0);
+    const [doc] = parseAllDocuments(result.output).map(
+      (d) =>
+        d.toJS() as {
+          spec: {
+            template: { spec: { containers: Array<{ command: string[]; args: string[] }> } };
+          };
+        },
+    );
+    const container = doc!.spec.template.spec.containers[0]!;
+    t.true(isWrapped(container.command));
+    t.deepEqual(unwrapCommand(container.command), ['/bin/sh', '-c', 'exit "$1"', 'program']);
+    t.deepEqual(container.args, ['3']);
+    const code = await exec([...container.command, ...container.args]);
+    t.is(code, 3, "the program's own exit code");
+    t.deepEqual(
+      proxy.requests().map((r) => `${r.method} ${r.path}`),
+      [mesh === 'istio' ? 'POST /quitquitquit' : 'POST /shutdown'],
+    );
+  });
 }

@@ -85,13 +85,10 @@ if (bash !== undefined && basename(systemSh) !== 'bash') {
   shells.push({ name: 'bash --posix', path: join(makeDir('bash', { sh: bash }), 'sh') });
 }
 
-test(
-  'busybox is installed (busybox ash is /bin/sh in Alpine images; ' + 'apt-get install -y busybox)',
-  (t) => {
-    // Fails loudly rather than skipping: a green run must mean the busybox variant really ran.
-    t.truthy(busybox, 'busybox not found on PATH: the busybox sh/wget variants did not run');
-  },
-);
+test('busybox is installed (busybox ash is /bin/sh in Alpine images; apt-get install -y busybox)', (t) => {
+  // Fails loudly rather than skipping: a green run must mean the busybox variant really ran.
+  t.truthy(busybox, 'busybox not found on PATH: the busybox sh/wget variants did not run');
+});
 
 // HTTP clients. Every PATH below holds nothing but the client under test: the wrapper itself must
 // need only shell builtins, as in a minimal image. Programs are run by absolute path.
@@ -187,8 +184,8 @@ function run(shell: Shell, argv: readonly string[], options: RunOptions = {}): P
       if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
       reject(
         new Error(
-          `hung for ${HANG_GUARD_MS / 1000} s; stdout=${JSON.stringify(stdout)} ` +
-            `stderr=${JSON.stringify(stderr)}`,
+          `hung for ${HANG_GUARD_MS / 1000} s; ` +
+            `stdout=${JSON.stringify(stdout)} stderr=${JSON.stringify(stderr)}`,
         ),
       );
     }, HANG_GUARD_MS);
@@ -227,8 +224,9 @@ const sh = (script: string, ...args: string[]): string[] => [
   ...args,
 ];
 
-/** A program that sleeps briefly (so a premature quit call would be seen), marks itself done,
- * exits. */
+/**
+ * A program that sleeps briefly (so a premature quit call would be seen), marks itself done, exits.
+ */
 function finishingProgram(doneFile: string, code: number): string[] {
   return sh('/bin/sleep 0.1; : >"$1"; exit "$2"', doneFile, String(code));
 }
@@ -256,21 +254,18 @@ test('wrapCommand has the documented shape and defaults', (t) => {
   t.deepEqual(linkerdQuitEndpoint(65535).url, 'http://127.0.0.1:65535/shutdown');
 });
 
-test(
-  'the script names kube-graceful and the issue, and holds nothing ' + 'Kubernetes would expand',
-  (t) => {
-    const script = wrapCommand(['true'], [istioQuitEndpoint(), linkerdQuitEndpoint()])[2] ?? '';
-    const firstLine = script.split('\n')[0] ?? '';
-    t.true(firstLine.startsWith('# kube-graceful'));
-    t.true(firstLine.includes('kubernetes/kubernetes#25908'));
-    // Kubernetes expands $(VAR) and reduces $$ to $ in command (core/v1 Container.command).
-    t.false(script.includes('$('));
-    t.false(script.includes('$$'));
-    t.true(script.includes('quit istio http://127.0.0.1:15020/quitquitquit'));
-    t.true(script.includes('quit linkerd http://127.0.0.1:4191/shutdown'));
-    t.true(script.split('\n').length < 30, 'short enough to read in a manifest');
-  },
-);
+test('the script names kube-graceful and the issue, and holds nothing Kubernetes would expand', (t) => {
+  const script = wrapCommand(['true'], [istioQuitEndpoint(), linkerdQuitEndpoint()])[2] ?? '';
+  const firstLine = script.split('\n')[0] ?? '';
+  t.true(firstLine.startsWith('# kube-graceful'));
+  t.true(firstLine.includes('kubernetes/kubernetes#25908'));
+  // Kubernetes expands $(VAR) and reduces $$ to $ in command (core/v1 Container.command).
+  t.false(script.includes('$('));
+  t.false(script.includes('$$'));
+  t.true(script.includes('quit istio http://127.0.0.1:15020/quitquitquit'));
+  t.true(script.includes('quit linkerd http://127.0.0.1:4191/shutdown'));
+  t.true(script.split('\n').length < 30, 'short enough to read in a manifest');
+});
 
 test('ports must be integers from 1 to 65535', (t) => {
   for (const bad of [
@@ -382,92 +377,79 @@ for (const shell of shells) {
     t.deepEqual(linkerd.requests, [QUIT_LINKERD]);
   });
 
-  test(
-    `${shell.name}: the program's exit code is the wrapper's (0, 1, 42, ` + `127, SIGKILL → 137)`,
-    async (t) => {
-      const istio = await fakeProxy(t);
-      const endpoints = [istioQuitEndpoint(istio.port)];
-      const cases: Array<[string[], number]> = [
-        [sh('exit 0'), 0],
-        [sh('exit 1'), 1],
-        [sh('exit 42'), 42],
-        [sh('kill -KILL $$'), 137],
-        [['/nonexistent/program'], 127],
-      ];
-      for (const [program, expected] of cases) {
-        const out = await run(shell, wrapCommand(program, endpoints));
-        t.is(out.code, expected, `${program.join(' ')}: ${out.stderr}`);
-      }
-      t.is(istio.requests.length, cases.length, 'one quit call per run');
-    },
-  );
+  test(`${shell.name}: the program's exit code is the wrapper's (0, 1, 42, 127, SIGKILL → 137)`, async (t) => {
+    const istio = await fakeProxy(t);
+    const endpoints = [istioQuitEndpoint(istio.port)];
+    const cases: Array<[string[], number]> = [
+      [sh('exit 0'), 0],
+      [sh('exit 1'), 1],
+      [sh('exit 42'), 42],
+      [sh('kill -KILL $$'), 137],
+      [['/nonexistent/program'], 127],
+    ];
+    for (const [program, expected] of cases) {
+      const out = await run(shell, wrapCommand(program, endpoints));
+      t.is(out.code, expected, `${program.join(' ')}: ${out.stderr}`);
+    }
+    t.is(istio.requests.length, cases.length, 'one quit call per run');
+  });
 
-  test(
-    `${shell.name}: SIGTERM to the wrapper reaches the program; its own ` + `exit code wins`,
-    async (t) => {
-      const marker = join(makeDir('term'), 'got-term');
-      const istio = await fakeProxy(t);
-      // The program traps TERM, leaves a marker and exits 42. `sleep` in the foreground: the
-      // program's trap runs between commands, within 50 ms.
-      const program = sh(
-        `trap 'echo term >"$1"; exit 42' TERM; echo ready; while :; do /bin/sleep 0.05; done`,
-        marker,
-      );
+  test(`${shell.name}: SIGTERM to the wrapper reaches the program; its own exit code wins`, async (t) => {
+    const marker = join(makeDir('term'), 'got-term');
+    const istio = await fakeProxy(t);
+    // The program traps TERM, leaves a marker and exits 42. `sleep` in the foreground: the
+    // program's trap runs between commands, within 50 ms.
+    const program = sh(
+      `trap 'echo term >"$1"; exit 42' TERM; echo ready; while :; do /bin/sleep 0.05; done`,
+      marker,
+    );
+    const out = await run(shell, wrapCommand(program, [istioQuitEndpoint(istio.port)]), {
+      whenStdout: { text: 'ready', then: (pid) => process.kill(pid, 'SIGTERM') },
+    });
+    t.is(out.code, 42, out.stderr);
+    t.is(readFileSync(marker, 'utf8'), 'term\n');
+    t.deepEqual(
+      istio.requests.map((r) => `${r.method} ${r.path}`),
+      ['POST /quitquitquit'],
+    );
+  });
+
+  test(`${shell.name}: the program's exit codes under TERM hold over many tries (wait/trap race)`, async (t) => {
+    // The race this guards: wait returns early on a trapped signal, and the shell may already
+    // have reaped the program then. A loop that asked "is the pid alive?" (`kill -0`) returned 143
+    // instead of the program's 42 within 10 tries under each of dash, busybox and bash.
+    const istio = await fakeProxy(t);
+    // The program must exit the instant TERM arrives to open that window: it sits in an
+    // interruptible `wait` (a busy loop did not expose the race). Its trap kills the sleep, and it
+    // says ready only once the sleep has exec'd (/proc/PID/comm): a TERM sent to a child that sh
+    // has forked but not yet exec'd is caught by the inherited trap handler and lost, which leaked
+    // sleeps before this check.
+    const program = sh(
+      `trap 'kill "$s"; exit 42' TERM; /bin/sleep 30 >/dev/null 2>&1 & s=$!; ` +
+        'while read -r c <"/proc/$s/comm"; [ "$c" != sleep ]; do :; done; echo ready; wait',
+    );
+    for (let i = 0; i < 10; i++) {
       const out = await run(shell, wrapCommand(program, [istioQuitEndpoint(istio.port)]), {
         whenStdout: { text: 'ready', then: (pid) => process.kill(pid, 'SIGTERM') },
       });
-      t.is(out.code, 42, out.stderr);
-      t.is(readFileSync(marker, 'utf8'), 'term\n');
-      t.deepEqual(
-        istio.requests.map((r) => `${r.method} ${r.path}`),
-        ['POST /quitquitquit'],
-      );
-    },
-  );
-
-  test(
-    `${shell.name}: the program's exit codes under TERM hold over many ` + `tries (wait/trap race)`,
-    async (t) => {
-      // The race this guards: wait returns early on a trapped signal, and the shell may already
-      // have reaped the program then. A loop that asked "is the pid alive?" (`kill -0`) returned 143
-      // instead of the program's 42 within 10 tries under each of dash, busybox and bash.
-      const istio = await fakeProxy(t);
-      // The program must exit the instant TERM arrives to open that window: it sits in an
-      // interruptible `wait` (a busy loop did not expose the race). Its trap kills the sleep, and it
-      // says ready only once the sleep has exec'd (/proc/PID/comm): a TERM sent to a child that sh
-      // has forked but not yet exec'd is caught by the inherited trap handler and lost, which leaked
-      // sleeps before this check.
-      const program = sh(
-        `trap 'kill "$s"; exit 42' TERM; /bin/sleep 30 >/dev/null 2>&1 & s=$!; ` +
-          `while read -r c <"/proc/$s/comm"; [ "$c" != sleep ]; do :; done; echo ready; wait`,
-      );
-      for (let i = 0; i < 10; i++) {
-        const out = await run(shell, wrapCommand(program, [istioQuitEndpoint(istio.port)]), {
-          whenStdout: { text: 'ready', then: (pid) => process.kill(pid, 'SIGTERM') },
-        });
-        t.is(out.code, 42, `try ${i}: ${out.stderr}`);
-      }
-      t.is(istio.requests.length, 10);
-    },
-  );
+      t.is(out.code, 42, `try ${i}: ${out.stderr}`);
+    }
+    t.is(istio.requests.length, 10);
+  });
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    test(
-      `${shell.name}: ${signal} stops a program that has no handler (→ 143) ` +
-        `and the proxy is still asked`,
-      async (t) => {
-        const istio = await fakeProxy(t);
-        // `exec` makes the program pid the sleep itself. A plain `sleep` started in the background
-        // ignores INT (POSIX), which is why the wrapper forwards INT as TERM.
-        const program = sh('echo ready; exec /bin/sleep 30');
-        const out = await run(shell, wrapCommand(program, [istioQuitEndpoint(istio.port)]), {
-          whenStdout: { text: 'ready', then: (pid) => process.kill(pid, signal) },
-        });
-        t.is(out.code, 143, out.stderr);
-        t.is(out.signal, null);
-        t.is(istio.requests.length, 1);
-      },
-    );
+    test(`${shell.name}: ${signal} stops a program that has no handler (→ 143) and the proxy is still asked`, async (t) => {
+      const istio = await fakeProxy(t);
+      // `exec` makes the program pid the sleep itself. A plain `sleep` started in the background
+      // ignores INT (POSIX), which is why the wrapper forwards INT as TERM.
+      const program = sh('echo ready; exec /bin/sleep 30');
+      const out = await run(shell, wrapCommand(program, [istioQuitEndpoint(istio.port)]), {
+        whenStdout: { text: 'ready', then: (pid) => process.kill(pid, signal) },
+      });
+      t.is(out.code, 143, out.stderr);
+      t.is(out.signal, null);
+      t.is(istio.requests.length, 1);
+    });
   }
 
   for (const client of clients) {
@@ -491,90 +473,76 @@ for (const shell of shells) {
       );
     });
 
-    test(
-      `${shell.name}: a failed quit through ${client.name} is reported and ` +
-        `keeps the exit code`,
-      async (t) => {
-        const istio = await fakeProxy(t, { status: 503 });
-        for (const code of [0, 3]) {
-          const out = await run(
-            shell,
-            wrapCommand(sh(`exit ${code}`), [istioQuitEndpoint(istio.port)]),
-            {
-              path: client.path,
-            },
-          );
-          t.is(out.code, code, out.stderr);
-          t.true(
-            out.stderr.includes(
-              `kube-graceful-wrap: could not ask the istio proxy to quit ` +
-                `(http://127.0.0.1:${istio.port}/quitquitquit)`,
-            ),
-            out.stderr,
-          );
-        }
-        t.is(istio.requests.length, 2, 'one attempt per run, no retries');
-      },
-    );
-
-    test(
-      `${shell.name}: ${client.name} ignores http_proxy for the loopback ` + `quit call`,
-      async (t) => {
-        const istio = await fakeProxy(t);
-        const dead = 'http://127.0.0.1:9'; // nothing listens: a proxied call would fail
-        const out = await run(shell, wrapCommand(sh('exit 5'), [istioQuitEndpoint(istio.port)]), {
-          path: client.path,
-          env: { http_proxy: dead, HTTP_PROXY: dead, all_proxy: dead, ALL_PROXY: dead },
-        });
-        t.is(out.code, 5, out.stderr);
-        t.is(out.stderr, '');
-        t.is(istio.requests.length, 1);
-      },
-    );
-  }
-
-  test(
-    `${shell.name}: without curl and wget the exit code holds and one ` +
-      `clear line per proxy is printed`,
-    async (t) => {
-      for (const code of [0, 42]) {
+    test(`${shell.name}: a failed quit through ${client.name} is reported and keeps the exit code`, async (t) => {
+      const istio = await fakeProxy(t, { status: 503 });
+      for (const code of [0, 3]) {
         const out = await run(
           shell,
-          wrapCommand(sh(`exit ${code}`), [istioQuitEndpoint(), linkerdQuitEndpoint()]),
+          wrapCommand(sh(`exit ${code}`), [istioQuitEndpoint(istio.port)]),
           {
-            path: noClient.path,
+            path: client.path,
           },
         );
         t.is(out.code, code, out.stderr);
-        t.deepEqual(out.stderr.trimEnd().split('\n'), [
-          'kube-graceful-wrap: neither curl nor wget in the image; the istio ' +
-            'proxy was not asked to quit (the Job will not complete: add curl or ' +
-            'wget to the image, or run the proxy as a native sidecar)',
-          'kube-graceful-wrap: neither curl nor wget in the image; the linkerd ' +
-            'proxy was not asked to quit (the Job will not complete: add curl or ' +
-            'wget to the image, or run the proxy as a native sidecar)',
-        ]);
+        t.true(
+          out.stderr.includes(
+            `kube-graceful-wrap: could not ask the istio proxy to quit ` +
+              `(http://127.0.0.1:${istio.port}/quitquitquit)`,
+          ),
+          out.stderr,
+        );
       }
-    },
-  );
+      t.is(istio.requests.length, 2, 'one attempt per run, no retries');
+    });
 
-  test(
-    `${shell.name}: the wrapper's variables leave the program's ` + `environment alone`,
-    async (t) => {
+    test(`${shell.name}: ${client.name} ignores http_proxy for the loopback quit call`, async (t) => {
       const istio = await fakeProxy(t);
-      const env = { pid: '1', sig: 'TERM', rc: '7' };
+      const dead = 'http://127.0.0.1:9'; // nothing listens: a proxied call would fail
+      const out = await run(shell, wrapCommand(sh('exit 5'), [istioQuitEndpoint(istio.port)]), {
+        path: client.path,
+        env: { http_proxy: dead, HTTP_PROXY: dead, all_proxy: dead, ALL_PROXY: dead },
+      });
+      t.is(out.code, 5, out.stderr);
+      t.is(out.stderr, '');
+      t.is(istio.requests.length, 1);
+    });
+  }
+
+  test(`${shell.name}: without curl and wget the exit code holds and one clear line per proxy is printed`, async (t) => {
+    for (const code of [0, 42]) {
       const out = await run(
         shell,
-        wrapCommand(sh('printf "%s %s %s" "$pid" "$sig" "$rc"'), [istioQuitEndpoint(istio.port)]),
+        wrapCommand(sh(`exit ${code}`), [istioQuitEndpoint(), linkerdQuitEndpoint()]),
         {
-          env,
+          path: noClient.path,
         },
       );
-      t.is(out.code, 0, out.stderr);
-      t.is(out.stdout, '1 TERM 7');
-      t.is(istio.requests.length, 1);
-    },
-  );
+      t.is(out.code, code, out.stderr);
+      t.deepEqual(out.stderr.trimEnd().split('\n'), [
+        'kube-graceful-wrap: neither curl nor wget in the image; ' +
+          'the istio proxy was not asked to quit (the Job will not complete: ' +
+          'add curl or wget to the image, or run the proxy as a native sidecar)',
+        'kube-graceful-wrap: neither curl nor wget in the image; ' +
+          'the linkerd proxy was not asked to quit (the Job will not complete: ' +
+          'add curl or wget to the image, or run the proxy as a native sidecar)',
+      ]);
+    }
+  });
+
+  test(`${shell.name}: the wrapper's variables leave the program's environment alone`, async (t) => {
+    const istio = await fakeProxy(t);
+    const env = { pid: '1', sig: 'TERM', rc: '7' };
+    const out = await run(
+      shell,
+      wrapCommand(sh('printf "%s %s %s" "$pid" "$sig" "$rc"'), [istioQuitEndpoint(istio.port)]),
+      {
+        env,
+      },
+    );
+    t.is(out.code, 0, out.stderr);
+    t.is(out.stdout, '1 TERM 7');
+    t.is(istio.requests.length, 1);
+  });
 
   test(`${shell.name}: the container's stdin reaches the program`, async (t) => {
     // An asynchronous list gets /dev/null as stdin (POSIX XCU 2.9.3) unless the wrapper hands
@@ -587,77 +555,74 @@ for (const shell of shells) {
     t.is(out.stdout, 'line one\nline "two" $x\n');
   });
 
-  test(
-    `${shell.name}: arbitrary argv in command and args reaches the program ` + `unchanged`,
-    async (t) => {
-      const istio = await fakeProxy(t);
-      const endpoints = [istioQuitEndpoint(istio.port)];
-      const script = wrapCommand(['x'], endpoints)[2];
-      const nasty = fc.constantFrom(
-        '"',
-        "'",
-        '$',
-        '`',
-        '\n',
-        '\r',
-        '\t',
-        ' ',
-        '\\',
-        '$(HOME)',
-        '$(VAR)',
-        '$$',
-        '$$(VAR)',
-        '$@',
-        '"$@"',
-        '${x}',
-        '$1',
-        '*',
-        '?',
-        '[a]',
-        ';',
-        '&',
-        '|',
-        '<',
-        '>',
-        '#',
-        '~',
-        '!',
-        '%s',
-        '-',
-        '--',
-        '-e',
-        '--help',
-        '-c',
-        'é',
-        '漢字',
-        '😀',
-        '\u202e',
-        '\u00a0',
-      );
-      const piece = fc.oneof(nasty, fc.string({ unit: 'binary', maxLength: 5 }));
-      // NUL cannot be in argv; lone surrogates cannot be encoded as UTF-8 argv at all.
-      const arg = fc
-        .oneof(
-          fc.constant(''),
-          fc.array(piece, { maxLength: 5 }).map((pieces) => pieces.join('')),
-        )
-        .filter((s) => !s.includes('\0') && Buffer.from(s, 'utf8').toString('utf8') === s);
-      await fc.assert(
-        fc.asyncProperty(
-          fc.array(arg, { maxLength: 5 }),
-          fc.array(arg, { maxLength: 5 }),
-          async (commandTail, args) => {
-            const wrapped = wrapCommand([process.execPath, printArgv, ...commandTail], endpoints);
-            assert.equal(wrapped[2], script, 'the script does not depend on argv');
-            // Kubernetes execs command + args: the container's args follow the wrapped command.
-            const out = await run(shell, [...wrapped, ...args]);
-            assert.equal(out.code, 0, out.stderr);
-            assert.deepEqual(JSON.parse(out.stdout), [...commandTail, ...args]);
-          },
-        ),
-        { numRuns: 25 },
-      );
-      t.true(istio.requests.length >= 25, 'the proxy was asked on every run');
-    },
-  );
+  test(`${shell.name}: arbitrary argv in command and args reaches the program unchanged`, async (t) => {
+    const istio = await fakeProxy(t);
+    const endpoints = [istioQuitEndpoint(istio.port)];
+    const script = wrapCommand(['x'], endpoints)[2];
+    const nasty = fc.constantFrom(
+      '"',
+      "'",
+      '$',
+      '`',
+      '\n',
+      '\r',
+      '\t',
+      ' ',
+      '\\',
+      '$(HOME)',
+      '$(VAR)',
+      '$$',
+      '$$(VAR)',
+      '$@',
+      '"$@"',
+      '${x}',
+      '$1',
+      '*',
+      '?',
+      '[a]',
+      ';',
+      '&',
+      '|',
+      '<',
+      '>',
+      '#',
+      '~',
+      '!',
+      '%s',
+      '-',
+      '--',
+      '-e',
+      '--help',
+      '-c',
+      'é',
+      '漢字',
+      '😀',
+      '\u202e',
+      '\u00a0',
+    );
+    const piece = fc.oneof(nasty, fc.string({ unit: 'binary', maxLength: 5 }));
+    // NUL cannot be in argv; lone surrogates cannot be encoded as UTF-8 argv at all.
+    const arg = fc
+      .oneof(
+        fc.constant(''),
+        fc.array(piece, { maxLength: 5 }).map((pieces) => pieces.join('')),
+      )
+      .filter((s) => !s.includes('\0') && Buffer.from(s, 'utf8').toString('utf8') === s);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(arg, { maxLength: 5 }),
+        fc.array(arg, { maxLength: 5 }),
+        async (commandTail, args) => {
+          const wrapped = wrapCommand([process.execPath, printArgv, ...commandTail], endpoints);
+          assert.equal(wrapped[2], script, 'the script does not depend on argv');
+          // Kubernetes execs command + args: the container's args follow the wrapped command.
+          const out = await run(shell, [...wrapped, ...args]);
+          assert.equal(out.code, 0, out.stderr);
+          assert.deepEqual(JSON.parse(out.stdout), [...commandTail, ...args]);
+        },
+      ),
+      { numRuns: 25 },
+    );
+    t.true(istio.requests.length >= 25, 'the proxy was asked on every run');
+  });
 }

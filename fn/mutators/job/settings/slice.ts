@@ -16,11 +16,15 @@ export function jobSettingsSchema() {
     z.strictObject({
       mode: z._default(modeSwitch(JOB_MODES), JOB_DEFAULTS.mode),
       mainContainers: z.optional(z.array(z.string())),
-      /** Whether the main images have /bin/sh for the wrapper; unset: trust the list of images
-       * known to have none. */
+      /**
+       * Whether the main images have /bin/sh for the wrapper; unset: trust the list of images known
+       * to have none.
+       */
       imageHasShell: z.optional(z.boolean()),
-      /** Whether the main images have curl or wget for the wrapper's quit call; unset: trust the
-       * list of known images. */
+      /**
+       * Whether the main images have curl or wget for the wrapper's quit call; unset: trust the
+       * list of known images.
+       */
       imageHasHttpClient: z.optional(z.boolean()),
     }),
     JOB_DEFAULTS,
@@ -41,16 +45,16 @@ export const JOB_FLAT_KEYS: SliceFlatKeys = {
       specPath: ['job', 'imageHasShell'],
       read: 'boolean',
       help:
-        'Job images have /bin/sh for the wrap mode (overrides the list of ' +
-        'images known to have none)',
+        'Job images have /bin/sh for the wrap mode (overrides the list of images known to ' +
+        'have none)',
     },
     {
       name: 'job-image-has-http-client',
       specPath: ['job', 'imageHasHttpClient'],
       read: 'boolean',
       help:
-        'Job images have curl or wget for the wrap mode quit call (overrides ' +
-        'the list of known images)',
+        'Job images have curl or wget for the wrap mode quit call (overrides the list of ' +
+        'known images)',
     },
   ],
 };
