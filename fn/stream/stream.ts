@@ -8,6 +8,7 @@ import type { Document } from 'yaml';
 import { ManifestDocument } from '../document/manifest.ts';
 import { KubeGracefulError } from '../core/errors.ts';
 import { optimizeForLongRun } from './tiering.ts';
+import { keepYoungGenerationSmall } from './youngGeneration.ts';
 import type { ExtraKind } from '../config/schema.ts';
 import { isCandidateKind } from '../workloads/kinds.ts';
 import type { ObjectKinds } from '../workloads/kinds.ts';
@@ -122,6 +123,7 @@ export function planStream(input: string | ByteStream, options: ReadOptions): St
     parsed,
     ...(source ? { bytes: source.bytes } : {}),
     document(segment) {
+      keepYoungGenerationSmall(segment.text.length);
       const start = startOf(segment);
       const text = source
         ? source.bytes.toString('utf8', start, start + segment.text.length)
