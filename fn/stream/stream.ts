@@ -105,7 +105,7 @@ export function planStream(input: string | ByteStream, options: ReadOptions): St
     : splitStream(input as string);
   const parsed = segments.map(
     (segment) =>
-      !isCommentOnly(segment.text) &&
+      (keepYoungGenerationSmall(segment.text.length), !isCommentOnly(segment.text)) &&
       (options.parseAll ||
         isCandidateKind(prescanKind(segment.text), options.extraKinds, options.objectKinds)),
   );
