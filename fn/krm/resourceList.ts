@@ -16,6 +16,7 @@ import { KubeGracefulError } from '../core/errors.ts';
 import { isCommentOnly, prescanKind, resourceHint } from '../document/prescan.ts';
 import { splitStream } from '../stream/split.ts';
 import { resourcesOf } from '../stream/stream.ts';
+import { keepYoungGenerationSmall } from '../stream/youngGeneration.ts';
 import { isCandidateKind } from '../workloads/kinds.ts';
 import type { ObjectKinds } from '../workloads/kinds.ts';
 import type { Resource } from '../workloads/resource.ts';
@@ -38,11 +39,13 @@ export interface ReadListOptions {
   readonly objectKinds?: ObjectKinds;
 }
 
+/** A line `kind: ResourceList` at the start of a line, as YAML. */
+export const RESOURCE_LIST_KIND_LINE = /^kind:[ \t]*["']?ResourceList["']?[ \t]*\r?$/m;
+
 /** Returns true when the stream is a single ResourceList document. */
 export function looksLikeResourceList(text: string): boolean {
   return (
-    /^kind:[ \t]*["']?ResourceList["']?[ \t]*\r?$/m.test(text) ||
-    /^\s*\{[\s\S]*"kind"\s*:\s*"ResourceList"/.test(text)
+    RESOURCE_LIST_KIND_LINE.test(text) || /^\s*\{[\s\S]*"kind"\s*:\s*"ResourceList"/.test(text)
   );
 }
 
@@ -104,6 +107,7 @@ function readLaidOut(
   const items: Item[] = [];
   const resources: Resource[] = [];
   for (const [index, span] of layout.items.entries()) {
+    keepYoungGenerationSmall(span.limit - span.start);
     const itemText = dedent(text.slice(span.start, span.limit), span.column);
     if (!isCandidateKind(prescanKind(itemText), extraKinds, options.objectKinds)) continue; // kept as the bytes it came as
     if (ALIAS_LIKE.test(itemText)) return undefined;
