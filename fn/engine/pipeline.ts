@@ -29,6 +29,7 @@ import { lineOf, workloadShapeProblem } from '../workloads/shape.ts';
 import { Workload } from '../workloads/workload.ts';
 import { KubeGracefulError } from '../core/errors.ts';
 import type { ChangeRecord, Finding } from '../core/records.ts';
+import { sharedText } from '../core/records.ts';
 import { matches } from './selectors.ts';
 
 /** What a mutator did to one workload or object, for explain. */
@@ -196,7 +197,7 @@ export class Pipeline {
           path: change.path,
           before,
           after: change.value,
-          reason: change.reason,
+          reason: sharedText(change.reason),
         });
       }
     }
@@ -242,7 +243,7 @@ export class Pipeline {
           path: change.path,
           before,
           after: change.value,
-          reason: change.reason,
+          reason: sharedText(change.reason),
         });
       }
     }
