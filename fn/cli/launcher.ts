@@ -58,8 +58,15 @@ if (mode === 'check')
     `kube-graceful: code cache ${cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used'}` +
       `\n`,
   );
+// V8 checks a cache against a hash of the flags when the cache was made, so the training run
+// makes it with the flags every run starts with: a run may have changed one since
+// (fn/stream/youngGeneration.ts sets --semi-space-growth-factor to 1; 2 is V8's default,
+// src/flags/flag-definitions.h in V8 11.3).
 if (mode === 'write')
-  process.once('exit', () => writeFileSync(cacheFile, script.createCachedData()));
+  process.once('exit', () => {
+    setFlagsFromString('--semi-space-growth-factor=2');
+    writeFileSync(cacheFile, script.createCachedData());
+  });
 const module = { exports: {} };
 (script.runInThisContext() as (...args: unknown[]) => void)(
   module.exports,

@@ -33,6 +33,7 @@ import { Workload } from '../workloads/workload.ts';
 import { KubeGracefulError } from '../core/errors.ts';
 import type { ChangeRecord, Finding } from '../core/records.ts';
 import type { ProposedChange } from '../mutators/types.ts';
+import { sharedText } from '../core/records.ts';
 import { matches } from './selectors.ts';
 
 /** What a mutator did to one workload or object, for explain. */
@@ -237,7 +238,7 @@ export class Pipeline {
           path: change.path,
           before,
           after: change.value,
-          reason: change.reason,
+          reason: sharedText(change.reason),
         });
       }
     }
@@ -349,7 +350,7 @@ export class Pipeline {
         path: change.path,
         before,
         after: change.value,
-        reason: change.reason,
+        reason: sharedText(change.reason),
       });
     }
   }

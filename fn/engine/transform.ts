@@ -13,6 +13,7 @@ import {
   renderResourceList,
   renderResourceListChunks,
 } from '../krm/resourceList.ts';
+import { bytesLookLikeResourceList } from '../krm/resourceListBytes.ts';
 import { MUTATORS } from '../mutators/registry.ts';
 import type { RegisteredMutator } from '../mutators/types.ts';
 import { BOM_BYTES, byteStream, readStream } from '../stream/stream.ts';
@@ -54,11 +55,11 @@ export interface TransformResult extends PipelineResult {
  */
 export function transform(input: string | Buffer, options: TransformOptions = {}): TransformResult {
   if (typeof input !== 'string') {
-    // `kind: ResourceList` is ASCII: the latin1 view finds it where the text would (see ByteStream).
+    // `kind: ResourceList` is ASCII: the bytes show it where the text would (see ByteStream), and
+    // are read without a latin1 view, which a ResourceList would carry beside its decoded text.
     // With a byte-order mark, the text decides exactly as for text input (rare: not worth a view).
-    const source = byteStream(input);
-    if (!source.bomLength && !looksLikeResourceList(source.view))
-      return transformStream(source, options);
+    if (!input.subarray(0, 3).equals(BOM_BYTES) && !bytesLookLikeResourceList(input))
+      return transformStream(byteStream(input), options);
     const text = input.toString('utf8');
     return looksLikeResourceList(text)
       ? transformList(text, options, input)

@@ -16,6 +16,7 @@ import { KubeGracefulError } from '../core/errors.ts';
 import { isCommentOnly, prescanKind, resourceHint } from '../document/prescan.ts';
 import { splitStream } from '../stream/split.ts';
 import { resourcesOf } from '../stream/stream.ts';
+import { keepYoungGenerationSmall } from '../stream/youngGeneration.ts';
 import { isCandidateKind, objectKindsIn } from '../workloads/kinds.ts';
 import type { ObjectKinds } from '../workloads/kinds.ts';
 import type { Resource } from '../workloads/resource.ts';
@@ -39,11 +40,13 @@ export interface ReadListOptions {
   readonly objectKinds?: ObjectKinds;
 }
 
+/** A line `kind: ResourceList` at the start of a line, as YAML. */
+export const RESOURCE_LIST_KIND_LINE = /^kind:[ \t]*["']?ResourceList["']?[ \t]*\r?$/m;
+
 /** Returns true when the stream is a single ResourceList document. */
 export function looksLikeResourceList(text: string): boolean {
   return (
-    /^kind:[ \t]*["']?ResourceList["']?[ \t]*\r?$/m.test(text) ||
-    /^\s*\{[\s\S]*"kind"\s*:\s*"ResourceList"/.test(text)
+    RESOURCE_LIST_KIND_LINE.test(text) || /^\s*\{[\s\S]*"kind"\s*:\s*"ResourceList"/.test(text)
   );
 }
 
@@ -108,7 +111,10 @@ function readLaidOut(
   // without keeping every item's text meanwhile (issue #16: peak memory).
   const itemTextOf = (span: (typeof layout.items)[number]) =>
     dedent(text.slice(span.start, span.limit), span.column);
-  const kinds = layout.items.map((span) => prescanKind(itemTextOf(span)));
+  const kinds = layout.items.map((span) => {
+    keepYoungGenerationSmall(span.limit - span.start);
+    return prescanKind(itemTextOf(span));
+  });
   const objectKinds = objectKindsIn(options.objectKinds, kinds);
   for (const [index, span] of layout.items.entries()) {
     if (!isCandidateKind(kinds[index], extraKinds, objectKinds)) continue; // kept as the bytes it came as

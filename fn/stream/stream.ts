@@ -8,6 +8,7 @@ import type { Document } from 'yaml';
 import { ManifestDocument } from '../document/manifest.ts';
 import { KubeGracefulError } from '../core/errors.ts';
 import { optimizeForLongRun } from './tiering.ts';
+import { keepYoungGenerationSmall } from './youngGeneration.ts';
 import type { ExtraKind } from '../config/schema.ts';
 import { isCandidateKind, objectKindsIn } from '../workloads/kinds.ts';
 import type { ObjectKinds } from '../workloads/kinds.ts';
@@ -106,7 +107,9 @@ export function planStream(input: string | ByteStream, options: ReadOptions): St
   const { bom, segments } = source
     ? { bom: source.bomLength ? '\uFEFF' : '', segments: splitStream(source.view).segments }
     : splitStream(input as string);
-  const content = segments.map((segment) => !isCommentOnly(segment.text));
+  const content = segments.map(
+    (segment) => (keepYoungGenerationSmall(segment.text.length), !isCommentOnly(segment.text)),
+  );
   const kinds = segments.map((segment, i) => (content[i] ? prescanKind(segment.text) : undefined));
   const objectKinds = objectKindsIn(
     options.objectKinds,
@@ -133,6 +136,7 @@ export function planStream(input: string | ByteStream, options: ReadOptions): St
     ...(objectKinds ? { objectKinds } : {}),
     ...(source ? { bytes: source.bytes } : {}),
     document(segment) {
+      keepYoungGenerationSmall(segment.text.length);
       const start = startOf(segment);
       const text = source
         ? source.bytes.toString('utf8', start, start + segment.text.length)

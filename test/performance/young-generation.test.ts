@@ -1,0 +1,60 @@
+/**
+ * Issue #16 item 5: the CLI keeps V8's young generation at two semi-spaces of 2 MiB
+ * (fn/stream/youngGeneration.ts), where Node 20 lets a parse-heavy run grow it to 16 MiB each
+ * (about 30 MiB of RSS whatever the input). Run as Helm and kpt run it (dist/cli.js, no node
+ * flags), with a preload that only reports the young generation's size at exit: a dense stream
+ * (bookinfo ×100, 600 Deployments) and the same objects as a ResourceList. Without the cap both
+ * end at 16–32 MiB. The code cache must still be taken: the cap sets a V8 flag, and the cache is
+ * checked against V8's flags.
+ */
+import test from 'ava';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { denseStream } from '../../scripts/gen-dense.mjs';
+import { cliPath, run, tempDir } from '../helpers/integration.ts';
+
+const CAP_MIB = 4;
+
+const dir = tempDir('young-generation');
+const report = join(dir, 'report.cjs');
+writeFileSync(
+  report,
+  "process.on('exit', () => process.stderr.write('new_space ' + require('node:v8')" +
+    ".getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size + '\\n'));\n",
+);
+
+/** Returns the young generation's size in MiB at the end of a CLI run over `input`. */
+async function youngGenerationMiB(input: string): Promise<{ mib: number; stderr: string }> {
+  const result = await run(process.execPath, ['--require', report, cliPath()], {
+    input,
+    env: { ...process.env, KUBE_GRACEFUL_CODE_CACHE: 'check' },
+  });
+  if (result.status !== 0) throw new Error(`exit ${result.status}: ${result.stderr}`);
+  const size = /new_space (\d+)/.exec(result.stderr)?.[1];
+  if (size === undefined) throw new Error(`no report: ${result.stderr}`);
+  return { mib: Number(size) / 2 ** 20, stderr: result.stderr };
+}
+
+/** The objects of `stream` as the items of a ResourceList laid out as kpt writes it. */
+function asResourceList(stream: string): string {
+  const items = stream
+    .split(/^---\n/m)
+    .filter((doc) => /^kind:/m.test(doc))
+    .map((doc) => doc.trimEnd().replace(/^/gm, '  ').replace(/^ {2}/, '- '));
+  return (
+    'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n' + items.join('\n') + '\n'
+  );
+}
+
+const stream = denseStream(100);
+
+test('a dense stream runs with the young generation at the cap and the code cache used', async (t) => {
+  const { mib, stderr } = await youngGenerationMiB(stream);
+  t.true(mib <= CAP_MIB, `young generation ${mib} MiB`);
+  t.regex(stderr, /code cache used/);
+});
+
+test('a ResourceList runs with the young generation at the cap', async (t) => {
+  const { mib } = await youngGenerationMiB(asResourceList(stream));
+  t.true(mib <= CAP_MIB, `young generation ${mib} MiB`);
+});
