@@ -565,7 +565,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
       "and the traefik-* golden cases on the chart's renders)",
   },
   // Envoy Gateway (envoyproxy/gateway): the proxy Deployment is generated in the cluster, so no
-  // written pod shows these; rows carry no check until the envoy-gateway mutator is wired in.
+  // written pod shows these; the rows carry no pod check, the envoy-gateway mutator holds them.
   {
     id: 'eg-shutdown-config',
     product: 'Envoy Gateway',
@@ -578,7 +578,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'envoyproxy/gateway api/v1alpha1/envoyproxy_types.go@v1.9.0',
     ],
     enforcedBy:
-      'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/mutators/envoy-gateway and ' +
+      'the envoy-gateway-* golden cases)',
   },
   {
     id: 'eg-shutdown-defaults',
@@ -595,7 +596,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'envoyproxy/gateway internal/cmd/envoy.go@v1.0.0',
     ],
     enforcedBy:
-      'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/mutators/envoy-gateway and ' +
+      'the envoy-gateway-* golden cases)',
   },
   {
     id: 'eg-min-drain-exit-on-zero',
@@ -612,7 +614,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'envoyproxy/gateway internal/cmd/envoy/shutdown_manager.go@v1.0.0 and @v1.9.0 (Shutdown)',
     ],
     enforcedBy:
-      'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/mutators/envoy-gateway and ' +
+      'the envoy-gateway-* golden cases)',
   },
   {
     id: 'eg-duration-text',
@@ -630,7 +633,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
         '(time.ParseDuration)',
     ],
     enforcedBy:
-      'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/mutators/envoy-gateway and ' +
+      'the envoy-gateway-* golden cases)',
   },
   {
     id: 'eg-grace-from-drain-timeout',
@@ -651,7 +655,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'envoyproxy/gateway api/v1alpha1/shared_types.go@v1.9.0 (KubernetesPodSpec)',
     ],
     enforcedBy:
-      'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/mutators/envoy-gateway and ' +
+      'the envoy-gateway-* golden cases)',
   },
   {
     id: 'eg-health-check-failure-delay',
@@ -667,7 +672,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'envoyproxy/gateway internal/cmd/envoy/shutdown_manager.go@v1.9.0',
     ],
     enforcedBy:
-      'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/mutators/envoy-gateway and ' +
+      'the envoy-gateway-* golden cases)',
   },
   {
     id: 'eg-envoy-service-lb',
@@ -686,7 +692,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
         '@v1.9.0 (DefaultKubernetesService)',
     ],
     enforcedBy:
-      'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/mutators/envoy-gateway and ' +
+      'the envoy-gateway-* golden cases)',
   },
   {
     id: 'eg-gateway-parameters-ref',
@@ -706,7 +713,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'envoyproxy/gateway api/v1alpha1/envoyproxy_types.go@v1.8.0 (mergeType)',
     ],
     enforcedBy:
-      'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/mutators/envoy-gateway and ' +
+      'the envoy-gateway-* golden cases)',
   },
   {
     id: 'eg-default-envoyproxy-spec',
@@ -718,12 +726,19 @@ export const CONSTRAINTS: readonly Constraint[] = [
     versions: 'v1.7.0+',
     breaks:
       'older controllers do not read it: only a GatewayClass or Gateway ' +
-      'EnvoyProxy sets shutdown there',
+      'EnvoyProxy sets shutdown there; the config decoder ignores unknown fields, so an ' +
+      '`envoyProxy` added for an older controller is dropped without a word (kube-graceful ' +
+      'edits the default spec only where the config already has one, inside the ' +
+      "ConfigMap's `envoy-gateway.yaml` text)",
     sources: [
-      'envoyproxy/gateway api/v1alpha1/envoygateway_types.go@v1.7.0 and @v1.9.0 (EnvoyProxy)',
+      'envoyproxy/gateway api/v1alpha1/envoygateway_types.go@v1.7.0 and @v1.9.0 (EnvoyProxy; ' +
+        'absent @v1.6.0)',
       'envoyproxy/gateway charts/gateway-helm/templates/envoy-gateway-config.yaml@v1.9.0',
+      'envoyproxy/gateway internal/envoygateway/config/decoder.go@v1.9.0 (DecodeBytes, ' +
+        'UniversalDeserializer)',
     ],
     enforcedBy:
-      'the envoy-gateway logic (fn/mutators/envoy-gateway/), not wired into the run yet (#14)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/mutators/envoy-gateway and ' +
+      'the envoy-gateway-* golden cases)',
   },
 ];
