@@ -1,5 +1,5 @@
 /** The new `args` of a Traefik container: life-cycle flags changed where they are, or added. */
-import type { Flag } from './flags.ts';
+import type { Flag } from '../../workloads/traefik/flags.ts';
 
 /** Replace a flag's value where it is, or add `--name=value` after the argument at `after`. */
 export type ArgEdit =

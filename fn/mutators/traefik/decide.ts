@@ -19,18 +19,18 @@ import type { KubeObject, PodTemplate } from '../../core/kubeObject.ts';
 import { applyArgEdits } from './args.ts';
 import type { ArgEdit } from './args.ts';
 import { traefikContainers } from '../../workloads/traefik.ts';
-import { formatTraefikDuration } from './duration.ts';
+import { formatTraefikDuration } from '../../workloads/traefik/duration.ts';
 import {
   LIFECYCLE_SETTINGS,
   lifecycleSuffix,
   STATIC_CONFIG_ORDER,
   TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS,
-} from './facts.ts';
-import type { LifecycleSetting } from './facts.ts';
+} from '../../workloads/traefik/facts.ts';
+import type { LifecycleSetting } from '../../workloads/traefik/facts.ts';
 import { preStopSleepSeconds } from './preStop.ts';
 import { derivationLine, sourceLines } from './reasons.ts';
-import { readStaticConfig } from './staticConfig.ts';
-import type { EntryPoint } from './staticConfig.ts';
+import { readStaticConfig } from '../../workloads/traefik/staticConfig.ts';
+import type { EntryPoint } from '../../workloads/traefik/staticConfig.ts';
 import { loadBalancerChecks, planTraefikTiming } from './timing.ts';
 import type { TraefikTimingInputs, TraefikTimingPlan } from './timing.ts';
 
