@@ -16,7 +16,7 @@ import type { FieldPath } from '../../core/fieldPath.ts';
 import { graceToWrite, MAX_INPUT_SECONDS } from '../../timing/model.ts';
 import { KUBERNETES_DEFAULT_GRACE_SECONDS } from '../../timing/platformDefaults.ts';
 import type { KubeObject, PodTemplate } from '../../core/kubeObject.ts';
-import { applyArgEdits } from './args.ts';
+import { applyArgEdits, argItems } from './args.ts';
 import type { ArgEdit } from './args.ts';
 import { traefikContainers } from '../../workloads/traefik.ts';
 import { formatTraefikDuration } from '../../workloads/traefik/duration.ts';
@@ -252,10 +252,15 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
         `${ep.name}${current === undefined ? '' : ` (was ${current.text})`}`,
       ]);
       if (config.source === 'flags') {
+        const reason = [
+          derivationLine(`--${name}`, value, target) +
+            (current === undefined ? '' : ` (was ${current.text})`),
+          ...sourceLines(inputs, setting === 'requestAcceptGraceTimeout' ? ['W'] : ['R']),
+        ].join('\n');
         argEdits.push(
           current?.flag !== undefined
-            ? { replace: current.flag, name: current.flag.name, value }
-            : { after: ep.lastArgIndex ?? Number.MAX_SAFE_INTEGER, name, value },
+            ? { replace: current.flag, name: current.flag.name, value, reason }
+            : { after: ep.lastArgIndex ?? Number.MAX_SAFE_INTEGER, name, value, reason },
         );
       } else {
         const line =
@@ -272,7 +277,18 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
       }
     }
   }
-  if (argEdits.length > 0) {
+  const items =
+    argEdits.length > 0
+      ? argItems(Array.isArray(container.args) ? container.args : [], argEdits)
+      : undefined;
+  if (items !== undefined) {
+    for (const item of items)
+      changes.push({
+        path: containerAt('args', item.index),
+        value: item.value,
+        reason: item.reason,
+      });
+  } else if (argEdits.length > 0) {
     const args = Array.isArray(container.args) ? container.args : [];
     const lines = LIFECYCLE_SETTINGS.filter((setting) => written.has(setting)).map((setting) => {
       const target =
