@@ -492,6 +492,41 @@ export const CONSTRAINTS: readonly Constraint[] = [
     check: traefik.traefikGraceCoversShutdown,
   },
   {
+    id: 'traefik-serves-open-connections',
+    product: 'Traefik',
+    setting:
+      'during `requestAcceptGraceTimeout` an entry point keeps serving the connections already ' +
+      'open, not only new ones; its servers shut down only after it',
+    versions: 'v2.0+',
+    breaks:
+      'requests on open keep-alive connections may arrive until P + S′, not only until W, and ' +
+      "need R′ from then: a load balancer's deregistration delay below P + S′ + R′ cuts them " +
+      '(LB_DEREGISTRATION_TOO_SHORT, and explain draws the same span)',
+    sources: [
+      'traefik pkg/server/server_entrypoint_tcp.go@v2.11.53, @v3.7.9 (TCPEntryPoint.Shutdown: ' +
+        'sleep requestAcceptGraceTimeout, then Shutdown the servers with graceTimeOut)',
+    ],
+    enforcedBy:
+      'the traefik-drain mutator (fn/mutators/traefik/timing.ts loadBalancerChecks and ' +
+      'timeline.ts; test/mutators/traefik/wired.test.ts on chart-41.3.0-nlb-lifecycle.yaml)',
+  },
+  {
+    id: 'traefik-flag-order',
+    product: 'Traefik',
+    setting:
+      'static configuration flags are read in any order; parsing stops at `--` or at ' +
+      'the first argument that is not a flag',
+    versions: 'v2.0+ (paerser)',
+    breaks:
+      'a flag after `--` or after a positional argument is never read: added life-cycle flags ' +
+      'go at the end of `args` only when every argument is a flag (each as an item of its own, ' +
+      'so comments stay), else before that point',
+    sources: ['traefik/paerser flag/flagparser.go@v0.2.0 (parseOne, setValue)'],
+    enforcedBy:
+      'the traefik-drain mutator (fn/mutators/traefik/args.ts argItems; ' +
+      'test/mutators/traefik/manifests.test.ts, args-comments.test.ts)',
+  },
+  {
     id: 'traefik-ping-terminating',
     product: 'Traefik',
     setting: '`/ping` during shutdown (`ping.terminatingStatusCode`, default 503)',
