@@ -492,6 +492,41 @@ export const CONSTRAINTS: readonly Constraint[] = [
     check: traefik.traefikGraceCoversShutdown,
   },
   {
+    id: 'traefik-serves-open-connections',
+    product: 'Traefik',
+    setting:
+      'during `requestAcceptGraceTimeout` an entry point keeps serving the connections already ' +
+      'open, not only new ones; its servers shut down only after it',
+    versions: 'v2.0+',
+    breaks:
+      'requests on open keep-alive connections may arrive until P + S′, not only until W, and ' +
+      "need R′ from then: a load balancer's deregistration delay below P + S′ + R′ cuts them " +
+      '(LB_DEREGISTRATION_TOO_SHORT, and explain draws the same span)',
+    sources: [
+      'traefik pkg/server/server_entrypoint_tcp.go@v2.11.53, @v3.7.9 (TCPEntryPoint.Shutdown: ' +
+        'sleep requestAcceptGraceTimeout, then Shutdown the servers with graceTimeOut)',
+    ],
+    enforcedBy:
+      'the traefik-drain mutator (fn/mutators/traefik/timing.ts loadBalancerChecks and ' +
+      'timeline.ts; test/mutators/traefik/wired.test.ts on chart-41.3.0-nlb-lifecycle.yaml)',
+  },
+  {
+    id: 'traefik-flag-order',
+    product: 'Traefik',
+    setting:
+      'static configuration flags are read in any order; parsing stops at `--` or at ' +
+      'the first argument that is not a flag',
+    versions: 'v2.0+ (paerser)',
+    breaks:
+      'a flag after `--` or after a positional argument is never read: added life-cycle flags ' +
+      'go at the end of `args` only when every argument is a flag (each as an item of its own, ' +
+      'so comments stay), else before that point',
+    sources: ['traefik/paerser flag/flagparser.go@v0.2.0 (parseOne, setValue)'],
+    enforcedBy:
+      'the traefik-drain mutator (fn/mutators/traefik/args.ts argItems; ' +
+      'test/mutators/traefik/manifests.test.ts, args-comments.test.ts)',
+  },
+  {
     id: 'traefik-ping-terminating',
     product: 'Traefik',
     setting: '`/ping` during shutdown (`ping.terminatingStatusCode`, default 503)',
@@ -563,7 +598,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
       "test/mutators/traefik and the traefik-* golden cases on the chart's renders)",
   },
   // Envoy Gateway (envoyproxy/gateway): the proxy Deployment is generated in the cluster, so no
-  // written pod shows these; the rows carry no pod check (the mutator edits EnvoyProxy objects).
+  // written pod shows these; the rows carry no pod check, the envoy-gateway mutator holds them.
   {
     id: 'eg-shutdown-config',
     product: 'Envoy Gateway',
@@ -576,7 +611,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'envoyproxy/gateway api/v1alpha1/envoyproxy_types.go@v1.9.0',
     ],
     enforcedBy:
-      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/golden/envoy-gateway-*)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/mutators/envoy-gateway and ' +
+      'the envoy-gateway-* golden cases)',
   },
   {
     id: 'eg-shutdown-defaults',
@@ -593,7 +629,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'envoyproxy/gateway internal/cmd/envoy.go@v1.0.0',
     ],
     enforcedBy:
-      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/golden/envoy-gateway-*)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/mutators/envoy-gateway and ' +
+      'the envoy-gateway-* golden cases)',
   },
   {
     id: 'eg-min-drain-exit-on-zero',
@@ -609,7 +646,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'envoyproxy/gateway internal/cmd/envoy/shutdown_manager.go@v1.0.0 and @v1.9.0 (Shutdown)',
     ],
     enforcedBy:
-      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/golden/envoy-gateway-*)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/mutators/envoy-gateway and ' +
+      'the envoy-gateway-* golden cases)',
   },
   {
     id: 'eg-duration-text',
@@ -627,7 +665,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
         '(time.ParseDuration)',
     ],
     enforcedBy:
-      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/golden/envoy-gateway-*)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/mutators/envoy-gateway and ' +
+      'the envoy-gateway-* golden cases)',
   },
   {
     id: 'eg-grace-from-drain-timeout',
@@ -649,7 +688,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'envoyproxy/gateway api/v1alpha1/shared_types.go@v1.9.0 (KubernetesPodSpec)',
     ],
     enforcedBy:
-      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/golden/envoy-gateway-*)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/mutators/envoy-gateway and ' +
+      'the envoy-gateway-* golden cases)',
   },
   {
     id: 'eg-health-check-failure-delay',
@@ -665,7 +705,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'envoyproxy/gateway internal/cmd/envoy/shutdown_manager.go@v1.9.0',
     ],
     enforcedBy:
-      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/golden/envoy-gateway-*)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/mutators/envoy-gateway and ' +
+      'the envoy-gateway-* golden cases)',
   },
   {
     id: 'eg-envoy-service-lb',
@@ -683,7 +724,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
         '(DefaultKubernetesService)',
     ],
     enforcedBy:
-      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/golden/envoy-gateway-*)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/mutators/envoy-gateway and ' +
+      'the envoy-gateway-* golden cases)',
   },
   {
     id: 'eg-gateway-parameters-ref',
@@ -702,7 +744,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'envoyproxy/gateway api/v1alpha1/envoyproxy_types.go@v1.8.0 (mergeType)',
     ],
     enforcedBy:
-      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/golden/envoy-gateway-*)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/mutators/envoy-gateway and ' +
+      'the envoy-gateway-* golden cases)',
   },
   {
     id: 'eg-default-envoyproxy-spec',
@@ -712,14 +755,21 @@ export const CONSTRAINTS: readonly Constraint[] = [
       "the gateway-helm chart's `config.envoyGateway.envoyProxy`)",
     versions: 'v1.7.0+',
     breaks:
-      'older controllers do not read it: ' +
-      'only a GatewayClass or Gateway EnvoyProxy sets shutdown there',
+      'older controllers do not read it: only a GatewayClass or Gateway ' +
+      'EnvoyProxy sets shutdown there; the config decoder ignores unknown fields, so an ' +
+      '`envoyProxy` added for an older controller is dropped without a word (kube-graceful ' +
+      'edits the default spec only where the config already has one, inside the ' +
+      "ConfigMap's `envoy-gateway.yaml` text)",
     sources: [
-      'envoyproxy/gateway api/v1alpha1/envoygateway_types.go@v1.7.0 and @v1.9.0 (EnvoyProxy)',
+      'envoyproxy/gateway api/v1alpha1/envoygateway_types.go@v1.7.0 and @v1.9.0 (EnvoyProxy; ' +
+        'absent @v1.6.0)',
       'envoyproxy/gateway charts/gateway-helm/templates/envoy-gateway-config.yaml@v1.9.0',
+      'envoyproxy/gateway internal/envoygateway/config/decoder.go@v1.9.0 (DecodeBytes, ' +
+        'UniversalDeserializer)',
     ],
     enforcedBy:
-      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/golden/envoy-gateway-*)',
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/mutators/envoy-gateway and ' +
+      'the envoy-gateway-* golden cases)',
   },
   // Helm: how a post-renderer's output is taken back
   {

@@ -2,12 +2,12 @@
  * The Traefik checks of the compatibility table (./table.ts): each returns why a Traefik pod as
  * kube-graceful wrote it breaks one of Traefik's constraints, or undefined, and blames only what
  * kube-graceful wrote (the value differs from the input's). Traefik is read the way it reads its
- * own static configuration (fn/mutators/traefik/staticConfig.ts).
+ * own static configuration (fn/workloads/traefik/staticConfig.ts).
  */
 import type { Container, PodTemplate } from '../core/kubeObject.ts';
-import { TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS } from '../mutators/traefik/facts.ts';
-import { readStaticConfig } from '../mutators/traefik/staticConfig.ts';
-import type { EntryPoint } from '../mutators/traefik/staticConfig.ts';
+import { TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS } from '../workloads/traefik/facts.ts';
+import { readStaticConfig } from '../workloads/traefik/staticConfig.ts';
+import type { EntryPoint } from '../workloads/traefik/staticConfig.ts';
 import { preStopSeconds } from '../workloads/preStop.ts';
 import { traefikContainers } from '../workloads/traefik.ts';
 import { containerNamed, graceSeconds, written } from './pod.ts';

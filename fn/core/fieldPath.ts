@@ -77,7 +77,8 @@ export function setAt(root: unknown, path: FieldPath, value: unknown): unknown {
     return list;
   }
   if (typeof head === 'number') {
-    if (!Array.isArray(root) || head >= root.length) throw new RangeError(`no list item ${head}`);
+    // An index one past the end appends an item (a flag added to a container's args).
+    if (!Array.isArray(root) || head > root.length) throw new RangeError(`no list item ${head}`);
     const list = [...(root as unknown[])];
     list[head] = setAt(list[head], rest, value);
     return list;

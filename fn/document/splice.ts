@@ -121,6 +121,8 @@ function planEdit(
       holder = { kind: 'item', parent: node };
       node = item;
     } else if (isSeq(node) && typeof segment === 'number') {
+      // One past the last item: a new last item (setAt in fn/core/fieldPath.ts does the same).
+      if (segment === node.items.length && rest.length === 0) return layout.appendItem(node, value);
       const item = node.items[segment] as Node | undefined;
       if (!item) return undefined;
       holder = { kind: 'item', parent: node };

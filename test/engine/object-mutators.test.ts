@@ -40,7 +40,9 @@ const summary = (input: string) => {
 };
 
 test('the kinds the pre-scan parses for object mutators are derived from the registry', (t) => {
-  t.deepEqual([...REGISTERED_OBJECT_KINDS.changed].sort(), ['EnvoyProxy', 'Gateway']);
+  // envoy-gateway changes EnvoyProxies and Envoy Gateway's config (a ConfigMap), and reports on
+  // Gateways (#19 item 1).
+  t.deepEqual([...REGISTERED_OBJECT_KINDS.changed], ['EnvoyProxy', 'ConfigMap', 'Gateway']);
   t.deepEqual([...REGISTERED_OBJECT_KINDS.read].sort(), [
     'ConfigMap',
     'EnvoyProxy',
@@ -86,9 +88,9 @@ test('an EnvoyProxy is planned with the Gateways and GatewayClasses of the whole
     'config spec.shutdown.minDrainDuration undefined → 15s',
     'graceful-shutdown-config spec.shutdown.minDrainDuration 15s → 55s',
   ]);
-  // The Gateway's own EnvoyProxy replaces the class's: said once, with the EnvoyProxy that applies.
+  // The Gateway's own EnvoyProxy replaces the class's: said once, on the Gateway it is about.
   t.deepEqual(forward.findings, [
-    'graceful-shutdown-config EG_GATEWAY_PROXY_REPLACES_CLASS',
+    'eg EG_GATEWAY_PROXY_REPLACES_CLASS',
     'graceful-shutdown-config EG_MIN_DRAIN_BELOW_WINDOW',
   ]);
 });

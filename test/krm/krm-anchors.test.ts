@@ -272,9 +272,15 @@ test(
       run.stderr,
       /^kube-graceful: E_PARSE: document 2 \(ConfigMap bob\), line 18: undefined alias \*color-used: no anchor &color-used comes before it in this document\n {2}how to fix: .*anchors do not reach across documents/,
     );
-    // Without the flag ConfigMaps are passed through unread, as every document of a kind no mutator
-    // reads.
-    t.is(runCli([], input).stdout, input);
+    // Without the flag too: ConfigMaps are read (envoy-gateway reads Envoy Gateway's own config
+    // from one, #19 item 1), so the same error, where before they were passed through unread.
+    const fast = runCli([], input);
+    t.is(fast.status, 2);
+    t.is(fast.stdout, '');
+    t.regex(
+      fast.stderr,
+      /^kube-graceful: E_PARSE: document 2 \(ConfigMap bob\), line 18: undefined alias \*color-used/,
+    );
   },
 );
 

@@ -4,6 +4,7 @@
  * folded in `<details>`.
  */
 import { formatRef } from '../../core/kubeObject.ts';
+import { countedSubjects } from './headline.ts';
 import type { Explanation, WorkloadExplanation } from '../explain.ts';
 import type { Timeline, TimelineWindow } from '../../explanation/timeline.ts';
 
@@ -15,7 +16,7 @@ export function renderMarkdown(explanation: Explanation): string {
     `Kubernetes ${settings.kubernetesVersion} (the oldest kubelet); Istio ${settings.istioVersion}` +
       ` and Linkerd ${settings.linkerdVersion} where a workload does not ` +
       `say. ` +
-      (`${summary.workloads} workload${summary.workloads === 1 ? '' : 's'}; ` +
+      (`${countedSubjects(explanation.workloads)}; ` +
         `with failure windows: ${summary.failingAsWritten} as written, ${summary.failingPatched}` +
         ` patched.`),
   );

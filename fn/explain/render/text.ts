@@ -4,6 +4,7 @@
  * TTY without NO_COLOR, decided in fn/cli/explainCommand.ts); the text is the same without it.
  */
 import { formatRef } from '../../core/kubeObject.ts';
+import { countedSubjects } from './headline.ts';
 import type { Explanation, LeftAlone, SettingRow, WorkloadExplanation } from '../explain.ts';
 import type { Timeline, TimelineWindow } from '../../explanation/timeline.ts';
 
@@ -49,7 +50,7 @@ export function renderText(
   const head =
     summary.workloads === 0
       ? 'no workload was handled by a mutator'
-      : `${summary.workloads} workload${summary.workloads === 1 ? '' : 's'}; ` +
+      : `${countedSubjects(explanation.workloads)}; ` +
         `with failure windows: ${summary.failingAsWritten} as written, ${summary.failingPatched}` +
         ` patched`;
   lines.push(

@@ -25,6 +25,7 @@ import { preStopSeconds } from '../../workloads/preStop.ts';
 import { servingContainers } from './servingContainers.ts';
 import type { SidecarOutcome } from './sidecarMode.ts';
 import { drainWindowSource, planAppTiming } from './timing.ts';
+import { planTraefikPodTiming } from './traefikTiming.ts';
 import type { AppPlan, AppTiming } from './timing.ts';
 
 export type { AppPlan } from './timing.ts';
@@ -48,13 +49,9 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<App
   // Gateways belong to gateway-drain, Traefik to traefik-drain (a preStop sleep would only delay
   // the SIGTERM its requestAcceptGraceTimeout waits on; fn/workloads/traefik.ts), run-to-completion
   // pods to job-sidecar-quit.
-  if (
-    !inScope(workload, context) ||
-    context.gateway !== undefined ||
-    runsTraefik(workload.template) ||
-    workload.runsToCompletion
-  )
+  if (!inScope(workload, context) || context.gateway !== undefined || workload.runsToCompletion)
     return NOTHING;
+  if (runsTraefik(workload.template)) return traefikSidecars(workload, context);
   const controlPlane = controlPlaneReason(workload);
   if (controlPlane && !context.explicitlyIncluded) {
     return {
@@ -154,6 +151,26 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<App
     effectiveGraceSeconds: timing.effectiveGraceSeconds,
   };
   return { changes, findings, plan };
+}
+
+/**
+ * A Traefik pod: traefik-drain owns its drain (entry point life-cycle settings, grace period; no
+ * preStop), but the pod's mesh proxy must outlive it as it outlives an app, or Traefik's requests
+ * to its backends fail while it still accepts. Only the sidecar settings are made here, sized from
+ * Traefik's own shutdown (./traefikTiming.ts). With traefik-mode off, nothing touches the pod.
+ */
+function traefikSidecars(workload: Workload, context: MutatorContext): MutatorOutcome<AppPlan> {
+  if (context.spec.traefik.mode === 'off') return NOTHING;
+  if (!context.mesh.istio && !context.mesh.linkerd) return NOTHING;
+  const timing = planTraefikPodTiming(workload, context);
+  if (timing === undefined) return NOTHING;
+  const changes: ProposedChange[] = [];
+  const findings: ProposedFinding[] = [];
+  for (const sidecar of sidecarsOf(workload, context, timing)) {
+    changes.push(...sidecar.changes);
+    findings.push(...sidecar.findings);
+  }
+  return { changes, findings };
 }
 
 /** Returns true for the long-running apps/v1 kinds and the configured extra kinds. */

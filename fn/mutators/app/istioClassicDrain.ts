@@ -91,8 +91,9 @@ export function classicDrain(
             `EXIT_ON_ZERO_ACTIVE_CONNECTIONS "true": once MINIMUM_DRAIN_DURATION ` +
               `is over, the proxy exits at the first second with no active ` +
               `connection (Istio 1.12+); until then inbound and outbound traffic ` +
-              `keep working, also for the requests the app still finishes after its ` +
-              `SIGTERM at S = ${plan.preStopSeconds.value} s.`,
+              `keep working, also for the requests the app still finishes after ` +
+              (timing.stopsAccepting ?? `its SIGTERM at S = ${plan.preStopSeconds.value} s`) +
+              `.`,
             M.explanation,
           ],
           usesSidecarWait: true,

@@ -46,6 +46,9 @@ export interface AppTiming {
   /** The grace to write, or undefined when the manifest sets none and the default 30 s covers G. */
   readonly graceToWrite: number | undefined;
   readonly effectiveGraceSeconds: number;
+  /** When the app stops taking new work, for reasons: `its SIGTERM at S = … s` when not given (a
+   * Traefik pod gets SIGTERM at once and keeps accepting until its requestAcceptGraceTimeout). */
+  readonly stopsAccepting?: string;
 }
 
 /** Returns the sentence that names where the drain window W came from, for change reasons. */

@@ -97,16 +97,25 @@ export function defaultSpecLocation(
   };
 }
 
+/** What is known of Envoy Gateway's own config (./controllerConfig.ts) besides its default spec. */
+export interface ControllerConfigFacts {
+  /** The controller names Envoy Gateway answers to (its config's gateway.controllerName; the
+   * default one when not given). */
+  readonly controllerNames?: readonly string[];
+  /** True when the config is in the input: then a missing default spec is known to be missing. */
+  readonly controllerConfigSeen?: boolean;
+}
+
 /**
  * Returns the specs to plan and the findings about Gateways of an Envoy Gateway class in
- * `objects`. `controllerNames` are the controller names Envoy Gateway answers to (its config's
- * gateway.controllerName; the chart's default when not given).
+ * `objects`.
  */
 export function resolveAttachments(
   objects: readonly KubeObject[],
   defaultSpec?: ShutdownTarget,
-  controllerNames: readonly string[] = [ENVOY_GATEWAY_CONTROLLER],
+  facts: ControllerConfigFacts = {},
 ): Attachments {
+  const controllerNames = facts.controllerNames ?? [ENVOY_GATEWAY_CONTROLLER];
   const proxies = objects.filter((o) => isKind(o, ENVOY_PROXY_KIND, ENVOY_PROXY_GROUP));
   // A rendered object without a namespace lands in the one `helm -n` / kubectl gives it, which the
   // stream does not say: it is taken to be the one the ref means.
@@ -173,7 +182,10 @@ export function resolveAttachments(
       continue;
     }
     if (gatewayRef === undefined && defaultSpec === undefined)
-      findings.push({ gateway, finding: noEnvoyProxy(who) });
+      findings.push({
+        gateway,
+        finding: noEnvoyProxy(who, facts.controllerConfigSeen === true),
+      });
   }
   const targets: ShutdownTarget[] = proxies.map((object) => ({
     location: envoyProxyLocation(object),
@@ -215,21 +227,30 @@ function replacesClass(
   };
 }
 
-function noEnvoyProxy(who: string): EnvoyGatewayFinding {
+/**
+ * A Gateway of an Envoy Gateway class with no EnvoyProxy from either ref. With the controller's
+ * config in the input and no default spec in it, its proxies get the shutdown manager's defaults;
+ * without the config, a default spec there (v1.7.0+) may still cover it, and the message says so.
+ */
+function noEnvoyProxy(who: string, controllerConfigSeen: boolean): EnvoyGatewayFinding {
   return {
     severity: 'warning',
     code: 'EG_NO_ENVOYPROXY',
     message:
-      `${who}: neither the Gateway (spec.infrastructure.parametersRef) nor ` +
-      `its GatewayClass (spec.parametersRef) points at an ` +
-      (`EnvoyProxy, so its proxies drain with Envoy Gateway's defaults ` +
-        `(minDrainDuration ${DEFAULT_MIN_DRAIN_SECONDS} s, drainTimeout ${DEFAULT_DRAIN_TIMEOUT_SECONDS}` +
-        ` s: `) +
-      (`internal/cmd/envoy.go@v1.9.0), which do not cover a load balancer ` +
-        `that keeps sending for longer. Add an EnvoyProxy `) +
-      (`(apiVersion gateway.envoyproxy.io/v1alpha1) with spec.shutdown and ` +
-        `point the GatewayClass's spec.parametersRef `) +
-      (`(group gateway.envoyproxy.io, kind EnvoyProxy, name, namespace) at ` +
-        `it; kube-graceful then sets minDrainDuration and drainTimeout.`),
+      `${who}: neither the Gateway (spec.infrastructure.parametersRef) nor its GatewayClass ` +
+      `(spec.parametersRef) points at an EnvoyProxy` +
+      (controllerConfigSeen
+        ? `, and Envoy Gateway's config in this input has no default EnvoyProxy spec ` +
+          `(envoyProxy), so its proxies drain with Envoy Gateway's defaults `
+        : `, so unless Envoy Gateway's own config (not in this input) sets a default EnvoyProxy ` +
+          `spec (its envoyProxy field, v1.7.0+: api/v1alpha1/envoygateway_types.go@v1.7.0), its ` +
+          `proxies drain with Envoy Gateway's defaults `) +
+      `(minDrainDuration ${DEFAULT_MIN_DRAIN_SECONDS} s, drainTimeout ` +
+      `${DEFAULT_DRAIN_TIMEOUT_SECONDS} s: internal/cmd/envoy.go@v1.9.0), which do not cover a ` +
+      `load balancer that keeps sending for longer. Add an EnvoyProxy (apiVersion ` +
+      `gateway.envoyproxy.io/v1alpha1) with spec.shutdown and point the GatewayClass's ` +
+      `spec.parametersRef (group gateway.envoyproxy.io, kind EnvoyProxy, name, namespace) at it ` +
+      `in this input; kube-graceful then sets minDrainDuration and drainTimeout.`,
+    path: ['spec', 'gatewayClassName'],
   };
 }

@@ -13,6 +13,7 @@ import type {
 } from '../../explanation/types.ts';
 import type { ObjectExplainContext } from '../types.ts';
 import { envoyProxyLocation } from './attachment.ts';
+import { readControllerConfig } from './controllerConfig.ts';
 import { readDuration } from './durations.ts';
 import {
   DEFAULT_DRAIN_TIMEOUT_SECONDS,
@@ -95,9 +96,12 @@ export function explainEnvoyGateway(
   };
 }
 
-/** The shutdown settings of one state of the EnvoyProxy, with Envoy Gateway's defaults where a field is absent. */
+/** The shutdown settings of one state of the EnvoyProxy (or of the default spec in Envoy Gateway's
+ * config), with Envoy Gateway's defaults where a field is absent. */
 function read(object: KubeObject): Read {
-  const location = envoyProxyLocation(object);
+  const config = readControllerConfig(object);
+  const location =
+    config.state === 'ok' && config.defaultSpec ? config.defaultSpec : envoyProxyLocation(object);
   const shutdown = location.spec.shutdown ?? {};
   const duration = (value: unknown, fallback: number, defaultSource: string): SettingValue => {
     const parsed = readDuration(value);

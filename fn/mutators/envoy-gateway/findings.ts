@@ -13,6 +13,7 @@ const CODES = {
   EG_NO_ENVOYPROXY: true,
   EG_ENVOYPROXY_NOT_IN_STREAM: true,
   EG_GATEWAY_PROXY_REPLACES_CLASS: true,
+  EG_CONTROLLER_CONFIG_UNREADABLE: true,
   LB_DEREGISTRATION_TOO_SHORT: true,
   LB_DEREGISTRATION_OUTLIVES_GRACE: true,
 } as const satisfies Record<EnvoyGatewayFindingCode, true>;

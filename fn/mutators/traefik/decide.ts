@@ -16,21 +16,21 @@ import type { FieldPath } from '../../core/fieldPath.ts';
 import { graceToWrite, MAX_INPUT_SECONDS } from '../../timing/model.ts';
 import { KUBERNETES_DEFAULT_GRACE_SECONDS } from '../../timing/platformDefaults.ts';
 import type { KubeObject, PodTemplate } from '../../core/kubeObject.ts';
-import { applyArgEdits } from './args.ts';
+import { applyArgEdits, argItems } from './args.ts';
 import type { ArgEdit } from './args.ts';
 import { traefikContainers } from '../../workloads/traefik.ts';
-import { formatTraefikDuration } from './duration.ts';
+import { formatTraefikDuration } from '../../workloads/traefik/duration.ts';
 import {
   LIFECYCLE_SETTINGS,
   lifecycleSuffix,
   STATIC_CONFIG_ORDER,
   TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS,
-} from './facts.ts';
-import type { LifecycleSetting } from './facts.ts';
+} from '../../workloads/traefik/facts.ts';
+import type { LifecycleSetting } from '../../workloads/traefik/facts.ts';
 import { preStopSleepSeconds } from './preStop.ts';
 import { derivationLine, sourceLines } from './reasons.ts';
-import { readStaticConfig } from './staticConfig.ts';
-import type { EntryPoint } from './staticConfig.ts';
+import { readStaticConfig } from '../../workloads/traefik/staticConfig.ts';
+import type { EntryPoint } from '../../workloads/traefik/staticConfig.ts';
 import { loadBalancerChecks, planTraefikTiming } from './timing.ts';
 import type { TraefikTimingInputs, TraefikTimingPlan } from './timing.ts';
 
@@ -252,10 +252,15 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
         `${ep.name}${current === undefined ? '' : ` (was ${current.text})`}`,
       ]);
       if (config.source === 'flags') {
+        const reason = [
+          derivationLine(`--${name}`, value, target) +
+            (current === undefined ? '' : ` (was ${current.text})`),
+          ...sourceLines(inputs, setting === 'requestAcceptGraceTimeout' ? ['W'] : ['R']),
+        ].join('\n');
         argEdits.push(
           current?.flag !== undefined
-            ? { replace: current.flag, name: current.flag.name, value }
-            : { after: ep.lastArgIndex ?? Number.MAX_SAFE_INTEGER, name, value },
+            ? { replace: current.flag, name: current.flag.name, value, reason }
+            : { after: ep.lastArgIndex ?? Number.MAX_SAFE_INTEGER, name, value, reason },
         );
       } else {
         const line =
@@ -272,7 +277,18 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
       }
     }
   }
-  if (argEdits.length > 0) {
+  const items =
+    argEdits.length > 0
+      ? argItems(Array.isArray(container.args) ? container.args : [], argEdits)
+      : undefined;
+  if (items !== undefined) {
+    for (const item of items)
+      changes.push({
+        path: containerAt('args', item.index),
+        value: item.value,
+        reason: item.reason,
+      });
+  } else if (argEdits.length > 0) {
     const args = Array.isArray(container.args) ? container.args : [];
     const lines = LIFECYCLE_SETTINGS.filter((setting) => written.has(setting)).map((setting) => {
       const target =

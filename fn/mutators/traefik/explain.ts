@@ -19,11 +19,11 @@ import {
 import type { ExplainContext, ExplanationBody, SettingRow } from '../../explanation/types.ts';
 import { LOAD_BALANCERS } from '../../timing/loadBalancers.ts';
 import type { TimingInputs } from '../../timing/model.ts';
-import { TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS } from './facts.ts';
-import type { LifecycleSetting } from './facts.ts';
+import { TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS } from '../../workloads/traefik/facts.ts';
+import type { LifecycleSetting } from '../../workloads/traefik/facts.ts';
 import type { TraefikPlan } from './plan.ts';
-import { readStaticConfig } from './staticConfig.ts';
-import type { LifecycleValue } from './staticConfig.ts';
+import { readStaticConfig } from '../../workloads/traefik/staticConfig.ts';
+import type { LifecycleValue } from '../../workloads/traefik/staticConfig.ts';
 import { traefikTimeline } from './timeline.ts';
 import type { EntryPointState, TraefikState } from './timeline.ts';
 

@@ -91,12 +91,22 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
   let finished = 0;
   // What goes right, per span: entry points that accept until the same moment and finish alike
   // share one.
-  const served = new Map<string, { names: string[]; lastAccepted: number; end: number }>();
+  const served = new Map<
+    string,
+    { names: string[]; newUntil: number; lastAccepted: number; end: number }
+  >();
   for (const group of groups(state.entryPoints)) {
     const who = entryPointsText(group.names);
     const stop = sigterm + group.accept;
     const acceptUntil = Math.min(stop, kill);
-    const lastAccepted = Math.min(acceptUntil, W);
+    // New connections come from the load balancer until W at most; but until the entry point
+    // stops, it keeps serving the connections already open (`TCPEntryPoint.Shutdown` only sleeps
+    // through requestAcceptGraceTimeout, then shuts its servers down:
+    // pkg/server/server_entrypoint_tcp.go@v3.7.9, @v2.11.53), and the load balancer keeps
+    // forwarding them while it drains the target. So a request may arrive until the entry point
+    // stops, and needs R from then: the same span LB_DEREGISTRATION_TOO_SHORT checks (./timing.ts).
+    const newUntil = Math.min(acceptUntil, W);
+    const lastAccepted = acceptUntil;
     const needed = lastAccepted + R;
     const closed = Math.min(stop + group.graceTimeOut, kill);
     if (stop < kill) {
@@ -139,9 +149,10 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
       );
     }
     const end = Math.min(closed, needed);
-    const span = served.get(`${lastAccepted}/${end}`) ?? { names: [], lastAccepted, end };
+    const key = `${newUntil}/${lastAccepted}/${end}`;
+    const span = served.get(key) ?? { names: [], newUntil, lastAccepted, end };
     span.names.push(...group.names);
-    served.set(`${lastAccepted}/${end}`, span);
+    served.set(key, span);
     // Traefik waits for the last request, up to graceTimeOut; with none left it closes at once.
     done = Math.max(done, Math.min(closed, Math.max(acceptUntil, needed)));
     finished = Math.max(finished, end);
@@ -159,11 +170,20 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
     const on = served.size === 1 ? '' : ` on ${entryPointsText(span.names)}`;
     drawing.window(
       0,
-      span.lastAccepted,
+      span.newUntil,
       'ok',
       'serving',
       `new connections accepted${on}${P > 0 ? ` (preStop until t=${sigterm}, then requestAcceptGraceTimeout)` : ' (requestAcceptGraceTimeout)'}`,
     );
+    if (span.lastAccepted > span.newUntil)
+      drawing.window(
+        span.newUntil,
+        span.lastAccepted,
+        'ok',
+        'serving',
+        `no new connections from the load balancer; requests on the connections already open ` +
+          `still served${on} (requestAcceptGraceTimeout)`,
+      );
     if (span.end > span.lastAccepted)
       drawing.window(
         span.lastAccepted,

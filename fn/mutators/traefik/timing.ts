@@ -14,8 +14,8 @@
  */
 import { planTiming } from '../../timing/model.ts';
 import type { Derived, Sourced, TimingCheck, TimingInputs } from '../../timing/model.ts';
-import { TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS } from './facts.ts';
-import type { EntryPoint, LifecycleValue } from './staticConfig.ts';
+import { TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS } from '../../workloads/traefik/facts.ts';
+import type { EntryPoint, LifecycleValue } from '../../workloads/traefik/staticConfig.ts';
 
 /** The model's inputs for one Traefik workload (whole seconds, with where each came from). */
 export interface TraefikTimingInputs {

@@ -6,7 +6,7 @@ import test from 'ava';
 import { getAt } from '../../../fn/core/fieldPath.ts';
 import { planTraefik } from '../../../fn/mutators/traefik/decide.ts';
 import type { TraefikOutcome } from '../../../fn/mutators/traefik/decide.ts';
-import { find, objects, settingsFromService } from './fixtures.ts';
+import { argsAfter, find, objects, settingsFromService, splitArgChanges } from './fixtures.ts';
 
 const TEMPLATE = ['spec', 'template'] as const;
 const ARGS = ['spec', 'template', 'spec', 'containers', { key: 'name', equals: 'traefik' }, 'args'];
@@ -22,42 +22,46 @@ function run(file: string): { outcome: TraefikOutcome; args: unknown } {
   return { outcome, args: getAt(deployment, ARGS) };
 }
 
-/** The chart's args (v40.3.0 and v41.3.0 render the same ones) with the lifeCycle flags each entry
- * point gets. */
+/** The chart's args (v40.3.0 and v41.3.0 render the same ones), then the lifeCycle flags each entry
+ * point gets, appended in entry point order (items of their own, so the list's comments stay). */
 function chartArgs(accept: string, grace: string): string[] {
   const lifecycle = (ep: string): string[] => [
     `--entryPoints.${ep}.transport.lifeCycle.requestAcceptGraceTimeout=${accept}`,
     `--entryPoints.${ep}.transport.lifeCycle.graceTimeOut=${grace}`,
   ];
   return [
-    '--entryPoints.metrics.address=:9100/tcp',
+    ...CHART_ARGS,
     ...lifecycle('metrics'),
-    '--entryPoints.traefik.address=:8080/tcp',
     ...lifecycle('traefik'),
-    '--entryPoints.web.address=:8000/tcp',
     ...lifecycle('web'),
-    '--entryPoints.websecure.address=:8443/tcp',
-    '--api.dashboard=true',
-    '--ping=true',
-    '--metrics.prometheus=true',
-    '--metrics.prometheus.entrypoint=metrics',
-    '--providers.kubernetescrd',
-    '--providers.kubernetescrd.allowEmptyServices=true',
-    '--providers.kubernetesingress',
-    '--providers.kubernetesingress.allowEmptyServices=true',
-    '--providers.kubernetesingress.ingressendpoint.publishedservice=traefik/traefik',
-    '--entryPoints.websecure.http.tls=true',
     ...lifecycle('websecure'),
-    '--log.level=INFO',
   ];
 }
+
+const CHART_ARGS = [
+  '--entryPoints.metrics.address=:9100/tcp',
+  '--entryPoints.traefik.address=:8080/tcp',
+  '--entryPoints.web.address=:8000/tcp',
+  '--entryPoints.websecure.address=:8443/tcp',
+  '--api.dashboard=true',
+  '--ping=true',
+  '--metrics.prometheus=true',
+  '--metrics.prometheus.entrypoint=metrics',
+  '--providers.kubernetescrd',
+  '--providers.kubernetescrd.allowEmptyServices=true',
+  '--providers.kubernetesingress',
+  '--providers.kubernetesingress.allowEmptyServices=true',
+  '--providers.kubernetesingress.ingressendpoint.publishedservice=traefik/traefik',
+  '--entryPoints.websecure.http.tls=true',
+  '--log.level=INFO',
+];
 
 for (const version of ['41.3.0', '40.3.0']) {
   test(
     `chart ${version} behind an AWS NLB (IP targets): every TCP entry ` +
       `point accepts for W = 180 s, then gives R = 20 s; grace 60 → 205`,
     (t) => {
-      const { outcome } = run(`chart-${version}-nlb.yaml`);
+      const { outcome, args: before } = run(`chart-${version}-nlb.yaml`);
       t.is(outcome.source, 'flags');
       t.is(outcome.container, 'traefik');
       // The NLB's target group keeps routing established connections for AWS's default 300 s, longer
@@ -76,10 +80,16 @@ for (const version of ['41.3.0', '40.3.0']) {
             'or deregistration_delay.timeout_seconds=205.',
         },
       ]);
-      t.is(outcome.changes.length, 2);
-      const [args, grace] = outcome.changes;
-      t.deepEqual(args?.path, ARGS);
-      t.deepEqual(args?.value, chartArgs('180s', '20s'));
+      const { items, others } = splitArgChanges(outcome.changes);
+      t.is(items.length, 8);
+      t.deepEqual(
+        items.map((c) => c.path),
+        items.map((_, k) => [...ARGS, CHART_ARGS.length + k]),
+      );
+      t.deepEqual(argsAfter(outcome, before), chartArgs('180s', '20s'));
+      const [args] = items;
+      const [grace] = others;
+      t.is(others.length, 1);
       t.deepEqual(grace?.path, GRACE);
       t.is(grace?.value, 205);
       t.is(
@@ -97,7 +107,7 @@ for (const version of ['41.3.0', '40.3.0']) {
       );
       t.true(
         args!.reason.startsWith(
-          '--entryPoints.<name>.transport.lifeCycle.requestAcceptGraceTimeout = 180s: S = W = 180.',
+          '--entryPoints.metrics.transport.lifeCycle.requestAcceptGraceTimeout = 180s: S = W = 180.',
         ),
       );
       // Never a preStop: the args and the grace period are all it writes.
@@ -111,9 +121,9 @@ test(
     "annotation): W = 15, the chart's grace of 60 s covers 15 + 20 + 5 and " +
     'is kept',
   (t) => {
-    const { outcome } = run('chart-41.3.0-default.yaml');
-    t.is(outcome.changes.length, 1);
-    t.deepEqual(outcome.changes[0]?.value, chartArgs('15s', '20s'));
+    const { outcome, args: before } = run('chart-41.3.0-default.yaml');
+    t.is(outcome.changes.length, 8);
+    t.deepEqual(argsAfter(outcome, before), chartArgs('15s', '20s'));
     t.deepEqual(outcome.findings, [
       {
         severity: 'info',
@@ -141,14 +151,14 @@ test(
         '--entryPoints.websecure.transport.lifeCycle.graceTimeOut=1m',
       ],
     );
-    t.is(outcome.changes.length, 1);
-    t.deepEqual(outcome.changes[0]?.value, [
+    // web's graceTimeOut replaced in its own item (index 14); the missing flags appended.
+    t.deepEqual(
+      outcome.changes.map((c) => c.path.at(-1)),
+      [14, 18, 19, 20, 21, 22],
+    );
+    t.deepEqual(argsAfter(outcome, before), [
       '--entryPoints.metrics.address=:9100/tcp',
-      '--entryPoints.metrics.transport.lifeCycle.requestAcceptGraceTimeout=180s',
-      '--entryPoints.metrics.transport.lifeCycle.graceTimeOut=20s',
       '--entryPoints.traefik.address=:8080/tcp',
-      '--entryPoints.traefik.transport.lifeCycle.requestAcceptGraceTimeout=180s',
-      '--entryPoints.traefik.transport.lifeCycle.graceTimeOut=20s',
       '--entryPoints.web.address=:8000/tcp',
       '--entryPoints.websecure.address=:8443/tcp',
       '--api.dashboard=true',
@@ -164,10 +174,19 @@ test(
       '--entryPoints.web.transport.lifeCycle.graceTimeOut=20s',
       '--entryPoints.websecure.http.tls=true',
       '--entryPoints.websecure.transport.lifeCycle.graceTimeOut=1m',
-      '--entryPoints.websecure.transport.lifeCycle.requestAcceptGraceTimeout=180s',
       '--log.level=INFO',
+      '--entryPoints.metrics.transport.lifeCycle.requestAcceptGraceTimeout=180s',
+      '--entryPoints.metrics.transport.lifeCycle.graceTimeOut=20s',
+      '--entryPoints.traefik.transport.lifeCycle.requestAcceptGraceTimeout=180s',
+      '--entryPoints.traefik.transport.lifeCycle.graceTimeOut=20s',
+      '--entryPoints.websecure.transport.lifeCycle.requestAcceptGraceTimeout=180s',
     ]);
-    t.true(outcome.changes[0]!.reason.includes('Entry points: metrics, traefik, web (was 5).'));
+    t.true(
+      outcome.changes[0]!.reason.startsWith(
+        '--entryPoints.web.transport.lifeCycle.graceTimeOut = 20s: graceTimeOut = R = 20.',
+      ),
+    );
+    t.true(outcome.changes[0]!.reason.split('\n')[0]!.endsWith(' (was 5)'));
     t.deepEqual(
       outcome.findings.map((f) => [f.severity, f.code, f.message]),
       [
@@ -235,11 +254,11 @@ test('a second run over the output changes nothing (idempotent on the chart rend
   const deployment = structuredClone(find(all, 'Deployment', 'traefik'));
   const settings = settingsFromService(find(all, 'Service', 'traefik'));
   const first = planTraefik({ object: deployment, templatePath: TEMPLATE }, settings);
-  for (const change of first.changes) {
-    if (change.path.at(-1) === 'args')
-      deployment.spec.template.spec.containers[0].args = change.value;
-    else deployment.spec.template.spec.terminationGracePeriodSeconds = change.value;
-  }
+  const container = deployment.spec.template.spec.containers[0];
+  container.args = argsAfter(first, container.args);
+  const { others } = splitArgChanges(first.changes);
+  for (const change of others)
+    deployment.spec.template.spec.terminationGracePeriodSeconds = change.value;
   const second = planTraefik({ object: deployment, templatePath: TEMPLATE }, settings);
   t.deepEqual(second.changes, []);
   t.deepEqual(second.findings, first.findings);

@@ -56,3 +56,33 @@ export function settingsFromService(service: KubeObject): TraefikSettings {
 export function copy<T>(value: T): T {
   return structuredClone(value);
 }
+
+/** A plan's changes, as planTraefik returns them. */
+interface Changes {
+  readonly changes: ReadonlyArray<{ readonly path: readonly unknown[]; readonly value: unknown }>;
+}
+
+/**
+ * The container's args once a plan's changes are made: items set one by one (a value replaced at
+ * its index, a flag appended one past the end), or the whole list when the plan had to set it.
+ */
+export function argsAfter(outcome: Changes, before: unknown): unknown[] {
+  let args = Array.isArray(before) ? [...(before as unknown[])] : [];
+  for (const { path, value } of outcome.changes) {
+    const last = path.at(-1);
+    if (last === 'args') args = [...(value as unknown[])];
+    else if (path.at(-2) === 'args' && typeof last === 'number') args[last] = value;
+  }
+  return args;
+}
+
+/** The changes of a plan that set items of the args, and the others. */
+export function splitArgChanges<C extends Changes['changes'][number]>(
+  changes: readonly C[],
+): {
+  items: C[];
+  others: C[];
+} {
+  const isItem = (c: C) => c.path.at(-2) === 'args' && typeof c.path.at(-1) === 'number';
+  return { items: changes.filter(isItem), others: changes.filter((c) => !isItem(c)) };
+}

@@ -6,7 +6,14 @@ import type { FieldPath } from '../../../fn/core/fieldPath.ts';
 import { planTraefik } from '../../../fn/mutators/traefik/decide.ts';
 import type { TraefikSettings } from '../../../fn/mutators/traefik/decide.ts';
 import type { KubeObject } from '../../../fn/core/kubeObject.ts';
-import { copy, find, objects, settingsFromService } from './fixtures.ts';
+import {
+  argsAfter,
+  copy,
+  find,
+  objects,
+  settingsFromService,
+  splitArgChanges,
+} from './fixtures.ts';
 
 const TEMPLATE: FieldPath = ['spec', 'template'];
 const CONTAINER: FieldPath = [
@@ -38,8 +45,8 @@ function container(deployment: KubeObject): Record<string, unknown> {
 }
 
 test(
-  "Traefik's own v3.7.9 Gateway API example: flags added after each " +
-    "entry point's address; no grace in the manifest, G = 15 + 20 + 5 = 40 " +
+  "Traefik's own v3.7.9 Gateway API example: flags appended as items of " +
+    'their own (every argument is a flag); no grace in the manifest, G = 15 + 20 + 5 = 40 ' +
     'written',
   (t) => {
     const { deployment, service } = gatewayDoc();
@@ -53,18 +60,15 @@ test(
       outcome.changes.map((c) => [c.path, c.value]),
       [
         [
-          [...CONTAINER, 'args'],
-          [
-            '--entryPoints.web.address=:80',
-            '--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout=15s',
-            '--entryPoints.web.transport.lifeCycle.graceTimeOut=20s',
-            '--entryPoints.websecure.address=:443',
-            '--entryPoints.websecure.transport.lifeCycle.requestAcceptGraceTimeout=15s',
-            '--entryPoints.websecure.transport.lifeCycle.graceTimeOut=20s',
-            '--experimental.kubernetesgateway',
-            '--providers.kubernetesgateway',
-          ],
+          [...CONTAINER, 'args', 4],
+          '--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout=15s',
         ],
+        [[...CONTAINER, 'args', 5], '--entryPoints.web.transport.lifeCycle.graceTimeOut=20s'],
+        [
+          [...CONTAINER, 'args', 6],
+          '--entryPoints.websecure.transport.lifeCycle.requestAcceptGraceTimeout=15s',
+        ],
+        [[...CONTAINER, 'args', 7], '--entryPoints.websecure.transport.lifeCycle.graceTimeOut=20s'],
         [GRACE, 40],
       ],
     );
@@ -81,27 +85,25 @@ test(
       planTraefik({ object: find(all, 'Deployment', 'whoami'), templatePath: TEMPLATE }, NLB),
       { changes: [], findings: [] },
     );
-    const outcome = planTraefik(
-      { object: find(all, 'Deployment', 'traefik'), templatePath: TEMPLATE },
-      NLB,
-    );
+    const traefik = find(all, 'Deployment', 'traefik');
+    const outcome = planTraefik({ object: traefik, templatePath: TEMPLATE }, NLB);
     t.deepEqual(outcome.findings, []);
-    t.deepEqual(outcome.changes[0]?.value, [
+    t.deepEqual(argsAfter(outcome, container(traefik).args), [
       '--api.insecure',
       '--accesslog',
       '--entryPoints.web.Address=:8000',
-      '--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout=180s',
-      '--entryPoints.web.transport.lifeCycle.graceTimeOut=20s',
       '--entryPoints.websecure.Address=:4443',
-      '--entryPoints.websecure.transport.lifeCycle.requestAcceptGraceTimeout=180s',
-      '--entryPoints.websecure.transport.lifeCycle.graceTimeOut=20s',
       '--providers.kubernetescrd',
       '--certificatesresolvers.myresolver.acme.tlschallenge',
       '--certificatesresolvers.myresolver.acme.email=foo@you.com',
       '--certificatesresolvers.myresolver.acme.storage=acme.json',
       '--certificatesresolvers.myresolver.acme.caserver=https://acme-staging-v02.api.letsencrypt.org/directory',
+      '--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout=180s',
+      '--entryPoints.web.transport.lifeCycle.graceTimeOut=20s',
+      '--entryPoints.websecure.transport.lifeCycle.requestAcceptGraceTimeout=180s',
+      '--entryPoints.websecure.transport.lifeCycle.graceTimeOut=20s',
     ]);
-    t.deepEqual(outcome.changes[1], {
+    t.deepEqual(splitArgChanges(outcome.changes).others[0], {
       path: GRACE,
       value: 205,
       reason:
@@ -233,11 +235,12 @@ test(
       preStop: { exec: { command: ['/bin/sh', '-c', 'sleep 30'] } },
     };
     const outcome = planTraefik({ object: deployment, templatePath: TEMPLATE }, NLB);
-    const args = outcome.changes[0]?.value as string[];
+    const args = argsAfter(outcome, container(deployment).args);
     t.true(args.includes('--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout=150s'));
-    t.is(outcome.changes[1]?.value, 205);
+    const [grace] = splitArgChanges(outcome.changes).others;
+    t.is(grace?.value, 205);
     t.is(
-      outcome.changes[1]?.reason.split('\n')[0]?.split('. ')[0],
+      grace?.reason.split('\n')[0]?.split('. ')[0],
       'terminationGracePeriodSeconds = 205: G = P + S + R + B = 30 + 150 + 20 + 5 = 205',
     );
     t.deepEqual(
@@ -256,7 +259,7 @@ test('a preStop whose length cannot be read: kept, counted as 0 and reported', (
     outcome.findings.map((f) => [f.severity, f.code, f.path]),
     [['warning', 'TRAEFIK_PRESTOP_LENGTH_UNKNOWN', [...CONTAINER, 'lifecycle', 'preStop']]],
   );
-  t.is(outcome.changes[1]?.value, 205);
+  t.is(splitArgChanges(outcome.changes).others[0]?.value, 205);
 });
 
 test(
@@ -269,15 +272,16 @@ test(
       '--entryPoints.dns.address=:53/udp',
     ];
     const outcome = planTraefik({ object: deployment, templatePath: TEMPLATE }, NLB);
-    t.deepEqual(outcome.changes[0]?.value, [
+    t.deepEqual(argsAfter(outcome, container(deployment).args), [
       '--entryPoints.web.address=:80',
+      '--entryPoints.dns.address=:53/udp',
       '--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout=180s',
       '--entryPoints.web.transport.lifeCycle.graceTimeOut=20s',
-      '--entryPoints.dns.address=:53/udp',
     ]);
-    t.is(outcome.changes[1]?.value, 215);
+    const [grace] = splitArgChanges(outcome.changes).others;
+    t.is(grace?.value, 215);
     t.is(
-      outcome.changes[1]?.reason.split('\n')[0]?.split('. ')[0],
+      grace?.reason.split('\n')[0]?.split('. ')[0],
       'terminationGracePeriodSeconds = 215: G = S + R + UDP entry point dns ' +
         '+ B = 180 + 20 + (0 + 10) + 5 = 215',
     );
@@ -301,7 +305,12 @@ test(
       '--entryPoints.web.transport.lifeCycle.graceTimeOut=ten seconds',
     ];
     const outcome = planTraefik({ object: deployment, templatePath: TEMPLATE }, NLB);
-    t.deepEqual(outcome.changes[0]?.value, [
+    // Only the value's own item changes.
+    t.deepEqual(
+      splitArgChanges(outcome.changes).items.map((c) => [c.path.at(-1), c.value]),
+      [[3, '180s']],
+    );
+    t.deepEqual(argsAfter(outcome, container(deployment).args), [
       '--entryPoints.web.address',
       ':80',
       '--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout',
@@ -345,3 +354,21 @@ test("W out of the model's range: an error finding, nothing changed", (t) => {
     },
   ]);
 });
+
+test(
+  'args whose flags end before the list does (`--`, then an argument Traefik does not read as a ' +
+    'flag): the new flags must go before it, so the whole list is set as before',
+  (t) => {
+    const { deployment } = gatewayDoc();
+    container(deployment).args = ['--entryPoints.web.address=:80', '--', 'extra'];
+    const outcome = planTraefik({ object: deployment, templatePath: TEMPLATE }, NLB);
+    t.deepEqual(outcome.changes[0]?.path, [...CONTAINER, 'args']);
+    t.deepEqual(outcome.changes[0]?.value, [
+      '--entryPoints.web.address=:80',
+      '--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout=180s',
+      '--entryPoints.web.transport.lifeCycle.graceTimeOut=20s',
+      '--',
+      'extra',
+    ]);
+  },
+);

@@ -4,8 +4,8 @@ import test from 'ava';
 import {
   formatTraefikDuration,
   parseTraefikDurationSeconds,
-} from '../../../fn/mutators/traefik/duration.ts';
-import { lastFlag, parseFlags } from '../../../fn/mutators/traefik/flags.ts';
+} from '../../../fn/workloads/traefik/duration.ts';
+import { lastFlag, parseFlags } from '../../../fn/workloads/traefik/flags.ts';
 
 test(
   'durations: digits alone are seconds (unlike Istio), else Go ' +

@@ -1,0 +1,28 @@
+/**
+ * How the header counts what `explain` explains: pod-template workloads as "workload", and the
+ * objects an object mutator handled (an Envoy Gateway `EnvoyProxy`, which is no workload: the proxy
+ * Deployment is generated from it in the cluster) by their own kind.
+ */
+import { MUTATORS } from '../../mutators/registry.ts';
+import type { WorkloadExplanation } from '../explain.ts';
+
+const OBJECT_MUTATORS = new Set<string>(
+  MUTATORS.filter((m) => m.subject === 'object').map((m) => m.id),
+);
+
+/** Returns e.g. `1 workload`, `1 EnvoyProxy`, `2 workloads, 1 EnvoyProxy` (kinds in stream order). */
+export function countedSubjects(explained: readonly WorkloadExplanation[]): string {
+  const counts = new Map<string, number>();
+  for (const w of explained) {
+    const noun = OBJECT_MUTATORS.has(w.mutator) ? w.resource.kind : 'workload';
+    counts.set(noun, (counts.get(noun) ?? 0) + 1);
+  }
+  return [...counts].map(([noun, n]) => `${n} ${n === 1 ? noun : plural(noun)}`).join(', ');
+}
+
+/** English plural of a noun or a Kubernetes kind (`EnvoyProxy` → `EnvoyProxies`). */
+function plural(noun: string): string {
+  if (/[^aeiou]y$/.test(noun)) return `${noun.slice(0, -1)}ies`;
+  if (/(s|x|ch|sh)$/.test(noun)) return `${noun}es`;
+  return `${noun}s`;
+}

@@ -1,0 +1,115 @@
+/**
+ * The timing a mesh sidecar must outlast in a Traefik pod (issue #19 item 2c). traefik-drain gives
+ * Traefik no preStop: on SIGTERM each TCP entry point keeps accepting for its
+ * requestAcceptGraceTimeout S′ (W − P, or the manifest's larger value) and then gives requests in
+ * flight up to graceTimeOut R′ (R, or larger), all in parallel, then the UDP entry points stop
+ * (`TCPEntryPoint.Shutdown`, pkg/server/server_entrypoint_tcp.go@v3.7.9; `Server.Stop`,
+ * pkg/server/server.go@v3.7.9). Traefik proxies to its backends through the pod's mesh proxy, so
+ * the proxy must keep forwarding, and keep its inbound listeners open, for all of that: exactly
+ * what app-graceful sizes for an app that keeps accepting for S and finishes in R. So the pod's
+ * plan is the model's with W = the longest accepting span (P + S′) and R = what the slowest entry
+ * point still needs after it; the sidecar functions size the proxy from it unchanged.
+ */
+import { planTiming } from '../../timing/model.ts';
+import type { TimingInputs } from '../../timing/model.ts';
+import { graceToWrite } from '../../timing/model.ts';
+import { KUBERNETES_DEFAULT_GRACE_SECONDS } from '../../timing/platformDefaults.ts';
+import { preStopSeconds } from '../../workloads/preStop.ts';
+import { readStaticConfig } from '../../workloads/traefik/staticConfig.ts';
+import { TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS } from '../../workloads/traefik/facts.ts';
+import { traefikContainers } from '../../workloads/traefik.ts';
+import type { Workload } from '../../workloads/workload.ts';
+import type { MutatorContext } from '../types.ts';
+import { resolveTimingInputs } from '../shared/timingInputs.ts';
+import type { AppTiming } from './timing.ts';
+
+/**
+ * Returns the pod timing of a Traefik workload for its mesh sidecar, or undefined when it has not
+ * exactly one Traefik container (traefik-drain leaves such pods alone too).
+ */
+export function planTraefikPodTiming(
+  workload: Workload,
+  context: MutatorContext,
+): AppTiming | undefined {
+  const containers = traefikContainers(workload.template.spec);
+  if (containers.length !== 1) return undefined;
+  const container = containers[0]!;
+  const resolved = resolveTimingInputs(workload, context);
+  const { inputs } = resolved;
+  const W = inputs.drainWindow.value;
+  const R = inputs.maxRequest.value;
+  const hook = preStopSeconds(container.lifecycle?.preStop);
+  const P = typeof hook === 'number' ? hook : 0;
+  // What each entry point runs with once traefik-drain has set it: its own larger value kept
+  // (a file-configured Traefik is not changed; the values it is told to set are these).
+  const S = Math.max(W - P, 0);
+  const config = readStaticConfig(container);
+  const entryPoints =
+    config.source === 'flags' || config.source === 'env' ? config.entryPoints : [];
+  const whole = (seconds: number | undefined) =>
+    seconds === undefined ? undefined : Math.ceil(seconds);
+  let accepting = S;
+  let done = S + R;
+  let udp = 0;
+  for (const ep of entryPoints) {
+    const ownAccept = whole(ep.lifecycle.requestAcceptGraceTimeout?.seconds);
+    const ownGrace = whole(ep.lifecycle.graceTimeOut?.seconds);
+    if (ep.protocol === 'udp') {
+      // Left as written, stopped after the TCP ones.
+      udp = Math.max(udp, (ownAccept ?? 0) + (ownGrace ?? TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS));
+      continue;
+    }
+    const accept = Math.max(ownAccept ?? 0, S);
+    accepting = Math.max(accepting, accept);
+    done = Math.max(done, accept + Math.max(ownGrace ?? 0, R));
+  }
+  const acceptUntil = P + accepting;
+  const doneAt = P + done + udp;
+  const podInputs: TimingInputs = {
+    ...inputs,
+    drainWindow: {
+      value: acceptUntil,
+      source:
+        `how long Traefik accepts (${P > 0 ? `its preStop ${P} s + ` : ''}` +
+        `requestAcceptGraceTimeout ${accepting} s, as traefik-drain sets it for the load ` +
+        `balancer's ${W} s: ${inputs.drainWindow.source})`,
+    },
+    maxRequest: {
+      value: doneAt - acceptUntil,
+      source:
+        `what its slowest entry point still needs after that (graceTimeOut` +
+        `${udp > 0 ? `, then the UDP entry points' ${udp} s` : ''}; R = ${R} s from ` +
+        `${inputs.maxRequest.source})`,
+    },
+  };
+  const planned = planTiming(podInputs);
+  const T = planned.sidecarOutlivesSeconds;
+  const pod = {
+    ...planned,
+    sidecarOutlivesSeconds: {
+      ...T,
+      explanation:
+        `The mesh proxy must outlive Traefik: it keeps accepting until ` +
+        `${acceptUntil} s${P > 0 ? ` (its preStop, then requestAcceptGraceTimeout)` : ' (requestAcceptGraceTimeout)'}` +
+        ` and its slowest entry point is done by ${doneAt} s, all the while proxying to its ` +
+        `backends through the mesh. Used as Istio MINIMUM_DRAIN_DURATION with exit-on-zero or ` +
+        `terminationDrainDuration, or Linkerd proxy-wait-before-exit-seconds, which must stay ` +
+        `below G = ${planned.graceSeconds.value} s.`,
+    },
+  };
+  const existingGrace = inputs.existingGraceSeconds;
+  const grace = graceToWrite(pod.graceSeconds.value, existingGrace);
+  return {
+    inputs: podInputs,
+    pod,
+    containers: new Map([[container.name, pod]]),
+    findings: [],
+    podChecks: [],
+    // traefik-drain writes the grace period; app-graceful only reads what it will be.
+    graceToWrite: undefined,
+    effectiveGraceSeconds: grace ?? existingGrace ?? KUBERNETES_DEFAULT_GRACE_SECONDS,
+    stopsAccepting:
+      `SIGTERM, which Traefik gets at ${P} s and answers by accepting until ` +
+      `${acceptUntil} s (requestAcceptGraceTimeout)`,
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * A Traefik pod in a mesh (issue #19 item 2c): traefik-drain owns Traefik's drain (no preStop), and
+ * app-graceful keeps the mesh proxy up until Traefik is done, sized from Traefik's own shutdown:
+ * the longest requestAcceptGraceTimeout plus what the slowest entry point still needs. Real renders
+ * of the Traefik chart v41.3.0 with injection through its own values
+ * (test/fixtures/gateways/traefik/README.md).
+ */
+import { readFileSync } from 'node:fs';
+import test from 'ava';
+import { transform } from '../../../fn/engine/transform.ts';
+import { fixturePath } from '../../helpers/fixtures.ts';
+
+const read = (file: string) => readFileSync(fixturePath('gateways', 'traefik', file), 'utf8');
+const appChanges = (input: string, flags: Record<string, string> = {}) =>
+  transform(input, { flags })
+    .changes.filter((c) => c.mutator === 'app-graceful')
+    .map((c) => [c.path.join('.'), c.after]);
+const PROXY_CONFIG = 'spec.template.metadata.annotations.proxy.istio.io/config';
+const LINKERD_WAIT =
+  'spec.template.metadata.annotations.config.alpha.linkerd.io/proxy-wait-before-exit-seconds';
+
+test('Istio: the classic istio-proxy stays up until Traefik is done (180 + 20 s), inbound open for 180 + 5 s', (t) => {
+  t.deepEqual(appChanges(read('chart-41.3.0-nlb-istio.yaml')), [
+    [
+      PROXY_CONFIG,
+      'proxyMetadata:\n  EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"\n  MINIMUM_DRAIN_DURATION: 200s\n' +
+        'drainDuration: 185s\nparentShutdownDuration: 200s\n',
+    ],
+  ]);
+});
+
+test('Linkerd: linkerd-proxy waits 200 s before it exits, below the grace period of 205 s', (t) => {
+  const result = transform(read('chart-41.3.0-nlb-linkerd.yaml'));
+  t.deepEqual(
+    result.changes
+      .filter((c) => c.mutator === 'app-graceful')
+      .map((c) => [c.path.join('.'), c.after]),
+    [[LINKERD_WAIT, '200']],
+  );
+  t.true(
+    result.changes.some(
+      (c) =>
+        c.mutator === 'traefik-drain' &&
+        c.path.join('.') === 'spec.template.spec.terminationGracePeriodSeconds' &&
+        c.after === 205,
+    ),
+  );
+});
+
+test("the chart's own larger life-cycle values are outlived too: web accepts until 300 s and is done by 320 s", (t) => {
+  // chart-41.3.0-nlb-lifecycle.yaml with the same pod label chart-41.3.0-nlb-istio.yaml adds.
+  const input = read('chart-41.3.0-nlb-lifecycle.yaml').replace(
+    '        helm.sh/chart: traefik-41.3.0\n    spec:\n',
+    '        helm.sh/chart: traefik-41.3.0\n        sidecar.istio.io/inject: "true"\n    spec:\n',
+  );
+  t.not(input, read('chart-41.3.0-nlb-lifecycle.yaml'));
+  t.deepEqual(appChanges(input), [
+    [
+      PROXY_CONFIG,
+      'proxyMetadata:\n  EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"\n  MINIMUM_DRAIN_DURATION: 320s\n' +
+        'drainDuration: 305s\nparentShutdownDuration: 320s\n',
+    ],
+  ]);
+});
+
+test('no mesh, or traefik-mode off: app-graceful leaves the Traefik pod alone', (t) => {
+  t.deepEqual(appChanges(read('chart-41.3.0-nlb.yaml')), []);
+  t.deepEqual(appChanges(read('chart-41.3.0-nlb-istio.yaml'), { 'traefik-mode': 'off' }), []);
+  t.deepEqual(appChanges(read('chart-41.3.0-nlb-linkerd.yaml'), { 'traefik-mode': 'off' }), []);
+});
+
+test('a second run over the output changes nothing', (t) => {
+  for (const file of ['chart-41.3.0-nlb-istio.yaml', 'chart-41.3.0-nlb-linkerd.yaml']) {
+    const once = transform(read(file));
+    t.deepEqual(transform(once.output).changes, [], file);
+  }
+});
