@@ -15,13 +15,17 @@ export function objectKindsOf(mutators: readonly RegisteredMutator[]): ObjectKin
   const objectMutators = mutators.filter(
     (m): m is RegisteredObjectMutator => m.subject === 'object',
   );
+  const entry = (k: GroupKind) => ({
+    kind: k.kind,
+    ...(k.mentions ? { mentions: k.mentions } : {}),
+  });
   const byMutator = objectMutators.map((m) => ({
-    changed: new Set(m.kinds.map((k) => k.kind)),
-    read: new Set(m.reads.map((k) => k.kind)),
+    changed: m.kinds.map(entry),
+    read: m.reads.map(entry),
   }));
   return {
-    changed: new Set(byMutator.flatMap((m) => [...m.changed])),
-    read: new Set(byMutator.flatMap((m) => [...m.read])),
+    changed: new Set(byMutator.flatMap((m) => m.changed.map((e) => e.kind))),
+    read: new Set(byMutator.flatMap((m) => m.read.map((e) => e.kind))),
     byMutator,
   };
 }

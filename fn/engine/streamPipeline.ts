@@ -79,6 +79,7 @@ export function runStream(
     !CONTEXT_KINDS.has(kind) &&
     !objectKinds.read.has(kind) &&
     !objectKinds.changed.has(kind) &&
+    !objectKinds.mentioned?.has(kind) &&
     isCandidateKind(kind, extraKinds, objectKinds);
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!;

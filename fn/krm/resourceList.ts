@@ -17,7 +17,7 @@ import { isCommentOnly, prescanKind, resourceHint } from '../document/prescan.ts
 import { splitStream } from '../stream/split.ts';
 import { resourcesOf } from '../stream/stream.ts';
 import { keepYoungGenerationSmall } from '../stream/youngGeneration.ts';
-import { isCandidateKind, objectKindsIn } from '../workloads/kinds.ts';
+import { isCandidateKind, isMentionedObject, objectKindsIn } from '../workloads/kinds.ts';
 import type { ObjectKinds } from '../workloads/kinds.ts';
 import type { Resource } from '../workloads/resource.ts';
 import { MAX_ALIAS_COUNT } from '../yaml/options.ts';
@@ -115,9 +115,17 @@ function readLaidOut(
     keepYoungGenerationSmall(span.limit - span.start);
     return prescanKind(itemTextOf(span));
   });
-  const objectKinds = objectKindsIn(options.objectKinds, kinds);
+  // A mention is found as well in the item's text as it stands in the list (views, not copies).
+  const rawText = (span: (typeof layout.items)[number]) => text.slice(span.start, span.limit);
+  const objectKinds = objectKindsIn(
+    options.objectKinds,
+    layout.items.map((span, i) => ({ kind: kinds[i], text: rawText(span) })),
+  );
   for (const [index, span] of layout.items.entries()) {
-    if (!isCandidateKind(kinds[index], extraKinds, objectKinds)) continue; // kept as the bytes it came as
+    const wanted =
+      isCandidateKind(kinds[index], extraKinds, objectKinds) ||
+      isMentionedObject(kinds[index], rawText(span), objectKinds);
+    if (!wanted) continue; // kept as the bytes it came as
     const itemText = itemTextOf(span);
     if (ALIAS_LIKE.test(itemText)) return undefined;
     const line = lineOf(span.start);

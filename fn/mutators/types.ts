@@ -73,6 +73,12 @@ interface MutatorRun {
 export interface GroupKind {
   readonly group: string;
   readonly kind: string;
+  /**
+   * Text an object of this kind must contain to be the mutator's, when the kind is a common one
+   * (Envoy Gateway's config is one ConfigMap among many): the pre-scan parses a document of this
+   * kind for this entry only when its text has it.
+   */
+  readonly mentions?: string;
 }
 
 /**

@@ -10,7 +10,7 @@ import { KubeGracefulError } from '../core/errors.ts';
 import { optimizeForLongRun } from './tiering.ts';
 import { keepYoungGenerationSmall } from './youngGeneration.ts';
 import type { ExtraKind } from '../config/schema.ts';
-import { isCandidateKind, objectKindsIn } from '../workloads/kinds.ts';
+import { isCandidateKind, isMentionedObject, objectKindsIn } from '../workloads/kinds.ts';
 import type { ObjectKinds } from '../workloads/kinds.ts';
 import { Resource } from '../workloads/resource.ts';
 import { checkDirectives } from './directives.ts';
@@ -113,12 +113,14 @@ export function planStream(input: string | ByteStream, options: ReadOptions): St
   const kinds = segments.map((segment, i) => (content[i] ? prescanKind(segment.text) : undefined));
   const objectKinds = objectKindsIn(
     options.objectKinds,
-    kinds.filter((_, i) => content[i]),
+    segments.flatMap((segment, i) => (content[i] ? [{ kind: kinds[i], text: segment.text }] : [])),
   );
   const parsed = segments.map(
-    (_, i) =>
+    (segment, i) =>
       content[i]! &&
-      (options.parseAll || isCandidateKind(kinds[i], options.extraKinds, objectKinds)),
+      (options.parseAll ||
+        isCandidateKind(kinds[i], options.extraKinds, objectKinds) ||
+        isMentionedObject(kinds[i], segment.text, objectKinds)),
   );
   optimizeForLongRun(
     segments.reduce((sum, segment, i) => (parsed[i] ? sum + segment.text.length : sum), 0),

@@ -35,31 +35,72 @@ export interface ObjectKinds {
   /** Kinds a mutator reads from elsewhere in the stream: parsed first, as context objects. */
   readonly read: ReadonlySet<string>;
   /**
+   * Kinds parsed only for a document whose text contains one of these (KindEntry `mentions`),
+   * when no mutator that needs the kind takes every object of it.
+   */
+  readonly mentioned?: ReadonlyMap<string, readonly string[]>;
+  /**
    * Per mutator, the kinds it changes and those it reads: what it reads is needed only where
-   * something it changes is in the input (present), so an input without Gateways does not have
-   * all its ConfigMaps parsed for istio-gateway-api.
+   * something it changes is in the input, so an input without Gateways does not have all its
+   * ConfigMaps parsed for istio-gateway-api.
    */
   readonly byMutator?: ReadonlyArray<{
-    readonly changed: ReadonlySet<string>;
-    readonly read: ReadonlySet<string>;
+    readonly changed: readonly KindEntry[];
+    readonly read: readonly KindEntry[];
   }>;
 }
 
+/** A kind a mutator changes or reads, and the text its objects must contain, if any. */
+export interface KindEntry {
+  readonly kind: string;
+  readonly mentions?: string;
+}
+
+/** A document as the pre-scan sees it: its kind (undefined: it cannot tell) and its text. */
+interface Prescanned {
+  readonly kind: string | undefined;
+  readonly text: string;
+}
+
 /**
- * Returns the object kinds an input needs, given the kinds its documents were pre-scanned as
- * (`undefined`: one the pre-scan could not name, which might be any): a mutator's reads only when
- * one of its own kinds may be there.
+ * Returns the object kinds an input needs, given its documents as pre-scanned: a mutator's reads
+ * only when one of its own kinds may be there (a document the pre-scan cannot name may be any),
+ * and a kind only some entries take by `mentions` parsed only where its text has one of them.
  */
 export function objectKindsIn(
   kinds: ObjectKinds | undefined,
-  present: ReadonlyArray<string | undefined>,
+  documents: readonly Prescanned[],
 ): ObjectKinds | undefined {
   if (kinds?.byMutator === undefined) return kinds;
-  const seen = new Set(present);
-  const needed = kinds.byMutator.filter(
-    (m) => seen.has(undefined) || [...m.changed].some((kind) => seen.has(kind)),
+  const takes = (entry: KindEntry, doc: Prescanned) =>
+    doc.kind === undefined ||
+    (doc.kind === entry.kind &&
+      (entry.mentions === undefined || doc.text.includes(entry.mentions)));
+  const needed = kinds.byMutator.filter((m) =>
+    documents.some((doc) => m.changed.some((entry) => takes(entry, doc))),
   );
-  return { changed: kinds.changed, read: new Set(needed.flatMap((m) => [...m.read])) };
+  const changed = kinds.byMutator.flatMap((m) => m.changed);
+  const read = needed.flatMap((m) => m.read);
+  const whole = new Set([...changed, ...read].filter((e) => !e.mentions).map((e) => e.kind));
+  const mentioned = new Map<string, string[]>();
+  for (const entry of [...changed, ...read])
+    if (entry.mentions !== undefined && !whole.has(entry.kind))
+      mentioned.set(entry.kind, [...(mentioned.get(entry.kind) ?? []), entry.mentions]);
+  return {
+    changed: new Set(changed.filter((e) => whole.has(e.kind)).map((e) => e.kind)),
+    read: new Set(read.filter((e) => whole.has(e.kind)).map((e) => e.kind)),
+    mentioned,
+  };
+}
+
+/** Returns true when a document of `kind` is parsed for the text it holds (ObjectKinds.mentioned). */
+export function isMentionedObject(
+  kind: string | undefined,
+  text: string,
+  objectKinds: ObjectKinds | undefined,
+): boolean {
+  const marks = kind === undefined ? undefined : objectKinds?.mentioned?.get(kind);
+  return marks !== undefined && marks.some((mark) => text.includes(mark));
 }
 
 /** No object mutator: only workloads and the context kinds are parsed. */

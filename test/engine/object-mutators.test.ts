@@ -42,7 +42,7 @@ const summary = (input: string) => {
 test('the kinds the pre-scan parses for object mutators are derived from the registry', (t) => {
   // envoy-gateway changes EnvoyProxies and Envoy Gateway's config (a ConfigMap), and reports on
   // Gateways (#19 item 1).
-  t.deepEqual([...REGISTERED_OBJECT_KINDS.changed], ['EnvoyProxy', 'ConfigMap', 'Gateway']);
+  t.deepEqual([...REGISTERED_OBJECT_KINDS.changed].sort(), ['ConfigMap', 'EnvoyProxy', 'Gateway']);
   t.deepEqual([...REGISTERED_OBJECT_KINDS.read].sort(), [
     'ConfigMap',
     'EnvoyProxy',
@@ -57,16 +57,41 @@ test('the kinds the pre-scan parses for object mutators are derived from the reg
 });
 
 test("a mutator's reads are parsed only where one of its own kinds may be in the input", (t) => {
-  const needed = (kinds: Array<string | undefined>) =>
-    [...(objectKindsIn(REGISTERED_OBJECT_KINDS, kinds)?.read ?? [])].sort();
-  // No Gateway, no EnvoyProxy: no ConfigMap is parsed for istio-gateway-api (a broken one in a
-  // chart that has no Gateway passes through as it always did).
-  t.deepEqual(needed(['Deployment', 'ConfigMap', 'Service']), []);
-  // A Gateway: istio-gateway-api's reads (EnvoyProxy, envoy-gateway's own kind, is not there).
-  t.deepEqual(needed(['ConfigMap', 'Gateway']), ['ConfigMap', 'Gateway', 'GatewayClass']);
-  t.deepEqual(needed(['EnvoyProxy']), ['EnvoyProxy', 'Gateway', 'GatewayClass']);
+  const ofKinds = (docs: Array<string | undefined | [string, string]>) => {
+    const kinds = objectKindsIn(
+      REGISTERED_OBJECT_KINDS,
+      docs.map((d) => (Array.isArray(d) ? { kind: d[0], text: d[1] } : { kind: d, text: '' })),
+    )!;
+    return {
+      parsedWhole: [...kinds.changed, ...kinds.read]
+        .filter((k, i, all) => all.indexOf(k) === i)
+        .sort(),
+      byMention: Object.fromEntries(kinds.mentioned ?? []),
+    };
+  };
+  const CONFIG = 'envoy-gateway.yaml';
+  // No Gateway, no EnvoyProxy, no Envoy Gateway config: only the object kinds themselves, and
+  // a ConfigMap only if it is Envoy Gateway's config (a broken ConfigMap elsewhere passes through
+  // unparsed, as it always did).
+  t.deepEqual(ofKinds(['Deployment', ['ConfigMap', 'data: {}'], 'Service']), {
+    parsedWhole: ['EnvoyProxy', 'Gateway'],
+    byMention: { ConfigMap: [CONFIG] },
+  });
+  // A Gateway: istio-gateway-api and envoy-gateway both need their reads; istio-gateway-api
+  // reads every ConfigMap.
+  t.deepEqual(ofKinds(['Gateway']).parsedWhole, [
+    'ConfigMap',
+    'EnvoyProxy',
+    'Gateway',
+    'GatewayClass',
+  ]);
+  // Envoy Gateway's config alone: envoy-gateway's reads, its ConfigMaps by mention only.
+  t.deepEqual(ofKinds([['ConfigMap', `data:\n  ${CONFIG}: |`]]), {
+    parsedWhole: ['EnvoyProxy', 'Gateway', 'GatewayClass'],
+    byMention: { ConfigMap: [CONFIG, CONFIG] },
+  });
   // A document the pre-scan cannot name may be anything.
-  t.deepEqual(needed(['Deployment', undefined]), [
+  t.deepEqual(ofKinds(['Deployment', undefined]).parsedWhole, [
     'ConfigMap',
     'EnvoyProxy',
     'Gateway',

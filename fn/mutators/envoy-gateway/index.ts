@@ -11,7 +11,7 @@ import type { KubeObject } from '../../core/kubeObject.ts';
 import { defineObjectMutator } from '../types.ts';
 import type { MutatorOutcome, ObjectMutatorContext } from '../types.ts';
 import { envoyProxyLocation } from './attachment.ts';
-import { isConfigMap } from './controllerConfig.ts';
+import { CONTROLLER_CONFIG_KEY, isConfigMap } from './controllerConfig.ts';
 import { planControllerConfig } from './controllerConfigPlan.ts';
 import { explainEnvoyGateway } from './explain.ts';
 import { ENVOY_PROXY_GROUP, ENVOY_PROXY_KIND } from './facts.ts';
@@ -36,7 +36,7 @@ export const envoyGateway = defineObjectMutator<EnvoyGatewayPlan, 'envoy-gateway
   // (nothing is ever written to it), whether or not any EnvoyProxy is in the stream.
   kinds: [
     { group: ENVOY_PROXY_GROUP, kind: ENVOY_PROXY_KIND },
-    { group: '', kind: 'ConfigMap' },
+    { group: '', kind: 'ConfigMap', mentions: CONTROLLER_CONFIG_KEY },
     { group: GATEWAY_API, kind: 'Gateway' },
   ],
   // The other EnvoyProxies and the controller's config are read too: which one a Gateway gets
@@ -45,7 +45,7 @@ export const envoyGateway = defineObjectMutator<EnvoyGatewayPlan, 'envoy-gateway
     { group: GATEWAY_API, kind: 'GatewayClass' },
     { group: GATEWAY_API, kind: 'Gateway' },
     { group: ENVOY_PROXY_GROUP, kind: ENVOY_PROXY_KIND },
-    { group: '', kind: 'ConfigMap' },
+    { group: '', kind: 'ConfigMap', mentions: CONTROLLER_CONFIG_KEY },
   ],
   enabled: (spec) => spec.envoyGateway.mode !== 'off',
   mutate(object: KubeObject, context: ObjectMutatorContext): MutatorOutcome<EnvoyGatewayPlan> {
