@@ -171,6 +171,9 @@ function quantile(values, q) {
 
 const median = (values) => quantile(values, 0.5);
 const ms = (value) => `${value.toFixed(value < 10 ? 1 : 0)} ms`;
+// The spread columns of a row: the middle half of the runs, then all of them.
+const iqr = (values) => `${ms(quantile(values, 0.25))}–${ms(quantile(values, 0.75))}`;
+const range = (values) => `${ms(Math.min(...values))}–${ms(Math.max(...values))}`;
 const verdict = (ok) => (ok ? 'PASS' : 'FAIL');
 
 const mib = (file) => `${(statSync(file).size / 2 ** 20).toFixed(1)} MiB`;
@@ -186,19 +189,21 @@ function timedCase(title, commands, runs, warmup = WARMUP) {
   const measure = times.cpu ?? times;
   console.log(`\n${title}`);
   console.log(
-    `  ${'command'.padEnd(20)} ${'wall median'.padStart(12)}   spread (p25–p75, min–max)${times.cpu ? `   ${'CPU median'.padStart(10)}   CPU p25–p75` : ''}`,
+    `  ${'command'.padEnd(20)} ${'wall median'.padStart(12)}   spread (p25–p75, min–max)` +
+      `${times.cpu ? `   ${'CPU median'.padStart(10)}   CPU p25–p75` : ''}`,
   );
   commands.forEach((cmd, i) => {
     const t = times[i];
     const cpu = times.cpu
-      ? `   ${ms(median(times.cpu[i])).padStart(10)}   ${ms(quantile(times.cpu[i], 0.25))}–${ms(quantile(times.cpu[i], 0.75))}`
+      ? `   ${ms(median(times.cpu[i])).padStart(10)}   ${iqr(times.cpu[i])}`
       : '';
     console.log(
-      `  ${cmd.label.padEnd(20)} ${ms(median(t)).padStart(12)}   ${ms(quantile(t, 0.25))}–${ms(quantile(t, 0.75))}, ${ms(Math.min(...t))}–${ms(Math.max(...t))}${cpu}`,
+      `  ${cmd.label.padEnd(20)} ${ms(median(t)).padStart(12)}   ${iqr(t)}, ${range(t)}${cpu}`,
     );
   });
   console.log(
-    `  ratios below: ${times.cpu ? 'CPU time' : 'wall time (no hyperfine, no CPU time)'}, median over rounds`,
+    `  ratios below: ${times.cpu ? 'CPU time' : 'wall time (no hyperfine, no CPU time)'}` +
+      `, median over rounds`,
   );
   const run = Object.fromEntries(commands.map((cmd, i) => [cmd.label, measure[i]]));
   return {
@@ -239,7 +244,9 @@ function peakRss(file, argv = [process.execPath, CLI]) {
 }
 
 console.log(
-  `kube-graceful bench of ${CLI}: ${RUNS} runs per command, ${hyperfine ? 'hyperfine (shell start-up subtracted)' : "Node's timers around spawnSync"}, Node ${process.version}`,
+  `kube-graceful bench of ${CLI}: ${RUNS} runs per command, ` +
+    `${hyperfine ? 'hyperfine (shell start-up subtracted)' : "Node's timers around spawnSync"}` +
+    `, Node ${process.version}`,
 );
 console.log(
   `machine: ${cpus().length} cores, load average ${loadavg()
@@ -270,7 +277,7 @@ for (const c of ONLY !== undefined && ONLY !== 'issue9' ? [] : CASES) {
   commands.forEach((cmd, i) => {
     const t = times[i];
     console.log(
-      `  ${cmd.label.padEnd(18)} ${ms(med[cmd.label]).padStart(10)}   ${ms(quantile(t, 0.25))}–${ms(quantile(t, 0.75))}, ${ms(Math.min(...t))}–${ms(Math.max(...t))}`,
+      `  ${cmd.label.padEnd(18)} ${ms(med[cmd.label]).padStart(10)}   ${iqr(t)}, ${range(t)}`,
     );
   });
   // Each ratio is taken within a round (the commands run back to back) and the median over the
@@ -335,11 +342,13 @@ if (ONLY === undefined || ONLY === 'dense' || ONLY === 'krm') {
   ];
   const times = time(commands);
   console.log(
-    `\nbig ResourceList: kpt package of JSON schemas (scripts/krm-schemas.mjs, ${(generated.stdout.length / 2 ** 20).toFixed(1)} MiB)`,
+    `\nbig ResourceList: kpt package of JSON schemas ` +
+      `(scripts/krm-schemas.mjs, ${(generated.stdout.length / 2 ** 20).toFixed(1)} MiB)`,
   );
   commands.forEach((cmd, i) =>
     console.log(
-      `  ${cmd.label.padEnd(18)} ${ms(median(times[i])).padStart(10)}   ${ms(quantile(times[i], 0.25))}–${ms(quantile(times[i], 0.75))}, ${ms(Math.min(...times[i]))}–${ms(Math.max(...times[i]))}`,
+      `  ${cmd.label.padEnd(18)} ${ms(median(times[i])).padStart(10)}   ` +
+        `${iqr(times[i])}, ${range(times[i])}`,
     ),
   );
   const ratio = median(times[0].map((t, r) => t / times[1][r]));
@@ -375,12 +384,16 @@ if (ONLY === undefined || ONLY === 'issue9') {
     });
     const base = median([...Array(5)].map(() => peakRss('/dev/null')));
     console.log(
-      `  ${'input'.padStart(10)} ${'peak RSS'.padStart(10)} ${'above empty input'.padStart(18)} ${'per input MiB'.padStart(14)}`,
+      `  ${'input'.padStart(10)} ${'peak RSS'.padStart(10)} ` +
+        `${'above empty input'.padStart(18)} ${'per input MiB'.padStart(14)}`,
     );
     console.log(`  ${'empty'.padStart(10)} ${`${base.toFixed(0)} MiB`.padStart(10)}`);
     for (const s of sizes) {
+      const input = `${s.times}× ${s.mib.toFixed(1)} MiB`;
+      const above = `${(s.rss - base).toFixed(0)} MiB`;
       console.log(
-        `  ${`${s.times}× ${s.mib.toFixed(1)} MiB`.padStart(10)} ${`${s.rss.toFixed(0)} MiB`.padStart(10)} ${`${(s.rss - base).toFixed(0)} MiB`.padStart(18)} ${((s.rss - base) / s.mib).toFixed(1).padStart(14)}`,
+        `  ${input.padStart(10)} ${`${s.rss.toFixed(0)} MiB`.padStart(10)} ` +
+          `${above.padStart(18)} ${((s.rss - base) / s.mib).toFixed(1).padStart(14)}`,
       );
     }
     summary.push([
@@ -431,7 +444,8 @@ if (ONLY === undefined || ONLY === 'dense') {
     command('parse+print ×400', [process.execPath, parsePrint], dense[400]),
   ];
   const run = timedCase(
-    `bookinfo in 400 and 100 namespaces (2,400 and 600 Deployments; ${mib(dense[400])} and ${mib(dense[100])})`,
+    'bookinfo in 400 and 100 namespaces ' +
+      `(2,400 and 600 Deployments; ${mib(dense[400])} and ${mib(dense[100])})`,
     commands,
     RUNS,
   );
@@ -454,7 +468,8 @@ if (ONLY === undefined || ONLY === 'dense') {
     const dir = join(work, 'kustomize-dense');
     writeKustomization(dir, 100);
     const kustomize = timedCase(
-      `600 Deployments: kube-graceful and kubectl kustomize with one strategic-merge patch per workload kind (${KUSTOMIZE_RUNS} runs)`,
+      '600 Deployments: kube-graceful and kubectl kustomize ' +
+        `with one strategic-merge patch per workload kind (${KUSTOMIZE_RUNS} runs)`,
       [
         command('kube-graceful', [process.execPath, CLI], join(dir, 'input.yaml')),
         command('kubectl kustomize', ['kubectl', 'kustomize', dir]),
@@ -484,7 +499,8 @@ if (ONLY === undefined || ONLY === 'dense') {
 // target is below that baseline plus 4× the input, and growth linear in the input.
 if (ONLY === undefined || ONLY === 'dense' || ONLY === 'memory') {
   console.log(
-    '\npeak RSS of kube-graceful on bookinfo ×25, ×100, ×400 and the big ResourceList (GNU time %M; each the lowest of two runs)',
+    '\npeak RSS of kube-graceful on bookinfo ×25, ×100, ×400 and the big ResourceList ' +
+      '(GNU time %M; each the lowest of two runs)',
   );
   if (!gnuTime) {
     console.log('  /usr/bin/time is not installed (Debian: apt-get install time): skipped.');
@@ -517,16 +533,22 @@ if (ONLY === undefined || ONLY === 'dense' || ONLY === 'memory') {
       rss: Math.min(peakRss(file), peakRss(file)),
     }));
     console.log(
-      `  ${'input'.padStart(38)} ${'peak RSS'.padStart(10)} ${'above node -e 0'.padStart(16)} ${'÷ input'.padStart(8)} ${'node -e 0 + 4× input'.padStart(21)}`,
+      `  ${'input'.padStart(38)} ${'peak RSS'.padStart(10)} ${'above node -e 0'.padStart(16)} ` +
+        `${'÷ input'.padStart(8)} ${'node -e 0 + 4× input'.padStart(21)}`,
     );
     console.log(`  ${'node -e 0'.padStart(38)} ${`${node.toFixed(0)} MiB`.padStart(10)}`);
     console.log(
-      `  ${'kube-graceful, empty input'.padStart(38)} ${`${empty.toFixed(0)} MiB`.padStart(10)} ${`${(empty - node).toFixed(0)} MiB`.padStart(16)}`,
+      `  ${'kube-graceful, empty input'.padStart(38)} ${`${empty.toFixed(0)} MiB`.padStart(10)} ` +
+        `${`${(empty - node).toFixed(0)} MiB`.padStart(16)}`,
     );
     for (const s of sizes) {
       const above = s.rss - node;
+      const input = `${s.label} ${s.mib.toFixed(2)} MiB`;
+      const perInput = `${(above / s.mib).toFixed(1)}×`;
+      const floor = `${(node + 4 * s.mib).toFixed(0)} MiB`;
       console.log(
-        `  ${`${s.label} ${s.mib.toFixed(2)} MiB`.padStart(38)} ${`${s.rss.toFixed(0)} MiB`.padStart(10)} ${`${above.toFixed(0)} MiB`.padStart(16)} ${`${(above / s.mib).toFixed(1)}×`.padStart(8)} ${`${(node + 4 * s.mib).toFixed(0)} MiB`.padStart(21)}`,
+        `  ${input.padStart(38)} ${`${s.rss.toFixed(0)} MiB`.padStart(10)} ` +
+          `${`${above.toFixed(0)} MiB`.padStart(16)} ${perInput.padStart(8)} ${floor.padStart(21)}`,
       );
     }
     for (const s of [sizes[2], sizes[3]]) {
@@ -555,7 +577,8 @@ const containerSummary = [];
 if (ONLY === undefined || ONLY === 'container') {
   const small = CASES.find((c) => c.small);
   console.log(
-    `\ncontainer: ${small.file} as a ResourceList, podman run --network none --user nobody, ${CONTAINER_RUNS} runs per command`,
+    `\ncontainer: ${small.file} as a ResourceList, ` +
+      `podman run --network none --user nobody, ${CONTAINER_RUNS} runs per command`,
   );
   const container = containerCommands(ROOT, work, join(CORPUS, small.file));
   if (container.skip) {
@@ -573,14 +596,15 @@ if (ONLY === undefined || ONLY === 'container') {
     commands.forEach((cmd, i) => {
       const t = times[i];
       console.log(
-        `  ${cmd.label.padEnd(26)} ${ms(median(t)).padStart(10)}   spread (p25–p75) ${ms(quantile(t, 0.25))}–${ms(quantile(t, 0.75))}`,
+        `  ${cmd.label.padEnd(26)} ${ms(median(t)).padStart(10)}   spread (p25–p75) ${iqr(t)}`,
       );
     });
     const rounds = times[0].map((us, r) => ({ us, node: times[1][r] }));
     const ratio = median(rounds.map((r) => r.us / r.node));
     const own = median(rounds.map((r) => r.us - r.node));
     console.log(
-      `  the function's own cost inside the container: ${ms(own)} (median over rounds of the difference)`,
+      `  the function's own cost inside the container: ${ms(own)} ` +
+        '(median over rounds of the difference)',
     );
     containerSummary.push([
       'container: podman run kube-graceful / podman run node -e 0',
@@ -601,6 +625,7 @@ function printTargets(title, rows) {
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column].length)));
   for (const [what, value, target, result] of rows)
     console.log(
-      `  ${what.padEnd(widths[0])}  ${value.padStart(widths[1])}  target ${target.padEnd(widths[2])}  ${result}`,
+      `  ${what.padEnd(widths[0])}  ${value.padStart(widths[1])}  ` +
+        `target ${target.padEnd(widths[2])}  ${result}`,
     );
 }

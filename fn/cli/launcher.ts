@@ -53,11 +53,11 @@ const script = new Script(
     `\n})`,
   { filename: bundle, cachedData },
 );
-if (mode === 'check')
-  process.stderr.write(
-    `kube-graceful: code cache ${cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used'}` +
-      `\n`,
-  );
+if (mode === 'check') {
+  const cache =
+    cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used';
+  process.stderr.write(`kube-graceful: code cache ${cache}` + `\n`);
+}
 // V8 checks a cache against a hash of the flags when the cache was made, so the training run
 // makes it with the flags every run starts with: a run may have changed one since
 // (fn/stream/youngGeneration.ts sets --semi-space-growth-factor to 1; 2 is V8's default,

@@ -39,7 +39,8 @@ import { matches } from './selectors.ts';
 /** What a mutator did to one workload or object, for explain. */
 export type RunOutcome = WorkloadOutcome | ObjectOutcome;
 
-/** What the mutators did to one workload, for explain: the plan, bound to its mutator's explanation. */
+/** What the mutators did to one workload, for explain: the plan, bound to its mutator's
+ * explanation. */
 interface WorkloadOutcome {
   readonly subject: 'workload';
   readonly workload: Workload;
@@ -49,7 +50,8 @@ interface WorkloadOutcome {
   readonly explain: (context: ExplainContext) => ExplanationBody;
 }
 
-/** What an object mutator did to one object (an EnvoyProxy…), for explain: before is the input object, after the edited one. */
+/** What an object mutator did to one object (an EnvoyProxy…), for explain: before is the input
+ * object, after the edited one. */
 interface ObjectOutcome {
   readonly subject: 'object';
   readonly resource: Resource;
@@ -93,7 +95,8 @@ export function runPipeline(
   return { ...pipeline.result, creations };
 }
 
-/** Returns true when `Pipeline.run` has work for this object: a workload, or an object of an object mutator's kind. */
+/** Returns true when `Pipeline.run` has work for this object: a workload, or an object of an object
+ * mutator's kind. */
 export function isSubject(
   object: KubeObject,
   config: Config,
@@ -190,7 +193,8 @@ export class Pipeline {
       ...settings.findings.map((f) => ({ ...f, ...place, mutator: 'engine' as const })),
     );
     if (settings.skip) return;
-    // Mutators rely on the types of kubeObject.ts; a field of another type is refused, not crashed on.
+    // Mutators rely on the types of kubeObject.ts;
+    // a field of another type is refused, not crashed on.
     const problem = workloadShapeProblem(object, templatePath);
     if (problem) {
       const field = formatPath(problem.path);
@@ -203,7 +207,9 @@ export class Pipeline {
           resource: formatRef(workload.ref),
           field,
         },
-        'The API server would reject this workload as well; fix the template that renders it (or exclude the workload, or annotate it kube-graceful.dev/skip: "true").',
+        'The API server would reject this workload as well; ' +
+          'fix the template that renders it ' +
+          '(or exclude the workload, or annotate it kube-graceful.dev/skip: "true").',
       );
     }
     for (const mutator of mutators) {

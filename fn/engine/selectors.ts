@@ -4,7 +4,8 @@ import type { Selector } from '../config/schema.ts';
 import { labelsOf } from '../core/kubeObject.ts';
 import type { KubeObject, ResourceRef } from '../core/kubeObject.ts';
 
-/** Returns true when every field the selector sets matches the workload (or an object mutator's object). */
+/** Returns true when every field the selector sets matches the workload (or an object mutator's
+ * object). */
 export function matches(
   selector: Selector,
   workload: { readonly ref: ResourceRef; readonly object: KubeObject },

@@ -97,7 +97,8 @@ function transformList(text: string, options: TransformOptions, bytes?: Buffer):
   );
   const results = krmResults(result.changes, result.findings, list.resources);
   const added = creations.map((c) => ({ after: c.after.doc, objects: c.objects }));
-  // Bytes that are not the text's UTF-8 (a caller's invalid UTF-8, decoded with replacements) get the text's.
+  // Bytes that are not the text's UTF-8 (a caller's invalid UTF-8, decoded with replacements)
+  // get the text's.
   if (Buffer.byteLength(text, 'utf8') !== bytes?.length)
     return {
       ...result,

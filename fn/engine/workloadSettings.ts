@@ -12,6 +12,8 @@ import type { Config } from '../config/schema.ts';
 
 const ANNOTATION_PREFIX = 'kube-graceful.dev/';
 export const SKIP_ANNOTATION = `${ANNOTATION_PREFIX}skip`;
+/** The annotations a workload may set, for the message that refuses an unknown one. */
+const FLAT_ANNOTATIONS = FLAT_KEYS.map((k) => ANNOTATION_PREFIX + k.name).join(', ');
 
 /** The settings for one workload, whether to skip it, and findings on bad annotations. */
 export interface WorkloadSettings {
@@ -47,7 +49,7 @@ export function workloadSettings(config: Config, workload: Workload): WorkloadSe
     const read = key
       ? readFlatValue(key, String(text))
       : {
-          error: `unknown annotation; known: ${SKIP_ANNOTATION}, ${FLAT_KEYS.map((k) => ANNOTATION_PREFIX + k.name).join(', ')}`,
+          error: `unknown annotation; known: ${SKIP_ANNOTATION}, ${FLAT_ANNOTATIONS}`,
         };
     if (!key || 'error' in read) {
       findings.push({

@@ -25,7 +25,8 @@ export type { ModelInput, ModelOutput, SettingRow } from '../explanation/types.t
 /** Version of the JSON shape (`--output json`); documented in docs/explain-schema.md. */
 const EXPLAIN_SCHEMA = 'kube-graceful.dev/explain/v1';
 
-/** Where a document starts in the files the user named (`line` absent when only the file is known). */
+/** Where a document starts in the files the user named (`line` absent when only the file is
+ * known). */
 export interface SourceLocation {
   readonly file: string;
   readonly line?: number;
@@ -146,7 +147,8 @@ function objectKey(document: number, base: FieldPath): string {
   return `${document}:${JSON.stringify(base)}`;
 }
 
-/** A workload's explanation reads its pod template as written and as patched; an object mutator's, the object itself. */
+/** A workload's explanation reads its pod template as written and as patched; an object mutator's,
+ * the object itself. */
 function explainOutcome(
   outcome: RunOutcome,
   original: KubeObject,

@@ -99,7 +99,8 @@ export function listLayout(text: string): ListLayout | undefined {
     } else if (c === SPACE) {
       return undefined; // content under `items:` that is not inside an item of the sequence
     } else {
-      if (!ROOT_KEY_LINE.test(content)) return undefined; // a tab, a `-` at another column, flow text at column 0…
+      // a tab, a `-` at another column, flow text at column 0…
+      if (!ROOT_KEY_LINE.test(content)) return undefined;
       break; // the next root key: the items are over
     }
   }

@@ -36,7 +36,8 @@ export type { ResourceListInput } from './resourceListInput.ts';
 export interface ReadListOptions {
   readonly parseAll?: boolean;
   readonly extraKinds?: (functionConfig: unknown) => readonly ExtraKind[];
-  /** The kinds object mutators change and read: parsed as well (the engine derives them from its mutators). */
+  /** The kinds object mutators change and read: parsed as well (the engine derives them from its
+   * mutators). */
   readonly objectKinds?: ObjectKinds;
 }
 
@@ -134,7 +135,8 @@ function readLaidOut(
       end = new ManifestDocument(itemText, { document: index + 1, line }).document.contents
         ?.range?.[1];
     } catch {
-      return undefined; // the whole list is parsed, which says where the YAML is wrong in the list's terms
+      // the whole list is parsed, which says where the YAML is wrong in the list's terms
+      return undefined;
     }
     if (end === undefined) return undefined;
     const doc = new ManifestDocument(itemText.slice(0, end), { document: index + 1, line });
@@ -162,7 +164,8 @@ function readWhole(text: string, options: ReadListOptions): ResourceListInput {
   const doc = list.document; // parsed once; throws the parse error with its line, if any
   const lineOf = lineIndex(text);
   const head = listHead(doc, lineOf);
-  options.extraKinds?.(head.functionConfig); // every item is parsed here; called so the caller has its config either way
+  // every item is parsed here; called so the caller has its config either way
+  options.extraKinds?.(head.functionConfig);
   const root = doc.contents!;
   const itemsNode = isMap(root) ? (root.get('items', true) as Node | undefined) : undefined;
   const itemNodes = isSeq(itemsNode) ? (itemsNode.items as Array<Node | null>) : [];

@@ -154,7 +154,10 @@ export function verifySharedItems(
     : undefined;
   throw new KubeGracefulError(
     'E_INPUT',
-    `an edit to this item would also change item ${other + 1}${otherName ? ` (${otherName})` : ''}: they share a node through an anchor (&) and an alias (*), and kube-graceful does not edit shared nodes`,
+    `an edit to this item would also change item ${other + 1}` +
+      `${otherName ? ` (${otherName})` : ''}: ` +
+      'they share a node through an anchor (&) and an alias (*), ' +
+      'and kube-graceful does not edit shared nodes',
     { ...item.doc.place, ...resourceHint(item.doc.text) },
     'Write the shared fields out in each item instead of an anchor (&) and aliases (*) to it.',
   );

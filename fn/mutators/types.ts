@@ -49,7 +49,8 @@ export interface Mutator<Plan, Id extends string = string> {
   readonly id: Id;
   /** One line for `--help` and the report. */
   readonly description: string;
-  /** Every finding code it can emit, each documented in its doc page (test/mutators/registry.test.ts). */
+  /** Every finding code it can emit, each documented in its doc page
+   * (test/mutators/registry.test.ts). */
   readonly findingCodes: readonly string[];
   /** Returns false when the settings switch this mutator off. */
   enabled(spec: Spec): boolean;
@@ -113,7 +114,8 @@ export interface ObjectMutatorContext {
   readonly ref: ResourceRef;
 }
 
-/** What an object mutator's explanation reads besides its plan: the object as written and as patched. */
+/** What an object mutator's explanation reads besides its plan: the object as written and as
+ * patched. */
 export interface ObjectExplainContext {
   readonly before: KubeObject;
   readonly after: KubeObject;
@@ -130,7 +132,8 @@ export interface ObjectMutator<Plan, Id extends string = string> {
   readonly findingCodes: readonly string[];
   /** The kinds it changes: the engine calls `mutate` on each object of these kinds. */
   readonly kinds: readonly GroupKind[];
-  /** The kinds it reads from elsewhere in the stream: kept as context objects (`context.objects`). */
+  /** The kinds it reads from elsewhere in the stream: kept as context objects
+   * (`context.objects`). */
   readonly reads: readonly GroupKind[];
   enabled(spec: Spec): boolean;
   /**
@@ -156,13 +159,15 @@ interface RegisteredBase<Id extends string> {
   enabled(spec: Spec): boolean;
 }
 
-/** A registered workload mutator: its plan type is closed over, so the engine and `explain` need not know it. */
+/** A registered workload mutator: its plan type is closed over, so the engine and `explain` need
+ * not know it. */
 export interface RegisteredWorkloadMutator<Id extends string = string> extends RegisteredBase<Id> {
   readonly subject: 'workload';
   run(workload: Workload, context: MutatorContext): MutatorRun;
 }
 
-/** A registered object mutator: the kinds it changes and reads, and its run with the plan closed over. */
+/** A registered object mutator: the kinds it changes and reads, and its run with the plan closed
+ * over. */
 export interface RegisteredObjectMutator<Id extends string = string> extends RegisteredBase<Id> {
   readonly subject: 'object';
   readonly kinds: readonly GroupKind[];

@@ -31,7 +31,8 @@ export interface StreamInput {
 /** Options for reading: `parseAll` turns the kind pre-scan off (every document is parsed). */
 export interface ReadOptions {
   readonly extraKinds: readonly ExtraKind[];
-  /** The kinds object mutators change and read: parsed as well (the engine derives them from its mutators). */
+  /** The kinds object mutators change and read: parsed as well (the engine derives them from its
+   * mutators). */
   readonly objectKinds?: ObjectKinds;
   readonly parseAll?: boolean;
 }
@@ -90,11 +91,13 @@ export interface StreamPlan {
   readonly objectKinds?: ObjectKinds;
   /** The input bytes, when the stream is read from bytes (segments then hold a latin1 view). */
   readonly bytes?: Buffer;
-  /** Returns the segment's document, unparsed (decoded from the bytes); throws on a repeated directive. */
+  /** Returns the segment's document, unparsed (decoded from the bytes); throws on a repeated
+   * directive. */
   document(segment: Segment): ManifestDocument;
   /** Returns the segment's output: its bytes as they came, or its text, as the input was given. */
   passThrough(segment: Segment): string | Uint8Array;
-  /** Returns a document's output: its bytes as they came when unchanged, else its text (encoded for bytes). */
+  /** Returns a document's output: its bytes as they came when unchanged, else its text (encoded for
+   * bytes). */
   rendered(segment: Segment, doc: ManifestDocument): string | Uint8Array;
 }
 

@@ -13,13 +13,14 @@
  * V8 grows the young generation by `--semi-space-growth-factor`, read at each growth
  * (`SemiSpaceNewSpace::Grow` in src/heap/new-spaces.cc: `v8_flags.semi_space_growth_factor *
  * TotalCapacity()`; the flag is `DEFINE_INT(semi_space_growth_factor, 2, …)` in
- * src/flags/flag-definitions.h; on Node 20.20, V8 11.3.244.8, test/performance/young-generation.test.ts
- * holds the effect). Setting it to 1 once the young generation has reached SEMI_SPACES_CAP stops
- * it there. Capped at 1 MiB a semi-space (`node --max-semi-space-size=1`), bookinfo ×400 took
- * about 15 % more CPU; at 2 MiB it costs nothing measurable
- * and saves what 16 MiB took (README, Performance). Later V8 releases raise the flag to at least 2
- * (`DEFINE_MIN_VALUE_IMPLICATION(semi_space_growth_factor, 2)`): there this does nothing, and
- * never anything else: the flag only steers how the heap grows, never what the code computes.
+ * src/flags/flag-definitions.h; on Node 20.20, V8 11.3.244.8,
+ * test/performance/young-generation.test.ts holds the effect). Setting it to 1 once the young
+ * generation has reached SEMI_SPACES_CAP stops it there. Capped at 1 MiB a semi-space
+ * (`node --max-semi-space-size=1`), bookinfo ×400 took about 15 % more CPU; at 2 MiB it costs
+ * nothing measurable and saves what 16 MiB took (README, Performance). Later V8 releases raise the
+ * flag to at least 2 (`DEFINE_MIN_VALUE_IMPLICATION(semi_space_growth_factor, 2)`): there this
+ * does nothing, and never anything else: the flag only steers how the heap grows, never what the
+ * code computes.
  */
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 

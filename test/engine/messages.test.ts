@@ -40,7 +40,10 @@ test('a ResourceList followed by another document: the same message (check too)'
     t.is(run.stdout, '');
     t.regex(
       run.stderr,
-      /^kube-graceful: E_INPUT: document 1 \(ResourceList\), line 1: document 1 is a ResourceList, but the input holds 2 documents/,
+      new RegExp(
+        String.raw`^kube-graceful: E_INPUT: document 1 \(ResourceList\), line 1: ` +
+          String.raw`document 1 is a ResourceList, but the input holds 2 documents`,
+      ),
     );
     t.notRegex(run.stderr, LIBRARY_WORDS);
   }
@@ -73,7 +76,10 @@ test('a functionConfig of another kind names its apiVersion and kind', (t) => {
   t.is(run.stdout, '');
   t.regex(
     run.stderr,
-    /^kube-graceful: E_CONFIG: functionConfig: unsupported config: apiVersion "example\.com\/v1" and kind "SetLabels"\n {2}how to fix: /,
+    new RegExp(
+      String.raw`^kube-graceful: E_CONFIG: functionConfig: unsupported config: ` +
+        String.raw`apiVersion "example\.com\/v1" and kind "SetLabels"\n {2}how to fix: `,
+    ),
   );
 });
 
@@ -117,7 +123,9 @@ test('valid YAML with a complex key: no Node warning on stderr, output unchanged
   t.is(run.status, 0);
   t.is(run.stderr, '');
   t.is(run.stdout, configMap);
-  const list = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- ${input.replace(/\n(?=.)/g, '\n  ')}`;
+  const list =
+    'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n' +
+    `- ${input.replace(/\n(?=.)/g, '\n  ')}`;
   const krm = runCli([], list);
   t.is(krm.status, 0);
   t.notRegex(krm.stderr, LIBRARY_WORDS);

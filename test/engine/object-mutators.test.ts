@@ -21,7 +21,8 @@ import { requireTool } from '../helpers/tools.ts';
 const envoy = (name: string) =>
   readFileSync(fixturePath('gateways', 'envoy-gateway', name), 'utf8');
 const split = (text: string) => text.split(/^---\n/m).filter((d) => d.trim() !== '');
-/** The class's EnvoyProxy example, then the Gateway-level one whose own EnvoyProxy (no mergeType) replaces the class's. */
+/** The class's EnvoyProxy example, then the Gateway-level one whose own EnvoyProxy (no mergeType)
+ * replaces the class's. */
 const CLASS_AND_GATEWAY = [
   ...split(envoy('examples-v1.9.0-envoy-proxy-config.yaml')),
   ...split(envoy('docs-v1.9.0-graceful-shutdown-gateway-level.yaml')),

@@ -118,10 +118,11 @@ test('--fail-on warning fails on warnings that change and error let pass', (t) =
   t.is(strict.status, 1);
   const warning = lines(strict.stdout).find((l) => l.startsWith('warning: JOB_ENTRYPOINT_UNKNOWN'));
   t.truthy(warning);
-  const match =
-    /^warning: JOB_ENTRYPOINT_UNKNOWN (\S+):(\d+) Job ingress-nginx\/ingress-nginx-admission-create spec\.template\.spec\.containers\[name=create\]\.command: /.exec(
-      warning!,
-    );
+  const match = new RegExp(
+    String.raw`^warning: JOB_ENTRYPOINT_UNKNOWN (\S+):(\d+) Job ` +
+      String.raw`ingress-nginx\/ingress-nginx-admission-create ` +
+      String.raw`spec\.template\.spec\.containers\[name=create\]\.command: `,
+  ).exec(warning!);
   t.truthy(match, warning);
   t.regex(
     fileLine(file, Number(match![2])),

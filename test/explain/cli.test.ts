@@ -79,7 +79,8 @@ test('colour: only on a terminal, never with NO_COLOR set', (t) => {
 
 test('colour on a real terminal, and NO_COLOR turns it off', (t) => {
   const script = requireTool('script');
-  const command = `${process.execPath} ${cliPath()} explain ${gateway.file} ${gateway.args.join(' ')}`;
+  const args = gateway.args.join(' ');
+  const command = `${process.execPath} ${cliPath()} explain ${gateway.file} ${args}`;
   const tty = spawnSync(script, ['-qec', command, '/dev/null'], {
     encoding: 'utf8',
     cwd: ROOT,

@@ -43,11 +43,14 @@ test(
   },
 );
 
+const LONG_SCRIPT =
+  '"echo draining; curl -s -X POST http://127.0.0.1:8080/admin/drain?graceful=true; ' +
+  'while [ -f /tmp/busy ]; do sleep 1; done; sleep 15"';
 const LONG_PRESTOP = `
         lifecycle:
           preStop:
             exec:
-              command: ["/bin/sh", "-c", "echo draining; curl -s -X POST http://127.0.0.1:8080/admin/drain?graceful=true; while [ -f /tmp/busy ]; do sleep 1; done; sleep 15"]`;
+              command: ["/bin/sh", "-c", ${LONG_SCRIPT}]`;
 
 test(
   'a long existing preStop is shortened in the table, and rows wrap at ' + 'the terminal width',

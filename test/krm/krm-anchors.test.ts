@@ -127,7 +127,11 @@ test(
     t.is(run.stdout, '');
     t.regex(
       run.stderr,
-      /^kube-graceful: E_INPUT: document 2 \(Deployment deployment-a\), line 14: an edit to this item would also change item 3 \(Deployment deployment-b\): they share a node through an anchor/,
+      new RegExp(
+        String.raw`^kube-graceful: E_INPUT: document 2 \(Deployment deployment-a\), line 14: ` +
+          String.raw`an edit to this item would also change item 3 \(Deployment deployment-b\): ` +
+          String.raw`they share a node through an anchor`,
+      ),
     );
     t.regex(run.stderr, /how to fix: Write the shared fields out/);
   },
@@ -223,8 +227,13 @@ items:
   t.is(runCli(NO_MUTATORS, input).stdout, input);
 });
 
-const UNDEFINED_ALIAS =
-  /^kube-graceful: E_PARSE: document 1 \(Deployment web\), line 9: undefined alias \*missing: no anchor &missing comes before it in this document\n {2}how to fix: Define the anchor \(&missing\) before the alias, or write the value out instead of \*missing; anchors do not reach across documents \(---\)\.\n$/;
+const UNDEFINED_ALIAS = new RegExp(
+  String.raw`^kube-graceful: E_PARSE: document 1 \(Deployment web\), line 9: ` +
+    String.raw`undefined alias \*missing: no anchor &missing comes before it in this document` +
+    String.raw`\n {2}how to fix: Define the anchor \(&missing\) before the alias, ` +
+    String.raw`or write the value out instead of \*missing; ` +
+    String.raw`anchors do not reach across documents \(---\)\.\n$`,
+);
 
 test('an undefined alias in a ResourceList item is named as such, not as an alias bomb', (t) => {
   const input = `apiVersion: config.kubernetes.io/v1
@@ -256,7 +265,10 @@ test('an undefined alias in a stream document is named as such', (t) => {
   t.is(run.stdout, '');
   t.regex(
     run.stderr,
-    /^kube-graceful: E_PARSE: document 2 \(Deployment web\), line 10: undefined alias \*missing: no anchor &missing comes before it/,
+    new RegExp(
+      String.raw`^kube-graceful: E_PARSE: document 2 \(Deployment web\), line 10: ` +
+        String.raw`undefined alias \*missing: no anchor &missing comes before it`,
+    ),
   );
 });
 
@@ -270,7 +282,11 @@ test(
     t.is(run.stdout, '');
     t.regex(
       run.stderr,
-      /^kube-graceful: E_PARSE: document 2 \(ConfigMap bob\), line 18: undefined alias \*color-used: no anchor &color-used comes before it in this document\n {2}how to fix: .*anchors do not reach across documents/,
+      new RegExp(
+        String.raw`^kube-graceful: E_PARSE: document 2 \(ConfigMap bob\), line 18: ` +
+          String.raw`undefined alias \*color-used: no anchor &color-used comes before it ` +
+          String.raw`in this document\n {2}how to fix: .*anchors do not reach across documents`,
+      ),
     );
     // Without the flag ConfigMaps are passed through unread, as every document of a kind no mutator
     // reads: only Envoy Gateway's config (a ConfigMap with `envoy-gateway.yaml`) is read, and a
@@ -284,12 +300,14 @@ const laughs = (levels: number) => {
   let items =
     '- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: l0}\n  ' +
     'data:\n    x: &l0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
-  for (let i = 1; i <= levels; i++)
-    items += `- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: l${i}}\n  data:\n    x: &l${i} [${Array(
-      9,
-    )
+  for (let i = 1; i <= levels; i++) {
+    const aliases = Array(9)
       .fill(`*l${i - 1}`)
-      .join(',')}]\n`;
+      .join(',');
+    items +=
+      `- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: l${i}}\n  ` +
+      `data:\n    x: &l${i} [${aliases}]\n`;
+  }
   return (
     `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items}` +
     `- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web}\n  ` +
@@ -305,6 +323,9 @@ test('billion laughs across items is still an alias bomb (exit 2, bounded time)'
   t.is(run.stdout, '');
   t.regex(
     run.stderr,
-    /^kube-graceful: E_ALIAS_BOMB: document \d+ \(ConfigMap\): too many alias expansions behind \*l\d/,
+    new RegExp(
+      String.raw`^kube-graceful: E_ALIAS_BOMB: document \d+ \(ConfigMap\): too many alias ` +
+        String.raw`expansions behind \*l\d`,
+    ),
   );
 });

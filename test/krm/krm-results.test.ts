@@ -115,7 +115,11 @@ test('ours take the style of the list that holds them', (t) => {
   const flow = run(EARLIER.flow);
   t.regex(
     flow.output,
-    /^results: \[\{message: checked, severity: info, tags: \{answer: y\}\}, \{"message": "probe grace", "severity": "info", /m,
+    new RegExp(
+      String.raw`^results: \[\{message: checked, severity: info, tags: \{answer: y\}\}, ` +
+        String.raw`\{"message": "probe grace", "severity": "info", `,
+      'm',
+    ),
   );
   // A last line without a line break, ending in a comment.
   const trailing = run(EARLIER.trailingComment);

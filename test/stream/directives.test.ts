@@ -47,7 +47,10 @@ test('a repeated %YAML directive, or %TAG for one handle, is exit 2 naming the l
   const cases: Array<[string, RegExp]> = [
     [
       '%YAML 1.2\n%YAML 1.2\n---\n',
-      /^kube-graceful: E_PARSE: document 1, line 2, column 1: a second %YAML directive for the same document/,
+      new RegExp(
+        String.raw`^kube-graceful: E_PARSE: document 1, line 2, column 1: ` +
+          String.raw`a second %YAML directive for the same document`,
+      ),
     ],
     [
       `${GATEWAY}...\n%YAML 1.1\n# c\n%YAML 1.1\n---\napiVersion: v1\nkind: ` +

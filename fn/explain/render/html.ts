@@ -15,7 +15,8 @@ export function renderHtml(explanation: Explanation): string {
     [
       '<figure>',
       renderWorkloadSvg(w).trimEnd(),
-      `<figcaption>${escape(formatRef(w.resource))}: as written ${escape(w.timelines.asWritten.verdict.text)}` +
+      `<figcaption>${escape(formatRef(w.resource))}: ` +
+        `as written ${escape(w.timelines.asWritten.verdict.text)}` +
         `; patched ${escape(w.timelines.patched.verdict.text)}</figcaption>`,
       '</figure>',
     ].join('\n'),

@@ -2,10 +2,12 @@
  * docs/explain-schema.md). */
 import type { Explanation } from '../explain.ts';
 
+// JSON.stringify throws on a bigint: it is printed as a JSON number.
+function bigintAsNumber(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? Number(value) : value;
+}
+
 /** Returns the explanation as pretty-printed JSON (ends with a newline). */
 export function renderJson(explanation: Explanation): string {
-  return (
-    `${JSON.stringify(explanation, (_key, value: unknown) => (typeof value === 'bigint' ? Number(value) : value), 2)}` +
-    `\n`
-  );
+  return `${JSON.stringify(explanation, bigintAsNumber, 2)}` + `\n`;
 }

@@ -13,7 +13,8 @@ export function renderMarkdown(explanation: Explanation): string {
   const { settings, summary } = explanation;
   const lines: string[] = ['## kube-graceful explain', ''];
   lines.push(
-    `Kubernetes ${settings.kubernetesVersion} (the oldest kubelet); Istio ${settings.istioVersion}` +
+    `Kubernetes ${settings.kubernetesVersion} (the oldest kubelet); ` +
+      `Istio ${settings.istioVersion}` +
       ` and Linkerd ${settings.linkerdVersion} where a workload does not ` +
       `say. ` +
       (`${countedSubjects(explanation.workloads)}; ` +
@@ -34,7 +35,8 @@ export function renderMarkdown(explanation: Explanation): string {
     for (const entry of explanation.leftAlone) {
       for (const f of entry.findings)
         lines.push(
-          `- **${cell(formatRef(entry.resource))}** ${f.severity} \`${f.code}\`: ${cell(f.message)}`,
+          `- **${cell(formatRef(entry.resource))}** ` +
+            `${f.severity} \`${f.code}\`: ${cell(f.message)}`,
         );
     }
   }
@@ -52,10 +54,10 @@ function workload(w: WorkloadExplanation): string[] {
   ];
   if (w.inputs.length) {
     lines.push('', '**Inputs**', '', '| | input | value | source |', '|---|---|---:|---|');
-    for (const i of w.inputs)
-      lines.push(
-        `| ${i.symbol ?? ''} | ${cell(i.name)} | ${i.unit ? `${i.value} s` : cell(String(i.value))} | ${cell(i.source)} |`,
-      );
+    for (const i of w.inputs) {
+      const value = i.unit ? `${i.value} s` : cell(String(i.value));
+      lines.push(`| ${i.symbol ?? ''} | ${cell(i.name)} | ${value} | ${cell(i.source)} |`);
+    }
   }
   if (w.derived.length) {
     lines.push(
@@ -84,9 +86,10 @@ function workload(w: WorkloadExplanation): string[] {
           ? `✅ ${s.planned.symbol === 'mode' ? '' : s.planned.symbol}`
           : `❌ ${s.planned.relation} ${String(s.planned.value)}`
         : '';
-      lines.push(
-        `| ${cell(s.name)} | ${cell(s.asWritten.display)} <sub>${cell(s.asWritten.source)}</sub> | ${s.changed ? `**${cell(s.patched.display)}**` : cell(s.patched.display)} <sub>${cell(s.patched.source)}</sub> | ${plan.trim()} |`,
-      );
+      const asWritten = `${cell(s.asWritten.display)} <sub>${cell(s.asWritten.source)}</sub>`;
+      const display = s.changed ? `**${cell(s.patched.display)}**` : cell(s.patched.display);
+      const patched = `${display} <sub>${cell(s.patched.source)}</sub>`;
+      lines.push(`| ${cell(s.name)} | ${asWritten} | ${patched} | ${plan.trim()} |`);
     }
   }
   lines.push(

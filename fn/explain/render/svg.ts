@@ -61,14 +61,15 @@ function svgDocument(body: string, height: number): string {
 
 const STYLE = [
   '.bg{fill:#ffffff}text{fill:#1f2328}.muted{fill:#59636e}.axis{stroke:#8c959f;stroke-width:1}',
-  '.lane{fill:#f6f8fa}.event{fill:#0969da}.marker{stroke:#8250df;stroke-width:1;stroke-dasharray:4 ' +
-    '3}.symbol{fill:#8250df;font-weight:bold}',
-  '.fail{fill:#cf222e;fill-opacity:.85}.risk{fill:#bf8700;fill-opacity:.85}.ok{fill:#1a7f37;fill-opacity:.7}.band ' +
-    'text{fill:#ffffff}',
-  '@media (prefers-color-scheme: ' +
-    'dark){.bg{fill:#0d1117}text{fill:#e6edf3}.muted{fill:#9198a1}.lane{fill:#161b22}.axis{stroke:#3d444d}',
-  '.event{fill:#4493f8}.marker{stroke:#ab7df8}.symbol{fill:#ab7df8}.fail{fill:#f85149}.risk{fill:#d29922}.ok{fill:#3fb950}.band ' +
-    'text{fill:#0d1117}}',
+  '.lane{fill:#f6f8fa}.event{fill:#0969da}',
+  '.marker{stroke:#8250df;stroke-width:1;stroke-dasharray:4 3}',
+  '.symbol{fill:#8250df;font-weight:bold}',
+  '.fail{fill:#cf222e;fill-opacity:.85}.risk{fill:#bf8700;fill-opacity:.85}',
+  '.ok{fill:#1a7f37;fill-opacity:.7}.band text{fill:#ffffff}',
+  '@media (prefers-color-scheme: dark){',
+  '.bg{fill:#0d1117}text{fill:#e6edf3}.muted{fill:#9198a1}.lane{fill:#161b22}.axis{stroke:#3d444d}',
+  '.event{fill:#4493f8}.marker{stroke:#ab7df8}.symbol{fill:#ab7df8}',
+  '.fail{fill:#f85149}.risk{fill:#d29922}.ok{fill:#3fb950}.band text{fill:#0d1117}}',
 ].join('');
 
 interface Drawn {
@@ -83,9 +84,10 @@ function drawWorkload(workload: WorkloadExplanation, top: number): Drawn {
   const parts = [
     `<g class="workload" data-resource="${escape(formatRef(workload.resource))}` +
       `" data-mutator="${workload.mutator}">`,
-    `<text x="16" y="${top + 22}" font-size="14" font-weight="bold">${escape(formatRef(workload.resource))}` +
-      `</text>`,
-    `<text class="muted" x="16" y="${top + 38}">${escape(clip(`${workload.mutator}: ${workload.summary}`, 150))}</text>`,
+    `<text x="16" y="${top + 22}" font-size="14" font-weight="bold">` +
+      `${escape(formatRef(workload.resource))}</text>`,
+    `<text class="muted" x="16" y="${top + 38}">` +
+      `${escape(clip(`${workload.mutator}: ${workload.summary}`, 150))}</text>`,
   ];
   let y = top + WORKLOAD_TITLE;
   for (const [title, timeline, patched] of [
@@ -155,20 +157,21 @@ function drawPanel(
   const windowsTop = lanesTop + heights.reduce((a, b) => a + b, 0);
   const axisY = windowsTop + Math.max(1, rows.length) * WINDOW_ROW + 6;
   const verdictClass = timeline.verdict.failures ? 'fail' : timeline.verdict.risks ? 'risk' : 'ok';
+  const verdictMark = timeline.verdict.failures ? '✗' : timeline.verdict.risks ? '!' : '✓';
   const parts = [
     `<g class="panel" data-state="${patched ? 'patched' : 'as-written'}" ` +
       `data-failures="${timeline.verdict.failures}" data-risks="${timeline.verdict.risks}` +
       `">`,
     `<text x="16" y="${top + 17}" font-size="12" font-weight="bold">${title}` +
-      `: <tspan class="${verdictClass}">${timeline.verdict.failures ? '✗' : timeline.verdict.risks ? '!' : '✓'}` +
+      `: <tspan class="${verdictClass}">${verdictMark}` +
       ` ${escape(timeline.verdict.text)}</tspan></text>`,
   ];
   let y = lanesTop;
   lanes.forEach((lane, index) => {
     const height = heights[index]!;
     parts.push(
-      `<rect class="lane" x="${LABEL_WIDTH}" y="${y + 1}" width="${WIDTH - LABEL_WIDTH - RIGHT_MARGIN}` +
-        `" height="${height - 2}"/>`,
+      `<rect class="lane" x="${LABEL_WIDTH}" y="${y + 1}" ` +
+        `width="${WIDTH - LABEL_WIDTH - RIGHT_MARGIN}" height="${height - 2}"/>`,
     );
     parts.push(`<text x="16" y="${y + height / 2 + 4}">${escape(lane.name)}</text>`);
     parts.push(...lane.draw(y));
@@ -238,8 +241,10 @@ function laneEvents(
       labels.map((label, index) => {
         const y = top + 12 + rows[index]! * LABEL_ROW;
         const { event } = label;
+        const at = event.at === null ? 'never' : `${event.at} s`;
         return (
-          `<g class="event-mark" data-at="${event.at ?? 'never'}" data-actor="${escape(lane)}"><title>${escape(`${event.at === null ? 'never' : `${event.at} s`}  ${lane}: ${event.text}`)}</title>` +
+          `<g class="event-mark" data-at="${event.at ?? 'never'}" data-actor="${escape(lane)}">` +
+          `<title>${escape(`${at}  ${lane}: ${event.text}`)}</title>` +
           `<circle class="event" cx="${round(label.cx)}" cy="${y - 4}" r="4"/>` +
           (`<text x="${round(label.atEnd ? label.cx - 6 : label.cx + 6)}" y="${y}` +
             `" font-size="10"${label.atEnd ? ' text-anchor="end"' : ''}>${escape(label.text)}` +
@@ -274,7 +279,9 @@ function drawWindow(
   const span = window.to === null ? `from ${window.from} s` : `${window.from}–${window.to} s`;
   const label = width > 40 ? clip(`${mark} ${span}`, Math.floor(width / 6)) : mark;
   return (
-    `<g class="band" data-outcome="${window.outcome}" data-kind="${window.kind}" data-from="${window.from}" data-to="${window.to ?? ''}"><title>${escape(`${mark} ${span}: ${window.text}`)}</title>` +
+    `<g class="band" data-outcome="${window.outcome}" data-kind="${window.kind}" ` +
+    `data-from="${window.from}" data-to="${window.to ?? ''}">` +
+    `<title>${escape(`${mark} ${span}: ${window.text}`)}</title>` +
     (`<rect class="${window.outcome}" x="${round(from)}" y="${y + 2}" ` +
       `width="${round(width)}" height="${WINDOW_ROW - 4}" rx="3"/>`) +
     `<text x="${round(from + 4)}" y="${y + 14}" font-size="10">${escape(label)}</text></g>`
@@ -339,8 +346,9 @@ function drawSpans(workload: WorkloadExplanation, y: number, x: (s: number) => n
     ['B', s + r, g],
   ].map(
     ([symbol, from, to]) =>
-      `<g class="model-number" data-symbols="${symbol}" data-seconds="${(to as number) - (from as number)}` +
-      `"><title>${symbol} = ${(to as number) - (from as number)} s</title>` +
+      `<g class="model-number" data-symbols="${symbol}" ` +
+      `data-seconds="${(to as number) - (from as number)}">` +
+      `<title>${symbol} = ${(to as number) - (from as number)} s</title>` +
       (`<line class="marker" x1="${round(x(from as number))}" y1="${y + 24}" ` +
         `x2="${round(x(to as number))}" y2="${y + 24}" stroke-dasharray="0"/>`) +
       (`<text class="symbol" x="${round((x(from as number) + x(to as number)) / 2)}` +

@@ -56,7 +56,8 @@ export function renderText(
   lines.push(
     style.bold(`kube-graceful explain: ${head}`) +
       style.dim(
-        ` (Kubernetes ${settings.kubernetesVersion}, the oldest kubelet; Istio ${settings.istioVersion}` +
+        ` (Kubernetes ${settings.kubernetesVersion}, the oldest kubelet; ` +
+          `Istio ${settings.istioVersion}` +
           ` and Linkerd ${settings.linkerdVersion} where a workload does not say)`,
       ),
   );
@@ -141,7 +142,8 @@ function renderWorkload(w: WorkloadExplanation, style: Style, width: number | un
       style.bold('  Findings'),
       ...w.findings.map(
         (f) =>
-          `    ${severity(f.severity, style)} ${f.code}${f.field ? ` at ${f.field}` : ''}: ${f.message}`,
+          `    ${severity(f.severity, style)} ${f.code}` +
+          `${f.field ? ` at ${f.field}` : ''}: ${f.message}`,
       ),
     );
   }
@@ -163,7 +165,8 @@ function settingCells(s: SettingRow, style: Style): string[] {
     ? s.planned.met
       ? style.green(`${s.planned.symbol === 'mode' ? '' : `${s.planned.symbol} `}✓`)
       : style.red(
-          `${s.planned.symbol === 'mode' ? '' : `${s.planned.symbol} `}✗ plan ${s.planned.relation} ${String(s.planned.value)}`,
+          `${s.planned.symbol === 'mode' ? '' : `${s.planned.symbol} `}✗ ` +
+            `plan ${s.planned.relation} ${String(s.planned.value)}`,
         )
     : '';
   const source =

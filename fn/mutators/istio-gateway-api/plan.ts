@@ -87,7 +87,8 @@ export interface IstioGatewayApiOutcome {
     readonly plan: TimingPlan;
     readonly loadBalancer: LoadBalancerRecognition;
   };
-  /** The generated pod's shutdown settings as written and as patched (generatedPod.ts), with timing. */
+  /** The generated pod's shutdown settings as written and as patched (generatedPod.ts), with
+   * timing. */
   readonly generated?: { readonly asWritten: GeneratedPod; readonly patched: GeneratedPod };
 }
 
@@ -112,8 +113,8 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
   const findings: IstioGatewayApiFinding[] = [];
   const gatewayRef = refOf(gateway);
   const version =
-    `Istio ${inputs.istioVersion.major}.${inputs.istioVersion.minor} (${inputs.istioVersion.source}` +
-    `)`;
+    `Istio ${inputs.istioVersion.major}.${inputs.istioVersion.minor} ` +
+    `(${inputs.istioVersion.source})`;
   if (!atLeast(inputs.istioVersion, OVERLAYS_SINCE)) {
     return {
       changes: [],
@@ -218,19 +219,21 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
       message:
         `Several ConfigMaps carry gateway.istio.io/defaults-for-class: ${inputs.className}` +
         `; istiod applies the oldest (controllers.OldestObject, ` +
-        `deploymentcontroller.go@1.26.8), which a render cannot tell. Read as ${refOf(classDefaults.configMap)}` +
-        `.`,
+        `deploymentcontroller.go@1.26.8), which a render cannot tell. ` +
+        `Read as ${refOf(classDefaults.configMap)}.`,
     });
   }
   if (classDefaults === undefined) {
     // Class defaults usually come with istiod's own release, not with the Gateway: what they set
     // (a larger grace, NLB annotations) is invisible here, and the Gateway's overlay wins over it.
+    const istiodNamespace = inputs.istiodNamespace ? ` (namespace ${inputs.istiodNamespace})` : '';
     findings.push({
       severity: 'info',
       code: 'ISTIO_GATEWAY_API_CLASS_DEFAULTS_NOT_IN_STREAM',
       object: 'gateway',
       message:
-        `No ConfigMap labelled gateway.istio.io/defaults-for-class: ${inputs.className} is in the stream${inputs.istiodNamespace ? ` (namespace ${inputs.istiodNamespace})` : ''}; ` +
+        `No ConfigMap labelled gateway.istio.io/defaults-for-class: ${inputs.className} ` +
+        `is in the stream${istiodNamespace}; ` +
         ("the plan assumes there is none (the istiod chart's gatewayClasses " +
           'value is empty by default). If there is one, what it sets for the ' +
           'Deployment is ') +
@@ -283,7 +286,8 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
       findings: [
         ...findings,
         timingInputError(
-          `terminationGracePeriodSeconds ${JSON.stringify(graceValue)} in ${layerName(effective.grace!.layer, names)}` +
+          `terminationGracePeriodSeconds ${JSON.stringify(graceValue)} ` +
+            `in ${layerName(effective.grace!.layer, names)}` +
             ` is not a whole number of seconds`,
         ),
       ],
@@ -505,7 +509,8 @@ function decideSettings(
             ? 'class-defaults'
             : 'parameters',
       message:
-        `${PROXY_CONFIG_ANNOTATION} in ${effective.proxyConfig ? where(effective.proxyConfig) : 'the overlay'}` +
+        `${PROXY_CONFIG_ANNOTATION} ` +
+        `in ${effective.proxyConfig ? where(effective.proxyConfig) : 'the overlay'}` +
         ` is left as it is: ${proxyConfig.problem}. The plan needs ` +
         `drainDuration: ${formatGoDurationSeconds(D.value)} in it (${D.formula}` +
         `); add it by hand.`,
@@ -521,7 +526,8 @@ function decideSettings(
       effective.proxyConfig === undefined
         ? `Istio's default drainDuration is ${ISTIO_DEFAULT_DRAIN_DURATION_SECONDS}` +
           ` s (pkg/config/mesh/mesh.go@1.16.7, unchanged through 1.30)`
-        : `merged key by key into the ${PROXY_CONFIG_ANNOTATION} of ${where(effective.proxyConfig)}` +
+        : `merged key by key into the ${PROXY_CONFIG_ANNOTATION} ` +
+          `of ${where(effective.proxyConfig)}` +
           `, which the overlay's annotation replaces on the pod as a whole; ` +
           `every other field kept`;
     reasons.push(
@@ -591,7 +597,9 @@ function decideSettings(
 }
 
 function line(setting: string, steps: readonly Derived[], note?: string): string {
-  return `${setting}: ${steps.map((s) => s.formula).join('; ')}. ${steps[0]?.explanation ?? ''}${note ? ` (${note}.)` : ''}`.trimEnd();
+  const formulas = steps.map((s) => s.formula).join('; ');
+  const explanation = steps[0]?.explanation ?? '';
+  return `${setting}: ${formulas}. ${explanation}${note ? ` (${note}.)` : ''}`.trimEnd();
 }
 
 function readableSeconds(value: unknown): number | undefined {

@@ -1,8 +1,9 @@
 /**
  * The shutdown timeline of an Istio gateway (explain, issue #7): the proxy is the workload
  * itself, and serves until it drains or is killed. Shared by gateway-drain (the gateway chart's
- * Deployment) and istio-gateway-api (the Deployment istiod generates for a Gateway). Drawn with the kit of
- * fn/explanation/timeline.ts from the values the platform reads; it decides no duration.
+ * Deployment) and istio-gateway-api (the Deployment istiod generates for a Gateway). Drawn with
+ * the kit of fn/explanation/timeline.ts from the values the platform reads; it decides no
+ * duration.
  */
 import type { IstioDrainSettings, PreStopRead, Valued } from '../../explanation/podSettings.ts';
 import {

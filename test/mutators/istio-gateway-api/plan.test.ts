@@ -190,7 +190,10 @@ test(
     t.deepEqual(codes(outcome), ['ISTIO_GATEWAY_API_VALUE_KEPT']);
     t.regex(
       outcome.findings[0]!.message,
-      /terminationGracePeriodSeconds 600 set in the class-defaults ConfigMap istio-default-gatewayclass-istio is more than the plan needs \(320/,
+      new RegExp(
+        String.raw`terminationGracePeriodSeconds 600 set in the class-defaults ConfigMap ` +
+          String.raw`istio-default-gatewayclass-istio is more than the plan needs \(320`,
+      ),
     );
   },
 );
@@ -339,7 +342,10 @@ test(
     );
     t.regex(
       outcome.create!.reason,
-      /merged key by key into the proxy\.istio\.io\/config of the Gateway's infrastructure annotations/,
+      new RegExp(
+        String.raw`merged key by key into the proxy\.istio\.io\/config of the Gateway's ` +
+          String.raw`infrastructure annotations`,
+      ),
     );
   },
 );
