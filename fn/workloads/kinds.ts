@@ -93,7 +93,9 @@ export function objectKindsIn(
   };
 }
 
-/** Returns true when a document of `kind` is parsed for the text it holds (ObjectKinds.mentioned). */
+/**
+ * Returns true when a document of `kind` is parsed for the text it holds (ObjectKinds.mentioned).
+ */
 export function isMentionedObject(
   kind: string | undefined,
   text: string,

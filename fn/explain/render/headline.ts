@@ -10,7 +10,10 @@ const OBJECT_MUTATORS = new Set<string>(
   MUTATORS.filter((m) => m.subject === 'object').map((m) => m.id),
 );
 
-/** Returns e.g. `1 workload`, `1 EnvoyProxy`, `2 workloads, 1 EnvoyProxy` (kinds in stream order). */
+/**
+ * Returns e.g. `1 workload`, `1 EnvoyProxy`, `2 workloads, 1 EnvoyProxy` (kinds in stream
+ * order).
+ */
 export function countedSubjects(explained: readonly WorkloadExplanation[]): string {
   const counts = new Map<string, number>();
   for (const w of explained) {

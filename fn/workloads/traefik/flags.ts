@@ -27,9 +27,10 @@ export interface Flag {
  */
 function takesValue(key: string): boolean {
   return (
-    /^entrypoints\.[^.]+\.(address|transport\.lifecycle\.(requestacceptgracetimeout|gracetimeout))$/.test(
-      key,
-    ) || key === 'configfile'
+    new RegExp(
+      String.raw`^entrypoints\.[^.]+\.` +
+        String.raw`(address|transport\.lifecycle\.(requestacceptgracetimeout|gracetimeout))$`,
+    ).test(key) || key === 'configfile'
   );
 }
 

@@ -74,8 +74,10 @@ export function readStaticConfig(container: Container): StaticConfig {
  */
 function configFileEvidence(container: Container, flags: readonly Flag[]): string | undefined {
   const configFile = lastFlag(flags, 'configfile');
-  if (configFile !== undefined)
-    return `args: --${configFile.name}${configFile.value === undefined ? '' : `=${configFile.value}`}`;
+  if (configFile !== undefined) {
+    const value = configFile.value === undefined ? '' : `=${configFile.value}`;
+    return `args: --${configFile.name}${value}`;
+  }
   const mounts =
     (container as { volumeMounts?: Array<{ mountPath?: unknown; name?: unknown }> | null })
       .volumeMounts ?? [];
