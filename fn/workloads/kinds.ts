@@ -51,7 +51,7 @@ export interface ObjectKinds {
 }
 
 /** A kind a mutator changes or reads, and the text its objects must contain, if any. */
-export interface KindEntry {
+interface KindEntry {
   readonly kind: string;
   readonly mentions?: string;
 }
@@ -102,7 +102,7 @@ export function isMentionedObject(
   objectKinds: ObjectKinds | undefined,
 ): boolean {
   const marks = kind === undefined ? undefined : objectKinds?.mentioned?.get(kind);
-  return marks !== undefined && marks.some((mark) => text.includes(mark));
+  return marks?.some((mark) => text.includes(mark)) === true;
 }
 
 /** No object mutator: only workloads and the context kinds are parsed. */
