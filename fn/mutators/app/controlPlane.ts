@@ -60,8 +60,8 @@ export function controlPlaneReason(workload: Workload): string | undefined {
   }
   if (labels[LINKERD_CONTROL_PLANE_LABEL] !== undefined)
     return (
-      `it is Linkerd's ${labels[LINKERD_CONTROL_PLANE_LABEL]} (pod label ${LINKERD_CONTROL_PLANE_LABEL}` +
-      `)`
+      `it is Linkerd's ${labels[LINKERD_CONTROL_PLANE_LABEL]} ` +
+      `(pod label ${LINKERD_CONTROL_PLANE_LABEL})`
     );
   const volumes =
     (

@@ -166,9 +166,15 @@ export function explainApp(plan: AppPlan, context: ExplainContext): ExplanationB
     .filter(Boolean)
     .join(' and ');
   const trafficInputs = traffic(inputs, 'from clients whose endpoints are not yet updated');
+  const containerWord = `serving container${serving.length === 1 ? '' : 's'}`;
+  const meshSummary = meshWords
+    ? `mesh: ${meshWords}, ${sidecar} sidecar`
+    : mesh.ambient
+      ? `Istio ambient (${mesh.ambient.evidence}): no sidecar, ztunnel carries the traffic`
+      : 'no mesh sidecar';
   return {
     role: 'app',
-    summary: `app; serving container${serving.length === 1 ? '' : 's'}: ${serving.join(', ') || 'none'}; ${meshWords ? `mesh: ${meshWords}, ${sidecar} sidecar` : mesh.ambient ? `Istio ambient (${mesh.ambient.evidence}): no sidecar, ztunnel carries ` + `the traffic` : 'no mesh sidecar'}`,
+    summary: `app; ${containerWord}: ${serving.join(', ') || 'none'}; ${meshSummary}`,
     inputs: inputsOf(inputs),
     derived,
     settings,

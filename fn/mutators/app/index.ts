@@ -100,7 +100,8 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<App
     if (hook.existing !== undefined) continue; // the user's hook stays; its length fed the plan
     const plan = timing.containers.get(hook.name)!;
     const S = plan.preStopSeconds.value;
-    if (S === 0) continue; // nothing to wait for (and `seconds: 0` is invalid before 1.33, KEP-4818)
+    // Nothing to wait for (and `seconds: 0` is invalid before 1.33, KEP-4818).
+    if (S === 0) continue;
     const made = newPreStop(S, context.spec);
     const path = workload.containerAt(hook.name, 'lifecycle', 'preStop');
     if (made.hook === undefined) {
@@ -112,11 +113,16 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<App
       });
       continue;
     }
+    const defaultGives =
+      timing.graceToWrite === undefined
+        ? `, which the Kubernetes default of ${timing.effectiveGraceSeconds} s ` +
+          `already gives (field not set)`
+        : '';
     const reason = [
       `${plan.preStopSeconds.formula}; serving: ${serving.why.get(hook.name)}.`,
       plan.preStopSeconds.explanation,
       made.mechanism,
-      `Fits the grace period: ${timing.pod.graceSeconds.formula}${timing.graceToWrite === undefined ? `, which the Kubernetes default of ${timing.effectiveGraceSeconds} s ` + `already gives (field not set)` : ''}.`,
+      `Fits the grace period: ${timing.pod.graceSeconds.formula}${defaultGives}.`,
     ].join('\n');
     changes.push({ path, value: made.hook, reason });
   }
@@ -134,7 +140,8 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<App
     findings.push(...sidecar.findings);
   }
   const usesSidecarWait = sidecars.some((s) => s.usesSidecarWait);
-  const classicIstio = context.mesh.istio !== undefined && sidecars[0]?.mode === 'classic'; // sidecarsOf lists Istio first
+  // sidecarsOf lists Istio first.
+  const classicIstio = context.mesh.istio !== undefined && sidecars[0]?.mode === 'classic';
   for (const check of timing.podChecks) {
     if (check.code === 'SIDECAR_WAIT_NOT_BELOW_GRACE' && !usesSidecarWait) continue;
     // Only a classic istio-proxy closes its inbound listeners after drainDuration

@@ -86,8 +86,8 @@ export function classicDrain(
           lines: [
             keep
               ? `MINIMUM_DRAIN_DURATION "${existing}" kept: it already covers ${M.formula}.`
-              : `MINIMUM_DRAIN_DURATION "${M.value}s": ${M.formula} (G = ${plan.graceSeconds.value}` +
-                `; Go duration text: Istio ignores a bare number).`,
+              : `MINIMUM_DRAIN_DURATION "${M.value}s": ${M.formula} ` +
+                `(G = ${plan.graceSeconds.value}; Go duration text: Istio ignores a bare number).`,
             `EXIT_ON_ZERO_ACTIVE_CONNECTIONS "true": once MINIMUM_DRAIN_DURATION ` +
               `is over, the proxy exits at the first second with no active ` +
               `connection (Istio 1.12+); until then inbound and outbound traffic ` +
@@ -118,8 +118,8 @@ export function classicDrain(
         lines: [
           keep
             ? `terminationDrainDuration "${String(existing)}" kept: it already covers ${T.formula}.`
-            : `terminationDrainDuration "${T.value}s": ${T.formula} (G = ${plan.graceSeconds.value}` +
-              `).`,
+            : `terminationDrainDuration "${T.value}s": ${T.formula} ` +
+              `(G = ${plan.graceSeconds.value}).`,
           T.explanation,
         ],
         usesSidecarWait: true,

@@ -55,8 +55,12 @@ export function inboundDrain(
   if (D.value <= (own ?? ISTIO_DEFAULT_DRAIN_DURATION_SECONDS)) return { text, lines: [] };
   const merged = setProxyConfigField(text, ['drainDuration'], formatGoDurationSeconds(D.value));
   if (merged === undefined) return undefined;
+  const ownDrain =
+    own === undefined ? `default ${ISTIO_DEFAULT_DRAIN_DURATION_SECONDS} s` : `the pod's ${own} s`;
   const lines = [
-    `drainDuration "${D.value}s": ${D.formula}; Envoy closes the sidecar's inbound listeners after drainDuration (${own === undefined ? `default ${ISTIO_DEFAULT_DRAIN_DURATION_SECONDS} s` : `the pod's ${own} s`}), which must not come before the load balancer stops sending.`,
+    `drainDuration "${D.value}s": ${D.formula}; ` +
+      `Envoy closes the sidecar's inbound listeners after drainDuration (${ownDrain}), ` +
+      `which must not come before the load balancer stops sending.`,
     D.explanation,
   ];
   if (!parentShutdownEnforced(istio)) return { text: merged, lines };

@@ -107,10 +107,15 @@ export function istioRenderInjected(
     const M = plan.minimumDrainSeconds;
     const existing = envEntry(workload, ISTIO_PROXY, 'MINIMUM_DRAIN_DURATION')?.['value'];
     const keep = typeof existing === 'string' && (parseGoDurationSeconds(existing) ?? 0) >= M.value;
+    const minimumDrain = keep
+      ? `MINIMUM_DRAIN_DURATION "${String(existing)}" kept: it covers ${M.formula}.`
+      : `MINIMUM_DRAIN_DURATION "${M.value}s": ${M.formula}.`;
     const reason = [
-      `${keep ? `MINIMUM_DRAIN_DURATION "${String(existing)}" kept: it covers ${M.formula}` + `.` : `MINIMUM_DRAIN_DURATION "${M.value}s": ${M.formula}.`} EXIT_ON_ZERO_ACTIVE_CONNECTIONS "true": the proxy then exits only once no connection is active (Istio 1.12+, pilot/cmd/pilot-agent/options/options.go@1.12.9).`,
-      `Set as istio-proxy env because ${proxy.evidence}; proxyMetadata in ${PROXY_CONFIG_ANNOTATION}` +
-        ` becomes env only at injection.`,
+      `${minimumDrain} ` +
+        `EXIT_ON_ZERO_ACTIVE_CONNECTIONS "true": the proxy then exits only once no connection ` +
+        `is active (Istio 1.12+, pilot/cmd/pilot-agent/options/options.go@1.12.9).`,
+      `Set as istio-proxy env because ${proxy.evidence}; ` +
+        `proxyMetadata in ${PROXY_CONFIG_ANNOTATION} becomes env only at injection.`,
       M.explanation,
       W,
     ].join('\n');

@@ -50,7 +50,7 @@ export function newPreStop(seconds: number, spec: Spec): NewPreStop {
         `istio/istio#47779), so no preStop was added: `) +
       (`the container gets SIGTERM while endpoints may still route to it for ${seconds}` +
         ` s. Set app.imageHasShell: true `) +
-      (`(--app-image-has-shell) if the image has sleep, or target Kubernetes ${SLEEP_ACTION_SINCE}` +
-        `+.`),
+      (`(--app-image-has-shell) if the image has sleep, ` +
+        `or target Kubernetes ${SLEEP_ACTION_SINCE}+.`),
   };
 }

@@ -52,7 +52,8 @@ export function chooseSidecarMode(
   const name = mesh === 'istio' ? 'Istio' : 'Linkerd';
   const missing = nativeBlockers(mesh, spec);
   const meshNative = meshDefaultsToNative(mesh, spec);
-  const versions = `oldest kubelet Kubernetes ${spec.kubernetesVersion}, ${meshWithVersion(mesh, spec)}`;
+  const versions =
+    `oldest kubelet Kubernetes ${spec.kubernetesVersion}, ` + `${meshWithVersion(mesh, spec)}`;
   const classic = (why: string, findings: ProposedFinding[] = []): ModeChoice => ({
     mode: 'classic',
     why,
@@ -98,8 +99,8 @@ export function chooseSidecarMode(
     };
   if (meshNative)
     return classic(
-      `sidecarMode auto: ${name} would inject native sidecars by itself, but ${missing.join(' and ')}` +
-        `: classic, pinned`,
+      `sidecarMode auto: ${name} would inject native sidecars by itself, ` +
+        `but ${missing.join(' and ')}: classic, pinned`,
     );
   return classic(
     `sidecarMode auto: ${name} itself runs classic sidecars at ${versions} ` +

@@ -55,11 +55,15 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
     if (app.preStop.seconds !== 0)
       drawing.event(0, app.name, hookStart(app.preStop, W, 'keeps serving'));
     unknownHook(drawing, app.name, app.preStop, W, traffic.sender);
+    const when = app.hookCut
+      ? ' (preStop cut at the grace deadline)'
+      : app.preStop.seconds === 0
+        ? ' (no preStop)'
+        : ' after preStop';
     drawing.event(
       app.sigterm,
       app.name,
-      `SIGTERM${app.hookCut ? ' (preStop cut at the grace deadline)' : app.preStop.seconds === 0 ? ' (no preStop)' : ' after preStop'}` +
-        `: stops accepting, finishes requests in flight`,
+      `SIGTERM${when}: stops accepting, finishes requests in flight`,
     );
   }
   /** An app container's work when inbound connections stop reaching it at `acceptCap`. */
@@ -95,8 +99,8 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
     } = state.istio.drain;
     const close = D.value;
     const closed =
-      `istio-proxy closed its inbound listeners at t=${close} (drainDuration ${secondsText(D.value)}` +
-      `)`;
+      `istio-proxy closed its inbound listeners at t=${close} ` +
+      `(drainDuration ${secondsText(D.value)})`;
     let proxy: Proxy;
     if (state.istio.kind.value === 'native') {
       // Istio's native preStop drains with skip_exit: Envoy never closes the listeners, and on
@@ -181,8 +185,8 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
         why:
           close < gone
             ? closed
-            : `istio-proxy is gone at t=${gone} (terminationDrainDuration ${secondsText(TDD.value)}` +
-              `)`,
+            : `istio-proxy is gone at t=${gone} ` +
+              `(terminationDrainDuration ${secondsText(TDD.value)})`,
       };
     }
     if (state.istio.kind.value !== 'native' && close < proxy.gone)
@@ -244,8 +248,8 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
         acceptUntil < app.sigterm ? proxies.find((p) => p.acceptUntil === acceptUntil) : undefined;
       const why = limiting
         ? limiting.why
-        : `${app.name} got SIGTERM at t=${app.sigterm}${app.preStop.seconds === 0 ? ' (no preStop)' : ''}` +
-          ` and stopped accepting`;
+        : `${app.name} got SIGTERM at t=${app.sigterm}` +
+          `${app.preStop.seconds === 0 ? ' (no preStop)' : ''} and stopped accepting`;
       drawing.window(
         acceptUntil,
         W,

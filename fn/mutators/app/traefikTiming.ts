@@ -90,7 +90,10 @@ export function planTraefikPodTiming(
       ...T,
       explanation:
         `The mesh proxy must outlive Traefik: it keeps accepting until ` +
-        `${acceptUntil} s${P > 0 ? ` (its preStop, then requestAcceptGraceTimeout)` : ' (requestAcceptGraceTimeout)'}` +
+        `${acceptUntil} s` +
+        (P > 0
+          ? ` (its preStop, then requestAcceptGraceTimeout)`
+          : ' (requestAcceptGraceTimeout)') +
         ` and its slowest entry point is done by ${doneAt} s, all the while proxying to its ` +
         `backends through the mesh. Used as Istio MINIMUM_DRAIN_DURATION with exit-on-zero or ` +
         `terminationDrainDuration, or Linkerd proxy-wait-before-exit-seconds, which must stay ` +

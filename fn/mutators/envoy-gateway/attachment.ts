@@ -171,11 +171,13 @@ export function resolveAttachments(
     }
     if (classRef !== undefined) {
       if (classProxy === undefined) {
+        const namespace = classRef.namespace ? `${scalarText(classRef.namespace)}/` : '';
         findings.push({
           gateway,
           finding: notInStream(
             who,
-            `its GatewayClass's spec.parametersRef names EnvoyProxy ${classRef.namespace ? `${scalarText(classRef.namespace)}/` : ''}${scalarText(classRef.name)}`,
+            `its GatewayClass's spec.parametersRef names EnvoyProxy ` +
+              `${namespace}${scalarText(classRef.name)}`,
           ),
         });
       }
@@ -214,13 +216,14 @@ function replacesClass(
   classNamespace: unknown,
   className: unknown,
 ): EnvoyGatewayFinding {
+  const namespace = classNamespace ? `${scalarText(classNamespace)}/` : '';
   return {
     severity: 'info',
     code: 'EG_GATEWAY_PROXY_REPLACES_CLASS',
     message:
       `${who} uses EnvoyProxy ${kubeObjectRef(own)} through ` +
       `spec.infrastructure.parametersRef; without mergeType it replaces the ` +
-      `class's EnvoyProxy ${classNamespace ? `${scalarText(classNamespace)}/` : ''}${scalarText(className)} entirely ` +
+      `class's EnvoyProxy ${namespace}${scalarText(className)} entirely ` +
       (`(internal/gatewayapi/contexts.go@v1.9.0), so that one's shutdown and ` +
         `envoyService settings do not apply to this Gateway; `) +
       `its own are planned.`,

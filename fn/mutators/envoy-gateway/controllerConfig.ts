@@ -2,7 +2,8 @@
  * Envoy Gateway's own configuration, as the gateway-helm chart renders it: a ConfigMap
  * (`envoy-gateway-config`) whose key `envoy-gateway.yaml` holds an `EnvoyGateway` document as text
  * (charts/gateway-helm/templates/envoy-gateway-config.yaml@v1.9.0, `config.envoyGateway` merged
- * over the chart's defaults); the controller reads it from `--config-path=/config/envoy-gateway.yaml`
+ * over the chart's defaults); the controller reads it from
+ * `--config-path=/config/envoy-gateway.yaml`
  * (charts/gateway-helm/templates/envoy-gateway-deployment.yaml@v1.9.0). From v1.7.0 its field
  * `envoyProxy` is the default EnvoyProxy spec of every Gateway that has none of its own
  * (api/v1alpha1/envoygateway_types.go@v1.7.0 `EnvoyProxy *EnvoyProxySpec`; absent at v1.6.0).

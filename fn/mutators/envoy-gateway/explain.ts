@@ -81,7 +81,9 @@ export function explainEnvoyGateway(
   };
   return {
     role: 'gateway',
-    summary: `Envoy Gateway proxy settings (${plan.label}): the proxy Deployment is generated in the cluster from them`,
+    summary:
+      `Envoy Gateway proxy settings (${plan.label}): ` +
+      `the proxy Deployment is generated in the cluster from them`,
     inputs: modelInputs,
     derived: [
       output('M', 'minDrainDuration', shutdown.minDrainDuration),
@@ -123,7 +125,8 @@ function read(object: KubeObject): Read {
   const healthCheckFailureDelay = duration(
     shutdown.healthCheckFailureDelay,
     0,
-    'not set: health checks fail as the drain starts (internal/cmd/envoy/shutdown_manager.go@v1.9.0)',
+    'not set: health checks fail as the drain starts ' +
+      '(internal/cmd/envoy/shutdown_manager.go@v1.9.0)',
   );
   const D = drainTimeout.value as number;
   const patched = patchedGrace(location);
@@ -136,7 +139,9 @@ function read(object: KubeObject): Read {
     : {
         value: D + GRACE_OVER_DRAIN_TIMEOUT_SECONDS,
         display: `${D + GRACE_OVER_DRAIN_TIMEOUT_SECONDS} s`,
-        source: `written by Envoy Gateway: drainTimeout + ${GRACE_OVER_DRAIN_TIMEOUT_SECONDS} (internal/infrastructure/kubernetes/proxy/resource_provider.go@v1.9.0)`,
+        source:
+          `written by Envoy Gateway: drainTimeout + ${GRACE_OVER_DRAIN_TIMEOUT_SECONDS} ` +
+          '(internal/infrastructure/kubernetes/proxy/resource_provider.go@v1.9.0)',
       };
   return {
     state: {

@@ -29,7 +29,8 @@ const GATEWAY_API = 'gateway.networking.k8s.io';
 export const envoyGateway = defineObjectMutator<EnvoyGatewayPlan, 'envoy-gateway'>({
   id: 'envoy-gateway',
   description:
-    'Envoy Gateway: EnvoyProxy spec.shutdown (minDrainDuration, drainTimeout) from the timing model, so the proxy outlasts the load balancer',
+    'Envoy Gateway: EnvoyProxy spec.shutdown (minDrainDuration, drainTimeout) from the timing ' +
+    'model, so the proxy outlasts the load balancer',
   findingCodes: ENVOY_GATEWAY_FINDING_CODES,
   // EnvoyProxies, and the default EnvoyProxy spec in Envoy Gateway's own config (a ConfigMap), get
   // the settings; a Gateway of an Envoy Gateway class gets the findings about its proxy settings

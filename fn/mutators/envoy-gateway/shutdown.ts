@@ -247,8 +247,9 @@ function record(
       severity: 'info',
       code,
       message:
-        `${location.label} had shutdown.${field} ${existing.kind === 'seconds' ? existing.text : ''}` +
-        ` (${current} s): ${why}. It is raised to ${value}.`,
+        `${location.label} had shutdown.${field} ` +
+        `${existing.kind === 'seconds' ? existing.text : ''} (${current} s): ${why}. ` +
+        `It is raised to ${value}.`,
       path,
     });
   }
@@ -293,8 +294,8 @@ function planGrace(
   const derived: Derived = {
     value: needed,
     formula:
-      `G = D + ${READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS} = ${D} + ${READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS}` +
-      ` = ${needed}`,
+      `G = D + ${READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS} = ` +
+      `${D} + ${READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS} = ${needed}`,
     explanation:
       `The Envoy container's preStop waits for the shutdown manager up to ` +
       `drainTimeout + ${READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS} s ` +
@@ -366,8 +367,9 @@ function unreadableFinding(
     severity: 'error',
     code: 'EG_SHUTDOWN_DURATION_UNREADABLE',
     message:
-      `${location.label}: shutdown.${field} ${JSON.stringify(read.kind === 'unreadable' ? read.text : '')}` +
-      ` is not a duration Envoy Gateway accepts ` +
+      `${location.label}: shutdown.${field} ` +
+      `${JSON.stringify(read.kind === 'unreadable' ? read.text : '')} ` +
+      `is not a duration Envoy Gateway accepts ` +
       (`(Go duration text such as "60s" or "1m30s"; a bare number is not one: ` +
         `api/v1alpha1/envoyproxy_types.go@v1.9.0). `) +
       `Write it with a unit, e.g. "${field === DRAIN_TIMEOUT ? '60s' : '10s'}".`,

@@ -11,8 +11,8 @@ import type { EnvoyGatewayPlan } from './plan.ts';
 import { planShutdown } from './shutdown.ts';
 import type { ShutdownTimingInputs } from './shutdown.ts';
 
-export /** Plans one EnvoyProxy spec: an EnvoyProxy's, or the default spec in the controller's config. */
-function planSpec(
+/** Plans one EnvoyProxy spec: an EnvoyProxy's, or the default spec in the controller's config. */
+export function planSpec(
   location: SpecLocation,
   context: ObjectMutatorContext,
 ): MutatorOutcome<EnvoyGatewayPlan> & { readonly findings: readonly ProposedFinding[] } {

@@ -1,11 +1,12 @@
 /**
  * The shutdown timeline of an Envoy Gateway proxy in one state (as written, as patched), drawn
- * with the kit of fn/explanation/timeline.ts. What happens (internal/cmd/envoy/shutdown_manager.go@v1.9.0;
- * the same loop since v1.0.0): the shutdown-manager's preStop fails Envoy's health checks (after
- * healthCheckFailureDelay H, v1.9.0+) and drains the listeners with skip_exit, so Envoy keeps
- * accepting; every second it counts the open connections and ends the drain once minDrainDuration
- * M has passed and none is open, or at drainTimeout D; then Envoy exits. The kubelet kills the pod
- * at its grace period G (Envoy Gateway writes D + 300: resource_provider.go@v1.9.0).
+ * with the kit of fn/explanation/timeline.ts. What happens
+ * (internal/cmd/envoy/shutdown_manager.go@v1.9.0; the same loop since v1.0.0): the
+ * shutdown-manager's preStop fails Envoy's health checks (after healthCheckFailureDelay H,
+ * v1.9.0+) and drains the listeners with skip_exit, so Envoy keeps accepting; every second it
+ * counts the open connections and ends the drain once minDrainDuration M has passed and none is
+ * open, or at drainTimeout D; then Envoy exits. The kubelet kills the pod at its grace period G
+ * (Envoy Gateway writes D + 300: resource_provider.go@v1.9.0).
  */
 import { Drawing } from '../../explanation/timeline.ts';
 import type { Timeline } from '../../explanation/timeline.ts';
@@ -29,7 +30,8 @@ export interface ProxyTraffic {
 export function envoyProxyTimeline(state: ProxyState, traffic: ProxyTraffic): Timeline {
   const { healthCheckFailureDelay: H, minDrainDuration: M, drainTimeout: D, grace: G } = state;
   const R = traffic.maxRequestSeconds;
-  // A load balancer that follows the endpoints stops at W; one that health-checks the proxy at H + W: the later one.
+  // A load balancer that follows the endpoints stops at W; one that health-checks the proxy at
+  // H + W: the later one.
   const sendsUntil = H + traffic.drainWindowSeconds;
   const latestExit = Math.min(D, G);
   const earliestExit = Math.min(M, latestExit);
@@ -37,7 +39,8 @@ export function envoyProxyTimeline(state: ProxyState, traffic: ProxyTraffic): Ti
   drawing.event(
     0,
     'pod',
-    'terminating: the shutdown-manager preStop starts the drain (drain_listeners?graceful&skip_exit); Envoy keeps accepting',
+    'terminating: the shutdown-manager preStop starts the drain ' +
+      '(drain_listeners?graceful&skip_exit); Envoy keeps accepting',
   );
   drawing.event(
     H,
@@ -47,7 +50,8 @@ export function envoyProxyTimeline(state: ProxyState, traffic: ProxyTraffic): Ti
   drawing.event(
     sendsUntil,
     'load balancer',
-    `stops sending new connections (W = ${traffic.drainWindowSeconds} s${H ? ` after the health checks fail at ${H} s` : ''})`,
+    `stops sending new connections (W = ${traffic.drainWindowSeconds} s` +
+      `${H ? ` after the health checks fail at ${H} s` : ''})`,
   );
   if (M < latestExit)
     drawing.event(
@@ -78,7 +82,8 @@ export function envoyProxyTimeline(state: ProxyState, traffic: ProxyTraffic): Ti
       lastAccepted,
       'risk',
       'early-exit',
-      `Envoy may exit at a moment with no connection open while new connections still arrive ${traffic.sender}: they are refused`,
+      `Envoy may exit at a moment with no connection open ` +
+        `while new connections still arrive ${traffic.sender}: they are refused`,
     );
   }
   if (latestExit < sendsUntil) {
@@ -87,7 +92,8 @@ export function envoyProxyTimeline(state: ProxyState, traffic: ProxyTraffic): Ti
       sendsUntil,
       'fail',
       'refused',
-      `Envoy is gone (${G < D ? 'grace period' : 'drainTimeout'} ${latestExit} s) while new connections still arrive ${traffic.sender}: refused`,
+      `Envoy is gone (${G < D ? 'grace period' : 'drainTimeout'} ${latestExit} s) ` +
+        `while new connections still arrive ${traffic.sender}: refused`,
     );
   }
   const finished = lastAccepted + R;
@@ -97,7 +103,8 @@ export function envoyProxyTimeline(state: ProxyState, traffic: ProxyTraffic): Ti
       finished,
       'fail',
       'cut',
-      `a request accepted at ${lastAccepted} s needs R = ${R} s; Envoy exits at ${latestExit} s and cuts it`,
+      `a request accepted at ${lastAccepted} s needs R = ${R} s; ` +
+        `Envoy exits at ${latestExit} s and cuts it`,
     );
   }
   drawing.window(

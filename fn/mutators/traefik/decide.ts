@@ -108,8 +108,9 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
           code: 'TRAEFIK_SEVERAL_CONTAINERS',
           path: at('spec', 'containers'),
           message:
-            `The pod runs ${containers.length} Traefik containers (${containers.map((c) => c.name).join(', ')}` +
-            `); kube-graceful plans one Traefik per pod and leaves this one alone. ` +
+            `The pod runs ${containers.length} Traefik containers ` +
+            `(${containers.map((c) => c.name).join(', ')}); ` +
+            `kube-graceful plans one Traefik per pod and leaves this one alone. ` +
             `Set each one's entry point lifeCycle and the grace period by hand.`,
         },
       ],
@@ -181,13 +182,19 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
     return { changes: [], findings, container: container.name, source: config.source };
   }
   if (config.source === 'none' || config.entryPoints.length === 0) {
+    const where =
+      config.source === 'env'
+        ? 'TRAEFIK_* variables'
+        : config.source === 'flags'
+          ? 'flags'
+          : 'args or TRAEFIK_* variables';
     findings.push({
       severity: 'warning',
       code: 'TRAEFIK_ENTRY_POINTS_UNKNOWN',
       path: containerAt(config.source === 'env' ? 'env' : 'args'),
       message:
-        `Container "${container.name}" defines no entry point in its ${config.source === 'env' ? 'TRAEFIK_* variables' : config.source === 'flags' ? 'flags' : 'args or TRAEFIK_* variables'}` +
-        ` (--entryPoints.<name>.address), so Traefik uses a configuration file ` +
+        `Container "${container.name}" defines no entry point in its ${where} ` +
+        `(--entryPoints.<name>.address), so Traefik uses a configuration file ` +
         `in the image or its default entry point "http" on :80 ` +
         `(pkg/config/static/static_config.go@v3.7.9 ` +
         `SetEffectiveConfiguration); kube-graceful changes nothing. Define the ` +
@@ -203,11 +210,21 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
   for (const timing of plan.entryPoints) {
     const ep = timing.entryPoint;
     if (ep.protocol === 'udp') {
+      const defaultGrace =
+        ep.lifecycle.graceTimeOut === undefined
+          ? `, Traefik's default ${TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS} s`
+          : '';
       findings.push({
         severity: 'info',
         code: 'TRAEFIK_UDP_ENTRY_POINT',
         path: containerAt(config.source === 'env' ? 'env' : 'args'),
-        message: `UDP entry point "${ep.name}" (${ep.address}) is left as written: Traefik stops UDP entry points only after every TCP one is done (Server.Stop, pkg/server/server.go@v3.7.9), so it keeps serving while they drain. Its own shutdown (${timing.requestAcceptGraceSeconds} s + graceTimeOut ${timing.graceTimeOutSeconds} s${ep.lifecycle.graceTimeOut === undefined ? `, Traefik's default ${TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS} s` : ''}) is counted in the grace period.`,
+        message:
+          `UDP entry point "${ep.name}" (${ep.address}) is left as written: ` +
+          `Traefik stops UDP entry points only after every TCP one is done ` +
+          `(Server.Stop, pkg/server/server.go@v3.7.9), so it keeps serving while they drain. ` +
+          `Its own shutdown (${timing.requestAcceptGraceSeconds} s + ` +
+          `graceTimeOut ${timing.graceTimeOutSeconds} s${defaultGrace}) ` +
+          `is counted in the grace period.`,
       });
       continue;
     }

@@ -124,8 +124,9 @@ export function explainTraefik(plan: TraefikPlan, context: ExplainContext): Expl
   return {
     role: 'gateway',
     summary:
-      `Traefik (container ${name}, static configuration from ${plan.source === 'flags' ? 'flags' : 'TRAEFIK_* variables'}` +
-      `): entry points' transport.lifeCycle, never a preStop`,
+      `Traefik (container ${name}, static configuration from ` +
+      `${plan.source === 'flags' ? 'flags' : 'TRAEFIK_* variables'}): ` +
+      `entry points' transport.lifeCycle, never a preStop`,
     inputs: inputsOf(inputs),
     derived: [
       output('S', 'requestAcceptGraceTimeout', timing.requestAcceptGrace),

@@ -79,11 +79,15 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
   if (state.preStop.seconds !== 0)
     drawing.event(0, name, hookStart(state.preStop, W, 'Traefik keeps accepting'));
   unknownHook(drawing, name, state.preStop, W, traffic.sender);
+  const when = hookCut
+    ? ' (preStop cut at the grace deadline)'
+    : state.preStop.seconds === 0
+      ? ' (no preStop)'
+      : ' after preStop';
   drawing.event(
     sigterm,
     name,
-    `SIGTERM${hookCut ? ' (preStop cut at the grace deadline)' : state.preStop.seconds === 0 ? ' (no preStop)' : ' after preStop'}` +
-      `: /ping answers 503; each entry point keeps accepting for its ` +
+    `SIGTERM${when}: /ping answers 503; each entry point keeps accepting for its ` +
       `requestAcceptGraceTimeout`,
   );
 
@@ -173,7 +177,10 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
       span.newUntil,
       'ok',
       'serving',
-      `new connections accepted${on}${P > 0 ? ` (preStop until t=${sigterm}, then requestAcceptGraceTimeout)` : ' (requestAcceptGraceTimeout)'}`,
+      `new connections accepted${on}` +
+        (P > 0
+          ? ` (preStop until t=${sigterm}, then requestAcceptGraceTimeout)`
+          : ' (requestAcceptGraceTimeout)'),
     );
     if (span.lastAccepted > span.newUntil)
       drawing.window(

@@ -23,7 +23,9 @@ test('Istio: the classic istio-proxy stays up until Traefik is done (180 + 20 s)
   t.deepEqual(appChanges(read('chart-41.3.0-nlb-istio.yaml')), [
     [
       PROXY_CONFIG,
-      'proxyMetadata:\n  EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"\n  MINIMUM_DRAIN_DURATION: 200s\n' +
+      'proxyMetadata:\n' +
+        '  EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"\n' +
+        '  MINIMUM_DRAIN_DURATION: 200s\n' +
         'drainDuration: 185s\nparentShutdownDuration: 200s\n',
     ],
   ]);
@@ -57,7 +59,9 @@ test("the chart's own larger life-cycle values are outlived too: web accepts unt
   t.deepEqual(appChanges(input), [
     [
       PROXY_CONFIG,
-      'proxyMetadata:\n  EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"\n  MINIMUM_DRAIN_DURATION: 320s\n' +
+      'proxyMetadata:\n' +
+        '  EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"\n' +
+        '  MINIMUM_DRAIN_DURATION: 320s\n' +
         'drainDuration: 305s\nparentShutdownDuration: 320s\n',
     ],
   ]);

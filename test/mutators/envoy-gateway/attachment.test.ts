@@ -56,7 +56,10 @@ test('a GatewayClass whose EnvoyProxy is not in the stream: EG_ENVOYPROXY_NOT_IN
   t.is(finding.code, 'EG_ENVOYPROXY_NOT_IN_STREAM');
   t.regex(
     finding.message,
-    /its GatewayClass's spec\.parametersRef names EnvoyProxy envoy-gateway-system\/config, which is not in this input/,
+    new RegExp(
+      String.raw`its GatewayClass's spec\.parametersRef names EnvoyProxy ` +
+        String.raw`envoy-gateway-system\/config, which is not in this input`,
+    ),
   );
 });
 
@@ -77,7 +80,10 @@ test(
     t.is(finding.code, 'EG_GATEWAY_PROXY_REPLACES_CLASS');
     t.regex(
       finding.message,
-      /uses EnvoyProxy graceful-shutdown-config .* replaces the class's EnvoyProxy envoy-gateway-system\/config entirely/,
+      new RegExp(
+        String.raw`uses EnvoyProxy graceful-shutdown-config .* ` +
+          String.raw`replaces the class's EnvoyProxy envoy-gateway-system\/config entirely`,
+      ),
     );
   },
 );

@@ -58,7 +58,8 @@ for (const tag of ['v1.9.0', 'v1.5.9', 'v1.4.6']) {
         for (const [field, value] of Object.entries(
           proxy.spec.shutdown as Record<string, unknown>,
         )) {
-          if (field === 'healthCheckFailureDelay' && tag !== 'v1.9.0') continue; // the user's own field, from the v1.9.0 docs
+          // The user's own field, from the v1.9.0 docs.
+          if (field === 'healthCheckFailureDelay' && tag !== 'v1.9.0') continue;
           const property = properties[field];
           t.truthy(property, `${name}: ${field} is in the ${tag} schema`);
           t.is<string, string>(typeof value, property!.type, `${name}: ${field}`);

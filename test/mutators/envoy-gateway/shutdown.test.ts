@@ -14,6 +14,11 @@ const DEFAULTS: EnvoyGatewaySettings = {
   buffer: { value: 5, source: 'default' },
 };
 
+/** Where the grace period goes in an EnvoyProxy: its Deployment patch. */
+const GRACE_PATCH_PATH =
+  'spec.provider.kubernetes.envoyDeployment.patch.value.' +
+  'spec.template.spec.terminationGracePeriodSeconds';
+
 function fields(
   changes: ReadonlyArray<{ path: readonly unknown[]; value: unknown }>,
 ): Record<string, unknown> {
@@ -38,7 +43,8 @@ test(
     t.true(reason.startsWith('shutdown.minDrainDuration = 180s: M = W = 180.'), reason);
     t.true(
       reason.includes(
-        'AWS NLB with IP targets (service.beta.kubernetes.io/aws-load-balancer-nlb-target-type: ip)',
+        'AWS NLB with IP targets ' +
+          '(service.beta.kubernetes.io/aws-load-balancer-nlb-target-type: ip)',
       ),
       reason,
     );
@@ -131,7 +137,7 @@ test(
     t.deepEqual(fields(outcome.changes), {
       'spec.shutdown.minDrainDuration': '15s',
       'spec.shutdown.drainTimeout': '40s',
-      'spec.provider.kubernetes.envoyDeployment.patch.value.spec.template.spec.terminationGracePeriodSeconds': 50,
+      [GRACE_PATCH_PATH]: 50,
     });
     t.deepEqual(
       outcome.findings.map((f) => f.code),
@@ -189,7 +195,10 @@ test(
     );
     t.regex(
       outcome.findings[0]?.message ?? '',
-      /EnvoyProxy graceful-shutdown-config: shutdown\.drainTimeout "90" is not a duration .* e\.g\. "60s"/,
+      new RegExp(
+        String.raw`EnvoyProxy graceful-shutdown-config: ` +
+          String.raw`shutdown\.drainTimeout "90" is not a duration .* e\.g\. "60s"`,
+      ),
     );
   },
 );

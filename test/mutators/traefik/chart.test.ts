@@ -64,9 +64,9 @@ for (const version of ['41.3.0', '40.3.0']) {
       const { outcome, args: before } = run(`chart-${version}-nlb.yaml`);
       t.is(outcome.source, 'flags');
       t.is(outcome.container, 'traefik');
-      // The NLB's target group keeps routing established connections for AWS's default 300 s, longer
-      // than G: the model's load-balancer check says so (a setting on the load balancer, not the
-      // pod).
+      // The NLB's target group keeps routing established connections for AWS's default 300 s,
+      // longer than G: the model's load-balancer check says so (a setting on the load balancer,
+      // not the pod).
       t.deepEqual(outcome.findings, [
         {
           severity: 'warning',
@@ -107,7 +107,8 @@ for (const version of ['41.3.0', '40.3.0']) {
       );
       t.true(
         args!.reason.startsWith(
-          '--entryPoints.metrics.transport.lifeCycle.requestAcceptGraceTimeout = 180s: S = W = 180.',
+          '--entryPoints.metrics.transport.lifeCycle.requestAcceptGraceTimeout = 180s: ' +
+            'S = W = 180.',
         ),
       );
       // Never a preStop: the args and the grace period are all it writes.
@@ -211,8 +212,8 @@ test(
             'R′ (entry point web) + B = 300 + 20 + 5 = 325; it is kept (never ' +
             'lowered).',
         ],
-        // The chart's 300 s of accepting outlast the NLB's default deregistration delay (300 s): the
-        // model's check, on web's 300 + 20 (the longest entry point), not 300 + websecure's 60.
+        // The chart's 300 s of accepting outlast the NLB's default deregistration delay (300 s):
+        // the model's check, on web's 300 + 20 (the longest entry point), not 300 + websecure's 60.
         [
           'warning',
           'LB_DEREGISTRATION_TOO_SHORT',

@@ -97,7 +97,8 @@ test(
       '--certificatesresolvers.myresolver.acme.tlschallenge',
       '--certificatesresolvers.myresolver.acme.email=foo@you.com',
       '--certificatesresolvers.myresolver.acme.storage=acme.json',
-      '--certificatesresolvers.myresolver.acme.caserver=https://acme-staging-v02.api.letsencrypt.org/directory',
+      '--certificatesresolvers.myresolver.acme.caserver=' +
+        'https://acme-staging-v02.api.letsencrypt.org/directory',
       '--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout=180s',
       '--entryPoints.web.transport.lifeCycle.graceTimeOut=20s',
       '--entryPoints.websecure.transport.lifeCycle.requestAcceptGraceTimeout=180s',

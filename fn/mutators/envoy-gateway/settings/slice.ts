@@ -26,7 +26,9 @@ export const ENVOY_GATEWAY_FLAT_KEYS: SliceFlatKeys = {
     name: 'envoy-gateway-mode',
     specPath: ['envoyGateway', 'mode'],
     read: 'string',
-    help: 'Envoy Gateway: set EnvoyProxy spec.shutdown from the timing model (on), or leave EnvoyProxies alone (off)',
+    help:
+      'Envoy Gateway: set EnvoyProxy spec.shutdown from the timing model (on), ' +
+      'or leave EnvoyProxies alone (off)',
     choices: ENVOY_GATEWAY_MODES,
   },
   details: [],
