@@ -50,6 +50,20 @@ export interface ResourceRef {
   readonly namespace?: string;
 }
 
+/**
+ * Returns the object's apiVersion, kind, name and namespace (`defaultNamespace` when it names
+ * none), as records and KRM results name a resource.
+ */
+export function objectRef(object: KubeObject, defaultNamespace?: string): ResourceRef {
+  const namespace = object.metadata?.namespace ?? defaultNamespace;
+  return {
+    apiVersion: String(object.apiVersion ?? ''),
+    kind: String(object.kind ?? ''),
+    name: String(object.metadata?.name ?? ''),
+    ...(namespace ? { namespace } : {}),
+  };
+}
+
 /** Returns `Kind namespace/name` for messages. */
 export function formatRef(ref: ResourceRef): string {
   return `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;

@@ -6,10 +6,8 @@
  * listed with the template that made the target (`helm template`'s `# Source:`).
  */
 import type { KubeObject } from '../core/kubeObject.ts';
+import { HELM4_POSTRENDER_FILENAME } from '../core/helm.ts';
 import { annotationsOf } from '../core/kubeObject.ts';
-
-/** pkg/action/action.go@v4.0.0 `filenameAnnotation`. */
-const HELM4_POSTRENDER_FILENAME = 'postrenderer.helm.sh/postrender-filename';
 
 /** Returns `object` with `target`'s Helm 4 template mark, when the target has one. */
 export function alongside(object: KubeObject, target: KubeObject): KubeObject {

@@ -27,7 +27,7 @@ import { podTemplatePath } from '../workloads/kinds.ts';
 import type { KubeObject } from '../core/kubeObject.ts';
 import { detectMesh } from '../workloads/mesh.ts';
 import type { Resource } from '../workloads/resource.ts';
-import { formatRef } from '../core/kubeObject.ts';
+import { formatRef, objectRef } from '../core/kubeObject.ts';
 import { lineOf, workloadShapeProblem } from '../workloads/shape.ts';
 import { Workload } from '../workloads/workload.ts';
 import { KubeGracefulError } from '../core/errors.ts';
@@ -266,7 +266,7 @@ export class Pipeline {
       const objects = this.#contextObjects.filter((o) => mutator.reads.some((k) => isOfKind(o, k)));
       const run = mutator.run(resource.object, { spec: config.spec, config, objects, ref });
       const refused = (run.edits ?? []).find(
-        (e) => !this.#selected(e.target, refOf(e.target, config.spec.namespace)),
+        (e) => !this.#selected(e.target, objectRef(e.target, config.spec.namespace)),
       );
       if (refused) {
         const findings = [...run.findings, skippedTarget(refused.target)];
@@ -318,7 +318,7 @@ export class Pipeline {
         created.push(object);
         result.changes.push({
           mutator: mutator.id,
-          resource: refOf(object, config.spec.namespace),
+          resource: objectRef(object, config.spec.namespace),
           document: place.document,
           path: [],
           before: undefined,
@@ -375,25 +375,13 @@ interface PlannedEdit {
   readonly madeFor: NonNullable<ChangeRecord['madeFor']>;
 }
 
-/** Returns the reference of an object, in `defaultNamespace` when it names none. */
-function refOf(object: KubeObject, defaultNamespace: string | undefined): ResourceRef {
-  const name = object.metadata?.name;
-  const namespace = object.metadata?.namespace ?? defaultNamespace;
-  return {
-    apiVersion: String(object.apiVersion),
-    kind: String(object.kind),
-    name: typeof name === 'string' ? name : '(unnamed)',
-    ...(typeof namespace === 'string' ? { namespace } : {}),
-  };
-}
-
 /** The finding for a run dropped because it would edit an object the settings leave alone. */
 function skippedTarget(target: KubeObject): ObjectMutatorRun['findings'][number] {
   return {
     severity: 'warning',
     code: 'EDIT_TARGET_SKIPPED',
     message:
-      `nothing written: this object's settings go into ${formatRef(refOf(target, undefined))}, ` +
+      `nothing written: this object's settings go into ${formatRef(objectRef(target))}, ` +
       `which an exclude selector or the kube-graceful.dev/skip annotation leaves alone`,
   };
 }

@@ -2,6 +2,7 @@
 import type { ManifestDocument } from '../document/manifest.ts';
 import { getAt } from '../core/fieldPath.ts';
 import type { FieldPath } from '../core/fieldPath.ts';
+import { objectRef } from '../core/kubeObject.ts';
 import type { KubeObject, ResourceRef } from '../core/kubeObject.ts';
 
 export class Resource {
@@ -20,13 +21,6 @@ export class Resource {
    * Returns apiVersion, kind, name and namespace (namespace from config when the object has none).
    */
   ref(defaultNamespace?: string): ResourceRef {
-    const object = this.object;
-    const namespace = object.metadata?.namespace ?? defaultNamespace;
-    return {
-      apiVersion: String(object.apiVersion ?? ''),
-      kind: String(object.kind ?? ''),
-      name: String(object.metadata?.name ?? ''),
-      ...(namespace ? { namespace } : {}),
-    };
+    return objectRef(this.object, defaultNamespace);
   }
 }

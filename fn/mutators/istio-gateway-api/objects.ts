@@ -10,6 +10,7 @@ import {
   ISTIO_GATEWAY_CONTROLLER,
 } from './facts.ts';
 import { specField } from '../../core/kubeObject.ts';
+import { kubeObjectRef } from '../../timing/kubeObject.ts';
 
 /** `gateway.networking.k8s.io` `Gateway`, the fields read here. */
 export interface GatewayObject extends KubeObject {
@@ -125,6 +126,5 @@ function sameNamespace(a: string | undefined, b: string | undefined): boolean {
 
 /** Returns `Kind namespace/name` for messages. */
 export function refOf(object: KubeObject): string {
-  const ns = object.metadata?.namespace;
-  return `${object.kind ?? '?'} ${ns ? `${ns}/` : ''}${object.metadata?.name ?? '(unnamed)'}`;
+  return `${object.kind ?? '?'} ${kubeObjectRef(object)}`;
 }

@@ -8,12 +8,12 @@
  * output. The second case is the trap: a user who checks the output here and then deploys with
  * `helm upgrade --post-renderer` on Helm 3 gets this Job unchanged. Only that case is reported.
  */
+import { HELM4_POSTRENDER_FILENAME } from '../../core/helm.ts';
 import { annotationsOf } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { ProposedFinding } from '../types.ts';
 
 const HELM_HOOK = 'helm.sh/hook';
-const HELM4_POSTRENDER_FILENAME = 'postrenderer.helm.sh/postrender-filename';
 
 /** Returns the finding for a hook Job whose input is not Helm 4's post-renderer stream. */
 export function helmHookFindings(workload: Workload): ProposedFinding[] {
