@@ -54,11 +54,14 @@ export async function runTransform(
       ? (stdin ?? readStdinBytes())
       : readInputs(files).text;
   const reportPath = options.report ?? process.env['KUBE_GRACEFUL_REPORT'];
-  // The outcomes (a few KB a workload) are kept only for the report, which explains them.
+  // The outcomes (a few KB a workload) are kept only for the report, which explains them, and
+  // the change records and info findings only for the report too: without one, only warnings
+  // and errors are printed.
   const result = transform(input, {
     flags: options.flags,
     parseAll: options.allDocuments ?? false,
     outcomes: reportPath !== undefined,
+    records: reportPath !== undefined,
     ...(config ? { config } : {}),
   });
   if (reportPath)

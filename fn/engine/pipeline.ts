@@ -61,6 +61,22 @@ interface ObjectOutcome {
   readonly explain: (context: ObjectExplainContext) => ExplanationBody;
 }
 
+/**
+ * What a run keeps besides the edits it makes. Without `records`, only the findings worth a
+ * warning or an error are kept: a stream transform without a report prints nothing else, and a
+ * dense stream's change records and info findings took twice its size (bookinfo ×400: 6.5 MB for
+ * 3.2 MB of input, issue #16 peak memory).
+ */
+export interface Keep {
+  /** Each mutator's plan, for explain: a few KB per workload. */
+  readonly outcomes: boolean;
+  /** Every change record and info finding. */
+  readonly records: boolean;
+}
+
+/** Everything a run keeps: what explain, check, patches, reports and KRM results read. */
+export const KEEP_ALL: Keep = { outcomes: true, records: true };
+
 /** Everything a run produced. */
 export interface PipelineResult {
   readonly changes: ChangeRecord[];
@@ -82,10 +98,10 @@ export function runPipeline(
   resources: readonly Resource[],
   config: Config,
   mutators: readonly RegisteredMutator[],
-  keepOutcomes = true,
+  keep: Keep = KEEP_ALL,
 ): PipelineResult & { readonly creations: readonly Creation[] } {
   const read = resources.map((r) => r.object);
-  const pipeline = new Pipeline(read, config, mutators, keepOutcomes);
+  const pipeline = new Pipeline(read, config, mutators, keep);
   pipeline.planObjects(resources);
   const creations: Creation[] = [];
   for (const [i, resource] of resources.entries()) {
@@ -129,10 +145,10 @@ export class Pipeline {
     readonly config: Config,
     readonly mutators: readonly RegisteredMutator[],
     /**
-     * Whether to keep what each mutator planned, for explain. A plan is a few KB per workload
-     * (bookinfo ×400: 6 MB of plans for 3.2 MB of input), and a transform never reads them.
+     * What to keep: a plan is a few KB per workload (bookinfo ×400: 6 MB of plans for 3.2 MB of
+     * input), and a transform without a report reads neither plans nor records.
      */
-    readonly keepOutcomes = true,
+    readonly keep: Keep = KEEP_ALL,
   ) {
     this.#inventory = buildInventory(contextObjects, config.spec.namespace);
     this.#contextObjects = contextObjects;
@@ -189,9 +205,7 @@ export class Pipeline {
     const explicitlyIncluded = spec.include.some((s) => matches(s, workload));
     if (spec.include.length > 0 && !explicitlyIncluded) return;
     const settings = workloadSettings(config, workload);
-    result.findings.push(
-      ...settings.findings.map((f) => ({ ...f, ...place, mutator: 'engine' as const })),
-    );
+    this.#found(settings.findings.map((f) => ({ ...f, ...place, mutator: 'engine' as const })));
     if (settings.skip) return;
     // Mutators rely on the types of kubeObject.ts;
     // a field of another type is refused, not crashed on.
@@ -223,10 +237,8 @@ export class Pipeline {
         explicitlyIncluded,
       };
       const outcome = mutator.run(workload, context);
-      result.findings.push(
-        ...outcome.findings.map((f) => ({ ...f, ...place, mutator: mutator.id })),
-      );
-      if (this.keepOutcomes && outcome.explain)
+      this.#found(outcome.findings.map((f) => ({ ...f, ...place, mutator: mutator.id })));
+      if (this.keep.outcomes && outcome.explain)
         result.outcomes.push({
           subject: 'workload',
           workload,
@@ -234,19 +246,7 @@ export class Pipeline {
           plan: outcome.plan,
           explain: outcome.explain,
         });
-      for (const change of outcome.changes) {
-        const before = getAt(workload.object, change.path);
-        if (isDeepStrictEqual(before, change.value)) continue;
-        resource.doc.set([...resource.base, ...change.path], change.value);
-        result.changes.push({
-          mutator: mutator.id,
-          ...place,
-          path: change.path,
-          before,
-          after: change.value,
-          reason: sharedText(change.reason),
-        });
-      }
+      this.#apply(resource, place, mutator.id, outcome.changes);
     }
   }
 
@@ -301,8 +301,8 @@ export class Pipeline {
     const place = { resource: ref, document: resource.doc.place.document };
     const created: KubeObject[] = [];
     for (const { mutator, run } of runs) {
-      result.findings.push(...run.findings.map((f) => ({ ...f, ...place, mutator: mutator.id })));
-      if (this.keepOutcomes && run.explain)
+      this.#found(run.findings.map((f) => ({ ...f, ...place, mutator: mutator.id })));
+      if (this.keep.outcomes && run.explain)
         result.outcomes.push({
           subject: 'object',
           resource,
@@ -316,16 +316,17 @@ export class Pipeline {
         const object = alongside(creation.object, resource.object);
         const { reason } = creation;
         created.push(object);
-        result.changes.push({
-          mutator: mutator.id,
-          resource: objectRef(object, config.spec.namespace),
-          document: place.document,
-          path: [],
-          before: undefined,
-          after: object,
-          reason,
-          madeFor: place,
-        });
+        if (this.keep.records)
+          this.result.changes.push({
+            mutator: mutator.id,
+            resource: objectRef(object, config.spec.namespace),
+            document: place.document,
+            path: [],
+            before: undefined,
+            after: object,
+            reason,
+            madeFor: place,
+          });
       }
     }
     return created;
@@ -350,15 +351,22 @@ export class Pipeline {
       const before = getAt(resource.object, change.path);
       if (isDeepStrictEqual(before, change.value)) continue;
       resource.doc.set([...resource.base, ...change.path], change.value);
-      this.result.changes.push({
-        mutator,
-        ...place,
-        path: change.path,
-        before,
-        after: change.value,
-        reason: sharedText(change.reason),
-      });
+      if (this.keep.records)
+        this.result.changes.push({
+          mutator,
+          ...place,
+          path: change.path,
+          before,
+          after: change.value,
+          reason: sharedText(change.reason),
+        });
     }
+  }
+
+  /** Keeps findings: all of them, or the warnings and errors when the run keeps no records. */
+  #found(findings: readonly Finding[]): void {
+    for (const finding of findings)
+      if (this.keep.records || finding.severity !== 'info') this.result.findings.push(finding);
   }
 }
 

@@ -28,8 +28,9 @@ import { Resource } from '../workloads/resource.ts';
 import { Workload } from '../workloads/workload.ts';
 import { planStream, resourcesOf } from '../stream/stream.ts';
 import type { ByteStream, ReadOptions } from '../stream/stream.ts';
+import type { Segment } from '../stream/split.ts';
 import { isSubject, Pipeline } from './pipeline.ts';
-import type { PipelineResult, RunOutcome } from './pipeline.ts';
+import type { Keep, PipelineResult, RunOutcome } from './pipeline.ts';
 import { objectKindsOf } from './objectKinds.ts';
 import { newDocumentText } from '../document/newDocument.ts';
 
@@ -52,12 +53,18 @@ type Context =
     }
   | { readonly kind: 'failed'; readonly error: unknown };
 
+/** Pass 1 left the segment alone (one object for every such segment: a dense stream has many). */
+const PASSED: Context = { kind: 'passed' };
+
+/** A document pass 2 is done with: nothing of it is kept. */
+const LET_GO: Context = { kind: 'read', objects: [] };
+
 /** Returns the run of `mutators` over the stream `input`, read one workload document at a time. */
 export function runStream(
   input: string | ByteStream,
   config: Config,
   mutators: readonly RegisteredMutator[],
-  options: Pick<ReadOptions, 'parseAll'> & { readonly keepOutcomes?: boolean },
+  options: Pick<ReadOptions, 'parseAll'> & { readonly keep?: Keep },
 ): StreamRun {
   const extraKinds = config.spec.extraKinds;
   const plan = planStream(input, {
@@ -70,7 +77,7 @@ export function runStream(
 
   // Pass 1: the context objects, up to the first document that cannot be read.
   const contextObjects: KubeObject[] = [];
-  const context: Context[] = segments.map(() => ({ kind: 'passed' }));
+  const context: Context[] = segments.map(() => PASSED);
   // Object mutators' targets are read here too and kept: they are planned before pass 2, as their
   // edits may reach documents before them (Pipeline.planObjects).
   const isWorkloadKind = (kind: string | undefined) =>
@@ -87,11 +94,18 @@ export function runStream(
     try {
       const doc = plan.document(segment);
       const resources = resourcesOf(doc);
-      const objects = resources.map((r) => r.object);
+      if (resources.some((r) => isSubject(r.object, config, mutators))) {
+        const objects = resources.map((r) => r.object);
+        contextObjects.push(...objects);
+        context[i] = { kind: 'kept', doc, resources, objects };
+        continue;
+      }
+      // The plain data only, copied off the document: yaml's strings are views of the text they
+      // were parsed from (a sliced string, in V8), so a Service's name kept the whole
+      // document's text alive (bookinfo ×1600: 1.9 MB of Services' texts in the inventory).
+      const objects = resources.map((r) => structuredClone(r.object));
       contextObjects.push(...objects);
-      context[i] = resources.some((r) => isSubject(r.object, config, mutators))
-        ? { kind: 'kept', doc, resources, objects }
-        : { kind: 'read', objects };
+      context[i] = { kind: 'read', objects };
     } catch (error) {
       context[i] = { kind: 'failed', error };
       break;
@@ -99,11 +113,13 @@ export function runStream(
   }
 
   // Pass 2: every segment in order; workload documents parsed, mutated, rendered and let go.
-  const pipeline = new Pipeline(contextObjects, config, mutators, options.keepOutcomes ?? true);
+  const pipeline = new Pipeline(contextObjects, config, mutators, options.keep);
   const edited = pipeline.planObjects(
     context.flatMap((read) => (read.kind === 'kept' ? read.resources : [])),
   );
   const parts: Array<string | Uint8Array> = [];
+  // Segments that pass through one after the other go out as one part (one view of the input).
+  let passing: Segment | undefined;
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!;
     const read = context[i]!;
@@ -112,9 +128,11 @@ export function runStream(
       !plan.parsed[i] ||
       (read.kind === 'read' && !read.objects.some((object) => edited.has(object)))
     ) {
-      parts.push(plan.passThrough(segment));
+      passing ??= segment;
       continue;
     }
+    if (passing) parts.push(plan.passThrough(passing, segments[i - 1]));
+    passing = undefined;
     const doc = read.kind === 'kept' ? read.doc : plan.document(segment);
     const resources = read.kind === 'kept' ? read.resources : resourcesOf(doc);
     const firstOutcome = pipeline.result.outcomes.length;
@@ -126,8 +144,9 @@ export function runStream(
     parts.push(plan.rendered(segment, doc));
     for (const object of created) parts.push(createdDocument(object, parts.at(-1)!));
     settleOutcomes(pipeline.result.outcomes, firstOutcome, doc);
-    context[i] = { kind: 'read', objects: [] }; // a kept document is let go as well
+    context[i] = LET_GO; // a kept document is let go as well
   }
+  if (passing) parts.push(plan.passThrough(passing, segments.at(-1)));
   return { result: pipeline.result, bom: plan.bom, parts };
 }
 

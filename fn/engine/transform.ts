@@ -36,6 +36,12 @@ export interface TransformOptions {
    * sets it false: outcomes are a few KB per workload that its output and report never read.
    */
   readonly outcomes?: boolean;
+  /**
+   * Keep every change record and info finding of a plain stream; true unless false. The transform
+   * command sets it false when it writes no report: it then prints only warnings and errors (see
+   * Keep). A ResourceList keeps them whatever this says: its results list every change.
+   */
+  readonly records?: boolean;
 }
 
 /** The result of a run: the output text and every record behind it. */
@@ -89,12 +95,10 @@ function transformList(text: string, options: TransformOptions, bytes?: Buffer):
     extraKinds: (functionConfig) => configOf(functionConfig).spec.extraKinds,
   });
   configOf(list.functionConfig);
-  const { creations, ...result } = runPipeline(
-    list.resources,
-    config!,
-    mutators,
-    options.outcomes ?? true,
-  );
+  const { creations, ...result } = runPipeline(list.resources, config!, mutators, {
+    outcomes: options.outcomes ?? true,
+    records: true,
+  });
   const results = krmResults(result.changes, result.findings, list.resources);
   const added = creations.map((c) => ({ after: c.after.doc, objects: c.objects }));
   // Bytes that are not the text's UTF-8 (a caller's invalid UTF-8, decoded with replacements)
@@ -129,7 +133,7 @@ function transformStream(input: string | ByteStream, options: TransformOptions):
   const config = loadConfig(options.config, options.flags);
   const run = runStream(input, config, options.mutators ?? MUTATORS, {
     parseAll: options.parseAll,
-    keepOutcomes: options.outcomes ?? true,
+    keep: { outcomes: options.outcomes ?? true, records: options.records ?? true },
   });
   if (typeof input === 'string')
     return { ...run.result, mode: 'stream', input, output: run.bom + run.parts.join(''), config };

@@ -9,17 +9,67 @@
  * few lines before a document's first content, which decide where comments belong: a 4.7 MB
  * stream is split in a few milliseconds (issue #9).
  */
+import { keepYoungGenerationSmall } from './youngGeneration.ts';
 
 /** One document's source text, as it stands in the stream. */
 export interface Segment {
   /** 0-based position among the segments of the stream. */
   readonly index: number;
-  /** The text: from its `---` line (if any) up to the next marker. */
+  /** The text: from its `---` line (if any) up to the next marker. Split from bytes, a latin1
+   * view of them made anew at each read (see splitBytes). */
   readonly text: string;
-  /** Offset of the text in the stream (after a byte-order mark). */
+  /** Offset of the text in the stream after a byte-order mark (in bytes when split from bytes). */
   readonly offset: number;
+  /** The text's length (in bytes, when split from bytes). */
+  readonly length: number;
   /** 1-based line of the stream at which the text starts. */
   readonly line: number;
+}
+
+/**
+ * What the split reads: the stream's text, or its UTF-8 bytes. Markers, line breaks and the
+ * comment and directive lines it looks at are ASCII, and every byte of a multi-byte UTF-8
+ * character is 0x80 or more, so the bytes split where the text does, at the byte offsets of the
+ * text's offsets.
+ */
+interface Body {
+  readonly length: number;
+  charCodeAt(pos: number): number;
+  indexOf(search: string, from: number): number;
+  /** The text from `start` to `end` (latin1 for bytes: only ever tested against ASCII). */
+  slice(start: number, end: number): string;
+}
+
+/** The bytes of a stream read as a Body. */
+function bytesBody(buffer: Buffer): Body {
+  return {
+    length: buffer.length,
+    charCodeAt: (pos) => (pos < buffer.length ? buffer[pos]! : NaN),
+    // A negative offset counts from the end in Buffer#indexOf, from 0 in String#indexOf.
+    indexOf: (search, from) => buffer.indexOf(search, Math.max(0, from), 'latin1'),
+    slice: (from, to) => buffer.toString('latin1', from, to),
+  };
+}
+
+/**
+ * A segment of a stream split from bytes: its text is a latin1 view of its bytes, made when read
+ * and let go after (issue #16, peak memory: a view of the whole stream, alive for the whole run,
+ * was as large as the input; the split, the pre-scan and the kind check each read a segment's
+ * text once, and only documents that are parsed are decoded, from the bytes).
+ */
+class ByteSegment implements Segment {
+  constructor(
+    readonly index: number,
+    /** The stream's bytes after any byte-order mark (a view, not a copy). */
+    private readonly body: Buffer,
+    readonly offset: number,
+    readonly length: number,
+    readonly line: number,
+  ) {}
+
+  get text(): string {
+    return this.body.toString('latin1', this.offset, this.offset + this.length);
+  }
 }
 
 /** The stream cut into segments, with a byte-order mark kept aside. */
@@ -38,6 +88,36 @@ const DOT = 0x2e;
 export function splitStream(stream: string): SplitStream {
   const bom = stream.startsWith('\uFEFF') ? '\uFEFF' : '';
   const body = bom ? stream.slice(1) : stream;
+  const segments = splitBody(body, (index, offset, length, line) => ({
+    index,
+    text: body.slice(offset, offset + length),
+    offset,
+    length,
+    line,
+  }));
+  return { bom, segments };
+}
+
+/**
+ * Returns the segments of a stream's UTF-8 bytes from `start` (after a byte-order mark): offsets
+ * (from `start`) and lengths in bytes, each text a latin1 view of its bytes, made when read
+ * (ByteSegment).
+ */
+export function splitBytes(bytes: Buffer, start: number): Segment[] {
+  const body = bytes.subarray(start);
+  // Every segment outlives the split, which is what grows V8's young generation: the cap is
+  // looked at as they are made, or the split alone grows it to 8 MiB (bookinfo ×400).
+  return splitBody(bytesBody(body), (index, offset, length, line) => {
+    keepYoungGenerationSmall(length);
+    return new ByteSegment(index, body, offset, length, line);
+  });
+}
+
+/** Returns the segments of `body`, each made by `segment` from where it sits. */
+function splitBody(
+  body: Body | string,
+  segment: (index: number, offset: number, length: number, line: number) => Segment,
+): Segment[] {
   const segments: Segment[] = [];
   let start = 0;
   let startLine = 1;
@@ -46,13 +126,7 @@ export function splitStream(stream: string): SplitStream {
   let seenContent = false;
   const nextMarkerLine = markerLineFinder(body);
   const push = (end: number) => {
-    if (end > start)
-      segments.push({
-        index: segments.length,
-        text: body.slice(start, end),
-        offset: start,
-        line: startLine,
-      });
+    if (end > start) segments.push(segment(segments.length, start, end - start, startLine));
     start = end;
     startLine = line;
     seenContent = false;
@@ -92,7 +166,7 @@ export function splitStream(stream: string): SplitStream {
     pos = lineEnd;
   }
   push(body.length);
-  return { bom, segments };
+  return segments;
 }
 
 /**
@@ -100,7 +174,7 @@ export function splitStream(stream: string): SplitStream {
  * say). Each search result is kept until passed: a stream without `...` is searched for it once,
  * not once per document.
  */
-function markerLineFinder(body: string): (pos: number) => number {
+function markerLineFinder(body: Body | string): (pos: number) => number {
   const found = { dash: -2, dot: -2 };
   const search = (key: 'dash' | 'dot', pattern: string, pos: number) => {
     if (found[key] !== -1 && found[key] < pos) {
@@ -112,7 +186,7 @@ function markerLineFinder(body: string): (pos: number) => number {
   /** Returns the start of the first such line at or after `pos` (a line start), or the stream's
    * length. */
   return (pos) =>
-    pos === 0 && (body.startsWith('---') || body.startsWith('...'))
+    pos === 0 && (body.slice(0, 3) === '---' || body.slice(0, 3) === '...')
       ? 0
       : Math.min(search('dash', '\n---', pos), search('dot', '\n...', pos));
 }
@@ -121,7 +195,7 @@ function markerLineFinder(body: string): (pos: number) => number {
  * Returns DASH for a `---` line, DOT for a `...` line, else 0: three equal characters at the line
  * start, then a space, a tab, a line break or the end of the stream.
  */
-function markerAt(body: string, pos: number): number {
+function markerAt(body: Body | string, pos: number): number {
   const c = body.charCodeAt(pos);
   if ((c !== DASH && c !== DOT) || body.charCodeAt(pos + 1) !== c || body.charCodeAt(pos + 2) !== c)
     return 0;

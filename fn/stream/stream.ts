@@ -15,7 +15,7 @@ import type { ObjectKinds } from '../workloads/kinds.ts';
 import { Resource } from '../workloads/resource.ts';
 import { checkDirectives } from './directives.ts';
 import { isCommentOnly, prescanKind, resourceHint } from '../document/prescan.ts';
-import { splitStream } from './split.ts';
+import { splitBytes, splitStream } from './split.ts';
 import type { Segment } from './split.ts';
 
 /** A read stream: each segment with its parsed document when one was needed. */
@@ -41,23 +41,21 @@ export interface ReadOptions {
 export const BOM_BYTES = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /**
- * A stream as bytes (valid UTF-8, as the CLI reads stdin) and a latin1 view of them after any
- * byte-order mark: one character per byte, so the view's offsets are byte offsets, and every byte
- * of a multi-byte character is 0x80 or more, never the ASCII that markers, `kind:` and line
- * breaks are made of. The split and the pre-scan read the view; only documents that are parsed
- * are decoded, and the rest go out as the bytes they came as (issue #9: decoding and re-encoding
- * a 4.7 MB stream was a tenth of its run).
+ * A stream as bytes (valid UTF-8, as the CLI reads stdin). The split and the pre-scan read each
+ * segment as a latin1 view of its bytes (split.ts splitBytes): one character per byte, so offsets
+ * are byte offsets, and every byte of a multi-byte character is 0x80 or more, never the ASCII that
+ * markers, `kind:` and line breaks are made of. Only documents that are parsed are decoded, and the
+ * rest go out as the bytes they came as (issue #9: decoding and re-encoding a 4.7 MB stream was a
+ * tenth of its run).
  */
 export interface ByteStream {
   readonly bytes: Buffer;
   readonly bomLength: number;
-  readonly view: string;
 }
 
 /** Returns the byte stream of `bytes`. */
 export function byteStream(bytes: Buffer): ByteStream {
-  const bomLength = bytes.subarray(0, 3).equals(BOM_BYTES) ? 3 : 0;
-  return { bytes, bomLength, view: bytes.toString('latin1', bomLength) };
+  return { bytes, bomLength: bytes.subarray(0, 3).equals(BOM_BYTES) ? 3 : 0 };
 }
 
 /** Returns the stream read from `input`; throws KubeGracefulError on a document it cannot read. */
@@ -94,8 +92,11 @@ export interface StreamPlan {
   /** Returns the segment's document, unparsed (decoded from the bytes); throws on a repeated
    * directive. */
   document(segment: Segment): ManifestDocument;
-  /** Returns the segment's output: its bytes as they came, or its text, as the input was given. */
-  passThrough(segment: Segment): string | Uint8Array;
+  /**
+   * Returns the output of the segments from `first` to `last` (the same by default), which pass
+   * through: their bytes as they came (one view), or their text, as the input was given.
+   */
+  passThrough(first: Segment, last?: Segment): string | Uint8Array;
   /** Returns a document's output: its bytes as they came when unchanged, else its text (encoded for
    * bytes). */
   rendered(segment: Segment, doc: ManifestDocument): string | Uint8Array;
@@ -108,15 +109,34 @@ export interface StreamPlan {
 export function planStream(input: string | ByteStream, options: ReadOptions): StreamPlan {
   const source = typeof input === 'string' ? undefined : input;
   const { bom, segments } = source
-    ? { bom: source.bomLength ? '\uFEFF' : '', segments: splitStream(source.view).segments }
+    ? {
+        bom: source.bomLength ? '\uFEFF' : '',
+        segments: splitBytes(source.bytes, source.bomLength),
+      }
     : splitStream(input as string);
-  const content = segments.map(
-    (segment) => (keepYoungGenerationSmall(segment.text.length), !isCommentOnly(segment.text)),
-  );
-  const kinds = segments.map((segment, i) => (content[i] ? prescanKind(segment.text) : undefined));
+  // A segment split from bytes makes its text anew at each read: read once here, and below only
+  // where a kind is told by a mention (objectKindsIn, isMentionedObject).
+  const content: boolean[] = [];
+  const kinds = segments.map((segment, i) => {
+    keepYoungGenerationSmall(segment.length);
+    const text = segment.text;
+    content[i] = !isCommentOnly(text);
+    return content[i] ? internKind(prescanKind(text)) : undefined;
+  });
   const objectKinds = objectKindsIn(
     options.objectKinds,
-    segments.flatMap((segment, i) => (content[i] ? [{ kind: kinds[i], text: segment.text }] : [])),
+    segments.flatMap((segment, i) =>
+      content[i]
+        ? [
+            {
+              kind: kinds[i],
+              get text() {
+                return segment.text;
+              },
+            },
+          ]
+        : [],
+    ),
   );
   const parsed = segments.map(
     (segment, i) =>
@@ -126,13 +146,18 @@ export function planStream(input: string | ByteStream, options: ReadOptions): St
         isMentionedObject(kinds[i], segment.text, objectKinds)),
   );
   optimizeForLongRun(
-    segments.reduce((sum, segment, i) => (parsed[i] ? sum + segment.text.length : sum), 0),
+    segments.reduce((sum, segment, i) => (parsed[i] ? sum + segment.length : sum), 0),
   );
   const startOf = (segment: Segment) => (source?.bomLength ?? 0) + segment.offset;
-  const passThrough = (segment: Segment) =>
+  const passThrough = (first: Segment, last = first) =>
     source
-      ? source.bytes.subarray(startOf(segment), startOf(segment) + segment.text.length)
-      : segment.text;
+      ? source.bytes.subarray(startOf(first), startOf(last) + last.length)
+      : first === last
+        ? first.text
+        : segments
+            .slice(first.index, last.index + 1)
+            .map((segment) => segment.text)
+            .join('');
   return {
     bom,
     segments,
@@ -141,10 +166,10 @@ export function planStream(input: string | ByteStream, options: ReadOptions): St
     ...(objectKinds ? { objectKinds } : {}),
     ...(source ? { bytes: source.bytes } : {}),
     document(segment) {
-      keepYoungGenerationSmall(segment.text.length);
+      keepYoungGenerationSmall(segment.length);
       const start = startOf(segment);
       const text = source
-        ? source.bytes.toString('utf8', start, start + segment.text.length)
+        ? source.bytes.toString('utf8', start, start + segment.length)
         : segment.text;
       const place = { document: segment.index + 1, line: segment.line };
       checkDirectives(text, place);
@@ -157,6 +182,20 @@ export function planStream(input: string | ByteStream, options: ReadOptions): St
     },
   };
 }
+
+/**
+ * Returns the one string kept for each kind a run meets: the pre-scan cuts each kind out of its
+ * document anew, and a plan holds one per document (bookinfo ×1600: 27,000 copies of four words).
+ */
+function internKind(kind: string | undefined): string | undefined {
+  if (kind === undefined) return undefined;
+  const known = knownKinds.get(kind);
+  if (known !== undefined) return known;
+  if (knownKinds.size < 1000) knownKinds.set(kind, kind);
+  return kind;
+}
+
+const knownKinds = new Map<string, string>();
 
 /** Returns the stream's text: untouched segments as they came, edited ones with their edits. */
 export function renderStream(input: StreamInput): string {
@@ -177,9 +216,7 @@ function renderStreamChunks(input: StreamInput): Uint8Array[] {
   for (const { segment, doc } of input.entries) {
     const start = bomLength + segment.offset;
     chunks.push(
-      doc?.changed
-        ? Buffer.from(doc.text, 'utf8')
-        : bytes.subarray(start, start + segment.text.length),
+      doc?.changed ? Buffer.from(doc.text, 'utf8') : bytes.subarray(start, start + segment.length),
     );
   }
   return chunks;

@@ -16,7 +16,7 @@ import { transform } from '../../fn/engine/transform.ts';
 import type { TransformOptions, TransformResult } from '../../fn/engine/transform.ts';
 import { KubeGracefulError } from '../../fn/core/errors.ts';
 import { isCommentOnly, prescanKind } from '../../fn/document/prescan.ts';
-import { splitStream } from '../../fn/stream/split.ts';
+import { splitBytes, splitStream } from '../../fn/stream/split.ts';
 import { readStream, renderStream } from '../../fn/stream/stream.ts';
 import { parseOptions } from '../../fn/yaml/options.ts';
 import { corpus, corpusNames } from '../helpers/fixtures.ts';
@@ -445,11 +445,17 @@ test('pre-scan on generated documents: a named kind is the kind of every documen
  */
 function referenceSplit(stream: string): {
   bom: string;
-  segments: Array<{ index: number; text: string; offset: number; line: number }>;
+  segments: Array<{ index: number; text: string; offset: number; length: number; line: number }>;
 } {
   const bom = stream.startsWith('\uFEFF') ? '\uFEFF' : '';
   const body = bom ? stream.slice(1) : stream;
-  const segments: Array<{ index: number; text: string; offset: number; line: number }> = [];
+  const segments: Array<{
+    index: number;
+    text: string;
+    offset: number;
+    length: number;
+    line: number;
+  }> = [];
   let start = 0;
   let startLine = 1;
   let line = 1;
@@ -461,6 +467,7 @@ function referenceSplit(stream: string): {
         index: segments.length,
         text: body.slice(start, end),
         offset: start,
+        length: end - start,
         line: startLine,
       });
     start = end;
@@ -522,4 +529,45 @@ test('split: same segments as the line-by-line reference, and lossless', (t) => 
   );
   for (const name of corpusNames())
     t.deepEqual(splitStream(corpus(name)), referenceSplit(corpus(name)), name);
+});
+
+/** The segments of the UTF-8 bytes of `text` after any byte-order mark, as plain data. */
+function bytesSplit(text: string): Array<{ index: number; text: string; line: number }> {
+  const bytes = Buffer.from(text, 'utf8');
+  const bomLength = bytes.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf])) ? 3 : 0;
+  const body = bytes.subarray(bomLength);
+  return splitBytes(bytes, bomLength).map((segment) => {
+    // The offsets and lengths are in bytes; each text is the latin1 view of those bytes.
+    const own = body.subarray(segment.offset, segment.offset + segment.length);
+    if (segment.text !== own.toString('latin1')) throw new Error('text is not its bytes in latin1');
+    return { index: segment.index, text: own.toString('utf8'), line: segment.line };
+  });
+}
+
+test('split: bytes cut where the text does, at byte offsets', (t) => {
+  const pieces = [
+    '---',
+    '...',
+    '--- x',
+    'a: 1',
+    '# c',
+    '%YAML 1.1',
+    '\n',
+    '\r\n',
+    'ü',
+    '日本',
+    '😀',
+  ];
+  const plain = (text: string) =>
+    splitStream(text).segments.map(({ index, text, line }) => ({ index, text, line }));
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 24 }), (parts) => {
+      const text = parts.join('');
+      t.deepEqual(bytesSplit(text), plain(text));
+      t.deepEqual(bytesSplit('\uFEFF' + text), plain(text));
+    }),
+    propertyParameters(1000),
+  );
+  for (const name of corpusNames())
+    t.deepEqual(bytesSplit(corpus(name)), plain(corpus(name)), name);
 });
