@@ -16,7 +16,7 @@
 import { columnOf } from '../core/positions.ts';
 
 /** One item: where its text starts in the list and how far it may reach. */
-interface ItemSpan {
+export interface ItemSpan {
   /** Offset of the item's first character (after `- `). */
   readonly start: number;
   /** Offset of the line of the next item, or of the end of the items' block: the item ends before
