@@ -142,7 +142,7 @@ export function readLaidOut(
   if (ALIAS_LIKE.test(frame.text)) return undefined;
   const frameDoc = new ManifestDocument(frame.text, { document: 1, line: 1 });
   // The view has the text's line breaks (a byte 0x0a is always one), so its lines are the text's.
-  const lineOf = lineIndex(text);
+  const lineOf = lineCounter(text);
   let head: ReturnType<typeof listHead>;
   try {
     head = listHead(frameDoc.document, (offset) => lineOf(frame.toListOffset(offset)));
@@ -156,9 +156,10 @@ export function readLaidOut(
   // without keeping every item's text meanwhile (issue #16: peak memory). The pre-scan reads
   // ASCII only (a kind is `[A-Za-z0-9]+`), so the view answers as the text would.
   const itemTextOf = (span: ItemSpan) => dedent(text.slice(span.start, span.limit), span.column);
+  const ownKinds = new Map<string, string>();
   const kinds = layout.items.map((span) => {
     keepYoungGenerationSmall(span.limit - span.start);
-    return prescanKind(itemTextOf(span));
+    return ownKind(ownKinds, prescanKind(itemTextOf(span)));
   });
   // A mention is found as well in the item's text as it stands in the list (views, not copies).
   const rawText = (span: ItemSpan) => text.slice(span.start, span.limit);
@@ -206,6 +207,22 @@ export function readLaidOut(
     ...head,
     frame: { text: frame.text, doc: frameDoc.document, toListOffset: frame.toListOffset },
   };
+}
+
+/**
+ * Returns `kind` as a string of its own, one per kind. The pre-scan cuts the kind out of the
+ * item's dedented copy, and a cut of 13 characters or more (`CustomResourceDefinition`) is, in V8,
+ * a view that keeps the whole copy alive: kept for every item, the kinds kept every item's copy,
+ * 12.5 MB for the list of schemas (issue #16 item 5). Joining the characters makes a new string.
+ */
+function ownKind(kinds: Map<string, string>, kind: string | undefined): string | undefined {
+  if (kind === undefined) return undefined;
+  let own = kinds.get(kind);
+  if (own === undefined) {
+    own = kind.split('').join('');
+    kinds.set(own, own);
+  }
+  return own;
 }
 
 /** The whole list parsed: every item, with anchors shared between items resolved. */
@@ -539,5 +556,27 @@ function lineIndex(text: string): (offset: number) => number {
       else high = mid - 1;
     }
     return low + 1;
+  };
+}
+
+/**
+ * Returns a function from a text offset to its 1-based line, as lineIndex's, that counts the line
+ * feeds from the offset it was last asked about (or from the start, for an earlier one) instead of
+ * keeping every line's start: the laid-out reader asks about the items in order, and the list of
+ * schemas has 222,000 lines (issue #16 item 5: peak memory).
+ */
+function lineCounter(text: string): (offset: number) => number {
+  let counted = 0;
+  let line = 1;
+  return (offset) => {
+    if (offset < counted) [counted, line] = [0, 1];
+    for (
+      let at = text.indexOf('\n', counted);
+      at !== -1 && at < offset;
+      at = text.indexOf('\n', at + 1)
+    )
+      line++;
+    counted = offset;
+    return line;
   };
 }
