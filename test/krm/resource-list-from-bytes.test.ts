@@ -10,25 +10,31 @@
  * bookinfo chart of the corpus.
  */
 import test from 'ava';
+import type { ExecutionContext } from 'ava';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { transform } from '../../fn/engine/transform.ts';
 import { readResourceListBytes } from '../../fn/krm/resourceListFromBytes.ts';
 import { runCli } from '../helpers/cli.ts';
-import { corpus } from '../helpers/fixtures.ts';
+import type { CliRun } from '../helpers/cli.ts';
+import { corpus, fixturePath } from '../helpers/fixtures.ts';
 import { requireTool } from '../helpers/tools.ts';
 
 const kpt = requireTool('kpt');
 const dir = mkdtempSync(join(tmpdir(), 'kg-rl-bytes-'));
 
+/** The ResourceList `kpt fn source` writes for a folder holding `text` as `name`. */
+function kptSource(name: string, text: string): string {
+  const source = mkdtempSync(join(dir, 'source-'));
+  writeFileSync(join(source, name), text);
+  return execFileSync(kpt, ['fn', 'source', source], { encoding: 'utf8' });
+}
+
 /** The ResourceList `kpt fn source` writes for the bookinfo chart. */
 function bookinfoList(): string {
-  const source = join(dir, 'source');
-  execFileSync('mkdir', ['-p', source]);
-  writeFileSync(join(source, 'bookinfo.yaml'), corpus('istio-sample-kube-bookinfo.yaml'));
-  return execFileSync(kpt, ['fn', 'source', source], { encoding: 'utf8' });
+  return kptSource('bookinfo.yaml', corpus('istio-sample-kube-bookinfo.yaml'));
 }
 
 /** Returns `text` with `insert` put right after the first `after` that follows `from`. */
@@ -91,6 +97,15 @@ const lists: Array<[string, string]> = [
   ['with CRLF line breaks', (base + FUNCTION_CONFIG + RESULTS).replace(/\n/g, '\r\n')],
 ];
 
+/** Asserts that the CLI on the list's bytes writes what it writes reading the list as text. */
+function assertSameAsText(t: ExecutionContext, list: string, name: string): CliRun {
+  const path = join(dir, name);
+  writeFileSync(path, list);
+  const fromStdin = runCli([], Buffer.from(list, 'utf8'));
+  t.deepEqual(fromStdin, runCli([path], ''));
+  return fromStdin;
+}
+
 for (const [name, list] of lists) {
   test(`read from its bytes, the output is the text path's byte for byte: ${name}`, (t) => {
     const bytes = Buffer.from(list, 'utf8');
@@ -100,13 +115,9 @@ for (const [name, list] of lists) {
 
     const text = transform(list);
     t.true(text.changes.length > 0, 'the Deployments are edited');
-    const path = join(dir, 'list.yaml');
-    writeFileSync(path, bytes);
-    const fromStdin = runCli([], bytes);
-    const fromFile = runCli([path], '');
+    const fromStdin = assertSameAsText(t, list, 'list.yaml');
     t.is(fromStdin.status, 0, fromStdin.stderr);
     t.true(Buffer.from(fromStdin.stdout, 'utf8').equals(Buffer.from(text.output, 'utf8')));
-    t.deepEqual(fromStdin, fromFile);
     // The edits and every non-ASCII text are there, where the input had them.
     t.true(
       fromStdin.stdout.includes(`${PORT_LINE.slice(0, -1)} # für 日本 🚀${/\r?\n/.exec(list)![0]}`),
@@ -118,6 +129,25 @@ for (const [name, list] of lists) {
   });
 }
 
+test('an object added after an item (a Gateway’s ConfigMap) among non-ASCII text', (t) => {
+  const gateway = readFileSync(
+    fixturePath('gateways', 'istio-gateway-api', 'samples', 'bookinfo-gateway-1.30.3.yaml'),
+    'utf8',
+  ).replace('  name: bookinfo-gateway\n', '  name: bookinfo-gateway # passerelle — 日本 🚀\n');
+  const list = kptSource(
+    'gateway.yaml',
+    `${gateway}---\napiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: sa # é 日本 😀\n`,
+  );
+  t.truthy(readResourceListBytes(Buffer.from(list, 'utf8'), { extraKinds: () => [] })?.bytes);
+  const run = assertSameAsText(t, list, 'gateway.yaml');
+  t.is(run.status, 0, run.stderr);
+  t.is(run.stdout, transform(list).output);
+  const gatewayAt = run.stdout.indexOf('# passerelle — 日本 🚀');
+  const configMapAt = run.stdout.indexOf('- apiVersion: v1\n  kind: ConfigMap\n');
+  const accountAt = run.stdout.indexOf('name: sa # é 日本 😀');
+  t.true(gatewayAt !== -1 && gatewayAt < configMapAt && configMapAt < accountAt);
+});
+
 test('an error in an item after non-ASCII text names the line the text path names', (t) => {
   const list = insertAfter(
     base,
@@ -126,11 +156,8 @@ test('an error in an item after non-ASCII text names the line the text path name
     '          lifecycle: [日本]\n',
   );
   const line = list.slice(0, list.indexOf('lifecycle: [日本]')).split('\n').length;
-  const path = join(dir, 'error.yaml');
-  writeFileSync(path, list);
-  const fromStdin = runCli([], Buffer.from(list, 'utf8'));
+  const fromStdin = assertSameAsText(t, list, 'error.yaml');
   t.is(fromStdin.status, 2);
   t.is(fromStdin.stdout, '');
   t.regex(fromStdin.stderr, new RegExp(`Deployment details-v1\\), line ${line}, `));
-  t.deepEqual(fromStdin, runCli([path], ''));
 });
