@@ -161,7 +161,8 @@ export function readLaidOut(
     keepYoungGenerationSmall(span.limit - span.start);
     return ownKind(ownKinds, prescanKind(itemTextOf(span)));
   });
-  // A mention is found as well in the item's text as it stands in the list (views, not copies).
+  // A mention is found as well in the item's text as it stands in the list (views, not copies);
+  // mentions are ASCII keys (Envoy Gateway's `envoy-gateway.yaml`), found in a latin1 view too.
   const rawText = (span: ItemSpan) => text.slice(span.start, span.limit);
   const objectKinds = objectKindsIn(
     options.objectKinds,
@@ -439,7 +440,7 @@ function listEdits(
   input: ResourceListInput,
   results: readonly unknown[],
   added: AddedItems,
-): { edits: Array<{ start: number; end: number; text: string }> } | { text: string } {
+): { edits: ListEdit[] } | { text: string } {
   const changed = input.items.filter((item) => item.doc.changed);
   const itemEdits = (shape: ItemShape) =>
     changed.map((item) => ({
@@ -503,10 +504,7 @@ function insertion(
 
 /** Returns `text` with the edits made; they do not overlap, and one at an offset where another ends
  * goes after it. */
-function applyEdits(
-  text: string,
-  edits: ReadonlyArray<{ start: number; end: number; text: string }>,
-): string {
+function applyEdits(text: string, edits: readonly ListEdit[]): string {
   let out = '';
   let at = 0;
   for (const edit of [...edits].sort((a, b) => a.start - b.start)) {
