@@ -2,8 +2,8 @@
  * Input and output of the command line: stdin read whole and checked as UTF-8, output written
  * only once the whole run has succeeded (a post-renderer must never emit half a stream).
  */
-import { isUtf8 } from 'node:buffer';
-import { fstatSync, readFileSync, writeFileSync, writeSync, writevSync } from 'node:fs';
+import { constants, isUtf8 } from 'node:buffer';
+import { fstatSync, readFileSync, readSync, writeFileSync, writeSync, writevSync } from 'node:fs';
 import { KubeGracefulError } from '../core/errors.ts';
 
 /** Returns the text of stdin (empty when Helm sends nothing, e.g. `--output-dir`). */
@@ -21,9 +21,70 @@ export function readStdinBytes(): Buffer {
       'Pipe manifests in: `helm template … | kube-graceful`, or `kube-graceful < manifests.yaml`.',
     );
   }
-  const bytes = readFileSync(0);
+  const bytes = readStdinWhole();
   checkUtf8(bytes, 'stdin');
   return bytes;
+}
+
+/** An ArrayBuffer made with `maxByteLength` (ES2024; not in the ES2022 lib this project types). */
+interface ResizableArrayBuffer extends ArrayBuffer {
+  readonly maxByteLength: number;
+  resize(byteLength: number): void;
+}
+
+/**
+ * Returns an empty resizable buffer to read stdin into, or undefined when stdin is a file (or has
+ * no fstat, whose error readFileSync then gives) or the runtime cannot make one.
+ */
+function pipeBuffer(): ResizableArrayBuffer | undefined {
+  try {
+    if (fstatSync(0).isFile()) return undefined;
+    const buffer = new (
+      ArrayBuffer as unknown as new (
+        length: number,
+        options: { maxByteLength: number },
+      ) => ResizableArrayBuffer
+    )(0, { maxByteLength: constants.MAX_LENGTH });
+    return typeof buffer.resize === 'function' ? buffer : undefined;
+  } catch {
+    return undefined; // the address range could not be reserved (a low `ulimit -v`)
+  }
+}
+
+/** How much a pipe gives at most per read on Linux (its default capacity, pipe(7)). */
+const PIPE_READ = 64 * 1024;
+
+/**
+ * Returns all of stdin. A file is read at its size (readFileSync). A pipe, how kpt, kustomize and
+ * Helm send their input, has none: readFileSync reads it in 64 KiB buffers and joins them, and the
+ * buffers are freed only by a later GC, so a 12.5 MB ResourceList peaked with two copies of itself
+ * (issue #16 item 5: 87 MiB through a pipe, 75 from a file). A pipe is read into one resizable
+ * ArrayBuffer instead, which grows in place: its address range is reserved when it is made, and
+ * its pages are committed as it grows and count in RSS only once written. V8 ships resizable
+ * buffers from 11.1 (harmony_rab_gsab in flag-definitions.h's HARMONY_SHIPPING; Node 20 has 11.3,
+ * `node --v8-options` there: `default: --harmony-rab-gsab`); without them, readFileSync.
+ */
+function readStdinWhole(): Buffer {
+  const buffer = pipeBuffer();
+  if (!buffer) return readFileSync(0);
+  let length = 0;
+  for (;;) {
+    if (buffer.byteLength - length < PIPE_READ) {
+      if (buffer.byteLength === buffer.maxByteLength)
+        throw new KubeGracefulError(
+          'E_USAGE',
+          `stdin is larger than ${buffer.maxByteLength} bytes, the most a Buffer holds`,
+          {},
+          'Split the input.',
+        );
+      buffer.resize(Math.min(buffer.maxByteLength, Math.max(2 * buffer.byteLength, 1 << 20)));
+    }
+    const read = readSync(0, new Uint8Array(buffer, length, buffer.byteLength - length));
+    if (read === 0) break;
+    length += read;
+  }
+  buffer.resize(length);
+  return Buffer.from(buffer, 0, length);
 }
 
 /**

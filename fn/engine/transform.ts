@@ -14,6 +14,7 @@ import {
   renderResourceListChunks,
 } from '../krm/resourceList.ts';
 import { bytesLookLikeResourceList } from '../krm/resourceListBytes.ts';
+import { readResourceListBytes } from '../krm/resourceListFromBytes.ts';
 import { MUTATORS } from '../mutators/registry.ts';
 import type { RegisteredMutator } from '../mutators/types.ts';
 import { BOM_BYTES, byteStream, readStream } from '../stream/stream.ts';
@@ -64,24 +65,33 @@ export function transform(input: string | Buffer, options: TransformOptions = {}
     // `kind: ResourceList` is ASCII: the bytes show it where the text would (see ByteStream), and
     // are read without a latin1 view, which a ResourceList would carry beside its decoded text.
     // With a byte-order mark, the text decides exactly as for text input (rare: not worth a view).
-    if (!input.subarray(0, 3).equals(BOM_BYTES) && !bytesLookLikeResourceList(input))
+    const bom = input.subarray(0, 3).equals(BOM_BYTES);
+    if (!bom && !bytesLookLikeResourceList(input))
       return transformStream(byteStream(input), options);
+    // Without a byte-order mark, what the bytes say the text says: the YAML form is a line of
+    // ASCII between line feeds, and in the JSON form a byte the view reads as a blank (0xa0) is
+    // a UTF-8 continuation byte, which follows no blank. So the list is read from the bytes.
+    if (!bom) return transformList({ bytes: input }, options);
     const text = input.toString('utf8');
     return looksLikeResourceList(text)
-      ? transformList(text, options, input)
+      ? transformList({ text, bytes: input }, options)
       : transformStream(text, options);
   }
   return looksLikeResourceList(input)
-    ? transformList(input, options)
+    ? transformList({ text: input }, options)
     : transformStream(input, options);
 }
 
+/** A ResourceList as given: its text, its UTF-8 bytes (stdin), or both. */
+type ListInput = { text: string; bytes?: Buffer } | { text?: undefined; bytes: Buffer };
+
 /**
  * A ResourceList. The config comes from the list's functionConfig, and tells which kinds are
- * workloads: the items of other kinds need not be parsed (issue #16). From bytes, the output is
- * made as bytes in chunks (renderResourceListChunks), as the CLI writes it.
+ * workloads: the items of other kinds need not be parsed (issue #16). From bytes, the list is
+ * read from them when laid out as kpt writes it (resourceListFromBytes.ts), else decoded whole,
+ * and the output is made as bytes in chunks (renderResourceListChunks), as the CLI writes it.
  */
-function transformList(text: string, options: TransformOptions, bytes?: Buffer): TransformResult {
+function transformList(input: ListInput, options: TransformOptions): TransformResult {
   let config: Config | undefined;
   const configOf = (functionConfig: unknown) =>
     (config ??= loadConfig(
@@ -89,11 +99,18 @@ function transformList(text: string, options: TransformOptions, bytes?: Buffer):
       options.flags,
     ));
   const mutators = options.mutators ?? MUTATORS;
-  const list = readResourceList(text, {
+  const readOptions = {
     parseAll: options.parseAll,
     objectKinds: objectKindsOf(mutators),
-    extraKinds: (functionConfig) => configOf(functionConfig).spec.extraKinds,
-  });
+    extraKinds: (functionConfig: unknown) => configOf(functionConfig).spec.extraKinds,
+  };
+  const bytes = input.bytes;
+  let text = input.text;
+  let list = input.text === undefined ? readResourceListBytes(input.bytes, readOptions) : undefined;
+  if (!list) {
+    text ??= input.bytes!.toString('utf8');
+    list = readResourceList(text, readOptions);
+  }
   configOf(list.functionConfig);
   const { creations, ...result } = runPipeline(list.resources, config!, mutators, {
     outcomes: options.outcomes ?? true,
@@ -103,20 +120,23 @@ function transformList(text: string, options: TransformOptions, bytes?: Buffer):
   const added = creations.map((c) => ({ after: c.after.doc, objects: c.objects }));
   // Bytes that are not the text's UTF-8 (a caller's invalid UTF-8, decoded with replacements)
   // get the text's.
-  if (Buffer.byteLength(text, 'utf8') !== bytes?.length)
+  if (!bytes || (text !== undefined && Buffer.byteLength(text, 'utf8') !== bytes.length))
     return {
       ...result,
       mode: 'resourceList',
-      input: text,
+      input: text!,
       output: renderResourceList(list, results, added),
       config: config!,
     };
   const outputChunks = renderResourceListChunks(list, results, bytes, added);
+  // Read from the bytes, the text is made only when asked for (--diff, explain, tests).
   let output: string | undefined;
   return {
     ...result,
     mode: 'resourceList',
-    input: text,
+    get input() {
+      return (text ??= bytes.toString('utf8'));
+    },
     get output() {
       return (output ??= Buffer.concat(outputChunks).toString('utf8'));
     },

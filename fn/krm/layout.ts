@@ -16,7 +16,7 @@
 import { columnOf } from '../core/positions.ts';
 
 /** One item: where its text starts in the list and how far it may reach. */
-interface ItemSpan {
+export interface ItemSpan {
   /** Offset of the item's first character (after `- `). */
   readonly start: number;
   /** Offset of the line of the next item, or of the end of the items' block: the item ends before
@@ -52,31 +52,32 @@ const DOT = 0x2e;
 
 /** Returns the list's layout, or undefined when the text is not laid out as described above. */
 export function listLayout(text: string): ListLayout | undefined {
-  const lines = lineStarts(text);
-  let first = 0;
-  while (first < lines.length && BLANK_OR_COMMENT.test(lineAt(text, lines, first))) first++;
-  if (first === lines.length || !ROOT_KEY_LINE.test(lineAt(text, lines, first))) return undefined;
-  let itemsLine = -1;
-  for (let i = first; i < lines.length; i++) {
-    const c = text.charCodeAt(lines[i]!);
-    if ((c === DASH || c === DOT) && /^(?:---|\.\.\.)(?:[ \t]|\r?$)/.test(lineAt(text, lines, i)))
+  // Lines are walked by their offsets, none kept: the list of schemas has 222,000 lines, whose
+  // starts were arrays of 2 MB and more each (issue #16 item 5: peak memory).
+  let first: number | undefined = 0;
+  while (first !== undefined && BLANK_OR_COMMENT.test(lineFrom(text, first)))
+    first = nextLine(text, first);
+  if (first === undefined || !ROOT_KEY_LINE.test(lineFrom(text, first))) return undefined;
+  let itemsLine: number | undefined;
+  for (let line: number | undefined = first; line !== undefined; line = nextLine(text, line)) {
+    const c = text.charCodeAt(line);
+    if ((c === DASH || c === DOT) && /^(?:---|\.\.\.)(?:[ \t]|\r?$)/.test(lineFrom(text, line)))
       return undefined; // one document only
-    if (itemsLine === -1 && c === 0x69 /* i */ && ITEMS_LINE.test(lineAt(text, lines, i)))
-      itemsLine = i;
+    if (itemsLine === undefined && c === 0x69 /* i */ && ITEMS_LINE.test(lineFrom(text, line)))
+      itemsLine = line;
   }
-  if (itemsLine === -1) return undefined;
+  if (itemsLine === undefined) return undefined;
   const starts: number[] = [];
   /** Where each item's `-` line starts: the item before it ends there at the latest. */
   const dashLines: number[] = [];
   let column: number | undefined;
   let commentedItem = false;
-  let line = itemsLine + 1;
-  for (; line < lines.length; line++) {
-    const at = lines[line]!;
+  let at = nextLine(text, itemsLine);
+  for (; at !== undefined; at = nextLine(text, at)) {
     const c = text.charCodeAt(at);
     // Most lines are an item's content, indented deeper than its `-`: decided on their indentation.
     if (!commentedItem && column !== undefined && indentedBeyond(text, at, column)) continue;
-    const content = lineAt(text, lines, line);
+    const content = lineFrom(text, at);
     if (BLANK_OR_COMMENT.test(content)) continue;
     if (commentedItem) {
       // `- # comment` (kpt keeps a file's head comment so): the item starts on this line.
@@ -105,7 +106,7 @@ export function listLayout(text: string): ListLayout | undefined {
     }
   }
   if (starts.length === 0 || commentedItem) return undefined;
-  const blockEnd = line < lines.length ? lines[line]! : text.length;
+  const blockEnd = at ?? text.length;
   const items = starts.map((start, i) => ({
     start,
     limit: dashLines[i + 1] ?? blockEnd,
@@ -113,7 +114,7 @@ export function listLayout(text: string): ListLayout | undefined {
   }));
   // The frame: the items' block (up to the next root key) is one empty item at the items' column,
   // so that the frame's lists are indented as the list's are (splice.ts reads that off the first).
-  const colon = text.indexOf(':', lines[itemsLine]) + 1;
+  const colon = text.indexOf(':', itemsLine) + 1;
   const endsWithBreak = text.charCodeAt(blockEnd - 1) === 0x0a;
   const standIn = `\n${' '.repeat(column!)}- {}${endsWithBreak ? '\n' : ''}`;
   const frame = text.slice(0, colon) + standIn + text.slice(blockEnd);
@@ -134,19 +135,17 @@ function indentedBeyond(text: string, at: number, column: number): boolean {
   return true;
 }
 
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (
-    let at = text.indexOf('\n');
-    at !== -1 && at + 1 < text.length;
-    at = text.indexOf('\n', at + 1)
-  )
-    starts.push(at + 1);
-  return starts;
+/**
+ * Returns where the line after the one starting at `at` starts, or undefined when there is none: a
+ * line feed that ends the text starts no line (the last line then holds it, as a line's text).
+ */
+function nextLine(text: string, at: number): number | undefined {
+  const newline = text.indexOf('\n', at);
+  return newline !== -1 && newline + 1 < text.length ? newline + 1 : undefined;
 }
 
-function lineAt(text: string, starts: readonly number[], line: number): string {
-  const start = starts[line]!;
-  const end = line + 1 < starts.length ? starts[line + 1]! - 1 : text.length;
-  return text.slice(start, end);
+/** Returns the text of the line starting at `at`, without its line feed (but see nextLine). */
+function lineFrom(text: string, at: number): string {
+  const next = nextLine(text, at);
+  return text.slice(at, next === undefined ? text.length : next - 1);
 }

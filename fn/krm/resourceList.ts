@@ -15,6 +15,7 @@ import { ManifestDocument } from '../document/manifest.ts';
 import { KubeGracefulError } from '../core/errors.ts';
 import { isCommentOnly, prescanKind, resourceHint } from '../document/prescan.ts';
 import { splitStream } from '../stream/split.ts';
+import type { Segment } from '../stream/split.ts';
 import { resourcesOf } from '../stream/stream.ts';
 import { keepYoungGenerationSmall } from '../stream/youngGeneration.ts';
 import { isCandidateKind, isMentionedObject, objectKindsIn } from '../workloads/kinds.ts';
@@ -23,6 +24,8 @@ import type { Resource } from '../workloads/resource.ts';
 import { MAX_ALIAS_COUNT } from '../yaml/options.ts';
 import { appendResultsEdit } from './appendResults.ts';
 import { listLayout } from './layout.ts';
+import type { ItemSpan, ListLayout } from './layout.ts';
+import type { Frame } from './appendResults.ts';
 import { expandExternalAliases, sharedAnchorItems, verifySharedItems } from './sharedAnchors.ts';
 import type { Item, ResourceListInput } from './resourceListInput.ts';
 import { dedent, indent } from './indentation.ts';
@@ -59,11 +62,13 @@ const ALIAS_LIKE = /(?:^|[\s[{,])\*[^\s,[\]{}]/;
 export function readResourceList(text: string, options: ReadListOptions = {}): ResourceListInput {
   requireOneDocument(text);
   const layout = options.parseAll ? undefined : listLayout(text);
-  if (layout && !ALIAS_LIKE.test(layout.frame)) {
-    const quick = readLaidOut(text, layout, options);
-    if (quick) return quick;
-  }
-  return readWhole(text, options);
+  const quick = layout && readLaidOut({ view: text }, layout, options);
+  return quick ?? readWhole(text, options);
+}
+
+/** The documents of a stream that hold something: a ResourceList must be the only one. */
+export function contentDocuments(text: string): Segment[] {
+  return splitStream(text).segments.filter((segment) => !isCommentOnly(segment.text));
 }
 
 /**
@@ -72,7 +77,7 @@ export function readResourceList(text: string, options: ReadListOptions = {}): R
  * library would say "Source contains multiple documents; please use YAML.parseAllDocuments()").
  */
 function requireOneDocument(text: string): void {
-  const documents = splitStream(text).segments.filter((segment) => !isCommentOnly(segment.text));
+  const documents = contentDocuments(text);
   if (documents.length <= 1) return;
   const list = documents.find((segment) => looksLikeResourceList(segment.text)) ?? documents[0]!;
   throw new KubeGracefulError(
@@ -87,21 +92,60 @@ function requireOneDocument(text: string): void {
 }
 
 /**
+ * What the layout reader reads. `view` has one character per offset: the list's text, or, for a
+ * list that came as UTF-8 bytes, their latin1 view (as the stream mode's ByteStream), where
+ * offsets are byte offsets and every byte of a multi-byte character is 0x80 or more, never the
+ * ASCII that lines, indentation, `- ` and `kind:` are made of. Only what is read as text is then
+ * decoded from the bytes: the frame and the items that are parsed.
+ */
+export interface ListSource {
+  readonly view: string;
+  readonly bytes?: Buffer;
+}
+
+/** Returns the text of `view`'s offsets `start` to `end`, decoded from the bytes if any. */
+function decode(source: ListSource, start: number, end: number): string {
+  return source.bytes ? source.bytes.toString('utf8', start, end) : source.view.slice(start, end);
+}
+
+/**
+ * The frame as text, and the way from its offsets to the list's (the view's): through its UTF-8
+ * length when the frame came as bytes and holds other than ASCII (a comment or description in
+ * functionConfig, say).
+ */
+function frameOf(source: ListSource, layout: ListLayout): Omit<Frame, 'doc'> {
+  if (!source.bytes) return { text: layout.frame, toListOffset: layout.toListOffset };
+  // The view's frame is cut from it at ASCII (the `items:` line, the next root key): valid UTF-8.
+  const text = Buffer.from(layout.frame, 'latin1').toString('utf8');
+  // As long as its view only when it is ASCII: a multi-byte character is one or two UTF-16 units.
+  if (text.length === layout.frame.length) return { text, toListOffset: layout.toListOffset };
+  return {
+    text,
+    toListOffset: (offset) => layout.toListOffset(Buffer.byteLength(text.slice(0, offset), 'utf8')),
+  };
+}
+
+/**
  * The list as kpt writes it: the frame (the list less its items) is parsed for functionConfig and
  * results; an item is parsed only when the pre-scan cannot say its kind is one no mutator reads.
- * Returns undefined when an item that must be parsed holds something like an alias (then the whole
- * list is parsed, where anchors are resolved across items) or the frame does not read.
+ * Returns undefined when the frame or an item that must be parsed holds something like an alias
+ * (then the whole list is parsed, where anchors are resolved across items) or the frame does not
+ * read. Offsets (items, the frame's edits) are the view's.
  */
-function readLaidOut(
-  text: string,
-  layout: NonNullable<ReturnType<typeof listLayout>>,
+export function readLaidOut(
+  source: ListSource,
+  layout: ListLayout,
   options: ReadListOptions,
 ): ResourceListInput | undefined {
-  const frameDoc = new ManifestDocument(layout.frame, { document: 1, line: 1 });
-  const lineOf = lineIndex(text);
+  const text = source.view;
+  const frame = frameOf(source, layout);
+  if (ALIAS_LIKE.test(frame.text)) return undefined;
+  const frameDoc = new ManifestDocument(frame.text, { document: 1, line: 1 });
+  // The view has the text's line breaks (a byte 0x0a is always one), so its lines are the text's.
+  const lineOf = lineCounter(text);
   let head: ReturnType<typeof listHead>;
   try {
-    head = listHead(frameDoc.document, (offset) => lineOf(layout.toListOffset(offset)));
+    head = listHead(frameDoc.document, (offset) => lineOf(frame.toListOffset(offset)));
   } catch {
     return undefined; // the whole list is parsed, which reports the error at its own line
   }
@@ -109,15 +153,17 @@ function readLaidOut(
   const items: Item[] = [];
   const resources: Resource[] = [];
   // Each item's kind first (its reads are needed only where a mutator's own kind is present),
-  // without keeping every item's text meanwhile (issue #16: peak memory).
-  const itemTextOf = (span: (typeof layout.items)[number]) =>
-    dedent(text.slice(span.start, span.limit), span.column);
+  // without keeping every item's text meanwhile (issue #16: peak memory). The pre-scan reads
+  // ASCII only (a kind is `[A-Za-z0-9]+`), so the view answers as the text would.
+  const itemTextOf = (span: ItemSpan) => dedent(text.slice(span.start, span.limit), span.column);
+  const ownKinds = new Map<string, string>();
   const kinds = layout.items.map((span) => {
     keepYoungGenerationSmall(span.limit - span.start);
-    return prescanKind(itemTextOf(span));
+    return ownKind(ownKinds, prescanKind(itemTextOf(span)));
   });
-  // A mention is found as well in the item's text as it stands in the list (views, not copies).
-  const rawText = (span: (typeof layout.items)[number]) => text.slice(span.start, span.limit);
+  // A mention is found as well in the item's text as it stands in the list (views, not copies);
+  // mentions are ASCII keys (Envoy Gateway's `envoy-gateway.yaml`), found in a latin1 view too.
+  const rawText = (span: ItemSpan) => text.slice(span.start, span.limit);
   const objectKinds = objectKindsIn(
     options.objectKinds,
     layout.items.map((span, i) => ({ kind: kinds[i], text: rawText(span) })),
@@ -127,7 +173,9 @@ function readLaidOut(
       isCandidateKind(kinds[index], extraKinds, objectKinds) ||
       isMentionedObject(kinds[index], rawText(span), objectKinds);
     if (!wanted) continue; // kept as the bytes it came as
-    const itemText = itemTextOf(span);
+    // The span starts after `- ` and ends at a line start: whole characters of the bytes.
+    const itemSource = decode(source, span.start, span.limit);
+    const itemText = dedent(itemSource, span.column);
     if (ALIAS_LIKE.test(itemText)) return undefined;
     const line = lineOf(span.start);
     let end: number | undefined;
@@ -141,9 +189,12 @@ function readLaidOut(
     if (end === undefined) return undefined;
     const doc = new ManifestDocument(itemText.slice(0, end), { document: index + 1, line });
     resources.push(...itemResources(doc, itemText));
+    const length = undentedLength(itemSource, 0, span.column, end);
     items.push({
       start: span.start,
-      end: span.start + undentedLength(text, span.start, span.column, end),
+      end:
+        span.start +
+        (source.bytes ? Buffer.byteLength(itemSource.slice(0, length), 'utf8') : length),
       column: span.column,
       doc,
     });
@@ -151,11 +202,28 @@ function readLaidOut(
   return {
     mode: 'resourceList',
     text,
+    ...(source.bytes ? { bytes: source.bytes } : {}),
     items,
     resources,
     ...head,
-    frame: { text: layout.frame, doc: frameDoc.document, toListOffset: layout.toListOffset },
+    frame: { text: frame.text, doc: frameDoc.document, toListOffset: frame.toListOffset },
   };
+}
+
+/**
+ * Returns `kind` as a string of its own, one per kind. The pre-scan cuts the kind out of the
+ * item's dedented copy, and a cut of 13 characters or more (`CustomResourceDefinition`) is, in V8,
+ * a view that keeps the whole copy alive: kept for every item, the kinds kept every item's copy,
+ * 12.5 MB for the list of schemas (issue #16 item 5). Joining the characters makes a new string.
+ */
+function ownKind(kinds: Map<string, string>, kind: string | undefined): string | undefined {
+  if (kind === undefined) return undefined;
+  let own = kinds.get(kind);
+  if (own === undefined) {
+    own = kind.split('').join('');
+    kinds.set(own, own);
+  }
+  return own;
 }
 
 /** The whole list parsed: every item, with anchors shared between items resolved. */
@@ -311,14 +379,18 @@ export function renderResourceList(
   added: AddedItems = [],
 ): string {
   const rendered = listEdits(input, results, added);
-  return 'text' in rendered ? rendered.text : applyEdits(input.text, rendered.edits);
+  if ('text' in rendered) return rendered.text;
+  return input.bytes
+    ? Buffer.concat(byteChunks(input.bytes, rendered.edits)).toString('utf8')
+    : applyEdits(input.text, rendered.edits);
 }
 
 /**
  * Returns the same output as renderResourceList, as bytes in chunks: the stretches between edits
- * as views of `bytes` (the UTF-8 bytes `input.text` was decoded from), the edits encoded. No
- * string or buffer of the whole output is made (issue #16: a 13 MB list of schemas with a few
- * non-Latin-1 characters is a 26 MB two-byte string, and its output was another, then its bytes).
+ * as views of `bytes` (the UTF-8 bytes `input.text` was decoded from, or read from), the edits
+ * encoded. No string or buffer of the whole output is made (issue #16: a 13 MB list of schemas
+ * with a few non-Latin-1 characters is a 26 MB two-byte string, and its output was another, then
+ * its bytes).
  */
 export function renderResourceListChunks(
   input: ResourceListInput,
@@ -328,6 +400,8 @@ export function renderResourceListChunks(
 ): Uint8Array[] {
   const rendered = listEdits(input, results, added);
   if ('text' in rendered) return [Buffer.from(rendered.text, 'utf8')];
+  // Read from the bytes: the edits' offsets are byte offsets already.
+  if (input.bytes) return byteChunks(input.bytes, rendered.edits);
   const chunks: Uint8Array[] = [];
   let at = 0;
   let byteAt = 0;
@@ -341,13 +415,32 @@ export function renderResourceListChunks(
   return chunks;
 }
 
+/** Returns `bytes` with the edits (at byte offsets) made, in chunks: as applyEdits does on text. */
+function byteChunks(bytes: Buffer, edits: readonly ListEdit[]): Uint8Array[] {
+  const chunks: Uint8Array[] = [];
+  let at = 0;
+  for (const edit of [...edits].sort((a, b) => a.start - b.start)) {
+    chunks.push(bytes.subarray(at, edit.start), Buffer.from(edit.text, 'utf8'));
+    at = edit.end;
+  }
+  chunks.push(bytes.subarray(at));
+  return chunks;
+}
+
+/** An edit of the list, at offsets of its text (of its bytes, when it was read from bytes). */
+interface ListEdit {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
 /** The edits that make the output from the list's text, or the whole output when the results could
  * not be appended as an edit. */
 function listEdits(
   input: ResourceListInput,
   results: readonly unknown[],
   added: AddedItems,
-): { edits: Array<{ start: number; end: number; text: string }> } | { text: string } {
+): { edits: ListEdit[] } | { text: string } {
   const changed = input.items.filter((item) => item.doc.changed);
   const itemEdits = (shape: ItemShape) =>
     changed.map((item) => ({
@@ -365,7 +458,10 @@ function listEdits(
   const all = [...edits, ...added.map((a) => insertion(input, a)), ...(appended ? [appended] : [])];
   if (results.length === 0 || appended) return { edits: all };
   // A shape the append does not handle: the whole `results` is set, as a tree edit would.
-  const list = new ManifestDocument(applyEdits(input.text, all), { document: 1, line: 1 });
+  const edited = input.bytes
+    ? Buffer.concat(byteChunks(input.bytes, all)).toString('utf8')
+    : applyEdits(input.text, all);
+  const list = new ManifestDocument(edited, { document: 1, line: 1 });
   list.set(['results'], [...input.results, ...results]);
   return { text: list.text };
 }
@@ -408,10 +504,7 @@ function insertion(
 
 /** Returns `text` with the edits made; they do not overlap, and one at an offset where another ends
  * goes after it. */
-function applyEdits(
-  text: string,
-  edits: ReadonlyArray<{ start: number; end: number; text: string }>,
-): string {
+function applyEdits(text: string, edits: readonly ListEdit[]): string {
   let out = '';
   let at = 0;
   for (const edit of [...edits].sort((a, b) => a.start - b.start)) {
@@ -461,5 +554,27 @@ function lineIndex(text: string): (offset: number) => number {
       else high = mid - 1;
     }
     return low + 1;
+  };
+}
+
+/**
+ * Returns a function from a text offset to its 1-based line, as lineIndex's, that counts the line
+ * feeds from the offset it was last asked about (or from the start, for an earlier one) instead of
+ * keeping every line's start: the laid-out reader asks about the items in order, and the list of
+ * schemas has 222,000 lines (issue #16 item 5: peak memory).
+ */
+function lineCounter(text: string): (offset: number) => number {
+  let counted = 0;
+  let line = 1;
+  return (offset) => {
+    if (offset < counted) [counted, line] = [0, 1];
+    for (
+      let at = text.indexOf('\n', counted);
+      at !== -1 && at < offset;
+      at = text.indexOf('\n', at + 1)
+    )
+      line++;
+    counted = offset;
+    return line;
   };
 }

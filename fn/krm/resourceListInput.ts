@@ -22,7 +22,13 @@ export interface Item {
 /** A read ResourceList. */
 export interface ResourceListInput {
   readonly mode: 'resourceList';
+  /** The list's text, or, when `bytes` is set, their latin1 view (resourceList.ts ListSource). */
   readonly text: string;
+  /**
+   * The UTF-8 bytes the list was read from, when it was read from bytes: offsets (items', the
+   * frame's) are then byte offsets, and the output is made from the bytes.
+   */
+  readonly bytes?: Buffer;
   /** The items that were parsed (all of them, unless some were of kinds no mutator reads). */
   readonly items: readonly Item[];
   readonly resources: Resource[];
