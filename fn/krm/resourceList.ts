@@ -486,9 +486,8 @@ function insertion(
   added: AddedItems[number],
 ): { start: number; end: number; text: string } {
   const item = input.items.find((i) => i.doc === added.after);
-  const indicator =
-    item && /^[ ]*-[ ]+$/.exec(input.text.slice(lineStartOf(input.text, item.start), item.start));
-  if (!item || !indicator || input.text[item.end - 1] !== '\n')
+  const indicator = item && entryIndicator(input.text, item);
+  if (!item || indicator === undefined || input.text[item.end - 1] !== '\n')
     throw new KubeGracefulError(
       'E_INPUT',
       `ResourceList item ${added.after.place.document} is not written as a block sequence entry, ` +
@@ -497,9 +496,38 @@ function insertion(
       'Write the ResourceList in block style (as kpt and kustomize do), or exclude this object.',
     );
   const text = added.objects
-    .map((object) => indicator[0] + indent(newDocumentText(object, ''), item.column))
+    .map((object) => indicator + indent(newDocumentText(object, ''), item.column))
     .join('');
   return { start: item.end, end: item.end, text };
+}
+
+/**
+ * Returns the block sequence entry indicator of an item, to start an item of the same list with
+ * (`- `, `  - `), or undefined when the item is not such an entry. The indicator usually stands
+ * on the item's first line; when comments open the item, it stands before them, on the first
+ * comment's line: `kpt fn source` writes a file that begins with Helm's `# Source:` comment as
+ * `- # Source: …` with the object on the lines after.
+ */
+function entryIndicator(text: string, item: Item): string | undefined {
+  const lineStart = lineStartOf(text, item.start);
+  const before = text.slice(lineStart, item.start);
+  if (/^[ ]*-[ ]+$/.test(before)) return before;
+  if (!/^[ ]*$/.test(before)) return undefined;
+  // Back over the comment and blank lines above the item, to the line with the indicator.
+  for (let end = lineStart; end > 0;) {
+    const start = lineStartOf(text, end - 1);
+    const line = text.slice(start, end);
+    const entry = /^([ ]*)-[ ]+#/.exec(line);
+    if (entry) {
+      const dash = entry[1]!.length;
+      return item.column > dash + 1
+        ? `${entry[1]}-${' '.repeat(item.column - dash - 1)}`
+        : undefined;
+    }
+    if (!/^[ \t]*(?:#.*)?\r?\n$/.test(line)) return undefined;
+    end = start;
+  }
+  return undefined;
 }
 
 /** Returns `text` with the edits made; they do not overlap, and one at an offset where another ends

@@ -140,6 +140,34 @@ test('kpt: fn source | kube-graceful | fn sink writes the ConfigMap to a file of
   );
 });
 
+test('kpt: a package of `helm template` output, each item opened by its `# Source:` comment, gets the ConfigMap as an item of its own', async (t) => {
+  // kpt writes such a file's item as `- # Source: …` with the object on the lines after: the added
+  // item takes the indicator from the comment's line (it was refused as not a block entry).
+  const kpt = requireTool('kpt');
+  const dir = tempDir('added-kpt-helm');
+  const pkg = join(dir, 'pkg');
+  mkdirSync(pkg);
+  const rendered = await runOk(t, helm3Path(), ['template', 'demo', CHART], {
+    env: helmEnv(dir),
+  });
+  t.regex(rendered, /^# Source: /m);
+  writeFileSync(join(pkg, 'rendered.yaml'), rendered);
+  const list = await runOk(t, kpt, ['fn', 'source', pkg]);
+  t.regex(list, /^- # Source: /m);
+  const patched = await runCliAsync([], list);
+  t.is(patched.status, 0, patched.stderr);
+  const out = join(dir, 'out');
+  const sink = await run(kpt, ['fn', 'sink', out], { input: patched.stdout });
+  t.is(sink.status, 0, sink.stderr);
+  // kpt files an object without a path by namespace and kind: default/configmap_<name>.yaml.
+  const file = join(out, 'default', `configmap_${CONFIGMAP}.yaml`);
+  const cm = parse(readFileSync(file, 'utf8')) as KubeObject;
+  t.is(cm.kind, 'ConfigMap');
+  const again = await runCliAsync([], await runOk(t, kpt, ['fn', 'source', out]));
+  t.is(again.status, 0, again.stderr);
+  t.false(again.stdout.includes('creates ConfigMap'), 'nothing is added again');
+});
+
 test('check on the patched stream: nothing left to change', async (t) => {
   const patched = await runCliAsync([], readFileSync(GATEWAY_SAMPLE, 'utf8'));
   t.is(patched.status, 0, patched.stderr);
