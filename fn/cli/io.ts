@@ -21,7 +21,21 @@ export function readStdinBytes(): Buffer {
       'Pipe manifests in: `helm template … | kube-graceful`, or `kube-graceful < manifests.yaml`.',
     );
   }
-  const bytes = readStdinWhole();
+  let bytes: Buffer;
+  try {
+    bytes = readStdinWhole();
+  } catch (error) {
+    // A directory given as stdin (`kube-graceful < dir/`) reads as EISDIR: the user's mistake, not
+    // ours; any other error reading stdin as well (exit 2 with the code, not 70).
+    if (error instanceof KubeGracefulError) throw error;
+    throw new KubeGracefulError(
+      'E_USAGE',
+      `cannot read stdin: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      {},
+      'Send manifests on stdin from a file or a pipe (`kube-graceful < manifests.yaml`), or name ' +
+        'the files: `kube-graceful FILE…`.',
+    );
+  }
   checkUtf8(bytes, 'stdin');
   return bytes;
 }

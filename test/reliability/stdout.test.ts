@@ -73,3 +73,12 @@ test('a full non-blocking pipe is waited for, not an EAGAIN error', (t) => {
   t.is(run.status, 0, run.stderr.toString());
   t.true(run.stdout.equals(expected()));
 });
+
+test('a directory as stdin is a usage error (exit 2, a message), not a bug', (t) => {
+  const dir = tempDir('stdin-dir');
+  const run = spawnSync('sh', ['-c', `"${process.execPath}" "${cliPath()}" < "${dir}"`]);
+  t.is(run.status, 2, run.stderr.toString());
+  t.regex(run.stderr.toString(), /E_USAGE: cannot read stdin: EISDIR/);
+  t.regex(run.stderr.toString(), /how to fix: Send manifests on stdin/);
+  t.is(run.stdout.length, 0);
+});
