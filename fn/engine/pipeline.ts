@@ -75,7 +75,7 @@ export interface Keep {
 }
 
 /** Everything a run keeps: what explain, check, patches, reports and KRM results read. */
-export const KEEP_ALL: Keep = { outcomes: true, records: true };
+const KEEP_ALL: Keep = { outcomes: true, records: true };
 
 /** Everything a run produced. */
 export interface PipelineResult {
