@@ -33,8 +33,7 @@ const SHELL = '/bin/sh';
 
 // Default ports. Istio: pilot-agent status port 15020, overridable by the pod annotation
 // `status.sidecar.istio.io/port` (docs/background.md#istio). Linkerd: proxy admin port 4191,
-// overridable by
-// `config.linkerd.io/admin-port` (docs/background.md#linkerd).
+// overridable by `config.linkerd.io/admin-port` (docs/background.md#linkerd).
 const ISTIO_STATUS_PORT = 15020;
 const LINKERD_ADMIN_PORT = 4191;
 
@@ -69,10 +68,9 @@ export function istioQuitEndpoint(statusPort: number = ISTIO_STATUS_PORT): QuitE
 }
 
 /**
- * Linkerd's quit endpoint: `POST http://127.0.0.1:<adminPort>/shutdown` (linkerd-proxy admin).
- * The endpoint answers only when the pod carries `config.linkerd.io/proxy-admin-shutdown: enabled`
- * (off by default since Linkerd 2.16, docs/background.md#linkerd): the caller must add that
- * annotation.
+ * Linkerd's quit endpoint: `POST http://127.0.0.1:<adminPort>/shutdown` (linkerd-proxy admin). The
+ * endpoint answers only when the pod carries `config.linkerd.io/proxy-admin-shutdown: enabled` (off
+ * by default since Linkerd 2.16, docs/background.md#linkerd): the caller must add that annotation.
  * @param adminPort the proxy admin port (`config.linkerd.io/admin-port`); default 4191.
  * @returns the endpoint, mesh `linkerd`.
  * @throws RangeError when the port is not an integer in 1–65535.
