@@ -129,8 +129,8 @@ test('ours take the style of the list that holds them', (t) => {
   );
 });
 
-/** A mutator that only reports: the items stay as they are, and one result is added per workload.
- * */
+/** A mutator that only reports: the items stay as they are, and one result is added per
+ * workload. */
 const reporter: RegisteredMutator = defineMutator<never, 'app-graceful'>({
   id: 'app-graceful',
   findingCodes: [],

@@ -41,8 +41,8 @@ function run(yaml: string, flags: Flags = {}, spec?: Record<string, unknown>): T
   return result;
 }
 
-/** A Deployment `web` in namespace `shop`, with the given pod metadata, spec lines and containers.
- * */
+/** A Deployment `web` in namespace `shop`, with the given pod metadata, spec lines and
+ * containers. */
 function deployment(
   o: {
     labels?: string;

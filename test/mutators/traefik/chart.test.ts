@@ -1,7 +1,7 @@
 // The Traefik logic on real renders of traefik/traefik-helm-chart
-// (test/fixtures/gateways/traefik/README.md):
-// v41.3.0 (current) and v40.3.0 (previous major), default and behind an AWS NLB with IP targets,
-// and with the chart's own ports.<name>.transport.lifeCycle values.
+// (test/fixtures/gateways/traefik/README.md): v41.3.0 (current) and v40.3.0 (previous major),
+// default and behind an AWS NLB with IP targets, and with the chart's own
+// ports.<name>.transport.lifeCycle values.
 import test from 'ava';
 import { getAt } from '../../../fn/core/fieldPath.ts';
 import { planTraefik } from '../../../fn/mutators/traefik/decide.ts';

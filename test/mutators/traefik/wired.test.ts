@@ -1,8 +1,8 @@
 // traefik-drain as the engine runs it, on the real renders
-// (test/fixtures/gateways/traefik/README.md):
-// `check` finds nothing left to change in the patched output, every patched pod passes the
-// compatibility table's checks and explain's patched timeline has no failure window; with the
-// mutator off (flag or annotation) nothing touches Traefik, app-graceful included.
+// (test/fixtures/gateways/traefik/README.md): `check` finds nothing left to change in the patched
+// output, every patched pod passes the compatibility table's checks and explain's patched timeline
+// has no failure window; with the mutator off (flag or annotation) nothing touches Traefik,
+// app-graceful included.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
