@@ -137,15 +137,14 @@ const NO_CLIENT_HINT =
  * - `exec 3<&0` / `<&3 3<&-`: an asynchronous list gets /dev/null as stdin (XCU 2.9.3); fd 3
  *   hands the container's real stdin to the program, and is closed in the program. fd 0 is
  *   always open in a container: runc leaves a nil stdin to Go's os/exec, which opens /dev/null.
- * - the wait loop: `wait` returns 128+signal as soon as a trapped signal arrives, while the
- *   program may still be running; and the shell can reap the program during that interrupted
- *   wait, so "is the pid still alive" (`kill -0`) is not a safe test: measured here, it lost the
- *   program's status (143 instead of its 42) in 18 of 30 tries under dash, and the race test in
- * test/mutators/job/wrapper.test.ts catches it under dash, busybox and bash alike. Instead the trap
- * sets
- *   `kg_sig`, and `wait` is repeated until one returns with no trap in between: dash, busybox and
- *   bash all keep an exited job's status for a repeated `wait "$kg_pid"` until a new job is
- *   created (none is, in the loop; dash jobs.c frees a waited job only in makejob).
+ * - the wait loop: `wait` returns 128+signal as soon as a trapped signal arrives, while the program
+ *   may still be running; and the shell can reap the program during that interrupted wait, so "is
+ *   the pid still alive" (`kill -0`) is not a safe test: measured here, it lost the program's
+ *   status (143 instead of its 42) in 18 of 30 tries under dash, and the race test in
+ *   test/mutators/job/wrapper.test.ts catches it under dash, busybox and bash alike. Instead the
+ *   trap sets `kg_sig`, and `wait` is repeated until one returns with no trap in between: dash,
+ *   busybox and bash all keep an exited job's status for a repeated `wait "$kg_pid"` until a new
+ *   job is created (none is, in the loop; dash jobs.c frees a waited job only in makejob).
  * - `exit "$kg_rc"`: the program's status: its exit code, or 128+N when signal N killed it.
  *
  * No `$(` and no `$$` anywhere: Kubernetes expands `$(VAR)` and turns `$$` into `$` in `command`
