@@ -12,8 +12,7 @@
 // from one run of this script.
 //
 // Issue #16 adds workload-dense streams (scripts/gen-dense.mjs: bookinfo in 100 and 400
-// namespaces):
-// kube-graceful next to parsing and printing the same stream with the project's `yaml`
+// namespaces): kube-graceful next to parsing and printing the same stream with the project's `yaml`
 // (scripts/parse-print.ts), ×400 next to ×100, 600 Deployments next to `kubectl kustomize` with one
 // strategic-merge patch per workload kind, and peak RSS against the input's size.
 //
@@ -22,8 +21,7 @@
 // BENCH_KUSTOMIZE_RUNS (runs of the 600-Deployment kustomize comparison, default 5: kustomize takes
 // seconds there), BENCH_ONLY=dense (only issue #16's cases), BENCH_ONLY=issue9 (only #9's cases) or
 // BENCH_ONLY=container (only the container case), BENCH_ONLY=krm (only the big ResourceList),
-// BENCH_ONLY=memory (only the peak RSS cases),
-// BENCH_CONTAINER_RUNS (default 7).
+// BENCH_ONLY=memory (only the peak RSS cases), BENCH_CONTAINER_RUNS (default 7).
 //
 // The container case (issue #18, scripts/bench/container.mjs): `podman run` of the function on the
 // small chart as a ResourceList against `podman run` of `node -e 0` on the same base image; skipped
@@ -55,8 +53,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const WARMUP = 2;
 
 const TARGETS = { smallVsNode: 1.5, kustomizeVsUs: 5, usVsFloor: 2, rssMiB: 200 };
-/** Issue #16: ≤ 2× parse-and-print, ×400 ≤ 4.2× ×100, ≤ 0.2× kustomize, RSS < baseline + 4× input.
- * */
+/** Issue #16: ≤ 2× parse-and-print, ×400 ≤ 4.2× ×100, ≤ 0.2× kustomize, RSS < baseline + 4×
+ * input. */
 const DENSE_TARGETS = {
   vsParsePrint: 2,
   linear: 4.2,

@@ -1,11 +1,13 @@
 // Builds dist/: the CLI bundled into one file, a launcher, and the V8 code cache that makes
 // start-up near bare node (issue #9). Helm 3 and kpt run dist/cli.js directly (shebang, mode 755).
 //
-// dist/cli.js                       the launcher (fn/cli/launcher.ts): loads the bundle with the
-// cache
+//   dist/cli.js                       the launcher (fn/cli/launcher.ts): loads the bundle with the
+//                                     cache
 //   dist/kube-graceful.<hash>.cjs     everything else, one CommonJS file (vm.Script runs scripts,
-// not ES modules, and only scripts take a code cache on Node 20)
-// dist/kube-graceful.<hash>.v8cache bytecode of the functions a run over the training stream called
+//                                     not ES modules, and only scripts take a code cache on
+//                                     Node 20)
+//   dist/kube-graceful.<hash>.v8cache bytecode of the functions a run over the training stream
+//                                     called
 //
 // The hash of the bundle is in both names and in the launcher, so the three always belong together.
 import { build } from 'esbuild';

@@ -1,8 +1,7 @@
 // Writes examples/manifests/graceful-demo.yaml, the rendered manifests the kustomize and kpt
-// examples
-// start from: `helm template demo` of the demo chart with the pinned Helm 3 (.cache/tools/helm3,
-// installed by scripts/fetch-helm.sh). test/integration/examples.test.ts fails when the committed
-// file is not what this writes. Run: npm run golden:update:examples
+// examples start from: `helm template demo` of the demo chart with the pinned Helm 3
+// (.cache/tools/helm3, installed by scripts/fetch-helm.sh). test/integration/examples.test.ts fails
+// when the committed file is not what this writes. Run: npm run golden:update:examples
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

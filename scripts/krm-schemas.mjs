@@ -3,14 +3,13 @@
 // kubeval example, took 21 s).
 //
 // The schemas are real: the OpenAPI v3 schemas of the CRDs in
-// test/fixtures/corpus/kube-prometheus-stack-with-crds.yaml, one item per CRD version and
-// group of top-level fields of its spec (a CRD holding just those fields' schemas), in one folder
-// per
+// test/fixtures/corpus/kube-prometheus-stack-with-crds.yaml, one item per CRD version and group of
+// top-level fields of its spec (a CRD holding just those fields' schemas), in one folder per
 // Kubernetes minor version as kubeval's schema sets are, until the list holds 534 items (about
 // 13 MB). The package's Kptfile and the chart's workloads and Services come first, as
-// `kpt fn source` orders files by path. Every item is wrapped as kpt wraps a file's resource:
-// items at column 0, compact lists, and the config.kubernetes.io / internal.config.kubernetes.io
-// path and index annotations.
+// `kpt fn source` orders files by path. Every item is wrapped as kpt wraps a file's resource: items
+// at column 0, compact lists, and the config.kubernetes.io / internal.config.kubernetes.io path and
+// index annotations.
 //
 // Usage: node scripts/krm-schemas.mjs [ITEMS] > list.yaml   (ITEMS: 534 by default)
 import { readFileSync } from 'node:fs';

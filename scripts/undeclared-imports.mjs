@@ -2,8 +2,8 @@
 // tests used `ajv`, which only came in through @kubernetes-models/validate). A package found only
 // through another's dependencies can vanish with that package's next release.
 //
-// node scripts/undeclared-imports.mjs    prints `folder: package (file, …)` per problem; exit 1 if
-// any
+// node scripts/undeclared-imports.mjs    prints `folder: package (file, …)` per problem; exit 1
+//                                        if any
 //
 // fn/ is the product: it may import only `dependencies`. test/ and scripts/ may also import
 // `devDependencies`. Only literal specifiers are seen (`import … from 'x'`, `import('x')`,

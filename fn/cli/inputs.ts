@@ -154,8 +154,8 @@ function contentLine(segment: Segment): { offset: number; lines: number } {
 
 /**
  * Returns the line (1-based, within the document's text) of the deepest node along `path` that
- * exists in the document (the field
- * itself, or the object that would hold it), or undefined when the document can't be read.
+ * exists in the document (the field itself, or the object that would hold it), or undefined when
+ * the document can't be read.
  */
 function fieldLine(
   text: string,

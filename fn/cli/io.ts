@@ -103,8 +103,8 @@ function readStdinWhole(): Buffer {
 
 /**
  * Whether stdin is a terminal. Pipes and files (how Helm, kustomize and kpt call us) are told by
- * one
- * fstat; only a character device (a terminal, or /dev/null) needs node:tty, which loads node:net.
+ * one fstat; only a character device (a terminal, or /dev/null) needs node:tty, which loads
+ * node:net.
  */
 function stdinIsTerminal(): boolean {
   try {
@@ -136,8 +136,8 @@ export function readInputFile(path: string): string {
   return decodeUtf8(bytes, path);
 }
 
-/** Returns the bytes as text, a BOM kept; invalid UTF-8 is an input error naming the byte offset.
- * */
+/** Returns the bytes as text, a BOM kept; invalid UTF-8 is an input error naming the byte
+ * offset. */
 export function decodeUtf8(bytes: Uint8Array, origin: string): string {
   checkUtf8(bytes, origin);
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');

@@ -1,7 +1,6 @@
 /**
  * Lines and columns in a text: the one place they are counted. Messages name a line and column
- * (1-based, as editors show them); edits need a line's start and a node's column (0-based
- * offsets).
+ * (1-based, as editors show them); edits need a line's start and a node's column (0-based offsets).
  * Where yaml parses a whole text, its own LineCounter gives the positions (fn/cli/inputs.ts).
  */
 /** Returns the offset where the line holding `offset` starts. */

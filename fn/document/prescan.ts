@@ -3,8 +3,8 @@
  * can touch (CRDs, RBAC, ConfigMaps…) pass through as bytes (issue #9: streams dominated by CRDs).
  *
  * The pre-scan names a kind only when every valid YAML document with that text has that top-level
- * kind; whenever it cannot be sure it answers "don't know" and the document is parsed. It is sure
- * when:
+ * kind; whenever it cannot be sure it answers "don't know" and the document is parsed.
+ * It is sure when:
  *  - the root of the document is a block mapping at column 0: the first line that holds anything
  *    (after comments, directives and a bare `---`) is `key:` at column 0. Then any other line at
  *    column 0 is a key of that mapping, a comment, a `- ` item, or a YAML error (a quoted scalar or

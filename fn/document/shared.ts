@@ -9,8 +9,7 @@
  * Merge keys are YAML 1.1 (https://yaml.org/type/merge.html): the map's own keys win over merged
  * ones, and of several merged maps (`<<: [*a, *b]`) the first that has a key gives it. A key the
  * editor adds to a map goes after its last entry, so after the `<<`: Kubernetes reads manifests
- * with
- * sigs.k8s.io/yaml's fork of gopkg.in/yaml.v2 v2.4.0 (goyaml.v2/README.md), whose decoder
+ * with sigs.k8s.io/yaml's fork of gopkg.in/yaml.v2 v2.4.0 (goyaml.v2/README.md), whose decoder
  * (decode.go@v2.4.0, `mapping`) applies a merge where it stands, so that a merged value overwrites
  * an own key written before the `<<` but not one written after it.
  */

@@ -1,8 +1,7 @@
 /**
  * What Kubernetes, Istio and Linkerd read from a pod template at shutdown, and the defaults they
  * fall back to (docs/background.md): the values a timeline is drawn from, each with where it came
- * from.
- * Only reading here: no duration is decided (the timing model does that, fn/timing/model.ts).
+ * from. Only reading here: no duration is decided (the timing model does that, fn/timing/model.ts).
  */
 import { parseDocument } from 'yaml';
 import { atLeast } from '../core/versions.ts';
@@ -208,8 +207,8 @@ export type SidecarKind = 'native' | 'classic';
 /**
  * Returns whether Istio injects istio-proxy as a native sidecar: the pod's annotation (read from
  * 1.24), else Istio's default (auto from 1.27: native on kubelets ≥ 1.33;
- * docs/background.md#istio). Native needs
- * Kubernetes ≥ 1.29 (KEP-753, docs/background.md#kubernetes-pod-termination).
+ * docs/background.md#istio). Native needs Kubernetes ≥ 1.29 (KEP-753,
+ * docs/background.md#kubernetes-pod-termination).
  */
 export function istioSidecarKind(template: PodTemplate, spec: Spec): Valued<SidecarKind> {
   const rendered = renderInjectedIstio(template);

@@ -1,10 +1,10 @@
 /**
  * The shutdown timeline of one workload (issue #7): what happens from the moment a pod starts
  * terminating (t = 0: deletion, endpoints removal and preStop start together,
- * docs/background.md#kubernetes-pod-termination) until the
- * last container is gone, and the windows in which requests would fail. Pure: it is drawn from the
- * values the platform reads (./platform.ts) and the traffic inputs W and R of the timing model; it
- * decides no duration. The same function draws the manifest as written and as patched.
+ * docs/background.md#kubernetes-pod-termination) until the last container is gone, and the windows
+ * in which requests would fail. Pure: it is drawn from the values the platform reads
+ * (./platform.ts) and the traffic inputs W and R of the timing model; it decides no duration. The
+ * same function draws the manifest as written and as patched.
  *
  * For Jobs the question is another one (does the pod complete?), so their timeline starts when the
  * main program exits.

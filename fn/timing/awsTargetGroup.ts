@@ -32,10 +32,10 @@ export const AWS_DEFAULT_DEREGISTRATION_DELAY_SECONDS = 300;
  * `deregistration_delay.timeout_seconds=200` and
  * `deregistration_delay.connection_termination.enabled=true`.
  *
- * Returns the deregistration delay (AWS's default 300 s, flagged by
- * `deregistrationDelayIsDefault`, when the attribute is absent), the connection-termination
- * flag when present, and the entries it could not read. An unreadable delay is left
- * undefined rather than defaulted, so the caller reports it instead of trusting 300.
+ * Returns the deregistration delay (AWS's default 300 s, flagged by `deregistrationDelayIsDefault`,
+ * when the attribute is absent), the connection-termination flag when present, and the entries it
+ * could not read. An unreadable delay is left undefined rather than defaulted, so the caller
+ * reports it instead of trusting 300.
  */
 export function parseAwsTargetGroupAttributes(value: string): AwsTargetGroupAttributes {
   const result: AwsTargetGroupAttributes = { deregistrationDelayIsDefault: false, unreadable: [] };

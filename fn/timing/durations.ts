@@ -2,11 +2,10 @@
  * Go duration text ("180s", "1m30s", "500ms") to and from seconds.
  *
  * Istio reads `MINIMUM_DRAIN_DURATION` and the ProxyConfig durations with Go's
- * `time.ParseDuration`; a value it cannot parse is silently ignored and the 5 s default
- * applies (docs/background.md#istio: a bare "30" falls back to 5 s). So this parser follows Go's
- * grammar
- * exactly, and a bare number is invalid here too: reading "30" as 30 s would tell the
- * platform engineer the proxy drains for 30 s when Istio actually drains for 5 s.
+ * `time.ParseDuration`; a value it cannot parse is silently ignored and the 5 s default applies
+ * (docs/background.md#istio: a bare "30" falls back to 5 s). So this parser follows Go's grammar
+ * exactly, and a bare number is invalid here too: reading "30" as 30 s would tell the platform
+ * engineer the proxy drains for 30 s when Istio actually drains for 5 s.
  */
 
 const NANOS_PER_UNIT: Readonly<Record<string, bigint>> = {

@@ -1,8 +1,8 @@
 /**
  * docs/background.md#load-balancers-in-front-of-gateways's load-balancer table as data: each
- * provider's drain window W (how long it keeps
- * sending new connections after a pod starts terminating), whether the figure is an
- * estimate, and its source; plus the shape every recognizer returns.
+ * provider's drain window W (how long it keeps sending new connections after a pod starts
+ * terminating), whether the figure is an estimate, and its source; plus the shape every recognizer
+ * returns.
  */
 import type { AwsTargetGroupAttributes } from './awsTargetGroup.ts';
 

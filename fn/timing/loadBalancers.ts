@@ -1,13 +1,13 @@
 /**
  * Load-balancer knowledge, the entry point: re-exports the table
- * (docs/background.md#load-balancers-in-front-of-gateways), the Service
- * and Ingress recognizers and the AWS target-group parser, and decides which drain window W
- * applies to a set of pods when several load balancers reach them.
+ * (docs/background.md#load-balancers-in-front-of-gateways), the Service and Ingress recognizers and
+ * the AWS target-group parser, and decides which drain window W applies to a set of pods when
+ * several load balancers reach them.
  *
  * Every figure comes from docs/background.md#load-balancers-in-front-of-gateways. Where a manifest
- * shows a case §4 has no row for,
- * the recognizers take the longest plausible window (docs/background.md: prefer the conservative
- * choice) and say so in `note`, which callers turn into a result.
+ * shows a case §4 has no row for, the recognizers take the longest plausible window
+ * (docs/background.md: prefer the conservative choice) and say so in `note`, which callers turn
+ * into a result.
  */
 import type { KubeObject } from '../core/kubeObject.ts';
 import { specField } from '../core/kubeObject.ts';

@@ -1,7 +1,7 @@
 /**
  * The timing model of docs/background.md#the-timing-model: the one place where every duration
- * kube-graceful writes is
- * decided and explained. Pure arithmetic over numbers with their sources; no YAML here.
+ * kube-graceful writes is decided and explained. Pure arithmetic over numbers with their sources;
+ * no YAML here.
  *
  * Symbols: W drain window, R longest request, B buffer, S preStop sleep, G grace period.
  */
@@ -137,10 +137,9 @@ function validateSourced(name: string, sourced: Sourced | undefined): number {
 }
 
 /**
- * Computes the preStop sleep, grace period, Istio drain settings and sidecar wait for one
- * workload from W, R and B (docs/background.md#the-timing-model), keeping what the manifest already
- * sets where
- * lowering it would be unsafe.
+ * Computes the preStop sleep, grace period, Istio drain settings and sidecar wait for one workload
+ * from W, R and B (docs/background.md#the-timing-model), keeping what the manifest already sets
+ * where lowering it would be unsafe.
  *
  * Returns a TimingPlan whose every value carries its formula and explanation, plus checks.
  * Throws a RangeError naming the input when a value is negative, NaN, fractional or more
@@ -228,8 +227,8 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
   const S = preStopSeconds.value;
 
   // G = S + R + B: the grace countdown starts before preStop
-  // (docs/background.md#kubernetes-pod-termination), so the sleep, the
-  // longest request and the buffer must all fit in it. Never lowered below the manifest's.
+  // (docs/background.md#kubernetes-pod-termination), so the sleep, the longest request and the
+  // buffer must all fit in it. Never lowered below the manifest's.
   const needed = S + R + B;
   const sum = `S + R + B = ${S} + ${R} + ${B} = ${needed}`;
   const graceSeconds: Derived =
@@ -333,8 +332,7 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
   }
   if (T >= G) {
     // Error: Linkerd requires proxy-wait-before-exit-seconds < grace (docs/background.md#linkerd);
-    // at ≥ G the
-    // proxy is SIGKILLed with the app and in-flight requests are lost.
+    // at ≥ G the proxy is SIGKILLed with the app and in-flight requests are lost.
     checks.push({
       code: 'SIDECAR_WAIT_NOT_BELOW_GRACE',
       severity: 'error',

@@ -1,10 +1,9 @@
 /**
  * The `proxy.istio.io/config` pod annotation: a YAML document holding ProxyConfig fields
  * (docs/background.md#istio). kube-graceful owns a few keys of it (`drainDuration`,
- * `parentShutdownDuration`, `terminationDrainDuration`,
- * `holdApplicationUntilProxyStarts`, `proxyMetadata` entries); every other key, comment and byte
- * stays as the user wrote it ("merge key by key, keep what you don't own",
- * docs/background.md#istio).
+ * `parentShutdownDuration`, `terminationDrainDuration`, `holdApplicationUntilProxyStarts`,
+ * `proxyMetadata` entries); every other key, comment and byte stays as the user wrote it ("merge
+ * key by key, keep what you don't own", docs/background.md#istio).
  *
  * A value we cannot edit safely is refused, never rewritten: not YAML, not a mapping, or using
  * anchors, aliases or tags (re-printing those can change what Istio reads, e.g. `!!str 5` comes

@@ -176,9 +176,9 @@ const DATAPLANE_MODE = 'istio.io/dataplane-mode';
 
 /**
  * Istio ambient mode, as istio-cni decides it (cni/pkg/util/podutil.go@1.24.6
- * PodRedirectionEnabled):
- * the namespace or the pod is labelled `istio.io/dataplane-mode: ambient`; a pod with a sidecar,
- * a pod labelled `istio.io/dataplane-mode: none`, and a hostNetwork pod are not captured.
+ * PodRedirectionEnabled): the namespace or the pod is labelled `istio.io/dataplane-mode: ambient`;
+ * a pod with a sidecar, a pod labelled `istio.io/dataplane-mode: none`, and a hostNetwork pod are
+ * not captured.
  */
 function ambient(
   workload: Workload,

@@ -29,8 +29,8 @@ export const NATIVE_SIDECARS_SINCE_KUBERNETES = '1.29';
  * Istio's per-pod switch, read from 1.24: pkg/kube/inject/inject.go@1.24.0 reads
  * `sidecar.istio.io/nativeSidecar` "true"/"false", which takes precedence over istiod's setting
  * (inject.go@1.27.0: "The sidecar.istio.io/nativeSidecar annotation takes precedence over the
- * global feature flag"); 1.19–1.23 have only istiod's mesh-wide env
- * ENABLE_NATIVE_SIDECARS (pilot/pkg/features/pilot.go@1.19.0), which a pod cannot pin.
+ * global feature flag"); 1.19–1.23 have only istiod's mesh-wide env ENABLE_NATIVE_SIDECARS
+ * (pilot/pkg/features/pilot.go@1.19.0), which a pod cannot pin.
  */
 export const ISTIO_NATIVE_ANNOTATION = 'sidecar.istio.io/nativeSidecar';
 export const ISTIO_NATIVE_ANNOTATION_SINCE = '1.24';

@@ -2,13 +2,13 @@
  * Whether a legacy (not injected) Istio gateway's proxy can read its pod's annotations, and so
  * `proxy.istio.io/config`.
  *
- * pilot-agent reads the pod's annotations from the downward-API file
- * `./etc/istio/pod/annotations` (relative to its working directory `/`) at start, and applies
- * `proxy.istio.io/config` from it over the mesh defaults ("annotation on gateway, passed through
- * downward API"): pilot/cmd/pilot-agent/config/config.go@1.9.0 (readPodAnnotations,
+ * pilot-agent reads the pod's annotations from the downward-API file `./etc/istio/pod/annotations`
+ * (relative to its working directory `/`) at start, and applies `proxy.istio.io/config` from it
+ * over the mesh defaults ("annotation on gateway, passed through downward API"):
+ * pilot/cmd/pilot-agent/config/config.go@1.9.0 (readPodAnnotations,
  * constants.PodInfoAnnotationsPath in pkg/config/constants/constants.go@1.9.0) and @1.16.7
- * (bootstrap.ReadPodAnnotations). The legacy chart mounts that file: a `podinfo` downwardAPI
- * volume with item `annotations` ← `metadata.annotations`, mounted at `/etc/istio/pod`
+ * (bootstrap.ReadPodAnnotations). The legacy chart mounts that file: a `podinfo` downwardAPI volume
+ * with item `annotations` ← `metadata.annotations`, mounted at `/etc/istio/pod`
  * (manifests/charts/gateways/istio-ingress/templates/deployment.yaml@1.9.0, @1.12.0, @1.16.7).
  * Without that volume the annotation never reaches pilot-agent, so this checks the rendered pod.
  */

@@ -1,19 +1,17 @@
 /**
- * What a container's preStop hook does, read once for every part of kube-graceful (the gateway
- * and app mutators feed its length to the timing model; explain draws it).
- * docs/background.md#kubernetes-pod-termination: one handler
- * per hook; only a plain sleep has a length that can be read from the manifest.
+ * What a container's preStop hook does, read once for every part of kube-graceful (the gateway and
+ * app mutators feed its length to the timing model; explain draws it).
+ * docs/background.md#kubernetes-pod-termination: one handler per hook; only a plain sleep has a
+ * length that can be read from the manifest.
  */
 import { atLeast } from '../core/versions.ts';
 
 /**
  * `preStop.sleep` (KEP-3960): PodLifecycleSleepAction alpha (off) 1.29, beta and on by default
- * 1.30,
- * GA 1.34 (kubernetes pkg/features/kube_features.go@v1.35.0, versioned gate table). The version
- * compared with it is the oldest kubelet's: a kubelet with the gate off returns without sleeping.
- * `sleep: 0` needs PodLifecycleSleepActionAllowZero, on by default from 1.33 (same table,
- * KEP-4818);
- * kube-graceful never writes a zero sleep (a zero-second wait needs no hook).
+ * 1.30, GA 1.34 (kubernetes pkg/features/kube_features.go@v1.35.0, versioned gate table). The
+ * version compared with it is the oldest kubelet's: a kubelet with the gate off returns without
+ * sleeping. `sleep: 0` needs PodLifecycleSleepActionAllowZero, on by default from 1.33 (same table,
+ * KEP-4818); kube-graceful never writes a zero sleep (a zero-second wait needs no hook).
  */
 export const SLEEP_ACTION_SINCE = '1.30';
 

@@ -2,12 +2,10 @@
  * Recognises Traefik by structure: a container whose image repository is `traefik`. Never by the
  * container's, workload's or Service's name, nor by labels: the Helm chart lets users rename all of
  * them (`fullnameOverride`, `deployment.labels`; traefik/traefik-helm-chart
- * traefik/values.yaml@v41.3.0),
- * and plain manifests name them freely (traefik/traefik
- * docs/content/reference/dynamic-configuration/
- * kubernetes-gateway-traefik-lb-svc.yml@v3.7.9 names its container `traefik` only by choice). The
- * image
- * is what runs the binary whose shutdown the traefik-drain mutator plans.
+ * traefik/values.yaml@v41.3.0), and plain manifests name them freely (traefik/traefik
+ * docs/content/reference/dynamic-configuration/kubernetes-gateway-traefik-lb-svc.yml@v3.7.9 names
+ * its container `traefik` only by choice). The image is what runs the binary whose shutdown the
+ * traefik-drain mutator plans.
  *
  * One home for this fact: traefik-drain plans these pods, and app-graceful leaves them alone (it
  * would otherwise add a preStop sleep in front of Traefik's own requestAcceptGraceTimeout).
@@ -16,10 +14,9 @@ import type { Container, PodSpec, PodTemplate } from '../core/kubeObject.ts';
 
 /**
  * Returns true when the image's repository is `traefik` (`traefik:v3.7`,
- * `docker.io/traefik:v3.7.11`,
- * `docker.io/library/traefik@sha256:…`, a mirror's `registry.example/proxy/traefik:v3`). Traefik
- * Hub
- * (`traefik-hub`) is another binary and is not matched.
+ * `docker.io/traefik:v3.7.11`, `docker.io/library/traefik@sha256:…`, a mirror's
+ * `registry.example/proxy/traefik:v3`). Traefik Hub (`traefik-hub`) is another binary and is not
+ * matched.
  */
 function isTraefikImage(image: string | undefined): boolean {
   if (typeof image !== 'string') return false;

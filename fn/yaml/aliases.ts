@@ -1,11 +1,11 @@
 /**
  * Anchors and aliases as YAML defines them: an alias `*a` refers to the last node anchored `&a`
  * before it in the same document (YAML 1.2 §3.2.2.2, §7.1; eemeli/yaml resolves the same way in
- * src/nodes/Alias.ts `resolve`: "the last instance of the source anchor before this node").
- * Anchors never reach across documents (`---`), which is why kustomize's
- * TestDeAnchorMultiDoc (api/resmap/reswrangler_test.go@kustomize/v5.5.0) fails with "unknown anchor
- * 'color-used' referenced", while TestDeAnchorResourceList shows them reaching across the items of
- * one ResourceList.
+ * src/nodes/Alias.ts `resolve`: "the last instance of the source anchor before this node"). Anchors
+ * never reach across documents (`---`), which is why kustomize's TestDeAnchorMultiDoc
+ * (api/resmap/reswrangler_test.go@kustomize/v5.5.0) fails with "unknown anchor 'color-used'
+ * referenced", while TestDeAnchorResourceList shows them reaching across the items of one
+ * ResourceList.
  */
 import { isAlias, visit } from 'yaml';
 import type { Alias, Document, Node } from 'yaml';

@@ -1,9 +1,9 @@
 /**
  * `kube-graceful patches` (issue #17): the changes as the kustomize patches a Flux HelmRelease
  * applies after rendering. Applied with the real `kubectl kustomize` (kustomize v5.5.0, the engine
- * Flux's helm-controller uses) to the same render, they give a stream on which `kube-graceful
- * check`
- * finds nothing left to change, on every corpus chart and in every mode that edits something.
+ * Flux's helm-controller uses) to the same render, they give a stream on which
+ * `kube-graceful check` finds nothing left to change, on every corpus chart and in every mode that
+ * edits something.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

@@ -140,8 +140,8 @@ export function timelineDisagreements(
     }
   }
   // quitquitquit exits without draining only from Istio 1.26
-  // (pilot/cmd/pilot-agent/status/server.go@1.26.8, istio/istio#55424);
-  // before, it takes the SIGTERM path and drains first. The timeline's quit event must say which.
+  // (pilot/cmd/pilot-agent/status/server.go@1.26.8, istio/istio#55424); before, it takes the
+  // SIGTERM path and drains first. The timeline's quit event must say which.
   if (pod.role === 'job') {
     const before = !atLeast(pod.spec.istioVersion, '1.26');
     for (const event of timeline.events) {

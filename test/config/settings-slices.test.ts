@@ -1,8 +1,7 @@
 /**
  * Each mutator's config slice (fn/mutators/NAME/settings/slice.ts) is composed into the spec schema
- * and
- * the flat keys by fn/config. The slices stay loadable without the mutators (they import only zod
- * and fn/config/kit's helpers), and their flat keys agree with their schema.
+ * and the flat keys by fn/config. The slices stay loadable without the mutators (they import only
+ * zod and fn/config/kit's helpers), and their flat keys agree with their schema.
  */
 import test from 'ava';
 import { readFileSync } from 'node:fs';

@@ -1,12 +1,11 @@
 /**
  * Issue #15 item 1: an edit whose path crosses an anchor, alias or merge key used to end in exit 70
  * ("a bug in kube-graceful"). Each case runs through the CLI on the Istio helloworld sample's
- * Deployments (test/fixtures/corpus/istio-sample-helloworld-helloworld.yaml) put in one `kind:
- * List`
- * so that they can share nodes, in a namespace with Istio injection, so that the app mutator
- * patches them. The oracle is the same input with every alias written out: the output must read as
- * what kube-graceful makes of that, for every workload (the one that holds the anchor and the one
- * that uses it), whichever of them is patched, and a second run must change nothing.
+ * Deployments (test/fixtures/corpus/istio-sample-helloworld-helloworld.yaml) put in one
+ * `kind: List` so that they can share nodes, in a namespace with Istio injection, so that the app
+ * mutator patches them. The oracle is the same input with every alias written out: the output must
+ * read as what kube-graceful makes of that, for every workload (the one that holds the anchor and
+ * the one that uses it), whichever of them is patched, and a second run must change nothing.
  */
 import test from 'ava';
 import { parseAllDocuments, stringify } from 'yaml';

@@ -25,8 +25,8 @@ const breaks = {
     doc.replace(/^apiVersion: v1\nkind: Service\n[\s\S]*$/m, '- not\n- a mapping\n'),
   /** A Deployment that does not parse (an unclosed quote). */
   deploymentParse: (doc: string) => doc.replace(/^ {2}name: (.*)$/m, '  name: "$1'),
-  /** A Deployment whose container `command` is a string: the API server refuses it, and so do we.
-   * */
+  /** A Deployment whose container `command` is a string: the API server refuses it, and so do
+   * we. */
   deploymentShape: (doc: string) =>
     doc.replace(/^ {8}imagePullPolicy: IfNotPresent$/m, '        command: run'),
 };

@@ -20,42 +20,38 @@ const lines = (text: string) => text.split('\n').filter(Boolean);
 const fileLine = (file: string, line: number) =>
   readFileSync(join(ROOT, file), 'utf8').split('\n')[line - 1] ?? '';
 
-test(
-  'non-compliant input: exit 1, one line per pending change with ' +
-    'file:line, resource and field',
-  (t) => {
-    const run = runCli(['check', NLB, ...SEED], '');
-    t.is(run.status, 1, run.stderr);
-    const changes = lines(run.stdout).filter((l) => l.startsWith('change: '));
-    t.is(changes.length, 4);
-    const expectations: Array<[string, RegExp]> = [
-      ['spec.template.spec.terminationGracePeriodSeconds', /^\s{4}spec:/],
-      ['spec.template.metadata.annotations["proxy.istio.io/config"]', /proxy\.istio\.io\/config:/],
-      [
-        'spec.template.spec.containers[name=istio-proxy].env[name=MINIMUM_DRAIN_DURATION].value',
-        /^\s+env:/,
-      ],
-    ];
-    for (const [field, key] of expectations) {
-      const line = changes.find((l) => l.includes(` ${field}: `));
-      t.truthy(line, field);
-      const match = new RegExp(
-        `^change: gateway-drain (\\S+):(\\d+) Deployment istio-system/istio-public-ingressgateway `,
-      ).exec(line!);
-      t.truthy(match, line);
-      t.is(match![1], NLB);
-      t.regex(
-        fileLine(NLB, Number(match![2])),
-        key,
-        `${field} points at the field (or the object that would hold it)`,
-      );
-    }
+test('non-compliant input: exit 1, one line per pending change with file:line, resource and field', (t) => {
+  const run = runCli(['check', NLB, ...SEED], '');
+  t.is(run.status, 1, run.stderr);
+  const changes = lines(run.stdout).filter((l) => l.startsWith('change: '));
+  t.is(changes.length, 4);
+  const expectations: Array<[string, RegExp]> = [
+    ['spec.template.spec.terminationGracePeriodSeconds', /^\s{4}spec:/],
+    ['spec.template.metadata.annotations["proxy.istio.io/config"]', /proxy\.istio\.io\/config:/],
+    [
+      'spec.template.spec.containers[name=istio-proxy].env[name=MINIMUM_DRAIN_DURATION].value',
+      /^\s+env:/,
+    ],
+  ];
+  for (const [field, key] of expectations) {
+    const line = changes.find((l) => l.includes(` ${field}: `));
+    t.truthy(line, field);
+    const match = new RegExp(
+      `^change: gateway-drain (\\S+):(\\d+) Deployment istio-system/istio-public-ingressgateway `,
+    ).exec(line!);
+    t.truthy(match, line);
+    t.is(match![1], NLB);
     t.regex(
-      run.stdout,
-      /kube-graceful check: FAIL \(--fail-on change\): 4 fields in 1 workload would change/,
+      fileLine(NLB, Number(match![2])),
+      key,
+      `${field} points at the field (or the object that would hold it)`,
     );
-  },
-);
+  }
+  t.regex(
+    run.stdout,
+    /kube-graceful check: FAIL \(--fail-on change\): 4 fields in 1 workload would change/,
+  );
+});
 
 test('compliant input (the patched output): exit 0, no change lines', (t) => {
   const patched = runCli(SEED, corpus('istio-gateway-1.17.8-nlb.yaml'));
@@ -197,40 +193,37 @@ items:
           ports: [{containerPort: 8080}]
 `;
 
-test(
-  'KRM validator on stdin: items byte-identical, results appended, exit ' + '1 on a pending change',
-  (t) => {
-    const run = runCli(['check'], KRM_LIST);
-    t.is(run.status, 1, run.stderr);
-    t.true(run.stdout.startsWith(KRM_LIST.slice(0, KRM_LIST.indexOf('items:'))));
-    const before = readResourceList(KRM_LIST);
-    const after = readResourceList(run.stdout);
-    t.deepEqual(
-      after.items.map((i) => i.doc.text),
-      before.items.map((i) => i.doc.text),
-      'items unchanged, byte for byte',
-    );
-    const results = (
-      parse(run.stdout) as {
-        results: Array<{ severity: string; field?: { path: string }; file?: { path: string } }>;
-      }
-    ).results;
-    const pending = results.find(
-      (r) => r.field?.path === 'spec.template.spec.containers[name=web].lifecycle.preStop',
-    );
-    t.is(pending?.severity, 'error');
-    t.is(pending?.file?.path, 'deployment.yaml');
-    t.regex(run.stderr, /^change: app-graceful deployment\.yaml Deployment shop\/web /m);
-    const lenient = runCli(['check', '--fail-on', 'error'], KRM_LIST);
-    t.is(lenient.status, 0);
-    t.is(
-      (
-        parse(lenient.stdout) as { results: Array<{ field?: { path: string }; severity: string }> }
-      ).results.find((r) => r.field?.path?.endsWith('preStop'))?.severity,
-      'info',
-    );
-  },
-);
+test('KRM validator on stdin: items byte-identical, results appended, exit 1 on a pending change', (t) => {
+  const run = runCli(['check'], KRM_LIST);
+  t.is(run.status, 1, run.stderr);
+  t.true(run.stdout.startsWith(KRM_LIST.slice(0, KRM_LIST.indexOf('items:'))));
+  const before = readResourceList(KRM_LIST);
+  const after = readResourceList(run.stdout);
+  t.deepEqual(
+    after.items.map((i) => i.doc.text),
+    before.items.map((i) => i.doc.text),
+    'items unchanged, byte for byte',
+  );
+  const results = (
+    parse(run.stdout) as {
+      results: Array<{ severity: string; field?: { path: string }; file?: { path: string } }>;
+    }
+  ).results;
+  const pending = results.find(
+    (r) => r.field?.path === 'spec.template.spec.containers[name=web].lifecycle.preStop',
+  );
+  t.is(pending?.severity, 'error');
+  t.is(pending?.file?.path, 'deployment.yaml');
+  t.regex(run.stderr, /^change: app-graceful deployment\.yaml Deployment shop\/web /m);
+  const lenient = runCli(['check', '--fail-on', 'error'], KRM_LIST);
+  t.is(lenient.status, 0);
+  t.is(
+    (
+      parse(lenient.stdout) as { results: Array<{ field?: { path: string }; severity: string }> }
+    ).results.find((r) => r.field?.path?.endsWith('preStop'))?.severity,
+    'info',
+  );
+});
 
 function kptPackage(): string {
   const dir = mkdtempSync(join(tmpdir(), 'kg-kpt-check-'));
@@ -242,91 +235,80 @@ function snapshot(dir: string): Record<string, string> {
   return Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
 }
 
-test(
-  'kpt fn eval --exec "<cli> check" validates: files unchanged, results ' +
-    'present, non-zero exit',
-  (t) => {
-    const kpt = requireTool('kpt');
-    const dir = kptPackage();
-    const before = snapshot(dir);
-    const results = mkdtempSync(join(tmpdir(), 'kg-kpt-results-'));
-    // kpt splits --exec on spaces: the subcommand and its flags reach the program as arguments.
-    const run = spawnSync(
-      kpt,
-      ['fn', 'eval', dir, '--exec', `${cliPath()} check`, '--results-dir', results],
-      { encoding: 'utf8', timeout: HANG_GUARD_MS },
-    );
-    t.not(run.status, 0, run.stderr);
-    t.deepEqual(snapshot(dir), before, 'a validator changes no file');
-    const list = parse(readFileSync(join(results, 'results.yaml'), 'utf8')) as {
-      items: Array<{
-        exitCode: number;
-        results: Array<{ severity: string; field?: { path: string }; file?: { path: string } }>;
+test('kpt fn eval --exec "<cli> check" validates: files unchanged, results present, non-zero exit', (t) => {
+  const kpt = requireTool('kpt');
+  const dir = kptPackage();
+  const before = snapshot(dir);
+  const results = mkdtempSync(join(tmpdir(), 'kg-kpt-results-'));
+  // kpt splits --exec on spaces: the subcommand and its flags reach the program as arguments.
+  const run = spawnSync(
+    kpt,
+    ['fn', 'eval', dir, '--exec', `${cliPath()} check`, '--results-dir', results],
+    { encoding: 'utf8', timeout: HANG_GUARD_MS },
+  );
+  t.not(run.status, 0, run.stderr);
+  t.deepEqual(snapshot(dir), before, 'a validator changes no file');
+  const list = parse(readFileSync(join(results, 'results.yaml'), 'utf8')) as {
+    items: Array<{
+      exitCode: number;
+      results: Array<{ severity: string; field?: { path: string }; file?: { path: string } }>;
+    }>;
+  };
+  const fn = list.items[0]!;
+  t.is(fn.exitCode, 1);
+  t.true(
+    fn.results.some(
+      (r) =>
+        r.severity === 'error' &&
+        r.field?.path === 'spec.template.spec.containers[name=web].lifecycle.preStop' &&
+        r.file?.path === 'deployment.yaml',
+    ),
+  );
+});
+
+test('kpt fn eval --exec "<cli> check --fail-on error" passes a package that only has pending changes', (t) => {
+  const kpt = requireTool('kpt');
+  const dir = kptPackage();
+  const before = snapshot(dir);
+  execFileSync(kpt, ['fn', 'eval', dir, '--exec', `${cliPath()} check --fail-on error`], {
+    encoding: 'utf8',
+    stdio: 'pipe',
+    timeout: HANG_GUARD_MS,
+  });
+  t.deepEqual(snapshot(dir), before);
+  t.pass();
+});
+
+test('KRM validator: pending changes become error results and come first with the error findings', (t) => {
+  const items = parseAllDocuments(corpus('istio-gateway-1.17.8-nlb.yaml'))
+    .map((d) => d.toJS())
+    .filter(Boolean);
+  const list = stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items });
+  const run = runCli(['check', '-', '--max-request', '0', '--buffer', '0'], list);
+  t.is(run.status, 1, run.stderr);
+  const results = (
+    parse(run.stdout) as {
+      results: Array<{
+        severity: string;
+        message: string;
+        field?: { path: string };
+        tags?: Record<string, string>;
       }>;
-    };
-    const fn = list.items[0]!;
-    t.is(fn.exitCode, 1);
-    t.true(
-      fn.results.some(
-        (r) =>
-          r.severity === 'error' &&
-          r.field?.path === 'spec.template.spec.containers[name=web].lifecycle.preStop' &&
-          r.file?.path === 'deployment.yaml',
-      ),
-    );
-  },
-);
-
-test(
-  'kpt fn eval --exec "<cli> check --fail-on error" passes a package ' +
-    'that only has pending changes',
-  (t) => {
-    const kpt = requireTool('kpt');
-    const dir = kptPackage();
-    const before = snapshot(dir);
-    execFileSync(kpt, ['fn', 'eval', dir, '--exec', `${cliPath()} check --fail-on error`], {
-      encoding: 'utf8',
-      stdio: 'pipe',
-      timeout: HANG_GUARD_MS,
-    });
-    t.deepEqual(snapshot(dir), before);
-    t.pass();
-  },
-);
-
-test(
-  'KRM validator: pending changes become error results and come first ' + 'with the error findings',
-  (t) => {
-    const items = parseAllDocuments(corpus('istio-gateway-1.17.8-nlb.yaml'))
-      .map((d) => d.toJS())
-      .filter(Boolean);
-    const list = stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items });
-    const run = runCli(['check', '-', '--max-request', '0', '--buffer', '0'], list);
-    t.is(run.status, 1, run.stderr);
-    const results = (
-      parse(run.stdout) as {
-        results: Array<{
-          severity: string;
-          message: string;
-          field?: { path: string };
-          tags?: Record<string, string>;
-        }>;
-      }
-    ).results;
-    const changes = results.filter((r) => r.message.startsWith('would set '));
-    t.is(changes.length, 4);
-    t.true(changes.every((r) => r.severity === 'error'));
-    t.truthy(
-      results.find((r) => r.tags?.['code'] === 'PRESTOP_NOT_BELOW_GRACE' && r.severity === 'error'),
-    );
-    const firstInfo = results.findIndex((r) => r.severity === 'info');
-    t.true(
-      firstInfo === -1 || results.slice(firstInfo).every((r) => r.severity === 'info'),
-      'errors before infos',
-    );
-    t.deepEqual(
-      readResourceList(run.stdout).items.map((i) => i.doc.text),
-      readResourceList(list).items.map((i) => i.doc.text),
-    );
-  },
-);
+    }
+  ).results;
+  const changes = results.filter((r) => r.message.startsWith('would set '));
+  t.is(changes.length, 4);
+  t.true(changes.every((r) => r.severity === 'error'));
+  t.truthy(
+    results.find((r) => r.tags?.['code'] === 'PRESTOP_NOT_BELOW_GRACE' && r.severity === 'error'),
+  );
+  const firstInfo = results.findIndex((r) => r.severity === 'info');
+  t.true(
+    firstInfo === -1 || results.slice(firstInfo).every((r) => r.severity === 'info'),
+    'errors before infos',
+  );
+  t.deepEqual(
+    readResourceList(run.stdout).items.map((i) => i.doc.text),
+    readResourceList(list).items.map((i) => i.doc.text),
+  );
+});

@@ -140,26 +140,23 @@ test('a ResourceList cannot be joined with other files (exit 2)', (t) => {
   t.regex(run.stderr, /ResourceList, which cannot be joined/);
 });
 
-test(
-  'help lists the subcommands; explain and check take the same setting ' + 'flags as the transform',
-  (t) => {
-    const help = runCli(['--help'], '');
-    t.regex(help.stdout, /explain \[options\] \[files\.\.\.\]/);
-    t.regex(help.stdout, /check \[options\] \[files\.\.\.\]/);
-    for (const sub of ['explain', 'check']) {
-      const subHelp = runCli([sub, '--help'], '');
-      t.is(subHelp.status, 0);
-      for (const flag of [
-        '--config',
-        '--max-request',
-        '--drain-window',
-        '--lb-provider',
-        '--istio-injected-namespaces',
-      ])
-        t.true(subHelp.stdout.includes(flag), `${sub} ${flag}`);
-    }
-  },
-);
+test('help lists the subcommands; explain and check take the same setting flags as the transform', (t) => {
+  const help = runCli(['--help'], '');
+  t.regex(help.stdout, /explain \[options\] \[files\.\.\.\]/);
+  t.regex(help.stdout, /check \[options\] \[files\.\.\.\]/);
+  for (const sub of ['explain', 'check']) {
+    const subHelp = runCli([sub, '--help'], '');
+    t.is(subHelp.status, 0);
+    for (const flag of [
+      '--config',
+      '--max-request',
+      '--drain-window',
+      '--lb-provider',
+      '--istio-injected-namespaces',
+    ])
+      t.true(subHelp.stdout.includes(flag), `${sub} ${flag}`);
+  }
+});
 
 test('the transform still reads its flags after the shared-flags refactor', (t) => {
   const run = runCli(

@@ -40,65 +40,61 @@ function explained(name: string, flags: Record<string, string> = INJECTED): Expl
   return explain(transform(corpus(name), { flags }));
 }
 
-test(
-  'every corpus chart: the picture carries the model numbers and every ' +
-    'window of both timelines',
-  (t) => {
-    let workloads = 0;
-    for (const name of corpusNames()) {
-      const explanation = explained(name);
-      const svg = renderSvg(explanation);
-      const panelTexts = panels(svg);
-      t.is(panelTexts.length, explanation.workloads.length * 2, name);
-      explanation.workloads.forEach((workload, index) => {
-        workloads += 1;
-        const [asWritten, patched] = [panelTexts[index * 2]!, panelTexts[index * 2 + 1]!];
-        const marks = attributes(patched, 'model-number');
-        for (const derived of workload.derived) {
+test('every corpus chart: the picture carries the model numbers and every window of both timelines', (t) => {
+  let workloads = 0;
+  for (const name of corpusNames()) {
+    const explanation = explained(name);
+    const svg = renderSvg(explanation);
+    const panelTexts = panels(svg);
+    t.is(panelTexts.length, explanation.workloads.length * 2, name);
+    explanation.workloads.forEach((workload, index) => {
+      workloads += 1;
+      const [asWritten, patched] = [panelTexts[index * 2]!, panelTexts[index * 2 + 1]!];
+      const marks = attributes(patched, 'model-number');
+      for (const derived of workload.derived) {
+        t.true(
+          marks.some(
+            (m) =>
+              m['symbols']!.split(' ').includes(derived.symbol) &&
+              Number(m['seconds']) === derived.seconds,
+          ),
+          `${name}: ${derived.symbol} = ${derived.seconds}`,
+        );
+      }
+      const w = workload.inputs.find((i) => i.symbol === 'W');
+      if (w)
+        for (const panel of [asWritten, patched])
           t.true(
-            marks.some(
-              (m) =>
-                m['symbols']!.split(' ').includes(derived.symbol) &&
-                Number(m['seconds']) === derived.seconds,
+            attributes(panel, 'model-number').some(
+              (m) => m['symbols']!.split(' ').includes('W') && Number(m['seconds']) === w.value,
             ),
-            `${name}: ${derived.symbol} = ${derived.seconds}`,
+            `${name}: W`,
           );
-        }
-        const w = workload.inputs.find((i) => i.symbol === 'W');
-        if (w)
-          for (const panel of [asWritten, patched])
-            t.true(
-              attributes(panel, 'model-number').some(
-                (m) => m['symbols']!.split(' ').includes('W') && Number(m['seconds']) === w.value,
-              ),
-              `${name}: W`,
-            );
-        for (const [panel, timeline] of [
-          [asWritten, workload.timelines.asWritten],
-          [patched, workload.timelines.patched],
-        ] as const) {
-          const bands = attributes(panel, 'band')
-            .map((b) => `${b['outcome']} ${b['kind']} ${b['from']}–${b['to']}`)
-            .sort();
-          t.deepEqual(
-            bands,
-            timeline.windows.map((w) => `${w.outcome} ${w.kind} ${w.from}–${w.to ?? ''}`).sort(),
-            `${name}: windows`,
-          );
-          t.is(attributes(panel, 'event-mark').length, timeline.events.length, `${name}: events`);
-          t.true(
-            panel.startsWith(
-              ` data-state="${timeline === workload.timelines.patched ? 'patched' : 'as-written'}` +
-                `" data-failures="${timeline.verdict.failures}"`,
-            ),
-            name,
-          );
-        }
-      });
-    }
-    t.true(workloads > 20, `${workloads} workloads drawn`);
-  },
-);
+      for (const [panel, timeline] of [
+        [asWritten, workload.timelines.asWritten],
+        [patched, workload.timelines.patched],
+      ] as const) {
+        const bands = attributes(panel, 'band')
+          .map((b) => `${b['outcome']} ${b['kind']} ${b['from']}–${b['to']}`)
+          .sort();
+        t.deepEqual(
+          bands,
+          timeline.windows.map((w) => `${w.outcome} ${w.kind} ${w.from}–${w.to ?? ''}`).sort(),
+          `${name}: windows`,
+        );
+        t.is(attributes(panel, 'event-mark').length, timeline.events.length, `${name}: events`);
+        t.true(
+          panel.startsWith(
+            ` data-state="${timeline === workload.timelines.patched ? 'patched' : 'as-written'}` +
+              `" data-failures="${timeline.verdict.failures}"`,
+          ),
+          name,
+        );
+      }
+    });
+  }
+  t.true(workloads > 20, `${workloads} workloads drawn`);
+});
 
 test('R and B are drawn as spans when the grace period is S + R + B', (t) => {
   const explanation = explain(
@@ -149,40 +145,32 @@ function chromium(args: readonly string[]): {
 }
 
 for (const format of ['svg', 'html'] as const) {
-  test(
-    `headless Chromium renders the ${format} without errors to a non-blank ` +
-      `image of the expected size`,
-    async (t) => {
-      const dir = mkdtempSync(join(tmpdir(), 'kg-picture-'));
-      const file = join(dir, `explain.${format}`);
-      const out = await runInProcess([
-        'explain',
-        '--format',
-        format,
-        join(ROOT, 'examples/quickstart/istio-gateway-nlb.yaml'),
-      ]);
-      t.is(out.exitCode, 0);
-      writeFileSync(file, out.stdout);
-      const dom = chromium(['--dump-dom', `file://${file}`]);
-      t.is(dom.status, 0, dom.stderr);
-      t.false(/parsererror|error on line/i.test(dom.stdout), dom.stdout.slice(0, 500));
-      t.regex(dom.stdout, /W = S = M = 180 s/);
-      const height =
-        format === 'svg' ? Math.ceil(Number(/height="([\d.]+)"/.exec(out.stdout)![1])) : 900;
-      const png = join(dir, 'shot.png');
-      const shot = chromium([
-        `--screenshot=${png}`,
-        `--window-size=960,${height}`,
-        `file://${file}`,
-      ]);
-      t.is(shot.status, 0, shot.stderr);
-      const image = PNG.sync.read(readFileSync(png));
-      t.deepEqual([image.width, image.height], [960, height]);
-      const colours = new Set<number>();
-      for (let i = 0; i < image.data.length; i += 4 * 97) colours.add(image.data.readUInt32BE(i));
-      t.true(colours.size > 8, `${colours.size} colours: the picture is not blank`);
-    },
-  );
+  test(`headless Chromium renders the ${format} without errors to a non-blank image of the expected size`, async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'kg-picture-'));
+    const file = join(dir, `explain.${format}`);
+    const out = await runInProcess([
+      'explain',
+      '--format',
+      format,
+      join(ROOT, 'examples/quickstart/istio-gateway-nlb.yaml'),
+    ]);
+    t.is(out.exitCode, 0);
+    writeFileSync(file, out.stdout);
+    const dom = chromium(['--dump-dom', `file://${file}`]);
+    t.is(dom.status, 0, dom.stderr);
+    t.false(/parsererror|error on line/i.test(dom.stdout), dom.stdout.slice(0, 500));
+    t.regex(dom.stdout, /W = S = M = 180 s/);
+    const height =
+      format === 'svg' ? Math.ceil(Number(/height="([\d.]+)"/.exec(out.stdout)![1])) : 900;
+    const png = join(dir, 'shot.png');
+    const shot = chromium([`--screenshot=${png}`, `--window-size=960,${height}`, `file://${file}`]);
+    t.is(shot.status, 0, shot.stderr);
+    const image = PNG.sync.read(readFileSync(png));
+    t.deepEqual([image.width, image.height], [960, height]);
+    const colours = new Set<number>();
+    for (let i = 0; i < image.data.length; i += 4 * 97) colours.add(image.data.readUInt32BE(i));
+    t.true(colours.size > 8, `${colours.size} colours: the picture is not blank`);
+  });
 }
 
 test('the README shows the example picture, and it is what the script writes now', async (t) => {

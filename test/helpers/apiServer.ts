@@ -4,12 +4,13 @@
  * order:
  *
  *   GET /version                         server version (reachability check)
- * GET /api, /apis                      discovery (aggregated-discovery Accept, plain JSON answer
- * works)
- * GET /api/v1, /apis/apps/v1, …        resource lists, for the REST mapping of every kind rendered
+ *   GET /api, /apis                      discovery (aggregated-discovery Accept, plain JSON answer
+ *                                        works)
+ *   GET /api/v1, /apis/apps/v1, …        resource lists, for the REST mapping of every kind
+ *                                        rendered
  *   GET /openapi/v3, then /openapi/v2    client-side validation; v2 must answer: an empty protobuf
- * document (0 bytes, any parseable content type) has no schemas,
- *                                        so every kind is accepted unvalidated
+ *                                        document (0 bytes, any parseable content type) has no
+ *                                        schemas, so every kind is accepted unvalidated
  *   GET /api/v1/namespaces/default/configmaps/NAME, …   does the object exist? (404: no)
  *
  * Helm 4's `install --dry-run` / `--dry-run=client` sends no request at all.

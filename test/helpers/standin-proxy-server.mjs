@@ -8,8 +8,8 @@
 //   open\t<status>\t<doneFile|->\t<logFile>   starts a listener on a free port; answers the port
 //   close\t<port>                         stops it; answers `closed <port>`
 // Each request is appended to the listener's log file as a JSON line, synchronously, BEFORE the
-// answer is sent: once the client has its answer, the record is on disk.
-// stdin closing (the test process ended, however it ended) ends this process.
+// answer is sent: once the client has its answer, the record is on disk. stdin closing (the test
+// process ended, however it ended) ends this process.
 import { appendFileSync, existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';

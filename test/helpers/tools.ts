@@ -91,11 +91,10 @@ export interface HelmEnvOptions {
 }
 
 /**
- * Builds an environment that isolates Helm from the user's own Helm state. Every
- * inherited `HELM_*` variable is dropped (so a developer's `HELM_PLUGINS`,
- * `HELM_REPOSITORY_CONFIG`, … cannot leak in), then `HELM_CACHE_HOME`,
- * `HELM_CONFIG_HOME` and `HELM_DATA_HOME` are set to folders under `tmpDir` (created
- * here), and `HELM_PLUGINS` only if `options.plugins` is given.
+ * Builds an environment that isolates Helm from the user's own Helm state. Every inherited `HELM_*`
+ * variable is dropped (so a developer's `HELM_PLUGINS`, `HELM_REPOSITORY_CONFIG`, … cannot leak
+ * in), then `HELM_CACHE_HOME`, `HELM_CONFIG_HOME` and `HELM_DATA_HOME` are set to folders under
+ * `tmpDir` (created here), and `HELM_PLUGINS` only if `options.plugins` is given.
  *
  * @returns a copy of `process.env` with the Helm variables above; `process.env` itself
  * is not changed.

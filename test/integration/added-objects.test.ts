@@ -84,31 +84,24 @@ test('helm 3 template --post-renderer: the Gateway and the ConfigMap added after
   assertPlanned(t, doc(t, docs, 'Gateway', 'bookinfo-gateway').object, cm);
 });
 
-test(
-  "helm 4 template --post-renderer kube-graceful: the ConfigMap is filed with the Gateway's " +
-    'template (the filename annotation copied, then stripped by Helm)',
-  async (t) => {
-    const home = tempDir('added-helm4');
-    const env = helmEnv(home);
-    const helm = helm4Path();
-    const install = await run(helm, ['plugin', 'install', join(ROOT, 'renderer')], { env });
-    t.is(install.status, 0, install.stderr);
-    const out = await runOk(
-      t,
-      helm,
-      ['template', 'gw', CHART, '-n', 'bookinfo', '--post-renderer', 'kube-graceful'],
-      { env },
-    );
-    const docs = splitDocs(out);
-    const cm = doc(t, docs, 'ConfigMap', CONFIGMAP).object;
-    assertPlanned(t, doc(t, docs, 'Gateway', 'bookinfo-gateway').object, cm);
-    t.is(
-      sources(out).get(`ConfigMap/${CONFIGMAP}`),
-      'istio-gateway-api-demo/templates/gateway.yaml',
-    );
-    t.false(out.includes('postrenderer.helm.sh/postrender-filename'));
-  },
-);
+test("helm 4 template --post-renderer kube-graceful: the ConfigMap is filed with the Gateway's template (the filename annotation copied, then stripped by Helm)", async (t) => {
+  const home = tempDir('added-helm4');
+  const env = helmEnv(home);
+  const helm = helm4Path();
+  const install = await run(helm, ['plugin', 'install', join(ROOT, 'renderer')], { env });
+  t.is(install.status, 0, install.stderr);
+  const out = await runOk(
+    t,
+    helm,
+    ['template', 'gw', CHART, '-n', 'bookinfo', '--post-renderer', 'kube-graceful'],
+    { env },
+  );
+  const docs = splitDocs(out);
+  const cm = doc(t, docs, 'ConfigMap', CONFIGMAP).object;
+  assertPlanned(t, doc(t, docs, 'Gateway', 'bookinfo-gateway').object, cm);
+  t.is(sources(out).get(`ConfigMap/${CONFIGMAP}`), 'istio-gateway-api-demo/templates/gateway.yaml');
+  t.false(out.includes('postrenderer.helm.sh/postrender-filename'));
+});
 
 test('kpt: fn source | kube-graceful | fn sink writes the ConfigMap to a file of its own; a second run changes nothing', async (t) => {
   const kpt = requireTool('kpt');

@@ -1,11 +1,10 @@
 /**
- * kpt 1.0.0-beta.56 with kube-graceful as a KRM function: `fn eval -` (stdin → stdout), `fn eval
- * DIR`
- * with `-- key=value` and with flags inside `--exec`, `fn render --allow-exec` with a Kptfile
- * mutator (exec path resolved from the current directory), an error result failing kpt without
- * touching the package, and the container form for real: `fn eval --image` and `fn render` with an
- * image pipeline, KPT_FN_RUNTIME=podman running localhost/kube-graceful:dev built from this tree,
- * on a real chart render.
+ * kpt 1.0.0-beta.56 with kube-graceful as a KRM function: `fn eval -` (stdin → stdout),
+ * `fn eval DIR` with `-- key=value` and with flags inside `--exec`, `fn render --allow-exec` with a
+ * Kptfile mutator (exec path resolved from the current directory), an error result failing kpt
+ * without touching the package, and the container form for real: `fn eval --image` and `fn render`
+ * with an image pipeline, KPT_FN_RUNTIME=podman running localhost/kube-graceful:dev built from this
+ * tree, on a real chart render.
  */
 import test from 'ava';
 import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';

@@ -31,22 +31,18 @@ for (const args of [[], ['--all-documents']]) {
   });
 }
 
-test(
-  "kyaml's listWithAnchors (one Deployment spec shared by two): " +
-    'accepted, items unchanged, a result for each',
-  (t) => {
-    const input = fixture('kyaml-list-with-anchors.yaml');
-    const run = runCli([], input);
-    t.is(run.status, 0, run.stderr);
-    t.true(run.stdout.startsWith(input), 'items as they came; results appended');
-    const data = read(run.stdout);
-    t.deepEqual(
-      data.results.map((r: { resourceRef: { name: string } }) => r.resourceRef.name),
-      ['deployment-a', 'deployment-b'],
-    );
-    t.deepEqual(data.items[1].spec, data.items[0].spec);
-  },
-);
+test("kyaml's listWithAnchors (one Deployment spec shared by two): accepted, items unchanged, a result for each", (t) => {
+  const input = fixture('kyaml-list-with-anchors.yaml');
+  const run = runCli([], input);
+  t.is(run.status, 0, run.stderr);
+  t.true(run.stdout.startsWith(input), 'items as they came; results appended');
+  const data = read(run.stdout);
+  t.deepEqual(
+    data.results.map((r: { resourceRef: { name: string } }) => r.resourceRef.name),
+    ['deployment-a', 'deployment-b'],
+  );
+  t.deepEqual(data.items[1].spec, data.items[0].spec);
+});
 
 /** A Service and two Deployments sharing one spec (and the Service's selector) through anchors. */
 const sharedSpec = `apiVersion: config.kubernetes.io/v1
@@ -85,64 +81,54 @@ items:
   spec: *webSpec
 `;
 
-test(
-  'two Deployments sharing one spec get the same edit, made once in the ' +
-    'anchor; the aliases stay',
-  (t) => {
-    const run = runCli([], sharedSpec);
-    t.is(run.status, 0, run.stderr);
-    t.true(run.stdout.includes('  spec: *webSpec\n'), 'deployment-b still aliases the spec');
-    t.true(
-      run.stdout.includes('      matchLabels: *selector\n') &&
-        run.stdout.includes('        labels: *selector\n'),
-    );
-    const data = read(run.stdout);
-    for (const deployment of [data.items[1], data.items[2]]) {
-      t.deepEqual(
-        deployment.spec.template.spec.containers[0].lifecycle,
-        { preStop: { sleep: { seconds: 5 } } },
-        deployment.metadata.name,
-      );
-    }
-    const edited = data.results.filter(
-      (r: { field?: { path: string } }) =>
-        r.field?.path === 'spec.template.spec.containers[name=web].lifecycle.preStop',
-    );
+test('two Deployments sharing one spec get the same edit, made once in the anchor; the aliases stay', (t) => {
+  const run = runCli([], sharedSpec);
+  t.is(run.status, 0, run.stderr);
+  t.true(run.stdout.includes('  spec: *webSpec\n'), 'deployment-b still aliases the spec');
+  t.true(
+    run.stdout.includes('      matchLabels: *selector\n') &&
+      run.stdout.includes('        labels: *selector\n'),
+  );
+  const data = read(run.stdout);
+  for (const deployment of [data.items[1], data.items[2]]) {
     t.deepEqual(
-      edited.map((r: { resourceRef: { name: string } }) => r.resourceRef.name),
-      ['deployment-a', 'deployment-b'],
+      deployment.spec.template.spec.containers[0].lifecycle,
+      { preStop: { sleep: { seconds: 5 } } },
+      deployment.metadata.name,
     );
-  },
-);
+  }
+  const edited = data.results.filter(
+    (r: { field?: { path: string } }) =>
+      r.field?.path === 'spec.template.spec.containers[name=web].lifecycle.preStop',
+  );
+  t.deepEqual(
+    edited.map((r: { resourceRef: { name: string } }) => r.resourceRef.name),
+    ['deployment-a', 'deployment-b'],
+  );
+});
 
-test(
-  'an edit that would reach another item through an anchor is refused ' + '(exit 2), naming both',
-  (t) => {
-    const input = sharedSpec.replace(
-      '    name: deployment-b\n',
-      '    name: deployment-b\n    annotations: {kube-graceful.dev/skip: "true"}\n',
-    );
-    const run = runCli([], input);
-    t.is(run.status, 2);
-    t.is(run.stdout, '');
-    t.regex(
-      run.stderr,
-      new RegExp(
-        String.raw`^kube-graceful: E_INPUT: document 2 \(Deployment deployment-a\), line 14: ` +
-          String.raw`an edit to this item would also change item 3 \(Deployment deployment-b\): ` +
-          String.raw`they share a node through an anchor`,
-      ),
-    );
-    t.regex(run.stderr, /how to fix: Write the shared fields out/);
-  },
-);
+test('an edit that would reach another item through an anchor is refused (exit 2), naming both', (t) => {
+  const input = sharedSpec.replace(
+    '    name: deployment-b\n',
+    '    name: deployment-b\n    annotations: {kube-graceful.dev/skip: "true"}\n',
+  );
+  const run = runCli([], input);
+  t.is(run.status, 2);
+  t.is(run.stdout, '');
+  t.regex(
+    run.stderr,
+    new RegExp(
+      String.raw`^kube-graceful: E_INPUT: document 2 \(Deployment deployment-a\), line 14: ` +
+        String.raw`an edit to this item would also change item 3 \(Deployment deployment-b\): ` +
+        String.raw`they share a node through an anchor`,
+    ),
+  );
+  t.regex(run.stderr, /how to fix: Write the shared fields out/);
+});
 
-test(
-  'an item whose own edit differs from the anchor it aliases gets the ' +
-    'alias written out (exit 0, data right)',
-  (t) => {
-    // deployment-b aliases only the containers of deployment-a, and its own grace period differs.
-    const input = `apiVersion: config.kubernetes.io/v1
+test('an item whose own edit differs from the anchor it aliases gets the alias written out (exit 0, data right)', (t) => {
+  // deployment-b aliases only the containers of deployment-a, and its own grace period differs.
+  const input = `apiVersion: config.kubernetes.io/v1
 kind: ResourceList
 items:
 - apiVersion: v1
@@ -177,26 +163,25 @@ items:
       spec:
         containers: *containers
 `;
-    const run = runCli([], input);
-    t.is(run.status, 0, run.stderr);
-    t.true(run.stdout.includes('        containers: &containers\n'), 'the anchor stays');
-    t.false(
-      run.stdout.includes('*containers'),
-      'b writes its containers out: the anchor now holds what only a gets',
-    );
-    const [, a, b] = read(run.stdout).items;
-    t.deepEqual(a.spec.template.spec.containers[0].lifecycle, {
-      preStop: { sleep: { seconds: 5 } },
-    });
-    t.deepEqual(b.spec.template.spec.containers[0].lifecycle, {
-      preStop: { sleep: { seconds: 40 } },
-    });
-    t.deepEqual(
-      { ...b.spec.template.spec.containers[0], lifecycle: undefined },
-      { ...a.spec.template.spec.containers[0], lifecycle: undefined },
-    );
-  },
-);
+  const run = runCli([], input);
+  t.is(run.status, 0, run.stderr);
+  t.true(run.stdout.includes('        containers: &containers\n'), 'the anchor stays');
+  t.false(
+    run.stdout.includes('*containers'),
+    'b writes its containers out: the anchor now holds what only a gets',
+  );
+  const [, a, b] = read(run.stdout).items;
+  t.deepEqual(a.spec.template.spec.containers[0].lifecycle, {
+    preStop: { sleep: { seconds: 5 } },
+  });
+  t.deepEqual(b.spec.template.spec.containers[0].lifecycle, {
+    preStop: { sleep: { seconds: 40 } },
+  });
+  t.deepEqual(
+    { ...b.spec.template.spec.containers[0], lifecycle: undefined },
+    { ...a.spec.template.spec.containers[0], lifecycle: undefined },
+  );
+});
 
 test('an alias in an item to an anchor in functionConfig is read and kept', (t) => {
   const input = `apiVersion: config.kubernetes.io/v1
@@ -272,28 +257,24 @@ test('an undefined alias in a stream document is named as such', (t) => {
   );
 });
 
-test(
-  "kustomize's TestDeAnchorMultiDoc: an alias to the previous document's " +
-    'anchor is an undefined alias (with --all-documents)',
-  (t) => {
-    const input = fixture('kustomize-deanchor-multidoc.yaml');
-    const run = runCli(['--all-documents'], input);
-    t.is(run.status, 2);
-    t.is(run.stdout, '');
-    t.regex(
-      run.stderr,
-      new RegExp(
-        String.raw`^kube-graceful: E_PARSE: document 2 \(ConfigMap bob\), line 18: ` +
-          String.raw`undefined alias \*color-used: no anchor &color-used comes before it ` +
-          String.raw`in this document\n {2}how to fix: .*anchors do not reach across documents`,
-      ),
-    );
-    // Without the flag ConfigMaps are passed through unread, as every document of a kind no mutator
-    // reads: only Envoy Gateway's config (a ConfigMap with `envoy-gateway.yaml`) is read, and a
-    // Gateway's parameters where a Gateway is in the stream.
-    t.is(runCli([], input).stdout, input);
-  },
-);
+test("kustomize's TestDeAnchorMultiDoc: an alias to the previous document's anchor is an undefined alias (with --all-documents)", (t) => {
+  const input = fixture('kustomize-deanchor-multidoc.yaml');
+  const run = runCli(['--all-documents'], input);
+  t.is(run.status, 2);
+  t.is(run.stdout, '');
+  t.regex(
+    run.stderr,
+    new RegExp(
+      String.raw`^kube-graceful: E_PARSE: document 2 \(ConfigMap bob\), line 18: ` +
+        String.raw`undefined alias \*color-used: no anchor &color-used comes before it ` +
+        String.raw`in this document\n {2}how to fix: .*anchors do not reach across documents`,
+    ),
+  );
+  // Without the flag ConfigMaps are passed through unread, as every document of a kind no mutator
+  // reads: only Envoy Gateway's config (a ConfigMap with `envoy-gateway.yaml`) is read, and a
+  // Gateway's parameters where a Gateway is in the stream.
+  t.is(runCli([], input).stdout, input);
+});
 
 /** Billion laughs spread over the items of a list: each level's anchor in its own item. */
 const laughs = (levels: number) => {

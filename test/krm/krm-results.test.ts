@@ -129,8 +129,8 @@ test('ours take the style of the list that holds them', (t) => {
   );
 });
 
-/** A mutator that only reports: the items stay as they are, and one result is added per workload.
- * */
+/** A mutator that only reports: the items stay as they are, and one result is added per
+ * workload. */
 const reporter: RegisteredMutator = defineMutator<never, 'app-graceful'>({
   id: 'app-graceful',
   findingCodes: [],
@@ -146,22 +146,18 @@ const reporter: RegisteredMutator = defineMutator<never, 'app-graceful'>({
 });
 
 for (const [name, earlier] of Object.entries(EARLIER)) {
-  test(
-    `items untouched, earlier results (${name}): the output is the input ` +
-      `with ours inserted, nothing else`,
-    (t) => {
-      const input = `${head}${earlier}`;
-      const output = transform(input, { mutators: [reporter] }).output;
-      const inserted = insertion(t, input, output);
-      t.regex(inserted, /looked at p: y 012/);
-      const data = parseDocument(output, { version: '1.1' }).toJS();
-      t.is(
-        data.results.at(-1).message,
-        'looked at p: y 012',
-        'a string that reads back as the same string',
-      );
-    },
-  );
+  test(`items untouched, earlier results (${name}): the output is the input with ours inserted, nothing else`, (t) => {
+    const input = `${head}${earlier}`;
+    const output = transform(input, { mutators: [reporter] }).output;
+    const inserted = insertion(t, input, output);
+    t.regex(inserted, /looked at p: y 012/);
+    const data = parseDocument(output, { version: '1.1' }).toJS();
+    t.is(
+      data.results.at(-1).message,
+      'looked at p: y 012',
+      'a string that reads back as the same string',
+    );
+  });
 }
 
 test('no result to add: the list comes back byte-identical, earlier results included', (t) => {
@@ -183,45 +179,41 @@ test('CRLF lists get CRLF results', (t) => {
   t.false(/[^\r]\n/.test(output), 'every line break is CRLF');
 });
 
-test(
-  'through the CLI: an earlier function piped into kube-graceful (kpt fn ' +
-    'source | first | kube-graceful | kpt fn sink)',
-  (t) => {
-    // kpt fn render and kpt fn eval hand each function a list without the previous one's results
-    // (checked with kpt 1.0: they collect results in --results-dir instead), so earlier results
-    // reach a function when functions are piped one into the next, as the KRM Functions
-    // Specification allows.
-    const kpt = requireTool('kpt');
-    const dir = mkdtempSync(join(tmpdir(), 'kg-results-'));
-    const pkg = join(dir, 'pkg');
-    cpSync(fixturePath('kpt-package'), pkg, { recursive: true });
-    const first = join(dir, 'first.sh');
-    writeFileSync(
-      first,
-      `#!/bin/sh\n# An earlier KRM function: passes the list through and ` +
-        `adds a result of its own.\ncat\ncat <<'R'\n${EARLIER.block}R\n`,
-    );
-    chmodSync(first, 0o755);
-    const source = execFileSync(kpt, ['fn', 'source', pkg], { encoding: 'utf8' });
-    const listed = execFileSync(first, [], { input: source, encoding: 'utf8' });
-    t.true(listed.endsWith(EARLIER.block), 'the first function wrote its results');
-    const run = spawnSync(process.execPath, [cliPath(), '--kube-version', '1.31'], {
-      input: listed,
-      encoding: 'utf8',
-    });
-    t.is(run.status, 0, run.stderr);
-    // The earlier results, comments and all, unchanged; ours right after them, block items of the
-    // same list.
-    t.regex(
-      run.stdout,
-      new RegExp(`\n${EARLIER.block.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}- message: `),
-    );
-    const data = parseDocument(run.stdout, { version: '1.1' }).toJS();
-    t.is(data.results[0].message, 'checked');
-    t.true(data.results.length > 1);
-    // kpt takes the list back: files written, the edit in deployment.yaml.
-    const out = join(dir, 'out');
-    execFileSync(kpt, ['fn', 'sink', out], { input: run.stdout, stdio: ['pipe', 'pipe', 'pipe'] });
-    t.regex(readFileSync(join(out, 'deployment.yaml'), 'utf8'), /preStop:/);
-  },
-);
+test('through the CLI: an earlier function piped into kube-graceful (kpt fn source | first | kube-graceful | kpt fn sink)', (t) => {
+  // kpt fn render and kpt fn eval hand each function a list without the previous one's results
+  // (checked with kpt 1.0: they collect results in --results-dir instead), so earlier results
+  // reach a function when functions are piped one into the next, as the KRM Functions
+  // Specification allows.
+  const kpt = requireTool('kpt');
+  const dir = mkdtempSync(join(tmpdir(), 'kg-results-'));
+  const pkg = join(dir, 'pkg');
+  cpSync(fixturePath('kpt-package'), pkg, { recursive: true });
+  const first = join(dir, 'first.sh');
+  writeFileSync(
+    first,
+    `#!/bin/sh\n# An earlier KRM function: passes the list through and ` +
+      `adds a result of its own.\ncat\ncat <<'R'\n${EARLIER.block}R\n`,
+  );
+  chmodSync(first, 0o755);
+  const source = execFileSync(kpt, ['fn', 'source', pkg], { encoding: 'utf8' });
+  const listed = execFileSync(first, [], { input: source, encoding: 'utf8' });
+  t.true(listed.endsWith(EARLIER.block), 'the first function wrote its results');
+  const run = spawnSync(process.execPath, [cliPath(), '--kube-version', '1.31'], {
+    input: listed,
+    encoding: 'utf8',
+  });
+  t.is(run.status, 0, run.stderr);
+  // The earlier results, comments and all, unchanged; ours right after them, block items of the
+  // same list.
+  t.regex(
+    run.stdout,
+    new RegExp(`\n${EARLIER.block.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}- message: `),
+  );
+  const data = parseDocument(run.stdout, { version: '1.1' }).toJS();
+  t.is(data.results[0].message, 'checked');
+  t.true(data.results.length > 1);
+  // kpt takes the list back: files written, the edit in deployment.yaml.
+  const out = join(dir, 'out');
+  execFileSync(kpt, ['fn', 'sink', out], { input: run.stdout, stdio: ['pipe', 'pipe', 'pipe'] });
+  t.regex(readFileSync(join(out, 'deployment.yaml'), 'utf8'), /preStop:/);
+});

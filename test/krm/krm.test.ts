@@ -48,58 +48,51 @@ test('a ResourceList nobody changes comes back byte-identical', (t) => {
   t.is(result.output, input);
 });
 
-test(
-  'an edited item keeps bookkeeping annotations and comments; results ' +
-    'are appended to existing ones',
-  (t) => {
-    const input = list(pod, 'results:\n- message: from an earlier function\n  severity: info\n');
-    const { output, changes } = transform(input, { mutators: [probeMutator] });
-    t.true(changes.length > 0);
-    t.true(output.includes('name: p # keep me'));
-    t.true(output.includes("internal.config.kubernetes.io/index: '0'"));
-    t.true(output.includes('# a comment kpt keeps'));
-    t.true(output.includes('    mode: 0644'), 'untouched item keeps its text');
-    const data = parseDocument(output, { version: '1.1' }).toJS();
-    t.is(data.items[1].spec.terminationGracePeriodSeconds, 99);
-    t.is(data.results[0].message, 'from an earlier function');
-    const probe = data.results.find(
-      (r: { field?: { path: string } }) => r.field?.path === 'spec.terminationGracePeriodSeconds',
-    );
-    t.like(probe, {
-      severity: 'info',
-      resourceRef: { kind: 'Pod', name: 'p' },
-      field: { proposedValue: 99 },
-      file: { path: 'pod.yaml', index: 0 },
-    });
-  },
-);
+test('an edited item keeps bookkeeping annotations and comments; results are appended to existing ones', (t) => {
+  const input = list(pod, 'results:\n- message: from an earlier function\n  severity: info\n');
+  const { output, changes } = transform(input, { mutators: [probeMutator] });
+  t.true(changes.length > 0);
+  t.true(output.includes('name: p # keep me'));
+  t.true(output.includes("internal.config.kubernetes.io/index: '0'"));
+  t.true(output.includes('# a comment kpt keeps'));
+  t.true(output.includes('    mode: 0644'), 'untouched item keeps its text');
+  const data = parseDocument(output, { version: '1.1' }).toJS();
+  t.is(data.items[1].spec.terminationGracePeriodSeconds, 99);
+  t.is(data.results[0].message, 'from an earlier function');
+  const probe = data.results.find(
+    (r: { field?: { path: string } }) => r.field?.path === 'spec.terminationGracePeriodSeconds',
+  );
+  t.like(probe, {
+    severity: 'info',
+    resourceRef: { kind: 'Pod', name: 'p' },
+    field: { proposedValue: 99 },
+    file: { path: 'pod.yaml', index: 0 },
+  });
+});
 
-test(
-  'functionConfig: a ConfigMap of flat keys, the empty function-input, ' + 'and a typed config',
-  (t) => {
-    const withConfig = (fc: string) =>
-      transform(`${list(pod)}functionConfig:\n${fc}`, { mutators: [] }).config;
-    t.is(
-      withConfig(
-        '  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: ' +
-          'function-input}\n  data: {kube-version: "1.29", max-request: "10"}\n',
-      ).spec.kubernetesVersion,
-      '1.29',
-    );
-    t.is(
-      withConfig(
-        '  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: function-input}\n  data: {}\n',
-      ).spec.kubernetesVersion,
-      '1.31',
-    );
-    const typed = withConfig(
-      '  apiVersion: kube-graceful.dev/v1alpha1\n  kind: GracefulShutdown\n  ' +
-        'spec: {timing: {bufferSeconds: 9}}\n',
-    );
-    t.is(typed.spec.timing.bufferSeconds, 9);
-    t.is(typed.provenance.get('timing.bufferSeconds'), 'functionConfig');
-  },
-);
+test('functionConfig: a ConfigMap of flat keys, the empty function-input, and a typed config', (t) => {
+  const withConfig = (fc: string) =>
+    transform(`${list(pod)}functionConfig:\n${fc}`, { mutators: [] }).config;
+  t.is(
+    withConfig(
+      '  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: ' +
+        'function-input}\n  data: {kube-version: "1.29", max-request: "10"}\n',
+    ).spec.kubernetesVersion,
+    '1.29',
+  );
+  t.is(
+    withConfig(
+      '  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: function-input}\n  data: {}\n',
+    ).spec.kubernetesVersion,
+    '1.31',
+  );
+  const typed = withConfig(
+    '  apiVersion: kube-graceful.dev/v1alpha1\n  kind: GracefulShutdown\n  ' +
+      'spec: {timing: {bufferSeconds: 9}}\n',
+  );
+  t.is(typed.spec.timing.bufferSeconds, 9);
+  t.is(typed.provenance.get('timing.bufferSeconds'), 'functionConfig');
+});
 
 const kpt = requireTool('kpt');
 const off = ['gateway-mode=off', 'job-mode=off', 'app-mode=off'];

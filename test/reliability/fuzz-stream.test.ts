@@ -2,8 +2,8 @@
  * Issue #8: the stream reader (split, pre-scan, readStream, readResourceList) under random bytes,
  * YAML-ish token soups and mangled real charts, for a fixed number of rounds (300 by default,
  * KUBE_GRACEFUL_FUZZ_ROUNDS for more, or KUBE_GRACEFUL_FUZZ_SECONDS for a time budget). Each round
- * has its own seed, printed on failure; set
- * KUBE_GRACEFUL_FUZZ_SEED to it to replay that round first.
+ * has its own seed, printed on failure; set KUBE_GRACEFUL_FUZZ_SEED to it to replay that round
+ * first.
  *
  * Every round checks: splitting reconstructs the input exactly; reading and writing back with no
  * edit gives the input back (stream and ResourceList); and nothing throws but KubeGracefulError

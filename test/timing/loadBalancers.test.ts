@@ -14,8 +14,7 @@ import {
 import type { LoadBalancerProvider } from '../../fn/timing/loadBalancers.ts';
 
 // The Service of the real chart render (test/fixtures/corpus/istio-gateway-1.17.8-nlb.yaml,
-// istio/istio
-// manifests/charts/gateway @1.17.8, Apache-2.0), read from the fixture itself.
+// istio/istio manifests/charts/gateway @1.17.8, Apache-2.0), read from the fixture itself.
 const corpusNlbService = corpusObject('istio-gateway-1.17.8-nlb.yaml', 'Service') as KubeObject;
 
 test('corpus NLB Service (istio-gateway-1.17.8-nlb.yaml) is an AWS NLB with IP targets, 180 s', (t) => {

@@ -27,8 +27,7 @@ test("seed thread's worked example: W=180, R=10, B=10 → sleep 180, grace 200",
 });
 
 // The Service of the real chart render (test/fixtures/corpus/istio-gateway-1.17.8-nlb.yaml,
-// istio/istio
-// manifests/charts/gateway @1.17.8, Apache-2.0), read from the fixture itself.
+// istio/istio manifests/charts/gateway @1.17.8, Apache-2.0), read from the fixture itself.
 const corpusNlbService = corpusObject('istio-gateway-1.17.8-nlb.yaml', 'Service') as KubeObject;
 
 test('corpus NLB gateway: LB evidence flows into the plan; delay 200 with termination passes', (t) => {

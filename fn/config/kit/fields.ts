@@ -1,8 +1,8 @@
 /**
  * Field types the config's parts share: the spec's own fields (fn/config/schema.ts) and each
  * mutator's settings slice (fn/mutators/NAME/settings/slice.ts). Each is a function so that a
- * schema is
- * built only when a config is validated (issue #9: a run without one never loads zod's parser).
+ * schema is built only when a config is validated (issue #9: a run without one never loads zod's
+ * parser).
  */
 import * as z from 'zod/mini';
 import { MAX_INPUT_SECONDS } from '../../timing/model.ts';

@@ -1,10 +1,9 @@
 /**
  * Mesh and cluster control-plane components, which app-graceful leaves alone unless an `include`
- * selector names them. Their shutdown is designed by their own projects (istiod drains xDS
- * clients itself; a CNI or node agent that sleeps holds a node's rollout), and a wrong delay
- * there hurts every pod, not one app. Recognised by structure and namespace, never by release
- * names: labels and names are user-settable (docs/background.md#istio). Gateways are not handled
- * here: the
+ * selector names them. Their shutdown is designed by their own projects (istiod drains xDS clients
+ * itself; a CNI or node agent that sleeps holds a node's rollout), and a wrong delay there hurts
+ * every pod, not one app. Recognised by structure and namespace, never by release names: labels and
+ * names are user-settable (docs/background.md#istio). Gateways are not handled here: the
  * gateway-drain mutator owns them.
  */
 import { labelsOf } from '../../core/kubeObject.ts';

@@ -1,7 +1,6 @@
 /**
  * Every finding code app-graceful can emit: its own, and those of the shared modules it calls. Each
- * is
- * documented in docs/mutators/app-graceful.md (test/mutators/registry.test.ts checks both).
+ * is documented in docs/mutators/app-graceful.md (test/mutators/registry.test.ts checks both).
  */
 import { TIMING_CHECK_CODES } from '../../timing/model.ts';
 import { TIMING_INPUT_FINDING_CODES } from '../shared/timingInputs.ts';

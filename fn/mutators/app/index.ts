@@ -30,8 +30,8 @@ import type { AppPlan, AppTiming } from './timing.ts';
 
 export type { AppPlan } from './timing.ts';
 
-/** Long-running kinds with a pod template (apps/v1); extra kinds (Argo Rollouts…) come from config.
- * */
+/** Long-running kinds with a pod template (apps/v1); extra kinds (Argo Rollouts…) come from
+ * config. */
 const APP_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet']);
 
 export const appGraceful = defineMutator<AppPlan, 'app-graceful'>({

@@ -3,8 +3,8 @@
  * stay up while the app drains and finishes: exit-on-zero with MINIMUM_DRAIN_DURATION ≥ S + R, or
  * terminationDrainDuration ≥ S + R (issue #13 item 4: with S alone the proxy may leave at the first
  * idle second after the app's SIGTERM, while the app still calls out). Never
- * TERMINATION_DRAIN_DURATION_SECONDS (removed in 1.10)
- * or parentShutdownDuration (ignored since 1.17).
+ * TERMINATION_DRAIN_DURATION_SECONDS (removed in 1.10) or parentShutdownDuration (ignored since
+ * 1.17).
  */
 import { atLeast } from '../../core/versions.ts';
 import type { Spec } from '../../config/schema.ts';

@@ -1,13 +1,13 @@
 /**
  * Inbound listeners of a classic istio-proxy during the drain window. On SIGTERM pilot-agent drains
  * the sidecar's inbound listeners (`drain_listeners?inboundonly&graceful`,
- * pkg/envoy/admin.go@1.24.0):
- * Envoy keeps accepting for `drainDuration` (default 45 s), then closes them. Behind a load
- * balancer whose window W is longer, connections it still sends would be refused by the sidecar
- * although the app is up, so drainDuration must reach W + B (the plan's D, the same rule as for
- * gateways). A native sidecar drains with `&skip_exit` and never closes them: not used there.
- * Up to Istio 1.16 a drainDuration at or above parentShutdownDuration (default 60 s) gets the pod
- * denied by the injector (../shared/parentShutdown.ts): that is raised with it, as for gateways.
+ * pkg/envoy/admin.go@1.24.0): Envoy keeps accepting for `drainDuration` (default 45 s), then closes
+ * them. Behind a load balancer whose window W is longer, connections it still sends would be
+ * refused by the sidecar although the app is up, so drainDuration must reach W + B (the plan's D,
+ * the same rule as for gateways). A native sidecar drains with `&skip_exit` and never closes them:
+ * not used there. Up to Istio 1.16 a drainDuration at or above parentShutdownDuration (default
+ * 60 s) gets the pod denied by the injector (../shared/parentShutdown.ts): that is raised with it,
+ * as for gateways.
  */
 import { ISTIO_DEFAULT_DRAIN_DURATION_SECONDS } from '../../timing/platformDefaults.ts';
 import { formatGoDurationSeconds, parseGoDurationSeconds } from '../../timing/durations.ts';

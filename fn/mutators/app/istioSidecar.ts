@@ -1,11 +1,10 @@
 /**
- * Istio: make istio-proxy outlive the app (istio/istio#7136, #10112, #36640). Native mode pins
- * the pod's `sidecar.istio.io/nativeSidecar: "true"` and nothing else (no drain setting acts
- * there);
+ * Istio: make istio-proxy outlive the app (istio/istio#7136, #10112, #36640). Native mode pins the
+ * pod's `sidecar.istio.io/nativeSidecar: "true"` and nothing else (no drain setting acts there);
  * classic mode merges drain settings into `proxy.istio.io/config`, inbound listeners open for the
- * drain window included.
- * Never a `lifecycle` on istio-proxy: an exec preStop replaces Istio's own native drain hook and
- * a sleep preStop merges into an invalid hook with two handlers (docs/background.md#istio).
+ * drain window included. Never a `lifecycle` on istio-proxy: an exec preStop replaces Istio's own
+ * native drain hook and a sleep preStop merges into an invalid hook with two handlers
+ * (docs/background.md#istio).
  */
 import { ISTIO_NATIVE_ANNOTATION } from '../../workloads/nativeSidecars.ts';
 import type { Spec } from '../../config/schema.ts';
@@ -74,13 +73,13 @@ export function istioSidecar(
     });
   }
   if (choice.mode === 'native') {
-    // Nothing in proxy.istio.io/config to size: Istio's native preStop (`pilot-agent request POST
-    // drain`, injection-template.yaml@1.24.0…@1.30.0) drains the inbound listeners with skip_exit
-    // (pkg/envoy/agent.go DrainNow → Drain(true), pkg/envoy/admin.go@1.24.0 `&skip_exit`), so Envoy
-    // never closes them and drainDuration does not end the accepting; on SIGTERM, after the app,
-    // the
-    // agent exits at once (agent.go terminate: "already drained"), so terminationDrainDuration,
-    // EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION do nothing either.
+    // Nothing in proxy.istio.io/config to size: Istio's native preStop
+    // (`pilot-agent request POST drain`, injection-template.yaml@1.24.0…@1.30.0) drains the inbound
+    // listeners with skip_exit (pkg/envoy/agent.go DrainNow → Drain(true),
+    // pkg/envoy/admin.go@1.24.0 `&skip_exit`), so Envoy never closes them and drainDuration does
+    // not end the accepting; on SIGTERM, after the app, the agent exits at once (agent.go
+    // terminate: "already drained"), so terminationDrainDuration, EXIT_ON_ZERO_ACTIVE_CONNECTIONS
+    // and MINIMUM_DRAIN_DURATION do nothing either.
     return { mode: choice.mode, changes, findings, usesSidecarWait: false };
   }
   const path = workload.at('metadata', 'annotations', PROXY_CONFIG_ANNOTATION);

@@ -1,7 +1,6 @@
 /**
  * Linkerd: make linkerd-proxy outlive the app (docs/background.md#linkerd). Native mode pins the
- * pod's
- * `proxy-enable-native-sidecar` annotation under the prefix the target version reads; classic
+ * pod's `proxy-enable-native-sidecar` annotation under the prefix the target version reads; classic
  * mode sets `proxy-wait-before-exit-seconds = S + R`, which Linkerd turns into a preStop sleep on
  * linkerd-proxy and which must stay below the grace period.
  */

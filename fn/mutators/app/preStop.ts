@@ -1,8 +1,7 @@
 /**
  * App containers' preStop hooks: how long an existing one sleeps, and the hook to add where there
  * is none (docs/background.md#kubernetes-pod-termination: the endpoint removal races the kubelet's
- * SIGTERM, so the app must keep
- * serving for the drain window S = W before it is asked to stop).
+ * SIGTERM, so the app must keep serving for the drain window S = W before it is asked to stop).
  */
 import type { Spec } from '../../config/schema.ts';
 import { SLEEP_ACTION_SINCE, sleepHook } from '../../workloads/preStop.ts';

@@ -24,8 +24,8 @@ import {
 import type { Timeline, Traffic } from '../../explanation/timeline.ts';
 import { ISTIO_PROXY, LINKERD_PROXY } from '../../workloads/meshProxies.ts';
 
-/** What an app's shutdown depends on: its serving containers and the mesh proxies in front of them.
- * */
+/** What an app's shutdown depends on: its serving containers and the mesh proxies in front of
+ * them. */
 export interface AppState {
   readonly grace: Valued<number>;
   readonly containers: ReadonlyArray<{ readonly name: string; readonly preStop: PreStopRead }>;

@@ -34,8 +34,8 @@ export interface ServingHook {
   readonly existing: PreStopLength | undefined;
 }
 
-/** The pod's plan, each container's plan, and findings: input notes, per-hook and per-pod checks.
- * */
+/** The pod's plan, each container's plan, and findings: input notes, per-hook and per-pod
+ * checks. */
 export interface AppTiming {
   readonly inputs: TimingInputs;
   readonly pod: TimingPlan;

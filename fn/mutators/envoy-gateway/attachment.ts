@@ -12,7 +12,7 @@
  *    processGatewayClassParamsRef; at v1.0.0 the EnvoyProxy had to be in Envoy Gateway's own
  *    namespace: controller.go@v1.0.0 processParamsRef),
  * 3. the EnvoyGateway config's default `envoyProxy` spec (from v1.7.0:
- * api/v1alpha1/envoygateway_types.go@v1.7.0).
+ *    api/v1alpha1/envoygateway_types.go@v1.7.0).
  * A more specific EnvoyProxy replaces the less specific ones entirely unless its `mergeType` says
  * otherwise (mergeType from v1.8.0: api/v1alpha1/envoyproxy_types.go@v1.8.0; before it, always
  * replace).
@@ -73,8 +73,8 @@ export function envoyProxyLocation(object: KubeObject): SpecLocation {
 /**
  * The default EnvoyProxy spec in the controller's config: the ConfigMap the gateway-helm chart
  * renders (`envoy-gateway-config`, key `envoy-gateway.yaml`,
- * charts/gateway-helm/templates/envoy-gateway-config.yaml@v1.9.0)
- * holds an `EnvoyGateway` document; `config` is that document parsed. Paths are from its root.
+ * charts/gateway-helm/templates/envoy-gateway-config.yaml@v1.9.0) holds an `EnvoyGateway` document;
+ * `config` is that document parsed. Paths are from its root.
  */
 export function defaultSpecLocation(
   configMap: KubeObject,

@@ -7,8 +7,8 @@ import { parseGoDurationSeconds } from '../../timing/durations.ts';
 import { MAX_DURATION_COMPONENT } from './facts.ts';
 import { scalarText } from '../../core/scalarText.ts';
 
-/** A field's value as read: absent, whole seconds (rounded up), or text Envoy Gateway would refuse.
- * */
+/** A field's value as read: absent, whole seconds (rounded up), or text Envoy Gateway would
+ * refuse. */
 export type ReadDuration =
   | { readonly kind: 'absent' }
   | { readonly kind: 'seconds'; readonly seconds: number; readonly text: string }

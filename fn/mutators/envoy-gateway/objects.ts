@@ -27,8 +27,8 @@ interface EnvoyServiceSpec {
   loadBalancerClass?: unknown;
 }
 
-/** EnvoyProxy.spec, or the default spec in the EnvoyGateway config (field `envoyProxy`, v1.7.0+).
- * */
+/** EnvoyProxy.spec, or the default spec in the EnvoyGateway config (field `envoyProxy`,
+ * v1.7.0+). */
 export interface EnvoyProxySpec {
   shutdown?: ShutdownConfig | null;
   mergeType?: unknown;

@@ -1,9 +1,8 @@
 /**
  * A grace period set through the EnvoyProxy's Deployment or DaemonSet patch: the only way to set
  * it, since KubernetesPodSpec has no such field (api/v1alpha1/shared_types.go@v1.9.0). Envoy
- * Gateway applies the patch after it has written drainTimeout + 300
- * (utils.MergeWithPatch in internal/infrastructure/kubernetes/proxy/resource_provider.go@v1.9.0),
- * so a patched value wins.
+ * Gateway applies the patch after it has written drainTimeout + 300 (utils.MergeWithPatch in
+ * internal/infrastructure/kubernetes/proxy/resource_provider.go@v1.9.0), so a patched value wins.
  */
 import type { FieldPath } from '../../core/fieldPath.ts';
 import type { SpecLocation } from './objects.ts';

@@ -14,11 +14,10 @@
  * So the load balancer may send new connections until H + W at the latest (one that follows the
  * endpoints starts at termination, since a terminating pod's endpoint is not ready whatever its
  * probe says; one that only health-checks the proxy starts after H: the sum covers both), and the
- * proxy must not be allowed
- * to exit at zero connections before then: minDrainDuration M ≥ H + W. A request that arrives
- * at that moment holds its connection open and needs R, plus the buffer: drainTimeout
- * D ≥ M + R + B. Both numbers are the timing model's (M = max(S, W) with S = W, and S + R + B,
- * fn/timing/model.ts), with the window widened by H.
+ * proxy must not be allowed to exit at zero connections before then: minDrainDuration M ≥ H + W. A
+ * request that arrives at that moment holds its connection open and needs R, plus the buffer:
+ * drainTimeout D ≥ M + R + B. Both numbers are the timing model's (M = max(S, W) with S = W, and
+ * S + R + B, fn/timing/model.ts), with the window widened by H.
  */
 import type { FieldPath } from '../../core/fieldPath.ts';
 import { planTiming } from '../../timing/model.ts';

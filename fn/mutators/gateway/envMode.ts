@@ -1,9 +1,9 @@
 /**
  * Env mode (docs/background.md#istio, docs/background.md#the-timing-model): the proxy itself keeps
- * serving through the drain window. On SIGTERM
- * pilot-agent drains the listeners gracefully, waits MINIMUM_DRAIN_DURATION, then exits once
- * Envoy has no active connections (EXIT_ON_ZERO_ACTIVE_CONNECTIONS, Istio 1.12+). Envoy closes
- * its listeners after drainDuration, so that must reach past W.
+ * serving through the drain window. On SIGTERM pilot-agent drains the listeners gracefully, waits
+ * MINIMUM_DRAIN_DURATION, then exits once Envoy has no active connections
+ * (EXIT_ON_ZERO_ACTIVE_CONNECTIONS, Istio 1.12+). Envoy closes its listeners after drainDuration,
+ * so that must reach past W.
  *
  * Delivery per shape (docs/background.md#istio):
  * - env: set on the proxy container for both shapes. Injected gateways: the injector merges the

@@ -1,7 +1,7 @@
 /**
  * Every finding code gateway-drain can emit: its own, and those of the shared modules it calls.
- * Each is
- * documented in docs/mutators/gateway-drain.md (test/mutators/registry.test.ts checks both).
+ * Each is documented in docs/mutators/gateway-drain.md (test/mutators/registry.test.ts checks
+ * both).
  */
 import { TIMING_CHECK_CODES } from '../../timing/model.ts';
 import { TIMING_INPUT_FINDING_CODES } from '../shared/timingInputs.ts';

@@ -1,7 +1,7 @@
 /**
  * Proxy settings users still copy from old answers that Istio no longer reads
- * (docs/background.md#istio).
- * kube-graceful never writes them and leaves them in place (they are the user's): it says so.
+ * (docs/background.md#istio). kube-graceful never writes them and leaves them in place (they are
+ * the user's): it says so.
  */
 import type { ProposedFinding } from '../types.ts';
 import type { Workload } from '../../workloads/workload.ts';

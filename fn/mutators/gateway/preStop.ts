@@ -1,8 +1,8 @@
 /**
  * The gateway proxy's preStop hook: the one kube-graceful writes in sleep mode (reading one the
  * user wrote is fn/workloads/preStop.ts) (docs/background.md#kubernetes-pod-termination: one
- * handler per hook; the `sleep` action is
- * beta and on from Kubernetes 1.30 and needs no binary in the image).
+ * handler per hook; the `sleep` action is beta and on from Kubernetes 1.30 and needs no binary in
+ * the image).
  */
 import { SLEEP_ACTION_SINCE, sleepHook } from '../../workloads/preStop.ts';
 

@@ -1,8 +1,8 @@
 /**
  * Findings about rollout safety that users want next to the drain change (issue #3,
- * docs/background.md#load-balancers-in-front-of-gateways):
- * AWS readiness gates, `maxUnavailable` with few replicas, a PodDisruptionBudget. They never
- * change anything: the Namespace, strategy and PDB are the user's.
+ * docs/background.md#load-balancers-in-front-of-gateways): AWS readiness gates, `maxUnavailable`
+ * with few replicas, a PodDisruptionBudget. They never change anything: the Namespace, strategy and
+ * PDB are the user's.
  */
 import type { Spec } from '../../config/schema.ts';
 import { namespaceNamed } from '../../workloads/inventory.ts';
@@ -53,9 +53,9 @@ function awsIpTargets(
 
 /**
  * docs/background.md#load-balancers-in-front-of-gateways: readiness gates protect rollouts behind
- * AWS IP targets (new pods must be healthy in
- * the target group before old ones go). A Namespace in the stream without the label: warning,
- * since the fix is in the same stream. Not in the stream: info, the user labels it.
+ * AWS IP targets (new pods must be healthy in the target group before old ones go). A Namespace in
+ * the stream without the label: warning, since the fix is in the same stream. Not in the stream:
+ * info, the user labels it.
  */
 function readinessGate(
   workload: Workload,
@@ -96,11 +96,11 @@ function readinessGate(
 
 /**
  * docs/background.md#load-balancers-in-front-of-gateways: `maxUnavailable: 0` keeps every old
- * gateway pod serving until its replacement is
- * ready. Kubernetes rounds a percentage down (the default 25% of 1–3 replicas is 0), so what is
- * judged is the number of pods a rollout may take down at once. Deployments only: a DaemonSet's
- * maxUnavailable counts nodes. Warning when that is every pod (Recreate, or 1 of 1: an outage);
- * info when it takes part of fewer than 3 pods (capacity drops, nothing is refused).
+ * gateway pod serving until its replacement is ready. Kubernetes rounds a percentage down (the
+ * default 25% of 1–3 replicas is 0), so what is judged is the number of pods a rollout may take
+ * down at once. Deployments only: a DaemonSet's maxUnavailable counts nodes. Warning when that is
+ * every pod (Recreate, or 1 of 1: an outage); info when it takes part of fewer than 3 pods
+ * (capacity drops, nothing is refused).
  */
 function maxUnavailable(workload: Workload): ProposedFinding[] {
   if (workload.ref.kind !== 'Deployment') return [];
@@ -158,9 +158,9 @@ function maxUnavailable(workload: Workload): ProposedFinding[] {
 
 /**
  * docs/background.md#load-balancers-in-front-of-gateways: a PodDisruptionBudget keeps node drains
- * from evicting every gateway pod at once.
- * Info: the stream may not hold it (a separate release). DaemonSet pods are not drained by
- * eviction in the usual `kubectl drain --ignore-daemonsets`, and a bare Pod has no controller.
+ * from evicting every gateway pod at once. Info: the stream may not hold it (a separate release).
+ * DaemonSet pods are not drained by eviction in the usual `kubectl drain --ignore-daemonsets`, and
+ * a bare Pod has no controller.
  */
 function disruptionBudget(workload: Workload, context: MutatorContext): ProposedFinding[] {
   if (workload.ref.kind === 'DaemonSet' || workload.ref.kind === 'Pod') return [];

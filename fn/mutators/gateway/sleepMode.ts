@@ -1,15 +1,13 @@
 /**
  * Sleep mode (docs/background.md#kubernetes-pod-termination, docs/background.md#the-timing-model):
- * a preStop sleep of S = W on the proxy container keeps the gateway
- * serving, untouched, while the load balancer drains; SIGTERM comes after. A preStop the user
- * already wrote is never replaced or merged into (docs/background.md#kubernetes-pod-termination:
- * one handler per hook): it stays, and
+ * a preStop sleep of S = W on the proxy container keeps the gateway serving, untouched, while the
+ * load balancer drains; SIGTERM comes after. A preStop the user already wrote is never replaced or
+ * merged into (docs/background.md#kubernetes-pod-termination: one handler per hook): it stays, and
  * the model builds the grace period on what it really sleeps.
  *
  * Injected gateways: the injector merges `lifecycle` field by field (docs/background.md#istio) and
- * the gateway
- * template sets no preStop of its own (gateways are never native sidecars, so Istio's native
- * drain hook is not added), so the pod's preStop is the one that runs.
+ * the gateway template sets no preStop of its own (gateways are never native sidecars, so Istio's
+ * native drain hook is not added), so the pod's preStop is the one that runs.
  *
  * After the sleep comes SIGTERM: without exit-on-zero pilot-agent drains the listeners, sleeps
  * terminationDrainDuration (default 5 s) and then kills Envoy (pkg/envoy/agent.go@1.9.0 and

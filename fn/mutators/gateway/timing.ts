@@ -1,7 +1,7 @@
 /**
  * The gateway's timing plan: inputs resolved from the stream and config
- * (fn/mutators/shared/timingInputs.ts),
- * durations decided by the one model (fn/timing/model.ts). Nothing here decides a number.
+ * (fn/mutators/shared/timingInputs.ts), durations decided by the one model (fn/timing/model.ts).
+ * Nothing here decides a number.
  */
 import { resolveTimingInputs } from '../shared/timingInputs.ts';
 import type { ExistingTiming, ResolvedInputs } from '../shared/timingInputs.ts';

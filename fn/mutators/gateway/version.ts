@@ -25,8 +25,7 @@ const CHART_LABEL = 'helm.sh/chart';
 /**
  * `gateway-1.0.0` is the version the chart has in the istio/istio source tree; released charts
  * carry the Istio version instead (docs/background.md#istio). Rendering from a checkout gives
- * 1.0.0, which says
- * nothing about Istio: every gateway file of our corpus is such a render.
+ * 1.0.0, which says nothing about Istio: every gateway file of our corpus is such a render.
  */
 const UNRELEASED_CHART_VERSION = '1.0.0';
 

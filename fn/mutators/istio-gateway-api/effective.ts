@@ -26,8 +26,8 @@ interface EnvSetting {
   readonly valueFrom?: unknown;
 }
 
-/** The settings in effect, each absent when no layer sets it (istiod's template default applies).
- * */
+/** The settings in effect, each absent when no layer sets it (istiod's template default
+ * applies). */
 export interface EffectiveSettings {
   readonly grace?: Layered<unknown>;
   readonly env: Readonly<Record<string, Layered<EnvSetting>>>;

@@ -16,9 +16,9 @@ export interface MinorVersion {
 /**
  * `spec.infrastructure.parametersRef` to a ConfigMap in the Gateway's namespace, and class-defaults
  * ConfigMaps, are read from 1.26: `render()` collects both as overlays
- * (deploymentcontroller.go@1.26.0,
- * @1.26.8, @1.28.10; gatewaycommon/deploymentcontroller.go@1.30.3); neither exists in
- * deploymentcontroller.go@1.25.5 (no `parametersRef`, no `defaults-for-class`).
+ * (deploymentcontroller.go@1.26.0, @1.26.8, @1.28.10;
+ * gatewaycommon/deploymentcontroller.go@1.30.3); neither exists in deploymentcontroller.go@1.25.5
+ * (no `parametersRef`, no `defaults-for-class`).
  */
 export const OVERLAYS_SINCE: MinorVersion = { major: 1, minor: 26 };
 

@@ -46,9 +46,8 @@ function isConfigMap(object: KubeObject): object is ConfigMapObject {
 /**
  * Returns the names of the classes istiod deploys with the kube-gateway template: `istio`, plus
  * every GatewayClass in the stream whose `controllerName` is istiod's
- * (deploymentcontroller.go@1.26.8
- * reconciles a Gateway when its class's controller is `istio.io/gateway-controller`; the
- * `custom-class` case of its test).
+ * (deploymentcontroller.go@1.26.8 reconciles a Gateway when its class's controller is
+ * `istio.io/gateway-controller`; the `custom-class` case of its test).
  */
 export function istioGatewayClasses(objects: readonly KubeObject[]): Set<string> {
   const classes = new Set([DEFAULT_ISTIO_GATEWAY_CLASS]);

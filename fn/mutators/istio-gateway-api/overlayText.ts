@@ -63,8 +63,8 @@ export function dig(root: unknown, ...path: ReadonlyArray<string | number>): unk
   return node;
 }
 
-/** Returns the list item whose `name` is `name`, with its index, from a list that may not be one.
- * */
+/** Returns the list item whose `name` is `name`, with its index, from a list that may not be
+ * one. */
 export function namedItem(
   list: unknown,
   name: string,

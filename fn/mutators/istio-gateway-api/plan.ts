@@ -5,14 +5,13 @@
  * it. Pure: objects in, changes and findings out; nothing here knows the engine.
  *
  * The settings are gateway-drain's env mode for an injected gateway
- * (fn/mutators/gateway/envMode.ts):
- * MINIMUM_DRAIN_DURATION = M and EXIT_ON_ZERO_ACTIVE_CONNECTIONS on istio-proxy, drainDuration = D
- * in `proxy.istio.io/config`, terminationGracePeriodSeconds = G. They reach the generated pod as
- * follows: env by the strategic merge of the overlay (containers and env by name); the annotation
- * because the kube-gateway template mounts the pod's annotations at /etc/istio/pod
- * (`istio-podinfo`, kube-gateway.yaml@1.26.8, @1.30.3), from which pilot-agent reads
- * `proxy.istio.io/config` over PROXY_CONFIG (pilot/cmd/pilot-agent/config/config.go@1.26.8). The
- * generated pod is not injected (label `sidecar.istio.io/inject: "false"`, istio-proxy rendered
+ * (fn/mutators/gateway/envMode.ts): MINIMUM_DRAIN_DURATION = M and EXIT_ON_ZERO_ACTIVE_CONNECTIONS
+ * on istio-proxy, drainDuration = D in `proxy.istio.io/config`, terminationGracePeriodSeconds = G.
+ * They reach the generated pod as follows: env by the strategic merge of the overlay (containers
+ * and env by name); the annotation because the kube-gateway template mounts the pod's annotations
+ * at /etc/istio/pod (`istio-podinfo`, kube-gateway.yaml@1.26.8, @1.30.3), from which pilot-agent
+ * reads `proxy.istio.io/config` over PROXY_CONFIG (pilot/cmd/pilot-agent/config/config.go@1.26.8).
+ * The generated pod is not injected (label `sidecar.istio.io/inject: "false"`, istio-proxy rendered
  * by the template itself), so env on the container is the only way to pilot-agent's environment.
  */
 import { formatGoDurationSeconds, parseGoDurationSeconds } from '../../timing/durations.ts';

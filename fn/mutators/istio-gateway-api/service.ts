@@ -39,10 +39,9 @@ export function generatedService(
   const annotations: Record<string, string> = {};
   // `spec.infrastructure.annotations` replace the Gateway's own metadata annotations as what is
   // copied onto the generated Service, Deployment and pod template from 1.21
-  // (`gwInfra.Annotations`,
-  // deploymentcontroller.go@1.21.0; `extractInfrastructureMetadata`, @1.22.8 to @1.28.10). Without
-  // them the Gateway's own annotations are copied, unless istiod runs with
-  // `PILOT_ENABLE_GATEWAY_API_COPY_LABELS_ANNOTATIONS=false` (from 1.27, default true:
+  // (`gwInfra.Annotations`, deploymentcontroller.go@1.21.0; `extractInfrastructureMetadata`,
+  // @1.22.8 to @1.28.10). Without them the Gateway's own annotations are copied, unless istiod runs
+  // with `PILOT_ENABLE_GATEWAY_API_COPY_LABELS_ANNOTATIONS=false` (from 1.27, default true:
   // pilot/pkg/features/experimental.go@1.27.0, @1.30.3). Keys under `gateway.networking.k8s.io/`
   // are dropped (`translateInfraMeta`).
   const infra = gateway.spec?.infrastructure?.annotations;

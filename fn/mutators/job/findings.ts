@@ -1,7 +1,7 @@
 /**
  * Every finding code job-sidecar-quit can emit: its own, and those of the shared modules it calls.
- * Each is
- * documented in docs/mutators/job-sidecar-quit.md (test/mutators/registry.test.ts checks both).
+ * Each is documented in docs/mutators/job-sidecar-quit.md (test/mutators/registry.test.ts checks
+ * both).
  */
 import { AMBIENT_FINDING_CODES } from '../shared/ambient.ts';
 

@@ -9,9 +9,8 @@ import type { ProposedFinding } from '../types.ts';
 import { MESH_PROXY_CONTAINERS } from '../../workloads/meshProxies.ts';
 
 // The proxy containers' fixed names (docs/background.md#istio "always named istio-proxy"; Linkerd's
-// injector
-// names its proxy linkerd-proxy). They are never main containers, even when listed: wrapping a
-// proxy would make it ask itself to quit.
+// injector names its proxy linkerd-proxy). They are never main containers, even when listed:
+// wrapping a proxy would make it ask itself to quit.
 
 /** The main containers and a finding when the configured names match none. */
 export function mainContainers(

@@ -1,8 +1,8 @@
 /**
  * native mode: pin the mesh's native-sidecar annotation on the pod template. A native sidecar
  * (KEP-753) does not block Job completion (docs/background.md#kubernetes-pod-termination), so
- * nothing has to call a quit endpoint —
- * and nothing may: a native sidecar that exits is restarted (docs/background.md#istio).
+ * nothing has to call a quit endpoint — and nothing may: a native sidecar that exits is restarted
+ * (docs/background.md#istio).
  */
 import type { Config } from '../../config/schema.ts';
 import type { Workload } from '../../workloads/workload.ts';

@@ -33,8 +33,7 @@ const SHELL = '/bin/sh';
 
 // Default ports. Istio: pilot-agent status port 15020, overridable by the pod annotation
 // `status.sidecar.istio.io/port` (docs/background.md#istio). Linkerd: proxy admin port 4191,
-// overridable by
-// `config.linkerd.io/admin-port` (docs/background.md#linkerd).
+// overridable by `config.linkerd.io/admin-port` (docs/background.md#linkerd).
 const ISTIO_STATUS_PORT = 15020;
 const LINKERD_ADMIN_PORT = 4191;
 
@@ -69,10 +68,9 @@ export function istioQuitEndpoint(statusPort: number = ISTIO_STATUS_PORT): QuitE
 }
 
 /**
- * Linkerd's quit endpoint: `POST http://127.0.0.1:<adminPort>/shutdown` (linkerd-proxy admin).
- * The endpoint answers only when the pod carries `config.linkerd.io/proxy-admin-shutdown: enabled`
- * (off by default since Linkerd 2.16, docs/background.md#linkerd): the caller must add that
- * annotation.
+ * Linkerd's quit endpoint: `POST http://127.0.0.1:<adminPort>/shutdown` (linkerd-proxy admin). The
+ * endpoint answers only when the pod carries `config.linkerd.io/proxy-admin-shutdown: enabled` (off
+ * by default since Linkerd 2.16, docs/background.md#linkerd): the caller must add that annotation.
  * @param adminPort the proxy admin port (`config.linkerd.io/admin-port`); default 4191.
  * @returns the endpoint, mesh `linkerd`.
  * @throws RangeError when the port is not an integer in 1–65535.
@@ -139,15 +137,14 @@ const NO_CLIENT_HINT =
  * - `exec 3<&0` / `<&3 3<&-`: an asynchronous list gets /dev/null as stdin (XCU 2.9.3); fd 3
  *   hands the container's real stdin to the program, and is closed in the program. fd 0 is
  *   always open in a container: runc leaves a nil stdin to Go's os/exec, which opens /dev/null.
- * - the wait loop: `wait` returns 128+signal as soon as a trapped signal arrives, while the
- *   program may still be running; and the shell can reap the program during that interrupted
- *   wait, so "is the pid still alive" (`kill -0`) is not a safe test: measured here, it lost the
- *   program's status (143 instead of its 42) in 18 of 30 tries under dash, and the race test in
- * test/mutators/job/wrapper.test.ts catches it under dash, busybox and bash alike. Instead the trap
- * sets
- *   `kg_sig`, and `wait` is repeated until one returns with no trap in between: dash, busybox and
- *   bash all keep an exited job's status for a repeated `wait "$kg_pid"` until a new job is
- *   created (none is, in the loop; dash jobs.c frees a waited job only in makejob).
+ * - the wait loop: `wait` returns 128+signal as soon as a trapped signal arrives, while the program
+ *   may still be running; and the shell can reap the program during that interrupted wait, so "is
+ *   the pid still alive" (`kill -0`) is not a safe test: measured here, it lost the program's
+ *   status (143 instead of its 42) in 18 of 30 tries under dash, and the race test in
+ *   test/mutators/job/wrapper.test.ts catches it under dash, busybox and bash alike. Instead the
+ *   trap sets `kg_sig`, and `wait` is repeated until one returns with no trap in between: dash,
+ *   busybox and bash all keep an exited job's status for a repeated `wait "$kg_pid"` until a new
+ *   job is created (none is, in the loop; dash jobs.c frees a waited job only in makejob).
  * - `exit "$kg_rc"`: the program's status: its exit code, or 128+N when signal N killed it.
  *
  * No `$(` and no `$$` anywhere: Kubernetes expands `$(VAR)` and turns `$$` into `$` in `command`

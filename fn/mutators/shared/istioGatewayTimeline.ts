@@ -34,9 +34,8 @@ export interface GatewayState {
 /**
  * Returns the timeline of an Istio gateway: the proxy serves until it drains or is killed
  * (docs/background.md#istio "On SIGTERM"): with exit-on-zero it waits MINIMUM_DRAIN_DURATION and
- * exits once no
- * connection is active; without, pilot-agent kills Envoy after terminationDrainDuration; Envoy's
- * listeners close after drainDuration either way.
+ * exits once no connection is active; without, pilot-agent kills Envoy after
+ * terminationDrainDuration; Envoy's listeners close after drainDuration either way.
  */
 export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline {
   const drawing = new Drawing();

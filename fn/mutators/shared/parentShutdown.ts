@@ -1,14 +1,13 @@
 /**
  * Gateways and classic app sidecars alike: Istio up to 1.16 rejects a ProxyConfig whose
- * parentShutdownDuration is not greater than its
- * drainDuration: "parent shutdown time %v must be greater than drain time %v"
- * (pkg/config/validation/validation.go@1.16.7 ValidateParentAndDrain, called by
- * ValidateMeshConfigProxyConfig). The injector applies the pod's `proxy.istio.io/config` over
- * the defaults (parentShutdownDuration 60 s) and validates it (pkg/kube/inject/validate.go@1.16.7
- * validateProxyConfig): the pod is denied. pilot-agent validates the same merged config at start
- * (pilot/cmd/pilot-agent/config/config.go@1.16.7), so a legacy gateway's proxy refuses to start.
- * From 1.17 the field is reserved: validation reads only drainDuration
- * (validation.go@1.17.0 ValidateDrainDuration) and pilot-agent no longer passes
+ * parentShutdownDuration is not greater than its drainDuration: "parent shutdown time %v must be
+ * greater than drain time %v" (pkg/config/validation/validation.go@1.16.7 ValidateParentAndDrain,
+ * called by ValidateMeshConfigProxyConfig). The injector applies the pod's `proxy.istio.io/config`
+ * over the defaults (parentShutdownDuration 60 s) and validates it
+ * (pkg/kube/inject/validate.go@1.16.7 validateProxyConfig): the pod is denied. pilot-agent
+ * validates the same merged config at start (pilot/cmd/pilot-agent/config/config.go@1.16.7), so a
+ * legacy gateway's proxy refuses to start. From 1.17 the field is reserved: validation reads only
+ * drainDuration (validation.go@1.17.0 ValidateDrainDuration) and pilot-agent no longer passes
  * --parent-shutdown-time-s to Envoy (pkg/envoy/proxy.go@1.17.0), so writing it there is harmless.
  * Both validations also cap drainDuration and parentShutdownDuration at 1 h.
  */

@@ -1,8 +1,7 @@
 /**
  * `proxyMetadata` entries of the `proxy.istio.io/config` annotation (docs/background.md#istio:
- * "proxyMetadata
- * maps merge by key"; they become the proxy's env at injection). Reading, the safety refusals and
- * the verified minimal edit are proxyConfig.ts's; this names the entries.
+ * "proxyMetadata maps merge by key"; they become the proxy's env at injection). Reading, the safety
+ * refusals and the verified minimal edit are proxyConfig.ts's; this names the entries.
  */
 import { isRecord } from '../../core/fieldPath.ts';
 import { setProxyConfigField } from '../../workloads/istioProxyConfig.ts';

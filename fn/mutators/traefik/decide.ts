@@ -1,8 +1,7 @@
 /**
  * Traefik behind a load balancer (issue #19 item 3): the pure decision, which the traefik-drain
  * mutator (./index.ts) runs with W, R and B resolved from the stream and config. Given a workload
- * whose pod runs Traefik and the model's W, R and B, it returns the fields
- * to set and the findings:
+ * whose pod runs Traefik and the model's W, R and B, it returns the fields to set and the findings:
  *
  * - per TCP entry point, `transport.lifeCycle.requestAcceptGraceTimeout` = S (= W: keep accepting
  *   while the load balancer still sends) and `transport.lifeCycle.graceTimeOut` = R, in the place
@@ -64,8 +63,8 @@ interface TraefikFinding {
   readonly path?: FieldPath;
 }
 
-/** The workload as parsed, and where its pod template is (`['spec', 'template']` for a Deployment).
- * */
+/** The workload as parsed, and where its pod template is (`['spec', 'template']` for a
+ * Deployment). */
 export interface TraefikWorkload {
   readonly object: KubeObject;
   readonly templatePath: FieldPath;

@@ -27,8 +27,8 @@ import type { LifecycleValue } from '../../workloads/traefik/staticConfig.ts';
 import { traefikTimeline } from './timeline.ts';
 import type { EntryPointState, TraefikState } from './timeline.ts';
 
-/** Traefik's value when a setting is not written (./facts.ts): no accept grace, graceTimeOut 10 s.
- * */
+/** Traefik's value when a setting is not written (./facts.ts): no accept grace, graceTimeOut
+ * 10 s. */
 const DEFAULTS: Record<LifecycleSetting, number> = {
   requestAcceptGraceTimeout: 0,
   graceTimeOut: TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS,

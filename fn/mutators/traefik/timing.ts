@@ -1,8 +1,8 @@
 /**
  * The Traefik numbers of the timing model (docs/background.md#the-timing-model), from W, R and B:
  *
- * S = W (or W − P after a user's preStop sleep of P s)   requestAcceptGraceTimeout: keep accepting
- * while the LB still sends
+ *   S = W (or W − P after a user's preStop sleep of P s)     requestAcceptGraceTimeout: keep
+ *                                                            accepting while the LB still sends
  *   graceTimeOut = R                                         the longest request may finish
  *   G = P + max(S' + R') over the TCP entry points (+ the UDP ones, stopped after) + B
  *
@@ -27,8 +27,8 @@ export interface TraefikTimingInputs {
   readonly buffer: Sourced;
   /** `terminationGracePeriodSeconds` in the manifest. */
   readonly existingGraceSeconds?: number;
-  /** The load balancer's target-group timing, when known (AWS), as fn/timing/inputs.ts resolves it.
-   * */
+  /** The load balancer's target-group timing, when known (AWS), as fn/timing/inputs.ts resolves
+   * it. */
   readonly loadBalancer?: TimingInputs['loadBalancer'];
   /** A preStop the user wrote on the Traefik container: its sleep, or 'unknown'. Never added by
    * kube-graceful. */

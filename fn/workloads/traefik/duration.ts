@@ -2,8 +2,8 @@
  * Traefik's duration values: paerser `types.Duration` (types/duration.go@v0.2.0, the type of
  * `LifeCycle.RequestAcceptGraceTimeout` and `GraceTimeOut` from v2.3; before, Traefik's own
  * pkg/types/duration.go@v2.0.0 with the same `Set`): digits alone are seconds ("10" = 10 s),
- * anything else is Go's
- * `time.ParseDuration` ("10s", "1m30s"). This differs from Istio, where a bare number is ignored.
+ * anything else is Go's `time.ParseDuration` ("10s", "1m30s"). This differs from Istio, where a
+ * bare number is ignored.
  */
 import { parseGoDurationSeconds } from '../../timing/durations.ts';
 

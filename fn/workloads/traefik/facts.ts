@@ -15,8 +15,8 @@ export const TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS = 10;
  * lowercases every flag name before matching, flag/flagparser.go@v0.2.0 `setValue`).
  *
  * On SIGTERM each entry point sleeps `requestAcceptGraceTimeout` with its listener still open, then
- * gives in-flight requests `graceTimeOut` before it closes what is left
- * (`TCPEntryPoint.Shutdown`, pkg/server/server_entrypoint_tcp.go@v2.0.0, @v2.11.53, @v3.7.9).
+ * gives in-flight requests `graceTimeOut` before it closes what is left (`TCPEntryPoint.Shutdown`,
+ * pkg/server/server_entrypoint_tcp.go@v2.0.0, @v2.11.53, @v3.7.9).
  */
 export const LIFECYCLE_SETTINGS = ['requestAcceptGraceTimeout', 'graceTimeOut'] as const;
 export type LifecycleSetting = (typeof LIFECYCLE_SETTINGS)[number];

@@ -69,8 +69,7 @@ export function readStaticConfig(container: Container): StaticConfig {
  * Returns why Traefik will read a file, or undefined: `--configFile` names one, or a volume is
  * mounted where Traefik looks for one by default (/etc/traefik/traefik.{toml,yaml,yml},
  * pkg/cli/loader_file.go@v3.7.9 `loadConfigFiles`). The other default places
- * ($HOME/.config/traefik,
- * ./traefik.*) depend on the image and are not guessed.
+ * ($HOME/.config/traefik, ./traefik.*) depend on the image and are not guessed.
  */
 function configFileEvidence(container: Container, flags: readonly Flag[]): string | undefined {
   const configFile = lastFlag(flags, 'configfile');

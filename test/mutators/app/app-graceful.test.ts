@@ -41,8 +41,8 @@ function run(yaml: string, flags: Flags = {}, spec?: Record<string, unknown>): T
   return result;
 }
 
-/** A Deployment `web` in namespace `shop`, with the given pod metadata, spec lines and containers.
- * */
+/** A Deployment `web` in namespace `shop`, with the given pod metadata, spec lines and
+ * containers. */
 function deployment(
   o: {
     labels?: string;
@@ -109,23 +109,19 @@ const appPlan = (result: TransformResult): AppPlan =>
 // preStop and grace
 // ---------------------------------------------------------------------------------------------
 
-test(
-  'no mesh: sleep action S = W for an in-cluster Service, grace left at ' +
-    'the default that covers it',
-  (t) => {
-    const result = run(deployment() + service());
-    t.deepEqual(changed(result), { [PRESTOP]: { sleep: { seconds: 5 } } });
-    t.regex(result.changes[0]!.reason, /S = W = 5/);
-    t.regex(result.changes[0]!.reason, /Service shop\/web/);
-    t.regex(
-      result.changes[0]!.reason,
-      /G = S \+ R \+ B = 5 \+ 20 \+ 5 = 30, which the Kubernetes default/,
-    );
-    t.is(appPlan(result).sidecar, 'none');
-    t.is(appPlan(result).effectiveGraceSeconds, 30);
-    t.true(validateChangedDocuments(result) > 0);
-  },
-);
+test('no mesh: sleep action S = W for an in-cluster Service, grace left at the default that covers it', (t) => {
+  const result = run(deployment() + service());
+  t.deepEqual(changed(result), { [PRESTOP]: { sleep: { seconds: 5 } } });
+  t.regex(result.changes[0]!.reason, /S = W = 5/);
+  t.regex(result.changes[0]!.reason, /Service shop\/web/);
+  t.regex(
+    result.changes[0]!.reason,
+    /G = S \+ R \+ B = 5 \+ 20 \+ 5 = 30, which the Kubernetes default/,
+  );
+  t.is(appPlan(result).sidecar, 'none');
+  t.is(appPlan(result).effectiveGraceSeconds, 30);
+  t.true(validateChangedDocuments(result) > 0);
+});
 
 test('behind an AWS NLB (IP targets): sleep 180, grace 205, reason names the Service', (t) => {
   const result = run(deployment() + nlbService());
@@ -178,20 +174,17 @@ for (const [label, hook, seconds] of [
   });
 }
 
-test(
-  'existing preStop of unreadable length: kept, warning that the grace ' + 'could not be checked',
-  (t) => {
-    const containers =
-      '        - name: app\n          image: example/web:1\n          ports: ' +
-      '[{containerPort: 8080}]\n          lifecycle:\n            preStop: ' +
-      '{httpGet: {path: /drain, port: 8080}}\n';
-    const result = run(deployment({ containers }) + service());
-    t.deepEqual(result.changes, []);
-    const finding = result.findings.find((f) => f.code === 'PRESTOP_LENGTH_UNKNOWN')!;
-    t.is(finding.severity, 'warning');
-    t.is(formatPath(finding.path!), PRESTOP);
-  },
-);
+test('existing preStop of unreadable length: kept, warning that the grace could not be checked', (t) => {
+  const containers =
+    '        - name: app\n          image: example/web:1\n          ports: ' +
+    '[{containerPort: 8080}]\n          lifecycle:\n            preStop: ' +
+    '{httpGet: {path: /drain, port: 8080}}\n';
+  const result = run(deployment({ containers }) + service());
+  t.deepEqual(result.changes, []);
+  const finding = result.findings.find((f) => f.code === 'PRESTOP_LENGTH_UNKNOWN')!;
+  t.is(finding.severity, 'warning');
+  t.is(formatPath(finding.path!), PRESTOP);
+});
 
 test('existing short preStop: kept, warning that it is below the drain window', (t) => {
   const containers =
@@ -215,48 +208,45 @@ test('Kubernetes 1.29 without a shell: no preStop, a warning; with a shell: exec
   t.true(validateChangedDocuments(withShell) > 0);
 });
 
-test(
-  'the sleep action never exceeds the grace period, whatever W, R, B and ' + 'the manifest say',
-  (t) => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 400 }),
-        fc.integer({ min: 0, max: 60 }),
-        fc.integer({ min: 0, max: 30 }),
-        fc.option(fc.integer({ min: 0, max: 900 }), { nil: undefined }),
-        (W, R, B, grace) => {
-          const podSpec =
-            grace === undefined ? '' : `      terminationGracePeriodSeconds: ${grace}\n`;
-          const result = transform(deployment({ podSpec }) + service(), {
-            mutators: [appGraceful],
-            flags: { 'drain-window': String(W), 'max-request': String(R), buffer: String(B) },
-          });
-          const pod = (
-            parseAllDocuments(result.output)[0]!.toJS() as {
-              spec: {
-                template: {
-                  spec: {
-                    terminationGracePeriodSeconds?: number;
-                    containers: Array<{
-                      lifecycle?: { preStop?: { sleep?: { seconds: number } } };
-                    }>;
-                  };
+test('the sleep action never exceeds the grace period, whatever W, R, B and the manifest say', (t) => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 400 }),
+      fc.integer({ min: 0, max: 60 }),
+      fc.integer({ min: 0, max: 30 }),
+      fc.option(fc.integer({ min: 0, max: 900 }), { nil: undefined }),
+      (W, R, B, grace) => {
+        const podSpec =
+          grace === undefined ? '' : `      terminationGracePeriodSeconds: ${grace}\n`;
+        const result = transform(deployment({ podSpec }) + service(), {
+          mutators: [appGraceful],
+          flags: { 'drain-window': String(W), 'max-request': String(R), buffer: String(B) },
+        });
+        const pod = (
+          parseAllDocuments(result.output)[0]!.toJS() as {
+            spec: {
+              template: {
+                spec: {
+                  terminationGracePeriodSeconds?: number;
+                  containers: Array<{
+                    lifecycle?: { preStop?: { sleep?: { seconds: number } } };
+                  }>;
                 };
               };
-            }
-          ).spec.template.spec;
-          const seconds = pod.containers[0]!.lifecycle?.preStop?.sleep?.seconds;
-          const effective = pod.terminationGracePeriodSeconds ?? 30;
-          return seconds === undefined
-            ? W === 0
-            : seconds === W && seconds <= effective && effective >= W + R + B;
-        },
-      ),
-      { numRuns: 200 },
-    );
-    t.pass();
-  },
-);
+            };
+          }
+        ).spec.template.spec;
+        const seconds = pod.containers[0]!.lifecycle?.preStop?.sleep?.seconds;
+        const effective = pod.terminationGracePeriodSeconds ?? 30;
+        return seconds === undefined
+          ? W === 0
+          : seconds === W && seconds <= effective && effective >= W + R + B;
+      },
+    ),
+    { numRuns: 200 },
+  );
+  t.pass();
+});
 
 // ---------------------------------------------------------------------------------------------
 // which containers serve
@@ -314,71 +304,55 @@ test('a pod with nothing serving is left alone', (t) => {
 // Istio
 // ---------------------------------------------------------------------------------------------
 
-test(
-  'Istio auto: native only where Istio itself runs native (Istio ≥ 1.27, ' +
-    'oldest kubelet ≥ 1.33), pinned',
-  (t) => {
-    const result = run(deployment() + service(), {
-      ...ISTIO,
-      'istio-version': '1.27',
-      'kube-version': 'v1.33.2',
-    });
-    const c = changed(result);
-    t.is(c[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'true');
-    t.false(`${ANN}["proxy.istio.io/config"]` in c);
-    t.is(appPlan(result).sidecar, 'native');
-    t.truthy(appPlan(result).mesh.istio);
-    t.true(validateChangedDocuments(result) > 0);
-  },
-);
+test('Istio auto: native only where Istio itself runs native (Istio ≥ 1.27, oldest kubelet ≥ 1.33), pinned', (t) => {
+  const result = run(deployment() + service(), {
+    ...ISTIO,
+    'istio-version': '1.27',
+    'kube-version': 'v1.33.2',
+  });
+  const c = changed(result);
+  t.is(c[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'true');
+  t.false(`${ANN}["proxy.istio.io/config"]` in c);
+  t.is(appPlan(result).sidecar, 'native');
+  t.truthy(appPlan(result).mesh.istio);
+  t.true(validateChangedDocuments(result) > 0);
+});
 
-test(
-  'Istio auto: classic below that (the defaults, Istio 1.26; or an ' +
-    'oldest kubelet 1.32), not pinned',
-  (t) => {
-    for (const flags of [{}, { 'istio-version': '1.28', 'kube-version': '1.32.9' }] as Flags[]) {
-      const result = run(deployment() + service(), { ...ISTIO, ...flags });
-      t.is(appPlan(result).sidecar, 'classic', JSON.stringify(flags));
-      t.false(`${ANN}["sidecar.istio.io/nativeSidecar"]` in changed(result));
-      t.regex(
-        changed(result)[`${ANN}["proxy.istio.io/config"]`] as string,
-        /EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"/,
-      );
-    }
-  },
-);
-
-test(
-  'Istio classic where Istio would pick native by itself: pinned "false" ' +
-    'so the classic settings apply',
-  (t) => {
-    const result = run(deployment() + service(), {
-      ...ISTIO,
-      'istio-version': '1.28',
-      'kube-version': '1.33',
-      'sidecar-mode': 'classic',
-    });
-    t.is(changed(result)[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'false');
+test('Istio auto: classic below that (the defaults, Istio 1.26; or an oldest kubelet 1.32), not pinned', (t) => {
+  for (const flags of [{}, { 'istio-version': '1.28', 'kube-version': '1.32.9' }] as Flags[]) {
+    const result = run(deployment() + service(), { ...ISTIO, ...flags });
+    t.is(appPlan(result).sidecar, 'classic', JSON.stringify(flags));
+    t.false(`${ANN}["sidecar.istio.io/nativeSidecar"]` in changed(result));
     t.regex(
-      result.changes.find((ch) => formatPath(ch.path).includes('nativeSidecar'))!.reason,
-      /webhook\.go@1\.27\.0/,
+      changed(result)[`${ANN}["proxy.istio.io/config"]`] as string,
+      /EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"/,
     );
-  },
-);
+  }
+});
 
-test(
-  'sidecar-mode native forces native wherever the versions allow it ' +
-    '(Istio 1.24, kubelet 1.29)',
-  (t) => {
-    const result = run(deployment() + service(), {
-      ...ISTIO,
-      'sidecar-mode': 'native',
-      'istio-version': '1.24',
-      'kube-version': '1.29',
-    });
-    t.is(changed(result)[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'true');
-  },
-);
+test('Istio classic where Istio would pick native by itself: pinned "false" so the classic settings apply', (t) => {
+  const result = run(deployment() + service(), {
+    ...ISTIO,
+    'istio-version': '1.28',
+    'kube-version': '1.33',
+    'sidecar-mode': 'classic',
+  });
+  t.is(changed(result)[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'false');
+  t.regex(
+    result.changes.find((ch) => formatPath(ch.path).includes('nativeSidecar'))!.reason,
+    /webhook\.go@1\.27\.0/,
+  );
+});
+
+test('sidecar-mode native forces native wherever the versions allow it (Istio 1.24, kubelet 1.29)', (t) => {
+  const result = run(deployment() + service(), {
+    ...ISTIO,
+    'sidecar-mode': 'native',
+    'istio-version': '1.24',
+    'kube-version': '1.29',
+  });
+  t.is(changed(result)[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'true');
+});
 
 test('Istio auto picks classic below Kubernetes 1.29 or Istio 1.24', (t) => {
   const cases: Flags[] = [
@@ -406,48 +380,41 @@ test('Istio native asked for where the versions lack it: classic and a warning',
   t.true(codes(result).includes('warning NATIVE_SIDECAR_UNSUPPORTED'));
 });
 
-test(
-  'Istio classic (exit-on-zero): proxyMetadata merged, Go duration text, ' + 'no removed settings',
-  (t) => {
-    const result = run(deployment() + service(), {
-      ...ISTIO,
-      'sidecar-mode': 'classic',
-      'kube-version': '1.29',
-      'app-image-has-shell': 'true',
-    });
-    const config = changed(result)[`${ANN}["proxy.istio.io/config"]`] as string;
-    // S + R = 5 + 20: the proxy must not leave at the first idle second after the app's SIGTERM.
-    t.is(
-      config,
-      'proxyMetadata:\n  EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"\n  MINIMUM_DRAIN_DURATION: 25s\n',
-    );
-    t.false(/TERMINATION_DRAIN_DURATION|parentShutdownDuration/.test(result.output));
-    t.is(appPlan(result).sidecar, 'classic');
-    t.true(validateChangedDocuments(result) > 0);
-  },
-);
+test('Istio classic (exit-on-zero): proxyMetadata merged, Go duration text, no removed settings', (t) => {
+  const result = run(deployment() + service(), {
+    ...ISTIO,
+    'sidecar-mode': 'classic',
+    'kube-version': '1.29',
+    'app-image-has-shell': 'true',
+  });
+  const config = changed(result)[`${ANN}["proxy.istio.io/config"]`] as string;
+  // S + R = 5 + 20: the proxy must not leave at the first idle second after the app's SIGTERM.
+  t.is(
+    config,
+    'proxyMetadata:\n  EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"\n  MINIMUM_DRAIN_DURATION: 25s\n',
+  );
+  t.false(/TERMINATION_DRAIN_DURATION|parentShutdownDuration/.test(result.output));
+  t.is(appPlan(result).sidecar, 'classic');
+  t.true(validateChangedDocuments(result) > 0);
+});
 
-test(
-  'Istio classic keeps what it does not own in proxy.istio.io/config, ' +
-    'and a longer MINIMUM_DRAIN_DURATION',
-  (t) => {
-    const podMeta =
-      '      annotations:\n        proxy.istio.io/config: |\n          ' +
-      'holdApplicationUntilProxyStarts: true\n          proxyMetadata:\n     ' +
-      '       MINIMUM_DRAIN_DURATION: "60s"\n            FOO: bar\n';
-    const result = run(deployment({ podMeta }) + service(), {
-      ...ISTIO,
-      'sidecar-mode': 'classic',
-    });
-    const config = changed(result)[`${ANN}["proxy.istio.io/config"]`] as string;
-    t.is(
-      config,
-      'holdApplicationUntilProxyStarts: true\nproxyMetadata:\n  ' +
-        'MINIMUM_DRAIN_DURATION: "60s"\n  FOO: bar\n  ' +
-        'EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"\n',
-    );
-  },
-);
+test('Istio classic keeps what it does not own in proxy.istio.io/config, and a longer MINIMUM_DRAIN_DURATION', (t) => {
+  const podMeta =
+    '      annotations:\n        proxy.istio.io/config: |\n          ' +
+    'holdApplicationUntilProxyStarts: true\n          proxyMetadata:\n     ' +
+    '       MINIMUM_DRAIN_DURATION: "60s"\n            FOO: bar\n';
+  const result = run(deployment({ podMeta }) + service(), {
+    ...ISTIO,
+    'sidecar-mode': 'classic',
+  });
+  const config = changed(result)[`${ANN}["proxy.istio.io/config"]`] as string;
+  t.is(
+    config,
+    'holdApplicationUntilProxyStarts: true\nproxyMetadata:\n  ' +
+      'MINIMUM_DRAIN_DURATION: "60s"\n  FOO: bar\n  ' +
+      'EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"\n',
+  );
+});
 
 test('Istio classic replaces a bare-number MINIMUM_DRAIN_DURATION Istio would ignore', (t) => {
   const podMeta =
@@ -474,48 +441,39 @@ test('Istio classic (termination-drain): terminationDrainDuration = S + R', (t) 
   );
 });
 
-test(
-  'Istio behind an NLB: classic gets drainDuration W + B (past the 45 s ' +
-    'default); native needs none (skip_exit drain)',
-  (t) => {
-    const native = changed(
-      run(deployment() + nlbService(), { ...ISTIO, 'sidecar-mode': 'native' }),
-    );
-    t.is(native[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'true');
-    t.false(
-      `${ANN}["proxy.istio.io/config"]` in native,
-      'no setting that does nothing in a native sidecar',
-    );
-    const classic = run(deployment() + nlbService(), { ...ISTIO, 'sidecar-mode': 'classic' });
-    t.is(
-      changed(classic)[`${ANN}["proxy.istio.io/config"]`],
-      'proxyMetadata:\n  EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"\n  ' +
-        'MINIMUM_DRAIN_DURATION: 200s\ndrainDuration: ' +
-        '185s\nparentShutdownDuration: 200s\n',
-      'no Istio version stated: kept above drainDuration for injectors up to 1.16',
-    );
-    t.regex(
-      classic.changes.find((c) => formatPath(c.path).includes('proxy.istio.io'))!.reason,
-      /D = W \+ B = 180 \+ 5 = 185/,
-    );
-  },
-);
+test('Istio behind an NLB: classic gets drainDuration W + B (past the 45 s default); native needs none (skip_exit drain)', (t) => {
+  const native = changed(run(deployment() + nlbService(), { ...ISTIO, 'sidecar-mode': 'native' }));
+  t.is(native[`${ANN}["sidecar.istio.io/nativeSidecar"]`], 'true');
+  t.false(
+    `${ANN}["proxy.istio.io/config"]` in native,
+    'no setting that does nothing in a native sidecar',
+  );
+  const classic = run(deployment() + nlbService(), { ...ISTIO, 'sidecar-mode': 'classic' });
+  t.is(
+    changed(classic)[`${ANN}["proxy.istio.io/config"]`],
+    'proxyMetadata:\n  EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "true"\n  ' +
+      'MINIMUM_DRAIN_DURATION: 200s\ndrainDuration: ' +
+      '185s\nparentShutdownDuration: 200s\n',
+    'no Istio version stated: kept above drainDuration for injectors up to 1.16',
+  );
+  t.regex(
+    classic.changes.find((c) => formatPath(c.path).includes('proxy.istio.io'))!.reason,
+    /D = W \+ B = 180 \+ 5 = 185/,
+  );
+});
 
-test(
-  "Istio: the pod's own longer drainDuration is kept; a shorter one is " + 'raised with a note',
-  (t) => {
-    const longer = '      annotations:\n        proxy.istio.io/config: "drainDuration: 300s"\n';
-    const kept = changed(run(deployment({ podMeta: longer }) + nlbService(), ISTIO))[
-      `${ANN}["proxy.istio.io/config"]`
-    ] as string;
-    t.regex(kept, /drainDuration: 300s/);
-    t.notRegex(kept, /185s/);
-    const shorter = '      annotations:\n        proxy.istio.io/config: "drainDuration: 60s"\n';
-    const result = run(deployment({ podMeta: shorter }) + nlbService(), ISTIO);
-    t.regex(changed(result)[`${ANN}["proxy.istio.io/config"]`] as string, /drainDuration: 185s/);
-    t.true(codes(result).includes('info DRAIN_DURATION_BELOW_WINDOW'));
-  },
-);
+test("Istio: the pod's own longer drainDuration is kept; a shorter one is raised with a note", (t) => {
+  const longer = '      annotations:\n        proxy.istio.io/config: "drainDuration: 300s"\n';
+  const kept = changed(run(deployment({ podMeta: longer }) + nlbService(), ISTIO))[
+    `${ANN}["proxy.istio.io/config"]`
+  ] as string;
+  t.regex(kept, /drainDuration: 300s/);
+  t.notRegex(kept, /185s/);
+  const shorter = '      annotations:\n        proxy.istio.io/config: "drainDuration: 60s"\n';
+  const result = run(deployment({ podMeta: shorter }) + nlbService(), ISTIO);
+  t.regex(changed(result)[`${ANN}["proxy.istio.io/config"]`] as string, /drainDuration: 185s/);
+  t.true(codes(result).includes('info DRAIN_DURATION_BELOW_WINDOW'));
+});
 
 test("the pod's own nativeSidecar annotation wins", (t) => {
   const podMeta = '      annotations:\n        sidecar.istio.io/nativeSidecar: "false"\n';
@@ -524,11 +482,8 @@ test("the pod's own nativeSidecar annotation wins", (t) => {
   t.false(`${ANN}["sidecar.istio.io/nativeSidecar"]` in changed(result));
 });
 
-test(
-  'a pre-injected istio-proxy container is never a serving container and ' +
-    'its lifecycle is never touched',
-  (t) => {
-    const containers = `        - name: app
+test('a pre-injected istio-proxy container is never a serving container and its lifecycle is never touched', (t) => {
+  const containers = `        - name: app
           image: example/web:1
           ports: [{containerPort: 8080}]
         - name: istio-proxy
@@ -536,15 +491,14 @@ test(
           args: [proxy, sidecar]
           ports: [{containerPort: 15090, name: http-envoy-prom}]
 `;
-    for (const mode of ['native', 'classic']) {
-      const result = run(deployment({ containers }) + service(), {
-        ...ISTIO,
-        'sidecar-mode': mode,
-      });
-      t.false(result.changes.some((c) => formatPath(c.path).includes('istio-proxy')));
-    }
-  },
-);
+  for (const mode of ['native', 'classic']) {
+    const result = run(deployment({ containers }) + service(), {
+      ...ISTIO,
+      'sidecar-mode': mode,
+    });
+    t.false(result.changes.some((c) => formatPath(c.path).includes('istio-proxy')));
+  }
+});
 
 // ---------------------------------------------------------------------------------------------
 // Linkerd
@@ -666,31 +620,28 @@ test('istiod is left alone by default, byte for byte, and changed when included'
   t.true(included.changes.length > 0);
 });
 
-test(
-  'control plane by structure: kube-system, CNI host paths, ztunnel and ' + 'Linkerd components',
-  (t) => {
-    const cases = [
-      deployment({ kind: 'DaemonSet', namespace: 'kube-system' }),
-      deployment({
-        kind: 'DaemonSet',
-        podSpec: '      volumes: [{name: bin, hostPath: {path: /opt/cni/bin}}]\n',
-      }),
-      deployment({
-        kind: 'DaemonSet',
-        containers:
-          '        - name: istio-proxy\n          image: ' +
-          'docker.io/istio/ztunnel:1.26.0-distroless\n          ports: ' +
-          '[{containerPort: 15020}]\n',
-      }),
-      deployment({ labels: ', linkerd.io/control-plane-component: destination' }),
-    ];
-    for (const input of cases) {
-      const result = run(input);
-      t.deepEqual(result.changes, [], input);
-      t.true(codes(result).includes('info CONTROL_PLANE_LEFT_ALONE'));
-    }
-  },
-);
+test('control plane by structure: kube-system, CNI host paths, ztunnel and Linkerd components', (t) => {
+  const cases = [
+    deployment({ kind: 'DaemonSet', namespace: 'kube-system' }),
+    deployment({
+      kind: 'DaemonSet',
+      podSpec: '      volumes: [{name: bin, hostPath: {path: /opt/cni/bin}}]\n',
+    }),
+    deployment({
+      kind: 'DaemonSet',
+      containers:
+        '        - name: istio-proxy\n          image: ' +
+        'docker.io/istio/ztunnel:1.26.0-distroless\n          ports: ' +
+        '[{containerPort: 15020}]\n',
+    }),
+    deployment({ labels: ', linkerd.io/control-plane-component: destination' }),
+  ];
+  for (const input of cases) {
+    const result = run(input);
+    t.deepEqual(result.changes, [], input);
+    t.true(codes(result).includes('info CONTROL_PLANE_LEFT_ALONE'));
+  }
+});
 
 test('Istio gateways are left to gateway-drain', (t) => {
   for (const name of ['istio-gateway-1.30.3-nlb.yaml', 'istio-gateway-1.17.8-default.yaml']) {
@@ -763,34 +714,30 @@ test.after('no run changed the lifecycle of an istio-proxy container', (t) => {
 // Istio ≤ 1.16 denies a pod whose drainDuration is not below parentShutdownDuration (default 60 s;
 // pkg/config/validation/validation.go@1.16.7): an app whose drainDuration is raised past 60 s gets
 // parentShutdownDuration above it where the version may enforce that, and nothing from 1.17.
-test(
-  'classic Istio app behind an NLB: parentShutdownDuration above ' +
-    'drainDuration below Istio 1.17 or unknown, none from 1.17',
-  (t) => {
-    const input = readFileSync(
-      new URL('../../golden/app-istio-nlb-classic/input.yaml', import.meta.url),
-      'utf8',
+test('classic Istio app behind an NLB: parentShutdownDuration above drainDuration below Istio 1.17 or unknown, none from 1.17', (t) => {
+  const input = readFileSync(
+    new URL('../../golden/app-istio-nlb-classic/input.yaml', import.meta.url),
+    'utf8',
+  );
+  const flags = { 'sidecar-mode': 'classic', 'gateway-mode': 'off', 'job-mode': 'off' };
+  const proxyConfig = (version: string | undefined) => {
+    const result = transform(input, {
+      flags: { ...flags, ...(version ? { 'istio-version': version } : {}) },
+    });
+    const change = result.changes.find((c) =>
+      formatPath(c.path).endsWith('["proxy.istio.io/config"]'),
     );
-    const flags = { 'sidecar-mode': 'classic', 'gateway-mode': 'off', 'job-mode': 'off' };
-    const proxyConfig = (version: string | undefined) => {
-      const result = transform(input, {
-        flags: { ...flags, ...(version ? { 'istio-version': version } : {}) },
-      });
-      const change = result.changes.find((c) =>
-        formatPath(c.path).endsWith('["proxy.istio.io/config"]'),
-      );
-      return parse(String(change?.after ?? '')) as Record<string, string>;
-    };
-    for (const version of ['1.16', '1.12.9', undefined]) {
-      const config = proxyConfig(version);
-      const drain = parseInt(config['drainDuration']!, 10);
-      t.true(drain > 60, `${version}: drainDuration ${drain} s is past the 60 s default`);
-      t.true(
-        parseInt(config['parentShutdownDuration'] ?? '0', 10) > drain,
-        `${version ?? 'unknown'}: ${JSON.stringify(config)}`,
-      );
-    }
-    for (const version of ['1.17', '1.26'])
-      t.is(proxyConfig(version)['parentShutdownDuration'], undefined, version);
-  },
-);
+    return parse(String(change?.after ?? '')) as Record<string, string>;
+  };
+  for (const version of ['1.16', '1.12.9', undefined]) {
+    const config = proxyConfig(version);
+    const drain = parseInt(config['drainDuration']!, 10);
+    t.true(drain > 60, `${version}: drainDuration ${drain} s is past the 60 s default`);
+    t.true(
+      parseInt(config['parentShutdownDuration'] ?? '0', 10) > drain,
+      `${version ?? 'unknown'}: ${JSON.stringify(config)}`,
+    );
+  }
+  for (const version of ['1.17', '1.26'])
+    t.is(proxyConfig(version)['parentShutdownDuration'], undefined, version);
+});

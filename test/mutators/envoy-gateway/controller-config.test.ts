@@ -24,45 +24,41 @@ const configText = (output: string): string => {
   return (configMap as unknown as { data: Record<string, string> }).data['envoy-gateway.yaml']!;
 };
 
-test(
-  'gateway-helm v1.9.0 with an NLB in the default EnvoyProxy spec: the ' +
-    'shutdown fields go into the embedded config text, nothing else changes',
-  (t) => {
-    const input = stream('gateway-helm-v1.9.0-nlb.yaml', 'examples-v1.9.0-quickstart.yaml');
-    const result = transform(input);
-    const changes = result.changes.filter((c) => c.mutator === 'envoy-gateway');
-    t.deepEqual(
-      changes.map((c) => [c.resource?.kind, c.path.join('.')]),
-      [['ConfigMap', 'data.envoy-gateway.yaml']],
-    );
-    t.regex(
-      changes[0]!.reason,
-      /^envoyProxy\.shutdown\.minDrainDuration in data\.envoy-gateway\.yaml: /,
-    );
-    // The text gains exactly the three lines under envoyProxy, at the config's own indentation.
-    const under = '\n    type: Kubernetes\n'; // envoyProxy.provider.type, the first of two
-    t.is(
-      configText(result.output),
-      configText(input).replace(
-        under,
-        `${under}  shutdown:\n    minDrainDuration: 180s\n    drainTimeout: 205s\n`,
-      ),
-    );
-    // The output's ConfigMap keeps its block literal, and the Gateway needs no finding: the default
-    // spec covers it.
-    t.true(
-      result.output.includes(
-        '  envoy-gateway.yaml: |\n    apiVersion: gateway.envoyproxy.io/v1alpha1\n',
-      ),
-    );
-    t.deepEqual(findings(input, 'EG_NO_ENVOYPROXY'), []);
-    // A second run changes nothing.
-    t.deepEqual(
-      transform(result.output).changes.filter((c) => c.mutator === 'envoy-gateway'),
-      [],
-    );
-  },
-);
+test('gateway-helm v1.9.0 with an NLB in the default EnvoyProxy spec: the shutdown fields go into the embedded config text, nothing else changes', (t) => {
+  const input = stream('gateway-helm-v1.9.0-nlb.yaml', 'examples-v1.9.0-quickstart.yaml');
+  const result = transform(input);
+  const changes = result.changes.filter((c) => c.mutator === 'envoy-gateway');
+  t.deepEqual(
+    changes.map((c) => [c.resource?.kind, c.path.join('.')]),
+    [['ConfigMap', 'data.envoy-gateway.yaml']],
+  );
+  t.regex(
+    changes[0]!.reason,
+    /^envoyProxy\.shutdown\.minDrainDuration in data\.envoy-gateway\.yaml: /,
+  );
+  // The text gains exactly the three lines under envoyProxy, at the config's own indentation.
+  const under = '\n    type: Kubernetes\n'; // envoyProxy.provider.type, the first of two
+  t.is(
+    configText(result.output),
+    configText(input).replace(
+      under,
+      `${under}  shutdown:\n    minDrainDuration: 180s\n    drainTimeout: 205s\n`,
+    ),
+  );
+  // The output's ConfigMap keeps its block literal, and the Gateway needs no finding: the default
+  // spec covers it.
+  t.true(
+    result.output.includes(
+      '  envoy-gateway.yaml: |\n    apiVersion: gateway.envoyproxy.io/v1alpha1\n',
+    ),
+  );
+  t.deepEqual(findings(input, 'EG_NO_ENVOYPROXY'), []);
+  // A second run changes nothing.
+  t.deepEqual(
+    transform(result.output).changes.filter((c) => c.mutator === 'envoy-gateway'),
+    [],
+  );
+});
 
 test('a comment inside the embedded config survives the edit', (t) => {
   const input = stream('gateway-helm-v1.9.0-nlb.yaml').replace(
@@ -74,71 +70,56 @@ test('a comment inside the embedded config survives the edit', (t) => {
   t.true(text.includes('  shutdown:\n    minDrainDuration: 180s\n    drainTimeout: 205s\n'));
 });
 
-test(
-  'gateway-helm v1.9.0 and v1.5.9 defaults have no default EnvoyProxy spec: the ' +
-    'config is left as written, and the quickstart Gateway is told what to add',
-  (t) => {
-    for (const chart of ['gateway-helm-v1.9.0-default.yaml', 'gateway-helm-v1.5.9-default.yaml']) {
-      const input = stream(chart, 'examples-v1.9.0-quickstart.yaml');
-      const result = transform(input);
-      t.deepEqual(
-        result.changes.filter((c) => c.mutator === 'envoy-gateway'),
-        [],
-        chart,
-      );
-      const [finding, ...more] = findings(input, 'EG_NO_ENVOYPROXY');
-      t.is(more.length, 0, chart);
-      t.is(finding?.resource?.kind, 'Gateway', chart);
-      t.is(finding?.resource?.name, 'eg', chart);
-      t.regex(
-        finding!.message,
-        /Envoy Gateway's config in this input has no default EnvoyProxy spec/,
-        chart,
-      );
-    }
-  },
-);
-
-test(
-  'the quickstart alone (no EnvoyProxy, no config in the stream): the Gateway ' +
-    'gets EG_NO_ENVOYPROXY, hedged for a default spec kept elsewhere',
-  (t) => {
-    const [finding, ...more] = findings(
-      read('examples-v1.9.0-quickstart.yaml'),
-      'EG_NO_ENVOYPROXY',
+test('gateway-helm v1.9.0 and v1.5.9 defaults have no default EnvoyProxy spec: the config is left as written, and the quickstart Gateway is told what to add', (t) => {
+  for (const chart of ['gateway-helm-v1.9.0-default.yaml', 'gateway-helm-v1.5.9-default.yaml']) {
+    const input = stream(chart, 'examples-v1.9.0-quickstart.yaml');
+    const result = transform(input);
+    t.deepEqual(
+      result.changes.filter((c) => c.mutator === 'envoy-gateway'),
+      [],
+      chart,
     );
-    t.is(more.length, 0);
-    t.is(finding?.resource?.kind, 'Gateway');
-    t.is(finding?.severity, 'warning');
-    t.deepEqual(finding?.path, ['spec', 'gatewayClassName']);
+    const [finding, ...more] = findings(input, 'EG_NO_ENVOYPROXY');
+    t.is(more.length, 0, chart);
+    t.is(finding?.resource?.kind, 'Gateway', chart);
+    t.is(finding?.resource?.name, 'eg', chart);
     t.regex(
       finding!.message,
-      /unless Envoy Gateway's own config \(not in this input\) sets a default/,
+      /Envoy Gateway's config in this input has no default EnvoyProxy spec/,
+      chart,
     );
-  },
-);
+  }
+});
 
-test(
-  "a Gateway of Traefik's class next to Envoy Gateway's: only the Envoy " +
-    'Gateway one gets a finding',
-  (t) => {
-    const input = stream(
-      'examples-v1.9.0-quickstart.yaml',
-      'traefik-docs-gateway-simple-https-v3.7.9.yaml',
-    );
-    const gatewayFindings = transform(input).findings.filter((f) => f.resource?.kind === 'Gateway');
-    t.deepEqual(
-      gatewayFindings.map((f) => [f.code, f.resource?.name]),
-      [['EG_NO_ENVOYPROXY', 'eg']],
-    );
-    t.deepEqual(
-      transform(read('traefik-docs-gateway-simple-https-v3.7.9.yaml')).findings.filter(
-        (f) => f.mutator === 'envoy-gateway',
-      ),
-      [],
-    );
-  },
-);
+test('the quickstart alone (no EnvoyProxy, no config in the stream): the Gateway gets EG_NO_ENVOYPROXY, hedged for a default spec kept elsewhere', (t) => {
+  const [finding, ...more] = findings(read('examples-v1.9.0-quickstart.yaml'), 'EG_NO_ENVOYPROXY');
+  t.is(more.length, 0);
+  t.is(finding?.resource?.kind, 'Gateway');
+  t.is(finding?.severity, 'warning');
+  t.deepEqual(finding?.path, ['spec', 'gatewayClassName']);
+  t.regex(
+    finding!.message,
+    /unless Envoy Gateway's own config \(not in this input\) sets a default/,
+  );
+});
+
+test("a Gateway of Traefik's class next to Envoy Gateway's: only the Envoy Gateway one gets a finding", (t) => {
+  const input = stream(
+    'examples-v1.9.0-quickstart.yaml',
+    'traefik-docs-gateway-simple-https-v3.7.9.yaml',
+  );
+  const gatewayFindings = transform(input).findings.filter((f) => f.resource?.kind === 'Gateway');
+  t.deepEqual(
+    gatewayFindings.map((f) => [f.code, f.resource?.name]),
+    [['EG_NO_ENVOYPROXY', 'eg']],
+  );
+  t.deepEqual(
+    transform(read('traefik-docs-gateway-simple-https-v3.7.9.yaml')).findings.filter(
+      (f) => f.mutator === 'envoy-gateway',
+    ),
+    [],
+  );
+});
 
 test('an unreadable config text is a warning on the ConfigMap, left as written', (t) => {
   const input = stream('gateway-helm-v1.9.0-nlb.yaml').replace(

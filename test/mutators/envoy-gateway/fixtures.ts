@@ -20,8 +20,8 @@ export function envoyProxies(name: string): Array<KubeObject & { spec: any }> {
   >;
 }
 
-/** The chart's controller ConfigMap and its `envoy-gateway.yaml` (the EnvoyGateway config) parsed.
- * */
+/** The chart's controller ConfigMap and its `envoy-gateway.yaml` (the EnvoyGateway config)
+ * parsed. */
 export function envoyGatewayConfig(name: string): { configMap: KubeObject; config: unknown } {
   const configMap = fixture(name).find(
     (o) => o.kind === 'ConfigMap' && o.metadata?.name === 'envoy-gateway-config',

@@ -25,79 +25,67 @@ function fields(
   return Object.fromEntries(changes.map((c) => [formatPath(c.path as never), c.value]));
 }
 
-test(
-  'the repository EnvoyProxy behind an NLB with IP targets: ' +
-    'minDrainDuration = W = 180 s, drainTimeout = W + R + B = 205 s',
-  (t) => {
-    const plan = planEnvoyGateway(fixture('examples-v1.9.0-envoy-proxy-config-nlb.yaml'), DEFAULTS);
-    const { target, outcome } = only(plan.outcomes);
-    t.is(target.location.label, 'EnvoyProxy envoy-gateway-system/config');
-    t.deepEqual(fields(outcome.changes), {
-      'spec.shutdown.minDrainDuration': '180s',
-      'spec.shutdown.drainTimeout': '205s',
-    });
-    t.deepEqual(outcome.findings, []);
-    t.is(outcome.plan?.grace.value, 505, 'Envoy Gateway writes drainTimeout + 300 itself');
-    t.deepEqual(plan.gatewayFindings, []);
-    const reason = outcome.changes[0]?.reason ?? '';
-    t.true(reason.startsWith('shutdown.minDrainDuration = 180s: M = W = 180.'), reason);
-    t.true(
-      reason.includes(
-        'AWS NLB with IP targets ' +
-          '(service.beta.kubernetes.io/aws-load-balancer-nlb-target-type: ip)',
-      ),
-      reason,
-    );
-    t.true((outcome.changes[1]?.reason ?? '').includes('D = M + R + B = 180 + 20 + 5 = 205'));
-  },
-);
+test('the repository EnvoyProxy behind an NLB with IP targets: minDrainDuration = W = 180 s, drainTimeout = W + R + B = 205 s', (t) => {
+  const plan = planEnvoyGateway(fixture('examples-v1.9.0-envoy-proxy-config-nlb.yaml'), DEFAULTS);
+  const { target, outcome } = only(plan.outcomes);
+  t.is(target.location.label, 'EnvoyProxy envoy-gateway-system/config');
+  t.deepEqual(fields(outcome.changes), {
+    'spec.shutdown.minDrainDuration': '180s',
+    'spec.shutdown.drainTimeout': '205s',
+  });
+  t.deepEqual(outcome.findings, []);
+  t.is(outcome.plan?.grace.value, 505, 'Envoy Gateway writes drainTimeout + 300 itself');
+  t.deepEqual(plan.gatewayFindings, []);
+  const reason = outcome.changes[0]?.reason ?? '';
+  t.true(reason.startsWith('shutdown.minDrainDuration = 180s: M = W = 180.'), reason);
+  t.true(
+    reason.includes(
+      'AWS NLB with IP targets ' +
+        '(service.beta.kubernetes.io/aws-load-balancer-nlb-target-type: ip)',
+    ),
+    reason,
+  );
+  t.true((outcome.changes[1]?.reason ?? '').includes('D = M + R + B = 180 + 20 + 5 = 205'));
+});
 
-test(
-  'the repository EnvoyProxy with custom Service annotations: the ' +
-    'generated LoadBalancer Service gives the generic window',
-  (t) => {
-    const { outcome } = only(
-      planEnvoyGateway(fixture('examples-v1.9.0-envoy-proxy-config.yaml'), DEFAULTS).outcomes,
-    );
-    t.deepEqual(fields(outcome.changes), {
-      'spec.shutdown.minDrainDuration': '15s',
-      'spec.shutdown.drainTimeout': '40s',
-    });
-    t.true(
-      (outcome.changes[0]?.reason ?? '').includes(
-        'type LoadBalancer with no recognised provider annotation',
-      ),
-    );
-  },
-);
+test('the repository EnvoyProxy with custom Service annotations: the generated LoadBalancer Service gives the generic window', (t) => {
+  const { outcome } = only(
+    planEnvoyGateway(fixture('examples-v1.9.0-envoy-proxy-config.yaml'), DEFAULTS).outcomes,
+  );
+  t.deepEqual(fields(outcome.changes), {
+    'spec.shutdown.minDrainDuration': '15s',
+    'spec.shutdown.drainTimeout': '40s',
+  });
+  t.true(
+    (outcome.changes[0]?.reason ?? '').includes(
+      'type LoadBalancer with no recognised provider annotation',
+    ),
+  );
+});
 
-test(
-  'the graceful-shutdown task page: healthCheckFailureDelay 40 s widens ' +
-    'the window, minDrainDuration 15s is raised, drainTimeout 90s is kept',
-  (t) => {
-    const { outcome } = only(
-      planEnvoyGateway(fixture('docs-v1.9.0-graceful-shutdown-gateway-level.yaml'), DEFAULTS)
-        .outcomes,
-    );
-    // H + W = 40 + 15 = 55 > 15; D needed = 55 + 20 + 5 = 80 < 90, so the user's 90s stays.
-    t.deepEqual(fields(outcome.changes), { 'spec.shutdown.minDrainDuration': '55s' });
-    t.deepEqual(
-      outcome.findings.map((f) => [f.code, f.severity]),
-      [['EG_MIN_DRAIN_BELOW_WINDOW', 'info']],
-    );
-    t.regex(
-      outcome.findings[0]?.message ?? '',
-      /had shutdown\.minDrainDuration 15s \(15 s\).*raised to 55s/,
-    );
-    t.is(outcome.plan?.drainTimeout.value, 90);
-    t.is(outcome.plan?.grace.value, 390);
-    t.true(
-      (outcome.changes[0]?.reason ?? '').startsWith(
-        'shutdown.minDrainDuration = 55s: M = H + W = 40 + 15 = 55.',
-      ),
-    );
-  },
-);
+test('the graceful-shutdown task page: healthCheckFailureDelay 40 s widens the window, minDrainDuration 15s is raised, drainTimeout 90s is kept', (t) => {
+  const { outcome } = only(
+    planEnvoyGateway(fixture('docs-v1.9.0-graceful-shutdown-gateway-level.yaml'), DEFAULTS)
+      .outcomes,
+  );
+  // H + W = 40 + 15 = 55 > 15; D needed = 55 + 20 + 5 = 80 < 90, so the user's 90s stays.
+  t.deepEqual(fields(outcome.changes), { 'spec.shutdown.minDrainDuration': '55s' });
+  t.deepEqual(
+    outcome.findings.map((f) => [f.code, f.severity]),
+    [['EG_MIN_DRAIN_BELOW_WINDOW', 'info']],
+  );
+  t.regex(
+    outcome.findings[0]?.message ?? '',
+    /had shutdown\.minDrainDuration 15s \(15 s\).*raised to 55s/,
+  );
+  t.is(outcome.plan?.drainTimeout.value, 90);
+  t.is(outcome.plan?.grace.value, 390);
+  t.true(
+    (outcome.changes[0]?.reason ?? '').startsWith(
+      'shutdown.minDrainDuration = 55s: M = H + W = 40 + 15 = 55.',
+    ),
+  );
+});
 
 test('a user minDrainDuration above the window is kept and drainTimeout is built on it', (t) => {
   const [proxy] = envoyProxies('examples-v1.9.0-envoy-proxy-config-nlb.yaml');
@@ -123,50 +111,42 @@ test('config W wins over the envoyService annotations', (t) => {
   });
 });
 
-test(
-  'a grace period lowered through the Deployment patch is raised to ' +
-    'drainTimeout + 10; a larger one is kept',
-  (t) => {
-    const [proxy] = envoyProxies('examples-v1.9.0-mergepatch.yaml');
-    const podSpec = proxy!.spec.provider.kubernetes.envoyDeployment.patch.value.spec.template.spec;
-    podSpec.terminationGracePeriodSeconds = 30;
-    let outcome = planShutdown(envoyProxyLocation(proxy!), {
-      ...DEFAULTS,
-      drainWindow: { value: 15, source: 'generic' },
-    });
-    t.deepEqual(fields(outcome.changes), {
-      'spec.shutdown.minDrainDuration': '15s',
-      'spec.shutdown.drainTimeout': '40s',
-      [GRACE_PATCH_PATH]: 50,
-    });
-    t.deepEqual(
-      outcome.findings.map((f) => f.code),
-      ['EG_PATCHED_GRACE_BELOW_DRAIN'],
-    );
-    podSpec.terminationGracePeriodSeconds = 120;
-    outcome = planShutdown(envoyProxyLocation(proxy!), {
-      ...DEFAULTS,
-      drainWindow: { value: 15, source: 'generic' },
-    });
-    t.is(outcome.changes.length, 2);
-    t.is(outcome.plan?.grace.value, 120);
-  },
-);
+test('a grace period lowered through the Deployment patch is raised to drainTimeout + 10; a larger one is kept', (t) => {
+  const [proxy] = envoyProxies('examples-v1.9.0-mergepatch.yaml');
+  const podSpec = proxy!.spec.provider.kubernetes.envoyDeployment.patch.value.spec.template.spec;
+  podSpec.terminationGracePeriodSeconds = 30;
+  let outcome = planShutdown(envoyProxyLocation(proxy!), {
+    ...DEFAULTS,
+    drainWindow: { value: 15, source: 'generic' },
+  });
+  t.deepEqual(fields(outcome.changes), {
+    'spec.shutdown.minDrainDuration': '15s',
+    'spec.shutdown.drainTimeout': '40s',
+    [GRACE_PATCH_PATH]: 50,
+  });
+  t.deepEqual(
+    outcome.findings.map((f) => f.code),
+    ['EG_PATCHED_GRACE_BELOW_DRAIN'],
+  );
+  podSpec.terminationGracePeriodSeconds = 120;
+  outcome = planShutdown(envoyProxyLocation(proxy!), {
+    ...DEFAULTS,
+    drainWindow: { value: 15, source: 'generic' },
+  });
+  t.is(outcome.changes.length, 2);
+  t.is(outcome.plan?.grace.value, 120);
+});
 
-test(
-  'the mergepatch example without a patched grace: Envoy Gateway derives ' +
-    'it, nothing is written for it',
-  (t) => {
-    const { outcome } = only(
-      planEnvoyGateway(fixture('examples-v1.9.0-mergepatch.yaml'), DEFAULTS).outcomes,
-    );
-    t.deepEqual(Object.keys(fields(outcome.changes)), [
-      'spec.shutdown.minDrainDuration',
-      'spec.shutdown.drainTimeout',
-    ]);
-    t.is(outcome.plan?.grace.formula, 'G = D + 300 = 40 + 300 = 340 (written by Envoy Gateway)');
-  },
-);
+test('the mergepatch example without a patched grace: Envoy Gateway derives it, nothing is written for it', (t) => {
+  const { outcome } = only(
+    planEnvoyGateway(fixture('examples-v1.9.0-mergepatch.yaml'), DEFAULTS).outcomes,
+  );
+  t.deepEqual(Object.keys(fields(outcome.changes)), [
+    'spec.shutdown.minDrainDuration',
+    'spec.shutdown.drainTimeout',
+  ]);
+  t.is(outcome.plan?.grace.formula, 'G = D + 300 = 40 + 300 = 340 (written by Envoy Gateway)');
+});
 
 test('values already equal to the plan give no change (a second run changes nothing)', (t) => {
   const [proxy] = envoyProxies('examples-v1.9.0-envoy-proxy-config-nlb.yaml');
@@ -179,53 +159,46 @@ test('values already equal to the plan give no change (a second run changes noth
   t.deepEqual(outcome.findings, []);
 });
 
-test(
-  'a bare number is no duration: an error naming the field and the fix, ' + 'and nothing set',
-  (t) => {
-    const [proxy] = envoyProxies('docs-v1.9.0-graceful-shutdown-gateway-level.yaml');
-    proxy!.spec.shutdown.drainTimeout = 90;
-    const outcome = planShutdown(envoyProxyLocation(proxy!), {
-      ...DEFAULTS,
-      drainWindow: { value: 15, source: 'generic' },
-    });
-    t.deepEqual(outcome.changes, []);
-    t.deepEqual(
-      outcome.findings.map((f) => [f.code, f.severity, formatPath(f.path ?? [])]),
-      [['EG_SHUTDOWN_DURATION_UNREADABLE', 'error', 'spec.shutdown.drainTimeout']],
-    );
-    t.regex(
-      outcome.findings[0]?.message ?? '',
-      new RegExp(
-        String.raw`EnvoyProxy graceful-shutdown-config: ` +
-          String.raw`shutdown\.drainTimeout "90" is not a duration .* e\.g\. "60s"`,
-      ),
-    );
-  },
-);
+test('a bare number is no duration: an error naming the field and the fix, and nothing set', (t) => {
+  const [proxy] = envoyProxies('docs-v1.9.0-graceful-shutdown-gateway-level.yaml');
+  proxy!.spec.shutdown.drainTimeout = 90;
+  const outcome = planShutdown(envoyProxyLocation(proxy!), {
+    ...DEFAULTS,
+    drainWindow: { value: 15, source: 'generic' },
+  });
+  t.deepEqual(outcome.changes, []);
+  t.deepEqual(
+    outcome.findings.map((f) => [f.code, f.severity, formatPath(f.path ?? [])]),
+    [['EG_SHUTDOWN_DURATION_UNREADABLE', 'error', 'spec.shutdown.drainTimeout']],
+  );
+  t.regex(
+    outcome.findings[0]?.message ?? '',
+    new RegExp(
+      String.raw`EnvoyProxy graceful-shutdown-config: ` +
+        String.raw`shutdown\.drainTimeout "90" is not a duration .* e\.g\. "60s"`,
+    ),
+  );
+});
 
-test(
-  'NLB target-group attributes: a deregistration delay shorter than the ' +
-    'drain, and one outliving the grace',
-  (t) => {
-    const key = 'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes';
-    const [proxy] = envoyProxies('examples-v1.9.0-envoy-proxy-config-nlb.yaml');
-    proxy!.spec.provider.kubernetes.envoyService.annotations[key] =
-      'deregistration_delay.timeout_seconds=100';
-    let { outcome } = only(planEnvoyGateway([proxy!], DEFAULTS).outcomes);
-    t.deepEqual(
-      outcome.findings.map((f) => f.code),
-      ['LB_DEREGISTRATION_TOO_SHORT'],
-    );
-    proxy!.spec.provider.kubernetes.envoyService.annotations[key] =
-      'deregistration_delay.timeout_seconds=600';
-    ({ outcome } = only(planEnvoyGateway([proxy!], DEFAULTS).outcomes));
-    t.deepEqual(
-      outcome.findings.map((f) => f.code),
-      ['LB_DEREGISTRATION_OUTLIVES_GRACE'],
-    );
-    t.regex(
-      outcome.findings[0]?.message ?? '',
-      /600 s .* longer than the proxy pod's grace period 505 s/,
-    );
-  },
-);
+test('NLB target-group attributes: a deregistration delay shorter than the drain, and one outliving the grace', (t) => {
+  const key = 'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes';
+  const [proxy] = envoyProxies('examples-v1.9.0-envoy-proxy-config-nlb.yaml');
+  proxy!.spec.provider.kubernetes.envoyService.annotations[key] =
+    'deregistration_delay.timeout_seconds=100';
+  let { outcome } = only(planEnvoyGateway([proxy!], DEFAULTS).outcomes);
+  t.deepEqual(
+    outcome.findings.map((f) => f.code),
+    ['LB_DEREGISTRATION_TOO_SHORT'],
+  );
+  proxy!.spec.provider.kubernetes.envoyService.annotations[key] =
+    'deregistration_delay.timeout_seconds=600';
+  ({ outcome } = only(planEnvoyGateway([proxy!], DEFAULTS).outcomes));
+  t.deepEqual(
+    outcome.findings.map((f) => f.code),
+    ['LB_DEREGISTRATION_OUTLIVES_GRACE'],
+  );
+  t.regex(
+    outcome.findings[0]?.message ?? '',
+    /600 s .* longer than the proxy pod's grace period 505 s/,
+  );
+});

@@ -10,8 +10,8 @@ export function fixtureText(path: string): string {
   return readFileSync(fixturePath('gateways', 'istio-gateway-api', ...path.split('/')), 'utf8');
 }
 
-/** Returns every non-empty document of a fixture as plain data (YAML 1.1, as Kubernetes reads it).
- * */
+/** Returns every non-empty document of a fixture as plain data (YAML 1.1, as Kubernetes reads
+ * it). */
 export function fixtureObjects(path: string): KubeObject[] {
   return parseAllDocuments(fixtureText(path), { version: '1.1' })
     .map((doc) => {

@@ -54,200 +54,179 @@ function clone<T>(value: T): T {
 
 const codes = (outcome: IstioGatewayApiOutcome): string[] => outcome.findings.map((f) => f.code);
 
-test(
-  'bookinfo sample (type LoadBalancer, no provider): a new ConfigMap ' +
-    'with G, M and exit-on-zero, and the Gateway pointed at it',
-  (t) => {
-    const outcome = decide(fixtureObjects('samples/bookinfo-gateway-1.30.3.yaml'), DEFAULTS);
-    t.is(outcome.timing?.loadBalancer.provider, 'generic-lb');
-    t.is(outcome.timing?.plan.graceSeconds.value, 15 + 20 + 5);
-    t.deepEqual(
-      outcome.changes.map((c) => [c.object, c.path, c.value]),
+test('bookinfo sample (type LoadBalancer, no provider): a new ConfigMap with G, M and exit-on-zero, and the Gateway pointed at it', (t) => {
+  const outcome = decide(fixtureObjects('samples/bookinfo-gateway-1.30.3.yaml'), DEFAULTS);
+  t.is(outcome.timing?.loadBalancer.provider, 'generic-lb');
+  t.is(outcome.timing?.plan.graceSeconds.value, 15 + 20 + 5);
+  t.deepEqual(
+    outcome.changes.map((c) => [c.object, c.path, c.value]),
+    [
       [
-        [
-          'gateway',
-          ['spec', 'infrastructure', 'parametersRef'],
-          { group: '', kind: 'ConfigMap', name: 'bookinfo-gateway-kube-graceful' },
-        ],
+        'gateway',
+        ['spec', 'infrastructure', 'parametersRef'],
+        { group: '', kind: 'ConfigMap', name: 'bookinfo-gateway-kube-graceful' },
       ],
-    );
-    const cm = outcome.create!.configMap;
-    t.deepEqual(cm.metadata, { name: 'bookinfo-gateway-kube-graceful' });
-    // drainDuration W + B = 20 s is under Istio's 45 s default: not written.
-    t.deepEqual(parse(String(cm.data!['deployment'])), {
-      spec: {
-        template: {
-          spec: {
-            terminationGracePeriodSeconds: 40,
-            containers: [
-              {
-                name: 'istio-proxy',
-                env: [
-                  { name: 'MINIMUM_DRAIN_DURATION', value: '15s' },
-                  { name: 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS', value: 'true' },
-                ],
-              },
-            ],
-          },
+    ],
+  );
+  const cm = outcome.create!.configMap;
+  t.deepEqual(cm.metadata, { name: 'bookinfo-gateway-kube-graceful' });
+  // drainDuration W + B = 20 s is under Istio's 45 s default: not written.
+  t.deepEqual(parse(String(cm.data!['deployment'])), {
+    spec: {
+      template: {
+        spec: {
+          terminationGracePeriodSeconds: 40,
+          containers: [
+            {
+              name: 'istio-proxy',
+              env: [
+                { name: 'MINIMUM_DRAIN_DURATION', value: '15s' },
+                { name: 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS', value: 'true' },
+              ],
+            },
+          ],
         },
       },
-    });
-    t.regex(
-      outcome.create!.reason,
-      /terminationGracePeriodSeconds = 40: G = S \+ R \+ B = 15 \+ 20 \+ 5 = 40/,
-    );
-    t.regex(outcome.create!.reason, /W: Service bookinfo-gateway-istio: type LoadBalancer/);
-    t.deepEqual(codes(outcome), ['ISTIO_GATEWAY_API_CLASS_DEFAULTS_NOT_IN_STREAM']);
-  },
-);
+    },
+  });
+  t.regex(
+    outcome.create!.reason,
+    /terminationGracePeriodSeconds = 40: G = S \+ R \+ B = 15 \+ 20 \+ 5 = 40/,
+  );
+  t.regex(outcome.create!.reason, /W: Service bookinfo-gateway-istio: type LoadBalancer/);
+  t.deepEqual(codes(outcome), ['ISTIO_GATEWAY_API_CLASS_DEFAULTS_NOT_IN_STREAM']);
+});
 
-test(
-  'NLB with IP targets in spec.infrastructure.annotations: W = 180, and ' +
-    'drainDuration goes into the pod annotation',
-  (t) => {
-    const outcome = decide(fixtureObjects('variants/gateway-nlb.yaml'));
-    t.is(outcome.timing?.loadBalancer.provider, 'aws-nlb-ip');
-    t.regex(
-      outcome.timing!.inputs.drainWindow.source,
-      /Service bookinfo\/bookinfo-gateway-istio: AWS NLB with IP targets/,
-    );
-    t.deepEqual(outcome.create!.configMap.metadata, {
-      name: 'bookinfo-gateway-kube-graceful',
-      namespace: 'bookinfo',
-    });
-    t.deepEqual(parse(String(outcome.create!.configMap.data!['deployment'])), {
-      spec: {
-        template: {
-          spec: {
-            terminationGracePeriodSeconds: 200,
-            containers: [
-              {
-                name: 'istio-proxy',
-                env: [
-                  { name: 'MINIMUM_DRAIN_DURATION', value: '180s' },
-                  { name: 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS', value: 'true' },
-                ],
-              },
-            ],
-          },
-          metadata: { annotations: { 'proxy.istio.io/config': 'drainDuration: 190s\n' } },
+test('NLB with IP targets in spec.infrastructure.annotations: W = 180, and drainDuration goes into the pod annotation', (t) => {
+  const outcome = decide(fixtureObjects('variants/gateway-nlb.yaml'));
+  t.is(outcome.timing?.loadBalancer.provider, 'aws-nlb-ip');
+  t.regex(
+    outcome.timing!.inputs.drainWindow.source,
+    /Service bookinfo\/bookinfo-gateway-istio: AWS NLB with IP targets/,
+  );
+  t.deepEqual(outcome.create!.configMap.metadata, {
+    name: 'bookinfo-gateway-kube-graceful',
+    namespace: 'bookinfo',
+  });
+  t.deepEqual(parse(String(outcome.create!.configMap.data!['deployment'])), {
+    spec: {
+      template: {
+        spec: {
+          terminationGracePeriodSeconds: 200,
+          containers: [
+            {
+              name: 'istio-proxy',
+              env: [
+                { name: 'MINIMUM_DRAIN_DURATION', value: '180s' },
+                { name: 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS', value: 'true' },
+              ],
+            },
+          ],
         },
+        metadata: { annotations: { 'proxy.istio.io/config': 'drainDuration: 190s\n' } },
       },
-    });
-    t.regex(outcome.create!.reason, /drainDuration = "190s": D = W \+ B = 180 \+ 10 = 190/);
-    t.regex(outcome.create!.reason, /MINIMUM_DRAIN_DURATION = "180s": M = S = 180/);
-  },
-);
+    },
+  });
+  t.regex(outcome.create!.reason, /drainDuration = "190s": D = W \+ B = 180 \+ 10 = 190/);
+  t.regex(outcome.create!.reason, /MINIMUM_DRAIN_DURATION = "180s": M = S = 180/);
+});
 
 for (const tag of ['1.26.8', '1.28.10', '1.30.3']) {
-  test(
-    `class defaults from the istiod ${tag} chart put the Service behind an ` +
-      `NLB: W = 180 for the bookinfo sample`,
-    (t) => {
-      const objects = [
-        ...fixtureObjects('samples/bookinfo-gateway-1.30.3.yaml'),
-        ...fixtureObjects(`helm/istiod-${tag}-nlb-gatewayclass.yaml`),
-      ];
-      const outcome = decide(objects);
-      t.is(outcome.timing?.loadBalancer.provider, 'aws-nlb-ip');
-      t.is(outcome.timing?.plan.graceSeconds.value, 200);
-      // Not in istiod's namespace: not class defaults.
-      const elsewhere = decide(objects, { istiodNamespace: 'istio-other' });
-      t.is(elsewhere.timing?.loadBalancer.provider, 'generic-lb');
-    },
-  );
-}
-
-test(
-  "the operator's larger class defaults (grace 600, " +
-    'MINIMUM_DRAIN_DURATION 300s) are kept: only exit-on-zero and ' +
-    'drainDuration are written',
-  (t) => {
+  test(`class defaults from the istiod ${tag} chart put the Service behind an NLB: W = 180 for the bookinfo sample`, (t) => {
     const objects = [
       ...fixtureObjects('samples/bookinfo-gateway-1.30.3.yaml'),
-      ...fixtureObjects('helm/istiod-1.30.3-tuned-gatewayclass.yaml'),
+      ...fixtureObjects(`helm/istiod-${tag}-nlb-gatewayclass.yaml`),
     ];
     const outcome = decide(objects);
     t.is(outcome.timing?.loadBalancer.provider, 'aws-nlb-ip');
-    // S is the kept minimum drain: G needs 300 + 10 + 10 = 320, and 600 is kept.
-    t.is(outcome.timing?.plan.preStopSeconds.value, 300);
-    t.is(outcome.timing?.plan.graceSeconds.value, 600);
-    t.deepEqual(parse(String(outcome.create!.configMap.data!['deployment'])), {
-      spec: {
-        template: {
-          spec: {
-            containers: [
-              {
-                name: 'istio-proxy',
-                env: [{ name: 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS', value: 'true' }],
-              },
-            ],
-          },
-          metadata: { annotations: { 'proxy.istio.io/config': 'drainDuration: 190s\n' } },
-        },
-      },
-    });
-    t.deepEqual(codes(outcome), ['ISTIO_GATEWAY_API_VALUE_KEPT']);
-    t.regex(
-      outcome.findings[0]!.message,
-      new RegExp(
-        String.raw`terminationGracePeriodSeconds 600 set in the class-defaults ConfigMap ` +
-          String.raw`istio-default-gatewayclass-istio is more than the plan needs \(320`,
-      ),
-    );
-  },
-);
+    t.is(outcome.timing?.plan.graceSeconds.value, 200);
+    // Not in istiod's namespace: not class defaults.
+    const elsewhere = decide(objects, { istiodNamespace: 'istio-other' });
+    t.is(elsewhere.timing?.loadBalancer.provider, 'generic-lb');
+  });
+}
 
-test(
-  "an existing parameters ConfigMap (Istio's customizations case) is " +
-    "merged into: the user's keys, values and order stay",
-  (t) => {
-    const objects = fixtureObjects('variants/gateway-params-gw-options.yaml');
-    const outcome = decide(objects, {
-      drainWindow: { value: 180, source: 'W: flag --drain-window' },
-    });
-    t.is(outcome.create, undefined);
-    t.is(outcome.changes.length, 1);
-    const change = outcome.changes[0]!;
-    t.is(change.object, 'parameters');
-    t.deepEqual(change.path, ['data', 'deployment']);
-    t.is(
-      change.value,
-      [
-        'metadata:',
-        '  annotations:',
-        '    cm-annotation: cm-annotation-value',
-        'spec:',
-        '  replicas: 4',
-        '  template:',
-        '    spec:',
-        '      containers:',
-        '      - name: istio-proxy',
-        '        resources:',
-        '          requests:',
-        '            cpu: 222m',
-        '        env:',
-        '        - name: MINIMUM_DRAIN_DURATION',
-        '          value: 180s',
-        '        - name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS',
-        '          value: "true"',
-        '      terminationGracePeriodSeconds: 200',
-        '    metadata:',
-        '      annotations:',
-        '        proxy.istio.io/config: |',
-        '          drainDuration: 190s',
-        '',
-      ].join('\n'),
-    );
-    t.regex(change.reason, /W: flag --drain-window/);
-    // The user's overlay as written is a prefix of the merged one, byte for byte: only additions
-    // after it.
-    const original = String(
-      (objects.find((o) => o.kind === 'ConfigMap') as ConfigMapObject).data!['deployment'],
-    );
-    t.true(String(change.value).startsWith(original));
-  },
-);
+test("the operator's larger class defaults (grace 600, MINIMUM_DRAIN_DURATION 300s) are kept: only exit-on-zero and drainDuration are written", (t) => {
+  const objects = [
+    ...fixtureObjects('samples/bookinfo-gateway-1.30.3.yaml'),
+    ...fixtureObjects('helm/istiod-1.30.3-tuned-gatewayclass.yaml'),
+  ];
+  const outcome = decide(objects);
+  t.is(outcome.timing?.loadBalancer.provider, 'aws-nlb-ip');
+  // S is the kept minimum drain: G needs 300 + 10 + 10 = 320, and 600 is kept.
+  t.is(outcome.timing?.plan.preStopSeconds.value, 300);
+  t.is(outcome.timing?.plan.graceSeconds.value, 600);
+  t.deepEqual(parse(String(outcome.create!.configMap.data!['deployment'])), {
+    spec: {
+      template: {
+        spec: {
+          containers: [
+            {
+              name: 'istio-proxy',
+              env: [{ name: 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS', value: 'true' }],
+            },
+          ],
+        },
+        metadata: { annotations: { 'proxy.istio.io/config': 'drainDuration: 190s\n' } },
+      },
+    },
+  });
+  t.deepEqual(codes(outcome), ['ISTIO_GATEWAY_API_VALUE_KEPT']);
+  t.regex(
+    outcome.findings[0]!.message,
+    new RegExp(
+      String.raw`terminationGracePeriodSeconds 600 set in the class-defaults ConfigMap ` +
+        String.raw`istio-default-gatewayclass-istio is more than the plan needs \(320`,
+    ),
+  );
+});
+
+test("an existing parameters ConfigMap (Istio's customizations case) is merged into: the user's keys, values and order stay", (t) => {
+  const objects = fixtureObjects('variants/gateway-params-gw-options.yaml');
+  const outcome = decide(objects, {
+    drainWindow: { value: 180, source: 'W: flag --drain-window' },
+  });
+  t.is(outcome.create, undefined);
+  t.is(outcome.changes.length, 1);
+  const change = outcome.changes[0]!;
+  t.is(change.object, 'parameters');
+  t.deepEqual(change.path, ['data', 'deployment']);
+  t.is(
+    change.value,
+    [
+      'metadata:',
+      '  annotations:',
+      '    cm-annotation: cm-annotation-value',
+      'spec:',
+      '  replicas: 4',
+      '  template:',
+      '    spec:',
+      '      containers:',
+      '      - name: istio-proxy',
+      '        resources:',
+      '          requests:',
+      '            cpu: 222m',
+      '        env:',
+      '        - name: MINIMUM_DRAIN_DURATION',
+      '          value: 180s',
+      '        - name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS',
+      '          value: "true"',
+      '      terminationGracePeriodSeconds: 200',
+      '    metadata:',
+      '      annotations:',
+      '        proxy.istio.io/config: |',
+      '          drainDuration: 190s',
+      '',
+    ].join('\n'),
+  );
+  t.regex(change.reason, /W: flag --drain-window/);
+  // The user's overlay as written is a prefix of the merged one, byte for byte: only additions
+  // after it.
+  const original = String(
+    (objects.find((o) => o.kind === 'ConfigMap') as ConfigMapObject).data!['deployment'],
+  );
+  t.true(String(change.value).startsWith(original));
+});
 
 test('idempotent: the outcome applied, a second decision changes nothing', (t) => {
   for (const file of [
@@ -271,174 +250,148 @@ test('idempotent: the outcome applied, a second decision changes nothing', (t) =
   }
 });
 
-test(
-  "a user's smaller values in the parameters overlay are raised, a " +
-    'larger one kept, another value kept with a warning',
-  (t) => {
-    const objects = clone(fixtureObjects('variants/gateway-params-gw-options.yaml'));
-    const cm = objects.find((o) => o.kind === 'ConfigMap') as ConfigMapObject;
-    cm.data!['deployment'] =
-      String(cm.data!['deployment']).replace(
+test("a user's smaller values in the parameters overlay are raised, a larger one kept, another value kept with a warning", (t) => {
+  const objects = clone(fixtureObjects('variants/gateway-params-gw-options.yaml'));
+  const cm = objects.find((o) => o.kind === 'ConfigMap') as ConfigMapObject;
+  cm.data!['deployment'] =
+    String(cm.data!['deployment']).replace(
+      '        resources:',
+      [
+        '        env:',
+        '        - name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS',
+        '          value: "false"',
+        '        - name: MINIMUM_DRAIN_DURATION',
+        '          value: 60s',
         '        resources:',
-        [
-          '        env:',
-          '        - name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS',
-          '          value: "false"',
-          '        - name: MINIMUM_DRAIN_DURATION',
-          '          value: 60s',
-          '        resources:',
-        ].join('\n'),
-      ) + '      terminationGracePeriodSeconds: 90 # ours\n';
-    const outcome = decide(objects, {
-      drainWindow: { value: 180, source: 'W: flag --drain-window' },
-    });
-    const written = parse(String(outcome.changes[0]!.value)) as {
-      spec: {
-        template: {
-          spec: { terminationGracePeriodSeconds: number; containers: Array<{ env: unknown }> };
-        };
+      ].join('\n'),
+    ) + '      terminationGracePeriodSeconds: 90 # ours\n';
+  const outcome = decide(objects, {
+    drainWindow: { value: 180, source: 'W: flag --drain-window' },
+  });
+  const written = parse(String(outcome.changes[0]!.value)) as {
+    spec: {
+      template: {
+        spec: { terminationGracePeriodSeconds: number; containers: Array<{ env: unknown }> };
       };
     };
-    t.is(written.spec.template.spec.terminationGracePeriodSeconds, 200);
-    t.deepEqual(written.spec.template.spec.containers[0]!.env, [
-      { name: 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS', value: 'false' },
-      { name: 'MINIMUM_DRAIN_DURATION', value: '180s' },
-    ]);
-    t.regex(String(outcome.changes[0]!.value), /terminationGracePeriodSeconds: 200 # ours/);
-    t.regex(
-      outcome.changes[0]!.reason,
-      /raised from 90 set in the Gateway's parameters ConfigMap gw-options/,
-    );
-    t.regex(
-      outcome.changes[0]!.reason,
-      /raised from "60s" set in the Gateway's parameters ConfigMap gw-options/,
-    );
-    t.deepEqual(codes(outcome), [
-      'ISTIO_GATEWAY_API_CLASS_DEFAULTS_NOT_IN_STREAM',
-      'ISTIO_GATEWAY_API_VALUE_OTHER',
-    ]);
-    t.regex(
-      outcome.findings[1]!.message,
-      /EXIT_ON_ZERO_ACTIVE_CONNECTIONS is "false" in the Gateway's parameters ConfigMap gw-options/,
-    );
-  },
-);
+  };
+  t.is(written.spec.template.spec.terminationGracePeriodSeconds, 200);
+  t.deepEqual(written.spec.template.spec.containers[0]!.env, [
+    { name: 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS', value: 'false' },
+    { name: 'MINIMUM_DRAIN_DURATION', value: '180s' },
+  ]);
+  t.regex(String(outcome.changes[0]!.value), /terminationGracePeriodSeconds: 200 # ours/);
+  t.regex(
+    outcome.changes[0]!.reason,
+    /raised from 90 set in the Gateway's parameters ConfigMap gw-options/,
+  );
+  t.regex(
+    outcome.changes[0]!.reason,
+    /raised from "60s" set in the Gateway's parameters ConfigMap gw-options/,
+  );
+  t.deepEqual(codes(outcome), [
+    'ISTIO_GATEWAY_API_CLASS_DEFAULTS_NOT_IN_STREAM',
+    'ISTIO_GATEWAY_API_VALUE_OTHER',
+  ]);
+  t.regex(
+    outcome.findings[1]!.message,
+    /EXIT_ON_ZERO_ACTIVE_CONNECTIONS is "false" in the Gateway's parameters ConfigMap gw-options/,
+  );
+});
 
-test(
-  'proxy.istio.io/config in spec.infrastructure.annotations: the ' +
-    "overlay's annotation keeps its fields",
-  (t) => {
-    const objects = clone(fixtureObjects('variants/gateway-nlb.yaml'));
-    const gateway = objects.find((o) => o.kind === 'Gateway') as GatewayObject;
-    gateway.spec!.infrastructure!.annotations!['proxy.istio.io/config'] =
-      'terminationDrainDuration: 10s\n';
-    const outcome = decide(objects);
-    const overlay = parse(String(outcome.create!.configMap.data!['deployment'])) as {
-      spec: { template: { metadata: { annotations: Record<string, string> } } };
-    };
-    t.is(
-      overlay.spec.template.metadata.annotations['proxy.istio.io/config'],
-      'terminationDrainDuration: 10s\ndrainDuration: 190s\n',
-    );
-    t.regex(
-      outcome.create!.reason,
-      new RegExp(
-        String.raw`merged key by key into the proxy\.istio\.io\/config of the Gateway's ` +
-          String.raw`infrastructure annotations`,
-      ),
-    );
-  },
-);
+test("proxy.istio.io/config in spec.infrastructure.annotations: the overlay's annotation keeps its fields", (t) => {
+  const objects = clone(fixtureObjects('variants/gateway-nlb.yaml'));
+  const gateway = objects.find((o) => o.kind === 'Gateway') as GatewayObject;
+  gateway.spec!.infrastructure!.annotations!['proxy.istio.io/config'] =
+    'terminationDrainDuration: 10s\n';
+  const outcome = decide(objects);
+  const overlay = parse(String(outcome.create!.configMap.data!['deployment'])) as {
+    spec: { template: { metadata: { annotations: Record<string, string> } } };
+  };
+  t.is(
+    overlay.spec.template.metadata.annotations['proxy.istio.io/config'],
+    'terminationDrainDuration: 10s\ndrainDuration: 190s\n',
+  );
+  t.regex(
+    outcome.create!.reason,
+    new RegExp(
+      String.raw`merged key by key into the proxy\.istio\.io\/config of the Gateway's ` +
+        String.raw`infrastructure annotations`,
+    ),
+  );
+});
 
-test(
-  'networking.istio.io/service-type: ClusterIP on the Gateway: ' +
-    'in-cluster W, grace not raised past what the pod has',
-  (t) => {
-    const objects = clone(fixtureObjects('samples/httpbin-gateway-1.30.3.yaml'));
-    const gateway = objects.find((o) => o.kind === 'Gateway')!;
-    gateway.metadata!.annotations = { 'networking.istio.io/service-type': 'ClusterIP' };
-    const outcome = decide(objects, {
-      ...DEFAULTS,
-      maxRequest: { value: 5, source: 'flag --max-request' },
-    });
-    t.is(outcome.timing?.loadBalancer.provider, 'in-cluster');
-    // G = 5 + 5 + 5 = 15 ≤ 30: the pod's 30 s is left; only the env is written.
-    t.deepEqual(parse(String(outcome.create!.configMap.data!['deployment'])), {
-      spec: {
-        template: {
-          spec: {
-            containers: [
-              {
-                name: 'istio-proxy',
-                env: [
-                  { name: 'MINIMUM_DRAIN_DURATION', value: '5s' },
-                  { name: 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS', value: 'true' },
-                ],
-              },
-            ],
-          },
+test('networking.istio.io/service-type: ClusterIP on the Gateway: in-cluster W, grace not raised past what the pod has', (t) => {
+  const objects = clone(fixtureObjects('samples/httpbin-gateway-1.30.3.yaml'));
+  const gateway = objects.find((o) => o.kind === 'Gateway')!;
+  gateway.metadata!.annotations = { 'networking.istio.io/service-type': 'ClusterIP' };
+  const outcome = decide(objects, {
+    ...DEFAULTS,
+    maxRequest: { value: 5, source: 'flag --max-request' },
+  });
+  t.is(outcome.timing?.loadBalancer.provider, 'in-cluster');
+  // G = 5 + 5 + 5 = 15 ≤ 30: the pod's 30 s is left; only the env is written.
+  t.deepEqual(parse(String(outcome.create!.configMap.data!['deployment'])), {
+    spec: {
+      template: {
+        spec: {
+          containers: [
+            {
+              name: 'istio-proxy',
+              env: [
+                { name: 'MINIMUM_DRAIN_DURATION', value: '5s' },
+                { name: 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS', value: 'true' },
+              ],
+            },
+          ],
         },
       },
-    });
-  },
-);
+    },
+  });
+});
 
-test(
-  'before Istio 1.26 nothing can reach the generated Deployment: a ' + 'warning, nothing written',
-  (t) => {
-    const outcome = decide(fixtureObjects('variants/gateway-nlb.yaml'), {
-      istioVersion: { major: 1, minor: 25, source: 'flag --istio-version' },
-    });
-    t.deepEqual(outcome.changes, []);
-    t.is(outcome.create, undefined);
-    t.deepEqual(codes(outcome), ['ISTIO_GATEWAY_API_OVERLAYS_UNSUPPORTED']);
-    t.regex(outcome.findings[0]!.message, /deploymentcontroller\.go@1\.26\.0, absent @1\.25\.5/);
-  },
-);
+test('before Istio 1.26 nothing can reach the generated Deployment: a warning, nothing written', (t) => {
+  const outcome = decide(fixtureObjects('variants/gateway-nlb.yaml'), {
+    istioVersion: { major: 1, minor: 25, source: 'flag --istio-version' },
+  });
+  t.deepEqual(outcome.changes, []);
+  t.is(outcome.create, undefined);
+  t.deepEqual(codes(outcome), ['ISTIO_GATEWAY_API_OVERLAYS_UNSUPPORTED']);
+  t.regex(outcome.findings[0]!.message, /deploymentcontroller\.go@1\.26\.0, absent @1\.25\.5/);
+});
 
-test(
-  'a parameters ConfigMap that is not in the stream, or a parametersRef ' +
-    'that is not a ConfigMap: a warning, nothing written',
-  (t) => {
-    const gatewayOnly = fixtureObjects('variants/gateway-params-gw-options.yaml').filter(
-      (o) => o.kind === 'Gateway',
-    );
-    const missing = decide(gatewayOnly);
-    t.deepEqual(
-      [missing.changes, missing.create, codes(missing)],
-      [[], undefined, ['ISTIO_GATEWAY_API_PARAMETERS_NOT_IN_STREAM']],
-    );
-    const other = clone(gatewayOnly);
-    (other[0] as GatewayObject).spec!.infrastructure!.parametersRef = {
-      group: 'gateway.envoyproxy.io',
-      kind: 'EnvoyProxy',
-      name: 'x',
-    };
-    const notCm = decide(other);
-    t.deepEqual(
-      [notCm.changes, codes(notCm)],
-      [[], ['ISTIO_GATEWAY_API_PARAMETERS_NOT_CONFIGMAP']],
-    );
-  },
-);
+test('a parameters ConfigMap that is not in the stream, or a parametersRef that is not a ConfigMap: a warning, nothing written', (t) => {
+  const gatewayOnly = fixtureObjects('variants/gateway-params-gw-options.yaml').filter(
+    (o) => o.kind === 'Gateway',
+  );
+  const missing = decide(gatewayOnly);
+  t.deepEqual(
+    [missing.changes, missing.create, codes(missing)],
+    [[], undefined, ['ISTIO_GATEWAY_API_PARAMETERS_NOT_IN_STREAM']],
+  );
+  const other = clone(gatewayOnly);
+  (other[0] as GatewayObject).spec!.infrastructure!.parametersRef = {
+    group: 'gateway.envoyproxy.io',
+    kind: 'EnvoyProxy',
+    name: 'x',
+  };
+  const notCm = decide(other);
+  t.deepEqual([notCm.changes, codes(notCm)], [[], ['ISTIO_GATEWAY_API_PARAMETERS_NOT_CONFIGMAP']]);
+});
 
-test(
-  'a ConfigMap of the name kube-graceful would create, not referenced: a ' +
-    'warning, nothing written',
-  (t) => {
-    const objects = fixtureObjects('variants/gateway-nlb.yaml');
-    objects.push({
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name: 'bookinfo-gateway-kube-graceful', namespace: 'bookinfo' },
-    });
-    const outcome = decide(objects);
-    t.deepEqual(
-      [outcome.changes, outcome.create, codes(outcome)],
-      [[], undefined, ['ISTIO_GATEWAY_API_CONFIGMAP_NAME_TAKEN']],
-    );
-  },
-);
+test('a ConfigMap of the name kube-graceful would create, not referenced: a warning, nothing written', (t) => {
+  const objects = fixtureObjects('variants/gateway-nlb.yaml');
+  objects.push({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'bookinfo-gateway-kube-graceful', namespace: 'bookinfo' },
+  });
+  const outcome = decide(objects);
+  t.deepEqual(
+    [outcome.changes, outcome.create, codes(outcome)],
+    [[], undefined, ['ISTIO_GATEWAY_API_CONFIGMAP_NAME_TAKEN']],
+  );
+});
 
 test('an overlay that is not a mapping is left alone with a warning', (t) => {
   const objects = clone(fixtureObjects('variants/gateway-params-gw-options.yaml'));
@@ -454,20 +407,16 @@ test('an overlay that is not a mapping is left alone with a warning', (t) => {
   );
 });
 
-test(
-  'two class-defaults ConfigMaps for the class: read the first, and say ' +
-    'istiod takes the oldest',
-  (t) => {
-    const objects = [
-      ...fixtureObjects('samples/bookinfo-gateway-1.30.3.yaml'),
-      ...fixtureObjects('helm/istiod-1.30.3-tuned-gatewayclass.yaml'),
-      ...fixtureObjects('helm/istiod-1.26.8-nlb-gatewayclass.yaml'),
-    ];
-    const outcome = decide(objects);
-    t.deepEqual(codes(outcome), [
-      'ISTIO_GATEWAY_API_CLASS_DEFAULTS_AMBIGUOUS',
-      'ISTIO_GATEWAY_API_VALUE_KEPT',
-    ]);
-    t.is(outcome.timing?.plan.graceSeconds.value, 600);
-  },
-);
+test('two class-defaults ConfigMaps for the class: read the first, and say istiod takes the oldest', (t) => {
+  const objects = [
+    ...fixtureObjects('samples/bookinfo-gateway-1.30.3.yaml'),
+    ...fixtureObjects('helm/istiod-1.30.3-tuned-gatewayclass.yaml'),
+    ...fixtureObjects('helm/istiod-1.26.8-nlb-gatewayclass.yaml'),
+  ];
+  const outcome = decide(objects);
+  t.deepEqual(codes(outcome), [
+    'ISTIO_GATEWAY_API_CLASS_DEFAULTS_AMBIGUOUS',
+    'ISTIO_GATEWAY_API_VALUE_KEPT',
+  ]);
+  t.is(outcome.timing?.plan.graceSeconds.value, 600);
+});

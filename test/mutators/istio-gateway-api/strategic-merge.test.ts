@@ -84,70 +84,56 @@ function proxyOf(deployment: KubeObject) {
   return { template, proxy, env };
 }
 
-test(
-  'NLB Gateway: the new ConfigMap merged into the generated Deployment ' +
-    'gives G = 200, M = 180 s, exit-on-zero and drainDuration 190s, the ' +
-    'rest kept',
-  (t) => {
-    const outcome = decide(fixtureObjects('variants/gateway-nlb.yaml'));
-    const before = proxyOf(only('pilot-testdata/simple-1.30.3.yaml', 'Deployment'));
-    const after = proxyOf(generatedWith([String(outcome.create!.configMap.data!['deployment'])]));
-    t.is(after.template.spec!.terminationGracePeriodSeconds, 200);
-    t.is(after.env['MINIMUM_DRAIN_DURATION'], '180s');
-    t.is(after.env['EXIT_ON_ZERO_ACTIVE_CONNECTIONS'], 'true');
-    t.is(after.template.metadata!.annotations!['proxy.istio.io/config'], 'drainDuration: 190s\n');
-    // Every env entry and annotation istiod wrote is still there: merged by name, not replaced.
-    for (const [name, value] of Object.entries(before.env)) t.is(after.env[name], value, name);
-    for (const [key, value] of Object.entries(before.template.metadata!.annotations!))
-      t.is(after.template.metadata!.annotations![key], value, key);
-    t.is(after.proxy.image, before.proxy.image);
-    t.deepEqual(after.proxy.args, before.proxy.args);
-  },
-);
+test('NLB Gateway: the new ConfigMap merged into the generated Deployment gives G = 200, M = 180 s, exit-on-zero and drainDuration 190s, the rest kept', (t) => {
+  const outcome = decide(fixtureObjects('variants/gateway-nlb.yaml'));
+  const before = proxyOf(only('pilot-testdata/simple-1.30.3.yaml', 'Deployment'));
+  const after = proxyOf(generatedWith([String(outcome.create!.configMap.data!['deployment'])]));
+  t.is(after.template.spec!.terminationGracePeriodSeconds, 200);
+  t.is(after.env['MINIMUM_DRAIN_DURATION'], '180s');
+  t.is(after.env['EXIT_ON_ZERO_ACTIVE_CONNECTIONS'], 'true');
+  t.is(after.template.metadata!.annotations!['proxy.istio.io/config'], 'drainDuration: 190s\n');
+  // Every env entry and annotation istiod wrote is still there: merged by name, not replaced.
+  for (const [name, value] of Object.entries(before.env)) t.is(after.env[name], value, name);
+  for (const [key, value] of Object.entries(before.template.metadata!.annotations!))
+    t.is(after.template.metadata!.annotations![key], value, key);
+  t.is(after.proxy.image, before.proxy.image);
+  t.deepEqual(after.proxy.args, before.proxy.args);
+});
 
-test(
-  "tuned class defaults then the Gateway's new ConfigMap: the operator's " +
-    'grace 600 and MINIMUM_DRAIN_DURATION 300s hold, exit-on-zero and ' +
-    'drainDuration added',
-  (t) => {
-    const objects = [
-      ...fixtureObjects('samples/bookinfo-gateway-1.30.3.yaml'),
-      ...fixtureObjects('helm/istiod-1.30.3-tuned-gatewayclass.yaml'),
-    ];
-    const outcome = decide(objects);
-    const classDefaults = objects.find((o) => o.kind === 'ConfigMap') as ConfigMapObject;
-    const after = proxyOf(
-      generatedWith([
-        String(classDefaults.data!['deployment']),
-        String(outcome.create!.configMap.data!['deployment']),
-      ]),
-    );
-    t.is(after.template.spec!.terminationGracePeriodSeconds, 600);
-    t.is(after.env['MINIMUM_DRAIN_DURATION'], '300s');
-    t.is(after.env['EXIT_ON_ZERO_ACTIVE_CONNECTIONS'], 'true');
-    t.is(after.template.metadata!.annotations!['proxy.istio.io/config'], 'drainDuration: 190s\n');
-  },
-);
+test("tuned class defaults then the Gateway's new ConfigMap: the operator's grace 600 and MINIMUM_DRAIN_DURATION 300s hold, exit-on-zero and drainDuration added", (t) => {
+  const objects = [
+    ...fixtureObjects('samples/bookinfo-gateway-1.30.3.yaml'),
+    ...fixtureObjects('helm/istiod-1.30.3-tuned-gatewayclass.yaml'),
+  ];
+  const outcome = decide(objects);
+  const classDefaults = objects.find((o) => o.kind === 'ConfigMap') as ConfigMapObject;
+  const after = proxyOf(
+    generatedWith([
+      String(classDefaults.data!['deployment']),
+      String(outcome.create!.configMap.data!['deployment']),
+    ]),
+  );
+  t.is(after.template.spec!.terminationGracePeriodSeconds, 600);
+  t.is(after.env['MINIMUM_DRAIN_DURATION'], '300s');
+  t.is(after.env['EXIT_ON_ZERO_ACTIVE_CONNECTIONS'], 'true');
+  t.is(after.template.metadata!.annotations!['proxy.istio.io/config'], 'drainDuration: 190s\n');
+});
 
-test(
-  "Istio's customizations overlay, merged by kube-graceful: the user's " +
-    'replicas and resources and the plan, together',
-  (t) => {
-    const outcome = decide(fixtureObjects('variants/gateway-params-gw-options.yaml'));
-    const deployment = generatedWith([String(outcome.changes[0]!.value)]);
-    const after = proxyOf(deployment);
-    t.is(deployment.spec.replicas, 4);
-    t.is(deployment.metadata!.annotations!['cm-annotation'], 'cm-annotation-value');
-    t.is(
-      (after.proxy as { resources?: { requests?: Record<string, string> } }).resources?.requests?.[
-        'cpu'
-      ],
-      '222m',
-    );
-    // The default W here: the sample's Service is type LoadBalancer with no provider annotation (15
-    // s).
-    t.is(after.template.spec!.terminationGracePeriodSeconds, 15 + 10 + 10);
-    t.is(after.env['MINIMUM_DRAIN_DURATION'], '15s');
-    t.is(after.env['EXIT_ON_ZERO_ACTIVE_CONNECTIONS'], 'true');
-  },
-);
+test("Istio's customizations overlay, merged by kube-graceful: the user's replicas and resources and the plan, together", (t) => {
+  const outcome = decide(fixtureObjects('variants/gateway-params-gw-options.yaml'));
+  const deployment = generatedWith([String(outcome.changes[0]!.value)]);
+  const after = proxyOf(deployment);
+  t.is(deployment.spec.replicas, 4);
+  t.is(deployment.metadata!.annotations!['cm-annotation'], 'cm-annotation-value');
+  t.is(
+    (after.proxy as { resources?: { requests?: Record<string, string> } }).resources?.requests?.[
+      'cpu'
+    ],
+    '222m',
+  );
+  // The default W here: the sample's Service is type LoadBalancer with no provider annotation (15
+  // s).
+  t.is(after.template.spec!.terminationGracePeriodSeconds, 15 + 10 + 10);
+  t.is(after.env['MINIMUM_DRAIN_DURATION'], '15s');
+  t.is(after.env['EXIT_ON_ZERO_ACTIVE_CONNECTIONS'], 'true');
+});
