@@ -207,8 +207,8 @@ export class Pipeline {
     const settings = workloadSettings(config, workload);
     this.#found(settings.findings.map((f) => ({ ...f, ...place, mutator: 'engine' as const })));
     if (settings.skip) return;
-    // Mutators rely on the types of kubeObject.ts;
-    // a field of another type is refused, not crashed on.
+    // Mutators rely on the types of kubeObject.ts; a field of another type is refused, not crashed
+    // on.
     const problem = workloadShapeProblem(object, templatePath);
     if (problem) {
       const field = formatPath(problem.path);

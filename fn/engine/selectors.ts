@@ -1,5 +1,6 @@
-/** `include` / `exclude` selectors of the config: kind, name, namespace and labels must all match.
- * */
+/**
+ * `include` / `exclude` selectors of the config: kind, name, namespace and labels must all match.
+ */
 import type { Selector } from '../config/schema.ts';
 import { labelsOf } from '../core/kubeObject.ts';
 import type { KubeObject, ResourceRef } from '../core/kubeObject.ts';

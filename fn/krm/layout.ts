@@ -9,9 +9,8 @@
  * (JSON or flow lists, an indented root, `-` alone on its line, markers…); the caller then parses
  * the whole list. It is sure because at column 0 of a block mapping's document only its keys,
  * comments, `- ` items of a sequence at column 0, and markers can start a line: block scalar
- * content
- * and the continuation lines of multi-line scalars are indented under their key (YAML 1.2 §8.2,
- * §7.3), and a sequence's items all start at its column.
+ * content and the continuation lines of multi-line scalars are indented under their key (YAML 1.2
+ * §8.2, §7.3), and a sequence's items all start at its column.
  */
 import { columnOf } from '../core/positions.ts';
 
@@ -30,8 +29,9 @@ export interface ItemSpan {
  * else. */
 export interface ListLayout {
   readonly items: readonly ItemSpan[];
-  /** The list's text with the items' block replaced by one empty item: small, and parsed in one go.
-   * */
+  /**
+   * The list's text with the items' block replaced by one empty item: small, and parsed in one go.
+   */
   readonly frame: string;
   /** Returns the offset in the list of an offset in `frame` outside the stand-in item. */
   readonly toListOffset: (frameOffset: number) => number;

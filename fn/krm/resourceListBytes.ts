@@ -28,8 +28,8 @@ export function bytesLookLikeResourceList(bytes: Buffer): boolean {
     const lineStart = at === 0 ? 0 : bytes.lastIndexOf(0x0a, at - 1) + 1;
     const newline = bytes.indexOf(0x0a, at);
     const lineEnd = newline === -1 ? bytes.length : newline;
-    // The line alone answers the YAML form:
-    // its pattern reaches neither back nor on past a line feed.
+    // The line alone answers the YAML form: its pattern reaches neither back nor on past a line
+    // feed.
     if (RESOURCE_LIST_KIND_LINE.test(bytes.toString('latin1', lineStart, lineEnd))) return true;
     if (json && isJsonKind(bytes, brace, at)) return true;
   }

@@ -37,8 +37,9 @@ export interface ResourceListInput {
   readonly results: unknown[];
   /** The list without its items' text, where results are appended (appendResults.ts). */
   readonly frame: Frame;
-  /** Items that share anchors with others, when any do: their edits are checked on the whole list.
-   * */
+  /**
+   * Items that share anchors with others, when any do: their edits are checked on the whole list.
+   */
   readonly shared?: SharedItems;
 }
 

@@ -8,8 +8,9 @@
 import { KubeGracefulError } from '../core/errors.ts';
 import type { ErrorPlace } from '../core/errors.ts';
 
-/** Throws E_PARSE when the directives before a segment's `---` repeat `%YAML` or a `%TAG` handle.
- * */
+/**
+ * Throws E_PARSE when the directives before a segment's `---` repeat `%YAML` or a `%TAG` handle.
+ */
 export function checkDirectives(text: string, place: ErrorPlace & { line: number }): void {
   if (!text.includes('%')) return;
   const seen = new Set<string>();

@@ -1,8 +1,7 @@
 /**
  * Splits a multi-document YAML stream into segments whose concatenation is the input, byte for
- * byte. A line starting with `---` (followed by a space, a tab or the line end) or `...` at column
- * 0
- * is always a document marker in YAML (it cannot occur inside a scalar: YAML 1.2 §9.1.4,
+ * byte. A line starting with `---` (followed by a space, a tab or the line end) or `...` at
+ * column 0 is always a document marker in YAML (it cannot occur inside a scalar: YAML 1.2 §9.1.4,
  * "c-forbidden"), so the split is exact without parsing.
  *
  * The scan looks at each line's first four characters only (no slice, no regex), except for the

@@ -17,8 +17,9 @@ const OPTIMIZE_ABOVE_BYTES = 512 * 1024;
 
 let optimizing = false;
 
-/** Lets V8 optimize hot functions from now on, once `bytesToParse` is above OPTIMIZE_ABOVE_BYTES.
- * */
+/**
+ * Lets V8 optimize hot functions from now on, once `bytesToParse` is above OPTIMIZE_ABOVE_BYTES.
+ */
 export function optimizeForLongRun(bytesToParse: number): void {
   if (optimizing || bytesToParse <= OPTIMIZE_ABOVE_BYTES) return;
   optimizing = true;
