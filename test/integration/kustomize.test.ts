@@ -2,14 +2,14 @@
  * kustomize (built into kubectl v1.32: kustomize v5.5.0) with kube-graceful as a KRM function: the
  * container form for real, the image localhost/kube-graceful:dev built from this tree and run by
  * podman through a `docker` shim (kustomize runs `docker run --rm -i --network none --user nobody
- * …`), on a real chart render; and the exec form, which `kubectl kustomize` silently skips
- * (asserted, so the README stays true).
+ * …`), on a real chart render and on a Gateway whose parameters ConfigMap the function adds; and
+ * the exec form, which `kubectl kustomize` silently skips (asserted, so the README stays true).
  */
 import test from 'ava';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtImage, optionValue, podmanShim } from '../helpers/container.ts';
-import { corpus } from '../helpers/fixtures.ts';
+import { corpus, fixturePath } from '../helpers/fixtures.ts';
 import {
   assertGatewayPatched,
   doc,
@@ -28,6 +28,13 @@ const examples = join(ROOT, 'examples');
 /** The Istio gateway chart 1.30.3 behind an AWS NLB, as `helm template` renders it. */
 const GATEWAY_CHART = 'istio-gateway-1.30.3-nlb.yaml';
 const GATEWAY = 'istio-public-ingressgateway';
+/** Istio's bookinfo Gateway (Gateway API, class istio) at 1.30.3: istiod deploys it. */
+const GATEWAY_API = fixturePath(
+  'gateways',
+  'istio-gateway-api',
+  'samples',
+  'bookinfo-gateway-1.30.3.yaml',
+);
 
 /**
  * A `docker` → podman shim of its own per test (tests run concurrently; each reads its own calls).
@@ -44,10 +51,11 @@ function dockerEnv() {
 function kustomizations(
   image: string,
   spec: string,
+  resources = corpus(GATEWAY_CHART),
 ): { plain: string; graceful: string; config: string } {
   const dir = tempDir('kustomize');
   mkdirSync(join(dir, 'plain'));
-  writeFileSync(join(dir, 'plain', 'gateway.yaml'), corpus(GATEWAY_CHART));
+  writeFileSync(join(dir, 'plain', 'gateway.yaml'), resources);
   writeFileSync(join(dir, 'plain', 'kustomization.yaml'), 'resources: [gateway.yaml]\n');
   mkdirSync(join(dir, 'graceful'));
   writeFileSync(
@@ -120,6 +128,26 @@ test('kubectl kustomize --enable-alpha-plugins runs the image with docker run --
     doc(t, a, 'Deployment', GATEWAY).object,
     doc(t, splitDocs(direct.stdout), 'Deployment', GATEWAY).object,
     'container = kube-graceful --config graceful.yaml',
+  );
+});
+
+test('kubectl kustomize keeps the object the function adds: the parameters ConfigMap of a Gateway istiod deploys', async (t) => {
+  const image = await builtImage();
+  const { env } = dockerEnv();
+  const k = kustomizations(image, 'kubernetesVersion: "1.31"', readFileSync(GATEWAY_API, 'utf8'));
+  const after = splitDocs(
+    await runOk(t, kubectl, ['kustomize', '--enable-alpha-plugins', k.graceful], { env }),
+  );
+  const configMap = doc(t, after, 'ConfigMap', 'bookinfo-gateway-kube-graceful').object;
+  t.regex(
+    String((configMap.data as { deployment?: unknown }).deployment),
+    /MINIMUM_DRAIN_DURATION/,
+  );
+  const gateway = doc(t, after, 'Gateway', 'bookinfo-gateway').object;
+  t.deepEqual(
+    (gateway.spec as { infrastructure?: { parametersRef?: unknown } }).infrastructure
+      ?.parametersRef,
+    { group: '', kind: 'ConfigMap', name: 'bookinfo-gateway-kube-graceful' },
   );
 });
 
