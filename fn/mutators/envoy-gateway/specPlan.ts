@@ -3,7 +3,7 @@
  * Envoy Gateway's config. W comes from the load balancer its envoyService describes, unless the
  * settings give it.
  */
-import { sourceText } from '../../config/schema.ts';
+import { configuredTiming } from '../shared/timingInputs.ts';
 import type { MutatorOutcome, ObjectMutatorContext, ProposedFinding } from '../types.ts';
 import { loadBalancerInputs, recognizeEnvoyServiceLoadBalancer } from './loadBalancer.ts';
 import type { SpecLocation } from './objects.ts';
@@ -18,23 +18,11 @@ export function planSpec(
 ): MutatorOutcome<EnvoyGatewayPlan> & { readonly findings: readonly ProposedFinding[] } {
   const recognized = recognizeEnvoyServiceLoadBalancer(location);
   const lb = loadBalancerInputs(recognized);
-  const { spec, config } = context;
+  const configured = configuredTiming(context);
   const inputs: ShutdownTimingInputs = {
-    drainWindow:
-      spec.loadBalancer.drainWindowSeconds !== undefined
-        ? {
-            value: spec.loadBalancer.drainWindowSeconds,
-            source: sourceText(config, 'loadBalancer.drainWindowSeconds', 'drain-window'),
-          }
-        : lb.drainWindow,
-    maxRequest: {
-      value: spec.timing.maxRequestSeconds,
-      source: sourceText(config, 'timing.maxRequestSeconds', 'max-request'),
-    },
-    buffer: {
-      value: spec.timing.bufferSeconds,
-      source: sourceText(config, 'timing.bufferSeconds', 'buffer'),
-    },
+    drainWindow: configured.drainWindow ?? lb.drainWindow,
+    maxRequest: configured.maxRequest,
+    buffer: configured.buffer,
     ...(lb.loadBalancer ? { loadBalancer: lb.loadBalancer } : {}),
   };
   const outcome = planShutdown(location, inputs);

@@ -11,6 +11,7 @@ import { sourceText } from '../../config/schema.ts';
 import type { Config, Spec } from '../../config/schema.ts';
 import type { KubeObject } from '../../core/kubeObject.ts';
 import { defineObjectMutator } from '../types.ts';
+import { configuredTiming } from '../shared/timingInputs.ts';
 import type {
   ObjectMutatorContext,
   ObjectMutatorOutcome,
@@ -65,22 +66,7 @@ export const istioGatewayApi = defineObjectMutator<IstioGatewayApiPlan, 'istio-g
       className,
       istioVersion: istio,
       istiodNamespace: spec.istioGatewayApi.istiodNamespace,
-      maxRequest: {
-        value: spec.timing.maxRequestSeconds,
-        source: sourceText(config, 'timing.maxRequestSeconds', 'max-request'),
-      },
-      buffer: {
-        value: spec.timing.bufferSeconds,
-        source: sourceText(config, 'timing.bufferSeconds', 'buffer'),
-      },
-      ...(spec.loadBalancer.drainWindowSeconds !== undefined
-        ? {
-            drainWindow: {
-              value: spec.loadBalancer.drainWindowSeconds,
-              source: sourceText(config, 'loadBalancer.drainWindowSeconds', 'drain-window'),
-            },
-          }
-        : {}),
+      ...configuredTiming(context),
     });
     return outcomeOf(object, context, decision, istio);
   },

@@ -17,7 +17,7 @@ import {
   serviceSelectsPod,
 } from '../../timing/loadBalancers.ts';
 import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
-import type { TimingInputs } from '../../timing/model.ts';
+import type { Sourced, TimingInputs } from '../../timing/model.ts';
 
 /** Timing inputs plus findings about how they were found (estimates, assumptions). */
 /** The finding codes of this module: how W was found. */
@@ -40,6 +40,41 @@ export type ExistingTiming = Pick<
   'existingPreStopSeconds' | 'existingDrainDurationSeconds'
 >;
 
+/** The timing values the settings give, each with where it was set. */
+export interface ConfiguredTiming {
+  /** R and B, from the settings or their defaults. */
+  readonly maxRequest: Sourced;
+  readonly buffer: Sourced;
+  /** W, only when the settings set it (it otherwise comes from the load balancer in front). */
+  readonly drainWindow?: Sourced;
+}
+
+/** Returns R, B and a W set by the settings, with their sources (every mutator's timing). */
+export function configuredTiming({
+  spec,
+  config,
+}: Pick<MutatorContext, 'spec' | 'config'>): ConfiguredTiming {
+  const drainWindow = spec.loadBalancer.drainWindowSeconds;
+  return {
+    maxRequest: {
+      value: spec.timing.maxRequestSeconds,
+      source: sourceText(config, 'timing.maxRequestSeconds', 'max-request'),
+    },
+    buffer: {
+      value: spec.timing.bufferSeconds,
+      source: sourceText(config, 'timing.bufferSeconds', 'buffer'),
+    },
+    ...(drainWindow !== undefined
+      ? {
+          drainWindow: {
+            value: drainWindow,
+            source: sourceText(config, 'loadBalancer.drainWindowSeconds', 'drain-window'),
+          },
+        }
+      : {}),
+  };
+}
+
 /** Returns the timing inputs for a workload's pods. */
 export function resolveTimingInputs(
   workload: Workload,
@@ -49,25 +84,19 @@ export function resolveTimingInputs(
   const { spec, config } = context;
   const findings: ProposedFinding[] = [];
   const grace = workload.template.spec?.terminationGracePeriodSeconds;
+  const { drainWindow, maxRequest, buffer } = configuredTiming(context);
   const common = {
-    maxRequest: {
-      value: spec.timing.maxRequestSeconds,
-      source: sourceText(config, 'timing.maxRequestSeconds', 'max-request'),
-    },
-    buffer: {
-      value: spec.timing.bufferSeconds,
-      source: sourceText(config, 'timing.bufferSeconds', 'buffer'),
-    },
+    maxRequest,
+    buffer,
     ...(typeof grace === 'number' ? { existingGraceSeconds: grace } : {}),
     ...existing,
   };
   const recognized = loadBalancersInFront(workload, context);
-  if (spec.loadBalancer.drainWindowSeconds !== undefined) {
-    const source = sourceText(config, 'loadBalancer.drainWindowSeconds', 'drain-window');
+  if (drainWindow) {
     return {
       inputs: {
         ...common,
-        drainWindow: { value: spec.loadBalancer.drainWindowSeconds, source },
+        drainWindow,
         ...deregistration(recognized),
       },
       ...(recognized ? { loadBalancer: recognized } : {}),
