@@ -2,6 +2,7 @@
  * The one record of every edit and every finding. The report, the KRM `results`, `--diff`,
  * `explain` and the idempotency check are all computed from these (STYLE.md).
  */
+import { SharedStrings } from './sharedStrings.ts';
 import type { FieldPath } from './fieldPath.ts';
 import type { ResourceRef } from './kubeObject.ts';
 
@@ -69,8 +70,7 @@ export interface Finding {
  * more than its input (issue #16 item 5). Bounded, so that a process running many transforms
  * (tests, a server) does not keep every line it ever saw.
  */
-const sharedLines = new Map<string, string>();
-const MAX_SHARED_LINES = 20_000;
+const sharedLines = new SharedStrings(20_000);
 
 /**
  * Returns `text` made of shared lines: equal to it, character for character, but held as a chain of
@@ -78,27 +78,10 @@ const MAX_SHARED_LINES = 20_000;
  * is read), so that a run's records cost about a line per record, not a text.
  */
 export function sharedText(text: string): string {
-  if (sharedLines.size > MAX_SHARED_LINES) sharedLines.clear();
+  // Each line is cut out of the text by split(): the table keeps copies (SharedStrings), or it
+  // would keep every reason a line first appeared in.
   const lines = text.split('\n');
-  let shared = shareLine(lines[0]!);
-  for (let i = 1; i < lines.length; i++) shared = shared + '\n' + shareLine(lines[i]!);
+  let shared = sharedLines.share(lines[0]!);
+  for (let i = 1; i < lines.length; i++) shared = shared + '\n' + sharedLines.share(lines[i]!);
   return shared;
-}
-
-function shareLine(line: string): string {
-  const known = sharedLines.get(line);
-  if (known !== undefined) return known;
-  const own = ownCopy(line);
-  sharedLines.set(own, own);
-  return own;
-}
-
-/**
- * Returns a string of its own equal to `line`. A line cut out of a longer text by split() is, in
- * V8, a view of that text (a sliced string, for 13 characters or more) that keeps the whole text
- * alive: kept in the table, it would keep every reason it first appeared in. Joining its characters
- * makes a new string; no encoding is involved, so lone surrogates stay as they are.
- */
-function ownCopy(line: string): string {
-  return line.split('').join('');
 }

@@ -156,10 +156,9 @@ export function readLaidOut(
   // without keeping every item's text meanwhile (issue #16: peak memory). The pre-scan reads
   // ASCII only (a kind is `[A-Za-z0-9]+`), so the view answers as the text would.
   const itemTextOf = (span: ItemSpan) => dedent(text.slice(span.start, span.limit), span.column);
-  const ownKinds = new Map<string, string>();
   const kinds = layout.items.map((span) => {
     keepYoungGenerationSmall(span.limit - span.start);
-    return ownKind(ownKinds, prescanKind(itemTextOf(span)));
+    return prescanKind(itemTextOf(span));
   });
   // A mention is found as well in the item's text as it stands in the list (views, not copies);
   // mentions are ASCII keys (Envoy Gateway's `envoy-gateway.yaml`), found in a latin1 view too.
@@ -208,22 +207,6 @@ export function readLaidOut(
     ...head,
     frame: { text: frame.text, doc: frameDoc.document, toListOffset: frame.toListOffset },
   };
-}
-
-/**
- * Returns `kind` as a string of its own, one per kind. The pre-scan cuts the kind out of the
- * item's dedented copy, and a cut of 13 characters or more (`CustomResourceDefinition`) is, in V8,
- * a view that keeps the whole copy alive: kept for every item, the kinds kept every item's copy,
- * 12.5 MB for the list of schemas (issue #16 item 5). Joining the characters makes a new string.
- */
-function ownKind(kinds: Map<string, string>, kind: string | undefined): string | undefined {
-  if (kind === undefined) return undefined;
-  let own = kinds.get(kind);
-  if (own === undefined) {
-    own = kind.split('').join('');
-    kinds.set(own, own);
-  }
-  return own;
 }
 
 /** The whole list parsed: every item, with anchors shared between items resolved. */

@@ -121,7 +121,7 @@ export function planStream(input: string | ByteStream, options: ReadOptions): St
     keepYoungGenerationSmall(segment.length);
     const text = segment.text;
     content[i] = !isCommentOnly(text);
-    return content[i] ? internKind(prescanKind(text)) : undefined;
+    return content[i] ? prescanKind(text) : undefined;
   });
   const objectKinds = objectKindsIn(
     options.objectKinds,
@@ -182,20 +182,6 @@ export function planStream(input: string | ByteStream, options: ReadOptions): St
     },
   };
 }
-
-/**
- * Returns the one string kept for each kind a run meets: the pre-scan cuts each kind out of its
- * document anew, and a plan holds one per document (bookinfo ×1600: 27,000 copies of four words).
- */
-function internKind(kind: string | undefined): string | undefined {
-  if (kind === undefined) return undefined;
-  const known = knownKinds.get(kind);
-  if (known !== undefined) return known;
-  if (knownKinds.size < 1000) knownKinds.set(kind, kind);
-  return kind;
-}
-
-const knownKinds = new Map<string, string>();
 
 /** Returns the stream's text: untouched segments as they came, edited ones with their edits. */
 export function renderStream(input: StreamInput): string {
