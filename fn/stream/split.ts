@@ -26,10 +26,10 @@ export interface Segment {
 }
 
 /**
- * What the split reads: the stream's text, or its UTF-8 bytes. Markers, line breaks and the
- * comment and directive lines it looks at are ASCII, and every byte of a multi-byte UTF-8
- * character is 0x80 or more, so the bytes split where the text does, at the byte offsets of the
- * text's offsets.
+ * What the split reads: the stream's text (a string is one), or its UTF-8 bytes (bytesBody).
+ * Markers, line breaks and the comment and directive lines it looks at are ASCII, and every byte
+ * of a multi-byte UTF-8 character is 0x80 or more, so the bytes split where the text does, at the
+ * byte offsets of the text's offsets.
  */
 interface Body {
   readonly length: number;
@@ -114,7 +114,7 @@ export function splitBytes(bytes: Buffer, start: number): Segment[] {
 
 /** Returns the segments of `body`, each made by `segment` from where it sits. */
 function splitBody(
-  body: Body | string,
+  body: Body,
   segment: (index: number, offset: number, length: number, line: number) => Segment,
 ): Segment[] {
   const segments: Segment[] = [];
@@ -173,7 +173,7 @@ function splitBody(
  * say). Each search result is kept until passed: a stream without `...` is searched for it once,
  * not once per document.
  */
-function markerLineFinder(body: Body | string): (pos: number) => number {
+function markerLineFinder(body: Body): (pos: number) => number {
   const found = { dash: -2, dot: -2 };
   const search = (key: 'dash' | 'dot', pattern: string, pos: number) => {
     if (found[key] !== -1 && found[key] < pos) {
@@ -194,7 +194,7 @@ function markerLineFinder(body: Body | string): (pos: number) => number {
  * Returns DASH for a `---` line, DOT for a `...` line, else 0: three equal characters at the line
  * start, then a space, a tab, a line break or the end of the stream.
  */
-function markerAt(body: Body | string, pos: number): number {
+function markerAt(body: Body, pos: number): number {
   const c = body.charCodeAt(pos);
   if ((c !== DASH && c !== DOT) || body.charCodeAt(pos + 1) !== c || body.charCodeAt(pos + 2) !== c)
     return 0;
