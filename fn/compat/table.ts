@@ -78,6 +78,23 @@ export const CONSTRAINTS: readonly Constraint[] = [
     check: check.sleepZeroNeedsKubernetes,
   },
   {
+    id: 'k8s-configmap-name-length',
+    product: 'Kubernetes',
+    setting: 'a ConfigMap name (kube-graceful adds `<gateway>-kube-graceful`)',
+    versions: 'every version',
+    breaks: 'the API server rejects a name over 253 characters (a DNS-1123 subdomain)',
+    sources: [
+      'kubernetes pkg/apis/core/validation/validation.go ' +
+        '(ValidateConfigMapName = NameIsDNSSubdomain)',
+      'k8s.io/apimachinery pkg/util/validation/validation.go@v0.28.0, @v0.34.0 ' +
+        '(DNS1123SubdomainMaxLength = 253)',
+    ],
+    enforcedBy:
+      'the istio-gateway-api decision writes nothing when the name would be longer ' +
+      '(ISTIO_GATEWAY_API_CONFIGMAP_NAME_TOO_LONG; ' +
+      'test/mutators/istio-gateway-api/plan.test.ts)',
+  },
+  {
     id: 'k8s-prestop-sleep-within-grace',
     product: 'Kubernetes',
     setting: '`preStop.sleep.seconds` ≤ `terminationGracePeriodSeconds`',

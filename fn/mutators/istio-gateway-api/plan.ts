@@ -106,6 +106,15 @@ function generatedConfigMapName(gatewayName: string): string {
   return `${gatewayName}-kube-graceful`;
 }
 
+/**
+ * The longest name the API server takes for a ConfigMap: a DNS-1123 subdomain
+ * (ValidateConfigMapName = NameIsDNSSubdomain, pkg/apis/core/validation/validation.go in
+ * Kubernetes; DNS1123SubdomainMaxLength = 253, pkg/util/validation/validation.go@v0.34.0 of
+ * k8s.io/apimachinery, the same @v0.28.0). A Gateway's name is one too, so only the length can
+ * fail.
+ */
+const CONFIGMAP_NAME_MAX_LENGTH = 253;
+
 /** Returns the changes and findings for one Gateway (see the file comment). */
 export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGatewayApiOutcome {
   const { gateway, objects } = inputs;
@@ -190,6 +199,24 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
     }
   } else {
     parametersName = generatedConfigMapName(gatewayName);
+    if (parametersName.length > CONFIGMAP_NAME_MAX_LENGTH) {
+      return {
+        changes: [],
+        findings: [
+          {
+            severity: 'warning',
+            code: 'ISTIO_GATEWAY_API_CONFIGMAP_NAME_TOO_LONG',
+            object: 'gateway',
+            message:
+              `${gatewayRef}: kube-graceful would create ConfigMap <name>-kube-graceful ` +
+              `for its settings, but that is ${parametersName.length} characters and the ` +
+              `API server refuses a ConfigMap name over ${CONFIGMAP_NAME_MAX_LENGTH} ` +
+              `(a DNS-1123 subdomain). Nothing written; create a parameters ConfigMap ` +
+              `with a shorter name and set spec.infrastructure.parametersRef to it.`,
+          },
+        ],
+      };
+    }
     if (findConfigMap(objects, namespace, parametersName) !== undefined) {
       return {
         changes: [],

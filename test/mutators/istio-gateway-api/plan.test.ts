@@ -393,6 +393,23 @@ test('a ConfigMap of the name kube-graceful would create, not referenced: a warn
   );
 });
 
+test('a Gateway name that would make the ConfigMap name longer than the API server takes: a warning, nothing written', (t) => {
+  // 253 is the longest ConfigMap name (a DNS-1123 subdomain); `-kube-graceful` is 14 characters.
+  const named = (name: string) => {
+    const objects = clone(fixtureObjects('variants/gateway-nlb.yaml'));
+    (objects.find((o) => o.kind === 'Gateway') as GatewayObject).metadata!.name = name;
+    return decide(objects);
+  };
+  const longest = named('g'.repeat(239));
+  t.is(longest.create?.configMap.metadata?.name?.length, 253);
+  const tooLong = named('g'.repeat(240));
+  t.deepEqual(
+    [tooLong.changes, tooLong.create, codes(tooLong)],
+    [[], undefined, ['ISTIO_GATEWAY_API_CONFIGMAP_NAME_TOO_LONG']],
+  );
+  t.regex(tooLong.findings[0]!.message, /254 characters/);
+});
+
 test('an overlay that is not a mapping is left alone with a warning', (t) => {
   const objects = clone(fixtureObjects('variants/gateway-params-gw-options.yaml'));
   (objects.find((o) => o.kind === 'ConfigMap') as ConfigMapObject).data!['deployment'] =
