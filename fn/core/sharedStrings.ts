@@ -30,6 +30,6 @@ export class SharedStrings {
  * Returns a string of its own equal to `text`. Joining its characters makes a new string; no
  * encoding is involved, so lone surrogates stay as they are.
  */
-function ownCopy(text: string): string {
+export function ownCopy(text: string): string {
   return text.split('').join('');
 }

@@ -1201,3 +1201,33 @@ for (const [text, expected] of proxyConfigs) {
     t.is(readProxyConfig(text).ok, expected !== undefined);
   });
 }
+
+// The reader and the setter keep results by text (issue #16): asked again, past the bound of
+// their tables, the answer is the same, and the fields every caller shares cannot be changed.
+test('proxy.istio.io/config: the same answer again, also after many other texts', (t) => {
+  const first = proxyConfigs.map(([text]) => setProxyConfigField(text, ['drainDuration'], '190s'));
+  for (let i = 0; i < 600; i++) setProxyConfigField(`concurrency: ${i}\n`, ['drainDuration'], '5s');
+  t.deepEqual(
+    proxyConfigs.map(([text]) => setProxyConfigField(text, ['drainDuration'], '190s')),
+    first,
+  );
+  // `true` and `"true"` are different edits.
+  t.is(
+    setProxyConfigField('', ['holdApplicationUntilProxyStarts'], true),
+    'holdApplicationUntilProxyStarts: true\n',
+  );
+  t.is(
+    setProxyConfigField('', ['holdApplicationUntilProxyStarts'], 'true'),
+    'holdApplicationUntilProxyStarts: "true"\n',
+  );
+});
+
+test('proxy.istio.io/config: read fields are frozen, since every reader of the text shares them', (t) => {
+  const read = readProxyConfig('proxyMetadata:\n  MINIMUM_DRAIN_DURATION: 5s\n');
+  if (!read.ok) return t.fail(read.problem);
+  t.deepEqual(read.fields, { proxyMetadata: { MINIMUM_DRAIN_DURATION: '5s' } });
+  t.throws(() => {
+    (read.fields['proxyMetadata'] as Record<string, string>)['MINIMUM_DRAIN_DURATION'] = '1s';
+  });
+  t.deepEqual(readProxyConfig('proxyMetadata:\n  MINIMUM_DRAIN_DURATION: 5s\n'), read);
+});
