@@ -44,8 +44,9 @@ export interface ReadListOptions {
   readonly objectKinds?: ObjectKinds;
 }
 
-/** A line `kind: ResourceList` at the start of a line, as YAML. */
-export const RESOURCE_LIST_KIND_LINE = /^kind:[ \t]*["']?ResourceList["']?[ \t]*\r?$/m;
+/** A line `kind: ResourceList` at the start of a line, as YAML (a comment may follow). */
+export const RESOURCE_LIST_KIND_LINE =
+  /^kind:[ \t]*["']?ResourceList["']?(?:[ \t]+#.*?)?[ \t]*\r?$/m;
 
 /** Returns true when the stream is a single ResourceList document. */
 export function looksLikeResourceList(text: string): boolean {

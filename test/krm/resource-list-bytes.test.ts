@@ -3,6 +3,7 @@
  * latin1 view (the view is no longer made for a ResourceList, issue #16 item 5): the same on every
  * corpus chart, every ResourceList fixture, each as JSON, and on random text around the patterns'
  * edges. A mismatch would send a ResourceList down the stream path or a stream down the list's.
+ * A comment after the kind (`kind: ResourceList # …`) is a ResourceList too, through the CLI.
  */
 import test from 'ava';
 import fc from 'fast-check';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { looksLikeResourceList } from '../../fn/krm/resourceList.ts';
 import { bytesLookLikeResourceList } from '../../fn/krm/resourceListBytes.ts';
+import { runCli } from '../helpers/cli.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
 
@@ -57,6 +59,10 @@ test('the same answer at the edges of both patterns', (t) => {
     'a: 1\rkind: ResourceList\rb: 2',
     'items:\n- kind: ResourceList',
     'kind: List # ResourceList',
+    'kind: ResourceList # from kpt fn source',
+    'kind: "ResourceList"\t#c\r\n',
+    'kind: ResourceList# not a comment',
+    'kind: ResourceList #',
     '{"kind": "ResourceList"}',
     ' \n\t{"apiVersion":"config.kubernetes.io/v1","kind" \n:\n "ResourceList"}',
     '\u00a0{"kind":"ResourceList"}',
@@ -107,4 +113,20 @@ test('the same answer on random text made of the patterns’ pieces', (t) => {
     { numRuns: 3000, seed: 16 },
   );
   t.pass();
+});
+
+// A comment after the kind is still a ResourceList (YAML: `#` after a blank starts a comment); it
+// used to pass through untouched as a plain stream of one unknown document.
+test('a ResourceList whose kind line ends in a comment is read as one', (t) => {
+  t.true(looksLikeResourceList('kind: ResourceList # from kpt fn source\nitems: []\n'));
+  t.true(looksLikeResourceList("kind: 'ResourceList'\t# c\r\nitems: []\r\n"));
+  t.false(looksLikeResourceList('kind: ResourceList#x\nitems: []\n'));
+  const input = readFileSync(join(FIXTURES, 'krm', 'rollout-resourcelist.yaml'), 'utf8');
+  const commented = input.replace(/^kind: ResourceList$/m, 'kind: ResourceList # from kpt');
+  t.not(commented, input);
+  const plain = runCli([], input);
+  const run = runCli([], commented);
+  t.is(run.status, 0, run.stderr);
+  t.not(plain.stdout, input);
+  t.is(run.stdout, plain.stdout.replace(/^kind: ResourceList$/m, 'kind: ResourceList # from kpt'));
 });
