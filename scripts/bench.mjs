@@ -440,6 +440,9 @@ if (ONLY === undefined || ONLY === 'dense') {
     command('kube-graceful ×400', [process.execPath, CLI], dense[400]),
     command('kube-graceful ×100', [process.execPath, CLI], dense[100]),
     command('parse+print ×400', [process.execPath, parsePrint], dense[400]),
+    // No target: `--diff` diffs document by document (fn/report/diff.ts); one diff of the whole
+    // stream took minutes here.
+    command('--diff ×400', [process.execPath, CLI, '--diff'], dense[400]),
   ];
   const run = timedCase(
     'bookinfo in 400 and 100 namespaces ' +

@@ -106,11 +106,8 @@ async function report(result: TransformResult, format: 'text' | 'json'): Promise
   return `${renderText(explanation, { colour: false })}\n${report}`;
 }
 
-/** The diff library is loaded only when `--diff` asks for it (start-up stays near bare node). */
+/** The diff is loaded only when `--diff` asks for it (start-up stays near bare node). */
 async function unifiedDiff(result: TransformResult): Promise<string> {
-  const { createTwoFilesPatch } = await import('diff');
-  if (result.output === result.input) return '';
-  return createTwoFilesPatch('input', 'output', result.input, result.output, '', '', {
-    context: 3,
-  });
+  const { unifiedDiff: diff } = await import('../report/diff.ts');
+  return diff(result.input, result.output);
 }
