@@ -3,24 +3,16 @@
  * period, and the mesh proxies' settings as written and as patched, with the timelines
  * (./timeline.ts).
  */
-import type { Container, PodTemplate } from '../../core/kubeObject.ts';
-import {
-  graceOf,
-  istioDrainSettings,
-  istioSidecarKind,
-  linkerdSidecarKind,
-  linkerdWaitOf,
-  preStopOf,
-} from '../../explanation/podSettings.ts';
+import type { PodTemplate } from '../../core/kubeObject.ts';
+import { graceOf, preStopOf } from '../../explanation/podSettings.ts';
+import { meshProxiesOf, meshProxyRows } from '../../explanation/meshProxies.ts';
 import {
   container,
-  flag,
   inputsOf,
   output,
   preStopValue,
   row,
   seconds,
-  text,
   traffic,
 } from '../../explanation/rows.ts';
 import type {
@@ -29,11 +21,9 @@ import type {
   ModelOutput,
   SettingRow,
 } from '../../explanation/types.ts';
-import { renderInjectedIstio } from '../../workloads/renderInjected.ts';
 import { appTimeline } from './timeline.ts';
 import type { AppState } from './timeline.ts';
 import type { AppPlan } from './timing.ts';
-import { ISTIO_PROXY } from '../../workloads/meshProxies.ts';
 
 /** Returns the explanation of one app's plan. */
 export function explainApp(plan: AppPlan, context: ExplainContext): ExplanationBody {
@@ -43,22 +33,7 @@ export function explainApp(plan: AppPlan, context: ExplainContext): ExplanationB
   const state = (template: PodTemplate): AppState => ({
     grace: graceOf(template),
     containers: serving.map((name) => ({ name, preStop: preStopOf(container(template, name)) })),
-    ...(mesh.istio
-      ? {
-          istio: {
-            kind: istioSidecarKind(template, context.spec),
-            drain: istioDrainSettings({ template, injected: true, ...renderedProxy(template) }),
-          },
-        }
-      : {}),
-    ...(mesh.linkerd
-      ? {
-          linkerd: {
-            kind: linkerdSidecarKind(template, context.spec),
-            wait: linkerdWaitOf(template),
-          },
-        }
-      : {}),
+    ...meshProxiesOf(template, mesh, context.spec),
   });
   const before = state(context.before);
   const after = state(context.after);
@@ -89,76 +64,20 @@ export function explainApp(plan: AppPlan, context: ExplainContext): ExplanationB
       ),
     );
   }
-  if (before.istio && after.istio) {
-    settings.push(
-      row(
-        'istio-proxy sidecar',
-        text(before.istio.kind),
-        text(after.istio.kind),
-        sidecar === 'none' ? undefined : { symbol: 'mode', value: sidecar, relation: '=' },
+  // T: how long a classic proxy must last (Istio's wait named first, as istioClassicDrain.ts).
+  if (after.istio?.kind.value === 'classic')
+    derived.push(
+      output(
+        'T',
+        exitOnZero ? 'MINIMUM_DRAIN_DURATION' : 'terminationDrainDuration',
+        p.sidecarOutlivesSeconds,
       ),
     );
-    if (after.istio.kind.value === 'classic') {
-      // Either way the classic proxy's wait is T = S + R (fn/mutators/app/istioClassicDrain.ts).
-      derived.push(
-        output(
-          'T',
-          exitOnZero ? 'MINIMUM_DRAIN_DURATION' : 'terminationDrainDuration',
-          p.sidecarOutlivesSeconds,
-        ),
-      );
-      settings.push(
-        row(
-          'EXIT_ON_ZERO_ACTIVE_CONNECTIONS',
-          flag(before.istio.drain.exitOnZero),
-          flag(after.istio.drain.exitOnZero),
-        ),
-        row(
-          'MINIMUM_DRAIN_DURATION',
-          seconds(before.istio.drain.minimumDrainSeconds),
-          seconds(after.istio.drain.minimumDrainSeconds),
-          exitOnZero
-            ? { symbol: 'T', value: p.sidecarOutlivesSeconds.value, relation: '≥' }
-            : undefined,
-        ),
-        row(
-          'terminationDrainDuration',
-          seconds(before.istio.drain.terminationDrainSeconds),
-          seconds(after.istio.drain.terminationDrainSeconds),
-          exitOnZero
-            ? undefined
-            : { symbol: 'T', value: p.sidecarOutlivesSeconds.value, relation: '≥' },
-        ),
-        row(
-          'drainDuration',
-          seconds(before.istio.drain.drainDurationSeconds),
-          seconds(after.istio.drain.drainDurationSeconds),
-        ),
-      );
-    }
-  }
-  if (before.linkerd && after.linkerd) {
-    settings.push(
-      row(
-        'linkerd-proxy sidecar',
-        text(before.linkerd.kind),
-        text(after.linkerd.kind),
-        sidecar === 'none' ? undefined : { symbol: 'mode', value: sidecar, relation: '=' },
-      ),
-    );
-    if (after.linkerd.kind.value === 'classic') {
-      if (!derived.some((d) => d.symbol === 'T'))
-        derived.push(output('T', 'proxy-wait-before-exit-seconds', p.sidecarOutlivesSeconds));
-      settings.push(
-        row(
-          'proxy-wait-before-exit-seconds',
-          seconds(before.linkerd.wait),
-          seconds(after.linkerd.wait),
-          { symbol: 'T', value: p.sidecarOutlivesSeconds.value, relation: '≥' },
-        ),
-      );
-    }
-  }
+  else if (after.linkerd?.kind.value === 'classic')
+    derived.push(output('T', 'proxy-wait-before-exit-seconds', p.sidecarOutlivesSeconds));
+  settings.push(
+    ...meshProxyRows(before, after, { sidecar, outlivesSeconds: p.sidecarOutlivesSeconds.value }),
+  );
   const meshWords = [
     mesh.istio ? `Istio (${mesh.istio.evidence})` : '',
     mesh.linkerd ? `Linkerd (${mesh.linkerd.evidence})` : '',
@@ -183,13 +102,4 @@ export function explainApp(plan: AppPlan, context: ExplainContext): ExplanationB
       patched: appTimeline(after, trafficInputs),
     },
   };
-}
-
-/** The istio-proxy container of a pod injected at render time, whose env pilot-agent reads
- * (fn/workloads/renderInjected.ts). */
-function renderedProxy(template: PodTemplate): { container?: Container } {
-  const proxy = renderInjectedIstio(template)
-    ? (template.spec?.containers ?? []).find((c) => c?.name === ISTIO_PROXY)
-    : undefined;
-  return proxy ? { container: proxy } : {};
 }

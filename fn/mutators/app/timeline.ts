@@ -3,12 +3,9 @@
  * with the kit of fn/explanation/timeline.ts from the values the platform reads; it decides no
  * duration.
  */
-import type {
-  IstioDrainSettings,
-  PreStopRead,
-  SidecarKind,
-  Valued,
-} from '../../explanation/podSettings.ts';
+import type { PreStopRead, Valued } from '../../explanation/podSettings.ts';
+import { drawMeshProxies } from '../../explanation/meshProxies.ts';
+import type { MeshProxies } from '../../explanation/meshProxies.ts';
 import {
   deadline,
   deregistration,
@@ -22,15 +19,12 @@ import {
   unknownHook,
 } from '../../explanation/timeline.ts';
 import type { Timeline, Traffic } from '../../explanation/timeline.ts';
-import { ISTIO_PROXY, LINKERD_PROXY } from '../../workloads/meshProxies.ts';
 
 /** What an app's shutdown depends on: its serving containers and the mesh proxies in front of
  * them. */
-export interface AppState {
+export interface AppState extends MeshProxies {
   readonly grace: Valued<number>;
   readonly containers: ReadonlyArray<{ readonly name: string; readonly preStop: PreStopRead }>;
-  readonly istio?: { readonly kind: Valued<SidecarKind>; readonly drain: IstioDrainSettings };
-  readonly linkerd?: { readonly kind: Valued<SidecarKind>; readonly wait: Valued<number> };
 }
 
 /**
@@ -80,164 +74,13 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
   };
   const appsEnd = (acceptCap: number) => Math.max(0, ...apps.map((a) => work(a, acceptCap).end));
 
-  // The mesh proxies: until when each takes inbound connections, when it is gone, and whether that
-  // end is certain (a timer) or follows the app (exit-on-zero, native).
-  interface Proxy {
-    readonly name: string;
-    readonly acceptUntil: number;
-    readonly gone: number;
-    readonly timer: boolean;
-    readonly why: string;
-  }
-  const proxies: Proxy[] = [];
-  if (state.istio) {
-    const {
-      exitOnZero,
-      minimumDrainSeconds: M,
-      drainDurationSeconds: D,
-      terminationDrainSeconds: TDD,
-    } = state.istio.drain;
-    const close = D.value;
-    const closed =
-      `istio-proxy closed its inbound listeners at t=${close} ` +
-      `(drainDuration ${secondsText(D.value)})`;
-    let proxy: Proxy;
-    if (state.istio.kind.value === 'native') {
-      // Istio's native preStop drains with skip_exit: Envoy never closes the listeners, and on
-      // SIGTERM the agent exits at once (pkg/envoy/agent.go@1.24.0 DrainNow, terminate), so no
-      // drain setting bounds the accepting: only the app's own exit does.
-      drawing.event(
-        0,
-        ISTIO_PROXY,
-        "native sidecar: Istio's own preStop drains the inbound listeners with " +
-          'skip_exit (still accepting, with Connection: close; Envoy never ' +
-          'closes them)',
-      );
-      const gone = appsEnd(Number.POSITIVE_INFINITY);
-      drawing.event(
-        gone,
-        ISTIO_PROXY,
-        'SIGTERM once every app container has exited (native sidecar); exits ' +
-          'at once, already drained',
-      );
-      proxy = {
-        name: ISTIO_PROXY,
-        acceptUntil: gone,
-        gone,
-        timer: false,
-        why: `istio-proxy stopped at t=${gone}`,
-      };
-    } else if (exitOnZero.value) {
-      drawing.event(
-        0,
-        ISTIO_PROXY,
-        'SIGTERM (classic sidecar, no preStop): readiness fails; pilot-agent ' +
-          'drains the inbound listeners (still accepting, with Connection: close)',
-      );
-      const earliest = Math.min(M.value, G);
-      const gone = Math.min(G, Math.max(earliest, appsEnd(close)));
-      drawing.event(
-        earliest,
-        ISTIO_PROXY,
-        `MINIMUM_DRAIN_DURATION (${secondsText(M.value)}) over: exits at the ` +
-          `first second with no active connection`,
-      );
-      if (gone > earliest)
-        drawing.event(gone, ISTIO_PROXY, 'exits: the app has no connection left');
-      const exposed = Math.min(W, close, Math.max(...apps.map((a) => a.sigterm)));
-      if (earliest < exposed) {
-        drawing.window(
-          earliest,
-          exposed,
-          'risk',
-          'early-exit',
-          `istio-proxy may exit at any quiet second after MINIMUM_DRAIN_DURATION ` +
-            `(${secondsText(M.value)}) while new connections may still arrive ${traffic.sender}` +
-            ` → connections refused`,
-        );
-      }
-      proxy = {
-        name: ISTIO_PROXY,
-        acceptUntil: Math.min(close, G),
-        gone,
-        timer: false,
-        why: closed,
-      };
-    } else {
-      drawing.event(
-        0,
-        ISTIO_PROXY,
-        'SIGTERM (classic sidecar, no preStop): readiness fails; pilot-agent ' +
-          'drains the inbound listeners (still accepting, with Connection: close)',
-      );
-      const gone = Math.min(TDD.value, G);
-      drawing.event(
-        gone,
-        ISTIO_PROXY,
-        `terminationDrainDuration (${secondsText(TDD.value)}) over: ` +
-          `pilot-agent kills Envoy; istio-proxy is gone`,
-      );
-      proxy = {
-        name: ISTIO_PROXY,
-        acceptUntil: Math.min(close, gone),
-        gone,
-        timer: true,
-        why:
-          close < gone
-            ? closed
-            : `istio-proxy is gone at t=${gone} ` +
-              `(terminationDrainDuration ${secondsText(TDD.value)})`,
-      };
-    }
-    if (state.istio.kind.value !== 'native' && close < proxy.gone)
-      drawing.event(
-        close,
-        ISTIO_PROXY,
-        `drainDuration (${secondsText(D.value)}) over: Envoy closes its inbound listeners`,
-      );
-    proxies.push(proxy);
-  }
-  if (state.linkerd) {
-    if (state.linkerd.kind.value === 'native') {
-      const gone = appsEnd(Number.POSITIVE_INFINITY);
-      drawing.event(
-        gone,
-        LINKERD_PROXY,
-        'SIGTERM once every app container has exited (native sidecar); exits',
-      );
-      proxies.push({
-        name: LINKERD_PROXY,
-        acceptUntil: gone,
-        gone,
-        timer: false,
-        why: `linkerd-proxy stopped at t=${gone}`,
-      });
-    } else {
-      const wait = state.linkerd.wait.value;
-      const { sigterm } = kubeletTimes(wait, G);
-      if (wait > 0)
-        drawing.event(
-          0,
-          LINKERD_PROXY,
-          `preStop sleep ${secondsText(wait)} (proxy-wait-before-exit-seconds) ` +
-            `starts; keeps proxying`,
-        );
-      drawing.event(
-        sigterm,
-        LINKERD_PROXY,
-        `SIGTERM${wait > 0 ? ' after its preStop' : ' (classic sidecar, no wait)'}` +
-          `: linkerd-proxy shuts down`,
-      );
-      proxies.push({
-        name: LINKERD_PROXY,
-        acceptUntil: sigterm,
-        gone: sigterm,
-        timer: true,
-        why: `linkerd-proxy shut down at t=${sigterm}`,
-      });
-    }
-  }
-
+  const proxies = drawMeshProxies(drawing, state, {
+    grace: G,
+    drainWindow: W,
+    sender: traffic.sender,
+    servedEnd: appsEnd,
+    stopsAccepting: Math.max(...apps.map((a) => a.sigterm)),
+  });
   const proxyAccept = Math.min(Number.POSITIVE_INFINITY, ...proxies.map((p) => p.acceptUntil));
   const running: string[] = [];
   for (const app of apps) {

@@ -6,6 +6,8 @@
  */
 import type { PodTemplate } from '../../core/kubeObject.ts';
 import { graceOf, preStopOf } from '../../explanation/podSettings.ts';
+import { meshProxiesOf, meshProxyRows } from '../../explanation/meshProxies.ts';
+import type { MeshProxies } from '../../explanation/meshProxies.ts';
 import type { Valued } from '../../explanation/podSettings.ts';
 import {
   container,
@@ -53,8 +55,8 @@ function lifecycleValued(
   return { value: Math.ceil(value.seconds), source: where };
 }
 
-/** Returns what the pod's Traefik container will shut down with. */
-function stateOf(template: PodTemplate, name: string): TraefikState {
+/** Returns what the pod's Traefik container will shut down with, and its mesh proxies. */
+function stateOf(template: PodTemplate, name: string, proxies: MeshProxies): TraefikState {
   const traefik = container(template, name);
   const config = traefik ? readStaticConfig(traefik) : { source: 'none' as const };
   const entryPoints =
@@ -85,14 +87,17 @@ function stateOf(template: PodTemplate, name: string): TraefikState {
     preStop: preStopOf(traefik),
     entryPoints: tcp,
     udpSeconds,
+    ...proxies,
   };
 }
 
 /** Returns the explanation of one Traefik workload's plan. */
 export function explainTraefik(plan: TraefikPlan, context: ExplainContext): ExplanationBody {
   const { timing, container: name } = plan;
-  const before = stateOf(context.before, name);
-  const after = stateOf(context.after, name);
+  const proxiesOf = (template: PodTemplate): MeshProxies =>
+    plan.mesh ? meshProxiesOf(template, plan.mesh, context.spec) : {};
+  const before = stateOf(context.before, name, proxiesOf(context.before));
+  const after = stateOf(context.after, name, proxiesOf(context.after));
   const lb = plan.loadBalancer ? LOAD_BALANCERS[plan.loadBalancer.provider].label : undefined;
   const sender = lb
     ? `from the load balancer (${lb})`
@@ -121,12 +126,19 @@ export function explainTraefik(plan: TraefikPlan, context: ExplainContext): Expl
     ];
   });
   const trafficInputs = traffic(inputs, sender);
+  const meshes = [
+    plan.mesh?.istio ? `Istio (${plan.mesh.istio.evidence})` : '',
+    plan.mesh?.linkerd ? `Linkerd (${plan.mesh.linkerd.evidence})` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
   return {
     role: 'gateway',
     summary:
       `Traefik (container ${name}, static configuration from ` +
       `${plan.source === 'flags' ? 'flags' : 'TRAEFIK_* variables'}): ` +
-      `entry points' transport.lifeCycle, never a preStop`,
+      `entry points' transport.lifeCycle, never a preStop` +
+      (meshes ? `; mesh: ${meshes}, the proxy Traefik reaches its backends through` : ''),
     inputs: inputsOf(inputs),
     derived: [
       output('S', 'requestAcceptGraceTimeout', timing.requestAcceptGrace),
@@ -145,6 +157,8 @@ export function explainTraefik(plan: TraefikPlan, context: ExplainContext): Expl
         preStopValue(container(context.after, name)),
       ),
       ...entryPointRows,
+      // Sized by app-graceful, which explains the numbers (fn/mutators/app/traefikTiming.ts).
+      ...meshProxyRows(before, after),
     ],
     timelines: {
       asWritten: traefikTimeline(before, trafficInputs),

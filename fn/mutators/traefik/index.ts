@@ -54,6 +54,7 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<Tra
     container,
     source,
     ...(resolved.loadBalancer ? { loadBalancer: resolved.loadBalancer } : {}),
+    ...(context.mesh.istio || context.mesh.linkerd ? { mesh: context.mesh } : {}),
   };
   return { changes: outcome.changes, findings, plan };
 }

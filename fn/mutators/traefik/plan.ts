@@ -1,6 +1,7 @@
 /** The plan traefik-drain makes for one Traefik workload, and that its `explain` reads
  * (./explain.ts). */
 import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
+import type { MeshMembership } from '../../workloads/mesh.ts';
 import type { TraefikTimingInputs, TraefikTimingPlan } from './timing.ts';
 
 export interface TraefikPlan {
@@ -14,4 +15,9 @@ export interface TraefikPlan {
   readonly source: 'flags' | 'env';
   /** The load balancer that decided W, when one in the stream did. */
   readonly loadBalancer?: LoadBalancerRecognition;
+  /**
+   * The meshes whose sidecar proxy runs in the pod, when any: Traefik reaches its backends through
+   * it, so the timeline draws it too (app-graceful sizes it: fn/mutators/app/traefikTiming.ts).
+   */
+  readonly mesh?: MeshMembership;
 }

@@ -8,6 +8,8 @@
  * duration.
  */
 import type { PreStopRead, Valued } from '../../explanation/podSettings.ts';
+import { drawMeshProxies } from '../../explanation/meshProxies.ts';
+import type { MeshProxies } from '../../explanation/meshProxies.ts';
 import {
   deadline,
   deregistration,
@@ -29,8 +31,8 @@ export interface EntryPointState {
   readonly graceTimeOut: Valued<number>;
 }
 
-/** What a Traefik pod's shutdown depends on. */
-export interface TraefikState {
+/** What a Traefik pod's shutdown depends on, and the mesh proxy it reaches its backends by. */
+export interface TraefikState extends MeshProxies {
   readonly container: string;
   readonly grace: Valued<number>;
   readonly preStop: PreStopRead;
@@ -91,7 +93,36 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
       `requestAcceptGraceTimeout`,
   );
 
-  let done = sigterm;
+  // Each group of entry points: when it stops accepting, and when Traefik is done with it.
+  const spans = groups(state.entryPoints).map((group) => {
+    const stop = sigterm + group.accept;
+    const acceptUntil = Math.min(stop, kill);
+    const closed = Math.min(stop + group.graceTimeOut, kill);
+    return { group, stop, acceptUntil, closed };
+  });
+  // Traefik waits for the last request, up to graceTimeOut; with none left it closes at once. New
+  // connections come from the load balancer until W at most; but until the entry point stops, it
+  // keeps serving the connections already open (`TCPEntryPoint.Shutdown` only sleeps through
+  // requestAcceptGraceTimeout, then shuts its servers down: pkg/server/server_entrypoint_tcp.go
+  // @v3.7.9, @v2.11.53), and the load balancer keeps forwarding them while it drains the target.
+  // So a request may arrive until the entry point stops, and needs R from then: the same span
+  // LB_DEREGISTRATION_TOO_SHORT checks (./timing.ts).
+  const done = Math.max(
+    sigterm,
+    ...spans.map((s) => Math.min(s.closed, Math.max(s.acceptUntil, s.acceptUntil + R))),
+  );
+  const gone = Math.min(done + state.udpSeconds, kill);
+  // The mesh proxy (app-graceful's): its inbound listener is the way in for new connections, and
+  // every request Traefik forwards to a backend goes out through it.
+  const proxies = drawMeshProxies(drawing, state, {
+    grace: state.grace.value,
+    drainWindow: W,
+    sender: traffic.sender,
+    servedEnd: () => gone,
+    stopsAccepting: Math.max(sigterm, ...spans.map((s) => s.acceptUntil)),
+  });
+  const proxyAccept = Math.min(Number.POSITIVE_INFINITY, ...proxies.map((p) => p.acceptUntil));
+
   let finished = 0;
   // What goes right, per span: entry points that accept until the same moment and finish alike
   // share one.
@@ -99,20 +130,11 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
     string,
     { names: string[]; newUntil: number; lastAccepted: number; end: number }
   >();
-  for (const group of groups(state.entryPoints)) {
+  for (const { group, stop, acceptUntil, closed } of spans) {
     const who = entryPointsText(group.names);
-    const stop = sigterm + group.accept;
-    const acceptUntil = Math.min(stop, kill);
-    // New connections come from the load balancer until W at most; but until the entry point
-    // stops, it keeps serving the connections already open (`TCPEntryPoint.Shutdown` only sleeps
-    // through requestAcceptGraceTimeout, then shuts its servers down:
-    // pkg/server/server_entrypoint_tcp.go@v3.7.9, @v2.11.53), and the load balancer keeps
-    // forwarding them while it drains the target. So a request may arrive until the entry point
-    // stops, and needs R from then: the same span LB_DEREGISTRATION_TOO_SHORT checks (./timing.ts).
-    const newUntil = Math.min(acceptUntil, W);
+    const newUntil = Math.min(acceptUntil, proxyAccept, W);
     const lastAccepted = acceptUntil;
     const needed = lastAccepted + R;
-    const closed = Math.min(stop + group.graceTimeOut, kill);
     if (stop < kill) {
       drawing.event(
         stop,
@@ -123,18 +145,23 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
           `)`,
       );
     }
-    if (acceptUntil < W) {
-      const why =
-        stop < kill
-          ? `requestAcceptGraceTimeout ${secondsText(group.accept)}`
-          : 'SIGKILL at the grace deadline';
+    const refusedFrom = Math.min(acceptUntil, proxyAccept);
+    if (refusedFrom < W) {
+      const limiting =
+        proxyAccept < acceptUntil ? proxies.find((p) => p.acceptUntil === proxyAccept) : undefined;
+      const why = limiting
+        ? limiting.why
+        : `${who} stopped accepting at t=${acceptUntil} (` +
+          (stop < kill
+            ? `requestAcceptGraceTimeout ${secondsText(group.accept)}`
+            : 'SIGKILL at the grace deadline') +
+          `)`;
       drawing.window(
-        acceptUntil,
+        refusedFrom,
         W,
         'fail',
         'refused',
-        `new connections still arrive ${traffic.sender}, but ${who} stopped ` +
-          `accepting at t=${acceptUntil} (${why}) → connections refused`,
+        `new connections still arrive ${traffic.sender}, but ${why} → connections refused`,
       );
     }
     if (closed < needed) {
@@ -153,15 +180,23 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
       );
     }
     const end = Math.min(closed, needed);
+    for (const proxy of proxies.filter((p) => p.timer && p.gone < end)) {
+      drawing.window(
+        proxy.gone,
+        end,
+        'fail',
+        'proxy-gone',
+        `${proxy.name} is gone at t=${proxy.gone} while ${who} still ` +
+          `${group.names.length === 1 ? 'serves' : 'serve'} until t=${end} → ` +
+          `requests in flight lose their connection and Traefik's requests to its backends fail`,
+      );
+    }
     const key = `${newUntil}/${lastAccepted}/${end}`;
     const span = served.get(key) ?? { names: [], newUntil, lastAccepted, end };
     span.names.push(...group.names);
     served.set(key, span);
-    // Traefik waits for the last request, up to graceTimeOut; with none left it closes at once.
-    done = Math.max(done, Math.min(closed, Math.max(acceptUntil, needed)));
     finished = Math.max(finished, end);
   }
-  const gone = Math.min(done + state.udpSeconds, kill);
   if (state.udpSeconds > 0 && done < kill)
     drawing.event(
       done,
@@ -200,6 +235,6 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
         `requests in flight${on} finish (R = ${secondsText(R)})`,
       );
   }
-  deregistration(drawing, traffic, finished, gone);
+  deregistration(drawing, traffic, finished, Math.max(gone, ...proxies.map((p) => p.gone)));
   return drawing.done('deletion', 'no request fails');
 }

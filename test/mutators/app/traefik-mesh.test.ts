@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { transform } from '../../../fn/engine/transform.ts';
+import { explain } from '../../../fn/explain/explain.ts';
 import { fixturePath } from '../../helpers/fixtures.ts';
 
 const read = (file: string) => readFileSync(fixturePath('gateways', 'traefik', file), 'utf8');
@@ -79,3 +80,25 @@ test('a second run over the output changes nothing', (t) => {
     t.deepEqual(transform(once.output).changes, [], file);
   }
 });
+
+// Explain draws the proxy in the Traefik pod's timeline: as written it is gone while Traefik still
+// serves (the requests Traefik forwards to its backends go out through it), patched it outlives
+// Traefik. Before, the timeline left the proxy out and called those requests finished.
+for (const [file, proxy] of [
+  ['chart-41.3.0-nlb-istio.yaml', 'istio-proxy'],
+  ['chart-41.3.0-nlb-linkerd.yaml', 'linkerd-proxy'],
+] as const) {
+  test(`explain: ${proxy} in the Traefik pod's timeline, gone too early as written, last patched`, (t) => {
+    const explanation = explain(transform(read(file)));
+    t.is(explanation.workloads.length, 1);
+    const { timelines, settings } = explanation.workloads[0]!;
+    const kinds = (which: typeof timelines.asWritten) =>
+      which.windows.filter((w) => w.outcome === 'fail').map((w) => w.kind);
+    t.true(kinds(timelines.asWritten).includes('proxy-gone'));
+    t.deepEqual(kinds(timelines.patched), []);
+    const last = (actor: string) =>
+      Math.max(...timelines.patched.events.filter((e) => e.actor === actor).map((e) => e.at ?? 0));
+    t.true(last(proxy) >= last('traefik'), `${proxy} outlives Traefik`);
+    t.true(settings.some((row) => row.name === `${proxy} sidecar`));
+  });
+}
