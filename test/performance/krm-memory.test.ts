@@ -15,14 +15,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliPath, ROOT, tempDir } from '../helpers/integration.ts';
+import { exitReport, MAX_RSS_KIB, reported } from '../helpers/exitReport.ts';
 
 const dir = tempDir('krm-memory');
-const report = join(dir, 'peak.cjs');
-writeFileSync(
-  report,
-  "process.on('exit', () => process.stderr.write('maxRSS ' + process.resourceUsage().maxRSS + " +
-    "'\\n'));\n",
-);
+const report = exitReport(MAX_RSS_KIB);
 
 /**
  * Returns the peak RSS in MiB of `node --require report ARGS`, stdin the file: as a file (as the
@@ -39,9 +35,7 @@ function peakMiB(args: readonly string[], file: string, through: 'file' | 'pipe'
       maxBuffer: 64 * 2 ** 20,
     });
     if (result.status !== 0) throw new Error(`exit ${result.status}: ${result.stderr}`);
-    const kib = /maxRSS (\d+)/.exec(result.stderr)?.[1];
-    if (kib === undefined) throw new Error(`no report: ${result.stderr}`);
-    return Number(kib) / 1024;
+    return reported(MAX_RSS_KIB, result.stderr) / 1024;
   } finally {
     closeSync(input);
   }

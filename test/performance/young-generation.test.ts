@@ -9,20 +9,13 @@
  * the cap sets a V8 flag, and the cache is checked against V8's flags.
  */
 import test from 'ava';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { denseStream } from '../../scripts/gen-dense.mjs';
-import { cliPath, run, tempDir } from '../helpers/integration.ts';
+import { cliPath, run } from '../helpers/integration.ts';
+import { exitReport, NEW_SPACE_BYTES, reported } from '../helpers/exitReport.ts';
 
 const CAP_MIB = 4;
 
-const dir = tempDir('young-generation');
-const report = join(dir, 'report.cjs');
-writeFileSync(
-  report,
-  "process.on('exit', () => process.stderr.write('new_space ' + require('node:v8')" +
-    ".getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size + '\\n'));\n",
-);
+const report = exitReport(NEW_SPACE_BYTES);
 
 /** Returns the young generation's size in MiB at the end of a CLI run over `input`. */
 async function youngGenerationMiB(input: string): Promise<{ mib: number; stderr: string }> {
@@ -31,9 +24,7 @@ async function youngGenerationMiB(input: string): Promise<{ mib: number; stderr:
     env: { ...process.env, KUBE_GRACEFUL_CODE_CACHE: 'check' },
   });
   if (result.status !== 0) throw new Error(`exit ${result.status}: ${result.stderr}`);
-  const size = /new_space (\d+)/.exec(result.stderr)?.[1];
-  if (size === undefined) throw new Error(`no report: ${result.stderr}`);
-  return { mib: Number(size) / 2 ** 20, stderr: result.stderr };
+  return { mib: reported(NEW_SPACE_BYTES, result.stderr) / 2 ** 20, stderr: result.stderr };
 }
 
 /** The objects of `stream` as the items of a ResourceList laid out as kpt writes it. */
