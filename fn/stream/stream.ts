@@ -118,7 +118,8 @@ export function planStream(input: string | ByteStream, options: ReadOptions): St
   // where a kind is told by a mention (objectKindsIn, isMentionedObject).
   const content: boolean[] = [];
   const kinds = segments.map((segment, i) => {
-    keepYoungGenerationSmall(segment.length);
+    // The byte split already looked at the young generation as it cut (splitBytes).
+    if (!source) keepYoungGenerationSmall(segment.length);
     const text = segment.text;
     content[i] = !isCommentOnly(text);
     return content[i] ? prescanKind(text) : undefined;
