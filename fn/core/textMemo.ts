@@ -20,17 +20,25 @@ export class TextMemo<V> {
   ) {}
 
   /**
-   * Returns what `make` gives for `text`, made on the first call and kept. `make` must be a pure
-   * function of `text`, and what it returns must be neither changed by anyone nor hold a view of
-   * a larger text (it is kept for later calls: see SharedStrings on sliced strings). The key is
-   * kept as a string of its own.
+   * Returns what `make` (a pure function of `text`, giving plain data) gives for `text`, made on
+   * the first call and kept. What is kept, and returned, is a copy (structuredClone: it holds no
+   * view of a larger text, see SharedStrings on sliced strings), frozen all through, since every
+   * later caller gets the same one. The key is kept as a string of its own.
    */
   get(text: string, make: (text: string) => V): V {
     if (text.length > this.maxLength) return make(text);
     if (this.#table.has(text)) return this.#table.get(text) as V;
-    const value = make(text);
+    const value = deepFreeze(structuredClone(make(text)));
     if (this.#table.size >= this.max) this.#table.clear();
     this.#table.set(ownCopy(text), value);
     return value;
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }

@@ -390,8 +390,7 @@ type Alone =
 /**
  * Regions read so far, by text. The workloads of a dense stream often share their pod templates
  * (one chart in many namespaces), so the same region text is read again (issue #16: two parses
- * per Deployment on bookinfo in 100 namespaces, a tenth of the run). The data is copied
- * (structuredClone) so that it holds no view of a document's text, and only read.
+ * per Deployment on bookinfo in 100 namespaces, a tenth of the run).
  */
 const readings = new TextMemo<Alone>(256, 16_384);
 
@@ -406,15 +405,14 @@ function readAlone(text: string): Alone {
     return undefined;
   }
   const root = alone.contents;
-  if (isSeq(root) && !root.flow && root.items.length > 0)
-    return { list: true, data: structuredClone(data) };
+  if (isSeq(root) && !root.flow && root.items.length > 0) return { list: true, data };
   if (!isMap(root) || root.flow || root.items.length === 0) return undefined;
   const keys: string[] = [];
   for (const pair of root.items) {
     if (!isScalar(pair.key) || typeof pair.key.value !== 'string' || pair.key.tag) return undefined;
     keys.push(pair.key.value);
   }
-  return structuredClone({ keys, data });
+  return { keys, data };
 }
 
 /**

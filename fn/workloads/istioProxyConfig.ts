@@ -16,7 +16,6 @@ import { setAt } from '../core/fieldPath.ts';
 import { spliceSet } from '../document/splice.ts';
 import { printableParseOptions, stringifyOptions } from '../yaml/options.ts';
 import { TextMemo } from '../core/textMemo.ts';
-import { ownCopy } from '../core/sharedStrings.ts';
 
 /** The annotation key, on the pod template (docs/background.md#istio). */
 export const PROXY_CONFIG_ANNOTATION = 'proxy.istio.io/config';
@@ -34,7 +33,7 @@ export function readProxyConfig(value: unknown): ProxyConfigRead {
   if (value === undefined || value === null) return { ok: true, text: '', fields: {} };
   if (typeof value !== 'string')
     return { ok: false, problem: `the value is a ${typeof value}, not YAML text` };
-  const read = readings.get(value, () => readOnce(value));
+  const read = readings.get(value, readOnce);
   if ('problem' in read) return { ok: false, problem: read.problem };
   return { ok: true, text: value, fields: read.fields };
 }
@@ -42,9 +41,7 @@ export function readProxyConfig(value: unknown): ProxyConfigRead {
 /**
  * Annotation texts read and edited so far. Many workloads of a stream carry the same annotation
  * (most none at all) and get the same edits, each checked by two parses (issue #16: 2,400 parses
- * of a few dozen distinct texts for 600 meshed Deployments, an eighth of the run). What is kept
- * is copied (structuredClone) so that it holds no view of a document's text, and frozen because
- * every caller gets the same object.
+ * of a few dozen distinct texts for 600 meshed Deployments, an eighth of the run).
  */
 const readings = new TextMemo<Reading>(256, 4096);
 const edited = new TextMemo<string | undefined>(256, 4096);
@@ -54,17 +51,7 @@ type Reading =
 
 function readOnce(text: string): Reading {
   const parsed = parse(text);
-  return deepFreeze(
-    structuredClone('problem' in parsed ? { problem: parsed.problem } : { fields: parsed.fields }),
-  );
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object') {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
+  return 'problem' in parsed ? { problem: parsed.problem } : { fields: parsed.fields };
 }
 
 /**
@@ -81,10 +68,7 @@ export function setProxyConfigField(
 ): string | undefined {
   // JSON keeps `true` and `"true"` apart and writes no NUL, so the key tells edits apart.
   const edit = `${JSON.stringify(path)}\u0000${JSON.stringify(fieldValue)}\u0000`;
-  return edited.get(edit + text, () => {
-    const result = setFieldOnce(text, path, fieldValue);
-    return result === undefined ? undefined : ownCopy(result);
-  });
+  return edited.get(edit + text, () => setFieldOnce(text, path, fieldValue));
 }
 
 function setFieldOnce(
