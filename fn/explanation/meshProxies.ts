@@ -51,6 +51,17 @@ export function meshProxiesOf(
   };
 }
 
+/** Names the meshes with a sidecar in the pod and why (`Istio (label …) and Linkerd (…)`); empty
+ * for none. */
+export function meshesText(mesh: MeshMembership): string {
+  return [
+    mesh.istio ? `Istio (${mesh.istio.evidence})` : '',
+    mesh.linkerd ? `Linkerd (${mesh.linkerd.evidence})` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
+}
+
 /** The istio-proxy container of a pod injected at render time, whose env pilot-agent reads
  * (fn/workloads/renderInjected.ts). */
 function renderedProxy(template: PodTemplate): { container?: Container } {

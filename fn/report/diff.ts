@@ -37,7 +37,9 @@ const MARKER = /^(?:---|\.\.\.)(?:[ \t\r\n]|$)/;
 /**
  * Cuts a text before each document marker line: the parts joined are the text, and each part
  * after the first starts with its marker line (the first is empty when the text starts with one,
- * so that a line written before the first marker still has a part to go to).
+ * so that a line written before the first marker still has a part to go to). Not the run's
+ * splitStream (fn/stream/split.ts): it keeps documents with no content together with the next,
+ * so an empty document that gets a line would change the count of parts and lose the pairing.
  */
 export function documentsOf(text: string): string[] {
   const parts: string[] = [];

@@ -5,7 +5,7 @@
  */
 import type { PodTemplate } from '../../core/kubeObject.ts';
 import { graceOf, preStopOf } from '../../explanation/podSettings.ts';
-import { meshProxiesOf, meshProxyRows } from '../../explanation/meshProxies.ts';
+import { meshesText, meshProxiesOf, meshProxyRows } from '../../explanation/meshProxies.ts';
 import {
   container,
   inputsOf,
@@ -78,12 +78,7 @@ export function explainApp(plan: AppPlan, context: ExplainContext): ExplanationB
   settings.push(
     ...meshProxyRows(before, after, { sidecar, outlivesSeconds: p.sidecarOutlivesSeconds.value }),
   );
-  const meshWords = [
-    mesh.istio ? `Istio (${mesh.istio.evidence})` : '',
-    mesh.linkerd ? `Linkerd (${mesh.linkerd.evidence})` : '',
-  ]
-    .filter(Boolean)
-    .join(' and ');
+  const meshWords = meshesText(mesh);
   const trafficInputs = traffic(inputs, 'from clients whose endpoints are not yet updated');
   const containerWord = `serving container${serving.length === 1 ? '' : 's'}`;
   const meshSummary = meshWords

@@ -6,7 +6,7 @@
  */
 import type { PodTemplate } from '../../core/kubeObject.ts';
 import { graceOf, preStopOf } from '../../explanation/podSettings.ts';
-import { meshProxiesOf, meshProxyRows } from '../../explanation/meshProxies.ts';
+import { meshesText, meshProxiesOf, meshProxyRows } from '../../explanation/meshProxies.ts';
 import type { MeshProxies } from '../../explanation/meshProxies.ts';
 import type { Valued } from '../../explanation/podSettings.ts';
 import {
@@ -126,12 +126,7 @@ export function explainTraefik(plan: TraefikPlan, context: ExplainContext): Expl
     ];
   });
   const trafficInputs = traffic(inputs, sender);
-  const meshes = [
-    plan.mesh?.istio ? `Istio (${plan.mesh.istio.evidence})` : '',
-    plan.mesh?.linkerd ? `Linkerd (${plan.mesh.linkerd.evidence})` : '',
-  ]
-    .filter(Boolean)
-    .join(' and ');
+  const meshes = plan.mesh ? meshesText(plan.mesh) : '';
   return {
     role: 'gateway',
     summary:

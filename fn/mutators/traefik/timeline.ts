@@ -107,10 +107,7 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
   // @v3.7.9, @v2.11.53), and the load balancer keeps forwarding them while it drains the target.
   // So a request may arrive until the entry point stops, and needs R from then: the same span
   // LB_DEREGISTRATION_TOO_SHORT checks (./timing.ts).
-  const done = Math.max(
-    sigterm,
-    ...spans.map((s) => Math.min(s.closed, Math.max(s.acceptUntil, s.acceptUntil + R))),
-  );
+  const done = Math.max(sigterm, ...spans.map((s) => Math.min(s.closed, s.acceptUntil + R)));
   const gone = Math.min(done + state.udpSeconds, kill);
   // The mesh proxy (app-graceful's): its inbound listener is the way in for new connections, and
   // every request Traefik forwards to a backend goes out through it.
