@@ -145,19 +145,8 @@ test("chart 41.3.0 with its own lifeCycle values: larger ones kept, the smaller 
     [14, 18, 19, 20, 21, 22],
   );
   t.deepEqual(argsAfter(outcome, before), [
-    '--entryPoints.metrics.address=:9100/tcp',
-    '--entryPoints.traefik.address=:8080/tcp',
-    '--entryPoints.web.address=:8000/tcp',
-    '--entryPoints.websecure.address=:8443/tcp',
-    '--api.dashboard=true',
-    '--ping=true',
-    '--metrics.prometheus=true',
-    '--metrics.prometheus.entrypoint=metrics',
-    '--providers.kubernetescrd',
-    '--providers.kubernetescrd.allowEmptyServices=true',
-    '--providers.kubernetesingress',
-    '--providers.kubernetesingress.allowEmptyServices=true',
-    '--providers.kubernetesingress.ingressendpoint.publishedservice=traefik/traefik',
+    // The chart's own flags up to its publishedservice one, as in every render.
+    ...CHART_ARGS.slice(0, 13),
     '--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout=300s',
     '--entryPoints.web.transport.lifeCycle.graceTimeOut=20s',
     '--entryPoints.websecure.http.tls=true',
