@@ -363,10 +363,15 @@ export function renderResourceList(
   added: AddedItems = [],
 ): string {
   const rendered = listEdits(input, results, added);
-  if ('text' in rendered) return rendered.text;
+  return 'text' in rendered ? rendered.text : withEdits(input, rendered.edits);
+}
+
+/** Returns the list's text with the edits made, from its bytes when it was read from bytes (the
+ * edits' offsets are then byte offsets). */
+function withEdits(input: ResourceListInput, edits: readonly ListEdit[]): string {
   return input.bytes
-    ? Buffer.concat(byteChunks(input.bytes, rendered.edits)).toString('utf8')
-    : applyEdits(input.text, rendered.edits);
+    ? Buffer.concat(byteChunks(input.bytes, edits)).toString('utf8')
+    : applyEdits(input.text, edits);
 }
 
 /**
@@ -442,10 +447,7 @@ function listEdits(
   const all = [...edits, ...added.map((a) => insertion(input, a)), ...(appended ? [appended] : [])];
   if (results.length === 0 || appended) return { edits: all };
   // A shape the append does not handle: the whole `results` is set, as a tree edit would.
-  const edited = input.bytes
-    ? Buffer.concat(byteChunks(input.bytes, all)).toString('utf8')
-    : applyEdits(input.text, all);
-  const list = new ManifestDocument(edited, { document: 1, line: 1 });
+  const list = new ManifestDocument(withEdits(input, all), { document: 1, line: 1 });
   list.set(['results'], [...input.results, ...results]);
   return { text: list.text };
 }
