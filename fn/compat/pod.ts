@@ -6,6 +6,7 @@
 import { parse } from 'yaml';
 import type { Spec } from '../config/schema.ts';
 import type { Container, PodTemplate } from '../core/kubeObject.ts';
+import { comparableGraceSeconds } from '../workloads/grace.ts';
 import { ISTIO_PROXY } from '../workloads/meshProxies.ts';
 
 /** The workload a check looks at; `role` is the mutator that handled it. */
@@ -46,7 +47,7 @@ export function envOf(container: Container | undefined, name: string): string | 
 
 /** Returns the terminationGracePeriodSeconds the pod gets (Kubernetes default 30 when unset). */
 export function graceSeconds(template: PodTemplate): number {
-  return template.spec?.terminationGracePeriodSeconds ?? 30;
+  return comparableGraceSeconds(template) ?? 30;
 }
 
 /**

@@ -33,7 +33,7 @@ export interface Container {
 export interface PodSpec {
   containers?: Container[] | null;
   initContainers?: Container[] | null;
-  terminationGracePeriodSeconds?: number | null;
+  terminationGracePeriodSeconds?: number | bigint | null;
   restartPolicy?: string;
 }
 

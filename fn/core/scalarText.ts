@@ -15,3 +15,23 @@
 export function scalarText(value: unknown): string {
   return String(value);
 }
+
+/**
+ * Returns a value read from parsed YAML as a message quotes it: a string in JSON quotes, a number
+ * or a bigint by its digits (JSON.stringify throws on a bigint), `.nan`/`.inf` as YAML writes
+ * them, and a map or a list named, not printed (`[object Object]` says nothing).
+ */
+export function valueForMessage(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'number') {
+    if (Number.isNaN(value)) return '.nan';
+    if (!Number.isFinite(value)) return value > 0 ? '.inf' : '-.inf';
+    return String(value);
+  }
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return 'a list';
+  if (value instanceof Uint8Array) return 'binary data (a !!binary value)';
+  return 'a map';
+}

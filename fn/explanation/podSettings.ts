@@ -38,18 +38,25 @@ import {
   ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS,
   KUBERNETES_DEFAULT_GRACE_SECONDS,
 } from '../timing/platformDefaults.ts';
+import { comparableGraceSeconds } from '../workloads/grace.ts';
 import { LINKERD_PROXY } from '../workloads/meshProxies.ts';
 
 /** A value as the platform will use it, and in words where it came from. */
 export interface Valued<T> {
   readonly value: T;
   readonly source: string;
+  /** The value as the manifest writes it, where `value` is only what the model compares. */
+  readonly display?: string;
 }
 
 /** Returns the grace period the pods get: the field, or the Kubernetes default. */
 export function graceOf(template: PodTemplate): Valued<number> {
-  const value = template.spec?.terminationGracePeriodSeconds;
-  if (typeof value === 'number') return { value, source: 'manifest' };
+  const value = comparableGraceSeconds(template);
+  const written = template.spec?.terminationGracePeriodSeconds;
+  if (value !== undefined)
+    return value === written
+      ? { value, source: 'manifest' }
+      : { value, source: 'manifest', display: `${String(written)} s` };
   return { value: KUBERNETES_DEFAULT_GRACE_SECONDS, source: 'Kubernetes default, field not set' };
 }
 

@@ -11,7 +11,11 @@ import type { ModelInput, ModelOutput, Planned, SettingRow, SettingValue } from 
 
 /** A number of seconds as a setting value. */
 export function seconds(valued: Valued<number>): SettingValue {
-  return { value: valued.value, display: `${valued.value} s`, source: valued.source };
+  return {
+    value: valued.value,
+    display: valued.display ?? `${valued.value} s`,
+    source: valued.source,
+  };
 }
 
 /** A switch as a setting value (`on`/`off`). */

@@ -387,12 +387,15 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
 /**
  * Returns the grace period to write, or undefined when writing it would change nothing the pod
  * gets: with no field set the pod already has 30 s, so a G of 30 or less is not written (writing
- * a smaller one would lower the real grace; writing 30 is a diff for nothing).
+ * a smaller one would lower the real grace; writing 30 is a diff for nothing); with the field set,
+ * only a G above it is written (the plan keeps a larger one, and a grace beyond 2^53 s is compared
+ * as Number.MAX_SAFE_INTEGER, fn/workloads/grace.ts: writing that back would lower it).
  */
 export function graceToWrite(
   plannedGraceSeconds: number,
   existingGraceSeconds: number | undefined,
 ): number | undefined {
-  if (existingGraceSeconds !== undefined) return plannedGraceSeconds;
+  if (existingGraceSeconds !== undefined)
+    return plannedGraceSeconds > existingGraceSeconds ? plannedGraceSeconds : undefined;
   return plannedGraceSeconds > KUBERNETES_DEFAULT_GRACE_SECONDS ? plannedGraceSeconds : undefined;
 }

@@ -5,6 +5,8 @@
  * length that can be read from the manifest.
  */
 import { atLeast } from '../core/versions.ts';
+import { MAX_INPUT_SECONDS } from '../timing/model.ts';
+import { comparableSeconds, isInt64 } from './grace.ts';
 
 /**
  * `preStop.sleep` (KEP-3960): PodLifecycleSleepAction alpha (off) 1.29, beta and on by default
@@ -33,9 +35,9 @@ export function readPreStop(preStop: unknown): PreStopRead | undefined {
   const sleep = preStop['sleep'];
   if (isRecord(sleep)) {
     const seconds = sleep['seconds'];
-    return typeof seconds === 'number' && Number.isInteger(seconds) && seconds >= 0
-      ? { seconds, handler: 'sleep', text: `sleep action ${seconds} s` }
-      : { seconds: 'unknown', handler: 'sleep', text: 'sleep action (seconds unreadable)' };
+    if (!isInt64(seconds) || seconds < 0)
+      return { seconds: 'unknown', handler: 'sleep', text: 'sleep action (seconds unreadable)' };
+    return plannable(comparableSeconds(seconds), 'sleep', `sleep action ${String(seconds)} s`);
   }
   const exec = preStop['exec'];
   if (isRecord(exec)) {
@@ -52,13 +54,25 @@ export function readPreStop(preStop: unknown): PreStopRead | undefined {
           handler: 'exec',
           text: `exec ${JSON.stringify(words.join(' '))} (length unknown)`,
         }
-      : { seconds, handler: 'exec', text: `exec sleep ${seconds} s` };
+      : plannable(seconds, 'exec', `exec sleep ${seconds} s`);
   }
   if (isRecord(preStop['httpGet']))
     return { seconds: 'unknown', handler: 'httpGet', text: 'httpGet (length unknown)' };
   if (isRecord(preStop['tcpSocket']))
     return { seconds: 'unknown', handler: 'tcpSocket', text: 'tcpSocket (length unknown)' };
   return { seconds: 'unknown', handler: 'other', text: 'a hook of unknown length' };
+}
+
+/**
+ * A sleep longer than the timing model's longest input (a day) is not a drain step but a hook
+ * that holds the pod until its grace runs out: its length is not one a plan can be made from
+ * (S + R + B would pass what an int64 holds for `sleep 9223372036854775807`), so it reads as a
+ * hook of unknown length, which the mutators keep and say so.
+ */
+function plannable(seconds: number, handler: 'sleep' | 'exec', text: string): PreStopRead {
+  return seconds <= MAX_INPUT_SECONDS
+    ? { seconds, handler, text }
+    : { seconds: 'unknown', handler, text: `${text} (longer than a day: not planned with)` };
 }
 
 /**
@@ -86,7 +100,9 @@ function execSleepSeconds(words: readonly string[]): number | undefined {
   const match = operand === undefined ? null : /^(\d+(?:\.\d+)?)([smh]?)$/.exec(operand.trim());
   if (!match) return undefined;
   const factor = { '': 1, s: 1, m: 60, h: 3600 }[match[2] as '' | 's' | 'm' | 'h'];
-  return Math.ceil(Number(match[1]) * factor);
+  // `sleep 9223372036854775807` is a valid command (GNU and busybox sleep take it): it outlasts
+  // any plan, and the model compares it as the longest whole number it holds exactly.
+  return Math.min(Math.ceil(Number(match[1]) * factor), Number.MAX_SAFE_INTEGER);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

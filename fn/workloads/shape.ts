@@ -9,6 +9,8 @@ import type { Node } from 'yaml';
 import type { ManifestDocument } from '../document/manifest.ts';
 import { isRecord } from '../core/fieldPath.ts';
 import type { FieldPath } from '../core/fieldPath.ts';
+import { valueForMessage } from '../core/scalarText.ts';
+import { isInt64 } from './grace.ts';
 
 /** A field of the wrong type: where (from the object's root), what it is, what it must be. */
 export interface ShapeProblem {
@@ -17,7 +19,7 @@ export interface ShapeProblem {
   readonly expected: string;
 }
 
-type Kind = 'map' | 'list' | 'string' | 'number' | 'list of strings';
+type Kind = 'map' | 'list' | 'string' | 'int64' | 'list of strings';
 
 /**
  * Returns the first field a mutator reads that has the wrong type, or undefined when the shape is
@@ -37,7 +39,9 @@ export function workloadShapeProblem(
           ? Array.isArray(value)
           : kind === 'list of strings'
             ? Array.isArray(value) && value.every((v) => typeof v === 'string')
-            : typeof value === kind;
+            : kind === 'int64'
+              ? isInt64(value)
+              : typeof value === kind;
     if (!ok) problems.push({ path, found: describe(value, kind), expected: article(kind) });
     return ok;
   };
@@ -75,7 +79,7 @@ export function workloadShapeProblem(
   if (!expect(t['spec'], 'map', specPath)) return problems[0];
   const spec = t['spec'] as Record<string, unknown>;
   expect(spec['restartPolicy'], 'string', [...specPath, 'restartPolicy']);
-  expect(spec['terminationGracePeriodSeconds'], 'number', [
+  expect(spec['terminationGracePeriodSeconds'], 'int64', [
     ...specPath,
     'terminationGracePeriodSeconds',
   ]);
@@ -144,11 +148,15 @@ function describe(value: unknown, kind: Kind): string {
   // `!!binary` (a yaml-1.1 tag) reads as bytes: not a map, whatever JavaScript calls it.
   if (value instanceof Uint8Array) return 'binary data (a !!binary value)';
   if (typeof value === 'object') return 'a map';
-  return `a ${typeof value} (${JSON.stringify(value)})`;
+  if (kind === 'int64' && (typeof value === 'number' || typeof value === 'bigint'))
+    return valueForMessage(value);
+  return `a ${typeof value} (${valueForMessage(value)})`;
 }
 
 function article(kind: Kind): string {
-  return kind === 'list of strings'
-    ? 'a list of strings (quote numbers and booleans)'
-    : `a ${kind}`;
+  if (kind === 'list of strings') return 'a list of strings (quote numbers and booleans)';
+  // The API server decodes the field into an int64 (k8s.io/api core/v1 types.go): a fraction,
+  // .nan or .inf, or a number past ±2^63 is refused there, so it is refused here.
+  if (kind === 'int64') return 'a whole number of seconds from -2^63 to 2^63-1';
+  return `a ${kind}`;
 }

@@ -117,8 +117,16 @@ function timeEnd(workload: WorkloadExplanation): number {
   return Math.ceil((last * 1.08) / step) * step;
 }
 
+/**
+ * Returns the distance between ticks: about ten ticks on any axis. Past the table a step grows
+ * with the axis (1, 2 or 5 times a power of ten), so a manifest's int64 grace period (up to
+ * 2^63 s) still draws ten ticks, not 10^15 of them.
+ */
 function tickStep(end: number): number {
-  return [5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600].find((step) => end / step <= 10) ?? 7200;
+  const step = [5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600, 7200].find((s) => end / s <= 10);
+  if (step !== undefined) return step;
+  const magnitude = 10 ** Math.floor(Math.log10(end / 10));
+  return [1, 2, 5, 10].map((m) => m * magnitude).find((s) => end / s <= 10) ?? 10 * magnitude;
 }
 
 function secondsInputs(

@@ -114,7 +114,7 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<App
       continue;
     }
     const defaultGives =
-      timing.graceToWrite === undefined
+      timing.graceToWrite === undefined && timing.inputs.existingGraceSeconds === undefined
         ? `, which the Kubernetes default of ${timing.effectiveGraceSeconds} s ` +
           `already gives (field not set)`
         : '';

@@ -27,6 +27,8 @@ import type {
 import { ISTIO_DEFAULT_DRAIN_DURATION_SECONDS } from '../../timing/platformDefaults.ts';
 import type { FieldPath } from '../../core/fieldPath.ts';
 import type { KubeObject } from '../../core/kubeObject.ts';
+import { valueForMessage } from '../../core/scalarText.ts';
+import { comparableSeconds, isInt64 } from '../../workloads/grace.ts';
 import { effectiveSettings, layerName } from './effective.ts';
 import type { EffectiveSettings, Layered } from './effective.ts';
 import { atLeast, OVERLAYS_SINCE, PROXY_CONFIG_ANNOTATION } from './facts.ts';
@@ -303,16 +305,13 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
   const proxyConfig = readProxyConfigText(effective.proxyConfig?.value);
   const userMinimum = readableSeconds(effective.env['MINIMUM_DRAIN_DURATION']?.value.value);
   const graceValue = effective.grace?.value;
-  if (
-    graceValue !== undefined &&
-    (typeof graceValue !== 'number' || !Number.isSafeInteger(graceValue) || graceValue < 0)
-  ) {
+  if (graceValue !== undefined && !isInt64(graceValue)) {
     return {
       changes: [],
       findings: [
         ...findings,
         timingInputError(
-          `terminationGracePeriodSeconds ${JSON.stringify(graceValue)} ` +
+          `terminationGracePeriodSeconds ${valueForMessage(graceValue)} ` +
             `in ${layerName(effective.grace!.layer, names)}` +
             ` is not a whole number of seconds`,
         ),
@@ -327,7 +326,7 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
     drainWindow,
     maxRequest: inputs.maxRequest,
     buffer: inputs.buffer,
-    ...(typeof graceValue === 'number' ? { existingGraceSeconds: graceValue } : {}),
+    ...(graceValue === undefined ? {} : { existingGraceSeconds: comparableSeconds(graceValue) }),
     ...(proxyConfig.ok && proxyConfig.drainSeconds !== undefined
       ? { existingDrainDurationSeconds: Math.ceil(proxyConfig.drainSeconds) }
       : {}),

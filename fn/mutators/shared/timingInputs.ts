@@ -8,6 +8,7 @@ import type { ProposedFinding, MutatorContext } from '../types.ts';
 import { ingressesIn, servicesSelecting } from '../../workloads/inventory.ts';
 import { labelsOf } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
+import { comparableGraceSeconds } from '../../workloads/grace.ts';
 import {
   ingressBackendServiceNames,
   LOAD_BALANCERS,
@@ -83,12 +84,12 @@ export function resolveTimingInputs(
 ): ResolvedInputs {
   const { spec, config } = context;
   const findings: ProposedFinding[] = [];
-  const grace = workload.template.spec?.terminationGracePeriodSeconds;
+  const grace = comparableGraceSeconds(workload.template);
   const { drainWindow, maxRequest, buffer } = configuredTiming(context);
   const common = {
     maxRequest,
     buffer,
-    ...(typeof grace === 'number' ? { existingGraceSeconds: grace } : {}),
+    ...(grace === undefined ? {} : { existingGraceSeconds: grace }),
     ...existing,
   };
   const recognized = loadBalancersInFront(workload, context);

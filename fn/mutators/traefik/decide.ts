@@ -18,6 +18,7 @@ import type { KubeObject, PodTemplate } from '../../core/kubeObject.ts';
 import { applyArgEdits, argItems } from './args.ts';
 import type { ArgEdit } from './args.ts';
 import { traefikContainers } from '../../workloads/traefik.ts';
+import { comparableGraceSeconds } from '../../workloads/grace.ts';
 import { formatTraefikDuration } from '../../workloads/traefik/duration.ts';
 import {
   LIFECYCLE_SETTINGS,
@@ -127,7 +128,7 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
     };
 
   const findings: TraefikFinding[] = [];
-  const existingGrace = template.spec?.terminationGracePeriodSeconds;
+  const existingGrace = comparableGraceSeconds(template);
   const preStop = preStopSleepSeconds(container);
   const inputs: TraefikTimingInputs = {
     ...settings,
@@ -328,13 +329,15 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
   let graceInEffect = needed;
   if (typeof existingGrace === 'number' && existingGrace >= needed) {
     graceInEffect = existingGrace;
+    // As the manifest writes it: beyond 2^53 the model compares a smaller stand-in (grace.ts).
+    const written = String(template.spec?.terminationGracePeriodSeconds);
     if (existingGrace > needed)
       findings.push({
         severity: 'info',
         code: 'TRAEFIK_GRACE_KEPT',
         path: at('spec', 'terminationGracePeriodSeconds'),
         message:
-          `terminationGracePeriodSeconds ${existingGrace} is more than the ` +
+          `terminationGracePeriodSeconds ${written} is more than the ` +
           `model's ${plan.grace.formula}; it is kept (never lowered).`,
       });
   } else {
