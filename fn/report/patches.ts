@@ -17,7 +17,7 @@
  * kubectl 1.32); Flux helm-controller `PostRenderer.Kustomize.Patches` (v2 API).
  */
 import { Document } from 'yaml';
-import { isRecord, setAt } from '../core/fieldPath.ts';
+import { getAt, isRecord, setAt } from '../core/fieldPath.ts';
 import type { FieldPath } from '../core/fieldPath.ts';
 import type { ChangeRecord } from '../core/records.ts';
 import type { KubeObject, ResourceRef } from '../core/kubeObject.ts';
@@ -88,9 +88,17 @@ function splitApiVersion(apiVersion: string): [group: string, version: string] {
 // ---- strategic merge ----
 
 function strategicMerge(object: PatchedObject): string {
+  const patched = withRecords(object);
   let body: unknown = {};
-  for (const record of object.records)
-    body = setAt(body, record.path, strategicValue(record.before, record.after));
+  for (const record of object.records) {
+    const list = positionalList(record.path);
+    // A list addressed by position (a Traefik container's `args`) has no merge key: a strategic
+    // merge replaces it whole, so the patch carries the whole list as the records leave it. There
+    // is no item to address in an empty patch body ("no list item 15", issue #26 item 6).
+    body = list
+      ? setAt(body, list, getAt(patched, list))
+      : setAt(body, record.path, strategicValue(record.before, record.after));
+  }
   const patch = {
     apiVersion: object.ref.apiVersion,
     kind: object.ref.kind,
@@ -103,6 +111,20 @@ function strategicMerge(object: PatchedObject): string {
     ...(body as Record<string, unknown>),
   };
   return new Document(patch, { version: '1.1' }).toString({ lineWidth: 0 });
+}
+
+/** Returns the object as the records leave it. */
+function withRecords(object: PatchedObject): unknown {
+  return object.records.reduce<unknown>(
+    (current, record) => setAt(current, record.path, record.after),
+    object.original,
+  );
+}
+
+/** Returns the path of the first list in `path` addressed by position, or undefined. */
+function positionalList(path: FieldPath): FieldPath | undefined {
+  const at = path.findIndex((segment) => typeof segment === 'number');
+  return at === -1 ? undefined : path.slice(0, at);
 }
 
 /** Returns what to merge so that `before` becomes exactly `after` (null deletes a field). */

@@ -1,0 +1,112 @@
+/**
+ * kustomizePatches (fn/report/patches.ts) on hand-made records: what each kind of record becomes in
+ * a strategic-merge or JSON 6902 patch. test/cli/patches.test.ts applies real patches with
+ * `kubectl kustomize`.
+ */
+import test from 'ava';
+import { parse } from 'yaml';
+import type { ChangeRecord } from '../../fn/core/records.ts';
+import type { FieldPath } from '../../fn/core/fieldPath.ts';
+import type { KubeObject } from '../../fn/core/kubeObject.ts';
+import { kustomizePatches } from '../../fn/report/patches.ts';
+
+const ARGS = ['--entryPoints.web.address=:8000/tcp', '--log.level=INFO'];
+
+/** A Traefik-like workload of `apiVersion`, its one container's args as ARGS. */
+function workload(apiVersion: string, kind: string): KubeObject {
+  return {
+    apiVersion,
+    kind,
+    metadata: { name: 'traefik', namespace: 'traefik' },
+    spec: { template: { spec: { containers: [{ name: 'traefik', args: [...ARGS] }] } } },
+  } as KubeObject;
+}
+
+function record(object: KubeObject, path: FieldPath, before: unknown, after: unknown) {
+  return {
+    mutator: 'traefik-drain',
+    resource: {
+      apiVersion: object.apiVersion!,
+      kind: object.kind!,
+      name: 'traefik',
+      namespace: 'traefik',
+    },
+    document: 1,
+    path,
+    before,
+    after,
+    reason: 'test',
+  } satisfies ChangeRecord;
+}
+
+const ARG = (index: number): FieldPath => [
+  'spec',
+  'template',
+  'spec',
+  'containers',
+  { key: 'name', equals: 'traefik' },
+  'args',
+  index,
+];
+
+/** Records as traefik-drain makes them: a value replaced in its item, two flags appended. */
+function argRecords(object: KubeObject): ChangeRecord[] {
+  return [
+    record(object, ARG(1), ARGS[1], '--log.level=DEBUG'),
+    record(object, ARG(2), undefined, '--entryPoints.web.transport.lifeCycle.graceTimeOut=20s'),
+    record(
+      object,
+      ARG(3),
+      undefined,
+      '--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout=180s',
+    ),
+  ];
+}
+
+test('args items set by position: a strategic-merge patch carries the whole list as the records leave it', (t) => {
+  // A strategic merge replaces a list without a merge key whole (issue #26 item 6: each item on its
+  // own threw "no list item 2").
+  const object = workload('apps/v1', 'Deployment');
+  const [entry] = kustomizePatches([
+    { ref: argRecords(object)[0]!.resource, original: object, records: argRecords(object) },
+  ]);
+  const patch = parse(entry!.patch) as {
+    spec: { template: { spec: { containers: Array<{ name: string; args: string[] }> } } };
+  };
+  t.deepEqual(patch.spec.template.spec.containers, [
+    {
+      name: 'traefik',
+      args: [
+        ARGS[0]!,
+        '--log.level=DEBUG',
+        '--entryPoints.web.transport.lifeCycle.graceTimeOut=20s',
+        '--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout=180s',
+      ],
+    },
+  ]);
+});
+
+test('args items set by position: a JSON 6902 patch replaces and appends those items only', (t) => {
+  const object = workload('argoproj.io/v1alpha1', 'Rollout');
+  const [entry] = kustomizePatches([
+    { ref: argRecords(object)[0]!.resource, original: object, records: argRecords(object) },
+  ]);
+  const operations = parse(entry!.patch) as Array<{ op: string; path: string; value?: unknown }>;
+  const args = '/spec/template/spec/containers/0/args';
+  t.deepEqual(
+    operations.filter((o) => o.op !== 'test'),
+    [
+      { op: 'replace', path: `${args}/1`, value: '--log.level=DEBUG' },
+      {
+        op: 'add',
+        path: `${args}/2`,
+        value: '--entryPoints.web.transport.lifeCycle.graceTimeOut=20s',
+      },
+      {
+        op: 'add',
+        path: `${args}/3`,
+        value: '--entryPoints.web.transport.lifeCycle.requestAcceptGraceTimeout=180s',
+      },
+    ],
+  );
+});
