@@ -19,7 +19,7 @@ function workload(apiVersion: string, kind: string): KubeObject {
     kind,
     metadata: { name: 'traefik', namespace: 'traefik' },
     spec: { template: { spec: { containers: [{ name: 'traefik', args: [...ARGS] }] } } },
-  } as KubeObject;
+  };
 }
 
 function record(object: KubeObject, path: FieldPath, before: unknown, after: unknown) {
@@ -109,4 +109,45 @@ test('args items set by position: a JSON 6902 patch replaces and appends those i
       },
     ],
   );
+});
+
+test('a strategic-merge patch names every list item before the last it edits, so kustomize keeps the order', (t) => {
+  // kustomize puts a patch's items of a merged list first: without the names, the second container
+  // would move first and a new variable before the chart's.
+  const object = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'shop' },
+    spec: {
+      template: {
+        spec: {
+          containers: [
+            { name: 'linkerd-proxy', image: 'proxy' },
+            {
+              name: 'web',
+              env: [
+                { name: 'A', value: '1' },
+                { name: 'B', value: '2' },
+              ],
+            },
+            { name: 'logger', image: 'logger' },
+          ],
+        },
+      },
+    },
+  } as KubeObject;
+  const web = ['spec', 'template', 'spec', 'containers', { key: 'name', equals: 'web' }] as const;
+  const records: ChangeRecord[] = [
+    { ...record(object, [...web, 'env', { key: 'name', equals: 'C' }, 'value'], undefined, '3') },
+    { ...record(object, [...web, 'env', { key: 'name', equals: 'A' }, 'value'], '1', '0') },
+  ].map((r) => ({ ...r, resource: { ...r.resource, name: 'web', namespace: 'shop' } }));
+  const [entry] = kustomizePatches([{ ref: records[0]!.resource, original: object, records }]);
+  const patch = parse(entry!.patch) as { spec: { template: { spec: { containers: unknown } } } };
+  t.deepEqual(patch.spec.template.spec.containers, [
+    { name: 'linkerd-proxy' },
+    {
+      name: 'web',
+      env: [{ name: 'A', value: '0' }, { name: 'B' }, { name: 'C', value: '3' }],
+    },
+  ]);
 });
