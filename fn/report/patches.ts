@@ -88,6 +88,26 @@ function splitApiVersion(apiVersion: string): [group: string, version: string] {
     : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
 }
 
+/**
+ * Returns one patch as YAML. kustomize v5.5.0 drops the final line break of a block scalar that
+ * ends a patch (kubernetes-sigs/kustomize#5795: the same value followed by another key keeps it):
+ * an Istio `proxy.istio.io/config` written last came out without the line break the transform
+ * writes. A comment line after such a value ends the scalar, and kustomize keeps its line break.
+ */
+function patchText(data: unknown): string {
+  const text = new Document(data, { version: '1.1' }).toString({ lineWidth: 0 });
+  const last = lastValue(data);
+  return typeof last === 'string' && last.endsWith('\n')
+    ? `${text}# ends the value above, so that kustomize keeps its final line break\n`
+    : text;
+}
+
+/** Returns the value written last when `data` is written as YAML. */
+function lastValue(data: unknown): unknown {
+  const values = Array.isArray(data) ? data : isRecord(data) ? Object.values(data) : undefined;
+  return values && values.length > 0 ? lastValue(values.at(-1)) : data;
+}
+
 // ---- strategic merge ----
 
 function strategicMerge(object: PatchedObject): string {
@@ -114,7 +134,7 @@ function strategicMerge(object: PatchedObject): string {
     },
     ...(body as Record<string, unknown>),
   };
-  return new Document(patch, { version: '1.1' }).toString({ lineWidth: 0 });
+  return patchText(patch);
 }
 
 /** Returns the object as the records leave it. */
@@ -201,7 +221,7 @@ function json6902(object: PatchedObject): string {
     operations.push(...operationsFor(current, record.path, record.after));
     current = setAt(current, record.path, record.after);
   }
-  return new Document(operations, { version: '1.1' }).toString({ lineWidth: 0 });
+  return patchText(operations);
 }
 
 /**

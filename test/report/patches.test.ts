@@ -151,3 +151,23 @@ test('a strategic-merge patch names every list item before the last it edits, so
     },
   ]);
 });
+
+test('a patch that ends on a value with a final line break ends with a comment, which kustomize keeps it by', (t) => {
+  // kubernetes-sigs/kustomize#5795: kustomize v5.5.0 drops the final line break of a block scalar
+  // that ends a patch.
+  const object = workload('apps/v1', 'Deployment');
+  const config = 'drainDuration: 185s\nparentShutdownDuration: 200s\n';
+  const path = ['spec', 'template', 'metadata', 'annotations', 'proxy.istio.io/config'];
+  const records = [record(object, path, undefined, config)];
+  const [entry] = kustomizePatches([{ ref: records[0]!.resource, original: object, records }]);
+  t.regex(entry!.patch, /\n +parentShutdownDuration: 200s\n# [^\n]*\n$/);
+  const patch = parse(entry!.patch) as { spec: { template: { metadata: unknown } } };
+  t.deepEqual(patch.spec.template.metadata, { annotations: { 'proxy.istio.io/config': config } });
+  const other = [record(object, ['spec', 'replicas'], 1, 2)];
+  t.false(
+    kustomizePatches([
+      { ref: other[0]!.resource, original: object, records: other },
+    ])[0]!.patch.includes('#'),
+    'no comment where the patch ends on anything else',
+  );
+});
