@@ -5,7 +5,8 @@
  */
 
 /**
- * A map key, a list index (only for `kind: List` items), or the list item whose `key` is `equals`.
+ * A map key, a list index (an item of a list without a key field, such as a container's `args`),
+ * or the list item whose `key` is `equals`.
  */
 export type PathSegment = string | number | { readonly key: string; readonly equals: string };
 export type FieldPath = readonly PathSegment[];

@@ -6,7 +6,10 @@
  * One entry per changed object, derived from its change records only:
  * - kinds whose schema kustomize knows (core, apps and batch workloads) get a strategic-merge
  *   patch: list items are addressed by their merge key (`containers` and `env` by `name`), so a
- *   chart that adds a container does not shift the patch. A map replaced by one with other keys
+ *   chart that adds a container does not shift the patch. kustomize puts the items a patch names
+ *   first, so the patch names (by key alone) every item before the last one it edits, and the list
+ *   keeps its order. A list without a merge key (a container's `args`) is replaced whole, so the
+ *   patch carries all of it. A map replaced by one with other keys
  *   (a preStop `exec` that becomes `sleep`) carries `$patch: replace`, or the merge would leave
  *   two handlers in one hook, which the API server rejects.
  * - other kinds (custom resources such as an Argo `Rollout`, config `extraKinds`), where kustomize
@@ -17,7 +20,7 @@
  * kubectl 1.32); Flux helm-controller `PostRenderer.Kustomize.Patches` (v2 API).
  */
 import { Document } from 'yaml';
-import { isRecord, setAt } from '../core/fieldPath.ts';
+import { formatPath, getAt, isRecord, setAt } from '../core/fieldPath.ts';
 import type { FieldPath } from '../core/fieldPath.ts';
 import type { ChangeRecord } from '../core/records.ts';
 import type { KubeObject, ResourceRef } from '../core/kubeObject.ts';
@@ -85,12 +88,41 @@ function splitApiVersion(apiVersion: string): [group: string, version: string] {
     : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
 }
 
+/**
+ * Returns one patch as YAML. kustomize v5.5.0 drops the final line break of a block scalar that
+ * ends a patch (kubernetes-sigs/kustomize#5795: the same value followed by another key keeps it):
+ * an Istio `proxy.istio.io/config` written last came out without the line break the transform
+ * writes. A comment line after such a value ends the scalar, and kustomize keeps its line break.
+ */
+function patchText(data: unknown): string {
+  const text = new Document(data, { version: '1.1' }).toString({ lineWidth: 0 });
+  const last = lastValue(data);
+  return typeof last === 'string' && last.endsWith('\n')
+    ? `${text}# ends the value above, so that kustomize keeps its final line break\n`
+    : text;
+}
+
+/** Returns the value written last when `data` is written as YAML. */
+function lastValue(data: unknown): unknown {
+  const values = Array.isArray(data) ? data : isRecord(data) ? Object.values(data) : undefined;
+  return values && values.length > 0 ? lastValue(values.at(-1)) : data;
+}
+
 // ---- strategic merge ----
 
 function strategicMerge(object: PatchedObject): string {
+  const patched = withRecords(object);
   let body: unknown = {};
-  for (const record of object.records)
-    body = setAt(body, record.path, strategicValue(record.before, record.after));
+  for (const record of object.records) {
+    const list = positionalList(record.path);
+    // A list addressed by position (a Traefik container's `args`) has no merge key: a strategic
+    // merge replaces it whole, so the patch carries the whole list as the records leave it. There
+    // is no item to address in an empty patch body ("no list item 15", issue #26 item 6).
+    body = list
+      ? setAt(body, list, getAt(patched, list))
+      : setAt(body, record.path, strategicValue(record.before, record.after));
+  }
+  for (const list of keyedLists(object.records)) body = inOrder(body, patched, list);
   const patch = {
     apiVersion: object.ref.apiVersion,
     kind: object.ref.kind,
@@ -102,7 +134,60 @@ function strategicMerge(object: PatchedObject): string {
     },
     ...(body as Record<string, unknown>),
   };
-  return new Document(patch, { version: '1.1' }).toString({ lineWidth: 0 });
+  return patchText(patch);
+}
+
+/** Returns the object as the records leave it. */
+function withRecords(object: PatchedObject): unknown {
+  return object.records.reduce<unknown>(
+    (current, record) => setAt(current, record.path, record.after),
+    object.original,
+  );
+}
+
+/** A list whose items the records address by a key field: its path and the key. */
+interface KeyedList {
+  readonly path: FieldPath;
+  readonly key: string;
+}
+
+/** Returns each list the records address an item of by key, once, outermost first. */
+function keyedLists(records: readonly ChangeRecord[]): KeyedList[] {
+  const lists = new Map<string, KeyedList>();
+  for (const record of records)
+    record.path.forEach((segment, at) => {
+      if (typeof segment !== 'object') return;
+      const path = record.path.slice(0, at);
+      lists.set(formatPath(path), { path, key: segment.key });
+    });
+  return [...lists.values()].sort((a, b) => a.path.length - b.path.length);
+}
+
+/**
+ * Returns `body` with the patch's items of `list` in the order the records leave them. kustomize
+ * puts a merged list's patch items first, in the patch's order, and then the items the patch does
+ * not name (kyaml walk/associative_sequence.go, v5.5.0): a patch naming only a container's new
+ * variables would move them before the chart's, and a patch of the second container would move it
+ * first. So the patch names every item before its last one, by key alone where the records leave
+ * an item as it was (a merge that changes nothing).
+ */
+function inOrder(body: unknown, patched: unknown, list: KeyedList): unknown {
+  const items: unknown = getAt(body, list.path);
+  const ordered: unknown = getAt(patched, list.path);
+  if (!Array.isArray(items) || !Array.isArray(ordered)) return body;
+  const keyOf = (item: unknown): unknown => (isRecord(item) ? item[list.key] : undefined);
+  const named = new Map(items.map((item) => [keyOf(item), item as unknown]));
+  const keys = ordered.map(keyOf).filter((key) => key !== undefined);
+  let last = keys.length - 1;
+  while (last >= 0 && !named.has(keys[last])) last--;
+  const prefix = keys.slice(0, last + 1).map((key) => named.get(key) ?? { [list.key]: key });
+  return setAt(body, list.path, prefix);
+}
+
+/** Returns the path of the first list in `path` addressed by position, or undefined. */
+function positionalList(path: FieldPath): FieldPath | undefined {
+  const at = path.findIndex((segment) => typeof segment === 'number');
+  return at === -1 ? undefined : path.slice(0, at);
 }
 
 /** Returns what to merge so that `before` becomes exactly `after` (null deletes a field). */
@@ -136,7 +221,7 @@ function json6902(object: PatchedObject): string {
     operations.push(...operationsFor(current, record.path, record.after));
     current = setAt(current, record.path, record.after);
   }
-  return new Document(operations, { version: '1.1' }).toString({ lineWidth: 0 });
+  return patchText(operations);
 }
 
 /**

@@ -5,7 +5,6 @@
  * `kube-graceful check` finds nothing left to change, on every corpus chart and in every mode that
  * edits something.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,9 +12,7 @@ import test from 'ava';
 import { parse } from 'yaml';
 import { runInProcess } from '../explain/run.ts';
 import { corpus, corpusNames, ROOT } from '../helpers/fixtures.ts';
-import { requireTool } from '../helpers/tools.ts';
-
-const kubectl = requireTool('kubectl');
+import { kustomize } from '../helpers/kustomize.ts';
 
 /**
  * `kube-graceful ARGS < input`, in this process (the real program; no process per call on a loaded
@@ -49,32 +46,6 @@ const MODES: ReadonlyArray<{ name: string; flags: readonly string[] }> = [
   },
   { name: 'gateway sleep mode', flags: ['--gateway-mode', 'sleep'] },
 ];
-
-/** Returns the kustomize build of `render` with `patches` (the text `patches` printed). */
-function kustomize(
-  render: string,
-  patches: string,
-): { stdout: string; stderr: string; status: number | null } {
-  const dir = mkdtempSync(join(tmpdir(), 'kg-patches-'));
-  writeFileSync(join(dir, 'render.yaml'), render);
-  const list = parse(patches) as unknown[];
-  writeFileSync(
-    join(dir, 'kustomization.yaml'),
-    `resources: [render.yaml]\n${
-      list.length
-        ? `patches:\n${patches
-            .replace(/^#.*\n/, '')
-            .replace(/^/gm, '  ')
-            .trimEnd()}\n`
-        : ''
-    }`,
-  );
-  const run = spawnSync(kubectl, ['kustomize', dir], {
-    encoding: 'utf8',
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  return { stdout: run.stdout, stderr: run.stderr, status: run.status };
-}
 
 for (const name of corpusNames()) {
   test(`${name}: kubectl kustomize with the patches leaves nothing for check to change`, async (t) => {
