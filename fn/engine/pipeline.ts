@@ -15,7 +15,7 @@ import type {
   RegisteredWorkloadMutator,
 } from '../mutators/types.ts';
 import type { ExplainContext, ExplanationBody } from '../explanation/types.ts';
-import { SKIP_ANNOTATION } from './workloadSettings.ts';
+import { readSkip } from './workloadSettings.ts';
 import { annotationsOf } from '../core/kubeObject.ts';
 import type { ResourceRef } from '../core/kubeObject.ts';
 import { isOfKind } from './objectKinds.ts';
@@ -291,7 +291,7 @@ export class Pipeline {
     const subject = { ref, object };
     if (spec.exclude.some((s) => matches(s, subject))) return false;
     if (spec.include.length > 0 && !spec.include.some((s) => matches(s, subject))) return false;
-    return String(annotationsOf(object.metadata)[SKIP_ANNOTATION]) !== 'true';
+    return !readSkip(annotationsOf(object.metadata)).skip;
   }
 
   /** Records the planned runs on their target, in stream order, and returns the objects to add. */
@@ -300,6 +300,8 @@ export class Pipeline {
     const ref = resource.ref(config.spec.namespace);
     const place = { resource: ref, document: resource.doc.place.document };
     const created: KubeObject[] = [];
+    const { finding } = readSkip(annotationsOf(resource.object.metadata));
+    if (finding) this.#found([{ ...finding, ...place, mutator: 'engine' }]);
     for (const { mutator, run } of runs) {
       this.#found(run.findings.map((f) => ({ ...f, ...place, mutator: mutator.id })));
       if (this.keep.outcomes && run.explain)

@@ -9,11 +9,42 @@ import type { Workload } from '../workloads/workload.ts';
 import { FLAT_KEYS, readFlatValue } from '../config/flatKeys.ts';
 import { specSchema } from '../config/schema.ts';
 import type { Config } from '../config/schema.ts';
+import { valueForMessage } from '../core/scalarText.ts';
 
 const ANNOTATION_PREFIX = 'kube-graceful.dev/';
 export const SKIP_ANNOTATION = `${ANNOTATION_PREFIX}skip`;
 /** The annotations a workload may set, for the message that refuses an unknown one. */
 const FLAT_ANNOTATIONS = FLAT_KEYS.map((k) => ANNOTATION_PREFIX + k.name).join(', ');
+
+/** Whether an object's annotations leave it alone, and the finding for a value not understood. */
+export interface SkipRead {
+  readonly skip: boolean;
+  readonly finding?: ProposedFinding;
+}
+
+/**
+ * Reads `kube-graceful.dev/skip`: "true" leaves the object alone, "false" or no annotation does
+ * not. Any other value (`"True"`, `"yes"`, `"1"`) is refused with an error finding, and the object
+ * is left alone all the same: a user who wrote an opt-out meant one, and it is never dropped in
+ * silence (issue #33).
+ */
+export function readSkip(annotations: Readonly<Record<string, unknown>>): SkipRead {
+  if (!(SKIP_ANNOTATION in annotations)) return { skip: false };
+  const text = annotations[SKIP_ANNOTATION];
+  if (text === 'true') return { skip: true };
+  if (text === 'false') return { skip: false };
+  return {
+    skip: true,
+    finding: {
+      severity: 'error',
+      code: 'BAD_ANNOTATION',
+      message:
+        `${SKIP_ANNOTATION}: got ${valueForMessage(text)}; write "true" to leave this object ` +
+        'alone or "false" to have it patched (left alone until then)',
+      path: ['metadata', 'annotations', SKIP_ANNOTATION],
+    },
+  };
+}
 
 /** The settings for one workload, whether to skip it, and findings on bad annotations. */
 export interface WorkloadSettings {
@@ -42,7 +73,9 @@ export function workloadSettings(config: Config, workload: Workload): WorkloadSe
     if (!name.startsWith(ANNOTATION_PREFIX)) continue;
     const setting = name.slice(ANNOTATION_PREFIX.length);
     if (setting === 'skip') {
-      skip = String(text) === 'true';
+      const read = readSkip(annotations);
+      skip = read.skip;
+      if (read.finding) findings.push(read.finding);
       continue;
     }
     const key = FLAT_KEYS.find((k) => k.name === setting);
