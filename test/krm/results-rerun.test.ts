@@ -1,8 +1,8 @@
 /**
  * Issue #33 item 8: a run over a ResourceList replaces the results an earlier kube-graceful run
  * wrote (each carries the tag `function: kube-graceful`) instead of adding its own after them, and
- * other functions' results stay as they are. Run on the kpt package fixture through the real
- * `kpt`.
+ * other functions' results stay as they are; and the results come errors first, then warnings,
+ * then infos, as krmResults promises. Run on the kpt package fixture through the real `kpt`.
  */
 import test from 'ava';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -121,6 +121,30 @@ test('kpt fn eval --exec twice: the second run’s results are its own, tagged, 
     t.is(new Set(results.map((r) => JSON.stringify(r))).size, results.length, 'each once');
   }
   t.true(runs[1]!.results.length < runs[0]!.results.length, 'no change to report the second time');
+});
+
+test('results come errors first, then warnings, then infos', (t) => {
+  // A meshed app on Istio 1.20 and Kubernetes 1.28: the drain settings are written (info, a change)
+  // before the preStop that cannot be is reported (warning, a finding).
+  const { pkg } = packageCopy();
+  const deployment = join(pkg, 'deployment.yaml');
+  const text = readFileSync(deployment, 'utf8');
+  const meshed = text.replace(
+    '      labels:\n        app: web\n',
+    '      labels:\n        app: web\n        sidecar.istio.io/inject: "true"\n',
+  );
+  t.not(meshed, text);
+  writeFileSync(deployment, meshed);
+  const results = resultsOf(
+    kubeGraceful(source(pkg), ['--istio-version', '1.20', '--kube-version', '1.28']),
+  );
+  const severities = results.map((r) => r.severity);
+  t.true(severities.includes('warning') && severities.includes('info'), severities.join(' '));
+  const rank = { error: 0, warning: 1, info: 2 };
+  t.deepEqual(
+    severities,
+    [...severities].sort((a, b) => rank[a] - rank[b]),
+  );
 });
 
 /** A list whose one Pod the probe mutator patches, before its `results`. */
