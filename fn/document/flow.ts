@@ -158,6 +158,13 @@ function flowOptions(style: FlowStyle) {
     ...stringifyOptions(),
     collectionStyle: 'flow' as const,
     flowCollectionPadding: style.padding,
+    // A string with line breaks (Istio's proxy.istio.io/config) is double-quoted in a flow
+    // collection, and yaml writes each `\n` of one of 40 characters or more as a line break
+    // (doubleQuotedString in yaml@2.9.1 src/stringify/stringifyString.ts). Those continuation
+    // lines start at column 0 of the new text, not deeper than the block map that holds the
+    // collection, so the edit did not read back and the whole document was re-printed (issue #33
+    // item 6). Escaped, the string stays on its entry's line.
+    doubleQuotedMinMultiLineLength: Number.POSITIVE_INFINITY,
   };
 }
 

@@ -22,6 +22,7 @@ import {
 import { resourceHint } from './prescan.ts';
 import { firstUndefinedAlias, undefinedAliasMessage } from '../yaml/aliases.ts';
 import { linesBefore } from '../core/positions.ts';
+import { BOM, bomAtLineStart, documentBomAt } from './bom.ts';
 
 /**
  * New nodes never use anchors/aliases for an object used twice (kpt rejects an alias where it
@@ -48,7 +49,13 @@ export interface SourcePlace {
  * once.
  */
 export class ManifestDocument {
+  /** The text as read and edited: without the byte-order mark that opens the document (bom.ts). */
   #text: string;
+  /**
+   * What comes before that mark (the `---` line), when the document has one: it is put back there,
+   * so an unchanged document is written as it came and a changed one keeps it too.
+   */
+  #beforeBom: string | undefined;
   #doc: Document | undefined;
   #data: unknown;
   #changed = false;
@@ -61,13 +68,32 @@ export class ManifestDocument {
     text: string,
     readonly place: SourcePlace,
   ) {
-    this.#text = text;
+    const bom = documentBomAt(text);
+    if (bom === undefined) {
+      this.#text = text;
+    } else {
+      this.#beforeBom = text.slice(0, bom);
+      this.#text = this.#beforeBom + text.slice(bom + BOM.length);
+    }
   }
 
   /** Returns the current text: the source, or the source with the edits made so far. */
   get text(): string {
     this.flush();
-    return this.#text;
+    const before = this.#beforeBom;
+    // A tree edit may print what precedes the content anew (see rewrite): the mark then goes with
+    // it, as it would from any YAML printer.
+    if (before === undefined || !this.#text.startsWith(before)) return this.#text;
+    return before + BOM + this.#text.slice(before.length);
+  }
+
+  /**
+   * Returns the 1-based input line of an offset in the syntax tree's text (`document`), which
+   * has no mark that opens the document.
+   */
+  lineAt(offset: number): number {
+    this.flush();
+    return this.place.line + linesBefore(this.#text, offset);
   }
 
   /** Returns true once an edit has changed the text. */
@@ -348,6 +374,16 @@ export class ManifestDocument {
     }
     const problem = doc.errors[0];
     if (problem) throw this.yamlError(problem);
+    const bom = text.includes(BOM) ? bomAtLineStart(text) : undefined;
+    if (bom !== undefined) {
+      throw new KubeGracefulError(
+        'E_PARSE',
+        'a byte-order mark (U+FEFF) starts a line inside the document, where YAML readers ' +
+          'disagree about it (only one right after `---` is read as kustomize reads it)',
+        { ...this.place, ...resourceHint(text), line: this.place.line + linesBefore(text, bom) },
+        'Remove the byte-order mark; files joined into one stream should be saved without one.',
+      );
+    }
     if (nestingDepth(doc.contents) > MAX_NESTING_DEPTH) {
       throw new KubeGracefulError(
         'E_TOO_DEEP',

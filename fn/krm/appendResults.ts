@@ -5,6 +5,11 @@
  * them: a block list at its own indentation, or flow items inside a flow list. With no results
  * yet, `results:` is added as a new key after the last one, as for any field (splice.ts).
  *
+ * The results of an earlier kube-graceful run (isOwnResult) are taken out: a run's results say what
+ * that run did and found, and a second run used to add its own after the first's (issue #33 item
+ * 8). Each goes from its `-` line to the end of its last line; the other functions' results and the
+ * lines between items (comments) stay as they are.
+ *
  * The edit is planned and checked on the list's frame (the list less its items' text, layout.ts),
  * so a 13 MB list is not parsed again to add a few results.
  */
@@ -15,7 +20,8 @@ import { planSplices } from '../document/splice.ts';
 import type { Edit } from '../document/splice.ts';
 import { flowYaml } from '../yaml/aliases.ts';
 import { MAX_ALIAS_COUNT, parseOptions, stringifyOptions } from '../yaml/options.ts';
-import { columnOf } from '../core/positions.ts';
+import { columnOf, lineStartOf } from '../core/positions.ts';
+import { isOwnResult } from './results.ts';
 
 /** The list less its items' text, parsed, and the way from its offsets to the list's. */
 export interface Frame {
@@ -25,9 +31,9 @@ export interface Frame {
 }
 
 /**
- * Returns the edit (in the list's offsets) that appends `ours` to the list's results, or undefined
- * when the frame does not read back as the old results followed by ours (the caller then sets the
- * whole `results`, as a tree edit would).
+ * Returns the edit (in the list's offsets) that makes the list's results `before` less an earlier
+ * run's, then `ours`; undefined when the frame does not read back that way (the caller then sets
+ * the whole `results`, as a tree edit would).
  */
 export function appendResultsEdit(
   frame: Frame,
@@ -39,15 +45,20 @@ export function appendResultsEdit(
   const pair = root.items.find((p) => isScalar(p.key) && p.key.value === 'results');
   const node = pair?.value as Node | null | undefined;
   const crlf = frame.text.includes('\r\n');
+  const kept = before.filter((result) => !isOwnResult(result));
   let edit: Edit | undefined;
   if (isSeq(node) && node.items.length > 0) {
-    edit = node.flow ? appendFlow(frame.text, node, ours) : appendBlock(frame.text, node, ours);
+    const earlier = before.flatMap((result, i) => (isOwnResult(result) ? [i] : []));
+    if (earlier.length === 0)
+      edit = node.flow ? appendFlow(frame.text, node, ours) : appendBlock(frame.text, node, ours);
+    else if (!node.flow && kept.length + ours.length > 0)
+      edit = replaceBlock(frame.text, node, earlier, ours);
     if (edit && crlf) edit = { ...edit, text: edit.text.replace(/\r?\n/g, '\r\n') };
-  } else {
+  } else if (ours.length > 0) {
     // None yet (absent, `~`, `[]`): a new `results` field, as any field is set.
     edit = planSplices(frame.text, frame.doc, [{ path: ['results'], value: ours }])?.[0];
   }
-  if (!edit || !readsBack(frame.text, edit, [...before, ...ours])) return undefined;
+  if (!edit || !readsBack(frame.text, edit, [...kept, ...ours])) return undefined;
   return {
     start: frame.toListOffset(edit.start),
     end: frame.toListOffset(edit.end),
@@ -71,6 +82,57 @@ function appendBlock(text: string, seq: YAMLSeq, ours: readonly unknown[]): Edit
   if (text[lineEnd - 1] === '\r') lineEnd--;
   if (!/^[ \t]*(?:#.*)?$/.test(text.slice(end, lineEnd))) return undefined;
   return { start: lineEnd, end: lineEnd, text: `\n${' '.repeat(column)}${block}` };
+}
+
+/**
+ * The block list without the items at `earlier` (an earlier run's results), `ours` after the rest:
+ * one edit from the first such item to where appendBlock inserts.
+ */
+function replaceBlock(
+  text: string,
+  seq: YAMLSeq,
+  earlier: readonly number[],
+  ours: readonly unknown[],
+): Edit | undefined {
+  const insert = ours.length > 0 ? appendBlock(text, seq, ours) : atEnd(seq);
+  const regions = earlier.map((i) => itemRegion(text, seq.items[i] as Node | null));
+  if (!insert || regions.some((region) => region === undefined)) return undefined;
+  const start = regions[0]!.start;
+  let kept = '';
+  let at = start;
+  for (const region of regions as Array<{ start: number; end: number }>) {
+    if (region.start < at) return undefined;
+    kept += text.slice(at, region.start);
+    at = region.end;
+  }
+  if (insert.start < at) return undefined;
+  return { start, end: insert.end, text: kept + text.slice(at, insert.start) + insert.text };
+}
+
+/** An empty insertion where appendBlock would insert: the end of the list. */
+function atEnd(seq: YAMLSeq): Edit | undefined {
+  const end = seq.range?.[1];
+  return end === undefined ? undefined : { start: end, end, text: '' };
+}
+
+/**
+ * A block list item's text: from the start of its `-` line to the end of its last line (a map
+ * item's range ends after its line break); undefined when the `-` is not alone before it on its
+ * line.
+ */
+function itemRegion(text: string, item: Node | null): { start: number; end: number } | undefined {
+  if (!item?.range) return undefined;
+  let dash = item.range[0] - 1;
+  while (dash >= 0 && /[ \t\r\n]/.test(text[dash]!)) dash--;
+  if (text[dash] !== '-') return undefined;
+  const start = lineStartOf(text, dash);
+  if (text.slice(start, dash).trim() !== '') return undefined;
+  let end = item.range[1];
+  if (text[end - 1] !== '\n') {
+    const newline = text.indexOf('\n', end);
+    end = newline === -1 ? text.length : newline + 1;
+  }
+  return { start, end };
 }
 
 /** Flow items before the closing `]`. */

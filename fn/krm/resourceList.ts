@@ -23,6 +23,7 @@ import type { ObjectKinds } from '../workloads/kinds.ts';
 import type { Resource } from '../workloads/resource.ts';
 import { MAX_ALIAS_COUNT } from '../yaml/options.ts';
 import { appendResultsEdit } from './appendResults.ts';
+import { isOwnResult } from './results.ts';
 import { listLayout } from './layout.ts';
 import type { ItemSpan, ListLayout } from './layout.ts';
 import type { Frame } from './appendResults.ts';
@@ -441,14 +442,15 @@ function listEdits(
     input.shared && changed.length
       ? verifySharedItems(input, ITEM_SHAPES.map(itemEdits))
       : itemEdits('restored');
-  const appended = results.length
-    ? appendResultsEdit(input.frame, input.results, results)
-    : undefined;
+  // An earlier run's results go, this run's take their place (appendResults.ts).
+  const kept = input.results.filter((result) => !isOwnResult(result));
+  const rewrite = results.length > 0 || kept.length < input.results.length;
+  const appended = rewrite ? appendResultsEdit(input.frame, input.results, results) : undefined;
   const all = [...edits, ...added.map((a) => insertion(input, a)), ...(appended ? [appended] : [])];
-  if (results.length === 0 || appended) return { edits: all };
+  if (!rewrite || appended) return { edits: all };
   // A shape the append does not handle: the whole `results` is set, as a tree edit would.
   const list = new ManifestDocument(withEdits(input, all), { document: 1, line: 1 });
-  list.set(['results'], [...input.results, ...results]);
+  list.set(['results'], [...kept, ...results]);
   return { text: list.text };
 }
 

@@ -9,6 +9,25 @@ import type { ChangeRecord, Finding } from '../core/records.ts';
 import type { Resource } from '../workloads/resource.ts';
 import type { ResourceRef } from '../core/kubeObject.ts';
 
+/**
+ * The tag every result kube-graceful writes carries, so that a later run knows its own results and
+ * replaces them instead of adding the same ones again (issue #33 item 8). A tag, because `tags` is
+ * the one field of a result for a function's own data that kpt keeps (kyaml's framework.Result:
+ * message, severity, resourceRef, field, file, tags; kpt v1.0.0-beta.56 reads results into it);
+ * any other key would be dropped on the way.
+ */
+const OWN_RESULT_TAG = { key: 'function', value: 'kube-graceful' } as const;
+
+/** Returns true when a result in a ResourceList was written by kube-graceful (OWN_RESULT_TAG). */
+export function isOwnResult(result: unknown): boolean {
+  const tags = (result as { tags?: unknown } | null | undefined)?.tags;
+  return (
+    typeof tags === 'object' &&
+    tags !== null &&
+    (tags as Record<string, unknown>)[OWN_RESULT_TAG.key] === OWN_RESULT_TAG.value
+  );
+}
+
 /** One entry of a ResourceList's `results`. */
 export interface KrmResult {
   message: string;
@@ -18,6 +37,8 @@ export interface KrmResult {
   file?: { path: string; index?: number };
   tags?: Record<string, string>;
 }
+
+const OWN = { [OWN_RESULT_TAG.key]: OWN_RESULT_TAG.value };
 
 /** Returns the results for a run, errors first; `resources` give each item's file (kpt's path/index
  * annotations). */
@@ -44,7 +65,7 @@ export function krmResults(
             message: c.reason,
             severity: 'info',
             resourceRef: c.resource,
-            tags: { mutator: c.mutator },
+            tags: { mutator: c.mutator, ...OWN },
           }
         : {
             message: c.reason,
@@ -56,7 +77,7 @@ export function krmResults(
               proposedValue: c.after,
             },
             ...fileOf(c.document),
-            tags: { mutator: c.mutator },
+            tags: { mutator: c.mutator, ...OWN },
           },
     ),
     ...findings.map((f): KrmResult => ({
@@ -65,7 +86,7 @@ export function krmResults(
       ...(f.resource ? { resourceRef: f.resource } : {}),
       ...(f.path ? { field: { path: formatPath(f.path) } } : {}),
       ...fileOf(f.document),
-      tags: { code: f.code, ...(f.mutator ? { mutator: f.mutator } : {}) },
+      tags: { code: f.code, ...(f.mutator ? { mutator: f.mutator } : {}), ...OWN },
     })),
   ];
   // Array.prototype.sort is stable: within a severity, results keep the run's order.

@@ -131,10 +131,7 @@ export function lineOf(doc: ManifestDocument, path: FieldPath): number | undefin
   const node = doc.document.getIn(path as unknown[], true) as Node | undefined;
   const offset = node?.range?.[0];
   if (offset === undefined || doc.place.line === 0) return undefined;
-  let line = doc.place.line;
-  for (let i = doc.text.indexOf('\n'); i !== -1 && i < offset; i = doc.text.indexOf('\n', i + 1))
-    line++;
-  return line;
+  return doc.lineAt(offset);
 }
 
 function describe(value: unknown, kind: Kind): string {
