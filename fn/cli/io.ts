@@ -3,7 +3,7 @@
  * only once the whole run has succeeded (a post-renderer must never emit half a stream).
  */
 import { constants, isUtf8 } from 'node:buffer';
-import { fstatSync, readFileSync, readSync, writeFileSync, writeSync, writevSync } from 'node:fs';
+import { fstatSync, readFileSync, readSync, writeSync, writevSync } from 'node:fs';
 import { KubeGracefulError } from '../core/errors.ts';
 
 /** Returns the text of stdin (empty when Helm sends nothing, e.g. `--output-dir`). */
@@ -185,20 +185,6 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
     }
   }
   return low;
-}
-
-/** Writes a side file (report, log); a failure is a usage error naming the file. */
-export function writeSideFile(path: string, text: string): void {
-  try {
-    writeFileSync(path, text);
-  } catch (error) {
-    throw new KubeGracefulError(
-      'E_USAGE',
-      `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-      {},
-      'Check that the folder exists and is writable.',
-    );
-  }
 }
 
 /**

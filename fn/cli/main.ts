@@ -1,9 +1,11 @@
 /**
  * The entry point: parses argv, runs the command, then writes stdout in one piece and sets the
- * exit code. Only here do errors become exit codes (0 ok, 1 error findings, 2 usage/config/input).
+ * exit code. Only here do errors become exit codes (0 ok, 1 error findings, 2 usage/config/input,
+ * 74 stdout could not be written, 141 its reader went away).
  */
-import { appendFileSync } from 'node:fs';
+import { formatError, KubeGracefulError } from '../core/errors.ts';
 import { writeAll } from './io.ts';
+import { appendSideFile } from './sideFiles.ts';
 import { settle } from './outcome.ts';
 import { buildProgram, CommanderError } from './program.ts';
 import type { CommandOutput } from './transformCommand.ts';
@@ -16,16 +18,55 @@ async function execute(
   if (output.stderr.length) {
     const text = `${output.stderr.join('\n')}\n`;
     writeAll(2, text);
-    if (logFile && output.exitCode !== 0) {
-      try {
-        appendFileSync(logFile, text);
-      } catch {
-        writeAll(2, `kube-graceful: cannot write log file ${logFile}\n`);
-      }
-    }
+    if (logFile && output.exitCode !== 0) appendLog(logFile, text);
   }
-  if (output.stdout.length) writeAll(1, output.stdout);
-  process.exitCode = output.exitCode;
+  process.exitCode = output.stdout.length
+    ? writeStdout(output.stdout, output.exitCode)
+    : output.exitCode;
+}
+
+/** EX_IOERR (sysexits.h): the output could not be written. */
+const EXIT_WRITE_FAILED = 74;
+/** What a shell reports for a process that SIGPIPE ended (128 + 13), as for `cat … | head`. */
+const EXIT_READER_GONE = 141;
+
+/**
+ * Writes the command's stdout and returns the exit code: the command's own, or a write failure's.
+ * A reader that went away (EPIPE) ends it quietly with 141, as cat ends by SIGPIPE; a stdout that
+ * cannot take the bytes (/dev/full: ENOSPC) is one line on stderr and exit 74, never a stack trace.
+ * A stdout closed before start (`>&-`) cannot be told here: Node opens /dev/null read-write on it
+ * before any script runs (src/node.cc PlatformInit), exactly as Go's os/exec and Node's
+ * `stdio: 'ignore'` give a child that is meant to write nowhere.
+ */
+function writeStdout(data: string | readonly Uint8Array[], exitCode: number): number {
+  try {
+    return writeAll(1, data) ? exitCode : EXIT_READER_GONE;
+  } catch (error) {
+    return writeFailed((error as NodeJS.ErrnoException).code ?? String(error));
+  }
+}
+
+function writeFailed(why: string): number {
+  writeAll(
+    2,
+    `kube-graceful: cannot write the output to stdout: ${why}\n` +
+      '  how to fix: Send stdout to a file or pipe that can take it ' +
+      '(a full disk, a closed descriptor); what was written is incomplete.\n',
+  );
+  return EXIT_WRITE_FAILED;
+}
+
+function appendLog(logFile: string, text: string): void {
+  try {
+    appendSideFile(logFile, text);
+  } catch (error) {
+    writeAll(
+      2,
+      error instanceof KubeGracefulError
+        ? `${formatError(error)}\n`
+        : `kube-graceful: cannot write log file ${logFile}\n`,
+    );
+  }
 }
 
 /**
@@ -45,13 +86,7 @@ async function main(): Promise<void> {
         error.exitCode === 0
           ? undefined
           : (logFileFromArgv(process.argv.slice(2)) ?? process.env['KUBE_GRACEFUL_LOG_FILE']);
-      if (logFile) {
-        try {
-          appendFileSync(logFile, `kube-graceful: ${error.message.replace(/^error: /, '')}\n`);
-        } catch {
-          writeAll(2, `kube-graceful: cannot write log file ${logFile}\n`);
-        }
-      }
+      if (logFile) appendLog(logFile, `kube-graceful: ${error.message.replace(/^error: /, '')}\n`);
     } else {
       throw error;
     }

@@ -108,7 +108,7 @@ export function buildProgram(
           files,
           flags,
           ...(config ? { config } : {}),
-          ...(options.report ? { report: options.report } : {}),
+          ...(options.report !== undefined ? { report: options.report } : {}),
           ...(options.reportFormat ? { reportFormat: options.reportFormat } : {}),
           diff: options.diff === true,
           allDocuments,

@@ -10,7 +10,8 @@ import { reportData, toJsonText } from '../report/json.ts';
 import { textReport } from '../report/text.ts';
 import { findingLine } from './findingsText.ts';
 import { readInputs } from './inputs.ts';
-import { readInputFile, readStdinBytes, writeSideFile } from './io.ts';
+import { readInputFile, readStdinBytes } from './io.ts';
+import { writeSideFile } from './sideFiles.ts';
 
 /** Options of the transform command, as the CLI parsed them. */
 export interface TransformCommandOptions {
@@ -53,7 +54,9 @@ export async function runTransform(
     files.length === 0 || (files.length === 1 && files[0] === '-')
       ? (stdin ?? readStdinBytes())
       : readInputs(files).text;
-  const reportPath = options.report ?? process.env['KUBE_GRACEFUL_REPORT'];
+  // An empty KUBE_GRACEFUL_REPORT is unset, as shells treat an empty variable; an empty --report
+  // is a mistake, refused by writeSideFile rather than dropped.
+  const reportPath = options.report ?? (process.env['KUBE_GRACEFUL_REPORT'] || undefined);
   // The outcomes (a few KB a workload) are kept only for the report, which explains them, and
   // the change records and info findings only for the report too: without one, only warnings
   // and errors are printed.
@@ -64,7 +67,7 @@ export async function runTransform(
     records: reportPath !== undefined,
     ...(config ? { config } : {}),
   });
-  if (reportPath)
+  if (reportPath !== undefined)
     writeSideFile(
       reportPath,
       await report(
