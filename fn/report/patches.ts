@@ -21,6 +21,13 @@ import { isRecord, setAt } from '../core/fieldPath.ts';
 import type { FieldPath } from '../core/fieldPath.ts';
 import type { ChangeRecord } from '../core/records.ts';
 import type { KubeObject, ResourceRef } from '../core/kubeObject.ts';
+import { withEscapedStrings } from '../yaml/escapedStrings.ts';
+
+/**
+ * YAML 1.1, as Kubernetes reads manifests, with the input's control characters written as escapes
+ * (a name read from `"\e[2J"` or `"\x9b"` goes into a patch's target and its body).
+ */
+const WRITE = { version: '1.1', customTags: withEscapedStrings } as const;
 
 /** The object a set of records was made on, as it was read (its namespace as written, if any). */
 export interface PatchedObject {
@@ -73,7 +80,7 @@ export function renderPatches(patches: readonly KustomizePatch[]): string {
   if (patches.length === 0) return '[]\n';
   const document = new Document(
     patches.map((p) => ({ target: p.target, patch: p.patch })),
-    { version: '1.1' },
+    WRITE,
   );
   return document.toString({ lineWidth: 0, blockQuote: 'literal' });
 }
@@ -102,7 +109,7 @@ function strategicMerge(object: PatchedObject): string {
     },
     ...(body as Record<string, unknown>),
   };
-  return new Document(patch, { version: '1.1' }).toString({ lineWidth: 0 });
+  return new Document(patch, WRITE).toString({ lineWidth: 0 });
 }
 
 /** Returns what to merge so that `before` becomes exactly `after` (null deletes a field). */
@@ -136,7 +143,7 @@ function json6902(object: PatchedObject): string {
     operations.push(...operationsFor(current, record.path, record.after));
     current = setAt(current, record.path, record.after);
   }
-  return new Document(operations, { version: '1.1' }).toString({ lineWidth: 0 });
+  return new Document(operations, WRITE).toString({ lineWidth: 0 });
 }
 
 /**
