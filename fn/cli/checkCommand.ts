@@ -17,6 +17,7 @@
 import { Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { formatPath } from '../core/fieldPath.ts';
+import { printable } from '../core/printable.ts';
 import { bySeverity } from '../core/records.ts';
 import { addsObject } from '../core/records.ts';
 import type { ChangeRecord, Finding } from '../core/records.ts';
@@ -104,9 +105,14 @@ async function runCheck(options: CheckCommandOptions): Promise<CommandOutput> {
 
 /**
  * One pending change, in findingLine's shape: `change: MUTATOR file:line Kind ns/name field: before
- * → after`.
+ * → after`. One line whatever the names hold (printable): the verdict line after them is the only
+ * one that starts with `kube-graceful check:`.
  */
 function changeLine(change: ChangeRecord, inputs: Pick<Inputs, 'locate'>): string {
+  return printable(changeText(change, inputs));
+}
+
+function changeText(change: ChangeRecord, inputs: Pick<Inputs, 'locate'>): string {
   if (addsObject(change)) {
     const near = change.madeFor ?? change;
     const at = formatLocation(inputs.locate(near.document, near.resource, []));

@@ -1,5 +1,11 @@
-/** One line per finding for stderr and `check`: severity, code, resource, field, message. */
+/**
+ * One line per finding for stderr and `check`: severity, code, resource, field, message. Names,
+ * paths and messages carry the input's text: its control characters, line breaks among them, are
+ * shown as escapes (fn/core/printable.ts), so a name can neither drive the terminal nor start a
+ * line of its own.
+ */
 import { formatPath } from '../core/fieldPath.ts';
+import { printable } from '../core/printable.ts';
 import type { Finding } from '../core/records.ts';
 import { formatRef } from '../core/kubeObject.ts';
 
@@ -12,5 +18,7 @@ export function findingLine(finding: Finding, location?: string): string {
   ]
     .filter(Boolean)
     .join(' ');
-  return `${finding.severity}: ${finding.code}${where ? ` ${where}` : ''}: ${finding.message}`;
+  return printable(
+    `${finding.severity}: ${finding.code}${where ? ` ${where}` : ''}: ${finding.message}`,
+  );
 }

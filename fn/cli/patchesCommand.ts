@@ -10,6 +10,7 @@ import { inputResources, transform } from '../engine/transform.ts';
 import type { TransformResult } from '../engine/transform.ts';
 import type { PatchedObject } from '../report/patches.ts';
 import { formatRef } from '../core/kubeObject.ts';
+import { printable } from '../core/printable.ts';
 import type { Runner } from './explainCommand.ts';
 import { findingLine } from './findingsText.ts';
 import { readInputs } from './inputs.ts';
@@ -48,8 +49,8 @@ async function runPatches(options: PatchesCommandOptions): Promise<CommandOutput
     stderr.push(
       ...added.map(
         (c) =>
-          `kube-graceful patches: ${formatRef(c.resource)} would be added ` +
-          `(${c.madeFor ? `for ${formatRef(c.madeFor.resource)}` : c.mutator}), ` +
+          `kube-graceful patches: ${printable(formatRef(c.resource))} would be added ` +
+          `(${c.madeFor ? `for ${printable(formatRef(c.madeFor.resource))}` : c.mutator}), ` +
           'and a kustomize patch cannot add an object. Render it with the chart ' +
           '(for a Gateway: an empty ConfigMap its spec.infrastructure.parametersRef names, ' +
           'which kube-graceful then fills), then run patches again; no patches written.',

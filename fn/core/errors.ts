@@ -2,6 +2,7 @@
  * Errors are values with a code, a place and a hint; only the entry point turns them into an
  * exit code (STYLE.md, after eemeli/yaml's src/errors.ts).
  */
+import { printable, printableLines } from './printable.ts';
 
 /** What went wrong, as a stable code that tests and scripts can match. */
 export type ErrorCode =
@@ -50,12 +51,16 @@ export class KubeGracefulError extends Error {
 export function formatError(error: KubeGracefulError): string {
   const where: string[] = [];
   const { document, line, column, resource, field } = error.place;
-  if (document !== undefined) where.push(`document ${document}${resource ? ` (${resource})` : ''}`);
-  else if (resource) where.push(resource);
+  // The resource and the field are the input's names: one line each, control characters as
+  // escapes. The message and the hint are ours, with names in them: their lines stay (the YAML
+  // library's code frame under a parse error), nothing else of the input drives the terminal.
+  if (document !== undefined)
+    where.push(`document ${document}${resource ? ` (${printable(resource)})` : ''}`);
+  else if (resource) where.push(printable(resource));
   if (line !== undefined)
     where.push(`line ${line}${column !== undefined ? `, column ${column}` : ''}`);
-  if (field) where.push(field);
+  if (field) where.push(printable(field));
   const place = where.length ? `${where.join(', ')}: ` : '';
-  const head = `kube-graceful: ${error.code}: ${place}${error.message}`;
-  return error.hint ? `${head}\n  how to fix: ${error.hint}` : head;
+  const head = `kube-graceful: ${error.code}: ${place}${printableLines(error.message)}`;
+  return error.hint ? `${head}\n  how to fix: ${printableLines(error.hint)}` : head;
 }

@@ -12,7 +12,7 @@ import type { Config } from '../config/schema.ts';
 import { valueForMessage } from '../core/scalarText.ts';
 
 const ANNOTATION_PREFIX = 'kube-graceful.dev/';
-export const SKIP_ANNOTATION = `${ANNOTATION_PREFIX}skip`;
+const SKIP_ANNOTATION = `${ANNOTATION_PREFIX}skip`;
 /** The annotations a workload may set, for the message that refuses an unknown one. */
 const FLAT_ANNOTATIONS = FLAT_KEYS.map((k) => ANNOTATION_PREFIX + k.name).join(', ');
 

@@ -3,6 +3,7 @@
  * version.
  */
 import { formatPath } from '../core/fieldPath.ts';
+import { printableJson } from '../core/printable.ts';
 import type { Config } from '../config/schema.ts';
 import type { ChangeRecord, Finding } from '../core/records.ts';
 
@@ -25,9 +26,12 @@ export function reportData(
   };
 }
 
-/** Returns JSON text for report data (ints beyond 2^53 written as numbers). */
+/**
+ * Returns JSON text for report data (ints beyond 2^53 written as numbers; C1 and bidi controls
+ * in strings as `\u` escapes, as JSON.stringify writes the C0 ones).
+ */
 export function toJsonText(data: unknown): string {
-  return (
-    `${JSON.stringify(data, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), 2)}` + `\n`
-  );
+  return `${printableJson(
+    JSON.stringify(data, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), 2),
+  )}\n`;
 }

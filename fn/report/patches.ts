@@ -24,6 +24,13 @@ import { formatPath, getAt, isRecord, setAt } from '../core/fieldPath.ts';
 import type { FieldPath } from '../core/fieldPath.ts';
 import type { ChangeRecord } from '../core/records.ts';
 import type { KubeObject, ResourceRef } from '../core/kubeObject.ts';
+import { withEscapedStrings } from '../yaml/escapedStrings.ts';
+
+/**
+ * YAML 1.1, as Kubernetes reads manifests, with the input's control characters written as escapes
+ * (a name read from `"\e[2J"` or `"\x9b"` goes into a patch's target and its body).
+ */
+const WRITE = { version: '1.1', customTags: withEscapedStrings } as const;
 
 /** The object a set of records was made on, as it was read (its namespace as written, if any). */
 export interface PatchedObject {
@@ -76,7 +83,7 @@ export function renderPatches(patches: readonly KustomizePatch[]): string {
   if (patches.length === 0) return '[]\n';
   const document = new Document(
     patches.map((p) => ({ target: p.target, patch: p.patch })),
-    { version: '1.1' },
+    WRITE,
   );
   return document.toString({ lineWidth: 0, blockQuote: 'literal' });
 }
@@ -95,7 +102,7 @@ function splitApiVersion(apiVersion: string): [group: string, version: string] {
  * writes. A comment line after such a value ends the scalar, and kustomize keeps its line break.
  */
 function patchText(data: unknown): string {
-  const text = new Document(data, { version: '1.1' }).toString({ lineWidth: 0 });
+  const text = new Document(data, WRITE).toString({ lineWidth: 0 });
   const last = lastValue(data);
   return typeof last === 'string' && last.endsWith('\n')
     ? `${text}# ends the value above, so that kustomize keeps its final line break\n`

@@ -1,8 +1,11 @@
 /**
  * The human report of a run, derived from the change records and findings only: per resource,
  * each field set (before → after) with its reason, then the findings; last the settings used.
+ * Every line that holds the input's text (names, values, messages) is made printable
+ * (fn/core/printable.ts): its control characters and line breaks are shown as escapes.
  */
 import { formatPath } from '../core/fieldPath.ts';
+import { printable } from '../core/printable.ts';
 import type { Config } from '../config/schema.ts';
 import { addsObject } from '../core/records.ts';
 import type { ChangeRecord, Finding } from '../core/records.ts';
@@ -46,18 +49,23 @@ export function textReport(
     `kube-graceful: ${fields} set in ${resources} resource(s); findings: ${counts.join(', ')}`,
   );
   for (const entry of groups.values()) {
-    lines.push('', entry.ref ? `${formatRef(entry.ref)}${placeOf(entry)}` : 'stream');
+    lines.push('', entry.ref ? printable(`${formatRef(entry.ref)}${placeOf(entry)}`) : 'stream');
     for (const c of entry.changes) {
       lines.push(
         addsObject(c)
           ? `  add the object  [${c.mutator}]`
-          : `  set ${formatPath(c.path)}: ${show(c.before)} → ${show(c.after)}  [${c.mutator}]`,
+          : printable(
+              `  set ${formatPath(c.path)}: ${show(c.before)} → ${show(c.after)}  [${c.mutator}]`,
+            ),
       );
-      for (const reason of c.reason.split('\n')) lines.push(`      ${reason}`);
+      // A reason is ours, several lines: each stays a line, indented under its change.
+      for (const reason of c.reason.split('\n')) lines.push(`      ${printable(reason)}`);
     }
     for (const f of entry.findings) {
       lines.push(
-        `  ${f.severity} ${f.code}${f.path ? ` at ${formatPath(f.path)}` : ''}: ${f.message}`,
+        printable(
+          `  ${f.severity} ${f.code}${f.path ? ` at ${formatPath(f.path)}` : ''}: ${f.message}`,
+        ),
       );
     }
   }
@@ -66,9 +74,11 @@ export function textReport(
   );
   lines.push(
     '',
-    `Settings: ${settings.length ? settings.join('; ') : 'all defaults'} (Kubernetes ` +
-      `${config.spec.kubernetesVersion}, Istio ${config.spec.istioVersion}, ` +
-      `Linkerd ${config.spec.linkerdVersion}).`,
+    printable(
+      `Settings: ${settings.length ? settings.join('; ') : 'all defaults'} (Kubernetes ` +
+        `${config.spec.kubernetesVersion}, Istio ${config.spec.istioVersion}, ` +
+        `Linkerd ${config.spec.linkerdVersion}).`,
+    ),
   );
   return `${lines.join('\n')}\n`;
 }

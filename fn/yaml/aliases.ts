@@ -9,6 +9,7 @@
  */
 import { isAlias, visit } from 'yaml';
 import type { Alias, Document, Node } from 'yaml';
+import { yamlQuoted } from './escapedStrings.ts';
 
 /** An alias and the anchored node it refers to (undefined when no anchor comes before it). */
 export interface AliasUse {
@@ -47,8 +48,8 @@ export function undefinedAliasMessage(source: string): { message: string; hint: 
 
 /**
  * Flow YAML for a value read from YAML, on one line: it can stand where an alias stood (a flow
- * node in any context). JSON for what JSON can say; bigints keep their digits, and `!!binary`
- * values (Uint8Array) stay binary.
+ * node in any context). JSON for what JSON can say, with no control character raw
+ * (escapedStrings.ts); bigints keep their digits, and `!!binary` values (Uint8Array) stay binary.
  */
 export function flowYaml(value: unknown): string {
   if (value === null || value === undefined) return 'null';
@@ -61,7 +62,8 @@ export function flowYaml(value: unknown): string {
         : value === -Infinity
           ? '-.inf'
           : JSON.stringify(value);
-  if (typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
+  if (typeof value === 'string') return yamlQuoted(value);
+  if (typeof value === 'boolean') return JSON.stringify(value);
   if (value instanceof Uint8Array)
     return `!!binary ${JSON.stringify(Buffer.from(value).toString('base64'))}`;
   if (Array.isArray(value)) return `[${value.map(flowYaml).join(', ')}]`;
@@ -69,6 +71,6 @@ export function flowYaml(value: unknown): string {
     return `{${[...value].map(([k, v]) => `${flowYaml(k)}: ${flowYaml(v)}`).join(', ')}}`;
   if (value instanceof Set) return flowYaml([...value]);
   return `{${Object.entries(value)
-    .map(([k, v]) => `${JSON.stringify(k)}: ${flowYaml(v)}`)
+    .map(([k, v]) => `${yamlQuoted(k)}: ${flowYaml(v)}`)
     .join(', ')}}`;
 }

@@ -15,6 +15,7 @@ import type {
   ToStringOptions,
   ToJSOptions,
 } from 'yaml';
+import { withEscapedStrings } from './escapedStrings.ts';
 
 /** Tags of the yaml-1.1 schema that would rewrite values Kubernetes reads as plain strings. */
 const DROPPED_TAGS = new Set([
@@ -47,7 +48,9 @@ function customTags(tags: Tags): Tags {
 }
 
 function makeTags(tags: Tags): Tags {
-  return tags
+  // The string tag writes control characters as escapes (escapedStrings.ts): every string
+  // kube-graceful writes, through a splice or a document printed whole, is written with it.
+  return withEscapedStrings(tags)
     .filter((tag) => {
       const id = typeof tag === 'string' ? tag : tag.tag;
       // Sexagesimal ints/floats (`1:30` → 90) share the int/float tags with a `format: 'TIME'`.

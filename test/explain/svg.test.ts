@@ -4,7 +4,6 @@
  * show), it renders in the real headless Chromium (Debian's package) without errors to a
  * non-blank image of the expected size, and the README's example picture is current.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +15,7 @@ import { renderHtml } from '../../fn/explain/render/html.ts';
 import { renderSvg } from '../../fn/explain/render/svg.ts';
 import { transform } from '../../fn/engine/transform.ts';
 import { corpus, corpusNames, ROOT } from '../helpers/fixtures.ts';
-import { requireTool } from '../helpers/tools.ts';
+import { chromium } from '../helpers/chromium.ts';
 import { runInProcess } from './run.ts';
 import { EXAMPLE_ARGS, EXAMPLE_PICTURE } from '../../scripts/example-picture.mjs';
 
@@ -118,31 +117,6 @@ test('self-contained: no link, script or external reference; light and dark styl
     t.regex(page, /prefers-color-scheme: dark/);
   }
 });
-
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-function chromium(args: readonly string[]): {
-  stdout: string;
-  stderr: string;
-  status: number | null;
-} {
-  const profile = mkdtempSync(join(tmpdir(), 'kg-chromium-'));
-  const run = spawnSync(
-    requireTool('chromium'),
-    [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, ...args],
-    { encoding: 'utf8', timeout: 170_000 },
-  );
-  return { stdout: run.stdout, stderr: run.stderr, status: run.status };
-}
 
 for (const format of ['svg', 'html'] as const) {
   test(`headless Chromium renders the ${format} without errors to a non-blank image of the expected size`, async (t) => {

@@ -13,7 +13,8 @@
  *
  * The Job wrapper's own argv safety (hostile program names and arguments, run under dash, busybox
  * ash and bash) is proven by running it in test/mutators/job/wrapper.test.ts; it is not repeated
- * here.
+ * here. That names never reach an output raw (terminal sequences, Markdown, HTML; issue #33) is
+ * proven on every output of the built CLI in hostile-names.test.ts.
  */
 import test from 'ava';
 import { isDeepStrictEqual } from 'node:util';

@@ -5,11 +5,15 @@
  */
 import type { Explanation } from '../explain.ts';
 import { formatRef } from '../../core/kubeObject.ts';
+import { printableData } from '../../core/printable.ts';
 import { renderWorkloadSvg } from './svg.ts';
 import { renderText } from './text.ts';
+import { xmlText as escape } from './xmlText.ts';
 
 /** Returns a standalone HTML page. */
-export function renderHtml(explanation: Explanation): string {
+export function renderHtml(input: Explanation): string {
+  // Every text from the input shown as itself, control characters as visible escapes.
+  const explanation = printableData(input);
   const { summary } = explanation;
   const figures = explanation.workloads.map((w) =>
     [
@@ -47,12 +51,4 @@ export function renderHtml(explanation: Explanation): string {
     '</html>',
     '',
   ].join('\n');
-}
-
-function escape(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
 }

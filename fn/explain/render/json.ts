@@ -1,5 +1,6 @@
 /** `explain --output json`: the Explanation as it is (schema `kube-graceful.dev/explain/v1`,
- * docs/explain-schema.md). */
+ * docs/explain-schema.md), its strings' control characters as JSON escapes. */
+import { printableJson } from '../../core/printable.ts';
 import type { Explanation } from '../explain.ts';
 
 // JSON.stringify throws on a bigint: it is printed as a JSON number.
@@ -9,5 +10,5 @@ function bigintAsNumber(_key: string, value: unknown): unknown {
 
 /** Returns the explanation as pretty-printed JSON (ends with a newline). */
 export function renderJson(explanation: Explanation): string {
-  return `${JSON.stringify(explanation, bigintAsNumber, 2)}` + `\n`;
+  return `${printableJson(JSON.stringify(explanation, bigintAsNumber, 2))}\n`;
 }

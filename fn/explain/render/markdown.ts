@@ -1,10 +1,12 @@
 /**
  * `explain --output markdown`, for pull-request comments: a verdict table first (what a reviewer
  * reads), then per workload the inputs, the derived durations, the settings, and both timelines
- * folded in `<details>`.
+ * folded in `<details>`. Every text that may hold the input's (a name, a message, a value) goes
+ * through markdownText.ts: it renders as itself, never as markup.
  */
 import { formatRef } from '../../core/kubeObject.ts';
 import { countedSubjects } from './headline.ts';
+import { markdownCode, markdownHtmlText, markdownText as cell } from './markdownText.ts';
 import type { Explanation, WorkloadExplanation } from '../explain.ts';
 import type { Timeline, TimelineWindow } from '../../explanation/timeline.ts';
 
@@ -13,9 +15,9 @@ export function renderMarkdown(explanation: Explanation): string {
   const { settings, summary } = explanation;
   const lines: string[] = ['## kube-graceful explain', ''];
   lines.push(
-    `Kubernetes ${settings.kubernetesVersion} (the oldest kubelet); ` +
-      `Istio ${settings.istioVersion}` +
-      ` and Linkerd ${settings.linkerdVersion} where a workload does not ` +
+    `Kubernetes ${cell(settings.kubernetesVersion)} (the oldest kubelet); ` +
+      `Istio ${cell(settings.istioVersion)}` +
+      ` and Linkerd ${cell(settings.linkerdVersion)} where a workload does not ` +
       `say. ` +
       (`${countedSubjects(explanation.workloads)}; ` +
         `with failure windows: ${summary.failingAsWritten} as written, ${summary.failingPatched}` +
@@ -45,10 +47,12 @@ export function renderMarkdown(explanation: Explanation): string {
 
 function workload(w: WorkloadExplanation): string[] {
   const where = w.location
-    ? `\`${w.location.file}${w.location.line === undefined ? '' : `:${w.location.line}`}\``
+    ? markdownCode(
+        `${w.location.file}${w.location.line === undefined ? '' : `:${w.location.line}`}`,
+      )
     : `document ${w.document}`;
   const lines = [
-    `### ${formatRef(w.resource)}`,
+    `### ${cell(formatRef(w.resource))}`,
     '',
     `${where} · \`${w.mutator}\` · ${cell(w.summary)}`,
   ];
@@ -56,7 +60,7 @@ function workload(w: WorkloadExplanation): string[] {
     lines.push('', '**Inputs**', '', '| | input | value | source |', '|---|---|---:|---|');
     for (const i of w.inputs) {
       const value = i.unit ? `${i.value} s` : cell(String(i.value));
-      lines.push(`| ${i.symbol ?? ''} | ${cell(i.name)} | ${value} | ${cell(i.source)} |`);
+      lines.push(`| ${cell(i.symbol ?? '')} | ${cell(i.name)} | ${value} | ${cell(i.source)} |`);
     }
   }
   if (w.derived.length) {
@@ -84,7 +88,7 @@ function workload(w: WorkloadExplanation): string[] {
       const plan = s.planned
         ? s.planned.met
           ? `✅ ${s.planned.symbol === 'mode' ? '' : s.planned.symbol}`
-          : `❌ ${s.planned.relation} ${String(s.planned.value)}`
+          : `❌ ${cell(`${s.planned.relation} ${String(s.planned.value)}`)}`
         : '';
       const asWritten = `${cell(s.asWritten.display)} <sub>${cell(s.asWritten.source)}</sub>`;
       const display = s.changed ? `**${cell(s.patched.display)}**` : cell(s.patched.display);
@@ -100,7 +104,8 @@ function workload(w: WorkloadExplanation): string[] {
     lines.push('', '**Findings**', '');
     for (const f of w.findings)
       lines.push(
-        `- ${f.severity} \`${f.code}\`${f.field ? ` at \`${f.field}\`` : ''}: ${cell(f.message)}`,
+        `- ${f.severity} \`${f.code}\`${f.field ? ` at ${markdownCode(f.field)}` : ''}: ` +
+          cell(f.message),
       );
   }
   return lines;
@@ -109,7 +114,8 @@ function workload(w: WorkloadExplanation): string[] {
 function timeline(title: string, t: Timeline): string[] {
   const lines = [
     '',
-    `<details><summary>${title}: ${verdict(t)}</summary>`,
+    // An HTML block: Markdown is not parsed up to the blank line after it, entities are.
+    `<details><summary>${title}: ${icon(t.verdict)} ${markdownHtmlText(t.verdict.text)}</summary>`,
     '',
     '| t | who | what |',
     '|---:|---|---|',
@@ -117,29 +123,24 @@ function timeline(title: string, t: Timeline): string[] {
   for (const e of t.events)
     lines.push(`| ${e.at === null ? 'never' : `${e.at} s`} | ${cell(e.actor)} | ${cell(e.text)} |`);
   lines.push('');
-  for (const w of t.windows) lines.push(`- ${icon(w)} **${span(w)}** ${cell(w.text)}`);
+  for (const w of t.windows) lines.push(`- ${windowIcon(w)} **${span(w)}** ${cell(w.text)}`);
   lines.push('', '</details>');
   return lines;
 }
 
 function verdict(t: Timeline): string {
-  return `${t.verdict.failures ? '❌' : t.verdict.risks ? '⚠️' : '✅'} ${t.verdict.text}`;
+  return `${icon(t.verdict)} ${cell(t.verdict.text)}`;
 }
 
-function icon(w: TimelineWindow): string {
+function icon(v: Timeline['verdict']): string {
+  return v.failures ? '❌' : v.risks ? '⚠️' : '✅';
+}
+
+function windowIcon(w: TimelineWindow): string {
   return w.outcome === 'fail' ? '❌' : w.outcome === 'risk' ? '⚠️' : '✅';
 }
 
 function span(w: TimelineWindow): string {
   if (w.to === null) return `from ${w.from} s`;
   return w.to === w.from ? `${w.from} s` : `${w.from}–${w.to} s`;
-}
-
-/** Text safe inside a table cell: no pipes, no line breaks, no HTML. */
-function cell(text: string): string {
-  return text
-    .replace(/\\/g, '\\\\')
-    .replace(/\|/g, '\\|')
-    .replace(/</g, '&lt;')
-    .replace(/\r?\n/g, ' ');
 }

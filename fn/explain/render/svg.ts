@@ -9,6 +9,8 @@
 import type { Explanation, ModelInput, ModelOutput, WorkloadExplanation } from '../explain.ts';
 import type { Timeline, TimelineWindow } from '../../explanation/timeline.ts';
 import { formatRef } from '../../core/kubeObject.ts';
+import { printableData } from '../../core/printable.ts';
+import { xmlText as escape } from './xmlText.ts';
 
 const WIDTH = 960;
 const LABEL_WIDTH = 130;
@@ -28,7 +30,7 @@ const LAST_LANES = ['kubelet'];
 export function renderSvg(explanation: Explanation): string {
   const parts: string[] = [];
   let y = 0;
-  for (const workload of explanation.workloads) {
+  for (const workload of printableData(explanation.workloads)) {
     const drawn = drawWorkload(workload, y);
     parts.push(drawn.svg);
     y += drawn.height;
@@ -42,7 +44,7 @@ export function renderSvg(explanation: Explanation): string {
 
 /** Returns a standalone SVG of one workload (for the HTML page: one figure each). */
 export function renderWorkloadSvg(workload: WorkloadExplanation): string {
-  const drawn = drawWorkload(workload, 0);
+  const drawn = drawWorkload(printableData(workload), 0);
   return svgDocument(drawn.svg, drawn.height + 8);
 }
 
@@ -83,7 +85,7 @@ function drawWorkload(workload: WorkloadExplanation, top: number): Drawn {
     LABEL_WIDTH + (seconds / end) * (WIDTH - LABEL_WIDTH - RIGHT_MARGIN);
   const parts = [
     `<g class="workload" data-resource="${escape(formatRef(workload.resource))}` +
-      `" data-mutator="${workload.mutator}">`,
+      `" data-mutator="${escape(workload.mutator)}">`,
     `<text x="16" y="${top + 22}" font-size="14" font-weight="bold">` +
       `${escape(formatRef(workload.resource))}</text>`,
     `<text class="muted" x="16" y="${top + 38}">` +
@@ -386,13 +388,4 @@ function clip(text: string, max: number): string {
 
 function round(n: number): number {
   return Math.round(n * 10) / 10;
-}
-
-/** XML text and attribute escaping. */
-function escape(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
 }

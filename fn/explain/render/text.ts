@@ -4,6 +4,7 @@
  * TTY without NO_COLOR, decided in fn/cli/explainCommand.ts); the text is the same without it.
  */
 import { formatRef } from '../../core/kubeObject.ts';
+import { printableData } from '../../core/printable.ts';
 import { countedSubjects } from './headline.ts';
 import type { Explanation, LeftAlone, SettingRow, WorkloadExplanation } from '../explain.ts';
 import type { Timeline, TimelineWindow } from '../../explanation/timeline.ts';
@@ -45,12 +46,14 @@ export function renderText(
 ): string {
   const style = options.colour ? ANSI : PLAIN;
   const width = options.width;
-  const { settings, summary } = explanation;
+  // Every string from the input with its control characters, bidi controls and line breaks as
+  // visible escapes (fn/core/printable.ts): the only ones printed are this renderer's own.
+  const { settings, summary, workloads, leftAlone } = printableData(explanation);
   const lines: string[] = [];
   const head =
     summary.workloads === 0
       ? 'no workload was handled by a mutator'
-      : `${countedSubjects(explanation.workloads)}; ` +
+      : `${countedSubjects(workloads)}; ` +
         `with failure windows: ${summary.failingAsWritten} as written, ${summary.failingPatched}` +
         ` patched`;
   lines.push(
@@ -61,13 +64,12 @@ export function renderText(
           ` and Linkerd ${settings.linkerdVersion} where a workload does not say)`,
       ),
   );
-  for (const workload of explanation.workloads)
-    lines.push('', ...renderWorkload(workload, style, width));
-  if (explanation.leftAlone.length)
+  for (const workload of workloads) lines.push('', ...renderWorkload(workload, style, width));
+  if (leftAlone.length)
     lines.push(
       '',
       style.bold('Left alone'),
-      ...explanation.leftAlone.flatMap((entry) => renderLeftAlone(entry, style)),
+      ...leftAlone.flatMap((entry) => renderLeftAlone(entry, style)),
     );
   return `${lines.join('\n')}\n`;
 }
