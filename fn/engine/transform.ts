@@ -24,6 +24,7 @@ import { objectKindsOf, REGISTERED_OBJECT_KINDS } from './objectKinds.ts';
 import { runStream } from './streamPipeline.ts';
 import type { PipelineResult } from './pipeline.ts';
 import type { Resource } from '../workloads/resource.ts';
+import { checkPrintableInput } from '../yaml/printableInput.ts';
 
 /** What the caller chose: config document, flag values, and optionally other mutators (tests). */
 export interface TransformOptions {
@@ -61,6 +62,7 @@ export interface TransformResult extends PipelineResult {
  * written as bytes, and only the documents that are parsed get decoded (see readStream).
  */
 export function transform(input: string | Buffer, options: TransformOptions = {}): TransformResult {
+  checkPrintableInput(input);
   if (typeof input !== 'string') {
     // `kind: ResourceList` is ASCII: the bytes show it where the text would (see ByteStream), and
     // are read without a latin1 view, which a ResourceList would carry beside its decoded text.
