@@ -2,6 +2,7 @@
  * Plain-data shapes of the Kubernetes objects kube-graceful reads (parsed YAML, never edited
  * directly).
  */
+import { valueForMessage } from './scalarText.ts';
 
 export interface ObjectMeta {
   name?: string;
@@ -59,9 +60,21 @@ export function objectRef(object: KubeObject, defaultNamespace?: string): Resour
   return {
     apiVersion: String(object.apiVersion ?? ''),
     kind: String(object.kind ?? ''),
-    name: String(object.metadata?.name ?? ''),
+    name: scalarName(object.metadata?.name),
     ...(namespace ? { namespace } : {}),
   };
+}
+
+/**
+ * Returns a name as messages and refs show it: its text, or what it is where the manifest holds a
+ * map or a list (`<a map>`, never `[object Object]`; the API server refuses such a name).
+ */
+function scalarName(name: unknown): string {
+  if (name === undefined || name === null) return '';
+  if (typeof name === 'string') return name;
+  return typeof name === 'object' && !(name instanceof Uint8Array)
+    ? `<${valueForMessage(name)}>`
+    : valueForMessage(name);
 }
 
 /** Returns `Kind namespace/name` for messages. */

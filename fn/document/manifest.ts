@@ -20,7 +20,7 @@ import {
   MAX_NESTING_DEPTH,
 } from '../yaml/options.ts';
 import { resourceHint } from './prescan.ts';
-import { firstUndefinedAlias, undefinedAliasMessage } from '../yaml/aliases.ts';
+import { aliasUses, firstUndefinedAlias, undefinedAliasMessage } from '../yaml/aliases.ts';
 import { linesBefore } from '../core/positions.ts';
 import { BOM, bomAtLineStart, documentBomAt } from './bom.ts';
 
@@ -384,11 +384,18 @@ export class ManifestDocument {
         'Remove the byte-order mark; files joined into one stream should be saved without one.',
       );
     }
-    if (nestingDepth(doc.contents) > MAX_NESTING_DEPTH) {
+    const deep = tooDeep(doc.contents, MAX_NESTING_DEPTH);
+    if (deep) {
       throw new KubeGracefulError(
         'E_TOO_DEEP',
         `nesting deeper than ${MAX_NESTING_DEPTH} levels`,
-        this.place,
+        {
+          ...this.place,
+          ...resourceHint(text),
+          ...(deep.offset === undefined
+            ? {}
+            : { line: this.place.line + linesBefore(text, deep.offset) }),
+        },
         'Kubernetes objects are never this deep; check how the input was generated.',
       );
     }
@@ -450,13 +457,18 @@ export class ManifestDocument {
         hint,
       );
     }
-    if (/alias/i.test(message))
+    if (/alias/i.test(message)) {
+      // The line of the document's first alias: where the expansion starts.
+      const first = this.#doc ? aliasUses(this.#doc)[0]?.alias.range?.[0] : undefined;
       return new KubeGracefulError(
         'E_ALIAS_BOMB',
         'too many alias expansions (possible "billion laughs" input)',
-        place,
+        first === undefined
+          ? place
+          : { ...place, line: this.place.line + linesBefore(this.#text, first) },
         'Expand the anchors in the input, or remove the aliases.',
       );
+    }
     if (error instanceof RangeError)
       return new KubeGracefulError(
         'E_TOO_DEEP',
@@ -477,18 +489,18 @@ export function toData(doc: Document): unknown {
 }
 
 /** Depth of the deepest collection, counted without recursion so hostile input cannot overflow. */
-function nestingDepth(root: unknown): number {
-  let max = 0;
+/**
+ * Returns the first collection nested deeper than `limit` (its start offset, to name its line),
+ * or undefined when none is.
+ */
+function tooDeep(root: unknown, limit: number): { readonly offset?: number } | undefined {
   const stack: Array<[unknown, number]> = [[root, 1]];
   while (stack.length) {
     const [node, depth] = stack.pop()!;
-    if (isMap(node)) {
-      max = Math.max(max, depth);
-      for (const pair of node.items) stack.push([pair.value, depth + 1]);
-    } else if (isSeq(node)) {
-      max = Math.max(max, depth);
-      for (const item of node.items) stack.push([item, depth + 1]);
-    }
+    if (!isMap(node) && !isSeq(node)) continue;
+    if (depth > limit) return { offset: node.range?.[0] };
+    if (isMap(node)) for (const pair of node.items) stack.push([pair.value, depth + 1]);
+    else for (const item of node.items) stack.push([item, depth + 1]);
   }
-  return max;
+  return undefined;
 }

@@ -124,7 +124,7 @@ export function podTemplatePath(
 ): FieldPath | undefined {
   if (!kind) return undefined;
   const group = groupOf(apiVersion);
-  const builtIn = BUILT_IN[kind];
+  const builtIn = Object.hasOwn(BUILT_IN, kind) ? BUILT_IN[kind] : undefined;
   if (builtIn?.group === group) return builtIn.template;
   const configured = extra.find((k) => k.kind === kind && k.group === group);
   return configured?.podTemplatePath.split('.');
@@ -142,7 +142,7 @@ export function isCandidateKind(
   if (kind === undefined) return true; // cannot tell without parsing: parse
   return (
     kind === 'List' ||
-    kind in BUILT_IN ||
+    Object.hasOwn(BUILT_IN, kind) ||
     CONTEXT_KINDS.has(kind) ||
     objectKinds.changed.has(kind) ||
     objectKinds.read.has(kind) ||

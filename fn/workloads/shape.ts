@@ -126,12 +126,18 @@ export function workloadShapeProblem(
   return problems[0];
 }
 
-/** Returns the 1-based input line of the node at `path` in the document, if it can be told. */
+/**
+ * Returns the 1-based input line of the node at `path` in the document, if it can be told. A field
+ * that is missing (a container without `name`) is placed at the nearest node that holds it.
+ */
 export function lineOf(doc: ManifestDocument, path: FieldPath): number | undefined {
-  const node = doc.document.getIn(path as unknown[], true) as Node | undefined;
-  const offset = node?.range?.[0];
-  if (offset === undefined || doc.place.line === 0) return undefined;
-  return doc.lineAt(offset);
+  if (doc.place.line === 0) return undefined;
+  for (let length = path.length; length >= 0; length--) {
+    const node = doc.document.getIn(path.slice(0, length) as unknown[], true) as Node | undefined;
+    const offset = node?.range?.[0];
+    if (offset !== undefined) return doc.lineAt(offset);
+  }
+  return undefined;
 }
 
 function describe(value: unknown, kind: Kind): string {

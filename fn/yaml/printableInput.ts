@@ -7,12 +7,16 @@
  * DEL or a C1 control written raw would otherwise pass through kube-graceful into a stream the
  * cluster refuses, or reach a terminal. Written as escapes in a double-quoted scalar ("\e",
  * "\x9b") they are valid, and every writer escapes them again (escapedStrings.ts).
+ *
+ * A carriage return alone is a line break to YAML and to go-yaml, but not to the yaml library
+ * kube-graceful edits with (it reads LF and CR LF): such a stream gets the right message here
+ * instead of a wrong parse error on line 1.
  */
 import { KubeGracefulError } from '../core/errors.ts';
 
 /** One character go-yaml refuses, in text. */
 // eslint-disable-next-line no-control-regex -- control characters are what it looks for
-const FORBIDDEN_TEXT = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]/;
+const FORBIDDEN_TEXT = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]|\r(?!\n)/;
 
 /** Names of the controls people meet, for the message. */
 const NAMES: Readonly<Record<number, string>> = {
@@ -43,30 +47,40 @@ export function checkPrintableInput(input: string | Buffer, origin = 'the input'
           .subarray(at, at + 3)
           .toString('utf8')
           .codePointAt(0)!;
-  const line = before.split('\n').length;
+  const line = before.split(/\r\n|\r|\n/).length;
+  const column =
+    [...before.slice(Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r')) + 1)].length + 1;
+  if (code === 0x0d)
+    throw new KubeGracefulError(
+      'E_INPUT',
+      `${origin} ends a line with a carriage return alone (old Mac line breaks), which the YAML ` +
+        'reader kube-graceful edits with does not take for a line break',
+      { line, column },
+      "Convert the line breaks to LF or CR LF (tr '\\r' '\\n' < in.yaml > out.yaml).",
+    );
   const hex = code.toString(16).toUpperCase().padStart(4, '0');
   const name = NAMES[code] ? ` (${NAMES[code]})` : '';
   throw new KubeGracefulError(
     'E_INPUT',
     `${origin} holds the control character U+${hex}${name} raw; ` +
       "Go's YAML, which kubectl and the API server read manifests with, refuses it",
-    { line, column: [...before.slice(before.lastIndexOf('\n') + 1)].length + 1 },
+    { line, column },
     `Remove it, or write it as an escape inside a double-quoted string ("\\u${hex}").`,
   );
 }
 
 /**
- * Returns the offset of the first byte that starts a character go-yaml refuses, in valid UTF-8
- * (checked before: no surrogates): a C0 control but tab, line feed and carriage return, DEL, a C1
- * control (0xC2 then 0x80–0x9F, but 0x85 NEL), or U+FFFE/U+FFFF (EF BF BE/BF). One pass, no copy:
- * a 13 MB ResourceList is read in milliseconds.
+ * Returns the offset of the first byte that starts a character refused above, in valid UTF-8
+ * (checked before: no surrogates): a C0 control but tab, line feed and a carriage return before a
+ * line feed, DEL, a C1 control (0xC2 then 0x80–0x9F, but 0x85 NEL), or U+FFFE/U+FFFF (EF BF
+ * BE/BF). One pass, no copy: a 13 MB ResourceList is read in milliseconds.
  */
 function forbiddenByte(bytes: Uint8Array): number {
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i]!;
     if (b >= 0x20 && b < 0x7f) continue;
     if (b < 0x20) {
-      if (b !== 0x09 && b !== 0x0a && b !== 0x0d) return i;
+      if (b !== 0x09 && b !== 0x0a && (b !== 0x0d || bytes[i + 1] !== 0x0a)) return i;
     } else if (b === 0x7f) return i;
     else if (b === 0xc2) {
       const next = bytes[i + 1]!;
