@@ -50,5 +50,5 @@ test('a report file that cannot be written is a usage error with nothing on stdo
   );
   t.is(run.status, 2);
   t.is(run.stdout, '');
-  t.regex(run.stderr, /cannot write \/nonexistent-dir\/r\.txt/);
+  t.regex(run.stderr, /cannot write the report "\/nonexistent-dir\/r\.txt": ENOENT/);
 });
