@@ -30,6 +30,7 @@ import { show } from '../report/text.ts';
 import { formatRef } from '../core/kubeObject.ts';
 import type { Runner } from './explainCommand.ts';
 import { findingLine } from './findingsText.ts';
+import { unknownOutcomeFindings } from './unknownOutcomes.ts';
 import { formatLocation, readInputs } from './inputs.ts';
 import type { Inputs } from './inputs.ts';
 import { addSettingOptions, settingOptionsFrom } from './settingsOptions.ts';
@@ -67,11 +68,16 @@ function failures(
 async function runCheck(options: CheckCommandOptions): Promise<CommandOutput> {
   const config = configFromOption(options.config);
   const inputs = readInputs(options.files);
-  const result = transform(inputs.text, {
+  const transformed = transform(inputs.text, {
     flags: options.flags,
     parseAll: options.allDocuments,
     ...(config ? { config } : {}),
   });
+  // A shutdown whose outcome is not known is a warning: no ✓ without a modelled fact (issue #26).
+  const result: TransformResult = {
+    ...transformed,
+    findings: [...transformed.findings, ...unknownOutcomeFindings(transformed)],
+  };
   const verdict = failures(result, options.failOn);
   const lines = [
     ...result.changes.map((c) => changeLine(c, inputs)),

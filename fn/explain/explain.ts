@@ -78,6 +78,9 @@ export interface Explanation {
     readonly workloads: number;
     readonly failingAsWritten: number;
     readonly failingPatched: number;
+    /** Workloads whose timeline rests on something not modelled (verdict outcome `unknown`). */
+    readonly unknownAsWritten: number;
+    readonly unknownPatched: number;
     readonly fieldsChanged: number;
   };
 }
@@ -122,6 +125,10 @@ export function explain(
       workloads: workloads.length,
       failingAsWritten: workloads.filter((w) => w.timelines.asWritten.verdict.failures > 0).length,
       failingPatched: workloads.filter((w) => w.timelines.patched.verdict.failures > 0).length,
+      unknownAsWritten: workloads.filter((w) => w.timelines.asWritten.verdict.outcome === 'unknown')
+        .length,
+      unknownPatched: workloads.filter((w) => w.timelines.patched.verdict.outcome === 'unknown')
+        .length,
       fieldsChanged: result.changes.length,
     },
   };

@@ -126,6 +126,7 @@ export function traffic(inputs: TimingInputs, sender: string): Traffic {
     drainWindowSeconds: inputs.drainWindow.value,
     maxRequestSeconds: inputs.maxRequest.value,
     sender,
+    ...(inputs.drainWindow.unknown ? { unknown: inputs.drainWindow.unknown } : {}),
     ...(dereg
       ? {
           deregistration: {

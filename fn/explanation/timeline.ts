@@ -8,7 +8,13 @@
  *
  * For Jobs the question is another one (does the pod complete?), so their timeline starts when the
  * main program exits.
+ *
+ * Every event and window is drawn from a modelled fact (a setting read or written, an upstream
+ * default, a load balancer recognised or given) unless it carries `unknown`: what it rests on that
+ * kube-graceful does not model, and how to tell it (issue #26). The verdict is derived from that,
+ * not decided by a mutator: anything unknown makes it "unknown", else failures make it ✗.
  */
+import type { Unknown } from '../core/unknown.ts';
 import type { PreStopRead, Valued } from './podSettings.ts';
 import { KUBELET_PRESTOP_EXTENSION_SECONDS } from '../timing/platformDefaults.ts';
 
@@ -18,6 +24,8 @@ export interface TimelineEvent {
   /** Who acts: `pod`, `traffic`, `kubelet`, `load balancer`, or a container name. */
   readonly actor: string;
   readonly text: string;
+  /** Set when the event rests on something not modelled: its time or what happens is not known. */
+  readonly unknown?: Unknown;
 }
 
 /** What a window means for requests. */
@@ -57,12 +65,23 @@ export interface TimelineWindow {
   readonly outcome: WindowOutcome;
   readonly kind: WindowKind;
   readonly text: string;
+  /** Set when the window rests on something not modelled. */
+  readonly unknown?: Unknown;
 }
+
+/**
+ * How the timeline ends: `unknown` when any event or window rests on something not modelled, else
+ * `fail` with a failure window, `risk` with a risk, else `ok`.
+ */
+type VerdictOutcome = 'ok' | 'risk' | 'fail' | 'unknown';
 
 /** How the timeline ends, in one line. */
 interface Verdict {
+  readonly outcome: VerdictOutcome;
   readonly failures: number;
   readonly risks: number;
+  /** What is not known, each once, in the order drawn; empty unless `outcome` is `unknown`. */
+  readonly unknowns: readonly Unknown[];
   readonly text: string;
 }
 
@@ -93,6 +112,8 @@ export interface Traffic {
   readonly sender: string;
   /** The load balancer's deregistration delay, when known (AWS target groups). */
   readonly deregistration?: { readonly seconds: number; readonly connectionTermination: boolean };
+  /** Set when W is a guess (a load balancer not recognised): every timeline with it is unknown. */
+  readonly unknown?: Unknown;
 }
 
 /** Collects events and windows, then sorts them and counts the verdict. */
@@ -100,20 +121,23 @@ export class Drawing {
   readonly events: TimelineEvent[] = [];
   readonly windows: TimelineWindow[] = [];
 
-  event(at: number | null, actor: string, text: string): void {
-    this.events.push({ at, actor, text });
+  /** Draws an event; `unknown` when it rests on something not modelled. */
+  event(at: number | null, actor: string, text: string, unknown?: Unknown): void {
+    this.events.push({ at, actor, text, ...(unknown ? { unknown } : {}) });
   }
 
+  /** Draws a window; `unknown` when it rests on something not modelled. */
   window(
     from: number,
     to: number | null,
     outcome: WindowOutcome,
     kind: WindowKind,
     text: string,
+    unknown?: Unknown,
   ): void {
     if (to !== null && (to < from || (to === from && outcome === 'ok' && kind !== 'completes')))
       return;
-    this.windows.push({ from, to, outcome, kind, text });
+    this.windows.push({ from, to, outcome, kind, text, ...(unknown ? { unknown } : {}) });
   }
 
   done(origin: Timeline['origin'], okText: string): Timeline {
@@ -127,19 +151,47 @@ export class Drawing {
       .map((w, i) => ({ w, i }))
       .sort((a, b) => rank[a.w.outcome] - rank[b.w.outcome] || a.w.from - b.w.from || a.i - b.i)
       .map((x) => x.w);
-    const failures = windows.filter((w) => w.outcome === 'fail').length;
-    const risks = windows.filter((w) => w.outcome === 'risk').length;
-    const parts = [
-      failures ? `${failures} failure window${failures === 1 ? '' : 's'}` : '',
-      risks ? `${risks} risk${risks === 1 ? '' : 's'}` : '',
-    ].filter(Boolean);
-    return {
-      origin,
-      events,
-      windows,
-      verdict: { failures, risks, text: parts.length ? parts.join(', ') : okText },
-    };
+    return { origin, events, windows, verdict: verdictOf(events, windows, okText) };
   }
+}
+
+/**
+ * The verdict of a drawn timeline: derived from its events and windows alone, so no mutator can
+ * claim ✓ for a timeline that rests on something it does not model.
+ */
+function verdictOf(
+  events: readonly TimelineEvent[],
+  windows: readonly TimelineWindow[],
+  okText: string,
+): Verdict {
+  const failures = windows.filter((w) => w.outcome === 'fail').length;
+  const risks = windows.filter((w) => w.outcome === 'risk').length;
+  const counted = [
+    failures ? `${failures} failure window${failures === 1 ? '' : 's'}` : '',
+    risks ? `${risks} risk${risks === 1 ? '' : 's'}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const unknowns: Unknown[] = [];
+  for (const u of [...events, ...windows].flatMap((x) => (x.unknown ? [x.unknown] : [])))
+    if (!unknowns.some((k) => k.what === u.what && k.tell === u.tell)) unknowns.push(u);
+  if (unknowns.length > 0)
+    return {
+      outcome: 'unknown',
+      failures,
+      risks,
+      unknowns,
+      text:
+        unknowns.map((u) => `unknown: ${u.what}; tell kube-graceful with ${u.tell}`).join('; ') +
+        (counted ? ` (as drawn: ${counted})` : ''),
+    };
+  return {
+    outcome: failures ? 'fail' : risks ? 'risk' : 'ok',
+    failures,
+    risks,
+    unknowns,
+    text: counted || okText,
+  };
 }
 
 /** `t=10` or `t=10–180 s` style numbers. */
@@ -164,37 +216,67 @@ export function kubeletTimes(
 }
 
 /**
- * How long a hook delays SIGTERM. A hook whose length can't be read is drawn as lasting W, the
- * assumption the timing model makes for it (fn/timing/model.ts, PRESTOP_LENGTH_UNKNOWN), and
- * `unknownHook` marks the risk that it returns earlier.
+ * How long a hook delays SIGTERM, for drawing. A hook whose length can't be read is placed at W,
+ * the length the timing model plans with for it (fn/timing/model.ts, PRESTOP_LENGTH_UNKNOWN); every
+ * event that rests on that carries `hookUnknown`, so the verdict says it is not known.
  */
 export function preStopSeconds(read: PreStopRead, W: number): number {
   return read.seconds === 'unknown' ? W : read.seconds;
 }
 
-export function unknownHook(
+/**
+ * Returns what is not known about a container's preStop hook, or undefined when its length is read
+ * (a sleep action or `exec sleep N`, fn/workloads/preStop.ts). What such a hook does is not
+ * modelled (ingress-nginx's `/wait-shutdown` stops the controller at once,
+ * docs/background.md), not even whether the container keeps serving meanwhile.
+ */
+export function hookUnknown(container: string, read: PreStopRead): Unknown | undefined {
+  if (read.seconds !== 'unknown') return undefined;
+  return {
+    what:
+      `what ${container}'s preStop hook (${read.text}) does and how long it delays SIGTERM ` +
+      `(not modelled)`,
+    tell:
+      `a preStop it reads in place of this one (a sleep action or exec sleep N of the hook's ` +
+      `real length), where the container does not need the hook to stop; or remove the hook ` +
+      `and kube-graceful writes one`,
+  };
+}
+
+/** Draws the start of a container's preStop; `keeps` says what it does meanwhile, when known. */
+export function hookStart(
   drawing: Drawing,
   container: string,
   read: PreStopRead,
-  W: number,
-  sender: string,
+  keeps: string,
 ): void {
-  if (read.seconds !== 'unknown' || W === 0) return;
-  drawing.window(
+  if (read.seconds === 0) return;
+  const unknown = hookUnknown(container, read);
+  drawing.event(
     0,
-    W,
-    'risk',
-    'refused',
-    `${container}'s preStop, of unknown length, is drawn as lasting W = ${secondsText(W)}, ` +
-      `as the timing model assumes; if it returns sooner, ` +
-      `new connections that still arrive ${sender} are refused`,
+    container,
+    unknown
+      ? `preStop ${read.text} starts: what it does, and whether ${container} keeps serving ` +
+          `meanwhile, is not modelled`
+      : `preStop ${read.text} starts; ${keeps}`,
+    unknown,
   );
 }
 
-export function hookStart(read: PreStopRead, W: number, keeps: string): string {
-  return read.seconds === 'unknown'
-    ? `preStop ${read.text} starts; drawn as lasting W = ${secondsText(W)}; ${keeps}`
-    : `preStop ${read.text} starts; ${keeps}`;
+/**
+ * Words for when a container gets SIGTERM: " after preStop", " (no preStop)", " (preStop cut at the
+ * grace deadline)", or, for a hook of unknown length, when it returns, placed where the plan
+ * assumed.
+ */
+export function sigtermAfter(read: PreStopRead, hookCut: boolean, at: number): string {
+  if (hookCut) return ' (preStop cut at the grace deadline)';
+  if (read.seconds === 0) return ' (no preStop)';
+  if (read.seconds === 'unknown')
+    return (
+      ` when the preStop returns (not known when; placed at t=${at}, ` +
+      `the length the plan assumed)`
+    );
+  return ' after preStop';
 }
 
 /**
@@ -235,7 +317,8 @@ export function start(drawing: Drawing, grace: Valued<number>, traffic: Traffic)
     traffic.drainWindowSeconds,
     'traffic',
     `no new connections arrive any more ${traffic.sender} (W = ` +
-      `${secondsText(traffic.drainWindowSeconds)})`,
+      `${secondsText(traffic.drainWindowSeconds)}${traffic.unknown ? ', a guess' : ''})`,
+    traffic.unknown,
   );
 }
 

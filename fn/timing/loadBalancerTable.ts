@@ -4,6 +4,7 @@
  * terminating), whether the figure is an estimate, and its source; plus the shape every recognizer
  * returns.
  */
+import type { Unknown } from '../core/unknown.ts';
 import type { AwsTargetGroupAttributes } from './awsTargetGroup.ts';
 
 /** What an AWS target group registers: pod IPs, or nodes (instances) reached through a NodePort. */
@@ -37,6 +38,11 @@ export interface LoadBalancerFacts {
   estimate: boolean;
   basis: string;
   source?: string;
+  /**
+   * True where the row is no recognition but a guess (a Service that shows only `type:
+   * LoadBalancer`): the window is not modelled, so a timeline drawn with it has an unknown outcome.
+   */
+  guess?: true;
 }
 
 /**
@@ -99,6 +105,9 @@ export const LOAD_BALANCERS: Readonly<Record<LoadBalancerProvider, LoadBalancerF
     drainWindowSeconds: 15,
     estimate: true,
     basis: '≈ 15 s: two failed health checks (conservative estimate, no source)',
+    // docs/background.md#load-balancers-in-front-of-gateways: "unknown: ≈ 15 s is a guess, too
+    // short on AWS" (an AWS LBC webhook makes it an NLB; an in-tree CLB checks 10 s × 6).
+    guess: true,
   },
   'in-cluster': {
     label: 'in-cluster only (ClusterIP / NodePort)',
@@ -151,4 +160,43 @@ export function recognitionFor(
     evidence,
     ...extra,
   };
+}
+
+/** How the user tells kube-graceful the load balancer or its window (the flat keys lb-provider and
+ * drain-window, fn/config/flatKeys.ts). */
+const TELL_LOAD_BALANCER =
+  '--lb-provider or --drain-window (per workload: the kube-graceful.dev/lb-provider or ' +
+  'kube-graceful.dev/drain-window annotation)';
+
+/**
+ * Returns what is not known about a load balancer's window, or undefined when the recognition is
+ * a modelled one (a provider recognised from the stream or given by the user).
+ */
+export function unknownDrainWindow(recognition: LoadBalancerRecognition): Unknown | undefined {
+  if (LOAD_BALANCERS[recognition.provider].guess !== true) return undefined;
+  return {
+    what:
+      `which load balancer is in front and how long it keeps sending new connections ` +
+      `(${recognition.subject ?? 'the Service'} shows no provider; W = ` +
+      `${recognition.drainWindowSeconds} s is a guess)`,
+    tell: TELL_LOAD_BALANCER,
+  };
+}
+
+/**
+ * Returns the user's provider in place of a guess: `--lb-provider` names the load balancer the
+ * stream does not show, and a Service that shows only `type: LoadBalancer` does not show it.
+ * A recognised provider stays: the stream's annotations say more than a global flag.
+ */
+export function userProviderOverGuess(
+  recognition: LoadBalancerRecognition,
+  user: { readonly provider: LoadBalancerProvider; readonly source: string } | undefined,
+): LoadBalancerRecognition {
+  if (user === undefined || LOAD_BALANCERS[recognition.provider].guess !== true) return recognition;
+  return recognitionFor(
+    user.provider,
+    `${LOAD_BALANCERS[user.provider].label} (${user.source}; ` +
+      `${recognition.subject ?? 'the Service'} shows no provider)`,
+    recognition.subject === undefined ? {} : { subject: recognition.subject },
+  );
 }

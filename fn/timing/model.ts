@@ -6,6 +6,7 @@
  * Symbols: W drain window, R longest request, B buffer, S preStop sleep, G grace period.
  */
 
+import type { Unknown } from '../core/unknown.ts';
 import { KUBERNETES_DEFAULT_GRACE_SECONDS } from './platformDefaults.ts';
 
 /**
@@ -14,6 +15,12 @@ import { KUBERNETES_DEFAULT_GRACE_SECONDS } from './platformDefaults.ts';
 export interface Sourced {
   value: number;
   source: string;
+  /**
+   * Set when the number is a guess, not a modelled fact (W from a Service that shows only
+   * `type: LoadBalancer`): the model still plans with it, and `explain` says the outcome is
+   * unknown and how to tell the tool.
+   */
+  unknown?: Unknown;
 }
 
 /** Everything the model needs for one workload. All values are whole seconds. */

@@ -85,7 +85,8 @@ test('every corpus chart: the picture carries the model numbers and every window
         t.true(
           panel.startsWith(
             ` data-state="${timeline === workload.timelines.patched ? 'patched' : 'as-written'}` +
-              `" data-failures="${timeline.verdict.failures}"`,
+              `" data-outcome="${timeline.verdict.outcome}"` +
+              ` data-failures="${timeline.verdict.failures}"`,
           ),
           name,
         );
@@ -93,6 +94,24 @@ test('every corpus chart: the picture carries the model numbers and every window
     });
   }
   t.true(workloads > 20, `${workloads} workloads drawn`);
+});
+
+test('an unknown outcome is drawn as ?, with the unknown events and the verdict marked', (t) => {
+  // The gateway chart's Service is a plain type: LoadBalancer: W is a guess (issue #26).
+  const explanation = explained('istio-gateway-1.30.3-default.yaml', {});
+  const svg = renderSvg(explanation);
+  const [asWritten, patched] = panels(svg);
+  for (const panel of [asWritten!, patched!]) {
+    t.true(panel.startsWith(' data-state="'), 'a panel');
+    t.regex(panel, /^[^>]*data-outcome="unknown"[^>]*data-unknowns="1">/);
+    t.regex(panel, /<tspan class="unknown">\? unknown: which load balancer is in front/);
+    t.true(
+      attributes(panel, 'event-mark').some(
+        (e) => e['unknown'] === 'true' && e['actor'] === 'traffic',
+      ),
+      'the W event is marked unknown',
+    );
+  }
 });
 
 test('R and B are drawn as spans when the grace period is S + R + B', (t) => {

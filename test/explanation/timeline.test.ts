@@ -17,6 +17,7 @@ const NLB: Traffic = {
   sender: 'from the load balancer',
 };
 const NO_HOOK: PreStopRead = { seconds: 0, text: 'none' };
+const SLEEP_15: PreStopRead = { seconds: 15, handler: 'sleep', text: 'sleep action 15 s' };
 const sleep = (seconds: number): PreStopRead => ({
   seconds,
   handler: 'sleep',
@@ -135,7 +136,7 @@ test('a preStop sleep action longer than the grace period: the API server reject
   );
 });
 
-test('a hook of unknown length is drawn as the model assumes it (W), with the risk that it is shorter', (t) => {
+test('a hook of unknown length makes the outcome unknown: no "keeps serving", no ✓ (issue #26)', (t) => {
   const timeline = appTimeline(
     {
       grace: v(60),
@@ -148,9 +149,26 @@ test('a hook of unknown length is drawn as the model assumes it (W), with the ri
     },
     { drainWindowSeconds: 15, maxRequestSeconds: 20, sender: 'from clients' },
   );
+  // Placed where the plan assumed it ends, only to draw the rest; marked as not known.
   t.is(at(timeline, 'web', 'SIGTERM'), 15);
-  t.deepEqual(risky(timeline), [['refused', 0, 15]]);
+  t.false(timeline.events.some((e) => e.text.includes('starts; keeps serving')));
+  t.deepEqual(risky(timeline), []);
   t.deepEqual(failing(timeline), []);
+  t.is(timeline.verdict.outcome, 'unknown');
+  t.is(timeline.verdict.unknowns.length, 1);
+  t.regex(timeline.verdict.unknowns[0]!.what, /web's preStop hook \(httpGet \(length unknown\)\)/);
+  t.regex(timeline.verdict.unknowns[0]!.tell, /sleep action or exec sleep N/);
+  t.regex(timeline.verdict.text, /^unknown: .*; tell kube-graceful with /);
+});
+
+test('a guessed drain window makes the outcome unknown; the same window given is ✓', (t) => {
+  const state = { grace: v(60), containers: [{ name: 'web', preStop: SLEEP_15 }] };
+  const traffic = { drainWindowSeconds: 15, maxRequestSeconds: 20, sender: 'from the LB' };
+  const guess = { what: 'which load balancer', tell: '--lb-provider' };
+  const guessed = appTimeline(state, { ...traffic, unknown: guess });
+  t.is(guessed.verdict.outcome, 'unknown');
+  t.deepEqual(guessed.verdict.unknowns, [guess]);
+  t.is(appTimeline(state, traffic).verdict.outcome, 'ok');
 });
 
 const IN_CLUSTER: Traffic = {

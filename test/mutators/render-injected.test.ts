@@ -49,7 +49,8 @@ test('istioctl kube-inject, classic: exit-on-zero as istio-proxy env, no annotat
     'spec.template.spec.containers[name=istio-proxy].env[name=MINIMUM_DRAIN_DURATION].value',
   ]);
   t.is(env(r, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS'), 'true');
-  t.is(env(r, 'MINIMUM_DRAIN_DURATION'), '5s');
+  // S + R = 5 + 20 (issue #26): the proxy must outlive the app's last requests, not only W.
+  t.is(env(r, 'MINIMUM_DRAIN_DURATION'), '25s');
   t.is(template(r).metadata.annotations['proxy.istio.io/config'], undefined);
   t.is(template(r).metadata.annotations['sidecar.istio.io/nativeSidecar'], undefined);
   t.true(validateChangedDocuments(r) > 0, 'the changed document is a valid Deployment');

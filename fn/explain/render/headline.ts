@@ -4,7 +4,7 @@
  * Deployment is generated from it in the cluster) by their own kind.
  */
 import { MUTATORS } from '../../mutators/registry.ts';
-import type { WorkloadExplanation } from '../explain.ts';
+import type { Explanation, WorkloadExplanation } from '../explain.ts';
 
 const OBJECT_MUTATORS = new Set<string>(
   MUTATORS.filter((m) => m.subject === 'object').map((m) => m.id),
@@ -28,4 +28,18 @@ function plural(noun: string): string {
   if (/[^aeiou]y$/.test(noun)) return `${noun.slice(0, -1)}ies`;
   if (/(s|x|ch|sh)$/.test(noun)) return `${noun}es`;
   return `${noun}s`;
+}
+
+/**
+ * Returns the header's counts: `with failure windows: 1 as written, 0 patched`, and the outcomes
+ * kube-graceful cannot tell (issue #26) when there are any.
+ */
+export function outcomeCounts(summary: Explanation['summary']): string {
+  const failing =
+    `with failure windows: ${summary.failingAsWritten} as written, ` +
+    `${summary.failingPatched} patched`;
+  return summary.unknownAsWritten || summary.unknownPatched
+    ? `${failing}; outcome unknown: ${summary.unknownAsWritten} as written, ` +
+        `${summary.unknownPatched} patched`
+    : failing;
 }

@@ -6,7 +6,10 @@
 import type { Explanation } from '../explain.ts';
 import { formatRef } from '../../core/kubeObject.ts';
 import { printableData } from '../../core/printable.ts';
+import type { Timeline } from '../../explanation/timeline.ts';
+import { outcomeCounts } from './headline.ts';
 import { renderWorkloadSvg } from './svg.ts';
+import { verdictMark } from './verdictMark.ts';
 import { renderText } from './text.ts';
 import { xmlText as escape } from './xmlText.ts';
 
@@ -20,8 +23,8 @@ export function renderHtml(input: Explanation): string {
       '<figure>',
       renderWorkloadSvg(w).trimEnd(),
       `<figcaption>${escape(formatRef(w.resource))}: ` +
-        `as written ${escape(w.timelines.asWritten.verdict.text)}` +
-        `; patched ${escape(w.timelines.patched.verdict.text)}</figcaption>`,
+        `as written ${caption(w.timelines.asWritten)}` +
+        `; patched ${caption(w.timelines.patched)}</figcaption>`,
       '</figure>',
     ].join('\n'),
   );
@@ -41,8 +44,7 @@ export function renderHtml(input: Explanation): string {
     '<body>',
     `<h1>kube-graceful explain</h1>`,
     `<p>${summary.workloads} workload${summary.workloads === 1 ? '' : 's'}` +
-      `; with failure windows: ${summary.failingAsWritten} as written, ${summary.failingPatched}` +
-      ` patched.</p>`,
+      `; ${outcomeCounts(summary)}.</p>`,
     ...figures,
     '<details><summary>The explanation as text</summary>',
     `<pre>${escape(renderText(explanation))}</pre>`,
@@ -51,4 +53,9 @@ export function renderHtml(input: Explanation): string {
     '</html>',
     '',
   ].join('\n');
+}
+
+/** A verdict in a caption: its mark, then its words. */
+function caption(timeline: Timeline): string {
+  return `${verdictMark(timeline.verdict.outcome)} ${escape(timeline.verdict.text)}`;
 }

@@ -5,7 +5,7 @@
  * through markdownText.ts: it renders as itself, never as markup.
  */
 import { formatRef } from '../../core/kubeObject.ts';
-import { countedSubjects } from './headline.ts';
+import { countedSubjects, outcomeCounts } from './headline.ts';
 import { markdownCode, markdownHtmlText, markdownText as cell } from './markdownText.ts';
 import type { Explanation, WorkloadExplanation } from '../explain.ts';
 import type { Timeline, TimelineWindow } from '../../explanation/timeline.ts';
@@ -19,9 +19,7 @@ export function renderMarkdown(explanation: Explanation): string {
       `Istio ${cell(settings.istioVersion)}` +
       ` and Linkerd ${cell(settings.linkerdVersion)} where a workload does not ` +
       `say. ` +
-      (`${countedSubjects(explanation.workloads)}; ` +
-        `with failure windows: ${summary.failingAsWritten} as written, ${summary.failingPatched}` +
-        ` patched.`),
+      `${countedSubjects(explanation.workloads)}; ${outcomeCounts(summary)}.`,
   );
   if (explanation.workloads.length) {
     lines.push('', '| workload | as written | patched |', '|---|---|---|');
@@ -132,12 +130,15 @@ function verdict(t: Timeline): string {
   return `${icon(t.verdict)} ${cell(t.verdict.text)}`;
 }
 
+const ICONS = { ok: '✅', fail: '❌', risk: '⚠️', unknown: '❔' } as const;
+
 function icon(v: Timeline['verdict']): string {
-  return v.failures ? '❌' : v.risks ? '⚠️' : '✅';
+  return ICONS[v.outcome];
 }
 
+/** A window that rests on something not modelled is as unknown as its verdict. */
 function windowIcon(w: TimelineWindow): string {
-  return w.outcome === 'fail' ? '❌' : w.outcome === 'risk' ? '⚠️' : '✅';
+  return w.unknown ? ICONS.unknown : ICONS[w.outcome];
 }
 
 function span(w: TimelineWindow): string {

@@ -10,6 +10,7 @@ import type { Explanation, ModelInput, ModelOutput, WorkloadExplanation } from '
 import type { Timeline, TimelineWindow } from '../../explanation/timeline.ts';
 import { formatRef } from '../../core/kubeObject.ts';
 import { printableData } from '../../core/printable.ts';
+import { verdictMark } from './verdictMark.ts';
 import { xmlText as escape } from './xmlText.ts';
 
 const WIDTH = 960;
@@ -67,11 +68,13 @@ const STYLE = [
   '.marker{stroke:#8250df;stroke-width:1;stroke-dasharray:4 3}',
   '.symbol{fill:#8250df;font-weight:bold}',
   '.fail{fill:#cf222e;fill-opacity:.85}.risk{fill:#bf8700;fill-opacity:.85}',
-  '.ok{fill:#1a7f37;fill-opacity:.7}.band text{fill:#ffffff}',
+  '.ok{fill:#1a7f37;fill-opacity:.7}.unknown{fill:#6e7781;fill-opacity:.85}',
+  '.band text{fill:#ffffff}',
   '@media (prefers-color-scheme: dark){',
   '.bg{fill:#0d1117}text{fill:#e6edf3}.muted{fill:#9198a1}.lane{fill:#161b22}.axis{stroke:#3d444d}',
   '.event{fill:#4493f8}.marker{stroke:#ab7df8}.symbol{fill:#ab7df8}',
-  '.fail{fill:#f85149}.risk{fill:#d29922}.ok{fill:#3fb950}.band text{fill:#0d1117}}',
+  '.fail{fill:#f85149}.risk{fill:#d29922}.ok{fill:#3fb950}.unknown{fill:#9198a1}',
+  '.band text{fill:#0d1117}}',
 ].join('');
 
 interface Drawn {
@@ -166,14 +169,14 @@ function drawPanel(
   const heights = lanes.map((lane) => 8 + lane.rows * LABEL_ROW);
   const windowsTop = lanesTop + heights.reduce((a, b) => a + b, 0);
   const axisY = windowsTop + Math.max(1, rows.length) * WINDOW_ROW + 6;
-  const verdictClass = timeline.verdict.failures ? 'fail' : timeline.verdict.risks ? 'risk' : 'ok';
-  const verdictMark = timeline.verdict.failures ? '✗' : timeline.verdict.risks ? '!' : '✓';
+  const { outcome } = timeline.verdict;
   const parts = [
     `<g class="panel" data-state="${patched ? 'patched' : 'as-written'}" ` +
+      `data-outcome="${outcome}" ` +
       `data-failures="${timeline.verdict.failures}" data-risks="${timeline.verdict.risks}` +
-      `">`,
+      `" data-unknowns="${timeline.verdict.unknowns.length}">`,
     `<text x="16" y="${top + 17}" font-size="12" font-weight="bold">${title}` +
-      `: <tspan class="${verdictClass}">${verdictMark}` +
+      `: <tspan class="${outcome}">${verdictMark(outcome)}` +
       ` ${escape(timeline.verdict.text)}</tspan></text>`,
   ];
   let y = lanesTop;
@@ -253,9 +256,11 @@ function laneEvents(
         const { event } = label;
         const at = event.at === null ? 'never' : `${event.at} s`;
         return (
-          `<g class="event-mark" data-at="${event.at ?? 'never'}" data-actor="${escape(lane)}">` +
+          `<g class="event-mark" data-at="${event.at ?? 'never'}" data-actor="${escape(lane)}"` +
+          `${event.unknown ? ' data-unknown="true"' : ''}>` +
           `<title>${escape(`${at}  ${lane}: ${event.text}`)}</title>` +
-          `<circle class="event" cx="${round(label.cx)}" cy="${y - 4}" r="4"/>` +
+          `<circle class="event${event.unknown ? ' unknown' : ''}" ` +
+          `cx="${round(label.cx)}" cy="${y - 4}" r="4"/>` +
           (`<text x="${round(label.atEnd ? label.cx - 6 : label.cx + 6)}" y="${y}` +
             `" font-size="10"${label.atEnd ? ' text-anchor="end"' : ''}>${escape(label.text)}` +
             `</text></g>`)
@@ -285,14 +290,17 @@ function drawWindow(
   const from = x(window.from);
   const to = x(window.to ?? end);
   const width = Math.max(3, to - from);
-  const mark = window.outcome === 'fail' ? '✗' : window.outcome === 'risk' ? '!' : '✓';
+  // A window that rests on something not modelled is drawn as unknown, whatever it would mean.
+  const shown = window.unknown ? 'unknown' : window.outcome;
+  const mark = verdictMark(shown);
   const span = window.to === null ? `from ${window.from} s` : `${window.from}–${window.to} s`;
   const label = width > 40 ? clip(`${mark} ${span}`, Math.floor(width / 6)) : mark;
   return (
     `<g class="band" data-outcome="${window.outcome}" data-kind="${window.kind}" ` +
+    (window.unknown ? `data-unknown="true" ` : '') +
     `data-from="${window.from}" data-to="${window.to ?? ''}">` +
     `<title>${escape(`${mark} ${span}: ${window.text}`)}</title>` +
-    (`<rect class="${window.outcome}" x="${round(from)}" y="${y + 2}" ` +
+    (`<rect class="${shown}" x="${round(from)}" y="${y + 2}" ` +
       `width="${round(width)}" height="${WINDOW_ROW - 4}" rx="3"/>`) +
     `<text x="${round(from + 4)}" y="${y + 14}" font-size="10">${escape(label)}</text></g>`
   );

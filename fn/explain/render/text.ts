@@ -5,7 +5,8 @@
  */
 import { formatRef } from '../../core/kubeObject.ts';
 import { printableData } from '../../core/printable.ts';
-import { countedSubjects } from './headline.ts';
+import { countedSubjects, outcomeCounts } from './headline.ts';
+import { verdictMark } from './verdictMark.ts';
 import type { Explanation, LeftAlone, SettingRow, WorkloadExplanation } from '../explain.ts';
 import type { Timeline, TimelineWindow } from '../../explanation/timeline.ts';
 
@@ -53,9 +54,7 @@ export function renderText(
   const head =
     summary.workloads === 0
       ? 'no workload was handled by a mutator'
-      : `${countedSubjects(workloads)}; ` +
-        `with failure windows: ${summary.failingAsWritten} as written, ${summary.failingPatched}` +
-        ` patched`;
+      : `${countedSubjects(workloads)}; ${outcomeCounts(summary)}`;
   lines.push(
     style.bold(`kube-graceful explain: ${head}`) +
       style.dim(
@@ -192,11 +191,14 @@ function renderTimeline(
   style: Style,
   width: number | undefined,
 ): string[] {
-  const verdict = timeline.verdict.failures
-    ? style.red(`✗ ${timeline.verdict.text}`)
-    : timeline.verdict.risks
-      ? style.yellow(`! ${timeline.verdict.text}`)
-      : style.green(`✓ ${timeline.verdict.text}`);
+  const { outcome } = timeline.verdict;
+  const words = `${verdictMark(outcome)} ${timeline.verdict.text}`;
+  const verdict =
+    outcome === 'fail'
+      ? style.red(words)
+      : outcome === 'ok'
+        ? style.green(words)
+        : style.yellow(words);
   const origin =
     timeline.origin === 'deletion'
       ? 't = 0: the pod starts terminating'
@@ -222,6 +224,8 @@ function renderTimeline(
 }
 
 function mark(w: TimelineWindow, style: Style): string {
+  // A window that rests on something not modelled is no ✓ or ✗: it is as unknown as its verdict.
+  if (w.unknown) return style.yellow(verdictMark('unknown'));
   return w.outcome === 'fail'
     ? style.red('✗')
     : w.outcome === 'risk'

@@ -104,7 +104,11 @@ export function istioRenderInjected(
     atLeast(spec.istioVersion, EXIT_ON_ZERO_SINCE) &&
     envEntry(workload, ISTIO_PROXY, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS')?.['value'] !== 'false';
   if (exitOnZero) {
-    const M = plan.minimumDrainSeconds;
+    // S + R, as istioClassicDrain.ts writes it into proxyMetadata, not the gateway's max(S, W):
+    // after MINIMUM_DRAIN_DURATION the proxy leaves at the first second with no active connection
+    // (pkg/envoy/agent.go@1.24.0 terminate), while the app, SIGTERMed at S, may still finish
+    // requests and call out for R more seconds.
+    const M = plan.sidecarOutlivesSeconds;
     const existing = envEntry(workload, ISTIO_PROXY, 'MINIMUM_DRAIN_DURATION')?.['value'];
     const keep = typeof existing === 'string' && (parseGoDurationSeconds(existing) ?? 0) >= M.value;
     const minimumDrain = keep

@@ -11,12 +11,13 @@ import {
   deregistration,
   Drawing,
   hookStart,
+  hookUnknown,
   kubeletTimes,
   preStopSeconds,
   rejection,
   secondsText,
+  sigtermAfter,
   start,
-  unknownHook,
 } from '../../explanation/timeline.ts';
 import type { Timeline, Traffic } from '../../explanation/timeline.ts';
 
@@ -46,18 +47,13 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
   }));
   for (const app of apps) {
     rejection(drawing, app.name, app.preStop, state.grace);
-    if (app.preStop.seconds !== 0)
-      drawing.event(0, app.name, hookStart(app.preStop, W, 'keeps serving'));
-    unknownHook(drawing, app.name, app.preStop, W, traffic.sender);
-    const when = app.hookCut
-      ? ' (preStop cut at the grace deadline)'
-      : app.preStop.seconds === 0
-        ? ' (no preStop)'
-        : ' after preStop';
+    hookStart(drawing, app.name, app.preStop, 'keeps serving');
     drawing.event(
       app.sigterm,
       app.name,
-      `SIGTERM${when}: stops accepting, finishes requests in flight`,
+      `SIGTERM${sigtermAfter(app.preStop, app.hookCut, app.sigterm)}: stops accepting, ` +
+        `finishes requests in flight`,
+      hookUnknown(app.name, app.preStop),
     );
   }
   /** An app container's work when inbound connections stop reaching it at `acceptCap`. */
@@ -131,6 +127,7 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
       'ok',
       'serving',
       `${app.name} accepts new connections${app.P > 0 ? ` (preStop until t=${app.sigterm})` : ''}`,
+      hookUnknown(app.name, app.preStop),
     );
     if (servedUntil > lastAccepted)
       drawing.window(

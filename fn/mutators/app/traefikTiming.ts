@@ -73,6 +73,8 @@ export function planTraefikPodTiming(
         `how long Traefik accepts (${P > 0 ? `its preStop ${P} s + ` : ''}` +
         `requestAcceptGraceTimeout ${accepting} s, as traefik-drain sets it for the load ` +
         `balancer's ${W} s: ${inputs.drainWindow.source})`,
+      // Traefik's window is built on the load balancer's: a guess there is a guess here.
+      ...(inputs.drainWindow.unknown ? { unknown: inputs.drainWindow.unknown } : {}),
     },
     maxRequest: {
       value: doneAt - acceptUntil,

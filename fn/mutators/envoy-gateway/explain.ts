@@ -78,6 +78,7 @@ export function explainEnvoyGateway(
     drainWindowSeconds: inputs.drainWindow.value,
     maxRequestSeconds: inputs.maxRequest.value,
     sender: 'from the load balancer',
+    ...(inputs.drainWindow.unknown ? { unknown: inputs.drainWindow.unknown } : {}),
   };
   return {
     role: 'gateway',

@@ -5,7 +5,7 @@
  * KubernetesServiceSpec), so that is where the load balancer's annotations live. The Service
  * itself never reaches the rendered stream.
  */
-import { recognizeServiceLoadBalancer } from '../../timing/loadBalancers.ts';
+import { recognizeServiceLoadBalancer, unknownDrainWindow } from '../../timing/loadBalancers.ts';
 import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
 import type { TimingInputs } from '../../timing/model.ts';
 import type { KubeObject } from '../../core/kubeObject.ts';
@@ -48,7 +48,12 @@ export function loadBalancerInputs(
   recognized: LoadBalancerRecognition,
 ): Pick<TimingInputs, 'drainWindow' | 'loadBalancer'> {
   const group = recognized.targetGroup;
-  const drainWindow = { value: recognized.drainWindowSeconds, source: recognized.evidence };
+  const unknown = unknownDrainWindow(recognized);
+  const drainWindow = {
+    value: recognized.drainWindowSeconds,
+    source: recognized.evidence,
+    ...(unknown ? { unknown } : {}),
+  };
   if (group?.deregistrationDelaySeconds === undefined) return { drainWindow };
   const source = group.deregistrationDelayIsDefault
     ? 'AWS default deregistration delay (no target-group attribute set)'

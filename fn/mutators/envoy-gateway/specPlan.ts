@@ -3,6 +3,7 @@
  * Envoy Gateway's config. W comes from the load balancer its envoyService describes, unless the
  * settings give it.
  */
+import { userProviderOverGuess } from '../../timing/loadBalancers.ts';
 import { configuredTiming } from '../shared/timingInputs.ts';
 import type { MutatorOutcome, ObjectMutatorContext, ProposedFinding } from '../types.ts';
 import { loadBalancerInputs, recognizeEnvoyServiceLoadBalancer } from './loadBalancer.ts';
@@ -16,9 +17,12 @@ export function planSpec(
   location: SpecLocation,
   context: ObjectMutatorContext,
 ): MutatorOutcome<EnvoyGatewayPlan> & { readonly findings: readonly ProposedFinding[] } {
-  const recognized = recognizeEnvoyServiceLoadBalancer(location);
-  const lb = loadBalancerInputs(recognized);
   const configured = configuredTiming(context);
+  const recognized = userProviderOverGuess(
+    recognizeEnvoyServiceLoadBalancer(location),
+    configured.provider,
+  );
+  const lb = loadBalancerInputs(recognized);
   const inputs: ShutdownTimingInputs = {
     drainWindow: configured.drainWindow ?? lb.drainWindow,
     maxRequest: configured.maxRequest,

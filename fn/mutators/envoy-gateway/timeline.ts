@@ -8,6 +8,7 @@
  * open, or at drainTimeout D; then Envoy exits. The kubelet kills the pod at its grace period G
  * (Envoy Gateway writes D + 300: resource_provider.go@v1.9.0).
  */
+import type { Unknown } from '../../core/unknown.ts';
 import { Drawing } from '../../explanation/timeline.ts';
 import type { Timeline } from '../../explanation/timeline.ts';
 
@@ -24,6 +25,8 @@ export interface ProxyTraffic {
   readonly drainWindowSeconds: number;
   readonly maxRequestSeconds: number;
   readonly sender: string;
+  /** Set when W is a guess (a load balancer not recognised). */
+  readonly unknown?: Unknown;
 }
 
 /** Returns the timeline of one state. */
@@ -51,7 +54,9 @@ export function envoyProxyTimeline(state: ProxyState, traffic: ProxyTraffic): Ti
     sendsUntil,
     'load balancer',
     `stops sending new connections (W = ${traffic.drainWindowSeconds} s` +
-      `${H ? ` after the health checks fail at ${H} s` : ''})`,
+      `${H ? ` after the health checks fail at ${H} s` : ''}` +
+      `${traffic.unknown ? '; W is a guess' : ''})`,
+    traffic.unknown,
   );
   if (M < latestExit)
     drawing.event(

@@ -16,6 +16,9 @@
  */
 import { formatGoDurationSeconds, parseGoDurationSeconds } from '../../timing/durations.ts';
 import type { LoadBalancerRecognition } from '../../timing/loadBalancerTable.ts';
+import { userProviderOverGuess } from '../../timing/loadBalancerTable.ts';
+import { unknownOf } from '../shared/timingInputs.ts';
+import type { ConfiguredTiming } from '../shared/timingInputs.ts';
 import { graceToWrite, planTiming } from '../../timing/model.ts';
 import type {
   Derived,
@@ -58,6 +61,8 @@ export interface IstioGatewayApiInputs {
   readonly buffer: Sourced;
   /** W from the config or an annotation, overriding the load balancer found. */
   readonly drainWindow?: Sourced;
+  /** The load balancer the settings name, taken over a Service that shows only a guess. */
+  readonly provider?: ConfiguredTiming['provider'];
 }
 
 /** A finding, as fn/mutators/types.ts ProposedFinding has it, naming the object it is about. */
@@ -318,9 +323,11 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
       ],
     };
   }
+  const recognition = userProviderOverGuess(service.recognition, inputs.provider);
   const drainWindow: Sourced = inputs.drainWindow ?? {
-    value: service.recognition.drainWindowSeconds,
-    source: `W: ${service.recognition.evidence} (the Service istiod generates for ${gatewayRef})`,
+    value: recognition.drainWindowSeconds,
+    source: `W: ${recognition.evidence} (the Service istiod generates for ${gatewayRef})`,
+    ...unknownOf(recognition),
   };
   const timingInputs: TimingInputs = {
     drainWindow,
@@ -364,7 +371,7 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
       .filter((c) => !UNUSED_TIMING_CHECKS.has(c.code))
       .map((c) => ({ severity: c.severity, code: c.code, message: c.message })),
   );
-  const timing = { inputs: timingInputs, plan, loadBalancer: service.recognition };
+  const timing = { inputs: timingInputs, plan, loadBalancer: recognition };
   const asWritten = generatedPod(effective, names);
 
   const settings = decideSettings(

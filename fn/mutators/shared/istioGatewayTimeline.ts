@@ -11,12 +11,13 @@ import {
   deregistration,
   Drawing,
   hookStart,
+  hookUnknown,
   kubeletTimes,
   preStopSeconds,
   rejection,
   secondsText,
+  sigtermAfter,
   start,
-  unknownHook,
 } from '../../explanation/timeline.ts';
 import type { Timeline, Traffic } from '../../explanation/timeline.ts';
 
@@ -53,20 +54,14 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
   const proxy = state.proxy;
   start(drawing, state.grace, traffic);
   rejection(drawing, proxy, state.preStop, state.grace);
-  if (state.preStop.seconds !== 0)
-    drawing.event(0, proxy, hookStart(state.preStop, W, 'Envoy keeps serving'));
-  unknownHook(drawing, proxy, state.preStop, W, traffic.sender);
+  hookStart(drawing, proxy, state.preStop, 'Envoy keeps serving');
   const listenersClose = sigterm + D.value;
-  const afterWhat = hookCut
-    ? ' (preStop cut at the grace deadline)'
-    : state.preStop.seconds === 0
-      ? ' (no preStop)'
-      : ' after preStop';
   drawing.event(
     sigterm,
     proxy,
-    `SIGTERM${afterWhat}: readiness fails; ` +
+    `SIGTERM${sigtermAfter(state.preStop, hookCut, sigterm)}: readiness fails; ` +
       'pilot-agent drains the listeners (still accepting, with Connection: close)',
+    hookUnknown(proxy, state.preStop),
   );
 
   let acceptUntil: number;

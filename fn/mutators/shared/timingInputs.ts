@@ -16,8 +16,10 @@ import {
   recognizeIngressLoadBalancer,
   recognizeServiceLoadBalancer,
   serviceSelectsPod,
+  unknownDrainWindow,
+  userProviderOverGuess,
 } from '../../timing/loadBalancers.ts';
-import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
+import type { LoadBalancerProvider, LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
 import type { Sourced, TimingInputs } from '../../timing/model.ts';
 
 /** Timing inputs plus findings about how they were found (estimates, assumptions). */
@@ -48,6 +50,8 @@ export interface ConfiguredTiming {
   readonly buffer: Sourced;
   /** W, only when the settings set it (it otherwise comes from the load balancer in front). */
   readonly drainWindow?: Sourced;
+  /** The load balancer the settings name, taken where the stream shows none or only a guess. */
+  readonly provider?: { readonly provider: LoadBalancerProvider; readonly source: string };
 }
 
 /** Returns R, B and a W set by the settings, with their sources (every mutator's timing). */
@@ -56,7 +60,16 @@ export function configuredTiming({
   config,
 }: Pick<MutatorContext, 'spec' | 'config'>): ConfiguredTiming {
   const drainWindow = spec.loadBalancer.drainWindowSeconds;
+  const provider = spec.loadBalancer.provider;
   return {
+    ...(provider !== undefined
+      ? {
+          provider: {
+            provider,
+            source: sourceText(config, 'loadBalancer.provider', 'lb-provider'),
+          },
+        }
+      : {}),
     maxRequest: {
       value: spec.timing.maxRequestSeconds,
       source: sourceText(config, 'timing.maxRequestSeconds', 'max-request'),
@@ -85,14 +98,18 @@ export function resolveTimingInputs(
   const { spec, config } = context;
   const findings: ProposedFinding[] = [];
   const grace = comparableGraceSeconds(workload.template);
-  const { drainWindow, maxRequest, buffer } = configuredTiming(context);
+  const { drainWindow, maxRequest, buffer, provider: user } = configuredTiming(context);
   const common = {
     maxRequest,
     buffer,
     ...(grace === undefined ? {} : { existingGraceSeconds: grace }),
     ...existing,
   };
-  const recognized = loadBalancersInFront(workload, context);
+  const inFront = loadBalancersInFront(workload, context);
+  const recognized = inFront && {
+    alsoConsidered: inFront.alsoConsidered,
+    ...userProviderOverGuess(inFront, user),
+  };
   if (drainWindow) {
     return {
       inputs: {
@@ -125,6 +142,7 @@ export function resolveTimingInputs(
         drainWindow: {
           value: recognized.drainWindowSeconds,
           source: `${recognized.evidence}${others}`,
+          ...unknownOf(recognized),
         },
         ...deregistration(recognized),
       },
@@ -155,6 +173,14 @@ export function resolveTimingInputs(
     },
     findings,
   };
+}
+
+/**
+ * The drain window's `unknown` when the load balancer is a guess (fn/timing/loadBalancerTable.ts).
+ */
+export function unknownOf(recognized: LoadBalancerRecognition): Pick<Sourced, 'unknown'> {
+  const unknown = unknownDrainWindow(recognized);
+  return unknown ? { unknown } : {};
 }
 
 /**

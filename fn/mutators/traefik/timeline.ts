@@ -15,12 +15,13 @@ import {
   deregistration,
   Drawing,
   hookStart,
+  hookUnknown,
   kubeletTimes,
   preStopSeconds,
   rejection,
   secondsText,
+  sigtermAfter,
   start,
-  unknownHook,
 } from '../../explanation/timeline.ts';
 import type { Timeline, Traffic } from '../../explanation/timeline.ts';
 
@@ -78,19 +79,13 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
   const name = state.container;
   start(drawing, state.grace, traffic);
   rejection(drawing, name, state.preStop, state.grace);
-  if (state.preStop.seconds !== 0)
-    drawing.event(0, name, hookStart(state.preStop, W, 'Traefik keeps accepting'));
-  unknownHook(drawing, name, state.preStop, W, traffic.sender);
-  const when = hookCut
-    ? ' (preStop cut at the grace deadline)'
-    : state.preStop.seconds === 0
-      ? ' (no preStop)'
-      : ' after preStop';
+  hookStart(drawing, name, state.preStop, 'Traefik keeps accepting');
   drawing.event(
     sigterm,
     name,
-    `SIGTERM${when}: /ping answers 503; each entry point keeps accepting for its ` +
-      `requestAcceptGraceTimeout`,
+    `SIGTERM${sigtermAfter(state.preStop, hookCut, sigterm)}: /ping answers 503; each entry ` +
+      `point keeps accepting for its requestAcceptGraceTimeout`,
+    hookUnknown(name, state.preStop),
   );
 
   // Each group of entry points: when it stops accepting, and when Traefik is done with it.
