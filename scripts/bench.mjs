@@ -21,7 +21,8 @@
 // BENCH_KUSTOMIZE_RUNS (runs of the 600-Deployment kustomize comparison, default 5: kustomize takes
 // seconds there), BENCH_ONLY=dense (only issue #16's cases), BENCH_ONLY=issue9 (only #9's cases) or
 // BENCH_ONLY=container (only the container case), BENCH_ONLY=krm (only the big ResourceList),
-// BENCH_ONLY=memory (only the peak RSS cases), BENCH_CONTAINER_RUNS (default 7).
+// BENCH_ONLY=memory (only the peak RSS cases), BENCH_ONLY=planning (only issue #34's object
+// planning cases), BENCH_CONTAINER_RUNS (default 7).
 //
 // The container case (issue #18, scripts/bench/container.mjs): `podman run` of the function on the
 // small chart as a ResourceList against `podman run` of `node -e 0` on the same base image; skipped
@@ -629,7 +630,58 @@ if (ONLY === undefined || ONLY === 'container') {
   }
 }
 
+// Issue #34 item 2: many objects of a kind an object mutator looks at (ConfigMaps, which Envoy
+// Gateway's mutator reads), as a ResourceList of flow items and as a stream with --all-documents.
+// Planning each one filtered every object once per object (quadratic); 4x the items must take at
+// most 4.5x the time.
+const planningSummary = [];
+if (ONLY === undefined || ONLY === 'planning') {
+  const flowList = (n) =>
+    'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n' +
+    Array.from(
+      { length: n },
+      (_, i) => `- {apiVersion: v1, kind: ConfigMap, metadata: {name: cm${i}}, data: {a: b}}\n`,
+    ).join('');
+  const blockStream = (n) =>
+    Array.from(
+      { length: n },
+      (_, i) => `---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm${i}\ndata:\n  a: b\n`,
+    ).join('');
+  const shapes = [
+    { what: 'ResourceList of flow ConfigMaps', make: flowList, args: [], n: 5000 },
+    {
+      what: 'stream of ConfigMaps, --all-documents',
+      make: blockStream,
+      args: ['--all-documents'],
+      n: 12500,
+    },
+  ];
+  for (const { what, make, args, n } of shapes) {
+    const files = [n, 4 * n].map((count) => {
+      const file = join(work, `planning-${args.length}-${count}.yaml`);
+      writeFileSync(file, make(count));
+      return file;
+    });
+    const commands = files.map((file, i) =>
+      command(`${i ? 4 * n : n} items`, [process.execPath, CLI, ...args], file),
+    );
+    const times = time(commands, 3, 1);
+    const ratio = median(times[1]) / median(times[0]);
+    console.log(
+      `\nplanning: ${what}: ${n} items ${ms(median(times[0]))}, ${4 * n} items ` +
+        `${ms(median(times[1]))}`,
+    );
+    planningSummary.push([
+      `${what}: time for 4x the items`,
+      `${ratio.toFixed(2)}×`,
+      '≤ 4.5×',
+      ratio <= 4.5 ? 'PASS' : 'FAIL',
+    ]);
+  }
+}
+
 printTargets('targets (issue #9)', summary);
+printTargets('targets (issue #34)', planningSummary);
 printTargets('targets (issue #16)', denseSummary);
 printTargets('container (issue #18: reported, no target)', containerSummary);
 
