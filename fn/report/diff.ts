@@ -8,7 +8,8 @@
  * So the stream is cut into documents at its `---` lines, and each document is diffed against its
  * counterpart alone (lineChanges): the line changes of the whole are those of its documents one
  * after the other, and the hunks are made from them as the diff package makes them (hunksOf). A
- * ResourceList has no `---` line: it is diffed whole, as before.
+ * ResourceList has no `---` line: it is cut before each of its items instead (itemsOf), and a
+ * list of 600 Deployments is diffed in a second rather than 20 (issue #34 item 4).
  */
 import { diffArrays, diffLines, formatPatch } from 'diff';
 import type { StructuredPatchHunk } from 'diff';
@@ -57,6 +58,47 @@ export function documentsOf(text: string): string[] {
   return parts;
 }
 
+/** A ResourceList's `items:` key, alone on its line (block layout, as kpt and kustomize write). */
+const ITEMS_KEY = /^items:[ \t]*(?:#.*)?\r?$/m;
+
+/**
+ * Returns the parts a text is diffed in: its documents, or a ResourceList's items. No edit
+ * crosses an item, as none crosses a document: the list's header, each item, and each top-level
+ * key after them (`functionConfig`, `results`) is a part.
+ */
+function partsOf(text: string): string[] {
+  const documents = documentsOf(text);
+  if (documents.length > 1 || !/^kind:[ \t]*ResourceList\b/m.test(text)) return documents;
+  const items = ITEMS_KEY.exec(text);
+  return items ? itemsOf(text, items.index) : documents;
+}
+
+/**
+ * Cuts a ResourceList before each item (a line with the items' `- ` at their indentation) and
+ * before each top-level key after `items:`; `itemsLine` is the offset where the `items:` line
+ * starts.
+ */
+export function itemsOf(text: string, itemsLine: number): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  let indent: string | undefined;
+  for (let at = text.indexOf('\n', itemsLine) + 1; at > 0 && at < text.length;) {
+    const newline = text.indexOf('\n', at);
+    const next = newline === -1 ? text.length : newline + 1;
+    const line = text.slice(at, next);
+    indent ??= /^( *)- /.exec(line)?.[1];
+    const item = indent !== undefined && line.startsWith(`${indent}- `);
+    const key = /^[^\s#-]/.test(line);
+    if (item || key) {
+      parts.push(text.slice(start, at));
+      start = at;
+    }
+    at = next;
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
 /**
  * The line changes from `before` to `after`. With as many documents on both sides, each document
  * is diffed with the one in its place. Else (a document added: istio-gateway-api's ConfigMap) the
@@ -77,7 +119,7 @@ function lineChanges(before: string, after: string): LineChange[] {
       for (const change of diffLines(old, now))
         push(change.added ? '+' : change.removed ? '-' : ' ', change.value);
   };
-  const [from, to] = [documentsOf(before), documentsOf(after)];
+  const [from, to] = [partsOf(before), partsOf(after)];
   // As many documents on both sides (a transform adds none): each is its counterpart, by place.
   if (from.length === to.length) {
     from.forEach((document, d) => diffTexts(document, to[d]!));
