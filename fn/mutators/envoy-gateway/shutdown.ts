@@ -25,6 +25,8 @@ import type { Derived, Sourced, TimingInputs, TimingPlan } from '../../timing/mo
 import { formatDuration, readDuration } from './durations.ts';
 import type { ReadDuration } from './durations.ts';
 import {
+  DEFAULT_DRAIN_TIMEOUT_SECONDS,
+  DEFAULT_MIN_DRAIN_SECONDS,
   GRACE_OVER_DRAIN_TIMEOUT_SECONDS,
   READY_TIMEOUT_OVER_DRAIN_TIMEOUT_SECONDS,
 } from './facts.ts';
@@ -137,13 +139,18 @@ export function planShutdown(
   // M: the model's minimum drain (max(S, W) over the widened window).
   const neededMin = plan.minimumDrainSeconds.value;
   const window = H === 0 ? `W = ${W}` : `H + W = ${H} + ${W} = ${neededMin}`;
-  const minDrainDuration = keepOrRaise(existing.min, neededMin, {
-    formula: `M = ${window}`,
-    explanation:
-      `The load balancer may send new connections for ${neededMin} s after the drain starts` +
-      (H === 0 ? '' : ` (health checks fail ${H} s in, then W = ${W} s; the conservative sum)`) +
-      `; the shutdown manager must not let Envoy exit at zero connections before then.`,
-  });
+  const minDrainDuration = keepOrRaise(
+    existing.min,
+    neededMin,
+    {
+      formula: `M = ${window}`,
+      explanation:
+        `The load balancer may send new connections for ${neededMin} s after the drain starts` +
+        (H === 0 ? '' : ` (health checks fail ${H} s in, then W = ${W} s; the conservative sum)`) +
+        `; the shutdown manager must not let Envoy exit at zero connections before then.`,
+    },
+    DEFAULT_MIN_DRAIN_SECONDS,
+  );
   record(
     changes,
     findings,
@@ -160,13 +167,18 @@ export function planShutdown(
   // D = M + R + B: the model's S + R + B when M is the model's; the user's larger M moves it on.
   const M = minDrainDuration.value;
   const neededTimeout = M + R + B;
-  const drainTimeout = keepOrRaise(existing.timeout, neededTimeout, {
-    formula: `D = M + R + B = ${M} + ${R} + ${B} = ${neededTimeout}`,
-    explanation:
-      `A request that arrives as the minimum drain ends must finish (R = ${R}` +
-      ` s) before the drain times out, ` +
-      `with the buffer B = ${B} s on top.`,
-  });
+  const drainTimeout = keepOrRaise(
+    existing.timeout,
+    neededTimeout,
+    {
+      formula: `D = M + R + B = ${M} + ${R} + ${B} = ${neededTimeout}`,
+      explanation:
+        `A request that arrives as the minimum drain ends must finish (R = ${R}` +
+        ` s) before the drain times out, ` +
+        `with the buffer B = ${B} s on top.`,
+    },
+    DEFAULT_DRAIN_TIMEOUT_SECONDS,
+  );
   record(
     changes,
     findings,
@@ -200,17 +212,33 @@ function seconds(read: ReadDuration): number | undefined {
 }
 
 /** The needed value, or the manifest's when it is larger (never lowered). */
+/** A shutdown field's value to have, and whether it is Envoy Gateway's own default, unwritten. */
+type FieldValue = Derived & { readonly upstreamDefault?: true };
+
 function keepOrRaise(
   existing: ReadDuration,
   needed: number,
   derived: Omit<Derived, 'value'>,
-): Derived {
+  upstreamDefault: number,
+): FieldValue {
   const current = seconds(existing);
   if (current !== undefined && current > needed) {
     return {
       value: current,
       formula: `${current} (kept from manifest) ≥ ${derived.formula}`,
       explanation: `The manifest's ${current} s already covers it; it is never lowered.`,
+    };
+  }
+  // Not set: the shutdown manager's own default applies (facts.ts, internal/cmd/envoy.go@v1.2.0
+  // … @v1.9.0); writing a smaller value would lower what the proxy gets (issue #27 item 6).
+  if (current === undefined && upstreamDefault >= needed) {
+    return {
+      value: upstreamDefault,
+      formula: `${upstreamDefault} (Envoy Gateway's default, not set) ≥ ${derived.formula}`,
+      explanation:
+        `Envoy Gateway's default of ${upstreamDefault} s already covers it; nothing is written ` +
+        '(a smaller value would lower it).',
+      upstreamDefault: true,
     };
   }
   return { value: needed, ...derived };
@@ -225,13 +253,13 @@ function record(
   path: FieldPath,
   field: string,
   existing: ReadDuration,
-  derived: Derived,
+  derived: FieldValue,
   sources: readonly string[],
   code: 'EG_MIN_DRAIN_BELOW_WINDOW' | 'EG_DRAIN_TIMEOUT_BELOW_NEED',
   why: string,
 ): void {
   const current = seconds(existing);
-  if (current !== undefined && current >= derived.value) return;
+  if (derived.upstreamDefault || (current !== undefined && current >= derived.value)) return;
   const value = formatDuration(derived.value);
   changes.push({
     path,

@@ -69,7 +69,8 @@ for (const tag of ['v1.9.0', 'v1.5.9', 'v1.4.6']) {
         }
       }
     }
-    t.true(checked >= 8, `checked ${checked} fields`);
+    // Fewer since a drainTimeout below the 60 s default is no longer written (issue #27 item 6).
+    t.true(checked >= 6, `checked ${checked} fields`);
   });
 }
 

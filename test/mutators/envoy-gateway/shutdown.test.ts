@@ -48,14 +48,15 @@ test('the repository EnvoyProxy behind an NLB with IP targets: minDrainDuration 
   t.true((outcome.changes[1]?.reason ?? '').includes('D = M + R + B = 180 + 20 + 5 = 205'));
 });
 
-test('the repository EnvoyProxy with custom Service annotations: the generated LoadBalancer Service gives the generic window', (t) => {
+test('the repository EnvoyProxy with custom Service annotations: the generated LoadBalancer Service gives the generic window, and drainTimeout stays at its 60 s default', (t) => {
   const { outcome } = only(
     planEnvoyGateway(fixture('examples-v1.9.0-envoy-proxy-config.yaml'), DEFAULTS).outcomes,
   );
-  t.deepEqual(fields(outcome.changes), {
-    'spec.shutdown.minDrainDuration': '15s',
-    'spec.shutdown.drainTimeout': '40s',
-  });
+  // D = 15 + 20 + 5 = 40 s is below the shutdown manager's own 60 s (internal/cmd/envoy.go@v1.9.0):
+  // writing it would lower the drain and the pod's grace, 360 → 340 s (issue #27 item 6).
+  t.deepEqual(fields(outcome.changes), { 'spec.shutdown.minDrainDuration': '15s' });
+  t.is(outcome.plan?.drainTimeout.value, 60);
+  t.is(outcome.plan?.grace.value, 360, 'Envoy Gateway writes the default drainTimeout + 300');
   t.true(
     (outcome.changes[0]?.reason ?? '').includes(
       'type LoadBalancer with no recognised provider annotation',
@@ -119,10 +120,11 @@ test('a grace period lowered through the Deployment patch is raised to drainTime
     ...DEFAULTS,
     drainWindow: { value: 15, source: 'generic' },
   });
+  // drainTimeout stays at Envoy Gateway's 60 s default (D = 40 s is below it): the grace must
+  // cover the shutdown manager's ready timeout 60 + 10 s.
   t.deepEqual(fields(outcome.changes), {
     'spec.shutdown.minDrainDuration': '15s',
-    'spec.shutdown.drainTimeout': '40s',
-    [GRACE_PATCH_PATH]: 50,
+    [GRACE_PATCH_PATH]: 70,
   });
   t.deepEqual(
     outcome.findings.map((f) => f.code),
@@ -133,7 +135,7 @@ test('a grace period lowered through the Deployment patch is raised to drainTime
     ...DEFAULTS,
     drainWindow: { value: 15, source: 'generic' },
   });
-  t.is(outcome.changes.length, 2);
+  t.is(outcome.changes.length, 1);
   t.is(outcome.plan?.grace.value, 120);
 });
 
@@ -141,11 +143,8 @@ test('the mergepatch example without a patched grace: Envoy Gateway derives it, 
   const { outcome } = only(
     planEnvoyGateway(fixture('examples-v1.9.0-mergepatch.yaml'), DEFAULTS).outcomes,
   );
-  t.deepEqual(Object.keys(fields(outcome.changes)), [
-    'spec.shutdown.minDrainDuration',
-    'spec.shutdown.drainTimeout',
-  ]);
-  t.is(outcome.plan?.grace.formula, 'G = D + 300 = 40 + 300 = 340 (written by Envoy Gateway)');
+  t.deepEqual(Object.keys(fields(outcome.changes)), ['spec.shutdown.minDrainDuration']);
+  t.is(outcome.plan?.grace.formula, 'G = D + 300 = 60 + 300 = 360 (written by Envoy Gateway)');
 });
 
 test('values already equal to the plan give no change (a second run changes nothing)', (t) => {
