@@ -70,8 +70,13 @@ export type PreStopRead =
  * Returns what a container's preStop hook does (docs/background.md#kubernetes-pod-termination: one
  * handler per hook).
  */
-export function preStopOf(container: Container | undefined): PreStopRead {
-  return readPreStop(container?.lifecycle?.preStop) ?? { seconds: 0, text: 'none' };
+export function preStopOf(
+  container: Container | undefined,
+  kubernetesVersion?: string,
+): PreStopRead {
+  return (
+    readPreStop(container?.lifecycle?.preStop, kubernetesVersion) ?? { seconds: 0, text: 'none' }
+  );
 }
 
 /** The fields of `proxy.istio.io/config`, or an empty map when absent or unreadable. */

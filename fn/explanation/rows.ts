@@ -56,8 +56,11 @@ export function row(
 }
 
 /** A container's preStop hook as a setting value. */
-export function preStopValue(container: Container | undefined): SettingValue {
-  const read = preStopOf(container);
+export function preStopValue(
+  container: Container | undefined,
+  kubernetesVersion?: string,
+): SettingValue {
+  const read = preStopOf(container, kubernetesVersion);
   return {
     value: read.seconds === 'unknown' ? read.text : read.seconds,
     display: read.text,

@@ -26,8 +26,13 @@ export interface PreStopRead {
   readonly text: string;
 }
 
-/** Returns what a preStop hook does, or undefined when there is none (absent, null or `{}`). */
-export function readPreStop(preStop: unknown): PreStopRead | undefined {
+/**
+ * Returns what a preStop hook does, or undefined when there is none (absent, null or `{}`). With
+ * the oldest kubelet's version, a sleep action counts only where that kubelet runs it: below
+ * SLEEP_ACTION_SINCE the gate is off by default and the kubelet returns at once (KEP-3960), so the
+ * hook delays SIGTERM by nothing (issue #27 item 14).
+ */
+export function readPreStop(preStop: unknown, kubernetesVersion?: string): PreStopRead | undefined {
   if (preStop === undefined || preStop === null) return undefined;
   if (!isRecord(preStop))
     return { seconds: 'unknown', handler: 'other', text: 'a hook of unknown length' };
@@ -37,6 +42,14 @@ export function readPreStop(preStop: unknown): PreStopRead | undefined {
     const seconds = sleep['seconds'];
     if (!isInt64(seconds) || seconds < 0)
       return { seconds: 'unknown', handler: 'sleep', text: 'sleep action (seconds unreadable)' };
+    if (kubernetesVersion !== undefined && !atLeast(kubernetesVersion, SLEEP_ACTION_SINCE))
+      return {
+        seconds: 0,
+        handler: 'sleep',
+        text:
+          `sleep action ${String(seconds)} s, not run: off by default on a kubelet below ` +
+          `${SLEEP_ACTION_SINCE} (oldest kubelet ${kubernetesVersion})`,
+      };
     return plannable(comparableSeconds(seconds), 'sleep', `sleep action ${String(seconds)} s`);
   }
   const exec = preStop['exec'];
@@ -78,8 +91,11 @@ function plannable(seconds: number, handler: 'sleep' | 'exec', text: string): Pr
 /**
  * Returns how long a preStop hook delays SIGTERM: seconds, 'unknown', or undefined without a hook.
  */
-export function preStopSeconds(preStop: unknown): number | 'unknown' | undefined {
-  return readPreStop(preStop)?.seconds;
+export function preStopSeconds(
+  preStop: unknown,
+  kubernetesVersion?: string,
+): number | 'unknown' | undefined {
+  return readPreStop(preStop, kubernetesVersion)?.seconds;
 }
 
 /**

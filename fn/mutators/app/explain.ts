@@ -32,7 +32,10 @@ export function explainApp(plan: AppPlan, context: ExplainContext): ExplanationB
   const serving = plan.servingContainers;
   const state = (template: PodTemplate): AppState => ({
     grace: graceOf(template),
-    containers: serving.map((name) => ({ name, preStop: preStopOf(container(template, name)) })),
+    containers: serving.map((name) => ({
+      name,
+      preStop: preStopOf(container(template, name), context.spec.kubernetesVersion),
+    })),
     ...meshProxiesOf(template, mesh, context.spec),
   });
   const before = state(context.before);
@@ -52,11 +55,11 @@ export function explainApp(plan: AppPlan, context: ExplainContext): ExplanationB
   for (const name of serving) {
     // S is one container's when the pod has one serving container; a hook of unknown length keeps
     // the model's assumption.
-    const patched = preStopValue(container(context.after, name));
+    const patched = preStopValue(container(context.after, name), context.spec.kubernetesVersion);
     settings.push(
       row(
         `${name} preStop`,
-        preStopValue(container(context.before, name)),
+        preStopValue(container(context.before, name), context.spec.kubernetesVersion),
         patched,
         serving.length === 1 && typeof patched.value === 'number'
           ? { symbol: 'S', value: p.preStopSeconds.value, relation: '=' }

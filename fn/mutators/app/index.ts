@@ -85,7 +85,10 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<App
   }
   const hooks = serving.names.map((name) => ({
     name,
-    existing: preStopSeconds(workload.containers.find((c) => c.name === name)?.lifecycle?.preStop),
+    existing: preStopSeconds(
+      workload.containers.find((c) => c.name === name)?.lifecycle?.preStop,
+      context.spec.kubernetesVersion,
+    ),
   }));
   const drainDuration = context.mesh.istio ? podDrainDurationSeconds(workload) : undefined;
   const timing = planAppTiming(

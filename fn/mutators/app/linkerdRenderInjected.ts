@@ -47,6 +47,7 @@ export function linkerdRenderInjected(
   const T = timing.pod.sidecarOutlivesSeconds;
   const existing = preStopSeconds(
     workload.containers.find((c) => c.name === LINKERD_PROXY)?.lifecycle?.preStop,
+    spec.kubernetesVersion,
   );
   if (typeof existing === 'number' && existing >= T.value)
     return { mode: 'classic', changes: [], findings, usesSidecarWait: true };

@@ -38,7 +38,7 @@ export function planTraefikPodTiming(
   const { inputs } = resolved;
   const W = inputs.drainWindow.value;
   const R = inputs.maxRequest.value;
-  const hook = preStopSeconds(container.lifecycle?.preStop);
+  const hook = preStopSeconds(container.lifecycle?.preStop, context.spec.kubernetesVersion);
   const P = typeof hook === 'number' ? hook : 0;
   // What each entry point runs with once traefik-drain has set it: its own larger value kept
   // (a file-configured Traefik is not changed; the values it is told to set are these).

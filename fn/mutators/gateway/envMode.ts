@@ -84,7 +84,7 @@ export function envMode(
   const { plan, resolved } = timing;
   const inputs = resolved.inputs;
 
-  const userPreStop = preStopSeconds(proxy.lifecycle?.preStop);
+  const userPreStop = preStopSeconds(proxy.lifecycle?.preStop, context.spec.kubernetesVersion);
   if (userPreStop !== undefined) {
     // The model has no term for a hook that runs before the proxy's own minimum drain: the
     // grace it computes would be short by the hook's length. Said, not guessed.

@@ -47,7 +47,7 @@ export function explainGateway(plan: GatewayPlan, context: ExplainContext): Expl
     return {
       proxy: proxyName,
       grace: graceOf(template),
-      preStop: preStopOf(proxy),
+      preStop: preStopOf(proxy, context.spec.kubernetesVersion),
       istio: istioDrainSettings({
         template,
         ...(proxy ? { container: proxy } : {}),
@@ -87,8 +87,8 @@ export function explainGateway(plan: GatewayPlan, context: ExplainContext): Expl
     }),
     row(
       `${proxyName} preStop`,
-      preStopValue(container(context.before, proxyName)),
-      preStopValue(container(context.after, proxyName)),
+      preStopValue(container(context.before, proxyName), context.spec.kubernetesVersion),
+      preStopValue(container(context.after, proxyName), context.spec.kubernetesVersion),
       env ? undefined : { symbol: 'S', value: p.preStopSeconds.value, relation: '=' },
     ),
     row(

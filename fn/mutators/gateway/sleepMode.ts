@@ -48,7 +48,7 @@ export function sleepMode(
 ): ModeOutcome {
   const changes: ProposedChange[] = [];
   const findings: ProposedFinding[] = [];
-  const existing = preStopSeconds(proxy.lifecycle?.preStop);
+  const existing = preStopSeconds(proxy.lifecycle?.preStop, context.spec.kubernetesVersion);
   const timing = planGatewayTiming(
     workload,
     context,

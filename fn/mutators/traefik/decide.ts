@@ -27,7 +27,7 @@ import {
   TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS,
 } from '../../workloads/traefik/facts.ts';
 import type { LifecycleSetting } from '../../workloads/traefik/facts.ts';
-import { preStopSleepSeconds } from './preStop.ts';
+import { preStopSeconds } from '../../workloads/preStop.ts';
 import { derivationLine, sourceLines } from './reasons.ts';
 import { readStaticConfig } from '../../workloads/traefik/staticConfig.ts';
 import type { EntryPoint } from '../../workloads/traefik/staticConfig.ts';
@@ -89,7 +89,10 @@ export interface TraefikOutcome {
 export type TraefikSettings = Pick<
   TraefikTimingInputs,
   'drainWindow' | 'maxRequest' | 'buffer' | 'loadBalancer'
->;
+> & {
+  /** The oldest kubelet's version: a sleep action on Traefik counts only where it runs. */
+  readonly kubernetesVersion?: string;
+};
 
 const NOTHING: TraefikOutcome = { changes: [], findings: [] };
 
@@ -129,7 +132,7 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
 
   const findings: TraefikFinding[] = [];
   const existingGrace = comparableGraceSeconds(template);
-  const preStop = preStopSleepSeconds(container);
+  const preStop = preStopSeconds(container.lifecycle?.preStop, settings.kubernetesVersion);
   const inputs: TraefikTimingInputs = {
     ...settings,
     ...(typeof existingGrace === 'number' ? { existingGraceSeconds: existingGrace } : {}),

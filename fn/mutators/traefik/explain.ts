@@ -56,7 +56,12 @@ function lifecycleValued(
 }
 
 /** Returns what the pod's Traefik container will shut down with, and its mesh proxies. */
-function stateOf(template: PodTemplate, name: string, proxies: MeshProxies): TraefikState {
+function stateOf(
+  template: PodTemplate,
+  name: string,
+  proxies: MeshProxies,
+  kubernetesVersion: string,
+): TraefikState {
   const traefik = container(template, name);
   const config = traefik ? readStaticConfig(traefik) : { source: 'none' as const };
   const entryPoints =
@@ -84,7 +89,7 @@ function stateOf(template: PodTemplate, name: string, proxies: MeshProxies): Tra
   return {
     container: name,
     grace: graceOf(template),
-    preStop: preStopOf(traefik),
+    preStop: preStopOf(traefik, kubernetesVersion),
     entryPoints: tcp,
     udpSeconds,
     ...proxies,
@@ -96,8 +101,9 @@ export function explainTraefik(plan: TraefikPlan, context: ExplainContext): Expl
   const { timing, container: name } = plan;
   const proxiesOf = (template: PodTemplate): MeshProxies =>
     plan.mesh ? meshProxiesOf(template, plan.mesh, context.spec) : {};
-  const before = stateOf(context.before, name, proxiesOf(context.before));
-  const after = stateOf(context.after, name, proxiesOf(context.after));
+  const version = context.spec.kubernetesVersion;
+  const before = stateOf(context.before, name, proxiesOf(context.before), version);
+  const after = stateOf(context.after, name, proxiesOf(context.after), version);
   const lb = plan.loadBalancer ? LOAD_BALANCERS[plan.loadBalancer.provider].label : undefined;
   const sender = lb
     ? `from the load balancer (${lb})`
@@ -148,8 +154,8 @@ export function explainTraefik(plan: TraefikPlan, context: ExplainContext): Expl
       }),
       row(
         `${name} preStop`,
-        preStopValue(container(context.before, name)),
-        preStopValue(container(context.after, name)),
+        preStopValue(container(context.before, name), context.spec.kubernetesVersion),
+        preStopValue(container(context.after, name), context.spec.kubernetesVersion),
       ),
       ...entryPointRows,
       // Sized by app-graceful, which explains the numbers (fn/mutators/app/traefikTiming.ts).

@@ -36,7 +36,13 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<Tra
   const { drainWindow, maxRequest, buffer, loadBalancer } = resolved.inputs;
   const outcome = planTraefik(
     { object: workload.object, templatePath: workload.templatePath },
-    { drainWindow, maxRequest, buffer, ...(loadBalancer ? { loadBalancer } : {}) },
+    {
+      drainWindow,
+      maxRequest,
+      buffer,
+      ...(loadBalancer ? { loadBalancer } : {}),
+      kubernetesVersion: context.spec.kubernetesVersion,
+    },
   );
   const findings = [...resolved.findings, ...outcome.findings];
   const { plan: timing, inputs, container, source } = outcome;
