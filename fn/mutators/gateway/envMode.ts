@@ -41,7 +41,7 @@ import { proxyConfigReaches } from './proxyConfigReach.ts';
 import { POD_INFO_MOUNT_PATH } from '../../workloads/podAnnotationsFile.ts';
 import { planGatewayTiming } from './timing.ts';
 import type { GatewayTiming } from './timing.ts';
-import type { Derived, TimingInputs } from '../../timing/model.ts';
+import type { Derived, TimingInputs, TimingPlan } from '../../timing/model.ts';
 import type { IstioVersion } from './version.ts';
 import { ISTIO_DEFAULT_DRAIN_DURATION_SECONDS } from '../../timing/platformDefaults.ts';
 
@@ -81,24 +81,30 @@ export function envMode(
     drainSeconds === undefined ? {} : { existingDrainDurationSeconds: Math.ceil(drainSeconds) },
   );
   if ('error' in timing) return { changes, findings: [timing.error], timing };
-  const { plan, resolved } = timing;
-  const inputs = resolved.inputs;
-
   const userPreStop = preStopSeconds(proxy.lifecycle?.preStop, context.spec.kubernetesVersion);
-  if (userPreStop !== undefined) {
-    // The model has no term for a hook that runs before the proxy's own minimum drain: the
-    // grace it computes would be short by the hook's length. Said, not guessed.
-    const hookLength =
-      userPreStop === 'unknown' ? 'of a length that cannot be read' : `sleeping ${userPreStop} s`;
+  // A hook of the user's runs before pilot-agent gets SIGTERM, so the proxy's minimum drain starts
+  // only when it ends: a sleep of known length P is counted in G = P + S + R + B (issue #27 item
+  // 14: a 60 s sleep left G = 205 s where 265 s were needed); one of unknown length cannot be.
+  const plan =
+    typeof userPreStop === 'number' && userPreStop > 0
+      ? withHookInGrace(timing.plan, userPreStop, timing.resolved.inputs)
+      : timing.plan;
+  const { resolved } = timing;
+  const inputs = resolved.inputs;
+  if (userPreStop !== undefined && userPreStop !== 0) {
     findings.push({
-      severity: 'warning',
+      severity: userPreStop === 'unknown' ? 'warning' : 'info',
       code: 'GATEWAY_PRESTOP_IN_ENV_MODE',
       message:
-        `Container ${proxy.name} already has a preStop hook (${hookLength}); ` +
-        'the proxy starts its drain only after that hook ends, ' +
-        `and terminationGracePeriodSeconds G = ${plan.graceSeconds.value} s does not count it. ` +
-        'Remove the hook (env mode does its job), ' +
-        'or use --gateway-mode sleep, which builds the grace period on it.',
+        `Container ${proxy.name} already has a preStop hook ` +
+        (userPreStop === 'unknown'
+          ? '(of a length that cannot be read); the proxy starts its drain only after that ' +
+            `hook ends, and terminationGracePeriodSeconds G = ${plan.graceSeconds.value} s ` +
+            'cannot count it. Remove the hook (env mode does its job), or use ' +
+            '--gateway-mode sleep, which builds the grace period on it.'
+          : `(sleeping ${userPreStop} s); the proxy starts its drain only after it ends, so ` +
+            `the grace period counts it: ${plan.graceSeconds.formula}. Removing the hook ` +
+            `would shorten the rollout by ${userPreStop} s (env mode does its job without it).`),
       path: workload.containerAt(proxy.name, 'lifecycle', 'preStop'),
     });
   }
@@ -202,7 +208,27 @@ export function envMode(
         'which takes the place of a preStop sleep.',
     ),
   );
-  return { changes, findings, timing };
+  return { changes, findings, timing: { ...timing, plan } };
+}
+
+/** The plan with G raised to cover a preStop sleep P of the user's before the drain. */
+function withHookInGrace(plan: TimingPlan, P: number, inputs: TimingInputs): TimingPlan {
+  const S = plan.preStopSeconds.value;
+  const R = inputs.maxRequest.value;
+  const B = inputs.buffer.value;
+  const needed = P + S + R + B;
+  if (plan.graceSeconds.value >= needed) return plan;
+  return {
+    ...plan,
+    graceSeconds: {
+      value: needed,
+      formula: `G = P + S + R + B = ${P} + ${S} + ${R} + ${B} = ${needed}`,
+      explanation:
+        `The proxy's own preStop sleeps P = ${P} s before pilot-agent gets SIGTERM; then the ` +
+        `minimum drain (S = ${S} s), the longest request (R = ${R} s) and the buffer ` +
+        `(B = ${B} s) follow.`,
+    },
+  };
 }
 
 function notMergeable(

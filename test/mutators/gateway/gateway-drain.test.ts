@@ -597,12 +597,33 @@ const cases: Case[] = [
     findings: ['warning PRESTOP_LENGTH_UNKNOWN'],
   },
   {
-    title: 'env mode with a preStop of the user: kept, and the gap in the grace period is reported',
+    title:
+      'env mode with a preStop sleep of the user: kept, and counted in the grace period ' +
+      '(P + S + R + B = 30 + 180 + 10 + 10)',
     input: stream(
       NLB_SERVICE,
       gateway({
         container:
           '          lifecycle:\n            preStop:\n              sleep: {seconds: 30}\n',
+      }),
+    ),
+    flags: SEED,
+    changes: { [PRESTOP]: undefined, [ENV('MINIMUM_DRAIN_DURATION')]: '180s', [GRACE]: 230 },
+    findings: ['info GATEWAY_PRESTOP_IN_ENV_MODE'],
+    check: (t, result) =>
+      t.is(
+        planOf(result).plan.graceSeconds.formula,
+        'G = P + S + R + B = 30 + 180 + 10 + 10 = 230',
+      ),
+  },
+  {
+    title: 'env mode with a preStop of unknown length: kept, and the gap is reported',
+    input: stream(
+      NLB_SERVICE,
+      gateway({
+        container:
+          '          lifecycle:\n            preStop:\n' +
+          '              httpGet: {path: /quit, port: 15000}\n',
       }),
     ),
     flags: SEED,
