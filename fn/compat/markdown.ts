@@ -2,7 +2,7 @@
  * docs/compatibility.md, made from the table (./table.ts): the page is generated so that it
  * cannot drift from what the checks enforce (test/compat/doc.test.ts fails when it is stale).
  */
-import { CONSTRAINTS } from './table.ts';
+import { CONSTRAINTS, PRODUCTS } from './table.ts';
 import type { Constraint } from './table.ts';
 
 const HEADER = `# Compatibility
@@ -32,8 +32,7 @@ label) and
 
 /** Returns the page's text. */
 export function compatibilityMarkdown(constraints: readonly Constraint[] = CONSTRAINTS): string {
-  const products = ['Kubernetes', 'Istio', 'Linkerd', 'Traefik', 'Envoy Gateway', 'Helm'] as const;
-  const sections = products.map((product) => {
+  const sections = PRODUCTS.map((product) => {
     const rows = constraints.filter((c) => c.product === product).map(row);
     return [
       `\n### ${product}\n`,

@@ -8,7 +8,18 @@ import * as check from './checks.ts';
 import * as traefik from './traefikChecks.ts';
 import type { CheckedPod } from './pod.ts';
 
-type Product = 'Kubernetes' | 'Istio' | 'Linkerd' | 'Traefik' | 'Envoy Gateway' | 'Helm';
+/** The products the table has facts of, in the order docs/compatibility.md lists them. */
+export const PRODUCTS = [
+  'Kubernetes',
+  'Istio',
+  'Linkerd',
+  'Traefik',
+  'Envoy Gateway',
+  'AWS Load Balancer Controller',
+  'Helm',
+] as const;
+
+type Product = (typeof PRODUCTS)[number];
 
 /** One upstream constraint. */
 export interface Constraint {
@@ -787,6 +798,26 @@ export const CONSTRAINTS: readonly Constraint[] = [
     enforcedBy:
       'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/mutators/envoy-gateway and ' +
       'the envoy-gateway-* golden cases)',
+  },
+  // AWS Load Balancer Controller: how it builds an NLB's target groups from a Service
+  {
+    id: 'lbc-port-target-group-attributes',
+    product: 'AWS Load Balancer Controller',
+    setting:
+      '`service.beta.kubernetes.io/aws-load-balancer-target-group-attributes.<port>` laid over ' +
+      "the Service-wide attributes, entry by entry, for that port's target group",
+    versions: 'v2.14.0+ (ignored before)',
+    breaks:
+      'a port whose own deregistration delay is shorter than the drain cuts requests in flight ' +
+      'while the Service-wide value says it would not',
+    sources: [
+      'kubernetes-sigs/aws-load-balancer-controller pkg/service/model_build_target_group.go' +
+        '@v2.14.0 … @v2.17.1 (buildPortSpecificTargetGroupAttributes; absent @v2.13.0)',
+    ],
+    enforcedBy:
+      'the NLB recognition plans with the shortest delay across the ports ' +
+      '(fn/timing/serviceLoadBalancer.ts serviceTargetGroup; ' +
+      'test/timing/port-target-group.test.ts)',
   },
   // Helm: how a post-renderer's output is taken back
   {

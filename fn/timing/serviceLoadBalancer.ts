@@ -8,6 +8,7 @@
 import type { KubeObject } from '../core/kubeObject.ts';
 import { annotationText as annotation, kubeObjectRef } from './kubeObject.ts';
 import { parseAwsTargetGroupAttributes } from './awsTargetGroup.ts';
+import type { AwsTargetGroupAttributes } from './awsTargetGroup.ts';
 import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
 import { LOAD_BALANCERS, recognitionFor as recognition } from './loadBalancerTable.ts';
 import { specField } from '../core/kubeObject.ts';
@@ -101,18 +102,19 @@ function recognizeAwsNlb(
   const lbType = annotation(service, AWS_LB_TYPE);
   const targetType = annotation(service, AWS_NLB_TARGET_TYPE);
   const awsClass = spec.loadBalancerClass === AWS_NLB_CLASS;
-  const tgValue = annotation(service, AWS_SERVICE_TG_ATTRIBUTES);
 
   // The controller's choice of target type, pkg/service/model_build_target_group.go@v2.17.1
   // buildTargetType: `nlb-ip` or target type `ip` → IP; anything else → instance.
   if (targetType === 'ip' || lbType === 'nlb-ip') {
-    const targetGroup = parseAwsTargetGroupAttributes(tgValue ?? '');
+    const { targetGroup, note: portNote } = serviceTargetGroup(service);
+    const portNoted = portNote === undefined ? {} : { note: portNote };
     if (lbType === 'nlb-ip') {
       // The legacy value `nlb-ip` means "NLB with IP targets" on its own (AWS Load Balancer
       // Controller v2.1 docs, NLB IP mode); it needs no nlb-target-type annotation.
       return recognition('aws-nlb-ip', `${who}: AWS NLB with IP targets (${AWS_LB_TYPE}: nlb-ip)`, {
         targetGroup,
         targetType: 'ip',
+        ...portNoted,
       });
     }
     const claimed = lbType === 'external' || awsClass;
@@ -122,6 +124,7 @@ function recognizeAwsNlb(
       {
         targetGroup,
         targetType: 'ip',
+        ...portNoted,
         ...(claimed
           ? {}
           : {
@@ -156,6 +159,74 @@ function recognizeAwsNlb(
     );
   }
   return undefined;
+}
+
+/**
+ * The target group attributes of a Service's NLB with IP targets. Each Service port gets a target
+ * group of its own, whose attributes are the Service-wide annotation with the port's own
+ * `…-target-group-attributes.<port>` laid over it, entry by entry, an empty value keeping the base
+ * one (pkg/service/model_build_target_group.go@v2.14.0 … @v2.17.1
+ * buildPortSpecificTargetGroupAttributes; none before v2.14.0, where the port annotation is
+ * ignored). When the ports' groups differ, the one with the shortest deregistration delay is
+ * planned with (the one that cuts requests first), and a note says so.
+ */
+function serviceTargetGroup(service: KubeObject): {
+  targetGroup: AwsTargetGroupAttributes;
+  note?: string;
+} {
+  const base = annotation(service, AWS_SERVICE_TG_ATTRIBUTES) ?? '';
+  const ports = specField(service, 'ports');
+  const numbers = (Array.isArray(ports) ? ports : [])
+    .map((p) => (p !== null && typeof p === 'object' ? (p as { port?: unknown }).port : undefined))
+    .filter((n): n is number => typeof n === 'number');
+  const perPort = numbers
+    .map((port) => ({ port, own: annotation(service, `${AWS_SERVICE_TG_ATTRIBUTES}.${port}`) }))
+    .filter((p): p is { port: number; own: string } => p.own !== undefined)
+    .map(({ port, own }) => ({
+      port,
+      targetGroup: parseAwsTargetGroupAttributes(merged(base, own)),
+    }));
+  const whole = parseAwsTargetGroupAttributes(base);
+  if (perPort.length === 0) return { targetGroup: whole };
+  const groups = [
+    ...perPort,
+    ...(perPort.length < numbers.length ? [{ port: undefined, targetGroup: whole }] : []),
+  ];
+  const delay = (g: AwsTargetGroupAttributes) =>
+    g.deregistrationDelaySeconds ?? Number.POSITIVE_INFINITY;
+  const shortest = groups.reduce((a, b) => (delay(b.targetGroup) < delay(a.targetGroup) ? b : a));
+  const differ = groups.some(
+    (g) =>
+      g.targetGroup.deregistrationDelaySeconds !==
+        shortest.targetGroup.deregistrationDelaySeconds ||
+      g.targetGroup.connectionTermination !== shortest.targetGroup.connectionTermination,
+  );
+  if (!differ) return { targetGroup: shortest.targetGroup };
+  const which = shortest.port === undefined ? 'the ports without one' : `port ${shortest.port}`;
+  return {
+    targetGroup: shortest.targetGroup,
+    note:
+      `${AWS_SERVICE_TG_ATTRIBUTES}.<port> (AWS Load Balancer Controller v2.14+) gives the ` +
+      `ports' target groups different attributes; planned with ${which}'s, the shortest ` +
+      'deregistration delay.',
+  };
+}
+
+/** The base attributes with a port's own laid over them, entry by entry (an empty value keeps the
+ * base one). */
+function merged(base: string, own: string): string {
+  const entries = new Map<string, string>();
+  for (const text of [base, own])
+    for (const raw of text.split(',')) {
+      const entry = raw.trim();
+      if (entry === '') continue;
+      const equals = entry.indexOf('=');
+      const key = equals < 0 ? entry : entry.slice(0, equals).trim();
+      const value = equals < 0 ? '' : entry.slice(equals + 1).trim();
+      if (text === own && value === '' && entries.has(key)) continue;
+      entries.set(key, entry);
+    }
+  return [...entries.values()].join(',');
 }
 
 /**
