@@ -286,6 +286,23 @@ export const CONSTRAINTS: readonly Constraint[] = [
   },
   // Istio, Gateway API gateways that istiod deploys (fn/mutators/istio-gateway-api)
   {
+    id: 'gateway-api-infrastructure-crd',
+    product: 'Istio',
+    setting: "a Gateway's `spec.infrastructure.parametersRef` (written when the Gateway has none)",
+    versions: 'standard-channel Gateway CRD from Gateway API v1.2.0; experimental channel before',
+    breaks:
+      'an older standard CRD prunes the unknown field without a word: istiod never reads the ' +
+      'parameters ConfigMap, and the generated gateway keeps the short defaults',
+    sources: [
+      'kubernetes-sigs/gateway-api config/crd/standard/gateway.networking.k8s.io_gateways.yaml' +
+        '@v1.2.0 (infrastructure, parametersRef); apis/v1/gateway_types.go@v1.0.0 and @v1.1.0 ' +
+        '(`<gateway:experimental>`)',
+    ],
+    enforcedBy:
+      'said in the change that writes it (fn/mutators/istio-gateway-api/plan.ts; the ' +
+      'istio-gateway-api-* golden reports)',
+  },
+  {
     id: 'istio-gateway-api-parameters',
     product: 'Istio',
     setting:

@@ -70,3 +70,12 @@ export function atLeast(version: MinorVersion, since: MinorVersion): boolean {
     version.major > since.major || (version.major === since.major && version.minor >= since.minor)
   );
 }
+
+/**
+ * `spec.infrastructure` (and its `parametersRef`) is in the standard-channel Gateway CRD from
+ * Gateway API v1.2.0 (config/crd/standard/gateway.networking.k8s.io_gateways.yaml@v1.2.0; the
+ * field is `<gateway:experimental>` in apis/v1/gateway_types.go@v1.0.0 and @v1.1.0). Against an
+ * older standard CRD the API server prunes the unknown field without a word, and istiod never sees
+ * the parameters ConfigMap it names.
+ */
+export const INFRASTRUCTURE_STANDARD_SINCE = 'Gateway API v1.2.0';

@@ -34,7 +34,12 @@ import { valueForMessage } from '../../core/scalarText.ts';
 import { comparableSeconds, isInt64 } from '../../workloads/grace.ts';
 import { effectiveSettings, layerName } from './effective.ts';
 import type { EffectiveSettings, Layered } from './effective.ts';
-import { atLeast, OVERLAYS_SINCE, PROXY_CONFIG_ANNOTATION } from './facts.ts';
+import {
+  atLeast,
+  INFRASTRUCTURE_STANDARD_SINCE,
+  OVERLAYS_SINCE,
+  PROXY_CONFIG_ANNOTATION,
+} from './facts.ts';
 import type { MinorVersion } from './facts.ts';
 import { classDefaultsFor, findConfigMap, parametersRefOf, refOf } from './objects.ts';
 import type { ConfigMapObject, GatewayObject } from './objects.ts';
@@ -427,7 +432,9 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
     `parameters ConfigMap ` +
     ('only there: fetchParameters, deploymentcontroller.go@1.26.8) and ' +
       'points the Gateway at it. istiod merges its data.deployment into the ' +
-      'Deployment it generates, after the class defaults, so it wins.');
+      'Deployment it generates, after the class defaults, so it wins. ' +
+      `spec.infrastructure needs the standard Gateway CRD of ${INFRASTRUCTURE_STANDARD_SINCE} ` +
+      'or later (or the experimental channel): an older CRD prunes the field silently.');
   return {
     changes: [
       {
