@@ -38,7 +38,7 @@ COPY package.json package-lock.json ./
 # esbuild's platform binary comes as an optional dependency; no install scripts are needed.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json ./
-COPY scripts/build.mjs scripts/build.mjs
+COPY scripts/build.mjs scripts/cli-bundle.mjs scripts/
 COPY fn/ fn/
 # The streams the build runs once to make the code cache (TRAINING in scripts/build.mjs). The cache
 # is made by this stage's Node; if the run stage's Node 20 differs, V8 rejects it and the function

@@ -14,8 +14,7 @@ import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+import { common, cliBundle } from './cli-bundle.mjs';
 
 /** What the training run reads: a gateway behind an NLB, a meshed app and a meshed hook Job. */
 const TRAINING = [
@@ -23,47 +22,12 @@ const TRAINING = [
   'examples/manifests/graceful-demo.yaml',
 ];
 
-const common = {
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  minify: true,
-  legalComments: 'linked',
-  logLevel: 'warning',
-};
-
-/**
- * commander requires node:child_process when loaded, for executable subcommands we do not have;
- * node:child_process loads node:net and node:dgram, a few milliseconds of every start. Commander
- * gets a stand-in that requires the real module on first use.
- */
-const lazyChildProcessForCommander = {
-  name: 'lazy-child-process-for-commander',
-  setup(build) {
-    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
-        ? { path: 'child_process', namespace: 'lazy' }
-        : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
-      contents:
-        "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
-      loader: 'js',
-    }));
-  },
-};
-
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist');
 
 const bundled = await build({
-  ...common,
-  entryPoints: ['fn/cli/main.ts'],
-  outfile: 'dist/kube-graceful.cjs',
-  format: 'cjs',
+  ...cliBundle('fn/cli/main.ts', 'dist/kube-graceful.cjs'),
   write: false,
-  plugins: [lazyChildProcessForCommander],
-  define: { KUBE_GRACEFUL_VERSION: JSON.stringify(version) },
 });
 const code = bundled.outputFiles.find((f) => f.path.endsWith('.cjs'));
 const contentHash = createHash('sha256').update(code.contents).digest('hex').slice(0, 12);

@@ -5,8 +5,11 @@
 // node scripts/undeclared-imports.mjs    prints `folder: package (file, …)` per problem; exit 1
 //                                        if any
 //
-// fn/ is the product: it may import only `dependencies`. test/ and scripts/ may also import
-// `devDependencies`. Only literal specifiers are seen (`import … from 'x'`, `import('x')`,
+// fn/ is the product, and scripts/build.mjs bundles all of it, packages included, into dist/: the
+// package has no `dependencies` (an install would fetch what it never loads, issue #28), so fn/,
+// test/ and scripts/ alike import `devDependencies`, and a `dependencies` entry is itself a
+// problem. test/integration/packaging.test.ts checks that the bundle loads only Node's own
+// modules. Only literal specifiers are seen (`import … from 'x'`, `import('x')`,
 // `require('x')`); a computed one (test/helpers/schema.ts's kubernetes-models paths) is not.
 import { readFileSync, readdirSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -51,14 +54,20 @@ function* sourceFiles(dir) {
   }
 }
 
-/** Returns `{ folder, name, files }` for each package a folder imports that it may not. */
+/**
+ * Returns `{ folder, name, files }` for each package a folder imports that package.json does not
+ * declare, and one with folder `dependencies` for each runtime dependency declared.
+ */
 export function undeclaredImports(root) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  const runtime = new Set(Object.keys(pkg.dependencies ?? {}));
-  const any = new Set([...runtime, ...Object.keys(pkg.devDependencies ?? {})]);
-  const allowed = { fn: runtime, test: any, scripts: any };
-  const problems = new Map();
-  for (const [folder, declared] of Object.entries(allowed)) {
+  const declared = new Set(Object.keys(pkg.devDependencies ?? {}));
+  const problems = new Map(
+    Object.keys(pkg.dependencies ?? {}).map((name) => [
+      `dependencies\0${name}`,
+      { folder: 'dependencies', name, files: new Set(['package.json']) },
+    ]),
+  );
+  for (const folder of ['fn', 'test', 'scripts']) {
     let files;
     try {
       files = [...sourceFiles(join(root, folder))];
@@ -82,11 +91,13 @@ export function undeclaredImports(root) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const problems = undeclaredImports(fileURLToPath(new URL('..', import.meta.url)));
-  for (const p of problems) {
-    const kind = p.folder === 'fn' ? 'dependencies' : 'dependencies or devDependencies';
+  for (const p of problems)
     console.error(
-      `${p.folder}: ${p.name} is imported (${p.files.join(', ')}) but not in package.json ${kind}`,
+      p.folder === 'dependencies'
+        ? `package.json: ${p.name} is in dependencies, but dist/ bundles it: ` +
+            'move it to devDependencies'
+        : `${p.folder}: ${p.name} is imported (${p.files.join(', ')}) ` +
+            'but not in package.json devDependencies',
     );
-  }
   process.exit(problems.length > 0 ? 1 : 0);
 }

@@ -4,7 +4,7 @@
 source "$(dirname "$0")/../lib/common.sh"
 need "$HELM4"
 
-step "helm plugin install $ROOT/renderer (from the npm package: node_modules/kube-graceful/renderer)"
+step "helm plugin install $ROOT/renderer (from the npm package: \$(npm root -g)/kube-graceful/renderer)"
 "$HELM4" plugin install "$ROOT/renderer" >&2
 "$HELM4" plugin list >&2
 

@@ -13,7 +13,11 @@ base="${KUBE_GRACEFUL_BASE_IMAGE:-localhost/kube-graceful-base:node20-trixie}"
 podman image exists "$base" || { echo "image build: no base image $base: run bash scripts/image/base.sh (or npm run image)" >&2; exit 1; }
 context="$(mktemp -d)"
 trap 'rm -rf "$context"' EXIT
-cp -R "$root/dist" "$context/dist"
+# dist/ as the npm package ships it (package.json "files"): not the single executable that
+# `npm run binary` adds there, 100 MB the image has no use for.
+mkdir "$context/dist"
+cp "$root"/dist/cli.js "$root"/dist/package.json "$root"/dist/kube-graceful.*.cjs \
+  "$root"/dist/kube-graceful.*.v8cache "$context/dist/"
 exec 9>"${TMPDIR:-/tmp}/kube-graceful-image-build.lock"
 flock 9
 previous="$(podman image inspect --format '{{.Id}}' "$image" 2>/dev/null || true)"

@@ -30,6 +30,17 @@ export function cliPath(): string {
 }
 
 /**
+ * Returns the names of the files `npm run build` wrote to dist/, sorted: not the single executable
+ * `npm run binary` adds there (dist/kube-graceful-<os>-<cpu>), which neither the npm package, the
+ * Helm 4 plugin folder nor the image carries.
+ */
+export function builtFiles(): string[] {
+  return readdirSync(join(ROOT, 'dist'))
+    .filter((f) => !/^kube-graceful-[a-z0-9]+-[a-z0-9]+$/.test(f))
+    .sort();
+}
+
+/**
  * Returns the first object of `kind` (and `name`, when given) in a corpus fixture, parsed as
  * Kubernetes reads it.
  */

@@ -7,6 +7,7 @@ import test from 'ava';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { builtFiles } from '../helpers/fixtures.ts';
 import { cliPath, ROOT, run, runOk } from '../helpers/integration.ts';
 import { builtImage, imageConfig, podmanPath } from '../helpers/container.ts';
 
@@ -33,7 +34,7 @@ test('renderer/plugin.yaml is the minimal Helm 4 post-renderer plugin (unknown k
 });
 
 test('the build puts the same launcher, bundle and code cache in dist/ and in the plugin folder', (t) => {
-  const files = readdirSync(join(ROOT, 'dist')).sort();
+  const files = builtFiles();
   t.deepEqual(
     readdirSync(join(ROOT, 'renderer', 'dist')).sort(),
     files,
@@ -66,7 +67,7 @@ test('the npm package holds the CLI, the plugin folder with its bundle, and no t
   const files = (
     (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]?.files ?? []
   ).map((f) => f.path);
-  const built = readdirSync(join(ROOT, 'dist')).flatMap((f) => [`dist/${f}`, `renderer/dist/${f}`]);
+  const built = builtFiles().flatMap((f) => [`dist/${f}`, `renderer/dist/${f}`]);
   for (const file of [
     ...built,
     'renderer/plugin.yaml',
@@ -164,11 +165,7 @@ test('the image of this tree: non-root, dist/ as built, a code cache V8 takes, a
     podmanRun(image, [], list, noShell),
     podmanRun(image, [], '', [...noShell, '--entrypoint', '/bin/sh']),
   ]);
-  t.is(
-    files.stdout.trim(),
-    readdirSync(join(ROOT, 'dist')).sort().join(' '),
-    `/app = dist/ of this tree\n${files.stderr}`,
-  );
+  t.is(files.stdout.trim(), builtFiles().join(' '), `/app = dist/ of this tree\n${files.stderr}`);
   t.is(cache.stdout.trim(), pkg.version, cache.stderr);
   t.regex(
     cache.stderr,
