@@ -18,6 +18,9 @@ import { cliPath, ROOT } from '../helpers/fixtures.ts';
 
 const DOCS = [
   'README.md',
+  'CONTRIBUTING.md',
+  'docs/performance.md',
+  'docs/reliability.md',
   'examples/quickstart/README.md',
   'docs/integrations/flux.md',
   'docs/integrations/argocd.md',

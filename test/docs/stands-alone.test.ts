@@ -19,6 +19,7 @@ test('fn/, renderer/, docs/, examples/ and the README never cite the design note
   const product = [
     ...['fn', 'docs', 'examples'].flatMap((d) => files(join(ROOT, d))),
     join(ROOT, 'README.md'),
+    join(ROOT, 'CONTRIBUTING.md'),
     join(ROOT, 'renderer', 'README.md'),
   ].filter((f) => /\.(ts|md|yaml|sh|json)$/.test(f) && !f.endsWith('docs/background.md'));
   t.true(product.length > 50);
