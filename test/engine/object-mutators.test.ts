@@ -109,8 +109,8 @@ test('an EnvoyProxy is planned with the Gateways and GatewayClasses of the whole
       .join(''),
   );
   t.deepEqual(forward, backward);
+  // D = 40 s is below the shutdown manager's 60 s default, so no drainTimeout is written.
   t.deepEqual(forward.changes, [
-    'config spec.shutdown.drainTimeout undefined → 40s',
     'config spec.shutdown.minDrainDuration undefined → 15s',
     'graceful-shutdown-config spec.shutdown.minDrainDuration 15s → 55s',
   ]);
