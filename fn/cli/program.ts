@@ -9,6 +9,7 @@ import { registerCheck } from './checkCommand.ts';
 import { registerExplain } from './explainCommand.ts';
 import { registerPatches } from './patchesCommand.ts';
 import { writeAll } from './io.ts';
+import { applyRootOptions } from './rootOptions.ts';
 import { addSettingOptions, settingOptionsFrom } from './settingsOptions.ts';
 import { runTransform } from './transformCommand.ts';
 import type { CommandOutput } from './transformCommand.ts';
@@ -44,6 +45,9 @@ Examples:
 
   # Flux: the changes as kustomize patches for a HelmRelease's postRenderers
   helm template gw istio/gateway | kube-graceful patches
+
+Options go before or after a command's name (kube-graceful --kube-version 1.28 check x.yaml);
+one given on both sides with different values is a usage error.
 
 Exit codes:
   0  success (the output is on stdout)
@@ -99,6 +103,8 @@ export function buildProgram(
   registerExplain(program, run);
   registerCheck(program, run);
   registerPatches(program, run);
+  // Options written before a subcommand's name reach it, or are refused: never dropped.
+  program.hook('preAction', (root, action) => applyRootOptions(root, action));
   transformCommand.action(async (files, options) => {
     const { flags, config, allDocuments } = settingOptionsFrom(options);
     const logFile = options.logFile ?? process.env['KUBE_GRACEFUL_LOG_FILE'];
