@@ -101,7 +101,10 @@ export function registerExplain(program: CommandUnknownOpts, run: Runner): void 
           .choices(EXPLAIN_FORMATS)
           .default('text'),
       )
-      .addOption(new Option('--format <format>', 'the same as --output').choices(EXPLAIN_FORMATS))
+      .addOption(
+        // One name in the help (-o, as kubectl's); --format still works, as older docs wrote it.
+        new Option('--format <format>', 'the same as --output').choices(EXPLAIN_FORMATS).hideHelp(),
+      )
       .option('--log-file <file>', 'also write error messages here')
       .showHelpAfterError('(run kube-graceful explain --help for usage)')
       .exitOverride(),
