@@ -17,6 +17,17 @@ import { chmodSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } fro
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
+/**
+ * The commit the bundle is built from, for `kube-graceful version` (issue #28): `-dirty` when
+ * tracked files differ from it, `unknown` outside a git checkout (a build from the npm tarball).
+ */
+function gitCommit() {
+  const head = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8' });
+  if (head.status !== 0) return 'unknown';
+  const dirty = spawnSync('git', ['diff', '--quiet', 'HEAD', '--']).status === 1;
+  return `${head.stdout.trim()}${dirty ? '-dirty' : ''}`;
+}
+
 /** What the training run reads: a gateway behind an NLB, a meshed app and a meshed hook Job. */
 const TRAINING = [
   'examples/quickstart/istio-gateway-nlb.yaml',
@@ -63,7 +74,10 @@ const bundled = await build({
   format: 'cjs',
   write: false,
   plugins: [lazyChildProcessForCommander],
-  define: { KUBE_GRACEFUL_VERSION: JSON.stringify(version) },
+  define: {
+    KUBE_GRACEFUL_VERSION: JSON.stringify(version),
+    KUBE_GRACEFUL_COMMIT: JSON.stringify(gitCommit()),
+  },
 });
 const code = bundled.outputFiles.find((f) => f.path.endsWith('.cjs'));
 const contentHash = createHash('sha256').update(code.contents).digest('hex').slice(0, 12);

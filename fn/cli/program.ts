@@ -4,8 +4,12 @@
  */
 import { Command, CommanderError, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { existsSync } from 'node:fs';
 import { MUTATORS } from '../mutators/registry.ts';
+import { VERSION } from './buildInfo.ts';
 import { registerCheck } from './checkCommand.ts';
+import { commandMistakenForFile } from './commandWords.ts';
+import { registerCompletion } from './completionCommand.ts';
 import { registerExplain } from './explainCommand.ts';
 import { registerPatches } from './patchesCommand.ts';
 import { writeAll } from './io.ts';
@@ -13,11 +17,7 @@ import { applyRootOptions } from './rootOptions.ts';
 import { addSettingOptions, settingOptionsFrom } from './settingsOptions.ts';
 import { runTransform } from './transformCommand.ts';
 import type { CommandOutput } from './transformCommand.ts';
-
-declare const KUBE_GRACEFUL_VERSION: string | undefined;
-
-/** The version printed by `--version` (set at build time; `dev` when run from source). */
-const VERSION = typeof KUBE_GRACEFUL_VERSION === 'string' ? KUBE_GRACEFUL_VERSION : 'dev';
+import { registerVersion } from './versionCommand.ts';
 
 const EXAMPLES = `
 Examples:
@@ -103,9 +103,15 @@ export function buildProgram(
   registerExplain(program, run);
   registerCheck(program, run);
   registerPatches(program, run);
+  registerVersion(program, run);
+  registerCompletion(program, run);
   // Options written before a subcommand's name reach it, or are refused: never dropped.
   program.hook('preAction', (root, action) => applyRootOptions(root, action));
   transformCommand.action(async (files, options) => {
+    const commands = [...program.commands.map((c) => c.name()), 'help'];
+    const mistaken = commandMistakenForFile(files, commands, existsSync);
+    if (mistaken)
+      program.error(`error: ${mistaken}`, { exitCode: 2, code: 'kube-graceful.unknownCommand' });
     const { flags, config, allDocuments } = settingOptionsFrom(options);
     const logFile = options.logFile ?? process.env['KUBE_GRACEFUL_LOG_FILE'];
     await run(

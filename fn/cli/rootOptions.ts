@@ -11,8 +11,8 @@
  * - Given on both sides with the same value, it is that value; with different values it is a usage
  *   error: either choice would drop one the user wrote, and a CI line that says both is a mistake
  *   worth a message, not a guess.
- * - An option only the transform has (`--report`, `--report-format`, `--diff`) is a usage error
- *   before a subcommand that has no such option.
+ * - An option the subcommand does not have (the transform's `--report`, `--report-format`,
+ *   `--diff`; any setting before `version`) is a usage error.
  */
 import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 
@@ -44,8 +44,8 @@ export function applyRootOptions(root: CommandUnknownOpts, sub: CommandUnknownOp
     const own = sub.options.find((o) => o.attributeName() === key);
     if (!own) {
       sub.error(
-        `error: ${flag} is an option of the transform (kube-graceful [options] [files...]), ` +
-          `not of ${sub.name()}`,
+        `error: ${flag} is not an option of ${sub.name()} ` +
+          `(kube-graceful ${sub.name()} --help lists them)`,
         { exitCode: 2, code: 'kube-graceful.rootOnlyOption' },
       );
     }

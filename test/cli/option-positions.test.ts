@@ -150,7 +150,7 @@ test('a transform-only option before a subcommand is a usage error', async (t) =
     t.is(run.status, 2, run.stderr);
     t.is(run.stdout, '');
   }
-  t.regex(runs[0].stderr, /--diff is an option of the transform .* not of check/);
-  t.regex(runs[1].stderr, /--report is an option of the transform .* not of explain/);
+  t.regex(runs[0].stderr, /--diff is not an option of check/);
+  t.regex(runs[1].stderr, /--report is not an option of explain/);
   t.regex(runs[2].stderr, /unknown option '--fail-on'/);
 });
