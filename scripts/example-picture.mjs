@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes the README's example picture: `kube-graceful explain --format svg` of the quickstart chart
+// Writes the README's example picture: `kube-graceful explain -o svg` of the quickstart chart
 // (docs/images/quickstart-timeline.svg). Run after `npm run build`; test/explain/svg.test.ts fails
 // when the committed picture is not what this script writes.
 import { execFileSync } from 'node:child_process';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const EXAMPLE_ARGS = [
   'explain',
-  '--format',
+  '--output',
   'svg',
   'examples/quickstart/istio-gateway-nlb.yaml',
 ];

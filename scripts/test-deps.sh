@@ -27,6 +27,16 @@ if ! command -v chromium >/dev/null 2>&1; then
   fi
 fi
 echo "chromium: $(chromium --version 2>/dev/null | head -1)"
+# zsh and fish run the completion scripts in test/cli/completion.test.ts (bash is always here).
+if ! command -v zsh >/dev/null 2>&1 || ! command -v fish >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq zsh fish >/dev/null
+  else
+    echo "test-deps: zsh or fish is missing; install them (Debian: apt-get install zsh fish)" >&2
+    exit 1
+  fi
+fi
+echo "zsh: $(zsh --version) / fish: $(fish --version)"
 for tool in kpt kubectl; do
   command -v "$tool" >/dev/null 2>&1 || { echo "test-deps: $tool is missing (it comes with this machine image)" >&2; exit 1; }
 done

@@ -20,7 +20,7 @@ import { formatPath } from '../core/fieldPath.ts';
 import { printable } from '../core/printable.ts';
 import { bySeverity } from '../core/records.ts';
 import { addsObject } from '../core/records.ts';
-import type { ChangeRecord, Finding } from '../core/records.ts';
+import type { ChangeRecord } from '../core/records.ts';
 import { REGISTERED_OBJECT_KINDS } from '../engine/objectKinds.ts';
 import { transform } from '../engine/transform.ts';
 import type { TransformResult } from '../engine/transform.ts';
@@ -31,7 +31,7 @@ import { formatRef } from '../core/kubeObject.ts';
 import type { Runner } from './explainCommand.ts';
 import { findingLine } from './findingsText.ts';
 import { unknownOutcomeFindings } from './unknownOutcomes.ts';
-import { formatLocation, readInputs } from './inputs.ts';
+import { findingLocation, formatLocation, inFiles, readInputs } from './inputs.ts';
 import type { Inputs } from './inputs.ts';
 import { addSettingOptions, settingOptionsFrom } from './settingsOptions.ts';
 import type { SettingOptions } from './settingsOptions.ts';
@@ -68,11 +68,13 @@ function failures(
 async function runCheck(options: CheckCommandOptions): Promise<CommandOutput> {
   const config = configFromOption(options.config);
   const inputs = readInputs(options.files);
-  const transformed = transform(inputs.text, {
-    flags: options.flags,
-    parseAll: options.allDocuments,
-    ...(config ? { config } : {}),
-  });
+  const transformed = inFiles(inputs, () =>
+    transform(inputs.text, {
+      flags: options.flags,
+      parseAll: options.allDocuments,
+      ...(config ? { config } : {}),
+    }),
+  );
   // A shutdown whose outcome is not known is a warning: no ✓ without a modelled fact (issue #26).
   const result: TransformResult = {
     ...transformed,
@@ -83,7 +85,7 @@ async function runCheck(options: CheckCommandOptions): Promise<CommandOutput> {
     ...result.changes.map((c) => changeLine(c, inputs)),
     ...result.findings
       .filter((f) => f.severity !== 'info')
-      .map((f) => findingLine(f, locationOf(f, inputs))),
+      .map((f) => findingLine(f, findingLocation(f, inputs))),
     summary(result, options.failOn, verdict.failed),
   ];
   const exitCode = verdict.failed ? 1 : 0;
@@ -134,12 +136,6 @@ function changeText(change: ChangeRecord, inputs: Pick<Inputs, 'locate'>): strin
   const before = clip(show(change.before));
   const after = clip(show(change.after));
   return `change: ${change.mutator} ${where}: ${before} → ${after}`;
-}
-
-function locationOf(finding: Finding, inputs: Inputs): string | undefined {
-  return finding.document === undefined
-    ? undefined
-    : formatLocation(inputs.locate(finding.document, finding.resource, finding.path));
 }
 
 /**

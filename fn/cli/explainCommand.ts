@@ -8,7 +8,7 @@ import { Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { transform } from '../engine/transform.ts';
 import type { Explanation } from '../explain/explain.ts';
-import { readInputs } from './inputs.ts';
+import { inFiles, readInputs } from './inputs.ts';
 import { addSettingOptions, settingOptionsFrom } from './settingsOptions.ts';
 import type { SettingOptions } from './settingsOptions.ts';
 import { configFromOption } from './transformCommand.ts';
@@ -42,11 +42,13 @@ async function explainFiles(
   const { explain } = await import('../explain/explain.ts');
   const config = configFromOption(options.config);
   const inputs = readInputs(options.files);
-  const result = transform(inputs.text, {
-    flags: options.flags,
-    parseAll: options.allDocuments,
-    ...(config ? { config } : {}),
-  });
+  const result = inFiles(inputs, () =>
+    transform(inputs.text, {
+      flags: options.flags,
+      parseAll: options.allDocuments,
+      ...(config ? { config } : {}),
+    }),
+  );
   return explain(result, (document) => inputs.locate(document));
 }
 
@@ -101,7 +103,10 @@ export function registerExplain(program: CommandUnknownOpts, run: Runner): void 
           .choices(EXPLAIN_FORMATS)
           .default('text'),
       )
-      .addOption(new Option('--format <format>', 'the same as --output').choices(EXPLAIN_FORMATS))
+      .addOption(
+        // One name in the help (-o, as kubectl's); --format still works, as older docs wrote it.
+        new Option('--format <format>', 'the same as --output').choices(EXPLAIN_FORMATS).hideHelp(),
+      )
       .option('--log-file <file>', 'also write error messages here')
       .showHelpAfterError('(run kube-graceful explain --help for usage)')
       .exitOverride(),

@@ -8,6 +8,7 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { Node } from 'yaml';
 import type { FieldPath } from '../core/fieldPath.ts';
+import type { Finding } from '../core/records.ts';
 import { KubeGracefulError } from '../core/errors.ts';
 import { looksLikeResourceList } from '../krm/resourceList.ts';
 import { splitStream } from '../stream/split.ts';
@@ -16,10 +17,14 @@ import type { ResourceRef } from '../core/kubeObject.ts';
 import { parseOptions } from '../yaml/options.ts';
 import { readInputFile } from './io.ts';
 
-/** Where something is in the files the user named. `line` is 1-based; absent when unknown. */
+/**
+ * Where something is in the files the user named. `line` and `column` are 1-based; absent when
+ * unknown (a column only where a field was found).
+ */
 export interface Location {
   readonly file: string;
   readonly line?: number;
+  readonly column?: number;
 }
 
 /** One file as read, and where its text starts in the joined stream. */
@@ -41,12 +46,63 @@ export interface Inputs {
    * item's own file when kpt names it.
    */
   locate(document: number, resource?: ResourceRef, path?: FieldPath): Location | undefined;
+  /**
+   * False when the only input is stdin: there is no file to name, and messages keep the stream's
+   * own document and line.
+   */
+  readonly named: boolean;
+  /**
+   * Returns `error` with its place in the joined stream (document N, line L of all the files
+   * together) turned into the file and the line within it (issue #28: "document 10, line 244"
+   * was broken.yaml line 28); `error` itself when it has no place.
+   */
+  relocate(error: KubeGracefulError): KubeGracefulError;
 }
 
-/** Returns `file:line` (or `file`) for messages. */
+/** Returns `file:line:column` (or `file:line`, or `file`) for messages. */
 export function formatLocation(location: Location | undefined): string | undefined {
   if (!location) return undefined;
-  return location.line === undefined ? location.file : `${location.file}:${location.line}`;
+  if (location.line === undefined) return location.file;
+  const column = location.column === undefined ? '' : `:${location.column}`;
+  return `${location.file}:${location.line}${column}`;
+}
+
+/** Returns where a finding is, as formatLocation writes it; undefined for a run-wide finding. */
+export function findingLocation(finding: Finding, inputs: Inputs): string | undefined {
+  return finding.document === undefined
+    ? undefined
+    : formatLocation(inputs.locate(finding.document, finding.resource, finding.path));
+}
+
+/**
+ * Runs `work` (a transform of `inputs.text`) and returns what it returns; a KubeGracefulError it
+ * throws is rethrown with its place in the named files (Inputs.relocate).
+ */
+export function inFiles<T>(inputs: Inputs, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    // An error that names its file already (a config file's) is not about the joined stream.
+    throw error instanceof KubeGracefulError && inputs.named && error.place.file === undefined
+      ? inputs.relocate(error)
+      : error;
+  }
+}
+
+/** Returns `error` with `at` as its place: the file, line and column instead of the document. */
+function placedIn(error: KubeGracefulError, at: Location): KubeGracefulError {
+  const { document: _inStream, line: _line, column: _column, ...rest } = error.place;
+  return new KubeGracefulError(
+    error.code,
+    error.message,
+    {
+      ...rest,
+      file: at.file,
+      ...(at.line !== undefined ? { line: at.line } : {}),
+      ...(at.column !== undefined ? { column: at.column } : {}),
+    },
+    error.hint,
+  );
 }
 
 const STDIN_NAME = '<stdin>';
@@ -98,7 +154,10 @@ export function readInputs(paths: readonly string[]): Inputs {
     line += countNewlines(body);
   }
   const resourceList = texts.length === 1 && looksLikeResourceList(text);
-  return resourceList ? resourceListInputs(text, parts[0]!.name) : streamInputs(text, parts);
+  const named = !(texts.length === 1 && names[0] === '-');
+  return resourceList
+    ? resourceListInputs(text, parts[0]!.name, named)
+    : streamInputs(text, parts, named);
 }
 
 /** True when the first line that is not blank or a comment is a `---` marker. */
@@ -116,11 +175,28 @@ function countNewlines(text: string): number {
   return n;
 }
 
-function streamInputs(text: string, parts: readonly Part[]): Inputs {
+function streamInputs(text: string, parts: readonly Part[], named: boolean): Inputs {
   const { bom, segments } = splitStream(text);
-  return {
+  /** The file a line of the joined stream is in, and the line within it. */
+  const fileLine = (line: number): Location | undefined => {
+    const part = [...parts].reverse().find((p) => p.firstLine <= line);
+    return part && { file: part.name, line: line - part.firstLine + 1 };
+  };
+  const inputs: Inputs = {
     text,
     resourceList: false,
+    named,
+    relocate(error) {
+      const { line, column, document } = error.place;
+      const at =
+        line !== undefined
+          ? fileLine(line)
+          : document !== undefined
+            ? inputs.locate(document)
+            : undefined;
+      if (!at) return error;
+      return placedIn(error, line !== undefined && column !== undefined ? { ...at, column } : at);
+    },
     locate(document, resource, path) {
       const segment = segments[document - 1];
       if (!segment) return undefined;
@@ -130,12 +206,17 @@ function streamInputs(text: string, parts: readonly Part[]): Inputs {
         parts.find((p) => offset >= p.start && offset < p.end) ??
         [...parts].reverse().find((p) => p.start <= offset);
       if (!part) return undefined;
-      const inSegment = path ? fieldLine(segment.text, resource, path) : undefined;
+      const inSegment = path ? fieldPosition(segment.text, resource, path) : undefined;
       const streamLine =
-        inSegment === undefined ? segment.line + content.lines : segment.line + inSegment - 1;
-      return { file: part.name, line: streamLine - part.firstLine + 1 };
+        inSegment === undefined ? segment.line + content.lines : segment.line + inSegment.line - 1;
+      return {
+        file: part.name,
+        line: streamLine - part.firstLine + 1,
+        ...(inSegment ? { column: inSegment.column } : {}),
+      };
     },
   };
+  return inputs;
 }
 
 /**
@@ -153,15 +234,15 @@ function contentLine(segment: Segment): { offset: number; lines: number } {
 }
 
 /**
- * Returns the line (1-based, within the document's text) of the deepest node along `path` that
- * exists in the document (the field itself, or the object that would hold it), or undefined when
- * the document can't be read.
+ * Returns the line and column (1-based, within the document's text) of the deepest node along
+ * `path` that exists in the document (the field itself, or the object that would hold it), or
+ * undefined when the document can't be read.
  */
-function fieldLine(
+function fieldPosition(
   text: string,
   resource: ResourceRef | undefined,
   path: FieldPath,
-): number | undefined {
+): { line: number; column: number } | undefined {
   const counter = new LineCounter();
   let doc;
   try {
@@ -210,16 +291,27 @@ function fieldLine(
     offset = at ?? node.range?.[0];
   }
   if (offset === undefined) return undefined;
-  return counter.linePos(offset).line;
+  const { line, col } = counter.linePos(offset);
+  return { line, column: col };
 }
 
-function resourceListInputs(text: string, name: string): Inputs {
+function resourceListInputs(text: string, name: string, named: boolean): Inputs {
   const counter = new LineCounter();
   const doc = parseDocument(text, { ...parseOptions(), lineCounter: counter });
   const items = isMap(doc.contents) ? doc.contents.get('items', true) : undefined;
   return {
     text,
     resourceList: true,
+    named,
+    // One file, read whole: a line of the list is a line of the file.
+    relocate: (error) =>
+      error.place.line === undefined && error.place.document === undefined
+        ? error
+        : placedIn(error, {
+            file: name,
+            ...(error.place.line !== undefined ? { line: error.place.line } : {}),
+            ...(error.place.column !== undefined ? { column: error.place.column } : {}),
+          }),
     locate(document) {
       const item = isSeq(items) ? items.items[document - 1] : undefined;
       if (!isMap(item)) return undefined;

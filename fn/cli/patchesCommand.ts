@@ -13,7 +13,7 @@ import { formatRef } from '../core/kubeObject.ts';
 import { printable } from '../core/printable.ts';
 import type { Runner } from './explainCommand.ts';
 import { findingLine } from './findingsText.ts';
-import { readInputs } from './inputs.ts';
+import { findingLocation, inFiles, readInputs } from './inputs.ts';
 import { addSettingOptions, settingOptionsFrom } from './settingsOptions.ts';
 import type { SettingOptions } from './settingsOptions.ts';
 import { configFromOption } from './transformCommand.ts';
@@ -31,12 +31,16 @@ const HEADER =
 async function runPatches(options: PatchesCommandOptions): Promise<CommandOutput> {
   const config = configFromOption(options.config);
   const inputs = readInputs(options.files);
-  const result = transform(inputs.text, {
-    flags: options.flags,
-    parseAll: options.allDocuments,
-    ...(config ? { config } : {}),
-  });
-  const stderr = result.findings.filter((f) => f.severity !== 'info').map((f) => findingLine(f));
+  const result = inFiles(inputs, () =>
+    transform(inputs.text, {
+      flags: options.flags,
+      parseAll: options.allDocuments,
+      ...(config ? { config } : {}),
+    }),
+  );
+  const stderr = result.findings
+    .filter((f) => f.severity !== 'info')
+    .map((f) => findingLine(f, inputs.named ? findingLocation(f, inputs) : undefined));
   if (result.findings.some((f) => f.severity === 'error')) {
     stderr.push('kube-graceful patches: error findings above; no patches written.');
     return { stdout: '', stderr, exitCode: 1 };

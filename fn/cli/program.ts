@@ -4,19 +4,20 @@
  */
 import { Command, CommanderError, Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { existsSync } from 'node:fs';
 import { MUTATORS } from '../mutators/registry.ts';
+import { VERSION } from './buildInfo.ts';
 import { registerCheck } from './checkCommand.ts';
+import { commandMistakenForFile } from './commandWords.ts';
+import { registerCompletion } from './completionCommand.ts';
 import { registerExplain } from './explainCommand.ts';
 import { registerPatches } from './patchesCommand.ts';
 import { writeAll } from './io.ts';
+import { applyRootOptions } from './rootOptions.ts';
 import { addSettingOptions, settingOptionsFrom } from './settingsOptions.ts';
 import { runTransform } from './transformCommand.ts';
 import type { CommandOutput } from './transformCommand.ts';
-
-declare const KUBE_GRACEFUL_VERSION: string | undefined;
-
-/** The version printed by `--version` (set at build time; `dev` when run from source). */
-const VERSION = typeof KUBE_GRACEFUL_VERSION === 'string' ? KUBE_GRACEFUL_VERSION : 'dev';
+import { registerVersion } from './versionCommand.ts';
 
 const EXAMPLES = `
 Examples:
@@ -44,6 +45,9 @@ Examples:
 
   # Flux: the changes as kustomize patches for a HelmRelease's postRenderers
   helm template gw istio/gateway | kube-graceful patches
+
+Options go before or after a command's name (kube-graceful --kube-version 1.28 check x.yaml);
+one given on both sides with different values is a usage error.
 
 Exit codes:
   0  success (the output is on stdout)
@@ -99,7 +103,15 @@ export function buildProgram(
   registerExplain(program, run);
   registerCheck(program, run);
   registerPatches(program, run);
+  registerVersion(program, run);
+  registerCompletion(program, run);
+  // Options written before a subcommand's name reach it, or are refused: never dropped.
+  program.hook('preAction', (root, action) => applyRootOptions(root, action));
   transformCommand.action(async (files, options) => {
+    const commands = [...program.commands.map((c) => c.name()), 'help'];
+    const mistaken = commandMistakenForFile(files, commands, existsSync);
+    if (mistaken)
+      program.error(`error: ${mistaken}`, { exitCode: 2, code: 'kube-graceful.unknownCommand' });
     const { flags, config, allDocuments } = settingOptionsFrom(options);
     const logFile = options.logFile ?? process.env['KUBE_GRACEFUL_LOG_FILE'];
     await run(

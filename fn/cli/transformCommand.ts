@@ -9,7 +9,7 @@ import type { TransformResult } from '../engine/transform.ts';
 import { reportData, toJsonText } from '../report/json.ts';
 import { textReport } from '../report/text.ts';
 import { findingLine } from './findingsText.ts';
-import { readInputs } from './inputs.ts';
+import { findingLocation, inFiles, readInputs } from './inputs.ts';
 import { readInputFile, readStdinBytes } from './io.ts';
 import { writeSideFile } from './sideFiles.ts';
 
@@ -35,7 +35,9 @@ export interface CommandOutput {
 
 /** Returns the config document named by `--config`, if any. */
 export function configFromOption(path: string | undefined): ConfigSource | undefined {
-  return path === undefined ? undefined : readConfigText(readInputFile(path), `config ${path}`);
+  return path === undefined
+    ? undefined
+    : readConfigText(readInputFile(path), `config ${path}`, path);
 }
 
 /**
@@ -50,23 +52,24 @@ export async function runTransform(
   // stdin alone stays bytes (the fast path Helm uses); named files are joined as explain joins
   // them.
   const files = options.files ?? [];
-  const input =
-    files.length === 0 || (files.length === 1 && files[0] === '-')
-      ? (stdin ?? readStdinBytes())
-      : readInputs(files).text;
+  const inputs =
+    files.length === 0 || (files.length === 1 && files[0] === '-') ? undefined : readInputs(files);
+  const input = inputs ? inputs.text : (stdin ?? readStdinBytes());
   // An empty KUBE_GRACEFUL_REPORT is unset, as shells treat an empty variable; an empty --report
   // is a mistake, refused by writeSideFile rather than dropped.
   const reportPath = options.report ?? (process.env['KUBE_GRACEFUL_REPORT'] || undefined);
   // The outcomes (a few KB a workload) are kept only for the report, which explains them, and
   // the change records and info findings only for the report too: without one, only warnings
   // and errors are printed.
-  const result = transform(input, {
-    flags: options.flags,
-    parseAll: options.allDocuments ?? false,
-    outcomes: reportPath !== undefined,
-    records: reportPath !== undefined,
-    ...(config ? { config } : {}),
-  });
+  const run = () =>
+    transform(input, {
+      flags: options.flags,
+      parseAll: options.allDocuments ?? false,
+      outcomes: reportPath !== undefined,
+      records: reportPath !== undefined,
+      ...(config ? { config } : {}),
+    });
+  const result = inputs ? inFiles(inputs, run) : run();
   if (reportPath !== undefined)
     writeSideFile(
       reportPath,
@@ -75,7 +78,10 @@ export async function runTransform(
         options.reportFormat ?? (reportPath.endsWith('.json') ? 'json' : 'text'),
       ),
     );
-  const stderr = result.findings.filter((f) => f.severity !== 'info').map((f) => findingLine(f));
+  // Named files: each line says where in them (issue #28); stdin alone has no file to name.
+  const stderr = result.findings
+    .filter((f) => f.severity !== 'info')
+    .map((f) => findingLine(f, inputs ? findingLocation(f, inputs) : undefined));
   const failed = result.findings.some((f) => f.severity === 'error');
   if (failed && result.mode === 'stream') {
     // Stream mode: nothing on stdout, so Helm fails instead of applying a half-fixed release.

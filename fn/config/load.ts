@@ -2,33 +2,48 @@
  * Builds the run's Config from, in rising precedence: defaults, a config document (`--config FILE`
  * or the ResourceList's functionConfig), then CLI flags.
  */
-import { parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import type { Node } from 'yaml';
 import type { core } from 'zod/mini';
+import { didYouMean } from '../core/didYouMean.ts';
 import { KubeGracefulError } from '../core/errors.ts';
+import type { ErrorPlace } from '../core/errors.ts';
 import { parseOptions } from '../yaml/options.ts';
 import { toData } from '../document/manifest.ts';
 import { FLAT_KEYS, readFlatValue } from './flatKeys.ts';
 import { CONFIG_API_VERSION, CONFIG_KIND, configSchema, defaultSpec } from './schema.ts';
+import { keysAt } from './schemaKeys.ts';
 import type { Config } from './schema.ts';
 
 /** A raw config object plus the words that say where it came from. */
 export interface ConfigSource {
   readonly data: unknown;
   readonly origin: string;
+  /**
+   * Where a path of `data` is in the file, for messages (`cfg.yaml:4:22`); the key's place with
+   * `key`, else its value's. Absent for a config that is no file (a ResourceList's functionConfig).
+   */
+  readonly place?: (path: readonly PropertyKey[], key?: boolean) => ErrorPlace;
 }
 
-/** Returns the parsed config document of a file's text; throws E_CONFIG on bad YAML. */
-export function readConfigText(text: string, origin: string): ConfigSource {
+/**
+ * Returns the parsed config document of a file's text; throws E_CONFIG on bad YAML. With `file`,
+ * messages name its line and column as `file:line:column`.
+ */
+export function readConfigText(text: string, origin: string, file?: string): ConfigSource {
+  const placeAt = (at: { line?: number; column?: number }): ErrorPlace =>
+    file !== undefined && at.line !== undefined ? { file, ...at } : { field: origin, ...at };
   const tooDeep = (at: { line?: number; column?: number } = {}) =>
     new KubeGracefulError(
       'E_CONFIG',
       'nesting too deep to read',
-      { field: origin, ...at },
+      placeAt(at),
       'A config is a few levels deep; check how the file was generated.',
     );
+  const counter = new LineCounter();
   let doc: ReturnType<typeof parseDocument>;
   try {
-    doc = parseDocument(text, parseOptions());
+    doc = parseDocument(text, { ...parseOptions(), lineCounter: counter });
   } catch (error) {
     if (error instanceof RangeError) throw tooDeep();
     throw error;
@@ -42,12 +57,18 @@ export function readConfigText(text: string, origin: string): ConfigSource {
     throw new KubeGracefulError(
       'E_CONFIG',
       message,
-      { field: origin, ...at },
+      placeAt(at),
       'Fix the YAML of the config file.',
     );
   }
+  const place = (path: readonly PropertyKey[], key = false): ErrorPlace => {
+    const offset = offsetOf(doc.contents, path, key);
+    if (offset === undefined) return { field: origin };
+    const { line, col } = counter.linePos(offset);
+    return placeAt({ line, column: col });
+  };
   try {
-    return { data: toData(doc), origin };
+    return { data: toData(doc), origin, ...(file !== undefined ? { place } : {}) };
   } catch (error) {
     // Hostile input is an input error, not a crash: toData stops alias bombs ("billion laughs")
     // with a ReferenceError, and very deep nesting overflows the stack.
@@ -59,6 +80,36 @@ export function readConfigText(text: string, origin: string): ConfigSource {
       'Expand the anchors in the config, or remove the aliases.',
     );
   }
+}
+
+/**
+ * Returns the offset of the node at `path` (its key's with `key`), or of the deepest one there is.
+ */
+function offsetOf(
+  root: Node | null,
+  path: readonly PropertyKey[],
+  key: boolean,
+): number | undefined {
+  let node = root;
+  let offset = root?.range?.[0];
+  for (const step of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(step));
+      if (!pair) break;
+      const keyOffset = isScalar(pair.key) ? pair.key.range?.[0] : undefined;
+      node = pair.value as Node | null;
+      offset = (step === path.at(-1) && key ? keyOffset : node?.range?.[0]) ?? keyOffset;
+    } else if (isSeq(node) && typeof step === 'number') {
+      node = node.items[step] as Node | null;
+      offset = node?.range?.[0] ?? offset;
+    } else break;
+  }
+  return offset;
+}
+
+/** Returns where `path` is in the source's file, or the source's name when that is unknown. */
+function placeIn(source: ConfigSource, path: readonly PropertyKey[], key = false): ErrorPlace {
+  return source.place ? source.place(path, key) : { field: source.origin };
 }
 
 /**
@@ -74,9 +125,10 @@ export function loadConfig(
   if (source && !isEmptyFunctionInput(source.data)) {
     const data = source.data as { kind?: unknown; apiVersion?: unknown; data?: unknown } | null;
     if (data?.kind === 'ConfigMap') {
-      spec = applyFlat(spec, flatEntries(data.data, source.origin), source.origin, provenance);
+      const at = (key: string) => placeIn(source, ['data', key], true);
+      spec = applyFlat(spec, flatEntries(data.data, source), source.origin, provenance, at);
     } else {
-      const typed = parseTyped(data, source.origin);
+      const typed = parseTyped(data, source);
       spec = typed;
       for (const path of leafPaths(typed)) provenance.set(path, source.origin);
     }
@@ -110,7 +162,8 @@ function isEmptyFunctionInput(data: unknown): boolean {
   );
 }
 
-function parseTyped(data: unknown, origin: string): Record<string, unknown> {
+function parseTyped(data: unknown, source: ConfigSource): Record<string, unknown> {
+  const { origin } = source;
   const object = data as { apiVersion?: unknown; kind?: unknown; spec?: unknown } | null;
   if (!object || typeof object !== 'object' || Array.isArray(object)) {
     throw new KubeGracefulError(
@@ -131,7 +184,7 @@ function parseTyped(data: unknown, origin: string): Record<string, unknown> {
     );
   }
   const result = configSchema().safeParse(object);
-  if (!result.success) throw configError(result.error, origin, object);
+  if (!result.success) throw configError(result.error, origin, object, source);
   return (object.spec ?? {}) as Record<string, unknown>;
 }
 
@@ -142,7 +195,8 @@ function found(field: string, value: unknown): string {
     : `${field} ${JSON.stringify(value)}`;
 }
 
-function flatEntries(data: unknown, origin: string): Array<[string, string]> {
+function flatEntries(data: unknown, source: ConfigSource): Array<[string, string]> {
+  const { origin } = source;
   if (data === undefined || data === null) return [];
   if (typeof data !== 'object' || Array.isArray(data))
     throw new KubeGracefulError('E_CONFIG', 'ConfigMap data is not a mapping', { field: origin });
@@ -153,8 +207,8 @@ function flatEntries(data: unknown, origin: string): Array<[string, string]> {
       const got = value === null ? 'null' : `the ${typeof value} ${String(value)}`;
       throw new KubeGracefulError(
         'E_CONFIG',
-        `${key}: got ${got}; ConfigMap data values are strings`,
-        { field: `${origin} data.${key}` },
+        `${key}: got ${got}; ConfigMap data values are strings: quote it`,
+        source.place ? placeIn(source, ['data', key]) : { field: `${origin} data.${key}` },
         `Quote the value, e.g. ${key}: ` +
           `"${value === null ? '' : String(value)}" (kpt fn eval … -- ${key}=VALUE always ` +
           `sends text).`,
@@ -169,6 +223,7 @@ function applyFlat(
   entries: Array<[string, string]>,
   origin: string,
   provenance: Map<string, string>,
+  at: (name: string) => ErrorPlace = () => ({ field: origin }),
 ): Record<string, unknown> {
   const next = structuredClone(spec);
   for (const [name, text] of entries) {
@@ -176,13 +231,17 @@ function applyFlat(
     if (!key) {
       throw new KubeGracefulError(
         'E_CONFIG',
-        `unknown setting ${JSON.stringify(name)}`,
-        { field: origin },
+        `unknown setting ${JSON.stringify(name)}` +
+          didYouMean(
+            name,
+            FLAT_KEYS.map((k) => k.name),
+          ),
+        at(name),
         `Known settings: ${FLAT_KEYS.map((k) => k.name).join(', ')}.`,
       );
     }
     const read = readFlatValue(key, text);
-    if ('error' in read) throw new KubeGracefulError('E_CONFIG', read.error, { field: origin });
+    if ('error' in read) throw new KubeGracefulError('E_CONFIG', read.error, at(name));
     let node = next;
     for (const part of key.specPath.slice(0, -1))
       node = (node[part] ??= {}) as Record<string, unknown>;
@@ -203,8 +262,24 @@ function leafPaths(value: unknown, prefix = ''): string[] {
   );
 }
 
+/**
+ * An unquoted version (`kubernetesVersion: 1.31`) is a number to YAML, and `1.30` is 1.3: say to
+ * quote it rather than "expected string, received number".
+ */
+function numberForText(field: string, key: string, value: number): string {
+  return (
+    `${field}: got the number ${value}; quote it (${key}: "${value}"): unquoted, YAML reads ` +
+    'it as a number, and a version such as 1.30 as 1.3'
+  );
+}
+
 /** One message per problem: field, value, what is allowed. */
-function configError(error: core.$ZodError, origin: string, input: unknown): KubeGracefulError {
+function configError(
+  error: core.$ZodError,
+  origin: string,
+  input: unknown,
+  source?: ConfigSource,
+): KubeGracefulError {
   const lines = error.issues.map((issue) => {
     const field = issue.path.map(String).join('.') || '(top level)';
     const value = issue.path.reduce<unknown>(
@@ -216,11 +291,16 @@ function configError(error: core.$ZodError, origin: string, input: unknown): Kub
       value === undefined || issue.code === 'unrecognized_keys'
         ? ''
         : ` (got ${JSON.stringify(value)})`;
-    if (issue.code === 'unrecognized_keys')
+    if (issue.code === 'unrecognized_keys') {
+      const known = keysAt(configSchema(), issue.path);
+      const keys = issue.keys.map((key) => `${key}${didYouMean(key, known)}`);
       return (
-        `${field}: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')} ` +
+        `${field}: unknown key${keys.length > 1 ? 's' : ''} ${keys.join(', ')} ` +
         `(not a ${CONFIG_KIND} field)`
       );
+    }
+    if (issue.code === 'invalid_type' && issue.expected === 'string' && typeof value === 'number')
+      return numberForText(field, String(issue.path.at(-1)), value);
     if (issue.code === 'invalid_value')
       return (
         `${field}: got ${JSON.stringify(value)}; ` +
@@ -228,10 +308,18 @@ function configError(error: core.$ZodError, origin: string, input: unknown): Kub
       );
     return `${field}: ${issue.message}${got}`;
   });
+  // The place of the first problem, in the file when there is one (the list names every one).
+  const first = error.issues[0];
+  const place =
+    source && first
+      ? first.code === 'unrecognized_keys'
+        ? placeIn(source, [...first.path, first.keys[0]!], true)
+        : placeIn(source, first.path)
+      : { field: origin };
   return new KubeGracefulError(
     'E_CONFIG',
     `invalid config:\n  ${lines.join('\n  ')}`,
-    { field: origin },
+    place,
     'See `kube-graceful --help` and the README section "Configuration" for every field and ' +
       'its allowed values.',
   );

@@ -16,8 +16,13 @@ export type ErrorCode =
   | 'E_USAGE'
   | 'E_INTERNAL';
 
-/** Where an error is: the document's position in the stream, its line and column, its resource. */
+/**
+ * Where an error is: the document's position in the stream, its line and column, its resource;
+ * or, when the input was named files, the file and the line and column within it.
+ */
 export interface ErrorPlace {
+  /** The file the user named; `line` and `column` are then within it, and `document` is unset. */
+  readonly file?: string;
   /** 1-based position of the document in the stream (or of the item in a ResourceList). */
   readonly document?: number;
   /** 1-based line and column in the input. */
@@ -50,15 +55,21 @@ export class KubeGracefulError extends Error {
 /** Returns the one-paragraph message printed on stderr for an error. */
 export function formatError(error: KubeGracefulError): string {
   const where: string[] = [];
-  const { document, line, column, resource, field } = error.place;
+  const { file, document, line, column, resource, field } = error.place;
   // The resource and the field are the input's names: one line each, control characters as
   // escapes. The message and the hint are ours, with names in them: their lines stay (the YAML
   // library's code frame under a parse error), nothing else of the input drives the terminal.
-  if (document !== undefined)
-    where.push(`document ${document}${resource ? ` (${printable(resource)})` : ''}`);
-  else if (resource) where.push(printable(resource));
-  if (line !== undefined)
-    where.push(`line ${line}${column !== undefined ? `, column ${column}` : ''}`);
+  if (file !== undefined) {
+    // `file:line:column`, as compilers write it, so editors and terminals jump there.
+    const at = line === undefined ? '' : `:${line}${column === undefined ? '' : `:${column}`}`;
+    where.push(`${printable(file)}${at}${resource ? ` (${printable(resource)})` : ''}`);
+  } else {
+    if (document !== undefined)
+      where.push(`document ${document}${resource ? ` (${printable(resource)})` : ''}`);
+    else if (resource) where.push(printable(resource));
+    if (line !== undefined)
+      where.push(`line ${line}${column !== undefined ? `, column ${column}` : ''}`);
+  }
   if (field) where.push(printable(field));
   const place = where.length ? `${where.join(', ')}: ` : '';
   const head = `kube-graceful: ${error.code}: ${place}${printableLines(error.message)}`;

@@ -10,11 +10,18 @@ import { FLAT_KEYS, readFlatValue } from '../config/flatKeys.ts';
 import { specSchema } from '../config/schema.ts';
 import type { Config } from '../config/schema.ts';
 import { valueForMessage } from '../core/scalarText.ts';
+import { closest } from '../core/didYouMean.ts';
 
 const ANNOTATION_PREFIX = 'kube-graceful.dev/';
 const SKIP_ANNOTATION = `${ANNOTATION_PREFIX}skip`;
 /** The annotations a workload may set, for the message that refuses an unknown one. */
 const FLAT_ANNOTATIONS = FLAT_KEYS.map((k) => ANNOTATION_PREFIX + k.name).join(', ');
+
+/** ` (did you mean kube-graceful.dev/NAME?)` for a mistyped setting name, or ''. */
+function suggestion(setting: string): string {
+  const near = closest(setting, ['skip', ...FLAT_KEYS.map((k) => k.name)]);
+  return near === undefined ? '' : ` (did you mean ${ANNOTATION_PREFIX}${near}?)`;
+}
 
 /** Whether an object's annotations leave it alone, and the finding for a value not understood. */
 export interface SkipRead {
@@ -82,7 +89,9 @@ export function workloadSettings(config: Config, workload: Workload): WorkloadSe
     const read = key
       ? readFlatValue(key, String(text))
       : {
-          error: `unknown annotation; known: ${SKIP_ANNOTATION}, ${FLAT_ANNOTATIONS}`,
+          error:
+            `unknown annotation${suggestion(setting)}; ` +
+            `known: ${SKIP_ANNOTATION}, ${FLAT_ANNOTATIONS}`,
         };
     if (!key || 'error' in read) {
       findings.push({

@@ -19,6 +19,8 @@ const SEED = ['--max-request', '10', '--buffer', '10'];
 const lines = (text: string) => text.split('\n').filter(Boolean);
 const fileLine = (file: string, line: number) =>
   readFileSync(join(ROOT, file), 'utf8').split('\n')[line - 1] ?? '';
+/** Only indentation and list dashes stand before the column: it is where the key or item starts. */
+const startsAt = (text: string, column: number) => /^[\s-]*\S$/.test(text.slice(0, column));
 
 test('non-compliant input: exit 1, one line per pending change with file:line, resource and field', (t) => {
   const run = runCli(['check', NLB, ...SEED], '');
@@ -37,15 +39,14 @@ test('non-compliant input: exit 1, one line per pending change with file:line, r
     const line = changes.find((l) => l.includes(` ${field}: `));
     t.truthy(line, field);
     const match = new RegExp(
-      `^change: gateway-drain (\\S+):(\\d+) Deployment istio-system/istio-public-ingressgateway `,
+      `^change: gateway-drain (\\S+?):(\\d+):(\\d+) ` +
+        'Deployment istio-system/istio-public-ingressgateway ',
     ).exec(line!);
     t.truthy(match, line);
     t.is(match![1], NLB);
-    t.regex(
-      fileLine(NLB, Number(match![2])),
-      key,
-      `${field} points at the field (or the object that would hold it)`,
-    );
+    const text = fileLine(NLB, Number(match![2]));
+    t.regex(text, key, `${field} points at the field (or the object that would hold it)`);
+    t.true(startsAt(text, Number(match![3])), `${field}: the column is where the key starts`);
   }
   t.regex(
     run.stdout,
@@ -115,7 +116,7 @@ test('--fail-on warning fails on warnings that change and error let pass', (t) =
   const warning = lines(strict.stdout).find((l) => l.startsWith('warning: JOB_ENTRYPOINT_UNKNOWN'));
   t.truthy(warning);
   const match = new RegExp(
-    String.raw`^warning: JOB_ENTRYPOINT_UNKNOWN (\S+):(\d+) Job ` +
+    String.raw`^warning: JOB_ENTRYPOINT_UNKNOWN (\S+?):(\d+):(\d+) Job ` +
       String.raw`ingress-nginx\/ingress-nginx-admission-create ` +
       String.raw`spec\.template\.spec\.containers\[name=create\]\.command: `,
   ).exec(warning!);
@@ -152,7 +153,7 @@ test('several files and stdin are one stream; each line names its own file and l
       'Deployment default/httpbin spec.template.spec.containers[name=httpbin].lifecycle.preStop',
     ),
   );
-  t.regex(httpbin ?? '', /^change: app-graceful <stdin>:(\d+) /);
+  t.regex(httpbin ?? '', /^change: app-graceful <stdin>:(\d+):(\d+) /);
   const stdinLine = Number(/<stdin>:(\d+)/.exec(httpbin!)![1]);
   t.regex(
     corpus('istio-sample-httpbin-httpbin.yaml').split('\n')[stdinLine - 1]!,
@@ -160,7 +161,7 @@ test('several files and stdin are one stream; each line names its own file and l
     'the container that gets the preStop',
   );
   t.true(
-    lines(run.stdout).some((l) => l.startsWith(`change: gateway-drain ${NLB}:113 `)),
+    lines(run.stdout).some((l) => l.startsWith(`change: gateway-drain ${NLB}:113:5 `)),
     'the NLB file keeps its own line numbers',
   );
 });

@@ -1,5 +1,5 @@
 /**
- * `explain --format svg` and `--format html` (issue #17): the picture holds the model's numbers and
+ * `explain -o svg` and `-o html` (issue #17): the picture holds the model's numbers and
  * the timelines' windows (read from its data- attributes, the same Explanation the text and JSON
  * show), it renders in the real headless Chromium (Debian's package) without errors to a
  * non-blank image of the expected size, and the README's example picture is current.
@@ -143,7 +143,7 @@ for (const format of ['svg', 'html'] as const) {
     const file = join(dir, `explain.${format}`);
     const out = await runInProcess([
       'explain',
-      '--format',
+      '--output',
       format,
       join(ROOT, 'examples/quickstart/istio-gateway-nlb.yaml'),
     ]);

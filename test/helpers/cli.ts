@@ -35,9 +35,16 @@ export function runCli(
  * Returns the result of `kube-graceful ARGS < input` without blocking the test worker, so that
  * many runs in one file go on side by side and ava's timeout sees each test finish.
  */
-export function runCliAsync(args: readonly string[], input: string | Buffer): Promise<CliRun> {
+export function runCliAsync(
+  args: readonly string[],
+  input: string | Buffer,
+  options: { readonly cwd?: string } = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath(), ...args], { timeout: HANG_GUARD_MS });
+    const child = spawn(process.execPath, [cliPath(), ...args], {
+      timeout: HANG_GUARD_MS,
+      ...options,
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));

@@ -97,12 +97,20 @@ const lists: Array<[string, string]> = [
   ['with CRLF line breaks', (base + FUNCTION_CONFIG + RESULTS).replace(/\n/g, '\r\n')],
 ];
 
-/** Asserts that the CLI on the list's bytes writes what it writes reading the list as text. */
+/**
+ * Asserts that the CLI on the list's bytes writes what it writes reading the list as text. A
+ * message names the place the same way, in the file's terms when there is one (`path:line`).
+ */
 function assertSameAsText(t: ExecutionContext, list: string, name: string): CliRun {
   const path = join(dir, name);
   writeFileSync(path, list);
   const fromStdin = runCli([], Buffer.from(list, 'utf8'));
-  t.deepEqual(fromStdin, runCli([path], ''));
+  const inFile = fromStdin.stderr.replace(
+    /document \d+ \(([^)]*)\), line (\d+)(?:, column (\d+))?/g,
+    (_m, resource: string, line: string, column?: string) =>
+      `${path}:${line}${column ? `:${column}` : ''} (${resource})`,
+  );
+  t.deepEqual({ ...fromStdin, stderr: inFile }, runCli([path], ''));
   return fromStdin;
 }
 
