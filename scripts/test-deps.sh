@@ -37,6 +37,17 @@ if ! command -v zsh >/dev/null 2>&1 || ! command -v fish >/dev/null 2>&1; then
   fi
 fi
 echo "zsh: $(zsh --version) / fish: $(fish --version)"
+# Debian's pre-commit runs the repository's hook on a temporary repository
+# (test/integration/ci-integrations.test.ts).
+if ! command -v pre-commit >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq pre-commit >/dev/null
+  else
+    echo "test-deps: pre-commit is missing; install it (Debian: apt-get install pre-commit)" >&2
+    exit 1
+  fi
+fi
+echo "pre-commit: $(pre-commit --version)"
 for tool in kpt kubectl; do
   command -v "$tool" >/dev/null 2>&1 || { echo "test-deps: $tool is missing (it comes with this machine image)" >&2; exit 1; }
 done

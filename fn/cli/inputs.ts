@@ -15,6 +15,7 @@ import { splitStream } from '../stream/split.ts';
 import type { Segment } from '../stream/split.ts';
 import type { ResourceRef } from '../core/kubeObject.ts';
 import { parseOptions } from '../yaml/options.ts';
+import { expandInputPaths } from './inputPaths.ts';
 import { readInputFile } from './io.ts';
 
 /**
@@ -41,6 +42,8 @@ export interface Inputs {
   readonly text: string;
   /** True when the input is one KRM ResourceList (kpt and kustomize send one on stdin). */
   readonly resourceList: boolean;
+  /** A ResourceList's number of items (all of them: the engine parses only those it may need). */
+  readonly items?: number;
   /**
    * Returns where document `document` (1-based, as in records) starts; for ResourceList items, the
    * item's own file when kpt names it.
@@ -108,11 +111,12 @@ function placedIn(error: KubeGracefulError, at: Location): KubeGracefulError {
 const STDIN_NAME = '<stdin>';
 
 /**
- * Returns the joined input of `paths` (stdin when empty); throws KubeGracefulError when a file
- * can't be read.
+ * Returns the joined input of `paths` (stdin when empty; a folder: the manifest files under it,
+ * inputPaths.ts); throws KubeGracefulError when a file can't be read.
  */
 export function readInputs(paths: readonly string[]): Inputs {
-  const names = paths.length ? paths : ['-'];
+  // Nothing named is stdin; folders with no manifest in them are nothing, not stdin.
+  const names = paths.length ? expandInputPaths(paths) : ['-'];
   if (names.filter((p) => p === '-').length > 1)
     throw new KubeGracefulError('E_USAGE', 'stdin (-) named more than once', {}, 'Name - once.');
   const texts = names.map((path) => ({
@@ -312,6 +316,7 @@ function resourceListInputs(text: string, name: string, named: boolean): Inputs 
             ...(error.place.line !== undefined ? { line: error.place.line } : {}),
             ...(error.place.column !== undefined ? { column: error.place.column } : {}),
           }),
+    items: isSeq(items) ? items.items.length : 0,
     locate(document) {
       const item = isSeq(items) ? items.items[document - 1] : undefined;
       if (!isMap(item)) return undefined;

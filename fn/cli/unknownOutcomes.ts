@@ -6,9 +6,7 @@
 import type { Finding } from '../core/records.ts';
 import { explain } from '../explain/explain.ts';
 import type { TransformResult } from '../engine/transform.ts';
-
-/** The code of the warning: the outcome of a workload's shutdown is not known. */
-const OUTCOME_UNKNOWN = 'OUTCOME_UNKNOWN';
+import { OUTCOME_UNKNOWN } from '../engine/findingCodes.ts';
 
 /** Returns one warning per workload whose patched shutdown has an unknown outcome. */
 export function unknownOutcomeFindings(result: TransformResult): Finding[] {

@@ -35,6 +35,9 @@ import type { ChangeRecord, Finding } from '../core/records.ts';
 import type { ProposedChange } from '../mutators/types.ts';
 import { sharedText } from '../core/records.ts';
 import { matches } from './selectors.ts';
+import { readIgnore } from './ignoreAnnotation.ts';
+
+const NO_CODES: ReadonlySet<string> = new Set();
 
 /** What a mutator did to one workload or object, for explain. */
 export type RunOutcome = WorkloadOutcome | ObjectOutcome;
@@ -82,6 +85,27 @@ export interface PipelineResult {
   readonly changes: ChangeRecord[];
   readonly findings: Finding[];
   readonly outcomes: RunOutcome[];
+  /** What the run read: `check` fails when it read nothing (issue #29 item 2). */
+  readonly read: InputCount;
+  /**
+   * Findings an object's `kube-graceful.dev/ignore` annotation accepts: kept out of `findings`,
+   * so they neither print nor fail a run, and counted by `check` (issue #29 item 4).
+   */
+  readonly ignored: Finding[];
+}
+
+/**
+ * How much of the input was Kubernetes objects. An empty input, a failed `helm template` and a
+ * `package.json` all read as zero objects, where a chart with no workloads reads as some objects
+ * and zero workloads.
+ */
+export interface InputCount {
+  /** Documents of a stream (items of a ResourceList) that hold an object with a kind. */
+  documents: number;
+  /** Those objects, the items of a `kind: List` each counted. */
+  objects: number;
+  /** The objects with a pod template, whether the settings leave them alone or not. */
+  workloads: number;
 }
 
 /** Objects a mutator adds to the input, to be written right after the resource they go with. */
@@ -102,6 +126,10 @@ export function runPipeline(
 ): PipelineResult & { readonly creations: readonly Creation[] } {
   const read = resources.map((r) => r.object);
   const pipeline = new Pipeline(read, config, mutators, keep);
+  // A ResourceList's parsed items, one object each (the items of kinds no mutator reads are not
+  // parsed, so not counted: the CLI counts a list's items from its text).
+  const objects = read.filter((o) => typeof o.kind === 'string' && o.kind !== '').length;
+  pipeline.result.read.documents = pipeline.result.read.objects = objects;
   pipeline.planObjects(resources);
   const creations: Creation[] = [];
   for (const [i, resource] of resources.entries()) {
@@ -130,7 +158,13 @@ export function isSubject(
  * them: a workload's changes may depend on any of them, wherever it stands in the stream.
  */
 export class Pipeline {
-  readonly result: PipelineResult = { changes: [], findings: [], outcomes: [] };
+  readonly result: PipelineResult = {
+    changes: [],
+    findings: [],
+    outcomes: [],
+    read: { documents: 0, objects: 0, workloads: 0 },
+    ignored: [],
+  };
   readonly #inventory: Inventory;
   readonly #contextObjects: readonly KubeObject[];
   /** The context objects of the kinds each object mutator reads, picked once per mutator. */
@@ -200,6 +234,7 @@ export class Pipeline {
     const object = resource.object;
     const templatePath = podTemplatePath(object.apiVersion, object.kind, config.spec.extraKinds);
     if (!templatePath) return;
+    result.read.workloads += 1;
     const workload = new Workload(resource, templatePath, resource.ref(defaultNamespace));
     const place = { resource: workload.ref, document: resource.doc.place.document };
     const { spec } = config;
@@ -207,7 +242,8 @@ export class Pipeline {
     const explicitlyIncluded = spec.include.some((s) => matches(s, workload));
     if (spec.include.length > 0 && !explicitlyIncluded) return;
     const settings = workloadSettings(config, workload);
-    this.#found(settings.findings.map((f) => ({ ...f, ...place, mutator: 'engine' as const })));
+    const found = (findings: readonly Finding[]) => this.#found(findings, settings.ignore);
+    found(settings.findings.map((f) => ({ ...f, ...place, mutator: 'engine' as const })));
     if (settings.skip) return;
     // Mutators rely on the types of kubeObject.ts; a field of another type is refused, not crashed
     // on.
@@ -239,7 +275,7 @@ export class Pipeline {
         explicitlyIncluded,
       };
       const outcome = mutator.run(workload, context);
-      this.#found(outcome.findings.map((f) => ({ ...f, ...place, mutator: mutator.id })));
+      found(outcome.findings.map((f) => ({ ...f, ...place, mutator: mutator.id })));
       if (this.keep.outcomes && outcome.explain)
         result.outcomes.push({
           subject: 'workload',
@@ -316,10 +352,16 @@ export class Pipeline {
     const ref = resource.ref(config.spec.namespace);
     const place = { resource: ref, document: resource.doc.place.document };
     const created: KubeObject[] = [];
-    const { finding } = readSkip(annotationsOf(resource.object.metadata));
-    if (finding) this.#found([{ ...finding, ...place, mutator: 'engine' }]);
+    const annotations = annotationsOf(resource.object.metadata);
+    const ignore = readIgnore(annotations);
+    const { finding } = readSkip(annotations);
+    for (const bad of [finding, ignore.finding])
+      if (bad) this.#found([{ ...bad, ...place, mutator: 'engine' }]);
     for (const { mutator, run } of runs) {
-      this.#found(run.findings.map((f) => ({ ...f, ...place, mutator: mutator.id })));
+      this.#found(
+        run.findings.map((f) => ({ ...f, ...place, mutator: mutator.id })),
+        ignore.codes,
+      );
       if (this.keep.outcomes && run.explain)
         result.outcomes.push({
           subject: 'object',
@@ -382,9 +424,12 @@ export class Pipeline {
   }
 
   /** Keeps findings: all of them, or the warnings and errors when the run keeps no records. */
-  #found(findings: readonly Finding[]): void {
-    for (const finding of findings)
-      if (this.keep.records || finding.severity !== 'info') this.result.findings.push(finding);
+  /** Keeps findings (info ones only with records); those of a code in `ignore` apart. */
+  #found(findings: readonly Finding[], ignore: ReadonlySet<string> = NO_CODES): void {
+    for (const finding of findings) {
+      if (!this.keep.records && finding.severity === 'info') continue;
+      (ignore.has(finding.code) ? this.result.ignored : this.result.findings).push(finding);
+    }
   }
 }
 

@@ -30,7 +30,7 @@ import { planStream, resourcesOf } from '../stream/stream.ts';
 import type { ByteStream, ReadOptions } from '../stream/stream.ts';
 import type { Segment } from '../stream/split.ts';
 import { isSubject, Pipeline } from './pipeline.ts';
-import type { Keep, PipelineResult, RunOutcome } from './pipeline.ts';
+import type { InputCount, Keep, PipelineResult, RunOutcome } from './pipeline.ts';
 import { objectKindsOf } from './objectKinds.ts';
 import { newDocumentText } from '../document/newDocument.ts';
 
@@ -128,6 +128,8 @@ export function runStream(
       !plan.parsed[i] ||
       (read.kind === 'read' && !read.objects.some((object) => edited.has(object)))
     ) {
+      // Not parsed: the pre-scan named its kind, or it has none (comments only: no kind).
+      countRead(pipeline.result.read, read.kind === 'read' ? read.objects : plan.kinds[i]);
       passing ??= segment;
       continue;
     }
@@ -135,6 +137,10 @@ export function runStream(
     passing = undefined;
     const doc = read.kind === 'kept' ? read.doc : plan.document(segment);
     const resources = read.kind === 'kept' ? read.resources : resourcesOf(doc);
+    countRead(
+      pipeline.result.read,
+      resources.map((r) => r.object),
+    );
     const firstOutcome = pipeline.result.outcomes.length;
     const created: KubeObject[] = [];
     for (const [j, resource] of resources.entries()) {
@@ -148,6 +154,20 @@ export function runStream(
   }
   if (passing) parts.push(plan.passThrough(passing, segments.at(-1)));
   return { result: pipeline.result, bom: plan.bom, parts };
+}
+
+/**
+ * Counts one document: the objects read from it, or the kind the pre-scan read in it when it was
+ * not parsed (one object: a `kind: List`, whose items count each, is always parsed).
+ */
+function countRead(count: InputCount, read: readonly KubeObject[] | string | undefined): void {
+  const objects =
+    typeof read === 'string'
+      ? 1
+      : (read ?? []).filter((o) => typeof o.kind === 'string' && o.kind !== '').length;
+  if (objects === 0) return;
+  count.documents += 1;
+  count.objects += objects;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Per-workload overrides through `kube-graceful.dev/` annotations on the workload or its pod
  * template; the names are the flat setting names (`kube-graceful.dev/drain-window: "60"`), plus
- * `kube-graceful.dev/skip: "true"` to leave a workload alone.
+ * `kube-graceful.dev/skip: "true"` to leave a workload alone and `kube-graceful.dev/ignore: CODE`
+ * to accept findings (ignoreAnnotation.ts).
  */
 import type { ProposedFinding } from '../mutators/types.ts';
 import { annotationsOf } from '../core/kubeObject.ts';
@@ -11,6 +12,7 @@ import { specSchema } from '../config/schema.ts';
 import type { Config } from '../config/schema.ts';
 import { valueForMessage } from '../core/scalarText.ts';
 import { closest } from '../core/didYouMean.ts';
+import { IGNORE_ANNOTATION, readIgnore } from './ignoreAnnotation.ts';
 
 const ANNOTATION_PREFIX = 'kube-graceful.dev/';
 const SKIP_ANNOTATION = `${ANNOTATION_PREFIX}skip`;
@@ -19,7 +21,7 @@ const FLAT_ANNOTATIONS = FLAT_KEYS.map((k) => ANNOTATION_PREFIX + k.name).join('
 
 /** ` (did you mean kube-graceful.dev/NAME?)` for a mistyped setting name, or ''. */
 function suggestion(setting: string): string {
-  const near = closest(setting, ['skip', ...FLAT_KEYS.map((k) => k.name)]);
+  const near = closest(setting, ['skip', 'ignore', ...FLAT_KEYS.map((k) => k.name)]);
   return near === undefined ? '' : ` (did you mean ${ANNOTATION_PREFIX}${near}?)`;
 }
 
@@ -58,7 +60,11 @@ export interface WorkloadSettings {
   readonly config: Config;
   readonly skip: boolean;
   readonly findings: ProposedFinding[];
+  /** The finding codes the workload accepts (`kube-graceful.dev/ignore`). */
+  readonly ignore: ReadonlySet<string>;
 }
+
+const NO_CODES: ReadonlySet<string> = new Set();
 
 /** Returns the config with this workload's annotations applied (workload metadata wins over pod
  * template). */
@@ -69,13 +75,14 @@ export function workloadSettings(config: Config, workload: Workload): WorkloadSe
   };
   // Most workloads carry none: the run's config is already valid, no copy or re-validation needed.
   if (!Object.keys(annotations).some((name) => name.startsWith(ANNOTATION_PREFIX)))
-    return { config, skip: false, findings: [] };
+    return { config, skip: false, findings: [], ignore: NO_CODES };
   const findings: ProposedFinding[] = [];
   const spec = structuredClone(config.spec) as Record<string, unknown>;
   const provenance = new Map(config.provenance);
   /** Which annotation set each spec field: to name it when the field is refused. */
   const setBy = new Map<string, string>();
   let skip = false;
+  let ignore = NO_CODES;
   for (const [name, text] of Object.entries(annotations)) {
     if (!name.startsWith(ANNOTATION_PREFIX)) continue;
     const setting = name.slice(ANNOTATION_PREFIX.length);
@@ -85,13 +92,19 @@ export function workloadSettings(config: Config, workload: Workload): WorkloadSe
       if (read.finding) findings.push(read.finding);
       continue;
     }
+    if (name === IGNORE_ANNOTATION) {
+      const read = readIgnore(annotations);
+      ignore = read.codes;
+      if (read.finding) findings.push(read.finding);
+      continue;
+    }
     const key = FLAT_KEYS.find((k) => k.name === setting);
     const read = key
       ? readFlatValue(key, String(text))
       : {
           error:
             `unknown annotation${suggestion(setting)}; ` +
-            `known: ${SKIP_ANNOTATION}, ${FLAT_ANNOTATIONS}`,
+            `known: ${SKIP_ANNOTATION}, ${IGNORE_ANNOTATION}, ${FLAT_ANNOTATIONS}`,
         };
     if (!key || 'error' in read) {
       findings.push({
@@ -130,7 +143,7 @@ export function workloadSettings(config: Config, workload: Workload): WorkloadSe
         message: `${ANNOTATION_PREFIX} annotation: ${issue.path.join('.')}: ${issue.message}`,
       });
     }
-    return { config, skip: true, findings };
+    return { config, skip: true, findings, ignore };
   }
-  return { config: { spec: parsed.data, provenance }, skip, findings };
+  return { config: { spec: parsed.data, provenance }, skip, findings, ignore };
 }
