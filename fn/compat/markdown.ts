@@ -32,7 +32,15 @@ label) and
 
 /** Returns the page's text. */
 export function compatibilityMarkdown(constraints: readonly Constraint[] = CONSTRAINTS): string {
-  const products = ['Kubernetes', 'Istio', 'Linkerd', 'Traefik', 'Envoy Gateway', 'Helm'] as const;
+  const products = [
+    'Kubernetes',
+    'Istio',
+    'Linkerd',
+    'Traefik',
+    'Envoy Gateway',
+    'Helm',
+    'ingress-nginx',
+  ] as const;
   const sections = products.map((product) => {
     const rows = constraints.filter((c) => c.product === product).map(row);
     return [
