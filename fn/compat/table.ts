@@ -17,6 +17,7 @@ export const PRODUCTS = [
   'Envoy Gateway',
   'AWS Load Balancer Controller',
   'Helm',
+  'ingress-nginx',
 ] as const;
 
 type Product = (typeof PRODUCTS)[number];
@@ -851,5 +852,59 @@ export const CONSTRAINTS: readonly Constraint[] = [
     enforcedBy:
       "an added object carries its target's annotation (fn/engine/alongside.ts; " +
       'test/integration/added-objects.test.ts with the real Helm 4)',
+  },
+  // ingress-nginx (issue #26 item 3): facts the ingress-nginx-drain mutator
+  // (fn/mutators/ingress-nginx) relies on, read at the chart 4.15.1 and its controller v1.15.1
+  // (fn/workloads/ingressNginx.ts, the one home of the flag names and defaults).
+  {
+    id: 'ingress-nginx-wait-shutdown-stops-at-once',
+    product: 'ingress-nginx',
+    setting: "the chart's preStop `exec /wait-shutdown`",
+    versions: 'controller v1.0.0+ (chart 4.x)',
+    breaks:
+      'it sends SIGTERM to the controller at t=0 and returns only when nginx has exited: it is ' +
+      'not a delay, so nothing keeps nginx accepting but `--shutdown-grace-period`',
+    sources: [
+      'kubernetes/ingress-nginx cmd/waitshutdown/main.go@controller-v1.15.1',
+      'kubernetes/ingress-nginx charts/ingress-nginx/values.yaml@helm-chart-4.15.1 ' +
+        '(controller.lifecycle, terminationGracePeriodSeconds 300)',
+    ],
+    enforcedBy:
+      'ingress-nginx-drain keeps the hook and draws it as modelled; app-graceful never adds a ' +
+      'sleep in front of it (fn/mutators/app/index.ts)',
+  },
+  {
+    id: 'ingress-nginx-shutdown-grace-period',
+    product: 'ingress-nginx',
+    setting: '`--shutdown-grace-period` (default 0), `--post-shutdown-grace-period` (default 10)',
+    versions: 'controller v1.0.0+ (cmd/nginx/flags.go@controller-v1.0.0)',
+    breaks:
+      'on SIGTERM /healthz fails at once and nginx keeps accepting only for ' +
+      '--shutdown-grace-period, then `nginx -s quit` closes the listeners: at 0, behind a load ' +
+      'balancer that still sends for W, connections are refused from t≈0; the controller exits ' +
+      '--post-shutdown-grace-period after nginx',
+    sources: [
+      'kubernetes/ingress-nginx internal/ingress/controller/nginx.go@controller-v1.15.1 (Stop: ' +
+        'sleep ShutdownGracePeriod, then nginx -s quit)',
+      'kubernetes/ingress-nginx internal/ingress/controller/checker.go@controller-v1.15.1 ' +
+        '(Check fails while isShuttingDown)',
+      'kubernetes/ingress-nginx pkg/flags/flags.go@controller-v1.15.1 (pflag, ExitOnError)',
+      'kubernetes/ingress-nginx pkg/util/process/sigterm.go@controller-v1.15.1 (HandleSigterm)',
+    ],
+    enforcedBy:
+      'ingress-nginx-drain sets --shutdown-grace-period = W (never lowered) on controllers ' +
+      '≥ v1.0.0 and the grace period ≥ P + R + post + B',
+  },
+  {
+    id: 'ingress-nginx-worker-shutdown-timeout',
+    product: 'ingress-nginx',
+    setting: 'ConfigMap `worker-shutdown-timeout` (default 240s)',
+    versions: 'controller v1.15.1',
+    breaks: 'nginx workers cut the requests still in flight when it runs out after nginx -s quit',
+    sources: [
+      'kubernetes/ingress-nginx internal/ingress/controller/config/config.go@controller-v1.15.1',
+    ],
+    enforcedBy:
+      'ingress-nginx-drain draws the default; a value set in the ConfigMap is not read yet',
   },
 ];

@@ -10,6 +10,7 @@ import { GATEWAY_FLAT_KEYS } from '../mutators/gateway/settings/slice.ts';
 import { JOB_FLAT_KEYS } from '../mutators/job/settings/slice.ts';
 import { ENVOY_GATEWAY_FLAT_KEYS } from '../mutators/envoy-gateway/settings/slice.ts';
 import { TRAEFIK_FLAT_KEYS } from '../mutators/traefik/settings/slice.ts';
+import { INGRESS_NGINX_FLAT_KEYS } from '../mutators/ingress-nginx/settings/slice.ts';
 import { ISTIO_GATEWAY_API_FLAT_KEYS } from '../mutators/istio-gateway-api/settings/slice.ts';
 import type { FlatKey } from './kit/flatKey.ts';
 import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
@@ -22,6 +23,7 @@ const SLICES = [
   GATEWAY_FLAT_KEYS,
   JOB_FLAT_KEYS,
   TRAEFIK_FLAT_KEYS,
+  INGRESS_NGINX_FLAT_KEYS,
   APP_FLAT_KEYS,
   ENVOY_GATEWAY_FLAT_KEYS,
   ISTIO_GATEWAY_API_FLAT_KEYS,

@@ -14,6 +14,10 @@ import {
 } from '../mutators/envoy-gateway/settings/slice.ts';
 import { TRAEFIK_DEFAULTS, traefikSettingsSchema } from '../mutators/traefik/settings/slice.ts';
 import {
+  INGRESS_NGINX_DEFAULTS,
+  ingressNginxSettingsSchema,
+} from '../mutators/ingress-nginx/settings/slice.ts';
+import {
   ISTIO_GATEWAY_API_DEFAULTS,
   istioGatewayApiSettingsSchema,
 } from '../mutators/istio-gateway-api/settings/slice.ts';
@@ -67,6 +71,7 @@ const DEFAULTS = {
   job: JOB_DEFAULTS,
   app: APP_DEFAULTS,
   traefik: TRAEFIK_DEFAULTS,
+  ingressNginx: INGRESS_NGINX_DEFAULTS,
   envoyGateway: ENVOY_GATEWAY_DEFAULTS,
   istioGatewayApi: ISTIO_GATEWAY_API_DEFAULTS,
   mesh: { istioInjectedNamespaces: [] as string[], linkerdInjectedNamespaces: [] as string[] },
@@ -116,6 +121,7 @@ function buildSpecSchema() {
     job: jobSettingsSchema(),
     app: appSettingsSchema(),
     traefik: traefikSettingsSchema(),
+    ingressNginx: ingressNginxSettingsSchema(),
     envoyGateway: envoyGatewaySettingsSchema(),
     istioGatewayApi: istioGatewayApiSettingsSchema(),
     mesh: z._default(

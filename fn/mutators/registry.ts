@@ -9,11 +9,13 @@ import { gatewayDrain } from './gateway/index.ts';
 import { istioGatewayApi } from './istio-gateway-api/index.ts';
 import { jobSidecarQuit } from './job/index.ts';
 import { traefikDrain } from './traefik/index.ts';
+import { ingressNginxDrain } from './ingress-nginx/index.ts';
 import type { RegisteredMutator } from './types.ts';
 
 export const MUTATORS = [
   gatewayDrain,
   traefikDrain,
+  ingressNginxDrain,
   jobSidecarQuit,
   appGraceful,
   envoyGateway,

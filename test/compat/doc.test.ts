@@ -14,7 +14,7 @@ test('every constraint names an upstream source with a tag or a URL, and is chec
   t.is(new Set(CONSTRAINTS.map((c) => c.id)).size, CONSTRAINTS.length, 'ids are unique');
   for (const c of CONSTRAINTS) {
     t.true(
-      c.sources.some((s) => /@(v?\d|version-)|KEP-\d|#\d|https:\/\//.test(s)),
+      c.sources.some((s) => /@([a-z-]+-)?(v?\d|version-)|KEP-\d|#\d|https:\/\//.test(s)),
       `${c.id}: a source with file@tag, KEP or issue`,
     );
     t.true(

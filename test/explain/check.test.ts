@@ -107,6 +107,8 @@ test('--fail-on warning fails on warnings that change and error let pass', (t) =
     'off',
     '--gateway-mode',
     'off',
+    '--ingress-nginx-mode',
+    'off',
   ];
   const lenient = runCli(args, '');
   t.is(lenient.status, 0, lenient.stdout);

@@ -94,8 +94,9 @@ const CASES: Case[] = [
   {
     name: 'ingress-nginx hook Jobs, native',
     input: 'ingress-nginx.yaml',
+    // The two hook Jobs and the controller (ingress-nginx-drain).
     flags: { 'istio-injected-namespaces': 'ingress-nginx', 'app-mode': 'off' },
-    workloads: 2,
+    workloads: 3,
   },
 ];
 
@@ -123,6 +124,7 @@ interface Template {
     containers?: Array<{
       name: string;
       env?: Array<{ name: string; value?: string }>;
+      args?: string[];
       lifecycle?: { preStop?: { sleep?: { seconds: number } } };
     }>;
   };
@@ -173,7 +175,13 @@ for (const c of CASES) {
         ? (parse(annotations['proxy.istio.io/config']) as Record<string, unknown>)
         : {};
       const metadata = (proxyConfig['proxyMetadata'] ?? {}) as Record<string, string>;
-      if (w.role === 'gateway') {
+      if (w.mutator === 'ingress-nginx-drain') {
+        // S: the controller's --shutdown-grace-period as the patched args write it.
+        const args = patched.spec?.containers?.find((x) => x.name === 'controller')?.args ?? [];
+        const flag = args.find((a) => a.startsWith('--shutdown-grace-period='));
+        t.is(Number(flag?.split('=')[1]), derived(w, 'S')!, `${what}: S`);
+        t.is(setting(w, 'controller --shutdown-grace-period')?.patched.value, derived(w, 'S'));
+      } else if (w.role === 'gateway') {
         const proxy = patched.spec?.containers?.find((x) => x.name === 'istio-proxy');
         const env = (name: string) => proxy?.env?.find((e) => e.name === name)?.value;
         if (env('MINIMUM_DRAIN_DURATION') !== undefined) {

@@ -73,4 +73,6 @@ export const NO_MUTATORS = [
   'off',
   '--traefik-mode',
   'off',
+  '--ingress-nginx-mode',
+  'off',
 ];

@@ -7,6 +7,7 @@
 import { sourceOf } from '../../config/schema.ts';
 import { formatRef } from '../../core/kubeObject.ts';
 import { groupOf } from '../../workloads/kinds.ts';
+import { runsIngressNginx } from '../../workloads/ingressNginx.ts';
 import { runsTraefik } from '../../workloads/traefik.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { MutatorContext, MutatorOutcome, ProposedChange, ProposedFinding } from '../types.ts';
@@ -52,6 +53,10 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<App
   if (!inScope(workload, context) || context.gateway !== undefined || workload.runsToCompletion)
     return NOTHING;
   if (runsTraefik(workload.template)) return traefikSidecars(workload, context);
+  // ingress-nginx belongs to ingress-nginx-drain: its /wait-shutdown preStop is how the controller
+  // learns to stop (fn/workloads/ingressNginx.ts), never replaced by a sleep.
+  if (context.spec.ingressNginx.mode === 'on' && runsIngressNginx(workload.template))
+    return NOTHING;
   const controlPlane = controlPlaneReason(workload);
   if (controlPlane && !context.explicitlyIncluded) {
     return {

@@ -1,0 +1,159 @@
+/**
+ * The shutdown timeline of an ingress-nginx controller pod (explain), as the controller runs it
+ * (fn/workloads/ingressNginx.ts, read at controller-v1.15.1): `/wait-shutdown` sends SIGTERM at
+ * once; /healthz fails; nginx keeps accepting for `--shutdown-grace-period`, then `nginx -s quit`
+ * closes the listeners and the workers finish the requests in flight (up to
+ * `worker-shutdown-timeout`); the controller exits `--post-shutdown-grace-period` after nginx.
+ * Drawn with the kit of fn/explanation/timeline.ts from the values the pod runs with; it decides no
+ * duration.
+ */
+import type { Unknown } from '../../core/unknown.ts';
+import type { PreStopRead, Valued } from '../../explanation/podSettings.ts';
+import {
+  deadline,
+  deregistration,
+  Drawing,
+  hookStart,
+  hookUnknown,
+  preStopSeconds,
+  secondsText,
+  sigtermAfter,
+  start,
+} from '../../explanation/timeline.ts';
+import type { Timeline, Traffic } from '../../explanation/timeline.ts';
+import { WORKER_SHUTDOWN_TIMEOUT_DEFAULT_SECONDS } from '../../workloads/ingressNginx.ts';
+
+/** What an ingress-nginx controller pod's shutdown depends on. */
+export interface IngressNginxState {
+  readonly container: string;
+  readonly grace: Valued<number>;
+  readonly preStop: PreStopRead;
+  /** True when the preStop is the chart's `/wait-shutdown` (SIGTERM at once). */
+  readonly waitShutdown: boolean;
+  /** P: `--shutdown-grace-period`. */
+  readonly shutdownGrace: Valued<number>;
+  /** `--post-shutdown-grace-period`. */
+  readonly postShutdown: Valued<number>;
+  /** What is not modelled about the pod's mesh sidecar, when it has one. */
+  readonly meshUnknown?: Unknown;
+}
+
+/** Returns the timeline of one state (as written, or patched) of an ingress-nginx pod. */
+export function ingressNginxTimeline(state: IngressNginxState, traffic: Traffic): Timeline {
+  const drawing = new Drawing();
+  const W = traffic.drainWindowSeconds;
+  const R = traffic.maxRequestSeconds;
+  const G = state.grace.value;
+  const name = state.container;
+  start(drawing, state.grace, traffic);
+  // /wait-shutdown is modelled: it signals the controller at t=0 and returns when nginx is gone.
+  // Any other hook delays the controller's SIGTERM by its length (unknown when not read).
+  const hookSeconds = state.waitShutdown ? 0 : Math.min(preStopSeconds(state.preStop, W), G);
+  const sigterm = hookSeconds;
+  const P = state.shutdownGrace.value;
+  if (state.waitShutdown)
+    drawing.event(
+      0,
+      name,
+      `preStop /wait-shutdown: SIGTERM to the controller at once (cmd/waitshutdown); /healthz ` +
+        `fails; nginx keeps accepting for --shutdown-grace-period (${secondsText(P)}, ` +
+        `${state.shutdownGrace.source})`,
+    );
+  else {
+    hookStart(drawing, name, state.preStop, 'nginx keeps accepting');
+    drawing.event(
+      sigterm,
+      name,
+      `SIGTERM${sigtermAfter(state.preStop, false, sigterm)}: /healthz fails; nginx keeps ` +
+        `accepting for --shutdown-grace-period (${secondsText(P)}, ${state.shutdownGrace.source})`,
+      hookUnknown(name, state.preStop),
+    );
+  }
+  if (state.meshUnknown)
+    drawing.event(
+      0,
+      'mesh proxy',
+      'starts its own shutdown (not modelled with the controller)',
+      state.meshUnknown,
+    );
+  const kill = G;
+  const stop = Math.min(sigterm + P, kill);
+  if (sigterm + P < kill)
+    drawing.event(
+      stop,
+      name,
+      `--shutdown-grace-period over: nginx -s quit closes the listeners; workers finish the ` +
+        `requests in flight (worker-shutdown-timeout ` +
+        `${secondsText(WORKER_SHUTDOWN_TIMEOUT_DEFAULT_SECONDS)}, ` +
+        `the controller's default)`,
+    );
+  const closedBy =
+    sigterm + P < kill
+      ? `--shutdown-grace-period ${secondsText(P)}`
+      : 'SIGKILL at the grace deadline';
+  if (stop < W)
+    drawing.window(
+      stop,
+      W,
+      'fail',
+      'refused',
+      `new connections still arrive ${traffic.sender}, but nginx closed its listeners ` +
+        `at t=${stop} ` +
+        `(${closedBy}) ` +
+        `→ connections refused`,
+    );
+  const needed = stop + R;
+  const closed = Math.min(stop + WORKER_SHUTDOWN_TIMEOUT_DEFAULT_SECONDS, kill);
+  const cutBy = closed === kill ? 'SIGKILL at the grace deadline' : 'worker-shutdown-timeout over';
+  if (closed < needed)
+    drawing.window(
+      closed,
+      needed,
+      'fail',
+      'cut',
+      `requests in flight are cut at t=${closed} (${cutBy}); ` +
+        `the last one accepted at t=${stop} needs until t=${needed} (R = ${secondsText(R)})`,
+    );
+  const done = Math.min(needed, closed);
+  const exit = done + state.postShutdown.value;
+  if (done < kill)
+    drawing.event(
+      done,
+      name,
+      'nginx has exited: the controller waits --post-shutdown-grace-period',
+    );
+  if (exit < kill)
+    drawing.event(
+      exit,
+      name,
+      `exits (--post-shutdown-grace-period ${secondsText(state.postShutdown.value)}, ` +
+        `${state.postShutdown.source})`,
+    );
+  deadline(drawing, kill, state.grace, exit >= kill ? name : undefined);
+  drawing.window(
+    0,
+    Math.min(stop, W),
+    'ok',
+    'serving',
+    `new connections accepted (${state.waitShutdown ? '' : 'preStop, then '}` +
+      '--shutdown-grace-period)',
+  );
+  if (stop > W)
+    drawing.window(
+      W,
+      stop,
+      'ok',
+      'serving',
+      'no new connections from the load balancer; requests on connections already open ' +
+        'still served',
+    );
+  drawing.window(
+    stop,
+    done,
+    'ok',
+    'finishing',
+    `requests in flight finish (R = ${secondsText(R)})`,
+  );
+  deregistration(drawing, traffic, done, exit);
+  return drawing.done('deletion', 'no request fails');
+}
