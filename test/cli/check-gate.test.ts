@@ -41,7 +41,7 @@ test('a folder is the manifest files under it, recursively and in order; others 
   t.is(run.status, 1, run.stderr);
   t.regex(
     run.stdout,
-    new RegExp(`^change: job-sidecar-quit ${dir}/b/nested/job\\.yml:\\d+ Job `, 'm'),
+    new RegExp(`^change: job-sidecar-quit ${dir}/b/nested/job\\.yml:\\d+:\\d+ Job `, 'm'),
   );
   t.regex(run.stdout, new RegExp(`^warning: ${WARNING} ${dir}/a\\.yaml:\\d+ `, 'm'));
   t.regex(verdict(run.stdout), /; read 2 workloads in 4 documents$/);

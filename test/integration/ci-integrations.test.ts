@@ -201,5 +201,8 @@ test('pre-commit: the hook passes post-rendered manifests and fails the raw rend
   t.regex(pass.stdout, /kube-graceful check\.+Passed/);
   t.is(fail.status, 1, fail.stdout + fail.stderr);
   t.regex(fail.stdout, /kube-graceful check\.+Failed/);
-  t.regex(fail.stdout, /^change: gateway-drain deploy\/demo\.yaml:\d+ Deployment demo-gateway /m);
+  t.regex(
+    fail.stdout,
+    /^change: gateway-drain deploy\/demo\.yaml:\d+:\d+ Deployment demo-gateway /m,
+  );
 });

@@ -20,17 +20,22 @@ export function bashScript(model: CompletionModel): string {
   const options = allOptions(model);
   const withValue = options.filter((o) => o.value !== 'none').flatMap((o) => o.names);
   const commandNames = model.commands.map((c) => c.name);
-  const valueCases = options
-    .filter((o) => o.value !== 'none')
-    .map((o) => {
-      const reply =
-        o.value === 'choice'
-          ? `COMPREPLY=($(compgen -W ${words(o.choices)} -- "$cur"))`
-          : o.value === 'file'
-            ? `COMPREPLY=($(compgen -f -- "$cur"))`
-            : 'COMPREPLY=()';
-      return `    ${o.names.join('|')}) ${reply}; return ;;`;
-    });
+  // By command and option: two commands may give one name different values (`-o` is explain's
+  // format and check's output).
+  const valueCases = [model.root, ...model.commands].flatMap((c) =>
+    c.options
+      .filter((o) => o.value !== 'none')
+      .map((o) => {
+        const reply =
+          o.value === 'choice'
+            ? `COMPREPLY=($(compgen -W ${words(o.choices)} -- "$cur"))`
+            : o.value === 'file'
+              ? `COMPREPLY=($(compgen -f -- "$cur"))`
+              : 'COMPREPLY=()';
+        const patterns = o.names.map((name) => `"${c.name}:${name}"`).join('|');
+        return `    ${patterns}) ${reply}; return ;;`;
+      }),
+  );
   const optionCases = model.commands
     .filter((c) => c.options.length > 0)
     .map((c) => `      ${c.name}) opts=${words(optionNames(c))} ;;`);
@@ -57,7 +62,7 @@ ${fn}() {
     esac
     break
   done
-  case $prev in
+  case "$command:$prev" in
 ${valueCases.join('\n')}
   esac
   COMPREPLY=()

@@ -1,0 +1,17 @@
+/**
+ * The explain JSON schema names every registered mutator, and only those (issue #32 item 1: a
+ * mutator added to the registry without its schema entry made every explain of it invalid).
+ */
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MUTATORS } from '../../fn/mutators/registry.ts';
+import { ROOT } from '../helpers/fixtures.ts';
+
+test('docs/explain.schema.json lists exactly the registry’s mutator ids', (t) => {
+  const schema = readFileSync(join(ROOT, 'docs', 'explain.schema.json'), 'utf8');
+  const listed = /"mutator": \{\s*"enum": \[([^\]]*)\]/.exec(schema)?.[1];
+  t.truthy(listed, 'the schema has a mutator enum');
+  const ids = JSON.parse(`[${listed}]`) as string[];
+  t.deepEqual([...ids].sort(), MUTATORS.map((m) => m.id).sort());
+});
