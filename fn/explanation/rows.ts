@@ -7,7 +7,14 @@ import type { Derived, TimingInputs } from '../timing/model.ts';
 import { preStopOf } from './podSettings.ts';
 import type { Valued } from './podSettings.ts';
 import type { Traffic } from './timeline.ts';
-import type { ModelInput, ModelOutput, Planned, SettingRow, SettingValue } from './types.ts';
+import type {
+  ExplainContext,
+  ModelInput,
+  ModelOutput,
+  Planned,
+  SettingRow,
+  SettingValue,
+} from './types.ts';
 
 /** A number of seconds as a setting value. */
 export function seconds(valued: Valued<number>): SettingValue {
@@ -139,4 +146,32 @@ export function traffic(inputs: TimingInputs, sender: string): Traffic {
         }
       : {}),
   };
+}
+
+/** The `terminationGracePeriodSeconds` row every pod's explanation has, against the plan's G. */
+export function graceRow(
+  before: Valued<number>,
+  after: Valued<number>,
+  G: number,
+  relation: Planned['relation'],
+): SettingRow {
+  return row('terminationGracePeriodSeconds', seconds(before), seconds(after), {
+    symbol: 'G',
+    value: G,
+    relation,
+  });
+}
+
+/**
+ * The row of container `name`'s preStop, as written and as patched, read as the oldest kubelet
+ * runs it (a sleep action below 1.30 does not run: fn/workloads/preStop.ts).
+ */
+export function preStopRow(name: string, context: ExplainContext, planned?: Planned): SettingRow {
+  const version = context.spec.kubernetesVersion;
+  return row(
+    `${name} preStop`,
+    preStopValue(container(context.before, name), version),
+    preStopValue(container(context.after, name), version),
+    planned,
+  );
 }

@@ -8,11 +8,11 @@ import { graceOf, preStopOf } from '../../explanation/podSettings.ts';
 import { meshesText, meshProxiesOf, meshProxyRows } from '../../explanation/meshProxies.ts';
 import {
   container,
+  graceRow,
   inputsOf,
   output,
+  preStopRow,
   preStopValue,
-  row,
-  seconds,
   traffic,
 } from '../../explanation/rows.ts';
 import type {
@@ -45,22 +45,15 @@ export function explainApp(plan: AppPlan, context: ExplainContext): ExplanationB
     output('S', 'preStop sleep', p.preStopSeconds),
     output('G', 'grace period', p.graceSeconds),
   ];
-  const settings: SettingRow[] = [
-    row('terminationGracePeriodSeconds', seconds(before.grace), seconds(after.grace), {
-      symbol: 'G',
-      value: p.graceSeconds.value,
-      relation: '≥',
-    }),
-  ];
+  const settings: SettingRow[] = [graceRow(before.grace, after.grace, p.graceSeconds.value, '≥')];
   for (const name of serving) {
     // S is one container's when the pod has one serving container; a hook of unknown length keeps
     // the model's assumption.
     const patched = preStopValue(container(context.after, name), context.spec.kubernetesVersion);
     settings.push(
-      row(
-        `${name} preStop`,
-        preStopValue(container(context.before, name), context.spec.kubernetesVersion),
-        patched,
+      preStopRow(
+        name,
+        context,
         serving.length === 1 && typeof patched.value === 'number'
           ? { symbol: 'S', value: p.preStopSeconds.value, relation: '=' }
           : undefined,

@@ -17,9 +17,10 @@ import {
 import {
   container,
   flag,
+  graceRow,
   inputsOf,
   output,
-  preStopValue,
+  preStopRow,
   row,
   seconds,
   traffic,
@@ -80,15 +81,10 @@ export function explainGateway(plan: GatewayPlan, context: ExplainContext): Expl
   const ignored = (v: SettingValue, exitOnZero: boolean): SettingValue =>
     exitOnZero ? { ...v, display: `${v.display} (unused: exit-on-zero)` } : v;
   const settings: SettingRow[] = [
-    row('terminationGracePeriodSeconds', seconds(before.grace), seconds(after.grace), {
-      symbol: 'G',
-      value: p.graceSeconds.value,
-      relation: '=',
-    }),
-    row(
-      `${proxyName} preStop`,
-      preStopValue(container(context.before, proxyName), context.spec.kubernetesVersion),
-      preStopValue(container(context.after, proxyName), context.spec.kubernetesVersion),
+    graceRow(before.grace, after.grace, p.graceSeconds.value, '='),
+    preStopRow(
+      proxyName,
+      context,
       env ? undefined : { symbol: 'S', value: p.preStopSeconds.value, relation: '=' },
     ),
     row(

@@ -10,9 +10,10 @@ import { graceOf, preStopOf } from '../../explanation/podSettings.ts';
 import type { Valued } from '../../explanation/podSettings.ts';
 import {
   container,
+  graceRow,
   inputsOf,
   output,
-  preStopValue,
+  preStopRow,
   row,
   seconds,
   traffic,
@@ -113,16 +114,8 @@ export function explainIngressNginx(
       output('G', 'grace period', plan.grace),
     ],
     settings: [
-      row('terminationGracePeriodSeconds', seconds(before.grace), seconds(after.grace), {
-        symbol: 'G',
-        value: plan.grace.value,
-        relation: '≥',
-      }),
-      row(
-        `${name} preStop`,
-        preStopValue(container(context.before, name)),
-        preStopValue(container(context.after, name)),
-      ),
+      graceRow(before.grace, after.grace, plan.grace.value, '≥'),
+      preStopRow(name, context),
       row(
         `${name} --${SHUTDOWN_GRACE_FLAG}`,
         seconds(before.shutdownGrace),

@@ -11,9 +11,10 @@ import type { MeshProxies } from '../../explanation/meshProxies.ts';
 import type { Valued } from '../../explanation/podSettings.ts';
 import {
   container,
+  graceRow,
   inputsOf,
   output,
-  preStopValue,
+  preStopRow,
   row,
   seconds,
   traffic,
@@ -147,16 +148,8 @@ export function explainTraefik(plan: TraefikPlan, context: ExplainContext): Expl
       output('G', 'grace period', timing.grace),
     ],
     settings: [
-      row('terminationGracePeriodSeconds', seconds(before.grace), seconds(after.grace), {
-        symbol: 'G',
-        value: timing.grace.value,
-        relation: '≥',
-      }),
-      row(
-        `${name} preStop`,
-        preStopValue(container(context.before, name), context.spec.kubernetesVersion),
-        preStopValue(container(context.after, name), context.spec.kubernetesVersion),
-      ),
+      graceRow(before.grace, after.grace, timing.grace.value, '≥'),
+      preStopRow(name, context),
       ...entryPointRows,
       // Sized by app-graceful, which explains the numbers (fn/mutators/app/traefikTiming.ts).
       ...meshProxyRows(before, after),
