@@ -17,24 +17,14 @@ import type { RegisteredMutator } from '../../fn/mutators/types.ts';
 import { probeMutator } from '../helpers/testMutator.ts';
 import { cliPath, fixturePath } from '../helpers/fixtures.ts';
 import { requireTool } from '../helpers/tools.ts';
+import { ONE_POD_LIST } from '../helpers/onePodList.ts';
 
 /** Test mutators make no plan, so nothing asks them to explain one. */
 const noPlan = (): never => {
   throw new Error('a test mutator makes no plan');
 };
 
-const head = `apiVersion: config.kubernetes.io/v1
-kind: ResourceList
-items:
-- apiVersion: v1
-  kind: Pod
-  metadata:
-    name: p
-  spec:
-    containers:
-    - name: c
-      image: x
-`;
+const head = ONE_POD_LIST;
 
 /** An earlier function's results, as a person or a Go function might write them. */
 const EARLIER = {

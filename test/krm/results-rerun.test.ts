@@ -14,6 +14,7 @@ import { cliPath, fixturePath } from '../helpers/fixtures.ts';
 import { probeMutator } from '../helpers/testMutator.ts';
 import { transform } from '../../fn/engine/transform.ts';
 import { requireTool } from '../helpers/tools.ts';
+import { ONE_POD_LIST } from '../helpers/onePodList.ts';
 
 const kpt = requireTool('kpt');
 const FLAGS = ['--kube-version', '1.31'];
@@ -148,18 +149,7 @@ test('results come errors first, then warnings, then infos', (t) => {
 });
 
 /** A list whose one Pod the probe mutator patches, before its `results`. */
-const HEAD = `apiVersion: config.kubernetes.io/v1
-kind: ResourceList
-items:
-- apiVersion: v1
-  kind: Pod
-  metadata:
-    name: p
-  spec:
-    containers:
-    - name: c
-      image: x
-`;
+const HEAD = ONE_POD_LIST;
 
 /** One result of an earlier kube-graceful run, as a block list item at `indent`. */
 const earlierOwn = (message: string, indent = '') =>
