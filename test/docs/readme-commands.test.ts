@@ -24,6 +24,7 @@ const DOCS = [
   'examples/quickstart/README.md',
   'docs/integrations/flux.md',
   'docs/integrations/argocd.md',
+  'docs/integrations/container.md',
 ];
 
 interface Block {
