@@ -17,7 +17,7 @@ import { changeFails, fieldOf } from './checkVerdict.ts';
 import type { CheckFinding, CheckVerdict } from './checkVerdict.ts';
 import { checkLines } from './checkText.ts';
 import type { Location } from './inputs.ts';
-import { VERSION } from './version.ts';
+import { VERSION } from './buildInfo.ts';
 
 type Level = 'error' | 'warning' | 'note';
 
