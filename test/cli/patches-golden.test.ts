@@ -42,7 +42,8 @@ const CASES: readonly PatchesCase[] = [
 /** Returns each object of a stream (the items of a `kind: List`) by apiVersion, kind and name. */
 function objectsOf(stream: string): Map<string, unknown> {
   const objects = new Map<string, unknown>();
-  for (const document of parseAllDocuments(stream)) {
+  // As the API server and kustomize read it: YAML 1.1 ints, so `defaultMode: 0644` is octal 420.
+  for (const document of parseAllDocuments(stream, { version: '1.1' })) {
     const data = document.toJS() as KubeData | null;
     if (!data) continue;
     for (const object of data.kind === 'List' ? (data.items ?? []) : [data]) {
