@@ -18,6 +18,8 @@ export const PRODUCTS = [
   'AWS Load Balancer Controller',
   'Helm',
   'ingress-nginx',
+  'Contour',
+  'Kong',
 ] as const;
 
 type Product = (typeof PRODUCTS)[number];
@@ -906,5 +908,93 @@ export const CONSTRAINTS: readonly Constraint[] = [
     ],
     enforcedBy:
       'ingress-nginx-drain draws the default; a value set in the ConfigMap is not read yet',
+  },
+  // Contour (issue #26 item 4): facts the contour-drain mutator (fn/mutators/contour) relies on,
+  // read at projectcontour/contour v1.33.6 (fn/workloads/contour.ts, the one home of the flag
+  // names and defaults).
+  {
+    id: 'contour-shutdown-manager',
+    product: 'Contour',
+    setting:
+      "the Envoy pod's two preStop hooks: Envoy's `httpGet :8090/shutdown` and the " +
+      "shutdown-manager's `contour envoy shutdown`",
+    versions: 'v1.20.0+',
+    breaks:
+      "Envoy's hook returns only when the ready file exists, which `contour envoy shutdown` " +
+      'writes at the first poll after --drain-delay + --check-delay that finds ≤ ' +
+      '--min-open-connections open: with both delays 0s, Envoy may exit at t≈0 while a load ' +
+      'balancer still sends for W',
+    sources: [
+      'projectcontour/contour cmd/contour/shutdownmanager.go@v1.33.6 (shutdownHandler, ' +
+        'shutdownReadyHandler, registerShutdown)',
+      'projectcontour/contour examples/render/contour.yaml@v1.33.6 (the envoy DaemonSet, ' +
+        'terminationGracePeriodSeconds 300)',
+    ],
+    enforcedBy:
+      'contour-drain keeps both hooks and raises --check-delay so that drain-delay + ' +
+      'check-delay ≥ W; app-graceful never adds a sleep in front of them',
+  },
+  {
+    id: 'contour-check-delay-default',
+    product: 'Contour',
+    setting: '`contour envoy shutdown --check-delay` default',
+    versions: '0s from v1.22.0; 60s in v1.20.0 and v1.21.x',
+    breaks: 'the earliest the ready file can be written, and so Envoy stop, moves with it',
+    sources: [
+      'projectcontour/contour cmd/contour/shutdownmanager.go@v1.22.0 (Default("0s"))',
+      'projectcontour/contour cmd/contour/shutdownmanager.go@v1.21.0 (Default("60s"))',
+    ],
+    enforcedBy: 'contour-drain reads the default by the release the image names',
+  },
+  {
+    id: 'envoy-healthcheck-fail-keeps-listening',
+    product: 'Contour',
+    setting: "Envoy's admin `POST /healthcheck/fail`",
+    versions: 'Envoy 1.x',
+    breaks:
+      'it fails health checks and makes every connection close after its current request ' +
+      '(drain close), but closes no listener: Envoy still accepts new connections until it exits',
+    sources: [
+      'envoyproxy/envoy source/server/drain_manager_impl.cc@01b4432da5b4 (drainClose: true ' +
+        'while health check failed)',
+      'https://www.envoyproxy.io/docs/envoy/latest/operations/admin#post--healthcheck-fail',
+    ],
+    enforcedBy: 'contour-drain draws Envoy accepting until its SIGTERM, not until the POST',
+  },
+  // Kong (issue #26 item 5): facts the kong-drain mutator (fn/mutators/kong) relies on, read at
+  // Kong/kong 3.9.3 and the chart Kong/charts kong-3.4.1 (fn/workloads/kong.ts).
+  {
+    id: 'kong-quit',
+    product: 'Kong',
+    setting: 'preStop `kong quit --wait=N [--timeout=T]`',
+    versions: 'Kong 2.0–3.9 (kong/cmd/quit.lua unchanged from 2.0.0 to 3.9.3)',
+    breaks:
+      'nginx keeps accepting only for --wait (default 0; the chart writes 15), then SIGQUIT ' +
+      'closes its listeners; after --timeout (default 10, at least 1) kong quit stops nginx with ' +
+      'SIGTERM, cutting the requests still in flight',
+    sources: [
+      'Kong/kong kong/cmd/quit.lua@3.9.3',
+      'Kong/kong kong/cmd/utils/nginx_signals.lua@3.9.3 (quit: QUIT, stop: TERM)',
+      'Kong/charts charts/kong/values.yaml@kong-3.4.1 (lifecycle, ' +
+        'terminationGracePeriodSeconds 30)',
+    ],
+    enforcedBy:
+      'kong-drain sets --wait ≥ W and --timeout ≥ R (never lowered) and the grace period ≥ ' +
+      'P + R + B',
+  },
+  {
+    id: 'kong-ingress-controller-not-behind-lb',
+    product: 'Kong',
+    setting: "the chart's `ingress-controller` container",
+    versions: 'chart kong-3.4.1',
+    breaks:
+      'it serves the admission webhook and metrics, not the proxy Service: a load balancer ' +
+      'preStop on it only holds the control plane',
+    sources: [
+      'Kong/charts charts/kong/templates/_helpers.tpl@kong-3.4.1 (kong.controller-container: ' +
+        'no lifecycle)',
+      'Kong/charts charts/kong/templates/service-kong-proxy.yaml@kong-3.4.1',
+    ],
+    enforcedBy: 'kong-drain plans the proxy container only; app-graceful leaves Kong pods alone',
   },
 ];

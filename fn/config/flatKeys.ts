@@ -11,6 +11,8 @@ import { JOB_FLAT_KEYS } from '../mutators/job/settings/slice.ts';
 import { ENVOY_GATEWAY_FLAT_KEYS } from '../mutators/envoy-gateway/settings/slice.ts';
 import { TRAEFIK_FLAT_KEYS } from '../mutators/traefik/settings/slice.ts';
 import { INGRESS_NGINX_FLAT_KEYS } from '../mutators/ingress-nginx/settings/slice.ts';
+import { CONTOUR_FLAT_KEYS } from '../mutators/contour/settings/slice.ts';
+import { KONG_FLAT_KEYS } from '../mutators/kong/settings/slice.ts';
 import { ISTIO_GATEWAY_API_FLAT_KEYS } from '../mutators/istio-gateway-api/settings/slice.ts';
 import type { FlatKey } from './kit/flatKey.ts';
 import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
@@ -24,6 +26,8 @@ const SLICES = [
   JOB_FLAT_KEYS,
   TRAEFIK_FLAT_KEYS,
   INGRESS_NGINX_FLAT_KEYS,
+  CONTOUR_FLAT_KEYS,
+  KONG_FLAT_KEYS,
   APP_FLAT_KEYS,
   ENVOY_GATEWAY_FLAT_KEYS,
   ISTIO_GATEWAY_API_FLAT_KEYS,

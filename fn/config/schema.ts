@@ -13,6 +13,8 @@ import {
   envoyGatewaySettingsSchema,
 } from '../mutators/envoy-gateway/settings/slice.ts';
 import { TRAEFIK_DEFAULTS, traefikSettingsSchema } from '../mutators/traefik/settings/slice.ts';
+import { CONTOUR_DEFAULTS, contourSettingsSchema } from '../mutators/contour/settings/slice.ts';
+import { KONG_DEFAULTS, kongSettingsSchema } from '../mutators/kong/settings/slice.ts';
 import {
   INGRESS_NGINX_DEFAULTS,
   ingressNginxSettingsSchema,
@@ -72,6 +74,8 @@ const DEFAULTS = {
   app: APP_DEFAULTS,
   traefik: TRAEFIK_DEFAULTS,
   ingressNginx: INGRESS_NGINX_DEFAULTS,
+  contour: CONTOUR_DEFAULTS,
+  kong: KONG_DEFAULTS,
   envoyGateway: ENVOY_GATEWAY_DEFAULTS,
   istioGatewayApi: ISTIO_GATEWAY_API_DEFAULTS,
   mesh: { istioInjectedNamespaces: [] as string[], linkerdInjectedNamespaces: [] as string[] },
@@ -122,6 +126,8 @@ function buildSpecSchema() {
     app: appSettingsSchema(),
     traefik: traefikSettingsSchema(),
     ingressNginx: ingressNginxSettingsSchema(),
+    contour: contourSettingsSchema(),
+    kong: kongSettingsSchema(),
     envoyGateway: envoyGatewaySettingsSchema(),
     istioGatewayApi: istioGatewayApiSettingsSchema(),
     mesh: z._default(

@@ -27,3 +27,13 @@ export function atLeast(version: string, minimum: string): boolean {
   }
   return true;
 }
+
+/**
+ * Returns the tag of a container image (`ghcr.io/org/img:v1.2.3@sha256:…` → `v1.2.3`), or ''
+ * when it has none (a digest only, or no tag). A registry port (`host:5000/img`) is not a tag.
+ */
+export function imageTag(image: unknown): string {
+  const text = typeof image === 'string' ? image : '';
+  const last = (text.split('@')[0] ?? '').split('/').pop() ?? '';
+  return last.includes(':') ? last.slice(last.indexOf(':') + 1) : '';
+}

@@ -10,12 +10,16 @@ import { istioGatewayApi } from './istio-gateway-api/index.ts';
 import { jobSidecarQuit } from './job/index.ts';
 import { traefikDrain } from './traefik/index.ts';
 import { ingressNginxDrain } from './ingress-nginx/index.ts';
+import { contourDrain } from './contour/index.ts';
+import { kongDrain } from './kong/index.ts';
 import type { RegisteredMutator } from './types.ts';
 
 export const MUTATORS = [
   gatewayDrain,
   traefikDrain,
   ingressNginxDrain,
+  contourDrain,
+  kongDrain,
   jobSidecarQuit,
   appGraceful,
   envoyGateway,

@@ -19,6 +19,7 @@
  *   controller-v1.0.0 (cmd/nginx/flags.go@controller-v1.0.0).
  */
 import type { Container, PodSpec, PodTemplate } from '../core/kubeObject.ts';
+import { imageTag } from '../core/versions.ts';
 
 /** The controller's binary, the first argument of the chart's container (`args`). */
 const CONTROLLER_BINARY = '/nginx-ingress-controller';
@@ -112,10 +113,5 @@ function wholeSeconds(text: string): number | undefined {
  * for a tag that names none (a digest only, `latest`, a fork's own scheme).
  */
 export function controllerVersion(container: Container): string | undefined {
-  const image = typeof container.image === 'string' ? container.image : '';
-  const withoutDigest = image.split('@')[0] ?? '';
-  const last = withoutDigest.split('/').pop() ?? '';
-  const tag = last.includes(':') ? last.slice(last.indexOf(':') + 1) : '';
-  const match = /^v?(\d+\.\d+\.\d+)/.exec(tag);
-  return match?.[1];
+  return /^v?(\d+\.\d+\.\d+)/.exec(imageTag(container.image))?.[1];
 }

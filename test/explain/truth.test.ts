@@ -98,6 +98,17 @@ const CASES: Case[] = [
     flags: { 'istio-injected-namespaces': 'ingress-nginx', 'app-mode': 'off' },
     workloads: 3,
   },
+  {
+    name: "Contour's render behind an NLB with IP targets",
+    input: '../gateways/contour/render-1.33.6-nlb-ip.yaml',
+    // The contour Deployment (app-graceful) and the envoy DaemonSet (contour-drain).
+    workloads: 2,
+  },
+  {
+    name: "Kong's chart behind an NLB with IP targets",
+    input: '../gateways/kong/chart-3.4.1-nlb-ip.yaml',
+    workloads: 1,
+  },
 ];
 
 function run(c: Case): TransformResult {
@@ -125,7 +136,7 @@ interface Template {
       name: string;
       env?: Array<{ name: string; value?: string }>;
       args?: string[];
-      lifecycle?: { preStop?: { sleep?: { seconds: number } } };
+      lifecycle?: { preStop?: { sleep?: { seconds: number }; exec?: { command?: string[] } } };
     }>;
   };
 }
@@ -175,7 +186,34 @@ for (const c of CASES) {
         ? (parse(annotations['proxy.istio.io/config']) as Record<string, unknown>)
         : {};
       const metadata = (proxyConfig['proxyMetadata'] ?? {}) as Record<string, string>;
-      if (w.mutator === 'ingress-nginx-drain') {
+      const command = (name: string) =>
+        patched.spec?.containers?.find((x) => x.name === name)?.lifecycle?.preStop?.exec?.command ??
+        [];
+      if (w.mutator === 'contour-drain') {
+        // S: drain-delay (not set here) + the check delay the shutdown-manager's hook writes.
+        const flag = command('shutdown-manager').find((a) => a.startsWith('--check-delay='));
+        t.is(seconds(flag?.split('=')[1]), derived(w, 'S')!, `${what}: S`);
+        t.truthy(
+          w.timelines.patched.events.find(
+            (e) => e.actor === 'envoy' && e.at === derived(w, 'S') && e.text.startsWith('SIGTERM'),
+          ),
+        );
+      } else if (w.mutator === 'kong-drain') {
+        // S and T: kong quit's --wait and --timeout as the proxy's patched hook writes them.
+        const option = (name: string) =>
+          Number(
+            command('proxy')
+              .find((a) => a.startsWith(`--${name}=`))
+              ?.split('=')[1],
+          );
+        t.is(option('wait'), derived(w, 'S')!, `${what}: S`);
+        t.is(option('timeout'), derived(w, 'T')!, `${what}: T`);
+        t.is(setting(w, 'proxy kong quit --wait')?.patched.value, derived(w, 'S'));
+        t.is(
+          patched.spec?.containers?.find((x) => x.name === 'ingress-controller')?.lifecycle,
+          undefined,
+        );
+      } else if (w.mutator === 'ingress-nginx-drain') {
         // S: the controller's --shutdown-grace-period as the patched args write it.
         const args = patched.spec?.containers?.find((x) => x.name === 'controller')?.args ?? [];
         const flag = args.find((a) => a.startsWith('--shutdown-grace-period='));

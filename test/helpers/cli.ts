@@ -75,4 +75,8 @@ export const NO_MUTATORS = [
   'off',
   '--ingress-nginx-mode',
   'off',
+  '--contour-mode',
+  'off',
+  '--kong-mode',
+  'off',
 ];

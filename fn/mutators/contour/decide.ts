@@ -1,0 +1,243 @@
+/**
+ * Contour's Envoy behind a load balancer (issue #26 item 4): the decision. Envoy's preStop holds
+ * its SIGTERM until the shutdown-manager's ready file exists, and the shutdown-manager's own
+ * preStop writes it at the first poll after `--drain-delay` + `--check-delay` that finds no
+ * connection open (fn/workloads/contour.ts). With both delays at their default 0s, Envoy may exit
+ * at t≈0 while a load balancer with IP targets still sends for W. So:
+ *
+ * - S = `--drain-delay` + `--check-delay` ≥ W: `--check-delay` is raised to W − drain-delay, never
+ *   lowered. The check delay, not the drain delay, is what grows: Envoy fails its health checks at
+ *   once and closes each connection after its current request, so clients move to other
+ *   endpoints while its listeners still accept what the load balancer sends;
+ * - `terminationGracePeriodSeconds` = G = S + R + `--check-interval` + B, never lowered: the
+ *   connections still open finish their requests, and the next poll writes the ready file;
+ * - both preStop hooks are kept: they are how the pod stops.
+ */
+import type { FieldPath } from '../../core/fieldPath.ts';
+import { atLeast } from '../../core/versions.ts';
+import { graceToWrite } from '../../timing/model.ts';
+import type { Derived, TimingInputs } from '../../timing/model.ts';
+import {
+  CHECK_DELAY_FLAG,
+  CONTOUR_SHUTDOWN_SINCE,
+  contourVersion,
+  shutdownHook,
+  shutdownSettings,
+} from '../../workloads/contour.ts';
+import type { ContourEnvoyPod, ShutdownSettings } from '../../workloads/contour.ts';
+import type { Workload } from '../../workloads/workload.ts';
+import type { ProposedChange, ProposedFinding } from '../types.ts';
+
+/** The finding codes this logic emits (docs/mutators/contour-drain.md "Findings"). */
+export type ContourFindingCode =
+  | 'CONTOUR_ENVOY_HOOK_MISSING'
+  | 'CONTOUR_SHUTDOWN_HOOK_MISSING'
+  | 'CONTOUR_VERSION_UNKNOWN'
+  | 'CONTOUR_FLAG_UNREADABLE'
+  | 'CONTOUR_MIN_OPEN_CONNECTIONS'
+  | 'CONTOUR_DELAY_KEPT'
+  | 'CONTOUR_GRACE_KEPT'
+  | 'CONTOUR_MESH_NOT_MODELLED';
+
+export interface ContourDecision {
+  readonly changes: ProposedChange[];
+  readonly findings: ProposedFinding[];
+  /** S and G, when the pod has both hooks and a Contour release that has the flags. */
+  readonly stopAccepting?: Derived;
+  readonly grace?: Derived;
+  readonly version?: string;
+}
+
+/** Returns S (the delays as they will run) and G for the model's inputs. */
+function shutdownTiming(
+  inputs: TimingInputs,
+  settings: ShutdownSettings,
+  checkDelay: number,
+): { stopAccepting: Derived; grace: Derived } {
+  const W = inputs.drainWindow.value;
+  const R = inputs.maxRequest.value;
+  const B = inputs.buffer.value;
+  const D = settings.drainDelay.value;
+  const I = settings.checkInterval.value;
+  const S = D + checkDelay;
+  const stopAccepting: Derived = {
+    value: S,
+    formula: `S = drain-delay + check-delay = ${D} + ${checkDelay} = ${S} ≥ W = ${W}`,
+    explanation:
+      "Envoy keeps accepting until the shutdown-manager's first poll after both delays finds " +
+      'no connection open, while the load balancer may still send new connections.',
+  };
+  const needed = S + R + I + B;
+  const existing = inputs.existingGraceSeconds;
+  const grace: Derived =
+    existing !== undefined && existing >= needed
+      ? {
+          value: existing,
+          formula:
+            `G = ${existing} (kept from manifest) ≥ S + R + check-interval + B = ` +
+            `${S} + ${R} + ${I} + ${B} = ${needed}`,
+          explanation: 'A grace period the manifest sets is never lowered.',
+        }
+      : {
+          value: needed,
+          formula: `G = S + R + check-interval + B = ${S} + ${R} + ${I} + ${B} = ${needed}`,
+          explanation:
+            'Envoy accepts until S, its connections finish their requests (R), the next poll ' +
+            'writes the ready file, plus the buffer.',
+        };
+  return { stopAccepting, grace };
+}
+
+/** Returns the changes and findings for one pod that runs Contour's shutdown-manager. */
+export function decideContour(
+  workload: Workload,
+  inputs: TimingInputs,
+  pod: ContourEnvoyPod,
+): ContourDecision {
+  const manager = pod.shutdownManager;
+  const at = (...path: FieldPath): FieldPath => [...workload.templatePath, ...path];
+  const managerAt = (...path: FieldPath): FieldPath =>
+    at('spec', 'containers', { key: 'name', equals: manager.name }, ...path);
+  const W = inputs.drainWindow.value;
+  if (pod.envoy === undefined)
+    return {
+      changes: [],
+      findings: [
+        {
+          severity: 'warning',
+          code: 'CONTOUR_ENVOY_HOOK_MISSING',
+          path: at('spec', 'containers'),
+          message:
+            `Container "${manager.name}" runs Contour's shutdown-manager, but no container's ` +
+            `preStop asks its /shutdown: Envoy gets SIGTERM at t=0 and exits while the load ` +
+            `balancer still sends for W = ${W} s. Give the Envoy container ` +
+            `preStop.httpGet {path: /shutdown, port: 8090} as Contour's examples/render do; ` +
+            `the pod is left alone.`,
+        },
+      ],
+    };
+  const hook = shutdownHook(manager);
+  if (hook === undefined)
+    return {
+      changes: [],
+      findings: [
+        {
+          severity: 'warning',
+          code: 'CONTOUR_SHUTDOWN_HOOK_MISSING',
+          path: managerAt('lifecycle', 'preStop'),
+          message:
+            `Container "${manager.name}" has no preStop exec "contour envoy shutdown": nothing ` +
+            `writes the ready file Envoy's /shutdown waits for, so Envoy is stopped only by the ` +
+            `grace deadline, mid-request. Give it the preStop of Contour's examples/render; ` +
+            `the pod is left alone.`,
+        },
+      ],
+    };
+  const version = contourVersion(manager);
+  if (version === undefined || !atLeast(version, CONTOUR_SHUTDOWN_SINCE))
+    return {
+      changes: [],
+      findings: [
+        {
+          severity: 'warning',
+          code: 'CONTOUR_VERSION_UNKNOWN',
+          path: managerAt('image'),
+          message:
+            `The shutdown-manager's image (${String(manager.image)}) names no Contour release ` +
+            `≥ v${CONTOUR_SHUTDOWN_SINCE}, the oldest whose shutdown sequence kube-graceful ` +
+            `models; an unknown flag would fail the hook, so none is added. On such a release, ` +
+            `set --${CHECK_DELAY_FLAG} so that drain-delay + check-delay ≥ ${W}s by hand.`,
+        },
+      ],
+    };
+  const settings = shutdownSettings(hook, version);
+  const findings: ProposedFinding[] = [];
+  const changes: ProposedChange[] = [];
+  if (settings.unreadable.length > 0)
+    return {
+      changes,
+      findings: [
+        {
+          severity: 'warning',
+          code: 'CONTOUR_FLAG_UNREADABLE',
+          path: managerAt('lifecycle', 'preStop', 'exec', 'command'),
+          message:
+            `contour envoy shutdown cannot parse ${settings.unreadable.join(', ')} (a Go ` +
+            `duration such as 180s, or a whole number): the hook fails and Envoy waits for a ` +
+            `ready file never written. It is left as written; fix the flag.`,
+        },
+      ],
+      version,
+    };
+  if (settings.minOpen.value > 0)
+    findings.push({
+      severity: 'warning',
+      code: 'CONTOUR_MIN_OPEN_CONNECTIONS',
+      path: managerAt('lifecycle', 'preStop', 'exec', 'command', hook.minOpen!.valueIndex),
+      message:
+        `--min-open-connections is ${settings.minOpen.value}: Envoy gets SIGTERM with up to ` +
+        `that many connections still open, and the requests on them are cut. It is kept; set ` +
+        `it to 0 (the default) for no request to be cut.`,
+    });
+  const D = settings.drainDelay.value;
+  const writtenCheck = settings.checkDelay.value;
+  const checkDelay = D + writtenCheck >= W ? writtenCheck : Math.ceil(W - D);
+  const { stopAccepting, grace } = shutdownTiming(inputs, settings, checkDelay);
+  if (checkDelay !== writtenCheck) {
+    const text = `${checkDelay}s`;
+    const flag = hook.checkDelay;
+    changes.push({
+      path: managerAt(
+        'lifecycle',
+        'preStop',
+        'exec',
+        'command',
+        flag ? flag.valueIndex : hook.command.length,
+      ),
+      value: flag && !flag.inline ? text : `--${CHECK_DELAY_FLAG}=${text}`,
+      reason: [
+        `--${CHECK_DELAY_FLAG} = ${text}: ${stopAccepting.formula}. ${stopAccepting.explanation}` +
+          (flag ? ` (was ${flag.text})` : ''),
+        `W: ${inputs.drainWindow.source}`,
+      ].join('\n'),
+    });
+  } else if (D + writtenCheck > W)
+    findings.push({
+      severity: 'info',
+      code: 'CONTOUR_DELAY_KEPT',
+      path: managerAt('lifecycle', 'preStop', 'exec', 'command'),
+      message:
+        `drain-delay + check-delay is ${D + writtenCheck} s, more than W = ${W} s; it is kept ` +
+        `(never lowered), and the grace period covers it.`,
+    });
+  const existing = inputs.existingGraceSeconds;
+  const toWrite = graceToWrite(grace.value, existing);
+  if (toWrite !== undefined)
+    changes.push({
+      path: at('spec', 'terminationGracePeriodSeconds'),
+      value: toWrite,
+      reason: [
+        `terminationGracePeriodSeconds = ${toWrite}: ${grace.formula}. ${grace.explanation}`,
+        `W: ${inputs.drainWindow.source}`,
+        `R: ${inputs.maxRequest.source}`,
+        `B: ${inputs.buffer.source}`,
+      ].join('\n'),
+    });
+  else if (
+    existing !== undefined &&
+    existing >
+      stopAccepting.value +
+        inputs.maxRequest.value +
+        settings.checkInterval.value +
+        inputs.buffer.value
+  )
+    findings.push({
+      severity: 'info',
+      code: 'CONTOUR_GRACE_KEPT',
+      path: at('spec', 'terminationGracePeriodSeconds'),
+      message:
+        `terminationGracePeriodSeconds ${existing} is more than the model's S + R + ` +
+        `check-interval + B; it is kept (never lowered).`,
+    });
+  return { changes, findings, stopAccepting, grace, version };
+}

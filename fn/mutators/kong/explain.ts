@@ -1,0 +1,105 @@
+/**
+ * What `explain` says about a kong-drain plan: W, R, B with their sources, the derived P
+ * (`kong quit --wait`), T (`--timeout`) and G, the settings as written and as patched, and the two
+ * timelines (./timeline.ts), read back from the pod the way `kong quit` reads its options.
+ */
+import type { PodTemplate } from '../../core/kubeObject.ts';
+import type { Unknown } from '../../core/unknown.ts';
+import { meshesText } from '../../explanation/meshProxies.ts';
+import { graceOf } from '../../explanation/podSettings.ts';
+import {
+  container,
+  graceRow,
+  inputsOf,
+  output,
+  preStopRow,
+  row,
+  seconds,
+  traffic,
+} from '../../explanation/rows.ts';
+import type { ExplainContext, ExplanationBody } from '../../explanation/types.ts';
+import { LOAD_BALANCERS } from '../../timing/loadBalancers.ts';
+import { kongQuit, quitSettings } from '../../workloads/kong.ts';
+import type { KongPlan } from './plan.ts';
+import { kongTimeline } from './timeline.ts';
+import type { KongState } from './timeline.ts';
+
+function stateOf(
+  template: PodTemplate,
+  plan: KongPlan,
+  meshUnknown: Unknown | undefined,
+): KongState {
+  const proxy = container(template, plan.container);
+  const quit = proxy ? kongQuit(proxy) : undefined;
+  const settings = quitSettings(quit ?? { command: [] });
+  return {
+    container: plan.container,
+    grace: graceOf(template),
+    quits: quit !== undefined,
+    wait: settings.wait,
+    timeout: settings.timeout,
+    others: plan.others,
+    ...(meshUnknown ? { meshUnknown } : {}),
+  };
+}
+
+/** Returns what is not known about a mesh sidecar in the Kong pod. */
+function meshUnknownOf(plan: KongPlan): Unknown | undefined {
+  if (!plan.mesh || (!plan.mesh.istio && !plan.mesh.linkerd)) return undefined;
+  return {
+    what:
+      `whether the mesh proxy (${meshesText(plan.mesh)}) keeps forwarding until Kong is done ` +
+      `(Kong with a mesh sidecar is not modelled)`,
+    tell:
+      `a mesh proxy that outlives Kong: a native sidecar, or Istio ` +
+      `EXIT_ON_ZERO_ACTIVE_CONNECTIONS with MINIMUM_DRAIN_DURATION ≥ ` +
+      `${plan.wait.value + plan.inputs.maxRequest.value}s (P + R), set on the pod by hand`,
+  };
+}
+
+/** Returns the explanation of one Kong pod's plan. */
+export function explainKong(plan: KongPlan, context: ExplainContext): ExplanationBody {
+  const name = plan.container;
+  const meshUnknown = meshUnknownOf(plan);
+  const before = stateOf(context.before, plan, meshUnknown);
+  const after = stateOf(context.after, plan, meshUnknown);
+  const lb = plan.loadBalancer ? LOAD_BALANCERS[plan.loadBalancer.provider].label : undefined;
+  const sender = lb
+    ? `from the load balancer (${lb})`
+    : 'from clients whose endpoints are not yet updated';
+  const trafficInputs = traffic(plan.inputs, sender);
+  const others = plan.others.length
+    ? `; ${plan.others.join(', ')} not behind the load balancer, left as written`
+    : '';
+  return {
+    role: 'gateway',
+    summary:
+      `Kong (container ${name}): preStop kong quit keeps nginx accepting for --wait, then ` +
+      `gives the requests in flight --timeout${others}` +
+      (plan.mesh && meshUnknown ? `; mesh: ${meshesText(plan.mesh)} (not modelled)` : ''),
+    inputs: inputsOf(plan.inputs),
+    derived: [
+      output('S', 'kong quit --wait', plan.wait),
+      output('T', 'kong quit --timeout', plan.timeout),
+      output('G', 'grace period', plan.grace),
+    ],
+    settings: [
+      graceRow(before.grace, after.grace, plan.grace.value, '≥'),
+      preStopRow(name, context),
+      row(`${name} kong quit --wait`, seconds(before.wait), seconds(after.wait), {
+        symbol: 'S',
+        value: plan.wait.value,
+        relation: '≥',
+      }),
+      row(`${name} kong quit --timeout`, seconds(before.timeout), seconds(after.timeout), {
+        symbol: 'T',
+        value: plan.timeout.value,
+        relation: '≥',
+      }),
+    ],
+    timelines: {
+      asWritten: kongTimeline(before, trafficInputs),
+      patched: kongTimeline(after, trafficInputs),
+    },
+  };
+}

@@ -1,0 +1,102 @@
+// contour-drain as users run it, on Contour's own render v1.33.6
+// (test/fixtures/gateways/contour/README.md): `check` fails on the input and passes on the output,
+// the output is a fixed point, explain's patched timeline is modelled (and says "unknown" where
+// the load balancer is a guess), the shutdown-manager's flags are read in kingpin's forms, a
+// user's larger delay is never lowered, and what cannot be modelled is left alone with a warning.
+import { readFileSync } from 'node:fs';
+import test from 'ava';
+import { runCliAsync } from '../../helpers/cli.ts';
+import { fixturePath } from '../../helpers/fixtures.ts';
+
+/** What this test reads of explain's JSON (docs/explain-schema.md). */
+interface ExplainedWorkload {
+  readonly mutator: string;
+  readonly timelines: Record<string, { verdict: { outcome: string } }>;
+}
+
+const read = (file: string) => readFileSync(fixturePath('gateways', 'contour', file), 'utf8');
+const SHUTDOWN = '                - shutdown\n';
+
+async function envoyVerdicts(input: string): Promise<Record<string, string>> {
+  const out = await runCliAsync(['explain', '--format', 'json'], input);
+  const { workloads } = JSON.parse(out.stdout) as { workloads: ExplainedWorkload[] };
+  const envoy = workloads.find((w) => w.mutator === 'contour-drain');
+  return {
+    asWritten: envoy?.timelines['asWritten']?.verdict.outcome ?? 'none',
+    patched: envoy?.timelines['patched']?.verdict.outcome ?? 'none',
+  };
+}
+
+const RENDERS = [
+  // AWS's default 300 s deregistration delay outlives the pod: a modelled risk, no failure.
+  { file: 'render-1.33.6-nlb-ip.yaml', patched: 'risk', W: 180 },
+  // A `type: LoadBalancer` with no provider: W = 15 s is a guess, so the outcome is unknown.
+  { file: 'render-1.33.6.yaml', patched: 'unknown', W: 15 },
+  // Bitnami's chart (Contour 1.32.1), the shutdown-manager's port given as --serve-port=8090.
+  { file: 'bitnami-chart-21.1.4-nlb-ip.yaml', patched: 'risk', W: 180 },
+] as const;
+
+for (const { file, patched, W } of RENDERS) {
+  test(`${file}: check fails as written, passes patched; idempotent; explain agrees`, async (t) => {
+    const input = read(file);
+    t.is((await runCliAsync(['check'], input)).status, 1);
+    const out = await runCliAsync([], input);
+    t.is(out.status, 0, out.stderr);
+    t.regex(out.stdout, new RegExp(`- shutdown\\n +- --check-delay=${W}s\\n`));
+    t.is((await runCliAsync(['check'], out.stdout)).status, 0);
+    t.is((await runCliAsync([], out.stdout)).stdout, out.stdout);
+    const verdicts = await envoyVerdicts(input);
+    t.is(verdicts['patched'], patched);
+    t.not(verdicts['asWritten'], 'ok');
+    // Envoy's hook is modelled: app-graceful puts no sleep in front of it.
+    const daemonSet = out.stdout.split('kind: DaemonSet')[1]!.split('\n---')[0]!;
+    t.false(daemonSet.includes('sleep:'));
+  });
+}
+
+test('a --check-delay written as "--check-delay 30s" is raised in place', async (t) => {
+  const input = read('render-1.33.6-nlb-ip.yaml').replace(
+    SHUTDOWN,
+    `${SHUTDOWN}                - --check-delay\n                - 30s\n`,
+  );
+  const out = await runCliAsync([], input);
+  t.true(out.stdout.includes('                - --check-delay\n                - 180s\n'));
+});
+
+test('drain-delay + check-delay already over W is kept, never lowered', async (t) => {
+  const input = read('render-1.33.6-nlb-ip.yaml').replace(
+    SHUTDOWN,
+    `${SHUTDOWN}                - --drain-delay=1m\n                - --check-delay=3m\n`,
+  );
+  const out = await runCliAsync([], input);
+  t.true(out.stdout.includes('- --check-delay=3m\n'));
+  t.false(out.stdout.includes('--check-delay=180s'));
+  t.true((await runCliAsync(['explain'], input)).stdout.includes('info CONTOUR_DELAY_KEPT'));
+});
+
+test('a delay kingpin cannot parse is left as written, with a warning', async (t) => {
+  const input = read('render-1.33.6-nlb-ip.yaml').replace(
+    SHUTDOWN,
+    `${SHUTDOWN}                - --check-delay=180\n`,
+  );
+  const out = await runCliAsync(['check', '--fail-on', 'warning'], input);
+  t.is(out.status, 1);
+  t.true(out.stdout.includes('CONTOUR_FLAG_UNREADABLE'), out.stdout);
+  const patched = await runCliAsync([], input);
+  t.false(patched.stdout.includes('--check-delay=180s'));
+});
+
+test('an image that names no release gets no flag and a warning', async (t) => {
+  const input = read('render-1.33.6-nlb-ip.yaml').replaceAll(
+    'ghcr.io/projectcontour/contour:v1.33.6',
+    'ghcr.io/projectcontour/contour:main',
+  );
+  const out = await runCliAsync(['check', '--fail-on', 'warning'], input);
+  t.true(out.stdout.includes('CONTOUR_VERSION_UNKNOWN'), out.stdout);
+  t.false((await runCliAsync([], input)).stdout.includes('--check-delay'));
+});
+
+test('with contour-mode off contour-drain leaves the pod to app-graceful', async (t) => {
+  const out = await runCliAsync(['--contour-mode', 'off'], read('render-1.33.6-nlb-ip.yaml'));
+  t.false(out.stdout.includes('--check-delay'));
+});
