@@ -30,16 +30,22 @@ function plural(noun: string): string {
   return `${noun}s`;
 }
 
+/** One side of the header's sentence: `patched, none loses requests`. */
+function side(label: string, failing: number, unknown: number): string {
+  const loses =
+    failing === 0 ? 'none loses requests' : `${failing} lose${failing === 1 ? 's' : ''} requests`;
+  return `${label}, ${loses}${unknown ? ` and the outcome of ${unknown} is unknown` : ''}`;
+}
+
 /**
- * Returns the header's counts: `with failure windows: 1 as written, 0 patched`, and the outcomes
- * kube-graceful cannot tell (issue #26) when there are any.
+ * Returns the header's outcome as a sentence a newcomer reads (issue #29 item 9): `As written, 1
+ * loses requests; patched, none loses requests.`, with the outcomes kube-graceful cannot tell
+ * (issue #26) when there are any. A workload "loses requests" where its timeline has a failure
+ * window.
  */
-export function outcomeCounts(summary: Explanation['summary']): string {
-  const failing =
-    `with failure windows: ${summary.failingAsWritten} as written, ` +
-    `${summary.failingPatched} patched`;
-  return summary.unknownAsWritten || summary.unknownPatched
-    ? `${failing}; outcome unknown: ${summary.unknownAsWritten} as written, ` +
-        `${summary.unknownPatched} patched`
-    : failing;
+export function outcomeSentence(summary: Explanation['summary']): string {
+  return (
+    `${side('As written', summary.failingAsWritten, summary.unknownAsWritten)}; ` +
+    `${side('patched', summary.failingPatched, summary.unknownPatched)}.`
+  );
 }

@@ -7,7 +7,7 @@ import type { Explanation } from '../explain.ts';
 import { formatRef } from '../../core/kubeObject.ts';
 import { printableData } from '../../core/printable.ts';
 import type { Timeline } from '../../explanation/timeline.ts';
-import { outcomeCounts } from './headline.ts';
+import { outcomeSentence } from './headline.ts';
 import { renderWorkloadSvg } from './svg.ts';
 import { verdictMark } from './verdictMark.ts';
 import { renderText } from './text.ts';
@@ -43,8 +43,8 @@ export function renderHtml(input: Explanation): string {
     '</head>',
     '<body>',
     `<h1>kube-graceful explain</h1>`,
-    `<p>${summary.workloads} workload${summary.workloads === 1 ? '' : 's'}` +
-      `; ${outcomeCounts(summary)}.</p>`,
+    `<p>${summary.workloads} workload${summary.workloads === 1 ? '' : 's'}. ` +
+      `${outcomeSentence(summary)}</p>`,
     ...figures,
     '<details><summary>The explanation as text</summary>',
     `<pre>${escape(renderText(explanation))}</pre>`,

@@ -5,7 +5,7 @@
  * through markdownText.ts: it renders as itself, never as markup.
  */
 import { formatRef } from '../../core/kubeObject.ts';
-import { countedSubjects, outcomeCounts } from './headline.ts';
+import { countedSubjects, outcomeSentence } from './headline.ts';
 import { markdownCode, markdownHtmlText, markdownText as cell } from './markdownText.ts';
 import type { Explanation, WorkloadExplanation } from '../explain.ts';
 import type { Timeline, TimelineWindow } from '../../explanation/timeline.ts';
@@ -19,7 +19,7 @@ export function renderMarkdown(explanation: Explanation): string {
       `Istio ${cell(settings.istioVersion)}` +
       ` and Linkerd ${cell(settings.linkerdVersion)} where a workload does not ` +
       `say. ` +
-      `${countedSubjects(explanation.workloads)}; ${outcomeCounts(summary)}.`,
+      `${countedSubjects(explanation.workloads)}. ${outcomeSentence(summary)}`,
   );
   if (explanation.workloads.length) {
     lines.push('', '| workload | as written | patched |', '|---|---|---|');

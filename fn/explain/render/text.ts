@@ -5,19 +5,24 @@
  */
 import { formatRef } from '../../core/kubeObject.ts';
 import { printableData } from '../../core/printable.ts';
-import { countedSubjects, outcomeCounts } from './headline.ts';
+import { countedSubjects, outcomeSentence } from './headline.ts';
 import { verdictMark } from './verdictMark.ts';
+import { wrapRuns, wrapWords } from './wrap.ts';
+import type { Styler } from './wrap.ts';
 import type { Explanation, LeftAlone, SettingRow, WorkloadExplanation } from '../explain.ts';
 import type { Timeline, TimelineWindow } from '../../explanation/timeline.ts';
 
 /** ANSI styles, or none. */
 interface Style {
-  bold(text: string): string;
-  dim(text: string): string;
-  red(text: string): string;
-  yellow(text: string): string;
-  green(text: string): string;
+  readonly bold: Styler;
+  readonly dim: Styler;
+  readonly red: Styler;
+  readonly yellow: Styler;
+  readonly green: Styler;
 }
+
+/** Text as it is: the runs of a line that have no style. */
+const NONE: Styler = (t) => t;
 
 const PLAIN: Style = {
   bold: (t) => t,
@@ -38,8 +43,8 @@ const ANSI: Style = {
 
 /**
  * Returns the explanation as text (ends with a newline); `colour` adds ANSI styles. `width` (a
- * terminal's columns) wraps the last column of the tables onto continuation lines; without it
- * (a pipe, a file, a report) each row stays on one line, whole, for grep.
+ * terminal's columns) wraps every line to fit (the last column of the tables onto continuation
+ * lines under itself); without it (a pipe, a file, a report) each line stays whole, for grep.
  */
 export function renderText(
   explanation: Explanation,
@@ -54,21 +59,28 @@ export function renderText(
   const head =
     summary.workloads === 0
       ? 'no workload was handled by a mutator'
-      : `${countedSubjects(workloads)}; ${outcomeCounts(summary)}`;
+      : `${countedSubjects(workloads)}. ${outcomeSentence(summary)}`;
   lines.push(
-    style.bold(`kube-graceful explain: ${head}`) +
-      style.dim(
-        ` (Kubernetes ${settings.kubernetesVersion}, the oldest kubelet; ` +
-          `Istio ${settings.istioVersion}` +
-          ` and Linkerd ${settings.linkerdVersion} where a workload does not say)`,
-      ),
+    ...wrapRuns(
+      [
+        [style.bold, `kube-graceful explain: ${head}`],
+        [
+          style.dim,
+          ` (Kubernetes ${settings.kubernetesVersion}, the oldest kubelet; ` +
+            `Istio ${settings.istioVersion}` +
+            ` and Linkerd ${settings.linkerdVersion} where a workload does not say)`,
+        ],
+      ],
+      width,
+      '  ',
+    ),
   );
   for (const workload of workloads) lines.push('', ...renderWorkload(workload, style, width));
   if (leftAlone.length)
     lines.push(
       '',
       style.bold('Left alone'),
-      ...leftAlone.flatMap((entry) => renderLeftAlone(entry, style)),
+      ...leftAlone.flatMap((entry) => renderLeftAlone(entry, style, width)),
     );
   return `${lines.join('\n')}\n`;
 }
@@ -85,8 +97,16 @@ function where(entry: {
 
 function renderWorkload(w: WorkloadExplanation, style: Style, width: number | undefined): string[] {
   const lines = [
-    `${style.bold(formatRef(w.resource))}  ${style.dim(where(w))}`,
-    `  ${w.mutator}: ${w.summary}`,
+    ...wrapRuns(
+      [
+        [style.bold, formatRef(w.resource)],
+        [NONE, '  '],
+        [style.dim, where(w)],
+      ],
+      width,
+      '  ',
+    ),
+    ...wrapRuns([[NONE, `  ${w.mutator}: ${w.summary}`]], width, '    '),
   ];
   if (w.inputs.length) {
     lines.push('', style.bold('  Inputs'));
@@ -134,17 +154,23 @@ function renderWorkload(w: WorkloadExplanation, style: Style, width: number | un
     lines.push(
       '',
       style.bold(`  Fields set (${w.changes.length})`),
-      ...w.changes.map((c) => `    ${c.field}`),
+      ...w.changes.flatMap((c) => wrapRuns([[NONE, `    ${c.field}`]], width, '      ')),
     );
   }
   if (w.findings.length) {
     lines.push(
       '',
       style.bold('  Findings'),
-      ...w.findings.map(
-        (f) =>
-          `    ${severity(f.severity, style)} ${f.code}` +
-          `${f.field ? ` at ${f.field}` : ''}: ${f.message}`,
+      ...w.findings.flatMap((f) =>
+        wrapRuns(
+          [
+            [NONE, '    '],
+            [severity(f.severity, style), f.severity],
+            [NONE, ` ${f.code}${f.field ? ` at ${f.field}` : ''}: ${f.message}`],
+          ],
+          width,
+          '      ',
+        ),
       ),
     );
   }
@@ -193,17 +219,26 @@ function renderTimeline(
 ): string[] {
   const { outcome } = timeline.verdict;
   const words = `${verdictMark(outcome)} ${timeline.verdict.text}`;
-  const verdict =
-    outcome === 'fail'
-      ? style.red(words)
-      : outcome === 'ok'
-        ? style.green(words)
-        : style.yellow(words);
+  const verdict: Styler =
+    outcome === 'fail' ? style.red : outcome === 'ok' ? style.green : style.yellow;
   const origin =
     timeline.origin === 'deletion'
       ? 't = 0: the pod starts terminating'
       : 't = 0: the main program exits';
-  const lines = ['', `${style.bold(`  ${title}`)}: ${verdict}  ${style.dim(`(${origin})`)}`];
+  const lines = [
+    '',
+    ...wrapRuns(
+      [
+        [style.bold, `  ${title}`],
+        [NONE, ': '],
+        [verdict, words],
+        [NONE, '  '],
+        [style.dim, `(${origin})`],
+      ],
+      width,
+      '    ',
+    ),
+  ];
   lines.push(
     ...table(
       timeline.events.map((e) => [e.at === null ? 'never' : `${e.at} s`, e.actor, e.text]),
@@ -238,23 +273,44 @@ function span(w: TimelineWindow): string {
   return w.to === w.from ? `${w.from} s` : `${w.from}–${w.to} s`;
 }
 
-function severity(level: string, style: Style): string {
-  return level === 'error'
-    ? style.red(level)
-    : level === 'warning'
-      ? style.yellow(level)
-      : style.dim(level);
+function severity(level: string, style: Style): Styler {
+  return level === 'error' ? style.red : level === 'warning' ? style.yellow : style.dim;
 }
 
-function renderLeftAlone(entry: LeftAlone, style: Style): string[] {
+function renderLeftAlone(entry: LeftAlone, style: Style, width: number | undefined): string[] {
   return [
-    `  ${formatRef(entry.resource)}  ${style.dim(where(entry))}`,
-    ...entry.findings.map((f) => `    ${severity(f.severity, style)} ${f.code}: ${f.message}`),
+    ...wrapRuns(
+      [
+        [NONE, `  ${formatRef(entry.resource)}  `],
+        [style.dim, where(entry)],
+      ],
+      width,
+      '    ',
+    ),
+    ...entry.findings.flatMap((f) =>
+      wrapRuns(
+        [
+          [NONE, '    '],
+          [severity(f.severity, style), f.severity],
+          [NONE, ` ${f.code}: ${f.message}`],
+        ],
+        width,
+        '      ',
+      ),
+    ),
   ];
+}
+
+/** Returns text without the ANSI SGR escapes (ESC [ … m) this renderer writes: no columns. */
+function plainText(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;]*m/g, '');
 }
 
 /** The narrowest the wrapped last column gets: below that, wrapping helps nobody. */
 const MIN_WRAPPED_COLUMN = 30;
+/** The narrowest a last column put under its row gets, on a terminal too narrow for any table. */
+const MIN_UNDER_COLUMN = 10;
 
 /**
  * Returns rows padded to aligned columns (`right[i]` = 1 aligns column i right); the last column
@@ -267,9 +323,7 @@ function table(
   indent: string,
   terminalWidth: number | undefined,
 ): string[] {
-  // ANSI SGR escapes (ESC [ … m), the styles this renderer writes, take no column.
-  // eslint-disable-next-line no-control-regex
-  const width = (text: string) => [...text.replace(/\u001b\[[0-9;]*m/g, '')].length;
+  const width = (text: string) => [...plainText(text)].length;
   const columns = Math.max(0, ...rows.map((r) => r.length));
   const widths = Array.from({ length: columns }, (_, i) =>
     Math.max(0, ...rows.map((r) => width(r[i] ?? ''))),
@@ -286,6 +340,14 @@ function table(
         .map((cell) => `${cell}  `)
         .join('');
     const last = cells.at(-1) ?? '';
+    // A terminal narrower than the row's other columns: the row as one wrapped line, unaligned
+    // and unstyled (a style is one colour, and the words are what the reader needs there).
+    if (terminalWidth !== undefined && width(head.trimEnd()) > terminalWidth)
+      return wrapRuns(
+        [[NONE, plainText(head + last).replace(/ {3,}/g, '  ')]],
+        terminalWidth,
+        `${indent}    `,
+      );
     const room = terminalWidth === undefined ? Infinity : terminalWidth - width(head);
     // A styled cell is one style around plain text (Style): wrap the text, style each line.
     // eslint-disable-next-line no-control-regex -- an ANSI SGR escape on each side of plain text
@@ -300,23 +362,9 @@ function table(
     const under = `${indent}    `;
     return [
       head.trimEnd(),
-      ...wrapWords(plain, Math.max(MIN_WRAPPED_COLUMN, (terminalWidth ?? 0) - under.length)).map(
+      ...wrapWords(plain, Math.max(MIN_UNDER_COLUMN, (terminalWidth ?? 0) - under.length)).map(
         (part) => `${under}${open}${part}${close}`,
       ),
     ];
   });
-}
-
-/** Returns `text` broken at spaces into lines of at most `room` characters (a longer word stands
- * alone). */
-function wrapWords(text: string, room: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line && [...line].length + 1 + [...word].length > room) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  return [...lines, line];
 }
