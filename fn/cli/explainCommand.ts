@@ -7,7 +7,9 @@
 import { Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { transform } from '../engine/transform.ts';
+import { KubeGracefulError } from '../core/errors.ts';
 import type { Explanation } from '../explain/explain.ts';
+import type { Selection } from '../explain/select.ts';
 import { inFiles, readInputs } from './inputs.ts';
 import { addSettingOptions, settingOptionsFrom } from './settingsOptions.ts';
 import type { SettingOptions } from './settingsOptions.ts';
@@ -29,6 +31,10 @@ interface ExplainCommandOptions extends SettingOptions {
   readonly output: ExplainFormat;
   /** ANSI colour in text output. */
   readonly colour: boolean;
+  /** One line per workload (text, markdown). */
+  readonly summary: boolean;
+  /** Only these workloads (fn/explain/select.ts). */
+  readonly selection: Selection;
 }
 
 /**
@@ -37,7 +43,7 @@ interface ExplainCommandOptions extends SettingOptions {
  * upgrade, never loads it unless a report is asked for.
  */
 async function explainFiles(
-  options: Omit<ExplainCommandOptions, 'output' | 'colour'>,
+  options: Omit<ExplainCommandOptions, 'output' | 'colour' | 'summary' | 'selection'>,
 ): Promise<Explanation> {
   const { explain } = await import('../explain/explain.ts');
   const config = configFromOption(options.config);
@@ -54,19 +60,33 @@ async function explainFiles(
 
 /** Runs `explain`. Exit 0 whatever the timelines show: it explains, `check` gates. */
 async function runExplain(options: ExplainCommandOptions): Promise<CommandOutput> {
-  const explanation = await explainFiles(options);
+  if (options.summary && !['text', 'markdown'].includes(options.output))
+    throw new KubeGracefulError(
+      'E_USAGE',
+      `--summary is a text or markdown view; -o ${options.output} has every workload in full`,
+      {},
+      'drop --summary, or use -o text or -o markdown',
+    );
+  const { selectWorkloads } = await import('../explain/select.ts');
+  const explanation = selectWorkloads(await explainFiles(options), options.selection);
+  const width =
+    process.stdout.isTTY && process.stdout.columns ? { width: process.stdout.columns } : {};
   const render = async (): Promise<string> => {
+    if (options.summary && options.output === 'text')
+      return (await import('../explain/render/summary.ts')).renderSummary(explanation, width);
     if (options.output === 'json')
       return (await import('../explain/render/json.ts')).renderJson(explanation);
     if (options.output === 'markdown')
-      return (await import('../explain/render/markdown.ts')).renderMarkdown(explanation);
+      return (await import('../explain/render/markdown.ts')).renderMarkdown(explanation, {
+        summary: options.summary,
+      });
     if (options.output === 'svg')
       return (await import('../explain/render/svg.ts')).renderSvg(explanation);
     if (options.output === 'html')
       return (await import('../explain/render/html.ts')).renderHtml(explanation);
     return (await import('../explain/render/text.ts')).renderText(explanation, {
       colour: options.colour,
-      ...(process.stdout.isTTY && process.stdout.columns ? { width: process.stdout.columns } : {}),
+      ...width,
     });
   };
   return { stdout: await render(), stderr: [], exitCode: 0 };
@@ -81,6 +101,14 @@ export function colourWanted(
   env: NodeJS.ProcessEnv = process.env,
 ): boolean {
   return stream.isTTY === true && !env['NO_COLOR'];
+}
+
+/** `a,b` → ['a', 'b']; absent → []. */
+function list(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 }
 
 /** Adds the `explain` subcommand to `program`. */
@@ -107,6 +135,14 @@ export function registerExplain(program: CommandUnknownOpts, run: Runner): void 
         // One name in the help (-o, as kubectl's); --format still works, as older docs wrote it.
         new Option('--format <format>', 'the same as --output').choices(EXPLAIN_FORMATS).hideHelp(),
       )
+      .option('--summary', 'one line per workload: its verdict as written → patched, its numbers')
+      .option('--workload <names>', 'only the workloads of these names (comma-separated)')
+      .option('--kind <kinds>', 'only workloads of these kinds (comma-separated)')
+      .option(
+        '--in-namespace <namespaces>',
+        'only workloads in these namespaces (comma-separated; --namespace is the setting for ' +
+          'resources that name none)',
+      )
       .option('--log-file <file>', 'also write error messages here')
       .showHelpAfterError('(run kube-graceful explain --help for usage)')
       .exitOverride(),
@@ -120,6 +156,12 @@ export function registerExplain(program: CommandUnknownOpts, run: Runner): void 
           files,
           output: options.format ?? options.output,
           colour: colourWanted(),
+          summary: options.summary === true,
+          selection: {
+            workloads: list(options.workload),
+            kinds: list(options.kind),
+            namespaces: list(options.inNamespace),
+          },
         }),
       logFile,
     );

@@ -121,16 +121,24 @@ export function explain(
     settings: settingsOf(result.config),
     workloads,
     leftAlone: [...leftAlone.values()],
-    summary: {
-      workloads: workloads.length,
-      failingAsWritten: workloads.filter((w) => w.timelines.asWritten.verdict.failures > 0).length,
-      failingPatched: workloads.filter((w) => w.timelines.patched.verdict.failures > 0).length,
-      unknownAsWritten: workloads.filter((w) => w.timelines.asWritten.verdict.outcome === 'unknown')
-        .length,
-      unknownPatched: workloads.filter((w) => w.timelines.patched.verdict.outcome === 'unknown')
-        .length,
-      fieldsChanged: result.changes.length,
-    },
+    summary: summarize(workloads, result.changes.length),
+  };
+}
+
+/** Returns the counts of the explanation's header for these workloads. */
+export function summarize(
+  workloads: readonly WorkloadExplanation[],
+  fieldsChanged: number,
+): Explanation['summary'] {
+  return {
+    workloads: workloads.length,
+    failingAsWritten: workloads.filter((w) => w.timelines.asWritten.verdict.failures > 0).length,
+    failingPatched: workloads.filter((w) => w.timelines.patched.verdict.failures > 0).length,
+    unknownAsWritten: workloads.filter((w) => w.timelines.asWritten.verdict.outcome === 'unknown')
+      .length,
+    unknownPatched: workloads.filter((w) => w.timelines.patched.verdict.outcome === 'unknown')
+      .length,
+    fieldsChanged,
   };
 }
 

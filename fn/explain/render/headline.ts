@@ -49,3 +49,13 @@ export function outcomeSentence(summary: Explanation['summary']): string {
     `${side('patched', summary.failingPatched, summary.unknownPatched)}.`
   );
 }
+
+/**
+ * Returns the header after `kube-graceful explain: `: what was explained and the outcome sentence,
+ * or that nothing was.
+ */
+export function headline(explanation: Explanation): string {
+  return explanation.summary.workloads === 0
+    ? 'no workload was handled by a mutator'
+    : `${countedSubjects(explanation.workloads)}. ${outcomeSentence(explanation.summary)}`;
+}

@@ -10,8 +10,14 @@ import { markdownCode, markdownHtmlText, markdownText as cell } from './markdown
 import type { Explanation, WorkloadExplanation } from '../explain.ts';
 import type { Timeline, TimelineWindow } from '../../explanation/timeline.ts';
 
-/** Returns the explanation as GitHub-flavoured Markdown (ends with a newline). */
-export function renderMarkdown(explanation: Explanation): string {
+/**
+ * Returns the explanation as GitHub-flavoured Markdown (ends with a newline); with `summary`, only
+ * the header and the verdict table (`explain --summary`, issue #29 item 6).
+ */
+export function renderMarkdown(
+  explanation: Explanation,
+  options: { readonly summary?: boolean } = {},
+): string {
   const { settings, summary } = explanation;
   const lines: string[] = ['## kube-graceful explain', ''];
   lines.push(
@@ -29,6 +35,7 @@ export function renderMarkdown(explanation: Explanation): string {
           `| ${verdict(w.timelines.patched)} |`,
       );
   }
+  if (options.summary) return `${lines.join('\n')}\n`;
   for (const w of explanation.workloads) lines.push('', ...workload(w));
   if (explanation.leftAlone.length) {
     lines.push('', '### Left alone', '');

@@ -13,3 +13,13 @@ const MARKS: Readonly<Record<Outcome, string>> = { ok: '✓', fail: '✗', risk:
 export function verdictMark(outcome: Outcome): string {
   return MARKS[outcome];
 }
+
+/**
+ * Returns a verdict in a few words for one-line summaries: the counted windows (`✗ 2 failure
+ * windows, 1 risk`), `✓ no request fails`, or `? unknown` (the reasons are in the full text).
+ */
+export function shortVerdict(verdict: Timeline['verdict']): string {
+  return verdict.outcome === 'unknown'
+    ? `${MARKS.unknown} unknown`
+    : `${MARKS[verdict.outcome]} ${verdict.text}`;
+}
