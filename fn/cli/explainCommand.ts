@@ -8,6 +8,7 @@ import { Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { transform } from '../engine/transform.ts';
 import { KubeGracefulError } from '../core/errors.ts';
+import { COMMIT, VERSION } from './buildInfo.ts';
 import type { Explanation } from '../explain/explain.ts';
 import type { Selection } from '../explain/select.ts';
 import { inFiles, readInputs } from './inputs.ts';
@@ -44,7 +45,7 @@ interface ExplainCommandOptions extends SettingOptions {
  */
 async function explainFiles(
   options: Omit<ExplainCommandOptions, 'output' | 'colour' | 'summary' | 'selection'>,
-): Promise<Explanation> {
+): Promise<{ explanation: Explanation; files: readonly string[] }> {
   const { explain } = await import('../explain/explain.ts');
   const config = configFromOption(options.config);
   const inputs = readInputs(options.files);
@@ -55,7 +56,10 @@ async function explainFiles(
       ...(config ? { config } : {}),
     }),
   );
-  return explain(result, (document) => inputs.locate(document));
+  return {
+    explanation: explain(result, (document) => inputs.locate(document)),
+    files: inputs.files,
+  };
 }
 
 /** Runs `explain`. Exit 0 whatever the timelines show: it explains, `check` gates. */
@@ -68,7 +72,8 @@ async function runExplain(options: ExplainCommandOptions): Promise<CommandOutput
       'drop --summary, or use -o text or -o markdown',
     );
   const { selectWorkloads } = await import('../explain/select.ts');
-  const explanation = selectWorkloads(await explainFiles(options), options.selection);
+  const { explanation: whole, files } = await explainFiles(options);
+  const explanation = selectWorkloads(whole, options.selection);
   const width =
     process.stdout.isTTY && process.stdout.columns ? { width: process.stdout.columns } : {};
   const render = async (): Promise<string> => {
@@ -83,7 +88,10 @@ async function runExplain(options: ExplainCommandOptions): Promise<CommandOutput
     if (options.output === 'svg')
       return (await import('../explain/render/svg.ts')).renderSvg(explanation);
     if (options.output === 'html')
-      return (await import('../explain/render/html.ts')).renderHtml(explanation);
+      return (await import('../explain/render/html.ts')).renderHtml(explanation, {
+        files,
+        version: `${VERSION} (${COMMIT})`,
+      });
     return (await import('../explain/render/text.ts')).renderText(explanation, {
       colour: options.colour,
       ...width,

@@ -54,6 +54,8 @@ export interface Inputs {
    * own document and line.
    */
   readonly named: boolean;
+  /** The files read, in order (`<stdin>` for stdin), for reports that name their input. */
+  readonly files: readonly string[];
   /**
    * Returns `error` with its place in the joined stream (document N, line L of all the files
    * together) turned into the file and the line within it (issue #28: "document 10, line 244"
@@ -159,9 +161,10 @@ export function readInputs(paths: readonly string[]): Inputs {
   }
   const resourceList = texts.length === 1 && looksLikeResourceList(text);
   const named = !(texts.length === 1 && names[0] === '-');
+  const files = texts.map((t) => t.name);
   return resourceList
-    ? resourceListInputs(text, parts[0]!.name, named)
-    : streamInputs(text, parts, named);
+    ? resourceListInputs(text, parts[0]!.name, named, files)
+    : streamInputs(text, parts, named, files);
 }
 
 /** True when the first line that is not blank or a comment is a `---` marker. */
@@ -179,7 +182,12 @@ function countNewlines(text: string): number {
   return n;
 }
 
-function streamInputs(text: string, parts: readonly Part[], named: boolean): Inputs {
+function streamInputs(
+  text: string,
+  parts: readonly Part[],
+  named: boolean,
+  files: readonly string[],
+): Inputs {
   const { bom, segments } = splitStream(text);
   /** The file a line of the joined stream is in, and the line within it. */
   const fileLine = (line: number): Location | undefined => {
@@ -190,6 +198,7 @@ function streamInputs(text: string, parts: readonly Part[], named: boolean): Inp
     text,
     resourceList: false,
     named,
+    files,
     relocate(error) {
       const { line, column, document } = error.place;
       const at =
@@ -299,7 +308,12 @@ function fieldPosition(
   return { line, column: col };
 }
 
-function resourceListInputs(text: string, name: string, named: boolean): Inputs {
+function resourceListInputs(
+  text: string,
+  name: string,
+  named: boolean,
+  files: readonly string[],
+): Inputs {
   const counter = new LineCounter();
   const doc = parseDocument(text, { ...parseOptions(), lineCounter: counter });
   const items = isMap(doc.contents) ? doc.contents.get('items', true) : undefined;
@@ -307,6 +321,7 @@ function resourceListInputs(text: string, name: string, named: boolean): Inputs 
     text,
     resourceList: true,
     named,
+    files,
     // One file, read whole: a line of the list is a line of the file.
     relocate: (error) =>
       error.place.line === undefined && error.place.document === undefined
