@@ -11,7 +11,7 @@ import { fixturePath } from '../helpers/fixtures.ts';
 const ARGO_CD = fixturePath('corpus', 'argo-cd.yaml');
 
 test('verdict table first, every row linked to its picture and back; input, version, settings', async (t) => {
-  const run = await runCliAsync(['explain', '-o', 'html', ARGO_CD, '--max-request', '30']);
+  const run = await runCliAsync(['explain', '-o', 'html', ARGO_CD, '--max-request', '30'], '');
   t.is(run.status, 0, run.stderr);
   const page = run.stdout;
   const table = page.indexOf('<table id="verdicts">');
@@ -31,7 +31,7 @@ test('verdict table first, every row linked to its picture and back; input, vers
     figures,
   );
   t.is((page.match(/<a href="#verdicts">back to the table<\/a>/g) ?? []).length, rows.length);
-  const json = JSON.parse((await runCliAsync(['explain', '-o', 'json', ARGO_CD])).stdout) as {
+  const json = JSON.parse((await runCliAsync(['explain', '-o', 'json', ARGO_CD], '')).stdout) as {
     workloads: unknown[];
   };
   t.is(rows.length, json.workloads.length);
