@@ -29,6 +29,19 @@ expect_gateway_patched "$WORK/manifests.yaml"
 expect_job_patched "$WORK/manifests.yaml" # hooks are in the stream Argo CD applies
 expect_same_doc ConfigMap demo-settings "$WORK/before.yaml" "$WORK/manifests.yaml"
 
+step "the oldest kubelet comes from plugin env KUBELET_VERSION, not the API server's version"
+(cd "$WORK/app" && "${cmp_env[@]}" sh -c "$(script generate)") 2>"$WORK/fallback.txt" >/dev/null
+grep -q "KUBELET_VERSION not set; using the API server's version 1.31" "$WORK/fallback.txt" \
+  || die "no warning when KUBELET_VERSION is unset"
+(cd "$WORK/app" && "${cmp_env[@]}" ARGOCD_ENV_KUBELET_VERSION=1.28 sh -c "$(script generate)") \
+  >"$WORK/kubelet-1.28.yaml" 2>"$WORK/kubelet.txt"
+! grep -q "KUBELET_VERSION not set" "$WORK/kubelet.txt" || die "warned with KUBELET_VERSION set"
+# A 1.28 kubelet has native sidecars off by default: the hook Job gets the command wrapper.
+grep -q kube-graceful-wrap <<<"$(doc Job demo-migrate "$WORK/kubelet-1.28.yaml")" \
+  || die "KUBELET_VERSION=1.28 did not reach kube-graceful"
+! grep -q kube-graceful-wrap <<<"$(doc Job demo-migrate "$WORK/manifests.yaml")" \
+  || die "the 1.31 default should give native sidecars"
+
 step "a failing helm fails generate (no empty output that would prune the app)"
 mkdir -p "$WORK/broken" && printf 'apiVersion: v2\nname: broken\nversion: 0.1.0\n' >"$WORK/broken/Chart.yaml"
 : >"$WORK/broken/values.yaml"
