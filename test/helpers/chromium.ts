@@ -29,7 +29,8 @@ export function chromium(args: readonly string[]): {
   const run = spawnSync(
     requireTool('chromium'),
     [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, ...args],
-    { encoding: 'utf8', timeout: 170_000 },
+    // A page of every corpus picture dumps megabytes (spawnSync's default buffer is 1 MB).
+    { encoding: 'utf8', timeout: 170_000, maxBuffer: 256 * 1024 * 1024 },
   );
   return { stdout: run.stdout, stderr: run.stderr, status: run.status };
 }
