@@ -25,6 +25,8 @@ const DOCS = [
   'docs/integrations/flux.md',
   'docs/integrations/argocd.md',
   'docs/integrations/container.md',
+  'docs/integrations/kpt.md',
+  'docs/install.md',
 ];
 
 interface Block {
