@@ -4,7 +4,9 @@
  * settings give it.
  */
 import { userProviderOverGuess } from '../../timing/loadBalancers.ts';
+import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
 import { configuredTiming } from '../shared/timingInputs.ts';
+import type { ConfiguredTiming } from '../shared/timingInputs.ts';
 import type { MutatorOutcome, ObjectMutatorContext, ProposedFinding } from '../types.ts';
 import { loadBalancerInputs, recognizeEnvoyServiceLoadBalancer } from './loadBalancer.ts';
 import type { SpecLocation } from './objects.ts';
@@ -12,12 +14,16 @@ import type { EnvoyGatewayPlan } from './plan.ts';
 import { planShutdown } from './shutdown.ts';
 import type { ShutdownTimingInputs } from './shutdown.ts';
 
-/** Plans one EnvoyProxy spec: an EnvoyProxy's, or the default spec in the controller's config. */
-export function planSpec(
+/**
+ * Returns one spec's timing inputs and the load balancer they come from: the one its envoyService
+ * describes, unless the settings name a provider where that is only a guess (issue #27 item 1: the
+ * user's statement wins), and W from the settings when they set it. The one path for the engine
+ * (planSpec) and for a whole stream at once (./streamPlan.ts).
+ */
+export function specInputs(
   location: SpecLocation,
-  context: ObjectMutatorContext,
-): MutatorOutcome<EnvoyGatewayPlan> & { readonly findings: readonly ProposedFinding[] } {
-  const configured = configuredTiming(context);
+  configured: ConfiguredTiming,
+): { readonly inputs: ShutdownTimingInputs; readonly recognized: LoadBalancerRecognition } {
   const recognized = userProviderOverGuess(
     recognizeEnvoyServiceLoadBalancer(location),
     configured.provider,
@@ -29,6 +35,15 @@ export function planSpec(
     buffer: configured.buffer,
     ...(lb.loadBalancer ? { loadBalancer: lb.loadBalancer } : {}),
   };
+  return { inputs, recognized };
+}
+
+/** Plans one EnvoyProxy spec: an EnvoyProxy's, or the default spec in the controller's config. */
+export function planSpec(
+  location: SpecLocation,
+  context: ObjectMutatorContext,
+): MutatorOutcome<EnvoyGatewayPlan> & { readonly findings: readonly ProposedFinding[] } {
+  const { inputs, recognized } = specInputs(location, configuredTiming(context));
   const outcome = planShutdown(location, inputs);
   if (outcome.plan === undefined) return { changes: outcome.changes, findings: outcome.findings };
   return {

@@ -5,21 +5,17 @@
  * are in the stream, all at once (the tests read a whole input this way; the engine calls the
  * mutator in ./index.ts once per EnvoyProxy).
  */
-import type { Sourced } from '../../timing/model.ts';
 import type { KubeObject } from '../../core/kubeObject.ts';
 import { resolveAttachments } from './attachment.ts';
 import type { ShutdownTarget } from './attachment.ts';
-import { loadBalancerInputs, recognizeEnvoyServiceLoadBalancer } from './loadBalancer.ts';
+import type { ConfiguredTiming } from '../shared/timingInputs.ts';
 import type { EnvoyGatewayFinding } from './outcome.ts';
 import { planShutdown } from './shutdown.ts';
+import { specInputs } from './specPlan.ts';
 import type { ShutdownOutcome } from './shutdown.ts';
 
-export interface EnvoyGatewaySettings {
-  readonly maxRequest: Sourced;
-  readonly buffer: Sourced;
-  /** W set in config or flags: wins over what the envoyService annotations say. */
-  readonly drainWindow?: Sourced;
-}
+/** R, B, and W or the provider when the settings give them (they win over a guess). */
+export type EnvoyGatewaySettings = ConfiguredTiming;
 
 export interface EnvoyGatewayPlan {
   readonly outcomes: ReadonlyArray<{
@@ -39,15 +35,9 @@ export function planEnvoyGateway(
   defaultSpec?: ShutdownTarget,
 ): EnvoyGatewayPlan {
   const { targets, findings } = resolveAttachments(objects, defaultSpec);
-  const outcomes = targets.map((target) => {
-    const lb = loadBalancerInputs(recognizeEnvoyServiceLoadBalancer(target.location));
-    const outcome = planShutdown(target.location, {
-      drainWindow: settings.drainWindow ?? lb.drainWindow,
-      maxRequest: settings.maxRequest,
-      buffer: settings.buffer,
-      ...(lb.loadBalancer ? { loadBalancer: lb.loadBalancer } : {}),
-    });
-    return { target, outcome };
-  });
+  const outcomes = targets.map((target) => ({
+    target,
+    outcome: planShutdown(target.location, specInputs(target.location, settings).inputs),
+  }));
   return { outcomes, gatewayFindings: findings };
 }

@@ -99,6 +99,21 @@ test('a user minDrainDuration above the window is kept and drainTimeout is built
   t.deepEqual(outcome.findings, []);
 });
 
+test('a provider in the settings wins over a guessed load balancer, as on the engine path (issue #27 item 1)', (t) => {
+  // The example's envoyService names no provider: W would be a 15 s guess.
+  const guessed = only(
+    planEnvoyGateway(fixture('examples-v1.9.0-envoy-proxy-config.yaml'), DEFAULTS).outcomes,
+  );
+  t.deepEqual(fields(guessed.outcome.changes)['spec.shutdown.minDrainDuration'], '15s');
+  const { outcome } = only(
+    planEnvoyGateway(fixture('examples-v1.9.0-envoy-proxy-config.yaml'), {
+      ...DEFAULTS,
+      provider: { provider: 'aws-nlb-ip', source: 'flag --lb-provider' },
+    }).outcomes,
+  );
+  t.is(fields(outcome.changes)['spec.shutdown.minDrainDuration'], '180s');
+});
+
 test('config W wins over the envoyService annotations', (t) => {
   const { outcome } = only(
     planEnvoyGateway(fixture('examples-v1.9.0-envoy-proxy-config-nlb.yaml'), {
