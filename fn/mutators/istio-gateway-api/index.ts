@@ -59,6 +59,8 @@ export const istioGatewayApi = defineObjectMutator<IstioGatewayApiPlan, 'istio-g
     const shared = sharedParameters(object, context.objects);
     if (shared) return { changes: [], findings: [shared] };
     const { spec, config } = context;
+    // gateway-mode is about every Istio gateway (issue #27 item 12): off leaves this one alone too.
+    if (spec.gateway.mode === 'off') return { changes: [], findings: [] };
     const istio = istioVersionOf(spec, config);
     const decision = planIstioGatewayApi({
       gateway: object,
@@ -68,6 +70,8 @@ export const istioGatewayApi = defineObjectMutator<IstioGatewayApiPlan, 'istio-g
       istiodNamespace: spec.istioGatewayApi.istiodNamespace,
       ...configuredTiming(context),
     });
+    if (spec.gateway.mode === 'sleep')
+      return { changes: [], findings: [sleepModeFinding(decision)] };
     return outcomeOf(object, context, decision, istio);
   },
   explain: explainIstioGatewayApi,
@@ -106,6 +110,32 @@ function sharedParameters(
       "each Gateway's drain plan has its own load balancer, and one overlay cannot hold two, " +
       'so nothing is written. Give each Gateway its own parameters ConfigMap (istiod merges ' +
       'the class defaults under it for what they share).',
+  };
+}
+
+/**
+ * gateway-mode sleep asks for a preStop sleep of S = W on the proxy instead of exit at zero
+ * connections. kube-graceful writes only the env-mode settings into istiod's overlays, so it
+ * writes nothing here rather than what the user did not ask for, and names the sleep-mode values
+ * to set by hand (the numbers of docs/mutators/gateway-drain.md's sleep mode).
+ */
+function sleepModeFinding(decision: IstioGatewayApiOutcome): ProposedFinding {
+  const inputs = decision.timing?.inputs;
+  const numbers = inputs
+    ? `: a preStop sleep of ${inputs.drainWindow.value} s on istio-proxy (the sleep action, ` +
+      `kubelet 1.30+), terminationDrainDuration ${inputs.maxRequest.value}s in the pod's ` +
+      `proxy.istio.io/config, and terminationGracePeriodSeconds ` +
+      `${inputs.drainWindow.value + inputs.maxRequest.value + inputs.buffer.value}`
+    : '';
+  return {
+    severity: 'warning',
+    code: 'ISTIO_GATEWAY_API_SLEEP_MODE',
+    message:
+      'gateway-mode is sleep, but kube-graceful writes only the env-mode drain (exit at zero ' +
+      "connections after W) into the overlays istiod merges into a Gateway's Deployment, so " +
+      'nothing is written for this Gateway. Use gateway-mode env (which every istiod that reads ' +
+      'parameters, 1.26+, supports), or set the sleep-mode values in its parameters ConfigMap ' +
+      `by hand${numbers}.`,
   };
 }
 
