@@ -38,11 +38,15 @@ interface Packed {
   files: Array<{ path: string }>;
 }
 
-/** What `npm pack` ships: the launcher and what it loads, the Helm 4 plugin, README and LICENSE. */
+/**
+ * What `npm pack` ships: the launcher and what it loads, the Helm 4 plugin, the config's JSON
+ * Schema (for editors), README and LICENSE.
+ */
 function expectedFiles(dist: readonly string[]): string[] {
   return [
     'LICENSE',
     'README.md',
+    'docs/config.schema.json',
     'package.json',
     'renderer/README.md',
     'renderer/plugin.yaml',
