@@ -807,10 +807,11 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'EnvoyProxy sets shutdown there; the config decoder ignores unknown fields, so an ' +
       '`envoyProxy` added for an older controller is dropped without a word (kube-graceful ' +
       'edits the default spec only where the config already has one, inside the ' +
-      "ConfigMap's `envoy-gateway.yaml` text)",
+      "ConfigMap's `envoy-gateway.yaml` text, and not where the chart's labels name a release " +
+      'before v1.7.0: the v1.6 chart renders the field, its controller drops it)',
     sources: [
       'envoyproxy/gateway api/v1alpha1/envoygateway_types.go@v1.7.0 and @v1.9.0 (EnvoyProxy; ' +
-        'absent @v1.6.0)',
+        'absent @v1.6.0 and @v1.6.7)',
       'envoyproxy/gateway charts/gateway-helm/templates/envoy-gateway-config.yaml@v1.9.0',
       'envoyproxy/gateway internal/envoygateway/config/decoder.go@v1.9.0 (DecodeBytes, ' +
         'UniversalDeserializer)',

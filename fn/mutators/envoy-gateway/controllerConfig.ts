@@ -11,7 +11,10 @@
  * The controller decodes it with apimachinery's UniversalDeserializer, which ignores unknown
  * fields (internal/envoygateway/config/decoder.go@v1.9.0 `DecodeBytes`): an `envoyProxy` added to
  * a config read by a release before v1.7.0 would be dropped without a word. So kube-graceful
- * edits the default spec only where the config already has one, and never adds it.
+ * edits the default spec only where the config already has one, never adds it, and leaves it
+ * alone where the chart's labels name a release before v1.7.0 (api/v1alpha1/envoygateway_types.go
+ * @v1.6.7 has no `EnvoyProxy` field; issue #27 item 9): the chart renders it there all the same,
+ * and the controller ignores it.
  *
  * The text is read and edited as a manifest of its own (fn/document): the edits are minimal text
  * splices, checked to read back as exactly the fields set, so every other key, comment and quote
@@ -19,7 +22,9 @@
  */
 import { ManifestDocument } from '../../document/manifest.ts';
 import type { FieldPath } from '../../core/fieldPath.ts';
+import { labelsOf } from '../../core/kubeObject.ts';
 import type { KubeObject } from '../../core/kubeObject.ts';
+import { atLeast } from '../../core/versions.ts';
 import { ENVOY_GATEWAY_CONTROLLER } from './facts.ts';
 import type { SpecLocation } from './objects.ts';
 import { defaultSpecLocation } from './attachment.ts';
@@ -41,9 +46,27 @@ export type ControllerConfig =
        * `GatewayControllerName`, api/v1alpha1/envoygateway_types.go@v1.9.0, as
        * envoygateway_helpers.go@v1.9.0 defaults it). */
       readonly controllerName: string;
-      /** The default EnvoyProxy spec (`envoyProxy`), when the config has one. */
+      /** The default EnvoyProxy spec (`envoyProxy`), when the config has one its release reads. */
       readonly defaultSpec?: SpecLocation;
+      /** The release before v1.7.0 whose controller ignores the `envoyProxy` the config has. */
+      readonly ignoredBy?: string;
     };
+
+/** The first release whose controller reads `envoyProxy` (api/v1alpha1/envoygateway_types.go). */
+export const DEFAULT_SPEC_SINCE = '1.7.0';
+
+/**
+ * The Envoy Gateway release the chart's labels name on its ConfigMap (`app.kubernetes.io/version:
+ * "v1.9.0"`, `helm.sh/chart: gateway-helm-v1.9.0`; charts/gateway-helm/templates/_helpers.tpl),
+ * or undefined.
+ */
+function chartRelease(configMap: KubeObject): string | undefined {
+  const labels = labelsOf(configMap.metadata);
+  const text =
+    labels['app.kubernetes.io/version'] ??
+    /^gateway-helm-(.+)$/.exec(labels['helm.sh/chart'] ?? '')?.[1];
+  return /^v?(\d+\.\d+\.\d+)$/.exec(text ?? '')?.[1];
+}
 
 /** Returns true for a core-group ConfigMap (`apiVersion: v1`). */
 export function isConfigMap(object: KubeObject): boolean {
@@ -76,12 +99,18 @@ export function readControllerConfig(configMap: KubeObject): ControllerConfig {
   const controllerName =
     typeof gateway?.controllerName === 'string' ? gateway.controllerName : ENVOY_GATEWAY_CONTROLLER;
   const defaultSpec = defaultSpecLocation(configMap, config);
+  const release = chartRelease(configMap);
+  const ignoredBy =
+    defaultSpec && release !== undefined && !atLeast(release, DEFAULT_SPEC_SINCE)
+      ? `v${release}`
+      : undefined;
   return {
     state: 'ok',
     text,
     config,
     controllerName,
-    ...(defaultSpec ? { defaultSpec } : {}),
+    ...(defaultSpec && !ignoredBy ? { defaultSpec } : {}),
+    ...(ignoredBy ? { ignoredBy } : {}),
   };
 }
 

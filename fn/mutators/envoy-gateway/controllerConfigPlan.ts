@@ -3,6 +3,7 @@ import type { KubeObject } from '../../core/kubeObject.ts';
 import { kubeObjectRef } from '../../timing/kubeObject.ts';
 import type { MutatorOutcome, ObjectMutatorContext } from '../types.ts';
 import {
+  DEFAULT_SPEC_SINCE,
   CONTROLLER_CONFIG_KEY,
   CONTROLLER_CONFIG_PATH,
   editControllerConfig,
@@ -35,6 +36,24 @@ export function planControllerConfig(
             `data.${CONTROLLER_CONFIG_KEY} cannot be read: ${read.problem}. Its default ` +
             `EnvoyProxy spec (envoyProxy) is neither checked nor set; Envoy Gateway will not ` +
             `start with it either (internal/envoygateway/config/decoder.go@v1.9.0).`,
+          path: CONTROLLER_CONFIG_PATH,
+        },
+      ],
+    };
+  if (read.ignoredBy !== undefined)
+    return {
+      changes: [],
+      findings: [
+        {
+          severity: 'warning',
+          code: 'EG_DEFAULT_SPEC_IGNORED',
+          message:
+            `ConfigMap ${kubeObjectRef(configMap)}: the EnvoyGateway config has a default ` +
+            `EnvoyProxy spec (envoyProxy), but the chart is Envoy Gateway ${read.ignoredBy}, ` +
+            `whose controller has no such field before v${DEFAULT_SPEC_SINCE} and drops it ` +
+            `(api/v1alpha1/envoygateway_types.go@v1.6.7): its proxies get Envoy Gateway's ` +
+            `defaults. Nothing is set there; put the shutdown settings in an EnvoyProxy that the ` +
+            `GatewayClass or Gateway names (parametersRef), or upgrade to v${DEFAULT_SPEC_SINCE}+.`,
           path: CONTROLLER_CONFIG_PATH,
         },
       ],
