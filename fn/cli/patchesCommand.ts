@@ -10,6 +10,7 @@ import { inputResources, transform } from '../engine/transform.ts';
 import type { TransformResult } from '../engine/transform.ts';
 import type { PatchedObject } from '../report/patches.ts';
 import { formatRef } from '../core/kubeObject.ts';
+import { helmValuesFor, setsControllerConfig } from '../mutators/envoy-gateway/helmValues.ts';
 import { printable } from '../core/printable.ts';
 import type { Runner } from './explainCommand.ts';
 import { findingLine } from './findingsText.ts';
@@ -59,6 +60,28 @@ async function runPatches(options: PatchesCommandOptions): Promise<CommandOutput
           '(for a Gateway: an empty ConfigMap its spec.infrastructure.parametersRef names, ' +
           'which kube-graceful then fills), then run patches again; no patches written.',
       ),
+    );
+    return { stdout: '', stderr, exitCode: 1 };
+  }
+  // Envoy Gateway's config is one string: a patch would carry all of it, image tags included, and
+  // undo the chart's next upgrade (issue #27 item 10). Its fields are Helm values instead.
+  const wholeConfig = result.changes.filter(
+    (c) => c.mutator === 'envoy-gateway' && setsControllerConfig(c.path),
+  );
+  if (wholeConfig.length > 0) {
+    stderr.push(
+      ...wholeConfig.map(
+        (c) =>
+          `kube-graceful patches: ${printable(formatRef(c.resource))} holds Envoy Gateway's ` +
+          `config as one string (data["envoy-gateway.yaml"]); a kustomize patch would replace ` +
+          `it whole, image tags included, and undo the chart's next upgrade. Set these Helm ` +
+          `values in the HelmRelease instead:\n` +
+          helmValuesFor(String(c.before), String(c.after))
+            .map((line) => `  --set-string ${printable(line)}`)
+            .join('\n'),
+      ),
+      'kube-graceful patches: no patches written; with the values set, run patches again ' +
+        '(or --envoy-gateway-mode off for the other objects).',
     );
     return { stdout: '', stderr, exitCode: 1 };
   }
