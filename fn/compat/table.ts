@@ -761,7 +761,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
     product: 'Envoy Gateway',
     setting:
       'the proxy Service comes from EnvoyProxy `spec.provider.kubernetes.envoyService` ' +
-      '(annotations, type, externalTrafficPolicy), default `LoadBalancer` with `Local`',
+      '(annotations, type, externalTrafficPolicy, then its `patch` merged over the Service), ' +
+      'default `LoadBalancer` with `Local`',
     versions: 'v1.0.0+',
     breaks:
       'load-balancer annotations anywhere else never reach the generated Service, ' +
@@ -770,6 +771,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'envoyproxy/gateway api/v1alpha1/shared_types.go@v1.0.0 and @v1.9.0 (KubernetesServiceSpec)',
       'envoyproxy/gateway api/v1alpha1/kubernetes_helpers.go@v1.0.0 and @v1.9.0 ' +
         '(DefaultKubernetesService)',
+      'envoyproxy/gateway internal/infrastructure/kubernetes/proxy/resource_provider.go@v1.9.0 ' +
+        '(Service: utils.MergeWithPatch with envoyService.Patch, applied last)',
     ],
     enforcedBy:
       'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/mutators/envoy-gateway and ' +

@@ -114,6 +114,25 @@ test('a provider in the settings wins over a guessed load balancer, as on the en
   t.is(fields(outcome.changes)['spec.shutdown.minDrainDuration'], '180s');
 });
 
+test("annotations set through envoyService.patch, as Envoy Gateway's docs show, decide the load balancer (issue #27 item 8)", (t) => {
+  const { outcome } = only(
+    planEnvoyGateway(fixture('docs-v1.9.0-envoyservice-patch-nlb.yaml'), DEFAULTS).outcomes,
+  );
+  t.is(fields(outcome.changes)['spec.shutdown.minDrainDuration'], '180s');
+  // A JSON merge patch's null removes an annotation the envoyService sets: back to a guess.
+  const [proxy] = fixture('examples-v1.9.0-envoy-proxy-config-nlb.yaml').filter(
+    (o) => o.kind === 'EnvoyProxy',
+  );
+  const service = (proxy as { spec: { provider: { kubernetes: { envoyService: object } } } }).spec
+    .provider.kubernetes.envoyService as Record<string, unknown>;
+  const annotations = Object.fromEntries(
+    Object.keys(service['annotations'] as object).map((key) => [key, null]),
+  );
+  service['patch'] = { type: 'JSONMerge', value: { metadata: { annotations } } };
+  const removed = only(planEnvoyGateway([proxy!], DEFAULTS).outcomes);
+  t.is(fields(removed.outcome.changes)['spec.shutdown.minDrainDuration'], '15s');
+});
+
 test('config W wins over the envoyService annotations', (t) => {
   const { outcome } = only(
     planEnvoyGateway(fixture('examples-v1.9.0-envoy-proxy-config-nlb.yaml'), {
