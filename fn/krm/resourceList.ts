@@ -19,6 +19,7 @@ import type { Segment } from '../stream/split.ts';
 import { resourcesOf } from '../stream/stream.ts';
 import { keepYoungGenerationSmall } from '../stream/youngGeneration.ts';
 import { isCandidateKind, isMentionedObject, objectKindsIn } from '../workloads/kinds.ts';
+import { optimizeForLongRun } from '../stream/tiering.ts';
 import type { ObjectKinds } from '../workloads/kinds.ts';
 import type { Resource } from '../workloads/resource.ts';
 import { MAX_ALIAS_COUNT } from '../yaml/options.ts';
@@ -169,26 +170,38 @@ export function readLaidOut(
     options.objectKinds,
     layout.items.map((span, i) => ({ kind: kinds[i], text: rawText(span) })),
   );
-  for (const [index, span] of layout.items.entries()) {
-    const wanted =
+  const wanted = layout.items.map(
+    (span, index) =>
       isCandidateKind(kinds[index], extraKinds, objectKinds) ||
-      isMentionedObject(kinds[index], rawText(span), objectKinds);
-    if (!wanted) continue; // kept as the bytes it came as
+      isMentionedObject(kinds[index], rawText(span), objectKinds),
+  );
+  // As for a stream (fn/stream/stream.ts): enough items to parse make optimizing pay (issue #34
+  // item 3: a list of 600 Deployments ran capped at the baseline compiler, 3× its stream's time).
+  optimizeForLongRun(
+    layout.items.reduce((sum, span, i) => (wanted[i] ? sum + span.limit - span.start : sum), 0),
+  );
+  for (const [index, span] of layout.items.entries()) {
+    if (!wanted[index]) continue; // kept as the bytes it came as
     // The span starts after `- ` and ends at a line start: whole characters of the bytes.
     const itemSource = decode(source, span.start, span.limit);
     const itemText = dedent(itemSource, span.column);
     if (ALIAS_LIKE.test(itemText)) return undefined;
     const line = lineOf(span.start);
     let end: number | undefined;
+    const whole = new ManifestDocument(itemText, { document: index + 1, line });
     try {
-      end = new ManifestDocument(itemText, { document: index + 1, line }).document.contents
-        ?.range?.[1];
+      end = whole.document.contents?.range?.[1];
     } catch {
       // the whole list is parsed, which says where the YAML is wrong in the list's terms
       return undefined;
     }
     if (end === undefined) return undefined;
-    const doc = new ManifestDocument(itemText.slice(0, end), { document: index + 1, line });
+    // The item's content is usually all of its text: the document parsed is then the item's, not
+    // parsed a second time (issue #34 item 3).
+    const doc =
+      end === itemText.length
+        ? whole
+        : new ManifestDocument(itemText.slice(0, end), { document: index + 1, line });
     resources.push(...itemResources(doc, itemText));
     const length = undentedLength(itemSource, 0, span.column, end);
     items.push({
