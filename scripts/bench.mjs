@@ -22,7 +22,8 @@
 // seconds there), BENCH_ONLY=dense (only issue #16's cases), BENCH_ONLY=issue9 (only #9's cases) or
 // BENCH_ONLY=container (only the container case), BENCH_ONLY=krm (only the big ResourceList),
 // BENCH_ONLY=memory (only the peak RSS cases), BENCH_ONLY=planning (only issue #34's object
-// planning cases), BENCH_CONTAINER_RUNS (default 7).
+// planning cases), BENCH_ONLY=shapes (only issue #34's ResourceList-against-stream and optimizer
+// cases), BENCH_CONTAINER_RUNS (default 7).
 //
 // The container case (issue #18, scripts/bench/container.mjs): `podman run` of the function on the
 // small chart as a ResourceList against `podman run` of `node -e 0` on the same base image; skipped
@@ -44,6 +45,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { containerCommands } from './bench/container.mjs';
+import { parseAllDocuments, stringify } from 'yaml';
 import { denseStream, writeKustomization } from './gen-dense.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -678,6 +680,76 @@ if (ONLY === undefined || ONLY === 'planning') {
       ratio <= 4.5 ? 'PASS' : 'FAIL',
     ]);
   }
+}
+
+// Issue #34 items 3 and 6: the same workloads as a ResourceList and as a stream (bookinfo ×100,
+// the list made the way kpt holds items), and no cliff at the optimizer's switch
+// (fn/stream/tiering.ts): the time per input byte just below it against just above.
+if (ONLY === undefined || ONLY === 'shapes') {
+  const stream = join(work, 'shapes-bookinfo-x100.yaml');
+  const list = join(work, 'shapes-bookinfo-x100-list.yaml');
+  const streamText = denseStream(100);
+  writeFileSync(stream, streamText);
+  const items = parseAllDocuments(streamText)
+    .map((d) => d.toJS())
+    .filter(Boolean);
+  writeFileSync(
+    list,
+    stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items }),
+  );
+  const pair = [
+    command('ResourceList', [process.execPath, CLI], list),
+    command('stream', [process.execPath, CLI], stream),
+  ];
+  const pairTimes = time(pair, 5, 1);
+  const listRatio = median(pairTimes[0].map((t, r) => t / pairTimes[1][r]));
+  console.log(
+    `
+bookinfo ×100 (600 Deployments): ResourceList ${ms(median(pairTimes[0]))}, ` +
+      `stream ${ms(median(pairTimes[1]))}`,
+  );
+  planningSummary.push([
+    'bookinfo ×100: ResourceList / stream',
+    `${listRatio.toFixed(2)}×`,
+    '≤ 1.3×',
+    listRatio <= 1.3 ? 'PASS' : 'FAIL',
+  ]);
+  // Meshed Deployments of about 0.3 KB each on both sides of the switch (128 KB of documents).
+  const meshed = (count) =>
+    'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: mesh\n  labels:\n' +
+    '    istio-injection: enabled\n' +
+    Array.from(
+      { length: count },
+      (_, i) =>
+        `---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app-${i}\n` +
+        `  namespace: mesh\nspec:\n  selector:\n    matchLabels: {app: app-${i}}\n` +
+        `  template:\n    metadata:\n      labels: {app: app-${i}}\n    spec:\n` +
+        `      containers:\n      - name: app\n        image: nginx:1.27\n        ports:\n` +
+        `        - containerPort: 8080\n`,
+    ).join('');
+  const sides = [380, 440].map((count) => {
+    const file = join(work, `shapes-meshed-${count}.yaml`);
+    writeFileSync(file, meshed(count));
+    return { count, file, bytes: statSync(file).size };
+  });
+  const sideTimes = time(
+    sides.map((s) => command(`${s.count} meshed`, [process.execPath, CLI], s.file)),
+    5,
+    1,
+  );
+  const perByte = sides.map((s, i) => median(sideTimes[i]) / s.bytes);
+  const cliff = perByte[0] / perByte[1];
+  console.log(
+    `meshed Deployments: ${sides[0].count} (${(sides[0].bytes / 1024).toFixed(0)} KB) ` +
+      `${ms(median(sideTimes[0]))}, ${sides[1].count} ` +
+      `(${(sides[1].bytes / 1024).toFixed(0)} KB) ${ms(median(sideTimes[1]))}`,
+  );
+  planningSummary.push([
+    'time per byte just below the optimizer switch / just above',
+    `${cliff.toFixed(2)}×`,
+    '≤ 1.2×',
+    cliff <= 1.2 ? 'PASS' : 'FAIL',
+  ]);
 }
 
 printTargets('targets (issue #9)', summary);
