@@ -1,6 +1,7 @@
 /**
- * The explain JSON schema names every registered mutator, and only those (issue #32 item 1: a
- * mutator added to the registry without its schema entry made every explain of it invalid).
+ * The explain JSON schema and its doc name every registered mutator, and only those (issue #32
+ * item 1: a mutator added to the registry without its schema entry made every explain of it
+ * invalid; the doc had lost istio-gateway-api).
  */
 import test from 'ava';
 import { readFileSync } from 'node:fs';
@@ -14,4 +15,14 @@ test('docs/explain.schema.json lists exactly the registry’s mutator ids', (t) 
   t.truthy(listed, 'the schema has a mutator enum');
   const ids = JSON.parse(`[${listed}]`) as string[];
   t.deepEqual([...ids].sort(), MUTATORS.map((m) => m.id).sort());
+});
+
+test('docs/explain-schema.md names exactly the registry’s mutator ids, in its order', (t) => {
+  const doc = readFileSync(join(ROOT, 'docs', 'explain-schema.md'), 'utf8');
+  const line = /"mutator": ((?:"[a-z-]+"(?: \| )?)+),/.exec(doc)?.[1];
+  t.truthy(line, 'the doc has the mutator line');
+  t.deepEqual(
+    [...line!.matchAll(/"([a-z-]+)"/g)].map((m) => m[1]),
+    MUTATORS.map((m) => m.id),
+  );
 });
