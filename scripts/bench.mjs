@@ -533,6 +533,18 @@ if (ONLY === undefined || ONLY === 'dense' || ONLY === 'memory') {
       writeFileSync(file, denseStream(copies));
       return [`bookinfo ×${copies}`, file];
     });
+    // The same workloads as ResourceLists (issue #34 item 7: the stream and the list alike).
+    const lists = [25, 100, 400].map((copies) => {
+      const file = join(work, `bookinfo-x${copies}-rss-list.yaml`);
+      const items = parseAllDocuments(denseStream(copies))
+        .map((d) => d.toJS())
+        .filter(Boolean);
+      writeFileSync(
+        file,
+        stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items }),
+      );
+      return [`bookinfo ×${copies} as a ResourceList`, file];
+    });
     const list = join(work, 'krm-schemas-rss.yaml');
     const generated = spawnSync(process.execPath, [join(ROOT, 'scripts', 'krm-schemas.mjs')], {
       maxBuffer: 64 * 2 ** 20,
@@ -544,11 +556,13 @@ if (ONLY === undefined || ONLY === 'dense' || ONLY === 'memory') {
       [...Array(5)].map(() => peakRss('/dev/null', [process.execPath, '-e', '0'])),
     );
     const empty = median([...Array(5)].map(() => peakRss('/dev/null')));
-    const sizes = [...files, ['ResourceList (krm-schemas.mjs)', list]].map(([label, file]) => ({
-      label,
-      mib: statSync(file).size / 2 ** 20,
-      rss: Math.min(peakRss(file), peakRss(file)),
-    }));
+    const sizes = [...files, ['ResourceList (krm-schemas.mjs)', list], ...lists].map(
+      ([label, file]) => ({
+        label,
+        mib: statSync(file).size / 2 ** 20,
+        rss: Math.min(peakRss(file), peakRss(file)),
+      }),
+    );
     console.log(
       `  ${'input'.padStart(38)} ${'peak RSS'.padStart(10)} ${'above node -e 0'.padStart(16)} ` +
         `${'÷ input'.padStart(8)} ${'node -e 0 + 4× input'.padStart(21)}`,
@@ -586,6 +600,22 @@ if (ONLY === undefined || ONLY === 'dense' || ONLY === 'memory') {
       'linear',
       verdict(linear),
     ]);
+    // Issue #34 item 7, the memory target restated: peak RSS grows by at most 4× each input MiB,
+    // over a fixed cost of at most 12 MiB above `node -e 0`, for the stream and the ResourceList.
+    for (const { kind, from, to } of [
+      { kind: 'stream', from: sizes[0], to: sizes[2] },
+      { kind: 'ResourceList', from: sizes[4], to: sizes[6] },
+    ]) {
+      const a = from;
+      const growth = slope(from, to);
+      const fixed = a.rss - node - growth * a.mib;
+      denseSummary.push([
+        `bookinfo ${kind}: RSS growth per input MiB (×25→×400), fixed cost above node -e 0`,
+        `${growth.toFixed(1)}×, ${fixed.toFixed(0)} MiB`,
+        '≤ 4×, ≤ 12 MiB',
+        verdict(growth <= 4 && fixed <= 12),
+      ]);
+    }
   }
 }
 
@@ -714,7 +744,7 @@ bookinfo ×100 (600 Deployments): ResourceList ${ms(median(pairTimes[0]))}, ` +
     '≤ 1.3×',
     listRatio <= 1.3 ? 'PASS' : 'FAIL',
   ]);
-  // Meshed Deployments of about 0.3 KB each on both sides of the switch (128 KB of documents).
+  // Meshed Deployments of about 0.3 KB each on both sides of the switch (256 KB of documents).
   const meshed = (count) =>
     'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: mesh\n  labels:\n' +
     '    istio-injection: enabled\n' +
@@ -727,7 +757,7 @@ bookinfo ×100 (600 Deployments): ResourceList ${ms(median(pairTimes[0]))}, ` +
         `      containers:\n      - name: app\n        image: nginx:1.27\n        ports:\n` +
         `        - containerPort: 8080\n`,
     ).join('');
-  const sides = [380, 440].map((count) => {
+  const sides = [760, 840].map((count) => {
     const file = join(work, `shapes-meshed-${count}.yaml`);
     writeFileSync(file, meshed(count));
     return { count, file, bytes: statSync(file).size };

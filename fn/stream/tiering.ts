@@ -14,13 +14,14 @@ import { setFlagsFromString } from 'node:v8';
 
 /**
  * How many bytes of documents to parse make a run long enough for optimizing to pay. Measured on
- * this project's shapes (issue #34 item 6, best of three, Node 20.20): meshed Deployments cost the
- * same either way at 128 KB (0.59 s), and optimizing wins from there (256 KB: 0.89 s against
- * 1.01 s; 512 KB: 1.29 s against 1.89 s), while bookinfo ×40 (332 KB) and the corpus charts
- * (which parse under 128 KB) are unchanged. At 512 KB the runs just below the switch took 1.5× the
- * time of those just above it; at 128 KB the two sides meet.
+ * this project's shapes (issue #34 items 6 and 7, best of three, Node 20.20): meshed Deployments
+ * cost the same either way at 128 KB (0.59 s), and optimizing wins from there (256 KB: 0.89 s
+ * against 1.01 s; 512 KB: 1.29 s against 1.89 s). At 512 KB the runs just below the switch took
+ * 1.5× the time of those just above it. But TurboFan's code and zones cost about 14 MiB of peak
+ * RSS (bookinfo ×25, 200 KB: 55 MiB capped, 69 MiB optimized), so the switch is at 256 KB: the
+ * runs just below it take about 1.13× those just above, and smaller inputs keep their memory.
  */
-const OPTIMIZE_ABOVE_BYTES = 128 * 1024;
+const OPTIMIZE_ABOVE_BYTES = 256 * 1024;
 
 let optimizing = false;
 

@@ -3,7 +3,7 @@
  * scripts/gen-dense.mjs) each copy is transformed as if it were alone: the indexes that replaced
  * the scans over every Service and Namespace find a workload's own namespace's objects, and nothing
  * of the others. So the output of N copies is the N outputs of one copy each, joined, and every
- * change of every copy is there. Also with more than 128 KB to parse (V8 then optimizes,
+ * change of every copy is there. Also with more than 256 KB to parse (V8 then optimizes,
  * fn/stream/tiering.ts).
  */
 import test from 'ava';
