@@ -21,6 +21,7 @@ import { flag, row, seconds, text } from './rows.ts';
 import { kubeletTimes, secondsText } from './timeline.ts';
 import type { Drawing } from './timeline.ts';
 import type { SettingRow } from './types.ts';
+import type { Unknown } from '../core/unknown.ts';
 import { ISTIO_PROXY, LINKERD_PROXY } from '../workloads/meshProxies.ts';
 
 /** The mesh proxies of a pod, as the pod's template says they will run. */
@@ -60,6 +61,28 @@ export function meshesText(mesh: MeshMembership): string {
   ]
     .filter(Boolean)
     .join(' and ');
+}
+
+/**
+ * What is not known about a mesh sidecar beside a proxy whose own drain kube-graceful models
+ * without one (ingress-nginx, Contour's Envoy, Kong): whether the sidecar keeps forwarding until
+ * that proxy is done, and what would make it (an exit-on-zero minimum drain of `minDrain`).
+ */
+export function meshNotModelled(
+  mesh: MeshMembership | undefined,
+  proxy: { readonly who: string; readonly subject: string },
+  minDrain: { readonly seconds: number; readonly formula: string },
+): Unknown | undefined {
+  if (!mesh || (!mesh.istio && !mesh.linkerd)) return undefined;
+  return {
+    what:
+      `whether the mesh proxy (${meshesText(mesh)}) keeps forwarding until ${proxy.who} is ` +
+      `done (${proxy.subject} with a mesh sidecar is not modelled)`,
+    tell:
+      `a mesh proxy that outlives ${proxy.who}: a native sidecar, or Istio ` +
+      `EXIT_ON_ZERO_ACTIVE_CONNECTIONS with MINIMUM_DRAIN_DURATION ≥ ` +
+      `${minDrain.seconds}s (${minDrain.formula}), set on the pod by hand`,
+  };
 }
 
 /** The istio-proxy container of a pod injected at render time, whose env pilot-agent reads

@@ -3,6 +3,8 @@
  * the traffic side of the timeline, each from the timing model's own values.
  */
 import type { Container, PodTemplate } from '../core/kubeObject.ts';
+import { LOAD_BALANCERS } from '../timing/loadBalancers.ts';
+import type { LoadBalancerProvider } from '../timing/loadBalancers.ts';
 import type { Derived, TimingInputs } from '../timing/model.ts';
 import { preStopOf } from './podSettings.ts';
 import type { Valued } from './podSettings.ts';
@@ -127,6 +129,16 @@ export function output(symbol: ModelOutput['symbol'], name: string, derived: Der
     formula: derived.formula,
     explanation: derived.explanation,
   };
+}
+
+/**
+ * Where new connections come from, as a phrase after "arrive": the load balancer that decided W,
+ * or the clients whose endpoints are not yet updated.
+ */
+export function senderOf(loadBalancer: { readonly provider: LoadBalancerProvider } | undefined) {
+  return loadBalancer
+    ? `from the load balancer (${LOAD_BALANCERS[loadBalancer.provider].label})`
+    : 'from clients whose endpoints are not yet updated';
 }
 
 /** The traffic side of the timeline: W, R, who sends, and the load balancer's own timer. */

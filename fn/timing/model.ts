@@ -392,6 +392,28 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
 }
 
 /**
+ * G for a proxy that drains on its own terms (ingress-nginx, Contour's Envoy, Kong): the sum of
+ * `values`, named `terms` in the formula ("P + R + B"), or the manifest's grace period where it
+ * already covers them, never lowered.
+ */
+export function coveringGrace(
+  terms: string,
+  values: readonly number[],
+  existing: number | undefined,
+  explanation: string,
+): Derived {
+  const needed = values.reduce((sum, value) => sum + value, 0);
+  const sum = `${terms} = ${values.join(' + ')} = ${needed}`;
+  return existing !== undefined && existing >= needed
+    ? {
+        value: existing,
+        formula: `G = ${existing} (kept from manifest) ≥ ${sum}`,
+        explanation: 'A grace period the manifest sets is never lowered.',
+      }
+    : { value: needed, formula: `G = ${sum}`, explanation };
+}
+
+/**
  * Returns the grace period to write, or undefined when writing it would change nothing the pod
  * gets: with no field set the pod already has 30 s, so a G of 30 or less is not written (writing
  * a smaller one would lower the real grace; writing 30 is a diff for nothing); with the field set,

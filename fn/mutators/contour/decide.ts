@@ -15,7 +15,7 @@
  */
 import type { FieldPath } from '../../core/fieldPath.ts';
 import { atLeast } from '../../core/versions.ts';
-import { graceToWrite } from '../../timing/model.ts';
+import { coveringGrace, graceToWrite } from '../../timing/model.ts';
 import type { Derived, TimingInputs } from '../../timing/model.ts';
 import {
   CHECK_DELAY_FLAG,
@@ -67,24 +67,13 @@ function shutdownTiming(
       "Envoy keeps accepting until the shutdown-manager's first poll after both delays finds " +
       'no connection open, while the load balancer may still send new connections.',
   };
-  const needed = S + R + I + B;
-  const existing = inputs.existingGraceSeconds;
-  const grace: Derived =
-    existing !== undefined && existing >= needed
-      ? {
-          value: existing,
-          formula:
-            `G = ${existing} (kept from manifest) ≥ S + R + check-interval + B = ` +
-            `${S} + ${R} + ${I} + ${B} = ${needed}`,
-          explanation: 'A grace period the manifest sets is never lowered.',
-        }
-      : {
-          value: needed,
-          formula: `G = S + R + check-interval + B = ${S} + ${R} + ${I} + ${B} = ${needed}`,
-          explanation:
-            'Envoy accepts until S, its connections finish their requests (R), the next poll ' +
-            'writes the ready file, plus the buffer.',
-        };
+  const grace = coveringGrace(
+    'S + R + check-interval + B',
+    [S, R, I, B],
+    inputs.existingGraceSeconds,
+    'Envoy accepts until S, its connections finish their requests (R), the next poll writes ' +
+      'the ready file, plus the buffer.',
+  );
   return { stopAccepting, grace };
 }
 

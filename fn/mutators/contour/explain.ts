@@ -5,7 +5,7 @@
  */
 import type { PodTemplate } from '../../core/kubeObject.ts';
 import type { Unknown } from '../../core/unknown.ts';
-import { meshesText } from '../../explanation/meshProxies.ts';
+import { meshesText, meshNotModelled } from '../../explanation/meshProxies.ts';
 import { graceOf } from '../../explanation/podSettings.ts';
 import {
   container,
@@ -14,11 +14,11 @@ import {
   output,
   row,
   seconds,
+  senderOf,
   traffic,
 } from '../../explanation/rows.ts';
 import type { SettingValue } from '../../explanation/types.ts';
 import type { ExplainContext, ExplanationBody } from '../../explanation/types.ts';
-import { LOAD_BALANCERS } from '../../timing/loadBalancers.ts';
 import { shutdownHook, shutdownSettings } from '../../workloads/contour.ts';
 import type { ContourPlan } from './plan.ts';
 import { contourTimeline } from './timeline.ts';
@@ -52,18 +52,16 @@ function stateOf(
   };
 }
 
-/** Returns what is not known about a mesh sidecar in the Envoy pod. */
+/** Returns what is not known about a mesh sidecar in the pod. */
 function meshUnknownOf(plan: ContourPlan): Unknown | undefined {
-  if (!plan.mesh || (!plan.mesh.istio && !plan.mesh.linkerd)) return undefined;
-  return {
-    what:
-      `whether the mesh proxy (${meshesText(plan.mesh)}) keeps forwarding until Envoy is done ` +
-      `(Contour's Envoy with a mesh sidecar is not modelled)`,
-    tell:
-      `a mesh proxy that outlives Envoy: a native sidecar, or Istio ` +
-      `EXIT_ON_ZERO_ACTIVE_CONNECTIONS with MINIMUM_DRAIN_DURATION ≥ ` +
-      `${plan.stopAccepting.value + plan.inputs.maxRequest.value}s (S + R), set on the pod by hand`,
-  };
+  return meshNotModelled(
+    plan.mesh,
+    { who: 'Envoy', subject: "Contour's Envoy" },
+    {
+      seconds: plan.stopAccepting.value + plan.inputs.maxRequest.value,
+      formula: 'S + R',
+    },
+  );
 }
 
 /** Returns the explanation of one Contour Envoy pod's plan. */
@@ -71,10 +69,7 @@ export function explainContour(plan: ContourPlan, context: ExplainContext): Expl
   const meshUnknown = meshUnknownOf(plan);
   const before = stateOf(context.before, plan, meshUnknown);
   const after = stateOf(context.after, plan, meshUnknown);
-  const lb = plan.loadBalancer ? LOAD_BALANCERS[plan.loadBalancer.provider].label : undefined;
-  const sender = lb
-    ? `from the load balancer (${lb})`
-    : 'from clients whose endpoints are not yet updated';
+  const sender = senderOf(plan.loadBalancer);
   const trafficInputs = traffic(plan.inputs, sender);
   const manager = plan.shutdownManager;
   const D = after.drainDelay.value;

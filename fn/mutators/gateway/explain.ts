@@ -7,7 +7,6 @@ import { mountsPodAnnotations } from '../../workloads/podAnnotationsFile.ts';
 import { scalarText } from '../../core/scalarText.ts';
 import type { PodTemplate } from '../../core/kubeObject.ts';
 import { parseGoDurationSeconds } from '../../timing/durations.ts';
-import { LOAD_BALANCERS } from '../../timing/loadBalancers.ts';
 import {
   graceOf,
   istioDrainSettings,
@@ -23,6 +22,7 @@ import {
   preStopRow,
   row,
   seconds,
+  senderOf,
   traffic,
 } from '../../explanation/rows.ts';
 import type {
@@ -59,10 +59,7 @@ export function explainGateway(plan: GatewayPlan, context: ExplainContext): Expl
   };
   const before = state(context.before);
   const after = state(context.after);
-  const lb = plan.loadBalancer ? LOAD_BALANCERS[plan.loadBalancer.provider].label : undefined;
-  const sender = lb
-    ? `from the load balancer (${lb})`
-    : 'from clients whose endpoints are not yet updated';
+  const sender = senderOf(plan.loadBalancer);
   const env = plan.mode === 'env';
   const p = plan.plan;
   const derived: ModelOutput[] = [

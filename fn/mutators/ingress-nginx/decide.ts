@@ -12,7 +12,7 @@
  */
 import type { FieldPath } from '../../core/fieldPath.ts';
 import { atLeast } from '../../core/versions.ts';
-import { graceToWrite } from '../../timing/model.ts';
+import { coveringGrace, graceToWrite } from '../../timing/model.ts';
 import type { Derived, TimingInputs } from '../../timing/model.ts';
 import {
   controllerVersion,
@@ -61,24 +61,13 @@ function shutdownTiming(
       '(which /wait-shutdown sends at t=0), while the load balancer may still send new ' +
       'connections.',
   };
-  const needed = W + R + postShutdownSeconds + B;
-  const existing = inputs.existingGraceSeconds;
-  const grace: Derived =
-    existing !== undefined && existing >= needed
-      ? {
-          value: existing,
-          formula:
-            `G = ${existing} (kept from manifest) ≥ P + R + post + B = ` +
-            `${W} + ${R} + ${postShutdownSeconds} + ${B} = ${needed}`,
-          explanation: 'A grace period the manifest sets is never lowered.',
-        }
-      : {
-          value: needed,
-          formula: `G = P + R + post + B = ${W} + ${R} + ${postShutdownSeconds} + ${B} = ${needed}`,
-          explanation:
-            'nginx accepts for P, finishes requests in flight (R), the controller waits ' +
-            '--post-shutdown-grace-period after nginx exits, plus the buffer.',
-        };
+  const grace = coveringGrace(
+    'P + R + post + B',
+    [W, R, postShutdownSeconds, B],
+    inputs.existingGraceSeconds,
+    'nginx accepts for P, finishes requests in flight (R), the controller waits ' +
+      '--post-shutdown-grace-period after nginx exits, plus the buffer.',
+  );
   return { shutdownGrace, grace };
 }
 

@@ -5,7 +5,7 @@
  */
 import type { PodTemplate } from '../../core/kubeObject.ts';
 import type { Unknown } from '../../core/unknown.ts';
-import { meshesText } from '../../explanation/meshProxies.ts';
+import { meshesText, meshNotModelled } from '../../explanation/meshProxies.ts';
 import { graceOf, preStopOf } from '../../explanation/podSettings.ts';
 import type { Valued } from '../../explanation/podSettings.ts';
 import {
@@ -16,10 +16,10 @@ import {
   preStopRow,
   row,
   seconds,
+  senderOf,
   traffic,
 } from '../../explanation/rows.ts';
 import type { ExplainContext, ExplanationBody } from '../../explanation/types.ts';
-import { LOAD_BALANCERS } from '../../timing/loadBalancers.ts';
 import {
   isWaitShutdown,
   POST_SHUTDOWN_GRACE_DEFAULT_SECONDS,
@@ -73,19 +73,16 @@ function stateOf(
   };
 }
 
-/** Returns what is not known about a mesh sidecar in the controller's pod. */
+/** Returns what is not known about a mesh sidecar in the pod. */
 function meshUnknownOf(plan: IngressNginxPlan): Unknown | undefined {
-  if (!plan.mesh || (!plan.mesh.istio && !plan.mesh.linkerd)) return undefined;
-  return {
-    what:
-      `whether the mesh proxy (${meshesText(plan.mesh)}) keeps forwarding until the controller ` +
-      `is done (ingress-nginx with a mesh sidecar is not modelled)`,
-    tell:
-      `a mesh proxy that outlives the controller: a native sidecar, or Istio ` +
-      `EXIT_ON_ZERO_ACTIVE_CONNECTIONS with MINIMUM_DRAIN_DURATION ≥ ` +
-      `${plan.shutdownGrace.value + plan.inputs.maxRequest.value}s ` +
-      `(P + R), set on the pod by hand`,
-  };
+  return meshNotModelled(
+    plan.mesh,
+    { who: 'the controller', subject: 'ingress-nginx' },
+    {
+      seconds: plan.shutdownGrace.value + plan.inputs.maxRequest.value,
+      formula: 'P + R',
+    },
+  );
 }
 
 /** Returns the explanation of one ingress-nginx controller's plan. */
@@ -97,10 +94,7 @@ export function explainIngressNginx(
   const meshUnknown = meshUnknownOf(plan);
   const before = stateOf(context.before, name, meshUnknown);
   const after = stateOf(context.after, name, meshUnknown);
-  const lb = plan.loadBalancer ? LOAD_BALANCERS[plan.loadBalancer.provider].label : undefined;
-  const sender = lb
-    ? `from the load balancer (${lb})`
-    : 'from clients whose endpoints are not yet updated';
+  const sender = senderOf(plan.loadBalancer);
   const trafficInputs = traffic(plan.inputs, sender);
   return {
     role: 'gateway',

@@ -13,7 +13,7 @@
  */
 import type { Container } from '../../core/kubeObject.ts';
 import type { FieldPath } from '../../core/fieldPath.ts';
-import { graceToWrite } from '../../timing/model.ts';
+import { coveringGrace, graceToWrite } from '../../timing/model.ts';
 import type { Derived, TimingInputs } from '../../timing/model.ts';
 import {
   KONG_QUIT_READ_UP_TO,
@@ -79,24 +79,13 @@ function quitTiming(
       'after --wait, nginx closes its listeners and kong quit gives the requests in flight ' +
       '--timeout before it stops nginx.',
   };
-  const needed = P + R + B;
-  const existing = inputs.existingGraceSeconds;
-  const grace: Derived =
-    existing !== undefined && existing >= needed
-      ? {
-          value: existing,
-          formula:
-            `G = ${existing} (kept from manifest) ≥ P + R + B = ` +
-            `${P} + ${R} + ${B} = ${needed}`,
-          explanation: 'A grace period the manifest sets is never lowered.',
-        }
-      : {
-          value: needed,
-          formula: `G = P + R + B = ${P} + ${R} + ${B} = ${needed}`,
-          explanation:
-            'kong quit waits P, the requests in flight finish (R), plus the buffer; the hook ' +
-            'runs inside the grace period.',
-        };
+  const grace = coveringGrace(
+    'P + R + B',
+    [P, R, B],
+    inputs.existingGraceSeconds,
+    'kong quit waits P, the requests in flight finish (R), plus the buffer; the hook runs ' +
+      'inside the grace period.',
+  );
   return { wait, timeout, grace };
 }
 

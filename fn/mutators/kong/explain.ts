@@ -5,7 +5,7 @@
  */
 import type { PodTemplate } from '../../core/kubeObject.ts';
 import type { Unknown } from '../../core/unknown.ts';
-import { meshesText } from '../../explanation/meshProxies.ts';
+import { meshesText, meshNotModelled } from '../../explanation/meshProxies.ts';
 import { graceOf } from '../../explanation/podSettings.ts';
 import {
   container,
@@ -15,10 +15,10 @@ import {
   preStopRow,
   row,
   seconds,
+  senderOf,
   traffic,
 } from '../../explanation/rows.ts';
 import type { ExplainContext, ExplanationBody } from '../../explanation/types.ts';
-import { LOAD_BALANCERS } from '../../timing/loadBalancers.ts';
 import { kongQuit, quitSettings } from '../../workloads/kong.ts';
 import type { KongPlan } from './plan.ts';
 import { kongTimeline } from './timeline.ts';
@@ -43,18 +43,16 @@ function stateOf(
   };
 }
 
-/** Returns what is not known about a mesh sidecar in the Kong pod. */
+/** Returns what is not known about a mesh sidecar in the pod. */
 function meshUnknownOf(plan: KongPlan): Unknown | undefined {
-  if (!plan.mesh || (!plan.mesh.istio && !plan.mesh.linkerd)) return undefined;
-  return {
-    what:
-      `whether the mesh proxy (${meshesText(plan.mesh)}) keeps forwarding until Kong is done ` +
-      `(Kong with a mesh sidecar is not modelled)`,
-    tell:
-      `a mesh proxy that outlives Kong: a native sidecar, or Istio ` +
-      `EXIT_ON_ZERO_ACTIVE_CONNECTIONS with MINIMUM_DRAIN_DURATION ≥ ` +
-      `${plan.wait.value + plan.inputs.maxRequest.value}s (P + R), set on the pod by hand`,
-  };
+  return meshNotModelled(
+    plan.mesh,
+    { who: 'Kong', subject: 'Kong' },
+    {
+      seconds: plan.wait.value + plan.inputs.maxRequest.value,
+      formula: 'P + R',
+    },
+  );
 }
 
 /** Returns the explanation of one Kong pod's plan. */
@@ -63,10 +61,7 @@ export function explainKong(plan: KongPlan, context: ExplainContext): Explanatio
   const meshUnknown = meshUnknownOf(plan);
   const before = stateOf(context.before, plan, meshUnknown);
   const after = stateOf(context.after, plan, meshUnknown);
-  const lb = plan.loadBalancer ? LOAD_BALANCERS[plan.loadBalancer.provider].label : undefined;
-  const sender = lb
-    ? `from the load balancer (${lb})`
-    : 'from clients whose endpoints are not yet updated';
+  const sender = senderOf(plan.loadBalancer);
   const trafficInputs = traffic(plan.inputs, sender);
   const others = plan.others.length
     ? `; ${plan.others.join(', ')} not behind the load balancer, left as written`

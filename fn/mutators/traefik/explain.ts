@@ -17,10 +17,10 @@ import {
   preStopRow,
   row,
   seconds,
+  senderOf,
   traffic,
 } from '../../explanation/rows.ts';
 import type { ExplainContext, ExplanationBody, SettingRow } from '../../explanation/types.ts';
-import { LOAD_BALANCERS } from '../../timing/loadBalancers.ts';
 import type { TimingInputs } from '../../timing/model.ts';
 import { TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS } from '../../workloads/traefik/facts.ts';
 import type { LifecycleSetting } from '../../workloads/traefik/facts.ts';
@@ -105,10 +105,7 @@ export function explainTraefik(plan: TraefikPlan, context: ExplainContext): Expl
   const version = context.spec.kubernetesVersion;
   const before = stateOf(context.before, name, proxiesOf(context.before), version);
   const after = stateOf(context.after, name, proxiesOf(context.after), version);
-  const lb = plan.loadBalancer ? LOAD_BALANCERS[plan.loadBalancer.provider].label : undefined;
-  const sender = lb
-    ? `from the load balancer (${lb})`
-    : 'from clients whose endpoints are not yet updated';
+  const sender = senderOf(plan.loadBalancer);
   const inputs: TimingInputs = {
     drainWindow: plan.inputs.drainWindow,
     maxRequest: plan.inputs.maxRequest,
