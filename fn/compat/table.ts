@@ -119,6 +119,25 @@ export const CONSTRAINTS: readonly Constraint[] = [
     ],
     check: check.sleepWithinGrace,
   },
+  {
+    id: 'k8s-mutating-admission-after-render',
+    product: 'Kubernetes',
+    setting:
+      'a mutating admission policy that names `terminationGracePeriodSeconds` or `lifecycle` ' +
+      "(the Kyverno library's `mutate-large-termination-gps` writes 50 s over any grace above it)",
+    versions: 'every version (policies run when the pods are admitted, after rendering)',
+    breaks:
+      'the grace period and hooks written at render time are rewritten in the cluster; ' +
+      'a preStop sleep longer than the grace left is rejected',
+    sources: [
+      'https://github.com/kyverno/policies/blob/b9c4317ce02256dc66118e08bb3e9345e7bfce5c/' +
+        'other/mutate-large-termination-gps/mutate-large-termination-gps.yaml (ClusterPolicy; ' +
+        'its MutatingPolicy twin under other-mpol/)',
+    ],
+    enforcedBy:
+      'an ADMISSION_UNDOES_PLAN error when such a policy is in the stream ' +
+      '(fn/engine/admissionCheck.ts; test/engine/admission-policies.test.ts)',
+  },
   // Istio
   {
     id: 'istio-drain-below-parent-shutdown',

@@ -7,11 +7,14 @@
 import { MUTATORS } from '../mutators/registry.ts';
 
 /**
- * The engine's codes: annotations it cannot read, edits it refuses (pipeline.ts), and the warning
+ * The engine's codes: annotations it cannot read, edits it refuses (pipeline.ts), admission
+ * policies in the stream that would undo the plan (admissionCheck.ts), and the warning
  * `check` gives a shutdown whose outcome is not known (fn/cli/unknownOutcomes.ts).
  */
 export const OUTCOME_UNKNOWN = 'OUTCOME_UNKNOWN';
+export const ADMISSION_UNDOES_PLAN = 'ADMISSION_UNDOES_PLAN';
 export const ENGINE_FINDING_CODES: readonly string[] = [
+  ADMISSION_UNDOES_PLAN,
   'BAD_ANNOTATION',
   'EDIT_TARGET_SKIPPED',
   OUTCOME_UNKNOWN,

@@ -19,6 +19,7 @@ import { readSkip } from './workloadSettings.ts';
 import { annotationsOf } from '../core/kubeObject.ts';
 import type { ResourceRef } from '../core/kubeObject.ts';
 import { isOfKind } from './objectKinds.ts';
+import { isPolicyKind } from '../workloads/admissionPolicies.ts';
 import { alongside } from './alongside.ts';
 import { gatewayShape } from '../workloads/gatewayShape.ts';
 import { buildInventory } from '../workloads/inventory.ts';
@@ -36,6 +37,7 @@ import type { ProposedChange } from '../mutators/types.ts';
 import { sharedText } from '../core/records.ts';
 import { matches } from './selectors.ts';
 import { readIgnore } from './ignoreAnnotation.ts';
+import { AdmissionCheck } from './admissionCheck.ts';
 
 const NO_CODES: ReadonlySet<string> = new Set();
 
@@ -125,7 +127,8 @@ export function runPipeline(
   keep: Keep = KEEP_ALL,
 ): PipelineResult & { readonly creations: readonly Creation[] } {
   const read = resources.map((r) => r.object);
-  const pipeline = new Pipeline(read, config, mutators, keep);
+  const documents = new Map(resources.map((r, i) => [read[i]!, r.doc.place.document]));
+  const pipeline = new Pipeline(read, config, mutators, keep, (o) => documents.get(o) ?? 0);
   // A ResourceList's parsed items, one object each (the items of kinds no mutator reads are not
   // parsed, so not counted: the CLI counts a list's items from its text).
   const objects = read.filter((o) => typeof o.kind === 'string' && o.kind !== '').length;
@@ -136,6 +139,7 @@ export function runPipeline(
     const objects = pipeline.run(resource, read[i]);
     if (objects.length > 0) creations.push({ after: resource, objects });
   }
+  pipeline.finish();
   return { ...pipeline.result, creations };
 }
 
@@ -175,6 +179,8 @@ export class Pipeline {
   readonly #planned = new Map<Resource, readonly PlannedRun[]>();
   /** The edits planned on context objects, by the object the context pass read. */
   readonly #edits = new Map<KubeObject, PlannedEdit[]>();
+  /** Admission policies in the stream that would rewrite the grace periods or hooks. */
+  readonly #admission = new AdmissionCheck();
 
   constructor(
     contextObjects: readonly KubeObject[],
@@ -185,7 +191,12 @@ export class Pipeline {
      * input), and a transform without a report reads neither plans nor records.
      */
     readonly keep: Keep = KEEP_ALL,
+    /** The document each context object stands in (1-based), for findings about it. */
+    documentOf: (object: KubeObject) => number = () => 0,
   ) {
+    for (const object of contextObjects)
+      if (isPolicyKind(object.kind))
+        this.#admission.notePolicy(object, documentOf(object), config.spec.namespace);
     this.#inventory = buildInventory(contextObjects, config.spec.namespace);
     this.#contextObjects = contextObjects;
     this.#workloadMutators = mutators.filter((m) => m.subject === 'workload');
@@ -286,6 +297,13 @@ export class Pipeline {
         });
       this.#apply(resource, place, mutator.id, outcome.changes);
     }
+    if (this.#admission.active)
+      this.#admission.notePod(workload.ref, resource.object, templatePath);
+  }
+
+  /** Adds the findings that need the whole run: admission policies that would undo it. */
+  finish(): void {
+    for (const { finding, ignore } of this.#admission.findings()) this.#found([finding], ignore);
   }
 
   /**

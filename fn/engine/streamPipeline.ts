@@ -23,6 +23,7 @@ import type { Config } from '../config/schema.ts';
 import { ManifestDocument } from '../document/manifest.ts';
 import type { RegisteredMutator } from '../mutators/types.ts';
 import { CONTEXT_KINDS, isCandidateKind } from '../workloads/kinds.ts';
+import { isPolicyKind } from '../workloads/admissionPolicies.ts';
 import type { KubeObject } from '../core/kubeObject.ts';
 import { Resource } from '../workloads/resource.ts';
 import { Workload } from '../workloads/workload.ts';
@@ -77,6 +78,8 @@ export function runStream(
 
   // Pass 1: the context objects, up to the first document that cannot be read.
   const contextObjects: KubeObject[] = [];
+  /** The document of each admission policy (fn/engine/admissionCheck.ts), for its findings. */
+  const policyDocuments = new Map<KubeObject, number>();
   const context: Context[] = segments.map(() => PASSED);
   // Object mutators' targets are read here too and kept: they are planned before pass 2, as their
   // edits may reach documents before them (Pipeline.planObjects).
@@ -94,8 +97,13 @@ export function runStream(
     try {
       const doc = plan.document(segment);
       const resources = resourcesOf(doc);
+      const notePolicies = (objects: readonly KubeObject[]) => {
+        for (const o of objects)
+          if (isPolicyKind(o.kind)) policyDocuments.set(o, doc.place.document);
+      };
       if (resources.some((r) => isSubject(r.object, config, mutators))) {
         const objects = resources.map((r) => r.object);
+        notePolicies(objects);
         contextObjects.push(...objects);
         context[i] = { kind: 'kept', doc, resources, objects };
         continue;
@@ -104,6 +112,7 @@ export function runStream(
       // were parsed from (a sliced string, in V8), so a Service's name kept the whole
       // document's text alive (bookinfo ×1600: 1.9 MB of Services' texts in the inventory).
       const objects = resources.map((r) => structuredClone(r.object));
+      notePolicies(objects);
       contextObjects.push(...objects);
       context[i] = { kind: 'read', objects };
     } catch (error) {
@@ -113,7 +122,13 @@ export function runStream(
   }
 
   // Pass 2: every segment in order; workload documents parsed, mutated, rendered and let go.
-  const pipeline = new Pipeline(contextObjects, config, mutators, options.keep);
+  const pipeline = new Pipeline(
+    contextObjects,
+    config,
+    mutators,
+    options.keep,
+    (o) => policyDocuments.get(o) ?? 0,
+  );
   const edited = pipeline.planObjects(
     context.flatMap((read) => (read.kind === 'kept' ? read.resources : [])),
   );
@@ -153,6 +168,7 @@ export function runStream(
     context[i] = LET_GO; // a kept document is let go as well
   }
   if (passing) parts.push(plan.passThrough(passing, segments.at(-1)));
+  pipeline.finish();
   return { result: pipeline.result, bom: plan.bom, parts };
 }
 

@@ -4,6 +4,7 @@
  */
 import type { FieldPath } from '../core/fieldPath.ts';
 import type { ExtraKind } from '../config/schema.ts';
+import { POLICY_KIND_NAMES } from './admissionPolicies.ts';
 
 const BUILT_IN: Record<string, { group: string; template: FieldPath }> = {
   Pod: { group: '', template: [] },
@@ -15,13 +16,17 @@ const BUILT_IN: Record<string, { group: string; template: FieldPath }> = {
   CronJob: { group: 'batch', template: ['spec', 'jobTemplate', 'spec', 'template'] },
 };
 
-/** Kinds that mutators read but never change: they tell how traffic reaches the workloads. */
+/**
+ * Kinds that mutators read but never change: they tell how traffic reaches the workloads, and
+ * which admission policies would rewrite their shutdown (fn/engine/admissionCheck.ts).
+ */
 export const CONTEXT_KINDS: ReadonlySet<string> = new Set([
   'Service',
   'Namespace',
   'PodDisruptionBudget',
   'Ingress',
   'BackendConfig',
+  ...POLICY_KIND_NAMES,
 ]);
 
 /**
