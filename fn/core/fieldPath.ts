@@ -63,11 +63,13 @@ export function dataPathOf(root: unknown, path: FieldPath): Array<string | numbe
 
 /**
  * Returns a copy of `root` with `value` at `path`, creating maps and list items on the way the
- * same way the document editor does (the editor checks its text edit against this).
+ * same way the document editor does (the editor checks its text edit against this); `undefined`
+ * removes the item or key at the end of the path.
  */
 export function setAt(root: unknown, path: FieldPath, value: unknown): unknown {
   if (path.length === 0) return value;
   const [head, ...rest] = path as [PathSegment, ...PathSegment[]];
+  if (value === undefined && rest.length === 0) return removeAt(root, head);
   if (typeof head === 'object') {
     const list: unknown[] = Array.isArray(root) ? [...(root as unknown[])] : [];
     const at = list.findIndex((item) => isRecord(item) && item[head.key] === head.equals);
@@ -87,6 +89,22 @@ export function setAt(root: unknown, path: FieldPath, value: unknown): unknown {
   const map = isRecord(root) ? { ...root } : {};
   map[head] = setAt(map[head], rest, value);
   return map;
+}
+
+/**
+ * Returns a copy of `root` without the list item or map key `segment`: `undefined` set at a path
+ * removes what is there (a container moved to `initContainers` leaves `containers`).
+ */
+function removeAt(root: unknown, segment: PathSegment): unknown {
+  if (typeof segment === 'object')
+    return Array.isArray(root)
+      ? root.filter((item) => !(isRecord(item) && item[segment.key] === segment.equals))
+      : root;
+  if (typeof segment === 'number')
+    return Array.isArray(root) ? root.filter((_, i) => i !== segment) : root;
+  if (!isRecord(root) || !(segment in root)) return root;
+  const { [segment]: _removed, ...rest } = root;
+  return rest;
 }
 
 /** Returns the value that creating `path` from nothing would give: nested maps and list items. */

@@ -4,10 +4,10 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
-import type { Document, Node, YAMLError } from 'yaml';
+import type { Document, Node, YAMLError, YAMLMap, YAMLSeq } from 'yaml';
 import { KubeGracefulError } from '../core/errors.ts';
-import { buildAt, dataPathOf, formatPath, setAt } from '../core/fieldPath.ts';
-import type { FieldPath } from '../core/fieldPath.ts';
+import { buildAt, dataPathOf, formatPath, getAt, setAt } from '../core/fieldPath.ts';
+import type { FieldPath, PathSegment } from '../core/fieldPath.ts';
 import { checkEditsLocally } from './localCheck.ts';
 import { applySplices, planInsertPair, planReplaceNode, planSplices, spliceSet } from './splice.ts';
 import type { Edit, FieldSet } from './splice.ts';
@@ -126,6 +126,8 @@ export class ManifestDocument {
    * its errors (a path through an alias) are thrown then; `data` has it at once.
    */
   set(path: FieldPath, value: unknown): void {
+    // Removing what is not there is no edit (`undefined` removes: fieldPath.ts setAt).
+    if (value === undefined && getAt(this.data, path) === undefined) return;
     this.#expected = setAt(this.data, path, value);
     this.#pending.push({ path, value });
   }
@@ -310,6 +312,10 @@ export class ManifestDocument {
       const segment = path[i]!;
       const rest = path.slice(i + 1);
       const last = i === path.length - 1;
+      if (last && value === undefined && (isMap(parent) || isSeq(parent))) {
+        removeChild(parent, segment); // `undefined` removes (fieldPath.ts setAt)
+        break;
+      }
       if (isMap(parent) && typeof segment === 'string') {
         const child = parent.get(segment, true) as Node | undefined;
         if (last || child === undefined || (isScalar(child) && child.value === null)) {
@@ -484,6 +490,25 @@ export class ManifestDocument {
  * Plain data of a document. Ints beyond 2^53 stay bigint so that they keep every digit through a
  * tree edit; the others are numbers already (see safeIntResolve in yaml/options.ts).
  */
+/** Removes the key, index or keyed item `segment` from a tree node, if it is there. */
+function removeChild(parent: YAMLMap | YAMLSeq, segment: PathSegment): void {
+  if (isMap(parent)) {
+    if (typeof segment === 'string') parent.delete(segment);
+    return;
+  }
+  const index =
+    typeof segment === 'number'
+      ? segment
+      : typeof segment === 'object'
+        ? parent.items.findIndex(
+            (it) =>
+              isMap(it) &&
+              String((it.get(segment.key, true) as { value?: unknown })?.value) === segment.equals,
+          )
+        : -1;
+  if (index >= 0 && index < parent.items.length) parent.items.splice(index, 1);
+}
+
 export function toData(doc: Document): unknown {
   return doc.toJS(toJsOptions()) ?? null;
 }

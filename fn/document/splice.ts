@@ -133,6 +133,9 @@ function planEdit(
       return undefined;
     }
   }
+  // `undefined` removes what the path names (fn/core/fieldPath.ts setAt).
+  if (value === undefined)
+    return holder.kind === 'item' ? layout.removeItem(holder.parent, node) : undefined;
   return layout.replace(holder, node, value);
 }
 
@@ -236,6 +239,20 @@ class Layout {
     }
     if (!seq.range) return undefined;
     return this.insertLines(seq.range[1], this.column(seq.range[0]), [item]);
+  }
+
+  /**
+   * Removes an item of a block list with the lines it stands on: from the line of its `-` (when
+   * nothing but blanks comes before the indicator) to the end of its last line. Comments between
+   * its lines go with it; any other shape is left to the tree edit.
+   */
+  removeItem(seq: YAMLSeq, item: Node | null): Edit | undefined {
+    if (seq.flow || !item?.range) return undefined;
+    const start = this.source.lastIndexOf('\n', item.range[0] - 1) + 1;
+    if (!/^[ \t]*-[ \t]+$/.test(this.source.slice(start, item.range[0]))) return undefined;
+    const lineEnd = this.source.indexOf('\n', Math.max(item.range[1] - 1, item.range[0]));
+    const end = lineEnd === -1 ? this.source.length : lineEnd + 1;
+    return { start, end, text: '' };
   }
 
   replace(holder: Holder, node: Node | null, value: unknown): Edit | undefined {

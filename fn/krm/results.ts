@@ -74,7 +74,8 @@ export function krmResults(
             field: {
               path: formatPath(c.path),
               ...(c.before !== undefined ? { currentValue: c.before } : {}),
-              proposedValue: c.after,
+              // A removed field (a sidecar moved out of containers) proposes no value.
+              ...(c.after !== undefined ? { proposedValue: c.after } : {}),
             },
             ...fileOf(c.document),
             tags: { mutator: c.mutator, ...OWN },

@@ -11,7 +11,8 @@
  *   keeps its order. A list without a merge key (a container's `args`) is replaced whole, so the
  *   patch carries all of it. A map replaced by one with other keys
  *   (a preStop `exec` that becomes `sleep`) carries `$patch: replace`, or the merge would leave
- *   two handlers in one hook, which the API server rejects.
+ *   two handlers in one hook, which the API server rejects. An item the records remove (a
+ *   sidecar moved to `initContainers`) is named with `$patch: delete`.
  * - other kinds (custom resources such as an Argo `Rollout`, config `extraKinds`), where kustomize
  *   falls back to a JSON merge patch that replaces whole lists, get a JSON 6902 patch whose list
  *   indices are guarded by `test` operations on the item's key: if the chart moved the item, the
@@ -125,9 +126,14 @@ function strategicMerge(object: PatchedObject): string {
     // A list addressed by position (a Traefik container's `args`) has no merge key: a strategic
     // merge replaces it whole, so the patch carries the whole list as the records leave it. There
     // is no item to address in an empty patch body ("no list item 15", issue #26 item 6).
+    const removesItem = record.after === undefined && typeof record.path.at(-1) === 'object';
     body = list
       ? setAt(body, list, getAt(patched, list))
-      : setAt(body, record.path, strategicValue(record.before, record.after));
+      : removesItem
+        ? // An item removed from a merged list: the merge key and the directive (a container moved
+          // to initContainers leaves containers).
+          setAt(body, [...record.path, '$patch'], 'delete')
+        : setAt(body, record.path, strategicValue(record.before, record.after));
   }
   for (const list of keyedLists(object.records)) body = inOrder(body, patched, list);
   const patch = {
@@ -188,7 +194,11 @@ function inOrder(body: unknown, patched: unknown, list: KeyedList): unknown {
   let last = keys.length - 1;
   while (last >= 0 && !named.has(keys[last])) last--;
   const prefix = keys.slice(0, last + 1).map((key) => named.get(key) ?? { [list.key]: key });
-  return setAt(body, list.path, prefix);
+  // Items the records remove are no longer in the list they leave: their directives go last.
+  const deletions: unknown[] = items.filter(
+    (item: unknown) => isRecord(item) && item.$patch === 'delete',
+  );
+  return setAt(body, list.path, [...prefix, ...deletions]);
 }
 
 /** Returns the path of the first list in `path` addressed by position, or undefined. */

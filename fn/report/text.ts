@@ -54,9 +54,11 @@ export function textReport(
       lines.push(
         addsObject(c)
           ? `  add the object  [${c.mutator}]`
-          : printable(
-              `  set ${formatPath(c.path)}: ${show(c.before)} → ${show(c.after)}  [${c.mutator}]`,
-            ),
+          : c.after === undefined
+            ? printable(`  remove ${formatPath(c.path)}: ${show(c.before)}  [${c.mutator}]`)
+            : printable(
+                `  set ${formatPath(c.path)}: ${show(c.before)} → ${show(c.after)}  [${c.mutator}]`,
+              ),
       );
       // A reason is ours, several lines: each stays a line, indented under its change.
       for (const reason of c.reason.split('\n')) lines.push(`      ${printable(reason)}`);
