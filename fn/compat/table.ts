@@ -20,6 +20,7 @@ export const PRODUCTS = [
   'ingress-nginx',
   'Contour',
   'Kong',
+  'Cloud SQL Auth Proxy',
 ] as const;
 
 type Product = (typeof PRODUCTS)[number];
@@ -1019,5 +1020,28 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'Kong/charts charts/kong/templates/service-kong-proxy.yaml@kong-3.4.1',
     ],
     enforcedBy: 'kong-drain plans the proxy container only; app-graceful leaves Kong pods alone',
+  },
+  // Cloud SQL Auth Proxy: a sidecar charts declare in their Jobs
+  {
+    id: 'cloud-sql-proxy-job-sidecar',
+    product: 'Cloud SQL Auth Proxy',
+    setting:
+      'the proxy as a regular container of a Job (images gcr.io/cloud-sql-connectors/' +
+      'cloud-sql-proxy, v1 gcr.io/cloudsql-docker/gce-proxy)',
+    versions: 'v1, v2',
+    breaks:
+      'it serves until it is signalled: the Job never completes. As a native sidecar ' +
+      '(Kubernetes 1.29+) it is stopped after the main containers, and its exit code (143 on ' +
+      'SIGTERM without --exit-zero-on-sigterm, from v2.6.0) does not count',
+    sources: [
+      'GoogleCloudPlatform/cloud-sql-proxy examples/k8s-sidecar/job_with_sidecar.yaml@v2.25.3',
+      'GoogleCloudPlatform/cloud-sql-proxy cmd/root.go@v2.25.3, cmd/errors.go@v2.25.3 ' +
+        '(errSigTerm 143; --quitquitquit from v2.1.0, GET as well from v2.7.0)',
+      'GoogleCloudPlatform/cloud-sql-proxy README.md@v1.33.16 (gce-proxy images)',
+    ],
+    enforcedBy:
+      'job-sidecar-quit moves it to initContainers with restartPolicy: Always where the oldest ' +
+      'kubelet has native sidecars, else JOB_SIDECAR_NOT_STOPPED ' +
+      '(test/mutators/job/declared-sidecars.test.ts)',
   },
 ];

@@ -116,13 +116,8 @@ export function nativeBlockers(
       : meshWithVersion(what, versions),
 ): string[] {
   const blockers: string[] = [];
-  if (!kubeletHasNativeSidecars(versions)) {
-    blockers.push(
-      `the oldest kubelet, ${label('kubernetes')}, ` +
-        `is below ${NATIVE_SIDECARS_SINCE_KUBERNETES}, ` +
-        `where native sidecars are on by default (KEP-753)`,
-    );
-  }
+  const kubelet = kubeletBlocker(versions, label);
+  if (kubelet) blockers.push(kubelet);
   if (nativeAnnotation(mesh, versions) === undefined) {
     const since = mesh === 'istio' ? ISTIO_NATIVE_ANNOTATION_SINCE : LINKERD_NATIVE_SINCE;
     blockers.push(
@@ -130,6 +125,22 @@ export function nativeBlockers(
     );
   }
   return blockers;
+}
+
+/**
+ * Returns why the oldest kubelet cannot run native sidecars, or undefined when it can: all a
+ * sidecar the chart declares itself needs (fn/mutators/job/declared.ts).
+ */
+export function kubeletBlocker(
+  versions: NativeVersions,
+  label: VersionLabel = () => `Kubernetes ${versions.kubernetesVersion}`,
+): string | undefined {
+  if (kubeletHasNativeSidecars(versions)) return undefined;
+  return (
+    `the oldest kubelet, ${label('kubernetes')}, ` +
+    `is below ${NATIVE_SIDECARS_SINCE_KUBERNETES}, ` +
+    `where native sidecars are on by default (KEP-753)`
+  );
 }
 
 /**

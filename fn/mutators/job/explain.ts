@@ -9,6 +9,7 @@ import {
   istioSidecarKind,
   linkerdSidecarKind,
 } from '../../explanation/podSettings.ts';
+import type { SidecarKind, Valued } from '../../explanation/podSettings.ts';
 import { container, row, text } from '../../explanation/rows.ts';
 import type {
   ExplainContext,
@@ -29,18 +30,24 @@ import { wrappedQuitUrls } from './wrapper.ts';
 
 /** Returns the explanation of one Job's plan. */
 export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationBody {
+  const declared = new Set(plan.sidecars.map((s) => s.name));
   const mains = (template: PodTemplate) =>
-    (template.spec?.containers ?? []).filter((c) => !MESH_PROXY_CONTAINERS.has(c.name));
+    (template.spec?.containers ?? []).filter(
+      (c) => !MESH_PROXY_CONTAINERS.has(c.name) && !declared.has(c.name),
+    );
   const state = (template: PodTemplate): JobState => ({
-    proxies: plan.meshes.map((mesh) => ({
-      mesh,
-      name: MESH_PROXY[mesh],
-      kind:
-        mesh === 'istio'
-          ? istioSidecarKind(template, context.spec)
-          : linkerdSidecarKind(template, context.spec),
-      ...(mesh === 'istio' ? { quitExit: istioQuitOf(template, context.spec.istioVersion) } : {}),
-    })),
+    proxies: [
+      ...plan.meshes.map((mesh) => ({
+        mesh,
+        name: MESH_PROXY[mesh],
+        kind:
+          mesh === 'istio'
+            ? istioSidecarKind(template, context.spec)
+            : linkerdSidecarKind(template, context.spec),
+        ...(mesh === 'istio' ? { quitExit: istioQuitOf(template, context.spec.istioVersion) } : {}),
+      })),
+      ...plan.sidecars.map((s) => ({ name: s.name, kind: declaredKind(template, s.name) })),
+    ],
     containers: mains(template).map((c) => {
       const urls = wrappedQuitUrls(c.command);
       const client = httpClientOf(
@@ -102,17 +109,33 @@ export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationB
       value: true,
       source: meshEvidence(plan, mesh),
     })),
+    ...plan.sidecars.map((s): ModelInput => ({
+      name: `${s.name} is a sidecar`,
+      value: true,
+      source: s.evidence,
+    })),
   ];
+  const sidecarNames = [...plan.meshes.map((m) => MESH_PROXY[m]), ...declared];
   return {
     role: 'job',
-    summary:
-      `run-to-completion pod with ${plan.meshes.map((m) => MESH_PROXY[m]).join(' and ')}; ` +
-      `${plan.mode} mode`,
+    summary: `run-to-completion pod with ${sidecarNames.join(' and ')}; ${plan.mode} mode`,
     inputs,
     derived: [],
     settings,
     timelines: { asWritten: jobTimeline(before), patched: jobTimeline(after) },
   };
+}
+
+/**
+ * Whether a sidecar the chart declares runs as a native one (KEP-753: an init container with
+ * `restartPolicy: Always`) or as a regular container.
+ */
+function declaredKind(template: PodTemplate, name: string): Valued<SidecarKind> {
+  const init = template.spec?.initContainers?.find((c) => c.name === name) as
+    { restartPolicy?: unknown } | undefined;
+  return init?.restartPolicy === 'Always'
+    ? { value: 'native', source: 'restartPolicy: Always in initContainers' }
+    : { value: 'classic', source: 'a regular container of the pod' };
 }
 
 function meshEvidence(plan: JobPlan, mesh: Mesh): string {

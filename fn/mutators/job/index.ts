@@ -21,6 +21,15 @@ import { mainContainers } from './mainContainers.ts';
 import { decideMode, nativeBlockers } from './mode.ts';
 import type { Mesh, ModeDecision } from './mode.ts';
 import { nativePlan } from './native.ts';
+import {
+  alreadyNative,
+  declaredOf,
+  nativeMovePlan,
+  noMainContainer,
+  notStopped,
+} from './declared.ts';
+import type { DeclaredSidecar } from '../../workloads/declaredSidecars.ts';
+import { MESH_PROXY_CONTAINERS } from '../../workloads/meshProxies.ts';
 import type { ModePlan } from './native.ts';
 import { wrapPlan } from './wrap.ts';
 import type { RenderInjectedProxy } from '../../workloads/renderInjected.ts';
@@ -37,19 +46,35 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
   mutate(workload: Workload, context: MutatorContext): MutatorOutcome<JobPlan> {
     if (!workload.runsToCompletion) return NOTHING;
     const meshes = MESHES.filter((mesh) => context.mesh[mesh] !== undefined);
-    if (meshes.length === 0)
+    const declared = declaredOf(workload, context.config);
+    if (meshes.length === 0 && declared.sidecars.length === 0)
       return {
         changes: [],
         findings: [
-          context.mesh.ambient
-            ? ambientJobFinding(context.mesh.ambient.evidence)
-            : noMesh(workload),
+          ...declared.findings,
+          declared.native.length > 0
+            ? alreadyNative(declared.native)
+            : context.mesh.ambient
+              ? ambientJobFinding(context.mesh.ambient.evidence)
+              : noMesh(workload),
         ],
       };
+    // Never guess the work: a pod of sidecars only has nothing whose end means the Job is done.
+    const sidecarNames = new Set(declared.sidecars.map((s) => s.name));
+    if (
+      workload.containers.every(
+        (c) => MESH_PROXY_CONTAINERS.has(c.name) || sidecarNames.has(c.name),
+      )
+    )
+      return { changes: [], findings: [...declared.findings, noMainContainer(workload)] };
     const rendered = meshes
       .map((mesh) => context.mesh[mesh]?.renderInjected)
       .filter((p) => p !== undefined);
-    if (rendered.length === meshes.length && rendered.every((p) => p.native)) {
+    if (
+      declared.sidecars.length === 0 &&
+      rendered.length === meshes.length &&
+      rendered.every((p) => p.native)
+    ) {
       // Injected at render time as native sidecars: the Job already completes (KEP-753).
       return {
         changes: [],
@@ -70,19 +95,25 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
     );
     const plan =
       decision.mode === 'native'
-        ? native(workload, context, meshes, decision)
-        : wrap(workload, context, meshes, decision);
+        ? native(workload, context, meshes, decision, declared.sidecars)
+        : wrap(workload, context, meshes, decision, declared.sidecars);
     // Only what differs from the manifest counts, so "nothing to do" can be said when that is so.
     const changes = plan.changes.filter(
       (c) => !isDeepStrictEqual(getAt(workload.object, c.path), c.value),
     );
-    const findings = [...plan.findings];
+    const findings = [...declared.findings, ...plan.findings];
     if (decision.mode === 'native' && changes.some((c) => c.value === 'true'))
       findings.push(...maturityNotes(context, meshes));
     if (changes.length > 0) findings.push(...helmHookFindings(workload));
     else if (!findings.some((f) => f.severity !== 'info'))
       findings.push(alreadyDone(decision.mode));
-    const jobPlan: JobPlan = { mode: decision.mode, why: decision.why, meshes, mesh: context.mesh };
+    const jobPlan: JobPlan = {
+      mode: decision.mode,
+      why: decision.why,
+      meshes,
+      mesh: context.mesh,
+      sidecars: declared.sidecars,
+    };
     return { changes, findings, plan: jobPlan };
   },
   explain: explainJob,
@@ -112,6 +143,7 @@ function native(
   context: MutatorContext,
   meshes: readonly Mesh[],
   decision: ModeDecision,
+  sidecars: readonly DeclaredSidecar[],
 ): ModePlan {
   // An explicit `job.mode: native` the versions cannot honour: pinning the annotation would do
   // nothing (old mesh) or leave the proxy an init container that never ends (old Kubernetes).
@@ -131,7 +163,12 @@ function native(
       ],
     };
   }
-  return nativePlan(workload, context, meshes, decision);
+  const mesh = nativePlan(workload, context, meshes, decision);
+  const moved = nativeMovePlan(workload, sidecars, decision);
+  return {
+    changes: [...mesh.changes, ...moved.changes],
+    findings: [...mesh.findings, ...moved.findings],
+  };
 }
 
 /**
@@ -157,10 +194,13 @@ function wrap(
   context: MutatorContext,
   meshes: readonly Mesh[],
   decision: ModeDecision,
+  sidecars: readonly DeclaredSidecar[],
 ): ModePlan {
-  const main = mainContainers(workload, context.spec);
+  const stuck = sidecars.length > 0 ? [notStopped(sidecars, decision)] : [];
+  if (meshes.length === 0) return { changes: [], findings: stuck };
+  const main = mainContainers(workload, context.spec, sidecars);
   const plan = wrapPlan(workload, context, meshes, main.containers, decision);
-  return { changes: plan.changes, findings: [...main.findings, ...plan.findings] };
+  return { changes: plan.changes, findings: [...main.findings, ...plan.findings, ...stuck] };
 }
 
 function noMesh(workload: Workload): ProposedFinding {

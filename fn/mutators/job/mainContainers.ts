@@ -1,6 +1,7 @@
 /**
  * Which containers of a Job's pod are its main containers: the ones whose exit means the work is
- * done. All of `spec.containers` except mesh proxies, or the names `job.mainContainers` lists.
+ * done. All of `spec.containers` except mesh proxies and declared sidecars, or the names
+ * `job.mainContainers` lists.
  */
 import type { Spec } from '../../config/schema.ts';
 import type { Container } from '../../core/kubeObject.ts';
@@ -16,8 +17,11 @@ import { MESH_PROXY_CONTAINERS } from '../../workloads/meshProxies.ts';
 export function mainContainers(
   workload: Workload,
   spec: Spec,
+  sidecars: ReadonlyArray<{ readonly name: string }> = [],
 ): { containers: Container[]; findings: ProposedFinding[] } {
-  const candidates = workload.containers.filter((c) => !MESH_PROXY_CONTAINERS.has(c.name));
+  const candidates = workload.containers.filter(
+    (c) => !MESH_PROXY_CONTAINERS.has(c.name) && !sidecars.some((s) => s.name === c.name),
+  );
   const named = spec.job.mainContainers;
   if (named === undefined) return { containers: candidates, findings: [] };
   const containers = candidates.filter((c) => named.includes(c.name));

@@ -6,6 +6,7 @@
 import { sourceOf } from '../../config/schema.ts';
 import type { Config } from '../../config/schema.ts';
 import {
+  kubeletBlocker,
   nativeAnnotation,
   nativeBlockers as meshNativeBlockers,
 } from '../../workloads/nativeSidecars.ts';
@@ -41,10 +42,11 @@ export function nativeSidecarAnnotation(config: Config, mesh: Mesh): string | un
  * naming where each version came from.
  */
 export function nativeBlockers(config: Config, meshes: readonly Mesh[]): string[] {
-  const blockers = meshes.flatMap((mesh) =>
-    meshNativeBlockers(mesh, config.spec, (what) => describeVersion(config, what)),
-  );
-  return [...new Set(blockers)];
+  const label = (what: Mesh | 'kubernetes') => describeVersion(config, what);
+  // Sidecars the chart declares need only the kubelet (fn/mutators/job/declared.ts).
+  const kubelet = kubeletBlocker(config.spec, label);
+  const blockers = meshes.flatMap((mesh) => meshNativeBlockers(mesh, config.spec, label));
+  return [...new Set([...(kubelet ? [kubelet] : []), ...blockers])];
 }
 
 /** The mode for one pod and why, in words for the report. */
@@ -79,7 +81,7 @@ export function decideMode(
   const pinnedOff = keys.find((key) => key !== undefined && podAnnotations[key] === 'false');
   if (pinnedOff)
     return { mode: 'wrap', why: `job.mode: auto, and the pod template pins ${pinnedOff}: "false"` };
-  if (keys.every((key) => key !== undefined && podAnnotations[key] === 'true')) {
+  if (keys.length > 0 && keys.every((key) => key !== undefined && podAnnotations[key] === 'true')) {
     return {
       mode: 'native',
       why: `job.mode: auto, and the pod template pins ${keys.join(', ')}: "true"`,
@@ -107,7 +109,8 @@ export function decideMode(
   return {
     mode: 'native',
     why:
-      `job.mode: auto, and ${versions} allow native sidecars (the oldest kubelet has them on ` +
-      `by default; the mesh reads the per-pod annotation)`,
+      `job.mode: auto, and ${versions} allow${meshes.length ? '' : 's'} native sidecars ` +
+      `(the oldest kubelet has them on by default` +
+      `${meshes.length ? '; the mesh reads the per-pod annotation' : ''})`,
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { MutatorContext } from '../types.ts';
 import type { Mesh } from './mode.ts';
+import type { DeclaredSidecar } from '../../workloads/declaredSidecars.ts';
 
 /** What `explain` shows for a Job: the mode, why, and the meshes with the engine's evidence. */
 export interface JobPlan {
@@ -11,4 +12,6 @@ export interface JobPlan {
   readonly why: string;
   readonly meshes: readonly Mesh[];
   readonly mesh: MutatorContext['mesh'];
+  /** The sidecars the chart declares in `containers` (fn/workloads/declaredSidecars.ts). */
+  readonly sidecars: readonly DeclaredSidecar[];
 }

@@ -13,7 +13,8 @@ import type { QuitExit } from './istioQuit.ts';
  */
 export interface JobState {
   readonly proxies: ReadonlyArray<{
-    readonly mesh: 'istio' | 'linkerd';
+    /** The mesh of a proxy; absent for a sidecar the chart declares (no quit call is made). */
+    readonly mesh?: 'istio' | 'linkerd';
     readonly name: string;
     readonly kind: Valued<SidecarKind>;
     /**
@@ -65,7 +66,9 @@ export function jobTimeline(state: JobState): Timeline {
   let completes = 0;
   for (const proxy of state.proxies) {
     const quitPath = proxy.mesh === 'istio' ? '/quitquitquit' : '/shutdown';
-    const calling = state.containers.filter((c) => c.quitUrls.some((u) => u.endsWith(quitPath)));
+    const calling = proxy.mesh
+      ? state.containers.filter((c) => c.quitUrls.some((u) => u.endsWith(quitPath)))
+      : [];
     // A wrapper whose image has neither client prints so and asks nothing (wrapper.ts
     // NO_CLIENT_HINT).
     const asked =

@@ -17,6 +17,11 @@ export function jobSettingsSchema() {
       mode: z._default(modeSwitch(JOB_MODES), JOB_DEFAULTS.mode),
       mainContainers: z.optional(z.array(z.string())),
       /**
+       * Containers of a Job's pod that are sidecars besides the known images
+       * (fn/workloads/declaredSidecars.ts): moved to native sidecars where the kubelet has them.
+       */
+      sidecars: z.optional(z.array(z.string())),
+      /**
        * Whether the main images have /bin/sh for the wrapper; unset: trust the list of images known
        * to have none.
        */
@@ -40,6 +45,14 @@ export const JOB_FLAT_KEYS: SliceFlatKeys = {
     choices: JOB_MODES,
   },
   details: [
+    {
+      name: 'job-sidecars',
+      specPath: ['job', 'sidecars'],
+      read: 'list',
+      help:
+        'Job containers that are sidecars (comma-separated names), besides the known images: ' +
+        'made native sidecars so the Job completes',
+    },
     {
       name: 'job-image-has-shell',
       specPath: ['job', 'imageHasShell'],

@@ -1,0 +1,169 @@
+/**
+ * Sidecars the chart declares in a Job's `containers` (fn/workloads/declaredSidecars.ts: a known
+ * image, or named by `job.sidecars`), made native sidecars: each moves to `initContainers` with
+ * `restartPolicy: Always` (KEP-753), every other field kept as written. Kubernetes then stops it
+ * once the main containers have exited, and its exit code does not count for the pod's phase
+ * (kubelet getPhase, pkg/kubelet/kubelet_pods.go: "terminated restartable init containers are not
+ * taken into account for the pod phase"). This is what the Cloud SQL Auth Proxy's own Job example
+ * does (examples/k8s-sidecar/job_with_sidecar.yaml@v2.25.3).
+ */
+import type { Container } from '../../core/kubeObject.ts';
+import { sourceOf } from '../../config/schema.ts';
+import type { Config } from '../../config/schema.ts';
+import { declaredSidecars } from '../../workloads/declaredSidecars.ts';
+import type { DeclaredSidecar } from '../../workloads/declaredSidecars.ts';
+import type { Workload } from '../../workloads/workload.ts';
+import type { ProposedChange, ProposedFinding } from '../types.ts';
+import type { ModeDecision } from './mode.ts';
+import type { ModePlan } from './native.ts';
+import { STUCK_JOB } from './reasons.ts';
+
+/**
+ * The pod's declared sidecars in `containers`, those already native, and a finding for each
+ * configured name that matches neither.
+ */
+export function declaredOf(
+  workload: Workload,
+  config: Config,
+): { sidecars: DeclaredSidecar[]; native: DeclaredSidecar[]; findings: ProposedFinding[] } {
+  const named = config.spec.job.sidecars;
+  const namedBy = `job.sidecars (${sourceOf(config, 'job.sidecars')})`;
+  const { sidecars, missing } = declaredSidecars(workload.containers, named, namedBy);
+  // Those that run as native sidecars already (a run before this one, or the chart).
+  const restartable = (workload.template.spec?.initContainers ?? []).filter(
+    (c) => (c as { restartPolicy?: unknown }).restartPolicy === 'Always',
+  );
+  const native = declaredSidecars(restartable, named, namedBy).sidecars;
+  const findings = missing
+    .filter((name) => !native.some((s) => s.name === name))
+    .map((name): ProposedFinding => ({
+      severity: 'warning',
+      code: 'JOB_SIDECAR_NOT_FOUND',
+      message:
+        `job.sidecars names "${name}", but this pod has no container of that name ` +
+        `(containers: ${workload.containers.map((c) => `"${c.name}"`).join(', ') || 'none'})`,
+      path: workload.at('spec', 'containers'),
+    }));
+  return { sidecars, native, findings };
+}
+
+/** Returns the changes that make each declared sidecar a native one. */
+export function nativeMovePlan(
+  workload: Workload,
+  sidecars: readonly DeclaredSidecar[],
+  decision: ModeDecision,
+): ModePlan {
+  const changes: ProposedChange[] = [];
+  const findings: ProposedFinding[] = [];
+  const initNames = new Set((workload.template.spec?.initContainers ?? []).map((c) => c.name));
+  for (const sidecar of sidecars) {
+    const container = workload.containers.find((c) => c.name === sidecar.name);
+    if (!container) continue;
+    if (initNames.has(sidecar.name)) {
+      // Two containers of one name would be refused by the API server.
+      findings.push({
+        severity: 'warning',
+        code: 'JOB_SIDECAR_NAME_TAKEN',
+        message:
+          `${sidecar.name} cannot move to initContainers: an init container has that name. ` +
+          `Nothing changed; rename one of them in the chart`,
+        path: workload.containerAt(sidecar.name),
+      });
+      continue;
+    }
+    changes.push(
+      {
+        path: workload.at('spec', 'initContainers', { key: 'name', equals: sidecar.name }),
+        value: asNativeSidecar(container),
+        reason: [
+          `${sidecar.name} becomes a native sidecar (restartPolicy: Always in initContainers): ` +
+            `Kubernetes stops it once the main containers have exited, and its exit code does ` +
+            `not count for the pod's phase (KEP-753; kubelet getPhase). ${STUCK_JOB}`,
+          `Why a sidecar: ${sidecar.evidence}. ${startOrder(container)} ` +
+            `Every field is kept as written. Mode native: ${decision.why}.`,
+        ].join('\n'),
+      },
+      {
+        path: workload.containerAt(sidecar.name),
+        value: undefined,
+        reason:
+          `${sidecar.name} leaves containers: it runs as a native sidecar in initContainers ` +
+          `(the change above).`,
+      },
+    );
+  }
+  return { changes, findings };
+}
+
+/** The container as a native sidecar: its name, `restartPolicy: Always`, then its fields. */
+function asNativeSidecar(container: Container): Container {
+  const {
+    name,
+    restartPolicy: _ignored,
+    ...fields
+  } = container as Container & {
+    restartPolicy?: unknown;
+  };
+  return { name, restartPolicy: 'Always', ...fields };
+}
+
+/** What moving changes in when the containers start (KEP-753), in words. */
+function startOrder(container: Container): string {
+  const probe = (container as { startupProbe?: unknown }).startupProbe !== undefined;
+  return (
+    'It now starts after the init containers before it, and the main containers start once it ' +
+    (probe ? 'has passed its startupProbe.' : 'is running (it has no startupProbe).')
+  );
+}
+
+/**
+ * A declared sidecar in wrap mode: the wrapper asks only mesh proxies to quit, so it keeps the Job
+ * running. Said as a warning, with what would end it.
+ */
+export function notStopped(
+  sidecars: readonly DeclaredSidecar[],
+  decision: ModeDecision,
+): ProposedFinding {
+  const names = sidecars.map((s) => `${s.name} (${s.evidence})`).join('; ');
+  const proxy = sidecars.some((s) => s.product?.startsWith('Cloud SQL Auth Proxy v2'))
+    ? ' For the Cloud SQL Auth Proxy v2: run it with --quitquitquit and have the main ' +
+      'container POST to http://127.0.0.1:9091/quitquitquit when it is done ' +
+      '(examples/k8s-sidecar/job_with_shutdown_hook.yaml@v2.25.3).'
+    : '';
+  return {
+    severity: 'warning',
+    code: 'JOB_SIDECAR_NOT_STOPPED',
+    message:
+      `${names}: keeps running after the main containers exit, so the Job never completes. ` +
+      `kube-graceful ends such a sidecar only by making it a native sidecar, ` +
+      `and ${decision.why}. ` +
+      `Nothing changed for it; if the oldest kubelet is 1.29 or later, say so ` +
+      `(kubernetesVersion).${proxy}`,
+  };
+}
+
+/** A pod whose containers are all sidecars: which one is the work cannot be told. */
+export function noMainContainer(workload: Workload): ProposedFinding {
+  const names = workload.containers.map((c) => c.name).join(', ');
+  return {
+    severity: 'warning',
+    code: 'JOB_NO_MAIN_CONTAINER',
+    message:
+      `every container of this pod is a sidecar (${names}), ` +
+      `so none can be told to be the work: nothing changed. ` +
+      `Leave the work's container out of job.sidecars (kube-graceful.dev/job-sidecars)`,
+    path: workload.at('spec', 'containers'),
+  };
+}
+
+/** The declared sidecars are native already: the Job completes. */
+export function alreadyNative(sidecars: readonly DeclaredSidecar[]): ProposedFinding {
+  return {
+    severity: 'info',
+    code: 'JOB_ALREADY_COMPLETES',
+    message:
+      `${sidecars.map((s) => s.name).join(', ')} already run${sidecars.length === 1 ? 's' : ''} ` +
+      `as native sidecars (restartPolicy: Always in initContainers): the Job completes, ` +
+      `nothing to do`,
+  };
+}

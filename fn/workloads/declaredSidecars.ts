@@ -1,0 +1,82 @@
+/**
+ * Sidecars a chart declares itself, as entries of a run-to-completion pod's `containers` (issue
+ * #30): long-running helpers that do not exit when the work does, so a Job whose pod runs one as
+ * a regular container never completes (kubernetes/kubernetes#25908). Mesh proxies are the
+ * injectors' (fn/workloads/meshProxies.ts); these are the chart's.
+ *
+ * A container is a sidecar when its image is one of the products below, each read in its own
+ * source, or when the settings name it (`job.sidecars`, `kube-graceful.dev/job-sidecars`). Nothing
+ * else is guessed: an unknown second container may be the work.
+ */
+import type { Container } from '../core/kubeObject.ts';
+
+/** A product recognised by image, with where its sidecar use for Jobs is documented. */
+interface SidecarProduct {
+  readonly product: string;
+  /** The image repository, matched without registry host or tag. */
+  readonly repository: RegExp;
+  readonly source: string;
+}
+
+const PRODUCTS: readonly SidecarProduct[] = [
+  {
+    // v2: gcr.io/cloud-sql-connectors/cloud-sql-proxy and its regional mirrors (README.md@v2.25.3
+    // "Container Images"); it serves until it is signalled or asked to quit (cmd/root.go@v2.25.3).
+    product: 'Cloud SQL Auth Proxy v2',
+    repository: /(?:^|\/)cloud-sql-connectors\/cloud-sql-proxy$/,
+    source:
+      'GoogleCloudPlatform/cloud-sql-proxy examples/k8s-sidecar/job_with_sidecar.yaml@v2.25.3 ' +
+      '(a Job runs the proxy as a native sidecar)',
+  },
+  {
+    // v1: gcr.io/cloudsql-docker/gce-proxy and its regional mirrors (README.md@v1.33.16).
+    product: 'Cloud SQL Auth Proxy v1',
+    repository: /(?:^|\/)cloudsql-docker\/gce-proxy$/,
+    source:
+      'GoogleCloudPlatform/cloud-sql-proxy README.md@v1.33.16 (a long-running proxy ' +
+      'until SIGTERM, -term_timeout)',
+  },
+];
+
+/** A container of the pod that is a sidecar, and how that is known. */
+export interface DeclaredSidecar {
+  readonly name: string;
+  /** The product, or undefined for a container the settings name. */
+  readonly product?: string;
+  /** Why it is taken for a sidecar, for reasons and explain. */
+  readonly evidence: string;
+}
+
+/**
+ * Returns the sidecars among `containers`: those of a known image, and those `named` (the
+ * settings' list; names that match no container are returned apart).
+ */
+export function declaredSidecars(
+  containers: readonly Container[],
+  named: readonly string[] | undefined,
+  namedBy: string,
+): { sidecars: DeclaredSidecar[]; missing: string[] } {
+  const sidecars: DeclaredSidecar[] = [];
+  for (const container of containers) {
+    if (named?.includes(container.name)) {
+      sidecars.push({ name: container.name, evidence: `named in ${namedBy}` });
+      continue;
+    }
+    const known = productOf(container.image);
+    if (known)
+      sidecars.push({
+        name: container.name,
+        product: known.product,
+        evidence: `image ${String(container.image)} is the ${known.product} (${known.source})`,
+      });
+  }
+  const missing = (named ?? []).filter((name) => !containers.some((c) => c.name === name));
+  return { sidecars, missing };
+}
+
+/** Returns the product an image is, or undefined. */
+function productOf(image: unknown): SidecarProduct | undefined {
+  if (typeof image !== 'string') return undefined;
+  const repository = image.replace(/@.*$/, '').replace(/:[^/:]*$/, '');
+  return PRODUCTS.find((p) => p.repository.test(repository));
+}

@@ -1,0 +1,211 @@
+/**
+ * Issue #30 item 1, 3, 4: a Job whose pod declares a sidecar in `containers` (the Cloud SQL Auth
+ * Proxy by image, any container named in job.sidecars) completes: the sidecar becomes a native
+ * one where the oldest kubelet has them, every field kept; elsewhere a warning says the Job still
+ * hangs and what would end it; a pod of sidecars only is left alone. Inputs: the Cloud SQL Auth
+ * Proxy's own Job examples (examples/k8s-sidecar@v2.25.3, as published) and a CronJob with
+ * istio-proxy, the proxy and a named log shipper (test/golden/job-cloud-sql-proxy-istio-cronjob).
+ */
+import test from 'ava';
+import type { ExecutionContext } from 'ava';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+import { fixturePath, ROOT } from '../../helpers/fixtures.ts';
+import { runCliAsync } from '../../helpers/cli.ts';
+import { requireTool } from '../../helpers/tools.ts';
+
+/** A workload as `explain --format json` writes it: what these tests read. */
+interface ExplainedWorkload {
+  mutator: string;
+  timelines: Record<string, { verdict: { outcome: string } } | undefined>;
+}
+
+const SHUTDOWN_HOOK = readFileSync(
+  fixturePath('jobs', 'cloud-sql-proxy-v2.25.3-job_with_shutdown_hook.yaml'),
+  'utf8',
+);
+const NATIVE_EXAMPLE = readFileSync(
+  fixturePath('jobs', 'cloud-sql-proxy-v2.25.3-job_with_sidecar.yaml'),
+  'utf8',
+);
+const CRONJOB = readFileSync(
+  join(ROOT, 'test', 'golden', 'job-cloud-sql-proxy-istio-cronjob', 'input.yaml'),
+  'utf8',
+);
+
+interface Container {
+  name: string;
+  restartPolicy?: string;
+  [field: string]: unknown;
+}
+interface PodSpec {
+  containers: Container[];
+  initContainers?: Container[];
+}
+
+/** The pod spec of the (first) Job or CronJob of a stream. */
+function podSpec(stream: string): PodSpec {
+  for (const doc of parseAllDocuments(stream)) {
+    const o = doc.toJS() as { kind?: string; spec?: unknown } | null;
+    if (o?.kind === 'Job') return (o.spec as { template: { spec: PodSpec } }).template.spec;
+    if (o?.kind === 'CronJob')
+      return (o.spec as { jobTemplate: { spec: { template: { spec: PodSpec } } } }).jobTemplate.spec
+        .template.spec;
+  }
+  throw new Error('no Job in the stream');
+}
+
+/**
+ * What the API server checks of the move (pkg/apis/core/validation, KEP-753): one name per
+ * container across both lists, `restartPolicy` only on init containers and only `Always`.
+ */
+function assertValidPod(t: ExecutionContext, spec: PodSpec): void {
+  const names = [...spec.containers, ...(spec.initContainers ?? [])].map((c) => c.name);
+  t.is(new Set(names).size, names.length, `unique names: ${names.join(', ')}`);
+  t.true(spec.containers.every((c) => c.restartPolicy === undefined));
+  t.true((spec.initContainers ?? []).every((c) => [undefined, 'Always'].includes(c.restartPolicy)));
+}
+
+async function verdicts(input: string, args: string[] = []): Promise<Record<string, string>> {
+  const out = await runCliAsync(['explain', '--format', 'json', ...args], input);
+  const { workloads } = JSON.parse(out.stdout) as { workloads: ExplainedWorkload[] };
+  const job = workloads.find((w) => w.mutator === 'job-sidecar-quit');
+  return {
+    asWritten: job?.timelines['asWritten']?.verdict.outcome ?? 'none',
+    patched: job?.timelines['patched']?.verdict.outcome ?? 'none',
+  };
+}
+
+test('the Cloud SQL Auth Proxy example Job: the proxy becomes a native sidecar, every field kept; check passes; idempotent; explain agrees', async (t) => {
+  t.is((await runCliAsync(['check'], SHUTDOWN_HOOK)).status, 1, 'check fails as written');
+  const out = await runCliAsync([], SHUTDOWN_HOOK);
+  t.is(out.status, 0, out.stderr);
+  const before = podSpec(SHUTDOWN_HOOK);
+  const after = podSpec(out.stdout);
+  assertValidPod(t, after);
+  t.deepEqual(
+    after.containers.map((c) => c.name),
+    ['my-application'],
+  );
+  const proxy = after.initContainers?.find((c) => c.name === 'cloud-sql-proxy');
+  const { restartPolicy, ...fields } = proxy ?? ({} as Container);
+  t.is(restartPolicy, 'Always');
+  t.deepEqual(
+    fields,
+    before.containers.find((c) => c.name === 'cloud-sql-proxy'),
+  );
+  t.deepEqual(after.containers[0], before.containers[0], 'the main container as it was');
+  t.is((await runCliAsync(['check'], out.stdout)).status, 0, 'nothing left to change');
+  t.is((await runCliAsync([], out.stdout)).stdout, out.stdout, 'a second run changes nothing');
+  t.deepEqual(await verdicts(SHUTDOWN_HOOK), { asWritten: 'fail', patched: 'ok' });
+});
+
+test('the example that already runs the proxy as a native sidecar is left byte for byte', async (t) => {
+  const out = await runCliAsync([], NATIVE_EXAMPLE);
+  t.is(out.status, 0, out.stderr);
+  t.is(out.stdout, NATIVE_EXAMPLE);
+  const explain = await runCliAsync(['explain', '--summary'], NATIVE_EXAMPLE);
+  t.is(explain.status, 0, explain.stderr);
+});
+
+test('an oldest kubelet without native sidecars, or job.mode wrap: nothing changed, a warning that the Job still hangs and how the proxy can be ended', async (t) => {
+  for (const args of [
+    ['--kube-version', '1.28'],
+    ['--job-mode', 'wrap'],
+  ]) {
+    const out = await runCliAsync(args, SHUTDOWN_HOOK);
+    t.is(out.status, 0, out.stderr);
+    t.is(out.stdout, SHUTDOWN_HOOK, args.join(' '));
+    const check = await runCliAsync(['check', '--fail-on', 'warning', ...args], SHUTDOWN_HOOK);
+    t.is(check.status, 1);
+    t.regex(check.stdout + check.stderr, /JOB_SIDECAR_NOT_STOPPED/);
+    t.regex(check.stdout + check.stderr, /--quitquitquit/);
+  }
+  t.deepEqual(await verdicts(SHUTDOWN_HOOK, ['--kube-version', '1.28']), {
+    asWritten: 'fail',
+    patched: 'fail',
+  });
+});
+
+test('Istio, the proxy and a named log shipper in one CronJob: one plan, every sidecar native; with an old kubelet the wrapper wraps the work only', async (t) => {
+  const out = await runCliAsync(['--istio-version', '1.28'], CRONJOB);
+  t.is(out.status, 0, out.stderr);
+  const spec = podSpec(out.stdout);
+  assertValidPod(t, spec);
+  t.deepEqual(
+    spec.containers.map((c) => c.name),
+    ['report'],
+  );
+  t.deepEqual(
+    (spec.initContainers ?? []).map((c) => [c.name, c.restartPolicy]),
+    [
+      ['cloud-sql-proxy', 'Always'],
+      ['log-shipper', 'Always'],
+    ],
+  );
+  t.true(out.stdout.includes('sidecar.istio.io/nativeSidecar: "true"'));
+  t.deepEqual(await verdicts(CRONJOB, ['--istio-version', '1.28']), {
+    asWritten: 'fail',
+    patched: 'ok',
+  });
+
+  const old = ['--istio-version', '1.22', '--kube-version', '1.28'];
+  const wrapped = await runCliAsync(
+    ['--report', join(mkdtempSync(join(tmpdir(), 'kg-')), 'r.txt'), ...old],
+    CRONJOB,
+  );
+  t.is(wrapped.status, 0, wrapped.stderr);
+  const wrappedSpec = podSpec(wrapped.stdout);
+  const commands = Object.fromEntries(
+    wrappedSpec.containers.map((c) => [c.name, JSON.stringify(c.command ?? null)]),
+  );
+  t.regex(commands['report']!, /kube-graceful-wrap/, 'the work asks istio-proxy to quit');
+  t.false(commands['cloud-sql-proxy']!.includes('kube-graceful-wrap'));
+  t.false(commands['log-shipper']!.includes('kube-graceful-wrap'));
+  t.deepEqual(await verdicts(CRONJOB, old), { asWritten: 'fail', patched: 'fail' });
+});
+
+test('never a guessed main container: a pod of sidecars only is left alone; a name that matches nothing is said', async (t) => {
+  const allSidecars = SHUTDOWN_HOOK.replace(
+    'metadata:\n      creationTimestamp: null\n',
+    'metadata:\n      annotations:\n        kube-graceful.dev/job-sidecars: my-application\n' +
+      '      creationTimestamp: null\n',
+  );
+  t.not(allSidecars, SHUTDOWN_HOOK);
+  const out = await runCliAsync(['check', '--fail-on', 'warning'], allSidecars);
+  t.is(out.status, 1);
+  t.regex(out.stdout + out.stderr, /JOB_NO_MAIN_CONTAINER/);
+  t.is((await runCliAsync([], allSidecars)).stdout, allSidecars);
+
+  const missing = await runCliAsync(['check', '--job-sidecars', 'vault-agent'], SHUTDOWN_HOOK);
+  t.regex(missing.stdout + missing.stderr, /JOB_SIDECAR_NOT_FOUND.*"vault-agent"/);
+});
+
+test('kpt: fn source | kube-graceful | fn sink moves the sidecar in the package file; a second run changes nothing', async (t) => {
+  const kpt = requireTool('kpt');
+  const dir = mkdtempSync(join(tmpdir(), 'kg-job-sidecar-'));
+  const pkg = join(dir, 'pkg');
+  mkdirSync(pkg);
+  writeFileSync(join(pkg, 'job.yaml'), SHUTDOWN_HOOK);
+  const list = execFileSync(kpt, ['fn', 'source', pkg], { encoding: 'utf8' });
+  const out = await runCliAsync([], list);
+  t.is(out.status, 0, out.stderr);
+  execFileSync(kpt, ['fn', 'sink', join(dir, 'out')], { input: out.stdout });
+  const written = readFileSync(join(dir, 'out', 'job.yaml'), 'utf8');
+  const spec = podSpec(written);
+  assertValidPod(t, spec);
+  t.deepEqual(
+    spec.initContainers?.map((c) => c.name),
+    ['cloud-sql-proxy'],
+  );
+  const again = await runCliAsync([], execFileSync(kpt, ['fn', 'source', join(dir, 'out')]));
+  const second = parse(again.stdout) as { results?: Array<{ tags?: { code?: string } }> };
+  t.deepEqual(
+    (second.results ?? []).filter((r) => r.tags?.code === undefined),
+    [],
+    'no change left',
+  );
+});
