@@ -21,6 +21,7 @@ export const PRODUCTS = [
   'Contour',
   'Kong',
   'Cloud SQL Auth Proxy',
+  'Vault Agent Injector',
 ] as const;
 
 type Product = (typeof PRODUCTS)[number];
@@ -1043,5 +1044,26 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'job-sidecar-quit moves it to initContainers with restartPolicy: Always where the oldest ' +
       'kubelet has native sidecars, else JOB_SIDECAR_NOT_STOPPED ' +
       '(test/mutators/job/declared-sidecars.test.ts)',
+  },
+  // Vault Agent Injector: a sidecar injected at admission
+  {
+    id: 'vault-agent-pre-populate-only',
+    product: 'Vault Agent Injector',
+    setting:
+      '`vault.hashicorp.com/agent-inject: "true"` on a Job\'s pod without ' +
+      '`vault.hashicorp.com/agent-pre-populate-only: "true"`',
+    versions: 'vault-k8s v0.1.0 – v1.7.6 (no native-sidecar option)',
+    breaks:
+      'the injector adds a vault-agent sidecar that runs until it is signalled: the Job never ' +
+      'completes. With pre-populate-only only the init container is added',
+    sources: [
+      'hashicorp/vault-k8s agent-inject/agent/annotations.go@v1.7.6 ' +
+        '(AnnotationAgentPrePopulateOnly: "no sidecar container will be injected"), @v0.1.0',
+      'hashicorp/vault-k8s agent-inject/agent/agent.go@v1.7.6 (ShouldInject: ParseBool), ' +
+        'agent-inject/agent/container_sidecar.go@v1.7.6 (Name: "vault-agent")',
+    ],
+    enforcedBy:
+      'job-sidecar-quit sets pre-populate-only "true" where the pod does not pin it, else ' +
+      'JOB_VAULT_AGENT_KEPT (test/mutators/job/vault-agent.test.ts)',
   },
 ];

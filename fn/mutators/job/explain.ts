@@ -27,6 +27,8 @@ import type { JobPlan } from './plan.ts';
 import { jobTimeline } from './timeline.ts';
 import type { JobState } from './timeline.ts';
 import { wrappedQuitUrls } from './wrapper.ts';
+import { goBool, VAULT_AGENT, VAULT_INJECT, VAULT_PRE_POPULATE_ONLY } from './vault.ts';
+import { annotationsOf } from '../../core/kubeObject.ts';
 
 /** Returns the explanation of one Job's plan. */
 export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationBody {
@@ -47,6 +49,7 @@ export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationB
         ...(mesh === 'istio' ? { quitExit: istioQuitOf(template, context.spec.istioVersion) } : {}),
       })),
       ...plan.sidecars.map((s) => ({ name: s.name, kind: declaredKind(template, s.name) })),
+      ...(plan.vault ? [vaultAgent(template)] : []),
     ],
     containers: mains(template).map((c) => {
       const urls = wrappedQuitUrls(c.command);
@@ -68,14 +71,11 @@ export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationB
   for (const [i, proxy] of after.proxies.entries()) {
     const old = before.proxies[i]!;
     settings.push(
-      row(
-        `${proxy.name} sidecar`,
-        text(old.kind),
-        text(proxy.kind),
-        plan.mode === 'native'
-          ? { symbol: 'mode', value: 'native', relation: '=' }
-          : { symbol: 'mode', value: 'classic', relation: '=' },
-      ),
+      row(`${proxy.name} sidecar`, text(shown(old)), text(shown(proxy)), {
+        symbol: 'mode',
+        value: plannedKind(plan, proxy),
+        relation: '=',
+      }),
     );
   }
   for (const main of mains(context.after)) {
@@ -114,8 +114,21 @@ export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationB
       value: true,
       source: s.evidence,
     })),
+    ...(plan.vault
+      ? [
+          {
+            name: 'Vault agent injected',
+            value: true,
+            source: `${VAULT_INJECT} on the pod template (hashicorp/vault-k8s)`,
+          },
+        ]
+      : []),
   ];
-  const sidecarNames = [...plan.meshes.map((m) => MESH_PROXY[m]), ...declared];
+  const sidecarNames = [
+    ...plan.meshes.map((m) => MESH_PROXY[m]),
+    ...declared,
+    ...(plan.vault ? [VAULT_AGENT] : []),
+  ];
   return {
     role: 'job',
     summary: `run-to-completion pod with ${sidecarNames.join(' and ')}; ${plan.mode} mode`,
@@ -136,6 +149,36 @@ function declaredKind(template: PodTemplate, name: string): Valued<SidecarKind> 
   return init?.restartPolicy === 'Always'
     ? { value: 'native', source: 'restartPolicy: Always in initContainers' }
     : { value: 'classic', source: 'a regular container of the pod' };
+}
+
+/** How a sidecar runs, for its settings row: native, classic, or not in the running pod. */
+function shown(proxy: JobState['proxies'][number]): Valued<string> {
+  return proxy.initOnly === undefined ? proxy.kind : { value: 'init only', source: proxy.initOnly };
+}
+
+/**
+ * What the plan wants of a sidecar: a mesh proxy as the mode says, a sidecar the chart declares
+ * native (nothing else ends it), the Vault agent out of the running pod.
+ */
+function plannedKind(plan: JobPlan, proxy: JobState['proxies'][number]): string {
+  if (proxy.mesh) return plan.mode === 'native' ? 'native' : 'classic';
+  return proxy.name === VAULT_AGENT && plan.vault ? 'init only' : 'native';
+}
+
+/** The Vault agent as the injector will add it to this template (./vault.ts). */
+function vaultAgent(template: PodTemplate): JobState['proxies'][number] {
+  const initOnly = goBool(annotationsOf(template.metadata)[VAULT_PRE_POPULATE_ONLY]) === true;
+  return {
+    name: VAULT_AGENT,
+    kind: { value: 'classic', source: `added by the Vault Agent Injector (${VAULT_INJECT})` },
+    ...(initOnly
+      ? {
+          initOnly:
+            `${VAULT_PRE_POPULATE_ONLY}: "true", the secrets were rendered by the injector's ` +
+            `init container before the program started`,
+        }
+      : {}),
+  };
 }
 
 function meshEvidence(plan: JobPlan, mesh: Mesh): string {

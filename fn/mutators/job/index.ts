@@ -32,6 +32,7 @@ import type { DeclaredSidecar } from '../../workloads/declaredSidecars.ts';
 import { MESH_PROXY_CONTAINERS } from '../../workloads/meshProxies.ts';
 import type { ModePlan } from './native.ts';
 import { wrapPlan } from './wrap.ts';
+import { vaultAgentOf, vaultAlreadyInitOnly, vaultPlan } from './vault.ts';
 import type { RenderInjectedProxy } from '../../workloads/renderInjected.ts';
 
 const MESHES: readonly Mesh[] = ['istio', 'linkerd'];
@@ -47,7 +48,8 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
     if (!workload.runsToCompletion) return NOTHING;
     const meshes = MESHES.filter((mesh) => context.mesh[mesh] !== undefined);
     const declared = declaredOf(workload, context.config);
-    if (meshes.length === 0 && declared.sidecars.length === 0)
+    const vault = vaultAgentOf(workload);
+    if (meshes.length === 0 && declared.sidecars.length === 0 && !vault.injected)
       return {
         changes: [],
         findings: [
@@ -71,7 +73,9 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
       .map((mesh) => context.mesh[mesh]?.renderInjected)
       .filter((p) => p !== undefined);
     if (
+      meshes.length > 0 &&
       declared.sidecars.length === 0 &&
+      !vault.injected &&
       rendered.length === meshes.length &&
       rendered.every((p) => p.native)
     ) {
@@ -93,10 +97,16 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
       decideMode(context.config, meshes, annotationsOf(workload.template.metadata)),
       rendered,
     );
-    const plan =
+    const sidecarsPlan =
       decision.mode === 'native'
         ? native(workload, context, meshes, decision, declared.sidecars)
         : wrap(workload, context, meshes, decision, declared.sidecars);
+    // The Vault agent's switch is the same in either mode (vault.ts).
+    const vaultChanges = vaultPlan(workload);
+    const plan = {
+      changes: [...sidecarsPlan.changes, ...vaultChanges.changes],
+      findings: [...sidecarsPlan.findings, ...vaultChanges.findings],
+    };
     // Only what differs from the manifest counts, so "nothing to do" can be said when that is so.
     const changes = plan.changes.filter(
       (c) => !isDeepStrictEqual(getAt(workload.object, c.path), c.value),
@@ -106,13 +116,18 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
       findings.push(...maturityNotes(context, meshes));
     if (changes.length > 0) findings.push(...helmHookFindings(workload));
     else if (!findings.some((f) => f.severity !== 'info'))
-      findings.push(alreadyDone(decision.mode));
+      findings.push(
+        meshes.length === 0 && declared.sidecars.length === 0
+          ? vaultAlreadyInitOnly()
+          : alreadyDone(decision.mode),
+      );
     const jobPlan: JobPlan = {
       mode: decision.mode,
       why: decision.why,
       meshes,
       mesh: context.mesh,
       sidecars: declared.sidecars,
+      vault: vault.injected,
     };
     return { changes, findings, plan: jobPlan };
   },

@@ -14,4 +14,6 @@ export interface JobPlan {
   readonly mesh: MutatorContext['mesh'];
   /** The sidecars the chart declares in `containers` (fn/workloads/declaredSidecars.ts). */
   readonly sidecars: readonly DeclaredSidecar[];
+  /** The pod asks the Vault Agent Injector for its agent (./vault.ts). */
+  readonly vault: boolean;
 }

@@ -22,6 +22,8 @@ export interface JobState {
      * fn/mutators/job/istioQuit.ts); at once when absent.
      */
     readonly quitExit?: QuitExit;
+    /** Why the sidecar is not in the running pod at all (the Vault agent, init only). */
+    readonly initOnly?: string;
   }>;
   readonly containers: ReadonlyArray<{
     readonly name: string;
@@ -75,7 +77,9 @@ export function jobTimeline(state: JobState): Timeline {
       state.containers.length > 0 &&
       calling.length === state.containers.length &&
       calling.every((c) => c.httpClient?.value !== 'none');
-    if (proxy.kind.value === 'native') {
+    if (proxy.initOnly !== undefined) {
+      drawing.event(0, proxy.name, `none in the running pod: ${proxy.initOnly}`);
+    } else if (proxy.kind.value === 'native') {
       drawing.event(
         0,
         proxy.name,
