@@ -1042,7 +1042,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
     ],
     enforcedBy:
       'job-sidecar-quit moves it to initContainers with restartPolicy: Always where the oldest ' +
-      'kubelet has native sidecars, else JOB_SIDECAR_NOT_STOPPED ' +
+      'kubelet has native sidecars; else the wrapper POSTs /quitquitquit (v2.1.0+, ' +
+      '--quitquitquit added), else JOB_SIDECAR_NOT_STOPPED ' +
       '(test/mutators/job/declared-sidecars.test.ts)',
   },
   // Vault Agent Injector: a sidecar injected at admission

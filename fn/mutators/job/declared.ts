@@ -117,28 +117,25 @@ function startOrder(container: Container): string {
 }
 
 /**
- * A declared sidecar in wrap mode: the wrapper asks only mesh proxies to quit, so it keeps the Job
- * running. Said as a warning, with what would end it.
+ * Declared sidecars the wrapper cannot end (no quit endpoint it knows, or a version without one):
+ * the pod is left as written, since quitting the others would still leave it running. Said as a
+ * warning, with what would end them.
  */
 export function notStopped(
-  sidecars: readonly DeclaredSidecar[],
+  stuck: ReadonlyArray<{ readonly sidecar: DeclaredSidecar; readonly problem: string }>,
   decision: ModeDecision,
 ): ProposedFinding {
-  const names = sidecars.map((s) => `${s.name} (${s.evidence})`).join('; ');
-  const proxy = sidecars.some((s) => s.product?.startsWith('Cloud SQL Auth Proxy v2'))
-    ? ' For the Cloud SQL Auth Proxy v2: run it with --quitquitquit and have the main ' +
-      'container POST to http://127.0.0.1:9091/quitquitquit when it is done ' +
-      '(examples/k8s-sidecar/job_with_shutdown_hook.yaml@v2.25.3).'
-    : '';
+  const names = stuck
+    .map(({ sidecar, problem }) => `${sidecar.name} (${sidecar.evidence}; ${problem})`)
+    .join('; ');
   return {
     severity: 'warning',
     code: 'JOB_SIDECAR_NOT_STOPPED',
     message:
-      `${names}: keeps running after the main containers exit, so the Job never completes. ` +
-      `kube-graceful ends such a sidecar only by making it a native sidecar, ` +
-      `and ${decision.why}. ` +
-      `Nothing changed for it; if the oldest kubelet is 1.29 or later, say so ` +
-      `(kubernetesVersion).${proxy}`,
+      `${names}: keeps running after the main containers exit, and the wrapper cannot end it, ` +
+      `so the Job never completes. Nothing changed for this pod; a native sidecar would end ` +
+      `it, and ${decision.why}: if the oldest kubelet is 1.29 or later, say so ` +
+      `(kubernetesVersion)`,
   };
 }
 

@@ -27,6 +27,7 @@ import type { JobPlan } from './plan.ts';
 import { jobTimeline } from './timeline.ts';
 import type { JobState } from './timeline.ts';
 import { wrappedQuitUrls } from './wrapper.ts';
+import { quitUrlOf } from './sidecarQuit.ts';
 import { goBool, VAULT_AGENT, VAULT_INJECT, VAULT_PRE_POPULATE_ONLY } from './vault.ts';
 import { annotationsOf } from '../../core/kubeObject.ts';
 
@@ -48,7 +49,17 @@ export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationB
             : linkerdSidecarKind(template, context.spec),
         ...(mesh === 'istio' ? { quitExit: istioQuitOf(template, context.spec.istioVersion) } : {}),
       })),
-      ...plan.sidecars.map((s) => ({ name: s.name, kind: declaredKind(template, s.name) })),
+      ...plan.sidecars.map((s) => {
+        const url = quitUrlOf(
+          template.spec?.containers?.find((c) => c.name === s.name),
+          s.product,
+        );
+        return {
+          name: s.name,
+          kind: declaredKind(template, s.name),
+          ...(url ? { quitUrl: url } : {}),
+        };
+      }),
       ...(plan.vault ? [vaultAgent(template)] : []),
     ],
     containers: mains(template).map((c) => {
@@ -162,7 +173,9 @@ function shown(proxy: JobState['proxies'][number]): Valued<string> {
  */
 function plannedKind(plan: JobPlan, proxy: JobState['proxies'][number]): string {
   if (proxy.mesh) return plan.mode === 'native' ? 'native' : 'classic';
-  return proxy.name === VAULT_AGENT && plan.vault ? 'init only' : 'native';
+  if (proxy.name === VAULT_AGENT && plan.vault) return 'init only';
+  // In wrap mode a sidecar with a quit endpoint stays classic: the wrapper ends it.
+  return plan.mode === 'wrap' && proxy.quitUrl ? 'classic' : 'native';
 }
 
 /** The Vault agent as the injector will add it to this template (./vault.ts). */

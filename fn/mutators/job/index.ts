@@ -32,6 +32,7 @@ import type { DeclaredSidecar } from '../../workloads/declaredSidecars.ts';
 import { MESH_PROXY_CONTAINERS } from '../../workloads/meshProxies.ts';
 import type { ModePlan } from './native.ts';
 import { wrapPlan } from './wrap.ts';
+import { sidecarQuit } from './sidecarQuit.ts';
 import { vaultAgentOf, vaultAlreadyInitOnly, vaultPlan } from './vault.ts';
 import type { RenderInjectedProxy } from '../../workloads/renderInjected.ts';
 
@@ -211,11 +212,17 @@ function wrap(
   decision: ModeDecision,
   sidecars: readonly DeclaredSidecar[],
 ): ModePlan {
-  const stuck = sidecars.length > 0 ? [notStopped(sidecars, decision)] : [];
-  if (meshes.length === 0) return { changes: [], findings: stuck };
+  // Each declared sidecar must be ended by the wrapper too, or the pod still never completes.
+  const quits = sidecars.map((sidecar) => ({ sidecar, quit: sidecarQuit(workload, sidecar) }));
+  const stuck = quits.flatMap(({ sidecar, quit }) =>
+    'problem' in quit ? [{ sidecar, problem: quit.problem }] : [],
+  );
+  if (stuck.length > 0) return { changes: [], findings: [notStopped(stuck, decision)] };
+  const ended = quits.flatMap(({ quit }) => ('problem' in quit ? [] : [quit]));
+  if (meshes.length === 0 && ended.length === 0) return { changes: [], findings: [] };
   const main = mainContainers(workload, context.spec, sidecars);
-  const plan = wrapPlan(workload, context, meshes, main.containers, decision);
-  return { changes: plan.changes, findings: [...main.findings, ...plan.findings, ...stuck] };
+  const plan = wrapPlan(workload, context, meshes, main.containers, decision, ended);
+  return { changes: plan.changes, findings: [...main.findings, ...plan.findings] };
 }
 
 function noMesh(workload: Workload): ProposedFinding {

@@ -24,6 +24,8 @@ export interface JobState {
     readonly quitExit?: QuitExit;
     /** Why the sidecar is not in the running pod at all (the Vault agent, init only). */
     readonly initOnly?: string;
+    /** The URL that ends a sidecar the chart declares, where it has one (./sidecarQuit.ts). */
+    readonly quitUrl?: string;
   }>;
   readonly containers: ReadonlyArray<{
     readonly name: string;
@@ -70,7 +72,7 @@ export function jobTimeline(state: JobState): Timeline {
     const quitPath = proxy.mesh === 'istio' ? '/quitquitquit' : '/shutdown';
     const calling = proxy.mesh
       ? state.containers.filter((c) => c.quitUrls.some((u) => u.endsWith(quitPath)))
-      : [];
+      : state.containers.filter((c) => proxy.quitUrl && c.quitUrls.includes(proxy.quitUrl));
     // A wrapper whose image has neither client prints so and asks nothing (wrapper.ts
     // NO_CLIENT_HINT).
     const asked =

@@ -34,6 +34,7 @@ import {
   wrapCommand,
 } from './wrapper.ts';
 import type { QuitEndpoint } from './wrapper.ts';
+import type { SidecarQuit } from './sidecarQuit.ts';
 import { LINKERD_PROXY, MESH_PROXY } from '../../workloads/meshProxies.ts';
 
 const ISTIO_STATUS_PORT = 'status.sidecar.istio.io/port';
@@ -52,6 +53,7 @@ export function wrapPlan(
   meshes: readonly Mesh[],
   main: readonly Container[],
   decision: ModeDecision,
+  sidecars: readonly SidecarQuit[] = [],
 ): ModePlan {
   const findings: ProposedFinding[] = [];
   const annotations = annotationsOf(workload.template.metadata);
@@ -69,11 +71,13 @@ export function wrapPlan(
   }
   // Quitting one proxy of two would still leave the pod running: wrap only when all can be asked.
   if (endpoints.length < meshes.length) return { changes: [], findings };
+  endpoints.push(...sidecars.map((s) => s.endpoint));
 
   const changes: ProposedChange[] = [];
-  const meshWords = meshes
-    .map((m) => `${MESH_PROXY[m]} (${context.mesh[m]?.evidence})`)
-    .join(' and ');
+  const meshWords = [
+    ...meshes.map((m) => `${MESH_PROXY[m]} (${context.mesh[m]?.evidence})`),
+    ...sidecars.map((s) => s.name),
+  ].join(' and ');
   for (const container of main) {
     const command = container.command ?? [];
     const path = workload.containerAt(container.name, 'command');
@@ -174,6 +178,7 @@ export function wrapPlan(
         'Name only the one that finishes last in job.mainContainers, or use native mode',
     });
   }
+  changes.push(...sidecars.flatMap((s) => s.changes));
   changes.push(...podAnnotations(workload, context, meshes, annotations, findings));
   return { changes, findings };
 }

@@ -14,9 +14,12 @@
  * restarted).
  */
 
-/** A loopback HTTP endpoint that makes a mesh proxy exit when it receives a POST. */
+/**
+ * A loopback HTTP endpoint that makes a proxy exit when it receives a POST: a mesh proxy, or a
+ * sidecar the chart declares that has one (the Cloud SQL Auth Proxy, ./sidecarQuit.ts).
+ */
 export interface QuitEndpoint {
-  readonly mesh: 'istio' | 'linkerd';
+  readonly mesh: 'istio' | 'linkerd' | 'cloud-sql-proxy';
   readonly url: string;
 }
 
@@ -40,7 +43,13 @@ const LINKERD_ADMIN_PORT = 4191;
 // The only paths we ever embed. Istio: pilot-agent `POST /quitquitquit`, loopback only, POST only,
 // 1.3+ (docs/background.md#istio). Linkerd: `POST /shutdown`, 2.10+, needs the pod annotation
 // `config.linkerd.io/proxy-admin-shutdown: enabled` since 2.16 (docs/background.md#linkerd).
-const QUIT_PATH = { istio: '/quitquitquit', linkerd: '/shutdown' } as const;
+// Cloud SQL Auth Proxy: `/quitquitquit` on its admin server, with --quitquitquit, v2.1.0+; POST
+// (GET too from v2.7.0), exits 0 (cmd/root.go, cmd/errors.go@v2.25.3).
+const QUIT_PATH = {
+  istio: '/quitquitquit',
+  linkerd: '/shutdown',
+  'cloud-sql-proxy': '/quitquitquit',
+} as const;
 
 // 127.0.0.1 rather than `localhost`: both endpoints listen on loopback, and an IP literal cannot
 // be resolved to ::1 by an image whose /etc/hosts lists localhost as IPv6 first.
@@ -80,13 +89,26 @@ export function linkerdQuitEndpoint(adminPort: number = LINKERD_ADMIN_PORT): Qui
   return { mesh: 'linkerd', url: `http://${LOOPBACK}:${port}${QUIT_PATH.linkerd}` };
 }
 
+/**
+ * The Cloud SQL Auth Proxy's quit endpoint: `POST http://127.0.0.1:<adminPort>/quitquitquit`.
+ * @param adminPort its `--admin-port` (default 9091, cmd/root.go@v2.25.3).
+ * @throws RangeError when the port is not an integer in 1–65535.
+ */
+export function cloudSqlProxyQuitEndpoint(adminPort: number): QuitEndpoint {
+  const port = checkPort(adminPort, 'Cloud SQL Auth Proxy admin port (--admin-port)');
+  return {
+    mesh: 'cloud-sql-proxy',
+    url: `http://${LOOPBACK}:${port}${QUIT_PATH['cloud-sql-proxy']}`,
+  };
+}
+
 // Re-validates an endpoint handed in from outside: QuitEndpoint is a plain interface, so a caller
 // could build one by hand. Only URLs that our two constructors could have produced pass.
 const ENDPOINT_URL = /^http:\/\/127\.0\.0\.1:([0-9]{1,5})(\/quitquitquit|\/shutdown)$/;
 
 function checkEndpoint(endpoint: QuitEndpoint): QuitEndpoint {
   const mesh = endpoint?.mesh;
-  if (mesh !== 'istio' && mesh !== 'linkerd') {
+  if (mesh !== 'istio' && mesh !== 'linkerd' && mesh !== 'cloud-sql-proxy') {
     throw new TypeError(`unknown mesh ${JSON.stringify(mesh)} in quit endpoint`);
   }
   const match = ENDPOINT_URL.exec(String(endpoint.url));
@@ -252,7 +274,9 @@ export function isWrapped(command: readonly string[] | null | undefined): boolea
  */
 export function wrappedQuitUrls(command: readonly string[] | null | undefined): string[] {
   if (!command || !isWrapped(command)) return [];
-  return [...(command[2] ?? '').matchAll(/^quit (?:istio|linkerd) (\S+)$/gm)].map((m) => m[1]!);
+  return [...(command[2] ?? '').matchAll(/^quit (?:istio|linkerd|cloud-sql-proxy) (\S+)$/gm)].map(
+    (m) => m[1]!,
+  );
 }
 
 /**

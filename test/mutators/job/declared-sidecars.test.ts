@@ -8,6 +8,7 @@
  */
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
+import { isWrapped, wrappedQuitUrls } from '../../../fn/mutators/job/wrapper.ts';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -111,26 +112,59 @@ test('the example that already runs the proxy as a native sidecar is left byte f
   t.is(explain.status, 0, explain.stderr);
 });
 
-test('an oldest kubelet without native sidecars, or job.mode wrap: nothing changed, a warning that the Job still hangs and how the proxy can be ended', async (t) => {
+test('an oldest kubelet without native sidecars, or job.mode wrap: the wrapper ends the proxy through its /quitquitquit; check passes; explain agrees', async (t) => {
   for (const args of [
     ['--kube-version', '1.28'],
     ['--job-mode', 'wrap'],
   ]) {
     const out = await runCliAsync(args, SHUTDOWN_HOOK);
     t.is(out.status, 0, out.stderr);
-    t.is(out.stdout, SHUTDOWN_HOOK, args.join(' '));
-    const check = await runCliAsync(['check', '--fail-on', 'warning', ...args], SHUTDOWN_HOOK);
-    t.is(check.status, 1);
-    t.regex(check.stdout + check.stderr, /JOB_SIDECAR_NOT_STOPPED/);
-    t.regex(check.stdout + check.stderr, /--quitquitquit/);
+    const spec = podSpec(out.stdout);
+    const [work, proxy] = spec.containers;
+    t.is(work?.name, 'my-application');
+    t.true(isWrapped(work?.command as string[]), args.join(' '));
+    t.deepEqual(wrappedQuitUrls(work?.command as string[]), ['http://127.0.0.1:9091/quitquitquit']);
+    // The example runs the proxy with --admin-port=9091 --quitquitquit already.
+    t.deepEqual(proxy, podSpec(SHUTDOWN_HOOK).containers[1]);
+    t.is((await runCliAsync(['check', ...args], out.stdout)).status, 0);
+    t.is((await runCliAsync(args, out.stdout)).stdout, out.stdout, 'idempotent');
   }
   t.deepEqual(await verdicts(SHUTDOWN_HOOK, ['--kube-version', '1.28']), {
     asWritten: 'fail',
-    patched: 'fail',
+    patched: 'ok',
   });
 });
 
-test('Istio, the proxy and a named log shipper in one CronJob: one plan, every sidecar native; with an old kubelet the wrapper wraps the work only', async (t) => {
+test('a proxy without --quitquitquit gets it (and its --admin-port is read); one older than v2.1.0, or v1, cannot be ended: nothing changed, a warning', async (t) => {
+  const args = ['--kube-version', '1.28'];
+  const noFlag = SHUTDOWN_HOOK.replace('            - "--quitquitquit"\n', '').replace(
+    '"--admin-port=9091"',
+    '"--admin-port=9192"',
+  );
+  t.false(noFlag.includes('"--quitquitquit"'));
+  const out = await runCliAsync(args, noFlag);
+  t.is(out.status, 0, out.stderr);
+  const [work, proxy] = podSpec(out.stdout).containers;
+  t.deepEqual(wrappedQuitUrls(work?.command as string[]), ['http://127.0.0.1:9192/quitquitquit']);
+  t.is((proxy?.args as string[]).at(-1), '--quitquitquit');
+  t.deepEqual(
+    (proxy?.args as string[]).slice(0, -1),
+    podSpec(noFlag).containers[1]?.args,
+    'the other flags as they were',
+  );
+  for (const image of [
+    'gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.0.0',
+    'gcr.io/cloudsql-docker/gce-proxy:1.33.16',
+  ]) {
+    const old = noFlag.replace('gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.14.1', image);
+    t.not(old, noFlag);
+    t.is((await runCliAsync(args, old)).stdout, old, image);
+    const check = await runCliAsync(['check', '--fail-on', 'warning', ...args], old);
+    t.regex(check.stdout + check.stderr, /JOB_SIDECAR_NOT_STOPPED/, image);
+  }
+});
+
+test('Istio, the proxy and a named log shipper in one CronJob: one plan, every sidecar native; with an old kubelet left as written and said', async (t) => {
   const out = await runCliAsync(['--istio-version', '1.28'], CRONJOB);
   t.is(out.status, 0, out.stderr);
   const spec = podSpec(out.stdout);
@@ -152,20 +186,24 @@ test('Istio, the proxy and a named log shipper in one CronJob: one plan, every s
     patched: 'ok',
   });
 
+  // An old kubelet: the wrapper could end istio-proxy and the proxy, not the log shipper, so the
+  // pod is left as written, and said.
   const old = ['--istio-version', '1.22', '--kube-version', '1.28'];
-  const wrapped = await runCliAsync(
-    ['--report', join(mkdtempSync(join(tmpdir(), 'kg-')), 'r.txt'), ...old],
-    CRONJOB,
-  );
-  t.is(wrapped.status, 0, wrapped.stderr);
-  const wrappedSpec = podSpec(wrapped.stdout);
-  const commands = Object.fromEntries(
-    wrappedSpec.containers.map((c) => [c.name, JSON.stringify(c.command ?? null)]),
-  );
-  t.regex(commands['report']!, /kube-graceful-wrap/, 'the work asks istio-proxy to quit');
-  t.false(commands['cloud-sql-proxy']!.includes('kube-graceful-wrap'));
-  t.false(commands['log-shipper']!.includes('kube-graceful-wrap'));
+  const left = await runCliAsync(old, CRONJOB);
+  t.is(left.status, 0, left.stderr);
+  t.is(left.stdout, CRONJOB);
+  const check = await runCliAsync(['check', '--fail-on', 'warning', ...old], CRONJOB);
+  t.regex(check.stdout + check.stderr, /JOB_SIDECAR_NOT_STOPPED.*log-shipper/);
   t.deepEqual(await verdicts(CRONJOB, old), { asWritten: 'fail', patched: 'fail' });
+  // Without the log shipper named, the work is wrapped to end both proxies.
+  const unnamed = CRONJOB.replace('            kube-graceful.dev/job-sidecars: log-shipper\n', '');
+  t.not(unnamed, CRONJOB);
+  const wrapped = await runCliAsync(old, unnamed);
+  const report = podSpec(wrapped.stdout).containers.find((c) => c.name === 'report');
+  t.deepEqual(wrappedQuitUrls(report?.command as string[]), [
+    'http://127.0.0.1:15020/quitquitquit',
+    'http://127.0.0.1:9091/quitquitquit',
+  ]);
 });
 
 test('never a guessed main container: a pod of sidecars only is left alone; a name that matches nothing is said', async (t) => {

@@ -23,11 +23,13 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import {
   WRAPPER_MARKER,
+  cloudSqlProxyQuitEndpoint,
   isWrapped,
   istioQuitEndpoint,
   linkerdQuitEndpoint,
   unwrapCommand,
   wrapCommand,
+  wrappedQuitUrls,
 } from '../../../fn/mutators/job/wrapper.ts';
 import type { QuitEndpoint } from '../../../fn/mutators/job/wrapper.ts';
 import { HANG_GUARD_MS } from '../../helpers/hangGuard.ts';
@@ -375,6 +377,24 @@ for (const shell of shells) {
     t.is(out.code, 42, out.stderr);
     t.deepEqual(istio.requests, [QUIT_ISTIO]);
     t.deepEqual(linkerd.requests, [QUIT_LINKERD]);
+  });
+
+  test(`${shell.name}: Istio and the Cloud SQL Auth Proxy (POST /quitquitquit on its admin port) are each asked once, after the program`, async (t) => {
+    const done = join(makeDir('done'), 'done');
+    const istio = await fakeProxy(t, { doneFile: done });
+    const cloudSql = await fakeProxy(t, { doneFile: done });
+    const argv = wrapCommand(finishingProgram(done, 3), [
+      istioQuitEndpoint(istio.port),
+      cloudSqlProxyQuitEndpoint(cloudSql.port),
+    ]);
+    const out = await run(shell, argv);
+    t.is(out.code, 3, out.stderr);
+    t.deepEqual(istio.requests, [QUIT_ISTIO]);
+    t.deepEqual(cloudSql.requests, [QUIT_ISTIO], 'the same path and method as pilot-agent');
+    t.deepEqual(wrappedQuitUrls(argv), [
+      `http://127.0.0.1:${istio.port}/quitquitquit`,
+      `http://127.0.0.1:${cloudSql.port}/quitquitquit`,
+    ]);
   });
 
   test(`${shell.name}: the program's exit code is the wrapper's (0, 1, 42, 127, SIGKILL → 137)`, async (t) => {
