@@ -56,7 +56,9 @@ export type WindowKind =
   /** ok: the Job's pod completes. */
   | 'completes'
   /** fail: the Job's pod never completes. */
-  | 'never-completes';
+  | 'never-completes'
+  /** unknown: the program's own command may end a Job's sidecar; whether it does is not known. */
+  | 'self-quit';
 
 /** A span of time, `[from, to]` in seconds (`to: null`: for ever), and what it means. */
 export interface TimelineWindow {

@@ -26,7 +26,7 @@ import type { QuitExit } from './istioQuit.ts';
 import type { JobPlan } from './plan.ts';
 import { jobTimeline } from './timeline.ts';
 import type { JobState } from './timeline.ts';
-import { wrappedQuitUrls } from './wrapper.ts';
+import { unwrapCommand, wrappedQuitUrls } from './wrapper.ts';
 import { quitUrlOf } from './sidecarQuit.ts';
 import { goBool, VAULT_AGENT, VAULT_INJECT, VAULT_PRE_POPULATE_ONLY } from './vault.ts';
 import { annotationsOf } from '../../core/kubeObject.ts';
@@ -54,10 +54,12 @@ export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationB
           template.spec?.containers?.find((c) => c.name === s.name),
           s.product,
         );
+        const self = selfQuitOf(mains(template), s.product);
         return {
           name: s.name,
           kind: declaredKind(template, s.name),
           ...(url ? { quitUrl: url } : {}),
+          ...(self ? { selfQuit: self } : {}),
         };
       }),
       ...(plan.vault ? [vaultAgent(template)] : []),
@@ -160,6 +162,19 @@ function declaredKind(template: PodTemplate, name: string): Valued<SidecarKind> 
   return init?.restartPolicy === 'Always'
     ? { value: 'native', source: 'restartPolicy: Always in initContainers' }
     : { value: 'classic', source: 'a regular container of the pod' };
+}
+
+/**
+ * Which main container's own command (not our wrapper) calls the Cloud SQL Auth Proxy's quit path,
+ * as its Job example does (examples/k8s-sidecar/job_with_shutdown_hook.yaml@v2.25.3).
+ */
+function selfQuitOf(mains: readonly Container[], product?: string): string | undefined {
+  if (product !== 'Cloud SQL Auth Proxy v2') return undefined;
+  const calls = mains.find((c) => {
+    const command = unwrapCommand(c.command ?? []) ?? c.command ?? [];
+    return [...command, ...(c.args ?? [])].some((w) => String(w).includes('/quitquitquit'));
+  });
+  return calls && `the command of ${calls.name} calls /quitquitquit`;
 }
 
 /** How a sidecar runs, for its settings row: native, classic, or not in the running pod. */

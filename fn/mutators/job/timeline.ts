@@ -26,6 +26,11 @@ export interface JobState {
     readonly initOnly?: string;
     /** The URL that ends a sidecar the chart declares, where it has one (./sidecarQuit.ts). */
     readonly quitUrl?: string;
+    /**
+     * Where the program's own command calls the sidecar's quit path (`curl …/quitquitquit`):
+     * whether and when that ends it is not modelled.
+     */
+    readonly selfQuit?: string;
   }>;
   readonly containers: ReadonlyArray<{
     readonly name: string;
@@ -67,6 +72,8 @@ export function jobTimeline(state: JobState): Timeline {
     if (container.quitUrls.length && client?.value === 'unknown') unsure.push(container.name);
   }
   const stuck: string[] = [];
+  /** Sidecars the program's own command may end: how and when is not modelled. */
+  const selfEnded: Array<{ name: string; why: string }> = [];
   let completes = 0;
   for (const proxy of state.proxies) {
     const quitPath = proxy.mesh === 'istio' ? '/quitquitquit' : '/shutdown';
@@ -103,6 +110,9 @@ export function jobTimeline(state: JobState): Timeline {
           exit?.atLeast ? 'exits at the first second with no active connection' : 'exits',
         );
       completes = Math.max(completes, at);
+    } else if (proxy.selfQuit !== undefined) {
+      drawing.event(null, proxy.name, `may be ended by the program (${proxy.selfQuit})`);
+      selfEnded.push({ name: proxy.name, why: proxy.selfQuit });
     } else {
       drawing.event(
         null,
@@ -113,7 +123,25 @@ export function jobTimeline(state: JobState): Timeline {
       stuck.push(proxy.name);
     }
   }
-  if (stuck.length) {
+  if (!stuck.length && selfEnded.length) {
+    const names = selfEnded.map((e) => e.name).join(' and ');
+    const unknown = {
+      what: `whether the program's own quit call ends ${names}`,
+      tell:
+        'the oldest kubelet (kubernetesVersion ≥ 1.29 makes it a native sidecar), or ' +
+        'job.mode: wrap (the wrapper calls its quit endpoint)',
+    };
+    drawing.event(null, 'pod', `completes once ${names} has exited`, unknown);
+    drawing.window(
+      0,
+      null,
+      'risk',
+      'self-quit',
+      `${selfEnded.map((e) => e.why).join('; ')}: whether that call reaches ${names} ` +
+        `(a command that fails first never makes it) is not modelled`,
+      unknown,
+    );
+  } else if (stuck.length) {
     drawing.event(null, 'pod', 'never completes: the Job stays active');
     drawing.window(
       0,

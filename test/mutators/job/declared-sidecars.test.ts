@@ -101,7 +101,14 @@ test('the Cloud SQL Auth Proxy example Job: the proxy becomes a native sidecar, 
   t.deepEqual(after.containers[0], before.containers[0], 'the main container as it was');
   t.is((await runCliAsync(['check'], out.stdout)).status, 0, 'nothing left to change');
   t.is((await runCliAsync([], out.stdout)).stdout, out.stdout, 'a second run changes nothing');
-  t.deepEqual(await verdicts(SHUTDOWN_HOOK), { asWritten: 'fail', patched: 'ok' });
+  // As written, the program's command calls /quitquitquit itself: not modelled, so unknown.
+  t.deepEqual(await verdicts(SHUTDOWN_HOOK), { asWritten: 'unknown', patched: 'ok' });
+  const silent = SHUTDOWN_HOOK.replace(
+    '              curl http://localhost:9091/quitquitquit\n',
+    '',
+  );
+  t.not(silent, SHUTDOWN_HOOK);
+  t.deepEqual(await verdicts(silent), { asWritten: 'fail', patched: 'ok' });
 });
 
 test('the example that already runs the proxy as a native sidecar is left byte for byte', async (t) => {
@@ -130,7 +137,7 @@ test('an oldest kubelet without native sidecars, or job.mode wrap: the wrapper e
     t.is((await runCliAsync(args, out.stdout)).stdout, out.stdout, 'idempotent');
   }
   t.deepEqual(await verdicts(SHUTDOWN_HOOK, ['--kube-version', '1.28']), {
-    asWritten: 'fail',
+    asWritten: 'unknown',
     patched: 'ok',
   });
 });
