@@ -35,6 +35,16 @@ function write(path: string, text: string, flags: number, what: string): void {
       `Name a file (${what === 'report' ? '--report report.txt' : '--log-file run.log'}), ` +
         'or leave the option out.',
     );
+  if (path === '-')
+    // `-` reads as "standard output" to most tools, where the manifests go: a file named `-` in the
+    // working folder surprised the one who asked.
+    throw new KubeGracefulError(
+      'E_USAGE',
+      `the ${what} cannot go to "-": standard output carries the manifests`,
+      {},
+      `Name a file, or /dev/stderr to read it in the terminal ` +
+        `(${what === 'report' ? '--report /dev/stderr' : '--log-file /dev/stderr'}).`,
+    );
   const follow = mayFollow(path, what);
   let fd: number;
   try {

@@ -9,6 +9,7 @@ import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
+  existsSync,
   lchownSync,
   mkdtempSync,
   readFileSync,
@@ -39,6 +40,16 @@ test("--report '' is a usage error with nothing on stdout", async (t) => {
   t.is(run.status, 2);
   t.is(run.stdout, '');
   t.regex(run.stderr, /E_USAGE: the report file name is empty/);
+});
+
+test('--report - is a usage error naming /dev/stderr; no file named - is made', async (t) => {
+  const cwd = mkdtempSync(join(tmpdir(), 'kg-dash-'));
+  const run = await runCliAsync(['--report', '-'], readFileSync(GATEWAY), { cwd });
+  t.is(run.status, 2);
+  t.is(run.stdout, '');
+  t.regex(run.stderr, /the report cannot go to "-": standard output carries the manifests/);
+  t.regex(run.stderr, /--report \/dev\/stderr/);
+  t.false(existsSync(join(cwd, '-')));
 });
 
 /** A sticky, world-writable folder like /tmp, owned by root. */
