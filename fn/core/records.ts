@@ -12,7 +12,7 @@ import type { ResourceRef } from './kubeObject.ts';
  */
 export type MutatorId = string;
 
-/** One field set by one mutator, with the value before and after and why. */
+/** One field set (or removed) by one mutator, with the value before and after and why. */
 export interface ChangeRecord {
   readonly mutator: MutatorId;
   readonly resource: ResourceRef;
@@ -22,6 +22,7 @@ export interface ChangeRecord {
   readonly path: FieldPath;
   /** `undefined` when the field did not exist. */
   readonly before: unknown;
+  /** `undefined` when the change removes the field or list item (fieldPath.ts setAt). */
   readonly after: unknown;
   /** Why, with the numbers' derivation (e.g. "G = S + R + B = 180 + 10 + 10 = 200"). */
   readonly reason: string;

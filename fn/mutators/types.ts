@@ -29,6 +29,7 @@ export interface MutatorContext {
 /** A field a mutator wants set (path from the object's root) and why. */
 export interface ProposedChange {
   readonly path: FieldPath;
+  /** The value to set; `undefined` removes the field or list item (fn/core/fieldPath.ts setAt). */
   readonly value: unknown;
   readonly reason: string;
 }
