@@ -11,6 +11,7 @@ import type { Container } from '../../core/kubeObject.ts';
 import { sourceOf } from '../../config/schema.ts';
 import type { Config } from '../../config/schema.ts';
 import { declaredSidecars } from '../../workloads/declaredSidecars.ts';
+import { MESH_PROXY_CONTAINERS } from '../../workloads/meshProxies.ts';
 import type { DeclaredSidecar } from '../../workloads/declaredSidecars.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { ProposedChange, ProposedFinding } from '../types.ts';
@@ -28,14 +29,17 @@ export function declaredOf(
 ): { sidecars: DeclaredSidecar[]; native: DeclaredSidecar[]; findings: ProposedFinding[] } {
   const named = config.spec.job.sidecars;
   const namedBy = `job.sidecars (${sourceOf(config, 'job.sidecars')})`;
-  const { sidecars, missing } = declaredSidecars(workload.containers, named, namedBy);
+  // A mesh proxy injected at render time is the mesh's to handle (native.ts, wrap.ts), even if
+  // named: moving it would undo its injector's ordering.
+  const candidates = workload.containers.filter((c) => !MESH_PROXY_CONTAINERS.has(c.name));
+  const { sidecars, missing } = declaredSidecars(candidates, named, namedBy);
   // Those that run as native sidecars already (a run before this one, or the chart).
   const restartable = (workload.template.spec?.initContainers ?? []).filter(
     (c) => (c as { restartPolicy?: unknown }).restartPolicy === 'Always',
   );
   const native = declaredSidecars(restartable, named, namedBy).sidecars;
   const findings = missing
-    .filter((name) => !native.some((s) => s.name === name))
+    .filter((name) => !native.some((s) => s.name === name) && !MESH_PROXY_CONTAINERS.has(name))
     .map((name): ProposedFinding => ({
       severity: 'warning',
       code: 'JOB_SIDECAR_NOT_FOUND',

@@ -225,6 +225,17 @@ test('never a guessed main container: a pod of sidecars only is left alone; a na
   t.regex(out.stdout + out.stderr, /JOB_NO_MAIN_CONTAINER/);
   t.is((await runCliAsync([], allSidecars)).stdout, allSidecars);
 
+  // A mesh proxy injected at render time is the mesh's to handle, even when named: never moved.
+  const kubeInject = readFileSync(
+    join(ROOT, 'test', 'golden', 'job-istio-kube-inject', 'input.yaml'),
+    'utf8',
+  );
+  const plain = await runCliAsync([], kubeInject);
+  const named = await runCliAsync(['--job-sidecars', 'istio-proxy'], kubeInject);
+  t.is(named.status, 0, named.stderr);
+  t.is(named.stdout, plain.stdout);
+  t.notRegex(named.stderr, /JOB_SIDECAR_NOT_FOUND/);
+
   const missing = await runCliAsync(['check', '--job-sidecars', 'vault-agent'], SHUTDOWN_HOOK);
   t.regex(missing.stdout + missing.stderr, /JOB_SIDECAR_NOT_FOUND.*"vault-agent"/);
 });
