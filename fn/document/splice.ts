@@ -15,23 +15,15 @@ import { flowPair, flowStyleOf, flowValue, lineIndentation, planFlowAppend } fro
 import type { FieldPath } from '../core/fieldPath.ts';
 import { stringifyOptions } from '../yaml/options.ts';
 import { columnOf } from '../core/positions.ts';
+import { withMovedText } from './move.ts';
+import type { Edit, FieldSet } from './edit.ts';
 
-export interface Edit {
-  readonly start: number;
-  readonly end: number;
-  readonly text: string;
-}
+export type { Edit, FieldSet } from './edit.ts';
 
 type Holder =
   | { readonly kind: 'root' }
   | { readonly kind: 'pair'; readonly pair: Pair<Node, Node | null>; readonly parent: YAMLMap }
   | { readonly kind: 'item'; readonly parent: YAMLSeq };
-
-/** A field to set. */
-export interface FieldSet {
-  readonly path: FieldPath;
-  readonly value: unknown;
-}
 
 /** Returns `source` with `value` set at `path`, or undefined when the shape needs a tree edit. */
 export function spliceSet(
@@ -65,13 +57,17 @@ export function planSplices(
   doc: Document,
   sets: readonly FieldSet[],
 ): Edit[] | undefined {
-  const edits: Edit[] = [];
+  const planned: Edit[] = [];
   const crlf = source.includes('\r\n');
   for (const { path, value } of sets) {
     const edit = planEdit(source, doc, path, value);
     if (!edit) return undefined;
-    edits.push(crlf ? { ...edit, text: edit.text.replace(/\r?\n/g, '\r\n') } : edit);
+    planned.push(edit);
   }
+  const layout = new Layout(source, doc);
+  const edits = withMovedText(source, doc, sets, planned, (value, column) =>
+    layout.block(value, column),
+  ).map((edit) => (crlf ? { ...edit, text: edit.text.replace(/\r?\n/g, '\r\n') } : edit));
   // Last edit first, so offsets before it stay valid; at one offset the later edit goes in first
   // and ends up after the earlier one. Spans may touch but not overlap.
   const order = edits

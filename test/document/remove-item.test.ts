@@ -75,3 +75,115 @@ test('removing what is not there changes nothing', (t) => {
   t.deepEqual(setAt({ a: 1 }, ['b'], undefined), { a: 1 });
   t.deepEqual(setAt({ a: 1, b: 2 }, ['b'], undefined), { a: 1 });
 });
+
+/** Moves the `proxy` item of `containers` to `initContainers` with `restartPolicy: Always`. */
+function moved(source: string, names: readonly string[] = ['proxy']): string {
+  const doc = new ManifestDocument(source, place);
+  const data = parse(source) as { spec: { containers: Array<Record<string, unknown>> } };
+  for (const name of names) {
+    const { name: _n, ...fields } = data.spec.containers.find((c) => c.name === name)!;
+    doc.set(['spec', 'initContainers', { key: 'name', equals: name }], {
+      name,
+      restartPolicy: 'Always',
+      ...fields,
+    });
+    doc.set(['spec', 'containers', { key: 'name', equals: name }], undefined);
+  }
+  return doc.text;
+}
+
+const TWO_SIDECARS = [
+  'spec:',
+  '  containers:',
+  '    - name: work',
+  '    - name: proxy',
+  '      # keep me',
+  '      args:',
+  '        - "--port=5432" # quoted',
+  '    - name: shipper',
+  "      image: 'fluent-bit'",
+  '',
+].join('\n');
+
+test('a moved item keeps its text (comments, quoting) in the new list, with the new field after its first line', (t) => {
+  t.is(
+    moved(TWO_SIDECARS),
+    [
+      'spec:',
+      '  containers:',
+      '    - name: work',
+      '    - name: shipper',
+      "      image: 'fluent-bit'",
+      '  initContainers:',
+      '    - name: proxy',
+      '      restartPolicy: Always',
+      '      # keep me',
+      '      args:',
+      '        - "--port=5432" # quoted',
+      '',
+    ].join('\n'),
+  );
+});
+
+test('two items moved into a list the document lacks go into one list, each with its text', (t) => {
+  const out = moved(TWO_SIDECARS, ['proxy', 'shipper']);
+  t.is(
+    out,
+    [
+      'spec:',
+      '  containers:',
+      '    - name: work',
+      '  initContainers:',
+      '    - name: proxy',
+      '      restartPolicy: Always',
+      '      # keep me',
+      '      args:',
+      '        - "--port=5432" # quoted',
+      '    - name: shipper',
+      '      restartPolicy: Always',
+      "      image: 'fluent-bit'",
+      '',
+    ].join('\n'),
+  );
+});
+
+test('into a list that exists, at another indentation, and in CRLF text', (t) => {
+  const source = [
+    'spec:',
+    '  initContainers:',
+    '  - name: init',
+    '  containers:',
+    '    - name: proxy # the proxy',
+    '      image: p',
+    '    - name: work',
+    '',
+  ].join('\r\n');
+  t.is(
+    moved(source),
+    [
+      'spec:',
+      '  initContainers:',
+      '  - name: init',
+      '  - name: proxy # the proxy',
+      '    restartPolicy: Always',
+      '    image: p',
+      '  containers:',
+      '    - name: work',
+      '',
+    ].join('\r\n'),
+  );
+});
+
+test('an added item that is not the removed one plus fields is written from its data', (t) => {
+  const doc = new ManifestDocument(TWO_SIDECARS, place);
+  doc.set(['spec', 'initContainers', { key: 'name', equals: 'proxy' }], {
+    name: 'proxy',
+    restartPolicy: 'Always',
+    args: ['--port=5433'],
+  });
+  doc.set(['spec', 'containers', { key: 'name', equals: 'proxy' }], undefined);
+  t.false(doc.text.includes('# keep me'));
+  t.deepEqual((parse(doc.text) as { spec: { initContainers: unknown } }).spec.initContainers, [
+    { name: 'proxy', restartPolicy: 'Always', args: ['--port=5433'] },
+  ]);
+});
