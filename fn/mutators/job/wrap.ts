@@ -74,6 +74,7 @@ export function wrapPlan(
   endpoints.push(...sidecars.map((s) => s.endpoint));
 
   const changes: ProposedChange[] = [];
+  const wrappedNames: string[] = [];
   const meshWords = [
     ...meshes.map((m) => `${MESH_PROXY[m]} (${context.mesh[m]?.evidence})`),
     ...sidecars.map((s) => s.name),
@@ -152,6 +153,7 @@ export function wrapPlan(
         'and the Job completes that much later ' +
         `(configured: ${describeVersion(context.config, 'istio')}).`
       : '';
+    wrappedNames.push(container.name);
     changes.push({
       path,
       value: wrapCommand(program, endpoints),
@@ -166,13 +168,15 @@ export function wrapPlan(
     });
   }
   if (changes.length === 0) return { changes, findings };
-  if (main.length > 1) {
+  // Only the containers wrapped: one that could not be (no command, no shell) stops nothing.
+  const wrapped = main.filter((c) => wrappedNames.includes(c.name));
+  if (wrapped.length > 1) {
     findings.push({
       severity: 'warning',
       code: 'JOB_SEVERAL_MAIN_CONTAINERS',
       path: workload.at('spec', 'containers'),
       message:
-        `${main.length} main containers (${main.map((c) => `"${c.name}"`).join(', ')}) ` +
+        `${wrapped.length} main containers (${wrapped.map((c) => `"${c.name}"`).join(', ')}) ` +
         'are wrapped: ' +
         'the first to exit stops the proxy while the others may still need the network. ' +
         'Name only the one that finishes last in job.mainContainers, or use native mode',

@@ -354,6 +354,13 @@ test('main containers: proxies excluded, job.mainContainers names them, several 
   );
   t.deepEqual(codes(result), ['warning JOB_SEVERAL_MAIN_CONTAINERS']);
 
+  // A second container that cannot be wrapped (no command) stops nothing: only one is wrapped.
+  const unwrappable = extra.replace('          command: [upload]\n', '');
+  t.not(unwrappable, extra);
+  t.deepEqual(codes(run(job({ extra: unwrappable }), { ...ISTIO_NS1, 'job-mode': 'wrap' })), [
+    'warning JOB_ENTRYPOINT_UNKNOWN',
+  ]);
+
   const config = {
     data: {
       apiVersion: 'kube-graceful.dev/v1alpha1',
