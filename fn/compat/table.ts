@@ -1046,6 +1046,25 @@ export const CONSTRAINTS: readonly Constraint[] = [
       '--quitquitquit added), else JOB_SIDECAR_NOT_STOPPED ' +
       '(test/mutators/job/declared-sidecars.test.ts)',
   },
+  {
+    id: 'telemetry-job-sidecars',
+    product: 'Kubernetes',
+    setting:
+      'an OpenTelemetry Collector (otel/opentelemetry-collector[-k8s|-contrib]) or Fluent Bit ' +
+      '(fluent/fluent-bit) as a regular container of a Job',
+    versions: 'every version',
+    breaks:
+      'each runs until it is signalled: the Job never completes; kube-graceful knows no quit ' +
+      'endpoint of theirs, so only a native sidecar (1.29+) ends them',
+    sources: [
+      'open-telemetry/opentelemetry-helm-charts charts/opentelemetry-collector/UPGRADING.md' +
+        '@opentelemetry-collector-0.170.0 (images)',
+      'fluent/fluent-bit dockerfiles/README.md@v4.2.8 (image)',
+    ],
+    enforcedBy:
+      'job-sidecar-quit moves them to initContainers with restartPolicy: Always, else ' +
+      'JOB_SIDECAR_NOT_STOPPED (test/mutators/job/declared-sidecars.test.ts)',
+  },
   // Vault Agent Injector: a sidecar injected at admission
   {
     id: 'vault-agent-pre-populate-only',

@@ -4,9 +4,10 @@
  * a regular container never completes (kubernetes/kubernetes#25908). Mesh proxies are the
  * injectors' (fn/workloads/meshProxies.ts); these are the chart's.
  *
- * A container is a sidecar when its image is one of the products below, each read in its own
- * source, or when the settings name it (`job.sidecars`, `kube-graceful.dev/job-sidecars`). Nothing
- * else is guessed: an unknown second container may be the work.
+ * A container is a sidecar when its image is one of the products below (a proxy, a collector, a
+ * log shipper: each serves until it is signalled), or when the settings name it (`job.sidecars`,
+ * `kube-graceful.dev/job-sidecars`). Nothing else is guessed: an unknown second container may be
+ * the work.
  */
 import type { Container } from '../core/kubeObject.ts';
 
@@ -35,6 +36,25 @@ const PRODUCTS: readonly SidecarProduct[] = [
     source:
       'GoogleCloudPlatform/cloud-sql-proxy README.md@v1.33.16 (a long-running proxy ' +
       'until SIGTERM, -term_timeout)',
+  },
+  {
+    // The collector's community images, on Docker Hub and ghcr.io (opentelemetry-helm-charts
+    // charts/opentelemetry-collector/UPGRADING.md@opentelemetry-collector-0.170.0): it receives
+    // and exports telemetry until it is signalled.
+    product: 'OpenTelemetry Collector',
+    repository: new RegExp(
+      '(?:^|/)(?:otel|opentelemetry-collector-releases)/opentelemetry-collector(?:-k8s|-contrib)?$',
+    ),
+    source:
+      'open-telemetry/opentelemetry-helm-charts charts/opentelemetry-collector/UPGRADING.md' +
+      '@opentelemetry-collector-0.170.0 (its images)',
+  },
+  {
+    // fluent/fluent-bit on Docker Hub and cr.fluentbit.io (dockerfiles/README.md@v4.2.8): a log
+    // processor that runs until it is signalled.
+    product: 'Fluent Bit',
+    repository: /(?:^|\/)fluent\/fluent-bit$/,
+    source: 'fluent/fluent-bit dockerfiles/README.md@v4.2.8 (its image)',
   },
 ];
 

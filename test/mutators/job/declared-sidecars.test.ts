@@ -202,8 +202,12 @@ test('Istio, the proxy and a named log shipper in one CronJob: one plan, every s
   const check = await runCliAsync(['check', '--fail-on', 'warning', ...old], CRONJOB);
   t.regex(check.stdout + check.stderr, /JOB_SIDECAR_NOT_STOPPED.*log-shipper/);
   t.deepEqual(await verdicts(CRONJOB, old), { asWritten: 'fail', patched: 'fail' });
-  // Without the log shipper named, the work is wrapped to end both proxies.
-  const unnamed = CRONJOB.replace('            kube-graceful.dev/job-sidecars: log-shipper\n', '');
+  // Without the log shipper (neither named nor of a known image), the work is wrapped to end
+  // both proxies.
+  const unnamed = CRONJOB.replace(
+    '            kube-graceful.dev/job-sidecars: log-shipper\n',
+    '',
+  ).replace('cr.fluentbit.io/fluent/fluent-bit:3.2.2', 'busybox');
   t.not(unnamed, CRONJOB);
   const wrapped = await runCliAsync(old, unnamed);
   const report = podSpec(wrapped.stdout).containers.find((c) => c.name === 'report');
@@ -211,6 +215,34 @@ test('Istio, the proxy and a named log shipper in one CronJob: one plan, every s
     'http://127.0.0.1:15020/quitquitquit',
     'http://127.0.0.1:9091/quitquitquit',
   ]);
+});
+
+test('an OpenTelemetry Collector and a Fluent Bit are sidecars by image: native where the kubelet has it, else a warning (no quit endpoint known)', async (t) => {
+  const proxyImage = 'gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.14.1';
+  for (const image of [
+    'otel/opentelemetry-collector-contrib:0.130.0',
+    'ghcr.io/open-telemetry/opentelemetry-collector-releases/opentelemetry-collector-k8s:0.130.0',
+    'cr.fluentbit.io/fluent/fluent-bit:4.2.0',
+    'fluent/fluent-bit:3.2.2',
+  ]) {
+    const input = SHUTDOWN_HOOK.replace(proxyImage, image);
+    t.not(input, SHUTDOWN_HOOK);
+    const out = await runCliAsync([], input);
+    t.is(out.status, 0, out.stderr);
+    t.deepEqual(
+      podSpec(out.stdout).initContainers?.map((c) => [c.name, c.restartPolicy]),
+      [['cloud-sql-proxy', 'Always']],
+      image,
+    );
+    const old = await runCliAsync(
+      ['check', '--fail-on', 'warning', '--kube-version', '1.28'],
+      input,
+    );
+    t.regex(old.stdout + old.stderr, /JOB_SIDECAR_NOT_STOPPED.*no quit endpoint/, image);
+  }
+  // A look-alike repository is not the product.
+  const other = SHUTDOWN_HOOK.replace(proxyImage, 'example.com/fluent/fluent-bit-tools:1.0');
+  t.is((await runCliAsync([], other)).stdout, other);
 });
 
 test('never a guessed main container: a pod of sidecars only is left alone; a name that matches nothing is said', async (t) => {
