@@ -36,15 +36,15 @@ export function withMovedText(
   /** The first moved item that opens a new list, by offset and the key lines it writes. */
   const opened = new Map<string, number>();
   for (const [i, edit] of edits.entries()) {
-    const set = sets[i]!;
-    const selector = set.path.at(-1);
+    const { path, value } = sets[i]!;
+    const selector = path.at(-1);
     const removal =
-      set.value !== undefined && isRecord(set.value) && typeof selector === 'object'
+      isRecord(value) && typeof selector === 'object' && edit.start === edit.end
         ? removals.find((r) => sameSelector(r.set.path.at(-1), selector))
         : undefined;
     const moved =
-      removal?.node?.range && edit.start === edit.end && isRecord(set.value)
-        ? movedItem(source, doc, removal.node, removal.edit, set.value, edit, block)
+      removal?.node?.range && isRecord(value)
+        ? movedItem(source, doc, removal.node, removal.edit, value, edit, block)
         : undefined;
     if (!moved) {
       result.push(edit);
@@ -103,7 +103,7 @@ function movedItem(
   // The insertion ends with the new item: after the lines of a new key (`initContainers:`) when
   // the list is new, or alone. Its `-` is where the item's indicator goes.
   const lead = /^( *)- /m.exec(added.text);
-  if (!lead || removal.text !== '') return undefined;
+  if (!lead) return undefined;
   const prefix = added.text.slice(0, lead.index);
   if (prefix !== '' && !prefix.endsWith('\n')) return undefined;
   const lines = source.slice(removal.start, removal.end);

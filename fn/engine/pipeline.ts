@@ -127,8 +127,9 @@ export function runPipeline(
   keep: Keep = KEEP_ALL,
 ): PipelineResult & { readonly creations: readonly Creation[] } {
   const read = resources.map((r) => r.object);
-  const documents = new Map(resources.map((r, i) => [read[i]!, r.doc.place.document]));
-  const pipeline = new Pipeline(read, config, mutators, keep, (o) => documents.get(o) ?? 0);
+  // Asked only of admission policies, which are few: no index of every item.
+  const documentOf = (o: KubeObject) => resources[read.indexOf(o)]?.doc.place.document ?? 0;
+  const pipeline = new Pipeline(read, config, mutators, keep, documentOf);
   // A ResourceList's parsed items, one object each (the items of kinds no mutator reads are not
   // parsed, so not counted: the CLI counts a list's items from its text).
   const objects = read.filter((o) => typeof o.kind === 'string' && o.kind !== '').length;

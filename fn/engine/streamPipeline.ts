@@ -80,6 +80,9 @@ export function runStream(
   const contextObjects: KubeObject[] = [];
   /** The document of each admission policy (fn/engine/admissionCheck.ts), for its findings. */
   const policyDocuments = new Map<KubeObject, number>();
+  const notePolicies = (objects: readonly KubeObject[], document: number) => {
+    for (const o of objects) if (isPolicyKind(o.kind)) policyDocuments.set(o, document);
+  };
   const context: Context[] = segments.map(() => PASSED);
   // Object mutators' targets are read here too and kept: they are planned before pass 2, as their
   // edits may reach documents before them (Pipeline.planObjects).
@@ -97,13 +100,9 @@ export function runStream(
     try {
       const doc = plan.document(segment);
       const resources = resourcesOf(doc);
-      const notePolicies = (objects: readonly KubeObject[]) => {
-        for (const o of objects)
-          if (isPolicyKind(o.kind)) policyDocuments.set(o, doc.place.document);
-      };
       if (resources.some((r) => isSubject(r.object, config, mutators))) {
         const objects = resources.map((r) => r.object);
-        notePolicies(objects);
+        notePolicies(objects, doc.place.document);
         contextObjects.push(...objects);
         context[i] = { kind: 'kept', doc, resources, objects };
         continue;
@@ -112,7 +111,7 @@ export function runStream(
       // were parsed from (a sliced string, in V8), so a Service's name kept the whole
       // document's text alive (bookinfo ×1600: 1.9 MB of Services' texts in the inventory).
       const objects = resources.map((r) => structuredClone(r.object));
-      notePolicies(objects);
+      notePolicies(objects, doc.place.document);
       contextObjects.push(...objects);
       context[i] = { kind: 'read', objects };
     } catch (error) {

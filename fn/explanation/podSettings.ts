@@ -4,6 +4,7 @@
  * from. Only reading here: no duration is decided (the timing model does that, fn/timing/model.ts).
  */
 import { parseDocument } from 'yaml';
+import { parseGoBool } from '../core/goBool.ts';
 import { atLeast } from '../core/versions.ts';
 import type { Spec } from '../config/schema.ts';
 import { toData } from '../document/manifest.ts';
@@ -191,7 +192,7 @@ export function istioDrainSettings(source: IstioProxySource): IstioDrainSettings
       exit === undefined
         ? { value: false, source: 'not set (Istio default: off)' }
         : {
-            value: ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(exit.value),
+            value: parseGoBool(exit.value) === true,
             source: exit.source,
           },
     minimumDrainSeconds:

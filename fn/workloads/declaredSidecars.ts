@@ -19,11 +19,14 @@ interface SidecarProduct {
   readonly source: string;
 }
 
+/** The product whose quit endpoint the Job wrapper calls (fn/mutators/job/sidecarQuit.ts). */
+export const CLOUD_SQL_PROXY_V2 = 'Cloud SQL Auth Proxy v2';
+
 const PRODUCTS: readonly SidecarProduct[] = [
   {
     // v2: gcr.io/cloud-sql-connectors/cloud-sql-proxy and its regional mirrors (README.md@v2.25.3
     // "Container Images"); it serves until it is signalled or asked to quit (cmd/root.go@v2.25.3).
-    product: 'Cloud SQL Auth Proxy v2',
+    product: CLOUD_SQL_PROXY_V2,
     repository: /(?:^|\/)cloud-sql-connectors\/cloud-sql-proxy$/,
     source:
       'GoogleCloudPlatform/cloud-sql-proxy examples/k8s-sidecar/job_with_sidecar.yaml@v2.25.3 ' +

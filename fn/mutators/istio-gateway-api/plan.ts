@@ -15,6 +15,7 @@
  * by the template itself), so env on the container is the only way to pilot-agent's environment.
  */
 import { formatGoDurationSeconds, parseGoDurationSeconds } from '../../timing/durations.ts';
+import { parseGoBool } from '../../core/goBool.ts';
 import type { LoadBalancerRecognition } from '../../timing/loadBalancerTable.ts';
 import { userProviderOverGuess } from '../../timing/loadBalancerTable.ts';
 import { unknownOf } from '../shared/timingInputs.ts';
@@ -512,7 +513,7 @@ function decideSettings(
   // EXIT_ON_ZERO_ACTIVE_CONNECTIONS: only over a minimum drain that holds (as envMode.ts), never
   // over a user's other value.
   const exit = effective.env['EXIT_ON_ZERO_ACTIVE_CONNECTIONS'];
-  if (exit !== undefined && !goBoolTrue(exit.value.value)) {
+  if (exit !== undefined && parseGoBool(exit.value.value) !== true) {
     findings.push(
       otherValueKept(
         'EXIT_ON_ZERO_ACTIVE_CONNECTIONS',
@@ -643,12 +644,6 @@ function line(setting: string, steps: readonly Derived[], note?: string): string
 
 function readableSeconds(value: unknown): number | undefined {
   return typeof value === 'string' ? parseGoDurationSeconds(value) : undefined;
-}
-
-/** Go's strconv.ParseBool true values, which Istio's env.Register bool reads
- * (pkg/env/var.go@1.26.8). */
-function goBoolTrue(value: unknown): boolean {
-  return typeof value === 'string' && ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value);
 }
 
 function keptLarger(

@@ -28,8 +28,8 @@ import { jobTimeline } from './timeline.ts';
 import type { JobState } from './timeline.ts';
 import { unwrapCommand, wrappedQuitUrls } from './wrapper.ts';
 import { quitUrlOf } from './sidecarQuit.ts';
-import { goBool, VAULT_AGENT, VAULT_INJECT, VAULT_PRE_POPULATE_ONLY } from './vault.ts';
-import { annotationsOf } from '../../core/kubeObject.ts';
+import { CLOUD_SQL_PROXY_V2 } from '../../workloads/declaredSidecars.ts';
+import { VAULT_AGENT, VAULT_INJECT, VAULT_PRE_POPULATE_ONLY, vaultAgentOf } from './vault.ts';
 
 /** Returns the explanation of one Job's plan. */
 export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationBody {
@@ -169,7 +169,7 @@ function declaredKind(template: PodTemplate, name: string): Valued<SidecarKind> 
  * as its Job example does (examples/k8s-sidecar/job_with_shutdown_hook.yaml@v2.25.3).
  */
 function selfQuitOf(mains: readonly Container[], product?: string): string | undefined {
-  if (product !== 'Cloud SQL Auth Proxy v2') return undefined;
+  if (product !== CLOUD_SQL_PROXY_V2) return undefined;
   const calls = mains.find((c) => {
     const command = unwrapCommand(c.command ?? []) ?? c.command ?? [];
     return [...command, ...(c.args ?? [])].some((w) => String(w).includes('/quitquitquit'));
@@ -195,7 +195,7 @@ function plannedKind(plan: JobPlan, proxy: JobState['proxies'][number]): string 
 
 /** The Vault agent as the injector will add it to this template (./vault.ts). */
 function vaultAgent(template: PodTemplate): JobState['proxies'][number] {
-  const initOnly = goBool(annotationsOf(template.metadata)[VAULT_PRE_POPULATE_ONLY]) === true;
+  const { initOnly } = vaultAgentOf(template);
   return {
     name: VAULT_AGENT,
     kind: { value: 'classic', source: `added by the Vault Agent Injector (${VAULT_INJECT})` },

@@ -49,7 +49,7 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
     if (!workload.runsToCompletion) return NOTHING;
     const meshes = MESHES.filter((mesh) => context.mesh[mesh] !== undefined);
     const declared = declaredOf(workload, context.config);
-    const vault = vaultAgentOf(workload);
+    const vault = vaultAgentOf(workload.template);
     if (meshes.length === 0 && declared.sidecars.length === 0 && !vault.injected)
       return {
         changes: [],

@@ -9,8 +9,10 @@
  * variables").
  */
 import type { Container } from '../../core/kubeObject.ts';
+import { envOf } from '../../compat/pod.ts';
 import { atLeast, imageTag } from '../../core/versions.ts';
 import type { DeclaredSidecar } from '../../workloads/declaredSidecars.ts';
+import { CLOUD_SQL_PROXY_V2 } from '../../workloads/declaredSidecars.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { ProposedChange } from '../types.ts';
 import { cloudSqlProxyQuitEndpoint } from './wrapper.ts';
@@ -36,7 +38,7 @@ export function sidecarQuit(
   sidecar: DeclaredSidecar,
 ): SidecarQuit | { readonly problem: string } {
   const container = workload.containers.find((c) => c.name === sidecar.name);
-  if (!container || sidecar.product !== 'Cloud SQL Auth Proxy v2')
+  if (!container || sidecar.product !== CLOUD_SQL_PROXY_V2)
     return { problem: 'it has no quit endpoint kube-graceful knows' };
   const tag = imageTag(container.image);
   const version = /^v?(\d+\.\d+\.\d+)/.exec(tag)?.[1];
@@ -48,7 +50,7 @@ export function sidecarQuit(
     };
   if (!atLeast(version, QUIT_SINCE))
     return { problem: `${QUIT_FLAG} exists from v${QUIT_SINCE}, and the image is v${version}` };
-  const words = [...(container.command ?? []), ...(container.args ?? [])].map(String);
+  const words = wordsOf(container);
   const port = adminPort(words, container);
   if (port === undefined)
     return { problem: `its admin port (${ADMIN_PORT_FLAG}, ${ADMIN_PORT_ENV}) is not a port` };
@@ -71,12 +73,12 @@ export function sidecarQuit(
 /** True when the flag is already given (`--quitquitquit`, `=true`) or set in the environment. */
 function hasQuitFlag(words: readonly string[], container: Container): boolean {
   if (words.some((w) => w === QUIT_FLAG || w === `${QUIT_FLAG}=true`)) return true;
-  return envValue(container, QUIT_ENV) === 'true';
+  return envOf(container, QUIT_ENV) === 'true';
 }
 
 /** The admin port: `--admin-port N`, `--admin-port=N`, the environment, or 9091. */
 function adminPort(words: readonly string[], container: Container): number | undefined {
-  let text: string | undefined = envValue(container, ADMIN_PORT_ENV);
+  let text: string | undefined = envOf(container, ADMIN_PORT_ENV);
   words.forEach((word, i) => {
     if (word === ADMIN_PORT_FLAG) text = words[i + 1];
     else if (word.startsWith(`${ADMIN_PORT_FLAG}=`)) text = word.slice(ADMIN_PORT_FLAG.length + 1);
@@ -86,20 +88,19 @@ function adminPort(words: readonly string[], container: Container): number | und
   return port >= 1 && port <= 65535 ? port : undefined;
 }
 
-function envValue(container: Container, name: string): string | undefined {
-  const entry = (container.env ?? []).find((e) => e.name === name) as
-    { value?: unknown } | undefined;
-  return typeof entry?.value === 'string' ? entry.value : undefined;
-}
-
 /**
  * The URL the wrapper calls to end this container, when it is the Cloud SQL Auth Proxy v2 and runs
  * with the quit flag (for explain: whether the main containers' wrapper ends it).
  */
 export function quitUrlOf(container: Container | undefined, product?: string): string | undefined {
-  if (!container || product !== 'Cloud SQL Auth Proxy v2') return undefined;
-  const words = [...(container.command ?? []), ...(container.args ?? [])].map(String);
+  if (!container || product !== CLOUD_SQL_PROXY_V2) return undefined;
+  const words = wordsOf(container);
   const port = adminPort(words, container);
   if (port === undefined || !hasQuitFlag(words, container)) return undefined;
   return cloudSqlProxyQuitEndpoint(port).url;
+}
+
+/** What the proxy's process is given: its command, then its args (as Kubernetes execs them). */
+function wordsOf(container: Container): string[] {
+  return [...(container.command ?? []), ...(container.args ?? [])].map(String);
 }

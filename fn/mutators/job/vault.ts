@@ -10,6 +10,8 @@
  * Through v1.7.6 the injector has no native-sidecar option (agent-inject/agent/agent.go@v1.7.6).
  */
 import { annotationsOf } from '../../core/kubeObject.ts';
+import type { PodTemplate } from '../../core/kubeObject.ts';
+import { parseGoBool } from '../../core/goBool.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { ProposedChange, ProposedFinding } from '../types.ts';
 import { STUCK_JOB } from './reasons.ts';
@@ -21,17 +23,6 @@ const VAULT_PRE_POPULATE = 'vault.hashicorp.com/agent-pre-populate';
 /** The container the injector adds (agent-inject/agent/container_sidecar.go@v1.7.6). */
 export const VAULT_AGENT = 'vault-agent';
 
-/**
- * The texts Go's strconv.ParseBool reads, as the injector reads its switches (parseutil.ParseBool,
- * annotations.go@v1.7.6): undefined for any other text.
- */
-export function goBool(text: string | undefined): boolean | undefined {
-  if (text === undefined) return undefined;
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
-  return undefined;
-}
-
 /** What the pod template says of the Vault agent: injected or not, and as a sidecar or not. */
 export interface VaultAgent {
   /** The pod asks for injection. */
@@ -41,11 +32,11 @@ export interface VaultAgent {
 }
 
 /** Returns what the pod template asks of the Vault Agent Injector. */
-export function vaultAgentOf(workload: Workload): VaultAgent {
-  const annotations = annotationsOf(workload.template.metadata);
+export function vaultAgentOf(template: PodTemplate): VaultAgent {
+  const annotations = annotationsOf(template.metadata);
   return {
-    injected: goBool(annotations[VAULT_INJECT]) === true,
-    initOnly: goBool(annotations[VAULT_PRE_POPULATE_ONLY]) === true,
+    injected: parseGoBool(annotations[VAULT_INJECT]) === true,
+    initOnly: parseGoBool(annotations[VAULT_PRE_POPULATE_ONLY]) === true,
   };
 }
 
@@ -55,11 +46,11 @@ export function vaultPlan(workload: Workload): {
   findings: ProposedFinding[];
 } {
   const annotations = annotationsOf(workload.template.metadata);
-  if (goBool(annotations[VAULT_INJECT]) !== true) return { changes: [], findings: [] };
-  const only = goBool(annotations[VAULT_PRE_POPULATE_ONLY]);
-  if (only === true) return { changes: [], findings: [] };
+  const agent = vaultAgentOf(workload.template);
+  if (!agent.injected || agent.initOnly) return { changes: [], findings: [] };
+  const only = parseGoBool(annotations[VAULT_PRE_POPULATE_ONLY]);
   const path = workload.at('metadata', 'annotations', VAULT_PRE_POPULATE_ONLY);
-  if (only === false || goBool(annotations[VAULT_PRE_POPULATE]) === false) {
+  if (only === false || parseGoBool(annotations[VAULT_PRE_POPULATE]) === false) {
     // The chart chose a running agent (or no init container, where pre-populate-only would leave
     // no agent at all): its choice, said.
     const key = only === false ? VAULT_PRE_POPULATE_ONLY : VAULT_PRE_POPULATE;

@@ -7,25 +7,13 @@ import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { runCliAsync } from '../../helpers/cli.ts';
 import { fixturePath } from '../../helpers/fixtures.ts';
-
-/** What this test reads of explain's JSON (docs/explain-schema.md). */
-interface ExplainedWorkload {
-  readonly mutator: string;
-  readonly timelines: Record<string, { verdict: { outcome: string } }>;
-}
+import { verdictsOf } from '../../helpers/verdicts.ts';
 
 const read = (file: string) => readFileSync(fixturePath('gateways', 'contour', file), 'utf8');
 const SHUTDOWN = '                - shutdown\n';
 
-async function envoyVerdicts(input: string): Promise<Record<string, string>> {
-  const out = await runCliAsync(['explain', '--format', 'json'], input);
-  const { workloads } = JSON.parse(out.stdout) as { workloads: ExplainedWorkload[] };
-  const envoy = workloads.find((w) => w.mutator === 'contour-drain');
-  return {
-    asWritten: envoy?.timelines['asWritten']?.verdict.outcome ?? 'none',
-    patched: envoy?.timelines['patched']?.verdict.outcome ?? 'none',
-  };
-}
+/** The contour-drain verdicts explain gives `input`. */
+const envoyVerdicts = (input: string) => verdictsOf('contour-drain', input);
 
 const RENDERS = [
   // AWS's default 300 s deregistration delay outlives the pod: a modelled risk, no failure.
@@ -46,8 +34,8 @@ for (const { file, patched, W } of RENDERS) {
     t.is((await runCliAsync(['check'], out.stdout)).status, 0);
     t.is((await runCliAsync([], out.stdout)).stdout, out.stdout);
     const verdicts = await envoyVerdicts(input);
-    t.is(verdicts['patched'], patched);
-    t.not(verdicts['asWritten'], 'ok');
+    t.is(verdicts.patched, patched);
+    t.not(verdicts.asWritten, 'ok');
     // Envoy's hook is modelled: app-graceful puts no sleep in front of it.
     const daemonSet = out.stdout.split('kind: DaemonSet')[1]!.split('\n---')[0]!;
     t.false(daemonSet.includes('sleep:'));

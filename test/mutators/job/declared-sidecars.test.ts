@@ -16,13 +16,8 @@ import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { fixturePath, ROOT } from '../../helpers/fixtures.ts';
 import { runCliAsync } from '../../helpers/cli.ts';
+import { verdictsOf } from '../../helpers/verdicts.ts';
 import { requireTool } from '../../helpers/tools.ts';
-
-/** A workload as `explain --format json` writes it: what these tests read. */
-interface ExplainedWorkload {
-  mutator: string;
-  timelines: Record<string, { verdict: { outcome: string } } | undefined>;
-}
 
 const SHUTDOWN_HOOK = readFileSync(
   fixturePath('jobs', 'cloud-sql-proxy-v2.25.3-job_with_shutdown_hook.yaml'),
@@ -70,15 +65,9 @@ function assertValidPod(t: ExecutionContext, spec: PodSpec): void {
   t.true((spec.initContainers ?? []).every((c) => [undefined, 'Always'].includes(c.restartPolicy)));
 }
 
-async function verdicts(input: string, args: string[] = []): Promise<Record<string, string>> {
-  const out = await runCliAsync(['explain', '--format', 'json', ...args], input);
-  const { workloads } = JSON.parse(out.stdout) as { workloads: ExplainedWorkload[] };
-  const job = workloads.find((w) => w.mutator === 'job-sidecar-quit');
-  return {
-    asWritten: job?.timelines['asWritten']?.verdict.outcome ?? 'none',
-    patched: job?.timelines['patched']?.verdict.outcome ?? 'none',
-  };
-}
+/** The job-sidecar-quit verdicts explain gives `input`. */
+const verdicts = (input: string, args: string[] = []) =>
+  verdictsOf('job-sidecar-quit', input, args);
 
 test('the Cloud SQL Auth Proxy example Job: the proxy becomes a native sidecar, every field kept; check passes; idempotent; explain agrees', async (t) => {
   t.is((await runCliAsync(['check'], SHUTDOWN_HOOK)).status, 1, 'check fails as written');

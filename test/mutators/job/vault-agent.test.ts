@@ -9,6 +9,7 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { fixturePath } from '../../helpers/fixtures.ts';
 import { runCliAsync } from '../../helpers/cli.ts';
+import { verdictsOf } from '../../helpers/verdicts.ts';
 
 const SAMPLE = readFileSync(
   fixturePath('jobs', 'vault-agent-injector-hashi-job-1-secrets.yaml'),
@@ -17,21 +18,9 @@ const SAMPLE = readFileSync(
 const ANNOTATIONS = '      annotations:\n';
 const ONLY = '        vault.hashicorp.com/agent-pre-populate-only: "true"\n';
 
-/** A workload as `explain --format json` writes it: what these tests read. */
-interface ExplainedWorkload {
-  mutator: string;
-  timelines: Record<string, { verdict: { outcome: string } } | undefined>;
-}
-
-async function verdicts(input: string, args: string[] = []): Promise<Record<string, string>> {
-  const out = await runCliAsync(['explain', '--format', 'json', ...args], input);
-  const { workloads } = JSON.parse(out.stdout) as { workloads: ExplainedWorkload[] };
-  const job = workloads.find((w) => w.mutator === 'job-sidecar-quit');
-  return {
-    asWritten: job?.timelines['asWritten']?.verdict.outcome ?? 'none',
-    patched: job?.timelines['patched']?.verdict.outcome ?? 'none',
-  };
-}
+/** The job-sidecar-quit verdicts explain gives `input`. */
+const verdicts = (input: string, args: string[] = []) =>
+  verdictsOf('job-sidecar-quit', input, args);
 
 test('the sample gets pre-populate-only and nothing else; check passes on it; idempotent; explain agrees', async (t) => {
   t.is((await runCliAsync(['check'], SAMPLE)).status, 1, 'check fails as written');
