@@ -12,7 +12,8 @@
 //   fn/mutators/<id>/settings/              a mutator's config slice (zod + fn/config/kit only)
 //   fn/config/kit                           what a slice is built with
 //   fn/document                             one document, its pre-scan and its edits
-//   fn/yaml  fn/timing                      yaml's options; the pure timing model (fn/core only)
+//   fn/yaml  fn/timing  fn/facts            yaml's options; the pure timing model; upstream
+//                                           facts as data (version gates): fn/core only
 //   fn/core                                 shared types (errors, changes, refs, versions,
 //                                           field paths): imports nothing of the project
 //
@@ -35,6 +36,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^fn/timing/' },
       to: { path: '^(fn|renderer|scripts|test)/', pathNot: '^fn/(core|timing)/' },
+    },
+    {
+      name: 'facts-import-only-core',
+      comment:
+        'fn/facts holds upstream facts as data (version gates) for the decisions, the checks ' +
+        'and the compatibility table alike: it imports only fn/core.',
+      severity: 'error',
+      from: { path: '^fn/facts/' },
+      to: { path: '^(fn|renderer|scripts|test)/', pathNot: '^fn/(core|facts)/' },
     },
     {
       name: 'mutator-imports-no-other-mutator',

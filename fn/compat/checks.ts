@@ -2,8 +2,13 @@
  * The checks of the compatibility table (./table.ts): each returns why a pod as kube-graceful
  * wrote it breaks one upstream constraint, or undefined. A check only blames what kube-graceful
  * wrote (the value differs from the input's), so a chart's own settings never fail it.
+ *
+ * The checks share the decisions' facts (the version gates of fn/facts/versionGates.ts, the
+ * annotation names) but none of their logic: each reads from the written pod what must hold, so
+ * they are an independent oracle of the mutators, and test/compat/matrix.test.ts runs both across
+ * the Kubernetes, Istio and Linkerd versions.
  */
-import { atLeast } from '../core/versions.ts';
+import { ISTIO, KUBERNETES, LINKERD, reached } from '../facts/versionGates.ts';
 import { parseGoDurationSeconds } from '../timing/durations.ts';
 import type { PodTemplate } from '../core/kubeObject.ts';
 import {
@@ -22,13 +27,11 @@ import {
 import type { CheckedPod } from './pod.ts';
 import { ISTIO_PROXY } from '../workloads/meshProxies.ts';
 
-const ISTIO_NATIVE = 'sidecar.istio.io/nativeSidecar';
-const LINKERD_NATIVE = [
-  'config.alpha.linkerd.io/',
-  'config.beta.linkerd.io/',
-  'config.linkerd.io/',
-].map((p) => `${p}proxy-enable-native-sidecar`);
-const LINKERD_WAIT = 'config.alpha.linkerd.io/proxy-wait-before-exit-seconds';
+import {
+  ISTIO_NATIVE_ANNOTATION as ISTIO_NATIVE,
+  LINKERD_NATIVE_ANNOTATIONS as LINKERD_NATIVE,
+  LINKERD_WAIT_ANNOTATION as LINKERD_WAIT,
+} from '../workloads/nativeSidecars.ts';
 
 /**
  * Returns the native-sidecar switches the pod carries (annotations "true", restartPolicy Always).
@@ -47,10 +50,12 @@ function nativeSwitches(template: PodTemplate): string[] {
 
 export function nativeSidecarNeedsKubernetes(pod: CheckedPod): string | undefined {
   const kube = pod.spec.kubernetesVersion;
-  if (atLeast(kube, '1.29')) return undefined;
+  if (reached(KUBERNETES.nativeSidecars, kube)) return undefined;
   const before = new Set(nativeSwitches(pod.before));
   const added = nativeSwitches(pod.after).filter((s) => !before.has(s));
-  return added.length ? `wrote ${added.join(', ')} for Kubernetes ${kube} < 1.29` : undefined;
+  return added.length
+    ? `wrote ${added.join(', ')} for Kubernetes ${kube} < ${KUBERNETES.nativeSidecars.since}`
+    : undefined;
 }
 
 function writtenSleeps(pod: CheckedPod): Array<{ container: string; seconds: number }> {
@@ -61,18 +66,18 @@ function writtenSleeps(pod: CheckedPod): Array<{ container: string; seconds: num
 export function sleepActionNeedsKubernetes(pod: CheckedPod): string | undefined {
   const kube = pod.spec.kubernetesVersion;
   const sleeps = writtenSleeps(pod);
-  return !atLeast(kube, '1.30') && sleeps.length
+  return !reached(KUBERNETES.sleepAction, kube) && sleeps.length
     ? `wrote a preStop sleep action on ${sleeps.map((s) => s.container).join(', ')} for ` +
-        `Kubernetes ${kube} < 1.30`
+        `Kubernetes ${kube} < ${KUBERNETES.sleepAction.since}`
     : undefined;
 }
 
 export function sleepZeroNeedsKubernetes(pod: CheckedPod): string | undefined {
   const kube = pod.spec.kubernetesVersion;
   const zero = writtenSleeps(pod).filter((s) => s.seconds === 0);
-  return !atLeast(kube, '1.33') && zero.length
+  return !reached(KUBERNETES.sleepZero, kube) && zero.length
     ? `wrote sleep.seconds: 0 on ${zero.map((s) => s.container).join(', ')} for Kubernetes ` +
-        `${kube} < 1.33`
+        `${kube} < ${KUBERNETES.sleepZero.since}`
     : undefined;
 }
 
@@ -88,7 +93,7 @@ export function sleepWithinGrace(pod: CheckedPod): string | undefined {
 
 export function drainBelowParentShutdown(pod: CheckedPod): string | undefined {
   const istio = pod.spec.istioVersion;
-  if (atLeast(istio, '1.17')) return undefined;
+  if (reached(ISTIO.parentShutdownIgnored, istio)) return undefined;
   const read = (t: PodTemplate) => [
     proxyConfig(t)['drainDuration'],
     proxyConfig(t)['parentShutdownDuration'],
@@ -100,15 +105,16 @@ export function drainBelowParentShutdown(pod: CheckedPod): string | undefined {
   const parentSeconds = typeof parent === 'string' ? (parseGoDurationSeconds(parent) ?? 60) : 60;
   return parentSeconds <= drainSeconds
     ? `drainDuration ${String(drain)} is not below parentShutdownDuration ${parentSeconds}s on ` +
-        `Istio ${istio} < 1.17`
+        `Istio ${istio} < ${ISTIO.parentShutdownIgnored.since}`
     : undefined;
 }
 
 export function parentShutdownOnlyBefore117(pod: CheckedPod): string | undefined {
   const istio = pod.spec.istioVersion;
   const read = (t: PodTemplate) => proxyConfig(t)['parentShutdownDuration'];
-  return atLeast(istio, '1.17') && written(pod, read)
-    ? `wrote parentShutdownDuration ${String(read(pod.after))}, which Istio ${istio} ≥ 1.17 ignores`
+  return reached(ISTIO.parentShutdownIgnored, istio) && written(pod, read)
+    ? `wrote parentShutdownDuration ${String(read(pod.after))}, ` +
+        `which Istio ${istio} ≥ ${ISTIO.parentShutdownIgnored.since} ignores`
     : undefined;
 }
 
@@ -126,8 +132,9 @@ function exitOnZeroSettings(t: PodTemplate): Record<string, unknown> {
 
 export function exitOnZeroNeedsIstio(pod: CheckedPod): string | undefined {
   const istio = pod.spec.istioVersion;
-  return !atLeast(istio, '1.12') && written(pod, exitOnZeroSettings)
-    ? `wrote ${Object.keys(exitOnZeroSettings(pod.after)).join(', ')} for Istio ${istio} < 1.12`
+  return !reached(ISTIO.exitOnZero, istio) && written(pod, exitOnZeroSettings)
+    ? `wrote ${Object.keys(exitOnZeroSettings(pod.after)).join(', ')} ` +
+        `for Istio ${istio} < ${ISTIO.exitOnZero.since}`
     : undefined;
 }
 
@@ -151,7 +158,8 @@ export function noTerminationDrainSeconds(pod: CheckedPod): string | undefined {
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
     'TERMINATION_DRAIN_DURATION_SECONDS' in ((proxyConfig(t)['proxyMetadata'] ?? {}) as object);
   return written(pod, read) && read(pod.after)
-    ? 'wrote TERMINATION_DRAIN_DURATION_SECONDS, removed in Istio 1.10'
+    ? 'wrote TERMINATION_DRAIN_DURATION_SECONDS, ' +
+        `removed in Istio ${ISTIO.terminationDrainSecondsRemoved.since}`
     : undefined;
 }
 
@@ -174,8 +182,8 @@ export function proxyMetadataNeedsInjection(pod: CheckedPod): string | undefined
 export function istioNativeAnnotationNeedsIstio(pod: CheckedPod): string | undefined {
   const istio = pod.spec.istioVersion;
   const read = (t: PodTemplate) => annotations(t)[ISTIO_NATIVE];
-  return !atLeast(istio, '1.24') && written(pod, read)
-    ? `wrote ${ISTIO_NATIVE} for Istio ${istio} < 1.24`
+  return !reached(ISTIO.nativeAnnotation, istio) && written(pod, read)
+    ? `wrote ${ISTIO_NATIVE} for Istio ${istio} < ${ISTIO.nativeAnnotation.since}`
     : undefined;
 }
 
@@ -185,9 +193,10 @@ export function istioAutoNativeOnlyWhereIstioWould(pod: CheckedPod): string | un
   const native =
     written(pod, (t) => annotations(t)[ISTIO_NATIVE]) &&
     annotations(pod.after)[ISTIO_NATIVE] === 'true';
-  return native && !(atLeast(istio, '1.27') && atLeast(kube, '1.33'))
+  return native && !(reached(ISTIO.nativeAuto, istio) && reached(ISTIO.nativeAutoKubelet, kube))
     ? `sidecar-mode auto pinned an Istio native sidecar on Istio ${istio} / kubelet ${kube}, ` +
-        `where Istio would not choose native (1.27+ with kubelets ≥ 1.33)`
+        `where Istio would not choose native (${ISTIO.nativeAuto.since}+ with kubelets ≥ ` +
+        `${ISTIO.nativeAutoKubelet.since})`
     : undefined;
 }
 
@@ -197,9 +206,11 @@ export function linkerdAutoNativeOnlyWhereLinkerdWould(pod: CheckedPod): string 
   const native = LINKERD_NATIVE.some(
     (key) => written(pod, (t) => annotations(t)[key]) && annotations(pod.after)[key] === 'true',
   );
-  return native && !(atLeast(linkerd, '2.20') && atLeast(kube, '1.29'))
+  return native &&
+    !(reached(LINKERD.nativeDefault, linkerd) && reached(KUBERNETES.nativeSidecars, kube))
     ? `sidecar-mode auto pinned a Linkerd native sidecar on Linkerd ${linkerd} / kubelet ` +
-        `${kube}, where native is not the default (2.20+ on Kubernetes 1.29+)`
+        `${kube}, where native is not the default (${LINKERD.nativeDefault.since}+ on Kubernetes ` +
+        `${KUBERNETES.nativeSidecars.since}+)`
     : undefined;
 }
 
@@ -270,11 +281,11 @@ export function noSidecarSettingsInAmbient(pod: CheckedPod): string | undefined 
 
 export function linkerdNativeAnnotationRead(pod: CheckedPod): string | undefined {
   const linkerd = pod.spec.linkerdVersion;
-  const read = atLeast(linkerd, '2.20')
+  const read = reached(LINKERD.nativeDefault, linkerd)
     ? LINKERD_NATIVE
-    : atLeast(linkerd, '2.19')
+    : reached(LINKERD.nativeBeta, linkerd)
       ? LINKERD_NATIVE.slice(0, 2)
-      : atLeast(linkerd, '2.15')
+      : reached(LINKERD.nativeAlpha, linkerd)
         ? LINKERD_NATIVE.slice(0, 1)
         : [];
   const wrong = LINKERD_NATIVE.filter(
@@ -313,7 +324,7 @@ export function linkerdShutdownEnabled(pod: CheckedPod): string | undefined {
   const linkerd = pod.spec.linkerdVersion;
   const calls = commandText(pod.after).includes('4191/shutdown') && written(pod, commandText);
   return calls &&
-    atLeast(linkerd, '2.16') &&
+    reached(LINKERD.adminShutdownOptIn, linkerd) &&
     annotations(pod.after)['config.linkerd.io/proxy-admin-shutdown'] !== 'enabled'
     ? `calls linkerd-proxy's /shutdown on Linkerd ${linkerd} without ` +
         `config.linkerd.io/proxy-admin-shutdown: enabled`

@@ -7,6 +7,7 @@
 import * as check from './checks.ts';
 import * as traefik from './traefikChecks.ts';
 import type { CheckedPod } from './pod.ts';
+import { ISTIO, KUBERNETES, LINKERD } from '../facts/versionGates.ts';
 
 /** The products the table has facts of, in the order docs/compatibility.md lists them. */
 export const PRODUCTS = [
@@ -56,7 +57,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
     setting:
       'native sidecars (`initContainers[].restartPolicy: Always`, ' +
       'or a mesh annotation that makes one)',
-    versions: 'on by default from 1.29 (alpha 1.28, GA 1.33)',
+    versions: `on by default from ${KUBERNETES.nativeSidecars.since} (alpha 1.28, GA 1.33)`,
     breaks:
       'an older kubelet runs the sidecar as an init container that never ends: ' +
       'the pod never starts',
@@ -71,7 +72,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
     id: 'k8s-prestop-sleep-action',
     product: 'Kubernetes',
     setting: '`lifecycle.preStop.sleep`',
-    versions: 'on by default from 1.30 (alpha 1.29, GA 1.34)',
+    versions: `on by default from ${KUBERNETES.sleepAction.since} (alpha 1.29, GA 1.34)`,
     breaks:
       'with the gate off the kubelet returns at once without sleeping, ' +
       'and the API server drops the field',
@@ -85,7 +86,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
     id: 'k8s-prestop-sleep-zero',
     product: 'Kubernetes',
     setting: '`lifecycle.preStop.sleep.seconds: 0`',
-    versions: 'allowed from 1.33 (alpha 1.32)',
+    versions: `allowed from ${KUBERNETES.sleepZero.since} (alpha 1.32)`,
     breaks: 'the API server rejects the pod ("must be greater than 0")',
     sources: [
       'kubernetes pkg/features/kube_features.go@v1.34.0 (PodLifecycleSleepActionAllowZero)',
@@ -145,7 +146,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
     id: 'istio-drain-below-parent-shutdown',
     product: 'Istio',
     setting: '`drainDuration` < `parentShutdownDuration` (default 60 s)',
-    versions: '< 1.17',
+    versions: `< ${ISTIO.parentShutdownIgnored.since}`,
     breaks: 'the injector denies the pod and pilot-agent refuses the config',
     sources: ['istio pkg/config/validation/validation.go@1.16.7 ValidateParentAndDrain'],
     check: check.drainBelowParentShutdown,
@@ -154,7 +155,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
     id: 'istio-parent-shutdown-ignored',
     product: 'Istio',
     setting: '`parentShutdownDuration`',
-    versions: 'read only < 1.17',
+    versions: `read only < ${ISTIO.parentShutdownIgnored.since}`,
     breaks: 'from 1.17 nothing reads it: a written value is a setting that does nothing',
     sources: [
       'istio pkg/ and pilot/@1.17.8: no reader of parentShutdownDuration left ' +
@@ -166,7 +167,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
     id: 'istio-exit-on-zero',
     product: 'Istio',
     setting: '`EXIT_ON_ZERO_ACTIVE_CONNECTIONS`, `MINIMUM_DRAIN_DURATION`',
-    versions: '1.12+',
+    versions: `${ISTIO.exitOnZero.since}+`,
     breaks: 'older pilot-agents ignore them: the proxy leaves after terminationDrainDuration (5 s)',
     sources: ['istio pilot/cmd/pilot-agent/options/options.go@1.12.9 (absent @1.11.8)'],
     check: check.exitOnZeroNeedsIstio,
@@ -175,7 +176,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
     id: 'istio-minimum-drain-go-duration',
     product: 'Istio',
     setting: '`MINIMUM_DRAIN_DURATION` is a Go duration (`"30s"`)',
-    versions: '1.12+',
+    versions: `${ISTIO.exitOnZero.since}+`,
     breaks: 'a bare number fails to parse and the 5 s default is used',
     sources: ['istio pilot/cmd/pilot-agent/options/options.go@1.12.9 (env.RegisterDurationVar)'],
     check: check.minimumDrainIsGoDuration,
@@ -184,7 +185,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
     id: 'istio-termination-drain-seconds-removed',
     product: 'Istio',
     setting: '`TERMINATION_DRAIN_DURATION_SECONDS` env',
-    versions: 'read only < 1.10',
+    versions: `read only < ${ISTIO.terminationDrainSecondsRemoved.since}`,
     breaks: 'ignored from 1.10: the proxy leaves after 5 s',
     sources: [
       'istio pilot/pkg/features/pilot.go@1.9.9 (last tag that registers it; absent @1.10.6)',
@@ -222,7 +223,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
     id: 'istio-native-annotation',
     product: 'Istio',
     setting: '`sidecar.istio.io/nativeSidecar` pod annotation',
-    versions: '1.24+',
+    versions: `${ISTIO.nativeAnnotation.since}+`,
     breaks: 'older injecters ignore it: the sidecar stays classic',
     sources: [
       'istio pkg/kube/inject/inject.go@1.24.6 (annotation takes precedence over the global ' +
@@ -234,7 +235,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
     id: 'istio-auto-native',
     product: 'Istio',
     setting: 'native sidecar by default for apps and gateways (`sidecar-mode auto`)',
-    versions: 'Istio 1.27+ with every kubelet ≥ 1.33',
+    versions:
+      `Istio ${ISTIO.nativeAuto.since}+ ` + `with every kubelet ≥ ${ISTIO.nativeAutoKubelet.since}`,
     breaks:
       'pinning native where the mesh would not choose it runs a mode both meshes call ' +
       'experimental (Istio 1.24–1.26) on kubelets Istio itself does not trust',
@@ -249,7 +251,8 @@ export const CONSTRAINTS: readonly Constraint[] = [
     product: 'Istio',
     setting: '`POST :15020/quitquitquit`',
     versions:
-      'exits without draining from 1.26; before, it drains first (1.12–1.20: ' +
+      `exits without draining from ${ISTIO.quitSkipsDrain.since}; ` +
+      'before, it drains first (1.12–1.20: ' +
       'SIGTERM to itself; 1.21–1.25: cancels the agent)',
     breaks:
       'before 1.26 a Job completes only after terminationDrainDuration (or ' +
@@ -445,8 +448,9 @@ export const CONSTRAINTS: readonly Constraint[] = [
     product: 'Linkerd',
     setting: '`proxy-enable-native-sidecar` annotation prefix',
     versions:
-      '`config.alpha.linkerd.io/` 2.15–2.18; 2.19 adds `config.beta.linkerd.io/`; ' +
-      '2.20 adds `config.linkerd.io/`',
+      `\`config.alpha.linkerd.io/\` ${LINKERD.nativeAlpha.since}–2.18; ` +
+      `${LINKERD.nativeBeta.since} adds \`config.beta.linkerd.io/\`; ` +
+      `${LINKERD.nativeDefault.since} adds \`config.linkerd.io/\``,
     breaks: 'a prefix the version does not read is ignored: the sidecar stays classic',
     sources: ['linkerd2 pkg/k8s/labels.go@version-2.15, @version-2.19, @version-2.20'],
     check: check.linkerdNativeAnnotationRead,
@@ -455,7 +459,9 @@ export const CONSTRAINTS: readonly Constraint[] = [
     id: 'linkerd-auto-native',
     product: 'Linkerd',
     setting: 'native sidecar by default for apps (`sidecar-mode auto`)',
-    versions: 'Linkerd 2.20+ (`proxy.nativeSidecar: true`), on Kubernetes 1.29+',
+    versions:
+      `Linkerd ${LINKERD.nativeDefault.since}+ (\`proxy.nativeSidecar: true\`), ` +
+      `on Kubernetes ${KUBERNETES.nativeSidecars.since}+`,
     breaks:
       'pinning native where Linkerd would not choose it runs a mode Linkerd calls alpha/beta ' +
       'before 2.20',
@@ -470,7 +476,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
     id: 'linkerd-native-and-wait',
     product: 'Linkerd',
     setting: 'native sidecar with `proxy-wait-before-exit-seconds`',
-    versions: '2.15+',
+    versions: `${LINKERD.nativeAlpha.since}+`,
     breaks:
       'the injector fails ("proxy.nativeSidecar and waitBeforeExitSeconds cannot be used ' +
       'simultaneously")',
@@ -495,7 +501,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
     id: 'linkerd-admin-shutdown',
     product: 'Linkerd',
     setting: '`POST :4191/shutdown` needs `config.linkerd.io/proxy-admin-shutdown: enabled`',
-    versions: 'off by default from 2.16',
+    versions: `off by default from ${LINKERD.adminShutdownOptIn.since}`,
     breaks: 'the quit call is refused and the Job never completes',
     sources: [
       'linkerd2 charts/linkerd-control-plane/values.yaml@version-2.16 ' +

@@ -5,7 +5,6 @@
  */
 import { parseDocument } from 'yaml';
 import { parseGoBool } from '../core/goBool.ts';
-import { atLeast } from '../core/versions.ts';
 import type { Spec } from '../config/schema.ts';
 import { toData } from '../document/manifest.ts';
 import { isRecord } from '../core/fieldPath.ts';
@@ -15,13 +14,8 @@ import { scalarText } from '../core/scalarText.ts';
 import { readPreStop } from '../workloads/preStop.ts';
 import {
   ISTIO_NATIVE_ANNOTATION,
-  ISTIO_NATIVE_ANNOTATION_SINCE,
-  ISTIO_NATIVE_AUTO_KUBELET,
-  ISTIO_NATIVE_AUTO_SINCE,
   LINKERD_NATIVE_ANNOTATIONS,
-  LINKERD_NATIVE_DEFAULT_SINCE,
   LINKERD_WAIT_ANNOTATION,
-  NATIVE_SIDECARS_SINCE_KUBERNETES,
 } from '../workloads/nativeSidecars.ts';
 import type { PreStopRead as HookRead } from '../workloads/preStop.ts';
 import type { Container, PodTemplate } from '../core/kubeObject.ts';
@@ -41,6 +35,7 @@ import {
 } from '../timing/platformDefaults.ts';
 import { comparableGraceSeconds } from '../workloads/grace.ts';
 import { LINKERD_PROXY } from '../workloads/meshProxies.ts';
+import { ISTIO, KUBERNETES, LINKERD, reached } from '../facts/versionGates.ts';
 
 /** A value as the platform will use it, and in words where it came from. */
 export interface Valued<T> {
@@ -230,14 +225,14 @@ export function istioSidecarKind(template: PodTemplate, spec: Spec): Valued<Side
   const versions = `Istio ${spec.istioVersion} on Kubernetes ${spec.kubernetesVersion}`;
   if (
     (pinned === 'true' || pinned === 'false') &&
-    atLeast(spec.istioVersion, ISTIO_NATIVE_ANNOTATION_SINCE)
+    reached(ISTIO.nativeAnnotation, spec.istioVersion)
   ) {
-    if (pinned === 'true' && !atLeast(spec.kubernetesVersion, NATIVE_SIDECARS_SINCE_KUBERNETES))
+    if (pinned === 'true' && !reached(KUBERNETES.nativeSidecars, spec.kubernetesVersion))
       return {
         value: 'classic',
         source:
           `${ISTIO_NATIVE_ANNOTATION}: "true", ` +
-          `but Kubernetes ${spec.kubernetesVersion} < ${NATIVE_SIDECARS_SINCE_KUBERNETES} ` +
+          `but Kubernetes ${spec.kubernetesVersion} < ${KUBERNETES.nativeSidecars.since} ` +
           `has no native sidecars`,
       };
     return {
@@ -246,14 +241,14 @@ export function istioSidecarKind(template: PodTemplate, spec: Spec): Valued<Side
     };
   }
   if (
-    atLeast(spec.istioVersion, ISTIO_NATIVE_AUTO_SINCE) &&
-    atLeast(spec.kubernetesVersion, ISTIO_NATIVE_AUTO_KUBELET)
+    reached(ISTIO.nativeAuto, spec.istioVersion) &&
+    reached(ISTIO.nativeAutoKubelet, spec.kubernetesVersion)
   )
     return {
       value: 'native',
       source:
         `Istio default for ${versions}: ` +
-        `auto picks native on kubelets ≥ ${ISTIO_NATIVE_AUTO_KUBELET}`,
+        `auto picks native on kubelets ≥ ${ISTIO.nativeAutoKubelet.since}`,
     };
   return { value: 'classic', source: `Istio default for ${versions}` };
 }
@@ -273,12 +268,12 @@ export function linkerdSidecarKind(template: PodTemplate, spec: Spec): Valued<Si
       value: annotations[key] === 'true' ? 'native' : 'classic',
       source: `annotation ${key}: "${annotations[key]}"`,
     };
-  if (atLeast(spec.linkerdVersion, LINKERD_NATIVE_DEFAULT_SINCE))
+  if (reached(LINKERD.nativeDefault, spec.linkerdVersion))
     return {
       value: 'native',
       source:
         `Linkerd default for ${spec.linkerdVersion}: ` +
-        `native from ${LINKERD_NATIVE_DEFAULT_SINCE}`,
+        `native from ${LINKERD.nativeDefault.since}`,
     };
   return { value: 'classic', source: `Linkerd default for ${spec.linkerdVersion}` };
 }

@@ -7,7 +7,7 @@
  * Render time cannot see the nodes, and kubelets may lag the API server by three minors, so a pod
  * feature is used only where that kubelet has it on by default.
  */
-import { atLeast } from '../core/versions.ts';
+import { ISTIO, KUBERNETES, LINKERD, reached } from '../facts/versionGates.ts';
 
 /** The meshes whose sidecars kube-graceful handles. */
 export type MeshName = 'istio' | 'linkerd';
@@ -20,12 +20,6 @@ export interface NativeVersions {
 }
 
 /**
- * SidecarContainers gate: alpha (off) 1.28, beta and on by default 1.29, GA 1.33
- * (kubernetes pkg/features/kube_features.go@v1.35.0, versioned gate table).
- */
-export const NATIVE_SIDECARS_SINCE_KUBERNETES = '1.29';
-
-/**
  * Istio's per-pod switch, read from 1.24: pkg/kube/inject/inject.go@1.24.0 reads
  * `sidecar.istio.io/nativeSidecar` "true"/"false", which takes precedence over istiod's setting
  * (inject.go@1.27.0: "The sidecar.istio.io/nativeSidecar annotation takes precedence over the
@@ -33,25 +27,7 @@ export const NATIVE_SIDECARS_SINCE_KUBERNETES = '1.29';
  * (pilot/pkg/features/pilot.go@1.19.0), which a pod cannot pin.
  */
 export const ISTIO_NATIVE_ANNOTATION = 'sidecar.istio.io/nativeSidecar';
-export const ISTIO_NATIVE_ANNOTATION_SINCE = '1.24';
-/**
- * From 1.27 ENABLE_NATIVE_SIDECARS defaults to auto (pilot/pkg/features/pilot.go@1.27.0): native
- * when every node's kubelet is ≥ 1.33 (DetectNativeSidecar, pkg/kube/inject/webhook.go@1.27.0).
- * Before 1.27 the setting is listed in pilot/pkg/features/experimental.go (@1.23.0, @1.24.0).
- */
-export const ISTIO_NATIVE_AUTO_SINCE = '1.27';
-export const ISTIO_NATIVE_AUTO_KUBELET = '1.33';
 
-/**
- * Linkerd's annotation: `config.alpha.linkerd.io/` in 2.15–2.18 (pkg/k8s/labels.go@version-2.15,
- * @version-2.18), `config.beta.linkerd.io/` added in 2.19 (@version-2.19), `config.linkerd.io/` in
- * 2.20 (@version-2.20), which still reads the older two. The chart calls the feature experimental
- * through 2.18 and beta in 2.19 (charts/linkerd-control-plane/values.yaml `nativeSidecar`), and
- * turns it on by default in 2.20 (`nativeSidecar: true`, values.yaml@version-2.20).
- */
-const LINKERD_NATIVE_SINCE = '2.15';
-const LINKERD_NATIVE_BETA_SINCE = '2.19';
-export const LINKERD_NATIVE_DEFAULT_SINCE = '2.20';
 const LINKERD_NATIVE_NAME = 'proxy-enable-native-sidecar';
 /**
  * The annotation under every prefix Linkerd has used: alpha (2.15–2.18), beta (2.19), GA (2.20+).
@@ -66,11 +42,9 @@ export const LINKERD_WAIT_ANNOTATION = 'config.alpha.linkerd.io/proxy-wait-befor
 
 /** Returns the native-sidecar annotation a Linkerd version reads, or undefined before 2.15. */
 export function linkerdNativeAnnotation(version: string): string | undefined {
-  if (atLeast(version, LINKERD_NATIVE_DEFAULT_SINCE))
-    return `config.linkerd.io/${LINKERD_NATIVE_NAME}`;
-  if (atLeast(version, LINKERD_NATIVE_BETA_SINCE))
-    return `config.beta.linkerd.io/${LINKERD_NATIVE_NAME}`;
-  if (atLeast(version, LINKERD_NATIVE_SINCE))
+  if (reached(LINKERD.nativeDefault, version)) return `config.linkerd.io/${LINKERD_NATIVE_NAME}`;
+  if (reached(LINKERD.nativeBeta, version)) return `config.beta.linkerd.io/${LINKERD_NATIVE_NAME}`;
+  if (reached(LINKERD.nativeAlpha, version))
     return `config.alpha.linkerd.io/${LINKERD_NATIVE_NAME}`;
   return undefined;
 }
@@ -81,7 +55,7 @@ export function linkerdNativeAnnotation(version: string): string | undefined {
  */
 export function nativeAnnotation(mesh: MeshName, versions: NativeVersions): string | undefined {
   if (mesh === 'istio')
-    return atLeast(versions.istioVersion, ISTIO_NATIVE_ANNOTATION_SINCE)
+    return reached(ISTIO.nativeAnnotation, versions.istioVersion)
       ? ISTIO_NATIVE_ANNOTATION
       : undefined;
   return linkerdNativeAnnotation(versions.linkerdVersion);
@@ -94,7 +68,7 @@ export function meshWithVersion(mesh: MeshName, versions: NativeVersions): strin
 
 /** Returns true when the oldest kubelet has native sidecars on by default. */
 function kubeletHasNativeSidecars(versions: NativeVersions): boolean {
-  return atLeast(versions.kubernetesVersion, NATIVE_SIDECARS_SINCE_KUBERNETES);
+  return reached(KUBERNETES.nativeSidecars, versions.kubernetesVersion);
 }
 
 /**
@@ -119,7 +93,7 @@ export function nativeBlockers(
   const kubelet = kubeletBlocker(versions, label);
   if (kubelet) blockers.push(kubelet);
   if (nativeAnnotation(mesh, versions) === undefined) {
-    const since = mesh === 'istio' ? ISTIO_NATIVE_ANNOTATION_SINCE : LINKERD_NATIVE_SINCE;
+    const since = mesh === 'istio' ? ISTIO.nativeAnnotation.since : LINKERD.nativeAlpha.since;
     blockers.push(
       `${label(mesh)} is below ${since}, the first with a per-pod native-sidecar annotation`,
     );
@@ -138,7 +112,7 @@ export function kubeletBlocker(
   if (kubeletHasNativeSidecars(versions)) return undefined;
   return (
     `the oldest kubelet, ${label('kubernetes')}, ` +
-    `is below ${NATIVE_SIDECARS_SINCE_KUBERNETES}, ` +
+    `is below ${KUBERNETES.nativeSidecars.since}, ` +
     `where native sidecars are on by default (KEP-753)`
   );
 }
@@ -150,10 +124,10 @@ export function kubeletBlocker(
 export function meshDefaultsToNative(mesh: MeshName, versions: NativeVersions): boolean {
   if (mesh === 'istio')
     return (
-      atLeast(versions.istioVersion, ISTIO_NATIVE_AUTO_SINCE) &&
-      atLeast(versions.kubernetesVersion, ISTIO_NATIVE_AUTO_KUBELET)
+      reached(ISTIO.nativeAuto, versions.istioVersion) &&
+      reached(ISTIO.nativeAutoKubelet, versions.kubernetesVersion)
     );
-  return atLeast(versions.linkerdVersion, LINKERD_NATIVE_DEFAULT_SINCE);
+  return reached(LINKERD.nativeDefault, versions.linkerdVersion);
 }
 
 /**
@@ -162,21 +136,21 @@ export function meshDefaultsToNative(mesh: MeshName, versions: NativeVersions): 
  */
 export function nativeMaturityNote(mesh: MeshName, versions: NativeVersions): string | undefined {
   if (mesh === 'istio') {
-    if (atLeast(versions.istioVersion, ISTIO_NATIVE_AUTO_SINCE)) return undefined;
+    if (reached(ISTIO.nativeAuto, versions.istioVersion)) return undefined;
     return (
       `Istio ${versions.istioVersion} lists native sidecars as experimental ` +
       `(ENABLE_NATIVE_SIDECARS in pilot/pkg/features/experimental.go@1.24.0); ` +
-      `from ${ISTIO_NATIVE_AUTO_SINCE} Istio picks them itself on kubelets ≥ ` +
-      `${ISTIO_NATIVE_AUTO_KUBELET} (pkg/kube/inject/webhook.go@1.27.0)`
+      `from ${ISTIO.nativeAuto.since} Istio picks them itself on kubelets ≥ ` +
+      `${ISTIO.nativeAutoKubelet.since} (pkg/kube/inject/webhook.go@1.27.0)`
     );
   }
-  if (atLeast(versions.linkerdVersion, LINKERD_NATIVE_DEFAULT_SINCE)) return undefined;
-  const level = atLeast(versions.linkerdVersion, LINKERD_NATIVE_BETA_SINCE)
+  if (reached(LINKERD.nativeDefault, versions.linkerdVersion)) return undefined;
+  const level = reached(LINKERD.nativeBeta, versions.linkerdVersion)
     ? 'a beta feature'
     : 'an experimental feature';
   return (
     `Linkerd ${versions.linkerdVersion} calls native sidecars ${level} ` +
     `(charts/linkerd-control-plane/values.yaml proxy.nativeSidecar); ` +
-    `they are its default from ${LINKERD_NATIVE_DEFAULT_SINCE}`
+    `they are its default from ${LINKERD.nativeDefault.since}`
   );
 }

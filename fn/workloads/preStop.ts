@@ -4,18 +4,11 @@
  * docs/background.md#kubernetes-pod-termination: one handler per hook; only a plain sleep has a
  * length that can be read from the manifest.
  */
-import { atLeast } from '../core/versions.ts';
 import { MAX_INPUT_SECONDS } from '../timing/model.ts';
 import { comparableSeconds, isInt64 } from './grace.ts';
+import { KUBERNETES, reached } from '../facts/versionGates.ts';
 
-/**
- * `preStop.sleep` (KEP-3960): PodLifecycleSleepAction alpha (off) 1.29, beta and on by default
- * 1.30, GA 1.34 (kubernetes pkg/features/kube_features.go@v1.35.0, versioned gate table). The
- * version compared with it is the oldest kubelet's: a kubelet with the gate off returns without
- * sleeping. `sleep: 0` needs PodLifecycleSleepActionAllowZero, on by default from 1.33 (same table,
- * KEP-4818); kube-graceful never writes a zero sleep (a zero-second wait needs no hook).
- */
-export const SLEEP_ACTION_SINCE = '1.30';
+// kube-graceful never writes a zero sleep (KUBERNETES.sleepZero): a zero-second wait needs no hook.
 
 /** A preStop hook as the kubelet will run it. */
 export interface PreStopRead {
@@ -29,8 +22,8 @@ export interface PreStopRead {
 /**
  * Returns what a preStop hook does, or undefined when there is none (absent, null or `{}`). With
  * the oldest kubelet's version, a sleep action counts only where that kubelet runs it: below
- * SLEEP_ACTION_SINCE the gate is off by default and the kubelet returns at once (KEP-3960), so the
- * hook delays SIGTERM by nothing (issue #27 item 14).
+ * KUBERNETES.sleepAction the gate is off by default and the kubelet returns at once (KEP-3960),
+ * so the hook delays SIGTERM by nothing (issue #27 item 14).
  */
 export function readPreStop(preStop: unknown, kubernetesVersion?: string): PreStopRead | undefined {
   if (preStop === undefined || preStop === null) return undefined;
@@ -42,13 +35,13 @@ export function readPreStop(preStop: unknown, kubernetesVersion?: string): PreSt
     const seconds = sleep['seconds'];
     if (!isInt64(seconds) || seconds < 0)
       return { seconds: 'unknown', handler: 'sleep', text: 'sleep action (seconds unreadable)' };
-    if (kubernetesVersion !== undefined && !atLeast(kubernetesVersion, SLEEP_ACTION_SINCE))
+    if (kubernetesVersion !== undefined && !reached(KUBERNETES.sleepAction, kubernetesVersion))
       return {
         seconds: 0,
         handler: 'sleep',
         text:
           `sleep action ${String(seconds)} s, not run: off by default on a kubelet below ` +
-          `${SLEEP_ACTION_SINCE} (oldest kubelet ${kubernetesVersion})`,
+          `${KUBERNETES.sleepAction.since} (oldest kubelet ${kubernetesVersion})`,
       };
     return plannable(comparableSeconds(seconds), 'sleep', `sleep action ${String(seconds)} s`);
   }
@@ -135,16 +128,16 @@ export type SleepHook =
 
 /**
  * Returns the preStop that sleeps `seconds`: the `sleep` action where the oldest kubelet has it on
- * by default (from SLEEP_ACTION_SINCE, KEP-3960; needs no binary in the image), else `exec sleep`
- * only when the image is known to have `sleep` (distroless images have none: istio/istio#47779),
- * else none.
+ * by default (from KUBERNETES.sleepAction, KEP-3960; needs no binary in the image), else `exec
+ * sleep` only when the image is known to have `sleep` (distroless images have none:
+ * istio/istio#47779), else none.
  */
 export function sleepHook(
   seconds: number,
   kubernetesVersion: string,
   imageHasSleep: boolean,
 ): SleepHook {
-  if (atLeast(kubernetesVersion, SLEEP_ACTION_SINCE))
+  if (reached(KUBERNETES.sleepAction, kubernetesVersion))
     return { mechanism: 'sleep-action', hook: { sleep: { seconds } } };
   if (imageHasSleep)
     return { mechanism: 'exec-sleep', hook: { exec: { command: ['sleep', String(seconds)] } } };

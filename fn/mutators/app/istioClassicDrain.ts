@@ -6,7 +6,6 @@
  * TERMINATION_DRAIN_DURATION_SECONDS (removed in 1.10) or parentShutdownDuration (ignored since
  * 1.17).
  */
-import { atLeast } from '../../core/versions.ts';
 import type { Spec } from '../../config/schema.ts';
 import type { FieldPath } from '../../core/fieldPath.ts';
 import { formatGoDurationSeconds, parseGoDurationSeconds } from '../../timing/durations.ts';
@@ -15,10 +14,7 @@ import { proxyMetadataOf, setProxyMetadata } from '../shared/proxyMetadata.ts';
 import type { ProposedFinding } from '../types.ts';
 import type { AppTiming } from './timing.ts';
 import { scalarText } from '../../core/scalarText.ts';
-
-/** EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION exist from Istio 1.12
- * (pkg/envoy/agent.go@1.12.0). */
-const EXIT_ON_ZERO_SINCE = '1.12';
+import { ISTIO, reached } from '../../facts/versionGates.ts';
 
 /** The annotation text with the classic settings, what they are and why; undefined when it can't be
  * merged. */
@@ -53,14 +49,14 @@ export function classicDrain(
       path,
     });
   }
-  if (drain === 'exit-on-zero' && !atLeast(spec.istioVersion, EXIT_ON_ZERO_SINCE)) {
+  if (drain === 'exit-on-zero' && !reached(ISTIO.exitOnZero, spec.istioVersion)) {
     drain = 'termination-drain';
     findings.push({
       severity: 'info',
       code: 'EXIT_ON_ZERO_UNSUPPORTED',
       message:
         `Istio ${spec.istioVersion} has no EXIT_ON_ZERO_ACTIVE_CONNECTIONS ` +
-        `(from ${EXIT_ON_ZERO_SINCE}); terminationDrainDuration was used ` +
+        `(from ${ISTIO.exitOnZero.since}); terminationDrainDuration was used ` +
         `instead.`,
       path,
     });

@@ -6,7 +6,6 @@
  * ProxyConfig durations into its `PROXY_CONFIG` JSON, and into the annotation too where the
  * annotation sets the same field (pilot-agent applies the annotation last, config.go@1.28.10).
  */
-import { atLeast } from '../../core/versions.ts';
 import type { Spec } from '../../config/schema.ts';
 import { formatGoDurationSeconds, parseGoDurationSeconds } from '../../timing/durations.ts';
 import {
@@ -33,10 +32,7 @@ import { drainWindowSource } from './timing.ts';
 import type { AppTiming } from './timing.ts';
 import { ISTIO_PROXY } from '../../workloads/meshProxies.ts';
 import { scalarText } from '../../core/scalarText.ts';
-
-/** EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION:
- * pilot/cmd/pilot-agent/options/options.go@1.12.9 (absent @1.11.8). */
-const EXIT_ON_ZERO_SINCE = '1.12';
+import { ISTIO, reached } from '../../facts/versionGates.ts';
 
 /** Returns the changes that keep a render-injected istio-proxy up until the app has finished. */
 export function istioRenderInjected(
@@ -101,7 +97,7 @@ export function istioRenderInjected(
   let usesSidecarWait = false;
   const exitOnZero =
     spec.app.classicDrain === 'exit-on-zero' &&
-    atLeast(spec.istioVersion, EXIT_ON_ZERO_SINCE) &&
+    reached(ISTIO.exitOnZero, spec.istioVersion) &&
     envEntry(workload, ISTIO_PROXY, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS')?.['value'] !== 'false';
   if (exitOnZero) {
     // S + R, as istioClassicDrain.ts writes it into proxyMetadata, not the gateway's max(S, W):

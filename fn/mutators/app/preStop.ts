@@ -4,7 +4,8 @@
  * SIGTERM, so the app must keep serving for the drain window S = W before it is asked to stop).
  */
 import type { Spec } from '../../config/schema.ts';
-import { SLEEP_ACTION_SINCE, sleepHook } from '../../workloads/preStop.ts';
+import { sleepHook } from '../../workloads/preStop.ts';
+import { KUBERNETES } from '../../facts/versionGates.ts';
 
 /** How long a hook sleeps: whole seconds, or 'unknown' when it is not a plain sleep. */
 export type PreStopLength = number | 'unknown';
@@ -26,7 +27,7 @@ export function newPreStop(seconds: number, spec: Spec): NewPreStop {
     return {
       hook: chosen.hook,
       mechanism:
-        `Kubernetes sleep action: beta and on by default from ${SLEEP_ACTION_SINCE}` +
+        `Kubernetes sleep action: beta and on by default from ${KUBERNETES.sleepAction.since}` +
         ` (KEP-3960), target Kubernetes ${version}; needs no sleep binary in ` +
         `the image.`,
     };
@@ -36,7 +37,7 @@ export function newPreStop(seconds: number, spec: Spec): NewPreStop {
       hook: chosen.hook,
       mechanism:
         `exec sleep: Kubernetes ${version} has no sleep action on by default ` +
-        `(from ${SLEEP_ACTION_SINCE}, KEP-3960); app.imageHasShell says the ` +
+        `(from ${KUBERNETES.sleepAction.since}, KEP-3960); app.imageHasShell says the ` +
         `image has sleep.`,
     };
   }
@@ -44,12 +45,12 @@ export function newPreStop(seconds: number, spec: Spec): NewPreStop {
     hook: undefined,
     problem:
       `Kubernetes ${version} has no preStop sleep action on by default (on ` +
-      `from ${SLEEP_ACTION_SINCE}, KEP-3960) and ` +
+      `from ${KUBERNETES.sleepAction.since}, KEP-3960) and ` +
       (`app.imageHasShell is false (distroless images have no sleep binary, ` +
         `istio/istio#47779), so no preStop was added: `) +
       (`the container gets SIGTERM while endpoints may still route to it for ${seconds}` +
         ` s. Set app.imageHasShell: true `) +
       (`(--app-image-has-shell) if the image has sleep, ` +
-        `or target Kubernetes ${SLEEP_ACTION_SINCE}+.`),
+        `or target Kubernetes ${KUBERNETES.sleepAction.since}+.`),
   };
 }

@@ -35,7 +35,6 @@ import {
   ISTIO_MAX_DRAIN_SECONDS,
   parentShutdownEnforced,
   parentShutdownFor,
-  PARENT_SHUTDOWN_IGNORED_SINCE,
 } from '../shared/parentShutdown.ts';
 import { proxyConfigReaches } from './proxyConfigReach.ts';
 import { POD_INFO_MOUNT_PATH } from '../../workloads/podAnnotationsFile.ts';
@@ -44,6 +43,7 @@ import type { GatewayTiming } from './timing.ts';
 import type { Derived, TimingInputs, TimingPlan } from '../../timing/model.ts';
 import type { IstioVersion } from './version.ts';
 import { ISTIO_DEFAULT_DRAIN_DURATION_SECONDS } from '../../timing/platformDefaults.ts';
+import { ISTIO } from '../../facts/versionGates.ts';
 
 /** What one mode did: its changes and findings, and the timing it planned with. */
 export interface ModeOutcome {
@@ -335,7 +335,7 @@ function proxyConfigChange(
           `(default 60 s) is not greater than its drainDuration ` +
           `(pkg/config/validation/validation.go@1.16.7 ValidateParentAndDrain; ` +
           `pkg/kube/inject/validate.go@1.16.7); ` +
-          `from ${PARENT_SHUTDOWN_IGNORED_SINCE} the field is ignored. ` +
+          `from ${ISTIO.parentShutdownIgnored.since} the field is ignored. ` +
           `Written because this proxy is Istio ${istio.version} ` +
           `(${istio.source})${istio.known ? '' : ', a version nothing in the manifest states'}.`,
       );

@@ -32,13 +32,11 @@ import type {
   SettingRow,
   SettingValue,
 } from '../../explanation/types.ts';
-import {
-  ISTIO_DEFAULT_PARENT_SHUTDOWN_SECONDS,
-  PARENT_SHUTDOWN_IGNORED_SINCE,
-} from '../shared/parentShutdown.ts';
+import { ISTIO_DEFAULT_PARENT_SHUTDOWN_SECONDS } from '../shared/parentShutdown.ts';
 import type { GatewayPlan } from './plan.ts';
 import { gatewayTimeline } from '../shared/istioGatewayTimeline.ts';
 import type { GatewayState } from '../shared/istioGatewayTimeline.ts';
+import { ISTIO } from '../../facts/versionGates.ts';
 
 /** Returns the explanation of one gateway's plan. */
 export function explainGateway(plan: GatewayPlan, context: ExplainContext): ExplanationBody {
@@ -159,8 +157,8 @@ function parentShutdownRows(context: ExplainContext, plan: GatewayPlan): Setting
     value: ISTIO_DEFAULT_PARENT_SHUTDOWN_SECONDS,
     display: `${ISTIO_DEFAULT_PARENT_SHUTDOWN_SECONDS} s`,
     source:
-      `Istio default up to ${previousMinor(PARENT_SHUTDOWN_IGNORED_SINCE)} (not set); ` +
-      `ignored from ${PARENT_SHUTDOWN_IGNORED_SINCE}`,
+      `Istio default up to ${previousMinor(ISTIO.parentShutdownIgnored.since)} (not set); ` +
+      `ignored from ${ISTIO.parentShutdownIgnored.since}`,
   };
   return [row('parentShutdownDuration', before ?? unset, after ?? unset)];
 }

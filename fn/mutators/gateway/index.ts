@@ -7,7 +7,6 @@
  * Never touches image, args or ports: those are the injection template's (issue #3).
  */
 import { sourceOf } from '../../config/schema.ts';
-import { atLeast } from '../../core/versions.ts';
 import { defineMutator, NOTHING } from '../types.ts';
 import type { MutatorOutcome, ProposedFinding } from '../types.ts';
 import { explainGateway } from './explain.ts';
@@ -22,12 +21,7 @@ import { rolloutFindings } from './rollout.ts';
 import { sleepMode } from './sleepMode.ts';
 import { checkFindings } from './timing.ts';
 import { istioVersionOf } from './version.ts';
-
-/**
- * docs/background.md#istio: EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION exist from
- * Istio 1.12.
- */
-const ENV_MODE_SINCE = '1.12';
+import { ISTIO, reached } from '../../facts/versionGates.ts';
 
 export const gatewayDrain = defineMutator<GatewayPlan, 'gateway-drain'>({
   id: 'gateway-drain',
@@ -43,7 +37,7 @@ export const gatewayDrain = defineMutator<GatewayPlan, 'gateway-drain'>({
     const istio = istioVersionOf(workload, shape, context);
     const findings: ProposedFinding[] = [];
     let mode: 'env' | 'sleep' = context.spec.gateway.mode === 'sleep' ? 'sleep' : 'env';
-    if (mode === 'env' && !atLeast(istio.version, ENV_MODE_SINCE)) {
+    if (mode === 'env' && !reached(ISTIO.exitOnZero, istio.version)) {
       mode = 'sleep';
       const asked = sourceOf(context.config, 'gateway.mode');
       findings.push({
@@ -51,7 +45,8 @@ export const gatewayDrain = defineMutator<GatewayPlan, 'gateway-drain'>({
         code: 'GATEWAY_ENV_MODE_UNSUPPORTED',
         message:
           `Gateway mode env (${asked === 'default' ? 'default' : asked}) needs Istio ≥ ` +
-          `${ENV_MODE_SINCE} for EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION ` +
+          `${ISTIO.exitOnZero.since} for EXIT_ON_ZERO_ACTIVE_CONNECTIONS and ` +
+          'MINIMUM_DRAIN_DURATION ' +
           `(pkg/envoy/agent.go@1.12.0); ` +
           `this proxy is Istio ${istio.version} (${istio.source}): sleep mode used instead.`,
       });
@@ -59,7 +54,7 @@ export const gatewayDrain = defineMutator<GatewayPlan, 'gateway-drain'>({
     const outcome =
       mode === 'env'
         ? envMode(workload, context, shape, proxy, istio)
-        : sleepMode(workload, context, shape, proxy, istio, ENV_MODE_SINCE);
+        : sleepMode(workload, context, shape, proxy, istio);
     findings.push(...outcome.findings);
     if ('error' in outcome.timing) return { changes: [], findings };
     const { resolved, plan } = outcome.timing;

@@ -7,8 +7,9 @@ import type { ProposedFinding } from '../types.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { envEntry } from '../shared/env.ts';
 import { PROXY_CONFIG_ANNOTATION } from '../../workloads/istioProxyConfig.ts';
-import { parentShutdownEnforced, PARENT_SHUTDOWN_IGNORED_SINCE } from '../shared/parentShutdown.ts';
+import { parentShutdownEnforced } from '../shared/parentShutdown.ts';
 import type { IstioVersion } from './version.ts';
+import { ISTIO } from '../../facts/versionGates.ts';
 
 /**
  * Returns an info finding for each obsolete drain setting on the proxy container or in its
@@ -42,7 +43,7 @@ export function obsoleteSettings(
       code: 'GATEWAY_OBSOLETE_SETTING',
       message:
         `parentShutdownDuration in ${PROXY_CONFIG_ANNOTATION} is ignored from Istio ` +
-        `${PARENT_SHUTDOWN_IGNORED_SINCE} (pkg/config/validation/validation.go@1.17.0 ` +
+        `${ISTIO.parentShutdownIgnored.since} (pkg/config/validation/validation.go@1.17.0 ` +
         `validates drainDuration alone; ` +
         `pkg/envoy/proxy.go@1.17.0 no longer passes it to Envoy), ` +
         `and this proxy is Istio ${istio.version} (${istio.source}); remove it.`,

@@ -4,7 +4,8 @@
  * handler per hook; the `sleep` action is beta and on from Kubernetes 1.30 and needs no binary in
  * the image).
  */
-import { SLEEP_ACTION_SINCE, sleepHook } from '../../workloads/preStop.ts';
+import { sleepHook } from '../../workloads/preStop.ts';
+import { KUBERNETES } from '../../facts/versionGates.ts';
 
 /** The hook to write, or why none can be written. */
 export type PreStopChoice =
@@ -26,7 +27,7 @@ export function sleepPreStop(
     return {
       hook: chosen.hook,
       how:
-        `Kubernetes sleep action (beta and on by default from ${SLEEP_ACTION_SINCE}; ` +
+        `Kubernetes sleep action (beta and on by default from ${KUBERNETES.sleepAction.since}; ` +
         `cluster ${kubernetes.version}, ${kubernetes.source})`,
     };
   }
@@ -35,13 +36,14 @@ export function sleepPreStop(
       hook: chosen.hook,
       how:
         `exec sleep: cluster ${kubernetes.version} (${kubernetes.source}) is older than ` +
-        `${SLEEP_ACTION_SINCE}, and gateway.imageHasShell is true (${imageHasShell.source})`,
+        `${KUBERNETES.sleepAction.since}, ` +
+        `and gateway.imageHasShell is true (${imageHasShell.source})`,
     };
   }
   return {
     refused:
       `Kubernetes ${kubernetes.version} (${kubernetes.source}) has no preStop sleep action ` +
-      `on by default (beta from ${SLEEP_ACTION_SINCE}), ` +
+      `on by default (beta from ${KUBERNETES.sleepAction.since}), ` +
       `and the gateway image is not known to have sleep (the distroless proxy image has no ` +
       `shell or sleep): no preStop written. ` +
       `${envModeAvailable ? 'Use --gateway-mode env, ' : ''}set --kube-version if the oldest ` +

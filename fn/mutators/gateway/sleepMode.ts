@@ -29,7 +29,7 @@ import { preStopSeconds } from '../../workloads/preStop.ts';
 import { PROXY_CONFIG_ANNOTATION, readProxyConfig } from '../../workloads/istioProxyConfig.ts';
 import { derivation } from './reasons.ts';
 import { proxyConfigReaches } from './proxyConfigReach.ts';
-import { atLeast } from '../../core/versions.ts';
+import { ISTIO, reached } from '../../facts/versionGates.ts';
 import { formatGoDurationSeconds } from '../../timing/durations.ts';
 import { setProxyConfigField } from '../../workloads/istioProxyConfig.ts';
 import type { TimingInputs } from '../../timing/model.ts';
@@ -44,7 +44,6 @@ export function sleepMode(
   shape: GatewayShape,
   proxy: Container,
   istio: IstioVersion,
-  envModeSince: string,
 ): ModeOutcome {
   const changes: ProposedChange[] = [];
   const findings: ProposedFinding[] = [];
@@ -70,7 +69,7 @@ export function sleepMode(
         value: spec.gateway.imageHasShell,
         source: sourceText(config, 'gateway.imageHasShell', 'gateway-image-has-shell'),
       },
-      atLeast(istio.version, envModeSince),
+      reached(ISTIO.exitOnZero, istio.version),
     );
     if ('refused' in choice) {
       // Without the sleep the plan's G has nothing to cover: write nothing rather than half a plan.
@@ -96,7 +95,7 @@ export function sleepMode(
     });
   }
 
-  const drain = terminationDrain(workload, shape, proxy, inputs, istio, envModeSince);
+  const drain = terminationDrain(workload, shape, proxy, inputs, istio);
   changes.push(...drain.changes);
   findings.push(...drain.findings);
   const R = inputs.maxRequest.value;
@@ -140,7 +139,6 @@ function terminationDrain(
   proxy: Container,
   inputs: TimingInputs,
   istio: IstioVersion,
-  envModeSince: string,
 ): { changes: ProposedChange[]; findings: ProposedFinding[] } {
   const R = inputs.maxRequest.value;
   const path = workload.at('metadata', 'annotations', PROXY_CONFIG_ANNOTATION);
@@ -196,7 +194,7 @@ function terminationDrain(
     seconds === undefined ? istioDefault : `${JSON.stringify(text)} in ${PROXY_CONFIG_ANNOTATION}`;
   const remedies = [
     // Env mode needs EXIT_ON_ZERO_ACTIVE_CONNECTIONS, which this proxy may not have.
-    ...(atLeast(istio.version, envModeSince)
+    ...(reached(ISTIO.exitOnZero, istio.version)
       ? ['use --gateway-mode env (exits at zero active connections)']
       : []),
     read && !read.ok

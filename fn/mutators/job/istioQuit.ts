@@ -11,10 +11,7 @@
  *   EXIT_ON_ZERO_ACTIVE_CONNECTIONS, MINIMUM_DRAIN_DURATION and then polls every second until no
  *   connection is active (pkg/envoy/agent.go@1.24.0 terminate).
  */
-import { atLeast } from '../../core/versions.ts';
-
-/** The first Istio whose quitquitquit exits without draining. */
-export const ISTIO_QUIT_SKIPS_DRAIN_SINCE = '1.26';
+import { ISTIO, reached } from '../../facts/versionGates.ts';
 
 /**
  * The drain settings a pre-1.26 quit waits for (as the pod's proxy config sets them, or Istio's
@@ -41,13 +38,13 @@ export interface QuitExit {
  * settings.
  */
 export function istioQuitExit(istioVersion: string, drain: QuitDrain): QuitExit {
-  if (atLeast(istioVersion, ISTIO_QUIT_SKIPS_DRAIN_SINCE)) {
+  if (reached(ISTIO.quitSkipsDrain, istioVersion)) {
     return {
       seconds: 0,
       atLeast: false,
       text:
         `exits at once without draining (Istio ${istioVersion} ≥ ` +
-        `${ISTIO_QUIT_SKIPS_DRAIN_SINCE}, istio/istio#55424)`,
+        `${ISTIO.quitSkipsDrain.since}, istio/istio#55424)`,
     };
   }
   if (drain.exitOnZero) {
@@ -55,7 +52,7 @@ export function istioQuitExit(istioVersion: string, drain: QuitDrain): QuitExit 
       seconds: drain.minimumDrainSeconds,
       atLeast: true,
       text:
-        `drains first (Istio ${istioVersion} < ${ISTIO_QUIT_SKIPS_DRAIN_SINCE}: ` +
+        `drains first (Istio ${istioVersion} < ${ISTIO.quitSkipsDrain.since}: ` +
         `quitquitquit takes the SIGTERM path): ` +
         `waits MINIMUM_DRAIN_DURATION (${drain.minimumDrainSeconds} s), ` +
         `then exits once no connection is active`,
@@ -65,7 +62,7 @@ export function istioQuitExit(istioVersion: string, drain: QuitDrain): QuitExit 
     seconds: drain.terminationDrainSeconds,
     atLeast: false,
     text:
-      `drains first (Istio ${istioVersion} < ${ISTIO_QUIT_SKIPS_DRAIN_SINCE}: ` +
+      `drains first (Istio ${istioVersion} < ${ISTIO.quitSkipsDrain.since}: ` +
       `quitquitquit takes the SIGTERM path): ` +
       `exits after terminationDrainDuration (${drain.terminationDrainSeconds} s)`,
   };

@@ -3,13 +3,11 @@
  * proxies to quit once the program has exited, plus the pod annotations the quit call and a
  * network at start need (issue #4, docs/background.md#istio, docs/background.md#linkerd).
  */
-import { atLeast } from '../../core/versions.ts';
 import { annotationsOf } from '../../core/kubeObject.ts';
 import type { Container } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { MutatorContext, ProposedChange, ProposedFinding } from '../types.ts';
 import { httpClientOf, knownWithoutShell } from './images.ts';
-import { ISTIO_QUIT_SKIPS_DRAIN_SINCE } from './istioQuit.ts';
 
 /** Why an image cannot run the wrapper: config says so, or the image is known to have no shell. */
 function withoutShell(
@@ -36,12 +34,11 @@ import {
 import type { QuitEndpoint } from './wrapper.ts';
 import type { SidecarQuit } from './sidecarQuit.ts';
 import { LINKERD_PROXY, MESH_PROXY } from '../../workloads/meshProxies.ts';
+import { ISTIO, LINKERD, reached } from '../../facts/versionGates.ts';
 
 const ISTIO_STATUS_PORT = 'status.sidecar.istio.io/port';
 const LINKERD_ADMIN_PORT = 'config.linkerd.io/admin-port';
 const LINKERD_ADMIN_SHUTDOWN = 'config.linkerd.io/proxy-admin-shutdown';
-// linkerd-proxy's POST /shutdown exists from 2.10 (docs/background.md#linkerd).
-const LINKERD_SHUTDOWN_SINCE = '2.10';
 
 /**
  * Returns the wrapper changes and annotations for one pod, or findings saying why it cannot be
@@ -147,7 +144,7 @@ export function wrapPlan(
     const clientKnown =
       client.client === 'unknown' ? 'not known for this image (see the warning)' : client.evidence;
     const istioDrain = meshes.includes('istio')
-      ? ` istio-proxy exits at once from Istio ${ISTIO_QUIT_SKIPS_DRAIN_SINCE} ` +
+      ? ` istio-proxy exits at once from Istio ${ISTIO.quitSkipsDrain.since} ` +
         '(istio/istio#55424); before, it first drains for terminationDrainDuration ' +
         '(or MINIMUM_DRAIN_DURATION with exit-on-zero), ' +
         'and the Job completes that much later ' +
@@ -206,11 +203,11 @@ function quitEndpoint(
   annotations: Readonly<Record<string, string>>,
   context: MutatorContext,
 ): QuitEndpoint | { problem: string; path?: string[] } {
-  if (mesh === 'linkerd' && !atLeast(context.spec.linkerdVersion, LINKERD_SHUTDOWN_SINCE)) {
+  if (mesh === 'linkerd' && !reached(LINKERD.shutdownEndpoint, context.spec.linkerdVersion)) {
     return {
       problem:
         `${describeVersion(context.config, 'linkerd')} has no POST /shutdown (from ` +
-        `${LINKERD_SHUTDOWN_SINCE}): the proxy cannot be asked to quit`,
+        `${LINKERD.shutdownEndpoint.since}): the proxy cannot be asked to quit`,
     };
   }
   const key = mesh === 'istio' ? ISTIO_STATUS_PORT : LINKERD_ADMIN_PORT;

@@ -11,10 +11,8 @@
  * --parent-shutdown-time-s to Envoy (pkg/envoy/proxy.go@1.17.0), so writing it there is harmless.
  * Both validations also cap drainDuration and parentShutdownDuration at 1 h.
  */
-import { atLeast } from '../../core/versions.ts';
+import { ISTIO, reached } from '../../facts/versionGates.ts';
 
-/** The first Istio release that ignores parentShutdownDuration. */
-export const PARENT_SHUTDOWN_IGNORED_SINCE = '1.17';
 /** Istio's default parentShutdownDuration up to 1.16 (mesh.DefaultProxyConfig,
  * pkg/config/mesh/mesh.go@1.16.7). */
 export const ISTIO_DEFAULT_PARENT_SHUTDOWN_SECONDS = 60;
@@ -35,7 +33,7 @@ export function parentShutdownEnforced(istio: {
   readonly version: string;
   readonly known: boolean;
 }): boolean {
-  return !istio.known || !atLeast(istio.version, PARENT_SHUTDOWN_IGNORED_SINCE);
+  return !istio.known || !reached(ISTIO.parentShutdownIgnored, istio.version);
 }
 
 /**
