@@ -63,7 +63,7 @@ export function flowStyleOf(source: string, doc: Document, collection: FlowColle
   const padding = starts[0] !== undefined ? source[open + 1] === ' ' : false;
   let step: number | undefined;
   if (starts[0] !== undefined && source.slice(open, starts[0]).includes('\n')) {
-    step = Math.max(1, column(source, starts[0]) - lineIndentation(source, open));
+    step = Math.max(1, columnOf(source, starts[0]) - lineIndentation(source, open));
   }
   const lastEnd = ends.at(-1);
   const trailing = lastEnd !== undefined && /^\s*,/.test(source.slice(lastEnd));
@@ -87,7 +87,7 @@ export function planFlowAppend(
   const ends = entryEnds(collection);
   const lastEnd = ends.at(-1);
   if (starts.length === 0 || lastEnd === undefined || starts[0] === undefined) {
-    return { start: close, end: close, text: write(column(source, close)) };
+    return { start: close, end: close, text: write(columnOf(source, close)) };
   }
   // After the last entry: blanks, maybe the trailing comma, maybe comments, then the bracket.
   const after = /^[ \t]*(,?)/.exec(source.slice(lastEnd))!;
@@ -98,10 +98,10 @@ export function planFlowAppend(
     return {
       start: lastEnd,
       end: lastEnd,
-      text: `${style.comma}${write(column(source, lastEnd) + style.comma.length)}`,
+      text: `${style.comma}${write(columnOf(source, lastEnd) + style.comma.length)}`,
     };
   }
-  const itemColumn = column(source, starts[0]);
+  const itemColumn = columnOf(source, starts[0]);
   const entry = `${' '.repeat(itemColumn)}${write(itemColumn)}`;
   const lineEnd = endOfLine(source, at);
   const rest = source.slice(at, lineEnd);
@@ -198,10 +198,6 @@ function entryEnds(collection: FlowCollection): Array<number | undefined> {
     if (!isPair(item)) return (item as Node | null)?.range?.[1];
     return (item.value as Node | null)?.range?.[1] ?? (item.key as Node | null)?.range?.[1];
   });
-}
-
-function column(source: string, offset: number): number {
-  return columnOf(source, offset);
 }
 
 /** The indentation of the line that holds `offset`. */

@@ -16,6 +16,7 @@
 import { isAlias, isMap, isScalar, isSeq, visit } from 'yaml';
 import type { Alias, Document, Node, Pair, YAMLMap, YAMLSeq } from 'yaml';
 import type { FieldPath, PathSegment } from '../core/fieldPath.ts';
+import { linesBefore } from '../core/positions.ts';
 
 /** Anchored nodes that aliases refer to, each with those aliases (merge values included). */
 export type AliasUsers = ReadonlyMap<Node, readonly Alias[]>;
@@ -138,10 +139,7 @@ export function findItem(
 
 /** The 1-based line of an offset in the document's text. */
 export function lineOf(source: string, offset: number): number {
-  let line = 1;
-  for (let at = source.indexOf('\n'); at !== -1 && at < offset; at = source.indexOf('\n', at + 1))
-    line++;
-  return line;
+  return linesBefore(source, offset) + 1;
 }
 
 function resolved(doc: Document, node: Node | null | undefined): Node | null | undefined {
