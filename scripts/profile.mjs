@@ -53,7 +53,8 @@ if (result.status !== 0) throw new Error(`the run exited ${result.status}`);
 const file = join(profiles, readdirSync(profiles)[0]);
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 
-// Source file of each bundle line, from esbuild's `// fn/x.ts` and `// node_modules/...` markers.
+// Source file of each bundle line, from esbuild's `// fn/<file>.ts` and `// node_modules/...`
+// markers.
 const sourceOf = (() => {
   if (cli) return () => undefined;
   const marks = [];

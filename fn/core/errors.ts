@@ -1,6 +1,6 @@
 /**
  * Errors are values with a code, a place and a hint; only the entry point turns them into an
- * exit code (STYLE.md, after eemeli/yaml's src/errors.ts).
+ * exit code (fn/cli/outcome.ts; after eemeli/yaml's src/errors.ts).
  */
 import { printable, printableLines } from './printable.ts';
 

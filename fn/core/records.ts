@@ -1,6 +1,6 @@
 /**
  * The one record of every edit and every finding. The report, the KRM `results`, `--diff`,
- * `explain` and the idempotency check are all computed from these (STYLE.md).
+ * `explain` and the idempotency check are all computed from these (docs/ARCHITECTURE.md).
  */
 import { SharedStrings } from './sharedStrings.ts';
 import type { FieldPath } from './fieldPath.ts';

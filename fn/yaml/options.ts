@@ -2,8 +2,9 @@
  * How kube-graceful reads and writes YAML: the way Kubernetes' go-yaml reads manifests.
  *
  * YAML 1.1 keeps `defaultMode: 0644` octal and makes new strings such as `yes`/`off` come out
- * quoted (CONTRACTS.md, "YAML handling"). The 1.1 timestamp, omap, pairs, set and sexagesimal
- * tags are dropped so such values keep their text instead of turning into dates or numbers.
+ * quoted, as Kubernetes' go-yaml reads and writes them (gopkg.in/yaml.v2@v2.4.0 resolve.go). The
+ * 1.1 timestamp, omap, pairs, set and sexagesimal tags are dropped so such values keep their text
+ * instead of turning into dates or numbers.
  */
 import type {
   CreateNodeOptions,

@@ -1,7 +1,8 @@
 /**
- * Golden cases (STYLE.md): `test/golden/<case>/` holds the input (`input.yaml`, or `input.from`
- * naming a corpus fixture), an optional `config.yaml`, what the run changes (`expected.diff`, a
- * unified diff of the input against the expected output) and the report (`report.txt`).
+ * Golden cases (docs/ARCHITECTURE.md, "Tests"): `test/golden/<case>/` holds the input
+ * (`input.yaml`, or `input.from` naming a corpus fixture), an optional `config.yaml`, what the
+ * run changes (`expected.diff`, a unified diff of the input against the expected output) and the
+ * report (`report.txt`).
  * `npm run golden:update:stream` rewrites the expected files; review them like code.
  */
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

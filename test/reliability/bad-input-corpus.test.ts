@@ -10,8 +10,9 @@
  *
  * Annotations (`kube-graceful.dev/drain-window: "-5"`) are exit 1 with an error finding, not exit
  * 2: the value sits in one workload, is found while the run works through the stream, and in
- * KRM mode the ResourceList must still come back with the error in `results` (CONTRACTS.md: "on
- * an error result, write the output and exit 1"). In stream mode stdout stays empty all the same.
+ * KRM mode the ResourceList must still come back with the error in `results` (the KRM
+ * functions spec: on an error result, write the output and exit 1). In stream mode stdout stays
+ * empty all the same.
  */
 import test from 'ava';
 import fc from 'fast-check';

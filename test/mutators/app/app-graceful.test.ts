@@ -88,7 +88,10 @@ ${annotations}spec:
 ${spec}
 `;
 
-/** A Service behind an AWS NLB with IP targets (DOMAIN.md §4: W = 180). */
+/**
+ * A Service behind an AWS NLB with IP targets (W = 180:
+ * docs/background.md#load-balancers-in-front-of-gateways).
+ */
 const NLB =
   '  annotations:\n    service.beta.kubernetes.io/aws-load-balancer-type: ' +
   'external\n    service.beta.kubernetes.io/aws-load-balancer-nlb-target-type: ' +
