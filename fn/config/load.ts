@@ -14,6 +14,7 @@ import { FLAT_KEYS, readFlatValue } from './flatKeys.ts';
 import { CONFIG_API_VERSION, CONFIG_KIND, configSchema, defaultSpec } from './schema.ts';
 import { keysAt } from './schemaKeys.ts';
 import type { Config } from './schema.ts';
+import type { SettingOrigin } from '../core/source.ts';
 
 /** A raw config object plus the words that say where it came from. */
 export interface ConfigSource {
@@ -120,7 +121,7 @@ export function loadConfig(
   source: ConfigSource | undefined,
   flags: Readonly<Record<string, string | undefined>> = {},
 ): Config {
-  const provenance = new Map<string, string>();
+  const provenance = new Map<string, SettingOrigin>();
   let spec: Record<string, unknown> = {};
   if (source && !isEmptyFunctionInput(source.data)) {
     const data = source.data as { kind?: unknown; apiVersion?: unknown; data?: unknown } | null;
@@ -130,7 +131,8 @@ export function loadConfig(
     } else {
       const typed = parseTyped(data, source);
       spec = typed;
-      for (const path of leafPaths(typed)) provenance.set(path, source.origin);
+      for (const path of leafPaths(typed))
+        provenance.set(path, { kind: 'document', document: source.origin });
     }
   }
   const flagEntries = Object.entries(flags).filter(
@@ -222,7 +224,7 @@ function applyFlat(
   spec: Record<string, unknown>,
   entries: Array<[string, string]>,
   origin: string,
-  provenance: Map<string, string>,
+  provenance: Map<string, SettingOrigin>,
   at: (name: string) => ErrorPlace = () => ({ field: origin }),
 ): Record<string, unknown> {
   const next = structuredClone(spec);
@@ -248,7 +250,9 @@ function applyFlat(
     node[key.specPath.at(-1)!] = read.value;
     provenance.set(
       key.specPath.join('.'),
-      origin === 'flag' ? `flag --${name}` : `${origin} (${name})`,
+      origin === 'flag'
+        ? { kind: 'flag', flag: name }
+        : { kind: 'document', document: origin, key: name },
     );
   }
   return next;

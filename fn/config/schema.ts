@@ -27,6 +27,8 @@ import { seconds } from './kit/fields.ts';
 import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
 import { normalizeVersion, VERSION_PATTERN } from '../core/versions.ts';
 import { DEFAULT_BUFFER_SECONDS, DEFAULT_MAX_REQUEST_SECONDS } from '../timing/model.ts';
+import { DEFAULT_ORIGIN, originText, sourceText as wordsOf } from '../core/source.ts';
+import type { SettingOrigin, Source } from '../core/source.ts';
 
 export const CONFIG_API_VERSION = 'kube-graceful.dev/v1alpha1';
 export const CONFIG_KIND = 'GracefulShutdown';
@@ -179,11 +181,8 @@ export type Spec = z.infer<ReturnType<typeof buildSpecSchema>>;
 export type Selector = z.infer<ReturnType<typeof selectorSchema>>;
 export type ExtraKind = z.infer<ReturnType<typeof extraKindSchema>>;
 
-/**
- * Where each setting came from: `default`, `config FILE`, `functionConfig`, `flag --x`. Keyed by
- * spec path.
- */
-type Provenance = ReadonlyMap<string, string>;
+/** Where each setting came from (a flag, a config document, an annotation), keyed by spec path. */
+type Provenance = ReadonlyMap<string, SettingOrigin>;
 
 /** The configuration one run uses. */
 export interface Config {
@@ -191,9 +190,26 @@ export interface Config {
   readonly provenance: Provenance;
 }
 
-/** Returns where a spec field's value came from ("default" when nothing set it). */
+/** Returns each set field's origin in words, keyed by spec path: the reports' `sources`. */
+export function provenanceText(config: Config): Record<string, string> {
+  return Object.fromEntries(
+    [...config.provenance].map(([path, origin]) => [path, originText(origin)]),
+  );
+}
+
+/** Returns where a spec field's value came from (the default when nothing set it). */
+export function originOf(config: Config, specPath: string): SettingOrigin {
+  return config.provenance.get(specPath) ?? DEFAULT_ORIGIN;
+}
+
+/** Returns where a spec field's value came from, in words ("default", "flag --x", …). */
 export function sourceOf(config: Config, specPath: string): string {
-  return config.provenance.get(specPath) ?? 'default';
+  return originText(originOf(config, specPath));
+}
+
+/** Returns a spec field's source: where it was set, and the flag that sets it. */
+export function settingSource(config: Config, specPath: string, flag: string): Source {
+  return { kind: 'setting', origin: originOf(config, specPath), flag };
 }
 
 /**
@@ -201,6 +217,5 @@ export function sourceOf(config: Config, specPath: string): string {
  * from …").
  */
 export function sourceText(config: Config, specPath: string, flag: string): string {
-  const source = sourceOf(config, specPath);
-  return source === 'default' ? `default; set --${flag} to change` : source;
+  return wordsOf(settingSource(config, specPath, flag));
 }

@@ -119,7 +119,7 @@ export function workloadSettings(config: Config, workload: Workload): WorkloadSe
     for (const part of key.specPath.slice(0, -1))
       node = (node[part] ??= {}) as Record<string, unknown>;
     node[key.specPath.at(-1)!] = read.value;
-    provenance.set(key.specPath.join('.'), `annotation ${name}`);
+    provenance.set(key.specPath.join('.'), { kind: 'annotation', annotation: name });
     setBy.set(key.specPath.join('.'), name);
   }
   const parsed = specSchema().safeParse(spec);

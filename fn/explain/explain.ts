@@ -19,6 +19,7 @@ import type { RunOutcome } from '../engine/pipeline.ts';
 import { inputResources } from '../engine/transform.ts';
 import type { TransformResult } from '../engine/transform.ts';
 import type { ExplanationBody } from '../explanation/types.ts';
+import { provenanceText } from '../config/schema.ts';
 
 export type { ModelInput, ModelOutput, SettingRow } from '../explanation/types.ts';
 
@@ -147,7 +148,7 @@ function settingsOf(config: Config): Explanation['settings'] {
     kubernetesVersion: config.spec.kubernetesVersion,
     istioVersion: config.spec.istioVersion,
     linkerdVersion: config.spec.linkerdVersion,
-    sources: Object.fromEntries(config.provenance),
+    sources: provenanceText(config),
   };
 }
 

@@ -43,6 +43,8 @@ export interface Valued<T> {
   readonly source: string;
   /** The value as the manifest writes it, where `value` is only what the model compares. */
   readonly display?: string;
+  /** True when the platform's default applies: the manifest sets no value it can read. */
+  readonly isDefault?: boolean;
 }
 
 /** Returns the grace period the pods get: the field, or the Kubernetes default. */
@@ -53,7 +55,11 @@ export function graceOf(template: PodTemplate): Valued<number> {
     return value === written
       ? { value, source: 'manifest' }
       : { value, source: 'manifest', display: `${String(written)} s` };
-  return { value: KUBERNETES_DEFAULT_GRACE_SECONDS, source: 'Kubernetes default, field not set' };
+  return {
+    value: KUBERNETES_DEFAULT_GRACE_SECONDS,
+    source: 'Kubernetes default, field not set',
+    isDefault: true,
+  };
 }
 
 /**
@@ -168,7 +174,7 @@ export function istioDrainSettings(source: IstioProxySource): IstioDrainSettings
   const field = (name: string, fallback: number): Valued<number> => {
     const raw = config.fields[name];
     if (raw === undefined || raw === null)
-      return { value: fallback, source: `Istio default (not set${notInjected})` };
+      return { value: fallback, source: `Istio default (not set${notInjected})`, isDefault: true };
     const seconds = parseGoDurationSeconds(scalarText(raw));
     if (seconds === undefined)
       return {
@@ -176,6 +182,7 @@ export function istioDrainSettings(source: IstioProxySource): IstioDrainSettings
         source:
           `${name} ${JSON.stringify(scalarText(raw))} in ${PROXY_CONFIG_ANNOTATION} is not a ` +
           `Go duration: Istio uses its default`,
+        isDefault: true,
       };
     return { value: Math.ceil(seconds), source: `${PROXY_CONFIG_ANNOTATION}` };
   };
@@ -185,20 +192,25 @@ export function istioDrainSettings(source: IstioProxySource): IstioDrainSettings
   return {
     exitOnZero:
       exit === undefined
-        ? { value: false, source: 'not set (Istio default: off)' }
+        ? { value: false, source: 'not set (Istio default: off)', isDefault: true }
         : {
             value: parseGoBool(exit.value) === true,
             source: exit.source,
           },
     minimumDrainSeconds:
       minimum === undefined
-        ? { value: ISTIO_DEFAULT_MINIMUM_DRAIN_SECONDS, source: 'Istio default (not set)' }
+        ? {
+            value: ISTIO_DEFAULT_MINIMUM_DRAIN_SECONDS,
+            source: 'Istio default (not set)',
+            isDefault: true,
+          }
         : minimumSeconds === undefined
           ? {
               value: ISTIO_DEFAULT_MINIMUM_DRAIN_SECONDS,
               source:
                 `${minimum.source}: ${JSON.stringify(minimum.value)} is not a Go duration, ` +
                 `so Istio uses its default`,
+              isDefault: true,
             }
           : { value: Math.ceil(minimumSeconds), source: minimum.source },
     drainDurationSeconds: field('drainDuration', ISTIO_DEFAULT_DRAIN_DURATION_SECONDS),

@@ -17,6 +17,7 @@ import type {
   SettingRow,
   SettingValue,
 } from './types.ts';
+import { sourceText } from '../core/source.ts';
 
 /** A number of seconds as a setting value. */
 export function seconds(valued: Valued<number>): SettingValue {
@@ -90,21 +91,21 @@ export function inputsOf(inputs: TimingInputs): ModelInput[] {
       name: 'drain window',
       value: inputs.drainWindow.value,
       unit: 's',
-      source: inputs.drainWindow.source,
+      source: sourceText(inputs.drainWindow.source),
     },
     {
       symbol: 'R',
       name: 'longest request',
       value: inputs.maxRequest.value,
       unit: 's',
-      source: inputs.maxRequest.source,
+      source: sourceText(inputs.maxRequest.source),
     },
     {
       symbol: 'B',
       name: 'buffer',
       value: inputs.buffer.value,
       unit: 's',
-      source: inputs.buffer.source,
+      source: sourceText(inputs.buffer.source),
     },
   ];
   const dereg = inputs.loadBalancer?.deregistrationDelaySeconds;
@@ -114,7 +115,7 @@ export function inputsOf(inputs: TimingInputs): ModelInput[] {
       name: 'LB deregistration delay',
       value: dereg.value,
       unit: 's',
-      source: `${dereg.source}; connection termination ${termination}`,
+      source: `${sourceText(dereg.source)}; connection termination ${termination}`,
     });
   }
   return rows;

@@ -6,6 +6,7 @@ import { formatPath } from '../core/fieldPath.ts';
 import { printableJson } from '../core/printable.ts';
 import type { Config } from '../config/schema.ts';
 import type { ChangeRecord, Finding } from '../core/records.ts';
+import { provenanceText } from '../config/schema.ts';
 
 /** Version of the JSON report's shape; bumped on any incompatible change. */
 const REPORT_SCHEMA = 'kube-graceful.dev/report/v1';
@@ -20,7 +21,7 @@ export function reportData(
 ): Record<string, unknown> {
   return {
     schema: REPORT_SCHEMA,
-    settings: { spec: config.spec, sources: Object.fromEntries(config.provenance) },
+    settings: { spec: config.spec, sources: provenanceText(config) },
     changes: changes.map((c) => ({ ...c, field: formatPath(c.path) })),
     findings: findings.map((f) => ({ ...f, ...(f.path ? { field: formatPath(f.path) } : {}) })),
   };

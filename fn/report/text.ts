@@ -11,6 +11,7 @@ import { addsObject } from '../core/records.ts';
 import type { ChangeRecord, Finding } from '../core/records.ts';
 import { formatRef } from '../core/kubeObject.ts';
 import type { ResourceRef } from '../core/kubeObject.ts';
+import { originText } from '../core/source.ts';
 
 /** Returns the report text (ends with a newline). */
 export function textReport(
@@ -72,7 +73,7 @@ export function textReport(
     }
   }
   const settings = [...config.provenance.entries()].map(
-    ([path, source]) => `${path} from ${source}`,
+    ([path, origin]) => `${path} from ${originText(origin)}`,
   );
   lines.push(
     '',

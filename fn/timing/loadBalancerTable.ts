@@ -6,6 +6,8 @@
  */
 import type { Unknown } from '../core/unknown.ts';
 import type { AwsTargetGroupAttributes } from './awsTargetGroup.ts';
+import { sourceText } from '../core/source.ts';
+import type { Source } from '../core/source.ts';
 
 /** What an AWS target group registers: pod IPs, or nodes (instances) reached through a NodePort. */
 type AwsTargetType = 'ip' | 'instance';
@@ -190,12 +192,12 @@ export function unknownDrainWindow(recognition: LoadBalancerRecognition): Unknow
  */
 export function userProviderOverGuess(
   recognition: LoadBalancerRecognition,
-  user: { readonly provider: LoadBalancerProvider; readonly source: string } | undefined,
+  user: { readonly provider: LoadBalancerProvider; readonly source: Source } | undefined,
 ): LoadBalancerRecognition {
   if (user === undefined || LOAD_BALANCERS[recognition.provider].guess !== true) return recognition;
   return recognitionFor(
     user.provider,
-    `${LOAD_BALANCERS[user.provider].label} (${user.source}; ` +
+    `${LOAD_BALANCERS[user.provider].label} (${sourceText(user.source)}; ` +
       `${recognition.subject ?? 'the Service'} shows no provider)`,
     recognition.subject === undefined ? {} : { subject: recognition.subject },
   );

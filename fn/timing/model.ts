@@ -7,14 +7,14 @@
  */
 
 import type { Unknown } from '../core/unknown.ts';
+import { sourceText } from '../core/source.ts';
+import type { Source } from '../core/source.ts';
 import { KUBERNETES_DEFAULT_GRACE_SECONDS } from './platformDefaults.ts';
 
-/**
- * A number and, in words, where it came from ("default", "config drainWindowSeconds", evidence …).
- */
+/** A number and where it came from (a setting, the load balancer in front, …), as data. */
 export interface Sourced {
   value: number;
-  source: string;
+  source: Source;
   /**
    * Set when the number is a guess, not a modelled fact (W from a Service that shows only
    * `type: LoadBalancer`): the model still plans with it, and `explain` says the outcome is
@@ -137,7 +137,7 @@ function validateSourced(name: string, sourced: Sourced | undefined): number {
   if (sourced === null || typeof sourced !== 'object') {
     throw new RangeError(`planTiming: ${name} is missing`);
   }
-  if (typeof sourced.source !== 'string' || sourced.source.trim() === '') {
+  if (typeof sourced.source !== 'object' || sourceText(sourced.source).trim() === '') {
     throw new RangeError(`planTiming: ${name}.source must say where the value came from`);
   }
   return validateSeconds(`${name}.value`, sourced.value);
@@ -178,7 +178,7 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
           'loadBalancer.deregistrationDelaySeconds',
           inputs.loadBalancer.deregistrationDelaySeconds,
         );
-  const wSource = inputs.drainWindow.source;
+  const wSource = sourceText(inputs.drainWindow.source);
   const checks: TimingCheck[] = [];
 
   // S. The user's own hook stays (the mutators never replace a preStop they did not write),
@@ -246,7 +246,8 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
           explanation:
             `The manifest's terminationGracePeriodSeconds ${existingGrace} already covers ` +
             `the sleep (${S} s), the longest request (${R} s, ` +
-            `${inputs.maxRequest.source}) and the buffer (${B} s, ${inputs.buffer.source}); ` +
+            `${sourceText(inputs.maxRequest.source)}) and the buffer ` +
+            `(${B} s, ${sourceText(inputs.buffer.source)}); ` +
             `it is never lowered.`,
         }
       : {
@@ -255,7 +256,8 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
           explanation:
             `The grace countdown starts before preStop, so it must hold the sleep (${S} s), ` +
             `the longest request (${R} s, ` +
-            `${inputs.maxRequest.source}) and the buffer (${B} s, ${inputs.buffer.source})` +
+            `${sourceText(inputs.maxRequest.source)}) and the buffer ` +
+            `(${B} s, ${sourceText(inputs.buffer.source)})` +
             (existingGrace === undefined
               ? '.'
               : existingGrace < needed
@@ -351,7 +353,8 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
   }
 
   if (dereg !== undefined) {
-    const deregSource = inputs.loadBalancer?.deregistrationDelaySeconds?.source ?? '';
+    const delaySource = inputs.loadBalancer?.deregistrationDelaySeconds?.source;
+    const deregSource = delaySource ? sourceText(delaySource) : '';
     if (dereg < T) {
       // Warning: the LB setting lives outside what the plan writes; the manifests are valid but
       // the LB will cut connections still being served.

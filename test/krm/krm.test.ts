@@ -91,7 +91,10 @@ test('functionConfig: a ConfigMap of flat keys, the empty function-input, and a 
       'spec: {timing: {bufferSeconds: 9}}\n',
   );
   t.is(typed.spec.timing.bufferSeconds, 9);
-  t.is(typed.provenance.get('timing.bufferSeconds'), 'functionConfig');
+  t.deepEqual(typed.provenance.get('timing.bufferSeconds'), {
+    kind: 'document',
+    document: 'functionConfig',
+  });
 });
 
 const kpt = requireTool('kpt');

@@ -5,8 +5,9 @@ import { MAX_INPUT_SECONDS, planTiming } from '../../fn/timing/model.ts';
 import type { Derived, TimingCheckCode, TimingInputs, TimingPlan } from '../../fn/timing/model.ts';
 import type { KubeObject } from '../../fn/core/kubeObject.ts';
 import { corpusObject } from '../helpers/fixtures.ts';
+import { fromEvidence } from '../helpers/sources.ts';
 
-const src = (value: number, source = 'default') => ({ value, source });
+const src = (value: number, source = 'default') => ({ value, source: fromEvidence(source) });
 const base = (W: number, R: number, B: number): TimingInputs => ({
   drainWindow: src(W, 'config drainWindowSeconds'),
   maxRequest: src(R),
@@ -34,13 +35,17 @@ test('corpus NLB gateway: LB evidence flows into the plan; delay 200 with termin
   const lb = recognizeServiceLoadBalancer(corpusNlbService);
   const tg = lb.targetGroup;
   const inputs: TimingInputs = {
-    drainWindow: { value: lb.drainWindowSeconds, source: lb.evidence },
+    drainWindow: { value: lb.drainWindowSeconds, source: fromEvidence(lb.evidence) },
     maxRequest: src(10, 'config maxRequestSeconds'),
     buffer: src(10, 'config bufferSeconds'),
     loadBalancer: {
       deregistrationDelaySeconds: {
         value: tg?.deregistrationDelaySeconds ?? 300,
-        source: 'annotation service.beta.kubernetes.io/aws-load-balancer-target-group-attributes',
+        source: {
+          kind: 'target-group',
+          isDefault: false,
+          where: 'in service.beta.kubernetes.io/aws-load-balancer-target-group-attributes',
+        },
       },
       connectionTermination: tg?.connectionTermination ?? false,
     },
@@ -224,7 +229,11 @@ const invalid: Array<[string, TimingInputs, RegExp]> = [
     { ...base(180, 10, 10), loadBalancer: { deregistrationDelaySeconds: src(1e9) } },
     /loadBalancer\.deregistrationDelaySeconds/,
   ],
-  ['empty source', { ...base(180, 10, 10), buffer: { value: 5, source: '' } }, /buffer\.source/],
+  [
+    'empty source',
+    { ...base(180, 10, 10), buffer: { value: 5, source: fromEvidence('') } },
+    /buffer\.source/,
+  ],
 ];
 
 for (const [name, inputs, names] of invalid) {

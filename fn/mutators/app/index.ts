@@ -4,7 +4,7 @@
  * (grace G = S + R + B), and keeps its mesh sidecar up until the app is done. Every number comes
  * from the timing model (fn/timing/model.ts) and each change says how it was derived.
  */
-import { sourceOf } from '../../config/schema.ts';
+import { originOf } from '../../config/schema.ts';
 import { formatRef } from '../../core/kubeObject.ts';
 import { groupOf } from '../../workloads/kinds.ts';
 import { runsIngressNginx } from '../../workloads/ingressNginx.ts';
@@ -220,7 +220,7 @@ function sidecarsOf(
                 workload,
                 context.spec,
                 timing,
-                sourceOf(context.config, 'istioVersion') !== 'default',
+                originOf(context.config, 'istioVersion').kind !== 'default',
               ),
         ]
       : []),

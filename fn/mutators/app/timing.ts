@@ -13,6 +13,7 @@ import type { TimingCheck, TimingInputs, TimingPlan } from '../../timing/model.t
 import type { MeshMembership } from '../../workloads/mesh.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { PreStopLength } from './preStop.ts';
+import { sourceText } from '../../core/source.ts';
 
 /** What `explain` shows for an app workload. */
 export interface AppPlan {
@@ -53,7 +54,8 @@ export interface AppTiming {
 
 /** Returns the sentence that names where the drain window W came from, for change reasons. */
 export function drainWindowSource(timing: AppTiming): string {
-  return `W = ${timing.inputs.drainWindow.value} s from ${timing.inputs.drainWindow.source}.`;
+  const { value, source } = timing.inputs.drainWindow;
+  return `W = ${value} s from ${sourceText(source)}.`;
 }
 
 /** Checks about one container's own hook; reported once per container, at its preStop. */

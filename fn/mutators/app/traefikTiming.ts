@@ -69,19 +69,28 @@ export function planTraefikPodTiming(
     ...inputs,
     drainWindow: {
       value: acceptUntil,
-      source:
-        `how long Traefik accepts (${P > 0 ? `its preStop ${P} s + ` : ''}` +
-        `requestAcceptGraceTimeout ${accepting} s, as traefik-drain sets it for the load ` +
-        `balancer's ${W} s: ${inputs.drainWindow.source})`,
+      source: {
+        kind: 'derived',
+        how:
+          `how long Traefik accepts (${P > 0 ? `its preStop ${P} s + ` : ''}` +
+          `requestAcceptGraceTimeout ${accepting} s, as traefik-drain sets it for the load ` +
+          `balancer's ${W} s: `,
+        from: inputs.drainWindow.source,
+        after: ')',
+      },
       // Traefik's window is built on the load balancer's: a guess there is a guess here.
       ...(inputs.drainWindow.unknown ? { unknown: inputs.drainWindow.unknown } : {}),
     },
     maxRequest: {
       value: doneAt - acceptUntil,
-      source:
-        `what its slowest entry point still needs after that (graceTimeOut` +
-        `${udp > 0 ? `, then the UDP entry points' ${udp} s` : ''}; R = ${R} s from ` +
-        `${inputs.maxRequest.source})`,
+      source: {
+        kind: 'derived',
+        how:
+          `what its slowest entry point still needs after that (graceTimeOut` +
+          `${udp > 0 ? `, then the UDP entry points' ${udp} s` : ''}; R = ${R} s from `,
+        from: inputs.maxRequest.source,
+        after: ')',
+      },
     },
   };
   const planned = planTiming(podInputs);

@@ -27,6 +27,7 @@ import {
 import type { ContourEnvoyPod, ShutdownSettings } from '../../workloads/contour.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { ProposedChange, ProposedFinding } from '../types.ts';
+import { sourceLine } from '../../core/source.ts';
 
 /** The finding codes this logic emits (docs/mutators/contour-drain.md "Findings"). */
 export type ContourFindingCode =
@@ -187,7 +188,7 @@ export function decideContour(
       reason: [
         `--${CHECK_DELAY_FLAG} = ${text}: ${stopAccepting.formula}. ${stopAccepting.explanation}` +
           (flag ? ` (was ${flag.text})` : ''),
-        `W: ${inputs.drainWindow.source}`,
+        sourceLine('W', inputs.drainWindow.source),
       ].join('\n'),
     });
   } else if (D + writtenCheck > W)
@@ -207,9 +208,9 @@ export function decideContour(
       value: toWrite,
       reason: [
         `terminationGracePeriodSeconds = ${toWrite}: ${grace.formula}. ${grace.explanation}`,
-        `W: ${inputs.drainWindow.source}`,
-        `R: ${inputs.maxRequest.source}`,
-        `B: ${inputs.buffer.source}`,
+        sourceLine('W', inputs.drainWindow.source),
+        sourceLine('R', inputs.maxRequest.source),
+        sourceLine('B', inputs.buffer.source),
       ].join('\n'),
     });
   else if (

@@ -12,6 +12,7 @@ import type { KubeObject } from '../../core/kubeObject.ts';
 import { DEFAULT_EXTERNAL_TRAFFIC_POLICY, DEFAULT_SERVICE_TYPE } from './facts.ts';
 import type { SpecLocation } from './objects.ts';
 import { scalarText } from '../../core/scalarText.ts';
+import type { Source } from '../../core/source.ts';
 
 /**
  * The parts of `envoyService.patch.value` that decide the load balancer: its annotations and the
@@ -75,13 +76,17 @@ export function loadBalancerInputs(
   const unknown = unknownDrainWindow(recognized);
   const drainWindow = {
     value: recognized.drainWindowSeconds,
-    source: recognized.evidence,
+    source: { kind: 'load-balancer', evidence: recognized.evidence } as const,
     ...(unknown ? { unknown } : {}),
   };
   if (group?.deregistrationDelaySeconds === undefined) return { drainWindow };
-  const source = group.deregistrationDelayIsDefault
-    ? 'AWS default deregistration delay (no target-group attribute set)'
-    : 'deregistration_delay.timeout_seconds in the envoyService target-group attributes annotation';
+  const source: Source = group.deregistrationDelayIsDefault
+    ? { kind: 'target-group', isDefault: true }
+    : {
+        kind: 'target-group',
+        isDefault: false,
+        where: 'in the envoyService target-group attributes annotation',
+      };
   return {
     drainWindow,
     loadBalancer: {

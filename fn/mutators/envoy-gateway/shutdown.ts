@@ -33,6 +33,7 @@ import {
 import type { SpecLocation } from './objects.ts';
 import type { EnvoyGatewayChange, EnvoyGatewayFinding } from './outcome.ts';
 import { patchedGrace } from './patchedGrace.ts';
+import { sourceLine, sourceText } from '../../core/source.ts';
 
 /** W (with the load balancer's target-group settings when known), R and B. */
 export interface ShutdownTimingInputs {
@@ -104,9 +105,12 @@ export function planShutdown(
           ? timing.drainWindow
           : {
               value: H + W,
-              source:
-                `${HEALTH_CHECK_FAILURE_DELAY} ${H} s + W ${W} s (${timing.drainWindow.source}` +
-                `)`,
+              source: {
+                kind: 'derived',
+                how: `${HEALTH_CHECK_FAILURE_DELAY} ${H} s + W ${W} s (`,
+                from: timing.drainWindow.source,
+                after: ')',
+              },
             },
       maxRequest: timing.maxRequest,
       buffer: timing.buffer,
@@ -131,9 +135,9 @@ export function planShutdown(
   const changes: EnvoyGatewayChange[] = [];
   const findings: EnvoyGatewayFinding[] = [];
   const sources = [
-    `W: ${timing.drainWindow.source}`,
-    `R: ${timing.maxRequest.source}`,
-    `B: ${timing.buffer.source}`,
+    sourceLine('W', timing.drainWindow.source),
+    sourceLine('R', timing.maxRequest.source),
+    sourceLine('B', timing.buffer.source),
   ];
 
   // M: the model's minimum drain (max(S, W) over the widened window).
@@ -371,8 +375,8 @@ function loadBalancerFindings(
       severity: 'warning',
       code: 'LB_DEREGISTRATION_OUTLIVES_GRACE',
       message:
-        `The load balancer's deregistration delay is ${delay.value} s (${delay.source}` +
-        `), longer than the proxy pod's grace period ${grace} s, ` +
+        `The load balancer's deregistration delay is ${delay.value} s ` +
+        `(${sourceText(delay.source)}), longer than the proxy pod's grace period ${grace} s, ` +
         (`and connection termination is off: for ${delay.value - grace} s it ` +
           `keeps routing established connections to a pod that is gone. `) +
         (`Set deregistration_delay.connection_termination.enabled=true, or ` +

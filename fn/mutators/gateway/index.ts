@@ -44,7 +44,7 @@ export const gatewayDrain = defineMutator<GatewayPlan, 'gateway-drain'>({
         severity: 'info',
         code: 'GATEWAY_ENV_MODE_UNSUPPORTED',
         message:
-          `Gateway mode env (${asked === 'default' ? 'default' : asked}) needs Istio ≥ ` +
+          `Gateway mode env (${asked}) needs Istio ≥ ` +
           `${ISTIO.exitOnZero.since} for EXIT_ON_ZERO_ACTIVE_CONNECTIONS and ` +
           'MINIMUM_DRAIN_DURATION ' +
           `(pkg/envoy/agent.go@1.12.0); ` +

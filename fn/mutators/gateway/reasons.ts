@@ -4,6 +4,7 @@
  * its derivation").
  */
 import type { Derived, TimingInputs } from '../../timing/model.ts';
+import { sourceLine } from '../../core/source.ts';
 
 /** The inputs a reason can name. */
 export type InputSymbol = 'W' | 'R' | 'B';
@@ -19,11 +20,11 @@ export function derivation(
 ): string {
   const formulas = steps.map((s) => s.formula).join('; ');
   const head = `${setting} = ${value}: ${formulas}. ${steps[0]?.explanation ?? ''}`.trimEnd();
-  return [head, ...notes, ...symbols.map((symbol) => sourceLine(symbol, inputs))].join('\n');
+  return [head, ...notes, ...symbols.map((symbol) => inputLine(symbol, inputs))].join('\n');
 }
 
-function sourceLine(symbol: InputSymbol, inputs: TimingInputs): string {
+function inputLine(symbol: InputSymbol, inputs: TimingInputs): string {
   const sourced =
     symbol === 'W' ? inputs.drainWindow : symbol === 'R' ? inputs.maxRequest : inputs.buffer;
-  return `${symbol}: ${sourced.source}`;
+  return sourceLine(symbol, sourced.source);
 }

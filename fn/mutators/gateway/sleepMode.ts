@@ -36,6 +36,7 @@ import type { TimingInputs } from '../../timing/model.ts';
 import type { IstioVersion } from './version.ts';
 import { POD_INFO_MOUNT_PATH } from '../../workloads/podAnnotationsFile.ts';
 import { planGatewayTiming } from './timing.ts';
+import { sourceLine } from '../../core/source.ts';
 
 /** Returns sleep mode's changes for a gateway. */
 export function sleepMode(
@@ -180,7 +181,7 @@ function terminationDrain(
                   `${POD_INFO_MOUNT_PATH}/annotations, ` +
                   `which the pod mounts (pilot/cmd/pilot-agent/config/config.go@1.9.0).`
                 : '',
-              `R: ${inputs.maxRequest.source}`,
+              sourceLine('R', inputs.maxRequest.source),
             ]
               .filter((line) => line !== '')
               .join('\n'),

@@ -3,7 +3,8 @@
  * EXIT_ON_ZERO_ACTIVE_CONNECTIONS and MINIMUM_DRAIN_DURATION, which exist from Istio 1.12
  * (docs/background.md#istio).
  */
-import { sourceOf } from '../../config/schema.ts';
+import { originOf } from '../../config/schema.ts';
+import { originText } from '../../core/source.ts';
 import type { GatewayShape } from '../../workloads/gatewayShape.ts';
 import { labelsOf } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
@@ -62,14 +63,14 @@ export function istioVersionOf(
     const tag = /\/proxyv2:(\d+\.\d+(?:\.\d+)?)(?:[-_].*)?$/.exec(image);
     if (tag) return { version: tag[1]!, source: `image tag ${image}`, known: true };
   }
-  const from = sourceOf(context.config, 'istioVersion');
+  const from = originOf(context.config, 'istioVersion');
   const origin =
-    from === 'default'
+    from.kind === 'default'
       ? 'default istioVersion; set --istio-version to change'
-      : `istioVersion from ${from}`;
+      : `istioVersion from ${originText(from)}`;
   return {
     version: context.spec.istioVersion,
     source: [origin, ...notes].join('; '),
-    known: from !== 'default',
+    known: from.kind !== 'default',
   };
 }

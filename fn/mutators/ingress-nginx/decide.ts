@@ -26,6 +26,7 @@ import {
 } from '../../workloads/ingressNginx.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { ProposedChange, ProposedFinding } from '../types.ts';
+import { sourceLine } from '../../core/source.ts';
 
 /** The finding codes this logic emits (docs/mutators/ingress-nginx-drain.md "Findings"). */
 export type IngressNginxFindingCode =
@@ -133,7 +134,7 @@ export function decideIngressNginx(workload: Workload, inputs: TimingInputs): In
     [
       `--${SHUTDOWN_GRACE_FLAG} = ${W}: ${shutdownGrace.formula}. ${shutdownGrace.explanation}` +
         (was === undefined ? '' : ` (was ${was})`),
-      `W: ${inputs.drainWindow.source}`,
+      sourceLine('W', inputs.drainWindow.source),
     ].join('\n');
   const mayWriteFlag = version !== undefined && atLeast(version, SHUTDOWN_FLAGS_SINCE);
   if (flag !== undefined && flag.seconds === undefined) {
@@ -185,9 +186,9 @@ export function decideIngressNginx(workload: Workload, inputs: TimingInputs): In
       value: toWrite,
       reason: [
         `terminationGracePeriodSeconds = ${toWrite}: ${planned.formula}. ${planned.explanation}`,
-        `W: ${inputs.drainWindow.source}`,
-        `R: ${inputs.maxRequest.source}`,
-        `B: ${inputs.buffer.source}`,
+        sourceLine('W', inputs.drainWindow.source),
+        sourceLine('R', inputs.maxRequest.source),
+        sourceLine('B', inputs.buffer.source),
       ].join('\n'),
     });
   } else if (existing !== undefined && existing > planned.value) {

@@ -16,6 +16,7 @@ import {
   traffic,
 } from '../../explanation/rows.ts';
 import type { ExplanationBody, SettingRow, SettingValue } from '../../explanation/types.ts';
+import type { Valued } from '../../explanation/podSettings.ts';
 import { LOAD_BALANCERS } from '../../timing/loadBalancers.ts';
 import { gatewayTimeline } from '../shared/istioGatewayTimeline.ts';
 import type { GatewayState } from '../shared/istioGatewayTimeline.ts';
@@ -32,9 +33,9 @@ export function explainIstioGatewayApi(plan: IstioGatewayApiPlan): ExplanationBo
   // Where each value is set: a ConfigMap's overlay, not the "manifest" a rendered pod would be.
   const at =
     (pod: GeneratedPod, setting: string) =>
-    (value: SettingValue): SettingValue => {
+    <T>(value: Valued<T>): Valued<T> => {
       const source = pod.sources[setting];
-      return source === undefined || value.source.includes('default')
+      return source === undefined || value.isDefault
         ? value
         : {
             ...value,
@@ -47,8 +48,8 @@ export function explainIstioGatewayApi(plan: IstioGatewayApiPlan): ExplanationBo
   const settings: SettingRow[] = [
     row(
       'terminationGracePeriodSeconds',
-      at(asWritten, 'terminationGracePeriodSeconds')(seconds(before.grace)),
-      at(patched, 'terminationGracePeriodSeconds')(seconds(after.grace)),
+      seconds(at(asWritten, 'terminationGracePeriodSeconds')(before.grace)),
+      seconds(at(patched, 'terminationGracePeriodSeconds')(after.grace)),
       {
         symbol: 'G',
         value: timing.graceSeconds.value,
@@ -57,20 +58,20 @@ export function explainIstioGatewayApi(plan: IstioGatewayApiPlan): ExplanationBo
     ),
     row(
       'EXIT_ON_ZERO_ACTIVE_CONNECTIONS',
-      at(asWritten, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS')(flag(before.istio.exitOnZero)),
-      at(patched, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS')(flag(after.istio.exitOnZero)),
+      flag(at(asWritten, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS')(before.istio.exitOnZero)),
+      flag(at(patched, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS')(after.istio.exitOnZero)),
       { symbol: 'mode', value: true, relation: '=' },
     ),
     row(
       'MINIMUM_DRAIN_DURATION',
-      at(asWritten, 'MINIMUM_DRAIN_DURATION')(seconds(before.istio.minimumDrainSeconds)),
-      at(patched, 'MINIMUM_DRAIN_DURATION')(seconds(after.istio.minimumDrainSeconds)),
+      seconds(at(asWritten, 'MINIMUM_DRAIN_DURATION')(before.istio.minimumDrainSeconds)),
+      seconds(at(patched, 'MINIMUM_DRAIN_DURATION')(after.istio.minimumDrainSeconds)),
       { symbol: 'M', value: timing.minimumDrainSeconds.value, relation: '≥' },
     ),
     row(
       'drainDuration',
-      at(asWritten, PROXY_CONFIG_ANNOTATION)(seconds(before.istio.drainDurationSeconds)),
-      at(patched, PROXY_CONFIG_ANNOTATION)(seconds(after.istio.drainDurationSeconds)),
+      seconds(at(asWritten, PROXY_CONFIG_ANNOTATION)(before.istio.drainDurationSeconds)),
+      seconds(at(patched, PROXY_CONFIG_ANNOTATION)(after.istio.drainDurationSeconds)),
       { symbol: 'D', value: timing.drainDurationSeconds.value, relation: '≥' },
     ),
     row(

@@ -51,6 +51,7 @@ import { readProxyConfigText, withDrainDuration } from './proxyConfigText.ts';
 import { generatedService } from './service.ts';
 import { generatedPod } from './generatedPod.ts';
 import type { GeneratedPod } from './generatedPod.ts';
+import { sourceLine } from '../../core/source.ts';
 
 /** The timing settings and versions the decision needs (the config's, resolved by the caller). */
 export interface IstioGatewayApiInputs {
@@ -332,7 +333,7 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
   const recognition = userProviderOverGuess(service.recognition, inputs.provider);
   const drainWindow: Sourced = inputs.drainWindow ?? {
     value: recognition.drainWindowSeconds,
-    source: `W: ${recognition.evidence} (the Service istiod generates for ${gatewayRef})`,
+    source: { kind: 'load-balancer', evidence: recognition.evidence, generatedFor: gatewayRef },
     ...unknownOf(recognition),
   };
   const timingInputs: TimingInputs = {
@@ -624,9 +625,9 @@ function decideSettings(
   }
   if (reasons.length > 0)
     reasons.push(
-      ...[inputs.drainWindow, inputs.maxRequest, inputs.buffer].map((s, i) =>
-        s.source.startsWith('WRB'[i]!) ? s.source : `${'WRB'[i]!}: ${s.source}`,
-      ),
+      sourceLine('W', inputs.drainWindow.source),
+      sourceLine('R', inputs.maxRequest.source),
+      sourceLine('B', inputs.buffer.source),
     );
   return {
     ...(grace === undefined ? {} : { graceSeconds: grace }),

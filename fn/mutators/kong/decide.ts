@@ -28,6 +28,7 @@ import {
 import type { QuitOption } from '../../workloads/kong.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { ProposedChange, ProposedFinding } from '../types.ts';
+import { sourceLine } from '../../core/source.ts';
 
 /** The finding codes this logic emits (docs/mutators/kong-drain.md "Findings"). */
 export type KongFindingCode =
@@ -161,7 +162,10 @@ export function decideKong(
   });
   const findings: ProposedFinding[] = [];
   const changes: ProposedChange[] = [];
-  const sources = [`W: ${inputs.drainWindow.source}`, `R: ${inputs.maxRequest.source}`];
+  const sources = [
+    sourceLine('W', inputs.drainWindow.source),
+    sourceLine('R', inputs.maxRequest.source),
+  ];
   if (quit === undefined)
     changes.push({
       path: hookAt(),
@@ -191,7 +195,7 @@ export function decideKong(
     if (written.wait.value < W)
       set(quit.wait, WAIT_OPTION, W, [
         `--wait = ${W}: ${wait.formula}. ${wait.explanation}`,
-        `W: ${inputs.drainWindow.source}`,
+        sourceLine('W', inputs.drainWindow.source),
       ]);
     else if (written.wait.value > W)
       findings.push({
@@ -206,7 +210,7 @@ export function decideKong(
       set(quit.timeout, TIMEOUT_OPTION, R, [
         `--timeout = ${R}: ${timeout.formula}. Requests in flight have --timeout after ` +
           `nginx closes its listeners; kong quit then stops nginx, cutting them.`,
-        `R: ${inputs.maxRequest.source}`,
+        sourceLine('R', inputs.maxRequest.source),
       ]);
   }
   const existing = inputs.existingGraceSeconds;
@@ -219,7 +223,7 @@ export function decideKong(
       reason: [
         `terminationGracePeriodSeconds = ${toWrite}: ${grace.formula}. ${grace.explanation}`,
         ...sources,
-        `B: ${inputs.buffer.source}`,
+        sourceLine('B', inputs.buffer.source),
       ].join('\n'),
     });
   else if (existing !== undefined && existing > needed)

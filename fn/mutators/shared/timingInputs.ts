@@ -3,7 +3,8 @@
  * Services (and Ingresses in front of them) in the stream that select the pods, unless config or
  * a `kube-graceful.dev/` annotation sets W or the provider; R and B from config or defaults.
  */
-import { sourceText } from '../../config/schema.ts';
+import { settingSource } from '../../config/schema.ts';
+import type { Source } from '../../core/source.ts';
 import type { ProposedFinding, MutatorContext } from '../types.ts';
 import { ingressesIn, servicesSelecting } from '../../workloads/inventory.ts';
 import { labelsOf } from '../../core/kubeObject.ts';
@@ -51,7 +52,7 @@ export interface ConfiguredTiming {
   /** W, only when the settings set it (it otherwise comes from the load balancer in front). */
   readonly drainWindow?: Sourced;
   /** The load balancer the settings name, taken where the stream shows none or only a guess. */
-  readonly provider?: { readonly provider: LoadBalancerProvider; readonly source: string };
+  readonly provider?: { readonly provider: LoadBalancerProvider; readonly source: Source };
 }
 
 /** Returns R, B and a W set by the settings, with their sources (every mutator's timing). */
@@ -66,23 +67,23 @@ export function configuredTiming({
       ? {
           provider: {
             provider,
-            source: sourceText(config, 'loadBalancer.provider', 'lb-provider'),
+            source: settingSource(config, 'loadBalancer.provider', 'lb-provider'),
           },
         }
       : {}),
     maxRequest: {
       value: spec.timing.maxRequestSeconds,
-      source: sourceText(config, 'timing.maxRequestSeconds', 'max-request'),
+      source: settingSource(config, 'timing.maxRequestSeconds', 'max-request'),
     },
     buffer: {
       value: spec.timing.bufferSeconds,
-      source: sourceText(config, 'timing.bufferSeconds', 'buffer'),
+      source: settingSource(config, 'timing.bufferSeconds', 'buffer'),
     },
     ...(drainWindow !== undefined
       ? {
           drainWindow: {
             value: drainWindow,
-            source: sourceText(config, 'loadBalancer.drainWindowSeconds', 'drain-window'),
+            source: settingSource(config, 'loadBalancer.drainWindowSeconds', 'drain-window'),
           },
         }
       : {}),
@@ -135,13 +136,16 @@ export function resolveTimingInputs(
           `measure it and set kube-graceful.dev/drain-window or --drain-window to override.`,
       });
     }
-    const others = alsoInFront(recognized.alsoConsidered);
     return {
       inputs: {
         ...common,
         drainWindow: {
           value: recognized.drainWindowSeconds,
-          source: `${recognized.evidence}${others}`,
+          source: {
+            kind: 'load-balancer',
+            evidence: recognized.evidence,
+            alsoInFront: recognized.alsoConsidered,
+          },
           ...unknownOf(recognized),
         },
         ...deregistration(recognized),
@@ -153,8 +157,8 @@ export function resolveTimingInputs(
   const provider = spec.loadBalancer.provider ?? 'in-cluster';
   const facts = LOAD_BALANCERS[provider];
   const origin = spec.loadBalancer.provider
-    ? sourceText(config, 'loadBalancer.provider', 'lb-provider')
-    : 'default: no Service in the stream selects these pods';
+    ? { origin: settingSource(config, 'loadBalancer.provider', 'lb-provider') }
+    : {};
   if (!spec.loadBalancer.provider) {
     findings.push({
       severity: 'info',
@@ -169,7 +173,10 @@ export function resolveTimingInputs(
   return {
     inputs: {
       ...common,
-      drainWindow: { value: facts.drainWindowSeconds, source: `${facts.label} (${origin})` },
+      drainWindow: {
+        value: facts.drainWindowSeconds,
+        source: { kind: 'assumed-load-balancer', label: facts.label, ...origin },
+      },
     },
     findings,
   };
@@ -206,29 +213,18 @@ function loadBalancersInFront(workload: Workload, context: MutatorContext) {
   return pickDrainWindow(candidates);
 }
 
-/** Longest list of other load balancers named in a source; every change's reason repeats it. */
-const MAX_NAMED_OTHERS = 3;
-
-/**
- * The other load balancers in front of the pods, a few by name, so reasons stay short on big
- * streams.
- */
-function alsoInFront(others: readonly string[]): string {
-  if (others.length === 0) return '';
-  const named = others.slice(0, MAX_NAMED_OTHERS).join('; ');
-  const more =
-    others.length > MAX_NAMED_OTHERS ? `; and ${others.length - MAX_NAMED_OTHERS} more` : '';
-  return `; also in front: ${named}${more}`;
-}
-
 function deregistration(
   recognized: LoadBalancerRecognition | undefined,
 ): Pick<TimingInputs, 'loadBalancer'> {
   const group = recognized?.targetGroup;
   if (recognized === undefined || group?.deregistrationDelaySeconds === undefined) return {};
-  const source = group.deregistrationDelayIsDefault
-    ? 'AWS default deregistration delay (no target-group attribute set)'
-    : `deregistration_delay.timeout_seconds on ${recognized.subject ?? 'the load balancer'}`;
+  const source: Source = group.deregistrationDelayIsDefault
+    ? { kind: 'target-group', isDefault: true }
+    : {
+        kind: 'target-group',
+        isDefault: false,
+        where: `on ${recognized.subject ?? 'the load balancer'}`,
+      };
   return {
     loadBalancer: {
       deregistrationDelaySeconds: { value: group.deregistrationDelaySeconds, source },

@@ -33,6 +33,7 @@ import { readStaticConfig } from '../../workloads/traefik/staticConfig.ts';
 import type { EntryPoint } from '../../workloads/traefik/staticConfig.ts';
 import { loadBalancerChecks, planTraefikTiming } from './timing.ts';
 import type { TraefikTimingInputs, TraefikTimingPlan } from './timing.ts';
+import { sourceText } from '../../core/source.ts';
 
 /** The finding codes this logic emits (docs/mutators/traefik-drain.md "Findings"). */
 export type TraefikFindingCode =
@@ -384,8 +385,8 @@ function checkInputs(settings: TraefikSettings): string | undefined {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_INPUT_SECONDS) {
       return (
         `No Traefik drain plan: ${symbol} must be a whole number of seconds ` +
-        `from 0 to ${MAX_INPUT_SECONDS}, got ${String(v)} (${sourced?.source ?? 'no source'}` +
-        `).`
+        `from 0 to ${MAX_INPUT_SECONDS}, got ${String(v)} ` +
+        `(${sourced ? sourceText(sourced.source) : 'no source'}).`
       );
     }
   }

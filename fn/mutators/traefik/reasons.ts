@@ -2,6 +2,7 @@
  * from. */
 import type { Derived, Sourced } from '../../timing/model.ts';
 import type { TraefikTimingInputs } from './timing.ts';
+import { sourceLine } from '../../core/source.ts';
 
 export type InputSymbol = 'W' | 'R' | 'B';
 
@@ -10,8 +11,7 @@ export function derivationLine(setting: string, value: string, step: Derived): s
   return `${setting} = ${value}: ${step.formula}. ${step.explanation}`;
 }
 
-/** Returns one line per input: `W: <source>` (sources that already start with the symbol are kept
- * as they are). */
+/** Returns one line per input: `W: <source>`. */
 export function sourceLines(
   inputs: TraefikTimingInputs,
   symbols: readonly InputSymbol[],
@@ -19,6 +19,6 @@ export function sourceLines(
   return symbols.map((symbol) => {
     const sourced: Sourced =
       symbol === 'W' ? inputs.drainWindow : symbol === 'R' ? inputs.maxRequest : inputs.buffer;
-    return sourced.source.startsWith(symbol) ? sourced.source : `${symbol}: ${sourced.source}`;
+    return sourceLine(symbol, sourced.source);
   });
 }

@@ -16,6 +16,7 @@ import { planTiming } from '../../timing/model.ts';
 import type { Derived, Sourced, TimingCheck, TimingInputs } from '../../timing/model.ts';
 import { TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS } from '../../workloads/traefik/facts.ts';
 import type { EntryPoint, LifecycleValue } from '../../workloads/traefik/staticConfig.ts';
+import { sourceText } from '../../core/source.ts';
 
 /** The model's inputs for one Traefik workload (whole seconds, with where each came from). */
 export interface TraefikTimingInputs {
@@ -27,8 +28,10 @@ export interface TraefikTimingInputs {
   readonly buffer: Sourced;
   /** `terminationGracePeriodSeconds` in the manifest. */
   readonly existingGraceSeconds?: number;
-  /** The load balancer's target-group timing, when known (AWS), as fn/timing/inputs.ts resolves
-   * it. */
+  /**
+   * The load balancer's target-group timing, when known (AWS), as
+   * fn/mutators/shared/timingInputs.ts resolves it.
+   */
   readonly loadBalancer?: TimingInputs['loadBalancer'];
   /** A preStop the user wrote on the Traefik container: its sleep, or 'unknown'. Never added by
    * kube-graceful. */
@@ -163,7 +166,7 @@ export function planTraefikTiming(
       (udp === undefined
         ? ''
         : `, then its UDP entry points, stopped after the TCP ones (${udpSeconds} s)`) +
-      `, and the buffer (${B} s, ${inputs.buffer.source}).`,
+      `, and the buffer (${B} s, ${sourceText(inputs.buffer.source)}).`,
   };
   return { preStopSeconds: P, requestAcceptGrace, graceTimeOut, entryPoints: timings, grace };
 }

@@ -8,10 +8,11 @@ import {
 import { planEnvoyGateway } from '../../../fn/mutators/envoy-gateway/index.ts';
 import { formatPath } from '../../../fn/core/fieldPath.ts';
 import { envoyGatewayConfig, fixture, only } from './fixtures.ts';
+import { fromDefault } from '../../helpers/sources.ts';
 
 const DEFAULTS = {
-  maxRequest: { value: 20, source: 'default' },
-  buffer: { value: 5, source: 'default' },
+  maxRequest: { value: 20, source: fromDefault('max-request') },
+  buffer: { value: 5, source: fromDefault('buffer') },
 };
 
 test('quickstart: a Gateway whose class points at no EnvoyProxy gets EG_NO_ENVOYPROXY saying what to add', (t) => {

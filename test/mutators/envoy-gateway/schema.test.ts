@@ -9,6 +9,7 @@ import { formatDuration } from '../../../fn/mutators/envoy-gateway/durations.ts'
 import { planEnvoyGateway } from '../../../fn/mutators/envoy-gateway/index.ts';
 import type { KubeObject } from '../../../fn/core/kubeObject.ts';
 import { fixture } from './fixtures.ts';
+import { fromDefault } from '../../helpers/sources.ts';
 
 interface ShutdownSchema {
   properties: Record<string, { type: string; pattern?: string }>;
@@ -27,8 +28,8 @@ function schema(tag: string): ShutdownSchema {
 }
 
 const DEFAULTS = {
-  maxRequest: { value: 20, source: 'default' },
-  buffer: { value: 5, source: 'default' },
+  maxRequest: { value: 20, source: fromDefault('max-request') },
+  buffer: { value: 5, source: fromDefault('buffer') },
 };
 const INPUTS = [
   'examples-v1.9.0-envoy-proxy-config-nlb.yaml',

@@ -7,11 +7,12 @@ import { envoyProxyLocation } from '../../../fn/mutators/envoy-gateway/attachmen
 import { planShutdown } from '../../../fn/mutators/envoy-gateway/shutdown.ts';
 import { formatPath } from '../../../fn/core/fieldPath.ts';
 import { fixture, only, envoyProxies } from './fixtures.ts';
+import { fromDefault, fromEvidence, fromFlag } from '../../helpers/sources.ts';
 
 /** The defaults of docs/background.md#the-timing-model: R = 20, B = 5. */
 const DEFAULTS: EnvoyGatewaySettings = {
-  maxRequest: { value: 20, source: 'default' },
-  buffer: { value: 5, source: 'default' },
+  maxRequest: { value: 20, source: fromDefault('max-request') },
+  buffer: { value: 5, source: fromDefault('buffer') },
 };
 
 /** Where the grace period goes in an EnvoyProxy: its Deployment patch. */
@@ -93,7 +94,7 @@ test('a user minDrainDuration above the window is kept and drainTimeout is built
   proxy!.spec.shutdown = { minDrainDuration: '5m' };
   const outcome = planShutdown(envoyProxyLocation(proxy!), {
     ...DEFAULTS,
-    drainWindow: { value: 180, source: 'NLB' },
+    drainWindow: { value: 180, source: fromEvidence('NLB') },
   });
   t.deepEqual(fields(outcome.changes), { 'spec.shutdown.drainTimeout': '325s' });
   t.deepEqual(outcome.findings, []);
@@ -108,7 +109,7 @@ test('a provider in the settings wins over a guessed load balancer, as on the en
   const { outcome } = only(
     planEnvoyGateway(fixture('examples-v1.9.0-envoy-proxy-config.yaml'), {
       ...DEFAULTS,
-      provider: { provider: 'aws-nlb-ip', source: 'flag --lb-provider' },
+      provider: { provider: 'aws-nlb-ip', source: fromFlag('lb-provider') },
     }).outcomes,
   );
   t.is(fields(outcome.changes)['spec.shutdown.minDrainDuration'], '180s');
@@ -137,7 +138,7 @@ test('config W wins over the envoyService annotations', (t) => {
   const { outcome } = only(
     planEnvoyGateway(fixture('examples-v1.9.0-envoy-proxy-config-nlb.yaml'), {
       ...DEFAULTS,
-      drainWindow: { value: 60, source: 'config loadBalancer.drainWindowSeconds' },
+      drainWindow: { value: 60, source: fromEvidence('config loadBalancer.drainWindowSeconds') },
     }).outcomes,
   );
   t.deepEqual(fields(outcome.changes), {
@@ -152,7 +153,7 @@ test('a grace period lowered through the Deployment patch is raised to drainTime
   podSpec.terminationGracePeriodSeconds = 30;
   let outcome = planShutdown(envoyProxyLocation(proxy!), {
     ...DEFAULTS,
-    drainWindow: { value: 15, source: 'generic' },
+    drainWindow: { value: 15, source: fromEvidence('generic') },
   });
   // drainTimeout stays at Envoy Gateway's 60 s default (D = 40 s is below it): the grace must
   // cover the shutdown manager's ready timeout 60 + 10 s.
@@ -167,7 +168,7 @@ test('a grace period lowered through the Deployment patch is raised to drainTime
   podSpec.terminationGracePeriodSeconds = 120;
   outcome = planShutdown(envoyProxyLocation(proxy!), {
     ...DEFAULTS,
-    drainWindow: { value: 15, source: 'generic' },
+    drainWindow: { value: 15, source: fromEvidence('generic') },
   });
   t.is(outcome.changes.length, 1);
   t.is(outcome.plan?.grace.value, 120);
@@ -186,7 +187,7 @@ test('values already equal to the plan give no change (a second run changes noth
   proxy!.spec.shutdown = { minDrainDuration: '180s', drainTimeout: '3m25s' };
   const outcome = planShutdown(envoyProxyLocation(proxy!), {
     ...DEFAULTS,
-    drainWindow: { value: 180, source: 'NLB' },
+    drainWindow: { value: 180, source: fromEvidence('NLB') },
   });
   t.deepEqual(outcome.changes, []);
   t.deepEqual(outcome.findings, []);
@@ -197,7 +198,7 @@ test('a bare number is no duration: an error naming the field and the fix, and n
   proxy!.spec.shutdown.drainTimeout = 90;
   const outcome = planShutdown(envoyProxyLocation(proxy!), {
     ...DEFAULTS,
-    drainWindow: { value: 15, source: 'generic' },
+    drainWindow: { value: 15, source: fromEvidence('generic') },
   });
   t.deepEqual(outcome.changes, []);
   t.deepEqual(

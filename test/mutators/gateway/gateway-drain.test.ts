@@ -13,6 +13,7 @@ import { preStopSeconds as existingPreStopSeconds } from '../../../fn/workloads/
 import { readProxyConfig, setProxyConfigField } from '../../../fn/workloads/istioProxyConfig.ts';
 import { validateChangedDocuments } from '../../helpers/golden.ts';
 import { parseGoDurationSeconds } from '../../../fn/timing/durations.ts';
+import { sourceText } from '../../../fn/core/source.ts';
 
 type Flags = Record<string, string>;
 
@@ -982,7 +983,7 @@ spec:
     absent: ['LB_ASSUMPTION'],
     check: (t, result) =>
       t.regex(
-        planOf(result).inputs.drainWindow.source,
+        sourceText(planOf(result).inputs.drainWindow.source),
         /connection draining 60 s \(BackendConfig gw-drain/,
       ),
   },

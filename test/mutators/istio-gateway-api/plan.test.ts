@@ -15,15 +15,17 @@ import type {
 } from '../../../fn/mutators/istio-gateway-api/plan.ts';
 import type { KubeObject } from '../../../fn/core/kubeObject.ts';
 import { fixtureObjects } from './fixtures.ts';
+import { fromDefault, fromFlag } from '../../helpers/sources.ts';
+import { sourceText } from '../../../fn/core/source.ts';
 
 /** The seed thread's R and B (README's quickstart): R = 10, B = 10. */
 const SEED = {
-  maxRequest: { value: 10, source: 'flag --max-request' },
-  buffer: { value: 10, source: 'flag --buffer' },
+  maxRequest: { value: 10, source: fromFlag('max-request') },
+  buffer: { value: 10, source: fromFlag('buffer') },
 };
 const DEFAULTS = {
-  maxRequest: { value: 20, source: 'R (default)' },
-  buffer: { value: 5, source: 'B (default)' },
+  maxRequest: { value: 20, source: fromDefault('max-request') },
+  buffer: { value: 5, source: fromDefault('buffer') },
 };
 const ISTIO_130 = { major: 1, minor: 30, source: 'flag --istio-version' };
 
@@ -101,7 +103,7 @@ test('NLB with IP targets in spec.infrastructure.annotations: W = 180, and drain
   const outcome = decide(fixtureObjects('variants/gateway-nlb.yaml'));
   t.is(outcome.timing?.loadBalancer.provider, 'aws-nlb-ip');
   t.regex(
-    outcome.timing!.inputs.drainWindow.source,
+    sourceText(outcome.timing!.inputs.drainWindow.source),
     /Service bookinfo\/bookinfo-gateway-istio: AWS NLB with IP targets/,
   );
   t.deepEqual(outcome.create!.configMap.metadata, {
@@ -184,7 +186,7 @@ test("the operator's larger class defaults (grace 600, MINIMUM_DRAIN_DURATION 30
 test("an existing parameters ConfigMap (Istio's customizations case) is merged into: the user's keys, values and order stay", (t) => {
   const objects = fixtureObjects('variants/gateway-params-gw-options.yaml');
   const outcome = decide(objects, {
-    drainWindow: { value: 180, source: 'W: flag --drain-window' },
+    drainWindow: { value: 180, source: fromFlag('drain-window') },
   });
   t.is(outcome.create, undefined);
   t.is(outcome.changes.length, 1);
@@ -266,7 +268,7 @@ test("a user's smaller values in the parameters overlay are raised, a larger one
       ].join('\n'),
     ) + '      terminationGracePeriodSeconds: 90 # ours\n';
   const outcome = decide(objects, {
-    drainWindow: { value: 180, source: 'W: flag --drain-window' },
+    drainWindow: { value: 180, source: fromFlag('drain-window') },
   });
   const written = parse(String(outcome.changes[0]!.value)) as {
     spec: {
@@ -327,7 +329,7 @@ test('networking.istio.io/service-type: ClusterIP on the Gateway: in-cluster W, 
   gateway.metadata!.annotations = { 'networking.istio.io/service-type': 'ClusterIP' };
   const outcome = decide(objects, {
     ...DEFAULTS,
-    maxRequest: { value: 5, source: 'flag --max-request' },
+    maxRequest: { value: 5, source: fromFlag('max-request') },
   });
   t.is(outcome.timing?.loadBalancer.provider, 'in-cluster');
   // G = 5 + 5 + 5 = 15 ≤ 30: the pod's 30 s is left; only the env is written.

@@ -21,11 +21,12 @@ import type { IstioGatewayApiOutcome } from '../../../fn/mutators/istio-gateway-
 import type { KubeObject, PodTemplate } from '../../../fn/core/kubeObject.ts';
 import { requireTool } from '../../helpers/tools.ts';
 import { fixtureObjects, only } from './fixtures.ts';
+import { fromFlag } from '../../helpers/sources.ts';
 
 const kubectl = requireTool('kubectl');
 const SEED = {
-  maxRequest: { value: 10, source: 'flag --max-request' },
-  buffer: { value: 10, source: 'flag --buffer' },
+  maxRequest: { value: 10, source: fromFlag('max-request') },
+  buffer: { value: 10, source: fromFlag('buffer') },
 };
 
 function decide(objects: KubeObject[]): IstioGatewayApiOutcome {

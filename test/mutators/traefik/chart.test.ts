@@ -94,7 +94,7 @@ for (const version of ['41.3.0', '40.3.0']) {
       'terminationGracePeriodSeconds = 205: G = S + R + B = 180 + 20 + 5 = ' +
         '205. The grace countdown starts at termination, so it must hold the ' +
         'time Traefik keeps accepting (180 s) and waits for requests in flight ' +
-        '(20 s), and the buffer (5 s, default).',
+        '(20 s), and the buffer (5 s, default; set --buffer to change).',
     );
     t.true(
       args!.reason.includes(

@@ -6,6 +6,7 @@ import { recognizeServiceLoadBalancer } from '../../../fn/timing/loadBalancers.t
 import type { KubeObject } from '../../../fn/core/kubeObject.ts';
 import type { TraefikSettings } from '../../../fn/mutators/traefik/decide.ts';
 import { fixturePath } from '../../helpers/fixtures.ts';
+import { fromDefault, fromEvidence } from '../../helpers/sources.ts';
 
 /** Returns every document of a fixture as plain data (YAML 1.1, as the engine reads). */
 export function objects(file: string): KubeObject[] {
@@ -27,15 +28,16 @@ export function find(all: readonly KubeObject[], kind: string, name?: string): K
 
 /**
  * W and the AWS target-group timing from the fixture's own Service (the engine's load-balancer
- * recogniser, passed on as fn/timing/inputs.ts does), R = 20 and B = 5 (the defaults).
+ * recogniser, passed on as fn/mutators/shared/timingInputs.ts does), R = 20 and B = 5 (the
+ * defaults).
  */
 export function settingsFromService(service: KubeObject): TraefikSettings {
   const lb = recognizeServiceLoadBalancer(service);
   const group = lb.targetGroup;
   return {
-    drainWindow: { value: lb.drainWindowSeconds, source: lb.evidence },
-    maxRequest: { value: 20, source: 'default' },
-    buffer: { value: 5, source: 'default' },
+    drainWindow: { value: lb.drainWindowSeconds, source: fromEvidence(lb.evidence) },
+    maxRequest: { value: 20, source: fromDefault('max-request') },
+    buffer: { value: 5, source: fromDefault('buffer') },
     ...(group?.deregistrationDelaySeconds === undefined
       ? {}
       : {
@@ -43,8 +45,8 @@ export function settingsFromService(service: KubeObject): TraefikSettings {
             deregistrationDelaySeconds: {
               value: group.deregistrationDelaySeconds,
               source: group.deregistrationDelayIsDefault
-                ? 'AWS default deregistration delay (no target-group attribute set)'
-                : 'deregistration_delay.timeout_seconds',
+                ? { kind: 'target-group', isDefault: true }
+                : { kind: 'target-group', isDefault: false, where: 'on the Service' },
             },
             connectionTermination: group.connectionTermination ?? false,
           },

@@ -14,6 +14,7 @@ import {
   settingsFromService,
   splitArgChanges,
 } from './fixtures.ts';
+import { fromDefault, fromEvidence, fromFlag } from '../../helpers/sources.ts';
 
 const TEMPLATE: FieldPath = ['spec', 'template'];
 const CONTAINER: FieldPath = [
@@ -27,9 +28,9 @@ const GRACE: FieldPath = ['spec', 'template', 'spec', 'terminationGracePeriodSec
 
 /** W = 180 as an NLB would give, R = 20, B = 5, named as the engine names settings. */
 const NLB: TraefikSettings = {
-  drainWindow: { value: 180, source: 'flag --drain-window' },
-  maxRequest: { value: 20, source: 'default' },
-  buffer: { value: 5, source: 'default' },
+  drainWindow: { value: 180, source: fromFlag('drain-window') },
+  maxRequest: { value: 20, source: fromDefault('max-request') },
+  buffer: { value: 5, source: fromDefault('buffer') },
 };
 
 function gatewayDoc(): { deployment: KubeObject; service: KubeObject } {
@@ -102,8 +103,9 @@ test("Traefik's own v2.11.53 CRD example: `--entryPoints.web.Address` read case-
       'terminationGracePeriodSeconds = 205: G = S + R + B = 180 + 20 + 5 = ' +
       '205. The grace countdown starts at termination, so it must hold the ' +
       'time Traefik keeps accepting (180 s) and waits for requests in flight ' +
-      '(20 s), and the buffer (5 s, default).\nW: flag --drain-window\nR: ' +
-      'default\nB: default',
+      '(20 s), and the buffer (5 s, default; set --buffer to change).\n' +
+      'W: flag --drain-window\nR: default; set --max-request to change\n' +
+      'B: default; set --buffer to change',
   });
 });
 
@@ -298,7 +300,7 @@ test("W out of the model's range: an error finding, nothing changed", (t) => {
   const { deployment } = gatewayDoc();
   const outcome = planTraefik(
     { object: deployment, templatePath: TEMPLATE },
-    { ...NLB, drainWindow: { value: 1.5, source: 'config drainWindowSeconds' } },
+    { ...NLB, drainWindow: { value: 1.5, source: fromEvidence('config drainWindowSeconds') } },
   );
   t.deepEqual(outcome.changes, []);
   t.deepEqual(outcome.findings, [
