@@ -2,36 +2,15 @@
  * Flat settings, one name each: the CLI flags (`--kube-version 1.31`) and the `data` keys of a
  * ConfigMap functionConfig (`kpt fn eval … -- kube-version=1.31`) use the same names, so what a
  * user learns in one place works in the other. The settings of the whole run are here; each
- * mutator's come from its settings slice (fn/mutators/NAME/settings/slice.ts).
+ * mutator's come from its settings slice (fn/config/slices.ts, in the registry's order).
  */
 
-import { APP_FLAT_KEYS } from '../mutators/app/settings/slice.ts';
-import { GATEWAY_FLAT_KEYS } from '../mutators/gateway/settings/slice.ts';
-import { JOB_FLAT_KEYS } from '../mutators/job/settings/slice.ts';
-import { ENVOY_GATEWAY_FLAT_KEYS } from '../mutators/envoy-gateway/settings/slice.ts';
-import { TRAEFIK_FLAT_KEYS } from '../mutators/traefik/settings/slice.ts';
-import { INGRESS_NGINX_FLAT_KEYS } from '../mutators/ingress-nginx/settings/slice.ts';
-import { CONTOUR_FLAT_KEYS } from '../mutators/contour/settings/slice.ts';
-import { KONG_FLAT_KEYS } from '../mutators/kong/settings/slice.ts';
-import { ISTIO_GATEWAY_API_FLAT_KEYS } from '../mutators/istio-gateway-api/settings/slice.ts';
+import { SLICES } from './slices.ts';
 import type { FlatKey } from './kit/flatKey.ts';
 import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
 
 export type { FlatKey } from './kit/flatKey.ts';
 export { readFlatValue } from './kit/flatKey.ts';
-
-/** The mutators' slices, in the order their keys are listed. */
-const SLICES = [
-  GATEWAY_FLAT_KEYS,
-  JOB_FLAT_KEYS,
-  TRAEFIK_FLAT_KEYS,
-  INGRESS_NGINX_FLAT_KEYS,
-  CONTOUR_FLAT_KEYS,
-  KONG_FLAT_KEYS,
-  APP_FLAT_KEYS,
-  ENVOY_GATEWAY_FLAT_KEYS,
-  ISTIO_GATEWAY_API_FLAT_KEYS,
-];
 
 const VERSION_KEYS: readonly FlatKey[] = [
   {
@@ -115,7 +94,7 @@ const TIMING_AND_MESH_KEYS: readonly FlatKey[] = [
  */
 export const FLAT_KEYS: readonly FlatKey[] = [
   ...VERSION_KEYS,
-  ...SLICES.map((slice) => slice.mode),
+  ...SLICES.map((slice) => slice.flatKeys.mode),
   ...TIMING_AND_MESH_KEYS,
-  ...SLICES.flatMap((slice) => slice.details),
+  ...SLICES.flatMap((slice) => slice.flatKeys.details),
 ];

@@ -5,24 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { useEnglishMessages } from './zodMessages.ts';
-import { APP_DEFAULTS, appSettingsSchema } from '../mutators/app/settings/slice.ts';
-import { GATEWAY_DEFAULTS, gatewaySettingsSchema } from '../mutators/gateway/settings/slice.ts';
-import { JOB_DEFAULTS, jobSettingsSchema } from '../mutators/job/settings/slice.ts';
-import {
-  ENVOY_GATEWAY_DEFAULTS,
-  envoyGatewaySettingsSchema,
-} from '../mutators/envoy-gateway/settings/slice.ts';
-import { TRAEFIK_DEFAULTS, traefikSettingsSchema } from '../mutators/traefik/settings/slice.ts';
-import { CONTOUR_DEFAULTS, contourSettingsSchema } from '../mutators/contour/settings/slice.ts';
-import { KONG_DEFAULTS, kongSettingsSchema } from '../mutators/kong/settings/slice.ts';
-import {
-  INGRESS_NGINX_DEFAULTS,
-  ingressNginxSettingsSchema,
-} from '../mutators/ingress-nginx/settings/slice.ts';
-import {
-  ISTIO_GATEWAY_API_DEFAULTS,
-  istioGatewayApiSettingsSchema,
-} from '../mutators/istio-gateway-api/settings/slice.ts';
+import { SLICES } from './slices.ts';
 import { seconds } from './kit/fields.ts';
 import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
 import { normalizeVersion, VERSION_PATTERN } from '../core/versions.ts';
@@ -56,6 +39,16 @@ function extraKindSchema() {
   });
 }
 
+type Slice = (typeof SLICES)[number];
+/** `spec.<key>` of every registered mutator's slice: its schema, and its defaults. */
+type SliceSchemas = { [S in Slice as S['key']]: ReturnType<S['schema']> };
+type SliceDefaults = { [S in Slice as S['key']]: S['defaults'] };
+
+/** The mutators' defaults, keyed by their spec key, in the registry's order. */
+function sliceDefaults(): SliceDefaults {
+  return Object.fromEntries(SLICES.map((slice) => [slice.key, slice.defaults])) as SliceDefaults;
+}
+
 /**
  * The settings of a run that has no config, flags or annotations, as data: a run without them never
  * builds the schema nor loads zod's parser (issue #9: start-up; about a tenth of a small chart's
@@ -71,15 +64,7 @@ const DEFAULTS = {
   sidecarMode: 'auto',
   loadBalancer: {},
   timing: { maxRequestSeconds: DEFAULT_MAX_REQUEST_SECONDS, bufferSeconds: DEFAULT_BUFFER_SECONDS },
-  gateway: GATEWAY_DEFAULTS,
-  job: JOB_DEFAULTS,
-  app: APP_DEFAULTS,
-  traefik: TRAEFIK_DEFAULTS,
-  ingressNginx: INGRESS_NGINX_DEFAULTS,
-  contour: CONTOUR_DEFAULTS,
-  kong: KONG_DEFAULTS,
-  envoyGateway: ENVOY_GATEWAY_DEFAULTS,
-  istioGatewayApi: ISTIO_GATEWAY_API_DEFAULTS,
+  ...sliceDefaults(),
   mesh: { istioInjectedNamespaces: [] as string[], linkerdInjectedNamespaces: [] as string[] },
   include: [] as Selector[],
   exclude: [] as Selector[],
@@ -123,15 +108,7 @@ function buildSpecSchema() {
       }),
       DEFAULTS.timing,
     ),
-    gateway: gatewaySettingsSchema(),
-    job: jobSettingsSchema(),
-    app: appSettingsSchema(),
-    traefik: traefikSettingsSchema(),
-    ingressNginx: ingressNginxSettingsSchema(),
-    contour: contourSettingsSchema(),
-    kong: kongSettingsSchema(),
-    envoyGateway: envoyGatewaySettingsSchema(),
-    istioGatewayApi: istioGatewayApiSettingsSchema(),
+    ...(Object.fromEntries(SLICES.map((slice) => [slice.key, slice.schema()])) as SliceSchemas),
     mesh: z._default(
       z.strictObject({
         istioInjectedNamespaces: z._default(

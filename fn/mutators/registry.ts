@@ -1,7 +1,8 @@
 /**
- * The mutators, in the order they run: the one list. Mutator ids, `explain`'s dispatch, the docs
- * and the meta-test (test/mutators/registry.test.ts) all read it; adding a mutator is adding its
- * folder and one line here.
+ * The mutators, in the order they run: the one list. Mutator ids, `explain`'s dispatch, the
+ * meta-test (test/mutators/registry.test.ts) and the config read it; the settings slices
+ * (fn/config/slices.ts) and the docs that list mutators are generated from it by
+ * `npm run golden:update` (docs/ARCHITECTURE.md, "Worked example").
  */
 import { appGraceful } from './app/index.ts';
 import { envoyGateway } from './envoy-gateway/index.ts';

@@ -4,6 +4,7 @@
  * kustomize's api/filters: one filter, one folder). The registry (./registry.ts) is the only list.
  */
 import type { Config, Spec } from '../config/schema.ts';
+import type { SettingsSlice } from '../config/kit/slice.ts';
 import type { FieldPath } from '../core/fieldPath.ts';
 import type { KubeObject, ResourceRef } from '../core/kubeObject.ts';
 import type { Finding } from '../core/records.ts';
@@ -48,6 +49,11 @@ export interface MutatorOutcome<Plan> {
 export interface Mutator<Plan, Id extends string = string> {
   /** Names the mutator in records, results, config and docs (`docs/mutators/<id>.md`). */
   readonly id: Id;
+  /**
+   * Its settings slice (`settings/slice.ts` in its folder): fn/config composes the registered
+   * mutators' slices into the spec and the flat keys (fn/config/slices.ts).
+   */
+  readonly settings: SettingsSlice;
   /** One line for `--help` and the report. */
   readonly description: string;
   /** Every finding code it can emit, each documented in its doc page
@@ -129,6 +135,7 @@ export interface ObjectExplainContext {
  */
 export interface ObjectMutator<Plan, Id extends string = string> {
   readonly id: Id;
+  readonly settings: SettingsSlice;
   readonly description: string;
   readonly findingCodes: readonly string[];
   /** The kinds it changes: the engine calls `mutate` on each object of these kinds. */
@@ -155,6 +162,7 @@ export interface ObjectMutatorRun extends Omit<MutatorRun, 'explain'> {
 /** What every registered mutator has, whatever its subject. */
 interface RegisteredBase<Id extends string> {
   readonly id: Id;
+  readonly settings: SettingsSlice;
   readonly description: string;
   readonly findingCodes: readonly string[];
   enabled(spec: Spec): boolean;
@@ -187,6 +195,7 @@ export function defineMutator<Plan, const Id extends string>(
   return {
     subject: 'workload',
     id: mutator.id,
+    settings: mutator.settings,
     description: mutator.description,
     findingCodes: mutator.findingCodes,
     enabled: (spec) => mutator.enabled(spec),
@@ -205,6 +214,7 @@ export function defineObjectMutator<Plan, const Id extends string>(
   return {
     subject: 'object',
     id: mutator.id,
+    settings: mutator.settings,
     description: mutator.description,
     findingCodes: mutator.findingCodes,
     kinds: mutator.kinds,

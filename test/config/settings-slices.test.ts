@@ -1,20 +1,40 @@
 /**
- * Each mutator's config slice (fn/mutators/NAME/settings/slice.ts) is composed into the spec schema
- * and the flat keys by fn/config. The slices stay loadable without the mutators (they import only
+ * Each registered mutator's config slice (`settings/slice.ts` in its folder) is composed into the
+ * spec schema and the flat keys by fn/config, from fn/config/slices.ts, which is generated from the
+ * registry and must not be stale. The slices stay loadable without the mutators (they import only
  * zod and fn/config/kit's helpers), and their flat keys agree with their schema.
  */
 import test from 'ava';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../fn/config/load.ts';
 import { FLAT_KEYS } from '../../fn/config/flatKeys.ts';
-import { APP_FLAT_KEYS } from '../../fn/mutators/app/settings/slice.ts';
-import { GATEWAY_FLAT_KEYS } from '../../fn/mutators/gateway/settings/slice.ts';
-import { JOB_FLAT_KEYS } from '../../fn/mutators/job/settings/slice.ts';
+import { SLICES } from '../../fn/config/slices.ts';
+import { defaultSpec } from '../../fn/config/schema.ts';
+import { MUTATORS } from '../../fn/mutators/registry.ts';
+import { slicesModuleText } from '../../scripts/slices-module.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const SLICES = { gateway: GATEWAY_FLAT_KEYS, job: JOB_FLAT_KEYS, app: APP_FLAT_KEYS };
+/** Every mutator folder with a settings slice. */
+const FOLDERS = readdirSync(join(ROOT, 'fn/mutators')).filter((folder) =>
+  existsSync(join(ROOT, 'fn/mutators', folder, 'settings', 'slice.ts')),
+);
+
+test('fn/config/slices.ts is what the registry generates: one slice per mutator, in its order', async (t) => {
+  const text = readFileSync(join(ROOT, 'fn/config/slices.ts'), 'utf8');
+  t.is(text, await slicesModuleText(), 'stale: run npm run generate:slices');
+  t.deepEqual(
+    SLICES.map((slice) => slice.key),
+    MUTATORS.map((m) => m.settings.key),
+  );
+  t.is(new Set(SLICES.map((slice) => slice.key)).size, SLICES.length, 'one spec key per slice');
+});
+
+test("every slice's defaults are the spec's defaults under its key", (t) => {
+  const spec = defaultSpec() as unknown as Record<string, unknown>;
+  for (const slice of SLICES) t.deepEqual(spec[slice.key], slice.defaults, slice.key);
+});
 
 function importsOf(file: string): string[] {
   return [
@@ -23,8 +43,8 @@ function importsOf(file: string): string[] {
 }
 
 test('a settings slice imports only zod (or zod/mini) and fn/config modules that import nothing of fn/mutators', (t) => {
-  for (const name of Object.keys(SLICES)) {
-    const file = join(ROOT, 'fn/mutators', name, 'settings', 'slice.ts');
+  for (const folder of FOLDERS) {
+    const file = join(ROOT, 'fn/mutators', folder, 'settings', 'slice.ts');
     const imports = importsOf(file);
     t.true(imports.length > 0, file);
     for (const specifier of imports) {
@@ -32,7 +52,7 @@ test('a settings slice imports only zod (or zod/mini) and fn/config modules that
       t.regex(
         specifier,
         /^\.\.\/\.\.\/\.\.\/config\/kit\/[A-Za-z]+\.ts$/,
-        `${name}/settings/slice.ts imports ${specifier}`,
+        `${folder}/settings/slice.ts imports ${specifier}`,
       );
       const helper = resolve(dirname(file), specifier);
       for (const inner of importsOf(helper))
@@ -42,7 +62,7 @@ test('a settings slice imports only zod (or zod/mini) and fn/config modules that
 });
 
 test(`a slice's flat keys set its own part of the spec, and every listed choice passes its schema`, (t) => {
-  for (const [name, slice] of Object.entries(SLICES)) {
+  for (const { key: name, flatKeys: slice } of SLICES) {
     for (const key of [slice.mode, ...slice.details]) {
       t.is(key.specPath[0], name, key.name);
       t.true(FLAT_KEYS.includes(key), `${key.name} is in FLAT_KEYS`);

@@ -13,6 +13,7 @@ import { KubeGracefulError } from '../../fn/core/errors.ts';
 import { MUTATORS } from '../../fn/mutators/registry.ts';
 import { defineMutator } from '../../fn/mutators/types.ts';
 import type { RegisteredMutator } from '../../fn/mutators/types.ts';
+import { APP_SETTINGS } from '../../fn/mutators/app/settings/slice.ts';
 
 /** Test mutators make no plan, so nothing asks them to explain one. */
 const noPlan = (): never => {
@@ -24,6 +25,7 @@ const edits = Number(editsText);
 let seen = 0;
 const throwing: RegisteredMutator = defineMutator<never, 'app-graceful'>({
   id: 'app-graceful',
+  settings: APP_SETTINGS,
   findingCodes: [],
   explain: noPlan,
   description: 'reliability test: throws part-way through a run',

@@ -4,6 +4,7 @@
  */
 import { defineMutator } from '../../fn/mutators/types.ts';
 import type { RegisteredMutator, ProposedChange } from '../../fn/mutators/types.ts';
+import { APP_SETTINGS } from '../../fn/mutators/app/settings/slice.ts';
 
 /** Test mutators make no plan, so nothing asks them to explain one. */
 const noPlan = (): never => {
@@ -12,6 +13,7 @@ const noPlan = (): never => {
 
 export const probeMutator: RegisteredMutator = defineMutator<never, 'app-graceful'>({
   id: 'app-graceful',
+  settings: APP_SETTINGS,
   findingCodes: [],
   explain: noPlan,
   description: 'engine test probe',

@@ -18,6 +18,7 @@ import { probeMutator } from '../helpers/testMutator.ts';
 import { cliPath, fixturePath } from '../helpers/fixtures.ts';
 import { requireTool } from '../helpers/tools.ts';
 import { ONE_POD_LIST } from '../helpers/onePodList.ts';
+import { APP_SETTINGS } from '../../fn/mutators/app/settings/slice.ts';
 
 /** Test mutators make no plan, so nothing asks them to explain one. */
 const noPlan = (): never => {
@@ -123,6 +124,7 @@ test('ours take the style of the list that holds them', (t) => {
  * workload. */
 const reporter: RegisteredMutator = defineMutator<never, 'app-graceful'>({
   id: 'app-graceful',
+  settings: APP_SETTINGS,
   findingCodes: [],
   explain: noPlan,
   description: 'reports only',

@@ -16,6 +16,7 @@ import { defineMutator } from '../../fn/mutators/types.ts';
 import type { RegisteredMutator } from '../../fn/mutators/types.ts';
 import { ROOT } from '../helpers/fixtures.ts';
 import { HANG_GUARD_MS, runBounded } from '../helpers/reliability-cli.ts';
+import { APP_SETTINGS } from '../../fn/mutators/app/settings/slice.ts';
 
 /** Test mutators make no plan, so nothing asks them to explain one. */
 const noPlan = (): never => {
@@ -46,6 +47,7 @@ function throwingAfter(edits: number, error: () => Error): RegisteredMutator {
   let seen = 0;
   return defineMutator<never, 'app-graceful'>({
     id: 'app-graceful',
+    settings: APP_SETTINGS,
     findingCodes: [],
     explain: noPlan,
     description: 'throws part-way',

@@ -32,6 +32,7 @@ const noPlan = (): never => {
 import { readData, shownReading } from '../helpers/reliability-tree.ts';
 import { TRICKY_STRINGS } from './arbitraries.ts';
 import type { Obj } from './arbitraries.ts';
+import { APP_SETTINGS } from '../../fn/mutators/app/settings/slice.ts';
 
 const ANNOTATION = 'proxy.istio.io/config';
 
@@ -360,6 +361,7 @@ const YAML11_TRAPS = [
  */
 const trapWriter: RegisteredMutator = defineMutator<never, 'app-graceful'>({
   id: 'app-graceful',
+  settings: APP_SETTINGS,
   findingCodes: [],
   explain: noPlan,
   description: 'reliability test: writes YAML 1.1 traps',
@@ -505,6 +507,7 @@ test('every generated tricky string survives as a written value', (t) => {
   // TRICKY_STRINGS also drive the property tests' generated manifests (arbitraries.ts).
   const writer: RegisteredMutator = defineMutator<never, 'app-graceful'>({
     id: 'app-graceful',
+    settings: APP_SETTINGS,
     description: 'reliability test: writes tricky strings',
     findingCodes: [],
     explain: noPlan,

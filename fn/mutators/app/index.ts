@@ -30,6 +30,7 @@ import type { SidecarOutcome } from './sidecarMode.ts';
 import { drainWindowSource, planAppTiming } from './timing.ts';
 import { planTraefikPodTiming } from './traefikTiming.ts';
 import type { AppPlan, AppTiming } from './timing.ts';
+import { APP_SETTINGS } from './settings/slice.ts';
 
 export type { AppPlan } from './timing.ts';
 
@@ -39,6 +40,7 @@ const APP_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet
 
 export const appGraceful = defineMutator<AppPlan, 'app-graceful'>({
   id: 'app-graceful',
+  settings: APP_SETTINGS,
   description:
     'app containers: preStop sleep for the drain window, grace period, ' +
     'mesh sidecar that outlives the app',

@@ -15,9 +15,11 @@ import { decideContour } from './decide.ts';
 import { explainContour } from './explain.ts';
 import { CONTOUR_FINDING_CODES } from './findings.ts';
 import type { ContourPlan } from './plan.ts';
+import { CONTOUR_SETTINGS } from './settings/slice.ts';
 
 export const contourDrain = defineMutator<ContourPlan, 'contour-drain'>({
   id: 'contour-drain',
+  settings: CONTOUR_SETTINGS,
   description:
     "Contour's Envoy: keep accepting while the load balancer drains (the shutdown-manager's " +
     '--check-delay), then let connections finish; grace period to match',

@@ -20,6 +20,7 @@ import { gatewayFindings } from './gatewayFindings.ts';
 import { isKind } from './objects.ts';
 import type { EnvoyGatewayPlan } from './plan.ts';
 import { planSpec } from './specPlan.ts';
+import { ENVOY_GATEWAY_SETTINGS } from './settings/slice.ts';
 
 export { planEnvoyGateway } from './streamPlan.ts';
 export type { EnvoyGatewaySettings } from './streamPlan.ts';
@@ -28,6 +29,7 @@ const GATEWAY_API = 'gateway.networking.k8s.io';
 
 export const envoyGateway = defineObjectMutator<EnvoyGatewayPlan, 'envoy-gateway'>({
   id: 'envoy-gateway',
+  settings: ENVOY_GATEWAY_SETTINGS,
   description:
     'Envoy Gateway: EnvoyProxy spec.shutdown (minDrainDuration, drainTimeout) from the timing ' +
     'model, so the proxy outlasts the load balancer',

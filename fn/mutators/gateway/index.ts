@@ -22,9 +22,11 @@ import { sleepMode } from './sleepMode.ts';
 import { checkFindings } from './timing.ts';
 import { istioVersionOf } from './version.ts';
 import { ISTIO, reached } from '../../facts/versionGates.ts';
+import { GATEWAY_SETTINGS } from './settings/slice.ts';
 
 export const gatewayDrain = defineMutator<GatewayPlan, 'gateway-drain'>({
   id: 'gateway-drain',
+  settings: GATEWAY_SETTINGS,
   description:
     'Istio gateways: keep serving while the load balancer drains, then exit; grace period to match',
   enabled: (spec) => spec.gateway.mode !== 'off',

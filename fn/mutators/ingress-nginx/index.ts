@@ -15,9 +15,11 @@ import { decideIngressNginx } from './decide.ts';
 import { explainIngressNginx } from './explain.ts';
 import { INGRESS_NGINX_FINDING_CODES } from './findings.ts';
 import type { IngressNginxPlan } from './plan.ts';
+import { INGRESS_NGINX_SETTINGS } from './settings/slice.ts';
 
 export const ingressNginxDrain = defineMutator<IngressNginxPlan, 'ingress-nginx-drain'>({
   id: 'ingress-nginx-drain',
+  settings: INGRESS_NGINX_SETTINGS,
   description:
     'ingress-nginx: keep nginx accepting while the load balancer drains ' +
     '(--shutdown-grace-period), then finish requests; grace period to match',

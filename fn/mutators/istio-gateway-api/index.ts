@@ -32,11 +32,13 @@ import {
 import type { GatewayObject } from './objects.ts';
 import { planIstioGatewayApi } from './plan.ts';
 import type { IstioGatewayApiOutcome } from './plan.ts';
+import { ISTIO_GATEWAY_API_SETTINGS } from './settings/slice.ts';
 
 const GATEWAY_API = 'gateway.networking.k8s.io';
 
 export const istioGatewayApi = defineObjectMutator<IstioGatewayApiPlan, 'istio-gateway-api'>({
   id: 'istio-gateway-api',
+  settings: ISTIO_GATEWAY_API_SETTINGS,
   description:
     "Gateway API gateways istiod deploys: the drain settings in the Gateway's parameters " +
     'ConfigMap, which istiod merges into the Deployment it generates',

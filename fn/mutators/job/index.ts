@@ -35,11 +35,13 @@ import { wrapPlan } from './wrap.ts';
 import { sidecarQuit } from './sidecarQuit.ts';
 import { vaultAgentOf, vaultAlreadyInitOnly, vaultPlan } from './vault.ts';
 import type { RenderInjectedProxy } from '../../workloads/renderInjected.ts';
+import { JOB_SETTINGS } from './settings/slice.ts';
 
 const MESHES: readonly Mesh[] = ['istio', 'linkerd'];
 
 export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
   id: 'job-sidecar-quit',
+  settings: JOB_SETTINGS,
   description:
     'Jobs with a mesh sidecar complete: native sidecar, ' +
     'or a command wrapper that asks the proxy to quit',

@@ -15,9 +15,11 @@ import { decideKong } from './decide.ts';
 import { explainKong } from './explain.ts';
 import { KONG_FINDING_CODES } from './findings.ts';
 import type { KongPlan } from './plan.ts';
+import { KONG_SETTINGS } from './settings/slice.ts';
 
 export const kongDrain = defineMutator<KongPlan, 'kong-drain'>({
   id: 'kong-drain',
+  settings: KONG_SETTINGS,
   description:
     "Kong: keep nginx accepting while the load balancer drains (the preStop's kong quit " +
     '--wait), then finish requests (--timeout); grace period to match',

@@ -16,9 +16,11 @@ import { planTraefik } from './decide.ts';
 import { explainTraefik } from './explain.ts';
 import { TRAEFIK_FINDING_CODES } from './findings.ts';
 import type { TraefikPlan } from './plan.ts';
+import { TRAEFIK_SETTINGS } from './settings/slice.ts';
 
 export const traefikDrain = defineMutator<TraefikPlan, 'traefik-drain'>({
   id: 'traefik-drain',
+  settings: TRAEFIK_SETTINGS,
   description:
     "Traefik: keep accepting while the load balancer drains (entry points' " +
     'requestAcceptGraceTimeout), then finish requests (graceTimeOut); ' +

@@ -5,18 +5,19 @@
 import * as z from 'zod/mini';
 import { modeSwitch } from '../../../config/kit/fields.ts';
 import type { SliceFlatKeys } from '../../../config/kit/flatKey.ts';
+import { defineSlice } from '../../../config/kit/slice.ts';
 
 const APP_MODES = ['on', 'off'] as const;
 const CLASSIC_DRAINS = ['exit-on-zero', 'termination-drain'] as const;
 
 /** `spec.app` when nothing sets it: the one place these values are written. */
-export const APP_DEFAULTS = {
+const APP_DEFAULTS = {
   mode: 'on',
   imageHasShell: false,
   classicDrain: 'exit-on-zero',
 } as const;
 
-export function appSettingsSchema() {
+function appSettingsSchema() {
   return z._default(
     z.strictObject({
       mode: z._default(modeSwitch(APP_MODES), APP_DEFAULTS.mode),
@@ -28,7 +29,7 @@ export function appSettingsSchema() {
   );
 }
 
-export const APP_FLAT_KEYS: SliceFlatKeys = {
+const APP_FLAT_KEYS: SliceFlatKeys = {
   mode: {
     name: 'app-mode',
     specPath: ['app', 'mode'],
@@ -45,3 +46,11 @@ export const APP_FLAT_KEYS: SliceFlatKeys = {
     },
   ],
 };
+
+/** `spec.app`: what fn/config composes (fn/config/slices.ts). */
+export const APP_SETTINGS = defineSlice({
+  key: 'app',
+  defaults: APP_DEFAULTS,
+  schema: appSettingsSchema,
+  flatKeys: APP_FLAT_KEYS,
+});

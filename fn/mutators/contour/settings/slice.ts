@@ -6,13 +6,14 @@
 import * as z from 'zod/mini';
 import { modeSwitch } from '../../../config/kit/fields.ts';
 import type { SliceFlatKeys } from '../../../config/kit/flatKey.ts';
+import { defineSlice } from '../../../config/kit/slice.ts';
 
 const CONTOUR_MODES = ['on', 'off'] as const;
 
 /** `spec.contour` when nothing sets it: the one place these values are written. */
-export const CONTOUR_DEFAULTS = { mode: 'on' } as const;
+const CONTOUR_DEFAULTS = { mode: 'on' } as const;
 
-export function contourSettingsSchema() {
+function contourSettingsSchema() {
   return z._default(
     z.strictObject({
       mode: z._default(modeSwitch(CONTOUR_MODES), CONTOUR_DEFAULTS.mode),
@@ -21,7 +22,7 @@ export function contourSettingsSchema() {
   );
 }
 
-export const CONTOUR_FLAT_KEYS: SliceFlatKeys = {
+const CONTOUR_FLAT_KEYS: SliceFlatKeys = {
   mode: {
     name: 'contour-mode',
     specPath: ['contour', 'mode'],
@@ -31,3 +32,11 @@ export const CONTOUR_FLAT_KEYS: SliceFlatKeys = {
   },
   details: [],
 };
+
+/** `spec.contour`: what fn/config composes (fn/config/slices.ts). */
+export const CONTOUR_SETTINGS = defineSlice({
+  key: 'contour',
+  defaults: CONTOUR_DEFAULTS,
+  schema: contourSettingsSchema,
+  flatKeys: CONTOUR_FLAT_KEYS,
+});

@@ -6,13 +6,14 @@
 import * as z from 'zod/mini';
 import { modeSwitch } from '../../../config/kit/fields.ts';
 import type { SliceFlatKeys } from '../../../config/kit/flatKey.ts';
+import { defineSlice } from '../../../config/kit/slice.ts';
 
 const ENVOY_GATEWAY_MODES = ['on', 'off'] as const;
 
 /** `spec.envoyGateway` when nothing sets it: the one place this value is written. */
-export const ENVOY_GATEWAY_DEFAULTS = { mode: 'on' } as const;
+const ENVOY_GATEWAY_DEFAULTS = { mode: 'on' } as const;
 
-export function envoyGatewaySettingsSchema() {
+function envoyGatewaySettingsSchema() {
   return z._default(
     z.strictObject({
       mode: z._default(modeSwitch(ENVOY_GATEWAY_MODES), ENVOY_GATEWAY_DEFAULTS.mode),
@@ -21,7 +22,7 @@ export function envoyGatewaySettingsSchema() {
   );
 }
 
-export const ENVOY_GATEWAY_FLAT_KEYS: SliceFlatKeys = {
+const ENVOY_GATEWAY_FLAT_KEYS: SliceFlatKeys = {
   mode: {
     name: 'envoy-gateway-mode',
     specPath: ['envoyGateway', 'mode'],
@@ -33,3 +34,11 @@ export const ENVOY_GATEWAY_FLAT_KEYS: SliceFlatKeys = {
   },
   details: [],
 };
+
+/** `spec.envoyGateway`: what fn/config composes (fn/config/slices.ts). */
+export const ENVOY_GATEWAY_SETTINGS = defineSlice({
+  key: 'envoyGateway',
+  defaults: ENVOY_GATEWAY_DEFAULTS,
+  schema: envoyGatewaySettingsSchema,
+  flatKeys: ENVOY_GATEWAY_FLAT_KEYS,
+});

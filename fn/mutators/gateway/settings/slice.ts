@@ -6,13 +6,14 @@
 import * as z from 'zod/mini';
 import { modeSwitch } from '../../../config/kit/fields.ts';
 import type { SliceFlatKeys } from '../../../config/kit/flatKey.ts';
+import { defineSlice } from '../../../config/kit/slice.ts';
 
 const GATEWAY_MODES = ['env', 'sleep', 'off'] as const;
 
 /** `spec.gateway` when nothing sets it: the one place these values are written. */
-export const GATEWAY_DEFAULTS = { mode: 'env', imageHasShell: false } as const;
+const GATEWAY_DEFAULTS = { mode: 'env', imageHasShell: false } as const;
 
-export function gatewaySettingsSchema() {
+function gatewaySettingsSchema() {
   return z._default(
     z.strictObject({
       mode: z._default(modeSwitch(GATEWAY_MODES), GATEWAY_DEFAULTS.mode),
@@ -22,7 +23,7 @@ export function gatewaySettingsSchema() {
   );
 }
 
-export const GATEWAY_FLAT_KEYS: SliceFlatKeys = {
+const GATEWAY_FLAT_KEYS: SliceFlatKeys = {
   mode: {
     name: 'gateway-mode',
     specPath: ['gateway', 'mode'],
@@ -39,3 +40,11 @@ export const GATEWAY_FLAT_KEYS: SliceFlatKeys = {
     },
   ],
 };
+
+/** `spec.gateway`: what fn/config composes (fn/config/slices.ts). */
+export const GATEWAY_SETTINGS = defineSlice({
+  key: 'gateway',
+  defaults: GATEWAY_DEFAULTS,
+  schema: gatewaySettingsSchema,
+  flatKeys: GATEWAY_FLAT_KEYS,
+});

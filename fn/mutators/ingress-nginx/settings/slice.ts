@@ -6,13 +6,14 @@
 import * as z from 'zod/mini';
 import { modeSwitch } from '../../../config/kit/fields.ts';
 import type { SliceFlatKeys } from '../../../config/kit/flatKey.ts';
+import { defineSlice } from '../../../config/kit/slice.ts';
 
 const INGRESS_NGINX_MODES = ['on', 'off'] as const;
 
 /** `spec.ingressNginx` when nothing sets it: the one place these values are written. */
-export const INGRESS_NGINX_DEFAULTS = { mode: 'on' } as const;
+const INGRESS_NGINX_DEFAULTS = { mode: 'on' } as const;
 
-export function ingressNginxSettingsSchema() {
+function ingressNginxSettingsSchema() {
   return z._default(
     z.strictObject({
       mode: z._default(modeSwitch(INGRESS_NGINX_MODES), INGRESS_NGINX_DEFAULTS.mode),
@@ -21,7 +22,7 @@ export function ingressNginxSettingsSchema() {
   );
 }
 
-export const INGRESS_NGINX_FLAT_KEYS: SliceFlatKeys = {
+const INGRESS_NGINX_FLAT_KEYS: SliceFlatKeys = {
   mode: {
     name: 'ingress-nginx-mode',
     specPath: ['ingressNginx', 'mode'],
@@ -31,3 +32,11 @@ export const INGRESS_NGINX_FLAT_KEYS: SliceFlatKeys = {
   },
   details: [],
 };
+
+/** `spec.ingressNginx`: what fn/config composes (fn/config/slices.ts). */
+export const INGRESS_NGINX_SETTINGS = defineSlice({
+  key: 'ingressNginx',
+  defaults: INGRESS_NGINX_DEFAULTS,
+  schema: ingressNginxSettingsSchema,
+  flatKeys: INGRESS_NGINX_FLAT_KEYS,
+});

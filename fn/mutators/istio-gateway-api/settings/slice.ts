@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import { modeSwitch } from '../../../config/kit/fields.ts';
 import type { SliceFlatKeys } from '../../../config/kit/flatKey.ts';
+import { defineSlice } from '../../../config/kit/slice.ts';
 
 const ISTIO_GATEWAY_API_MODES = ['on', 'off'] as const;
 
@@ -14,9 +15,9 @@ const ISTIO_GATEWAY_API_MODES = ['on', 'off'] as const;
  * class-defaults ConfigMaps in its own namespace only (deploymentcontroller.go@1.26.8), which the
  * istiod chart's documented install puts in `istio-system`.
  */
-export const ISTIO_GATEWAY_API_DEFAULTS = { mode: 'on', istiodNamespace: 'istio-system' } as const;
+const ISTIO_GATEWAY_API_DEFAULTS = { mode: 'on', istiodNamespace: 'istio-system' } as const;
 
-export function istioGatewayApiSettingsSchema() {
+function istioGatewayApiSettingsSchema() {
   return z._default(
     z.strictObject({
       mode: z._default(modeSwitch(ISTIO_GATEWAY_API_MODES), ISTIO_GATEWAY_API_DEFAULTS.mode),
@@ -26,7 +27,7 @@ export function istioGatewayApiSettingsSchema() {
   );
 }
 
-export const ISTIO_GATEWAY_API_FLAT_KEYS: SliceFlatKeys = {
+const ISTIO_GATEWAY_API_FLAT_KEYS: SliceFlatKeys = {
   mode: {
     name: 'istio-gateway-api-mode',
     specPath: ['istioGatewayApi', 'mode'],
@@ -45,3 +46,11 @@ export const ISTIO_GATEWAY_API_FLAT_KEYS: SliceFlatKeys = {
     },
   ],
 };
+
+/** `spec.istioGatewayApi`: what fn/config composes (fn/config/slices.ts). */
+export const ISTIO_GATEWAY_API_SETTINGS = defineSlice({
+  key: 'istioGatewayApi',
+  defaults: ISTIO_GATEWAY_API_DEFAULTS,
+  schema: istioGatewayApiSettingsSchema,
+  flatKeys: ISTIO_GATEWAY_API_FLAT_KEYS,
+});

@@ -5,13 +5,14 @@
 import * as z from 'zod/mini';
 import { modeSwitch } from '../../../config/kit/fields.ts';
 import type { SliceFlatKeys } from '../../../config/kit/flatKey.ts';
+import { defineSlice } from '../../../config/kit/slice.ts';
 
 const JOB_MODES = ['auto', 'native', 'wrap', 'off'] as const;
 
 /** `spec.job` when nothing sets it: the one place these values are written. */
-export const JOB_DEFAULTS = { mode: 'auto' } as const;
+const JOB_DEFAULTS = { mode: 'auto' } as const;
 
-export function jobSettingsSchema() {
+function jobSettingsSchema() {
   return z._default(
     z.strictObject({
       mode: z._default(modeSwitch(JOB_MODES), JOB_DEFAULTS.mode),
@@ -36,7 +37,7 @@ export function jobSettingsSchema() {
   );
 }
 
-export const JOB_FLAT_KEYS: SliceFlatKeys = {
+const JOB_FLAT_KEYS: SliceFlatKeys = {
   mode: {
     name: 'job-mode',
     specPath: ['job', 'mode'],
@@ -71,3 +72,11 @@ export const JOB_FLAT_KEYS: SliceFlatKeys = {
     },
   ],
 };
+
+/** `spec.job`: what fn/config composes (fn/config/slices.ts). */
+export const JOB_SETTINGS = defineSlice({
+  key: 'job',
+  defaults: JOB_DEFAULTS,
+  schema: jobSettingsSchema,
+  flatKeys: JOB_FLAT_KEYS,
+});

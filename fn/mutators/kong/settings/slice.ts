@@ -6,13 +6,14 @@
 import * as z from 'zod/mini';
 import { modeSwitch } from '../../../config/kit/fields.ts';
 import type { SliceFlatKeys } from '../../../config/kit/flatKey.ts';
+import { defineSlice } from '../../../config/kit/slice.ts';
 
 const KONG_MODES = ['on', 'off'] as const;
 
 /** `spec.kong` when nothing sets it: the one place these values are written. */
-export const KONG_DEFAULTS = { mode: 'on' } as const;
+const KONG_DEFAULTS = { mode: 'on' } as const;
 
-export function kongSettingsSchema() {
+function kongSettingsSchema() {
   return z._default(
     z.strictObject({
       mode: z._default(modeSwitch(KONG_MODES), KONG_DEFAULTS.mode),
@@ -21,7 +22,7 @@ export function kongSettingsSchema() {
   );
 }
 
-export const KONG_FLAT_KEYS: SliceFlatKeys = {
+const KONG_FLAT_KEYS: SliceFlatKeys = {
   mode: {
     name: 'kong-mode',
     specPath: ['kong', 'mode'],
@@ -31,3 +32,11 @@ export const KONG_FLAT_KEYS: SliceFlatKeys = {
   },
   details: [],
 };
+
+/** `spec.kong`: what fn/config composes (fn/config/slices.ts). */
+export const KONG_SETTINGS = defineSlice({
+  key: 'kong',
+  defaults: KONG_DEFAULTS,
+  schema: kongSettingsSchema,
+  flatKeys: KONG_FLAT_KEYS,
+});

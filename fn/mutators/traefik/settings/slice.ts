@@ -6,20 +6,21 @@
 import * as z from 'zod/mini';
 import { modeSwitch } from '../../../config/kit/fields.ts';
 import type { SliceFlatKeys } from '../../../config/kit/flatKey.ts';
+import { defineSlice } from '../../../config/kit/slice.ts';
 
 const TRAEFIK_MODES = ['on', 'off'] as const;
 
 /** `spec.traefik` when nothing sets it: the one place these values are written. */
-export const TRAEFIK_DEFAULTS = { mode: 'on' } as const;
+const TRAEFIK_DEFAULTS = { mode: 'on' } as const;
 
-export function traefikSettingsSchema() {
+function traefikSettingsSchema() {
   return z._default(
     z.strictObject({ mode: z._default(modeSwitch(TRAEFIK_MODES), TRAEFIK_DEFAULTS.mode) }),
     TRAEFIK_DEFAULTS,
   );
 }
 
-export const TRAEFIK_FLAT_KEYS: SliceFlatKeys = {
+const TRAEFIK_FLAT_KEYS: SliceFlatKeys = {
   mode: {
     name: 'traefik-mode',
     specPath: ['traefik', 'mode'],
@@ -29,3 +30,11 @@ export const TRAEFIK_FLAT_KEYS: SliceFlatKeys = {
   },
   details: [],
 };
+
+/** `spec.traefik`: what fn/config composes (fn/config/slices.ts). */
+export const TRAEFIK_SETTINGS = defineSlice({
+  key: 'traefik',
+  defaults: TRAEFIK_DEFAULTS,
+  schema: traefikSettingsSchema,
+  flatKeys: TRAEFIK_FLAT_KEYS,
+});
