@@ -276,8 +276,9 @@ export class Pipeline {
           '(or exclude the workload, or annotate it kube-graceful.dev/skip: "true").',
       );
     }
-    for (const mutator of mutators) {
-      if (!mutator.enabled(settings.config.spec)) continue;
+    const enabled = mutators.filter((mutator) => mutator.enabled(settings.config.spec));
+    const claimedBy = enabled.find((mutator) => mutator.claims?.(workload))?.id;
+    for (const mutator of enabled) {
       const context = {
         spec: settings.config.spec,
         config: settings.config,
@@ -285,6 +286,7 @@ export class Pipeline {
         mesh: detectMesh(workload, inventory, settings.config.spec),
         gateway: gatewayShape(workload.template),
         explicitlyIncluded,
+        ...(claimedBy === undefined ? {} : { claimedBy }),
       };
       const outcome = mutator.run(workload, context);
       found(outcome.findings.map((f) => ({ ...f, ...place, mutator: mutator.id })));

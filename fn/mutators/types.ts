@@ -25,6 +25,11 @@ export interface MutatorContext {
   readonly gateway: GatewayShape | undefined;
   /** True when an `include` selector names this workload (opts control-plane pods in). */
   readonly explicitlyIncluded: boolean;
+  /**
+   * The enabled mutator that takes these pods whole (its `claims`), if one does: app-graceful,
+   * which fills in for every serving pod, leaves them to it.
+   */
+  readonly claimedBy?: string;
 }
 
 /** A field a mutator wants set (path from the object's root) and why. */
@@ -61,6 +66,12 @@ export interface Mutator<Plan, Id extends string = string> {
   readonly findingCodes: readonly string[];
   /** Returns false when the settings switch this mutator off. */
   enabled(spec: Spec): boolean;
+  /**
+   * Returns true for the pods this mutator takes whole, when enabled (a proxy whose own preStop
+   * is how it drains): app-graceful then leaves them alone (`MutatorContext.claimedBy`), so a new
+   * proxy's mutator needs no line in app-graceful.
+   */
+  claims?(workload: Workload): boolean;
   /** Returns the changes and findings for one workload; pure: must not touch anything else. */
   mutate(workload: Workload, context: MutatorContext): MutatorOutcome<Plan>;
   /** What `explain` says about a workload this mutator planned for. */
@@ -172,6 +183,7 @@ interface RegisteredBase<Id extends string> {
  * not know it. */
 export interface RegisteredWorkloadMutator<Id extends string = string> extends RegisteredBase<Id> {
   readonly subject: 'workload';
+  claims?(workload: Workload): boolean;
   run(workload: Workload, context: MutatorContext): MutatorRun;
 }
 
@@ -199,6 +211,7 @@ export function defineMutator<Plan, const Id extends string>(
     description: mutator.description,
     findingCodes: mutator.findingCodes,
     enabled: (spec) => mutator.enabled(spec),
+    ...(mutator.claims ? { claims: (workload: Workload) => mutator.claims!(workload) } : {}),
     run: (workload, context) =>
       withExplanation<Plan, ExplainContext, MutatorOutcome<Plan>>(
         mutator.mutate(workload, context),

@@ -7,9 +7,6 @@
 import { originOf } from '../../config/schema.ts';
 import { formatRef } from '../../core/kubeObject.ts';
 import { groupOf } from '../../workloads/kinds.ts';
-import { runsIngressNginx } from '../../workloads/ingressNginx.ts';
-import { runsContourShutdownManager } from '../../workloads/contour.ts';
-import { runsKong } from '../../workloads/kong.ts';
 import { runsTraefik } from '../../workloads/traefik.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { MutatorContext, MutatorOutcome, ProposedChange, ProposedFinding } from '../types.ts';
@@ -57,17 +54,10 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<App
   if (!inScope(workload, context) || context.gateway !== undefined || workload.runsToCompletion)
     return NOTHING;
   if (runsTraefik(workload.template)) return traefikSidecars(workload, context);
-  // ingress-nginx belongs to ingress-nginx-drain: its /wait-shutdown preStop is how the controller
-  // learns to stop (fn/workloads/ingressNginx.ts), never replaced by a sleep.
-  if (context.spec.ingressNginx.mode === 'on' && runsIngressNginx(workload.template))
-    return NOTHING;
-  // Contour's Envoy belongs to contour-drain: its preStop waits on the shutdown-manager's
-  // /shutdown (fn/workloads/contour.ts); a sleep in front would only move every step later.
-  if (context.spec.contour.mode === 'on' && runsContourShutdownManager(workload.template))
-    return NOTHING;
-  // Kong belongs to kong-drain: its preStop kong quit is how nginx stops, and the chart's
-  // ingress-controller container is not behind the load balancer (fn/workloads/kong.ts).
-  if (context.spec.kong.mode === 'on' && runsKong(workload.template)) return NOTHING;
+  // A proxy whose own preStop is how it drains belongs to its mutator (ingress-nginx's
+  // /wait-shutdown, Contour's shutdown-manager, Kong's kong quit): a sleep in front would only
+  // move every step later. Each such mutator claims its pods.
+  if (context.claimedBy !== undefined) return NOTHING;
   const controlPlane = controlPlaneReason(workload);
   if (controlPlane && !context.explicitlyIncluded) {
     return {

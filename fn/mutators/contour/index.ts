@@ -16,6 +16,7 @@ import { explainContour } from './explain.ts';
 import { CONTOUR_FINDING_CODES } from './findings.ts';
 import type { ContourPlan } from './plan.ts';
 import { CONTOUR_SETTINGS } from './settings/slice.ts';
+import { runsContourShutdownManager } from '../../workloads/contour.ts';
 
 export const contourDrain = defineMutator<ContourPlan, 'contour-drain'>({
   id: 'contour-drain',
@@ -25,6 +26,9 @@ export const contourDrain = defineMutator<ContourPlan, 'contour-drain'>({
     '--check-delay), then let connections finish; grace period to match',
   findingCodes: CONTOUR_FINDING_CODES,
   enabled: (spec) => spec.contour.mode === 'on',
+  // Its pods are its own whole: its preStop waits on the shutdown-manager's /shutdown
+  // (fn/workloads/contour.ts).
+  claims: (workload) => runsContourShutdownManager(workload.template),
   mutate,
   explain: explainContour,
 });

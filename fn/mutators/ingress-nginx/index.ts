@@ -25,6 +25,9 @@ export const ingressNginxDrain = defineMutator<IngressNginxPlan, 'ingress-nginx-
     '(--shutdown-grace-period), then finish requests; grace period to match',
   findingCodes: INGRESS_NGINX_FINDING_CODES,
   enabled: (spec) => spec.ingressNginx.mode === 'on',
+  // Its pods are its own whole: its /wait-shutdown preStop is how the controller learns to
+  // stop (fn/workloads/ingressNginx.ts).
+  claims: (workload) => runsIngressNginx(workload.template),
   mutate,
   explain: explainIngressNginx,
 });

@@ -16,6 +16,7 @@ import { explainKong } from './explain.ts';
 import { KONG_FINDING_CODES } from './findings.ts';
 import type { KongPlan } from './plan.ts';
 import { KONG_SETTINGS } from './settings/slice.ts';
+import { runsKong } from '../../workloads/kong.ts';
 
 export const kongDrain = defineMutator<KongPlan, 'kong-drain'>({
   id: 'kong-drain',
@@ -25,6 +26,9 @@ export const kongDrain = defineMutator<KongPlan, 'kong-drain'>({
     '--wait), then finish requests (--timeout); grace period to match',
   findingCodes: KONG_FINDING_CODES,
   enabled: (spec) => spec.kong.mode === 'on',
+  // Its pods are its own whole: its preStop kong quit is how nginx stops, and the chart's
+  // ingress-controller container is not behind the load balancer (fn/workloads/kong.ts).
+  claims: (workload) => runsKong(workload.template),
   mutate,
   explain: explainKong,
 });
