@@ -105,14 +105,19 @@ export const DEFAULT_BUFFER_SECONDS = 5;
  */
 export const MAX_INPUT_SECONDS = 86_400;
 
-function validateSeconds(name: string, value: unknown): number {
+/** Why an input cannot be planned with, in words naming it. */
+class InputProblem {
+  constructor(readonly message: string) {}
+}
+
+function validateSeconds(name: string, value: unknown): number | InputProblem {
   if (
     typeof value !== 'number' ||
     !Number.isInteger(value) ||
     value < 0 ||
     value > MAX_INPUT_SECONDS
   ) {
-    throw new RangeError(
+    return new InputProblem(
       `planTiming: ${name} must be a whole number of seconds from 0 to ${MAX_INPUT_SECONDS}, ` +
         `got ${String(value)}`,
     );
@@ -124,60 +129,99 @@ function validateSeconds(name: string, value: unknown): number {
  * Values read from the manifest are facts, not settings: Kubernetes accepts any int64 grace, so
  * they are only checked to be whole and non-negative (a day's cap would reject a legal manifest).
  */
-function validateExistingSeconds(name: string, value: unknown): number {
+function validateExistingSeconds(name: string, value: unknown): number | InputProblem {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new RangeError(
+    return new InputProblem(
       `planTiming: ${name} must be a whole number of seconds, 0 or more, got ${String(value)}`,
     );
   }
   return value;
 }
 
-function validateSourced(name: string, sourced: Sourced | undefined): number {
+function validateSourced(name: string, sourced: Sourced | undefined): number | InputProblem {
   if (sourced === null || typeof sourced !== 'object') {
-    throw new RangeError(`planTiming: ${name} is missing`);
+    return new InputProblem(`planTiming: ${name} is missing`);
   }
   if (typeof sourced.source !== 'object' || sourceText(sourced.source).trim() === '') {
-    throw new RangeError(`planTiming: ${name}.source must say where the value came from`);
+    return new InputProblem(`planTiming: ${name}.source must say where the value came from`);
   }
   return validateSeconds(`${name}.value`, sourced.value);
 }
+
+/** The inputs as checked numbers: what the arithmetic runs on. */
+interface Checked {
+  readonly W: number;
+  readonly R: number;
+  readonly B: number;
+  readonly existingGrace: number | undefined;
+  readonly existingPreStop: number | 'unknown' | undefined;
+  readonly existingDrain: number | undefined;
+  readonly dereg: number | undefined;
+}
+
+/** Returns the inputs as numbers, or the first one that cannot be planned with. */
+function checkInputs(inputs: TimingInputs): Checked | InputProblem {
+  const optional = <T>(value: T | undefined, check: (value: T) => number | InputProblem) =>
+    value === undefined ? undefined : check(value);
+  const values = {
+    W: validateSourced('drainWindow', inputs.drainWindow),
+    R: validateSourced('maxRequest', inputs.maxRequest),
+    B: validateSourced('buffer', inputs.buffer),
+    existingGrace: optional(inputs.existingGraceSeconds, (v) =>
+      validateExistingSeconds('existingGraceSeconds', v),
+    ),
+    existingPreStop:
+      inputs.existingPreStopSeconds === 'unknown'
+        ? ('unknown' as const)
+        : optional(inputs.existingPreStopSeconds, (v) =>
+            validateExistingSeconds('existingPreStopSeconds', v),
+          ),
+    existingDrain: optional(inputs.existingDrainDurationSeconds, (v) =>
+      validateExistingSeconds('existingDrainDurationSeconds', v),
+    ),
+    dereg: optional(inputs.loadBalancer?.deregistrationDelaySeconds, (v) =>
+      validateSourced('loadBalancer.deregistrationDelaySeconds', v),
+    ),
+  };
+  const problem = Object.values(values).find((v) => v instanceof InputProblem);
+  return problem ?? (values as Checked);
+}
+
+/** A plan, or why the inputs cannot be planned with (a value out of the model's range). */
+export type TimingResult =
+  | { readonly ok: true; readonly plan: TimingPlan }
+  | { readonly ok: false; readonly problem: string };
 
 /**
  * Computes the preStop sleep, grace period, Istio drain settings and sidecar wait for one workload
  * from W, R and B (docs/background.md#the-timing-model), keeping what the manifest already sets
  * where lowering it would be unsafe.
  *
- * Returns a TimingPlan whose every value carries its formula and explanation, plus checks.
- * Throws a RangeError naming the input when a value is negative, NaN, fractional or more
- * than a day (callers round values read from manifests up before passing them in).
+ * Returns a TimingPlan whose every value carries its formula and explanation, plus checks; or,
+ * when a value is negative, NaN, fractional or more than a day (callers round values read from
+ * manifests up before passing them in), the problem naming that input.
+ */
+export function planTimingResult(inputs: TimingInputs): TimingResult {
+  const checked = checkInputs(inputs);
+  return checked instanceof InputProblem
+    ? { ok: false, problem: checked.message }
+    : { ok: true, plan: planChecked(inputs, checked) };
+}
+
+/**
+ * The plan for inputs a caller has already kept in range (or a test builds): a problem with them
+ * is a bug in kube-graceful, thrown as a RangeError naming the input.
  */
 export function planTiming(inputs: TimingInputs): TimingPlan {
-  const W = validateSourced('drainWindow', inputs.drainWindow);
-  const R = validateSourced('maxRequest', inputs.maxRequest);
-  const B = validateSourced('buffer', inputs.buffer);
-  const existingGrace =
-    inputs.existingGraceSeconds === undefined
-      ? undefined
-      : validateExistingSeconds('existingGraceSeconds', inputs.existingGraceSeconds);
-  const existingPreStop =
-    inputs.existingPreStopSeconds === undefined || inputs.existingPreStopSeconds === 'unknown'
-      ? inputs.existingPreStopSeconds
-      : validateExistingSeconds('existingPreStopSeconds', inputs.existingPreStopSeconds);
-  const existingDrain =
-    inputs.existingDrainDurationSeconds === undefined
-      ? undefined
-      : validateExistingSeconds(
-          'existingDrainDurationSeconds',
-          inputs.existingDrainDurationSeconds,
-        );
-  const dereg =
-    inputs.loadBalancer?.deregistrationDelaySeconds === undefined
-      ? undefined
-      : validateSourced(
-          'loadBalancer.deregistrationDelaySeconds',
-          inputs.loadBalancer.deregistrationDelaySeconds,
-        );
+  const result = planTimingResult(inputs);
+  if (!result.ok) throw new RangeError(result.problem);
+  return result.plan;
+}
+
+function planChecked(inputs: TimingInputs, checked: Checked): TimingPlan {
+  const { W, R, B, existingGrace, dereg } = checked;
+  const existingPreStop = checked.existingPreStop;
+  const existingDrain = checked.existingDrain;
   const wSource = sourceText(inputs.drainWindow.source);
   const checks: TimingCheck[] = [];
 

@@ -1,7 +1,7 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { recognizeServiceLoadBalancer } from '../../fn/timing/loadBalancers.ts';
-import { MAX_INPUT_SECONDS, planTiming } from '../../fn/timing/model.ts';
+import { MAX_INPUT_SECONDS, planTiming, planTimingResult } from '../../fn/timing/model.ts';
 import type { Derived, TimingCheckCode, TimingInputs, TimingPlan } from '../../fn/timing/model.ts';
 import type { KubeObject } from '../../fn/core/kubeObject.ts';
 import { corpusObject } from '../helpers/fixtures.ts';
@@ -364,4 +364,16 @@ test('property: invalid numbers always throw RangeError', (t) => {
 test('a manifest grace above a day is a fact: kept, never lowered to the settings cap', (t) => {
   const plan = planTiming({ ...base(180, 20, 5), existingGraceSeconds: 1_000_000 });
   t.is(plan.graceSeconds.value, 1_000_000);
+});
+
+test('planTimingResult says which input is out of range instead of throwing; a plan otherwise', (t) => {
+  const bad = planTimingResult({ ...base(180, 10, 10), existingGraceSeconds: -1 });
+  t.deepEqual(bad, {
+    ok: false,
+    problem:
+      'planTiming: existingGraceSeconds must be a whole number of seconds, 0 or more, got -1',
+  });
+  const good = planTimingResult(base(180, 10, 10));
+  t.true(good.ok);
+  t.deepEqual(good.ok ? good.plan : undefined, planTiming(base(180, 10, 10)));
 });

@@ -20,7 +20,7 @@
  * S + R + B, fn/timing/model.ts), with the window widened by H.
  */
 import type { FieldPath } from '../../core/fieldPath.ts';
-import { planTiming } from '../../timing/model.ts';
+import { planTimingResult } from '../../timing/model.ts';
 import type { Derived, Sourced, TimingInputs, TimingPlan } from '../../timing/model.ts';
 import { formatDuration, readDuration } from './durations.ts';
 import type { ReadDuration } from './durations.ts';
@@ -95,41 +95,39 @@ export function planShutdown(
 
   const H = seconds(existing.delay) ?? 0;
   const W = timing.drainWindow.value;
-  let plan: TimingPlan;
-  try {
-    plan = planTiming({
-      // The model's drain window is how long new connections may arrive after termination
-      // starts: a load balancer that health-checks the proxy only starts counting after H.
-      drainWindow:
-        H === 0
-          ? timing.drainWindow
-          : {
-              value: H + W,
-              source: {
-                kind: 'derived',
-                how: `${HEALTH_CHECK_FAILURE_DELAY} ${H} s + W ${W} s (`,
-                from: timing.drainWindow.source,
-                after: ')',
-              },
+  const result = planTimingResult({
+    // The model's drain window is how long new connections may arrive after termination
+    // starts: a load balancer that health-checks the proxy only starts counting after H.
+    drainWindow:
+      H === 0
+        ? timing.drainWindow
+        : {
+            value: H + W,
+            source: {
+              kind: 'derived',
+              how: `${HEALTH_CHECK_FAILURE_DELAY} ${H} s + W ${W} s (`,
+              from: timing.drainWindow.source,
+              after: ')',
             },
-      maxRequest: timing.maxRequest,
-      buffer: timing.buffer,
-      ...(timing.loadBalancer ? { loadBalancer: timing.loadBalancer } : {}),
-    });
-  } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
+          },
+    maxRequest: timing.maxRequest,
+    buffer: timing.buffer,
+    ...(timing.loadBalancer ? { loadBalancer: timing.loadBalancer } : {}),
+  });
+  if (!result.ok) {
     return {
       changes: [],
       findings: [
         {
           severity: 'error',
           code: 'EG_TIMING_INPUT',
-          message: `No shutdown plan for ${location.label}: ${error.message}.`,
+          message: `No shutdown plan for ${location.label}: ${result.problem}.`,
           path: shutdownPath,
         },
       ],
     };
   }
+  const { plan } = result;
   const R = timing.maxRequest.value;
   const B = timing.buffer.value;
   const changes: EnvoyGatewayChange[] = [];

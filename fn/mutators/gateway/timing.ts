@@ -5,7 +5,7 @@
  */
 import { resolveTimingInputs } from '../shared/timingInputs.ts';
 import type { ExistingTiming, ResolvedInputs } from '../shared/timingInputs.ts';
-import { planTiming } from '../../timing/model.ts';
+import { planTimingResult } from '../../timing/model.ts';
 import type { TimingPlan } from '../../timing/model.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { MutatorContext, ProposedFinding } from '../types.ts';
@@ -22,20 +22,17 @@ export function planGatewayTiming(
   existing: ExistingTiming,
 ): GatewayTiming {
   const resolved = resolveTimingInputs(workload, context, existing);
-  try {
-    return { resolved, plan: planTiming(resolved.inputs) };
-  } catch (error) {
-    // planTiming throws a RangeError for a value read from the manifest that is not whole
-    // seconds in 0–86400 (e.g. terminationGracePeriodSeconds: 1e6): nothing can be planned.
-    if (!(error instanceof RangeError)) throw error;
-    return {
-      error: {
-        severity: 'error',
-        code: 'GATEWAY_TIMING_INPUT',
-        message: `No drain plan: ${error.message}. Fix that value in the manifest.`,
-      },
-    };
-  }
+  const result = planTimingResult(resolved.inputs);
+  if (result.ok) return { resolved, plan: result.plan };
+  // A value read from the manifest that is not whole seconds in 0–86400 (e.g.
+  // terminationGracePeriodSeconds: 1e6): nothing can be planned.
+  return {
+    error: {
+      severity: 'error',
+      code: 'GATEWAY_TIMING_INPUT',
+      message: `No drain plan: ${result.problem}. Fix that value in the manifest.`,
+    },
+  };
 }
 
 /**

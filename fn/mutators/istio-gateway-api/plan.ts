@@ -20,7 +20,7 @@ import type { LoadBalancerRecognition } from '../../timing/loadBalancerTable.ts'
 import { userProviderOverGuess } from '../../timing/loadBalancerTable.ts';
 import { unknownOf } from '../shared/timingInputs.ts';
 import type { ConfiguredTiming } from '../shared/timingInputs.ts';
-import { graceToWrite, planTiming } from '../../timing/model.ts';
+import { graceToWrite, planTimingResult } from '../../timing/model.ts';
 import type {
   Derived,
   Sourced,
@@ -349,13 +349,9 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
       ? { existingPreStopSeconds: Math.ceil(userMinimum) }
       : {}),
   };
-  let plan: TimingPlan;
-  try {
-    plan = planTiming(timingInputs);
-  } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
-    return { changes: [], findings: [...findings, timingInputError(error.message)] };
-  }
+  const result = planTimingResult(timingInputs);
+  if (!result.ok) return { changes: [], findings: [...findings, timingInputError(result.problem)] };
+  let plan: TimingPlan = result.plan;
   if (typeof timingInputs.existingPreStopSeconds === 'number') {
     // The model calls a kept S a preStop; here it is the user's own minimum drain.
     const S = timingInputs.existingPreStopSeconds;

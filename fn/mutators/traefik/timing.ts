@@ -12,7 +12,7 @@
  * waiting up to graceTimeOut (`Shutdown`, pkg/server/server_entrypoint_tcp.go and
  * server_entrypoint_udp.go@v3.7.9), so the process lives that long after SIGTERM.
  */
-import { planTiming } from '../../timing/model.ts';
+import { planTimingResult } from '../../timing/model.ts';
 import type { Derived, Sourced, TimingCheck, TimingInputs } from '../../timing/model.ts';
 import { TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS } from '../../workloads/traefik/facts.ts';
 import type { EntryPoint, LifecycleValue } from '../../workloads/traefik/staticConfig.ts';
@@ -209,17 +209,13 @@ export function loadBalancerChecks(
       ...tcp.map((t) => t.requestAcceptGraceSeconds + t.graceTimeOutSeconds),
     );
   const inFlight = done - accepting;
-  try {
-    return planTiming({
-      drainWindow: { value: accepting, source: inputs.drainWindow.source },
-      maxRequest: { value: inFlight, source: inputs.maxRequest.source },
-      buffer: inputs.buffer,
-      existingGraceSeconds: graceSeconds,
-      loadBalancer: inputs.loadBalancer,
-    }).checks.filter(isLoadBalancerCheck);
-  } catch (error) {
-    // A user value beyond the model's one-day range: no check rather than a wrong one.
-    if (error instanceof RangeError) return [];
-    throw error;
-  }
+  const result = planTimingResult({
+    drainWindow: { value: accepting, source: inputs.drainWindow.source },
+    maxRequest: { value: inFlight, source: inputs.maxRequest.source },
+    buffer: inputs.buffer,
+    existingGraceSeconds: graceSeconds,
+    loadBalancer: inputs.loadBalancer,
+  });
+  // A user value beyond the model's one-day range: no check rather than a wrong one.
+  return result.ok ? result.plan.checks.filter(isLoadBalancerCheck) : [];
 }
