@@ -16,6 +16,8 @@ import { addSettingOptions, settingOptionsFrom } from './settingsOptions.ts';
 import type { SettingOptions } from './settingsOptions.ts';
 import { configFromOption } from './transformCommand.ts';
 import type { CommandOutput } from './transformCommand.ts';
+import { EXPLAIN_RENDERERS, SUMMARY_FORMATS } from '../explain/render/renderers.ts';
+import type { ExplainFormat } from '../explain/render/renderers.ts';
 
 /** How the entry point runs a command's work (fn/cli/main.ts). */
 export type Runner = (
@@ -23,8 +25,7 @@ export type Runner = (
   logFile: string | undefined,
 ) => Promise<void>;
 
-const EXPLAIN_FORMATS = ['text', 'json', 'markdown', 'svg', 'html'] as const;
-type ExplainFormat = (typeof EXPLAIN_FORMATS)[number];
+const EXPLAIN_FORMATS = Object.keys(EXPLAIN_RENDERERS) as ExplainFormat[];
 
 /** Options of `explain`, as the CLI parsed them. */
 interface ExplainCommandOptions extends SettingOptions {
@@ -64,7 +65,7 @@ async function explainFiles(
 
 /** Runs `explain`. Exit 0 whatever the timelines show: it explains, `check` gates. */
 async function runExplain(options: ExplainCommandOptions): Promise<CommandOutput> {
-  if (options.summary && !['text', 'markdown'].includes(options.output))
+  if (options.summary && !SUMMARY_FORMATS.includes(options.output))
     throw new KubeGracefulError(
       'E_USAGE',
       `--summary is a text or markdown view; -o ${options.output} has every workload in full`,
@@ -74,30 +75,14 @@ async function runExplain(options: ExplainCommandOptions): Promise<CommandOutput
   const { selectWorkloads } = await import('../explain/select.ts');
   const { explanation: whole, files } = await explainFiles(options);
   const explanation = selectWorkloads(whole, options.selection);
-  const width =
-    process.stdout.isTTY && process.stdout.columns ? { width: process.stdout.columns } : {};
-  const render = async (): Promise<string> => {
-    if (options.summary && options.output === 'text')
-      return (await import('../explain/render/summary.ts')).renderSummary(explanation, width);
-    if (options.output === 'json')
-      return (await import('../explain/render/json.ts')).renderJson(explanation);
-    if (options.output === 'markdown')
-      return (await import('../explain/render/markdown.ts')).renderMarkdown(explanation, {
-        summary: options.summary,
-      });
-    if (options.output === 'svg')
-      return (await import('../explain/render/svg.ts')).renderSvg(explanation);
-    if (options.output === 'html')
-      return (await import('../explain/render/html.ts')).renderHtml(explanation, {
-        files,
-        version: `${VERSION} (${COMMIT})`,
-      });
-    return (await import('../explain/render/text.ts')).renderText(explanation, {
-      colour: options.colour,
-      ...width,
-    });
-  };
-  return { stdout: await render(), stderr: [], exitCode: 0 };
+  const stdout = await EXPLAIN_RENDERERS[options.output](explanation, {
+    colour: options.colour,
+    summary: options.summary,
+    ...(process.stdout.isTTY && process.stdout.columns ? { width: process.stdout.columns } : {}),
+    files,
+    version: `${VERSION} (${COMMIT})`,
+  });
+  return { stdout, stderr: [], exitCode: 0 };
 }
 
 /**
