@@ -84,6 +84,13 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
       ],
+      // A switch over a union (a Source's kind, a finding's severity) names every member, or
+      // says `default`: a member added later is then a compile-time question, not a silent
+      // fall-through (issue #32 item 4).
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true },
+      ],
     },
   },
   {
