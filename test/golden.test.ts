@@ -1,13 +1,18 @@
 /**
  * Every golden case: the input with `expected.diff` applied is the output byte for byte, the report
  * is as reviewed, a second run over the output changes nothing (idempotency), and every changed
- * document is valid against the Kubernetes schemas.
+ * document is valid against the Kubernetes schemas. Every error case (`expected.err`) fails with
+ * the exit code and stderr reviewed, and nothing on stdout.
  */
 import test from 'ava';
 import { labelledDiff } from './helpers/goldenDiff.ts';
 import {
+  commandOutcome,
+  errorText,
   EXPECTED_DIFF,
+  EXPECTED_ERR,
   expected,
+  goldenErrorCases,
   expectedOutput,
   goldenCases,
   reportOf,
@@ -39,5 +44,14 @@ for (const goldenCase of goldenCases()) {
         validateChangedDocuments(result) > 0,
         'changed documents must validate against Kubernetes schemas',
       );
+  });
+}
+
+for (const goldenCase of goldenErrorCases()) {
+  test(`golden ${goldenCase.name} fails as reviewed`, async (t) => {
+    const outcome = await commandOutcome(goldenCase);
+    t.not(outcome.exitCode, 0, 'an error case must fail');
+    t.is(outcome.stdout, '', 'nothing half-written on stdout');
+    t.is(errorText(outcome), expected(goldenCase, EXPECTED_ERR, errorText(outcome)));
   });
 }

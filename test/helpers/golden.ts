@@ -2,11 +2,16 @@
  * Golden cases (docs/ARCHITECTURE.md, "Tests"): `test/golden/<case>/` holds the input
  * (`input.yaml`, or `input.from` naming a corpus fixture), an optional `config.yaml`, what the
  * run changes (`expected.diff`, a unified diff of the input against the expected output) and the
- * report (`report.txt`).
+ * report (`report.txt`). A case whose run must fail holds `expected.err` instead: the exit code
+ * and stderr as the command prints them, stdout being empty (create the file empty to make a
+ * case an error case, then update).
  * `npm run golden:update:stream` rewrites the expected files; review them like code.
  */
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { settle } from '../../fn/cli/outcome.ts';
+import { runTransform } from '../../fn/cli/transformCommand.ts';
+import type { CommandOutput } from '../../fn/cli/transformCommand.ts';
 import { readConfigText } from '../../fn/config/load.ts';
 import { REGISTERED_OBJECT_KINDS } from '../../fn/engine/objectKinds.ts';
 import { transform } from '../../fn/engine/transform.ts';
@@ -32,6 +37,15 @@ export interface GoldenCase {
 
 /** Returns every golden case, optionally only those whose name starts with `prefix`. */
 export function goldenCases(prefix = ''): GoldenCase[] {
+  return everyCase(prefix).filter((c) => !isErrorCase(c));
+}
+
+/** Returns every golden case whose run must fail (it holds `expected.err`). */
+export function goldenErrorCases(): GoldenCase[] {
+  return everyCase().filter(isErrorCase);
+}
+
+function everyCase(prefix = ''): GoldenCase[] {
   if (!existsSync(GOLDEN_DIR)) return [];
   return readdirSync(GOLDEN_DIR, { withFileTypes: true })
     .filter((d) => d.isDirectory() && d.name.startsWith(prefix))
@@ -71,6 +85,33 @@ export function expected(goldenCase: GoldenCase, file: string, actual: string): 
 
 /** The file that stores what a case's run changes. */
 export const EXPECTED_DIFF = 'expected.diff';
+
+/** The file that stores how a failing case fails: `exit N`, then stderr. */
+export const EXPECTED_ERR = 'expected.err';
+
+/** Returns true when the case must fail (it holds `expected.err`). */
+export function isErrorCase(goldenCase: GoldenCase): boolean {
+  return existsSync(join(goldenCase.dir, EXPECTED_ERR));
+}
+
+/**
+ * Returns what the transform command prints for the case, in process, as `kube-graceful
+ * [--config test/golden/<case>/config.yaml] < input` would: stdout, stderr and the exit code.
+ */
+export async function commandOutcome(goldenCase: GoldenCase): Promise<CommandOutput> {
+  const config = join(goldenCase.dir, 'config.yaml');
+  return settle(() =>
+    runTransform(
+      { flags: {}, ...(existsSync(config) ? { config: relative(ROOT, config) } : {}) },
+      Buffer.from(goldenCase.input),
+    ),
+  );
+}
+
+/** Returns the text `expected.err` holds for an outcome. */
+export function errorText(outcome: CommandOutput): string {
+  return `exit ${outcome.exitCode}\n${outcome.stderr.join('\n')}\n`;
+}
 
 /**
  * Returns the output the case expects: its input with `expected.diff` applied (the diff is written
