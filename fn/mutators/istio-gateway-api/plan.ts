@@ -35,18 +35,16 @@ import { valueForMessage } from '../../core/scalarText.ts';
 import { comparableSeconds, isInt64 } from '../../workloads/grace.ts';
 import { effectiveSettings, layerName } from './effective.ts';
 import type { EffectiveSettings, Layered } from './effective.ts';
-import {
-  atLeast,
-  INFRASTRUCTURE_STANDARD_SINCE,
-  OVERLAYS_SINCE,
-  PROXY_CONFIG_ANNOTATION,
-} from './facts.ts';
+import { INFRASTRUCTURE_STANDARD_SINCE, PROXY_CONFIG_ANNOTATION } from './facts.ts';
 import type { MinorVersion } from './facts.ts';
-import { classDefaultsFor, findConfigMap, parametersRefOf, refOf } from './objects.ts';
+import { refOf } from './objects.ts';
 import type { ConfigMapObject, GatewayObject } from './objects.ts';
+import type { IstioGatewayApiFinding } from './finding.ts';
+import { parametersTarget } from './target.ts';
+import { notMergeable } from './finding.ts';
+import { readLayers } from './layers.ts';
 import { mergeDeploymentOverlay } from './overlayEdit.ts';
 import type { OverlaySettings } from './overlayEdit.ts';
-import { readOverlay } from './overlayText.ts';
 import { readProxyConfigText, withDrainDuration } from './proxyConfigText.ts';
 import { generatedService } from './service.ts';
 import { generatedPod } from './generatedPod.ts';
@@ -70,15 +68,6 @@ export interface IstioGatewayApiInputs {
   readonly drainWindow?: Sourced;
   /** The load balancer the settings name, taken over a Service that shows only a guess. */
   readonly provider?: ConfiguredTiming['provider'];
-}
-
-/** A finding, as fn/mutators/types.ts ProposedFinding has it, naming the object it is about. */
-interface IstioGatewayApiFinding {
-  readonly severity: 'error' | 'warning' | 'info';
-  readonly code: string;
-  readonly message: string;
-  readonly object?: 'gateway' | 'parameters' | 'class-defaults';
-  readonly path?: FieldPath;
 }
 
 /** A field to set on an object of the stream (as fn/mutators/types.ts ProposedChange, plus which
@@ -115,20 +104,6 @@ export const UNUSED_TIMING_CHECKS: ReadonlySet<TimingCheckCode> = new Set([
   'PRESTOP_LENGTH_UNKNOWN',
 ]);
 
-/** Returns the name of the ConfigMap kube-graceful creates for a Gateway without parameters. */
-function generatedConfigMapName(gatewayName: string): string {
-  return `${gatewayName}-kube-graceful`;
-}
-
-/**
- * The longest name the API server takes for a ConfigMap: a DNS-1123 subdomain
- * (ValidateConfigMapName = NameIsDNSSubdomain, pkg/apis/core/validation/validation.go in
- * Kubernetes; DNS1123SubdomainMaxLength = 253, pkg/util/validation/validation.go@v0.34.0 of
- * k8s.io/apimachinery, the same @v0.28.0). A Gateway's name is one too, so only the length can
- * fail.
- */
-const CONFIGMAP_NAME_MAX_LENGTH = 253;
-
 /** Returns the changes and findings for one Gateway (see the file comment). */
 export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGatewayApiOutcome {
   const { gateway, objects } = inputs;
@@ -137,176 +112,16 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
   const version =
     `Istio ${inputs.istioVersion.major}.${inputs.istioVersion.minor} ` +
     `(${inputs.istioVersion.source})`;
-  if (!atLeast(inputs.istioVersion, OVERLAYS_SINCE)) {
-    return {
-      changes: [],
-      findings: [
-        {
-          severity: 'warning',
-          code: 'ISTIO_GATEWAY_API_OVERLAYS_UNSUPPORTED',
-          object: 'gateway',
-          message:
-            `${gatewayRef}: istiod generates this Gateway's Deployment with a 30 s ` +
-            `grace period and Istio's drain defaults, and before Istio 1.26 ` +
-            (`nothing in the Gateway can change them ` +
-              `(spec.infrastructure.parametersRef and class-defaults ConfigMaps are ` +
-              `read from 1.26: `) +
-            (`pilot/pkg/config/kube/gateway/deploymentcontroller.go@1.26.0, absent ` +
-              `@1.25.5); ${version}. Nothing written. Upgrade istiod to 1.26 or ` +
-              `later, `) +
-            ('or deploy the gateway with the gateway Helm chart ' +
-              '(manifests/charts/gateway), whose Deployment is in the rendered ' +
-              'stream for kube-graceful to patch.'),
-        },
-      ],
-    };
-  }
-
-  // Where the settings go: the parameters ConfigMap, which istiod applies last.
-  const ref = parametersRefOf(gateway);
-  if (ref.kind === 'other') {
-    return {
-      changes: [],
-      findings: [
-        {
-          severity: 'warning',
-          code: 'ISTIO_GATEWAY_API_PARAMETERS_NOT_CONFIGMAP',
-          object: 'gateway',
-          path: ['spec', 'infrastructure', 'parametersRef'],
-          message:
-            `${gatewayRef}: spec.infrastructure.parametersRef names ${ref.group || 'core'}` +
-            `/${ref.refKind || '(no kind)'}, but istiod accepts only a core ` +
-            `ConfigMap ` +
-            (`and deploys nothing for this Gateway otherwise ("unknown ` +
-              `infrastructure parameters type": fetchParameters, ` +
-              `deploymentcontroller.go@1.26.8). Nothing written.`),
-        },
-      ],
-    };
-  }
+  const target = parametersTarget(gateway, objects, inputs.istioVersion);
+  if (!target.ok) return { changes: [], findings: [target.refusal] };
+  const { configMap: parameters, name: parametersName } = target;
   const namespace = gateway.metadata?.namespace;
-  const gatewayName = gateway.metadata?.name ?? '(unnamed)';
-  let parameters: ConfigMapObject | undefined;
-  let parametersName: string;
-  if (ref.kind === 'configMap') {
-    parametersName = ref.name;
-    parameters = findConfigMap(objects, namespace, ref.name);
-    if (parameters === undefined) {
-      return {
-        changes: [],
-        findings: [
-          {
-            severity: 'warning',
-            code: 'ISTIO_GATEWAY_API_PARAMETERS_NOT_IN_STREAM',
-            object: 'gateway',
-            path: ['spec', 'infrastructure', 'parametersRef', 'name'],
-            message:
-              `${gatewayRef}: its parameters ConfigMap ${ref.name} is not in the ` +
-              `stream, so its deployment overlay cannot be merged (pointing the ` +
-              `Gateway ` +
-              ('elsewhere would drop it). Nothing written. Render the ConfigMap ' +
-                'together with the Gateway, or add the settings named by ' +
-                '`kube-graceful explain` to it by hand.'),
-          },
-        ],
-      };
-    }
-  } else {
-    parametersName = generatedConfigMapName(gatewayName);
-    if (parametersName.length > CONFIGMAP_NAME_MAX_LENGTH) {
-      return {
-        changes: [],
-        findings: [
-          {
-            severity: 'warning',
-            code: 'ISTIO_GATEWAY_API_CONFIGMAP_NAME_TOO_LONG',
-            object: 'gateway',
-            message:
-              `${gatewayRef}: kube-graceful would create ConfigMap <name>-kube-graceful ` +
-              `for its settings, but that is ${parametersName.length} characters and the ` +
-              `API server refuses a ConfigMap name over ${CONFIGMAP_NAME_MAX_LENGTH} ` +
-              `(a DNS-1123 subdomain). Nothing written; create a parameters ConfigMap ` +
-              `with a shorter name and set spec.infrastructure.parametersRef to it.`,
-          },
-        ],
-      };
-    }
-    if (findConfigMap(objects, namespace, parametersName) !== undefined) {
-      return {
-        changes: [],
-        findings: [
-          {
-            severity: 'warning',
-            code: 'ISTIO_GATEWAY_API_CONFIGMAP_NAME_TAKEN',
-            object: 'gateway',
-            message:
-              `${gatewayRef}: kube-graceful would create ConfigMap ${parametersName} ` +
-              `for its settings, but a ConfigMap of that name is already in the ` +
-              `stream and the Gateway does not reference it. Nothing written; set ` +
-              `spec.infrastructure.parametersRef to it or rename it.`,
-          },
-        ],
-      };
-    }
-  }
 
-  const classDefaults = classDefaultsFor(objects, inputs.className, inputs.istiodNamespace);
-  if (classDefaults?.ambiguous) {
-    findings.push({
-      severity: 'info',
-      code: 'ISTIO_GATEWAY_API_CLASS_DEFAULTS_AMBIGUOUS',
-      object: 'class-defaults',
-      message:
-        `Several ConfigMaps carry gateway.istio.io/defaults-for-class: ${inputs.className}` +
-        `; istiod applies the oldest (controllers.OldestObject, ` +
-        `deploymentcontroller.go@1.26.8), which a render cannot tell. ` +
-        `Read as ${refOf(classDefaults.configMap)}.`,
-    });
-  }
-  if (classDefaults === undefined) {
-    // Class defaults usually come with istiod's own release, not with the Gateway: what they set
-    // (a larger grace, NLB annotations) is invisible here, and the Gateway's overlay wins over it.
-    const istiodNamespace = inputs.istiodNamespace ? ` (namespace ${inputs.istiodNamespace})` : '';
-    findings.push({
-      severity: 'info',
-      code: 'ISTIO_GATEWAY_API_CLASS_DEFAULTS_NOT_IN_STREAM',
-      object: 'gateway',
-      message:
-        `No ConfigMap labelled gateway.istio.io/defaults-for-class: ${inputs.className} ` +
-        `is in the stream${istiodNamespace}; ` +
-        ("the plan assumes there is none (the istiod chart's gatewayClasses " +
-          'value is empty by default). If there is one, what it sets for the ' +
-          'Deployment is ') +
-        ('overridden for this Gateway by the values written here, and ' +
-          'load-balancer annotations in its service overlay are not counted: ' +
-          'render it with the Gateway, or set drain-window.'),
-    });
-  }
-  const classOverlay = readOverlay(classDefaults?.configMap, 'deployment');
-  const classService = readOverlay(classDefaults?.configMap, 'service');
-  const parametersOverlay = readOverlay(parameters, 'deployment');
-  const parametersService = readOverlay(parameters, 'service');
-  for (const [read, object, key] of [
-    [classOverlay, 'class-defaults', 'deployment'],
-    [classService, 'class-defaults', 'service'],
-    [parametersService, 'parameters', 'service'],
-  ] as const) {
-    if (read.state === 'unreadable') {
-      findings.push({
-        severity: 'warning',
-        code: 'ISTIO_GATEWAY_API_OVERLAY_NOT_MERGEABLE',
-        object,
-        path: ['data', key],
-        message: `${read.problem}: read as absent for this Gateway's plan.`,
-      });
-    }
-  }
-  if (parametersOverlay.state === 'unreadable') {
-    return {
-      changes: [],
-      findings: [...findings, notMergeable(parametersName, parametersOverlay.problem)],
-    };
-  }
+  const layers = readLayers(inputs, target);
+  findings.push(...layers.findings);
+  if (!layers.ok) return { changes: [], findings };
+  const { classDefaults, classOverlay, classService, parametersOverlay, parametersService } =
+    layers;
 
   const names = {
     parameters: parametersName,
@@ -671,19 +486,6 @@ function otherValueKept(
       `istio-proxy env ${setting} is ${shown} in ${where}; kube-graceful ` +
       `keeps a user's value: ${why}. Change it there, or remove it so ` +
       `kube-graceful sets it.`,
-  };
-}
-
-function notMergeable(name: string, problem: string): IstioGatewayApiFinding {
-  return {
-    severity: 'warning',
-    code: 'ISTIO_GATEWAY_API_OVERLAY_NOT_MERGEABLE',
-    object: 'parameters',
-    path: ['data', 'deployment'],
-    message:
-      `ConfigMap ${name}: ${problem}; kube-graceful merges only into a YAML ` +
-      `mapping whose containers and env are lists, so nothing was written. ` +
-      `Fix the overlay, or add the settings by hand.`,
   };
 }
 
