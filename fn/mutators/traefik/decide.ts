@@ -12,58 +12,22 @@
  */
 import { getAt } from '../../core/fieldPath.ts';
 import type { FieldPath } from '../../core/fieldPath.ts';
-import { graceToWrite, MAX_INPUT_SECONDS } from '../../timing/model.ts';
-import { KUBERNETES_DEFAULT_GRACE_SECONDS } from '../../timing/platformDefaults.ts';
+import { MAX_INPUT_SECONDS } from '../../timing/model.ts';
 import type { KubeObject, PodTemplate } from '../../core/kubeObject.ts';
-import { applyArgEdits, argItems } from './args.ts';
-import type { ArgEdit } from './args.ts';
 import { traefikContainers } from '../../workloads/traefik.ts';
 import { comparableGraceSeconds } from '../../workloads/grace.ts';
 import { formatTraefikDuration } from '../../workloads/traefik/duration.ts';
-import {
-  LIFECYCLE_SETTINGS,
-  lifecycleSuffix,
-  STATIC_CONFIG_ORDER,
-  TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS,
-} from '../../workloads/traefik/facts.ts';
-import type { LifecycleSetting } from '../../workloads/traefik/facts.ts';
+import { STATIC_CONFIG_ORDER } from '../../workloads/traefik/facts.ts';
 import { preStopSeconds } from '../../workloads/preStop.ts';
-import { derivationLine, sourceLines } from './reasons.ts';
 import { readStaticConfig } from '../../workloads/traefik/staticConfig.ts';
-import type { EntryPoint } from '../../workloads/traefik/staticConfig.ts';
 import { loadBalancerChecks, planTraefikTiming } from './timing.ts';
 import type { TraefikTimingInputs, TraefikTimingPlan } from './timing.ts';
 import { sourceText } from '../../core/source.ts';
+import { entryPointEdits } from './entryPointEdits.ts';
+import { graceEdit } from './graceEdit.ts';
+import type { TraefikChange, TraefikFinding } from './outcome.ts';
 
-/** The finding codes this logic emits (docs/mutators/traefik-drain.md "Findings"). */
-export type TraefikFindingCode =
-  | 'TRAEFIK_LIFECYCLE_KEPT'
-  | 'TRAEFIK_LIFECYCLE_UNREADABLE'
-  | 'TRAEFIK_GRACE_KEPT'
-  | 'TRAEFIK_STATIC_CONFIG_FILE'
-  | 'TRAEFIK_ENTRY_POINTS_UNKNOWN'
-  | 'TRAEFIK_UDP_ENTRY_POINT'
-  | 'TRAEFIK_PRESTOP_KEPT'
-  | 'TRAEFIK_PRESTOP_LENGTH_UNKNOWN'
-  | 'TRAEFIK_SEVERAL_CONTAINERS'
-  | 'TRAEFIK_TIMING_INPUT'
-  | 'LB_DEREGISTRATION_TOO_SHORT'
-  | 'LB_DEREGISTRATION_OUTLIVES_GRACE';
-
-/** A field to set, from the object's root (the shape of ProposedChange in fn/mutators/types.ts). */
-interface TraefikChange {
-  readonly path: FieldPath;
-  readonly value: unknown;
-  readonly reason: string;
-}
-
-/** A finding (the shape of ProposedFinding in fn/mutators/types.ts). */
-interface TraefikFinding {
-  readonly severity: 'error' | 'warning' | 'info';
-  readonly code: TraefikFindingCode;
-  readonly message: string;
-  readonly path?: FieldPath;
-}
+export type { TraefikFindingCode } from './outcome.ts';
 
 /** The workload as parsed, and where its pod template is (`['spec', 'template']` for a
  * Deployment). */
@@ -208,169 +172,18 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
   }
 
   const plan = planTraefikTiming(inputs, config.entryPoints);
-  const changes: TraefikChange[] = [];
-  const written = new Map<LifecycleSetting, string[]>();
-  const argEdits: ArgEdit[] = [];
-  for (const timing of plan.entryPoints) {
-    const ep = timing.entryPoint;
-    if (ep.protocol === 'udp') {
-      const defaultGrace =
-        ep.lifecycle.graceTimeOut === undefined
-          ? `, Traefik's default ${TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS} s`
-          : '';
-      findings.push({
-        severity: 'info',
-        code: 'TRAEFIK_UDP_ENTRY_POINT',
-        path: containerAt(config.source === 'env' ? 'env' : 'args'),
-        message:
-          `UDP entry point "${ep.name}" (${ep.address}) is left as written: ` +
-          `Traefik stops UDP entry points only after every TCP one is done ` +
-          `(Server.Stop, pkg/server/server.go@v3.7.9), so it keeps serving while they drain. ` +
-          `Its own shutdown (${timing.requestAcceptGraceSeconds} s + ` +
-          `graceTimeOut ${timing.graceTimeOutSeconds} s${defaultGrace}) ` +
-          `is counted in the grace period.`,
-      });
-      continue;
-    }
-    for (const setting of LIFECYCLE_SETTINGS) {
-      const target =
-        setting === 'requestAcceptGraceTimeout' ? plan.requestAcceptGrace : plan.graceTimeOut;
-      const current = ep.lifecycle[setting];
-      const name =
-        config.source === 'flags'
-          ? `${ep.prefix}.${lifecycleSuffix(setting)}`
-          : envName(ep, setting);
-      if (current !== undefined && current.seconds === undefined) {
-        findings.push({
-          severity: 'warning',
-          code: 'TRAEFIK_LIFECYCLE_UNREADABLE',
-          path: containerAt(config.source === 'env' ? 'env' : 'args'),
-          message:
-            `${name} is "${current.text}", which Traefik cannot read as a duration ` +
-            `(digits for seconds, or a Go duration such as "${target.value}s"): ` +
-            `Traefik refuses to start with it. It is left as written; the grace ` +
-            `period assumes ${target.value} s. Set it to "${formatTraefikDuration(target.value)}` +
-            `".`,
-        });
-        continue;
-      }
-      if (current?.seconds !== undefined && current.seconds >= target.value) {
-        if (current.seconds > target.value) {
-          findings.push({
-            severity: 'info',
-            code: 'TRAEFIK_LIFECYCLE_KEPT',
-            path: containerAt(config.source === 'env' ? 'env' : 'args'),
-            message:
-              `${name} is ${current.text} (${current.seconds} s), more than the ` +
-              `model's ${target.formula}; it is kept, and the grace period covers it.`,
-          });
-        }
-        continue;
-      }
-      const value = formatTraefikDuration(target.value);
-      written.set(setting, [
-        ...(written.get(setting) ?? []),
-        `${ep.name}${current === undefined ? '' : ` (was ${current.text})`}`,
-      ]);
-      if (config.source === 'flags') {
-        const reason = [
-          derivationLine(`--${name}`, value, target) +
-            (current === undefined ? '' : ` (was ${current.text})`),
-          ...sourceLines(inputs, setting === 'requestAcceptGraceTimeout' ? ['W'] : ['R']),
-        ].join('\n');
-        argEdits.push(
-          current?.flag !== undefined
-            ? { replace: current.flag, name: current.flag.name, value, reason }
-            : { after: ep.lastArgIndex ?? Number.MAX_SAFE_INTEGER, name, value, reason },
-        );
-      } else {
-        const line =
-          derivationLine(name, value, target) +
-          (current === undefined ? '' : ` (was ${current.text})`);
-        changes.push({
-          path: containerAt('env', { key: 'name', equals: current?.envName ?? name }, 'value'),
-          value,
-          reason: [
-            line,
-            ...sourceLines(inputs, setting === 'requestAcceptGraceTimeout' ? ['W'] : ['R']),
-          ].join('\n'),
-        });
-      }
-    }
-  }
-  const items =
-    argEdits.length > 0
-      ? argItems(Array.isArray(container.args) ? container.args : [], argEdits)
-      : undefined;
-  if (items !== undefined) {
-    for (const item of items)
-      changes.push({
-        path: containerAt('args', item.index),
-        value: item.value,
-        reason: item.reason,
-      });
-  } else if (argEdits.length > 0) {
-    const args = Array.isArray(container.args) ? container.args : [];
-    const lines = LIFECYCLE_SETTINGS.filter((setting) => written.has(setting)).map((setting) => {
-      const target =
-        setting === 'requestAcceptGraceTimeout' ? plan.requestAcceptGrace : plan.graceTimeOut;
-      return (
-        derivationLine(
-          `--entryPoints.<name>.${lifecycleSuffix(setting)}`,
-          formatTraefikDuration(target.value),
-          target,
-        ) + ` Entry points: ${written.get(setting)!.join(', ')}.`
-      );
-    });
-    changes.push({
-      path: containerAt('args'),
-      value: applyArgEdits(args, argEdits),
-      reason: [...lines, ...sourceLines(inputs, ['W', 'R'])].join('\n'),
-    });
-  }
+  const edits = entryPointEdits(container, config, plan, inputs, containerAt);
+  const changes: TraefikChange[] = [...edits.changes];
+  findings.push(...edits.findings);
 
-  const needed = plan.grace.value;
-  let graceInEffect = needed;
-  if (typeof existingGrace === 'number' && existingGrace >= needed) {
-    graceInEffect = existingGrace;
-    // As the manifest writes it: beyond 2^53 the model compares a smaller stand-in (grace.ts).
-    const written = String(template.spec?.terminationGracePeriodSeconds);
-    if (existingGrace > needed)
-      findings.push({
-        severity: 'info',
-        code: 'TRAEFIK_GRACE_KEPT',
-        path: at('spec', 'terminationGracePeriodSeconds'),
-        message:
-          `terminationGracePeriodSeconds ${written} is more than the ` +
-          `model's ${plan.grace.formula}; it is kept (never lowered).`,
-      });
-  } else {
-    const grace = graceToWrite(
-      needed,
-      typeof existingGrace === 'number' ? existingGrace : undefined,
-    );
-    // Not written: G ≤ 30 and no field, so the pod keeps Kubernetes' 30 s, which covers G.
-    graceInEffect = grace ?? Math.max(needed, KUBERNETES_DEFAULT_GRACE_SECONDS);
-    if (grace !== undefined) {
-      changes.push({
-        path: at('spec', 'terminationGracePeriodSeconds'),
-        value: grace,
-        reason: [
-          derivationLine('terminationGracePeriodSeconds', String(grace), plan.grace),
-          ...sourceLines(inputs, ['W', 'R', 'B']),
-        ].join('\n'),
-      });
-    }
-  }
+  const grace = graceEdit(template, existingGrace, plan, inputs, at);
+  changes.push(...grace.changes);
+  findings.push(...grace.findings);
+  const { graceInEffect } = grace;
   for (const check of loadBalancerChecks(inputs, plan, graceInEffect)) {
     findings.push({ severity: check.severity, code: check.code, message: check.message });
   }
   return { changes, findings, container: container.name, source: config.source, plan, inputs };
-}
-
-/** The environment variable of a setting, spelled after the entry point's address variable. */
-function envName(ep: EntryPoint, setting: LifecycleSetting): string {
-  return `${ep.prefix}_${lifecycleSuffix(setting).replace(/\./g, '_')}`.toUpperCase();
 }
 
 /** Returns why W, R or B cannot be planned with, or undefined (the model's own range: whole
