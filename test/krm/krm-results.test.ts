@@ -79,6 +79,40 @@ for (const [name, earlier] of Object.entries(EARLIER)) {
   });
 }
 
+/** The one-Pod list with `count` Pods, each with a container of its own name and a tricky value. */
+function manyPods(count: number): string {
+  const pods = Array.from(
+    { length: count },
+    (_, i) =>
+      `- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: "p-${i}: #y"\n  spec:\n` +
+      `    containers:\n    - name: c${i}\n      image: x\n`,
+  );
+  return `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${pods.join('')}`;
+}
+
+// Past 64 results the append is checked through a one-result probe, not read back whole (issue
+// #34 item 3): the results still read back as the run's, after the earlier ones, in every style.
+for (const [name, earlier] of [['none', ''], ...Object.entries(EARLIER)]) {
+  test(`a long run's results (${name} before) read back whole and in order`, (t) => {
+    const input = `${manyPods(40)}${earlier}`;
+    const { output, changes } = transform(input, { mutators: [probeMutator] });
+    t.true(changes.length > 64, `${changes.length} results`);
+    // Byte for byte: the append, not a rewrite of the whole results, made the output.
+    t.true(output.includes(earlier.replace(/\]?\n$/, '')), output.slice(-400));
+    const data = parseDocument(output, { version: '1.1' }).toJS();
+    const before = (parseDocument(input, { version: '1.1' }).toJS().results ?? []) as unknown[];
+    t.deepEqual(data.results.slice(0, before.length), before);
+    const ours = data.results.slice(before.length) as Array<{
+      message: string;
+      resourceRef: { name: string };
+    }>;
+    t.deepEqual(
+      ours.map((r) => `${r.resourceRef.name} ${r.message}`),
+      changes.map((c) => `${c.resource.name} ${c.reason.split('\n')[0]}`),
+    );
+  });
+}
+
 test('ours take the style of the list that holds them', (t) => {
   const run = (earlier: string) => {
     const input = `${head}${earlier}`;
