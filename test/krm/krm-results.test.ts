@@ -92,7 +92,8 @@ function manyPods(count: number): string {
 
 // Past 64 results the append is checked through a one-result probe, not read back whole (issue
 // #34 item 3): the results still read back as the run's, after the earlier ones, in every style.
-for (const [name, earlier] of [['none', ''], ...Object.entries(EARLIER)]) {
+const STYLES: Array<[string, string]> = [['none', ''], ...Object.entries(EARLIER)];
+for (const [name, earlier] of STYLES) {
   test(`a long run's results (${name} before) read back whole and in order`, (t) => {
     const input = `${manyPods(40)}${earlier}`;
     const { output, changes } = transform(input, { mutators: [probeMutator] });
