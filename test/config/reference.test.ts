@@ -27,6 +27,8 @@ const validate = new Ajv({ strict: false, allErrors: true }).compile(
 function shippedConfigs(): Array<{ file: string; document: unknown }> {
   const files = [
     ...readdirSync(join(ROOT, 'test', 'golden'))
+      // An error case's config may be one kube-graceful refuses (a typo): tested below.
+      .filter((dir) => !existsSync(join(ROOT, 'test', 'golden', dir, 'expected.err')))
       .map((dir) => join('test', 'golden', dir, 'config.yaml'))
       .filter((file) => existsSync(join(ROOT, file))),
     'examples/kustomize-exec/graceful.yaml',
@@ -56,6 +58,9 @@ test('the JSON Schema rejects what kube-graceful rejects', (t) => {
   t.false(validate({ ...base, spec: { kubernetesVersion: 1.31 } }), 'a version as a number');
   t.false(validate({ ...base, spec: { timing: { bufferSeconds: -1 } } }), 'a negative duration');
   t.false(validate({ ...base, kind: 'Other' }), 'another kind');
+  // The error golden's config, which the run refuses with E_CONFIG (test/golden.test.ts).
+  const typo = parse(read('test/golden/error-config-unknown-key/config.yaml'), { version: '1.1' });
+  t.false(validate(typo), 'the config typo of the error golden');
 });
 
 test('the reference names every flat setting once, and the package ships the schema', (t) => {
