@@ -27,8 +27,13 @@ const GKE_BACKEND_CONFIG = [
 
 /** Optional neighbours from the same stream that refine a Service's drain window. */
 export interface ServiceRecognitionContext {
-  /** GKE `BackendConfig` resources, whose `connectionDraining` lengthens a NEG's window. */
-  backendConfigs?: readonly KubeObject[];
+  /**
+   * GKE `BackendConfig` resources of the stream, whose `connectionDraining` lengthens a NEG's
+   * window. Every caller passes the stream's (a Service it builds, as istiod or Envoy Gateway
+   * would generate it, names BackendConfigs too), so a BackendConfig is never "not in the stream"
+   * when it is.
+   */
+  readonly backendConfigs: readonly KubeObject[];
 }
 
 /**
@@ -42,7 +47,7 @@ export interface ServiceRecognitionContext {
  */
 export function recognizeServiceLoadBalancer(
   service: KubeObject,
-  context: ServiceRecognitionContext = {},
+  context: ServiceRecognitionContext,
 ): LoadBalancerRecognition {
   const who = `Service ${kubeObjectRef(service)}`;
   return { ...recognizeService(service, who, context), subject: who };
@@ -66,7 +71,7 @@ function recognizeService(
 
   const neg = annotation(service, GKE_NEG);
   if (neg !== undefined && negEnabled(neg)) {
-    return recognizeGkeNeg(service, who, neg, context.backendConfigs ?? []);
+    return recognizeGkeNeg(service, who, neg, context.backendConfigs);
   }
 
   if (type === 'LoadBalancer') {

@@ -44,7 +44,9 @@ test('the kinds the pre-scan parses for object mutators are derived from the reg
   // envoy-gateway changes EnvoyProxies and Envoy Gateway's config (a ConfigMap), and reports on
   // Gateways (#19 item 1).
   t.deepEqual([...REGISTERED_OBJECT_KINDS.changed].sort(), ['ConfigMap', 'EnvoyProxy', 'Gateway']);
+  // Both read GKE BackendConfigs, which a NEG's generated Service may name.
   t.deepEqual([...REGISTERED_OBJECT_KINDS.read].sort(), [
+    'BackendConfig',
     'ConfigMap',
     'EnvoyProxy',
     'Gateway',
@@ -81,6 +83,7 @@ test("a mutator's reads are parsed only where one of its own kinds may be in the
   // A Gateway: istio-gateway-api and envoy-gateway both need their reads; istio-gateway-api
   // reads every ConfigMap.
   t.deepEqual(ofKinds(['Gateway']).parsedWhole, [
+    'BackendConfig',
     'ConfigMap',
     'EnvoyProxy',
     'Gateway',
@@ -88,11 +91,12 @@ test("a mutator's reads are parsed only where one of its own kinds may be in the
   ]);
   // Envoy Gateway's config alone: envoy-gateway's reads, its ConfigMaps by mention only.
   t.deepEqual(ofKinds([['ConfigMap', `data:\n  ${CONFIG}: |`]]), {
-    parsedWhole: ['EnvoyProxy', 'Gateway', 'GatewayClass'],
+    parsedWhole: ['BackendConfig', 'EnvoyProxy', 'Gateway', 'GatewayClass'],
     byMention: { ConfigMap: [CONFIG, CONFIG] },
   });
   // A document the pre-scan cannot name may be anything.
   t.deepEqual(ofKinds(['Deployment', undefined]).parsedWhole, [
+    'BackendConfig',
     'ConfigMap',
     'EnvoyProxy',
     'Gateway',

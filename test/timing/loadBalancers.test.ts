@@ -1,6 +1,7 @@
 import test from 'ava';
 import type { KubeObject } from '../../fn/core/kubeObject.ts';
 import { corpusObject } from '../helpers/fixtures.ts';
+import { recognizeServiceLoadBalancer } from '../helpers/recognize.ts';
 import {
   AWS_DEFAULT_DEREGISTRATION_DELAY_SECONDS,
   LOAD_BALANCERS,
@@ -8,7 +9,6 @@ import {
   parseAwsTargetGroupAttributes,
   pickDrainWindow,
   recognizeIngressLoadBalancer,
-  recognizeServiceLoadBalancer,
   serviceSelectsPod,
 } from '../../fn/timing/loadBalancers.ts';
 import type { LoadBalancerProvider } from '../../fn/timing/loadBalancers.ts';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { recognizeServiceLoadBalancer } from '../../fn/timing/loadBalancers.ts';
+import { recognizeServiceLoadBalancer } from '../helpers/recognize.ts';
 import { MAX_INPUT_SECONDS, planTiming, planTimingResult } from '../../fn/timing/model.ts';
 import type { Derived, TimingCheckCode, TimingInputs, TimingPlan } from '../../fn/timing/model.ts';
 import type { KubeObject } from '../../fn/core/kubeObject.ts';

@@ -49,6 +49,9 @@ export const envoyGateway = defineObjectMutator<EnvoyGatewayPlan, 'envoy-gateway
     { group: GATEWAY_API, kind: 'Gateway' },
     { group: ENVOY_PROXY_GROUP, kind: ENVOY_PROXY_KIND },
     { group: '', kind: 'ConfigMap', mentions: CONTROLLER_CONFIG_KEY },
+    // GKE: a NEG's window grows by the connection draining of the BackendConfigs its Service
+    // names (fn/timing/serviceLoadBalancer.ts); envoyService's annotations may name them.
+    { group: 'cloud.google.com', kind: 'BackendConfig' },
   ],
   enabled: (spec) => spec.envoyGateway.mode !== 'off',
   mutate(object: KubeObject, context: ObjectMutatorContext): MutatorOutcome<EnvoyGatewayPlan> {

@@ -13,6 +13,7 @@ import { DEFAULT_EXTERNAL_TRAFFIC_POLICY, DEFAULT_SERVICE_TYPE } from './facts.t
 import type { SpecLocation } from './objects.ts';
 import { scalarText } from '../../core/scalarText.ts';
 import type { Source } from '../../core/source.ts';
+import type { ServiceRecognitionContext } from '../../timing/serviceLoadBalancer.ts';
 
 /**
  * The parts of `envoyService.patch.value` that decide the load balancer: its annotations and the
@@ -41,7 +42,10 @@ function patchOf(service: { patch?: unknown }): {
  * (fn/timing/serviceLoadBalancer.ts), with Envoy Gateway's own Service defaults filled in and its
  * `patch` applied.
  */
-export function recognizeEnvoyServiceLoadBalancer(location: SpecLocation): LoadBalancerRecognition {
+export function recognizeEnvoyServiceLoadBalancer(
+  location: SpecLocation,
+  context: ServiceRecognitionContext,
+): LoadBalancerRecognition {
   const service = location.spec.provider?.kubernetes?.envoyService ?? {};
   const patch = patchOf(service as { patch?: unknown });
   const annotations: Record<string, string> = {};
@@ -64,7 +68,7 @@ export function recognizeEnvoyServiceLoadBalancer(location: SpecLocation): LoadB
       ...(typeof loadBalancerClass === 'string' ? { loadBalancerClass } : {}),
     },
   };
-  return recognizeServiceLoadBalancer(generated);
+  return recognizeServiceLoadBalancer(generated, context);
 }
 
 /** The drain window W and the target group's deregistration settings, as the timing model takes

@@ -13,6 +13,7 @@ import type { SpecLocation } from './objects.ts';
 import type { EnvoyGatewayPlan } from './plan.ts';
 import { planShutdown } from './shutdown.ts';
 import type { ShutdownTimingInputs } from './shutdown.ts';
+import type { KubeObject } from '../../core/kubeObject.ts';
 
 /**
  * Returns one spec's timing inputs and the load balancer they come from: the one its envoyService
@@ -23,9 +24,12 @@ import type { ShutdownTimingInputs } from './shutdown.ts';
 export function specInputs(
   location: SpecLocation,
   configured: ConfiguredTiming,
+  objects: readonly KubeObject[],
 ): { readonly inputs: ShutdownTimingInputs; readonly recognized: LoadBalancerRecognition } {
   const recognized = userProviderOverGuess(
-    recognizeEnvoyServiceLoadBalancer(location),
+    recognizeEnvoyServiceLoadBalancer(location, {
+      backendConfigs: objects.filter((o) => o.kind === 'BackendConfig'),
+    }),
     configured.provider,
   );
   const lb = loadBalancerInputs(recognized);
@@ -43,7 +47,7 @@ export function planSpec(
   location: SpecLocation,
   context: ObjectMutatorContext,
 ): MutatorOutcome<EnvoyGatewayPlan> & { readonly findings: readonly ProposedFinding[] } {
-  const { inputs, recognized } = specInputs(location, configuredTiming(context));
+  const { inputs, recognized } = specInputs(location, configuredTiming(context), context.objects);
   const outcome = planShutdown(location, inputs);
   if (outcome.plan === undefined) return { changes: outcome.changes, findings: outcome.findings };
   return {

@@ -37,7 +37,7 @@ export function planEnvoyGateway(
   const { targets, findings } = resolveAttachments(objects, defaultSpec);
   const outcomes = targets.map((target) => ({
     target,
-    outcome: planShutdown(target.location, specInputs(target.location, settings).inputs),
+    outcome: planShutdown(target.location, specInputs(target.location, settings, objects).inputs),
   }));
   return { outcomes, gatewayFindings: findings };
 }

@@ -49,6 +49,9 @@ export const istioGatewayApi = defineObjectMutator<IstioGatewayApiPlan, 'istio-g
   reads: [
     { group: '', kind: 'ConfigMap' },
     { group: GATEWAY_API, kind: 'GatewayClass' },
+    // GKE: a NEG's window grows by the connection draining of the BackendConfigs its Service
+    // names (fn/timing/serviceLoadBalancer.ts); the generated Service carries the Gateway's.
+    { group: 'cloud.google.com', kind: 'BackendConfig' },
     { group: GATEWAY_API, kind: 'Gateway' },
   ],
   enabled: (spec) => spec.istioGatewayApi.mode !== 'off',

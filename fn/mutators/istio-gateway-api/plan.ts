@@ -128,7 +128,9 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
     classDefaults: classDefaults?.configMap.metadata?.name ?? '',
   };
   const effective = effectiveSettings(gateway, classOverlay, parametersOverlay);
-  const service = generatedService(gateway, inputs.className, [classService, parametersService]);
+  const service = generatedService(gateway, inputs.className, [classService, parametersService], {
+    backendConfigs: objects.filter((o) => o.kind === 'BackendConfig'),
+  });
   const proxyConfig = readProxyConfigText(effective.proxyConfig?.value);
   const userMinimum = readableSeconds(effective.env['MINIMUM_DRAIN_DURATION']?.value.value);
   const graceValue = effective.grace?.value;

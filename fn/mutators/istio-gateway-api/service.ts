@@ -11,6 +11,7 @@ import { SERVICE_TYPE_ANNOTATION, TEMPLATE_OMITTED_ANNOTATIONS } from './facts.t
 import type { GatewayObject } from './objects.ts';
 import type { OverlayRead } from './overlayText.ts';
 import { dig } from './overlayText.ts';
+import type { ServiceRecognitionContext } from '../../timing/serviceLoadBalancer.ts';
 
 /** The generated Service (name, namespace, type, annotations) and what it says about W. */
 export interface GeneratedService {
@@ -35,6 +36,7 @@ export function generatedService(
   gateway: GatewayObject,
   className: string,
   overlays: readonly OverlayRead[],
+  context: ServiceRecognitionContext,
 ): GeneratedService {
   const annotations: Record<string, string> = {};
   // `spec.infrastructure.annotations` replace the Gateway's own metadata annotations as what is
@@ -87,5 +89,5 @@ export function generatedService(
     },
     spec: { ...spec, type },
   };
-  return { service, recognition: recognizeServiceLoadBalancer(service) };
+  return { service, recognition: recognizeServiceLoadBalancer(service, context) };
 }

@@ -439,3 +439,14 @@ test('two class-defaults ConfigMaps for the class: read the first, and say istio
   ]);
   t.is(outcome.timing?.plan.graceSeconds.value, 600);
 });
+
+test('GKE NEG with a BackendConfig in the stream: W counts its connection draining (30 + 60 s), as for a rendered Service', (t) => {
+  const outcome = decide(fixtureObjects('variants/gateway-gke-neg-backendconfig.yaml'), DEFAULTS);
+  t.is(outcome.timing?.loadBalancer.provider, 'gke-neg');
+  t.is(outcome.timing?.inputs.drainWindow.value, 90);
+  t.regex(
+    sourceText(outcome.timing!.inputs.drainWindow.source),
+    /connection draining 60 s \(BackendConfig bookinfo-gateway-drain/,
+  );
+  t.is(outcome.timing?.loadBalancer.note, undefined, 'the BackendConfig is in the stream');
+});

@@ -2,7 +2,7 @@
  * parsed as Kubernetes reads them. */
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
-import { recognizeServiceLoadBalancer } from '../../../fn/timing/loadBalancers.ts';
+import { recognizeServiceLoadBalancer } from '../../helpers/recognize.ts';
 import type { KubeObject } from '../../../fn/core/kubeObject.ts';
 import type { TraefikSettings } from '../../../fn/mutators/traefik/decide.ts';
 import { fixturePath } from '../../helpers/fixtures.ts';
