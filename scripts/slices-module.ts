@@ -4,7 +4,7 @@
  * it composes is generated from it (`npm run generate:slices`), and
  * test/config/settings-slices.test.ts fails when the file is stale.
  */
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MUTATORS } from '../fn/mutators/registry.ts';
 
@@ -14,14 +14,10 @@ const MUTATORS_DIR = new URL('../fn/mutators/', import.meta.url).pathname;
 export async function slicesModuleText(): Promise<string> {
   const exported = new Map<unknown, { name: string; from: string }>();
   for (const folder of readdirSync(MUTATORS_DIR, { withFileTypes: true })) {
-    if (!folder.isDirectory()) continue;
     const file = join(MUTATORS_DIR, folder.name, 'settings', 'slice.ts');
-    let module: Record<string, unknown>;
-    try {
-      module = (await import(file)) as Record<string, unknown>;
-    } catch {
-      continue; // a folder without a slice (shared/)
-    }
+    // A folder without a slice (shared/) is skipped; a slice that fails to load fails here.
+    if (!folder.isDirectory() || !existsSync(file)) continue;
+    const module = (await import(file)) as Record<string, unknown>;
     for (const [name, value] of Object.entries(module))
       exported.set(value, { name, from: `../mutators/${folder.name}/settings/slice.ts` });
   }

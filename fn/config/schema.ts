@@ -10,7 +10,7 @@ import { seconds } from './kit/fields.ts';
 import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
 import { normalizeVersion, VERSION_PATTERN } from '../core/versions.ts';
 import { DEFAULT_BUFFER_SECONDS, DEFAULT_MAX_REQUEST_SECONDS } from '../timing/model.ts';
-import { DEFAULT_ORIGIN, originText, sourceText as wordsOf } from '../core/source.ts';
+import { DEFAULT_ORIGIN, originText, sourceText } from '../core/source.ts';
 import type { SettingOrigin, Source } from '../core/source.ts';
 
 export const CONFIG_API_VERSION = 'kube-graceful.dev/v1alpha1';
@@ -193,6 +193,6 @@ export function settingSource(config: Config, specPath: string, flag: string): S
  * Where a spec field's value came from, in words that read well inside the model's sentences ("W
  * from …").
  */
-export function sourceText(config: Config, specPath: string, flag: string): string {
-  return wordsOf(settingSource(config, specPath, flag));
+export function settingText(config: Config, specPath: string, flag: string): string {
+  return sourceText(settingSource(config, specPath, flag));
 }

@@ -41,7 +41,7 @@ export function appendResultsEdit(
   ours: readonly unknown[],
 ): Edit | undefined {
   const kept = before.filter((result) => !isOwnResult(result));
-  const edit = planResultsEdit(frame, before, ours);
+  const edit = planResultsEdit(frame, before, kept, ours);
   if (!edit) return undefined;
   // Reading every result back costs a parse of all of them (1.6 MB for 600 workloads: a third of
   // the run, issue #34 item 3). A long list is checked through a probe instead: the edit the same
@@ -49,7 +49,7 @@ export function appendResultsEdit(
   // place and the indentation; the items' own text is the yaml library's stringify, whose
   // round trip the injection tests hold (test/reliability/injection-safety.test.ts).
   const probe = ours.length > FULL_CHECK_UP_TO ? ours.slice(0, 1) : undefined;
-  const probeEdit = probe && planResultsEdit(frame, before, probe);
+  const probeEdit = probe && planResultsEdit(frame, before, kept, probe);
   const checked = probe
     ? probeEdit?.start === edit.start &&
       probeEdit.end === edit.end &&
@@ -70,6 +70,7 @@ const FULL_CHECK_UP_TO = 64;
 function planResultsEdit(
   frame: Frame,
   before: readonly unknown[],
+  kept: readonly unknown[],
   ours: readonly unknown[],
 ): Edit | undefined {
   const root = frame.doc.contents;
@@ -77,7 +78,6 @@ function planResultsEdit(
   const pair = root.items.find((p) => isScalar(p.key) && p.key.value === 'results');
   const node = pair?.value as Node | null | undefined;
   const crlf = frame.text.includes('\r\n');
-  const kept = before.filter((result) => !isOwnResult(result));
   let edit: Edit | undefined;
   if (isSeq(node) && node.items.length > 0) {
     const earlier = before.flatMap((result, i) => (isOwnResult(result) ? [i] : []));

@@ -15,7 +15,7 @@
  * to finish: T = R, written into `proxy.istio.io/config` wherever that reaches the proxy
  * (proxyConfigReach.ts), as env mode does for drainDuration. G = S + R + B already holds it.
  */
-import { sourceText } from '../../config/schema.ts';
+import { settingText } from '../../config/schema.ts';
 import { parseGoDurationSeconds } from '../../timing/durations.ts';
 import type { GatewayShape } from '../../workloads/gatewayShape.ts';
 import type { Container } from '../../core/kubeObject.ts';
@@ -64,11 +64,11 @@ export function sleepMode(
       plan.preStopSeconds.value,
       {
         version: spec.kubernetesVersion,
-        source: sourceText(config, 'kubernetesVersion', 'kube-version'),
+        source: settingText(config, 'kubernetesVersion', 'kube-version'),
       },
       {
         value: spec.gateway.imageHasShell,
-        source: sourceText(config, 'gateway.imageHasShell', 'gateway-image-has-shell'),
+        source: settingText(config, 'gateway.imageHasShell', 'gateway-image-has-shell'),
       },
       reached(ISTIO.exitOnZero, istio.version),
     );

@@ -7,7 +7,7 @@
  * Service istiod would generate, i.e. the Gateway's infrastructure annotations and the overlays'
  * service, or the settings. Docs: docs/mutators/istio-gateway-api.md.
  */
-import { sourceText } from '../../config/schema.ts';
+import { settingText } from '../../config/schema.ts';
 import type { Config, Spec } from '../../config/schema.ts';
 import type { KubeObject } from '../../core/kubeObject.ts';
 import { defineObjectMutator } from '../types.ts';
@@ -150,7 +150,7 @@ function istioVersionOf(spec: Spec, config: Config) {
   return {
     major: major ?? 0,
     minor: minor ?? 0,
-    source: sourceText(config, 'istioVersion', 'istio-version'),
+    source: settingText(config, 'istioVersion', 'istio-version'),
   };
 }
 

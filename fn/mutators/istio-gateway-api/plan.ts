@@ -35,7 +35,11 @@ import { valueForMessage } from '../../core/scalarText.ts';
 import { comparableSeconds, isInt64 } from '../../workloads/grace.ts';
 import { effectiveSettings, layerName } from './effective.ts';
 import type { EffectiveSettings, Layered } from './effective.ts';
-import { INFRASTRUCTURE_STANDARD_SINCE, PROXY_CONFIG_ANNOTATION } from './facts.ts';
+import {
+  INFRASTRUCTURE_STANDARD_SINCE,
+  istioVersionLabel,
+  PROXY_CONFIG_ANNOTATION,
+} from './facts.ts';
 import type { MinorVersion } from './facts.ts';
 import { refOf } from './objects.ts';
 import type { ConfigMapObject, GatewayObject } from './objects.ts';
@@ -109,9 +113,7 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
   const { gateway, objects } = inputs;
   const findings: IstioGatewayApiFinding[] = [];
   const gatewayRef = refOf(gateway);
-  const version =
-    `Istio ${inputs.istioVersion.major}.${inputs.istioVersion.minor} ` +
-    `(${inputs.istioVersion.source})`;
+  const version = istioVersionLabel(inputs.istioVersion);
   const target = parametersTarget(gateway, objects, inputs.istioVersion);
   if (!target.ok) return { changes: [], findings: [target.refusal] };
   const { configMap: parameters, name: parametersName } = target;

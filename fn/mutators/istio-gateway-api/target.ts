@@ -3,7 +3,7 @@
  * parameters ConfigMap its `spec.infrastructure.parametersRef` names, or one kube-graceful creates
  * next to it; or why nothing can be written for it, as the one finding that says so.
  */
-import { atLeast, OVERLAYS_SINCE } from './facts.ts';
+import { atLeast, istioVersionLabel, OVERLAYS_SINCE } from './facts.ts';
 import type { MinorVersion } from './facts.ts';
 import type { IstioGatewayApiFinding } from './finding.ts';
 import { findConfigMap, parametersRefOf, refOf } from './objects.ts';
@@ -46,7 +46,7 @@ export function parametersTarget(
   istioVersion: MinorVersion & { readonly source: string },
 ): ParametersTarget {
   const gatewayRef = refOf(gateway);
-  const version = `Istio ${istioVersion.major}.${istioVersion.minor} (${istioVersion.source})`;
+  const version = istioVersionLabel(istioVersion);
   if (!atLeast(istioVersion, OVERLAYS_SINCE)) {
     return refused({
       severity: 'warning',
