@@ -32,10 +32,12 @@ module.exports = {
     },
     {
       name: 'timing-imports-only-core',
-      comment: 'The timing model is pure: no workload, mutator or engine code, only fn/core.',
+      comment:
+        'The timing model is pure: no workload, mutator or engine code, only fn/core and the ' +
+        'upstream facts of fn/facts.',
       severity: 'error',
       from: { path: '^fn/timing/' },
-      to: { path: '^(fn|renderer|scripts|test)/', pathNot: '^fn/(core|timing)/' },
+      to: { path: '^(fn|renderer|scripts|test)/', pathNot: '^fn/(core|facts|timing)/' },
     },
     {
       name: 'facts-import-only-core',

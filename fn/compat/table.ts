@@ -17,6 +17,7 @@ export const PRODUCTS = [
   'Traefik',
   'Envoy Gateway',
   'AWS Load Balancer Controller',
+  'AWS cloud provider',
   'Helm',
   'ingress-nginx',
   'Contour',
@@ -140,6 +141,29 @@ export const CONSTRAINTS: readonly Constraint[] = [
     enforcedBy:
       'an ADMISSION_UNDOES_PLAN error when such a policy is in the stream ' +
       '(fn/engine/admissionCheck.ts; test/engine/admission-policies.test.ts)',
+  },
+  {
+    id: 'k8s-local-serving-terminating',
+    product: 'Kubernetes',
+    setting:
+      'with `externalTrafficPolicy: Local`, a node forwards to its terminating pods only while ' +
+      'they pass readiness ("serving"), and its health check node port fails as soon as none is ' +
+      'ready',
+    versions:
+      `${KUBERNETES.proxyTerminatingEndpoints.since}+ (ProxyTerminatingEndpoints on by ` +
+      'default); before, terminating pods get nothing',
+    breaks:
+      'behind a load balancer whose targets are the nodes, a pod that fails readiness while the ' +
+      'load balancer still sends has those connections dropped',
+    sources: [
+      KUBERNETES.proxyTerminatingEndpoints.source,
+      'kubernetes pkg/proxy/endpointschangetracker.go (LocalReadyEndpoints: ready endpoints only ' +
+        'for the health check)',
+    ],
+    enforcedBy:
+      "contour-drain raises Contour's --drain-delay to W there (fn/mutators/contour/decide.ts " +
+      'coveringDelays; test/mutators/contour/wired.test.ts); elsewhere explain says the outcome ' +
+      'is unknown (fn/timing/loadBalancerTable.ts unknownDrainWindow)',
   },
   // Istio
   {
@@ -869,6 +893,48 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'the NLB recognition plans with the shortest delay across the ports ' +
       '(fn/timing/serviceLoadBalancer.ts serviceTargetGroup; ' +
       'test/timing/port-target-group.test.ts)',
+  },
+  {
+    id: 'lbc-service-webhook',
+    product: 'AWS Load Balancer Controller',
+    setting:
+      'the Service webhook sets `spec.loadBalancerClass: service.k8s.aws/nlb` on every new ' +
+      '`type: LoadBalancer` Service without a class (`enableServiceMutatorWebhook`, default true)',
+    versions: 'v2.5.0+ (absent @v2.4.7)',
+    breaks:
+      'a Service that shows only Classic ELB annotations gets an NLB with instance targets ' +
+      'instead; its node health check fails after 2 checks, not 6',
+    sources: [
+      'kubernetes-sigs/aws-load-balancer-controller webhooks/core/service_mutator.go@v2.17.1',
+      'kubernetes-sigs/aws-load-balancer-controller helm/aws-load-balancer-controller/' +
+        'values.yaml@v2.5.0 … @v2.17.1',
+    ],
+    enforcedBy:
+      'the Classic ELB recognition plans with the longer of the two windows and says so ' +
+      '(fn/timing/serviceLoadBalancer.ts recognizeAwsClassic; test/timing/loadBalancers.test.ts)',
+  },
+  // AWS cloud provider (in-tree and kubernetes/cloud-provider-aws): the Classic ELB it builds for
+  // a LoadBalancer Service that asks for no NLB
+  {
+    id: 'aws-clb-node-health-check',
+    product: 'AWS cloud provider',
+    setting:
+      'Classic ELB node health check for `externalTrafficPolicy: Local` (HTTP on the ' +
+      'healthCheckNodePort): interval 10 s, unhealthy threshold 6, the ' +
+      '`service.beta.kubernetes.io/aws-load-balancer-healthcheck-*` annotations over them',
+    versions: 'v1.28.0 … v1.36.1',
+    breaks:
+      'the ELB keeps sending to a node for interval × unhealthy threshold (60 s by default) ' +
+      'after its last ready gateway pod there started terminating',
+    sources: [
+      'kubernetes/cloud-provider-aws pkg/providers/v1/aws_loadbalancer.go@v1.28.0, @v1.36.1 ' +
+        '(defaultElbHC*, ensureLoadBalancerHealthCheck)',
+      'kubernetes/cloud-provider-aws pkg/providers/v1/aws.go@v1.36.1 (EnsureLoadBalancer: ' +
+        'the healthCheckNodePort for Local)',
+    ],
+    enforcedBy:
+      'the Classic ELB recognition (fn/timing/serviceLoadBalancer.ts recognizeAwsClassic; ' +
+      'test/timing/loadBalancers.test.ts, the contour-1.33.6-default golden)',
   },
   // Helm: how a post-renderer's output is taken back
   {

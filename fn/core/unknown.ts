@@ -11,4 +11,6 @@ export interface Unknown {
   readonly what: string;
   /** How to tell kube-graceful: the flag, annotation or edit that makes it known. */
   readonly tell: string;
+  /** A few words that qualify the number it is about where a timeline draws it: "a guess". */
+  readonly brief?: string;
 }

@@ -114,7 +114,10 @@ export interface Traffic {
   readonly sender: string;
   /** The load balancer's deregistration delay, when known (AWS target groups). */
   readonly deregistration?: { readonly seconds: number; readonly connectionTermination: boolean };
-  /** Set when W is a guess (a load balancer not recognised): every timeline with it is unknown. */
+  /**
+   * Set when W rests on something not modelled (a load balancer not recognised, or pods that must
+   * stay ready for it): every timeline with it is unknown.
+   */
   readonly unknown?: Unknown;
 }
 
@@ -308,6 +311,11 @@ export function rejection(
   }
 }
 
+/** The few words an unknown W is drawn with: `, a guess`; nothing for a known one. */
+function briefOf(unknown: Unknown | undefined): string {
+  return unknown ? `, ${unknown.brief ?? 'not modelled'}` : '';
+}
+
 export function start(drawing: Drawing, grace: Valued<number>, traffic: Traffic): void {
   drawing.event(
     0,
@@ -319,7 +327,7 @@ export function start(drawing: Drawing, grace: Valued<number>, traffic: Traffic)
     traffic.drainWindowSeconds,
     'traffic',
     `no new connections arrive any more ${traffic.sender} (W = ` +
-      `${secondsText(traffic.drainWindowSeconds)}${traffic.unknown ? ', a guess' : ''})`,
+      `${secondsText(traffic.drainWindowSeconds)}${briefOf(traffic.unknown)})`,
     traffic.unknown,
   );
 }

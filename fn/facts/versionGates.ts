@@ -51,6 +51,19 @@ export const KUBERNETES = {
       'kubernetes pkg/features/kube_features.go@v1.35.0 (PodLifecycleSleepActionAllowZero), ' +
       'KEP-4818',
   },
+  /**
+   * ProxyTerminatingEndpoints: kube-proxy forwards to a terminating endpoint that still passes
+   * readiness ("serving") when no ready one is left (for externalTrafficPolicy Local, the node's);
+   * alpha (off) 1.22, beta and on by default 1.26 (KEP-1669). Before, a terminating pod gets
+   * nothing through kube-proxy.
+   */
+  proxyTerminatingEndpoints: {
+    product: 'Kubernetes',
+    since: '1.26',
+    source:
+      'kubernetes/enhancements keps/sig-network/1669-proxy-terminating-endpoints/kep.yaml ' +
+      '(beta v1.26), KEP-1669; kubernetes pkg/proxy/topology.go (CategorizeEndpoints)',
+  },
 } as const satisfies Record<string, VersionGate>;
 
 export const ISTIO = {

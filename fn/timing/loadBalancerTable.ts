@@ -8,6 +8,7 @@ import type { Unknown } from '../core/unknown.ts';
 import type { AwsTargetGroupAttributes } from './awsTargetGroup.ts';
 import { sourceText } from '../core/source.ts';
 import type { Source } from '../core/source.ts';
+import { KUBERNETES } from '../facts/versionGates.ts';
 
 /** What an AWS target group registers: pod IPs, or nodes (instances) reached through a NodePort. */
 type AwsTargetType = 'ip' | 'instance';
@@ -19,6 +20,7 @@ type AwsTargetType = 'ip' | 'instance';
 export type LoadBalancerProvider =
   | 'aws-nlb-ip'
   | 'aws-nlb-instance'
+  | 'aws-clb'
   | 'aws-alb-ip'
   | 'gke-neg'
   | 'azure-appgw'
@@ -79,6 +81,19 @@ export const LOAD_BALANCERS: Readonly<Record<LoadBalancerProvider, LoadBalancerF
       'kubernetes-sigs/aws-load-balancer-controller ' +
       'pkg/service/model_build_target_group.go@v2.17.1; ' +
       'kubernetes/cloud-provider-aws pkg/providers/v1/aws.go@v1.36.1',
+  },
+  'aws-clb': {
+    label: 'AWS Classic ELB, instance targets',
+    // Built by the in-tree cloud provider for a LoadBalancer Service that shows AWS annotations
+    // but asks for no NLB. Its targets are nodes, as with NLB instance targets: Cluster is
+    // kube-proxy's propagation, Local adds the ELB's node health check (serviceLoadBalancer.ts).
+    drainWindowSeconds: 5,
+    estimate: true,
+    basis:
+      'targets are nodes: externalTrafficPolicy Cluster: ' +
+      'kube-proxy endpoint propagation (≈ 5 s); Local: that, ' +
+      'plus health-check interval × unhealthy threshold of the node health check (10 s × 6)',
+    source: 'kubernetes/cloud-provider-aws pkg/providers/v1/aws_loadbalancer.go@v1.36.1',
   },
   'aws-alb-ip': {
     label: 'AWS ALB, IP targets',
@@ -143,6 +158,14 @@ export interface LoadBalancerRecognition {
    * readiness-gate advice and whether deregistration timing applies.
    */
   targetType?: AwsTargetType;
+  /**
+   * Set when the load balancer reaches the pods through their nodes with externalTrafficPolicy
+   * Local: a node forwards its connections to a terminating pod only while that pod passes its
+   * readiness probe, and its health check fails as soon as no pod there is ready (kubernetes
+   * pkg/proxy/topology.go CategorizeEndpoints, pkg/proxy/endpointschangetracker.go
+   * LocalReadyEndpoints). W then holds only if the pods stay ready for it.
+   */
+  nodeLocal?: true;
 }
 
 /**
@@ -175,13 +198,37 @@ const TELL_LOAD_BALANCER =
  * a modelled one (a provider recognised from the stream or given by the user).
  */
 export function unknownDrainWindow(recognition: LoadBalancerRecognition): Unknown | undefined {
-  if (LOAD_BALANCERS[recognition.provider].guess !== true) return undefined;
+  const subject = recognition.subject ?? 'the Service';
+  if (LOAD_BALANCERS[recognition.provider].guess === true)
+    return {
+      what:
+        `which load balancer is in front and how long it keeps sending new connections ` +
+        `(${subject} shows no provider; W = ${recognition.drainWindowSeconds} s is a guess)`,
+      tell: TELL_LOAD_BALANCER,
+      brief: 'a guess',
+    };
+  if (recognition.nodeLocal === true) return readinessUnknown(subject);
+  return undefined;
+}
+
+/**
+ * What is not known when the load balancer reaches the pods through their nodes with
+ * externalTrafficPolicy Local (`nodeLocal`): whether each pod keeps passing its readiness probe
+ * until W. A mutator that models its proxy's readiness while terminating draws that instead.
+ */
+function readinessUnknown(subject: string): Unknown {
   return {
     what:
-      `which load balancer is in front and how long it keeps sending new connections ` +
-      `(${recognition.subject ?? 'the Service'} shows no provider; W = ` +
-      `${recognition.drainWindowSeconds} s is a guess)`,
-    tell: TELL_LOAD_BALANCER,
+      `whether the pods keep passing their readiness probe until W once they terminate: ` +
+      `${subject} reaches them through their nodes with externalTrafficPolicy Local, and a ` +
+      `node forwards to a terminating pod only while it is ready (Kubernetes ` +
+      `${KUBERNETES.proxyTerminatingEndpoints.since}+; before, not at all), so a proxy that ` +
+      `fails readiness at SIGTERM has the connections the load balancer still sends dropped`,
+    tell:
+      `--drain-window once the pods are known to stay ready for it (a preStop sleep of W ` +
+      `holds SIGTERM and readiness), or IP targets or externalTrafficPolicy: Cluster on ` +
+      `the Service`,
+    brief: 'if the pods stay ready',
   };
 }
 

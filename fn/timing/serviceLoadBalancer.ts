@@ -75,6 +75,8 @@ function recognizeService(
   }
 
   if (type === 'LoadBalancer') {
+    const classic = recognizeAwsClassic(service, who, spec.externalTrafficPolicy === 'Local');
+    if (classic !== undefined) return classic;
     return recognition(
       'generic-lb',
       `${who}: type LoadBalancer with no recognised provider annotation (spec.type: LoadBalancer)`,
@@ -235,12 +237,96 @@ function merged(base: string, own: string): string {
 }
 
 /**
- * NLB instance targets: the target group holds nodes, reached through the Service's NodePort, so
- * deleting a pod deregisters nothing and the target group's deregistration delay never applies
- * to it. What keeps sending to the pod is kube-proxy until it sees the endpoint go (≈ the
- * in-cluster window), and with externalTrafficPolicy Local also the NLB itself, until its health
- * check on the node's healthCheckNodePort (kube-proxy answers 503 once the node has no ready
- * endpoint) has failed `unhealthy threshold` times, `interval` apart.
+ * The node health check an AWS load balancer with instance targets runs for
+ * externalTrafficPolicy Local: HTTP /healthz on the healthCheckNodePort, which kube-proxy fails
+ * once the node has no ready endpoint. Both AWS controllers read the same
+ * `…-healthcheck-interval` and `…-healthcheck-unhealthy-threshold` annotations over their own
+ * defaults.
+ */
+interface NodeHealthCheck {
+  /** Who builds the load balancer, for the evidence sentence. */
+  readonly controller: string;
+  readonly intervalSeconds: number;
+  readonly unhealthyThreshold: number;
+}
+
+/**
+ * NLB: AWS Load Balancer Controller pkg/service/model_builder.go@v2.17.1
+ * (defaultHealthCheck*ForInstanceModeLocal: interval 10 s, unhealthy threshold 2); in-tree
+ * kubernetes/cloud-provider-aws pkg/providers/v1/aws.go@v1.36.1 (buildNLBHealthCheckConfiguration:
+ * the same).
+ */
+const NLB_LOCAL_HEALTH_CHECK = { intervalSeconds: 10, unhealthyThreshold: 2 } as const;
+
+/**
+ * Classic ELB: kubernetes/cloud-provider-aws pkg/providers/v1/aws_loadbalancer.go@v1.36.1
+ * (defaultElbHCInterval 10, defaultElbHCUnhealthyThreshold 6, read over by
+ * ensureLoadBalancerHealthCheck, which pkg/providers/v1/aws.go@v1.36.1 EnsureLoadBalancer points
+ * at the healthCheckNodePort for externalTrafficPolicy Local).
+ */
+const CLB_HEALTH_CHECK: NodeHealthCheck = {
+  controller: 'in-tree cloud provider (Classic ELB)',
+  intervalSeconds: 10,
+  unhealthyThreshold: 6,
+};
+
+/**
+ * Instance targets: the load balancer's targets are nodes, reached through the Service's NodePort,
+ * so deleting a pod deregisters nothing and a deregistration delay never applies to it. What keeps
+ * sending to the pod is kube-proxy until it sees the endpoint go (≈ the in-cluster window), and
+ * with externalTrafficPolicy Local also the load balancer itself, until its health check on the
+ * node's healthCheckNodePort has failed `unhealthy threshold` times, `interval` apart.
+ */
+function recognizeNodeTargets(
+  service: KubeObject,
+  target: {
+    readonly provider: 'aws-nlb-instance' | 'aws-clb';
+    /** `Service ns/name: AWS NLB with instance targets (the deciding annotation)`. */
+    readonly what: string;
+    readonly local: boolean;
+    readonly healthCheck: NodeHealthCheck;
+    readonly notes: readonly string[];
+  },
+): LoadBalancerRecognition {
+  const propagation = LOAD_BALANCERS['in-cluster'].drainWindowSeconds;
+  const notes = [...target.notes];
+  const base = `${target.what}; targets are nodes, so a pod's deletion deregisters nothing`;
+  const extra = () => ({
+    targetType: 'instance' as const,
+    ...(notes.length ? { note: notes.join(' ') } : {}),
+  });
+  if (!target.local) {
+    return recognition(
+      target.provider,
+      `${base}; externalTrafficPolicy Cluster: ` +
+        `only kube-proxy's endpoint update (≈ ${propagation} s)`,
+      { drainWindowSeconds: propagation, ...extra() },
+    );
+  }
+  const { healthCheck } = target;
+  const interval = healthCheckNumber(service, AWS_HC_INTERVAL, healthCheck.intervalSeconds, notes);
+  const threshold = healthCheckNumber(
+    service,
+    AWS_HC_UNHEALTHY_THRESHOLD,
+    healthCheck.unhealthyThreshold,
+    notes,
+  );
+  const says = (value: { seconds: number; from: string }) => `${value.seconds} (${value.from})`;
+  const seconds = propagation + interval.seconds * threshold.seconds;
+  const lb = target.provider === 'aws-clb' ? 'ELB' : 'NLB';
+  return recognition(
+    target.provider,
+    `${base}; externalTrafficPolicy Local: ` +
+      `the ${lb} stops sending to the node after its health check fails: ` +
+      `W = propagation + interval × unhealthy threshold = ${propagation} + ${says(interval)} × ` +
+      `${says(threshold)} = ${seconds} s (defaults of the ${healthCheck.controller} for Local)`,
+    { drainWindowSeconds: seconds, nodeLocal: true, ...extra() },
+  );
+}
+
+/**
+ * An NLB with instance targets, built by the AWS Load Balancer Controller or (`type: nlb`) the
+ * in-tree cloud provider.
  */
 function recognizeNlbInstanceTargets(
   service: KubeObject,
@@ -250,7 +336,6 @@ function recognizeNlbInstanceTargets(
   inTree: boolean,
   defaulted: boolean,
 ): LoadBalancerRecognition {
-  const propagation = LOAD_BALANCERS['in-cluster'].drainWindowSeconds;
   const notes: string[] = [];
   if (defaulted) {
     notes.push(
@@ -261,62 +346,64 @@ function recognizeNlbInstanceTargets(
         `Set ${AWS_NLB_TARGET_TYPE} on the Service to make it certain.`,
     );
   }
-  const base =
-    `${who}: AWS NLB with instance targets (${decidedBy}); targets are nodes, ` +
-    `so a pod's deletion deregisters nothing`;
-  if (!local) {
-    return recognition(
-      'aws-nlb-instance',
-      `${base}; externalTrafficPolicy Cluster: ` +
-        `only kube-proxy's endpoint update (≈ ${propagation} s)`,
-      {
-        targetType: 'instance',
-        drainWindowSeconds: propagation,
-        ...(notes.length ? { note: notes.join(' ') } : {}),
-      },
-    );
-  }
-  const interval = healthCheckNumber(
-    service,
-    AWS_HC_INTERVAL,
-    LOCAL_HC_DEFAULTS.intervalSeconds,
-    notes,
-  );
-  const threshold = healthCheckNumber(
-    service,
-    AWS_HC_UNHEALTHY_THRESHOLD,
-    LOCAL_HC_DEFAULTS.unhealthyThreshold,
-    notes,
-  );
-  const controller = inTree ? 'in-tree cloud provider' : 'AWS Load Balancer Controller';
-  const says = (value: { seconds: number; from: string }) => `${value.seconds} (${value.from})`;
-  return recognition(
-    'aws-nlb-instance',
-    `${base}; externalTrafficPolicy Local: ` +
-      `the NLB stops sending to the node after its health check fails: ` +
-      `W = propagation + interval × unhealthy threshold = ${propagation} + ${says(interval)} × ` +
-      `${says(threshold)} = ${propagation + interval.seconds * threshold.seconds} s (defaults ` +
-      `of the ${controller} for Local)`,
-    {
-      targetType: 'instance',
-      drainWindowSeconds: propagation + interval.seconds * threshold.seconds,
-      ...(notes.length ? { note: notes.join(' ') } : {}),
+  return recognizeNodeTargets(service, {
+    provider: 'aws-nlb-instance',
+    what: `${who}: AWS NLB with instance targets (${decidedBy})`,
+    local,
+    healthCheck: {
+      controller: inTree ? 'in-tree cloud provider' : 'AWS Load Balancer Controller',
+      ...NLB_LOCAL_HEALTH_CHECK,
     },
-  );
+    notes,
+  });
+}
+
+/** The prefix of the annotations AWS's Service load balancers read (both controllers). */
+const AWS_ANNOTATION_PREFIX = 'service.beta.kubernetes.io/aws-load-balancer-';
+
+/**
+ * A `type: LoadBalancer` Service with AWS annotations but none that asks for an NLB: the in-tree
+ * cloud provider builds a Classic ELB for it (its default), with the nodes as targets. Where the
+ * AWS Load Balancer Controller runs with its Service webhook (on by default:
+ * helm/aws-load-balancer-controller/values.yaml@v2.13.0 … @v2.17.1 enableServiceMutatorWebhook;
+ * webhooks/core/service_mutator.go@v2.17.1 sets `spec.loadBalancerClass` on every new
+ * LoadBalancer Service without one), it becomes an NLB with instance targets instead, whose node
+ * health check fails sooner (2 checks, not 6): the Classic ELB's window is the longer, so it is
+ * the one planned with.
+ */
+function recognizeAwsClassic(
+  service: KubeObject,
+  who: string,
+  local: boolean,
+): LoadBalancerRecognition | undefined {
+  // As parsed: annotations of another type than a map hold no key.
+  const annotations: unknown = service.metadata?.annotations;
+  const keys =
+    annotations !== null && typeof annotations === 'object' ? Object.keys(annotations) : [];
+  const first = keys.filter((key) => key.startsWith(AWS_ANNOTATION_PREFIX)).sort()[0];
+  if (first === undefined) return undefined;
+  return recognizeNodeTargets(service, {
+    provider: 'aws-clb',
+    what:
+      `${who}: AWS Classic ELB with instance targets ` +
+      `(${first} without ${AWS_LB_TYPE}: the in-tree cloud provider's default)`,
+    local,
+    healthCheck: CLB_HEALTH_CHECK,
+    notes: local
+      ? [
+          `Where the AWS Load Balancer Controller's Service webhook runs (its default), the ` +
+            `Service becomes an NLB with instance targets, whose node health check fails after ` +
+            `${NLB_LOCAL_HEALTH_CHECK.unhealthyThreshold} checks, not ` +
+            `${CLB_HEALTH_CHECK.unhealthyThreshold}: the Classic ELB's longer window is planned ` +
+            `with. Set ${AWS_LB_TYPE} to make it certain.`,
+        ]
+      : [],
+  });
 }
 
 const AWS_HC_INTERVAL = 'service.beta.kubernetes.io/aws-load-balancer-healthcheck-interval';
 const AWS_HC_UNHEALTHY_THRESHOLD =
   'service.beta.kubernetes.io/aws-load-balancer-healthcheck-unhealthy-threshold';
-/**
- * The node health check both AWS controllers build for instance targets with
- * externalTrafficPolicy Local: HTTP /healthz on the healthCheckNodePort, interval 10 s, unhealthy
- * threshold 2. AWS Load Balancer Controller pkg/service/model_builder.go@v2.17.1
- * (defaultHealthCheck*ForInstanceModeLocal); in-tree kubernetes/cloud-provider-aws
- * pkg/providers/v1/aws.go@v1.36.1 (buildNLBHealthCheckConfiguration). Both read the same
- * annotations over these defaults.
- */
-const LOCAL_HC_DEFAULTS = { intervalSeconds: 10, unhealthyThreshold: 2 } as const;
 
 /**
  * Reads a whole-number health-check annotation, or the default (said in `notes` when the value is

@@ -29,7 +29,7 @@ const SERVE_PORT_DEFAULT = 8090;
 /** The path Envoy's preStop asks (examples/render/contour.yaml@v1.33.6). */
 const SHUTDOWN_PATH = '/shutdown';
 
-const DRAIN_DELAY_FLAG = 'drain-delay';
+export const DRAIN_DELAY_FLAG = 'drain-delay';
 export const CHECK_DELAY_FLAG = 'check-delay';
 const CHECK_INTERVAL_FLAG = 'check-interval';
 const MIN_OPEN_FLAG = 'min-open-connections';
@@ -104,7 +104,7 @@ export function runsContourShutdownManager(template: PodTemplate): boolean {
 }
 
 /** One flag of a command line as written: its value text, and where it is. */
-interface CommandFlag {
+export interface CommandFlag {
   readonly text: string;
   /** The index of the word holding the value (`--x=5`: the flag's own; `--x 5`: the next). */
   readonly valueIndex: number;

@@ -34,6 +34,7 @@ test('the thresholds the checks and the decisions share', (t) => {
       'Kubernetes nativeSidecars 1.29',
       'Kubernetes sleepAction 1.30',
       'Kubernetes sleepZero 1.33',
+      'Kubernetes proxyTerminatingEndpoints 1.26',
       'Istio terminationDrainSecondsRemoved 1.10',
       'Istio exitOnZero 1.12',
       'Istio parentShutdownIgnored 1.17',

@@ -1,6 +1,8 @@
 import test from 'ava';
 import type { KubeObject } from '../../fn/core/kubeObject.ts';
-import { corpusObject } from '../helpers/fixtures.ts';
+import { readFileSync } from 'node:fs';
+import { parseAllDocuments } from 'yaml';
+import { corpusObject, fixturePath } from '../helpers/fixtures.ts';
 import { recognizeServiceLoadBalancer } from '../helpers/recognize.ts';
 import {
   AWS_DEFAULT_DEREGISTRATION_DELAY_SECONDS,
@@ -254,6 +256,64 @@ for (const c of serviceCases) {
     t.is(r.estimate, LOAD_BALANCERS[c.provider].estimate);
   });
 }
+
+// Contour's own render (test/fixtures/gateways/contour/render-1.33.6.yaml, projectcontour/contour
+// examples/render/contour.yaml@v1.33.6): the envoy Service is type LoadBalancer, externalTraffic-
+// Policy Local, with only aws-load-balancer-backend-protocol: an in-tree Classic ELB.
+test('Contour render: an AWS annotation without a type is a Classic ELB; Local: 5 + 10 × 6 = 65 s', (t) => {
+  const contour = parseAllDocuments(
+    readFileSync(fixturePath('gateways', 'contour', 'render-1.33.6.yaml'), 'utf8'),
+    { version: '1.1' },
+  )
+    .map((doc) => doc.toJS() as KubeObject | null)
+    .find((o) => o?.kind === 'Service' && o.metadata?.name === 'envoy');
+  if (contour === undefined || contour === null) throw new Error('no envoy Service');
+  const r = recognizeServiceLoadBalancer(contour);
+  t.is(r.provider, 'aws-clb');
+  t.is(r.drainWindowSeconds, 65);
+  t.is(r.targetType, 'instance');
+  t.is(r.targetGroup, undefined);
+  t.is(
+    r.evidence,
+    'Service projectcontour/envoy: AWS Classic ELB with instance targets ' +
+      '(service.beta.kubernetes.io/aws-load-balancer-backend-protocol without ' +
+      `${AWS}: the in-tree cloud provider's default); targets are nodes, so a pod's deletion ` +
+      'deregisters nothing; externalTrafficPolicy Local: the ELB stops sending to the node ' +
+      'after its health check fails: W = propagation + interval × unhealthy threshold = ' +
+      '5 + 10 (default) × 6 (default) = 65 s ' +
+      '(defaults of the in-tree cloud provider (Classic ELB) for Local)',
+  );
+  // Where the AWS Load Balancer Controller's webhook makes it an NLB the window is shorter: said.
+  t.regex(r.note ?? '', /Service webhook.*NLB with instance targets.*after 2 checks, not 6/);
+});
+
+test('Classic ELB: Cluster policy is propagation only; Local reads the health-check annotations', (t) => {
+  const cluster = recognizeServiceLoadBalancer(
+    service(
+      { 'service.beta.kubernetes.io/aws-load-balancer-internal': 'true' },
+      { type: 'LoadBalancer' },
+    ),
+  );
+  t.is(cluster.provider, 'aws-clb');
+  t.is(cluster.drainWindowSeconds, 5);
+  t.is(cluster.note, undefined);
+  const tuned = recognizeServiceLoadBalancer(
+    service(
+      {
+        'service.beta.kubernetes.io/aws-load-balancer-healthcheck-interval': '5',
+        'service.beta.kubernetes.io/aws-load-balancer-healthcheck-unhealthy-threshold': '2',
+      },
+      { type: 'LoadBalancer', externalTrafficPolicy: 'Local' },
+    ),
+  );
+  t.is(tuned.provider, 'aws-clb');
+  t.is(tuned.drainWindowSeconds, 15);
+  // A ClusterIP Service with an AWS annotation has no load balancer at all.
+  const clusterIp = recognizeServiceLoadBalancer(
+    service({ 'service.beta.kubernetes.io/aws-load-balancer-internal': 'true' }),
+  );
+  t.is(clusterIp.provider, 'in-cluster');
+});
 
 test('AWS NLB without target-group attributes carries AWS default 300 s', (t) => {
   const r = recognizeServiceLoadBalancer(
@@ -582,6 +642,7 @@ test('LOAD_BALANCERS holds the documented figures (docs/background.md)', (t) => 
   t.deepEqual(windows, {
     'aws-nlb-ip': 180,
     'aws-nlb-instance': 5,
+    'aws-clb': 5,
     'aws-alb-ip': 45,
     'gke-neg': 30,
     'azure-appgw': 90,

@@ -8,7 +8,9 @@
  * - S = `--drain-delay` + `--check-delay` ≥ W: `--check-delay` is raised to W − drain-delay, never
  *   lowered. The check delay, not the drain delay, is what grows: Envoy fails its health checks at
  *   once and closes each connection after its current request, so clients move to other
- *   endpoints while its listeners still accept what the load balancer sends;
+ *   endpoints while its listeners still accept what the load balancer sends. Where the node
+ *   forwards to Envoy only while it is ready (node targets, externalTrafficPolicy Local), the
+ *   drain delay grows instead (coveringDelays);
  * - `terminationGracePeriodSeconds` = G = S + R + `--check-interval` + B, never lowered: the
  *   connections still open finish their requests, and the next poll writes the ready file;
  * - both preStop hooks are kept: they are how the pod stops.
@@ -19,12 +21,14 @@ import { coveringGrace, graceToWrite } from '../../timing/model.ts';
 import type { Derived, TimingInputs } from '../../timing/model.ts';
 import {
   CHECK_DELAY_FLAG,
+  DRAIN_DELAY_FLAG,
   CONTOUR_SHUTDOWN_SINCE,
   contourVersion,
   shutdownHook,
   shutdownSettings,
 } from '../../workloads/contour.ts';
 import type { ContourEnvoyPod, ShutdownSettings } from '../../workloads/contour.ts';
+import type { CommandFlag } from '../../workloads/contour.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { ProposedChange, ProposedFinding } from '../types.ts';
 import { sourceLine } from '../../core/source.ts';
@@ -49,25 +53,58 @@ export interface ContourDecision {
   readonly version?: string;
 }
 
+/** The delays the shutdown-manager will run with: as written, or raised so that S covers W. */
+interface Delays {
+  readonly drainDelay: number;
+  readonly checkDelay: number;
+}
+
+/**
+ * Raises the delay that must cover W, never lowering one. Behind a load balancer that reaches
+ * Envoy through its node with externalTrafficPolicy Local (`readinessBound`), the node forwards
+ * to the terminating pod only while it passes readiness (kubernetes pkg/proxy/topology.go
+ * CategorizeEndpoints), and Envoy's /ready fails from /healthcheck/fail on (envoyproxy/envoy
+ * source/server/admin/server_info_handler.cc@74fe365 handlerReady; Contour's readiness probe is
+ * /ready, examples/render/contour.yaml@v1.33.6): the drain delay, which comes before that call,
+ * must cover W. Otherwise the check delay grows (see the file comment).
+ */
+function coveringDelays(written: Delays, W: number, readinessBound: boolean): Delays {
+  const { drainDelay: D, checkDelay: C } = written;
+  if (readinessBound) return { drainDelay: D >= W ? D : Math.ceil(W), checkDelay: C };
+  return { drainDelay: D, checkDelay: D + C >= W ? C : Math.ceil(W - D) };
+}
+
 /** Returns S (the delays as they will run) and G for the model's inputs. */
 function shutdownTiming(
   inputs: TimingInputs,
   settings: ShutdownSettings,
-  checkDelay: number,
+  delays: Delays,
+  readinessBound: boolean,
 ): { stopAccepting: Derived; grace: Derived } {
   const W = inputs.drainWindow.value;
   const R = inputs.maxRequest.value;
   const B = inputs.buffer.value;
-  const D = settings.drainDelay.value;
+  const { drainDelay: D, checkDelay: C } = delays;
   const I = settings.checkInterval.value;
-  const S = D + checkDelay;
-  const stopAccepting: Derived = {
-    value: S,
-    formula: `S = drain-delay + check-delay = ${D} + ${checkDelay} = ${S} ≥ W = ${W}`,
-    explanation:
-      "Envoy keeps accepting until the shutdown-manager's first poll after both delays finds " +
-      'no connection open, while the load balancer may still send new connections.',
-  };
+  const S = D + C;
+  const stopAccepting: Derived = readinessBound
+    ? {
+        value: S,
+        formula:
+          `S = drain-delay + check-delay = ${D} + ${C} = ${S}; ` + `drain-delay = ${D} ≥ W = ${W}`,
+        explanation:
+          'The load balancer reaches Envoy through its node with externalTrafficPolicy Local, ' +
+          'and the node forwards to the terminating pod only while it passes readiness, which ' +
+          "the shutdown-manager's /healthcheck/fail ends after the drain delay: Envoy stays " +
+          'ready and accepting until the load balancer has stopped sending.',
+      }
+    : {
+        value: S,
+        formula: `S = drain-delay + check-delay = ${D} + ${C} = ${S} ≥ W = ${W}`,
+        explanation:
+          "Envoy keeps accepting until the shutdown-manager's first poll after both delays " +
+          'finds no connection open, while the load balancer may still send new connections.',
+      };
   const grace = coveringGrace(
     'S + R + check-interval + B',
     [S, R, I, B],
@@ -78,11 +115,39 @@ function shutdownTiming(
   return { stopAccepting, grace };
 }
 
+/** The change that writes one raised delay into the shutdown-manager's preStop command. */
+function delayChange(
+  name: string,
+  flag: CommandFlag | undefined,
+  seconds: number,
+  hookLength: number,
+  commandAt: (index: number) => FieldPath,
+  reason: readonly string[],
+): ProposedChange {
+  const text = `${seconds}s`;
+  return {
+    path: commandAt(flag ? flag.valueIndex : hookLength),
+    value: flag && !flag.inline ? text : `--${name}=${text}`,
+    reason: [
+      `--${name} = ${text}: ${reason[0]}` + (flag ? ` (was ${flag.text})` : ''),
+      ...reason.slice(1),
+    ].join('\n'),
+  };
+}
+
 /** Returns the changes and findings for one pod that runs Contour's shutdown-manager. */
 export function decideContour(
   workload: Workload,
   inputs: TimingInputs,
   pod: ContourEnvoyPod,
+  options: {
+    /**
+     * The load balancer reaches Envoy through its node with externalTrafficPolicy Local, on a
+     * Kubernetes whose kube-proxy forwards to a terminating pod while it is ready: Envoy must stay
+     * ready until W (see coveringDelays).
+     */
+    readonly readinessBound: boolean;
+  },
 ): ContourDecision {
   const manager = pod.shutdownManager;
   const at = (...path: FieldPath): FieldPath => [...workload.templatePath, ...path];
@@ -169,36 +234,47 @@ export function decideContour(
         `that many connections still open, and the requests on them are cut. It is kept; set ` +
         `it to 0 (the default) for no request to be cut.`,
     });
-  const D = settings.drainDelay.value;
-  const writtenCheck = settings.checkDelay.value;
-  const checkDelay = D + writtenCheck >= W ? writtenCheck : Math.ceil(W - D);
-  const { stopAccepting, grace } = shutdownTiming(inputs, settings, checkDelay);
-  if (checkDelay !== writtenCheck) {
-    const text = `${checkDelay}s`;
-    const flag = hook.checkDelay;
-    changes.push({
-      path: managerAt(
-        'lifecycle',
-        'preStop',
-        'exec',
-        'command',
-        flag ? flag.valueIndex : hook.command.length,
+  const written: Delays = {
+    drainDelay: settings.drainDelay.value,
+    checkDelay: settings.checkDelay.value,
+  };
+  const delays = coveringDelays(written, W, options.readinessBound);
+  const { stopAccepting, grace } = shutdownTiming(inputs, settings, delays, options.readinessBound);
+  const commandAt = (index: number) => managerAt('lifecycle', 'preStop', 'exec', 'command', index);
+  const reason = [
+    `${stopAccepting.formula}. ${stopAccepting.explanation}`,
+    sourceLine('W', inputs.drainWindow.source),
+  ];
+  if (delays.drainDelay !== written.drainDelay)
+    changes.push(
+      delayChange(
+        DRAIN_DELAY_FLAG,
+        hook.drainDelay,
+        delays.drainDelay,
+        hook.command.length,
+        commandAt,
+        reason,
       ),
-      value: flag && !flag.inline ? text : `--${CHECK_DELAY_FLAG}=${text}`,
-      reason: [
-        `--${CHECK_DELAY_FLAG} = ${text}: ${stopAccepting.formula}. ${stopAccepting.explanation}` +
-          (flag ? ` (was ${flag.text})` : ''),
-        sourceLine('W', inputs.drainWindow.source),
-      ].join('\n'),
-    });
-  } else if (D + writtenCheck > W)
+    );
+  if (delays.checkDelay !== written.checkDelay)
+    changes.push(
+      delayChange(
+        CHECK_DELAY_FLAG,
+        hook.checkDelay,
+        delays.checkDelay,
+        hook.command.length,
+        commandAt,
+        reason,
+      ),
+    );
+  if (changes.length === 0 && written.drainDelay + written.checkDelay > W)
     findings.push({
       severity: 'info',
       code: 'CONTOUR_DELAY_KEPT',
       path: managerAt('lifecycle', 'preStop', 'exec', 'command'),
       message:
-        `drain-delay + check-delay is ${D + writtenCheck} s, more than W = ${W} s; it is kept ` +
-        `(never lowered), and the grace period covers it.`,
+        `drain-delay + check-delay is ${written.drainDelay + written.checkDelay} s, more than ` +
+        `W = ${W} s; it is kept (never lowered), and the grace period covers it.`,
     });
   const existing = inputs.existingGraceSeconds;
   const toWrite = graceToWrite(grace.value, existing);

@@ -70,7 +70,11 @@ export function explainContour(plan: ContourPlan, context: ExplainContext): Expl
   const before = stateOf(context.before, plan, meshUnknown);
   const after = stateOf(context.after, plan, meshUnknown);
   const sender = senderOf(plan.loadBalancer);
-  const trafficInputs = traffic(plan.inputs, sender);
+  const drawn = traffic(plan.inputs, sender);
+  // Where Envoy's readiness decides how long the node forwards to it, the timeline draws that
+  // (./timeline.ts): it is modelled, no longer unknown.
+  const { unknown: _readiness, ...known } = drawn;
+  const trafficInputs = plan.readinessBound ? known : drawn;
   const manager = plan.shutdownManager;
   const D = after.drainDelay.value;
   return {
@@ -102,8 +106,8 @@ export function explainContour(plan: ContourPlan, context: ExplainContext): Expl
       ),
     ],
     timelines: {
-      asWritten: contourTimeline(before, trafficInputs),
-      patched: contourTimeline(after, trafficInputs),
+      asWritten: contourTimeline(before, trafficInputs, plan.readinessBound === true),
+      patched: contourTimeline(after, trafficInputs, plan.readinessBound === true),
     },
   };
 }

@@ -2,10 +2,11 @@
  * contour-drain (issue #26 item 4): Contour's Envoy behind a load balancer keeps accepting while
  * the load balancer may still send it new connections, lets its connections finish their requests,
  * then exits, and its grace period covers all of it. It does so with the shutdown-manager's own
- * `--check-delay` (drain-delay + check-delay ≥ W), never lowering a value already written, and
- * keeps both of Contour's preStop hooks. The decision is ./decide.ts; the pod is recognised by the
- * shutdown-manager's command (fn/workloads/contour.ts).
+ * `--check-delay` or `--drain-delay` (drain-delay + check-delay ≥ W), never lowering a value
+ * already written, and keeps both of Contour's preStop hooks. The decision is ./decide.ts; the pod
+ * is recognised by the shutdown-manager's command (fn/workloads/contour.ts).
  */
+import { KUBERNETES, reached } from '../../facts/versionGates.ts';
 import { contourEnvoyPod } from '../../workloads/contour.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { resolveTimingInputs } from '../shared/timingInputs.ts';
@@ -37,7 +38,13 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<Con
   const pod = workload.runsToCompletion ? undefined : contourEnvoyPod(workload.template.spec);
   if (pod === undefined) return NOTHING;
   const resolved = resolveTimingInputs(workload, context);
-  const decision = decideContour(workload, resolved.inputs, pod);
+  // Behind instance targets with externalTrafficPolicy Local the node forwards to Envoy only while
+  // it is ready (fn/timing/loadBalancerTable.ts nodeLocal): modelled here, on a kube-proxy that
+  // forwards to a terminating pod at all.
+  const readinessBound =
+    resolved.loadBalancer?.nodeLocal === true &&
+    reached(KUBERNETES.proxyTerminatingEndpoints, context.spec.kubernetesVersion);
+  const decision = decideContour(workload, resolved.inputs, pod, { readinessBound });
   const findings = [...resolved.findings, ...decision.findings];
   const meshed = context.mesh.istio !== undefined || context.mesh.linkerd !== undefined;
   if (meshed)
@@ -60,6 +67,7 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<Con
     envoy: pod.envoy.name,
     ...(decision.version ? { version: decision.version } : {}),
     ...(resolved.loadBalancer ? { loadBalancer: resolved.loadBalancer } : {}),
+    ...(readinessBound ? { readinessBound } : {}),
     ...(meshed ? { mesh: context.mesh } : {}),
   };
   return { changes: decision.changes, findings, plan };

@@ -18,6 +18,12 @@ export interface ContourPlan {
   readonly version?: string;
   /** The load balancer that decided W, when one in the stream did. */
   readonly loadBalancer?: LoadBalancerRecognition;
+  /**
+   * Set when the load balancer reaches Envoy through its node with externalTrafficPolicy Local on
+   * a kube-proxy that forwards to a ready terminating pod: Envoy's readiness decides until when it
+   * gets the load balancer's connections, and the timeline draws it (no unknown).
+   */
+  readonly readinessBound?: true;
   /** The meshes whose sidecar runs in the pod: not modelled with Envoy yet. */
   readonly mesh?: MeshMembership;
 }

@@ -30,8 +30,17 @@ export interface ContourState {
   readonly meshUnknown?: Unknown;
 }
 
-/** Returns the timeline of one state (as written, or patched) of a Contour Envoy pod. */
-export function contourTimeline(state: ContourState, traffic: Traffic): Timeline {
+/**
+ * Returns the timeline of one state (as written, or patched) of a Contour Envoy pod.
+ * `readinessBound`: the load balancer reaches Envoy through its node with externalTrafficPolicy
+ * Local, and the node forwards to the terminating pod only while it passes readiness, which
+ * /healthcheck/fail ends (./decide.ts coveringDelays).
+ */
+export function contourTimeline(
+  state: ContourState,
+  traffic: Traffic,
+  readinessBound: boolean,
+): Timeline {
   const drawing = new Drawing();
   const W = traffic.drainWindowSeconds;
   const R = traffic.maxRequestSeconds;
@@ -80,7 +89,22 @@ export function contourTimeline(state: ContourState, traffic: Traffic): Timeline
           `${state.checkInterval.source}) that finds ≤ ${M} connections open writes the ready ` +
           `file; Envoy exits, closing its listeners`,
   );
-  if (stop < W)
+  // Until when the load balancer's connections reach Envoy: its exit, or, where the node forwards
+  // only to a ready pod, the health-check failure that makes it unready.
+  const unready = Math.min(D, G);
+  const reached = readinessBound ? Math.min(unready, stop) : stop;
+  if (readinessBound && unready < W)
+    drawing.window(
+      unready,
+      W,
+      'fail',
+      'refused',
+      `new connections still arrive ${traffic.sender} at the node, but Envoy fails its ` +
+        `readiness from t=${unready} (/healthcheck/fail after --drain-delay ` +
+        `${secondsText(D)}) and, with externalTrafficPolicy Local, the node forwards only to a ` +
+        `ready pod → connections dropped until the load balancer's health check fails`,
+    );
+  else if (stop < W)
     drawing.window(
       stop,
       W,
@@ -117,10 +141,13 @@ export function contourTimeline(state: ContourState, traffic: Traffic): Timeline
   deadline(drawing, G, state.grace, done > G ? envoy : undefined);
   drawing.window(
     0,
-    Math.min(stop, W),
+    Math.min(reached, W),
     'ok',
     'serving',
-    `Envoy accepts new connections (its preStop holds SIGTERM until the ready file)`,
+    readinessBound
+      ? 'Envoy stays ready and accepts new connections (its health checks fail only after ' +
+          '--drain-delay; its preStop holds SIGTERM until the ready file)'
+      : `Envoy accepts new connections (its preStop holds SIGTERM until the ready file)`,
   );
   if (stop > W)
     drawing.window(

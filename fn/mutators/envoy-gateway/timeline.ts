@@ -25,7 +25,7 @@ export interface ProxyTraffic {
   readonly drainWindowSeconds: number;
   readonly maxRequestSeconds: number;
   readonly sender: string;
-  /** Set when W is a guess (a load balancer not recognised). */
+  /** Set when W rests on something not modelled (a load balancer not recognised, …). */
   readonly unknown?: Unknown;
 }
 
@@ -55,7 +55,7 @@ export function envoyProxyTimeline(state: ProxyState, traffic: ProxyTraffic): Ti
     'load balancer',
     `stops sending new connections (W = ${traffic.drainWindowSeconds} s` +
       `${H ? ` after the health checks fail at ${H} s` : ''}` +
-      `${traffic.unknown ? '; W is a guess' : ''})`,
+      `${traffic.unknown ? `, ${traffic.unknown.brief ?? 'not modelled'}` : ''})`,
     traffic.unknown,
   );
   if (M < latestExit)

@@ -1,8 +1,9 @@
 // contour-drain as users run it, on Contour's own render v1.33.6
 // (test/fixtures/gateways/contour/README.md): `check` fails on the input and passes on the output,
 // the output is a fixed point, explain's patched timeline is modelled (and says "unknown" where
-// the load balancer is a guess), the shutdown-manager's flags are read in kingpin's forms, a
-// user's larger delay is never lowered, and what cannot be modelled is left alone with a warning.
+// Envoy's readiness is not: node targets with externalTrafficPolicy Local before Kubernetes 1.26),
+// the shutdown-manager's flags are read in kingpin's forms, a user's larger delay is never lowered,
+// and what cannot be modelled is left alone with a warning.
 import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { runCliAsync } from '../../helpers/cli.ts';
@@ -13,24 +14,27 @@ const read = (file: string) => readFileSync(fixturePath('gateways', 'contour', f
 const SHUTDOWN = '                - shutdown\n';
 
 /** The contour-drain verdicts explain gives `input`. */
-const envoyVerdicts = (input: string) => verdictsOf('contour-drain', input);
+const envoyVerdicts = (input: string, args: readonly string[] = []) =>
+  verdictsOf('contour-drain', input, args);
 
 const RENDERS = [
   // AWS's default 300 s deregistration delay outlives the pod: a modelled risk, no failure.
-  { file: 'render-1.33.6-nlb-ip.yaml', patched: 'risk', W: 180 },
-  // A `type: LoadBalancer` with no provider: W = 15 s is a guess, so the outcome is unknown.
-  { file: 'render-1.33.6.yaml', patched: 'unknown', W: 15 },
+  { file: 'render-1.33.6-nlb-ip.yaml', patched: 'risk', W: 180, flag: 'check-delay' },
+  // The envoy Service shows only aws-load-balancer-backend-protocol: an in-tree Classic ELB with
+  // the nodes as targets and externalTrafficPolicy Local, W = 5 + 10 × 6 s. The node forwards to
+  // Envoy only while it is ready, so the drain delay (before /healthcheck/fail) covers W.
+  { file: 'render-1.33.6.yaml', patched: 'ok', W: 65, flag: 'drain-delay' },
   // Bitnami's chart (Contour 1.32.1), the shutdown-manager's port given as --serve-port=8090.
-  { file: 'bitnami-chart-21.1.4-nlb-ip.yaml', patched: 'risk', W: 180 },
+  { file: 'bitnami-chart-21.1.4-nlb-ip.yaml', patched: 'risk', W: 180, flag: 'check-delay' },
 ] as const;
 
-for (const { file, patched, W } of RENDERS) {
+for (const { file, patched, W, flag } of RENDERS) {
   test(`${file}: check fails as written, passes patched; idempotent; explain agrees`, async (t) => {
     const input = read(file);
     t.is((await runCliAsync(['check'], input)).status, 1);
     const out = await runCliAsync([], input);
     t.is(out.status, 0, out.stderr);
-    t.regex(out.stdout, new RegExp(`- shutdown\\n +- --check-delay=${W}s\\n`));
+    t.regex(out.stdout, new RegExp(`- shutdown\\n +- --${flag}=${W}s\\n`));
     t.is((await runCliAsync(['check'], out.stdout)).status, 0);
     t.is((await runCliAsync([], out.stdout)).stdout, out.stdout);
     const verdicts = await envoyVerdicts(input);
@@ -87,4 +91,24 @@ test('an image that names no release gets no flag and a warning', async (t) => {
 test('with contour-mode off contour-drain leaves the pod to app-graceful', async (t) => {
   const out = await runCliAsync(['--contour-mode', 'off'], read('render-1.33.6-nlb-ip.yaml'));
   t.false(out.stdout.includes('--check-delay'));
+});
+
+// Before Kubernetes 1.26 kube-proxy forwards nothing to a terminating pod (KEP-1669), so Envoy's
+// readiness cannot keep the node's connections: the check delay grows as elsewhere, and the
+// outcome stays unknown with what to tell the tool.
+test('Contour render on Kubernetes 1.25: no readiness model, the check delay grows, outcome unknown', async (t) => {
+  const input = read('render-1.33.6.yaml');
+  const out = await runCliAsync(['--kube-version', '1.25'], input);
+  t.is(out.status, 0, out.stderr);
+  t.true(out.stdout.includes('- --check-delay=65s\n'));
+  t.false(out.stdout.includes('--drain-delay'));
+  const verdicts = await envoyVerdicts(input, ['--kube-version', '1.25']);
+  t.is(verdicts.patched, 'unknown');
+});
+
+test('Contour render: as written, the node drops the connections from /healthcheck/fail until W', async (t) => {
+  const text = (await runCliAsync(['explain'], read('render-1.33.6.yaml'))).stdout;
+  t.regex(text, /✗ {2}0–65 s {2}new connections still arrive .* at the node, but Envoy fails its/);
+  t.regex(text, /readiness from t=0 \(\/healthcheck\/fail after --drain-delay 0 s\)/);
+  t.regex(text, /✓ {3}0–65 s {2}Envoy stays ready and accepts new connections/);
 });
