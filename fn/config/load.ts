@@ -324,7 +324,7 @@ function configError(
     'E_CONFIG',
     `invalid config:\n  ${lines.join('\n  ')}`,
     place,
-    'See `kube-graceful --help` and the README section "Configuration" for every field and ' +
+    'See `kube-graceful --help` and docs/configuration.md for every field and ' +
       'its allowed values.',
   );
 }

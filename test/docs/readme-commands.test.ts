@@ -27,6 +27,9 @@ const DOCS = [
   'docs/integrations/container.md',
   'docs/integrations/kpt.md',
   'docs/install.md',
+  'docs/usage.md',
+  'docs/integrations/helm.md',
+  'docs/integrations/kustomize.md',
 ];
 
 interface Block {
