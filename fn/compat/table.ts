@@ -18,6 +18,7 @@ export const PRODUCTS = [
   'Envoy Gateway',
   'AWS Load Balancer Controller',
   'AWS cloud provider',
+  'GKE Ingress',
   'Helm',
   'ingress-nginx',
   'Contour',
@@ -935,6 +936,46 @@ export const CONSTRAINTS: readonly Constraint[] = [
     enforcedBy:
       'the Classic ELB recognition (fn/timing/serviceLoadBalancer.ts recognizeAwsClassic; ' +
       'test/timing/loadBalancers.test.ts, the contour-1.33.6-default golden)',
+  },
+  // GKE Ingress (kubernetes/ingress-gce): which Ingresses and Services get NEGs, and what a
+  // BackendConfig's connection draining does
+  {
+    id: 'gke-ingress-classes',
+    product: 'GKE Ingress',
+    setting:
+      '`kubernetes.io/ingress.class: gce`, `gce-internal` or `gce-regional-external` (the ' +
+      'annotation only: the controller has no class for `spec.ingressClassName`); NEGs required ' +
+      'for a ClusterIP Service and for the internal and regional classes',
+    versions: 'v1.41.1',
+    breaks:
+      'a gce Ingress in front of a ClusterIP Service is a NEG-backed load balancer: planning it ' +
+      'as in-cluster traffic (≈ 5 s) cuts the ≈ 30 s the load balancer still sends',
+    sources: [
+      'kubernetes/ingress-gce pkg/annotations/ingress.go@v1.41.1, pkg/utils/utils.go@v1.41.1 ' +
+        '(IsGCEIngress), pkg/controller/translator/translator.go@v1.41.1 (maybeEnableNEG)',
+    ],
+    enforcedBy:
+      'the Ingress recognition (fn/timing/ingressLoadBalancer.ts recognizeGkeIngress; ' +
+      'test/timing/loadBalancers.test.ts)',
+  },
+  {
+    id: 'gke-connection-draining',
+    product: 'GKE Ingress',
+    setting:
+      "BackendConfig `connectionDraining.drainingTimeoutSec`: the backend service's connection " +
+      'draining, time for requests in flight on a removed endpoint; 0 (off) without one',
+    versions: 'v1.41.1',
+    breaks:
+      'shorter than the longest request, the load balancer closes connections still in flight ' +
+      "after the endpoint's removal; it does not keep new connections coming (not part of W)",
+    sources: [
+      'kubernetes/ingress-gce pkg/backends/features/draining.go@v1.41.1',
+      'kubernetes/ingress-gce vendor/google.golang.org/api/compute/v1/compute-gen.go@v1.41.1 ' +
+        '(ConnectionDraining: "a duration timeout for existing requests on a removed backend")',
+    ],
+    enforcedBy:
+      'LB_DEREGISTRATION_TOO_SHORT and the lb-cut window of explain (fn/timing/' +
+      'connectionClosing.ts; test/mutators/gateway/gateway-drain.test.ts)',
   },
   // Helm: how a post-renderer's output is taken back
   {

@@ -57,6 +57,16 @@ export type Source =
   | { readonly kind: 'target-group'; readonly isDefault: true }
   | { readonly kind: 'target-group'; readonly isDefault: false; readonly where: string }
   /**
+   * GKE's connection draining: the NEG endpoint is removed when the load balancer stops sending
+   * (≈ W), then `drainingTimeoutSec` of the BackendConfig the Service names (0, off, without one).
+   */
+  | {
+      readonly kind: 'connection-draining';
+      readonly removedAt: number;
+      readonly drainingSeconds: number;
+      readonly backendConfig?: string;
+    }
+  /**
    * A value computed from another input (Traefik's accepting window from the load balancer's W):
    * how, then that input's source, then the rest.
    */
@@ -91,6 +101,14 @@ export function sourceText(source: Source): string {
       return source.isDefault
         ? 'AWS default deregistration delay (no target-group attribute set)'
         : `deregistration_delay.timeout_seconds ${source.where}`;
+    case 'connection-draining':
+      return source.backendConfig === undefined
+        ? `GKE removes the NEG endpoint at ≈ ${source.removedAt} s; no BackendConfig sets ` +
+            `connectionDraining.drainingTimeoutSec, so draining is off and the connections ` +
+            `still open are closed then`
+        : `GKE removes the NEG endpoint at ≈ ${source.removedAt} s, then BackendConfig ` +
+            `${source.backendConfig} connectionDraining.drainingTimeoutSec ` +
+            `${source.drainingSeconds} s`;
     case 'derived':
       return `${source.how}${sourceText(source.from)}${source.after ?? ''}`;
   }

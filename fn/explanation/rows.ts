@@ -109,7 +109,14 @@ export function inputsOf(inputs: TimingInputs): ModelInput[] {
     },
   ];
   const dereg = inputs.loadBalancer?.deregistrationDelaySeconds;
-  if (dereg) {
+  if (dereg && inputs.loadBalancer?.closing === 'gke-connection-draining')
+    rows.push({
+      name: 'LB closes connections',
+      value: dereg.value,
+      unit: 's',
+      source: sourceText(dereg.source),
+    });
+  else if (dereg) {
     const termination = inputs.loadBalancer?.connectionTermination ? 'on' : 'off';
     rows.push({
       name: 'LB deregistration delay',
@@ -155,6 +162,7 @@ export function traffic(inputs: TimingInputs, sender: string): Traffic {
           deregistration: {
             seconds: dereg.value,
             connectionTermination: inputs.loadBalancer?.connectionTermination === true,
+            ...(inputs.loadBalancer?.closing ? { closing: inputs.loadBalancer.closing } : {}),
           },
         }
       : {}),

@@ -112,8 +112,15 @@ export interface Traffic {
    * IP targets)".
    */
   readonly sender: string;
-  /** The load balancer's deregistration delay, when known (AWS target groups). */
-  readonly deregistration?: { readonly seconds: number; readonly connectionTermination: boolean };
+  /**
+   * When the load balancer closes established connections, when known: an AWS target group's
+   * deregistration delay, or GKE's NEG removal plus connection draining (`closing`).
+   */
+  readonly deregistration?: {
+    readonly seconds: number;
+    readonly connectionTermination: boolean;
+    readonly closing?: 'gke-connection-draining';
+  };
   /**
    * Set when W rests on something not modelled (a load balancer not recognised, or pods that must
    * stay ready for it): every timeline with it is unknown.
@@ -359,11 +366,15 @@ export function deregistration(
 ): void {
   const lb = traffic.deregistration;
   if (!lb) return;
+  const gke = lb.closing === 'gke-connection-draining';
   drawing.event(
     lb.seconds,
     'load balancer',
-    `deregistration delay (${secondsText(lb.seconds)}) over: ` +
-      `${lb.connectionTermination ? 'closes' : 'stops tracking'} established connections`,
+    gke
+      ? 'connection draining over (the NEG endpoint removed, then drainingTimeoutSec): closes ' +
+          'the connections still open'
+      : `deregistration delay (${secondsText(lb.seconds)}) over: ` +
+          `${lb.connectionTermination ? 'closes' : 'stops tracking'} established connections`,
   );
   if (lb.seconds < workDone) {
     drawing.window(
@@ -372,8 +383,8 @@ export function deregistration(
       'fail',
       'lb-cut',
       `the load balancer drops connections still in flight at t=${lb.seconds} ` +
-        `(deregistration delay ${secondsText(lb.seconds)} < t=${workDone}, ` +
-        `when the last request ends)`,
+        `(${gke ? 'connection draining ends at' : 'deregistration delay'} ` +
+        `${secondsText(lb.seconds)} < t=${workDone}, when the last request ends)`,
     );
   }
   if (lb.seconds > podGone && !lb.connectionTermination) {

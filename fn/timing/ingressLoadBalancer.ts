@@ -8,6 +8,7 @@ import { annotationText as annotation, kubeObjectRef } from './kubeObject.ts';
 import { parseAwsTargetGroupAttributes } from './awsTargetGroup.ts';
 import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
 import { LOAD_BALANCERS, recognitionFor as recognition } from './loadBalancerTable.ts';
+import { shortestDraining } from './serviceLoadBalancer.ts';
 import { specField } from '../core/kubeObject.ts';
 
 const ALB_TARGET_TYPE = 'alb.ingress.kubernetes.io/target-type';
@@ -16,6 +17,7 @@ const AGIC_PREFIX = 'appgw.ingress.kubernetes.io/';
 const AGIC_CLASS = 'azure-application-gateway';
 const AGIC_LEGACY_CLASS = 'azure/application-gateway';
 const LEGACY_INGRESS_CLASS = 'kubernetes.io/ingress.class';
+const GKE_NEG = 'cloud.google.com/neg';
 
 /**
  * Recognises the load balancer an Ingress provisions: AWS ALB (`alb.ingress.kubernetes.io/*`)
@@ -28,15 +30,30 @@ const LEGACY_INGRESS_CLASS = 'kubernetes.io/ingress.class';
  */
 export function recognizeIngressLoadBalancer(
   ingress: KubeObject,
+  backends: IngressBackends = { services: [], backendConfigs: [] },
 ): LoadBalancerRecognition | undefined {
   const who = `Ingress ${kubeObjectRef(ingress)}`;
-  const recognized = recognizeIngress(ingress, who);
+  const recognized = recognizeIngress(ingress, who, backends);
   return recognized && { ...recognized, subject: who };
 }
 
-function recognizeIngress(ingress: KubeObject, who: string): LoadBalancerRecognition | undefined {
+/** The stream's objects behind an Ingress that refine what its load balancer does. */
+export interface IngressBackends {
+  /** The Services it routes to that select the pods being planned. */
+  readonly services: readonly KubeObject[];
+  /** The stream's GKE BackendConfigs, which those Services may name. */
+  readonly backendConfigs: readonly KubeObject[];
+}
+
+function recognizeIngress(
+  ingress: KubeObject,
+  who: string,
+  backends: IngressBackends,
+): LoadBalancerRecognition | undefined {
   const className = specField(ingress, 'ingressClassName');
   const legacyClass = annotation(ingress, LEGACY_INGRESS_CLASS);
+  if (legacyClass !== undefined && GKE_CLASSES.includes(legacyClass))
+    return recognizeGkeIngress(who, legacyClass, backends);
 
   // AGIC is checked first: its window (90 s) is the longer, so an Ingress carrying both
   // controllers' annotations gets the conservative one.
@@ -92,6 +109,67 @@ function recognizeIngress(ingress: KubeObject, who: string): LoadBalancerRecogni
     });
   }
   return undefined;
+}
+
+/**
+ * The classes GKE's Ingress controller takes, read from the annotation only (it has no IngressClass
+ * for `spec.ingressClassName`): kubernetes/ingress-gce pkg/annotations/ingress.go@v1.41.1,
+ * pkg/utils/utils.go@v1.41.1 IsGCEIngress. An Ingress with no class at all is GKE's too, but only
+ * on GKE, which the stream does not show.
+ */
+const GKE_CLASSES: readonly string[] = ['gce', 'gce-internal', 'gce-regional-external'];
+
+/**
+ * A GKE Ingress: its load balancer reaches the pods through NEGs where the Service enables them,
+ * and must for a ClusterIP Service, `gce-internal` and `gce-regional-external`
+ * (pkg/controller/translator/translator.go@v1.41.1 maybeEnableNEG); GKE adds the NEG annotation
+ * itself on VPC-native clusters. Otherwise (a NodePort Service on a cluster without that default)
+ * it uses instance groups, the nodes as targets, whose window is shorter: NEG is planned with and a
+ * note says so. Connection draining comes from the Service's BackendConfig, as for a NEG Service.
+ */
+function recognizeGkeIngress(
+  who: string,
+  className: string,
+  backends: IngressBackends,
+): LoadBalancerRecognition {
+  const negRequired =
+    className !== 'gce' ||
+    backends.services.every((s) => {
+      const type = specField(s, 'type');
+      return type === undefined || type === 'ClusterIP';
+    });
+  const drainings = backends.services.map((s) => shortestDraining(s, backends.backendConfigs));
+  const draining = drainings
+    .map((d) => d.draining)
+    .reduce<{ seconds: number; backendConfig?: string } | undefined>(
+      (a, b) => (a === undefined || b.seconds < a.seconds ? b : a),
+      undefined,
+    );
+  const missing = drainings.flatMap((d) => d.missing);
+  const notes = [
+    ...(negRequired
+      ? []
+      : [
+          `A gce Ingress in front of a NodePort Service without ${GKE_NEG}: GKE uses NEGs where ` +
+            `the cluster is VPC-native (its default), else instance groups, whose window is ` +
+            `shorter; NEG is planned with. Set ${GKE_NEG} on the Service to make it certain.`,
+        ]),
+    ...(missing.length > 0
+      ? [
+          `BackendConfig ${missing.join(', ')} is not in the stream, so its connectionDraining ` +
+            `is unknown; planned as if it set none (draining off).`,
+        ]
+      : []),
+  ];
+  return recognition(
+    'gke-neg',
+    `${who}: GKE Ingress, container-native load balancing (${LEGACY_INGRESS_CLASS}: ` +
+      `${className}${negRequired ? '' : ', NEG assumed'})`,
+    {
+      connectionDraining: draining ?? { seconds: 0 },
+      ...(notes.length > 0 ? { note: notes.join(' ') } : {}),
+    },
+  );
 }
 
 /**

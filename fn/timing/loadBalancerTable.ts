@@ -107,7 +107,9 @@ export const LOAD_BALANCERS: Readonly<Record<LoadBalancerProvider, LoadBalancerF
     label: 'GKE container-native load balancing (NEG)',
     drainWindowSeconds: 30,
     estimate: true,
-    basis: '≈ 30 s, plus BackendConfig connectionDraining.drainingTimeoutSec when known',
+    basis:
+      '≈ 30 s until the NEG endpoint is removed; BackendConfig ' +
+      'connectionDraining.drainingTimeoutSec then gives requests in flight time to finish',
     source: 'GKE docs (container-native load balancing)',
   },
   'azure-appgw': {
@@ -166,6 +168,13 @@ export interface LoadBalancerRecognition {
    * LocalReadyEndpoints). W then holds only if the pods stay ready for it.
    */
   nodeLocal?: true;
+  /**
+   * GKE NEG: the connection draining of the backend service, which gives requests in flight
+   * `seconds` after the endpoint's removal, then closes what is left (the compute API's
+   * ConnectionDraining.drainingTimeoutSec, from the BackendConfig the Service names; 0 without
+   * one). Not part of W: the load balancer sends no new connection to a removed endpoint.
+   */
+  connectionDraining?: { readonly seconds: number; readonly backendConfig?: string };
 }
 
 /**

@@ -37,8 +37,16 @@ export interface TimingInputs {
   existingPreStopSeconds?: number | 'unknown';
   /** `drainDuration` already in `proxy.istio.io/config`. */
   existingDrainDurationSeconds?: number;
-  /** The load balancer's target-group settings, when known (AWS). */
-  loadBalancer?: { deregistrationDelaySeconds?: Sourced; connectionTermination?: boolean };
+  /**
+   * When the load balancer closes established connections, when known: an AWS target group's
+   * deregistration delay, or (`closing: 'gke-connection-draining'`) GKE's NEG removal plus
+   * connection draining, both in seconds from t = 0 (fn/timing/connectionClosing.ts).
+   */
+  loadBalancer?: {
+    deregistrationDelaySeconds?: Sourced;
+    connectionTermination?: boolean;
+    closing?: 'gke-connection-draining';
+  };
 }
 
 /** One computed duration: the value, the arithmetic that produced it, and why. */
@@ -406,10 +414,15 @@ function planChecked(inputs: TimingInputs, checked: Checked): TimingPlan {
         code: 'LB_DEREGISTRATION_TOO_SHORT',
         severity: 'warning',
         message:
-          `The load balancer's deregistration delay is ${dereg} s (${deregSource}), ` +
-          `shorter than the pod's drain S + R = ${T} s: it cuts connections still in flight. ` +
-          `Set deregistration_delay.timeout_seconds between ${T} and ${G} in the ` +
-          `target-group attributes annotation.`,
+          inputs.loadBalancer?.closing === 'gke-connection-draining'
+            ? `The load balancer closes the connections still open at ${dereg} s ` +
+              `(${deregSource}), before the pod's drain S + R = ${T} s ends: it cuts requests ` +
+              `in flight. Set connectionDraining.drainingTimeoutSec ${T - dereg} s longer in a ` +
+              `BackendConfig the Service names (cloud.google.com/backend-config).`
+            : `The load balancer's deregistration delay is ${dereg} s (${deregSource}), ` +
+              `shorter than the pod's drain S + R = ${T} s: it cuts connections still in ` +
+              `flight. Set deregistration_delay.timeout_seconds between ${T} and ${G} in the ` +
+              `target-group attributes annotation.`,
       });
     }
     if (dereg > G && inputs.loadBalancer?.connectionTermination !== true) {

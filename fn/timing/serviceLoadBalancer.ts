@@ -447,20 +447,49 @@ function negEnabled(value: string): boolean {
   return true;
 }
 
+/**
+ * GKE container-native load balancing: the load balancer stops sending new connections once the
+ * terminating pod's endpoint is removed from the NEG (≈ the table's window). Requests in flight
+ * then get the backend service's connection draining, `drainingTimeoutSec` of the BackendConfig
+ * the Service names (kubernetes/ingress-gce pkg/backends/features/draining.go@v1.41.1 copies it to
+ * the backend service; the compute API's ConnectionDraining: "a duration timeout for existing
+ * requests on a removed backend", vendor/google.golang.org/api/compute/v1/compute-gen.go@v1.41.1),
+ * after which the connections still open are closed; without one it is 0, off.
+ */
 function recognizeGkeNeg(
   service: KubeObject,
   who: string,
   neg: string,
   backendConfigs: readonly KubeObject[],
 ): LoadBalancerRecognition {
-  const base = `${who}: GKE container-native load balancing (${GKE_NEG}: ${neg})`;
-  const names = backendConfigNames(service);
-  if (names.length === 0) return recognition('gke-neg', base);
+  const evidence = `${who}: GKE container-native load balancing (${GKE_NEG}: ${neg})`;
+  const { draining, missing } = shortestDraining(service, backendConfigs);
+  return recognition('gke-neg', evidence, {
+    connectionDraining: draining,
+    ...(missing.length > 0
+      ? {
+          note:
+            `BackendConfig ${missing.join(', ')} is not in the stream, ` +
+            `so its connectionDraining is unknown; planned as if it set none (draining off). ` +
+            `Override if that BackendConfig sets drainingTimeoutSec.`,
+        }
+      : {}),
+  });
+}
 
+/**
+ * The shortest `connectionDraining.drainingTimeoutSec` of the BackendConfigs a Service names (each
+ * port's backend service drains by its own; the one that closes first cuts requests first, as for
+ * AWS ports), 0 without one, and the names not in the stream.
+ */
+export function shortestDraining(
+  service: KubeObject,
+  backendConfigs: readonly KubeObject[],
+): { draining: { seconds: number; backendConfig?: string }; missing: string[] } {
   const namespace = service.metadata?.namespace;
-  let longest: { name: string; seconds: number } | undefined;
+  let shortest: { seconds: number; backendConfig?: string } | undefined;
   const missing: string[] = [];
-  for (const name of names) {
+  for (const name of backendConfigNames(service)) {
     const config = backendConfigs.find(
       (c) =>
         c.kind === 'BackendConfig' &&
@@ -478,26 +507,10 @@ function recognizeGkeNeg(
     const seconds = draining?.drainingTimeoutSec;
     const value =
       typeof seconds === 'number' && Number.isSafeInteger(seconds) && seconds > 0 ? seconds : 0;
-    if (longest === undefined || value > longest.seconds) longest = { name, seconds: value };
+    if (shortest === undefined || value < shortest.seconds)
+      shortest = { seconds: value, backendConfig: name };
   }
-  const base30 = LOAD_BALANCERS['gke-neg'].drainWindowSeconds;
-  const drainWindowSeconds = base30 + (longest?.seconds ?? 0);
-  const evidence =
-    longest !== undefined && longest.seconds > 0
-      ? `${base} + connection draining ${longest.seconds} s (BackendConfig ${longest.name} ` +
-        `connectionDraining.drainingTimeoutSec)`
-      : base;
-  return recognition('gke-neg', evidence, {
-    drainWindowSeconds,
-    ...(missing.length > 0
-      ? {
-          note:
-            `BackendConfig ${missing.join(', ')} is not in the stream, ` +
-            `so its connectionDraining is unknown; the drain window counts none. ` +
-            `Override it if that BackendConfig sets drainingTimeoutSec.`,
-        }
-      : {}),
-  });
+  return { draining: shortest ?? { seconds: 0 }, missing };
 }
 
 /** Names in `cloud.google.com/backend-config: {"default": "x", "ports": {"80": "y"}}`. */

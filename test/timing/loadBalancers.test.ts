@@ -324,7 +324,10 @@ test('AWS NLB without target-group attributes carries AWS default 300 s', (t) =>
   t.is(r.targetGroup?.connectionTermination, undefined);
 });
 
-test('GKE NEG adds BackendConfig connection draining when the BackendConfig is in the stream', (t) => {
+// GKE's connection draining gives requests in flight time after the NEG endpoint is removed; it
+// does not keep new connections coming (kubernetes/ingress-gce pkg/backends/features/draining.go,
+// the compute API's ConnectionDraining): W stays the NEG's, the draining is when connections close.
+test('GKE NEG: BackendConfig connection draining is when connections close, not part of W', (t) => {
   const svc = service({
     'cloud.google.com/neg': '{"ingress": true}',
     'cloud.google.com/backend-config': '{"default": "drain60"}',
@@ -336,16 +339,23 @@ test('GKE NEG adds BackendConfig connection draining when the BackendConfig is i
     spec: { connectionDraining: { drainingTimeoutSec: 60 } },
   };
   const r = recognizeServiceLoadBalancer(svc, { backendConfigs: [backendConfig] });
-  t.is(r.drainWindowSeconds, 90);
-  t.regex(r.evidence, /connection draining 60 s \(BackendConfig drain60/);
+  t.is(r.drainWindowSeconds, 30);
+  t.deepEqual(r.connectionDraining, { seconds: 60, backendConfig: 'drain60' });
   t.is(r.note, undefined);
 
   const missing = recognizeServiceLoadBalancer(svc);
   t.is(missing.drainWindowSeconds, 30);
+  t.deepEqual(missing.connectionDraining, { seconds: 0 });
   t.regex(missing.note ?? '', /BackendConfig drain60 is not in the stream/);
+
+  // Without a BackendConfig, draining is off (0 s): connections close when the endpoint goes.
+  const bare = recognizeServiceLoadBalancer(
+    service({ 'cloud.google.com/neg': '{"ingress": true}' }),
+  );
+  t.deepEqual(bare.connectionDraining, { seconds: 0 });
 });
 
-test('GKE NEG reads the BackendConfigs a ports-form annotation names and takes the longest draining', (t) => {
+test('GKE NEG reads the BackendConfigs a ports-form annotation names and takes the shortest draining', (t) => {
   const svc = service({
     'cloud.google.com/neg': '{"ingress": true}',
     'cloud.google.com/backend-config': '{"ports": {"80": "short", "http2": "long"}}',
@@ -359,9 +369,46 @@ test('GKE NEG reads the BackendConfigs a ports-form annotation names and takes t
   const r = recognizeServiceLoadBalancer(svc, {
     backendConfigs: [config('short', 10), config('long', 45)],
   });
-  t.is(r.drainWindowSeconds, 75);
-  t.regex(r.evidence, /connection draining 45 s \(BackendConfig long /);
+  t.is(r.drainWindowSeconds, 30);
+  t.deepEqual(r.connectionDraining, { seconds: 10, backendConfig: 'short' });
   t.is(r.note, undefined);
+});
+
+// GKE's Ingress controller takes the classes of the annotation only
+// (kubernetes/ingress-gce pkg/utils/utils.go@v1.41.1 IsGCEIngress), and needs NEGs for a
+// ClusterIP Service and for gce-internal (pkg/controller/translator/translator.go@v1.41.1).
+test('a gce Ingress is GKE load balancing: NEG for a ClusterIP Service, noted for a NodePort one', (t) => {
+  const gce = ingress({ 'kubernetes.io/ingress.class': 'gce' });
+  const clusterIp = service({ 'cloud.google.com/backend-config': '{"default": "d"}' });
+  const d: KubeObject = {
+    apiVersion: 'cloud.google.com/v1',
+    kind: 'BackendConfig',
+    metadata: { name: 'd', namespace: 'ns' },
+    spec: { connectionDraining: { drainingTimeoutSec: 40 } },
+  };
+  const r = recognizeIngressLoadBalancer(gce, { services: [clusterIp], backendConfigs: [d] });
+  t.is(r?.provider, 'gke-neg');
+  t.is(r?.drainWindowSeconds, 30);
+  t.deepEqual(r?.connectionDraining, { seconds: 40, backendConfig: 'd' });
+  t.is(r?.note, undefined);
+  t.is(
+    r?.evidence,
+    'Ingress ns/web: GKE Ingress, container-native load balancing ' +
+      '(kubernetes.io/ingress.class: gce)',
+  );
+  const nodePort = recognizeIngressLoadBalancer(gce, {
+    services: [service({}, { type: 'NodePort' })],
+    backendConfigs: [],
+  });
+  t.is(nodePort?.provider, 'gke-neg');
+  t.regex(nodePort?.note ?? '', /NodePort Service without cloud\.google\.com\/neg/);
+  const internal = recognizeIngressLoadBalancer(
+    ingress({ 'kubernetes.io/ingress.class': 'gce-internal' }),
+    { services: [service({}, { type: 'NodePort' })], backendConfigs: [] },
+  );
+  t.is(internal?.note, undefined);
+  // spec.ingressClassName: gce names no class GKE's controller has: not recognised as GKE.
+  t.is(recognizeIngressLoadBalancer(ingress({}, { ingressClassName: 'gce' })), undefined);
 });
 
 function ingress(

@@ -12,7 +12,7 @@ import type { KubeObject } from '../../core/kubeObject.ts';
 import { DEFAULT_EXTERNAL_TRAFFIC_POLICY, DEFAULT_SERVICE_TYPE } from './facts.ts';
 import type { SpecLocation } from './objects.ts';
 import { scalarText } from '../../core/scalarText.ts';
-import type { Source } from '../../core/source.ts';
+import { connectionClosingInputs } from '../../timing/connectionClosing.ts';
 import type { ServiceRecognitionContext } from '../../timing/serviceLoadBalancer.ts';
 
 /**
@@ -76,26 +76,15 @@ export function recognizeEnvoyServiceLoadBalancer(
 export function loadBalancerInputs(
   recognized: LoadBalancerRecognition,
 ): Pick<TimingInputs, 'drainWindow' | 'loadBalancer'> {
-  const group = recognized.targetGroup;
   const unknown = unknownDrainWindow(recognized);
   const drainWindow = {
     value: recognized.drainWindowSeconds,
     source: { kind: 'load-balancer', evidence: recognized.evidence } as const,
     ...(unknown ? { unknown } : {}),
   };
-  if (group?.deregistrationDelaySeconds === undefined) return { drainWindow };
-  const source: Source = group.deregistrationDelayIsDefault
-    ? { kind: 'target-group', isDefault: true }
-    : {
-        kind: 'target-group',
-        isDefault: false,
-        where: 'in the envoyService target-group attributes annotation',
-      };
-  return {
-    drainWindow,
-    loadBalancer: {
-      deregistrationDelaySeconds: { value: group.deregistrationDelaySeconds, source },
-      connectionTermination: group.connectionTermination ?? false,
-    },
-  };
+  const loadBalancer = connectionClosingInputs(
+    recognized,
+    'in the envoyService target-group attributes annotation',
+  );
+  return loadBalancer === undefined ? { drainWindow } : { drainWindow, loadBalancer };
 }

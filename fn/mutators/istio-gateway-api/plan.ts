@@ -19,6 +19,7 @@ import { parseGoBool } from '../../core/goBool.ts';
 import type { LoadBalancerRecognition } from '../../timing/loadBalancerTable.ts';
 import { userProviderOverGuess } from '../../timing/loadBalancerTable.ts';
 import { unknownOf } from '../shared/timingInputs.ts';
+import { connectionClosingInputs } from '../../timing/connectionClosing.ts';
 import type { ConfiguredTiming } from '../shared/timingInputs.ts';
 import { graceToWrite, planTimingResult } from '../../timing/model.ts';
 import type {
@@ -155,10 +156,17 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
     source: { kind: 'load-balancer', evidence: recognition.evidence, generatedFor: gatewayRef },
     ...unknownOf(recognition),
   };
+  // When the load balancer closes the proxy's connections: the generated Service's target-group
+  // attributes (AWS) or its BackendConfig's connection draining (GKE).
+  const closing = connectionClosingInputs(
+    recognition,
+    `on the Service istiod generates for ${gatewayRef}`,
+  );
   const timingInputs: TimingInputs = {
     drainWindow,
     maxRequest: inputs.maxRequest,
     buffer: inputs.buffer,
+    ...(closing === undefined ? {} : { loadBalancer: closing }),
     ...(graceValue === undefined ? {} : { existingGraceSeconds: comparableSeconds(graceValue) }),
     ...(proxyConfig.ok && proxyConfig.drainSeconds !== undefined
       ? { existingDrainDurationSeconds: Math.ceil(proxyConfig.drainSeconds) }

@@ -21,6 +21,7 @@ import {
   userProviderOverGuess,
 } from '../../timing/loadBalancers.ts';
 import type { LoadBalancerProvider, LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
+import { connectionClosingInputs } from '../../timing/connectionClosing.ts';
 import type { Sourced, TimingInputs } from '../../timing/model.ts';
 
 /** Timing inputs plus findings about how they were found (estimates, assumptions). */
@@ -206,8 +207,12 @@ function loadBalancersInFront(workload: Workload, context: MutatorContext) {
   const names = new Set(services.map((s) => s.metadata?.name));
   for (const ingress of ingressesIn(context.inventory, namespace)) {
     if (ingress.metadata?.namespace !== namespace) continue;
-    if (!ingressBackendServiceNames(ingress).some((n) => names.has(n))) continue;
-    const recognition = recognizeIngressLoadBalancer(ingress);
+    const routedTo = ingressBackendServiceNames(ingress);
+    if (!routedTo.some((n) => names.has(n))) continue;
+    const recognition = recognizeIngressLoadBalancer(ingress, {
+      services: services.filter((s) => routedTo.includes(s.metadata?.name ?? '')),
+      backendConfigs: context.inventory.backendConfigs,
+    });
     if (recognition) candidates.push(recognition);
   }
   return pickDrainWindow(candidates);
@@ -216,19 +221,9 @@ function loadBalancersInFront(workload: Workload, context: MutatorContext) {
 function deregistration(
   recognized: LoadBalancerRecognition | undefined,
 ): Pick<TimingInputs, 'loadBalancer'> {
-  const group = recognized?.targetGroup;
-  if (recognized === undefined || group?.deregistrationDelaySeconds === undefined) return {};
-  const source: Source = group.deregistrationDelayIsDefault
-    ? { kind: 'target-group', isDefault: true }
-    : {
-        kind: 'target-group',
-        isDefault: false,
-        where: `on ${recognized.subject ?? 'the load balancer'}`,
-      };
-  return {
-    loadBalancer: {
-      deregistrationDelaySeconds: { value: group.deregistrationDelaySeconds, source },
-      connectionTermination: group.connectionTermination ?? false,
-    },
-  };
+  const closing = connectionClosingInputs(
+    recognized,
+    `on ${recognized?.subject ?? 'the load balancer'}`,
+  );
+  return closing === undefined ? {} : { loadBalancer: closing };
 }

@@ -956,8 +956,8 @@ spec:
   },
   {
     title:
-      'GKE NEG with its BackendConfig in the stream: W = 30 + drainingTimeoutSec, ' +
-      'no "not in the stream" warning',
+      'GKE NEG with its BackendConfig in the stream: W = 30, the connections close at ' +
+      '30 + drainingTimeoutSec, after the drain; no "not in the stream" warning',
     input: stream(
       GENERIC_SERVICE.replace(
         'metadata:\n  name: istio-public-ingressgateway\n  namespace: istio-system\n',
@@ -979,13 +979,36 @@ spec:
       gateway(),
     ),
     flags: SEED,
-    changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '90s', [GRACE]: 110 },
-    absent: ['LB_ASSUMPTION'],
-    check: (t, result) =>
+    changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '30s', [GRACE]: 50 },
+    absent: ['LB_ASSUMPTION', 'LB_DEREGISTRATION_TOO_SHORT'],
+    check: (t, result) => {
+      const closing = planOf(result).inputs.loadBalancer;
+      t.is(closing?.closing, 'gke-connection-draining');
+      t.is(closing?.deregistrationDelaySeconds?.value, 90);
       t.regex(
-        sourceText(planOf(result).inputs.drainWindow.source),
-        /connection draining 60 s \(BackendConfig gw-drain/,
-      ),
+        sourceText(closing!.deregistrationDelaySeconds!.source),
+        /then BackendConfig gw-drain connectionDraining.drainingTimeoutSec 60 s/,
+      );
+    },
+  },
+  {
+    title:
+      'GKE NEG without a BackendConfig: draining is off, so the connections close when the ' +
+      'endpoint is removed (≈ W), while requests are in flight: a warning',
+    input: stream(
+      GENERIC_SERVICE.replace(
+        'metadata:\n  name: istio-public-ingressgateway\n  namespace: istio-system\n',
+        'metadata:\n' +
+          '  name: istio-public-ingressgateway\n' +
+          '  namespace: istio-system\n' +
+          '  annotations:\n' +
+          `    cloud.google.com/neg: '{"ingress": true}'\n`,
+      ).replace('type: LoadBalancer', 'type: ClusterIP'),
+      gateway(),
+    ),
+    flags: SEED,
+    changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '30s', [GRACE]: 50 },
+    findings: ['warning LB_DEREGISTRATION_TOO_SHORT'],
   },
   {
     title: '2 replicas with maxUnavailable 1: info',

@@ -173,9 +173,10 @@ test("the operator's larger class defaults (grace 600, MINIMUM_DRAIN_DURATION 30
       },
     },
   });
-  t.deepEqual(codes(outcome), ['ISTIO_GATEWAY_API_VALUE_KEPT']);
+  // The kept 300 s minimum drain plus R outlasts the NLB's default 300 s deregistration delay.
+  t.deepEqual(codes(outcome), ['LB_DEREGISTRATION_TOO_SHORT', 'ISTIO_GATEWAY_API_VALUE_KEPT']);
   t.regex(
-    outcome.findings[0]!.message,
+    outcome.findings[1]!.message,
     new RegExp(
       String.raw`terminationGracePeriodSeconds 600 set in the class-defaults ConfigMap ` +
         String.raw`istio-default-gatewayclass-istio is more than the plan needs \(320`,
@@ -435,18 +436,21 @@ test('two class-defaults ConfigMaps for the class: read the first, and say istio
   const outcome = decide(objects);
   t.deepEqual(codes(outcome), [
     'ISTIO_GATEWAY_API_CLASS_DEFAULTS_AMBIGUOUS',
+    'LB_DEREGISTRATION_TOO_SHORT',
     'ISTIO_GATEWAY_API_VALUE_KEPT',
   ]);
   t.is(outcome.timing?.plan.graceSeconds.value, 600);
 });
 
-test('GKE NEG with a BackendConfig in the stream: W counts its connection draining (30 + 60 s), as for a rendered Service', (t) => {
+test('GKE NEG with a BackendConfig in the stream: its connection draining closes the connections at 30 + 60 s, as for a rendered Service', (t) => {
   const outcome = decide(fixtureObjects('variants/gateway-gke-neg-backendconfig.yaml'), DEFAULTS);
   t.is(outcome.timing?.loadBalancer.provider, 'gke-neg');
-  t.is(outcome.timing?.inputs.drainWindow.value, 90);
+  t.is(outcome.timing?.inputs.drainWindow.value, 30);
+  const closing = outcome.timing?.inputs.loadBalancer;
+  t.is(closing?.deregistrationDelaySeconds?.value, 90);
   t.regex(
-    sourceText(outcome.timing!.inputs.drainWindow.source),
-    /connection draining 60 s \(BackendConfig bookinfo-gateway-drain/,
+    sourceText(closing!.deregistrationDelaySeconds!.source),
+    /BackendConfig bookinfo-gateway-drain connectionDraining.drainingTimeoutSec 60 s/,
   );
   t.is(outcome.timing?.loadBalancer.note, undefined, 'the BackendConfig is in the stream');
 });
