@@ -144,7 +144,8 @@ export function output(symbol: ModelOutput['symbol'], name: string, derived: Der
  * or the clients whose endpoints are not yet updated.
  */
 export function senderOf(loadBalancer: { readonly provider: LoadBalancerProvider } | undefined) {
-  return loadBalancer
+  // In-cluster traffic has no load balancer: the senders are the clients (kube-proxy, proxies).
+  return loadBalancer && loadBalancer.provider !== 'in-cluster'
     ? `from the load balancer (${LOAD_BALANCERS[loadBalancer.provider].label})`
     : 'from clients whose endpoints are not yet updated';
 }

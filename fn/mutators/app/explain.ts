@@ -13,6 +13,7 @@ import {
   output,
   preStopRow,
   preStopValue,
+  senderOf,
   traffic,
 } from '../../explanation/rows.ts';
 import type {
@@ -75,7 +76,7 @@ export function explainApp(plan: AppPlan, context: ExplainContext): ExplanationB
     ...meshProxyRows(before, after, { sidecar, outlivesSeconds: p.sidecarOutlivesSeconds.value }),
   );
   const meshWords = meshesText(mesh);
-  const trafficInputs = traffic(inputs, 'from clients whose endpoints are not yet updated');
+  const trafficInputs = traffic(inputs, senderOf(plan.loadBalancer));
   const containerWord = `serving container${serving.length === 1 ? '' : 's'}`;
   const meshSummary = meshWords
     ? `mesh: ${meshWords}, ${sidecar} sidecar`

@@ -165,6 +165,7 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<App
     mesh: context.mesh,
     servingContainers: serving.names,
     effectiveGraceSeconds: timing.effectiveGraceSeconds,
+    ...(timing.loadBalancer ? { loadBalancer: timing.loadBalancer } : {}),
   };
   return { changes, findings, plan };
 }

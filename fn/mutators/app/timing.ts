@@ -6,6 +6,7 @@
  */
 import type { MutatorContext, ProposedFinding } from '../types.ts';
 import { resolveTimingInputs } from '../shared/timingInputs.ts';
+import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
 import type { ExistingTiming } from '../shared/timingInputs.ts';
 import { graceToWrite, planTiming } from '../../timing/model.ts';
 import { KUBERNETES_DEFAULT_GRACE_SECONDS } from '../../timing/platformDefaults.ts';
@@ -27,6 +28,8 @@ export interface AppPlan {
   /** The grace period the pods will have: the plan's G, or the Kubernetes default when that covers
    * it. */
   readonly effectiveGraceSeconds: number;
+  /** The load balancer that decided W, when one in the stream did: who sends new connections. */
+  readonly loadBalancer?: LoadBalancerRecognition;
 }
 
 /** A serving container and the length of the preStop it already has, if any. */
@@ -47,6 +50,8 @@ export interface AppTiming {
   /** The grace to write, or undefined when the manifest sets none and the default 30 s covers G. */
   readonly graceToWrite: number | undefined;
   readonly effectiveGraceSeconds: number;
+  /** The load balancer that decided W, when one in the stream did. */
+  readonly loadBalancer?: LoadBalancerRecognition;
   /** When the app stops taking new work, for reasons: `its SIGTERM at S = … s` when not given (a
    * Traefik pod gets SIGTERM at once and keeps accepting until its requestAcceptGraceTimeout). */
   readonly stopsAccepting?: string;
@@ -133,5 +138,6 @@ export function planAppTiming(
     podChecks: pod.checks.filter((c) => !HOOK_CHECKS.has(c.code)),
     graceToWrite: grace,
     effectiveGraceSeconds: grace ?? existingGrace ?? KUBERNETES_DEFAULT_GRACE_SECONDS,
+    ...(resolved.loadBalancer ? { loadBalancer: resolved.loadBalancer } : {}),
   };
 }
