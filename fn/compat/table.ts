@@ -163,8 +163,10 @@ export const CONSTRAINTS: readonly Constraint[] = [
     ],
     enforcedBy:
       "contour-drain raises Contour's --drain-delay to W there (fn/mutators/contour/decide.ts " +
-      'coveringDelays; test/mutators/contour/wired.test.ts); elsewhere explain says the outcome ' +
-      'is unknown (fn/timing/loadBalancerTable.ts unknownDrainWindow)',
+      'coveringDelays), gateway-drain takes sleep mode (fn/mutators/gateway/index.ts ' +
+      'modeForNodeTargets), and explain draws both (test/mutators/contour/wired.test.ts, ' +
+      'test/mutators/gateway/gateway-drain.test.ts); elsewhere explain says the outcome is ' +
+      'unknown (fn/timing/loadBalancerTable.ts unknownDrainWindow)',
   },
   // Istio
   {

@@ -32,6 +32,7 @@ import {
   ISTIO_DEFAULT_MINIMUM_DRAIN_SECONDS,
   ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS,
   KUBERNETES_DEFAULT_GRACE_SECONDS,
+  KUBERNETES_DEFAULT_PROBE,
 } from '../timing/platformDefaults.ts';
 import { comparableGraceSeconds } from '../workloads/grace.ts';
 import { LINKERD_PROXY } from '../workloads/meshProxies.ts';
@@ -318,4 +319,29 @@ export function linkerdWaitOf(template: PodTemplate): Valued<number> {
       source: `${LINKERD_WAIT_ANNOTATION}: ${JSON.stringify(text)} is not whole seconds`,
     };
   return { value, source: `annotation ${LINKERD_WAIT_ANNOTATION}` };
+}
+
+/**
+ * Returns how long after a container's readiness starts failing the kubelet has marked it unready
+ * at the latest: periodSeconds × failureThreshold of its readiness probe (the Kubernetes defaults
+ * where unset; 0 without a probe: the container is ready while it runs).
+ */
+export function readinessDelayOf(container: Container | undefined): Valued<number> {
+  const probe = container?.readinessProbe;
+  if (probe === undefined || probe === null)
+    return { value: 0, source: 'no readinessProbe', isDefault: true };
+  const whole = (value: unknown): number | undefined =>
+    typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+  const period = whole(probe.periodSeconds);
+  const threshold = whole(probe.failureThreshold);
+  const p = period ?? KUBERNETES_DEFAULT_PROBE.periodSeconds;
+  const t = threshold ?? KUBERNETES_DEFAULT_PROBE.failureThreshold;
+  const said = (v: number | undefined, name: string, d: number) =>
+    v === undefined ? `${name} ${d} (Kubernetes default)` : `${name} ${v}`;
+  return {
+    value: p * t,
+    source:
+      `readinessProbe ${said(period, 'periodSeconds', p)} × ` +
+      `${said(threshold, 'failureThreshold', t)}`,
+  };
 }

@@ -101,6 +101,13 @@ export interface Timeline {
   readonly verdict: Verdict;
 }
 
+/**
+ * Behind a load balancer whose targets are the nodes, with externalTrafficPolicy Local, until when
+ * a node forwards its connections to a terminating pod: while the pod passes readiness (Kubernetes
+ * 1.26+, kube-proxy's serving-terminating endpoints), or never (before).
+ */
+export type NodeForwarding = 'while-ready' | 'never';
+
 /** The traffic side of the model, the same for both states: W, R and who sends. */
 export interface Traffic {
   /** W: new traffic may still arrive until this many seconds after termination starts. */
@@ -126,6 +133,69 @@ export interface Traffic {
    * stay ready for it): every timeline with it is unknown.
    */
   readonly unknown?: Unknown;
+  /**
+   * Set where the mutator models the pod's readiness while it terminates, behind node targets with
+   * externalTrafficPolicy Local (see NodeForwarding): its timeline draws until when the node
+   * forwards, and `unknown` is not set for it.
+   */
+  readonly nodeForwarding?: NodeForwarding;
+}
+
+/**
+ * Returns the traffic with the pod's readiness modelled behind node targets with
+ * externalTrafficPolicy Local: the unknown that stood for it (fn/timing/loadBalancerTable.ts
+ * readinessUnknown) gives way to `nodeForwarding`. Unchanged where `forwarding` is undefined.
+ */
+export function withNodeForwarding(
+  traffic: Traffic,
+  forwarding: NodeForwarding | undefined,
+): Traffic {
+  if (forwarding === undefined) return traffic;
+  const { unknown: _readiness, ...known } = traffic;
+  return { ...known, nodeForwarding: forwarding };
+}
+
+/**
+ * What is not known where a pod may stop passing readiness before W, behind node targets with
+ * externalTrafficPolicy Local: how long its readiness probe keeps passing once it stops (the probe
+ * of an injected proxy is not in the stream).
+ */
+export function readinessAfterStop(who: string): Unknown {
+  return {
+    what:
+      `how long ${who} keeps passing its readiness probe once it starts stopping, before W: ` +
+      `with externalTrafficPolicy Local the node forwards the load balancer's connections to a ` +
+      `terminating pod only while it does`,
+    tell:
+      `a preStop sleep of W on ${who} (it holds SIGTERM, and readiness with it), or IP targets ` +
+      `or externalTrafficPolicy: Cluster on the Service`,
+    brief: 'if the pods stay ready',
+  };
+}
+
+/** Draws the window in which the node drops what the load balancer still sends, if any. */
+export function nodeDropWindow(
+  drawing: Drawing,
+  traffic: Traffic,
+  from: number,
+  who: string,
+  why: string,
+): void {
+  const W = traffic.drainWindowSeconds;
+  if (traffic.nodeForwarding === undefined || from >= W) return;
+  drawing.window(
+    from,
+    W,
+    'fail',
+    'refused',
+    `new connections still arrive ${traffic.sender} at the node, but ` +
+      (traffic.nodeForwarding === 'never'
+        ? `before Kubernetes 1.26 a node forwards nothing to a terminating pod ` +
+          `(externalTrafficPolicy Local)`
+        : `${who} ${why} and, with externalTrafficPolicy Local, the node forwards only to a ` +
+          `ready pod`) +
+      ` → connections dropped until the load balancer's health check fails`,
+  );
 }
 
 /** Collects events and windows, then sorts them and counts the verdict. */

@@ -8,7 +8,7 @@ import type { Unknown } from '../core/unknown.ts';
 import type { AwsTargetGroupAttributes } from './awsTargetGroup.ts';
 import { sourceText } from '../core/source.ts';
 import type { Source } from '../core/source.ts';
-import { KUBERNETES } from '../facts/versionGates.ts';
+import { KUBERNETES, reached } from '../facts/versionGates.ts';
 
 /** What an AWS target group registers: pod IPs, or nodes (instances) reached through a NodePort. */
 type AwsTargetType = 'ip' | 'instance';
@@ -218,6 +218,20 @@ export function unknownDrainWindow(recognition: LoadBalancerRecognition): Unknow
     };
   if (recognition.nodeLocal === true) return readinessUnknown(subject);
   return undefined;
+}
+
+/**
+ * Returns until when a node forwards the load balancer's connections to a terminating pod, where
+ * the load balancer reaches the pods through their nodes with externalTrafficPolicy Local: while
+ * it is ready from ProxyTerminatingEndpoints on (`kubernetesVersion`, the oldest node's), never
+ * before; undefined for every other load balancer.
+ */
+export function nodeForwardingOf(
+  recognition: LoadBalancerRecognition | undefined,
+  kubernetesVersion: string,
+): 'while-ready' | 'never' | undefined {
+  if (recognition?.nodeLocal !== true) return undefined;
+  return reached(KUBERNETES.proxyTerminatingEndpoints, kubernetesVersion) ? 'while-ready' : 'never';
 }
 
 /**

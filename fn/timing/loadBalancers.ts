@@ -15,7 +15,12 @@ import { scalarText } from '../core/scalarText.ts';
 import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
 
 export type { LoadBalancerProvider, LoadBalancerRecognition } from './loadBalancerTable.ts';
-export { LOAD_BALANCERS, unknownDrainWindow, userProviderOverGuess } from './loadBalancerTable.ts';
+export {
+  LOAD_BALANCERS,
+  nodeForwardingOf,
+  unknownDrainWindow,
+  userProviderOverGuess,
+} from './loadBalancerTable.ts';
 export {
   AWS_DEFAULT_DEREGISTRATION_DELAY_SECONDS,
   parseAwsTargetGroupAttributes,

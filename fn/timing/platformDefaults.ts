@@ -28,3 +28,10 @@ export const ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS = 5;
  * falls back to).
  */
 export const ISTIO_DEFAULT_MINIMUM_DRAIN_SECONDS = 5;
+
+/**
+ * A probe's `periodSeconds` and `failureThreshold` when the manifest sets none
+ * (kubernetes staging/src/k8s.io/api/core/v1/types.go, Probe: "Default to 10 seconds", "Defaults
+ * to 3").
+ */
+export const KUBERNETES_DEFAULT_PROBE = { periodSeconds: 10, failureThreshold: 3 } as const;

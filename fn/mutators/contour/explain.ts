@@ -6,7 +6,7 @@
 import type { PodTemplate } from '../../core/kubeObject.ts';
 import type { Unknown } from '../../core/unknown.ts';
 import { meshesText, meshNotModelled } from '../../explanation/meshProxies.ts';
-import { graceOf } from '../../explanation/podSettings.ts';
+import { graceOf, readinessDelayOf } from '../../explanation/podSettings.ts';
 import {
   container,
   graceRow,
@@ -22,6 +22,7 @@ import type { ExplainContext, ExplanationBody } from '../../explanation/types.ts
 import { shutdownHook, shutdownSettings } from '../../workloads/contour.ts';
 import type { ContourPlan } from './plan.ts';
 import { contourTimeline } from './timeline.ts';
+import { withNodeForwarding } from '../../explanation/timeline.ts';
 import type { ContourState } from './timeline.ts';
 
 const ENVOY_HOOK: SettingValue = {
@@ -48,6 +49,7 @@ function stateOf(
     checkDelay: settings.checkDelay,
     checkInterval: settings.checkInterval,
     minOpen: settings.minOpen,
+    readinessDelay: readinessDelayOf(container(template, plan.envoy)),
     ...(meshUnknown ? { meshUnknown } : {}),
   };
 }
@@ -70,11 +72,9 @@ export function explainContour(plan: ContourPlan, context: ExplainContext): Expl
   const before = stateOf(context.before, plan, meshUnknown);
   const after = stateOf(context.after, plan, meshUnknown);
   const sender = senderOf(plan.loadBalancer);
-  const drawn = traffic(plan.inputs, sender);
   // Where Envoy's readiness decides how long the node forwards to it, the timeline draws that
   // (./timeline.ts): it is modelled, no longer unknown.
-  const { unknown: _readiness, ...known } = drawn;
-  const trafficInputs = plan.readinessBound ? known : drawn;
+  const trafficInputs = withNodeForwarding(traffic(plan.inputs, sender), plan.nodeForwarding);
   const manager = plan.shutdownManager;
   const D = after.drainDelay.value;
   return {
@@ -106,8 +106,8 @@ export function explainContour(plan: ContourPlan, context: ExplainContext): Expl
       ),
     ],
     timelines: {
-      asWritten: contourTimeline(before, trafficInputs, plan.readinessBound === true),
-      patched: contourTimeline(after, trafficInputs, plan.readinessBound === true),
+      asWritten: contourTimeline(before, trafficInputs),
+      patched: contourTimeline(after, trafficInputs),
     },
   };
 }

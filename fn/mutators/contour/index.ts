@@ -6,10 +6,10 @@
  * already written, and keeps both of Contour's preStop hooks. The decision is ./decide.ts; the pod
  * is recognised by the shutdown-manager's command (fn/workloads/contour.ts).
  */
-import { KUBERNETES, reached } from '../../facts/versionGates.ts';
 import { contourEnvoyPod } from '../../workloads/contour.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { resolveTimingInputs } from '../shared/timingInputs.ts';
+import { nodeForwardingOf } from '../../timing/loadBalancers.ts';
 import { defineMutator, NOTHING } from '../types.ts';
 import type { MutatorContext, MutatorOutcome } from '../types.ts';
 import { decideContour } from './decide.ts';
@@ -39,11 +39,10 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<Con
   if (pod === undefined) return NOTHING;
   const resolved = resolveTimingInputs(workload, context);
   // Behind instance targets with externalTrafficPolicy Local the node forwards to Envoy only while
-  // it is ready (fn/timing/loadBalancerTable.ts nodeLocal): modelled here, on a kube-proxy that
-  // forwards to a terminating pod at all.
-  const readinessBound =
-    resolved.loadBalancer?.nodeLocal === true &&
-    reached(KUBERNETES.proxyTerminatingEndpoints, context.spec.kubernetesVersion);
+  // it is ready (fn/timing/loadBalancerTable.ts nodeForwardingOf): the drain delay must hold
+  // readiness until W, on a kube-proxy that forwards to a terminating pod at all.
+  const nodeForwarding = nodeForwardingOf(resolved.loadBalancer, context.spec.kubernetesVersion);
+  const readinessBound = nodeForwarding === 'while-ready';
   const decision = decideContour(workload, resolved.inputs, pod, { readinessBound });
   const findings = [...resolved.findings, ...decision.findings];
   const meshed = context.mesh.istio !== undefined || context.mesh.linkerd !== undefined;
@@ -67,7 +66,7 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<Con
     envoy: pod.envoy.name,
     ...(decision.version ? { version: decision.version } : {}),
     ...(resolved.loadBalancer ? { loadBalancer: resolved.loadBalancer } : {}),
-    ...(readinessBound ? { readinessBound } : {}),
+    ...(nodeForwarding ? { nodeForwarding } : {}),
     ...(meshed ? { mesh: context.mesh } : {}),
   };
   return { changes: decision.changes, findings, plan };

@@ -2,6 +2,7 @@
 import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
 import type { Derived, TimingInputs } from '../../timing/model.ts';
 import type { MeshMembership } from '../../workloads/mesh.ts';
+import type { NodeForwarding } from '../../explanation/timeline.ts';
 
 export interface ContourPlan {
   /** W, R, B with their sources, and the grace period the pod already had. */
@@ -19,11 +20,11 @@ export interface ContourPlan {
   /** The load balancer that decided W, when one in the stream did. */
   readonly loadBalancer?: LoadBalancerRecognition;
   /**
-   * Set when the load balancer reaches Envoy through its node with externalTrafficPolicy Local on
-   * a kube-proxy that forwards to a ready terminating pod: Envoy's readiness decides until when it
-   * gets the load balancer's connections, and the timeline draws it (no unknown).
+   * Set when the load balancer reaches Envoy through its node with externalTrafficPolicy Local:
+   * until when the node forwards to the terminating pod, which the timeline draws from Envoy's
+   * readiness (no unknown).
    */
-  readonly readinessBound?: true;
+  readonly nodeForwarding?: NodeForwarding;
   /** The meshes whose sidecar runs in the pod: not modelled with Envoy yet. */
   readonly mesh?: MeshMembership;
 }

@@ -12,6 +12,7 @@ import {
   deadline,
   deregistration,
   Drawing,
+  nodeDropWindow,
   secondsText,
   start,
 } from '../../explanation/timeline.ts';
@@ -26,21 +27,22 @@ export interface ContourState {
   readonly checkDelay: Valued<number>;
   readonly checkInterval: Valued<number>;
   readonly minOpen: Valued<number>;
+  /**
+   * How long after /healthcheck/fail the kubelet has marked Envoy unready at the latest: its
+   * readiness probe's periodSeconds × failureThreshold.
+   */
+  readonly readinessDelay: Valued<number>;
   /** What is not modelled about the pod's mesh sidecar, when it has one. */
   readonly meshUnknown?: Unknown;
 }
 
 /**
- * Returns the timeline of one state (as written, or patched) of a Contour Envoy pod.
- * `readinessBound`: the load balancer reaches Envoy through its node with externalTrafficPolicy
- * Local, and the node forwards to the terminating pod only while it passes readiness, which
- * /healthcheck/fail ends (./decide.ts coveringDelays).
+ * Returns the timeline of one state (as written, or patched) of a Contour Envoy pod. Behind node
+ * targets with externalTrafficPolicy Local (`traffic.nodeForwarding`), the node forwards to the
+ * terminating pod only while it passes readiness, which /healthcheck/fail ends
+ * (./decide.ts coveringDelays).
  */
-export function contourTimeline(
-  state: ContourState,
-  traffic: Traffic,
-  readinessBound: boolean,
-): Timeline {
+export function contourTimeline(state: ContourState, traffic: Traffic): Timeline {
   const drawing = new Drawing();
   const W = traffic.drainWindowSeconds;
   const R = traffic.maxRequestSeconds;
@@ -90,19 +92,23 @@ export function contourTimeline(
           `file; Envoy exits, closing its listeners`,
   );
   // Until when the load balancer's connections reach Envoy: its exit, or, where the node forwards
-  // only to a ready pod, the health-check failure that makes it unready.
-  const unready = Math.min(D, G);
-  const reached = readinessBound ? Math.min(unready, stop) : stop;
-  if (readinessBound && unready < W)
-    drawing.window(
-      unready,
-      W,
-      'fail',
-      'refused',
-      `new connections still arrive ${traffic.sender} at the node, but Envoy fails its ` +
-        `readiness from t=${unready} (/healthcheck/fail after --drain-delay ` +
-        `${secondsText(D)}) and, with externalTrafficPolicy Local, the node forwards only to a ` +
-        `ready pod → connections dropped until the load balancer's health check fails`,
+  // only to a ready pod, the moment the kubelet has marked it unready at the latest (its probe
+  // fails from /healthcheck/fail on), or not at all before Kubernetes 1.26.
+  const unready = Math.min(D + state.readinessDelay.value, G);
+  const forwarded =
+    traffic.nodeForwarding === 'never'
+      ? 0
+      : traffic.nodeForwarding === 'while-ready'
+        ? Math.min(unready, stop)
+        : stop;
+  if (forwarded < Math.min(stop, W))
+    nodeDropWindow(
+      drawing,
+      traffic,
+      forwarded,
+      'Envoy',
+      `is unready by t=${unready} (/healthcheck/fail after --drain-delay ${secondsText(D)}, ` +
+        `then its readiness probe, ${state.readinessDelay.source})`,
     );
   else if (stop < W)
     drawing.window(
@@ -141,10 +147,10 @@ export function contourTimeline(
   deadline(drawing, G, state.grace, done > G ? envoy : undefined);
   drawing.window(
     0,
-    Math.min(reached, W),
+    Math.min(forwarded, W),
     'ok',
     'serving',
-    readinessBound
+    traffic.nodeForwarding === 'while-ready'
       ? 'Envoy stays ready and accepts new connections (its health checks fail only after ' +
           '--drain-delay; its preStop holds SIGTERM until the ready file)'
       : `Envoy accepts new connections (its preStop holds SIGTERM until the ready file)`,

@@ -34,6 +34,8 @@ import type {
 } from '../../explanation/types.ts';
 import { ISTIO_DEFAULT_PARENT_SHUTDOWN_SECONDS } from '../shared/parentShutdown.ts';
 import type { GatewayPlan } from './plan.ts';
+import { withNodeForwarding } from '../../explanation/timeline.ts';
+import { nodeForwardingOf } from '../../timing/loadBalancers.ts';
 import { gatewayTimeline } from '../shared/istioGatewayTimeline.ts';
 import type { GatewayState } from '../shared/istioGatewayTimeline.ts';
 import { ISTIO } from '../../facts/versionGates.ts';
@@ -112,7 +114,12 @@ export function explainGateway(plan: GatewayPlan, context: ExplainContext): Expl
     // (fn/mutators/shared/parentShutdown.ts); shown where either side sets it.
     ...parentShutdownRows(context, plan),
   ];
-  const trafficInputs = traffic(inputs, sender);
+  // Behind node targets with externalTrafficPolicy Local the gateway's timeline draws until when
+  // the node forwards to it (fn/mutators/shared/istioGatewayTimeline.ts).
+  const trafficInputs = withNodeForwarding(
+    traffic(inputs, sender),
+    nodeForwardingOf(plan.loadBalancer, context.spec.kubernetesVersion),
+  );
   return {
     role: 'gateway',
     summary:

@@ -6,9 +6,13 @@
  *
  * Never touches image, args or ports: those are the injection template's (issue #3).
  */
-import { sourceOf } from '../../config/schema.ts';
+import { originOf, sourceOf } from '../../config/schema.ts';
 import { defineMutator, NOTHING } from '../types.ts';
-import type { MutatorOutcome, ProposedFinding } from '../types.ts';
+import type { MutatorContext, MutatorOutcome, ProposedFinding } from '../types.ts';
+import type { Workload } from '../../workloads/workload.ts';
+import { resolveTimingInputs } from '../shared/timingInputs.ts';
+import { nodeForwardingOf } from '../../timing/loadBalancers.ts';
+import { sleepPreStop } from './preStop.ts';
 import { explainGateway } from './explain.ts';
 import { GATEWAY_FINDING_CODES } from './findings.ts';
 import type { GatewayPlan } from './plan.ts';
@@ -21,7 +25,7 @@ import { rolloutFindings } from './rollout.ts';
 import { sleepMode } from './sleepMode.ts';
 import { checkFindings } from './timing.ts';
 import { istioVersionOf } from './version.ts';
-import { ISTIO, reached } from '../../facts/versionGates.ts';
+import { ISTIO, KUBERNETES, reached } from '../../facts/versionGates.ts';
 import { GATEWAY_SETTINGS } from './settings/slice.ts';
 
 export const gatewayDrain = defineMutator<GatewayPlan, 'gateway-drain'>({
@@ -53,6 +57,7 @@ export const gatewayDrain = defineMutator<GatewayPlan, 'gateway-drain'>({
           `this proxy is Istio ${istio.version} (${istio.source}): sleep mode used instead.`,
       });
     }
+    mode = modeForNodeTargets(workload, context, mode, findings);
     const outcome =
       mode === 'env'
         ? envMode(workload, context, shape, proxy, istio)
@@ -83,3 +88,77 @@ export const gatewayDrain = defineMutator<GatewayPlan, 'gateway-drain'>({
   },
   explain: explainGateway,
 });
+
+/**
+ * Behind node targets with externalTrafficPolicy Local, a node forwards the load balancer's
+ * connections to a terminating gateway only while it passes readiness (kubernetes
+ * pkg/proxy/topology.go CategorizeEndpoints), and pilot-agent fails readiness at SIGTERM. Env mode
+ * sends SIGTERM at t = 0, so how long the node still forwards rests on the injected probe, which
+ * the stream does not show; sleep mode's preStop holds SIGTERM, and readiness with it, for W. So
+ * sleep mode is taken where the mode was not asked for and a sleep can be written; otherwise a
+ * warning says why the outcome is not known (or, before Kubernetes 1.26, that no setting of the
+ * pod helps).
+ */
+function modeForNodeTargets(
+  workload: Workload,
+  context: MutatorContext,
+  mode: 'env' | 'sleep',
+  findings: ProposedFinding[],
+): 'env' | 'sleep' {
+  const { spec, config } = context;
+  const lb = resolveTimingInputs(workload, context).loadBalancer;
+  const forwarding = nodeForwardingOf(lb, spec.kubernetesVersion);
+  if (forwarding === undefined) return mode;
+  const subject = lb?.subject ?? 'the Service';
+  if (forwarding === 'never') {
+    findings.push({
+      severity: 'warning',
+      code: 'GATEWAY_NODE_LOCAL',
+      message:
+        `${subject} reaches the gateway through its nodes with externalTrafficPolicy Local, and ` +
+        `before Kubernetes ${KUBERNETES.proxyTerminatingEndpoints.since} (this is ` +
+        `${spec.kubernetesVersion}) a node forwards nothing to a terminating pod: the ` +
+        `connections the load balancer still sends are dropped whatever the pod does. Use IP ` +
+        `targets or externalTrafficPolicy: Cluster.`,
+    });
+    return mode;
+  }
+  if (mode === 'sleep') return mode;
+  const asked = originOf(config, 'gateway.mode').kind !== 'default';
+  const canSleep = !(
+    'refused' in
+    sleepPreStop(
+      1,
+      { version: spec.kubernetesVersion, source: '' },
+      { value: spec.gateway.imageHasShell, source: '' },
+      true,
+    )
+  );
+  if (!asked && canSleep) {
+    findings.push({
+      severity: 'info',
+      code: 'GATEWAY_SLEEP_MODE_FOR_LOCAL',
+      message:
+        `${subject} reaches the gateway through its nodes with externalTrafficPolicy Local: a ` +
+        `node forwards to a terminating pod only while it passes readiness, which the proxy ` +
+        `fails at SIGTERM. Sleep mode is used (its preStop sleep holds SIGTERM, and readiness ` +
+        `with it, for W), not env mode; set --gateway-mode to choose.`,
+    });
+    return 'sleep';
+  }
+  findings.push({
+    severity: 'warning',
+    code: 'GATEWAY_NODE_LOCAL',
+    message:
+      `${subject} reaches the gateway through its nodes with externalTrafficPolicy Local: a ` +
+      `node forwards to a terminating pod only while it passes readiness, which the proxy fails ` +
+      `at SIGTERM, at t = 0 in env mode; how long its injected readiness probe still passes is ` +
+      `not known, so explain's outcome is unknown. ` +
+      (asked
+        ? `Use --gateway-mode sleep (${sourceOf(config, 'gateway.mode')} asks for env), `
+        : `Sleep mode needs a preStop sleep this cluster cannot run (Kubernetes ` +
+          `${KUBERNETES.sleepAction.since}+ or --gateway-image-has-shell true); or use `) +
+      `IP targets or externalTrafficPolicy: Cluster.`,
+  });
+  return mode;
+}

@@ -17,15 +17,20 @@ import {
 } from '../../explanation/rows.ts';
 import type { ExplanationBody, SettingRow, SettingValue } from '../../explanation/types.ts';
 import type { Valued } from '../../explanation/podSettings.ts';
-import { LOAD_BALANCERS } from '../../timing/loadBalancers.ts';
+import { LOAD_BALANCERS, nodeForwardingOf } from '../../timing/loadBalancers.ts';
+import { withNodeForwarding } from '../../explanation/timeline.ts';
 import { gatewayTimeline } from '../shared/istioGatewayTimeline.ts';
 import type { GatewayState } from '../shared/istioGatewayTimeline.ts';
 import { PROXY_CONFIG_ANNOTATION, PROXY_CONTAINER } from './facts.ts';
 import type { GeneratedPod } from './generatedPod.ts';
 import type { IstioGatewayApiPlan } from './mutatorPlan.ts';
+import type { ObjectExplainContext } from '../types.ts';
 
 /** Returns the explanation of one Gateway's plan. */
-export function explainIstioGatewayApi(plan: IstioGatewayApiPlan): ExplanationBody {
+export function explainIstioGatewayApi(
+  plan: IstioGatewayApiPlan,
+  context: ObjectExplainContext,
+): ExplanationBody {
   const { inputs, timing } = plan;
   const { asWritten, patched } = plan.generated;
   const before = state(asWritten.template);
@@ -80,7 +85,10 @@ export function explainIstioGatewayApi(plan: IstioGatewayApiPlan): ExplanationBo
       unused(seconds(after.istio.terminationDrainSeconds), after.istio.exitOnZero.value),
     ),
   ];
-  const trafficInputs = traffic(inputs, `from the load balancer (${lb})`);
+  const trafficInputs = withNodeForwarding(
+    traffic(inputs, `from the load balancer (${lb})`),
+    nodeForwardingOf(plan.loadBalancer, context.spec.kubernetesVersion),
+  );
   return {
     role: 'gateway',
     summary:

@@ -13,7 +13,9 @@ import {
   hookStart,
   hookUnknown,
   kubeletTimes,
+  nodeDropWindow,
   preStopSeconds,
+  readinessAfterStop,
   rejection,
   secondsText,
   sigtermAfter,
@@ -111,11 +113,24 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
       proxy,
       `drainDuration (${secondsText(D.value)}) over: Envoy closes its listeners`,
     );
-  const lastAccepted = Math.min(acceptUntil, W);
+  // Behind node targets with externalTrafficPolicy Local (traffic.nodeForwarding): a preStop sleep
+  // holds SIGTERM, and with it readiness; after SIGTERM readiness fails after a probe this stream
+  // does not show, so how long the node still forwards is not modelled.
+  const nodeNever = traffic.nodeForwarding === 'never';
+  if (traffic.nodeForwarding === 'while-ready' && sigterm < W)
+    drawing.event(
+      sigterm,
+      'node',
+      `forwards the load balancer's connections only while ${proxy} passes readiness, which ` +
+        'fails after SIGTERM (externalTrafficPolicy Local)',
+      readinessAfterStop(proxy),
+    );
+  const lastAccepted = nodeNever ? 0 : Math.min(acceptUntil, W);
   const workDone = lastAccepted + R;
   deadline(drawing, kill, state.grace, gone >= kill ? proxy : undefined);
 
-  if (acceptUntil < W) {
+  if (nodeNever) nodeDropWindow(drawing, traffic, 0, proxy, '');
+  else if (acceptUntil < W) {
     const why =
       acceptUntil === gone
         ? `the gateway is gone at t=${gone}`

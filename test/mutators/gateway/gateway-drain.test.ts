@@ -924,7 +924,8 @@ spec:
   {
     title:
       'NLB with instance targets and externalTrafficPolicy Local: ' +
-      'W from the node health check, no deregistration checks, no readiness gates',
+      'W from the node health check, no deregistration checks, no readiness gates; ' +
+      'sleep mode, whose preStop holds readiness for W (the node forwards only while ready)',
     input: stream(
       NLB_SERVICE.replace(
         'aws-load-balancer-nlb-target-type: ip',
@@ -941,7 +942,13 @@ spec:
       gateway(),
     ),
     flags: SEED,
-    changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '25s', [GRACE]: 45 },
+    only: true,
+    changes: {
+      [PRESTOP]: { sleep: { seconds: 25 } },
+      [GRACE]: 45,
+      [PROXY_CONFIG]: 'terminationDrainDuration: 10s\n',
+    },
+    findings: ['info GATEWAY_SLEEP_MODE_FOR_LOCAL'],
     absent: [
       'LB_DEREGISTRATION_TOO_SHORT',
       'LB_DEREGISTRATION_OUTLIVES_GRACE',
@@ -949,11 +956,50 @@ spec:
       'LB_ASSUMPTION',
     ],
     check: (t, result) => {
+      t.is(planOf(result).mode, 'sleep');
       t.is(planOf(result).loadBalancer?.provider, 'aws-nlb-instance');
       t.is(planOf(result).loadBalancer?.targetType, 'instance');
       t.is(planOf(result).inputs.loadBalancer, undefined, 'a pod deletion deregisters no node');
     },
   },
+  {
+    title:
+      'NLB instance targets with Local and env mode asked for: env mode kept, a warning that ' +
+      'the outcome rests on the injected readiness probe',
+    input: stream(
+      NLB_SERVICE.replace(
+        'aws-load-balancer-nlb-target-type: ip',
+        'aws-load-balancer-nlb-target-type: instance',
+      ).replace('  type: LoadBalancer\n', '  type: LoadBalancer\n  externalTrafficPolicy: Local\n'),
+      gateway(),
+    ),
+    flags: { ...SEED, 'gateway-mode': 'env' },
+    changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '25s', [GRACE]: 45 },
+    findings: ['warning GATEWAY_NODE_LOCAL'],
+    absent: ['GATEWAY_SLEEP_MODE_FOR_LOCAL'],
+    check: (t, result) => t.is(planOf(result).mode, 'env'),
+  },
+  {
+    title:
+      'NLB instance targets with Local on Kubernetes 1.25: a node forwards nothing to a ' +
+      'terminating pod, a warning that no setting of the pod helps',
+    input: stream(
+      NLB_SERVICE.replace(
+        'aws-load-balancer-nlb-target-type: ip',
+        'aws-load-balancer-nlb-target-type: instance',
+      ).replace('  type: LoadBalancer\n', '  type: LoadBalancer\n  externalTrafficPolicy: Local\n'),
+      gateway(),
+    ),
+    flags: { ...SEED, 'kube-version': '1.25' },
+    findings: ['warning GATEWAY_NODE_LOCAL'],
+    absent: ['GATEWAY_SLEEP_MODE_FOR_LOCAL'],
+    check: (t, result) =>
+      t.regex(
+        result.findings.find((f) => f.code === 'GATEWAY_NODE_LOCAL')!.message,
+        /before Kubernetes 1\.26 \(this is 1\.25\) a node forwards nothing to a terminating pod/,
+      ),
+  },
+
   {
     title:
       'GKE NEG with its BackendConfig in the stream: W = 30, the connections close at ' +
