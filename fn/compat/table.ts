@@ -25,6 +25,7 @@ export const PRODUCTS = [
   'Kong',
   'Cloud SQL Auth Proxy',
   'Vault Agent Injector',
+  'Dapr',
 ] as const;
 
 type Product = (typeof PRODUCTS)[number];
@@ -1200,5 +1201,36 @@ export const CONSTRAINTS: readonly Constraint[] = [
     enforcedBy:
       'job-sidecar-quit sets pre-populate-only "true" where the pod does not pin it, else ' +
       'JOB_VAULT_AGENT_KEPT (test/mutators/job/vault-agent.test.ts)',
+  },
+  // Dapr: its sidecar in a Job (fn/mutators/job/dapr.ts)
+  {
+    id: 'dapr-shutdown-api',
+    product: 'Dapr',
+    setting:
+      "`POST /v1.0/shutdown` on daprd's HTTP port 3500 (no annotation changes the port) shuts " +
+      'daprd down gracefully: how a Job with Dapr completes',
+    versions: 'v1.12.0 … v1.18.3',
+    breaks: 'without the call daprd runs on after the program and the Job never completes',
+    sources: [
+      'dapr/dapr pkg/http/api_shutdown.go@v1.12.0, pkg/api/http/shutdown.go@v1.18.3, ' +
+        'pkg/api/universal/shutdown.go@v1.18.3',
+      'dapr/dapr pkg/injector/patcher/sidecar.go@v1.18.3 (SidecarHTTPPort default 3500, ' +
+        'no annotation)',
+      'dapr/docs daprdocs/content/en/operations/hosting/kubernetes/kubernetes-job.md',
+    ],
+    enforcedBy:
+      "job-sidecar-quit's wrapper (fn/mutators/job/dapr.ts, wrapper.ts daprQuitEndpoint; " +
+      'test/mutators/job/wrapper.test.ts under sh, the job-dapr-* goldens)',
+  },
+  {
+    id: 'dapr-native-sidecar',
+    product: 'Dapr',
+    setting: '`dapr.io/enable-native-sidecar` makes daprd a native sidecar',
+    versions: 'v1.18.0+ (absent @v1.17.0)',
+    breaks:
+      'written for an older injector, the annotation is ignored and the Job hangs: kube-graceful ' +
+      'never writes it, and takes a pod that sets it as its choice',
+    sources: ['dapr/dapr pkg/injector/patcher/sidecar_container.go@v1.18.0, sidecar.go@v1.18.0'],
+    enforcedBy: 'JOB_DAPR_NATIVE (fn/mutators/job/index.ts daprOf; test/mutators/job/dapr.test.ts)',
   },
 ];

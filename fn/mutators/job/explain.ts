@@ -30,6 +30,7 @@ import { unwrapCommand, wrappedQuitUrls } from './wrapper.ts';
 import { quitUrlOf } from './sidecarQuit.ts';
 import { CLOUD_SQL_PROXY_V2 } from '../../workloads/declaredSidecars.ts';
 import { VAULT_AGENT, VAULT_INJECT, VAULT_PRE_POPULATE_ONLY, vaultAgentOf } from './vault.ts';
+import { DAPR_ENABLED, DAPR_NATIVE, DAPRD, daprQuit, daprSidecarOf } from './dapr.ts';
 
 /** Returns the explanation of one Job's plan. */
 export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationBody {
@@ -63,6 +64,7 @@ export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationB
         };
       }),
       ...(plan.vault ? [vaultAgent(template)] : []),
+      ...(plan.dapr ? [daprd(template, mains(template))] : []),
     ],
     containers: mains(template).map((c) => {
       const urls = wrappedQuitUrls(c.command);
@@ -136,11 +138,21 @@ export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationB
           },
         ]
       : []),
+    ...(plan.dapr
+      ? [
+          {
+            name: 'Dapr sidecar injected',
+            value: true,
+            source: `${DAPR_ENABLED} on the pod template (dapr/dapr sidecar injector)`,
+          },
+        ]
+      : []),
   ];
   const sidecarNames = [
     ...plan.meshes.map((m) => MESH_PROXY[m]),
     ...declared,
     ...(plan.vault ? [VAULT_AGENT] : []),
+    ...(plan.dapr ? [DAPRD] : []),
   ];
   return {
     role: 'job',
@@ -189,6 +201,8 @@ function shown(proxy: JobState['proxies'][number]): Valued<string> {
 function plannedKind(plan: JobPlan, proxy: JobState['proxies'][number]): string {
   if (proxy.mesh) return plan.mode === 'native' ? 'native' : 'classic';
   if (proxy.name === VAULT_AGENT && plan.vault) return 'init only';
+  // daprd is native only where the pod asks for it (./dapr.ts); otherwise the wrapper ends it.
+  if (proxy.name === DAPRD && plan.dapr) return proxy.kind.value;
   // In wrap mode a sidecar with a quit endpoint stays classic: the wrapper ends it.
   return plan.mode === 'wrap' && proxy.quitUrl ? 'classic' : 'native';
 }
@@ -204,6 +218,31 @@ function vaultAgent(template: PodTemplate): JobState['proxies'][number] {
           initOnly:
             `${VAULT_PRE_POPULATE_ONLY}: "true", the secrets were rendered by the injector's ` +
             `init container before the program started`,
+        }
+      : {}),
+  };
+}
+
+/**
+ * daprd as Dapr's injector will add it to this template (./dapr.ts), and where the program's own
+ * command calls Dapr's shutdown API, as Dapr's Job example does.
+ */
+function daprd(template: PodTemplate, mains: readonly Container[]): JobState['proxies'][number] {
+  const { native } = daprSidecarOf(template);
+  const calls = mains.find((c) => {
+    const command = unwrapCommand(c.command ?? []) ?? c.command ?? [];
+    return [...command, ...(c.args ?? [])].some((w) => String(w).includes('/v1.0/shutdown'));
+  });
+  return {
+    name: DAPRD,
+    kind: native
+      ? { value: 'native', source: `${DAPR_NATIVE} on the pod template (Dapr 1.18+)` }
+      : { value: 'classic', source: `added by the Dapr sidecar injector (${DAPR_ENABLED})` },
+    quitUrl: daprQuit().endpoint.url,
+    ...(calls
+      ? {
+          selfQuit: `the command of ${calls.name} calls Dapr's /v1.0/shutdown`,
+          selfQuitTell: "job.mode: wrap (the wrapper calls daprd's shutdown API)",
         }
       : {}),
   };

@@ -7,6 +7,7 @@ import { AMBIENT_FINDING_CODES } from '../shared/ambient.ts';
 
 export const JOB_FINDING_CODES: readonly string[] = [
   'JOB_ALREADY_COMPLETES',
+  'JOB_DAPR_NATIVE',
   'JOB_ENTRYPOINT_UNKNOWN',
   'JOB_HELM3_HOOK',
   'JOB_HOLD_KEPT_FALSE',

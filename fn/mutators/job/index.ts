@@ -34,6 +34,9 @@ import type { ModePlan } from './native.ts';
 import { wrapPlan } from './wrap.ts';
 import { sidecarQuit } from './sidecarQuit.ts';
 import { vaultAgentOf, vaultAlreadyInitOnly, vaultPlan } from './vault.ts';
+import { DAPR_ENABLED, DAPR_NATIVE, DAPRD, daprQuit, daprSidecarOf } from './dapr.ts';
+import type { SidecarQuit } from './sidecarQuit.ts';
+import { KUBERNETES } from '../../facts/versionGates.ts';
 import type { RenderInjectedProxy } from '../../workloads/renderInjected.ts';
 import { JOB_SETTINGS } from './settings/slice.ts';
 
@@ -52,16 +55,23 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
     const meshes = MESHES.filter((mesh) => context.mesh[mesh] !== undefined);
     const declared = declaredOf(workload, context.config);
     const vault = vaultAgentOf(workload.template);
-    if (meshes.length === 0 && declared.sidecars.length === 0 && !vault.injected)
+    const dapr = daprOf(workload);
+    if (
+      meshes.length === 0 &&
+      declared.sidecars.length === 0 &&
+      !vault.injected &&
+      dapr.quit === undefined
+    )
       return {
         changes: [],
         findings: [
           ...declared.findings,
           declared.native.length > 0
             ? alreadyNative(declared.native)
-            : context.mesh.ambient
-              ? ambientJobFinding(context.mesh.ambient.evidence)
-              : noMesh(workload),
+            : (dapr.done ??
+              (context.mesh.ambient
+                ? ambientJobFinding(context.mesh.ambient.evidence)
+                : noMesh(workload))),
         ],
       };
     // Never guess the work: a pod of sidecars only has nothing whose end means the Job is done.
@@ -96,14 +106,17 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
         ],
       };
     }
-    const decision = renderedClassic(
-      decideMode(context.config, meshes, annotationsOf(workload.template.metadata)),
-      rendered,
+    const decision = daprWraps(
+      renderedClassic(
+        decideMode(context.config, meshes, annotationsOf(workload.template.metadata)),
+        rendered,
+      ),
+      dapr.quit,
     );
     const sidecarsPlan =
       decision.mode === 'native'
         ? native(workload, context, meshes, decision, declared.sidecars)
-        : wrap(workload, context, meshes, decision, declared.sidecars);
+        : wrap(workload, context, meshes, decision, declared.sidecars, dapr.quit);
     // The Vault agent's switch is the same in either mode (vault.ts).
     const vaultChanges = vaultPlan(workload);
     const plan = {
@@ -114,7 +127,7 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
     const changes = plan.changes.filter(
       (c) => !isDeepStrictEqual(getAt(workload.object, c.path), c.value),
     );
-    const findings = [...declared.findings, ...plan.findings];
+    const findings = [...declared.findings, ...(dapr.done ? [dapr.done] : []), ...plan.findings];
     if (decision.mode === 'native' && changes.some((c) => c.value === 'true'))
       findings.push(...maturityNotes(context, meshes));
     if (changes.length > 0) findings.push(...helmHookFindings(workload));
@@ -131,6 +144,7 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
       mesh: context.mesh,
       sidecars: declared.sidecars,
       vault: vault.injected,
+      dapr: daprSidecarOf(workload.template).injected,
     };
     return { changes, findings, plan: jobPlan };
   },
@@ -213,6 +227,7 @@ function wrap(
   meshes: readonly Mesh[],
   decision: ModeDecision,
   sidecars: readonly DeclaredSidecar[],
+  injected: SidecarQuit | undefined,
 ): ModePlan {
   // Each declared sidecar must be ended by the wrapper too, or the pod still never completes.
   const quits = sidecars.map((sidecar) => ({ sidecar, quit: sidecarQuit(workload, sidecar) }));
@@ -220,7 +235,10 @@ function wrap(
     'problem' in quit ? [{ sidecar, problem: quit.problem }] : [],
   );
   if (stuck.length > 0) return { changes: [], findings: [notStopped(stuck, decision)] };
-  const ended = quits.flatMap(({ quit }) => ('problem' in quit ? [] : [quit]));
+  const ended = [
+    ...quits.flatMap(({ quit }) => ('problem' in quit ? [] : [quit])),
+    ...(injected ? [injected] : []),
+  ];
   if (meshes.length === 0 && ended.length === 0) return { changes: [], findings: [] };
   const main = mainContainers(workload, context.spec, sidecars);
   const plan = wrapPlan(workload, context, meshes, main.containers, decision, ended);
@@ -272,5 +290,43 @@ function alreadyDone(mode: 'native' | 'wrap'): ProposedFinding {
         ? 'the mesh proxy is already pinned as a native sidecar: the Job completes, nothing to do'
         : 'the main containers are already wrapped and the pod annotations set: ' +
           'the Job completes, nothing to do',
+  };
+}
+
+/**
+ * Dapr's daprd in the pod (./dapr.ts): the quit the wrapper must make, or, where the pod asks for
+ * a native daprd, the finding that says nothing is to be done. A program that calls the shutdown
+ * API itself, as Dapr's Job example does, is wrapped too: whether its own call is reached (a
+ * command that fails first never makes it) is not known, and a second call is harmless.
+ */
+function daprOf(workload: Workload): { quit?: SidecarQuit; done?: ProposedFinding } {
+  const dapr = daprSidecarOf(workload.template);
+  if (!dapr.injected) return {};
+  if (dapr.native)
+    return {
+      done: {
+        severity: 'info',
+        code: 'JOB_DAPR_NATIVE',
+        message:
+          `the pod asks for ${DAPRD} as a native sidecar (${DAPR_NATIVE}, read by Dapr's ` +
+          `injector from 1.18.0): the Job completes when its containers exit, on a kubelet that ` +
+          `runs native sidecars (Kubernetes ${KUBERNETES.nativeSidecars.since}+); nothing to do`,
+      },
+    };
+  return { quit: daprQuit() };
+}
+
+/**
+ * Where daprd must be ended, the pod is wrapped: the wrapper can end it (and the mesh proxies), and
+ * a native daprd needs a Dapr version the stream does not show (./dapr.ts).
+ */
+function daprWraps(decision: ModeDecision, quit: SidecarQuit | undefined): ModeDecision {
+  if (quit === undefined || decision.mode === 'wrap') return decision;
+  return {
+    mode: 'wrap',
+    why:
+      `${decision.why}, but ${DAPRD} (${DAPR_ENABLED}) is a native sidecar only with ` +
+      `${DAPR_NATIVE} on Dapr 1.18+, a version the stream does not show: wrap, which ends ` +
+      `${DAPRD} through its shutdown API`,
   };
 }

@@ -16,4 +16,6 @@ export interface JobPlan {
   readonly sidecars: readonly DeclaredSidecar[];
   /** The pod asks the Vault Agent Injector for its agent (./vault.ts). */
   readonly vault: boolean;
+  /** The pod asks the Dapr sidecar injector for daprd (./dapr.ts). */
+  readonly dapr: boolean;
 }

@@ -31,6 +31,8 @@ export interface JobState {
      * whether and when that ends it is not modelled.
      */
     readonly selfQuit?: string;
+    /** How to make `selfQuit` certain, where it differs from the declared sidecars' way. */
+    readonly selfQuitTell?: string;
   }>;
   readonly containers: ReadonlyArray<{
     readonly name: string;
@@ -73,7 +75,7 @@ export function jobTimeline(state: JobState): Timeline {
   }
   const stuck: string[] = [];
   /** Sidecars the program's own command may end: how and when is not modelled. */
-  const selfEnded: Array<{ name: string; why: string }> = [];
+  const selfEnded: Array<{ name: string; why: string; tell?: string }> = [];
   let completes = 0;
   for (const proxy of state.proxies) {
     const quitPath = proxy.mesh === 'istio' ? '/quitquitquit' : '/shutdown';
@@ -112,7 +114,11 @@ export function jobTimeline(state: JobState): Timeline {
       completes = Math.max(completes, at);
     } else if (proxy.selfQuit !== undefined) {
       drawing.event(null, proxy.name, `may be ended by the program (${proxy.selfQuit})`);
-      selfEnded.push({ name: proxy.name, why: proxy.selfQuit });
+      selfEnded.push({
+        name: proxy.name,
+        why: proxy.selfQuit,
+        ...(proxy.selfQuitTell ? { tell: proxy.selfQuitTell } : {}),
+      });
     } else {
       drawing.event(
         null,
@@ -128,8 +134,9 @@ export function jobTimeline(state: JobState): Timeline {
     const unknown = {
       what: `whether the program's own quit call ends ${names}`,
       tell:
+        selfEnded.find((e) => e.tell)?.tell ??
         'the oldest kubelet (kubernetesVersion ≥ 1.29 makes it a native sidecar), or ' +
-        'job.mode: wrap (the wrapper calls its quit endpoint)',
+          'job.mode: wrap (the wrapper calls its quit endpoint)',
     };
     drawing.event(null, 'pod', `completes once ${names} has exited`, unknown);
     drawing.window(

@@ -157,7 +157,8 @@ export function wrapPlan(
       reason: [
         `Wrapped: when ${JSON.stringify(program.join(' '))} exits, ` +
           `the wrapper POSTs ${endpoints.map((e) => e.url).join(' and ')} so ${meshWords} ` +
-          `exits, then exits with the program's own exit code. ${STUCK_JOB}`,
+          `exit${endpoints.length > 1 ? '' : 's'}, then exits with the program's own exit code. ` +
+          STUCK_JOB,
         `The call needs curl or wget in the image: ${clientKnown}.${istioDrain}`,
         `args are unchanged: Kubernetes appends them to command, ` +
           `so they reach the program as "$@". Mode wrap: ${decision.why}.`,

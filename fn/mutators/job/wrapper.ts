@@ -19,7 +19,7 @@
  * sidecar the chart declares that has one (the Cloud SQL Auth Proxy, ./sidecarQuit.ts).
  */
 export interface QuitEndpoint {
-  readonly mesh: 'istio' | 'linkerd' | 'cloud-sql-proxy';
+  readonly mesh: 'istio' | 'linkerd' | 'cloud-sql-proxy' | 'dapr';
   readonly url: string;
 }
 
@@ -44,11 +44,14 @@ const LINKERD_ADMIN_PORT = 4191;
 // 1.3+ (docs/background.md#istio). Linkerd: `POST /shutdown`, 2.10+, needs the pod annotation
 // `config.linkerd.io/proxy-admin-shutdown: enabled` since 2.16 (docs/background.md#linkerd).
 // Cloud SQL Auth Proxy: `/quitquitquit` on its admin server, with --quitquitquit, v2.1.0+; POST
-// (GET too from v2.7.0), exits 0 (cmd/root.go, cmd/errors.go@v2.25.3).
+// (GET too from v2.7.0), exits 0 (cmd/root.go, cmd/errors.go@v2.25.3). Dapr: daprd's
+// `POST /v1.0/shutdown` on its HTTP API, a graceful shutdown (pkg/api/http/shutdown.go,
+// pkg/api/universal/shutdown.go@v1.18.3; pkg/http/api_shutdown.go@v1.12.0).
 const QUIT_PATH = {
   istio: '/quitquitquit',
   linkerd: '/shutdown',
   'cloud-sql-proxy': '/quitquitquit',
+  dapr: '/v1.0/shutdown',
 } as const;
 
 // 127.0.0.1 rather than `localhost`: both endpoints listen on loopback, and an IP literal cannot
@@ -102,13 +105,27 @@ export function cloudSqlProxyQuitEndpoint(adminPort: number): QuitEndpoint {
   };
 }
 
+/**
+ * Dapr's quit endpoint: `POST http://127.0.0.1:3500/v1.0/shutdown` (daprd's HTTP API; the injector
+ * gives daprd port 3500 with no annotation to change it, pkg/injector/patcher/sidecar.go@v1.18.3
+ * SidecarHTTPPort). The port is a parameter for tests only.
+ * @throws RangeError when the port is not an integer in 1–65535.
+ */
+export function daprQuitEndpoint(httpPort: number = DAPR_HTTP_PORT): QuitEndpoint {
+  const port = checkPort(httpPort, 'Dapr HTTP port');
+  return { mesh: 'dapr', url: `http://${LOOPBACK}:${port}${QUIT_PATH.dapr}` };
+}
+
+const DAPR_HTTP_PORT = 3500;
+
 // Re-validates an endpoint handed in from outside: QuitEndpoint is a plain interface, so a caller
-// could build one by hand. Only URLs that our two constructors could have produced pass.
-const ENDPOINT_URL = /^http:\/\/127\.0\.0\.1:([0-9]{1,5})(\/quitquitquit|\/shutdown)$/;
+// could build one by hand. Only URLs that our constructors could have produced pass.
+const ENDPOINT_URL =
+  /^http:\/\/127\.0\.0\.1:([0-9]{1,5})(\/quitquitquit|\/shutdown|\/v1\.0\/shutdown)$/;
 
 function checkEndpoint(endpoint: QuitEndpoint): QuitEndpoint {
   const mesh = endpoint?.mesh;
-  if (mesh !== 'istio' && mesh !== 'linkerd' && mesh !== 'cloud-sql-proxy') {
+  if (mesh !== 'istio' && mesh !== 'linkerd' && mesh !== 'cloud-sql-proxy' && mesh !== 'dapr') {
     throw new TypeError(`unknown mesh ${JSON.stringify(mesh)} in quit endpoint`);
   }
   const match = ENDPOINT_URL.exec(String(endpoint.url));
@@ -274,9 +291,8 @@ export function isWrapped(command: readonly string[] | null | undefined): boolea
  */
 export function wrappedQuitUrls(command: readonly string[] | null | undefined): string[] {
   if (!command || !isWrapped(command)) return [];
-  return [...(command[2] ?? '').matchAll(/^quit (?:istio|linkerd|cloud-sql-proxy) (\S+)$/gm)].map(
-    (m) => m[1]!,
-  );
+  const lines = /^quit (?:istio|linkerd|cloud-sql-proxy|dapr) (\S+)$/gm;
+  return [...(command[2] ?? '').matchAll(lines)].map((m) => m[1]!);
 }
 
 /**

@@ -24,6 +24,7 @@ import { basename, join } from 'node:path';
 import {
   WRAPPER_MARKER,
   cloudSqlProxyQuitEndpoint,
+  daprQuitEndpoint,
   isWrapped,
   istioQuitEndpoint,
   linkerdQuitEndpoint,
@@ -294,6 +295,9 @@ test('hand-made endpoints are rejected unless our constructors could have made t
     { mesh: 'istio', url: 'http://127.0.0.1:99999/quitquitquit' },
     { mesh: 'istio', url: 'http://127.0.0.1:0/quitquitquit' },
     { mesh: 'consul' as 'istio', url: 'http://127.0.0.1:15020/quitquitquit' },
+    { mesh: 'dapr', url: 'http://127.0.0.1:3500/shutdown' },
+    { mesh: 'istio', url: 'http://127.0.0.1:15020/v1.0/shutdown' },
+    { mesh: 'dapr', url: 'http://127.0.0.1:3500/v1.0/shutdown?force=1' },
   ];
   for (const endpoint of hostile)
     t.throws(() => wrapCommand(['true'], [endpoint]), undefined, endpoint.url);
@@ -394,6 +398,29 @@ for (const shell of shells) {
     t.deepEqual(wrappedQuitUrls(argv), [
       `http://127.0.0.1:${istio.port}/quitquitquit`,
       `http://127.0.0.1:${cloudSql.port}/quitquitquit`,
+    ]);
+  });
+
+  // Dapr's shutdown API (dapr/dapr pkg/api/http/shutdown.go@v1.18.3): POST /v1.0/shutdown on
+  // daprd's HTTP port, asked once the program has exited, beside a mesh proxy.
+  test(`${shell.name}: Dapr's daprd (POST /v1.0/shutdown) and Istio are each asked once, after the program`, async (t) => {
+    const done = join(makeDir('done'), 'done');
+    const istio = await fakeProxy(t, { doneFile: done });
+    const dapr = await fakeProxy(t, { doneFile: done });
+    const argv = wrapCommand(finishingProgram(done, 0), [
+      istioQuitEndpoint(istio.port),
+      daprQuitEndpoint(dapr.port),
+    ]);
+    const out = await run(shell, argv);
+    t.is(out.code, 0, out.stderr);
+    t.deepEqual(istio.requests, [QUIT_ISTIO]);
+    t.deepEqual(
+      dapr.requests.map((r) => `${r.method} ${r.path}`),
+      ['POST /v1.0/shutdown'],
+    );
+    t.deepEqual(wrappedQuitUrls(argv), [
+      `http://127.0.0.1:${istio.port}/quitquitquit`,
+      `http://127.0.0.1:${dapr.port}/v1.0/shutdown`,
     ]);
   });
 
