@@ -538,6 +538,28 @@ export const CONSTRAINTS: readonly Constraint[] = [
     ],
     check: check.linkerdShutdownEnabled,
   },
+  {
+    id: 'linkerd-shutdown-grace-period',
+    product: 'Linkerd',
+    setting:
+      '`config.linkerd.io/shutdown-grace-period` (LINKERD2_PROXY_SHUTDOWN_GRACE_PERIOD): how ' +
+      'long linkerd-proxy waits for open connections after its SIGTERM before it closes them; ' +
+      '120 s when unset',
+    versions: `${LINKERD.nativeAlpha.since} … 2.20 (the annotation); the proxy's default`,
+    breaks:
+      'a proxy that gets SIGTERM while its pod still serves cuts what is open after the cap, ' +
+      'whatever the grace period',
+    sources: [
+      'linkerd2 pkg/k8s/labels.go@version-2.15, @version-2.20 ' +
+        '(ProxyShutdownGracePeriodAnnotation), pkg/inject/inject.go@version-2.18',
+      'linkerd2-proxy linkerd/app/src/env.rs@00ce7f5 (DEFAULT_SHUTDOWN_GRACE_PERIOD: 2 min)',
+    ],
+    enforcedBy:
+      'never binds in the plans kube-graceful writes: a classic proxy gets SIGTERM only after ' +
+      'proxy-wait-before-exit-seconds = S + R, when the workload is done, and a native one after ' +
+      'the app has exited (fn/mutators/app/linkerdSidecar.ts; test/mutators/app/' +
+      'traefik-mesh.test.ts, G = 205 s past the 120 s)',
+  },
   // Traefik (issue #19 item 3): facts the traefik-drain mutator (fn/mutators/traefik) relies on.
   // Rows whose breach shows in the written pod carry a check (./traefikChecks.ts); the others need
   // W or R, which a pod does not show, and are enforced by the mutator.

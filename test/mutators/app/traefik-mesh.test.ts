@@ -50,6 +50,31 @@ test('Linkerd: linkerd-proxy waits 200 s before it exits, below the grace period
   );
 });
 
+// Issue #27 item 15: Linkerd's config.linkerd.io/shutdown-grace-period (120 s by default:
+// linkerd2-proxy linkerd/app/src/env.rs DEFAULT_SHUTDOWN_GRACE_PERIOD) caps the proxy's drain from
+// its SIGTERM on. Here G = 205 s is raised past those 120 s; the cap still never cuts Traefik
+// short, because the proxy's SIGTERM comes only after its preStop wait of S + R = 200 s, when
+// Traefik is done, whatever the cap says (even 1 s).
+test('Linkerd: a shutdown-grace-period below G changes nothing: the proxy is asked to stop only once Traefik is done', (t) => {
+  const input = read('chart-41.3.0-nlb-linkerd.yaml');
+  const capped = input.replace(
+    '        linkerd.io/inject: enabled\n',
+    '        linkerd.io/inject: enabled\n        config.linkerd.io/shutdown-grace-period: 1s\n',
+  );
+  t.not(capped, input);
+  const plan = (text: string) =>
+    transform(text)
+      .changes.filter((c) => c.mutator === 'app-graceful' || c.mutator === 'traefik-drain')
+      .map((c) => [c.path.join('.'), c.after]);
+  t.deepEqual(plan(capped), plan(input));
+  const changes = new Map(plan(capped).map(([path, after]) => [path, after]));
+  const wait = Number(changes.get(LINKERD_WAIT));
+  const grace = Number(changes.get('spec.template.spec.terminationGracePeriodSeconds'));
+  // Traefik accepts until requestAcceptGraceTimeout (180 s) and is done R = 20 s later.
+  t.is(wait, 180 + 20);
+  t.true(grace > 120 && wait < grace);
+});
+
 test("the chart's own larger life-cycle values are outlived too: web accepts until 300 s and is done by 320 s", (t) => {
   // chart-41.3.0-nlb-lifecycle.yaml with the same pod label chart-41.3.0-nlb-istio.yaml adds.
   const input = read('chart-41.3.0-nlb-lifecycle.yaml').replace(
