@@ -91,7 +91,7 @@ export function sourceText(source: Source): string {
       const text = `${source.evidence}${alsoInFront(source.alsoInFront ?? [])}`;
       return source.generatedFor === undefined
         ? text
-        : `W: ${text} (the Service istiod generates for ${source.generatedFor})`;
+        : `${text} (the Service istiod generates for ${source.generatedFor})`;
     }
     case 'assumed-load-balancer':
       return source.origin
@@ -115,14 +115,11 @@ export function sourceText(source: Source): string {
 }
 
 /**
- * Returns `W: <source>`, one line of a change's reason. A source that already names its symbol
- * (the generated Service's W) is printed as it is.
+ * Returns `W: <source>`, one line of a change's reason: every source renders without its symbol,
+ * and this adds it.
  */
 export function sourceLine(symbol: 'W' | 'R' | 'B', source: Source): string {
-  const text = sourceText(source);
-  return source.kind === 'load-balancer' && source.generatedFor !== undefined
-    ? text
-    : `${symbol}: ${text}`;
+  return `${symbol}: ${sourceText(source)}`;
 }
 
 /**
