@@ -178,6 +178,11 @@ const ENV = (name: string) => `${PROXY}.env[name=${name}].value`;
 const GRACE = 'spec.template.spec.terminationGracePeriodSeconds';
 const PROXY_CONFIG = 'spec.template.metadata.annotations["proxy.istio.io/config"]';
 const PRESTOP = `${PROXY}.lifecycle.preStop`;
+/** The NLB Service with instance targets and externalTrafficPolicy Local: the nodes are targets. */
+const NLB_INSTANCE_LOCAL_SERVICE = NLB_SERVICE.replace(
+  'aws-load-balancer-nlb-target-type: ip',
+  'aws-load-balancer-nlb-target-type: instance',
+).replace('  type: LoadBalancer\n', '  type: LoadBalancer\n  externalTrafficPolicy: Local\n');
 
 /**
  * The invariants every case must keep: idempotent, valid documents, no obsolete settings written.
@@ -966,13 +971,7 @@ spec:
     title:
       'NLB instance targets with Local and env mode asked for: env mode kept, a warning that ' +
       'the outcome rests on the injected readiness probe',
-    input: stream(
-      NLB_SERVICE.replace(
-        'aws-load-balancer-nlb-target-type: ip',
-        'aws-load-balancer-nlb-target-type: instance',
-      ).replace('  type: LoadBalancer\n', '  type: LoadBalancer\n  externalTrafficPolicy: Local\n'),
-      gateway(),
-    ),
+    input: stream(NLB_INSTANCE_LOCAL_SERVICE, gateway()),
     flags: { ...SEED, 'gateway-mode': 'env' },
     changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '25s', [GRACE]: 45 },
     findings: ['warning GATEWAY_NODE_LOCAL'],
@@ -983,13 +982,7 @@ spec:
     title:
       'NLB instance targets with Local on Kubernetes 1.25: a node forwards nothing to a ' +
       'terminating pod, a warning that no setting of the pod helps',
-    input: stream(
-      NLB_SERVICE.replace(
-        'aws-load-balancer-nlb-target-type: ip',
-        'aws-load-balancer-nlb-target-type: instance',
-      ).replace('  type: LoadBalancer\n', '  type: LoadBalancer\n  externalTrafficPolicy: Local\n'),
-      gateway(),
-    ),
+    input: stream(NLB_INSTANCE_LOCAL_SERVICE, gateway()),
     flags: { ...SEED, 'kube-version': '1.25' },
     findings: ['warning GATEWAY_NODE_LOCAL'],
     absent: ['GATEWAY_SLEEP_MODE_FOR_LOCAL'],
