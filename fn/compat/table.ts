@@ -560,6 +560,25 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'the app has exited (fn/mutators/app/linkerdSidecar.ts; test/mutators/app/' +
       'traefik-mesh.test.ts, G = 205 s past the 120 s)',
   },
+  {
+    id: 'traefik-ping-terminating-status',
+    product: 'Traefik',
+    setting:
+      '`/ping` answers `ping.terminatingStatusCode` (503 unless set) from SIGTERM on: a ' +
+      'readiness probe on /ping fails while requestAcceptGraceTimeout still keeps Traefik ' +
+      'accepting',
+    versions: 'v2.11.53, v3.7.9',
+    breaks:
+      'behind node targets with externalTrafficPolicy Local the node stops forwarding once ' +
+      'Traefik is unready, and drops what the load balancer still sends',
+    sources: [
+      'traefik pkg/ping/ping.go@v2.11.53, @v3.7.9 (SetDefaults, ServeHTTP)',
+      'traefik cmd/traefik/traefik.go@v2.11.53, @v3.7.9 (signal.NotifyContext, Ping.WithContext)',
+    ],
+    enforcedBy:
+      'traefik-drain writes --ping.terminatingStatusCode=200 there (fn/mutators/traefik/' +
+      'pingEdit.ts; test/mutators/traefik/node-local.test.ts)',
+  },
   // Traefik (issue #19 item 3): facts the traefik-drain mutator (fn/mutators/traefik) relies on.
   // Rows whose breach shows in the written pod carry a check (./traefikChecks.ts); the others need
   // W or R, which a pod does not show, and are enforced by the mutator.

@@ -24,6 +24,8 @@ import { loadBalancerChecks, planTraefikTiming } from './timing.ts';
 import type { TraefikTimingInputs, TraefikTimingPlan } from './timing.ts';
 import { sourceText } from '../../core/source.ts';
 import { entryPointEdits } from './entryPointEdits.ts';
+import { pingEdit } from './pingEdit.ts';
+import type { NodeForwarding } from '../../explanation/timeline.ts';
 import { graceEdit } from './graceEdit.ts';
 import type { TraefikChange, TraefikFinding } from './outcome.ts';
 
@@ -57,6 +59,8 @@ export type TraefikSettings = Pick<
 > & {
   /** The oldest kubelet's version: a sleep action on Traefik counts only where it runs. */
   readonly kubernetesVersion?: string;
+  /** Behind node targets with externalTrafficPolicy Local: until when the node forwards. */
+  readonly nodeForwarding?: NodeForwarding;
 };
 
 const NOTHING: TraefikOutcome = { changes: [], findings: [] };
@@ -172,7 +176,9 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
   }
 
   const plan = planTraefikTiming(inputs, config.entryPoints);
-  const edits = entryPointEdits(container, config, plan, inputs, containerAt);
+  const ping = pingEdit(container, config.source, settings.nodeForwarding);
+  findings.push(...ping.findings);
+  const edits = entryPointEdits(container, config, plan, inputs, containerAt, ping.edits);
   const changes: TraefikChange[] = [...edits.changes];
   findings.push(...edits.findings);
 

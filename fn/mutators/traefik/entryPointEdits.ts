@@ -33,11 +33,14 @@ export function entryPointEdits(
   plan: TraefikTimingPlan,
   inputs: TraefikTimingInputs,
   containerAt: (...path: FieldPath) => FieldPath,
+  other: readonly ArgEdit[] = [],
 ): { changes: TraefikChange[]; findings: TraefikFinding[] } {
   const changes: TraefikChange[] = [];
   const findings: TraefikFinding[] = [];
   const written = new Map<LifecycleSetting, string[]>();
-  const argEdits: ArgEdit[] = [];
+  // Other flags of the same args list (./pingEdit.ts): made in the same pass, so appended flags
+  // take distinct items.
+  const argEdits: ArgEdit[] = config.source === 'flags' ? [...other] : [];
   for (const timing of plan.entryPoints) {
     const ep = timing.entryPoint;
     if (ep.protocol === 'udp') {
@@ -152,7 +155,9 @@ export function entryPointEdits(
     changes.push({
       path: containerAt('args'),
       value: applyArgEdits(args, argEdits),
-      reason: [...lines, ...sourceLines(inputs, ['W', 'R'])].join('\n'),
+      reason: [...lines, ...other.map((e) => e.reason), ...sourceLines(inputs, ['W', 'R'])].join(
+        '\n',
+      ),
     });
   }
 

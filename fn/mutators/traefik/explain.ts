@@ -5,7 +5,7 @@
  * (./timeline.ts), read back from the pod the way Traefik reads its static configuration.
  */
 import type { PodTemplate } from '../../core/kubeObject.ts';
-import { graceOf, preStopOf } from '../../explanation/podSettings.ts';
+import { graceOf, preStopOf, readinessDelayOf } from '../../explanation/podSettings.ts';
 import { meshesText, meshProxiesOf, meshProxyRows } from '../../explanation/meshProxies.ts';
 import type { MeshProxies } from '../../explanation/meshProxies.ts';
 import type { Valued } from '../../explanation/podSettings.ts';
@@ -20,7 +20,12 @@ import {
   senderOf,
   traffic,
 } from '../../explanation/rows.ts';
-import type { ExplainContext, ExplanationBody, SettingRow } from '../../explanation/types.ts';
+import type {
+  ExplainContext,
+  ExplanationBody,
+  SettingRow,
+  SettingValue,
+} from '../../explanation/types.ts';
 import type { TimingInputs } from '../../timing/model.ts';
 import { TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS } from '../../workloads/traefik/facts.ts';
 import type { LifecycleSetting } from '../../workloads/traefik/facts.ts';
@@ -28,6 +33,8 @@ import type { TraefikPlan } from './plan.ts';
 import { readStaticConfig } from '../../workloads/traefik/staticConfig.ts';
 import type { LifecycleValue } from '../../workloads/traefik/staticConfig.ts';
 import { traefikTimeline } from './timeline.ts';
+import { pingTerminatingCode, readinessOnPing } from './pingEdit.ts';
+import { withNodeForwarding } from '../../explanation/timeline.ts';
 import type { EntryPointState, TraefikState } from './timeline.ts';
 
 /** Traefik's value when a setting is not written (./facts.ts): no accept grace, graceTimeOut
@@ -87,12 +94,15 @@ function stateOf(
             .value + lifecycleValued(ep.lifecycle.graceTimeOut, 'graceTimeOut').value,
       ),
   );
+  const ping = pingTerminatingCode(traefik);
   return {
     container: name,
     grace: graceOf(template),
     preStop: preStopOf(traefik, kubernetesVersion),
     entryPoints: tcp,
     udpSeconds,
+    ping: { value: ping.code, source: ping.source },
+    readinessDelay: readinessDelayOf(traefik),
     ...proxies,
   };
 }
@@ -129,7 +139,17 @@ export function explainTraefik(plan: TraefikPlan, context: ExplainContext): Expl
       ),
     ];
   });
-  const trafficInputs = traffic(inputs, sender);
+  // Behind node targets with externalTrafficPolicy Local the node forwards only while Traefik is
+  // ready; modelled where its readiness probe is /ping (./timeline.ts), unknown otherwise.
+  const traefik = container(context.after, name);
+  const trafficInputs = withNodeForwarding(
+    traffic(inputs, sender),
+    readinessOnPing(traefik) ? plan.nodeForwarding : undefined,
+  );
+  const pingRows: SettingRow[] =
+    plan.nodeForwarding && readinessOnPing(traefik)
+      ? [row(`${name} ping.terminatingStatusCode`, code(before.ping), code(after.ping))]
+      : [];
   const meshes = plan.mesh ? meshesText(plan.mesh) : '';
   return {
     role: 'gateway',
@@ -148,6 +168,7 @@ export function explainTraefik(plan: TraefikPlan, context: ExplainContext): Expl
       graceRow(before.grace, after.grace, timing.grace.value, '≥'),
       preStopRow(name, context),
       ...entryPointRows,
+      ...pingRows,
       // Sized by app-graceful, which explains the numbers (fn/mutators/app/traefikTiming.ts).
       ...meshProxyRows(before, after),
     ],
@@ -156,4 +177,9 @@ export function explainTraefik(plan: TraefikPlan, context: ExplainContext): Expl
       patched: traefikTimeline(after, trafficInputs),
     },
   };
+}
+
+/** A status code as a settings row shows it. */
+function code(value: Valued<number>): SettingValue {
+  return { value: value.value, display: String(value.value), source: value.source };
 }

@@ -10,6 +10,7 @@
 import { runsTraefik } from '../../workloads/traefik.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { resolveTimingInputs } from '../shared/timingInputs.ts';
+import { nodeForwardingOf } from '../../timing/loadBalancers.ts';
 import { defineMutator, NOTHING } from '../types.ts';
 import type { MutatorContext, MutatorOutcome } from '../types.ts';
 import { planTraefik } from './decide.ts';
@@ -35,6 +36,7 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<Tra
   // A Job's pod is not behind a load balancer's drain: it runs to completion (job-sidecar-quit's).
   if (workload.runsToCompletion || !runsTraefik(workload.template)) return NOTHING;
   const resolved = resolveTimingInputs(workload, context);
+  const nodeForwarding = nodeForwardingOf(resolved.loadBalancer, context.spec.kubernetesVersion);
   const { drainWindow, maxRequest, buffer, loadBalancer } = resolved.inputs;
   const outcome = planTraefik(
     { object: workload.object, templatePath: workload.templatePath },
@@ -44,6 +46,7 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<Tra
       buffer,
       ...(loadBalancer ? { loadBalancer } : {}),
       kubernetesVersion: context.spec.kubernetesVersion,
+      ...(nodeForwarding ? { nodeForwarding } : {}),
     },
   );
   const findings = [...resolved.findings, ...outcome.findings];
@@ -62,6 +65,7 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<Tra
     container,
     source,
     ...(resolved.loadBalancer ? { loadBalancer: resolved.loadBalancer } : {}),
+    ...(nodeForwarding ? { nodeForwarding } : {}),
     ...(context.mesh.istio || context.mesh.linkerd ? { mesh: context.mesh } : {}),
   };
   return { changes: outcome.changes, findings, plan };

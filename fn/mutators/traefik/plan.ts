@@ -2,6 +2,7 @@
  * (./explain.ts). */
 import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
 import type { MeshMembership } from '../../workloads/mesh.ts';
+import type { NodeForwarding } from '../../explanation/timeline.ts';
 import type { TraefikTimingInputs, TraefikTimingPlan } from './timing.ts';
 
 export interface TraefikPlan {
@@ -15,6 +16,8 @@ export interface TraefikPlan {
   readonly source: 'flags' | 'env';
   /** The load balancer that decided W, when one in the stream did. */
   readonly loadBalancer?: LoadBalancerRecognition;
+  /** Behind node targets with externalTrafficPolicy Local: until when the node forwards. */
+  readonly nodeForwarding?: NodeForwarding;
   /**
    * The meshes whose sidecar proxy runs in the pod, when any: Traefik reaches its backends through
    * it, so the timeline draws it too (app-graceful sizes it: fn/mutators/app/traefikTiming.ts).

@@ -17,6 +17,7 @@ import {
   hookStart,
   hookUnknown,
   kubeletTimes,
+  nodeDropWindow,
   preStopSeconds,
   rejection,
   secondsText,
@@ -24,6 +25,7 @@ import {
   start,
 } from '../../explanation/timeline.ts';
 import type { Timeline, Traffic } from '../../explanation/timeline.ts';
+import { passesProbe } from './pingEdit.ts';
 
 /** One TCP entry point's life-cycle values as Traefik reads them (whole seconds, rounded up). */
 export interface EntryPointState {
@@ -41,6 +43,10 @@ export interface TraefikState extends MeshProxies {
   readonly entryPoints: readonly EntryPointState[];
   /** How long the longest UDP entry point takes to stop after the TCP ones are done (0: none). */
   readonly udpSeconds: number;
+  /** What /ping answers from SIGTERM on (`ping.terminatingStatusCode`, 503 unless set). */
+  readonly ping: Valued<number>;
+  /** How long after /ping starts failing the kubelet has marked Traefik unready at the latest. */
+  readonly readinessDelay: Valued<number>;
 }
 
 /** Entry points that shut down alike, drawn as one. */
@@ -83,8 +89,9 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
   drawing.event(
     sigterm,
     name,
-    `SIGTERM${sigtermAfter(state.preStop, hookCut, sigterm)}: /ping answers 503; each entry ` +
-      `point keeps accepting for its requestAcceptGraceTimeout`,
+    `SIGTERM${sigtermAfter(state.preStop, hookCut, sigterm)}: /ping answers ` +
+      `${state.ping.value} (${state.ping.source}); each entry point keeps accepting for its ` +
+      `requestAcceptGraceTimeout`,
     hookUnknown(name, state.preStop),
   );
 
@@ -114,6 +121,28 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
     stopsAccepting: Math.max(sigterm, ...spans.map((s) => s.acceptUntil)),
   });
   const proxyAccept = Math.min(Number.POSITIVE_INFINITY, ...proxies.map((p) => p.acceptUntil));
+  // Behind node targets with externalTrafficPolicy Local (traffic.nodeForwarding, set where the
+  // readiness probe is /ping): the node forwards until Traefik is unready, at the latest the
+  // probe's period × threshold after /ping starts failing at SIGTERM; a code from 200 to 399
+  // keeps it ready (./pingEdit.ts).
+  const pingFails = !passesProbe(state.ping.value);
+  const unready = Math.min(sigterm + state.readinessDelay.value, kill);
+  const forwarded =
+    traffic.nodeForwarding === 'never'
+      ? 0
+      : traffic.nodeForwarding === 'while-ready' && pingFails
+        ? unready
+        : Number.POSITIVE_INFINITY;
+
+  if (spans.some((s) => forwarded < Math.min(s.acceptUntil, proxyAccept, W)))
+    nodeDropWindow(
+      drawing,
+      traffic,
+      forwarded,
+      'Traefik',
+      `is unready by t=${unready} (/ping answers ${state.ping.value} from SIGTERM, then its ` +
+        `readiness probe, ${state.readinessDelay.source})`,
+    );
 
   let finished = 0;
   // What goes right, per span: entry points that accept until the same moment and finish alike
@@ -124,7 +153,7 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
   >();
   for (const { group, stop, acceptUntil, closed } of spans) {
     const who = entryPointsText(group.names);
-    const newUntil = Math.min(acceptUntil, proxyAccept, W);
+    const newUntil = Math.min(acceptUntil, proxyAccept, W, forwarded);
     const lastAccepted = acceptUntil;
     const needed = lastAccepted + R;
     if (stop < kill) {
@@ -138,7 +167,8 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
       );
     }
     const refusedFrom = Math.min(acceptUntil, proxyAccept);
-    if (refusedFrom < W) {
+    // Where the node stops forwarding first, the drop window (drawn once, below) covers it.
+    if (refusedFrom < W && forwarded >= refusedFrom) {
       const limiting =
         proxyAccept < acceptUntil ? proxies.find((p) => p.acceptUntil === proxyAccept) : undefined;
       const why = limiting

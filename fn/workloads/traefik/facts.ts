@@ -46,3 +46,16 @@ export const STATIC_CONFIG_ORDER =
 /** Prefix of the environment variables Traefik reads (paerser env `DefaultNamePrefix`,
  * pkg/cli/loader_env.go@v3.7.9). */
 export const ENV_PREFIX = 'TRAEFIK_';
+
+/**
+ * What `/ping` answers once Traefik has got SIGTERM: `ping.terminatingStatusCode`, 503 when unset
+ * (pkg/ping/ping.go@v2.11.53, @v3.7.9 SetDefaults, ServeHTTP; the handler's context is the one
+ * SIGTERM cancels, cmd/traefik/traefik.go@v2.11.53, @v3.7.9 signal.NotifyContext). A readiness
+ * probe on /ping then fails from SIGTERM on; any code from 200 to 399 keeps it passing.
+ */
+export const PING_TERMINATING_STATUS = {
+  flag: 'ping.terminatingStatusCode',
+  defaultCode: 503,
+  /** The code kube-graceful writes where Traefik must stay ready while it drains. */
+  servingCode: 200,
+} as const;

@@ -23,6 +23,7 @@ const RENDERS = [
   'chart-41.3.0-nlb-lifecycle.yaml',
   'chart-41.3.0-nlb-istio.yaml',
   'chart-41.3.0-nlb-linkerd.yaml',
+  'chart-41.3.0-nlb-instance-local.yaml',
   'docs-gateway-lb-svc-v3.7.9.yaml',
 ];
 const read = (file: string) => readFileSync(fixturePath('gateways', 'traefik', file), 'utf8');
