@@ -178,6 +178,18 @@ const ENV = (name: string) => `${PROXY}.env[name=${name}].value`;
 const GRACE = 'spec.template.spec.terminationGracePeriodSeconds';
 const PROXY_CONFIG = 'spec.template.metadata.annotations["proxy.istio.io/config"]';
 const PRESTOP = `${PROXY}.lifecycle.preStop`;
+/** The gateway's Service as a ClusterIP with GKE's NEG annotation, and `more` annotation lines. */
+function negService(more = ''): string {
+  return GENERIC_SERVICE.replace(
+    'metadata:\n  name: istio-public-ingressgateway\n  namespace: istio-system\n',
+    'metadata:\n' +
+      '  name: istio-public-ingressgateway\n' +
+      '  namespace: istio-system\n' +
+      '  annotations:\n' +
+      `    cloud.google.com/neg: '{"ingress": true}'\n` +
+      more,
+  ).replace('type: LoadBalancer', 'type: ClusterIP');
+}
 /** The NLB Service with instance targets and externalTrafficPolicy Local: the nodes are targets. */
 const NLB_INSTANCE_LOCAL_SERVICE = NLB_SERVICE.replace(
   'aws-load-balancer-nlb-target-type: ip',
@@ -998,15 +1010,7 @@ spec:
       'GKE NEG with its BackendConfig in the stream: W = 30, the connections close at ' +
       '30 + drainingTimeoutSec, after the drain; no "not in the stream" warning',
     input: stream(
-      GENERIC_SERVICE.replace(
-        'metadata:\n  name: istio-public-ingressgateway\n  namespace: istio-system\n',
-        'metadata:\n' +
-          '  name: istio-public-ingressgateway\n' +
-          '  namespace: istio-system\n' +
-          '  annotations:\n' +
-          `    cloud.google.com/neg: '{"ingress": true}'\n` +
-          `    cloud.google.com/backend-config: '{"ports": {"80": "gw-drain"}}'\n`,
-      ).replace('type: LoadBalancer', 'type: ClusterIP'),
+      negService(`    cloud.google.com/backend-config: '{"ports": {"80": "gw-drain"}}'\n`),
       'apiVersion: cloud.google.com/v1\n' +
         'kind: BackendConfig\n' +
         'metadata:\n' +
@@ -1034,17 +1038,7 @@ spec:
     title:
       'GKE NEG without a BackendConfig: draining is off, so the connections close when the ' +
       'endpoint is removed (≈ W), while requests are in flight: a warning',
-    input: stream(
-      GENERIC_SERVICE.replace(
-        'metadata:\n  name: istio-public-ingressgateway\n  namespace: istio-system\n',
-        'metadata:\n' +
-          '  name: istio-public-ingressgateway\n' +
-          '  namespace: istio-system\n' +
-          '  annotations:\n' +
-          `    cloud.google.com/neg: '{"ingress": true}'\n`,
-      ).replace('type: LoadBalancer', 'type: ClusterIP'),
-      gateway(),
-    ),
+    input: stream(negService(), gateway()),
     flags: SEED,
     changes: { [ENV('MINIMUM_DRAIN_DURATION')]: '30s', [GRACE]: 50 },
     findings: ['warning LB_DEREGISTRATION_TOO_SHORT'],
