@@ -28,8 +28,12 @@ export interface Container {
   env?: Array<{ name: string; value?: string; valueFrom?: unknown }> | null;
   ports?: Array<{ containerPort?: number; name?: string }> | null;
   lifecycle?: { preStop?: Record<string, unknown> | null; postStart?: unknown } | null;
-  /** As parsed: only the timing fields are read, each checked for a number. */
-  readinessProbe?: { periodSeconds?: unknown; failureThreshold?: unknown } | null;
+  /** As parsed: only the timing fields and an HTTP path are read, each checked for its type. */
+  readinessProbe?: {
+    periodSeconds?: unknown;
+    failureThreshold?: unknown;
+    httpGet?: { path?: unknown } | null;
+  } | null;
   restartPolicy?: string;
 }
 

@@ -15,6 +15,7 @@
  * not decided by a mutator: anything unknown makes it "unknown", else failures make it ✗.
  */
 import type { Unknown } from '../core/unknown.ts';
+import type { NodeForwarding } from '../timing/loadBalancers.ts';
 import type { PreStopRead, Valued } from './podSettings.ts';
 import { KUBELET_PRESTOP_EXTENSION_SECONDS } from '../timing/platformDefaults.ts';
 
@@ -100,13 +101,6 @@ export interface Timeline {
   readonly windows: readonly TimelineWindow[];
   readonly verdict: Verdict;
 }
-
-/**
- * Behind a load balancer whose targets are the nodes, with externalTrafficPolicy Local, until when
- * a node forwards its connections to a terminating pod: while the pod passes readiness (Kubernetes
- * 1.26+, kube-proxy's serving-terminating endpoints), or never (before).
- */
-export type NodeForwarding = 'while-ready' | 'never';
 
 /** The traffic side of the model, the same for both states: W, R and who sends. */
 export interface Traffic {

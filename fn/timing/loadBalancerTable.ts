@@ -221,6 +221,13 @@ export function unknownDrainWindow(recognition: LoadBalancerRecognition): Unknow
 }
 
 /**
+ * Behind a load balancer whose targets are the nodes, with externalTrafficPolicy Local, until when
+ * a node forwards its connections to a terminating pod: while the pod passes readiness (Kubernetes
+ * 1.26+, kube-proxy's serving-terminating endpoints), or never (before).
+ */
+export type NodeForwarding = 'while-ready' | 'never';
+
+/**
  * Returns until when a node forwards the load balancer's connections to a terminating pod, where
  * the load balancer reaches the pods through their nodes with externalTrafficPolicy Local: while
  * it is ready from ProxyTerminatingEndpoints on (`kubernetesVersion`, the oldest node's), never
@@ -229,7 +236,7 @@ export function unknownDrainWindow(recognition: LoadBalancerRecognition): Unknow
 export function nodeForwardingOf(
   recognition: LoadBalancerRecognition | undefined,
   kubernetesVersion: string,
-): 'while-ready' | 'never' | undefined {
+): NodeForwarding | undefined {
   if (recognition?.nodeLocal !== true) return undefined;
   return reached(KUBERNETES.proxyTerminatingEndpoints, kubernetesVersion) ? 'while-ready' : 'never';
 }

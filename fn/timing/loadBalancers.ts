@@ -14,7 +14,11 @@ import { specField } from '../core/kubeObject.ts';
 import { scalarText } from '../core/scalarText.ts';
 import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
 
-export type { LoadBalancerProvider, LoadBalancerRecognition } from './loadBalancerTable.ts';
+export type {
+  LoadBalancerProvider,
+  LoadBalancerRecognition,
+  NodeForwarding,
+} from './loadBalancerTable.ts';
 export {
   LOAD_BALANCERS,
   nodeForwardingOf,

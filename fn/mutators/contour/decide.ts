@@ -87,11 +87,11 @@ function shutdownTiming(
   const { drainDelay: D, checkDelay: C } = delays;
   const I = settings.checkInterval.value;
   const S = D + C;
+  const sum = `S = drain-delay + check-delay = ${D} + ${C} = ${S}`;
   const stopAccepting: Derived = readinessBound
     ? {
         value: S,
-        formula:
-          `S = drain-delay + check-delay = ${D} + ${C} = ${S}; ` + `drain-delay = ${D} ≥ W = ${W}`,
+        formula: `${sum}; drain-delay = ${D} ≥ W = ${W}`,
         explanation:
           'The load balancer reaches Envoy through its node with externalTrafficPolicy Local, ' +
           'and the node forwards to the terminating pod only while it passes readiness, which ' +
@@ -100,7 +100,7 @@ function shutdownTiming(
       }
     : {
         value: S,
-        formula: `S = drain-delay + check-delay = ${D} + ${C} = ${S} ≥ W = ${W}`,
+        formula: `${sum} ≥ W = ${W}`,
         explanation:
           "Envoy keeps accepting until the shutdown-manager's first poll after both delays " +
           'finds no connection open, while the load balancer may still send new connections.',

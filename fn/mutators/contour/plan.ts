@@ -2,7 +2,7 @@
 import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
 import type { Derived, TimingInputs } from '../../timing/model.ts';
 import type { MeshMembership } from '../../workloads/mesh.ts';
-import type { NodeForwarding } from '../../explanation/timeline.ts';
+import type { NodeForwarding } from '../../timing/loadBalancers.ts';
 
 export interface ContourPlan {
   /** W, R, B with their sources, and the grace period the pod already had. */

@@ -12,7 +12,7 @@ import type { MutatorContext, MutatorOutcome, ProposedFinding } from '../types.t
 import type { Workload } from '../../workloads/workload.ts';
 import { resolveTimingInputs } from '../shared/timingInputs.ts';
 import { nodeForwardingOf } from '../../timing/loadBalancers.ts';
-import { sleepPreStop } from './preStop.ts';
+import { sleepHook } from '../../workloads/preStop.ts';
 import { explainGateway } from './explain.ts';
 import { GATEWAY_FINDING_CODES } from './findings.ts';
 import type { GatewayPlan } from './plan.ts';
@@ -125,15 +125,9 @@ function modeForNodeTargets(
   }
   if (mode === 'sleep') return mode;
   const asked = originOf(config, 'gateway.mode').kind !== 'default';
-  const canSleep = !(
-    'refused' in
-    sleepPreStop(
-      1,
-      { version: spec.kubernetesVersion, source: '' },
-      { value: spec.gateway.imageHasShell, source: '' },
-      true,
-    )
-  );
+  // The hook sleep mode would write (./preStop.ts): a sleep action, or exec sleep in a shell.
+  const canSleep =
+    sleepHook(1, spec.kubernetesVersion, spec.gateway.imageHasShell).mechanism !== 'none';
   if (!asked && canSleep) {
     findings.push({
       severity: 'info',

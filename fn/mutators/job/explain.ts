@@ -182,11 +182,16 @@ function declaredKind(template: PodTemplate, name: string): Valued<SidecarKind> 
  */
 function selfQuitOf(mains: readonly Container[], product?: string): string | undefined {
   if (product !== CLOUD_SQL_PROXY_V2) return undefined;
-  const calls = mains.find((c) => {
-    const command = unwrapCommand(c.command ?? []) ?? c.command ?? [];
-    return [...command, ...(c.args ?? [])].some((w) => String(w).includes('/quitquitquit'));
-  });
+  const calls = callingOwn(mains, '/quitquitquit');
   return calls && `the command of ${calls.name} calls /quitquitquit`;
+}
+
+/** The main container whose own command (inside our wrapper, if wrapped) names `path`. */
+function callingOwn(mains: readonly Container[], path: string): Container | undefined {
+  return mains.find((c) => {
+    const command = unwrapCommand(c.command ?? []) ?? c.command ?? [];
+    return [...command, ...(c.args ?? [])].some((w) => String(w).includes(path));
+  });
 }
 
 /** How a sidecar runs, for its settings row: native, classic, or not in the running pod. */
@@ -229,10 +234,7 @@ function vaultAgent(template: PodTemplate): JobState['proxies'][number] {
  */
 function daprd(template: PodTemplate, mains: readonly Container[]): JobState['proxies'][number] {
   const { native } = daprSidecarOf(template);
-  const calls = mains.find((c) => {
-    const command = unwrapCommand(c.command ?? []) ?? c.command ?? [];
-    return [...command, ...(c.args ?? [])].some((w) => String(w).includes('/v1.0/shutdown'));
-  });
+  const calls = callingOwn(mains, '/v1.0/shutdown');
   return {
     name: DAPRD,
     kind: native

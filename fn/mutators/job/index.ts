@@ -144,7 +144,7 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
       mesh: context.mesh,
       sidecars: declared.sidecars,
       vault: vault.injected,
-      dapr: daprSidecarOf(workload.template).injected,
+      dapr: dapr.injected,
     };
     return { changes, findings, plan: jobPlan };
   },
@@ -299,11 +299,16 @@ function alreadyDone(mode: 'native' | 'wrap'): ProposedFinding {
  * API itself, as Dapr's Job example does, is wrapped too: whether its own call is reached (a
  * command that fails first never makes it) is not known, and a second call is harmless.
  */
-function daprOf(workload: Workload): { quit?: SidecarQuit; done?: ProposedFinding } {
+function daprOf(workload: Workload): {
+  injected: boolean;
+  quit?: SidecarQuit;
+  done?: ProposedFinding;
+} {
   const dapr = daprSidecarOf(workload.template);
-  if (!dapr.injected) return {};
+  if (!dapr.injected) return { injected: false };
   if (dapr.native)
     return {
+      injected: true,
       done: {
         severity: 'info',
         code: 'JOB_DAPR_NATIVE',
@@ -313,7 +318,7 @@ function daprOf(workload: Workload): { quit?: SidecarQuit; done?: ProposedFindin
           `runs native sidecars (Kubernetes ${KUBERNETES.nativeSidecars.since}+); nothing to do`,
       },
     };
-  return { quit: daprQuit() };
+  return { injected: true, quit: daprQuit() };
 }
 
 /**

@@ -19,7 +19,7 @@
  * sidecar the chart declares that has one (the Cloud SQL Auth Proxy, ./sidecarQuit.ts).
  */
 export interface QuitEndpoint {
-  readonly mesh: 'istio' | 'linkerd' | 'cloud-sql-proxy' | 'dapr';
+  readonly mesh: QuitMesh;
   readonly url: string;
 }
 
@@ -118,14 +118,21 @@ export function daprQuitEndpoint(httpPort: number = DAPR_HTTP_PORT): QuitEndpoin
 
 const DAPR_HTTP_PORT = 3500;
 
+/** What a wrapper may ask to quit: the keys of QUIT_PATH, the one list of them. */
+type QuitMesh = keyof typeof QUIT_PATH;
+
+function isQuitMesh(mesh: unknown): mesh is QuitMesh {
+  return typeof mesh === 'string' && Object.hasOwn(QUIT_PATH, mesh);
+}
+
 // Re-validates an endpoint handed in from outside: QuitEndpoint is a plain interface, so a caller
-// could build one by hand. Only URLs that our constructors could have produced pass.
-const ENDPOINT_URL =
-  /^http:\/\/127\.0\.0\.1:([0-9]{1,5})(\/quitquitquit|\/shutdown|\/v1\.0\/shutdown)$/;
+// could build one by hand. Only URLs that our constructors could have produced pass: the port is
+// read here, the path must be its mesh's QUIT_PATH exactly.
+const ENDPOINT_URL = /^http:\/\/127\.0\.0\.1:([0-9]{1,5})(\/\S*)$/;
 
 function checkEndpoint(endpoint: QuitEndpoint): QuitEndpoint {
-  const mesh = endpoint?.mesh;
-  if (mesh !== 'istio' && mesh !== 'linkerd' && mesh !== 'cloud-sql-proxy' && mesh !== 'dapr') {
+  const mesh: unknown = endpoint?.mesh;
+  if (!isQuitMesh(mesh)) {
     throw new TypeError(`unknown mesh ${JSON.stringify(mesh)} in quit endpoint`);
   }
   const match = ENDPOINT_URL.exec(String(endpoint.url));
@@ -291,7 +298,7 @@ export function isWrapped(command: readonly string[] | null | undefined): boolea
  */
 export function wrappedQuitUrls(command: readonly string[] | null | undefined): string[] {
   if (!command || !isWrapped(command)) return [];
-  const lines = /^quit (?:istio|linkerd|cloud-sql-proxy|dapr) (\S+)$/gm;
+  const lines = new RegExp(`^quit (?:${Object.keys(QUIT_PATH).join('|')}) (\\S+)$`, 'gm');
   return [...(command[2] ?? '').matchAll(lines)].map((m) => m[1]!);
 }
 

@@ -25,7 +25,7 @@ import type { TraefikTimingInputs, TraefikTimingPlan } from './timing.ts';
 import { sourceText } from '../../core/source.ts';
 import { entryPointEdits } from './entryPointEdits.ts';
 import { pingEdit } from './pingEdit.ts';
-import type { NodeForwarding } from '../../explanation/timeline.ts';
+import type { NodeForwarding } from '../../timing/loadBalancers.ts';
 import { graceEdit } from './graceEdit.ts';
 import type { TraefikChange, TraefikFinding } from './outcome.ts';
 

@@ -9,7 +9,7 @@
  * (issue #27 item 3: one step of the traefik-drain decision, ./decide.ts).
  */
 import type { Container } from '../../core/kubeObject.ts';
-import type { NodeForwarding } from '../../explanation/timeline.ts';
+import type { NodeForwarding } from '../../timing/loadBalancers.ts';
 import { lastFlag, parseFlags } from '../../workloads/traefik/flags.ts';
 import { PING_TERMINATING_STATUS } from '../../workloads/traefik/facts.ts';
 import type { ArgEdit } from './args.ts';
@@ -17,8 +17,7 @@ import type { TraefikFinding } from './outcome.ts';
 
 /** Returns true when the container's readiness probe asks Traefik's `/ping` over HTTP. */
 export function readinessOnPing(container: Container | undefined): boolean {
-  const probe = container?.readinessProbe as { httpGet?: { path?: unknown } } | null | undefined;
-  return probe?.httpGet?.path === '/ping';
+  return container?.readinessProbe?.httpGet?.path === '/ping';
 }
 
 /** The code `/ping` answers from SIGTERM on, as the container's flags set it. */

@@ -2,7 +2,7 @@
  * (./explain.ts). */
 import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
 import type { MeshMembership } from '../../workloads/mesh.ts';
-import type { NodeForwarding } from '../../explanation/timeline.ts';
+import type { NodeForwarding } from '../../timing/loadBalancers.ts';
 import type { TraefikTimingInputs, TraefikTimingPlan } from './timing.ts';
 
 export interface TraefikPlan {
