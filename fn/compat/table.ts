@@ -895,6 +895,28 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'the envoy-gateway-* golden cases)',
   },
   {
+    id: 'eg-envoyproxy-merge-type',
+    product: 'Envoy Gateway',
+    setting:
+      "EnvoyProxy `spec.mergeType` `StrategicMerge` / `JSONMerge`: the Gateway's EnvoyProxy is " +
+      "merged over its class's, and that over the controller's default spec (the class's " +
+      "mergeType, else the Gateway's, decides the second step)",
+    versions: 'v1.8.0+; unset means Replace; before v1.8.0 the field does not exist',
+    breaks:
+      "a shutdown value on the Gateway's EnvoyProxy wins over the class's: planned on its own " +
+      "spec, it can undercut the class's, and the load balancer is the merged envoyService's",
+    sources: [
+      'envoyproxy/gateway api/v1alpha1/envoyproxy_types.go@v1.8.0 and @v1.9.0 (MergeType)',
+      'envoyproxy/gateway internal/gatewayapi/envoyproxy_merge.go@v1.8.0 and @v1.9.0 ' +
+        '(MergeEnvoyProxyConfigs)',
+      'envoyproxy/gateway internal/utils/merge.go@v1.9.0 (Merge)',
+    ],
+    enforcedBy:
+      'the envoy-gateway mutator (fn/mutators/envoy-gateway/effective.ts; ' +
+      'test/mutators/envoy-gateway/merge.test.ts and the envoy-gateway-1.9.0-gateway-merge* ' +
+      'golden cases)',
+  },
+  {
     id: 'eg-default-envoyproxy-spec',
     product: 'Envoy Gateway',
     setting:

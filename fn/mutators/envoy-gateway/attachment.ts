@@ -26,8 +26,9 @@ import {
   ENVOY_PROXY_GROUP,
   ENVOY_PROXY_KIND,
 } from './facts.ts';
+import { merges } from './merge.ts';
 import { envoyProxyRef, isKind } from './objects.ts';
-import type { EnvoyProxySpec, SpecLocation } from './objects.ts';
+import type { EnvoyProxySpec, ParametersRef, SpecLocation } from './objects.ts';
 import type { EnvoyGatewayFinding } from './outcome.ts';
 import { scalarText } from '../../core/scalarText.ts';
 
@@ -104,18 +105,40 @@ export interface ControllerConfigFacts {
   readonly controllerNames?: readonly string[];
   /** True when the config is in the input: then a missing default spec is known to be missing. */
   readonly controllerConfigSeen?: boolean;
+  /** The release the chart's labels name, when they name one: before v1.8.0 there is no merge. */
+  readonly release?: string;
+}
+
+/** A Gateway of an Envoy Gateway class, with the EnvoyProxy refs of both. */
+interface EnvoyGatewayUse {
+  readonly gateway: KubeObject;
+  readonly gatewayClass: KubeObject;
+  /** Gateway `spec.infrastructure.parametersRef`, when it names an EnvoyProxy. */
+  readonly gatewayRef?: ParametersRef;
+  /** GatewayClass `spec.parametersRef`, when it names an EnvoyProxy. */
+  readonly classRef?: ParametersRef;
+}
+
+/** Envoy Gateway's objects in a stream, and how they name each other. */
+export interface EnvoyGatewayIndex {
+  readonly proxies: readonly KubeObject[];
+  readonly gateways: readonly EnvoyGatewayUse[];
+  /** The EnvoyProxy a ref names in `namespace`, if it is in the stream. */
+  find(namespace: unknown, name: unknown): KubeObject | undefined;
+  /** The EnvoyProxy the class's ref names (in the ref's namespace, `default` when none). */
+  classProxy(use: EnvoyGatewayUse): KubeObject | undefined;
+  /** The EnvoyProxy the Gateway's own ref names (in the Gateway's namespace). */
+  gatewayProxy(use: EnvoyGatewayUse): KubeObject | undefined;
 }
 
 /**
- * Returns the specs to plan and the findings about Gateways of an Envoy Gateway class in
- * `objects`.
+ * Indexes the GatewayClasses of Envoy Gateway's controllers (`controllerNames`, the default one
+ * when not given), their Gateways and the EnvoyProxies in `objects`.
  */
-export function resolveAttachments(
+export function indexEnvoyGateway(
   objects: readonly KubeObject[],
-  defaultSpec?: ShutdownTarget,
-  facts: ControllerConfigFacts = {},
-): Attachments {
-  const controllerNames = facts.controllerNames ?? [ENVOY_GATEWAY_CONTROLLER];
+  controllerNames: readonly string[] = [ENVOY_GATEWAY_CONTROLLER],
+): EnvoyGatewayIndex {
   const proxies = objects.filter((o) => isKind(o, ENVOY_PROXY_KIND, ENVOY_PROXY_GROUP));
   // A rendered object without a namespace lands in the one `helm -n` / kubectl gives it, which the
   // stream does not say: it is taken to be the one the ref means.
@@ -137,18 +160,50 @@ export function resolveAttachments(
       classes.set(o.metadata.name, o);
     }
   }
-  const findings: Array<{ gateway: KubeObject; finding: EnvoyGatewayFinding }> = [];
+  const gateways: EnvoyGatewayUse[] = [];
   for (const gateway of objects.filter((o) => isKind(o, 'Gateway', GATEWAY_API))) {
     const spec = gateway.spec as GatewaySpec | undefined;
     const gatewayClass =
       spec?.gatewayClassName === undefined ? undefined : classes.get(spec.gatewayClassName);
     if (gatewayClass === undefined) continue;
-    const who = `Gateway ${kubeObjectRef(gateway)} (class ${String(spec?.gatewayClassName)})`;
     const gatewayRef = envoyProxyRef(spec?.infrastructure?.parametersRef);
     const classRef = envoyProxyRef((gatewayClass.spec as GatewayClassSpec).parametersRef);
-    const classProxy = classRef ? find(classRef.namespace ?? 'default', classRef.name) : undefined;
+    gateways.push({
+      gateway,
+      gatewayClass,
+      ...(gatewayRef ? { gatewayRef } : {}),
+      ...(classRef ? { classRef } : {}),
+    });
+  }
+  return {
+    proxies,
+    gateways,
+    find,
+    classProxy: (use) =>
+      use.classRef && find(use.classRef.namespace ?? 'default', use.classRef.name),
+    gatewayProxy: (use) =>
+      use.gatewayRef && find(use.gateway.metadata?.namespace, use.gatewayRef.name),
+  };
+}
+
+/**
+ * Returns the specs to plan and the findings about Gateways of an Envoy Gateway class in
+ * `objects`.
+ */
+export function resolveAttachments(
+  objects: readonly KubeObject[],
+  defaultSpec?: ShutdownTarget,
+  facts: ControllerConfigFacts = {},
+): Attachments {
+  const index = indexEnvoyGateway(objects, facts.controllerNames);
+  const findings: Array<{ gateway: KubeObject; finding: EnvoyGatewayFinding }> = [];
+  for (const use of index.gateways) {
+    const { gateway, gatewayRef, classRef } = use;
+    const spec = gateway.spec as GatewaySpec | undefined;
+    const who = `Gateway ${kubeObjectRef(gateway)} (class ${String(spec?.gatewayClassName)})`;
+    const classProxy = index.classProxy(use);
     if (gatewayRef !== undefined) {
-      const own = find(gateway.metadata?.namespace, gatewayRef.name);
+      const own = index.gatewayProxy(use);
       if (own === undefined) {
         findings.push({
           gateway,
@@ -159,8 +214,7 @@ export function resolveAttachments(
           ),
         });
       } else {
-        const mergeType = (own.spec as { mergeType?: unknown } | undefined)?.mergeType;
-        if (classRef !== undefined && (mergeType === undefined || mergeType === 'Replace')) {
+        if (classRef !== undefined && !merges(own.spec as EnvoyProxySpec, facts.release)) {
           findings.push({
             gateway,
             finding: replacesClass(who, own, classRef.namespace, classRef.name),
@@ -189,7 +243,7 @@ export function resolveAttachments(
         finding: noEnvoyProxy(who, facts.controllerConfigSeen === true),
       });
   }
-  const targets: ShutdownTarget[] = proxies.map((object) => ({
+  const targets: ShutdownTarget[] = index.proxies.map((object) => ({
     location: envoyProxyLocation(object),
     object,
   }));

@@ -50,6 +50,8 @@ export type ControllerConfig =
       readonly defaultSpec?: SpecLocation;
       /** The release before v1.7.0 whose controller ignores the `envoyProxy` the config has. */
       readonly ignoredBy?: string;
+      /** The Envoy Gateway release the chart's labels name (`1.9.0`), when they name one. */
+      readonly release?: string;
     };
 
 /** The first release whose controller reads `envoyProxy` (api/v1alpha1/envoygateway_types.go). */
@@ -111,6 +113,7 @@ export function readControllerConfig(configMap: KubeObject): ControllerConfig {
     controllerName,
     ...(defaultSpec && !ignoredBy ? { defaultSpec } : {}),
     ...(ignoredBy ? { ignoredBy } : {}),
+    ...(release !== undefined ? { release } : {}),
   };
 }
 

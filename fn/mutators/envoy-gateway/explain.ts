@@ -13,6 +13,8 @@ import type {
 } from '../../explanation/types.ts';
 import type { ObjectExplainContext } from '../types.ts';
 import { envoyProxyLocation } from './attachment.ts';
+import { mergeSpecs } from './merge.ts';
+import type { EnvoyProxySpec } from './objects.ts';
 import { readControllerConfig } from './controllerConfig.ts';
 import { readDuration } from './durations.ts';
 import {
@@ -38,8 +40,9 @@ export function explainEnvoyGateway(
   plan: EnvoyGatewayPlan,
   context: ObjectExplainContext,
 ): ExplanationBody {
-  const before = read(context.before);
-  const after = read(context.after);
+  const base = plan.mergedOver;
+  const before = read(context.before, base && { spec: base.asWritten, label: base.label });
+  const after = read(context.after, base && { spec: base.patched, label: base.label });
   const { shutdown, inputs } = plan;
   const settings: SettingRow[] = [
     row(
@@ -99,32 +102,46 @@ export function explainEnvoyGateway(
   };
 }
 
-/** The shutdown settings of one state of the EnvoyProxy (or of the default spec in Envoy Gateway's
- * config), with Envoy Gateway's defaults where a field is absent. */
-function read(object: KubeObject): Read {
+/**
+ * The shutdown settings of one state of the EnvoyProxy (or of the default spec in Envoy Gateway's
+ * config), merged over `base` where its mergeType merges it, with Envoy Gateway's defaults where
+ * a field is absent.
+ */
+function read(
+  object: KubeObject,
+  base?: { readonly spec: EnvoyProxySpec; readonly label: string },
+): Read {
   const config = readControllerConfig(object);
-  const location =
+  const written =
     config.state === 'ok' && config.defaultSpec ? config.defaultSpec : envoyProxyLocation(object);
+  const location = base ? { ...written, spec: mergeSpecs(base.spec, written.spec) } : written;
   const shutdown = location.spec.shutdown ?? {};
-  const duration = (value: unknown, fallback: number, defaultSource: string): SettingValue => {
-    const parsed = readDuration(value);
+  const own = written.spec.shutdown ?? {};
+  type Field = 'minDrainDuration' | 'drainTimeout' | 'healthCheckFailureDelay';
+  const duration = (field: Field, fallback: number, defaultSource: string): SettingValue => {
+    const parsed = readDuration(shutdown[field]);
+    const inherited = base !== undefined && own[field] == null;
     if (parsed.kind === 'seconds')
-      return { value: parsed.seconds, display: parsed.text, source: 'manifest' };
+      return {
+        value: parsed.seconds,
+        display: parsed.text,
+        source: inherited ? `merged from ${base.label}` : 'manifest',
+      };
     // An unreadable value leaves no plan, so no explanation: only absent is left here.
     return { value: fallback, display: `${fallback}s`, source: defaultSource };
   };
   const minDrainDuration = duration(
-    shutdown.minDrainDuration,
+    'minDrainDuration',
     DEFAULT_MIN_DRAIN_SECONDS,
     `Envoy Gateway default, field not set (${DEFAULTS_SOURCE})`,
   );
   const drainTimeout = duration(
-    shutdown.drainTimeout,
+    'drainTimeout',
     DEFAULT_DRAIN_TIMEOUT_SECONDS,
     `Envoy Gateway default, field not set (${DEFAULTS_SOURCE})`,
   );
   const healthCheckFailureDelay = duration(
-    shutdown.healthCheckFailureDelay,
+    'healthCheckFailureDelay',
     0,
     'not set: health checks fail as the drain starts ' +
       '(internal/cmd/envoy/shutdown_manager.go@v1.9.0)',

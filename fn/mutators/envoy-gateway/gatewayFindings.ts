@@ -26,6 +26,9 @@ export function gatewayFindings(
   return resolveAttachments([...others, gateway], defaultSpec, {
     ...(controllerNames.length > 0 ? { controllerNames } : {}),
     controllerConfigSeen: controllerConfig !== undefined,
+    ...(controllerConfig?.state === 'ok' && controllerConfig.release !== undefined
+      ? { release: controllerConfig.release }
+      : {}),
   })
     .findings.filter((f) => same(f.gateway, gateway))
     .map((f) => f.finding);

@@ -10,7 +10,6 @@
 import type { KubeObject } from '../../core/kubeObject.ts';
 import { defineObjectMutator } from '../types.ts';
 import type { MutatorOutcome, ObjectMutatorContext } from '../types.ts';
-import { envoyProxyLocation } from './attachment.ts';
 import { CONTROLLER_CONFIG_KEY, isConfigMap } from './controllerConfig.ts';
 import { planControllerConfig } from './controllerConfigPlan.ts';
 import { explainEnvoyGateway } from './explain.ts';
@@ -19,7 +18,7 @@ import { ENVOY_GATEWAY_FINDING_CODES } from './findings.ts';
 import { gatewayFindings } from './gatewayFindings.ts';
 import { isKind } from './objects.ts';
 import type { EnvoyGatewayPlan } from './plan.ts';
-import { planSpec } from './specPlan.ts';
+import { planEnvoyProxy } from './specPlan.ts';
 import { ENVOY_GATEWAY_SETTINGS } from './settings/slice.ts';
 
 export { planEnvoyGateway } from './streamPlan.ts';
@@ -58,7 +57,7 @@ export const envoyGateway = defineObjectMutator<EnvoyGatewayPlan, 'envoy-gateway
     if (isKind(object, 'Gateway', GATEWAY_API))
       return { changes: [], findings: gatewayFindings(object, context.objects) };
     if (isConfigMap(object)) return planControllerConfig(object, context);
-    return planSpec(envoyProxyLocation(object), context);
+    return planEnvoyProxy(object, context);
   },
   explain: explainEnvoyGateway,
 });

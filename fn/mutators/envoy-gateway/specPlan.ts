@@ -14,6 +14,8 @@ import type { EnvoyGatewayPlan } from './plan.ts';
 import { planShutdown } from './shutdown.ts';
 import type { ShutdownTimingInputs } from './shutdown.ts';
 import type { KubeObject } from '../../core/kubeObject.ts';
+import { effectiveSpec } from './effective.ts';
+import type { EffectiveSpec } from './effective.ts';
 
 /**
  * Returns one spec's timing inputs and the load balancer they come from: the one its envoyService
@@ -40,6 +42,34 @@ export function specInputs(
     ...(lb.loadBalancer ? { loadBalancer: lb.loadBalancer } : {}),
   };
   return { inputs, recognized };
+}
+
+/**
+ * Returns the spec to plan for an EnvoyProxy object: the one Envoy Gateway merges it into where
+ * its mergeType says so (./effective.ts), each level below as this run patches it.
+ */
+export function effectiveOf(
+  object: KubeObject,
+  configured: ConfiguredTiming,
+  objects: readonly KubeObject[],
+): EffectiveSpec {
+  return effectiveSpec(
+    object,
+    objects,
+    (location) => planShutdown(location, specInputs(location, configured, objects).inputs).changes,
+  );
+}
+
+/** Plans one EnvoyProxy object, as merged where its mergeType merges it. */
+export function planEnvoyProxy(
+  object: KubeObject,
+  context: ObjectMutatorContext,
+): MutatorOutcome<EnvoyGatewayPlan> & { readonly findings: readonly ProposedFinding[] } {
+  const effective = effectiveOf(object, configuredTiming(context), context.objects);
+  if (effective.kind === 'base-unknown') return { changes: [], findings: [effective.finding] };
+  const outcome = planSpec(effective.location, context);
+  if (effective.kind === 'own' || outcome.plan === undefined) return outcome;
+  return { ...outcome, plan: { ...outcome.plan, mergedOver: effective.base } };
 }
 
 /** Plans one EnvoyProxy spec: an EnvoyProxy's, or the default spec in the controller's config. */

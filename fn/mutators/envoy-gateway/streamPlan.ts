@@ -11,7 +11,7 @@ import type { ShutdownTarget } from './attachment.ts';
 import type { ConfiguredTiming } from '../shared/timingInputs.ts';
 import type { EnvoyGatewayFinding } from './outcome.ts';
 import { planShutdown } from './shutdown.ts';
-import { specInputs } from './specPlan.ts';
+import { effectiveOf, specInputs } from './specPlan.ts';
 import type { ShutdownOutcome } from './shutdown.ts';
 
 /** R, B, and W or the provider when the settings give them (they win over a guess). */
@@ -35,9 +35,19 @@ export function planEnvoyGateway(
   defaultSpec?: ShutdownTarget,
 ): EnvoyGatewayPlan {
   const { targets, findings } = resolveAttachments(objects, defaultSpec);
-  const outcomes = targets.map((target) => ({
-    target,
-    outcome: planShutdown(target.location, specInputs(target.location, settings, objects).inputs),
-  }));
+  const outcomes = targets.map((target) => {
+    // An EnvoyProxy is planned as merged where its mergeType merges it; the default spec as is.
+    const effective =
+      target.location.specPath[0] === 'spec'
+        ? effectiveOf(target.object, settings, objects)
+        : { kind: 'own' as const, location: target.location };
+    if (effective.kind === 'base-unknown')
+      return { target, outcome: { changes: [], findings: [effective.finding] } };
+    const location = effective.location;
+    return {
+      target,
+      outcome: planShutdown(location, specInputs(location, settings, objects).inputs),
+    };
+  });
   return { outcomes, gatewayFindings: findings };
 }
