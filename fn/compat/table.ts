@@ -165,8 +165,10 @@ export const CONSTRAINTS: readonly Constraint[] = [
     enforcedBy:
       "contour-drain raises Contour's --drain-delay to W there (fn/mutators/contour/decide.ts " +
       'coveringDelays), gateway-drain takes sleep mode (fn/mutators/gateway/index.ts ' +
-      'modeForNodeTargets), and explain draws both (test/mutators/contour/wired.test.ts, ' +
-      'test/mutators/gateway/gateway-drain.test.ts); elsewhere explain says the outcome is ' +
+      'modeForNodeTargets), envoy-gateway sets healthCheckFailureDelay = W on v1.9.0+ ' +
+      '(fn/mutators/envoy-gateway/readiness.ts), and explain draws each ' +
+      '(test/mutators/contour/wired.test.ts, test/mutators/gateway/gateway-drain.test.ts, ' +
+      'test/mutators/envoy-gateway/node-local.test.ts); elsewhere explain says the outcome is ' +
       'unknown (fn/timing/loadBalancerTable.ts unknownDrainWindow)',
   },
   // Istio
@@ -839,14 +841,19 @@ export const CONSTRAINTS: readonly Constraint[] = [
     id: 'eg-health-check-failure-delay',
     product: 'Envoy Gateway',
     setting:
-      '`spec.shutdown.healthCheckFailureDelay`: readiness fails that long after the drain starts',
-    versions: 'v1.9.0+',
+      '`spec.shutdown.healthCheckFailureDelay`: readiness fails that long after the drain starts ' +
+      '(the listeners drain without closing meanwhile); the readiness probe runs every 5 s, ' +
+      'failure threshold 1',
+    versions: 'v1.9.0+ (absent at v1.8.3); the probe the same from v1.5.9',
     breaks:
       'the load balancer keeps sending for the delay plus its own window, ' +
-      'so `minDrainDuration` must cover both; older CRDs do not know the field',
+      'so `minDrainDuration` must cover both; behind node targets with Local it must reach W, ' +
+      'or the node drops what the load balancer still sends; older CRDs do not know the field',
     sources: [
       'envoyproxy/gateway api/v1alpha1/envoyproxy_types.go@v1.9.0',
       'envoyproxy/gateway internal/cmd/envoy/shutdown_manager.go@v1.9.0',
+      'envoyproxy/gateway internal/infrastructure/kubernetes/proxy/resource.go@v1.5.9 and ' +
+        '@v1.9.0 (ReadinessProbe)',
     ],
     enforcedBy:
       'the envoy-gateway mutator (fn/mutators/envoy-gateway/; test/mutators/envoy-gateway and ' +

@@ -5,6 +5,7 @@
  */
 import type { KubeObject } from '../../core/kubeObject.ts';
 import { inputsOf, output, row } from '../../explanation/rows.ts';
+import { withNodeForwarding } from '../../explanation/timeline.ts';
 import type {
   ExplanationBody,
   ModelInput,
@@ -77,12 +78,17 @@ export function explainEnvoyGateway(
       unit: 's',
       source: `${plan.label} spec.shutdown.healthCheckFailureDelay`,
     });
-  const traffic = {
-    drainWindowSeconds: inputs.drainWindow.value,
-    maxRequestSeconds: inputs.maxRequest.value,
-    sender: 'from the load balancer',
-    ...(inputs.drainWindow.unknown ? { unknown: inputs.drainWindow.unknown } : {}),
-  };
+  // Behind the node with Local, Envoy's readiness while it drains is modelled (./readiness.ts):
+  // the timeline draws until when the node forwards, no longer unknown.
+  const traffic = withNodeForwarding(
+    {
+      drainWindowSeconds: inputs.drainWindow.value,
+      maxRequestSeconds: inputs.maxRequest.value,
+      sender: 'from the load balancer',
+      ...(inputs.drainWindow.unknown ? { unknown: inputs.drainWindow.unknown } : {}),
+    },
+    inputs.nodeForwarding,
+  );
   return {
     role: 'gateway',
     summary:

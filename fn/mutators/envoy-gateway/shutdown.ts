@@ -33,6 +33,8 @@ import {
 import type { SpecLocation } from './objects.ts';
 import type { EnvoyGatewayChange, EnvoyGatewayFinding } from './outcome.ts';
 import { patchedGrace } from './patchedGrace.ts';
+import { holdReadiness } from './readiness.ts';
+import type { NodeForwarding } from '../../timing/loadBalancers.ts';
 import { sourceLine, sourceText } from '../../core/source.ts';
 
 /** W (with the load balancer's target-group settings when known), R and B. */
@@ -41,11 +43,16 @@ export interface ShutdownTimingInputs {
   readonly maxRequest: Sourced;
   readonly buffer: Sourced;
   readonly loadBalancer?: TimingInputs['loadBalancer'];
+  /** Until when a node forwards to the terminating proxy, behind node targets with Local. */
+  readonly nodeForwarding?: NodeForwarding;
+  /** The Envoy Gateway release the input's controller config names, when it names one. */
+  readonly release?: string;
 }
 
 /** The durations for one EnvoyProxy, each explained, for `explain`. */
 export interface ShutdownPlan {
-  /** H: healthCheckFailureDelay as written (0 when absent). */
+  /** H: healthCheckFailureDelay to have (as written, 0 when absent, or raised to W where the node
+   * forwards only to a ready proxy: ./readiness.ts). */
   readonly healthCheckFailureDelaySeconds: number;
   /** M: minDrainDuration to have (written or kept). */
   readonly minDrainDuration: Derived;
@@ -93,8 +100,15 @@ export function planShutdown(
     .map(([field, read]) => unreadableFinding(location, [...shutdownPath, field], field, read));
   if (unreadable.length > 0) return { changes: [], findings: unreadable };
 
-  const H = seconds(existing.delay) ?? 0;
   const W = timing.drainWindow.value;
+  const hold = holdReadiness(
+    location.label,
+    [...shutdownPath, HEALTH_CHECK_FAILURE_DELAY],
+    seconds(existing.delay),
+    timing.drainWindow,
+    timing,
+  );
+  const H = hold.H;
   const result = planTimingResult({
     // The model's drain window is how long new connections may arrive after termination
     // starts: a load balancer that health-checks the proxy only starts counting after H.
@@ -130,8 +144,8 @@ export function planShutdown(
   const { plan } = result;
   const R = timing.maxRequest.value;
   const B = timing.buffer.value;
-  const changes: EnvoyGatewayChange[] = [];
-  const findings: EnvoyGatewayFinding[] = [];
+  const changes: EnvoyGatewayChange[] = [...hold.changes];
+  const findings: EnvoyGatewayFinding[] = [...hold.findings];
   const sources = [
     sourceLine('W', timing.drainWindow.source),
     sourceLine('R', timing.maxRequest.source),

@@ -3,7 +3,8 @@
  * Envoy Gateway's config. W comes from the load balancer its envoyService describes, unless the
  * settings give it.
  */
-import { userProviderOverGuess } from '../../timing/loadBalancers.ts';
+import { nodeForwardingOf, userProviderOverGuess } from '../../timing/loadBalancers.ts';
+import { readControllerConfig } from './controllerConfig.ts';
 import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
 import { configuredTiming } from '../shared/timingInputs.ts';
 import type { ConfiguredTiming } from '../shared/timingInputs.ts';
@@ -17,6 +18,13 @@ import type { KubeObject } from '../../core/kubeObject.ts';
 import { effectiveSpec } from './effective.ts';
 import type { EffectiveSpec } from './effective.ts';
 
+/** The run's timing settings and the oldest kubelet's version (node forwarding depends on it). */
+export type SpecSettings = ConfiguredTiming & { readonly kubernetesVersion: string };
+
+function specSettings(context: ObjectMutatorContext): SpecSettings {
+  return { ...configuredTiming(context), kubernetesVersion: context.spec.kubernetesVersion };
+}
+
 /**
  * Returns one spec's timing inputs and the load balancer they come from: the one its envoyService
  * describes, unless the settings name a provider where that is only a guess (issue #27 item 1: the
@@ -25,7 +33,7 @@ import type { EffectiveSpec } from './effective.ts';
  */
 export function specInputs(
   location: SpecLocation,
-  configured: ConfiguredTiming,
+  configured: SpecSettings,
   objects: readonly KubeObject[],
 ): { readonly inputs: ShutdownTimingInputs; readonly recognized: LoadBalancerRecognition } {
   const recognized = userProviderOverGuess(
@@ -35,11 +43,17 @@ export function specInputs(
     configured.provider,
   );
   const lb = loadBalancerInputs(recognized);
+  const nodeForwarding = nodeForwardingOf(recognized, configured.kubernetesVersion);
+  const release = objects
+    .map(readControllerConfig)
+    .flatMap((c) => (c.state === 'ok' && c.release !== undefined ? [c.release] : []))[0];
   const inputs: ShutdownTimingInputs = {
     drainWindow: configured.drainWindow ?? lb.drainWindow,
     maxRequest: configured.maxRequest,
     buffer: configured.buffer,
     ...(lb.loadBalancer ? { loadBalancer: lb.loadBalancer } : {}),
+    ...(nodeForwarding ? { nodeForwarding } : {}),
+    ...(release !== undefined ? { release } : {}),
   };
   return { inputs, recognized };
 }
@@ -50,7 +64,7 @@ export function specInputs(
  */
 export function effectiveOf(
   object: KubeObject,
-  configured: ConfiguredTiming,
+  configured: SpecSettings,
   objects: readonly KubeObject[],
 ): EffectiveSpec {
   return effectiveSpec(
@@ -65,7 +79,7 @@ export function planEnvoyProxy(
   object: KubeObject,
   context: ObjectMutatorContext,
 ): MutatorOutcome<EnvoyGatewayPlan> & { readonly findings: readonly ProposedFinding[] } {
-  const effective = effectiveOf(object, configuredTiming(context), context.objects);
+  const effective = effectiveOf(object, specSettings(context), context.objects);
   if (effective.kind === 'base-unknown') return { changes: [], findings: [effective.finding] };
   const outcome = planSpec(effective.location, context);
   if (effective.kind === 'own' || outcome.plan === undefined) return outcome;
@@ -77,7 +91,7 @@ export function planSpec(
   location: SpecLocation,
   context: ObjectMutatorContext,
 ): MutatorOutcome<EnvoyGatewayPlan> & { readonly findings: readonly ProposedFinding[] } {
-  const { inputs, recognized } = specInputs(location, configuredTiming(context), context.objects);
+  const { inputs, recognized } = specInputs(location, specSettings(context), context.objects);
   const outcome = planShutdown(location, inputs);
   if (outcome.plan === undefined) return { changes: outcome.changes, findings: outcome.findings };
   return {

@@ -9,13 +9,17 @@ import type { KubeObject } from '../../core/kubeObject.ts';
 import { resolveAttachments } from './attachment.ts';
 import type { ShutdownTarget } from './attachment.ts';
 import type { ConfiguredTiming } from '../shared/timingInputs.ts';
+import { defaultSpec as defaultSpecSettings } from '../../config/schema.ts';
 import type { EnvoyGatewayFinding } from './outcome.ts';
 import { planShutdown } from './shutdown.ts';
 import { effectiveOf, specInputs } from './specPlan.ts';
 import type { ShutdownOutcome } from './shutdown.ts';
 
-/** R, B, and W or the provider when the settings give them (they win over a guess). */
-export type EnvoyGatewaySettings = ConfiguredTiming;
+/**
+ * R, B, and W or the provider when the settings give them (they win over a guess); the oldest
+ * kubelet's version, the run's default when not given.
+ */
+export type EnvoyGatewaySettings = ConfiguredTiming & { readonly kubernetesVersion?: string };
 
 export interface EnvoyGatewayPlan {
   readonly outcomes: ReadonlyArray<{
@@ -35,18 +39,22 @@ export function planEnvoyGateway(
   defaultSpec?: ShutdownTarget,
 ): EnvoyGatewayPlan {
   const { targets, findings } = resolveAttachments(objects, defaultSpec);
+  const specSettings = {
+    ...settings,
+    kubernetesVersion: settings.kubernetesVersion ?? defaultSpecSettings().kubernetesVersion,
+  };
   const outcomes = targets.map((target) => {
     // An EnvoyProxy is planned as merged where its mergeType merges it; the default spec as is.
     const effective =
       target.location.specPath[0] === 'spec'
-        ? effectiveOf(target.object, settings, objects)
+        ? effectiveOf(target.object, specSettings, objects)
         : { kind: 'own' as const, location: target.location };
     if (effective.kind === 'base-unknown')
       return { target, outcome: { changes: [], findings: [effective.finding] } };
     const location = effective.location;
     return {
       target,
-      outcome: planShutdown(location, specInputs(location, settings, objects).inputs),
+      outcome: planShutdown(location, specInputs(location, specSettings, objects).inputs),
     };
   });
   return { outcomes, gatewayFindings: findings };

@@ -8,9 +8,9 @@
  * open, or at drainTimeout D; then Envoy exits. The kubelet kills the pod at its grace period G
  * (Envoy Gateway writes D + 300: resource_provider.go@v1.9.0).
  */
-import type { Unknown } from '../../core/unknown.ts';
-import { Drawing } from '../../explanation/timeline.ts';
-import type { Timeline } from '../../explanation/timeline.ts';
+import { Drawing, nodeDropWindow } from '../../explanation/timeline.ts';
+import type { Timeline, Traffic } from '../../explanation/timeline.ts';
+import { ENVOY_READINESS_PERIOD_SECONDS } from './readiness.ts';
 
 /** One state of the proxy's shutdown settings, in seconds. */
 export interface ProxyState {
@@ -20,22 +20,19 @@ export interface ProxyState {
   readonly grace: number;
 }
 
-/** W (before H widens it), R and who sends. */
-export interface ProxyTraffic {
-  readonly drainWindowSeconds: number;
-  readonly maxRequestSeconds: number;
-  readonly sender: string;
-  /** Set when W rests on something not modelled (a load balancer not recognised, …). */
-  readonly unknown?: Unknown;
-}
-
-/** Returns the timeline of one state. */
-export function envoyProxyTimeline(state: ProxyState, traffic: ProxyTraffic): Timeline {
+/**
+ * Returns the timeline of one state. W is the traffic's before H widens it; with
+ * `traffic.nodeForwarding` the load balancer reaches the proxy through its node with
+ * externalTrafficPolicy Local (./readiness.ts).
+ */
+export function envoyProxyTimeline(state: ProxyState, traffic: Traffic): Timeline {
   const { healthCheckFailureDelay: H, minDrainDuration: M, drainTimeout: D, grace: G } = state;
   const R = traffic.maxRequestSeconds;
+  const W = traffic.drainWindowSeconds;
   // A load balancer that follows the endpoints stops at W; one that health-checks the proxy at
-  // H + W: the later one.
-  const sendsUntil = H + traffic.drainWindowSeconds;
+  // H + W: the later one. Behind the node with Local, the node's own health check fails as the pod
+  // terminates: W.
+  const sendsUntil = traffic.nodeForwarding ? W : H + W;
   const latestExit = Math.min(D, G);
   const earliestExit = Math.min(M, latestExit);
   const drawing = new Drawing();
@@ -54,7 +51,7 @@ export function envoyProxyTimeline(state: ProxyState, traffic: ProxyTraffic): Ti
     sendsUntil,
     'load balancer',
     `stops sending new connections (W = ${traffic.drainWindowSeconds} s` +
-      `${H ? ` after the health checks fail at ${H} s` : ''}` +
+      `${H && !traffic.nodeForwarding ? ` after the health checks fail at ${H} s` : ''}` +
       `${traffic.unknown ? `, ${traffic.unknown.brief ?? 'not modelled'}` : ''})`,
     traffic.unknown,
   );
@@ -72,11 +69,25 @@ export function envoyProxyTimeline(state: ProxyState, traffic: ProxyTraffic): Ti
       : 'drainTimeout: the drain ends and Envoy exits, whatever is still open',
   );
   drawing.event(G, 'kubelet', 'SIGKILL at the grace period');
+  // Where the node forwards only to a ready proxy: its probe (every 5 s) sees the failed health
+  // checks from H on.
+  if (traffic.nodeForwarding !== undefined)
+    nodeDropWindow(
+      drawing,
+      traffic,
+      traffic.nodeForwarding === 'never' ? 0 : H,
+      'Envoy',
+      `fails readiness from t=${H} (the shutdown manager's /healthcheck/fail` +
+        `${H ? ` after healthCheckFailureDelay ${H} s` : ''}; its probe runs every ` +
+        `${ENVOY_READINESS_PERIOD_SECONDS} s)`,
+    );
 
   const lastAccepted = Math.min(sendsUntil, latestExit);
+  // Behind the node with Local, only while the node still forwards to it.
+  const forwarded = traffic.nodeForwarding === 'never' ? 0 : traffic.nodeForwarding ? H : Infinity;
   drawing.window(
     0,
-    Math.min(sendsUntil, earliestExit),
+    Math.min(sendsUntil, earliestExit, forwarded),
     'ok',
     'serving',
     `new connections ${traffic.sender} are accepted`,
