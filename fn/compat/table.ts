@@ -427,6 +427,27 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'test/golden/istio-gateway-api-1.30.3-parameters-merge)',
   },
   {
+    id: 'istio-waypoint-template-grace',
+    product: 'Istio',
+    setting:
+      'waypoints (`istio-waypoint`) and ambient east-west gateways (`istio-east-west`, 1.27+) ' +
+      "are deployed from istiod's `waypoint` template: `terminationGracePeriodSeconds: 2`",
+    versions: '1.22–1.27 (2 s); 1.28+ leaves the Kubernetes default, 30 s',
+    breaks:
+      'a request longer than the grace period is cut; an east-west gateway sits behind a ' +
+      'load balancer that keeps sending after the pod is gone',
+    sources: [
+      'istio manifests/charts/istio-control/istio-discovery/files/waypoint.yaml@1.22.8, ' +
+        '@1.27.9 and @1.28.10',
+      'istio pilot/pkg/config/kube/gateway/deploymentcontroller.go@1.27.9 (getClassInfos, ' +
+        'applyOverlay)',
+    ],
+    enforcedBy:
+      'not planned: istio-gateway-api says so on each such Gateway with the overlay to set by ' +
+      'hand (fn/mutators/istio-gateway-api/ambientGateways.ts; ' +
+      'test/mutators/istio-gateway-api/ambient-gateways.test.ts)',
+  },
+  {
     id: 'istio-gateway-api-infrastructure-annotations',
     product: 'Istio',
     setting: '`spec.infrastructure.annotations` of a Gateway (else its own metadata annotations)',

@@ -19,6 +19,7 @@ import type {
   ProposedEdit,
   ProposedFinding,
 } from '../types.ts';
+import { ambientGatewayFinding, ambientGatewayOf } from './ambientGateways.ts';
 import { explainIstioGatewayApi } from './explain.ts';
 import { ISTIO_GATEWAY_API_FINDING_CODES } from './findings.ts';
 import type { IstioGatewayApiPlan } from './mutatorPlan.ts';
@@ -57,6 +58,13 @@ export const istioGatewayApi = defineObjectMutator<IstioGatewayApiPlan, 'istio-g
   enabled: (spec) => spec.istioGatewayApi.mode !== 'off',
   mutate(object: KubeObject, context: ObjectMutatorContext) {
     if (!isGateway(object)) return { changes: [], findings: [] };
+    // Waypoints and ambient east-west gateways: not planned, and the finding says why.
+    const ambient = ambientGatewayOf(object, context.objects);
+    if (ambient)
+      return {
+        changes: [],
+        findings: [ambientGatewayFinding(ambient, istioVersionOf(context.spec, context.config))],
+      };
     const className = object.spec?.gatewayClassName;
     // A Gateway of another controller's class (Envoy Gateway, Traefik…) is not istiod's to deploy.
     if (typeof className !== 'string' || !istioGatewayClasses(context.objects).has(className))
