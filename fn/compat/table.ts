@@ -427,6 +427,27 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'test/golden/istio-gateway-api-1.30.3-parameters-merge)',
   },
   {
+    id: 'istio-agent-readiness-at-sigterm',
+    product: 'Istio',
+    setting:
+      "pilot-agent's readiness (`/healthz/ready`) fails from SIGTERM on; the kube-gateway " +
+      'template probes it every 15 s, failure threshold 4',
+    versions: '1.22–1.30',
+    breaks:
+      'behind node targets with `externalTrafficPolicy: Local` the node stops forwarding to a ' +
+      'terminating gateway pod 45 s after SIGTERM at the earliest, before a longer W ends',
+    sources: [
+      'istio pilot/cmd/pilot-agent/status/ready/probe.go@1.22.8 and @1.30.3 (isEnvoyReady)',
+      'istio pilot/cmd/pilot-agent/app/cmd.go@1.26.8 (WaitSignalFunc cancels the context)',
+      'istio manifests/charts/istio-control/istio-discovery/files/kube-gateway.yaml@1.22.8 and ' +
+        '@1.30.3 (readinessProbe)',
+    ],
+    enforcedBy:
+      'istio-gateway-api: explain draws it and ISTIO_GATEWAY_API_NODE_LOCAL names the threshold ' +
+      '(fn/mutators/istio-gateway-api/nodeLocal.ts; ' +
+      'test/mutators/istio-gateway-api/node-local.test.ts)',
+  },
+  {
     id: 'istio-waypoint-template-grace',
     product: 'Istio',
     setting:

@@ -345,3 +345,21 @@ export function readinessDelayOf(container: Container | undefined): Valued<numbe
       `${said(threshold, 'failureThreshold', t)}`,
   };
 }
+
+/**
+ * Returns how long after a container's readiness starts failing the kubelet still counts it ready
+ * at least: (failureThreshold − 1) × periodSeconds of its readiness probe (the first failing probe
+ * may come at once; the Kubernetes defaults where unset). Undefined without a probe.
+ */
+export function readinessHoldOf(container: Container | undefined): Valued<number> | undefined {
+  const probe = container?.readinessProbe;
+  if (probe === undefined || probe === null) return undefined;
+  const whole = (value: unknown): number | undefined =>
+    typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+  const p = whole(probe.periodSeconds) ?? KUBERNETES_DEFAULT_PROBE.periodSeconds;
+  const t = whole(probe.failureThreshold) ?? KUBERNETES_DEFAULT_PROBE.failureThreshold;
+  return {
+    value: (t - 1) * p,
+    source: `readinessProbe (failureThreshold ${t} − 1) × periodSeconds ${p}`,
+  };
+}

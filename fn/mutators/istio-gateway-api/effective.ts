@@ -32,6 +32,9 @@ export interface EffectiveSettings {
   readonly grace?: Layered<unknown>;
   readonly env: Readonly<Record<string, Layered<EnvSetting>>>;
   readonly proxyConfig?: Layered<unknown>;
+  /** istio-proxy's readinessProbe fields the overlays set, merged (parameters over class
+   * defaults, key by key, as the strategic merge does), over the template's. */
+  readonly readinessProbe: Readonly<Record<string, unknown>>;
 }
 
 /** The env names the plan owns. */
@@ -55,6 +58,7 @@ export function effectiveSettings(
   let grace: Layered<unknown> | undefined;
   let proxyConfig: Layered<unknown> | undefined;
   const env: Record<string, Layered<EnvSetting>> = {};
+  let readinessProbe: Record<string, unknown> = {};
   for (const [layer, overlay] of layers) {
     if (overlay.state !== 'ok') continue;
     const podSpec = dig(overlay.data, 'spec', 'template', 'spec');
@@ -72,6 +76,10 @@ export function effectiveSettings(
     if (proxyConfig === undefined && ownProxyConfig !== undefined && ownProxyConfig !== null)
       proxyConfig = { value: ownProxyConfig, layer };
     const proxy = namedItem(dig(podSpec, 'containers'), PROXY_CONTAINER);
+    // Layers run from the most specific: one read later lies under what is already read.
+    const probe = proxy?.item['readinessProbe'];
+    if (probe !== null && typeof probe === 'object' && !Array.isArray(probe))
+      readinessProbe = { ...(probe as Record<string, unknown>), ...readinessProbe };
     for (const name of OWNED_ENV) {
       const entry = namedItem(proxy?.item['env'], name);
       if (env[name] === undefined && entry !== undefined)
@@ -88,7 +96,12 @@ export function effectiveSettings(
     if (fromGateway !== undefined && fromGateway !== null)
       proxyConfig = { value: fromGateway, layer: 'gateway-annotations' };
   }
-  return { ...(grace ? { grace } : {}), env, ...(proxyConfig ? { proxyConfig } : {}) };
+  return {
+    ...(grace ? { grace } : {}),
+    env,
+    ...(proxyConfig ? { proxyConfig } : {}),
+    readinessProbe,
+  };
 }
 
 /** Returns the layer in words for messages. */

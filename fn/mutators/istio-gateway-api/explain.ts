@@ -5,7 +5,12 @@
  * for a gateway chart's pod (fn/mutators/shared/istioGatewayTimeline.ts).
  */
 import type { PodTemplate } from '../../core/kubeObject.ts';
-import { graceOf, istioDrainSettings, preStopOf } from '../../explanation/podSettings.ts';
+import {
+  graceOf,
+  istioDrainSettings,
+  preStopOf,
+  readinessHoldOf,
+} from '../../explanation/podSettings.ts';
 import {
   container,
   flag,
@@ -113,7 +118,12 @@ export function explainIstioGatewayApi(
 /** The generated pod's shutdown state: the annotation applies, as the pod mounts it (./plan.ts). */
 function state(template: PodTemplate): GatewayState {
   const proxy = container(template, PROXY_CONTAINER);
+  // The template's probe, as the overlays leave it (./generatedPod.ts).
+  const hold = readinessHoldOf(proxy);
   return {
+    ...(hold
+      ? { readinessHold: { ...hold, source: `${hold.source}, the kube-gateway template's` } }
+      : {}),
     proxy: PROXY_CONTAINER,
     grace: graceOf(template),
     preStop: preStopOf(proxy),

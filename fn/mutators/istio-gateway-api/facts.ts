@@ -40,6 +40,15 @@ export const DEFAULT_ISTIO_GATEWAY_CLASS = 'istio';
  * name that istiod also deploys. */
 export const ISTIO_GATEWAY_CONTROLLER = 'istio.io/gateway-controller';
 
+/**
+ * The readiness probe the kube-gateway template gives istio-proxy: GET /healthz/ready on 15021
+ * every 15 s, failure threshold 4 (kube-gateway.yaml@1.22.8, @1.26.8, @1.28.10, @1.30.3).
+ * pilot-agent fails it from SIGTERM on (its probe's context is cancelled on the signal:
+ * pilot/cmd/pilot-agent/status/ready/probe.go isEnvoyReady and pilot/cmd/pilot-agent/app/cmd.go
+ * WaitSignalFunc, @1.22.8 … @1.30.3); an overlay may change either number.
+ */
+export const KUBE_GATEWAY_READINESS_PROBE = { periodSeconds: 15, failureThreshold: 4 } as const;
+
 /** The proxy container of the generated Deployment
  * (manifests/charts/istio-control/istio-discovery/files/kube-gateway.yaml@1.26.8, @1.30.3). */
 export const PROXY_CONTAINER = 'istio-proxy';

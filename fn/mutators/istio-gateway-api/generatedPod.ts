@@ -9,7 +9,7 @@ import type { Container, PodTemplate } from '../../core/kubeObject.ts';
 import { scalarText } from '../../core/scalarText.ts';
 import { layerName } from './effective.ts';
 import type { EffectiveSettings, Layer } from './effective.ts';
-import { PROXY_CONFIG_ANNOTATION, PROXY_CONTAINER } from './facts.ts';
+import { KUBE_GATEWAY_READINESS_PROBE, PROXY_CONFIG_ANNOTATION, PROXY_CONTAINER } from './facts.ts';
 import type { OverlaySettings } from './overlayEdit.ts';
 
 /** The generated pod's settings, and where each that is set comes from (for explain's rows). */
@@ -58,7 +58,13 @@ function template(effective: EffectiveSettings, written?: OverlaySettings): PodT
       : {}),
     spec: {
       ...(grace !== undefined ? { terminationGracePeriodSeconds: grace as number } : {}),
-      containers: [{ name: PROXY_CONTAINER, env: [...env.values()] }],
+      containers: [
+        {
+          name: PROXY_CONTAINER,
+          env: [...env.values()],
+          readinessProbe: { ...KUBE_GATEWAY_READINESS_PROBE, ...effective.readinessProbe },
+        },
+      ],
     },
   };
 }

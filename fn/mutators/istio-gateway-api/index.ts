@@ -81,6 +81,7 @@ export const istioGatewayApi = defineObjectMutator<IstioGatewayApiPlan, 'istio-g
       className,
       istioVersion: istio,
       istiodNamespace: spec.istioGatewayApi.istiodNamespace,
+      kubernetesVersion: spec.kubernetesVersion,
       ...configuredTiming(context),
     });
     if (spec.gateway.mode === 'sleep')

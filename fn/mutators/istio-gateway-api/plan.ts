@@ -53,6 +53,7 @@ import type { OverlaySettings } from './overlayEdit.ts';
 import { readProxyConfigText, withDrainDuration } from './proxyConfigText.ts';
 import { generatedService } from './service.ts';
 import { generatedPod } from './generatedPod.ts';
+import { nodeLocalFinding } from './nodeLocal.ts';
 import type { GeneratedPod } from './generatedPod.ts';
 import { sourceLine } from '../../core/source.ts';
 
@@ -73,6 +74,8 @@ export interface IstioGatewayApiInputs {
   readonly drainWindow?: Sourced;
   /** The load balancer the settings name, taken over a Service that shows only a guess. */
   readonly provider?: ConfiguredTiming['provider'];
+  /** The oldest kubelet's version: whether a node forwards to a terminating pod. */
+  readonly kubernetesVersion: string;
 }
 
 /** A field to set on an object of the stream (as fn/mutators/types.ts ProposedChange, plus which
@@ -203,6 +206,14 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
   );
   const timing = { inputs: timingInputs, plan, loadBalancer: recognition };
   const asWritten = generatedPod(effective, names);
+  const nodeLocal = nodeLocalFinding(
+    recognition,
+    inputs.kubernetesVersion,
+    asWritten,
+    drainWindow.value,
+    parametersName,
+  );
+  if (nodeLocal) findings.push(nodeLocal);
 
   const settings = decideSettings(
     effective,

@@ -32,6 +32,12 @@ export interface GatewayState {
   readonly grace: Valued<number>;
   readonly preStop: PreStopRead;
   readonly istio: IstioDrainSettings;
+  /**
+   * How long after SIGTERM the kubelet still counts the proxy ready at least, where its readiness
+   * probe is known (pilot-agent fails it from SIGTERM on: see KUBE_GATEWAY_READINESS_PROBE in
+   * fn/mutators/istio-gateway-api/facts.ts); unknown otherwise.
+   */
+  readonly readinessHold?: Valued<number>;
 }
 
 /**
@@ -114,22 +120,35 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
       `drainDuration (${secondsText(D.value)}) over: Envoy closes its listeners`,
     );
   // Behind node targets with externalTrafficPolicy Local (traffic.nodeForwarding): a preStop sleep
-  // holds SIGTERM, and with it readiness; after SIGTERM readiness fails after a probe this stream
-  // does not show, so how long the node still forwards is not modelled.
+  // holds SIGTERM, and with it readiness; after SIGTERM readiness fails, and the kubelet still
+  // counts the proxy ready for the probe's hold where the probe is known, not modelled elsewhere.
   const nodeNever = traffic.nodeForwarding === 'never';
+  const hold = state.readinessHold;
+  const forwardedUntil =
+    traffic.nodeForwarding === 'while-ready' && hold ? sigterm + hold.value : Infinity;
   if (traffic.nodeForwarding === 'while-ready' && sigterm < W)
     drawing.event(
       sigterm,
       'node',
       `forwards the load balancer's connections only while ${proxy} passes readiness, which ` +
-        'fails after SIGTERM (externalTrafficPolicy Local)',
-      readinessAfterStop(proxy),
+        'fails after SIGTERM (externalTrafficPolicy Local)' +
+        (hold ? `: ready until t=${forwardedUntil} at least (${hold.source})` : ''),
+      hold ? undefined : readinessAfterStop(proxy),
     );
-  const lastAccepted = nodeNever ? 0 : Math.min(acceptUntil, W);
+  const lastAccepted = nodeNever ? 0 : Math.min(acceptUntil, W, forwardedUntil);
   const workDone = lastAccepted + R;
   deadline(drawing, kill, state.grace, gone >= kill ? proxy : undefined);
 
   if (nodeNever) nodeDropWindow(drawing, traffic, 0, proxy, '');
+  else if (forwardedUntil < Math.min(acceptUntil, W))
+    nodeDropWindow(
+      drawing,
+      traffic,
+      forwardedUntil,
+      proxy,
+      `is unready by t=${forwardedUntil} at the earliest (readiness fails at SIGTERM, ` +
+        `t=${sigterm}, and the kubelet notices after ${hold?.source ?? ''})`,
+    );
   else if (acceptUntil < W) {
     const why =
       acceptUntil === gone

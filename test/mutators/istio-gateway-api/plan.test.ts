@@ -45,6 +45,7 @@ function decide(
     className,
     istioVersion: ISTIO_130,
     istiodNamespace: 'istio-system',
+    kubernetesVersion: '1.31',
     ...SEED,
     ...extra,
   });

@@ -40,6 +40,7 @@ function decide(objects: KubeObject[]): IstioGatewayApiOutcome {
     className,
     istioVersion: { major: 1, minor: 30, source: 'test' },
     istiodNamespace: 'istio-system',
+    kubernetesVersion: '1.31',
     ...SEED,
   });
 }
