@@ -166,9 +166,11 @@ export const CONSTRAINTS: readonly Constraint[] = [
       "contour-drain raises Contour's --drain-delay to W there (fn/mutators/contour/decide.ts " +
       'coveringDelays), gateway-drain takes sleep mode (fn/mutators/gateway/index.ts ' +
       'modeForNodeTargets), envoy-gateway sets healthCheckFailureDelay = W on v1.9.0+ ' +
-      '(fn/mutators/envoy-gateway/readiness.ts), and explain draws each ' +
-      '(test/mutators/contour/wired.test.ts, test/mutators/gateway/gateway-drain.test.ts, ' +
-      'test/mutators/envoy-gateway/node-local.test.ts); elsewhere explain says the outcome is ' +
+      '(fn/mutators/envoy-gateway/readiness.ts), istio-gateway-api and ingress-nginx-drain ' +
+      "draw their probe's hold and warn where it falls short " +
+      '(fn/mutators/shared/nodeLocalReadiness.ts), and explain draws each ' +
+      '(test/mutators/*/node-local.test.ts, test/mutators/contour/wired.test.ts, ' +
+      'test/mutators/gateway/gateway-drain.test.ts); elsewhere explain says the outcome is ' +
       'unknown (fn/timing/loadBalancerTable.ts unknownDrainWindow)',
   },
   // Istio
@@ -425,6 +427,26 @@ export const CONSTRAINTS: readonly Constraint[] = [
       '(fn/mutators/istio-gateway-api/overlayEdit.ts; ' +
       'test/mutators/istio-gateway-api/facts.test.ts, plan.test.ts, ' +
       'test/golden/istio-gateway-api-1.30.3-parameters-merge)',
+  },
+  {
+    id: 'ingress-nginx-healthz-at-shutdown',
+    product: 'ingress-nginx',
+    setting:
+      'the controller fails `/healthz` from SIGTERM on (`/wait-shutdown` sends it at once), ' +
+      'however long `--shutdown-grace-period` keeps nginx accepting',
+    versions: 'controller-v1.0.0 … controller-v1.15.1',
+    breaks:
+      'behind node targets with `externalTrafficPolicy: Local` the node stops forwarding to the ' +
+      "controller once its probe fails (20 s with the chart's), before a longer W ends",
+    sources: [
+      'kubernetes/ingress-nginx internal/ingress/controller/nginx.go@controller-v1.15.1 (Stop)',
+      'kubernetes/ingress-nginx internal/ingress/controller/checker.go@controller-v1.0.0 and ' +
+        '@controller-v1.15.1 (Check: isShuttingDown)',
+    ],
+    enforcedBy:
+      'ingress-nginx-drain: explain draws it and INGRESS_NGINX_NODE_LOCAL names the threshold ' +
+      '(fn/mutators/ingress-nginx/timeline.ts, fn/mutators/shared/nodeLocalReadiness.ts; ' +
+      'test/mutators/ingress-nginx/node-local.test.ts)',
   },
   {
     id: 'istio-agent-readiness-at-sigterm',

@@ -36,7 +36,8 @@ export type IngressNginxFindingCode =
   | 'INGRESS_NGINX_VERSION_UNKNOWN'
   | 'INGRESS_NGINX_PRESTOP_NOT_WAIT_SHUTDOWN'
   | 'INGRESS_NGINX_SEVERAL_CONTAINERS'
-  | 'INGRESS_NGINX_MESH_NOT_MODELLED';
+  | 'INGRESS_NGINX_MESH_NOT_MODELLED'
+  | 'INGRESS_NGINX_NODE_LOCAL';
 
 export interface IngressNginxDecision {
   readonly changes: ProposedChange[];

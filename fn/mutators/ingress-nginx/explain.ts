@@ -6,7 +6,8 @@
 import type { PodTemplate } from '../../core/kubeObject.ts';
 import type { Unknown } from '../../core/unknown.ts';
 import { meshesText, meshNotModelled } from '../../explanation/meshProxies.ts';
-import { graceOf, preStopOf } from '../../explanation/podSettings.ts';
+import { graceOf, preStopOf, readinessHoldOf } from '../../explanation/podSettings.ts';
+import { withNodeForwarding } from '../../explanation/timeline.ts';
 import type { Valued } from '../../explanation/podSettings.ts';
 import {
   container,
@@ -57,6 +58,7 @@ function stateOf(
   meshUnknown: Unknown | undefined,
 ): IngressNginxState {
   const c = container(template, name);
+  const hold = readinessHoldOf(c);
   return {
     container: name,
     grace: graceOf(template),
@@ -70,6 +72,7 @@ function stateOf(
       POST_SHUTDOWN_GRACE_DEFAULT_SECONDS,
     ),
     ...(meshUnknown ? { meshUnknown } : {}),
+    ...(hold ? { readinessHold: hold } : {}),
   };
 }
 
@@ -95,7 +98,8 @@ export function explainIngressNginx(
   const before = stateOf(context.before, name, meshUnknown);
   const after = stateOf(context.after, name, meshUnknown);
   const sender = senderOf(plan.loadBalancer);
-  const trafficInputs = traffic(plan.inputs, sender);
+  // Behind node targets with Local, the controller's readiness is modelled (./timeline.ts).
+  const trafficInputs = withNodeForwarding(traffic(plan.inputs, sender), plan.nodeForwarding);
   return {
     role: 'gateway',
     summary:

@@ -14,6 +14,7 @@ const OWN = [
   'INGRESS_NGINX_PRESTOP_NOT_WAIT_SHUTDOWN',
   'INGRESS_NGINX_SEVERAL_CONTAINERS',
   'INGRESS_NGINX_MESH_NOT_MODELLED',
+  'INGRESS_NGINX_NODE_LOCAL',
 ] as const satisfies readonly IngressNginxFindingCode[];
 
 // Every member of IngressNginxFindingCode is listed above: the compiler fails here when one is

@@ -9,6 +9,8 @@
 import { runsIngressNginx } from '../../workloads/ingressNginx.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { resolveTimingInputs } from '../shared/timingInputs.ts';
+import { nodeLocalReadinessMessage } from '../shared/nodeLocalReadiness.ts';
+import { nodeForwardingOf } from '../../timing/loadBalancers.ts';
 import { defineMutator, NOTHING } from '../types.ts';
 import type { MutatorContext, MutatorOutcome } from '../types.ts';
 import { decideIngressNginx } from './decide.ts';
@@ -50,12 +52,28 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<Ing
   const { container, shutdownGrace, grace } = decision;
   if (container === undefined || shutdownGrace === undefined || grace === undefined)
     return { changes: decision.changes, findings };
+  // Behind node targets with Local, /healthz fails from SIGTERM on (./timeline.ts).
+  const nodeForwarding = nodeForwardingOf(resolved.loadBalancer, context.spec.kubernetesVersion);
+  const nodeLocal = nodeLocalReadinessMessage(
+    nodeForwarding,
+    workload.template.spec?.containers?.find((c) => c.name === container),
+    resolved.inputs.drainWindow.value,
+    {
+      pods: 'the controller pods',
+      fails: 'the controller fails /healthz from SIGTERM on, which /wait-shutdown sends at once,',
+      thresholdAt: `on container ${container} (chart value controller.readinessProbe)`,
+      policyAt: 'on the Service (chart value controller.service.externalTrafficPolicy)',
+    },
+  );
+  if (nodeLocal)
+    findings.push({ severity: 'warning', code: 'INGRESS_NGINX_NODE_LOCAL', message: nodeLocal });
   const plan: IngressNginxPlan = {
     inputs: resolved.inputs,
     shutdownGrace,
     grace,
     container,
     ...(resolved.loadBalancer ? { loadBalancer: resolved.loadBalancer } : {}),
+    ...(nodeForwarding ? { nodeForwarding } : {}),
     ...(meshed ? { mesh: context.mesh } : {}),
   };
   return { changes: decision.changes, findings, plan };

@@ -1,5 +1,5 @@
 /** The plan ingress-nginx-drain makes for one controller, and that its `explain` reads. */
-import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
+import type { LoadBalancerRecognition, NodeForwarding } from '../../timing/loadBalancers.ts';
 import type { Derived, TimingInputs } from '../../timing/model.ts';
 import type { MeshMembership } from '../../workloads/mesh.ts';
 
@@ -14,6 +14,8 @@ export interface IngressNginxPlan {
   readonly container: string;
   /** The load balancer that decided W, when one in the stream did. */
   readonly loadBalancer?: LoadBalancerRecognition;
+  /** Until when a node forwards to the terminating controller, behind node targets with Local. */
+  readonly nodeForwarding?: NodeForwarding;
   /** The meshes whose sidecar runs in the pod: not modelled with the controller yet. */
   readonly mesh?: MeshMembership;
 }

@@ -15,6 +15,7 @@ import {
   Drawing,
   hookStart,
   hookUnknown,
+  nodeDropWindow,
   preStopSeconds,
   secondsText,
   sigtermAfter,
@@ -36,6 +37,11 @@ export interface IngressNginxState {
   readonly postShutdown: Valued<number>;
   /** What is not modelled about the pod's mesh sidecar, when it has one. */
   readonly meshUnknown?: Unknown;
+  /**
+   * How long after /healthz starts failing the kubelet still counts the controller ready at least
+   * (fn/explanation/podSettings.ts readinessHoldOf); absent without a readiness probe.
+   */
+  readonly readinessHold?: Valued<number>;
 }
 
 /** Returns the timeline of one state (as written, or patched) of an ingress-nginx pod. */
@@ -102,6 +108,24 @@ export function ingressNginxTimeline(state: IngressNginxState, traffic: Traffic)
         `(${closedBy}) ` +
         `→ connections refused`,
     );
+  // Behind node targets with Local the node forwards only while the controller is ready, and
+  // /healthz fails from SIGTERM on (internal/ingress/controller/nginx.go@controller-v1.15.1 Stop
+  // sets isShuttingDown, which checker.go's Check fails on; the same since controller-v1.0.0).
+  const forwarded =
+    traffic.nodeForwarding === 'never'
+      ? 0
+      : traffic.nodeForwarding === 'while-ready' && state.readinessHold
+        ? sigterm + state.readinessHold.value
+        : Infinity;
+  if (forwarded < Math.min(stop, W))
+    nodeDropWindow(
+      drawing,
+      traffic,
+      forwarded,
+      name,
+      `is unready by t=${forwarded} at the earliest (/healthz fails from SIGTERM, t=${sigterm}; ` +
+        `${state.readinessHold?.source ?? ''})`,
+    );
   const needed = stop + R;
   const closed = Math.min(stop + WORKER_SHUTDOWN_TIMEOUT_DEFAULT_SECONDS, kill);
   const cutBy = closed === kill ? 'SIGKILL at the grace deadline' : 'worker-shutdown-timeout over';
@@ -132,7 +156,7 @@ export function ingressNginxTimeline(state: IngressNginxState, traffic: Traffic)
   deadline(drawing, kill, state.grace, exit >= kill ? name : undefined);
   drawing.window(
     0,
-    Math.min(stop, W),
+    Math.min(stop, W, forwarded),
     'ok',
     'serving',
     `new connections accepted (${state.waitShutdown ? '' : 'preStop, then '}` +
