@@ -429,6 +429,22 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'test/golden/istio-gateway-api-1.30.3-parameters-merge)',
   },
   {
+    id: 'kong-ready-during-quit-wait',
+    product: 'Kong',
+    setting:
+      '`kong quit --wait` leaves nginx untouched while it waits; `/status/ready` fails only on ' +
+      'a POST of status `draining`',
+    versions: '3.9.3 (read)',
+    breaks:
+      'nothing for the proxy: behind node targets with `externalTrafficPolicy: Local` it stays ' +
+      'ready while it accepts; a pod is ready only while every container is, so a co-located ' +
+      'ingress controller decides when the node stops forwarding',
+    sources: ['Kong/kong kong/cmd/quit.lua@3.9.3', 'Kong/kong kong/status/ready.lua@3.9.3'],
+    enforcedBy:
+      'kong-drain explain (fn/mutators/kong/explain.ts kongTraffic, timeline.ts; ' +
+      'test/mutators/kong/node-local.test.ts)',
+  },
+  {
     id: 'ingress-nginx-healthz-at-shutdown',
     product: 'ingress-nginx',
     setting:

@@ -19,6 +19,8 @@ import {
   traffic,
 } from '../../explanation/rows.ts';
 import type { ExplainContext, ExplanationBody } from '../../explanation/types.ts';
+import { withNodeForwarding } from '../../explanation/timeline.ts';
+import type { Traffic } from '../../explanation/timeline.ts';
 import { kongQuit, quitSettings } from '../../workloads/kong.ts';
 import type { KongPlan } from './plan.ts';
 import { kongTimeline } from './timeline.ts';
@@ -55,6 +57,35 @@ function meshUnknownOf(plan: KongPlan): Unknown | undefined {
   );
 }
 
+/**
+ * The traffic behind node targets with Local: Kong passes /status/ready all through --wait (only
+ * a POST of status "draining" fails it: kong/status/ready.lua@3.9.3; kong quit sends none:
+ * kong/cmd/quit.lua@3.9.3) and its listeners close together, so the proxy alone is modelled. A
+ * pod is ready only while every container is, and the other containers (the chart's
+ * ingress-controller, no preStop) stop at SIGTERM after a time that is not modelled.
+ */
+function kongTraffic(plan: KongPlan, base: Traffic): Traffic {
+  if (plan.nodeForwarding === undefined) return base;
+  if (plan.nodeForwarding === 'while-ready' && plan.others.length > 0) {
+    const others = plan.others.join(', ');
+    return {
+      ...base,
+      unknown: {
+        what:
+          `when ${others} stops passing readiness after SIGTERM: the load balancer reaches the ` +
+          `pod through its node with externalTrafficPolicy Local, which forwards to a ` +
+          `terminating pod only while it is ready, and a pod is ready only while every ` +
+          `container is`,
+        tell:
+          `run ${others} in a pod of its own, or use IP targets or externalTrafficPolicy: ` +
+          `Cluster on the Service`,
+        brief: `if ${others} stays ready`,
+      },
+    };
+  }
+  return withNodeForwarding(base, plan.nodeForwarding);
+}
+
 /** Returns the explanation of one Kong pod's plan. */
 export function explainKong(plan: KongPlan, context: ExplainContext): ExplanationBody {
   const name = plan.container;
@@ -62,7 +93,7 @@ export function explainKong(plan: KongPlan, context: ExplainContext): Explanatio
   const before = stateOf(context.before, plan, meshUnknown);
   const after = stateOf(context.after, plan, meshUnknown);
   const sender = senderOf(plan.loadBalancer);
-  const trafficInputs = traffic(plan.inputs, sender);
+  const trafficInputs = kongTraffic(plan, traffic(plan.inputs, sender));
   const others = plan.others.length
     ? `; ${plan.others.join(', ')} not behind the load balancer, left as written`
     : '';

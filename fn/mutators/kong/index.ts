@@ -9,6 +9,7 @@
 import { kongContainers } from '../../workloads/kong.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { resolveTimingInputs } from '../shared/timingInputs.ts';
+import { nodeForwardingOf } from '../../timing/loadBalancers.ts';
 import { defineMutator, NOTHING } from '../types.ts';
 import type { MutatorContext, MutatorOutcome } from '../types.ts';
 import { decideKong } from './decide.ts';
@@ -52,6 +53,9 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<Kon
   const { container, wait, timeout, grace } = decision;
   if (container === undefined || wait === undefined || timeout === undefined || !grace)
     return { changes: decision.changes, findings };
+  // Behind node targets with Local the pod's readiness decides how long the node forwards
+  // (./timeline.ts).
+  const nodeForwarding = nodeForwardingOf(resolved.loadBalancer, context.spec.kubernetesVersion);
   const plan: KongPlan = {
     inputs: resolved.inputs,
     wait,
@@ -60,6 +64,7 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<Kon
     container,
     others: workload.containers.map((c) => c.name).filter((name) => name !== container),
     ...(resolved.loadBalancer ? { loadBalancer: resolved.loadBalancer } : {}),
+    ...(nodeForwarding ? { nodeForwarding } : {}),
     ...(meshed ? { mesh: context.mesh } : {}),
   };
   return { changes: decision.changes, findings, plan };

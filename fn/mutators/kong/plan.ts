@@ -1,5 +1,5 @@
 /** The plan kong-drain makes for one Kong pod, and that its `explain` reads. */
-import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
+import type { LoadBalancerRecognition, NodeForwarding } from '../../timing/loadBalancers.ts';
 import type { Derived, TimingInputs } from '../../timing/model.ts';
 import type { MeshMembership } from '../../workloads/mesh.ts';
 
@@ -18,6 +18,8 @@ export interface KongPlan {
   readonly others: readonly string[];
   /** The load balancer that decided W, when one in the stream did. */
   readonly loadBalancer?: LoadBalancerRecognition;
+  /** Until when a node forwards to the terminating pod, behind node targets with Local. */
+  readonly nodeForwarding?: NodeForwarding;
   /** The meshes whose sidecar runs in the pod: not modelled with Kong yet. */
   readonly mesh?: MeshMembership;
 }

@@ -11,6 +11,7 @@ import {
   deadline,
   deregistration,
   Drawing,
+  nodeDropWindow,
   secondsText,
   start,
 } from '../../explanation/timeline.ts';
@@ -83,7 +84,12 @@ export function kongTimeline(state: KongState, traffic: Traffic): Timeline {
       : `kong quit sends SIGQUIT: nginx closes its listeners; its workers finish the requests ` +
           `in flight (--timeout ${secondsText(T)}, ${state.timeout.source})`,
   );
-  if (stop < W)
+  // Behind node targets with Local (kongTraffic in ./explain.ts): before Kubernetes 1.26 the node
+  // forwards nothing to a terminating pod; from it, while Kong passes /status/ready, which holds
+  // until its listeners close.
+  const forwarded = traffic.nodeForwarding === 'never' ? 0 : stop;
+  if (forwarded < Math.min(stop, W)) nodeDropWindow(drawing, traffic, forwarded, name, '');
+  else if (stop < W)
     drawing.window(
       stop,
       W,
@@ -113,7 +119,7 @@ export function kongTimeline(state: KongState, traffic: Traffic): Timeline {
   deadline(drawing, G, state.grace, done >= G ? name : undefined);
   drawing.window(
     0,
-    Math.min(stop, W),
+    Math.min(stop, W, forwarded),
     'ok',
     'serving',
     'new connections accepted (kong quit --wait)',
