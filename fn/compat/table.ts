@@ -26,6 +26,7 @@ export const PRODUCTS = [
   'Cloud SQL Auth Proxy',
   'Vault Agent Injector',
   'Dapr',
+  'Consul',
 ] as const;
 
 type Product = (typeof PRODUCTS)[number];
@@ -1382,5 +1383,42 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'never writes it, and takes a pod that sets it as its choice',
     sources: ['dapr/dapr pkg/injector/patcher/sidecar_container.go@v1.18.0, sidecar.go@v1.18.0'],
     enforcedBy: 'JOB_DAPR_NATIVE (fn/mutators/job/index.ts daprOf; test/mutators/job/dapr.test.ts)',
+  },
+  {
+    id: 'consul-dataplane-graceful-shutdown',
+    product: 'Consul',
+    setting:
+      "`POST /graceful_shutdown` on consul-dataplane's lifecycle port (20600, or the pod's " +
+      '`consul.hashicorp.com/sidecar-proxy-lifecycle-graceful-port`) quits Envoy after the ' +
+      'shutdown grace period; the dataplane then exits 0',
+    versions: 'consul-k8s v1.2.3 … v1.9.11 (absent @v1.2.0); consul-dataplane v1.9.9 (read)',
+    breaks: 'without the call the dataplane runs on after the program and the Job never completes',
+    sources: [
+      'hashicorp/consul-k8s control-plane/connect-inject/constants/constants.go@v1.2.3 and ' +
+        '@v1.9.11 (DefaultGracefulPort, DefaultGracefulShutdownPath)',
+      'hashicorp/consul-k8s control-plane/connect-inject/webhook/mesh_webhook.go@v1.9.11 ' +
+        '(shouldInject: ParseBool; sidecarContainer consul-dataplane)',
+      'hashicorp/consul-dataplane pkg/consuldp/lifecycle.go@v1.9.9, consul_dataplane.go@v1.9.9',
+    ],
+    enforcedBy:
+      "job-sidecar-quit's wrapper (fn/mutators/job/consul.ts, wrapper.ts consulQuitEndpoint; " +
+      'test/mutators/job/consul.test.ts, wrapper.test.ts under sh)',
+  },
+  {
+    id: 'consul-dataplane-native-sidecar',
+    product: 'Consul',
+    setting:
+      '`consul.hashicorp.com/enable-consul-dataplane-as-sidecar` makes consul-dataplane a ' +
+      'native sidecar',
+    versions: 'consul-k8s v1.9.0+ (absent @v1.8.0)',
+    breaks:
+      'written for an older injector, the annotation is ignored and the Job hangs: kube-graceful ' +
+      'never writes it, and takes a pod that sets it as its choice',
+    sources: [
+      'hashicorp/consul-k8s control-plane/connect-inject/webhook/consul_dataplane_sidecar.go' +
+        '@v1.9.11, lifecycle/lifecycle_configuration.go@v1.9.0',
+    ],
+    enforcedBy:
+      'JOB_CONSUL_NATIVE (fn/mutators/job/index.ts injectedOf; test/mutators/job/consul.test.ts)',
   },
 ];

@@ -31,6 +31,7 @@ import { quitUrlOf } from './sidecarQuit.ts';
 import { CLOUD_SQL_PROXY_V2 } from '../../workloads/declaredSidecars.ts';
 import { VAULT_AGENT, VAULT_INJECT, VAULT_PRE_POPULATE_ONLY, vaultAgentOf } from './vault.ts';
 import { DAPR_ENABLED, DAPR_NATIVE, DAPRD, daprQuit, daprSidecarOf } from './dapr.ts';
+import { CONSUL_DATAPLANE, CONSUL_INJECT, CONSUL_NATIVE, consulSidecarOf } from './consul.ts';
 
 /** Returns the explanation of one Job's plan. */
 export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationBody {
@@ -65,6 +66,7 @@ export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationB
       }),
       ...(plan.vault ? [vaultAgent(template)] : []),
       ...(plan.dapr ? [daprd(template, mains(template))] : []),
+      ...(plan.consul ? [consulDataplane(template, mains(template))] : []),
     ],
     containers: mains(template).map((c) => {
       const urls = wrappedQuitUrls(c.command);
@@ -147,12 +149,22 @@ export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationB
           },
         ]
       : []),
+    ...(plan.consul
+      ? [
+          {
+            name: 'Consul dataplane injected',
+            value: true,
+            source: `${CONSUL_INJECT} on the pod template (hashicorp/consul-k8s connect injector)`,
+          },
+        ]
+      : []),
   ];
   const sidecarNames = [
     ...plan.meshes.map((m) => MESH_PROXY[m]),
     ...declared,
     ...(plan.vault ? [VAULT_AGENT] : []),
     ...(plan.dapr ? [DAPRD] : []),
+    ...(plan.consul ? [CONSUL_DATAPLANE] : []),
   ];
   return {
     role: 'job',
@@ -208,6 +220,7 @@ function plannedKind(plan: JobPlan, proxy: JobState['proxies'][number]): string 
   if (proxy.name === VAULT_AGENT && plan.vault) return 'init only';
   // daprd is native only where the pod asks for it (./dapr.ts); otherwise the wrapper ends it.
   if (proxy.name === DAPRD && plan.dapr) return proxy.kind.value;
+  if (proxy.name === CONSUL_DATAPLANE && plan.consul) return proxy.kind.value;
   // In wrap mode a sidecar with a quit endpoint stays classic: the wrapper ends it.
   return plan.mode === 'wrap' && proxy.quitUrl ? 'classic' : 'native';
 }
@@ -245,6 +258,31 @@ function daprd(template: PodTemplate, mains: readonly Container[]): JobState['pr
       ? {
           selfQuit: `the command of ${calls.name} calls Dapr's /v1.0/shutdown`,
           selfQuitTell: "job.mode: wrap (the wrapper calls daprd's shutdown API)",
+        }
+      : {}),
+  };
+}
+
+/**
+ * consul-dataplane as Consul's injector will add it to this template (./consul.ts), and where the
+ * program's own command calls its graceful-shutdown endpoint, as Consul's Job guidance does.
+ */
+function consulDataplane(
+  template: PodTemplate,
+  mains: readonly Container[],
+): JobState['proxies'][number] {
+  const { native, quit } = consulSidecarOf(template);
+  const calls = callingOwn(mains, '/graceful_shutdown');
+  return {
+    name: CONSUL_DATAPLANE,
+    kind: native
+      ? { value: 'native', source: `${CONSUL_NATIVE} on the pod template (consul-k8s v1.9.0+)` }
+      : { value: 'classic', source: `added by the Consul connect injector (${CONSUL_INJECT})` },
+    ...(quit && !('problem' in quit) ? { quitUrl: quit.endpoint.url } : {}),
+    ...(calls
+      ? {
+          selfQuit: `the command of ${calls.name} calls consul-dataplane's /graceful_shutdown`,
+          selfQuitTell: 'job.mode: wrap (the wrapper calls its graceful-shutdown endpoint)',
         }
       : {}),
   };

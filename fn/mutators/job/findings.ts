@@ -8,6 +8,8 @@ import { AMBIENT_FINDING_CODES } from '../shared/ambient.ts';
 export const JOB_FINDING_CODES: readonly string[] = [
   'JOB_ALREADY_COMPLETES',
   'JOB_DAPR_NATIVE',
+  'JOB_CONSUL_NATIVE',
+  'JOB_CONSUL_NOT_STOPPED',
   'JOB_ENTRYPOINT_UNKNOWN',
   'JOB_HELM3_HOOK',
   'JOB_HOLD_KEPT_FALSE',

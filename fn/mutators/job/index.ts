@@ -35,6 +35,7 @@ import { wrapPlan } from './wrap.ts';
 import { sidecarQuit } from './sidecarQuit.ts';
 import { vaultAgentOf, vaultAlreadyInitOnly, vaultPlan } from './vault.ts';
 import { DAPR_ENABLED, DAPR_NATIVE, DAPRD, daprQuit, daprSidecarOf } from './dapr.ts';
+import { CONSUL_DATAPLANE, CONSUL_INJECT, CONSUL_NATIVE, consulSidecarOf } from './consul.ts';
 import type { SidecarQuit } from './sidecarQuit.ts';
 import { KUBERNETES } from '../../facts/versionGates.ts';
 import type { RenderInjectedProxy } from '../../workloads/renderInjected.ts';
@@ -55,23 +56,29 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
     const meshes = MESHES.filter((mesh) => context.mesh[mesh] !== undefined);
     const declared = declaredOf(workload, context.config);
     const vault = vaultAgentOf(workload.template);
-    const dapr = daprOf(workload);
+    const injected = injectedOf(workload);
+    // An injected sidecar the wrapper cannot end leaves the pod running whatever else is done.
+    if (injected.stuck.length > 0)
+      return { changes: [], findings: [...declared.findings, ...injected.stuck] };
     if (
       meshes.length === 0 &&
       declared.sidecars.length === 0 &&
       !vault.injected &&
-      dapr.quit === undefined
+      injected.quits.length === 0
     )
       return {
         changes: [],
         findings: [
           ...declared.findings,
-          declared.native.length > 0
-            ? alreadyNative(declared.native)
-            : (dapr.done ??
-              (context.mesh.ambient
-                ? ambientJobFinding(context.mesh.ambient.evidence)
-                : noMesh(workload))),
+          ...(declared.native.length > 0
+            ? [alreadyNative(declared.native)]
+            : injected.done.length > 0
+              ? injected.done
+              : [
+                  context.mesh.ambient
+                    ? ambientJobFinding(context.mesh.ambient.evidence)
+                    : noMesh(workload),
+                ]),
         ],
       };
     // Never guess the work: a pod of sidecars only has nothing whose end means the Job is done.
@@ -106,17 +113,17 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
         ],
       };
     }
-    const decision = daprWraps(
+    const decision = injectedWraps(
       renderedClassic(
         decideMode(context.config, meshes, annotationsOf(workload.template.metadata)),
         rendered,
       ),
-      dapr.quit,
+      injected,
     );
     const sidecarsPlan =
       decision.mode === 'native'
         ? native(workload, context, meshes, decision, declared.sidecars)
-        : wrap(workload, context, meshes, decision, declared.sidecars, dapr.quit);
+        : wrap(workload, context, meshes, decision, declared.sidecars, injected.quits);
     // The Vault agent's switch is the same in either mode (vault.ts).
     const vaultChanges = vaultPlan(workload);
     const plan = {
@@ -127,7 +134,7 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
     const changes = plan.changes.filter(
       (c) => !isDeepStrictEqual(getAt(workload.object, c.path), c.value),
     );
-    const findings = [...declared.findings, ...(dapr.done ? [dapr.done] : []), ...plan.findings];
+    const findings = [...declared.findings, ...injected.done, ...plan.findings];
     if (decision.mode === 'native' && changes.some((c) => c.value === 'true'))
       findings.push(...maturityNotes(context, meshes));
     if (changes.length > 0) findings.push(...helmHookFindings(workload));
@@ -144,7 +151,8 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
       mesh: context.mesh,
       sidecars: declared.sidecars,
       vault: vault.injected,
-      dapr: dapr.injected,
+      dapr: injected.dapr,
+      consul: injected.consul,
     };
     return { changes, findings, plan: jobPlan };
   },
@@ -227,7 +235,7 @@ function wrap(
   meshes: readonly Mesh[],
   decision: ModeDecision,
   sidecars: readonly DeclaredSidecar[],
-  injected: SidecarQuit | undefined,
+  injected: readonly SidecarQuit[],
 ): ModePlan {
   // Each declared sidecar must be ended by the wrapper too, or the pod still never completes.
   const quits = sidecars.map((sidecar) => ({ sidecar, quit: sidecarQuit(workload, sidecar) }));
@@ -235,10 +243,7 @@ function wrap(
     'problem' in quit ? [{ sidecar, problem: quit.problem }] : [],
   );
   if (stuck.length > 0) return { changes: [], findings: [notStopped(stuck, decision)] };
-  const ended = [
-    ...quits.flatMap(({ quit }) => ('problem' in quit ? [] : [quit])),
-    ...(injected ? [injected] : []),
-  ];
+  const ended = [...quits.flatMap(({ quit }) => ('problem' in quit ? [] : [quit])), ...injected];
   if (meshes.length === 0 && ended.length === 0) return { changes: [], findings: [] };
   const main = mainContainers(workload, context.spec, sidecars);
   const plan = wrapPlan(workload, context, meshes, main.containers, decision, ended);
@@ -293,45 +298,94 @@ function alreadyDone(mode: 'native' | 'wrap'): ProposedFinding {
   };
 }
 
-/**
- * Dapr's daprd in the pod (./dapr.ts): the quit the wrapper must make, or, where the pod asks for
- * a native daprd, the finding that says nothing is to be done. A program that calls the shutdown
- * API itself, as Dapr's Job example does, is wrapped too: whether its own call is reached (a
- * command that fails first never makes it) is not known, and a second call is harmless.
- */
-function daprOf(workload: Workload): {
-  injected: boolean;
-  quit?: SidecarQuit;
-  done?: ProposedFinding;
-} {
-  const dapr = daprSidecarOf(workload.template);
-  if (!dapr.injected) return { injected: false };
-  if (dapr.native)
-    return {
-      injected: true,
-      done: {
-        severity: 'info',
-        code: 'JOB_DAPR_NATIVE',
-        message:
-          `the pod asks for ${DAPRD} as a native sidecar (${DAPR_NATIVE}, read by Dapr's ` +
-          `injector from 1.18.0): the Job completes when its containers exit, on a kubelet that ` +
-          `runs native sidecars (Kubernetes ${KUBERNETES.nativeSidecars.since}+); nothing to do`,
-      },
-    };
-  return { injected: true, quit: daprQuit() };
+/** The sidecars an injector adds at admission, as the wrapper can end them. */
+interface Injected {
+  readonly dapr: boolean;
+  readonly consul: boolean;
+  /** How the wrapper ends each that must be ended. */
+  readonly quits: readonly SidecarQuit[];
+  /** Why each that must be ended is not native: a version the stream does not show. */
+  readonly notNative: readonly string[];
+  /** Info: an injected sidecar the pod asks to be native, nothing to do. */
+  readonly done: readonly ProposedFinding[];
+  /** Warnings: an injected sidecar the wrapper cannot end. */
+  readonly stuck: readonly ProposedFinding[];
 }
 
 /**
- * Where daprd must be ended, the pod is wrapped: the wrapper can end it (and the mesh proxies), and
- * a native daprd needs a Dapr version the stream does not show (./dapr.ts).
+ * Dapr's daprd (./dapr.ts) and Consul's consul-dataplane (./consul.ts) in the pod: the quits the
+ * wrapper must make, or, where the pod asks for a native sidecar, the finding that says nothing is
+ * to be done. A program that calls the shutdown API itself, as Dapr's Job example does, is wrapped
+ * too: whether its own call is reached (a command that fails first never makes it) is not known,
+ * and a second call is harmless.
  */
-function daprWraps(decision: ModeDecision, quit: SidecarQuit | undefined): ModeDecision {
-  if (quit === undefined || decision.mode === 'wrap') return decision;
+function injectedOf(workload: Workload): Injected {
+  const dapr = daprSidecarOf(workload.template);
+  const consul = consulSidecarOf(workload.template);
+  const quits: SidecarQuit[] = [];
+  const notNative: string[] = [];
+  const done: ProposedFinding[] = [];
+  const stuck: ProposedFinding[] = [];
+  const runsNative =
+    `on a kubelet that runs native sidecars (Kubernetes ` +
+    `${KUBERNETES.nativeSidecars.since}+); nothing to do`;
+  if (dapr.injected && dapr.native)
+    done.push({
+      severity: 'info',
+      code: 'JOB_DAPR_NATIVE',
+      message:
+        `the pod asks for ${DAPRD} as a native sidecar (${DAPR_NATIVE}, read by Dapr's ` +
+        `injector from 1.18.0): the Job completes when its containers exit, ${runsNative}`,
+    });
+  else if (dapr.injected) {
+    quits.push(daprQuit());
+    notNative.push(
+      `${DAPRD} (${DAPR_ENABLED}) is a native sidecar only with ${DAPR_NATIVE} on Dapr 1.18+`,
+    );
+  }
+  if (consul.injected && consul.native)
+    done.push({
+      severity: 'info',
+      code: 'JOB_CONSUL_NATIVE',
+      message:
+        `the pod asks for ${CONSUL_DATAPLANE} as a native sidecar (${CONSUL_NATIVE}, read by ` +
+        `consul-k8s's injector from v1.9.0): the Job completes when its containers exit, ` +
+        runsNative,
+    });
+  else if (consul.quit !== undefined && 'problem' in consul.quit)
+    stuck.push({
+      severity: 'warning',
+      code: 'JOB_CONSUL_NOT_STOPPED',
+      message:
+        `${CONSUL_DATAPLANE} (${CONSUL_INJECT}) keeps the pod running after the program ` +
+        `exits, and the wrapper cannot end it: ${consul.quit.problem}. Nothing is written; set ` +
+        `${CONSUL_NATIVE}: "true" (consul-k8s v1.9.0+, Kubernetes ` +
+        `${KUBERNETES.nativeSidecars.since}+), or POST to the dataplane's graceful-shutdown ` +
+        `endpoint when the program ends`,
+    });
+  else if (consul.quit !== undefined) {
+    quits.push(consul.quit);
+    notNative.push(
+      `${CONSUL_DATAPLANE} (${CONSUL_INJECT}) is a native sidecar only with ${CONSUL_NATIVE} ` +
+        `on consul-k8s v1.9.0+`,
+    );
+  }
+  return { dapr: dapr.injected, consul: consul.injected, quits, notNative, done, stuck };
+}
+
+/**
+ * Where an injected sidecar must be ended, the pod is wrapped: the wrapper can end it (and the
+ * mesh proxies), and a native one needs an injector version the stream does not show.
+ */
+function injectedWraps(decision: ModeDecision, injected: Injected): ModeDecision {
+  if (injected.quits.length === 0 || decision.mode === 'wrap') return decision;
+  const one = injected.quits.length === 1;
   return {
     mode: 'wrap',
     why:
-      `${decision.why}, but ${DAPRD} (${DAPR_ENABLED}) is a native sidecar only with ` +
-      `${DAPR_NATIVE} on Dapr 1.18+, a version the stream does not show: wrap, which ends ` +
-      `${DAPRD} through its shutdown API`,
+      `${decision.why}, but ${injected.notNative.join(', and ')}, ` +
+      `${one ? 'a version' : 'versions'} the stream does not show: wrap, which ends ` +
+      `${injected.quits.map((q) => q.name).join(' and ')} through ` +
+      `${one ? 'its shutdown API' : 'their shutdown APIs'}`,
   };
 }

@@ -18,4 +18,6 @@ export interface JobPlan {
   readonly vault: boolean;
   /** The pod asks the Dapr sidecar injector for daprd (./dapr.ts). */
   readonly dapr: boolean;
+  /** The pod asks Consul's connect injector for consul-dataplane (./consul.ts). */
+  readonly consul: boolean;
 }

@@ -46,12 +46,15 @@ const LINKERD_ADMIN_PORT = 4191;
 // Cloud SQL Auth Proxy: `/quitquitquit` on its admin server, with --quitquitquit, v2.1.0+; POST
 // (GET too from v2.7.0), exits 0 (cmd/root.go, cmd/errors.go@v2.25.3). Dapr: daprd's
 // `POST /v1.0/shutdown` on its HTTP API, a graceful shutdown (pkg/api/http/shutdown.go,
-// pkg/api/universal/shutdown.go@v1.18.3; pkg/http/api_shutdown.go@v1.12.0).
+// pkg/api/universal/shutdown.go@v1.18.3; pkg/http/api_shutdown.go@v1.12.0). Consul:
+// consul-dataplane's `POST /graceful_shutdown` on its lifecycle port, which quits Envoy after its
+// shutdown grace period and exits 0 (pkg/consuldp/lifecycle.go, consul_dataplane.go@v1.9.9).
 const QUIT_PATH = {
   istio: '/quitquitquit',
   linkerd: '/shutdown',
   'cloud-sql-proxy': '/quitquitquit',
   dapr: '/v1.0/shutdown',
+  consul: '/graceful_shutdown',
 } as const;
 
 // 127.0.0.1 rather than `localhost`: both endpoints listen on loopback, and an IP literal cannot
@@ -117,6 +120,20 @@ export function daprQuitEndpoint(httpPort: number = DAPR_HTTP_PORT): QuitEndpoin
 }
 
 const DAPR_HTTP_PORT = 3500;
+
+/**
+ * Consul's quit endpoint: `POST http://127.0.0.1:<port>/graceful_shutdown` (consul-dataplane's
+ * lifecycle server; port 20600 unless the pod's
+ * `consul.hashicorp.com/sidecar-proxy-lifecycle-graceful-port` says otherwise:
+ * control-plane/connect-inject/constants/constants.go@v1.9.11 DefaultGracefulPort).
+ * @throws RangeError when the port is not an integer in 1–65535.
+ */
+export function consulQuitEndpoint(gracefulPort: number = CONSUL_GRACEFUL_PORT): QuitEndpoint {
+  const port = checkPort(gracefulPort, 'consul-dataplane graceful port');
+  return { mesh: 'consul', url: `http://${LOOPBACK}:${port}${QUIT_PATH.consul}` };
+}
+
+const CONSUL_GRACEFUL_PORT = 20600;
 
 /** What a wrapper may ask to quit: the keys of QUIT_PATH, the one list of them. */
 type QuitMesh = keyof typeof QUIT_PATH;

@@ -24,6 +24,7 @@ import { basename, join } from 'node:path';
 import {
   WRAPPER_MARKER,
   cloudSqlProxyQuitEndpoint,
+  consulQuitEndpoint,
   daprQuitEndpoint,
   isWrapped,
   istioQuitEndpoint,
@@ -294,7 +295,8 @@ test('hand-made endpoints are rejected unless our constructors could have made t
     { mesh: 'linkerd', url: 'http://127.0.0.1:4191/quitquitquit' },
     { mesh: 'istio', url: 'http://127.0.0.1:99999/quitquitquit' },
     { mesh: 'istio', url: 'http://127.0.0.1:0/quitquitquit' },
-    { mesh: 'consul' as 'istio', url: 'http://127.0.0.1:15020/quitquitquit' },
+    { mesh: 'kuma' as 'istio', url: 'http://127.0.0.1:15020/quitquitquit' },
+    { mesh: 'consul', url: 'http://127.0.0.1:20600/quitquitquit' },
     { mesh: 'dapr', url: 'http://127.0.0.1:3500/shutdown' },
     { mesh: 'istio', url: 'http://127.0.0.1:15020/v1.0/shutdown' },
     { mesh: 'dapr', url: 'http://127.0.0.1:3500/v1.0/shutdown?force=1' },
@@ -422,6 +424,20 @@ for (const shell of shells) {
       `http://127.0.0.1:${istio.port}/quitquitquit`,
       `http://127.0.0.1:${dapr.port}/v1.0/shutdown`,
     ]);
+  });
+
+  // consul-dataplane's graceful-shutdown endpoint (hashicorp/consul-dataplane
+  // pkg/consuldp/lifecycle.go@v1.9.9): POST /graceful_shutdown on its lifecycle port.
+  test(`${shell.name}: Consul's consul-dataplane (POST /graceful_shutdown) is asked once, after the program`, async (t) => {
+    const done = join(makeDir('done'), 'done');
+    const consul = await fakeProxy(t, { doneFile: done });
+    const argv = wrapCommand(finishingProgram(done, 7), [consulQuitEndpoint(consul.port)]);
+    const out = await run(shell, argv);
+    t.is(out.code, 7, out.stderr);
+    t.deepEqual(
+      consul.requests.map((r) => `${r.method} ${r.path}`),
+      ['POST /graceful_shutdown'],
+    );
   });
 
   test(`${shell.name}: the program's exit code is the wrapper's (0, 1, 42, 127, SIGKILL → 137)`, async (t) => {
