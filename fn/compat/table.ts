@@ -27,6 +27,7 @@ export const PRODUCTS = [
   'Vault Agent Injector',
   'Dapr',
   'Consul',
+  'Kuma',
 ] as const;
 
 type Product = (typeof PRODUCTS)[number];
@@ -1420,5 +1421,24 @@ export const CONSTRAINTS: readonly Constraint[] = [
     ],
     enforcedBy:
       'JOB_CONSUL_NATIVE (fn/mutators/job/index.ts injectedOf; test/mutators/job/consul.test.ts)',
+  },
+  {
+    id: 'kuma-sidecar-in-jobs',
+    product: 'Kuma',
+    setting:
+      '`kuma.io/sidecar-injection` (true, yes, enabled) on the pod labels adds `kuma-sidecar`; ' +
+      "it is a native sidecar only with the control plane's `experimental.sidecarContainers`",
+    versions: 'sidecarContainers 2.7.0+ (absent @2.6.0); injection read at 2.12.3',
+    breaks:
+      'a classic kuma-sidecar runs on after the program and the Job never completes; ' +
+      'kube-graceful does not end it (Envoy quit over TLS on a bootstrap-assigned port)',
+    sources: [
+      'kumahq/kuma pkg/plugins/runtime/k8s/webhooks/injector/precheck.go@2.12.3',
+      'kumahq/kuma pkg/config/app/kuma-cp/config.go@2.7.0 (SidecarContainers)',
+      'kumahq/kuma pkg/envoy/admin/client.go@2.12.3 (PostQuit over https)',
+    ],
+    enforcedBy:
+      'JOB_KUMA_NOT_STOPPED (fn/mutators/job/kuma.ts, index.ts injectedOf; ' +
+      'test/mutators/job/kuma.test.ts)',
   },
 ];

@@ -36,6 +36,7 @@ import { sidecarQuit } from './sidecarQuit.ts';
 import { vaultAgentOf, vaultAlreadyInitOnly, vaultPlan } from './vault.ts';
 import { DAPR_ENABLED, DAPR_NATIVE, DAPRD, daprQuit, daprSidecarOf } from './dapr.ts';
 import { CONSUL_DATAPLANE, CONSUL_INJECT, CONSUL_NATIVE, consulSidecarOf } from './consul.ts';
+import { KUMA_INJECTION, KUMA_SIDECAR, kumaInjected } from './kuma.ts';
 import type { SidecarQuit } from './sidecarQuit.ts';
 import { KUBERNETES } from '../../facts/versionGates.ts';
 import type { RenderInjectedProxy } from '../../workloads/renderInjected.ts';
@@ -308,7 +309,7 @@ interface Injected {
   readonly notNative: readonly string[];
   /** Info: an injected sidecar the pod asks to be native, nothing to do. */
   readonly done: readonly ProposedFinding[];
-  /** Warnings: an injected sidecar the wrapper cannot end. */
+  /** Warnings: an injected sidecar the wrapper cannot end (or kube-graceful does not model). */
   readonly stuck: readonly ProposedFinding[];
 }
 
@@ -370,6 +371,19 @@ function injectedOf(workload: Workload): Injected {
         `on consul-k8s v1.9.0+`,
     );
   }
+  if (kumaInjected(workload.template))
+    stuck.push({
+      severity: 'warning',
+      code: 'JOB_KUMA_NOT_STOPPED',
+      message:
+        `${KUMA_SIDECAR} (${KUMA_INJECTION} on the pod's labels) keeps the pod running after ` +
+        `the program exits unless Kuma runs it as a native sidecar (the control plane's ` +
+        `experimental.sidecarContainers, Kuma 2.7.0+, on Kubernetes ` +
+        `${KUBERNETES.nativeSidecars.since}+), which this input does not show; kube-graceful ` +
+        `does not end it (Kuma quits Envoy through an admin listener over TLS on a port its ` +
+        `bootstrap assigns). Nothing is written; turn sidecarContainers on, or end kuma-dp ` +
+        `when the program ends`,
+    });
   return { dapr: dapr.injected, consul: consul.injected, quits, notNative, done, stuck };
 }
 
