@@ -30,6 +30,32 @@ const CONSUL_GRACEFUL_PORT = 'consul.hashicorp.com/sidecar-proxy-lifecycle-grace
 const CONSUL_SHUTDOWN_PATH = 'consul.hashicorp.com/sidecar-proxy-lifecycle-graceful-shutdown-path';
 const CONSUL_SERVICE = 'consul.hashicorp.com/connect-service';
 
+const CONSUL_SHUTDOWN_GRACE =
+  'consul.hashicorp.com/sidecar-proxy-lifecycle-shutdown-grace-period-seconds';
+
+/**
+ * The consul chart's default shutdown grace period, used where the injector's proxy lifecycle is
+ * on, its default (charts/consul/values.yaml@v1.9.11 connectInject.sidecarProxy.lifecycle
+ * defaultEnabled, defaultShutdownGracePeriodSeconds); with it off consul-dataplane's own 0
+ * applies (cmd/consul-dataplane/config.go@v1.9.9).
+ */
+const CHART_SHUTDOWN_GRACE_SECONDS = 30;
+
+/**
+ * How long consul-dataplane waits after the graceful-shutdown call before it quits Envoy and
+ * exits (pkg/consuldp/lifecycle.go@v1.9.9 gracefulShutdown): the pod's annotation (ParseUint,
+ * lifecycle_configuration.go@v1.9.11 ShutdownGracePeriodSeconds), else the chart's default.
+ */
+export function consulShutdownGrace(template: PodTemplate): { seconds: number; source: string } {
+  const text = annotationsOf(template.metadata)[CONSUL_SHUTDOWN_GRACE];
+  if (text !== undefined && /^\d+$/.test(text))
+    return { seconds: Number(text), source: `${CONSUL_SHUTDOWN_GRACE}: "${text}"` };
+  return {
+    seconds: CHART_SHUTDOWN_GRACE_SECONDS,
+    source: "the consul chart's default, with the injector's proxy lifecycle on (its default)",
+  };
+}
+
 /** The container the injector adds (mesh_webhook.go@v1.9.11 sidecarContainer). */
 export const CONSUL_DATAPLANE = 'consul-dataplane';
 

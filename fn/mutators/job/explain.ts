@@ -31,7 +31,13 @@ import { quitUrlOf } from './sidecarQuit.ts';
 import { CLOUD_SQL_PROXY_V2 } from '../../workloads/declaredSidecars.ts';
 import { VAULT_AGENT, VAULT_INJECT, VAULT_PRE_POPULATE_ONLY, vaultAgentOf } from './vault.ts';
 import { DAPR_ENABLED, DAPR_NATIVE, DAPRD, daprQuit, daprSidecarOf } from './dapr.ts';
-import { CONSUL_DATAPLANE, CONSUL_INJECT, CONSUL_NATIVE, consulSidecarOf } from './consul.ts';
+import {
+  CONSUL_DATAPLANE,
+  CONSUL_INJECT,
+  CONSUL_NATIVE,
+  consulShutdownGrace,
+  consulSidecarOf,
+} from './consul.ts';
 
 /** Returns the explanation of one Job's plan. */
 export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationBody {
@@ -272,6 +278,7 @@ function consulDataplane(
   mains: readonly Container[],
 ): JobState['proxies'][number] {
   const { native, quit } = consulSidecarOf(template);
+  const grace = consulShutdownGrace(template);
   const calls = callingOwn(mains, '/graceful_shutdown');
   return {
     name: CONSUL_DATAPLANE,
@@ -279,6 +286,13 @@ function consulDataplane(
       ? { value: 'native', source: `${CONSUL_NATIVE} on the pod template (consul-k8s v1.9.0+)` }
       : { value: 'classic', source: `added by the Consul connect injector (${CONSUL_INJECT})` },
     ...(quit && !('problem' in quit) ? { quitUrl: quit.endpoint.url } : {}),
+    quitExit: {
+      seconds: grace.seconds,
+      atLeast: false,
+      text:
+        `waits its shutdown grace period (${grace.seconds} s, ${grace.source}), ` +
+        'then quits Envoy',
+    },
     ...(calls
       ? {
           selfQuit: `the command of ${calls.name} calls consul-dataplane's /graceful_shutdown`,

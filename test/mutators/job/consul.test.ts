@@ -67,3 +67,13 @@ test("connect-inject is read as the injector reads it (Go's ParseBool)", async (
   for (const no of ['yes', 'on'])
     t.false((await runCliAsync([], as(no))).stdout.includes(QUIT), no);
 });
+
+test("explain draws the dataplane's shutdown grace: the case's 5 s, else the chart's 30 s", async (t) => {
+  const text = (await runCliAsync(['explain'], input)).stdout;
+  t.regex(text, /5 s {2}consul-dataplane {2}exits\n/);
+  const grace =
+    '        consul.hashicorp.com/sidecar-proxy-lifecycle-shutdown-grace-period-seconds: "5"\n';
+  t.true(input.includes(grace));
+  const byDefault = (await runCliAsync(['explain'], input.replace(grace, ''))).stdout;
+  t.regex(byDefault, /30 s {2}consul-dataplane {2}exits\n/);
+});
