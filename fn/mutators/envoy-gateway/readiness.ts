@@ -15,6 +15,7 @@
  * field, and the EnvoyProxy alone does not say which release reads it.
  */
 import { atLeast } from '../../core/versions.ts';
+import { KUBERNETES } from '../../facts/versionGates.ts';
 import type { FieldPath } from '../../core/fieldPath.ts';
 import type { NodeForwarding } from '../../timing/loadBalancers.ts';
 import { formatDuration } from './durations.ts';
@@ -50,25 +51,28 @@ export function holdReadiness(
   const H = written ?? 0;
   const W = drainWindow.value;
   const { nodeForwarding, release } = context;
+  /** H as written, and a warning that says why it is not enough and what would be. */
+  const warned = (why: string): ReadinessHold => ({
+    H,
+    changes: [],
+    findings: [
+      {
+        severity: 'warning',
+        code: 'EG_NODE_LOCAL_READINESS',
+        message: `${label}: the load balancer reaches the proxy through its node with ${why}`,
+        path,
+      },
+    ],
+  });
   if (nodeForwarding === undefined || (nodeForwarding === 'while-ready' && H >= W))
     return { H, changes: [], findings: [] };
   if (nodeForwarding === 'never')
-    return {
-      H,
-      changes: [],
-      findings: [
-        {
-          severity: 'warning',
-          code: 'EG_NODE_LOCAL_READINESS',
-          message:
-            `${label}: the load balancer reaches the proxy through its node with ` +
-            `externalTrafficPolicy Local, and before Kubernetes 1.26 a node forwards nothing to ` +
-            `a terminating pod: the connections it sends in its ${W} s are dropped whatever ` +
-            `the proxy does. Set envoyService externalTrafficPolicy: Cluster, or IP targets.`,
-          path,
-        },
-      ],
-    };
+    return warned(
+      `externalTrafficPolicy Local, and before Kubernetes ` +
+        `${KUBERNETES.proxyTerminatingEndpoints.since} a node forwards nothing to a terminating ` +
+        `pod: the connections it sends in its ${W} s are dropped whatever the proxy does. Set ` +
+        `envoyService externalTrafficPolicy: Cluster, or IP targets.`,
+    );
   if (release !== undefined && atLeast(release, HEALTH_CHECK_FAILURE_DELAY_SINCE)) {
     const value = formatDuration(W);
     return {
@@ -90,27 +94,16 @@ export function holdReadiness(
       findings: [],
     };
   }
-  return {
-    H,
-    changes: [],
-    findings: [
-      {
-        severity: 'warning',
-        code: 'EG_NODE_LOCAL_READINESS',
-        message:
-          `${label}: the load balancer reaches the proxy through its node with ` +
-          `externalTrafficPolicy Local, which forwards to a terminating pod only while it ` +
-          `passes readiness, and Envoy fails readiness ${H} s into the drain, before the ` +
-          `load balancer stops sending at ${W} s: those connections are dropped. ` +
-          (release === undefined
-            ? `Set shutdown.healthCheckFailureDelay: "${W}s" (Envoy Gateway ` +
-              `v${HEALTH_CHECK_FAILURE_DELAY_SINCE}+; kube-graceful writes it where the ` +
-              `input's Envoy Gateway config names such a release)`
-            : `Envoy Gateway v${release} has no shutdown.healthCheckFailureDelay: upgrade to ` +
-              `v${HEALTH_CHECK_FAILURE_DELAY_SINCE}+ and set it to "${W}s"`) +
-          `, or set envoyService externalTrafficPolicy: Cluster, or IP targets.`,
-        path,
-      },
-    ],
-  };
+  return warned(
+    `externalTrafficPolicy Local, which forwards to a terminating pod only while it ` +
+      `passes readiness, and Envoy fails readiness ${H} s into the drain, before the ` +
+      `load balancer stops sending at ${W} s: those connections are dropped. ` +
+      (release === undefined
+        ? `Set shutdown.healthCheckFailureDelay: "${W}s" (Envoy Gateway ` +
+          `v${HEALTH_CHECK_FAILURE_DELAY_SINCE}+; kube-graceful writes it where the ` +
+          `input's Envoy Gateway config names such a release)`
+        : `Envoy Gateway v${release} has no shutdown.healthCheckFailureDelay: upgrade to ` +
+          `v${HEALTH_CHECK_FAILURE_DELAY_SINCE}+ and set it to "${W}s"`) +
+      `, or set envoyService externalTrafficPolicy: Cluster, or IP targets.`,
+  );
 }
