@@ -57,7 +57,7 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
     const meshes = MESHES.filter((mesh) => context.mesh[mesh] !== undefined);
     const declared = declaredOf(workload, context.config);
     const vault = vaultAgentOf(workload.template);
-    const injected = injectedOf(workload);
+    const injected = injectedOf(workload, context);
     // An injected sidecar the wrapper cannot end leaves the pod running whatever else is done.
     if (injected.stuck.length > 0)
       return { changes: [], findings: [...declared.findings, ...injected.stuck] };
@@ -320,7 +320,7 @@ interface Injected {
  * too: whether its own call is reached (a command that fails first never makes it) is not known,
  * and a second call is harmless.
  */
-function injectedOf(workload: Workload): Injected {
+function injectedOf(workload: Workload, context: MutatorContext): Injected {
   const dapr = daprSidecarOf(workload.template);
   const consul = consulSidecarOf(workload.template);
   const quits: SidecarQuit[] = [];
@@ -371,14 +371,17 @@ function injectedOf(workload: Workload): Injected {
         `on consul-k8s v1.9.0+`,
     );
   }
-  if (kumaInjected(workload.template))
+  const namespace = context.inventory.namespaces.find(
+    (n) => n.metadata?.name === workload.ref.namespace,
+  );
+  if (kumaInjected(workload.template, namespace))
     stuck.push({
       severity: 'warning',
       code: 'JOB_KUMA_NOT_STOPPED',
       message:
-        `${KUMA_SIDECAR} (${KUMA_INJECTION} on the pod's labels) keeps the pod running after ` +
-        `the program exits unless Kuma runs it as a native sidecar (the control plane's ` +
-        `experimental.sidecarContainers, Kuma 2.7.0+, on Kubernetes ` +
+        `${KUMA_SIDECAR} (${KUMA_INJECTION} on the pod's or its namespace's labels) keeps the ` +
+        `pod running after the program exits unless Kuma runs it as a native sidecar (the ` +
+        `control plane's experimental.sidecarContainers, Kuma 2.7.0+, on Kubernetes ` +
         `${KUBERNETES.nativeSidecars.since}+), which this input does not show; kube-graceful ` +
         `does not end it (Kuma quits Envoy through an admin listener over TLS on a port its ` +
         `bootstrap assigns). Nothing is written; turn sidecarContainers on, or end kuma-dp ` +

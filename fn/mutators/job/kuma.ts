@@ -2,7 +2,8 @@
  * Kuma's sidecar in a Job (issue #30 item 2), said rather than planned. Kuma's injector adds a
  * `kuma-sidecar` container to a pod labelled `kuma.io/sidecar-injection` true, yes or enabled
  * (pkg/plugins/runtime/k8s/webhooks/injector/precheck.go@2.12.3; metadata/annotations.go
- * GetEnabled; util/names.go KumaSidecarContainerName), or in a namespace so labelled. It runs
+ * GetEnabled; util/names.go KumaSidecarContainerName), or in a namespace so labelled (read where
+ * the Namespace is in the stream). It runs
  * until it is told to stop, so the Job's pod never completes. kube-graceful does not end it: the
  * control plane quits Envoy through an admin listener it reaches over TLS, on a port the bootstrap
  * assigns (pkg/envoy/admin/client.go@2.12.3 PostQuit; app/kuma-dp/cmd/run.go@2.12.3), and how
@@ -12,15 +13,25 @@
  * in the Job's stream, so the warning says so.
  */
 import { labelsOf } from '../../core/kubeObject.ts';
-import type { PodTemplate } from '../../core/kubeObject.ts';
+import type { KubeObject, PodTemplate } from '../../core/kubeObject.ts';
 
 export const KUMA_INJECTION = 'kuma.io/sidecar-injection';
 
 /** The container Kuma's injector adds (util/names.go@2.12.3). */
 export const KUMA_SIDECAR = 'kuma-sidecar';
 
-/** True when the pod template's labels ask Kuma's injector for its sidecar. */
-export function kumaInjected(template: PodTemplate): boolean {
-  const value = labelsOf(template.metadata)[KUMA_INJECTION];
-  return value !== undefined && ['true', 'yes', 'enabled'].includes(value);
+/** Kuma's GetEnabled (metadata/annotations.go@2.12.3): true, yes, enabled; else not. */
+function enabled(value: string): boolean {
+  return ['true', 'yes', 'enabled'].includes(value);
+}
+
+/**
+ * True when Kuma's injector adds its sidecar to this pod: the pod template's label when it has
+ * one, else its namespace's, where that Namespace is in the stream (precheck.go@2.12.3).
+ */
+export function kumaInjected(template: PodTemplate, namespace: KubeObject | undefined): boolean {
+  const own = labelsOf(template.metadata)[KUMA_INJECTION];
+  if (own !== undefined) return enabled(own);
+  const inherited = labelsOf(namespace?.metadata)[KUMA_INJECTION];
+  return inherited !== undefined && enabled(inherited);
 }

@@ -39,3 +39,13 @@ test('the label is read as Kuma reads it: true, yes, enabled; not disabled', asy
     t.regex((await runCliAsync([], kuma(yes))).stderr, /JOB_KUMA_NOT_STOPPED/, yes);
   t.notRegex((await runCliAsync([], kuma('disabled'))).stderr, /JOB_KUMA_NOT_STOPPED/);
 });
+
+test("a Namespace in the stream labelled for Kuma counts; the pod's own label wins", async (t) => {
+  const plain = kuma('x').replace('        kuma.io/sidecar-injection: "x"\n', '');
+  const namespace =
+    'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: default\n  labels:\n' +
+    '    kuma.io/sidecar-injection: enabled\n---\n';
+  t.regex((await runCliAsync([], namespace + plain)).stderr, /JOB_KUMA_NOT_STOPPED/);
+  t.notRegex((await runCliAsync([], namespace + kuma('disabled'))).stderr, /JOB_KUMA_NOT_STOPPED/);
+  t.notRegex((await runCliAsync([], plain)).stderr, /JOB_KUMA_NOT_STOPPED/);
+});
