@@ -19,6 +19,7 @@
  * port and path, the native default) are not in a Job's stream either: the defaults are assumed,
  * and a pod that names another path or several services is left alone with a warning.
  */
+import { parseGoBool } from '../../core/goBool.ts';
 import { annotationsOf } from '../../core/kubeObject.ts';
 import type { PodTemplate } from '../../core/kubeObject.ts';
 import { consulQuitEndpoint } from './wrapper.ts';
@@ -59,14 +60,6 @@ export function consulShutdownGrace(template: PodTemplate): { seconds: number; s
 /** The container the injector adds (mesh_webhook.go@v1.9.11 sidecarContainer). */
 export const CONSUL_DATAPLANE = 'consul-dataplane';
 
-/** Go's strconv.ParseBool, which the injector reads these annotations with. */
-function parseBool(value: string | undefined): boolean | undefined {
-  if (value === undefined) return undefined;
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
-  return undefined;
-}
-
 /** What the pod template asks of the Consul connect injector. */
 export interface ConsulSidecar {
   /** The injector adds consul-dataplane. */
@@ -80,8 +73,8 @@ export interface ConsulSidecar {
 /** Returns what the pod template asks of the Consul connect injector. */
 export function consulSidecarOf(template: PodTemplate): ConsulSidecar {
   const annotations = annotationsOf(template.metadata);
-  const injected = parseBool(annotations[CONSUL_INJECT]) === true;
-  const native = parseBool(annotations[CONSUL_NATIVE]) === true;
+  const injected = parseGoBool(annotations[CONSUL_INJECT]) === true;
+  const native = parseGoBool(annotations[CONSUL_NATIVE]) === true;
   if (!injected || native) return { injected, native };
   return { injected, native, quit: consulQuit(annotations) };
 }

@@ -247,59 +247,84 @@ function vaultAgent(template: PodTemplate): JobState['proxies'][number] {
   };
 }
 
+/** What tells one injected sidecar apart, for injectedProxy. */
+interface InjectedSidecar {
+  readonly name: string;
+  readonly kind: Valued<SidecarKind>;
+  /** The endpoint the wrapper calls; its path is what a program's own call is found by. */
+  readonly quitUrl?: string;
+  readonly quitExit?: QuitExit;
+  /** Whose endpoint, as a possessive: "Dapr's". */
+  readonly whose: string;
+  /** What the wrapper calls, for the tell: "daprd's shutdown API". */
+  readonly wrapperCalls: string;
+}
+
 /**
- * daprd as Dapr's injector will add it to this template (./dapr.ts), and where the program's own
- * command calls Dapr's shutdown API, as Dapr's Job example does.
+ * An injected sidecar as its injector will add it to this template, and where the program's own
+ * command calls its quit path, as Dapr's Job example and consul-k8s's Job test do.
  */
-function daprd(template: PodTemplate, mains: readonly Container[]): JobState['proxies'][number] {
-  const { native } = daprSidecarOf(template);
-  const calls = callingOwn(mains, '/v1.0/shutdown');
+function injectedProxy(
+  sidecar: InjectedSidecar,
+  mains: readonly Container[],
+): JobState['proxies'][number] {
+  const { whose, wrapperCalls, ...proxy } = sidecar;
+  const path = sidecar.quitUrl === undefined ? undefined : new URL(sidecar.quitUrl).pathname;
+  const calls = path === undefined ? undefined : callingOwn(mains, path);
   return {
-    name: DAPRD,
-    kind: native
-      ? { value: 'native', source: `${DAPR_NATIVE} on the pod template (Dapr 1.18+)` }
-      : { value: 'classic', source: `added by the Dapr sidecar injector (${DAPR_ENABLED})` },
-    quitUrl: daprQuit().endpoint.url,
+    ...proxy,
     ...(calls
       ? {
-          selfQuit: `the command of ${calls.name} calls Dapr's /v1.0/shutdown`,
-          selfQuitTell: "job.mode: wrap (the wrapper calls daprd's shutdown API)",
+          selfQuit: `the command of ${calls.name} calls ${whose} ${path}`,
+          selfQuitTell: `job.mode: wrap (the wrapper calls ${wrapperCalls})`,
         }
       : {}),
   };
 }
 
-/**
- * consul-dataplane as Consul's injector will add it to this template (./consul.ts), and where the
- * program's own command calls its graceful-shutdown endpoint, as Consul's Job guidance does.
- */
+/** daprd as Dapr's injector will add it (./dapr.ts). */
+function daprd(template: PodTemplate, mains: readonly Container[]): JobState['proxies'][number] {
+  const { native } = daprSidecarOf(template);
+  return injectedProxy(
+    {
+      name: DAPRD,
+      kind: native
+        ? { value: 'native', source: `${DAPR_NATIVE} on the pod template (Dapr 1.18+)` }
+        : { value: 'classic', source: `added by the Dapr sidecar injector (${DAPR_ENABLED})` },
+      quitUrl: daprQuit().endpoint.url,
+      whose: "Dapr's",
+      wrapperCalls: "daprd's shutdown API",
+    },
+    mains,
+  );
+}
+
+/** consul-dataplane as Consul's injector will add it (./consul.ts), with its shutdown grace. */
 function consulDataplane(
   template: PodTemplate,
   mains: readonly Container[],
 ): JobState['proxies'][number] {
   const { native, quit } = consulSidecarOf(template);
   const grace = consulShutdownGrace(template);
-  const calls = callingOwn(mains, '/graceful_shutdown');
-  return {
-    name: CONSUL_DATAPLANE,
-    kind: native
-      ? { value: 'native', source: `${CONSUL_NATIVE} on the pod template (consul-k8s v1.9.0+)` }
-      : { value: 'classic', source: `added by the Consul connect injector (${CONSUL_INJECT})` },
-    ...(quit && !('problem' in quit) ? { quitUrl: quit.endpoint.url } : {}),
-    quitExit: {
-      seconds: grace.seconds,
-      atLeast: false,
-      text:
-        `waits its shutdown grace period (${grace.seconds} s, ${grace.source}), ` +
-        'then quits Envoy',
+  return injectedProxy(
+    {
+      name: CONSUL_DATAPLANE,
+      kind: native
+        ? { value: 'native', source: `${CONSUL_NATIVE} on the pod template (consul-k8s v1.9.0+)` }
+        : { value: 'classic', source: `added by the Consul connect injector (${CONSUL_INJECT})` },
+      ...(quit && !('problem' in quit) ? { quitUrl: quit.endpoint.url } : {}),
+      quitExit: {
+        seconds: grace.seconds,
+        atLeast: false,
+        text:
+          `waits its shutdown grace period (${grace.seconds} s, ${grace.source}), ` +
+          'then quits Envoy',
+      },
+      whose: "consul-dataplane's",
+      wrapperCalls: 'its graceful-shutdown endpoint',
     },
-    ...(calls
-      ? {
-          selfQuit: `the command of ${calls.name} calls consul-dataplane's /graceful_shutdown`,
-          selfQuitTell: 'job.mode: wrap (the wrapper calls its graceful-shutdown endpoint)',
-        }
-      : {}),
-  };
+    mains,
+  );
 }
 
 function meshEvidence(plan: JobPlan, mesh: Mesh): string {
