@@ -117,6 +117,15 @@ export function readControllerConfig(configMap: KubeObject): ControllerConfig {
   };
 }
 
+/** The Envoy Gateway release named by the chart labels of a controller config in `objects`. */
+export function controllerRelease(objects: readonly KubeObject[]): string | undefined {
+  for (const object of objects) {
+    const config = readControllerConfig(object);
+    if (config.state === 'ok' && config.release !== undefined) return config.release;
+  }
+  return undefined;
+}
+
 /**
  * Returns the config text with each field set (paths from the EnvoyGateway document's root) as
  * minimal, verified text edits.

@@ -4,7 +4,7 @@
  * settings give it.
  */
 import { nodeForwardingOf, userProviderOverGuess } from '../../timing/loadBalancers.ts';
-import { readControllerConfig } from './controllerConfig.ts';
+import { controllerRelease } from './controllerConfig.ts';
 import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
 import { configuredTiming } from '../shared/timingInputs.ts';
 import type { ConfiguredTiming } from '../shared/timingInputs.ts';
@@ -18,11 +18,22 @@ import type { KubeObject } from '../../core/kubeObject.ts';
 import { effectiveSpec } from './effective.ts';
 import type { EffectiveSpec } from './effective.ts';
 
-/** The run's timing settings and the oldest kubelet's version (node forwarding depends on it). */
-export type SpecSettings = ConfiguredTiming & { readonly kubernetesVersion: string };
+/**
+ * The run's timing settings, the oldest kubelet's version (node forwarding depends on it) and the
+ * Envoy Gateway release the input's controller config names (read once per run of a mutator).
+ */
+export type SpecSettings = ConfiguredTiming & {
+  readonly kubernetesVersion: string;
+  readonly release?: string;
+};
 
 function specSettings(context: ObjectMutatorContext): SpecSettings {
-  return { ...configuredTiming(context), kubernetesVersion: context.spec.kubernetesVersion };
+  const release = controllerRelease(context.objects);
+  return {
+    ...configuredTiming(context),
+    kubernetesVersion: context.spec.kubernetesVersion,
+    ...(release !== undefined ? { release } : {}),
+  };
 }
 
 /**
@@ -44,9 +55,7 @@ export function specInputs(
   );
   const lb = loadBalancerInputs(recognized);
   const nodeForwarding = nodeForwardingOf(recognized, configured.kubernetesVersion);
-  const release = objects
-    .map(readControllerConfig)
-    .flatMap((c) => (c.state === 'ok' && c.release !== undefined ? [c.release] : []))[0];
+  const { release } = configured;
   const inputs: ShutdownTimingInputs = {
     drainWindow: configured.drainWindow ?? lb.drainWindow,
     maxRequest: configured.maxRequest,
@@ -79,9 +88,10 @@ export function planEnvoyProxy(
   object: KubeObject,
   context: ObjectMutatorContext,
 ): MutatorOutcome<EnvoyGatewayPlan> & { readonly findings: readonly ProposedFinding[] } {
-  const effective = effectiveOf(object, specSettings(context), context.objects);
+  const settings = specSettings(context);
+  const effective = effectiveOf(object, settings, context.objects);
   if (effective.kind === 'base-unknown') return { changes: [], findings: [effective.finding] };
-  const outcome = planSpec(effective.location, context);
+  const outcome = planSpec(effective.location, context, settings);
   if (effective.kind === 'own' || outcome.plan === undefined) return outcome;
   return { ...outcome, plan: { ...outcome.plan, mergedOver: effective.base } };
 }
@@ -90,8 +100,9 @@ export function planEnvoyProxy(
 export function planSpec(
   location: SpecLocation,
   context: ObjectMutatorContext,
+  settings: SpecSettings = specSettings(context),
 ): MutatorOutcome<EnvoyGatewayPlan> & { readonly findings: readonly ProposedFinding[] } {
-  const { inputs, recognized } = specInputs(location, specSettings(context), context.objects);
+  const { inputs, recognized } = specInputs(location, settings, context.objects);
   const outcome = planShutdown(location, inputs);
   if (outcome.plan === undefined) return { changes: outcome.changes, findings: outcome.findings };
   return {

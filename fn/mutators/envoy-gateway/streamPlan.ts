@@ -13,6 +13,9 @@ import { defaultSpec as defaultSpecSettings } from '../../config/schema.ts';
 import type { EnvoyGatewayFinding } from './outcome.ts';
 import { planShutdown } from './shutdown.ts';
 import { effectiveOf, specInputs } from './specPlan.ts';
+import { controllerRelease } from './controllerConfig.ts';
+import { ENVOY_PROXY_GROUP, ENVOY_PROXY_KIND } from './facts.ts';
+import { isKind } from './objects.ts';
 import type { ShutdownOutcome } from './shutdown.ts';
 
 /**
@@ -39,16 +42,17 @@ export function planEnvoyGateway(
   defaultSpec?: ShutdownTarget,
 ): EnvoyGatewayPlan {
   const { targets, findings } = resolveAttachments(objects, defaultSpec);
+  const release = controllerRelease(objects);
   const specSettings = {
     ...settings,
     kubernetesVersion: settings.kubernetesVersion ?? defaultSpecSettings().kubernetesVersion,
+    ...(release !== undefined ? { release } : {}),
   };
   const outcomes = targets.map((target) => {
     // An EnvoyProxy is planned as merged where its mergeType merges it; the default spec as is.
-    const effective =
-      target.location.specPath[0] === 'spec'
-        ? effectiveOf(target.object, specSettings, objects)
-        : { kind: 'own' as const, location: target.location };
+    const effective = isKind(target.object, ENVOY_PROXY_KIND, ENVOY_PROXY_GROUP)
+      ? effectiveOf(target.object, specSettings, objects)
+      : { kind: 'own' as const, location: target.location };
     if (effective.kind === 'base-unknown')
       return { target, outcome: { changes: [], findings: [effective.finding] } };
     const location = effective.location;

@@ -56,7 +56,7 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<Ing
   const nodeForwarding = nodeForwardingOf(resolved.loadBalancer, context.spec.kubernetesVersion);
   const nodeLocal = nodeLocalReadinessMessage(
     nodeForwarding,
-    workload.template.spec?.containers?.find((c) => c.name === container),
+    workload.containers.find((c) => c.name === container),
     resolved.inputs.drainWindow.value,
     {
       pods: 'the controller pods',
