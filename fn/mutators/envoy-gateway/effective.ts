@@ -57,9 +57,11 @@ export function effectiveSpec(
     configs.length > 0 ? configs.map((c) => c.controllerName) : undefined,
   );
   const defaultLocation = configs.find((c) => c.defaultSpec !== undefined)?.defaultSpec;
-  const defaultBase =
+  // Planned only where a merge reaches it: most EnvoyProxies replace, and need none of it.
+  let planned: MergeBase | undefined;
+  const defaultBase: DefaultBase = () =>
     defaultLocation &&
-    patchedBase(defaultLocation, defaultLocation.spec, 'the default spec', changesOf);
+    (planned ??= patchedBase(defaultLocation, defaultLocation.spec, 'the default spec', changesOf));
   // As a Gateway's own EnvoyProxy (the first Gateway that names it; see the docs' "Merged
   // EnvoyProxies" for one named by Gateways of several classes).
   const use = index.gateways.find((u) => index.gatewayProxy(u) === proxy);
@@ -77,24 +79,26 @@ export function effectiveSpec(
     }
     const overDefault =
       mergeTypeOf(classProxy?.spec as EnvoyProxySpec | undefined, own.spec) !== 'Replace';
-    const base = stack(overDefault ? defaultBase : undefined, classBase);
+    const base = stack(overDefault ? defaultBase() : undefined, classBase);
     return base === undefined ? { kind: 'own', location: own } : mergedOver(own, base);
   }
   // As a GatewayClass's EnvoyProxy, or one nothing in the stream names.
   return classLevel(proxy, defaultBase);
 }
 
+/** The default spec as this run patches it, when the input holds one: planned on first use. */
+type DefaultBase = () => MergeBase | undefined;
+
 /** A class's EnvoyProxy: merged over the default spec when its own mergeType merges. */
 function classLevel(
   proxy: KubeObject,
-  defaultBase: MergeBase | undefined,
+  defaultBase: DefaultBase,
 ): EffectiveSpec & {
   readonly location: SpecLocation;
 } {
   const own = envoyProxyLocation(proxy);
-  return defaultBase !== undefined && mergeTypeOf(own.spec) !== 'Replace'
-    ? mergedOver(own, defaultBase)
-    : { kind: 'own', location: own };
+  const base = mergeTypeOf(own.spec) !== 'Replace' ? defaultBase() : undefined;
+  return base !== undefined ? mergedOver(own, base) : { kind: 'own', location: own };
 }
 
 /** The spec at `location` as written and with the changes this run makes to it. */
