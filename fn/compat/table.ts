@@ -1069,6 +1069,87 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'the Classic ELB recognition plans with the longer of the two windows and says so ' +
       '(fn/timing/serviceLoadBalancer.ts recognizeAwsClassic; test/timing/loadBalancers.test.ts)',
   },
+  {
+    id: 'lbc-gateway-target-groups',
+    product: 'AWS Load Balancer Controller',
+    setting:
+      'Gateway API: a GatewayClass with `controllerName: gateway.k8s.aws/alb` (ALB) or ' +
+      "`gateway.k8s.aws/nlb` (NLB) sends to each route's Service pods; the Service's " +
+      '`TargetGroupConfiguration` gives `targetType` (default: `--default-target-type`, ' +
+      '`instance`), `healthCheckConfig` (NLB instance targets with Local: 10 s × 2) and ' +
+      '`targetGroupAttributes` (none by default); the most specific `routeConfigurations` entry ' +
+      'is laid over `defaultConfiguration`',
+    versions:
+      'v2.13.0+ (routeConfigurations read from v2.14.0; the configuration is ' +
+      '`gateway.k8s.aws/v1` from v3.5.0, `v1beta1` before)',
+    breaks:
+      'a ClusterIP Service behind an AWS Gateway is no in-cluster case: the ALB or NLB keeps ' +
+      "sending for its window, and a group's deregistration delay shorter than the drain cuts " +
+      'requests in flight',
+    sources: [
+      'kubernetes-sigs/aws-load-balancer-controller pkg/gateway/constants/' +
+        'controller_constants.go@v2.17.1',
+      'kubernetes-sigs/aws-load-balancer-controller pkg/gateway/model/' +
+        'model_build_target_group.go@v2.13.0 … @v2.17.1',
+      'kubernetes-sigs/aws-load-balancer-controller pkg/gateway/tg_config_constructor.go' +
+        '@v2.14.0 … @v3.5.0 (absent @v2.13.0)',
+      'kubernetes-sigs/aws-load-balancer-controller pkg/gateway/routeutils/backend.go@v2.17.1 ' +
+        '(LookUpTargetGroupConfiguration)',
+    ],
+    enforcedBy:
+      'the AWS Gateway recognition (fn/timing/awsGateway.ts; test/timing/aws-lbc-crds.test.ts ' +
+      'and the app-aws-lbc-* golden cases)',
+  },
+  {
+    id: 'lbc-gateway-default-target-group',
+    product: 'AWS Load Balancer Controller',
+    setting:
+      "a LoadBalancerConfiguration's `defaultTargetGroupConfiguration` (a configuration without " +
+      '`targetReference` in its namespace) for every Service behind the Gateway; the ' +
+      "GatewayClass's and the Gateway's merge by the class's `mergingMode` " +
+      "(`prefer-gateway-class` by default), and the Service's own configuration wins field by " +
+      'field',
+    versions: 'v3.2.0+ (absent @v3.1.0)',
+    breaks:
+      "a Gateway-wide target type or deregistration delay changes every Service's window " +
+      'without a configuration next to the Service',
+    sources: [
+      'kubernetes-sigs/aws-load-balancer-controller controllers/gateway/config_resolver.go' +
+        '@v3.2.0 (resolveAndMergeDefaultTGCs, lookUpDefaultTGCByName)',
+      'kubernetes-sigs/aws-load-balancer-controller pkg/gateway/routeutils/backend_service.go' +
+        '@v3.2.0 (MergeProps: Service over Gateway default)',
+      'kubernetes-sigs/aws-load-balancer-controller apis/gateway/v1beta1/' +
+        'loadbalancerconfig_types.go@v3.2.0',
+    ],
+    enforcedBy:
+      'fn/mutators/shared/awsCandidates.ts defaultOf and fn/timing/awsGateway.ts ' +
+      'gatewayDefaultOf (test/timing/aws-lbc-crds.test.ts)',
+  },
+  {
+    id: 'lbc-target-group-binding',
+    product: 'AWS Load Balancer Controller',
+    setting:
+      '`TargetGroupBinding`: a target group made outside the cluster kept in step with a ' +
+      "Service's endpoints (`serviceRef`); `targetType` and `targetGroupProtocol` are " +
+      "inferred from AWS when unset; the group's health check and deregistration delay are its " +
+      'own attributes',
+    versions:
+      'v2.0.0+ (elbv2.k8s.aws/v1beta1; `targetGroupName` from v2.12.0, `targetGroupProtocol` ' +
+      'from v2.14.0)',
+    breaks:
+      "the Service's pods receive the group's traffic for its window whatever the Service's " +
+      "type; the stream cannot show the group's deregistration delay, so no verdict is " +
+      'claimed until the window is given',
+    sources: [
+      'kubernetes-sigs/aws-load-balancer-controller apis/elbv2/v1beta1/' +
+        'targetgroupbinding_types.go@v2.17.1',
+      'kubernetes-sigs/aws-load-balancer-controller docs/guide/targetgroupbinding/' +
+        'targetgroupbinding.md@v2.17.1',
+    ],
+    enforcedBy:
+      'the TargetGroupBinding recognition, unknown in explain until --drain-window ' +
+      '(fn/timing/targetGroupBinding.ts; test/timing/aws-lbc-crds.test.ts)',
+  },
   // AWS cloud provider (in-tree and kubernetes/cloud-provider-aws): the Classic ELB it builds for
   // a LoadBalancer Service that asks for no NLB
   {

@@ -54,8 +54,14 @@ export type Source =
    */
   | { readonly kind: 'assumed-load-balancer'; readonly label: string; readonly origin?: Source }
   /** An AWS target group's deregistration delay: its default, or the attribute and where. */
-  | { readonly kind: 'target-group'; readonly isDefault: true }
-  | { readonly kind: 'target-group'; readonly isDefault: false; readonly where: string }
+  | { readonly kind: 'target-group'; readonly isDefault: true; readonly attributesIn?: string }
+  | {
+      readonly kind: 'target-group';
+      readonly isDefault: false;
+      readonly where: string;
+      /** Where the attributes are set when not in an annotation (a TargetGroupConfiguration). */
+      readonly attributesIn?: string;
+    }
   /**
    * GKE's connection draining: the NEG endpoint is removed when the load balancer stops sending
    * (≈ W), then `drainingTimeoutSec` of the BackendConfig the Service names (0, off, without one).

@@ -39,9 +39,16 @@ export function connectionClosingInputs(
   }
   const group = recognized.targetGroup;
   if (group?.deregistrationDelaySeconds === undefined) return undefined;
+  const attributesIn = recognized.targetGroupAttributesIn;
+  const setIn = attributesIn === undefined ? {} : { attributesIn };
   const source: Source = group.deregistrationDelayIsDefault
-    ? { kind: 'target-group', isDefault: true }
-    : { kind: 'target-group', isDefault: false, where };
+    ? { kind: 'target-group', isDefault: true, ...setIn }
+    : {
+        kind: 'target-group',
+        isDefault: false,
+        where: attributesIn === undefined ? where : `in ${attributesIn}`,
+        ...setIn,
+      };
   return {
     deregistrationDelaySeconds: { value: group.deregistrationDelaySeconds, source },
     connectionTermination: group.connectionTermination ?? false,

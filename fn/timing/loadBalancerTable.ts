@@ -156,6 +156,16 @@ export interface LoadBalancerRecognition {
    */
   targetGroup?: AwsTargetGroupAttributes;
   /**
+   * Where the target group's attributes are set, where not in the Service's or Ingress's
+   * annotation: "the targetGroupAttributes of TargetGroupConfiguration ns/name".
+   */
+  targetGroupAttributesIn?: string;
+  /**
+   * Set where the load balancer is recognised but what decides its window is not in the stream
+   * (a target group made outside the cluster): every timeline drawn with it is unknown.
+   */
+  notModelled?: Unknown;
+  /**
    * AWS only: what the target group registers, pods (`ip`) or nodes (`instance`). Decides
    * readiness-gate advice and whether deregistration timing applies.
    */
@@ -216,6 +226,7 @@ export function unknownDrainWindow(recognition: LoadBalancerRecognition): Unknow
       tell: TELL_LOAD_BALANCER,
       brief: 'a guess',
     };
+  if (recognition.notModelled !== undefined) return recognition.notModelled;
   if (recognition.nodeLocal === true) return readinessUnknown(subject);
   return undefined;
 }

@@ -13,6 +13,7 @@ import type { KubeObject } from '../core/kubeObject.ts';
 import { specField } from '../core/kubeObject.ts';
 import { scalarText } from '../core/scalarText.ts';
 import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
+import { unknownDrainWindow } from './loadBalancerTable.ts';
 
 export type {
   LoadBalancerProvider,
@@ -67,7 +68,9 @@ export interface DrainWindowChoice extends LoadBalancerRecognition {
  * Picks the drain window when several Services/Ingresses send traffic to the same pods:
  * the LONGEST window wins, since every one of those load balancers must stop sending before
  * the pod may stop accepting (docs/background.md: prefer the conservative choice). Ties go to the
- * first candidate, so the result is deterministic in stream order.
+ * first candidate whose window is not modelled (a target group made outside the cluster beside
+ * the in-cluster Service it binds: the verdict must not claim what is not known), else to the
+ * first, so the result is deterministic in stream order.
  *
  * Returns the winning recognition plus the others' evidence, or `undefined` for no candidates.
  */
@@ -76,7 +79,13 @@ export function pickDrainWindow(
 ): DrainWindowChoice | undefined {
   let winner: LoadBalancerRecognition | undefined;
   for (const candidate of candidates) {
-    if (winner === undefined || candidate.drainWindowSeconds > winner.drainWindowSeconds)
+    if (
+      winner === undefined ||
+      candidate.drainWindowSeconds > winner.drainWindowSeconds ||
+      (candidate.drainWindowSeconds === winner.drainWindowSeconds &&
+        unknownDrainWindow(candidate) !== undefined &&
+        unknownDrainWindow(winner) === undefined)
+    )
       winner = candidate;
   }
   if (winner === undefined) return undefined;

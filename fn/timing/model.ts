@@ -421,8 +421,8 @@ function planChecked(inputs: TimingInputs, checked: Checked): TimingPlan {
               `BackendConfig the Service names (cloud.google.com/backend-config).`
             : `The load balancer's deregistration delay is ${dereg} s (${deregSource}), ` +
               `shorter than the pod's drain S + R = ${T} s: it cuts connections still in ` +
-              `flight. Set deregistration_delay.timeout_seconds between ${T} and ${G} in the ` +
-              `target-group attributes annotation.`,
+              `flight. Set deregistration_delay.timeout_seconds between ${T} and ${G} in ` +
+              `${attributesIn(delaySource)}.`,
       });
     }
     if (dereg > G && inputs.loadBalancer?.connectionTermination !== true) {
@@ -436,7 +436,8 @@ function planChecked(inputs: TimingInputs, checked: Checked): TimingPlan {
           `and connection termination is off: ` +
           `for ${dereg - G} s it keeps routing established connections to a pod that is ` +
           `gone. Set deregistration_delay.connection_termination.enabled=true, ` +
-          `or deregistration_delay.timeout_seconds=${G}.`,
+          `or deregistration_delay.timeout_seconds=${G}` +
+          (attributesIn(delaySource) === ANNOTATION ? '.' : ` in ${attributesIn(delaySource)}.`),
       });
     }
   }
@@ -487,4 +488,13 @@ export function graceToWrite(
   if (existingGraceSeconds !== undefined)
     return plannedGraceSeconds > existingGraceSeconds ? plannedGraceSeconds : undefined;
   return plannedGraceSeconds > KUBERNETES_DEFAULT_GRACE_SECONDS ? plannedGraceSeconds : undefined;
+}
+
+const ANNOTATION = 'the target-group attributes annotation';
+
+/** Where the user sets a target group's attributes, for the advice of the checks. */
+function attributesIn(source: Source | undefined): string {
+  return source?.kind === 'target-group' && source.attributesIn !== undefined
+    ? source.attributesIn
+    : ANNOTATION;
 }

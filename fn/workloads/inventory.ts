@@ -9,6 +9,8 @@
  */
 import type { KubeObject } from '../core/kubeObject.ts';
 import { selectorIndex } from './selectorIndex.ts';
+import { groupOf } from './kinds.ts';
+import { ROUTE_KINDS } from '../timing/gatewayRoutes.ts';
 import type { SelectorIndex } from './selectorIndex.ts';
 
 export interface Inventory {
@@ -21,7 +23,19 @@ export interface Inventory {
    * lengthens the NEG's window.
    */
   readonly backendConfigs: readonly KubeObject[];
+  /** AWS `elbv2.k8s.aws` TargetGroupBindings: a target group made outside bound to a Service. */
+  readonly targetGroupBindings: readonly KubeObject[];
+  /** AWS `gateway.k8s.aws` TargetGroupConfigurations: an AWS Gateway's groups for a Service. */
+  readonly targetGroupConfigurations: readonly KubeObject[];
+  /** AWS `gateway.k8s.aws` LoadBalancerConfigurations: they name a Gateway's default group. */
+  readonly loadBalancerConfigurations: readonly KubeObject[];
+  /** Gateway API GatewayClasses, Gateways and routes: which Gateways send to which Services. */
+  readonly gatewayClasses: readonly KubeObject[];
+  readonly gateways: readonly KubeObject[];
+  readonly routes: readonly KubeObject[];
 }
+
+const GATEWAY_API = 'gateway.networking.k8s.io';
 
 /**
  * Returns the inventory of a list of objects, with `defaultNamespace` filled in where none is set.
@@ -34,13 +48,26 @@ export function buildInventory(
     o.metadata?.namespace || !defaultNamespace
       ? o
       : { ...o, metadata: { ...o.metadata, namespace: defaultNamespace } };
-  const of = (kind: string) => objects.filter((o) => o.kind === kind).map(withNamespace);
+  const of = (kinds: readonly string[] | string, group?: string) =>
+    objects
+      .filter(
+        (o) =>
+          (typeof kinds === 'string' ? o.kind === kinds : kinds.includes(o.kind ?? '')) &&
+          (group === undefined || groupOf(String(o.apiVersion ?? '')) === group),
+      )
+      .map(withNamespace);
   return {
     services: of('Service'),
     namespaces: of('Namespace'),
     podDisruptionBudgets: of('PodDisruptionBudget'),
     ingresses: of('Ingress'),
     backendConfigs: of('BackendConfig'),
+    targetGroupBindings: of('TargetGroupBinding', 'elbv2.k8s.aws'),
+    targetGroupConfigurations: of('TargetGroupConfiguration', 'gateway.k8s.aws'),
+    loadBalancerConfigurations: of('LoadBalancerConfiguration', 'gateway.k8s.aws'),
+    gatewayClasses: of('GatewayClass', GATEWAY_API),
+    gateways: of('Gateway', GATEWAY_API),
+    routes: of(ROUTE_KINDS, GATEWAY_API),
   };
 }
 

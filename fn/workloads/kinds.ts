@@ -5,6 +5,7 @@
 import type { FieldPath } from '../core/fieldPath.ts';
 import type { ExtraKind } from '../config/schema.ts';
 import { POLICY_KIND_NAMES } from './admissionPolicies.ts';
+import { ROUTE_KINDS } from '../timing/gatewayRoutes.ts';
 
 const BUILT_IN: Record<string, { group: string; template: FieldPath }> = {
   Pod: { group: '', template: [] },
@@ -26,6 +27,12 @@ export const CONTEXT_KINDS: ReadonlySet<string> = new Set([
   'PodDisruptionBudget',
   'Ingress',
   'BackendConfig',
+  'TargetGroupBinding',
+  'TargetGroupConfiguration',
+  'LoadBalancerConfiguration',
+  'GatewayClass',
+  'Gateway',
+  ...ROUTE_KINDS,
   ...POLICY_KIND_NAMES,
 ]);
 

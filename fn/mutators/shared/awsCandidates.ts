@@ -1,0 +1,166 @@
+/**
+ * The AWS load balancers that reach a workload's Services through objects other than the Service
+ * itself: a TargetGroupBinding bound to one of them, or a route of an AWS Gateway (GatewayClass
+ * controllerName gateway.k8s.aws/alb or /nlb) that sends to one of them. Both send to the pods
+ * straight from AWS, so a ClusterIP Service in front of them is no "in-cluster only" case.
+ */
+import type { KubeObject } from '../../core/kubeObject.ts';
+import { specField } from '../../core/kubeObject.ts';
+import type { Inventory } from '../../workloads/inventory.ts';
+import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
+import {
+  AWS_GATEWAY_CONTROLLERS,
+  gatewayDefaultOf,
+  recognizeAwsGateway,
+} from '../../timing/awsGateway.ts';
+import type { GatewayDefault } from '../../timing/awsGateway.ts';
+import { isNamed, routeGateways, routeServices } from '../../timing/gatewayRoutes.ts';
+import { bindsService, recognizeTargetGroupBinding } from '../../timing/targetGroupBinding.ts';
+
+/** Returns the recognitions of the AWS load balancers bound or routed to `services`. */
+export function awsCandidates(
+  services: readonly KubeObject[],
+  inventory: Inventory,
+): LoadBalancerRecognition[] {
+  const bound = services.flatMap((service) =>
+    inventory.targetGroupBindings
+      .filter((binding) => bindsService(binding, service))
+      .map((binding) => recognizeTargetGroupBinding(binding, service)),
+  );
+  return [...bound, ...routedThroughAwsGateways(services, inventory)];
+}
+
+function routedThroughAwsGateways(
+  services: readonly KubeObject[],
+  inventory: Inventory,
+): LoadBalancerRecognition[] {
+  if (inventory.routes.length === 0) return [];
+  const found: LoadBalancerRecognition[] = [];
+  const byService = routesByService(inventory);
+  for (const service of services) {
+    const key = `${service.metadata?.namespace ?? ''}/${service.metadata?.name ?? ''}`;
+    for (const route of byService.get(key) ?? []) {
+      for (const ref of routeGateways(route)) {
+        const gateway = inventory.gateways.find((g) => isNamed(g, ref));
+        const className = gateway && specField(gateway, 'gatewayClassName');
+        const gatewayClass = inventory.gatewayClasses.find((c) => c.metadata?.name === className);
+        const controller = gatewayClass && specField(gatewayClass, 'controllerName');
+        if (gateway === undefined || gatewayClass === undefined) continue;
+        if (typeof controller !== 'string' || !Object.hasOwn(AWS_GATEWAY_CONTROLLERS, controller))
+          continue;
+        const gatewayDefault = defaultOf(gatewayClass, gateway, inventory);
+        const targetGroupConfiguration = configurationFor(service, inventory);
+        found.push(
+          recognizeAwsGateway({
+            service,
+            route,
+            gateway,
+            gatewayClass,
+            ...(targetGroupConfiguration ? { targetGroupConfiguration } : {}),
+            ...(gatewayDefault ? { gatewayDefault } : {}),
+          }),
+        );
+      }
+    }
+  }
+  return found;
+}
+
+const ROUTES_BY_SERVICE = new WeakMap<Inventory, Map<string, KubeObject[]>>();
+
+/**
+ * The routes of the inventory by the Services they send to (`namespace/name`), each route once per
+ * Service: built once, so no workload scans every route.
+ */
+function routesByService(inventory: Inventory): Map<string, KubeObject[]> {
+  let index = ROUTES_BY_SERVICE.get(inventory);
+  if (index === undefined) {
+    index = new Map();
+    for (const route of inventory.routes) {
+      const keys = new Set(routeServices(route).map((k) => `${k.namespace ?? ''}/${k.name}`));
+      for (const key of keys) index.set(key, [...(index.get(key) ?? []), route]);
+    }
+    ROUTES_BY_SERVICE.set(inventory, index);
+  }
+  return index;
+}
+
+/**
+ * The TargetGroupConfiguration of a Service: the first in its namespace whose targetReference
+ * names it, kind Service when unset (pkg/gateway/routeutils/backend.go@v2.17.1
+ * LookUpTargetGroupConfiguration).
+ */
+function configurationFor(service: KubeObject, inventory: Inventory): KubeObject | undefined {
+  return inventory.targetGroupConfigurations.find((config) => {
+    const ref = specField(config, 'targetReference') as
+      { kind?: unknown; name?: unknown } | null | undefined;
+    return (
+      config.metadata?.namespace === service.metadata?.namespace &&
+      (ref?.kind ?? 'Service') === 'Service' &&
+      ref?.name === service.metadata?.name
+    );
+  });
+}
+
+/**
+ * The default target-group configuration the Gateway's LoadBalancerConfigurations name (v3.2.0+):
+ * the GatewayClass's parametersRef (namespace required) and the Gateway's
+ * infrastructure.parametersRef (its own namespace), each defaultTargetGroupConfiguration looked up
+ * in the LoadBalancerConfiguration's namespace, used only without targetReference
+ * (controllers/gateway/config_resolver.go@v3.2.0, pkg/gateway/gatewayutils/lb_config_utils.go,
+ * gateway_utils.go GetNamespacedParamRefForGateway).
+ */
+function defaultOf(
+  gatewayClass: KubeObject,
+  gateway: KubeObject,
+  inventory: Inventory,
+): GatewayDefault | undefined {
+  const classRef = specField(gatewayClass, 'parametersRef') as ParametersRef | null | undefined;
+  const gatewayRef = (
+    specField(gateway, 'infrastructure') as { parametersRef?: ParametersRef } | null | undefined
+  )?.parametersRef;
+  const ofClass = loadBalancerConfiguration(classRef, classRef?.namespace, inventory);
+  const ofGateway = loadBalancerConfiguration(gatewayRef, gateway.metadata?.namespace, inventory);
+  const preferGateway =
+    ofClass !== undefined && specField(ofClass, 'mergingMode') === 'prefer-gateway';
+  return gatewayDefaultOf(
+    defaultConfigurationOf(ofClass, inventory),
+    defaultConfigurationOf(ofGateway, inventory),
+    preferGateway,
+  );
+}
+
+interface ParametersRef {
+  readonly group?: unknown;
+  readonly kind?: unknown;
+  readonly name?: unknown;
+  readonly namespace?: unknown;
+}
+
+function loadBalancerConfiguration(
+  ref: ParametersRef | null | undefined,
+  namespace: unknown,
+  inventory: Inventory,
+): KubeObject | undefined {
+  if (ref?.group !== 'gateway.k8s.aws' || ref.kind !== 'LoadBalancerConfiguration')
+    return undefined;
+  return inventory.loadBalancerConfigurations.find(
+    (c) => c.metadata?.name === ref.name && c.metadata?.namespace === namespace,
+  );
+}
+
+function defaultConfigurationOf(
+  config: KubeObject | undefined,
+  inventory: Inventory,
+): KubeObject | undefined {
+  const ref =
+    config && (specField(config, 'defaultTargetGroupConfiguration') as { name?: unknown } | null);
+  if (typeof ref?.name !== 'string') return undefined;
+  return inventory.targetGroupConfigurations.find(
+    (c) =>
+      c.metadata?.name === ref.name &&
+      c.metadata?.namespace === config?.metadata?.namespace &&
+      // One with a targetReference is refused as a default (lookUpDefaultTGCByName).
+      specField(c, 'targetReference') == null,
+  );
+}
