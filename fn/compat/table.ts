@@ -19,6 +19,7 @@ export const PRODUCTS = [
   'AWS Load Balancer Controller',
   'AWS cloud provider',
   'GKE Ingress',
+  'GKE Gateway',
   'Helm',
   'ingress-nginx',
   'Contour',
@@ -1122,7 +1123,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
         'loadbalancerconfig_types.go@v3.2.0',
     ],
     enforcedBy:
-      'fn/mutators/shared/awsCandidates.ts defaultOf and fn/timing/awsGateway.ts ' +
+      'fn/mutators/shared/routedLoadBalancers.ts defaultOf and fn/timing/awsGateway.ts ' +
       'gatewayDefaultOf (test/timing/aws-lbc-crds.test.ts)',
   },
   {
@@ -1212,6 +1213,48 @@ export const CONSTRAINTS: readonly Constraint[] = [
     enforcedBy:
       'LB_DEREGISTRATION_TOO_SHORT and the lb-cut window of explain (fn/timing/' +
       'connectionClosing.ts; test/mutators/gateway/gateway-drain.test.ts)',
+  },
+  // GKE Gateway controller (closed source): its classes, and the policy that sets draining
+  {
+    id: 'gke-gateway-neg',
+    product: 'GKE Gateway',
+    setting:
+      'a Gateway of a single-cluster L7 class (`gke-l7-global-external-managed`, ' +
+      '`gke-l7-regional-external-managed`, `gke-l7-rilb`, `gke-l7-gxlb`) or of a GatewayClass ' +
+      "with `controllerName: networking.gke.io/gateway` sends to each route's Service pods " +
+      'through NEGs; a BackendConfig does not apply to it',
+    versions: 'GKE 1.24+ (Standard), 1.26+ (Autopilot)',
+    breaks:
+      'a ClusterIP Service behind a GKE Gateway is a NEG-backed load balancer: planning it as ' +
+      'in-cluster traffic (≈ 5 s) cuts the ≈ 30 s the load balancer still sends',
+    sources: [
+      'GKE docs, https://cloud.google.com/kubernetes-engine/docs/how-to/' +
+        'configure-gateway-resources (VPC-native clusters only; no BackendConfig for a Gateway)',
+      'GoogleCloudPlatform/gke-networking-recipes gateway/docs/store-autoscale.yaml@cce1618 ' +
+        '(gke-l7-gxlb)',
+    ],
+    enforcedBy:
+      'the GKE Gateway recognition (fn/timing/gkeGateway.ts; test/timing/gke-gateway.test.ts ' +
+      'and the app-gke-gateway-store-autoscale golden case)',
+  },
+  {
+    id: 'gke-gateway-connection-draining',
+    product: 'GKE Gateway',
+    setting:
+      '`GCPBackendPolicy` `spec.default.connectionDraining.drainingTimeoutSec` for the Service ' +
+      'its `targetRef` names (same namespace); 0 s (off) when omitted',
+    versions: 'networking.gke.io/v1',
+    breaks:
+      'shorter than the longest request, the load balancer closes connections still in flight ' +
+      "after the endpoint's removal",
+    sources: [
+      'GoogleCloudPlatform/gke-networking-recipes gateway-api/config/servicepolicies/crd/' +
+        'standard/gcpbackendpolicies.yaml@d644f78 ("If the field is omitted, a default value ' +
+        '(0s) will be used"), https://github.com/GoogleCloudPlatform/gke-networking-recipes',
+    ],
+    enforcedBy:
+      'LB_DEREGISTRATION_TOO_SHORT and the lb-cut window of explain (fn/timing/gkeGateway.ts; ' +
+      'test/timing/gke-gateway.test.ts)',
   },
   // Helm: how a post-renderer's output is taken back
   {

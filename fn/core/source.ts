@@ -68,6 +68,8 @@ export type Source =
    */
   | {
       readonly kind: 'connection-draining';
+      /** The kind of object that sets draining: a BackendConfig unless a GKE Gateway's policy. */
+      readonly setBy?: 'GCPBackendPolicy';
       readonly removedAt: number;
       readonly drainingSeconds: number;
       readonly backendConfig?: string;
@@ -109,12 +111,13 @@ export function sourceText(source: Source): string {
         : `deregistration_delay.timeout_seconds ${source.where}`;
     case 'connection-draining':
       return source.backendConfig === undefined
-        ? `GKE removes the NEG endpoint at ≈ ${source.removedAt} s; no BackendConfig sets ` +
+        ? `GKE removes the NEG endpoint at ≈ ${source.removedAt} s; no ` +
+            `${source.setBy ?? 'BackendConfig'} sets ` +
             `connectionDraining.drainingTimeoutSec, so draining is off and the connections ` +
             `still open are closed then`
-        : `GKE removes the NEG endpoint at ≈ ${source.removedAt} s, then BackendConfig ` +
-            `${source.backendConfig} connectionDraining.drainingTimeoutSec ` +
-            `${source.drainingSeconds} s`;
+        : `GKE removes the NEG endpoint at ≈ ${source.removedAt} s, then ` +
+            `${source.setBy ?? 'BackendConfig'} ${source.backendConfig} ` +
+            `connectionDraining.drainingTimeoutSec ${source.drainingSeconds} s`;
     case 'derived':
       return `${source.how}${sourceText(source.from)}${source.after ?? ''}`;
   }

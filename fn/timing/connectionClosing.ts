@@ -26,6 +26,7 @@ export function connectionClosingInputs(
       removedAt: recognized.drainWindowSeconds,
       drainingSeconds: draining.seconds,
       ...(draining.backendConfig === undefined ? {} : { backendConfig: draining.backendConfig }),
+      ...(draining.setBy === undefined ? {} : { setBy: draining.setBy }),
     };
     return {
       deregistrationDelaySeconds: {

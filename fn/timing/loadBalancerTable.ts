@@ -184,7 +184,13 @@ export interface LoadBalancerRecognition {
    * ConnectionDraining.drainingTimeoutSec, from the BackendConfig the Service names; 0 without
    * one). Not part of W: the load balancer sends no new connection to a removed endpoint.
    */
-  connectionDraining?: { readonly seconds: number; readonly backendConfig?: string };
+  connectionDraining?: {
+    readonly seconds: number;
+    /** The object that sets it, by name. */
+    readonly backendConfig?: string;
+    /** What kind of object sets it: a BackendConfig (Service, Ingress) unless a GKE Gateway's. */
+    readonly setBy?: 'GCPBackendPolicy';
+  };
 }
 
 /**

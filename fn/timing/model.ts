@@ -418,7 +418,10 @@ function planChecked(inputs: TimingInputs, checked: Checked): TimingPlan {
             ? `The load balancer closes the connections still open at ${dereg} s ` +
               `(${deregSource}), before the pod's drain S + R = ${T} s ends: it cuts requests ` +
               `in flight. Set connectionDraining.drainingTimeoutSec ${T - dereg} s longer in a ` +
-              `BackendConfig the Service names (cloud.google.com/backend-config).`
+              (delaySource?.kind === 'connection-draining' &&
+              delaySource.setBy === 'GCPBackendPolicy'
+                ? `GCPBackendPolicy whose targetRef names the Service (spec.default).`
+                : `BackendConfig the Service names (cloud.google.com/backend-config).`)
             : `The load balancer's deregistration delay is ${dereg} s (${deregSource}), ` +
               `shorter than the pod's drain S + R = ${T} s: it cuts connections still in ` +
               `flight. Set deregistration_delay.timeout_seconds between ${T} and ${G} in ` +

@@ -29,6 +29,8 @@ export interface Inventory {
   readonly targetGroupConfigurations: readonly KubeObject[];
   /** AWS `gateway.k8s.aws` LoadBalancerConfigurations: they name a Gateway's default group. */
   readonly loadBalancerConfigurations: readonly KubeObject[];
+  /** GKE `networking.gke.io` GCPBackendPolicies: a GKE Gateway's connection draining. */
+  readonly gcpBackendPolicies: readonly KubeObject[];
   /** Gateway API GatewayClasses, Gateways and routes: which Gateways send to which Services. */
   readonly gatewayClasses: readonly KubeObject[];
   readonly gateways: readonly KubeObject[];
@@ -65,6 +67,7 @@ export function buildInventory(
     targetGroupBindings: of('TargetGroupBinding', 'elbv2.k8s.aws'),
     targetGroupConfigurations: of('TargetGroupConfiguration', 'gateway.k8s.aws'),
     loadBalancerConfigurations: of('LoadBalancerConfiguration', 'gateway.k8s.aws'),
+    gcpBackendPolicies: of('GCPBackendPolicy', 'networking.gke.io'),
     gatewayClasses: of('GatewayClass', GATEWAY_API),
     gateways: of('Gateway', GATEWAY_API),
     routes: of(ROUTE_KINDS, GATEWAY_API),

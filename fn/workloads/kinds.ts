@@ -30,6 +30,7 @@ export const CONTEXT_KINDS: ReadonlySet<string> = new Set([
   'TargetGroupBinding',
   'TargetGroupConfiguration',
   'LoadBalancerConfiguration',
+  'GCPBackendPolicy',
   'GatewayClass',
   'Gateway',
   ...ROUTE_KINDS,

@@ -22,7 +22,7 @@ import {
 } from '../../timing/loadBalancers.ts';
 import type { LoadBalancerProvider, LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
 import { connectionClosingInputs } from '../../timing/connectionClosing.ts';
-import { awsCandidates } from './awsCandidates.ts';
+import { routedLoadBalancers } from './routedLoadBalancers.ts';
 import type { Sourced, TimingInputs } from '../../timing/model.ts';
 
 /** Timing inputs plus findings about how they were found (estimates, assumptions). */
@@ -193,8 +193,9 @@ export function unknownOf(recognized: LoadBalancerRecognition): Pick<Sourced, 'u
 }
 
 /**
- * Returns the longest-window load balancer in front of the pods: Services selecting them, AWS
- * target groups bound or routed to those Services, Ingresses routing to them.
+ * Returns the longest-window load balancer in front of the pods: Services selecting them, cloud
+ * load balancers bound or routed to those Services (routedLoadBalancers.ts), Ingresses routing to
+ * them.
  */
 function loadBalancersInFront(workload: Workload, context: MutatorContext) {
   const labels = labelsOf(workload.template.metadata);
@@ -205,7 +206,7 @@ function loadBalancersInFront(workload: Workload, context: MutatorContext) {
   const candidates: LoadBalancerRecognition[] = services.map((s) =>
     recognizeServiceLoadBalancer(s, { backendConfigs: context.inventory.backendConfigs }),
   );
-  candidates.push(...awsCandidates(services, context.inventory));
+  candidates.push(...routedLoadBalancers(services, context.inventory));
   const names = new Set(services.map((s) => s.metadata?.name));
   for (const ingress of ingressesIn(context.inventory, namespace)) {
     if (ingress.metadata?.namespace !== namespace) continue;

@@ -1,8 +1,9 @@
 /**
- * The AWS load balancers that reach a workload's Services through objects other than the Service
- * itself: a TargetGroupBinding bound to one of them, or a route of an AWS Gateway (GatewayClass
- * controllerName gateway.k8s.aws/alb or /nlb) that sends to one of them. Both send to the pods
- * straight from AWS, so a ClusterIP Service in front of them is no "in-cluster only" case.
+ * The cloud load balancers that reach a workload's Services through objects other than the
+ * Service itself: a TargetGroupBinding bound to one of them, or a route that sends to one of them
+ * from an AWS Gateway (GatewayClass controllerName gateway.k8s.aws/alb or /nlb) or a GKE Gateway.
+ * Each sends to the pods straight from the cloud, so a ClusterIP Service in front of them is no
+ * "in-cluster only" case.
  */
 import type { KubeObject } from '../../core/kubeObject.ts';
 import { specField } from '../../core/kubeObject.ts';
@@ -16,9 +17,14 @@ import {
 import type { GatewayDefault } from '../../timing/awsGateway.ts';
 import { isNamed, routeGateways, routeServices } from '../../timing/gatewayRoutes.ts';
 import { bindsService, recognizeTargetGroupBinding } from '../../timing/targetGroupBinding.ts';
+import {
+  gkeGatewayEvidence,
+  policiesService,
+  recognizeGkeGateway,
+} from '../../timing/gkeGateway.ts';
 
-/** Returns the recognitions of the AWS load balancers bound or routed to `services`. */
-export function awsCandidates(
+/** Returns the recognitions of the cloud load balancers bound or routed to `services`. */
+export function routedLoadBalancers(
   services: readonly KubeObject[],
   inventory: Inventory,
 ): LoadBalancerRecognition[] {
@@ -27,10 +33,10 @@ export function awsCandidates(
       .filter((binding) => bindsService(binding, service))
       .map((binding) => recognizeTargetGroupBinding(binding, service)),
   );
-  return [...bound, ...routedThroughAwsGateways(services, inventory)];
+  return [...bound, ...routedThroughGateways(services, inventory)];
 }
 
-function routedThroughAwsGateways(
+function routedThroughGateways(
   services: readonly KubeObject[],
   inventory: Inventory,
 ): LoadBalancerRecognition[] {
@@ -42,28 +48,39 @@ function routedThroughAwsGateways(
     for (const route of byService.get(key) ?? []) {
       for (const ref of routeGateways(route)) {
         const gateway = inventory.gateways.find((g) => isNamed(g, ref));
-        const className = gateway && specField(gateway, 'gatewayClassName');
-        const gatewayClass = inventory.gatewayClasses.find((c) => c.metadata?.name === className);
-        const controller = gatewayClass && specField(gatewayClass, 'controllerName');
-        if (gateway === undefined || gatewayClass === undefined) continue;
-        if (typeof controller !== 'string' || !Object.hasOwn(AWS_GATEWAY_CONTROLLERS, controller))
-          continue;
-        const gatewayDefault = defaultOf(gatewayClass, gateway, inventory);
-        const targetGroupConfiguration = configurationFor(service, inventory);
-        found.push(
-          recognizeAwsGateway({
-            service,
-            route,
-            gateway,
-            gatewayClass,
-            ...(targetGroupConfiguration ? { targetGroupConfiguration } : {}),
-            ...(gatewayDefault ? { gatewayDefault } : {}),
-          }),
-        );
+        if (gateway === undefined) continue;
+        const recognition = throughGateway({ service, route, gateway }, inventory);
+        if (recognition) found.push(recognition);
       }
     }
   }
   return found;
+}
+
+/** The cloud load balancer of one route's Gateway in front of `service`, if it is one. */
+function throughGateway(
+  path: { readonly service: KubeObject; readonly route: KubeObject; readonly gateway: KubeObject },
+  inventory: Inventory,
+): LoadBalancerRecognition | undefined {
+  const { service, gateway } = path;
+  const className = specField(gateway, 'gatewayClassName');
+  const gatewayClass = inventory.gatewayClasses.find((c) => c.metadata?.name === className);
+  const gke = gkeGatewayEvidence(gateway, gatewayClass);
+  if (gke !== undefined) {
+    const policy = inventory.gcpBackendPolicies.find((p) => policiesService(p, service));
+    return recognizeGkeGateway({ ...path, evidence: gke, ...(policy ? { policy } : {}) });
+  }
+  const controller = gatewayClass && specField(gatewayClass, 'controllerName');
+  if (gatewayClass === undefined || typeof controller !== 'string') return undefined;
+  if (!Object.hasOwn(AWS_GATEWAY_CONTROLLERS, controller)) return undefined;
+  const gatewayDefault = defaultOf(gatewayClass, gateway, inventory);
+  const targetGroupConfiguration = configurationFor(service, inventory);
+  return recognizeAwsGateway({
+    ...path,
+    gatewayClass,
+    ...(targetGroupConfiguration ? { targetGroupConfiguration } : {}),
+    ...(gatewayDefault ? { gatewayDefault } : {}),
+  });
 }
 
 const ROUTES_BY_SERVICE = new WeakMap<Inventory, Map<string, KubeObject[]>>();
