@@ -95,7 +95,7 @@ async function runPatches(options: PatchesCommandOptions): Promise<CommandOutput
 }
 
 /** Returns each changed object as it was read, with its records, in input order. */
-function patchedObjects(result: TransformResult): PatchedObject[] {
+export function patchedObjects(result: TransformResult): PatchedObject[] {
   const resources = inputResources(result);
   const byObject = new Map<string, ChangeRecord[]>();
   for (const record of result.changes) {

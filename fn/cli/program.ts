@@ -12,6 +12,7 @@ import { commandMistakenForFile } from './commandWords.ts';
 import { registerCompletion } from './completionCommand.ts';
 import { registerExplain } from './explainCommand.ts';
 import { registerPatches } from './patchesCommand.ts';
+import { registerPolicy } from './policyCommand.ts';
 import { writeAll } from './io.ts';
 import { applyRootOptions } from './rootOptions.ts';
 import { addSettingOptions, settingOptionsFrom } from './settingsOptions.ts';
@@ -103,6 +104,7 @@ export function buildProgram(
   registerExplain(program, run);
   registerCheck(program, run);
   registerPatches(program, run);
+  registerPolicy(program, run);
   registerVersion(program, run);
   registerCompletion(program, run);
   // Options written before a subcommand's name reach it, or are refused: never dropped.
