@@ -1214,6 +1214,30 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'LB_DEREGISTRATION_TOO_SHORT and the lb-cut window of explain (fn/timing/' +
       'connectionClosing.ts; test/mutators/gateway/gateway-drain.test.ts)',
   },
+  // Gateway API: which Gateways are in-cluster proxies (the in-cluster window holds behind them)
+  {
+    id: 'gateway-api-in-cluster-controllers',
+    product: 'Kubernetes',
+    setting:
+      'a route from a Gateway whose GatewayClass names `istio.io/gateway-controller`, ' +
+      '`gateway.envoyproxy.io/gatewayclass-controller`, `traefik.io/gateway-controller` or ' +
+      "`projectcontour.io/gateway-controller` (or of Istio's built-in class `istio`) reaches the " +
+      "pods from proxies in the cluster; any other Gateway's window is not modelled",
+    versions: 'Istio 1.22.8+, Envoy Gateway v1.9.0, Traefik v3.7.9, Contour v1.33.6',
+    breaks:
+      'a Gateway of a cloud implementation sends to the pods directly for longer than the ' +
+      'in-cluster window: claiming ✓ for it would be a guess',
+    sources: [
+      'istio/istio pilot/pkg/features/pilot.go@1.22.8 … @1.30.3 ' +
+        '(PILOT_GATEWAY_API_CONTROLLER_NAME, PILOT_GATEWAY_API_DEFAULT_GATEWAYCLASS_NAME)',
+      'envoyproxy/gateway api/v1alpha1/envoygateway_types.go@v1.9.0 (GatewayControllerName)',
+      'traefik/traefik pkg/provider/kubernetes/gateway/kubernetes.go@v3.7.9 (controllerName)',
+      'projectcontour/contour cmd/contour/gatewayprovisioner.go@v1.33.6',
+    ],
+    enforcedBy:
+      'fn/timing/gatewayControllers.ts and fn/timing/unmodelledGateway.ts: explain says unknown ' +
+      'for any other Gateway (test/timing/unmodelled-gateway.test.ts)',
+  },
   // GKE Gateway controller (closed source): its classes, and the policy that sets draining
   {
     id: 'gke-gateway-neg',

@@ -288,11 +288,12 @@ export function userProviderOverGuess(
   recognition: LoadBalancerRecognition,
   user: { readonly provider: LoadBalancerProvider; readonly source: Source } | undefined,
 ): LoadBalancerRecognition {
-  if (user === undefined || LOAD_BALANCERS[recognition.provider].guess !== true) return recognition;
+  const guess = LOAD_BALANCERS[recognition.provider].guess === true;
+  if (user === undefined || (!guess && recognition.notModelled === undefined)) return recognition;
   return recognitionFor(
     user.provider,
     `${LOAD_BALANCERS[user.provider].label} (${sourceText(user.source)}; ` +
-      `${recognition.subject ?? 'the Service'} shows no provider)`,
+      `${recognition.subject ?? 'the Service'} ${guess ? 'shows no provider' : 'is not modelled'})`,
     recognition.subject === undefined ? {} : { subject: recognition.subject },
   );
 }

@@ -86,12 +86,14 @@ test("a GatewayClass in the input decides by its controllerName, not by GKE's cl
   const own = await explainJson(withClass('private', 'networking.gke.io/gateway'));
   t.regex(w(own).source, /GatewayClass private: controllerName networking.gke.io\/gateway/);
   const other = await explainJson(withClass('gke-l7-gxlb', 'example.com/gateway-controller'));
-  t.regex(w(other).source, /^Service store-autoscale: in-cluster/);
+  t.regex(w(other).source, /names controller example.com\/gateway-controller, which kube-graceful/);
+  t.is(other.timelines.patched.verdict.outcome, 'unknown');
 });
 
-test('a multi-cluster class routes to ServiceImports: no pod here is behind it', async (t) => {
+test('a multi-cluster class is not a single-cluster one: not modelled', async (t) => {
   const e = await explainJson(
     edit(STORE, 'gatewayClassName: gke-l7-gxlb', 'gatewayClassName: gke-l7-gxlb-mc'),
   );
-  t.regex(w(e).source, /^Service store-autoscale: in-cluster/);
+  t.regex(w(e).source, /whose GatewayClass gke-l7-gxlb-mc is not in the input/);
+  t.is(e.timelines.patched.verdict.outcome, 'unknown');
 });

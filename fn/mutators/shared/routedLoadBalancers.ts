@@ -3,7 +3,8 @@
  * Service itself: a TargetGroupBinding bound to one of them, or a route that sends to one of them
  * from an AWS Gateway (GatewayClass controllerName gateway.k8s.aws/alb or /nlb) or a GKE Gateway.
  * Each sends to the pods straight from the cloud, so a ClusterIP Service in front of them is no
- * "in-cluster only" case.
+ * "in-cluster only" case. A route from a Gateway that is neither, nor an in-cluster proxy's, nor in
+ * the input, may be either: its window is not modelled (fn/timing/unmodelledGateway.ts).
  */
 import type { KubeObject } from '../../core/kubeObject.ts';
 import { specField } from '../../core/kubeObject.ts';
@@ -15,6 +16,8 @@ import {
   recognizeAwsGateway,
 } from '../../timing/awsGateway.ts';
 import type { GatewayDefault } from '../../timing/awsGateway.ts';
+import { inClusterImplementation } from '../../timing/gatewayControllers.ts';
+import { unmodelledGateway } from '../../timing/unmodelledGateway.ts';
 import { isNamed, routeGateways, routeServices } from '../../timing/gatewayRoutes.ts';
 import { bindsService, recognizeTargetGroupBinding } from '../../timing/targetGroupBinding.ts';
 import {
@@ -48,8 +51,10 @@ function routedThroughGateways(
     for (const route of byService.get(key) ?? []) {
       for (const ref of routeGateways(route)) {
         const gateway = inventory.gateways.find((g) => isNamed(g, ref));
-        if (gateway === undefined) continue;
-        const recognition = throughGateway({ service, route, gateway }, inventory);
+        const recognition =
+          gateway === undefined
+            ? unmodelledGateway(route, ref, { kind: 'not-in-input' })
+            : throughGateway({ service, route, gateway }, inventory);
         if (recognition) found.push(recognition);
       }
     }
@@ -57,7 +62,10 @@ function routedThroughGateways(
   return found;
 }
 
-/** The cloud load balancer of one route's Gateway in front of `service`, if it is one. */
+/**
+ * The cloud load balancer of one route's Gateway in front of `service`: AWS's or GKE's, nothing for
+ * an in-cluster proxy, and one not modelled for any other.
+ */
 function throughGateway(
   path: { readonly service: KubeObject; readonly route: KubeObject; readonly gateway: KubeObject },
   inventory: Inventory,
@@ -71,8 +79,19 @@ function throughGateway(
     return recognizeGkeGateway({ ...path, evidence: gke, ...(policy ? { policy } : {}) });
   }
   const controller = gatewayClass && specField(gatewayClass, 'controllerName');
-  if (gatewayClass === undefined || typeof controller !== 'string') return undefined;
-  if (!Object.hasOwn(AWS_GATEWAY_CONTROLLERS, controller)) return undefined;
+  const aws = typeof controller === 'string' && Object.hasOwn(AWS_GATEWAY_CONTROLLERS, controller);
+  if (gatewayClass === undefined || !aws) {
+    // An in-cluster proxy's pods follow the Service's endpoints: the in-cluster window holds.
+    if (inClusterImplementation(className, controller) !== undefined) return undefined;
+    const ref = { namespace: gateway.metadata?.namespace, name: String(gateway.metadata?.name) };
+    return unmodelledGateway(
+      path.route,
+      ref,
+      gatewayClass === undefined
+        ? { kind: 'class-not-in-input', className: String(className) }
+        : { kind: 'controller', className: String(className), controller: String(controller) },
+    );
+  }
   const gatewayDefault = defaultOf(gatewayClass, gateway, inventory);
   const targetGroupConfiguration = configurationFor(service, inventory);
   return recognizeAwsGateway({

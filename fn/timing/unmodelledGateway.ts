@@ -1,0 +1,56 @@
+/**
+ * A route that sends to the pods from a Gateway kube-graceful does not model: one of a class no
+ * recognizer knows, or one the input does not hold. Its load balancer may be in the cluster (the
+ * in-cluster window then holds) or a cloud one sending to the pods directly (AWS, GKE, Azure each
+ * have one), so the window is not known and no verdict is claimed until the user says it.
+ */
+import type { KubeObject } from '../core/kubeObject.ts';
+import type { Unknown } from '../core/unknown.ts';
+import { kubeObjectRef } from './kubeObject.ts';
+import type { ObjectKey } from './gatewayRoutes.ts';
+import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
+import { recognitionFor as recognition } from './loadBalancerTable.ts';
+
+/** Why the Gateway is not modelled, as a phrase after its name. */
+export type NotModelledBecause =
+  | { readonly kind: 'not-in-input' }
+  | { readonly kind: 'class-not-in-input'; readonly className: string }
+  | { readonly kind: 'controller'; readonly className: string; readonly controller: string };
+
+/**
+ * Returns the in-cluster window, marked not modelled, for pods a route sends to from a Gateway
+ * kube-graceful does not know.
+ */
+export function unmodelledGateway(
+  route: KubeObject,
+  gateway: ObjectKey,
+  because: NotModelledBecause,
+): LoadBalancerRecognition {
+  const name = gateway.namespace ? `${gateway.namespace}/${gateway.name}` : gateway.name;
+  const subject = `Gateway ${name}`;
+  const why =
+    because.kind === 'not-in-input'
+      ? 'which is not in the input'
+      : because.kind === 'class-not-in-input'
+        ? `whose GatewayClass ${because.className} is not in the input`
+        : `whose GatewayClass ${because.className} names controller ${because.controller}, ` +
+          'which kube-graceful does not model';
+  const sender = `${route.kind} ${kubeObjectRef(route)}`;
+  const evidence = `${sender} sends to these pods from ${subject}, ${why}`;
+  return recognition('in-cluster', evidence, { subject, notModelled: notKnown(subject, why) });
+}
+
+function notKnown(subject: string, why: string): Unknown {
+  return {
+    what:
+      `which load balancer ${subject} is (${why}) and how long it keeps sending to these pods: ` +
+      `an in-cluster proxy follows the endpoints within seconds, a cloud load balancer ` +
+      `sending to the pods directly for much longer`,
+    tell:
+      `--lb-provider in-cluster where it is an in-cluster proxy, else --lb-provider or ` +
+      `--drain-window for its load balancer (per workload: the kube-graceful.dev/lb-provider or ` +
+      `kube-graceful.dev/drain-window annotation), or add its Gateway and GatewayClass to the ` +
+      `input`,
+    brief: 'the Gateway is not modelled',
+  };
+}
