@@ -20,6 +20,7 @@ export const PRODUCTS = [
   'AWS cloud provider',
   'GKE Ingress',
   'GKE Gateway',
+  'Karpenter',
   'Helm',
   'ingress-nginx',
   'Contour',
@@ -1279,6 +1280,28 @@ export const CONSTRAINTS: readonly Constraint[] = [
     enforcedBy:
       'LB_DEREGISTRATION_TOO_SHORT and the lb-cut window of explain (fn/timing/gkeGateway.ts; ' +
       'test/timing/gke-gateway.test.ts)',
+  },
+  // Karpenter and Spot: how long a node waits for its pods when it goes away
+  {
+    id: 'karpenter-nodepool-termination-grace-period',
+    product: 'Karpenter',
+    setting:
+      'NodePool `spec.template.spec.terminationGracePeriod` (`^([0-9]+(s|m|h))+$`): pods are ' +
+      'deleted early so that their grace periods end by the node deadline; a Spot NodePool ' +
+      '(`karpenter.sh/capacity-type In [spot]`) gets the two-minute interruption notice',
+    versions: 'v1.0.0+ (karpenter.sh/v1)',
+    breaks:
+      'a grace period longer than the budget is cut at the node deadline: requests still in ' +
+      'flight then are lost',
+    sources: [
+      'kubernetes-sigs/karpenter pkg/apis/v1/nodepool.go@v1.0.0 … @v1.14.1 ' +
+        '(TerminationGracePeriod)',
+      'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/' +
+        'spot-instance-termination-notices.html (two-minute Spot interruption notice)',
+    ],
+    enforcedBy:
+      'NODE_SHUTDOWN_BUDGET of the timing model and the node shutdown budget row of explain ' +
+      '(fn/timing/nodeShutdown.ts; test/timing/node-shutdown.test.ts)',
   },
   // Helm: how a post-renderer's output is taken back
   {

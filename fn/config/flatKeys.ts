@@ -69,6 +69,12 @@ const TIMING_AND_MESH_KEYS: readonly FlatKey[] = [
     help: 'B: safety buffer in seconds (default 5)',
   },
   {
+    name: 'node-shutdown-budget',
+    specPath: ['timing', 'nodeShutdownBudgetSeconds'],
+    read: 'seconds',
+    help: 'seconds a node gives its pods when it goes away (120 for a Spot notice)',
+  },
+  {
     name: 'namespace',
     specPath: ['namespace'],
     read: 'string',

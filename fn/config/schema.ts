@@ -105,6 +105,7 @@ function buildSpecSchema() {
       z.strictObject({
         maxRequestSeconds: z._default(seconds(), DEFAULTS.timing.maxRequestSeconds),
         bufferSeconds: z._default(seconds(), DEFAULTS.timing.bufferSeconds),
+        nodeShutdownBudgetSeconds: z.optional(seconds()),
       }),
       DEFAULTS.timing,
     ),

@@ -38,6 +38,8 @@ export interface Container {
 }
 
 export interface PodSpec {
+  /** As parsed: read as a map of labels where it is one. */
+  nodeSelector?: unknown;
   containers?: Container[] | null;
   initContainers?: Container[] | null;
   terminationGracePeriodSeconds?: number | bigint | null;

@@ -53,6 +53,8 @@ export type Source =
    * default when they name none.
    */
   | { readonly kind: 'assumed-load-balancer'; readonly label: string; readonly origin?: Source }
+  /** A node's budget for its pods read from the input: a Karpenter NodePool's, in its words. */
+  | { readonly kind: 'node-pool'; readonly evidence: string }
   /** An AWS target group's deregistration delay: its default, or the attribute and where. */
   | { readonly kind: 'target-group'; readonly isDefault: true; readonly attributesIn?: string }
   | {
@@ -105,6 +107,8 @@ export function sourceText(source: Source): string {
       return source.origin
         ? `${source.label} (${sourceText(source.origin)})`
         : `${source.label} (default: no Service in the stream selects these pods)`;
+    case 'node-pool':
+      return source.evidence;
     case 'target-group':
       return source.isDefault
         ? 'AWS default deregistration delay (no target-group attribute set)'

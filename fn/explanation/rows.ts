@@ -125,6 +125,14 @@ export function inputsOf(inputs: TimingInputs): ModelInput[] {
       source: `${sourceText(dereg.source)}; connection termination ${termination}`,
     });
   }
+  const budget = inputs.nodeShutdownBudget;
+  if (budget)
+    rows.push({
+      name: 'node shutdown budget',
+      value: budget.value,
+      unit: 's',
+      source: sourceText(budget.source),
+    });
   return rows;
 }
 

@@ -47,6 +47,11 @@ export interface TimingInputs {
     connectionTermination?: boolean;
     closing?: 'gke-connection-draining';
   };
+  /**
+   * How long the node waits for its pods when it goes away (a Karpenter NodePool's
+   * terminationGracePeriod, a Spot notice, the setting): a grace period past it is cut there.
+   */
+  nodeShutdownBudget?: Sourced;
 }
 
 /** One computed duration: the value, the arithmetic that produced it, and why. */
@@ -68,6 +73,7 @@ export const TIMING_CHECK_CODES = [
   'PRESTOP_LENGTH_UNKNOWN',
   'DRAIN_DURATION_BELOW_WINDOW',
   'SIDECAR_WAIT_NOT_BELOW_GRACE',
+  'NODE_SHUTDOWN_BUDGET',
 ] as const;
 export type TimingCheckCode = (typeof TIMING_CHECK_CODES)[number];
 
@@ -165,6 +171,7 @@ interface Checked {
   readonly existingPreStop: number | 'unknown' | undefined;
   readonly existingDrain: number | undefined;
   readonly dereg: number | undefined;
+  readonly budget: number | undefined;
 }
 
 /** Returns the inputs as numbers, or the first one that cannot be planned with. */
@@ -190,6 +197,7 @@ function checkInputs(inputs: TimingInputs): Checked | InputProblem {
     dereg: optional(inputs.loadBalancer?.deregistrationDelaySeconds, (v) =>
       validateSourced('loadBalancer.deregistrationDelaySeconds', v),
     ),
+    budget: optional(inputs.nodeShutdownBudget, (v) => validateSourced('nodeShutdownBudget', v)),
   };
   const problem = Object.values(values).find((v) => v instanceof InputProblem);
   return problem ?? (values as Checked);
@@ -227,7 +235,7 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
 }
 
 function planChecked(inputs: TimingInputs, checked: Checked): TimingPlan {
-  const { W, R, B, existingGrace, dereg } = checked;
+  const { W, R, B, existingGrace, dereg, budget } = checked;
   const existingPreStop = checked.existingPreStop;
   const existingDrain = checked.existingDrain;
   const wSource = sourceText(inputs.drainWindow.source);
@@ -401,6 +409,24 @@ function planChecked(inputs: TimingInputs, checked: Checked): TimingPlan {
         `The sidecar wait S + R = ${T} s is not below terminationGracePeriodSeconds G = ${G} ` +
         `s: the proxy would be killed together with the app. ` +
         `Set bufferSeconds to at least 1 (now ${B}).`,
+    });
+  }
+
+  if (budget !== undefined && G > budget) {
+    // Warning: the rollout plan holds; a node going away (Spot, Karpenter, node shutdown) stops
+    // the pod at the budget instead (fn/timing/nodeShutdown.ts).
+    const budgetSource = sourceText(inputs.nodeShutdownBudget!.source);
+    checks.push({
+      code: 'NODE_SHUTDOWN_BUDGET',
+      severity: 'warning',
+      message:
+        `When its node goes away the pod gets at most ${budget} s (${budgetSource}), less than ` +
+        `terminationGracePeriodSeconds G = ${G} s: ` +
+        (T <= budget
+          ? `its drain S + R = ${T} s still fits, only the buffer is cut.`
+          : `requests still in flight at ${budget} s are lost (the drain S + R = ${T} s ends ` +
+            `later). Shorten the drain window or the longest request for such nodes, or give ` +
+            `the node more time.`),
     });
   }
 

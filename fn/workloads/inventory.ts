@@ -31,6 +31,8 @@ export interface Inventory {
   readonly loadBalancerConfigurations: readonly KubeObject[];
   /** GKE `networking.gke.io` GCPBackendPolicies: a GKE Gateway's connection draining. */
   readonly gcpBackendPolicies: readonly KubeObject[];
+  /** Karpenter `karpenter.sh` NodePools: how long their nodes wait for pods when they go away. */
+  readonly nodePools: readonly KubeObject[];
   /** Gateway API GatewayClasses, Gateways and routes: which Gateways send to which Services. */
   readonly gatewayClasses: readonly KubeObject[];
   readonly gateways: readonly KubeObject[];
@@ -68,6 +70,7 @@ export function buildInventory(
     targetGroupConfigurations: of('TargetGroupConfiguration', 'gateway.k8s.aws'),
     loadBalancerConfigurations: of('LoadBalancerConfiguration', 'gateway.k8s.aws'),
     gcpBackendPolicies: of('GCPBackendPolicy', 'networking.gke.io'),
+    nodePools: of('NodePool', 'karpenter.sh'),
     gatewayClasses: of('GatewayClass', GATEWAY_API),
     gateways: of('Gateway', GATEWAY_API),
     routes: of(ROUTE_KINDS, GATEWAY_API),

@@ -31,6 +31,7 @@ export const CONTEXT_KINDS: ReadonlySet<string> = new Set([
   'TargetGroupConfiguration',
   'LoadBalancerConfiguration',
   'GCPBackendPolicy',
+  'NodePool',
   'GatewayClass',
   'Gateway',
   ...ROUTE_KINDS,

@@ -7,7 +7,11 @@ test('keysAt reads object keys through defaults, optionals, pipes and lists', (t
   const schema = configSchema();
   t.deepEqual(keysAt(schema, []), ['apiVersion', 'kind', 'metadata', 'spec']);
   t.true(keysAt(schema, ['spec']).includes('kubernetesVersion'));
-  t.deepEqual(keysAt(schema, ['spec', 'timing']), ['maxRequestSeconds', 'bufferSeconds']);
+  t.deepEqual(keysAt(schema, ['spec', 'timing']), [
+    'maxRequestSeconds',
+    'bufferSeconds',
+    'nodeShutdownBudgetSeconds',
+  ]);
   t.deepEqual(keysAt(schema, ['spec', 'include', 0]), ['kind', 'name', 'namespace', 'labels']);
   t.deepEqual(keysAt(schema, ['spec', 'kubernetesVersion']), [], 'a string has no keys');
   t.deepEqual(keysAt(schema, ['spec', 'nothing']), []);

@@ -22,6 +22,7 @@ import {
 } from '../../timing/loadBalancers.ts';
 import type { LoadBalancerProvider, LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
 import { connectionClosingInputs } from '../../timing/connectionClosing.ts';
+import { nodePoolBudget } from '../../timing/nodeShutdown.ts';
 import { routedLoadBalancers } from './routedLoadBalancers.ts';
 import type { Sourced, TimingInputs } from '../../timing/model.ts';
 
@@ -102,10 +103,12 @@ export function resolveTimingInputs(
   const findings: ProposedFinding[] = [];
   const grace = comparableGraceSeconds(workload.template);
   const { drainWindow, maxRequest, buffer, provider: user } = configuredTiming(context);
+  const budget = nodeShutdownBudget(workload, context);
   const common = {
     maxRequest,
     buffer,
     ...(grace === undefined ? {} : { existingGraceSeconds: grace }),
+    ...(budget === undefined ? {} : { nodeShutdownBudget: budget }),
     ...existing,
   };
   const inFront = loadBalancersInFront(workload, context);
@@ -229,4 +232,21 @@ function deregistration(
     `on ${recognized?.subject ?? 'the load balancer'}`,
   );
   return closing === undefined ? {} : { loadBalancer: closing };
+}
+
+/**
+ * How long the pods' node waits for them when it goes away: the setting, else the shortest budget
+ * of the Karpenter NodePools in the input the pods may land on (fn/timing/nodeShutdown.ts).
+ */
+function nodeShutdownBudget(workload: Workload, context: MutatorContext): Sourced | undefined {
+  const { spec, config, inventory } = context;
+  const set = spec.timing.nodeShutdownBudgetSeconds;
+  if (set !== undefined)
+    return {
+      value: set,
+      source: settingSource(config, 'timing.nodeShutdownBudgetSeconds', 'node-shutdown-budget'),
+    };
+  if (inventory.nodePools.length === 0) return undefined;
+  const pool = nodePoolBudget(inventory.nodePools, workload.template.spec?.nodeSelector);
+  return pool && { value: pool.seconds, source: { kind: 'node-pool', evidence: pool.evidence } };
 }

@@ -1,0 +1,79 @@
+/**
+ * Issue #31 item 3 (part): the node's own budget when it goes away. A Karpenter NodePool's
+ * terminationGracePeriod caps its pods' grace (kubernetes-sigs/karpenter pkg/apis/v1/nodepool.go
+ * @v1.0.0 … @v1.14.1), a NodePool of Spot capacity gives the two-minute notice, and
+ * --node-shutdown-budget says it for nodes the input does not show. Where G outlasts it,
+ * NODE_SHUTDOWN_BUDGET says whether the drain still fits. Inputs: istio/gateway 1.30.3 behind an
+ * NLB (G = 205 s), the AWS LBC's L7 example (G = 70 s), and aws/karpenter-provider-aws's NodePool
+ * examples (test/fixtures/karpenter/README.md).
+ */
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { corpus, fixturePath } from '../helpers/fixtures.ts';
+import { runCliAsync } from '../helpers/cli.ts';
+
+const GATEWAY = corpus('istio-gateway-1.30.3-nlb.yaml');
+const APP = readFileSync(fixturePath('aws-lbc', 'l7-gateway-echoserver.yaml'), 'utf8');
+const SPOT = readFileSync(fixturePath('karpenter', 'spot-v1.yaml'), 'utf8');
+const LIFETIME = readFileSync(fixturePath('karpenter', 'max-node-lifetime-v1.yaml'), 'utf8');
+
+const join = (...texts: string[]) => texts.map((t) => t.replace(/\n*$/, '\n')).join('---\n');
+
+interface Explained {
+  inputs: Array<{ name: string; value: number; source: string }>;
+}
+
+async function budgetRow(input: string, args: string[] = []) {
+  const run = await runCliAsync(['explain', '--output', 'json', ...args], input);
+  if (run.status !== 0) throw new Error(run.stderr);
+  const [first] = (JSON.parse(run.stdout) as { workloads: Explained[] }).workloads;
+  return first!.inputs.find((i) => i.name === 'node shutdown budget');
+}
+
+test('a Spot NodePool: 120 s, and a gateway draining for 200 s loses requests', async (t) => {
+  const input = join(GATEWAY, SPOT);
+  const [run, row] = await Promise.all([runCliAsync([], input), budgetRow(input)]);
+  t.is(run.status, 0, run.stderr);
+  t.is(row?.value, 120);
+  t.regex(row?.source ?? '', /NodePool spot: Spot capacity/);
+  t.regex(
+    run.stderr,
+    /NODE_SHUTDOWN_BUDGET .*at most 120 s .*G = 205 s: requests still in flight at 120 s are lost/,
+  );
+});
+
+test("a NodePool's terminationGracePeriod of 24h: no warning; the shortest pool counts", async (t) => {
+  const [long, both] = await Promise.all([
+    runCliAsync([], join(GATEWAY, LIFETIME)),
+    runCliAsync([], join(GATEWAY, LIFETIME, SPOT)),
+  ]);
+  t.notRegex(long.stderr, /NODE_SHUTDOWN_BUDGET/);
+  t.is((await budgetRow(join(GATEWAY, LIFETIME)))?.value, 86_400);
+  t.regex(both.stderr, /NODE_SHUTDOWN_BUDGET .*at most 120 s/);
+});
+
+test("a pod pinned to a NodePool by karpenter.sh/nodepool gets that pool's budget", async (t) => {
+  const marker = '    spec:\n      serviceAccountName: istio-public-ingressgateway\n';
+  if (!GATEWAY.includes(marker)) throw new Error('the fixture changed');
+  const pinned = GATEWAY.replace(
+    marker,
+    '    spec:\n      nodeSelector:\n        karpenter.sh/nodepool: default\n' +
+      '      serviceAccountName: istio-public-ingressgateway\n',
+  );
+  const run = await runCliAsync([], join(pinned, LIFETIME, SPOT));
+  t.is(run.status, 0, run.stderr);
+  t.notRegex(run.stderr, /NODE_SHUTDOWN_BUDGET/);
+});
+
+test('--node-shutdown-budget: the setting wins; a drain that fits loses only the buffer', async (t) => {
+  const flagged = await runCliAsync(['--node-shutdown-budget', '300'], join(GATEWAY, SPOT));
+  t.notRegex(flagged.stderr, /NODE_SHUTDOWN_BUDGET/);
+  const row = await budgetRow(APP, ['--node-shutdown-budget', '66']);
+  t.regex(row?.source ?? '', /--node-shutdown-budget/);
+  const fits = await runCliAsync(['--node-shutdown-budget', '66'], APP);
+  t.regex(fits.stderr, /NODE_SHUTDOWN_BUDGET .*G = 70 s: its drain S \+ R = 65 s still fits/);
+});
+
+test('no NodePool and no setting: no budget row', async (t) => {
+  t.is(await budgetRow(GATEWAY), undefined);
+});
