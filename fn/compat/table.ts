@@ -1489,8 +1489,9 @@ export const CONSTRAINTS: readonly Constraint[] = [
     id: 'telemetry-job-sidecars',
     product: 'Kubernetes',
     setting:
-      'an OpenTelemetry Collector (otel/opentelemetry-collector[-k8s|-contrib]) or Fluent Bit ' +
-      '(fluent/fluent-bit) as a regular container of a Job',
+      'an OpenTelemetry Collector (otel/opentelemetry-collector[-k8s|-contrib]), Fluent Bit ' +
+      '(fluent/fluent-bit) or a Datadog Agent (…/datadoghq/agent, …/datadog/agent, ' +
+      'registry.datadoghq.com/agent) as a regular container of a Job',
     versions: 'every version',
     breaks:
       'each runs until it is signalled: the Job never completes; kube-graceful knows no quit ' +
@@ -1499,6 +1500,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
       'open-telemetry/opentelemetry-helm-charts charts/opentelemetry-collector/UPGRADING.md' +
         '@opentelemetry-collector-0.170.0 (images)',
       'fluent/fluent-bit dockerfiles/README.md@v4.2.8 (image)',
+      'DataDog/helm-charts charts/datadog/values.yaml@datadog-3.240.0 (registries)',
     ],
     enforcedBy:
       'job-sidecar-quit moves them to initContainers with restartPolicy: Always, else ' +

@@ -53,6 +53,18 @@ const PRODUCTS: readonly SidecarProduct[] = [
       '@opentelemetry-collector-0.170.0 (its images)',
   },
   {
+    // The Agent on every registry the Datadog chart offers (DataDog/helm-charts
+    // charts/datadog/values.yaml@datadog-3.240.0 `registry`: registry.datadoghq.com,
+    // gcr.io/datadoghq and its eu./asia. mirrors, datadoghq.azurecr.io, public.ecr.aws/datadog,
+    // docker.io/datadog): it collects until it is signalled. The cluster agent is not it.
+    product: 'Datadog Agent',
+    repository: new RegExp(
+      '(?:(?:^|/)(?:datadoghq|datadog)|' +
+        '^(?:registry\\.datadoghq\\.com|datadoghq\\.azurecr\\.io))/agent$',
+    ),
+    source: 'DataDog/helm-charts charts/datadog/values.yaml@datadog-3.240.0 (its registries)',
+  },
+  {
     // fluent/fluent-bit on Docker Hub and cr.fluentbit.io (dockerfiles/README.md@v4.2.8): a log
     // processor that runs until it is signalled.
     product: 'Fluent Bit',

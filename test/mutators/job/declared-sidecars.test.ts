@@ -206,13 +206,17 @@ test('Istio, the proxy and a named log shipper in one CronJob: one plan, every s
   ]);
 });
 
-test('an OpenTelemetry Collector and a Fluent Bit are sidecars by image: native where the kubelet has it, else a warning (no quit endpoint known)', async (t) => {
+test('an OpenTelemetry Collector, a Fluent Bit and a Datadog Agent are sidecars by image: native where the kubelet has it, else a warning (no quit endpoint known)', async (t) => {
   const proxyImage = 'gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.14.1';
   for (const image of [
     'otel/opentelemetry-collector-contrib:0.130.0',
     'ghcr.io/open-telemetry/opentelemetry-collector-releases/opentelemetry-collector-k8s:0.130.0',
     'cr.fluentbit.io/fluent/fluent-bit:4.2.0',
     'fluent/fluent-bit:3.2.2',
+    'gcr.io/datadoghq/agent:7.73.0',
+    'registry.datadoghq.com/agent:7.73.0',
+    'public.ecr.aws/datadog/agent:7',
+    'datadog/agent:7.73.0',
   ]) {
     const input = SHUTDOWN_HOOK.replace(proxyImage, image);
     t.not(input, SHUTDOWN_HOOK);
@@ -229,9 +233,14 @@ test('an OpenTelemetry Collector and a Fluent Bit are sidecars by image: native 
     );
     t.regex(old.stdout + old.stderr, /JOB_SIDECAR_NOT_STOPPED.*no quit endpoint/, image);
   }
-  // A look-alike repository is not the product.
-  const other = SHUTDOWN_HOOK.replace(proxyImage, 'example.com/fluent/fluent-bit-tools:1.0');
-  t.is((await runCliAsync([], other)).stdout, other);
+  // A look-alike repository is not the product, nor is Datadog's cluster agent.
+  for (const image of [
+    'example.com/fluent/fluent-bit-tools:1.0',
+    'gcr.io/datadoghq/cluster-agent:7.73.0',
+  ]) {
+    const other = SHUTDOWN_HOOK.replace(proxyImage, image);
+    t.is((await runCliAsync([], other)).stdout, other, image);
+  }
 });
 
 test('never a guessed main container: a pod of sidecars only is left alone; a name that matches nothing is said', async (t) => {
