@@ -30,20 +30,20 @@ export function unmodelledGateway(
   const subject = `Gateway ${name}`;
   const why =
     because.kind === 'not-in-input'
-      ? 'which is not in the input'
+      ? 'the Gateway is not in the input'
       : because.kind === 'class-not-in-input'
-        ? `whose GatewayClass ${because.className} is not in the input`
-        : `whose GatewayClass ${because.className} names controller ${because.controller}, ` +
+        ? `its GatewayClass ${because.className} is not in the input`
+        : `its GatewayClass ${because.className} names controller ${because.controller}, ` +
           'which kube-graceful does not model';
   const sender = `${route.kind} ${kubeObjectRef(route)}`;
-  const evidence = `${sender} sends to these pods from ${subject}, ${why}`;
+  const evidence = `${sender} sends to these pods from ${subject} (${why})`;
   return recognition('in-cluster', evidence, { subject, notModelled: notKnown(subject, why) });
 }
 
 function notKnown(subject: string, why: string): Unknown {
   return {
     what:
-      `which load balancer ${subject} is (${why}) and how long it keeps sending to these pods: ` +
+      `which load balancer ${subject} is and how long it keeps sending to these pods (${why}): ` +
       `an in-cluster proxy follows the endpoints within seconds, a cloud load balancer ` +
       `sending to the pods directly for much longer`,
     tell:

@@ -119,7 +119,7 @@ test('a Gateway of another class, or of a class not in the input, is not an AWS 
   t.regex(w(other).source, /^Service echoserver\/echoserver: in-cluster/);
   // Without its GatewayClass the Gateway may be anything: not modelled, never ✓.
   const missing = await explainJson(edit(L7, 'kind: GatewayClass', 'kind: NotAGatewayClass'));
-  t.regex(w(missing).source, /whose GatewayClass aws-alb-gateway-class is not in the input/);
+  t.regex(w(missing).source, /its GatewayClass aws-alb-gateway-class is not in the input/);
   t.is(missing.timelines.patched.verdict.outcome, 'unknown');
 });
 

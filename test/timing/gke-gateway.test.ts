@@ -94,6 +94,6 @@ test('a multi-cluster class is not a single-cluster one: not modelled', async (t
   const e = await explainJson(
     edit(STORE, 'gatewayClassName: gke-l7-gxlb', 'gatewayClassName: gke-l7-gxlb-mc'),
   );
-  t.regex(w(e).source, /whose GatewayClass gke-l7-gxlb-mc is not in the input/);
+  t.regex(w(e).source, /its GatewayClass gke-l7-gxlb-mc is not in the input/);
   t.is(e.timelines.patched.verdict.outcome, 'unknown');
 });

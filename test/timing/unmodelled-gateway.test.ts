@@ -56,7 +56,7 @@ test('a Gateway not in the input: unknown', async (t) => {
   t.is(e.timelines.patched.verdict.outcome, 'unknown');
   t.regex(
     e.timelines.patched.verdict.unknowns[0]!.what,
-    /Gateway eg is \(which is not in the input\)/,
+    /Gateway eg is and how long .*\(the Gateway is not in the input\)/,
   );
 });
 
