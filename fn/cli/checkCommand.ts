@@ -24,19 +24,17 @@ import { KubeGracefulError } from '../core/errors.ts';
 import { bySeverity } from '../core/records.ts';
 import { findingCodeOwners } from '../engine/findingCodes.ts';
 import { REGISTERED_OBJECT_KINDS } from '../engine/objectKinds.ts';
-import { transform } from '../engine/transform.ts';
 import { krmResults } from '../krm/results.ts';
 import { readResourceList, renderResourceList } from '../krm/resourceList.ts';
 import type { Runner } from './explainCommand.ts';
 import { checkLines } from './checkText.ts';
 import { checkVerdict, FAIL_ON } from './checkVerdict.ts';
 import type { CheckVerdict, FailOn } from './checkVerdict.ts';
-import { inFiles, readInputs } from './inputs.ts';
+import { transformFiles } from './transformFiles.ts';
 import { unknownOutcomeFindings } from './unknownOutcomes.ts';
 import type { Inputs } from './inputs.ts';
 import { addSettingOptions, settingOptionsFrom } from './settingsOptions.ts';
 import type { SettingOptions } from './settingsOptions.ts';
-import { configFromOption } from './transformCommand.ts';
 import type { CommandOutput } from './transformCommand.ts';
 import type { TransformResult } from '../engine/transform.ts';
 
@@ -62,15 +60,7 @@ interface CheckCommandOptions extends SettingOptions {
 async function runCheck(options: CheckCommandOptions): Promise<CommandOutput> {
   const ignore = ignoredCodes(options.ignore);
   const docsUrl = options.docsUrl === undefined ? undefined : docsBase(options.docsUrl);
-  const config = configFromOption(options.config);
-  const inputs = readInputs(options.files);
-  const transformed = inFiles(inputs, () =>
-    transform(inputs.text, {
-      flags: options.flags,
-      parseAll: options.allDocuments,
-      ...(config ? { config } : {}),
-    }),
-  );
+  const { inputs, result: transformed } = transformFiles(options);
   // A shutdown whose outcome is not known is a warning: no ✓ without a modelled fact (issue #26).
   const result: TransformResult = {
     ...transformed,

@@ -6,15 +6,13 @@
  */
 import { Option } from '@commander-js/extra-typings';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { transform } from '../engine/transform.ts';
 import { KubeGracefulError } from '../core/errors.ts';
 import { COMMIT, VERSION } from './buildInfo.ts';
 import type { Explanation } from '../explain/explain.ts';
 import type { Selection } from '../explain/select.ts';
-import { inFiles, readInputs } from './inputs.ts';
+import { transformFiles } from './transformFiles.ts';
 import { addSettingOptions, settingOptionsFrom } from './settingsOptions.ts';
 import type { SettingOptions } from './settingsOptions.ts';
-import { configFromOption } from './transformCommand.ts';
 import type { CommandOutput } from './transformCommand.ts';
 import { EXPLAIN_RENDERERS, SUMMARY_FORMATS } from '../explain/render/renderers.ts';
 import type { ExplainFormat } from '../explain/render/renderers.ts';
@@ -48,15 +46,7 @@ async function explainFiles(
   options: Omit<ExplainCommandOptions, 'output' | 'colour' | 'summary' | 'selection'>,
 ): Promise<{ explanation: Explanation; files: readonly string[] }> {
   const { explain } = await import('../explain/explain.ts');
-  const config = configFromOption(options.config);
-  const inputs = readInputs(options.files);
-  const result = inFiles(inputs, () =>
-    transform(inputs.text, {
-      flags: options.flags,
-      parseAll: options.allDocuments,
-      ...(config ? { config } : {}),
-    }),
-  );
+  const { inputs, result } = transformFiles(options);
   return {
     explanation: explain(result, (document) => inputs.locate(document)),
     files: inputs.files,

@@ -6,18 +6,16 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { addsObject } from '../core/records.ts';
 import type { ChangeRecord } from '../core/records.ts';
-import { inputResources, transform } from '../engine/transform.ts';
+import { inputResources } from '../engine/transform.ts';
 import type { TransformResult } from '../engine/transform.ts';
 import type { PatchedObject } from '../report/patches.ts';
 import { formatRef } from '../core/kubeObject.ts';
 import { helmValuesFor, setsControllerConfig } from '../mutators/envoy-gateway/helmValues.ts';
 import { printable } from '../core/printable.ts';
 import type { Runner } from './explainCommand.ts';
-import { findingLine } from './findingsText.ts';
-import { findingLocation, inFiles, readInputs } from './inputs.ts';
+import { findingLines, transformFiles } from './transformFiles.ts';
 import { addSettingOptions, settingOptionsFrom } from './settingsOptions.ts';
 import type { SettingOptions } from './settingsOptions.ts';
-import { configFromOption } from './transformCommand.ts';
 import type { CommandOutput } from './transformCommand.ts';
 
 /** Options of `patches`, as the CLI parsed them. */
@@ -30,18 +28,8 @@ const HEADER =
 
 /** Runs `patches`; exit 1 with nothing on stdout on error findings, as the transform. */
 async function runPatches(options: PatchesCommandOptions): Promise<CommandOutput> {
-  const config = configFromOption(options.config);
-  const inputs = readInputs(options.files);
-  const result = inFiles(inputs, () =>
-    transform(inputs.text, {
-      flags: options.flags,
-      parseAll: options.allDocuments,
-      ...(config ? { config } : {}),
-    }),
-  );
-  const stderr = result.findings
-    .filter((f) => f.severity !== 'info')
-    .map((f) => findingLine(f, inputs.named ? findingLocation(f, inputs) : undefined));
+  const { inputs, result } = transformFiles(options);
+  const stderr = findingLines(result, inputs);
   if (result.findings.some((f) => f.severity === 'error')) {
     stderr.push('kube-graceful patches: error findings above; no patches written.');
     return { stdout: '', stderr, exitCode: 1 };

@@ -6,15 +6,12 @@
  */
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { stringify } from 'yaml';
-import { transform } from '../engine/transform.ts';
 import { admissionPolicy, podGuards } from '../report/admissionPolicy.ts';
 import type { Runner } from './explainCommand.ts';
-import { findingLine } from './findingsText.ts';
-import { findingLocation, inFiles, readInputs } from './inputs.ts';
+import { findingLines, transformFiles } from './transformFiles.ts';
 import { patchedObjects } from './patchesCommand.ts';
 import { addSettingOptions, settingOptionsFrom } from './settingsOptions.ts';
 import type { SettingOptions } from './settingsOptions.ts';
-import { configFromOption } from './transformCommand.ts';
 import type { CommandOutput } from './transformCommand.ts';
 
 const HEADER =
@@ -23,18 +20,8 @@ const HEADER =
 
 /** Runs `policy`; exit 1 with nothing on stdout on error findings, as the transform. */
 function runPolicy(options: SettingOptions & { readonly files: readonly string[] }): CommandOutput {
-  const config = configFromOption(options.config);
-  const inputs = readInputs(options.files);
-  const result = inFiles(inputs, () =>
-    transform(inputs.text, {
-      flags: options.flags,
-      parseAll: options.allDocuments,
-      ...(config ? { config } : {}),
-    }),
-  );
-  const stderr = result.findings
-    .filter((f) => f.severity !== 'info')
-    .map((f) => findingLine(f, inputs.named ? findingLocation(f, inputs) : undefined));
+  const { inputs, result } = transformFiles(options);
+  const stderr = findingLines(result, inputs);
   if (result.findings.some((f) => f.severity === 'error')) {
     stderr.push('kube-graceful policy: error findings above; no policy written.');
     return { stdout: '', stderr, exitCode: 1 };

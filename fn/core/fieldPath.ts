@@ -25,6 +25,15 @@ export function formatPath(path: FieldPath): string {
   return out;
 }
 
+/** Returns true when `path` begins with every segment of `prefix` (a list item by its key). */
+export function hasPrefix(path: FieldPath, prefix: FieldPath): boolean {
+  return prefix.every((segment, i) => {
+    const other = path[i];
+    if (typeof segment !== 'object' || typeof other !== 'object') return segment === other;
+    return segment.key === other.key && segment.equals === other.equals;
+  });
+}
+
 /** Returns the value at `path` in plain data, or undefined. */
 export function getAt(root: unknown, path: FieldPath): unknown {
   let node: unknown = root;

@@ -9,10 +9,10 @@
  * pod's grace period and hooks cannot change after (core/v1 validation: pod updates may not
  * change them: kubernetes pkg/apis/core/validation/validation.go@v1.30.0 ValidatePodUpdate).
  */
-import type { FieldPath, PathSegment } from '../core/fieldPath.ts';
+import type { FieldPath } from '../core/fieldPath.ts';
 import { formatRef, labelsOf } from '../core/kubeObject.ts';
 import type { KubeObject } from '../core/kubeObject.ts';
-import { getAt } from '../core/fieldPath.ts';
+import { getAt, hasPrefix } from '../core/fieldPath.ts';
 import { podTemplatePath } from '../workloads/kinds.ts';
 import type { ExtraKind } from '../config/schema.ts';
 import type { PatchedObject } from './patches.ts';
@@ -57,7 +57,7 @@ export function podGuards(
     const template = podTemplatePath(original.apiVersion, original.kind, extraKinds);
     if (template === undefined) continue;
     const under = (path: FieldPath) => path.slice(template.length);
-    const planned = records.filter((r) => startsWith(r.path, template) && r.after !== undefined);
+    const planned = records.filter((r) => hasPrefix(r.path, template) && r.after !== undefined);
     const grace = planned.find((r) => isGrace(under(r.path)));
     const hooks = planned.flatMap((r) => hookOf(under(r.path), r.after));
     if (grace === undefined && hooks.length === 0) continue;
@@ -110,15 +110,6 @@ function selectorLabels(object: KubeObject, template: FieldPath): Record<string,
   if (usable) return matchLabels as Record<string, string>;
   const pod = getAt(object, template) as KubeObject | undefined;
   return labelsOf(pod?.metadata);
-}
-
-function startsWith(path: FieldPath, prefix: FieldPath): boolean {
-  return prefix.every((segment, i) => sameSegment(segment, path[i]));
-}
-
-function sameSegment(a: PathSegment, b: PathSegment | undefined): boolean {
-  if (typeof a !== 'object' || typeof b !== 'object') return a === b;
-  return a.key === b.key && a.equals === b.equals;
 }
 
 function isGrace(path: FieldPath): boolean {

@@ -26,7 +26,8 @@
 import type { KubeObject } from '../core/kubeObject.ts';
 import { specField } from '../core/kubeObject.ts';
 import { kubeObjectRef } from './kubeObject.ts';
-import { parseAwsTargetGroupAttributes } from './awsTargetGroup.ts';
+import { targetGroupAttributesOf } from './awsTargetGroup.ts';
+import type { AttributeEntry } from './awsTargetGroup.ts';
 import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
 import { LOAD_BALANCERS, recognitionFor as recognition } from './loadBalancerTable.ts';
 
@@ -104,7 +105,7 @@ export function recognizeAwsGateway(path: AwsGatewayPath): LoadBalancerRecogniti
           `in a TargetGroupConfiguration for the Service to make it certain.`,
       ];
   const group = {
-    targetGroup: parseAwsTargetGroupAttributes(attributesText(props.targetGroupAttributes)),
+    targetGroup: targetGroupAttributesOf(attributeEntries(props.targetGroupAttributes)),
     // The Service's own configuration wins over the Gateway's defaults: the place to set it.
     targetGroupAttributesIn: config
       ? `the targetGroupAttributes of TargetGroupConfiguration ${kubeObjectRef(config)}`
@@ -249,12 +250,12 @@ function pairs(value: unknown): Array<{ key: string; value: string }> {
 }
 
 /**
- * The attributes as the annotations' `key=value,…` text the parser reads; a later entry of a key
- * wins, as the controller's map does.
+ * The attributes as entries for the parser; a later entry of a key replaces an earlier one, as the
+ * controller's map does (buildTargetGroupAttributes).
  */
-function attributesText(value: unknown): string {
+function attributeEntries(value: unknown): AttributeEntry[] {
   const byKey = new Map(pairs(value).map((p) => [p.key, p.value]));
-  return [...byKey].map(([key, text]) => `${key}=${text}`).join(',');
+  return [...byKey].map(([key, text]) => ({ key, text, entry: `${key}=${text}`, hasValue: true }));
 }
 
 /**

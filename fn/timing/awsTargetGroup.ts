@@ -38,14 +38,46 @@ export const AWS_DEFAULT_DEREGISTRATION_DELAY_SECONDS = 300;
  * reports it instead of trusting 300.
  */
 export function parseAwsTargetGroupAttributes(value: string): AwsTargetGroupAttributes {
-  const result: AwsTargetGroupAttributes = { deregistrationDelayIsDefault: false, unreadable: [] };
-  let delaySeen = false;
+  const entries: AttributeEntry[] = [];
   for (const rawEntry of String(value ?? '').split(',')) {
     const entry = rawEntry.trim();
     if (entry === '') continue;
     const equals = entry.indexOf('=');
-    const key = equals < 0 ? entry : entry.slice(0, equals).trim();
-    const text = equals < 0 ? '' : entry.slice(equals + 1).trim();
+    entries.push(
+      equals < 0
+        ? { key: entry, text: '', entry, hasValue: false }
+        : {
+            key: entry.slice(0, equals).trim(),
+            text: entry.slice(equals + 1).trim(),
+            entry,
+            hasValue: true,
+          },
+    );
+  }
+  return targetGroupAttributesOf(entries);
+}
+
+/** One target-group attribute as written: its key, its value, and the entry to quote. */
+export interface AttributeEntry {
+  readonly key: string;
+  readonly text: string;
+  /** The entry as the user wrote it, for a result message. */
+  readonly entry: string;
+  /** False for an entry without `=` (unreadable in an annotation's list). */
+  readonly hasValue: boolean;
+}
+
+/**
+ * Reads the attributes that decide timing from entries, wherever they are written (an
+ * annotation's list, a TargetGroupConfiguration's targetGroupAttributes): see
+ * parseAwsTargetGroupAttributes. A later entry of a key wins, as the controllers' maps do.
+ */
+export function targetGroupAttributesOf(
+  entries: readonly AttributeEntry[],
+): AwsTargetGroupAttributes {
+  const result: AwsTargetGroupAttributes = { deregistrationDelayIsDefault: false, unreadable: [] };
+  let delaySeen = false;
+  for (const { key, text, entry, hasValue } of entries) {
     if (key === 'deregistration_delay.timeout_seconds') {
       delaySeen = true;
       // AWS accepts 0–3600 s (ELB target group attributes docs).
@@ -57,7 +89,7 @@ export function parseAwsTargetGroupAttributes(value: string): AwsTargetGroupAttr
     } else if (key === 'deregistration_delay.connection_termination.enabled') {
       if (text === 'true' || text === 'false') result.connectionTermination = text === 'true';
       else result.unreadable.push(entry);
-    } else if (equals < 0) {
+    } else if (!hasValue) {
       result.unreadable.push(entry);
     }
     // Other attributes (preserve_client_ip.enabled, stickiness.*, …) do not affect timing.

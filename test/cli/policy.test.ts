@@ -98,6 +98,18 @@ function rejections(policy: Obj, pod: Obj, namespace: string): string[] {
 
 const STRUCTS = goStructs(fixturePath('kubernetes', 'admissionregistration-v1-types-v0.30.0.go'));
 
+test("the 1.30 field check reads the types: it knows the policy's fields and refuses others", (t) => {
+  t.deepEqual(
+    unknownFields(STRUCTS, 'ValidatingAdmissionPolicySpec', {
+      failurePolicy: 'Fail',
+      matchConstraints: { resourceRules: [{ apiGroups: [''], operations: ['CREATE'] }] },
+      validations: [{ expression: 'true', reason: 'Forbidden', messsage: 'typo' }],
+      bogus: 1,
+    }),
+    ['.validations[0].messsage', '.bogus'],
+  );
+});
+
 for (const input of INPUTS) {
   test(`${input.name}: admits the patched pods, rejects the unpatched and lowered ones`, async (t) => {
     const [policyRun, transformed] = await Promise.all([
