@@ -1486,6 +1486,28 @@ export const CONSTRAINTS: readonly Constraint[] = [
       '(test/mutators/job/declared-sidecars.test.ts)',
   },
   {
+    id: 'cloud-sql-proxy-app-sidecar',
+    product: 'Cloud SQL Auth Proxy',
+    setting: 'the proxy as a regular container beside an app (Deployment, StatefulSet, …)',
+    versions: 'v1, v2 (--min-sigterm-delay from v2.12.0)',
+    breaks:
+      'it gets SIGTERM with the app at t = 0 and, by default, exits at once (v2 ' +
+      '--max-sigterm-delay 0, v1 -term_timeout 0; with a wait it exits at the first moment with ' +
+      'no open connection), while the app still serves and queries through it',
+    sources: [
+      'GoogleCloudPlatform/cloud-sql-proxy cmd/root.go@v2.12.0 (--min-sigterm-delay: accepts ' +
+        'new connections for that long after SIGTERM)',
+      'GoogleCloudPlatform/cloud-sql-proxy internal/proxy/proxy.go@v2.25.3 (Client.Close)',
+      'GoogleCloudPlatform/cloud-sql-proxy proxy/proxy/client.go@v1.33.16 (Client.Shutdown)',
+      'GoogleCloudPlatform/cloud-sql-proxy examples/k8s-sidecar/' +
+        'proxy_with_workload_identity.yaml@v2.15.0 (a Deployment runs it as a native sidecar)',
+    ],
+    enforcedBy:
+      'app-graceful moves it to initContainers with restartPolicy: Always where the oldest ' +
+      'kubelet has native sidecars; else appends --min-sigterm-delay = S + R (v2.12.0+); else ' +
+      'APP_SIDECAR_STOPS_FIRST (test/mutators/app/cloud-sql-proxy.test.ts)',
+  },
+  {
     id: 'telemetry-job-sidecars',
     product: 'Kubernetes',
     setting:

@@ -44,9 +44,10 @@ export type WindowKind =
   | 'refused'
   /** fail: requests still in flight are cut (proxy killed, SIGKILL). */
   | 'cut'
-  /** fail: the mesh proxy is gone while the app still serves. */
+  /** fail: the mesh proxy, or a Cloud SQL Auth Proxy the app queries through, is gone while it
+   * still serves. */
   | 'proxy-gone'
-  /** risk: the proxy may exit at a quiet moment while traffic may still arrive. */
+  /** risk: a proxy may exit at a quiet moment while traffic or the app's queries may come. */
   | 'early-exit'
   /** fail: the load balancer drops connections still in flight (deregistration delay too short). */
   | 'lb-cut'

@@ -12,7 +12,7 @@
 import type { Container } from '../core/kubeObject.ts';
 
 /** A product recognised by image, with where its sidecar use for Jobs is documented. */
-interface SidecarProduct {
+export interface SidecarProduct {
   readonly product: string;
   /** The image repository, matched without registry host or tag. */
   readonly repository: RegExp;
@@ -21,6 +21,7 @@ interface SidecarProduct {
 
 /** The product whose quit endpoint the Job wrapper calls (fn/mutators/job/sidecarQuit.ts). */
 export const CLOUD_SQL_PROXY_V2 = 'Cloud SQL Auth Proxy v2';
+export const CLOUD_SQL_PROXY_V1 = 'Cloud SQL Auth Proxy v1';
 
 const PRODUCTS: readonly SidecarProduct[] = [
   {
@@ -34,7 +35,7 @@ const PRODUCTS: readonly SidecarProduct[] = [
   },
   {
     // v1: gcr.io/cloudsql-docker/gce-proxy and its regional mirrors (README.md@v1.33.16).
-    product: 'Cloud SQL Auth Proxy v1',
+    product: CLOUD_SQL_PROXY_V1,
     repository: /(?:^|\/)cloudsql-docker\/gce-proxy$/,
     source:
       'GoogleCloudPlatform/cloud-sql-proxy README.md@v1.33.16 (a long-running proxy ' +
@@ -110,7 +111,7 @@ export function declaredSidecars(
 }
 
 /** Returns the product an image is, or undefined. */
-function productOf(image: unknown): SidecarProduct | undefined {
+export function productOf(image: unknown): SidecarProduct | undefined {
   if (typeof image !== 'string') return undefined;
   const repository = image.replace(/@.*$/, '').replace(/:[^/:]*$/, '');
   return PRODUCTS.find((p) => p.repository.test(repository));

@@ -23,6 +23,8 @@ import type {
   SettingRow,
 } from '../../explanation/types.ts';
 import { appTimeline } from './timeline.ts';
+import { cloudSqlProxiesOf, cloudSqlProxyRows } from '../../explanation/cloudSqlProxies.ts';
+import { MIN_SIGTERM_DELAY_FLAG } from '../../workloads/cloudSqlProxy.ts';
 import type { AppState } from './timeline.ts';
 import type { AppPlan } from './timing.ts';
 
@@ -38,6 +40,7 @@ export function explainApp(plan: AppPlan, context: ExplainContext): ExplanationB
       preStop: preStopOf(container(template, name), context.spec.kubernetesVersion),
     })),
     ...meshProxiesOf(template, mesh, context.spec),
+    cloudSqlProxies: cloudSqlProxiesOf(template),
   });
   const before = state(context.before);
   const after = state(context.after);
@@ -72,8 +75,17 @@ export function explainApp(plan: AppPlan, context: ExplainContext): ExplanationB
     );
   else if (after.linkerd?.kind.value === 'classic')
     derived.push(output('T', 'proxy-wait-before-exit-seconds', p.sidecarOutlivesSeconds));
+  else if (
+    (after.cloudSqlProxies ?? []).some((c) => c.kind.value === 'classic' && c.hasMinSigtermDelay)
+  )
+    derived.push(output('T', MIN_SIGTERM_DELAY_FLAG, p.sidecarOutlivesSeconds));
   settings.push(
     ...meshProxyRows(before, after, { sidecar, outlivesSeconds: p.sidecarOutlivesSeconds.value }),
+    ...cloudSqlProxyRows(
+      before.cloudSqlProxies ?? [],
+      after.cloudSqlProxies ?? [],
+      p.sidecarOutlivesSeconds.value,
+    ),
   );
   const meshWords = meshesText(mesh);
   const trafficInputs = traffic(inputs, senderOf(plan.loadBalancer));
@@ -83,9 +95,12 @@ export function explainApp(plan: AppPlan, context: ExplainContext): ExplanationB
     : mesh.ambient
       ? `Istio ambient (${mesh.ambient.evidence}): no sidecar, ztunnel carries the traffic`
       : 'no mesh sidecar';
+  const cloudSql = (after.cloudSqlProxies ?? [])
+    .map((c) => `; Cloud SQL Auth Proxy ${c.name}, ${c.kind.value} sidecar`)
+    .join('');
   return {
     role: 'app',
-    summary: `app; ${containerWord}: ${serving.join(', ') || 'none'}; ${meshSummary}`,
+    summary: `app; ${containerWord}: ${serving.join(', ') || 'none'}; ${meshSummary}${cloudSql}`,
     inputs: inputsOf(inputs),
     derived,
     settings,

@@ -7,6 +7,8 @@ import { TIMING_INPUT_FINDING_CODES } from '../shared/timingInputs.ts';
 import { AMBIENT_FINDING_CODES } from '../shared/ambient.ts';
 
 export const APP_FINDING_CODES: readonly string[] = [
+  'APP_SIDECAR_NAME_TAKEN',
+  'APP_SIDECAR_STOPS_FIRST',
   'CONTROL_PLANE_LEFT_ALONE',
   'EXIT_ON_ZERO_OFF_IN_POD',
   'EXIT_ON_ZERO_UNSUPPORTED',

@@ -12,6 +12,7 @@ import type { Workload } from '../../workloads/workload.ts';
 import type { MutatorContext, MutatorOutcome, ProposedChange, ProposedFinding } from '../types.ts';
 import { defineMutator, NOTHING } from '../types.ts';
 import { ambientAppFinding } from '../shared/ambient.ts';
+import { cloudSqlProxies } from './cloudSqlProxy.ts';
 import { controlPlaneReason } from './controlPlane.ts';
 import { explainApp } from './explain.ts';
 import { APP_FINDING_CODES } from './findings.ts';
@@ -148,7 +149,10 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<App
     changes.push(...sidecar.changes);
     findings.push(...sidecar.findings);
   }
-  const usesSidecarWait = sidecars.some((s) => s.usesSidecarWait);
+  const cloudSql = cloudSqlProxies(workload, context, timing.pod.sidecarOutlivesSeconds);
+  changes.push(...cloudSql.changes);
+  findings.push(...cloudSql.findings);
+  const usesSidecarWait = sidecars.some((s) => s.usesSidecarWait) || cloudSql.usesSidecarWait;
   // sidecarsOf lists Istio first.
   const classicIstio = context.mesh.istio !== undefined && sidecars[0]?.mode === 'classic';
   for (const check of timing.podChecks) {

@@ -13,6 +13,7 @@ import type { Container } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { MESH_PROXY_CONTAINERS } from '../../workloads/meshProxies.ts';
 import { specField } from '../../core/kubeObject.ts';
+import { cloudSqlProxyOf } from '../../workloads/cloudSqlProxy.ts';
 
 /** The serving containers, in pod order, each with why it serves; findings about the choice. */
 export interface ServingContainers {
@@ -29,7 +30,10 @@ interface ServicePort {
 
 /** Returns the app containers of the pod template that serve traffic. */
 export function servingContainers(workload: Workload, context: MutatorContext): ServingContainers {
-  const apps = workload.containers.filter((c) => !MESH_PROXY_CONTAINERS.has(c.name));
+  // A Cloud SQL Auth Proxy serves the app, not the pod's clients: its end is ./cloudSqlProxy.ts's.
+  const apps = workload.containers.filter(
+    (c) => !MESH_PROXY_CONTAINERS.has(c.name) && cloudSqlProxyOf(c) === undefined,
+  );
   const why = new Map<string, string>();
   const findings: ProposedFinding[] = [];
   const configured = context.spec.app.servingContainers;

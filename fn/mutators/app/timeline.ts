@@ -4,6 +4,8 @@
  * duration.
  */
 import type { PreStopRead, Valued } from '../../explanation/podSettings.ts';
+import { drawCloudSqlProxies } from '../../explanation/cloudSqlProxies.ts';
+import type { CloudSqlProxyState } from '../../explanation/cloudSqlProxies.ts';
 import { drawMeshProxies } from '../../explanation/meshProxies.ts';
 import type { MeshProxies } from '../../explanation/meshProxies.ts';
 import {
@@ -21,11 +23,12 @@ import {
 } from '../../explanation/timeline.ts';
 import type { Timeline, Traffic } from '../../explanation/timeline.ts';
 
-/** What an app's shutdown depends on: its serving containers and the mesh proxies in front of
- * them. */
+/** What an app's shutdown depends on: its serving containers, the mesh proxies in front of
+ * them and the Cloud SQL Auth Proxies they query through. */
 export interface AppState extends MeshProxies {
   readonly grace: Valued<number>;
   readonly containers: ReadonlyArray<{ readonly name: string; readonly preStop: PreStopRead }>;
+  readonly cloudSqlProxies?: readonly CloudSqlProxyState[];
 }
 
 /**
@@ -141,6 +144,11 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
   const kill = Math.max(G, ...apps.map((a) => a.kill));
   deadline(drawing, kill, state.grace, running.length ? running.join(', ') : undefined);
   const workEnd = Math.max(0, ...apps.map((a) => Math.min(work(a, proxyAccept).workDone, a.kill)));
+  drawCloudSqlProxies(drawing, state.cloudSqlProxies ?? [], {
+    apps: apps.map((a) => a.name).join(', '),
+    servedUntil: workEnd,
+    appsExited: appsEnd(proxyAccept),
+  });
   deregistration(
     drawing,
     traffic,

@@ -7,7 +7,6 @@
  * taken into account for the pod phase"). This is what the Cloud SQL Auth Proxy's own Job example
  * does (examples/k8s-sidecar/job_with_sidecar.yaml@v2.25.3).
  */
-import type { Container } from '../../core/kubeObject.ts';
 import { sourceOf } from '../../config/schema.ts';
 import type { Config } from '../../config/schema.ts';
 import { declaredSidecars } from '../../workloads/declaredSidecars.ts';
@@ -18,6 +17,7 @@ import type { ProposedChange, ProposedFinding } from '../types.ts';
 import type { ModeDecision } from './mode.ts';
 import type { ModePlan } from './native.ts';
 import { STUCK_JOB } from './reasons.ts';
+import { asNativeSidecar, startOrder } from '../shared/nativeSidecar.ts';
 
 /**
  * The pod's declared sidecars in `containers`, those already native, and a finding for each
@@ -97,27 +97,6 @@ export function nativeMovePlan(
     );
   }
   return { changes, findings };
-}
-
-/** The container as a native sidecar: its name, `restartPolicy: Always`, then its fields. */
-function asNativeSidecar(container: Container): Container {
-  const {
-    name,
-    restartPolicy: _ignored,
-    ...fields
-  } = container as Container & {
-    restartPolicy?: unknown;
-  };
-  return { name, restartPolicy: 'Always', ...fields };
-}
-
-/** What moving changes in when the containers start (KEP-753), in words. */
-function startOrder(container: Container): string {
-  const probe = (container as { startupProbe?: unknown }).startupProbe !== undefined;
-  return (
-    'It now starts after the init containers before it, and the main containers start once it ' +
-    (probe ? 'has passed its startupProbe.' : 'is running (it has no startupProbe).')
-  );
 }
 
 /**

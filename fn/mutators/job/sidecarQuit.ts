@@ -16,6 +16,8 @@ import { CLOUD_SQL_PROXY_V2 } from '../../workloads/declaredSidecars.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { ProposedChange } from '../types.ts';
 import { cloudSqlProxyQuitEndpoint } from './wrapper.ts';
+import { appendArg } from '../shared/containerArgs.ts';
+import { proxyWords } from '../../workloads/cloudSqlProxy.ts';
 import type { QuitEndpoint } from './wrapper.ts';
 
 const QUIT_FLAG = '--quitquitquit';
@@ -50,22 +52,23 @@ export function sidecarQuit(
     };
   if (!atLeast(version, QUIT_SINCE))
     return { problem: `${QUIT_FLAG} exists from v${QUIT_SINCE}, and the image is v${version}` };
-  const words = wordsOf(container);
+  const words = proxyWords(container);
   const port = adminPort(words, container);
   if (port === undefined)
     return { problem: `its admin port (${ADMIN_PORT_FLAG}, ${ADMIN_PORT_ENV}) is not a port` };
   const changes: ProposedChange[] = [];
   if (!hasQuitFlag(words, container)) {
-    const args = container.args ?? [];
-    changes.push({
-      path: workload.containerAt(sidecar.name, 'args', args.length),
-      value: QUIT_FLAG,
-      reason:
+    changes.push(
+      appendArg(
+        workload,
+        container,
+        QUIT_FLAG,
         `${QUIT_FLAG} opens POST /quitquitquit on the proxy's admin server ` +
-        `(localhost:${port}), which the main containers' wrapper calls when the program exits; ` +
-        `the proxy then exits 0 (GoogleCloudPlatform/cloud-sql-proxy cmd/root.go, ` +
-        `cmd/errors.go@v2.25.3; from v${QUIT_SINCE}, the image is v${version}).`,
-    });
+          `(localhost:${port}), which the main containers' wrapper calls when the program ` +
+          `exits; the proxy then exits 0 (GoogleCloudPlatform/cloud-sql-proxy cmd/root.go, ` +
+          `cmd/errors.go@v2.25.3; from v${QUIT_SINCE}, the image is v${version}).`,
+      ),
+    );
   }
   return { name: sidecar.name, endpoint: cloudSqlProxyQuitEndpoint(port), changes };
 }
@@ -94,13 +97,8 @@ function adminPort(words: readonly string[], container: Container): number | und
  */
 export function quitUrlOf(container: Container | undefined, product?: string): string | undefined {
   if (!container || product !== CLOUD_SQL_PROXY_V2) return undefined;
-  const words = wordsOf(container);
+  const words = proxyWords(container);
   const port = adminPort(words, container);
   if (port === undefined || !hasQuitFlag(words, container)) return undefined;
   return cloudSqlProxyQuitEndpoint(port).url;
-}
-
-/** What the proxy's process is given: its command, then its args (as Kubernetes execs them). */
-function wordsOf(container: Container): string[] {
-  return [...(container.command ?? []), ...(container.args ?? [])].map(String);
 }

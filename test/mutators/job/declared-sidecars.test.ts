@@ -160,6 +160,27 @@ test('a proxy without --quitquitquit gets it (and its --admin-port is read); one
   }
 });
 
+test('a proxy given only a command (no args list) gets --quitquitquit in a new args list', async (t) => {
+  const args = ['--kube-version', '1.28'];
+  // The example's proxy without its args block: the binary and its port flags as the command.
+  const block =
+    /(cloud-sql-proxy:2\.14\.1\n) {10}args:\n(?:(?: {12}.*)?\n)+?(?= {10}securityContext:)/;
+  const commandOnly = SHUTDOWN_HOOK.replace(
+    block,
+    '$1          command:\n            - "/cloud-sql-proxy"\n            - "--admin-port=9091"\n' +
+      '            - "--port=5432"\n            - "project:region:instance"\n',
+  );
+  t.not(commandOnly, SHUTDOWN_HOOK);
+  t.is(podSpec(commandOnly).containers[1]?.args, undefined);
+  const out = await runCliAsync(args, commandOnly);
+  t.is(out.status, 0, out.stderr);
+  const proxy = podSpec(out.stdout).containers[1];
+  t.deepEqual(proxy?.command, podSpec(commandOnly).containers[1]?.command);
+  t.deepEqual(proxy?.args, ['--quitquitquit']);
+  t.is((await runCliAsync(['check', ...args], out.stdout)).status, 0);
+  t.is((await runCliAsync(args, out.stdout)).stdout, out.stdout, 'idempotent');
+});
+
 test('Istio, the proxy and a named log shipper in one CronJob: one plan, every sidecar native; with an old kubelet left as written and said', async (t) => {
   const out = await runCliAsync(['--istio-version', '1.28'], CRONJOB);
   t.is(out.status, 0, out.stderr);
