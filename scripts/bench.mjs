@@ -361,6 +361,64 @@ if (ONLY === undefined || ONLY === 'dense' || ONLY === 'krm') {
   ]);
 }
 
+// Issue #34 item 1: the same package with every item a flow mapping, as kpt keeps a package's JSON
+// files (scripts/krm-schemas.mjs json-indented): against Node reading the same bytes, and its peak
+// RSS above `node -e 0` against the input's size.
+const flowListSummary = [];
+if (ONLY === undefined || ONLY === 'dense' || ONLY === 'krm') {
+  const file = join(work, 'krm-schemas-flow.yaml');
+  const generated = spawnSync(
+    process.execPath,
+    [join(ROOT, 'scripts', 'krm-schemas.mjs'), '534', 'json-indented'],
+    { maxBuffer: 64 * 2 ** 20 },
+  );
+  if (generated.status !== 0)
+    throw new Error(`scripts/krm-schemas.mjs failed: ${String(generated.stderr)}`);
+  writeFileSync(file, generated.stdout);
+  const READ_STDIN = "let n = 0; process.stdin.on('data', (c) => { n += c.length; })";
+  const commands = [
+    command('kube-graceful', [process.execPath, CLI], file),
+    command('node read stdin', [process.execPath, '-e', READ_STDIN], file),
+  ];
+  const times = time(commands);
+  const mib = generated.stdout.length / 2 ** 20;
+  console.log(`
+ResourceList of flow items: the same package as indented JSON (${mib.toFixed(1)} MiB)`);
+  commands.forEach((cmd, i) =>
+    console.log(
+      `  ${cmd.label.padEnd(18)} ${ms(median(times[i])).padStart(10)}   ` +
+        `${iqr(times[i])}, ${range(times[i])}`,
+    ),
+  );
+  const ratio = median(times[0].map((t, r) => t / times[1][r]));
+  flowListSummary.push([
+    'flow-item ResourceList: kube-graceful / node read stdin',
+    `${ratio.toFixed(1)}×`,
+    '≤ 15×',
+    verdict(ratio <= 15),
+  ]);
+  if (gnuTime) {
+    const node = median(
+      [...Array(5)].map(() => peakRss('/dev/null', [process.execPath, '-e', '0'])),
+    );
+    const rss = Math.min(peakRss(file), peakRss(file));
+    console.log(`  peak RSS ${rss.toFixed(0)} MiB, node -e 0 ${node.toFixed(0)} MiB`);
+    flowListSummary.push([
+      'flow-item ResourceList: peak RSS above node -e 0 / input size',
+      `${((rss - node) / mib).toFixed(1)}×`,
+      '≤ 4×',
+      verdict(rss - node <= 4 * mib),
+    ]);
+  } else {
+    flowListSummary.push([
+      'flow-item ResourceList: peak RSS above node -e 0 / input size',
+      'n/a',
+      '≤ 4×',
+      'SKIP (no /usr/bin/time)',
+    ]);
+  }
+}
+
 // Memory: the large stream repeated 1×, 4× and 16× (every copy a complete set of documents).
 if (ONLY === undefined || ONLY === 'issue9') {
   const large = readFileSync(join(CORPUS, 'kube-prometheus-stack-with-crds.yaml'));
@@ -783,7 +841,7 @@ bookinfo ×100 (600 Deployments): ResourceList ${ms(median(pairTimes[0]))}, ` +
 }
 
 printTargets('targets (issue #9)', summary);
-printTargets('targets (issue #34)', planningSummary);
+printTargets('targets (issue #34)', [...flowListSummary, ...planningSummary]);
 printTargets('targets (issue #16)', denseSummary);
 printTargets('container (issue #18: reported, no target)', containerSummary);
 

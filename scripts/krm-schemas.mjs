@@ -11,7 +11,11 @@
 // at column 0, compact lists, and the config.kubernetes.io / internal.config.kubernetes.io path and
 // index annotations.
 //
-// Usage: node scripts/krm-schemas.mjs [ITEMS] > list.yaml   (ITEMS: 534 by default)
+// STYLE json writes each item as a JSON object on one line, json-indented as indented JSON: the
+// flow mappings kpt keeps for a package's JSON files (issue #34 item 1).
+//
+// Usage: node scripts/krm-schemas.mjs [ITEMS] [block|json|json-indented] > list.yaml
+//   (ITEMS: 534 by default, STYLE: block)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +23,8 @@ import { Document, parseAllDocuments } from 'yaml';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ITEMS = Number(process.argv[2] ?? 534);
+const STYLE = process.argv[3] ?? 'block';
+if (!['block', 'json', 'json-indented'].includes(STYLE)) throw new Error(`unknown style ${STYLE}`);
 const chart = parseAllDocuments(
   readFileSync(
     join(ROOT, 'test', 'fixtures', 'corpus', 'kube-prometheus-stack-with-crds.yaml'),
@@ -51,6 +57,10 @@ function item(resource, path) {
     { ...resource, metadata: { ...resource.metadata, annotations } },
     { version: '1.1' },
   );
+  if (STYLE !== 'block') {
+    const json = JSON.stringify(doc.toJS(), null, STYLE === 'json' ? undefined : 2);
+    return { path, text: `- ${json.replace(/\n/g, '\n  ')}\n` };
+  }
   for (const key of KPT_ANNOTATIONS)
     doc.getIn(['metadata', 'annotations', key], true).type = 'QUOTE_SINGLE';
   const text = doc.toString({ indentSeq: false, lineWidth: 0 });

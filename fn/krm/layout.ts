@@ -41,8 +41,8 @@ const ITEMS_LINE = /^items[ \t]*:[ \t]*(?:#.*)?\r?$/;
 const ROOT_KEY_LINE = /^[A-Za-z_][A-Za-z0-9_./-]*[ \t]*:(?:[ \t]|\r?$)/;
 const BLANK_OR_COMMENT = /^[ \t]*(?:#.*)?\r?$/;
 /** An item line: `- ` at the sequence's column, then a key (the item is a block mapping on that
- * line). */
-const ITEM_LINE = /^( *)-( +)(?=[A-Za-z_"'])/;
+ * line) or `{` (a flow mapping, as kpt keeps a JSON file's resource: issue #34 item 1). */
+const ITEM_LINE = /^( *)-( +)(?=[A-Za-z_"'{])/;
 /** An item line with only a comment after `- `: the item's first key is on a later line. */
 const ITEM_WITH_COMMENT = /^( *)-[ \t]+#/;
 
@@ -83,7 +83,7 @@ export function listLayout(text: string): ListLayout | undefined {
       // `- # comment` (kpt keeps a file's head comment so): the item starts on this line.
       commentedItem = false;
       const indent = content.length - content.trimStart().length;
-      if (indent <= column! || !/^[A-Za-z_"']/.test(content.slice(indent))) return undefined;
+      if (indent <= column! || !/^[A-Za-z_"'{]/.test(content.slice(indent))) return undefined;
       starts.push(at + indent);
       continue;
     }

@@ -14,6 +14,7 @@ import type { ExtraKind } from '../config/schema.ts';
 import { ManifestDocument } from '../document/manifest.ts';
 import { KubeGracefulError } from '../core/errors.ts';
 import { isCommentOnly, prescanKind, resourceHint } from '../document/prescan.ts';
+import { prescanFlowKind } from '../document/prescanFlow.ts';
 import { splitStream } from '../stream/split.ts';
 import type { Segment } from '../stream/split.ts';
 import { resourcesOf } from '../stream/stream.ts';
@@ -60,6 +61,8 @@ export function looksLikeResourceList(text: string): boolean {
 /** An alias anywhere in a text (`*name` after a space, `[`, `{` or `,`, or at a line start), or
  * text that looks like one. */
 const ALIAS_LIKE = /(?:^|[\s[{,])\*[^\s,[\]{}]/;
+/** `{`: an item that is a flow mapping, read by the flow pre-scan. */
+const OPEN_BRACE = 0x7b;
 
 /** Returns the ResourceList read from `text`; throws KubeGracefulError when it is not one. */
 export function readResourceList(text: string, options: ReadListOptions = {}): ResourceListInput {
@@ -161,7 +164,10 @@ export function readLaidOut(
   const itemTextOf = (span: ItemSpan) => dedent(text.slice(span.start, span.limit), span.column);
   const kinds = layout.items.map((span) => {
     keepYoungGenerationSmall(span.limit - span.start);
-    return prescanKind(itemTextOf(span));
+    // A flow item is read where it stands: indentation means nothing inside it, so no copy.
+    return text.charCodeAt(span.start) === OPEN_BRACE
+      ? prescanFlowKind(text.slice(span.start, span.limit))
+      : prescanKind(itemTextOf(span));
   });
   // A mention is found as well in the item's text as it stands in the list (views, not copies);
   // mentions are ASCII keys (Envoy Gateway's `envoy-gateway.yaml`), found in a latin1 view too.

@@ -44,15 +44,19 @@ const lists: Array<[string, () => string]> = [
     'descheduler (a CronJob)',
     () => kptSource({ 'descheduler.yaml': corpus('descheduler-cronjob.yaml') }),
   ],
-  [
-    'scripts/krm-schemas.mjs, 80 items',
-    () =>
-      execFileSync(process.execPath, [join(ROOT, 'scripts', 'krm-schemas.mjs'), '80'], {
-        encoding: 'utf8',
-        maxBuffer: 64 * 2 ** 20,
-      }),
-  ],
+  ['scripts/krm-schemas.mjs, 80 items', () => schemas('block')],
+  // Issue #34 item 1: items that are flow mappings, as kpt keeps a package's JSON files.
+  ['scripts/krm-schemas.mjs, 80 items as JSON on one line', () => schemas('json')],
+  ['scripts/krm-schemas.mjs, 80 items as indented JSON', () => schemas('json-indented')],
 ];
+
+/** The bench's generated list of 80 items, in one of its styles. */
+function schemas(style: string): string {
+  return execFileSync(process.execPath, [join(ROOT, 'scripts', 'krm-schemas.mjs'), '80', style], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 2 ** 20,
+  });
+}
 
 for (const [name, make] of lists) {
   test(`the item pre-scan gives the output of a whole parse: ${name}`, (t) => {
@@ -83,22 +87,22 @@ for (const [name, make] of lists) {
   });
 }
 
-test('the pre-scan parses only the items a mutator reads', (t) => {
-  const input = execFileSync(process.execPath, [join(ROOT, 'scripts', 'krm-schemas.mjs'), '80'], {
-    encoding: 'utf8',
-    maxBuffer: 64 * 2 ** 20,
-  });
-  const quick = readResourceList(input, { extraKinds: () => [] });
-  const whole = readResourceList(input, { parseAll: true });
-  t.is(whole.items.length, 80);
-  t.deepEqual(
-    quick.items.map((i) => (i.doc.data as { kind: string }).kind).sort(),
-    whole.items
-      .map((i) => (i.doc.data as { kind: string }).kind)
-      .filter((k) => k !== 'CustomResourceDefinition' && k !== 'Kptfile')
-      .sort(),
-  );
-  t.deepEqual(quick.functionConfig, whole.functionConfig);
+test('the pre-scan parses only the items a mutator reads, block or flow', (t) => {
+  for (const style of ['block', 'json', 'json-indented']) {
+    const input = schemas(style);
+    const quick = readResourceList(input, { extraKinds: () => [] });
+    const whole = readResourceList(input, { parseAll: true });
+    t.is(whole.items.length, 80);
+    t.deepEqual(
+      quick.items.map((i) => (i.doc.data as { kind: string }).kind).sort(),
+      whole.items
+        .map((i) => (i.doc.data as { kind: string }).kind)
+        .filter((k) => k !== 'CustomResourceDefinition' && k !== 'Kptfile')
+        .sort(),
+      style,
+    );
+    t.deepEqual(quick.functionConfig, whole.functionConfig);
+  }
 });
 
 test('lists the layout is not sure of are parsed whole', (t) => {
@@ -111,6 +115,8 @@ test('lists the layout is not sure of are parsed whole', (t) => {
       '  - kind: Pod\n' +
       ' - kind: Pod\n',
     'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n',
+    // A flow item whose closing brace is not indented beyond its `-`.
+    'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- {kind: Pod,\n  a: 1\n}\n',
   ]) {
     t.is(listLayout(list), undefined, list);
   }
