@@ -22,7 +22,8 @@
 // seconds there), BENCH_ONLY=dense (only issue #16's cases), BENCH_ONLY=issue9 (only #9's cases) or
 // BENCH_ONLY=container (only the container case), BENCH_ONLY=krm (only the big ResourceList),
 // BENCH_ONLY=memory (only the peak RSS cases), BENCH_ONLY=planning (only issue #34's object
-// planning cases), BENCH_ONLY=shapes (only issue #34's ResourceList-against-stream and optimizer
+// planning cases), BENCH_ONLY=scalars (only issue #34's long scalar), BENCH_ONLY=shapes (only
+// issue #34's ResourceList-against-stream and optimizer
 // cases), BENCH_CONTAINER_RUNS (default 7).
 //
 // The container case (issue #18, scripts/bench/container.mjs): `podman run` of the function on the
@@ -365,6 +366,7 @@ if (ONLY === undefined || ONLY === 'dense' || ONLY === 'krm') {
 // files (scripts/krm-schemas.mjs json-indented): against Node reading the same bytes, and its peak
 // RSS above `node -e 0` against the input's size.
 const flowListSummary = [];
+const scalarSummary = [];
 if (ONLY === undefined || ONLY === 'dense' || ONLY === 'krm') {
   const file = join(work, 'krm-schemas-flow.yaml');
   const generated = spawnSync(
@@ -840,8 +842,81 @@ bookinfo ×100 (600 Deployments): ResourceList ${ms(median(pairTimes[0]))}, ` +
   ]);
 }
 
+// Issue #34 item 5: a meshed Deployment holding one long double-quoted annotation (2 and 8 MiB).
+// Time must grow linearly; peak RSS is set against 4x the input and against the project's yaml
+// alone parsing and printing the same stream (scripts/parse-print.ts), the floor under it.
+if (ONLY === undefined || ONLY === 'scalars') {
+  const words = 'lorem ipsum dolor sit amet, consectetur adipiscing elit ';
+  const deployment = (mib) =>
+    'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: big\n  annotations:\n' +
+    `    example.com/blob: "${words.repeat(Math.ceil((mib * 2 ** 20) / words.length))}"\n` +
+    'spec:\n  selector:\n    matchLabels: {app: big}\n  template:\n    metadata:\n' +
+    '      labels: {app: big, sidecar.istio.io/inject: "true"}\n    spec:\n' +
+    '      containers:\n      - name: app\n        image: nginx:1.27\n        ports:\n' +
+    '        - containerPort: 8080\n';
+  const parsePrint = join(work, 'parse-print-scalars.cjs');
+  await build({
+    entryPoints: [join(ROOT, 'scripts', 'parse-print.ts')],
+    outfile: parsePrint,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    logLevel: 'warning',
+  });
+  const files = [2, 8].map((mib) => {
+    const file = join(work, `long-scalar-${mib}.yaml`);
+    writeFileSync(file, deployment(mib));
+    return { mib: statSync(file).size / 2 ** 20, file };
+  });
+  const times = time(
+    files.map((f) => command(`${f.mib.toFixed(0)} MiB`, [process.execPath, CLI], f.file)),
+    3,
+    1,
+  );
+  const growth = median(times[1]) / median(times[0]);
+  console.log(
+    `\nlong scalar: a meshed Deployment with one double-quoted annotation of ` +
+      `${files[0].mib.toFixed(0)} MiB ${ms(median(times[0]))}, ` +
+      `${files[1].mib.toFixed(0)} MiB ${ms(median(times[1]))}`,
+  );
+  scalarSummary.push([
+    'long scalar: time for 4x the input',
+    `${growth.toFixed(2)}×`,
+    '≤ 4.5×',
+    verdict(growth <= 4.5),
+  ]);
+  if (gnuTime) {
+    const big = files[1];
+    const node = median(
+      [...Array(5)].map(() => peakRss('/dev/null', [process.execPath, '-e', '0'])),
+    );
+    const ours = Math.min(peakRss(big.file), peakRss(big.file));
+    const floor = Math.min(
+      peakRss(big.file, [process.execPath, parsePrint]),
+      peakRss(big.file, [process.execPath, parsePrint]),
+    );
+    console.log(
+      `  peak RSS at ${big.mib.toFixed(0)} MiB: kube-graceful ${ours.toFixed(0)} MiB, ` +
+        `yaml parse+print ${floor.toFixed(0)} MiB, node -e 0 ${node.toFixed(0)} MiB`,
+    );
+    const perInput = (ours - node) / big.mib;
+    const floorPerInput = (floor - node) / big.mib;
+    scalarSummary.push([
+      'long scalar: peak RSS above node -e 0 / input size',
+      `${perInput.toFixed(1)}× (yaml alone ${floorPerInput.toFixed(1)}×)`,
+      '≤ 4×',
+      perInput <= 4
+        ? 'PASS'
+        : floorPerInput > 4
+          ? 'BLOCKED (the yaml library alone needs more)'
+          : 'FAIL',
+    ]);
+  }
+}
+
 printTargets('targets (issue #9)', summary);
-printTargets('targets (issue #34)', [...flowListSummary, ...planningSummary]);
+printTargets('targets (issue #34)', [...flowListSummary, ...planningSummary, ...scalarSummary]);
 printTargets('targets (issue #16)', denseSummary);
 printTargets('container (issue #18: reported, no target)', containerSummary);
 

@@ -56,11 +56,13 @@ if (mode === 'check') {
 }
 // V8 checks a cache against a hash of the flags when the cache was made, so the training run
 // makes it with the flags every run starts with: a run may have changed one since
-// (fn/stream/youngGeneration.ts sets --semi-space-growth-factor to 1; 2 is V8's default,
-// src/flags/flag-definitions.h in V8 11.3).
+// (fn/stream/youngGeneration.ts sets --semi-space-growth-factor to 1, 2 being V8's default,
+// src/flags/flag-definitions.h in V8 11.3; for a large document --heap-growing-percent to 0,
+// against fn/cli/startFlags.ts's 10).
 if (mode === 'write')
   process.once('exit', () => {
     setFlagsFromString('--semi-space-growth-factor=2');
+    setFlagsFromString('--heap-growing-percent=10');
     writeFileSync(cacheFile, script.createCachedData());
   });
 const module = { exports: {} };

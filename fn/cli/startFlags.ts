@@ -22,5 +22,6 @@ setFlagsFromString('--max-opt=1');
 // larger of 10 % and V8's minimum step (8 MB, Heap::MinimumAllocationLimitGrowingStep) of new
 // garbage: bookinfo ×1600's peak went from 160 to 140 MiB for no more CPU (a handful of extra
 // collections of 10 to 40 ms). Set here, before the script is compiled, so that the training run
-// makes the code cache with it and every run's flags match it.
+// makes the code cache with it and every run's flags match it. A run that parses a document of a
+// MiB or more goes back to V8's own growth (fn/stream/youngGeneration.ts).
 setFlagsFromString('--heap-growing-percent=10');

@@ -7,6 +7,9 @@
  * the young generation to 8 MiB unless the cap is looked at as they are made) and bookinfo ×100
  * as a ResourceList. Without the cap both end at 16–32 MiB. The code cache must still be taken:
  * the cap sets a V8 flag, and the cache is checked against V8's flags.
+ *
+ * Issue #34 item 5: a document of a MiB or more (one long double-quoted scalar) is parsed with
+ * V8's own heap growth instead, young generation included.
  */
 import test from 'ava';
 import { denseStream } from '../../scripts/gen-dense.mjs';
@@ -47,4 +50,18 @@ test('a dense stream runs with the young generation at the cap and the code cach
 test('a ResourceList runs with the young generation at the cap', async (t) => {
   const { mib } = await youngGenerationMiB(asResourceList(denseStream(100)));
   t.true(mib <= CAP_MIB, `young generation ${mib} MiB`);
+});
+
+test('a document with a 2 MiB scalar lifts the cap: the young generation grows as V8 grows it', async (t) => {
+  const words = 'lorem ipsum dolor sit amet '.repeat(80_000);
+  const input =
+    'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: big\n  annotations:\n' +
+    `    example.com/blob: "${words}"\n` +
+    'spec:\n  selector:\n    matchLabels: {app: big}\n  template:\n    metadata:\n' +
+    '      labels: {app: big, sidecar.istio.io/inject: "true"}\n    spec:\n' +
+    '      containers:\n      - name: app\n        image: nginx:1.27\n';
+  t.true(input.length > 2 ** 21);
+  const { mib, stderr } = await youngGenerationMiB(input);
+  t.true(mib > CAP_MIB, `young generation ${mib} MiB`);
+  t.regex(stderr, /code cache used/);
 });
