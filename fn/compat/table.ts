@@ -21,6 +21,7 @@ export const PRODUCTS = [
   'GKE Ingress',
   'GKE Gateway',
   'Karpenter',
+  'Spot capacity',
   'Helm',
   'ingress-nginx',
   'Contour',
@@ -1298,6 +1299,37 @@ export const CONSTRAINTS: readonly Constraint[] = [
         '(TerminationGracePeriod)',
       'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/' +
         'spot-instance-termination-notices.html (two-minute Spot interruption notice)',
+    ],
+    enforcedBy:
+      'NODE_SHUTDOWN_BUDGET of the timing model and the node shutdown budget row of explain ' +
+      '(fn/timing/nodeShutdown.ts; test/timing/node-shutdown.test.ts)',
+  },
+  // Spot capacity: what a node of interruptible capacity gives its pods when it is reclaimed
+  {
+    id: 'spot-capacity-node-labels',
+    product: 'Spot capacity',
+    setting:
+      'a pod whose nodeSelector asks for interruptible capacity: `karpenter.sh/capacity-type: ' +
+      'spot`, `eks.amazonaws.com/capacityType: SPOT` (AWS, 120 s), `cloud.google.com/gke-spot` ' +
+      'or `cloud.google.com/gke-preemptible: "true"` (GKE, 15 s for non-system Pods of the 30 s ' +
+      'shutdown); the presets aws-spot and gke-spot',
+    versions:
+      'Karpenter v1.0.0+; GKE preemptible VMs from 1.22.8-gke.200 (25 s before); Autopilot Spot ' +
+      'Pods up to 25 s; GKE Standard configurable up to 120 s from 1.35.0-gke.1171000',
+    breaks:
+      'a grace period longer than the node waits is cut when the node goes away: requests still ' +
+      'in flight then are lost',
+    sources: [
+      'kubernetes-sigs/karpenter pkg/apis/v1/labels.go@v1.0.0 (CapacityTypeLabelKey, ' +
+        'CapacityTypeSpot)',
+      'https://docs.aws.amazon.com/eks/latest/userguide/managed-node-groups.html ' +
+        '(eks.amazonaws.com/capacityType)',
+      'https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/' +
+        'spot-instance-termination-notices.html (two-minute Spot interruption notice)',
+      'https://cloud.google.com/kubernetes-engine/docs/concepts/spot-vms (Termination and ' +
+        'graceful shutdown of Spot VMs)',
+      'https://cloud.google.com/kubernetes-engine/docs/how-to/preemptible-vms (Termination and ' +
+        'graceful shutdown of preemptible VMs)',
     ],
     enforcedBy:
       'NODE_SHUTDOWN_BUDGET of the timing model and the node shutdown budget row of explain ' +

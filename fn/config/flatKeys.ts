@@ -8,6 +8,7 @@
 import { SLICES } from './slices.ts';
 import type { FlatKey } from './kit/flatKey.ts';
 import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
+import { NODE_SHUTDOWN_PRESET_NAMES } from '../timing/nodeShutdown.ts';
 
 export type { FlatKey } from './kit/flatKey.ts';
 export { readFlatValue } from './kit/flatKey.ts';
@@ -73,6 +74,15 @@ const TIMING_AND_MESH_KEYS: readonly FlatKey[] = [
     specPath: ['timing', 'nodeShutdownBudgetSeconds'],
     read: 'seconds',
     help: 'seconds a node gives its pods when it goes away (120 for a Spot notice)',
+  },
+  {
+    name: 'node-shutdown-preset',
+    specPath: ['timing', 'nodeShutdownPreset'],
+    read: 'string',
+    help:
+      "the node budget of a provider's interruptible capacity: aws-spot (120 s), gke-spot " +
+      '(15 s); node-shutdown-budget wins',
+    choices: NODE_SHUTDOWN_PRESET_NAMES,
   },
   {
     name: 'namespace',

@@ -8,6 +8,7 @@ import { useEnglishMessages } from './zodMessages.ts';
 import { SLICES } from './slices.ts';
 import { seconds } from './kit/fields.ts';
 import { LOAD_BALANCER_PROVIDERS } from './providers.ts';
+import { NODE_SHUTDOWN_PRESET_NAMES } from '../timing/nodeShutdown.ts';
 import { normalizeVersion, VERSION_PATTERN } from '../core/versions.ts';
 import { DEFAULT_BUFFER_SECONDS, DEFAULT_MAX_REQUEST_SECONDS } from '../timing/model.ts';
 import { DEFAULT_ORIGIN, originText, sourceText } from '../core/source.ts';
@@ -106,6 +107,7 @@ function buildSpecSchema() {
         maxRequestSeconds: z._default(seconds(), DEFAULTS.timing.maxRequestSeconds),
         bufferSeconds: z._default(seconds(), DEFAULTS.timing.bufferSeconds),
         nodeShutdownBudgetSeconds: z.optional(seconds()),
+        nodeShutdownPreset: z.optional(z.enum(NODE_SHUTDOWN_PRESET_NAMES)),
       }),
       DEFAULTS.timing,
     ),

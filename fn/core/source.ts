@@ -53,7 +53,10 @@ export type Source =
    * default when they name none.
    */
   | { readonly kind: 'assumed-load-balancer'; readonly label: string; readonly origin?: Source }
-  /** A node's budget for its pods read from the input: a Karpenter NodePool's, in its words. */
+  /**
+   * A node's budget for its pods read from the input, in its words: a Karpenter NodePool's, or the
+   * interruptible capacity the pods' nodeSelector asks for.
+   */
   | { readonly kind: 'node-pool'; readonly evidence: string }
   /** An AWS target group's deregistration delay: its default, or the attribute and where. */
   | { readonly kind: 'target-group'; readonly isDefault: true; readonly attributesIn?: string }

@@ -11,6 +11,7 @@ test('keysAt reads object keys through defaults, optionals, pipes and lists', (t
     'maxRequestSeconds',
     'bufferSeconds',
     'nodeShutdownBudgetSeconds',
+    'nodeShutdownPreset',
   ]);
   t.deepEqual(keysAt(schema, ['spec', 'include', 0]), ['kind', 'name', 'namespace', 'labels']);
   t.deepEqual(keysAt(schema, ['spec', 'kubernetesVersion']), [], 'a string has no keys');

@@ -6,6 +6,11 @@
  * NODE_SHUTDOWN_BUDGET says whether the drain still fits. Inputs: istio/gateway 1.30.3 behind an
  * NLB (G = 205 s), the AWS LBC's L7 example (G = 70 s), and aws/karpenter-provider-aws's NodePool
  * examples (test/fixtures/karpenter/README.md).
+ *
+ * The rest of item 3: a pod whose nodeSelector asks for a provider's interruptible capacity gets
+ * that provider's budget (GKE Spot 15 s, AWS Spot 120 s), and the presets (--node-shutdown-preset
+ * aws-spot | gke-spot) name the same for nodes the input does not show. Input: the GKE samples'
+ * Falcon 40B Deployment on Spot VMs with its Service (test/fixtures/gke-spot/README.md).
  */
 import test from 'ava';
 import { readFileSync } from 'node:fs';
@@ -16,6 +21,7 @@ const GATEWAY = corpus('istio-gateway-1.30.3-nlb.yaml');
 const APP = readFileSync(fixturePath('aws-lbc', 'l7-gateway-echoserver.yaml'), 'utf8');
 const SPOT = readFileSync(fixturePath('karpenter', 'spot-v1.yaml'), 'utf8');
 const LIFETIME = readFileSync(fixturePath('karpenter', 'max-node-lifetime-v1.yaml'), 'utf8');
+const GKE_SPOT = readFileSync(fixturePath('gke-spot', 'falcon-40b-tgi-spot.yaml'), 'utf8');
 
 const join = (...texts: string[]) => texts.map((t) => t.replace(/\n*$/, '\n')).join('---\n');
 
@@ -76,4 +82,55 @@ test('--node-shutdown-budget: the setting wins; a drain that fits loses only the
 
 test('no NodePool and no setting: no budget row', async (t) => {
   t.is(await budgetRow(GATEWAY), undefined);
+});
+
+test('a Deployment on GKE Spot VMs: 15 s of the 30 s shutdown, below its G = 30 s', async (t) => {
+  const [run, row] = await Promise.all([runCliAsync([], GKE_SPOT), budgetRow(GKE_SPOT)]);
+  t.is(run.status, 0, run.stderr);
+  t.is(row?.value, 15);
+  t.regex(row?.source ?? '', /^nodeSelector cloud\.google\.com\/gke-spot: "true": GKE's 15 s/);
+  t.regex(run.stderr, /NODE_SHUTDOWN_BUDGET Deployment llm: .*at most 15 s .*G = 30 s/);
+  // Autopilot's Spot Pods get 25 s: said with the setting, which wins over the label.
+  const autopilot = await budgetRow(GKE_SPOT, ['--node-shutdown-budget', '25']);
+  t.is(autopilot?.value, 25);
+});
+
+test("an EKS managed node group's Spot label gives the two-minute notice", async (t) => {
+  const marker = '    spec:\n      serviceAccountName: istio-public-ingressgateway\n';
+  if (!GATEWAY.includes(marker)) throw new Error('the fixture changed');
+  const onSpot = GATEWAY.replace(
+    marker,
+    '    spec:\n      nodeSelector:\n        eks.amazonaws.com/capacityType: SPOT\n' +
+      '      serviceAccountName: istio-public-ingressgateway\n',
+  );
+  const row = await budgetRow(onSpot);
+  t.is(row?.value, 120);
+  t.regex(row?.source ?? '', /eks\.amazonaws\.com\/capacityType: "SPOT": the two-minute EC2 Spot/);
+  const onDemand = GATEWAY.replace(
+    marker,
+    '    spec:\n      nodeSelector:\n        eks.amazonaws.com/capacityType: ON_DEMAND\n' +
+      '      serviceAccountName: istio-public-ingressgateway\n',
+  );
+  t.is(await budgetRow(onDemand), undefined);
+});
+
+test('--node-shutdown-preset names a budget the input does not show; seconds win over it', async (t) => {
+  const aws = await budgetRow(GATEWAY, ['--node-shutdown-preset', 'aws-spot']);
+  t.is(aws?.value, 120);
+  t.regex(
+    aws?.source ?? '',
+    /^aws-spot: the two-minute EC2 Spot interruption notice .*--node-shutdown-preset/,
+  );
+  t.is((await budgetRow(APP, ['--node-shutdown-preset', 'gke-spot']))?.value, 15);
+  const both = await budgetRow(GATEWAY, [
+    '--node-shutdown-preset',
+    'aws-spot',
+    '--node-shutdown-budget',
+    '300',
+  ]);
+  t.is(both?.value, 300);
+  const bad = await runCliAsync(['--node-shutdown-preset', 'azure-spot'], GATEWAY);
+  t.not(bad.status, 0);
+  t.is(bad.stdout, '');
+  t.regex(bad.stderr, /aws-spot.*gke-spot/);
 });

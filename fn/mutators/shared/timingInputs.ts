@@ -22,7 +22,11 @@ import {
 } from '../../timing/loadBalancers.ts';
 import type { LoadBalancerProvider, LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
 import { connectionClosingInputs } from '../../timing/connectionClosing.ts';
-import { nodePoolBudget } from '../../timing/nodeShutdown.ts';
+import {
+  capacityBudget,
+  NODE_SHUTDOWN_PRESETS,
+  nodePoolBudget,
+} from '../../timing/nodeShutdown.ts';
 import { routedLoadBalancers } from './routedLoadBalancers.ts';
 import type { Sourced, TimingInputs } from '../../timing/model.ts';
 
@@ -235,8 +239,9 @@ function deregistration(
 }
 
 /**
- * How long the pods' node waits for them when it goes away: the setting, else the shortest budget
- * of the Karpenter NodePools in the input the pods may land on (fn/timing/nodeShutdown.ts).
+ * How long the pods' node waits for them when it goes away: the setting in seconds, else the
+ * preset's, else the shortest of what the input shows: the Karpenter NodePools the pods may land
+ * on and the interruptible capacity their nodeSelector asks for (fn/timing/nodeShutdown.ts).
  */
 function nodeShutdownBudget(workload: Workload, context: MutatorContext): Sourced | undefined {
   const { spec, config, inventory } = context;
@@ -246,7 +251,26 @@ function nodeShutdownBudget(workload: Workload, context: MutatorContext): Source
       value: set,
       source: settingSource(config, 'timing.nodeShutdownBudgetSeconds', 'node-shutdown-budget'),
     };
-  if (inventory.nodePools.length === 0) return undefined;
-  const pool = nodePoolBudget(inventory.nodePools, workload.template.spec?.nodeSelector);
-  return pool && { value: pool.seconds, source: { kind: 'node-pool', evidence: pool.evidence } };
+  const preset = spec.timing.nodeShutdownPreset;
+  if (preset !== undefined)
+    return {
+      value: NODE_SHUTDOWN_PRESETS[preset].seconds,
+      source: {
+        kind: 'derived',
+        how: `${preset}: ${NODE_SHUTDOWN_PRESETS[preset].evidence}; `,
+        from: settingSource(config, 'timing.nodeShutdownPreset', 'node-shutdown-preset'),
+      },
+    };
+  const nodeSelector = workload.template.spec?.nodeSelector;
+  const found = [
+    inventory.nodePools.length > 0 ? nodePoolBudget(inventory.nodePools, nodeSelector) : undefined,
+    capacityBudget(nodeSelector),
+  ].filter((b) => b !== undefined);
+  const shortest = found.sort((a, b) => a.seconds - b.seconds)[0];
+  return (
+    shortest && {
+      value: shortest.seconds,
+      source: { kind: 'node-pool', evidence: shortest.evidence },
+    }
+  );
 }
