@@ -69,7 +69,12 @@ export interface ExplanationBody {
   readonly inputs: readonly ModelInput[];
   readonly derived: readonly ModelOutput[];
   readonly settings: readonly SettingRow[];
-  readonly timelines: { readonly asWritten: Timeline; readonly patched: Timeline };
+  readonly timelines: {
+    readonly asWritten: Timeline;
+    readonly patched: Timeline;
+    /** The patched pod when its node goes away with less than its grace (./nodeShutdown.ts). */
+    readonly nodeShutdown?: Timeline;
+  };
 }
 
 /** What a mutator's explanation reads besides its plan: the pod as written and as patched. */

@@ -134,3 +134,47 @@ test('--node-shutdown-preset names a budget the input does not show; seconds win
   t.is(bad.stdout, '');
   t.regex(bad.stderr, /aws-spot.*gke-spot/);
 });
+
+interface Timelines {
+  resource: { name: string };
+  timelines: Record<
+    string,
+    | {
+        verdict: { outcome: string };
+        events: Array<{ at: number | null; actor: string; text: string }>;
+      }
+    | undefined
+  >;
+}
+
+async function timelinesOf(input: string, args: string[] = []): Promise<Timelines> {
+  const run = await runCliAsync(['explain', '--output', 'json', ...args], input);
+  if (run.status !== 0) throw new Error(run.stderr);
+  return (JSON.parse(run.stdout) as { workloads: Timelines[] }).workloads[0]!;
+}
+
+test('explain draws the node going away beside the rollout: the kubelet kills at the budget', async (t) => {
+  const app = await timelinesOf(GKE_SPOT);
+  t.is(app.timelines['patched']?.verdict.outcome, 'ok');
+  const node = app.timelines['nodeShutdown'];
+  t.is(node?.verdict.outcome, 'fail');
+  t.true(
+    node?.events.some((e) => e.actor === 'kubelet' && e.at === 15) ?? false,
+    'the deadline at the budget',
+  );
+  const gateway = await timelinesOf(join(GATEWAY, SPOT));
+  t.is(gateway.timelines['nodeShutdown']?.verdict.outcome, 'fail');
+  // A budget the grace period fits in, or none: no third timeline.
+  t.is(
+    (await timelinesOf(GKE_SPOT, ['--node-shutdown-budget', '60'])).timelines['nodeShutdown'],
+    undefined,
+  );
+  t.is((await timelinesOf(GATEWAY)).timelines['nodeShutdown'], undefined);
+  const [text, markdown, svg] = await Promise.all(
+    ['text', 'markdown', 'svg'].map((format) =>
+      runCliAsync(['explain', '--output', format], GKE_SPOT),
+    ),
+  );
+  for (const out of [text, markdown, svg])
+    t.regex(out?.stdout ?? '', /Patched, when the node goes away/);
+});

@@ -9,6 +9,7 @@ import { countedSubjects, outcomeSentence } from './headline.ts';
 import { markdownCode, markdownHtmlText, markdownText as cell } from './markdownText.ts';
 import type { Explanation, WorkloadExplanation } from '../explain.ts';
 import type { Timeline, TimelineWindow } from '../../explanation/timeline.ts';
+import { NODE_SHUTDOWN_TITLE } from '../../explanation/nodeShutdown.ts';
 
 /**
  * Returns the explanation as GitHub-flavoured Markdown (ends with a newline); with `summary`, only
@@ -104,6 +105,7 @@ function workload(w: WorkloadExplanation): string[] {
   lines.push(
     ...timeline('As written', w.timelines.asWritten),
     ...timeline('Patched', w.timelines.patched),
+    ...(w.timelines.nodeShutdown ? timeline(NODE_SHUTDOWN_TITLE, w.timelines.nodeShutdown) : []),
   );
   if (w.findings.length) {
     lines.push('', '**Findings**', '');

@@ -22,6 +22,8 @@ import {
 import type { Drawn, Layout } from './svgPanel.ts';
 import { fitLines, lineHeight, textLines, textWidth } from './svgText.ts';
 import { xmlText as escape } from './xmlText.ts';
+import { NODE_SHUTDOWN_TITLE } from '../../explanation/nodeShutdown.ts';
+import type { Timeline } from '../../explanation/timeline.ts';
 
 /** The time axis's length: the same on every picture, so that seconds compare across them. */
 const PLOT_WIDTH = 760;
@@ -61,7 +63,7 @@ function widthFor(column: number): number {
 
 /** The lane names' column fits the longest name; the axis runs to the last thing that happens. */
 function layoutOf(workload: WorkloadExplanation): Layout {
-  const timelines = [workload.timelines.asWritten, workload.timelines.patched];
+  const timelines = panelsOf(workload).map(([, timeline]) => timeline);
   const names = timelines.flatMap((t) => [...lanesOf(t), windowsLane(t)]);
   const column = Math.max(0, ...names.map((n) => textWidth(n, 11))) + 28;
   const plotLeft = Math.max(96, Math.ceil(column));
@@ -110,16 +112,25 @@ function drawWorkload(workload: WorkloadExplanation, top: number, layout: Layout
   const legend = drawLegend(y, layout.width);
   parts.push(legend.svg);
   y += legend.height;
-  for (const [title, timeline, patched] of [
-    ['As written', workload.timelines.asWritten, false],
-    ['Patched', workload.timelines.patched, true],
-  ] as const) {
+  for (const [title, timeline, patched] of panelsOf(workload)) {
     const panel = drawPanel(title, timeline, workload, patched, y, layout);
     parts.push(panel.svg);
     y += panel.height + PANEL_GAP;
   }
   parts.push('</g>');
   return { svg: parts.join('\n'), height: y - top };
+}
+
+/** The panels of a workload: as written, patched, and patched when the node goes away. */
+function panelsOf(workload: WorkloadExplanation): Array<[string, Timeline, boolean]> {
+  const { asWritten, patched, nodeShutdown } = workload.timelines;
+  return [
+    ['As written', asWritten, false],
+    ['Patched', patched, true],
+    ...(nodeShutdown
+      ? [[NODE_SHUTDOWN_TITLE, nodeShutdown, true] as [string, Timeline, boolean]]
+      : []),
+  ];
 }
 
 /** What each mark means, once per workload, wrapped to the picture's width. */
@@ -166,7 +177,7 @@ function drawLegend(top: number, width: number): Drawn {
 
 /** The time axis runs to the last thing that happens, or the grace period, with a little room. */
 function timeEnd(workload: WorkloadExplanation): number {
-  const times = [workload.timelines.asWritten, workload.timelines.patched].flatMap((t) => [
+  const times = panelsOf(workload).flatMap(([, t]) => [
     ...t.events.map((e) => e.at ?? 0),
     ...t.windows.flatMap((w) => [w.from, w.to ?? w.from]),
   ]);

@@ -12,6 +12,7 @@ import { wrapRuns } from './wrap.ts';
 import type { Styler } from './wrap.ts';
 import type { Explanation, LeftAlone, SettingRow, WorkloadExplanation } from '../explain.ts';
 import type { Timeline, TimelineWindow } from '../../explanation/timeline.ts';
+import { NODE_SHUTDOWN_TITLE } from '../../explanation/nodeShutdown.ts';
 
 /** ANSI styles, or none. */
 interface Style {
@@ -145,6 +146,9 @@ function renderWorkload(w: WorkloadExplanation, style: Style, width: number | un
   lines.push(
     ...renderTimeline('As written', w.timelines.asWritten, style, width),
     ...renderTimeline('Patched', w.timelines.patched, style, width),
+    ...(w.timelines.nodeShutdown
+      ? renderTimeline(NODE_SHUTDOWN_TITLE, w.timelines.nodeShutdown, style, width)
+      : []),
   );
   if (w.changes.length) {
     lines.push(

@@ -23,6 +23,7 @@ import type {
   SettingRow,
 } from '../../explanation/types.ts';
 import { appTimeline } from './timeline.ts';
+import { optionalTimeline, whenTheNodeGoesAway } from '../../explanation/nodeShutdown.ts';
 import { cloudSqlProxiesOf, cloudSqlProxyRows } from '../../explanation/cloudSqlProxies.ts';
 import { MIN_SIGTERM_DELAY_FLAG } from '../../workloads/cloudSqlProxy.ts';
 import type { AppState } from './timeline.ts';
@@ -107,6 +108,11 @@ export function explainApp(plan: AppPlan, context: ExplainContext): ExplanationB
     timelines: {
       asWritten: appTimeline(before, trafficInputs),
       patched: appTimeline(after, trafficInputs),
+      ...optionalTimeline(
+        whenTheNodeGoesAway(inputs, after.grace, (grace) =>
+          appTimeline({ ...after, grace }, trafficInputs),
+        ),
+      ),
     },
   };
 }

@@ -38,6 +38,7 @@ import { withNodeForwarding } from '../../explanation/timeline.ts';
 import { nodeForwardingOf } from '../../timing/loadBalancers.ts';
 import { gatewayTimeline } from '../shared/istioGatewayTimeline.ts';
 import type { GatewayState } from '../shared/istioGatewayTimeline.ts';
+import { optionalTimeline, whenTheNodeGoesAway } from '../../explanation/nodeShutdown.ts';
 import { ISTIO } from '../../facts/versionGates.ts';
 
 /** Returns the explanation of one gateway's plan. */
@@ -132,6 +133,11 @@ export function explainGateway(plan: GatewayPlan, context: ExplainContext): Expl
     timelines: {
       asWritten: gatewayTimeline(before, trafficInputs),
       patched: gatewayTimeline(after, trafficInputs),
+      ...optionalTimeline(
+        whenTheNodeGoesAway(inputs, after.grace, (grace) =>
+          gatewayTimeline({ ...after, grace }, trafficInputs),
+        ),
+      ),
     },
   };
 }
