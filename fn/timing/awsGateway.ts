@@ -32,10 +32,21 @@ import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
 import { LOAD_BALANCERS, recognitionFor as recognition } from './loadBalancerTable.ts';
 
 /** The GatewayClass controller names the AWS Load Balancer Controller owns, and what each makes. */
-export const AWS_GATEWAY_CONTROLLERS: Readonly<Record<string, 'ALB' | 'NLB'>> = {
+const AWS_GATEWAY_CONTROLLERS: Readonly<Record<string, AwsGatewayKind>> = {
   'gateway.k8s.aws/alb': 'ALB',
   'gateway.k8s.aws/nlb': 'NLB',
 };
+
+/** What an AWS Gateway makes in front of its routes' pods. */
+type AwsGatewayKind = 'ALB' | 'NLB';
+
+/** Returns what a GatewayClass of this controller name makes, or undefined if not AWS's. */
+export function awsGatewayKind(controllerName: unknown): AwsGatewayKind | undefined {
+  return typeof controllerName === 'string' &&
+    Object.hasOwn(AWS_GATEWAY_CONTROLLERS, controllerName)
+    ? AWS_GATEWAY_CONTROLLERS[controllerName]
+    : undefined;
+}
 
 /** The route that reaches the Service through an AWS Gateway, and what configures its group. */
 export interface AwsGatewayPath {
@@ -43,6 +54,8 @@ export interface AwsGatewayPath {
   readonly route: KubeObject;
   readonly gateway: KubeObject;
   readonly gatewayClass: KubeObject;
+  /** What the GatewayClass's controller makes (awsGatewayKind). */
+  readonly kind: AwsGatewayKind;
   /** The TargetGroupConfiguration that targets the Service, if the stream holds one. */
   readonly targetGroupConfiguration?: KubeObject;
   /** The defaults the Gateway's LoadBalancerConfigurations name (v3.2.0+), merged. */
@@ -67,7 +80,7 @@ interface TargetGroupProps {
 /** Returns the load balancer an AWS Gateway puts in front of the pods of `path.service`. */
 export function recognizeAwsGateway(path: AwsGatewayPath): LoadBalancerRecognition {
   const controller = String(specField(path.gatewayClass, 'controllerName'));
-  const lb = AWS_GATEWAY_CONTROLLERS[controller] ?? 'NLB';
+  const lb = path.kind;
   const config = path.targetGroupConfiguration;
   const props = mergeProps(
     config

@@ -280,11 +280,12 @@ function readinessUnknown(subject: string): Unknown {
 }
 
 /**
- * Returns the user's provider in place of a guess: `--lb-provider` names the load balancer the
- * stream does not show, and a Service that shows only `type: LoadBalancer` does not show it.
- * A recognised provider stays: the stream's annotations say more than a global flag.
+ * Returns the user's provider in place of what the stream does not tell: a guess (a Service that
+ * shows only `type: LoadBalancer` does not show which load balancer) or a recognition marked not
+ * modelled (a TargetGroupBinding, an unknown Gateway). `--lb-provider` names the load balancer
+ * then. A recognised, modelled provider stays: the stream's objects say more than a global flag.
  */
-export function userProviderOverGuess(
+export function userProviderOverUnknown(
   recognition: LoadBalancerRecognition,
   user: { readonly provider: LoadBalancerProvider; readonly source: Source } | undefined,
 ): LoadBalancerRecognition {

@@ -24,7 +24,7 @@ export {
   LOAD_BALANCERS,
   nodeForwardingOf,
   unknownDrainWindow,
-  userProviderOverGuess,
+  userProviderOverUnknown,
 } from './loadBalancerTable.ts';
 export {
   AWS_DEFAULT_DEREGISTRATION_DELAY_SECONDS,

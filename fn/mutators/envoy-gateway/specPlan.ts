@@ -3,7 +3,7 @@
  * Envoy Gateway's config. W comes from the load balancer its envoyService describes, unless the
  * settings give it.
  */
-import { nodeForwardingOf, userProviderOverGuess } from '../../timing/loadBalancers.ts';
+import { nodeForwardingOf, userProviderOverUnknown } from '../../timing/loadBalancers.ts';
 import { controllerRelease } from './controllerConfig.ts';
 import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
 import { configuredTiming } from '../shared/timingInputs.ts';
@@ -47,7 +47,7 @@ export function specInputs(
   configured: SpecSettings,
   objects: readonly KubeObject[],
 ): { readonly inputs: ShutdownTimingInputs; readonly recognized: LoadBalancerRecognition } {
-  const recognized = userProviderOverGuess(
+  const recognized = userProviderOverUnknown(
     recognizeEnvoyServiceLoadBalancer(location, {
       backendConfigs: objects.filter((o) => o.kind === 'BackendConfig'),
     }),

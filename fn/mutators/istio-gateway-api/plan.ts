@@ -17,7 +17,7 @@
 import { formatGoDurationSeconds, parseGoDurationSeconds } from '../../timing/durations.ts';
 import { parseGoBool } from '../../core/goBool.ts';
 import type { LoadBalancerRecognition } from '../../timing/loadBalancerTable.ts';
-import { userProviderOverGuess } from '../../timing/loadBalancerTable.ts';
+import { userProviderOverUnknown } from '../../timing/loadBalancerTable.ts';
 import { unknownOf } from '../shared/timingInputs.ts';
 import { connectionClosingInputs } from '../../timing/connectionClosing.ts';
 import type { ConfiguredTiming } from '../shared/timingInputs.ts';
@@ -155,7 +155,7 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
       ],
     };
   }
-  const recognition = userProviderOverGuess(service.recognition, inputs.provider);
+  const recognition = userProviderOverUnknown(service.recognition, inputs.provider);
   const drainWindow: Sourced = inputs.drainWindow ?? {
     value: recognition.drainWindowSeconds,
     source: { kind: 'load-balancer', evidence: recognition.evidence, generatedFor: gatewayRef },

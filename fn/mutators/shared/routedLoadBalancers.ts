@@ -10,11 +10,7 @@ import type { KubeObject } from '../../core/kubeObject.ts';
 import { specField } from '../../core/kubeObject.ts';
 import type { Inventory } from '../../workloads/inventory.ts';
 import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
-import {
-  AWS_GATEWAY_CONTROLLERS,
-  gatewayDefaultOf,
-  recognizeAwsGateway,
-} from '../../timing/awsGateway.ts';
+import { awsGatewayKind, gatewayDefaultOf, recognizeAwsGateway } from '../../timing/awsGateway.ts';
 import type { GatewayDefault } from '../../timing/awsGateway.ts';
 import { inClusterImplementation } from '../../timing/gatewayControllers.ts';
 import { unmodelledGateway } from '../../timing/unmodelledGateway.ts';
@@ -79,8 +75,8 @@ function throughGateway(
     return recognizeGkeGateway({ ...path, evidence: gke, ...(policy ? { policy } : {}) });
   }
   const controller = gatewayClass && specField(gatewayClass, 'controllerName');
-  const aws = typeof controller === 'string' && Object.hasOwn(AWS_GATEWAY_CONTROLLERS, controller);
-  if (gatewayClass === undefined || !aws) {
+  const kind = awsGatewayKind(controller);
+  if (gatewayClass === undefined || kind === undefined) {
     // An in-cluster proxy's pods follow the Service's endpoints: the in-cluster window holds.
     if (inClusterImplementation(className, controller) !== undefined) return undefined;
     const ref = { namespace: gateway.metadata?.namespace, name: String(gateway.metadata?.name) };
@@ -97,6 +93,7 @@ function throughGateway(
   return recognizeAwsGateway({
     ...path,
     gatewayClass,
+    kind,
     ...(targetGroupConfiguration ? { targetGroupConfiguration } : {}),
     ...(gatewayDefault ? { gatewayDefault } : {}),
   });

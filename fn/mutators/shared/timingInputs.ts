@@ -18,7 +18,7 @@ import {
   recognizeServiceLoadBalancer,
   serviceSelectsPod,
   unknownDrainWindow,
-  userProviderOverGuess,
+  userProviderOverUnknown,
 } from '../../timing/loadBalancers.ts';
 import type { LoadBalancerProvider, LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
 import { connectionClosingInputs } from '../../timing/connectionClosing.ts';
@@ -118,7 +118,7 @@ export function resolveTimingInputs(
   const inFront = loadBalancersInFront(workload, context);
   const recognized = inFront && {
     alsoConsidered: inFront.alsoConsidered,
-    ...userProviderOverGuess(inFront, user),
+    ...userProviderOverUnknown(inFront, user),
   };
   if (drainWindow) {
     return {
