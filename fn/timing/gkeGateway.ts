@@ -46,18 +46,6 @@ export function gkeGatewayEvidence(
     : undefined;
 }
 
-/** Returns true when the GCPBackendPolicy's targetRef names `service` (same namespace). */
-export function policiesService(policy: KubeObject, service: KubeObject): boolean {
-  const ref = specField(policy, 'targetRef') as
-    { group?: unknown; kind?: unknown; name?: unknown } | null | undefined;
-  return (
-    (ref?.group ?? '') === '' &&
-    ref?.kind === 'Service' &&
-    ref.name === service.metadata?.name &&
-    policy.metadata?.namespace === service.metadata?.namespace
-  );
-}
-
 /**
  * Returns the NEG load balancer a GKE Gateway puts in front of the pods of `service`, with the
  * connection draining of its GCPBackendPolicy (`policy`, if the input holds one).

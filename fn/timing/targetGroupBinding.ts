@@ -17,15 +17,6 @@ import { LOAD_BALANCERS, recognitionFor as recognition } from './loadBalancerTab
 const ALB_PROTOCOLS: readonly string[] = ['HTTP', 'HTTPS'];
 const NLB_PROTOCOLS: readonly string[] = ['TCP', 'TLS', 'UDP', 'TCP_UDP', 'QUIC', 'TCP_QUIC'];
 
-/** Returns true when the binding's serviceRef names `service` (same namespace). */
-export function bindsService(binding: KubeObject, service: KubeObject): boolean {
-  const ref = specField(binding, 'serviceRef') as { name?: unknown } | null | undefined;
-  return (
-    ref?.name === service.metadata?.name &&
-    binding.metadata?.namespace === service.metadata?.namespace
-  );
-}
-
 /**
  * Returns the load balancer a TargetGroupBinding puts in front of the pods of the Service it
  * binds. W is the table's for the group's kind and target type (the longest where the binding

@@ -15,12 +15,9 @@ import type { GatewayDefault } from '../../timing/awsGateway.ts';
 import { inClusterImplementation } from '../../timing/gatewayControllers.ts';
 import { unmodelledGateway } from '../../timing/unmodelledGateway.ts';
 import { isNamed, routeGateways, routeServices } from '../../timing/gatewayRoutes.ts';
-import { bindsService, recognizeTargetGroupBinding } from '../../timing/targetGroupBinding.ts';
-import {
-  gkeGatewayEvidence,
-  policiesService,
-  recognizeGkeGateway,
-} from '../../timing/gkeGateway.ts';
+import { recognizeTargetGroupBinding } from '../../timing/targetGroupBinding.ts';
+import { namesService } from '../../timing/serviceReference.ts';
+import { gkeGatewayEvidence, recognizeGkeGateway } from '../../timing/gkeGateway.ts';
 
 /** Returns the recognitions of the cloud load balancers bound or routed to `services`. */
 export function routedLoadBalancers(
@@ -29,7 +26,7 @@ export function routedLoadBalancers(
 ): LoadBalancerRecognition[] {
   const bound = services.flatMap((service) =>
     inventory.targetGroupBindings
-      .filter((binding) => bindsService(binding, service))
+      .filter((binding) => namesService(binding, 'serviceRef', 'no-kind', service))
       .map((binding) => recognizeTargetGroupBinding(binding, service)),
   );
   return [...bound, ...routedThroughGateways(services, inventory)];
@@ -71,7 +68,9 @@ function throughGateway(
   const gatewayClass = inventory.gatewayClasses.find((c) => c.metadata?.name === className);
   const gke = gkeGatewayEvidence(gateway, gatewayClass);
   if (gke !== undefined) {
-    const policy = inventory.gcpBackendPolicies.find((p) => policiesService(p, service));
+    const policy = inventory.gcpBackendPolicies.find((p) =>
+      namesService(p, 'targetRef', 'core-service-required', service),
+    );
     return recognizeGkeGateway({ ...path, evidence: gke, ...(policy ? { policy } : {}) });
   }
   const controller = gatewayClass && specField(gatewayClass, 'controllerName');
@@ -89,7 +88,9 @@ function throughGateway(
     );
   }
   const gatewayDefault = defaultOf(gatewayClass, gateway, inventory);
-  const targetGroupConfiguration = configurationFor(service, inventory);
+  const targetGroupConfiguration = inventory.targetGroupConfigurations.find((config) =>
+    namesService(config, 'targetReference', 'service-by-default', service),
+  );
   return recognizeAwsGateway({
     ...path,
     gatewayClass,
@@ -116,23 +117,6 @@ function routesByService(inventory: Inventory): Map<string, KubeObject[]> {
     ROUTES_BY_SERVICE.set(inventory, index);
   }
   return index;
-}
-
-/**
- * The TargetGroupConfiguration of a Service: the first in its namespace whose targetReference
- * names it, kind Service when unset (pkg/gateway/routeutils/backend.go@v2.17.1
- * LookUpTargetGroupConfiguration).
- */
-function configurationFor(service: KubeObject, inventory: Inventory): KubeObject | undefined {
-  return inventory.targetGroupConfigurations.find((config) => {
-    const ref = specField(config, 'targetReference') as
-      { kind?: unknown; name?: unknown } | null | undefined;
-    return (
-      config.metadata?.namespace === service.metadata?.namespace &&
-      (ref?.kind ?? 'Service') === 'Service' &&
-      ref?.name === service.metadata?.name
-    );
-  });
 }
 
 /**
