@@ -110,7 +110,9 @@ function lineChanges(before: string, after: string): LineChange[] {
     if (text === '') return;
     const lines = linesOf(text);
     const last = changes.at(-1);
-    if (last?.kind === kind) last.lines.push(...lines);
+    // Not push(...lines): a part of a few hundred thousand lines (a package of indented JSON
+    // schemas kept as it was) would pass them all as arguments and overflow the stack.
+    if (last?.kind === kind) for (const line of lines) last.lines.push(line);
     else changes.push({ kind, lines });
   };
   const diffTexts = (old: string, now: string) => {

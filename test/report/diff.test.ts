@@ -192,3 +192,19 @@ test('bookinfo ×100 as a ResourceList through the CLI: diffed item by item, the
   t.not(output.stdout, input);
   t.is(applyGoldenDiff(input, diff.stdout), output.stdout);
 });
+
+test('a part of 300,000 kept lines: the diff is made, not a stack overflow', (t) => {
+  // A ConfigMap of 300,000 short lines kept as it was, after another kept document and before a
+  // Deployment that changes: its lines were once appended to the kept run as one call's arguments
+  // (a package of indented JSON schemas crashed so).
+  const block = Array.from({ length: 300_000 }, (_, i) => `    line ${i}\n`).join('');
+  const input =
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: small\n---\n' +
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  text: |\n${block}` +
+    corpus('istio-sample-httpbin-httpbin.yaml').replace(/^(?!---)/, '---\n');
+  const output = runCli([], input);
+  const diff = runCli(['--diff'], input);
+  t.is(diff.status, 0, diff.stderr);
+  t.not(output.stdout, input);
+  t.is(applyGoldenDiff(input, diff.stdout), output.stdout);
+});
