@@ -34,6 +34,7 @@ import { isSubject, Pipeline } from './pipeline.ts';
 import type { InputCount, Keep, PipelineResult, RunOutcome } from './pipeline.ts';
 import { objectKindsOf } from './objectKinds.ts';
 import { newDocumentText } from '../document/newDocument.ts';
+import { appendAll } from '../core/appendAll.ts';
 
 /** The run's records and its output: the byte-order mark, then one part per segment in order. */
 export interface StreamRun {
@@ -103,7 +104,7 @@ export function runStream(
       if (resources.some((r) => isSubject(r.object, config, mutators))) {
         const objects = resources.map((r) => r.object);
         notePolicies(objects, doc.place.document);
-        contextObjects.push(...objects);
+        appendAll(contextObjects, objects);
         context[i] = { kind: 'kept', doc, resources, objects };
         continue;
       }
@@ -112,7 +113,7 @@ export function runStream(
       // document's text alive (bookinfo ×1600: 1.9 MB of Services' texts in the inventory).
       const objects = resources.map((r) => structuredClone(r.object));
       notePolicies(objects, doc.place.document);
-      contextObjects.push(...objects);
+      appendAll(contextObjects, objects);
       context[i] = { kind: 'read', objects };
     } catch (error) {
       context[i] = { kind: 'failed', error };
@@ -159,7 +160,7 @@ export function runStream(
     const created: KubeObject[] = [];
     for (const [j, resource] of resources.entries()) {
       const readAs = read.kind === 'passed' ? resource.object : read.objects[j];
-      created.push(...pipeline.run(resource, readAs));
+      appendAll(created, pipeline.run(resource, readAs));
     }
     parts.push(plan.rendered(segment, doc));
     for (const object of created) parts.push(createdDocument(object, parts.at(-1)!));

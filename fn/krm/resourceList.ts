@@ -34,6 +34,7 @@ import type { Item, ResourceListInput } from './resourceListInput.ts';
 import { dedent, indent } from './indentation.ts';
 import { columnOf, lineStartOf } from '../core/positions.ts';
 import { newDocumentText } from '../document/newDocument.ts';
+import { appendAll } from '../core/appendAll.ts';
 
 export type { ResourceListInput } from './resourceListInput.ts';
 
@@ -208,7 +209,7 @@ export function readLaidOut(
       end === itemText.length
         ? whole
         : new ManifestDocument(itemText.slice(0, end), { document: index + 1, line });
-    resources.push(...itemResources(doc, itemText));
+    appendAll(resources, itemResources(doc, itemText));
     const length = undentedLength(itemSource, 0, span.column, end);
     items.push({
       start: span.start,
@@ -259,7 +260,7 @@ function readWhole(text: string, options: ReadListOptions): ResourceListInput {
     const expansion = expandExternalAliases(doc, shared, index, text, range[0], range[1]);
     const itemText = dedent(expansion.text, column);
     const doc1 = new ManifestDocument(itemText, { document: index + 1, line });
-    resources.push(...itemResources(doc1, itemText));
+    appendAll(resources, itemResources(doc1, itemText));
     items.push({
       start: range[0],
       end: range[1],

@@ -17,6 +17,7 @@ import { checkDirectives } from './directives.ts';
 import { isCommentOnly, prescanKind, resourceHint } from '../document/prescan.ts';
 import { splitBytes, splitStream } from './split.ts';
 import type { Segment } from './split.ts';
+import { appendAll } from '../core/appendAll.ts';
 
 /** A read stream: each segment with its parsed document when one was needed. */
 export interface StreamInput {
@@ -65,7 +66,7 @@ export function readStream(input: string | ByteStream, options: ReadOptions): St
   const entries = plan.segments.map((segment, i) => {
     if (!plan.parsed[i]) return { segment };
     const doc = plan.document(segment);
-    resources.push(...resourcesOf(doc));
+    appendAll(resources, resourcesOf(doc));
     return { segment, doc };
   });
   return {
