@@ -13,6 +13,8 @@ import {
   MIN_SIGTERM_DELAY_FLAG,
   sigtermBehaviour,
 } from '../workloads/cloudSqlProxy.ts';
+import type { CloudSqlProxy } from '../workloads/cloudSqlProxy.ts';
+import { nativeSidecarsOf } from '../workloads/nativeSidecars.ts';
 import type { SidecarKind, Valued } from './podSettings.ts';
 import { row, seconds, text } from './rows.ts';
 import { secondsText } from './timeline.ts';
@@ -34,20 +36,14 @@ export interface CloudSqlProxyState {
 /** Returns the pod's Cloud SQL Auth Proxies: regular containers and native sidecars. */
 export function cloudSqlProxiesOf(template: PodTemplate): CloudSqlProxyState[] {
   const regular = (template.spec?.containers ?? []).map((c) => ({ c, native: false }));
-  const restartable = (template.spec?.initContainers ?? [])
-    .filter((c) => (c as { restartPolicy?: unknown }).restartPolicy === 'Always')
-    .map((c) => ({ c, native: true }));
+  const restartable = nativeSidecarsOf(template).map((c) => ({ c, native: true }));
   return [...regular, ...restartable].flatMap(({ c, native }) => {
     const proxy = cloudSqlProxyOf(c);
     return proxy ? [stateOf(c, native, proxy)] : [];
   });
 }
 
-function stateOf(
-  container: Container,
-  native: boolean,
-  proxy: NonNullable<ReturnType<typeof cloudSqlProxyOf>>,
-): CloudSqlProxyState {
+function stateOf(container: Container, native: boolean, proxy: CloudSqlProxy): CloudSqlProxyState {
   const { acceptsFor, waitsFor } = sigtermBehaviour(container, proxy);
   return {
     name: container.name,

@@ -13,6 +13,7 @@
  */
 import { diffArrays, diffLines, formatPatch } from 'diff';
 import type { StructuredPatchHunk } from 'diff';
+import { appendAll } from '../core/appendAll.ts';
 
 /** Lines kept, removed or added, each with its line feed (the last line of a text may lack it). */
 interface LineChange {
@@ -110,9 +111,8 @@ function lineChanges(before: string, after: string): LineChange[] {
     if (text === '') return;
     const lines = linesOf(text);
     const last = changes.at(-1);
-    // Not push(...lines): a part of a few hundred thousand lines (a package of indented JSON
-    // schemas kept as it was) would pass them all as arguments and overflow the stack.
-    if (last?.kind === kind) for (const line of lines) last.lines.push(line);
+    // A part may keep a few hundred thousand lines (a package of indented JSON schemas).
+    if (last?.kind === kind) appendAll(last.lines, lines);
     else changes.push({ kind, lines });
   };
   const diffTexts = (old: string, now: string) => {

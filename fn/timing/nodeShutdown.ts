@@ -74,8 +74,8 @@ const CAPACITY_LABELS: ReadonlyArray<{
 /** The Karpenter label that pins a pod to a NodePool (kubernetes-sigs/karpenter v1 well-known). */
 const NODEPOOL_LABEL = 'karpenter.sh/nodepool';
 
-/** A NodePool's budget and why. */
-export interface NodePoolBudget {
+/** A node's budget for its pods and why: a NodePool's, or the capacity a nodeSelector asks for. */
+export interface NodeBudget {
   readonly seconds: number;
   /** `NodePool name: terminationGracePeriod 90s` or `… requests Spot capacity (notice 120 s)`. */
   readonly evidence: string;
@@ -88,14 +88,14 @@ export interface NodePoolBudget {
 export function nodePoolBudget(
   pools: readonly KubeObject[],
   nodeSelector: unknown,
-): NodePoolBudget | undefined {
+): NodeBudget | undefined {
   const pinned =
     nodeSelector !== null && typeof nodeSelector === 'object'
       ? (nodeSelector as Record<string, unknown>)[NODEPOOL_LABEL]
       : undefined;
   const candidates =
     typeof pinned === 'string' ? pools.filter((p) => p.metadata?.name === pinned) : pools;
-  let shortest: NodePoolBudget | undefined;
+  let shortest: NodeBudget | undefined;
   for (const pool of candidates)
     for (const budget of budgetsOf(pool))
       if (shortest === undefined || budget.seconds < shortest.seconds) shortest = budget;
@@ -106,7 +106,7 @@ export function nodePoolBudget(
  * Returns the budget of the interruptible capacity a pod's nodeSelector asks for by a provider's
  * label (CAPACITY_LABELS), or undefined.
  */
-export function capacityBudget(nodeSelector: unknown): NodePoolBudget | undefined {
+export function capacityBudget(nodeSelector: unknown): NodeBudget | undefined {
   if (nodeSelector === null || typeof nodeSelector !== 'object') return undefined;
   const labels = nodeSelector as Record<string, unknown>;
   const asked = CAPACITY_LABELS.find((l) => labels[l.key] === l.value);
@@ -118,11 +118,11 @@ export function capacityBudget(nodeSelector: unknown): NodePoolBudget | undefine
   };
 }
 
-function budgetsOf(pool: KubeObject): NodePoolBudget[] {
+function budgetsOf(pool: KubeObject): NodeBudget[] {
   const template = specField(pool, 'template') as { spec?: Record<string, unknown> } | null;
   const spec = template?.spec ?? {};
   const name = `NodePool ${kubeObjectRef(pool)}`;
-  const budgets: NodePoolBudget[] = [];
+  const budgets: NodeBudget[] = [];
   const grace = goDurationSeconds(spec['terminationGracePeriod']);
   if (grace !== undefined)
     budgets.push({

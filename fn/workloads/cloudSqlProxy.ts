@@ -95,6 +95,24 @@ export function proxyWords(container: Container): string[] {
 }
 
 /**
+ * Returns the last of `flags` among the proxy's words and its value (`--flag=v`, or the next word
+ * after `--flag`: undefined when there is none), as Go's flag package and pflag keep the last.
+ */
+export function lastFlag(
+  words: readonly string[],
+  flags: readonly string[],
+): { readonly flag: string; readonly value: string | undefined } | undefined {
+  let found: { flag: string; value: string | undefined } | undefined;
+  words.forEach((word, i) => {
+    for (const flag of flags) {
+      if (word === flag) found = { flag, value: words[i + 1] };
+      else if (word.startsWith(`${flag}=`)) found = { flag, value: word.slice(flag.length + 1) };
+    }
+  });
+  return found;
+}
+
+/**
  * Reads a Go duration flag (`--flag=10s` or `--flag 10s`; the last one wins, as Go's flag package
  * and pflag keep it), else its environment variable, else 0.
  */
@@ -104,16 +122,9 @@ function durationFlag(
   env: string | undefined,
   major: string,
 ): DurationSetting {
-  const words = proxyWords(container);
-  let found: { text: string; flag: string } | undefined;
-  words.forEach((word, i) => {
-    for (const flag of flags) {
-      if (word === flag && words[i + 1] !== undefined) found = { text: words[i + 1]!, flag };
-      else if (word.startsWith(`${flag}=`)) found = { text: word.slice(flag.length + 1), flag };
-    }
-  });
+  const found = lastFlag(proxyWords(container), flags);
   const fromEnv = env === undefined ? undefined : container.env?.find((e) => e.name === env)?.value;
-  const text = found?.text ?? fromEnv;
+  const text = found?.value ?? fromEnv;
   const name = found?.flag ?? (fromEnv !== undefined ? env! : flags[0]!);
   if (text === undefined)
     return { seconds: 0, set: false, source: `${name} not set, ${major} default 0` };

@@ -8,6 +8,7 @@
  * feature is used only where that kubelet has it on by default.
  */
 import { ISTIO, KUBERNETES, LINKERD, reached } from '../facts/versionGates.ts';
+import type { Container, PodTemplate } from '../core/kubeObject.ts';
 
 /** The meshes whose sidecars kube-graceful handles. */
 export type MeshName = 'istio' | 'linkerd';
@@ -152,5 +153,12 @@ export function nativeMaturityNote(mesh: MeshName, versions: NativeVersions): st
     `Linkerd ${versions.linkerdVersion} calls native sidecars ${level} ` +
     `(charts/linkerd-control-plane/values.yaml proxy.nativeSidecar); ` +
     `they are its default from ${LINKERD.nativeDefault.since}`
+  );
+}
+
+/** The pod's init containers that are native sidecars (`restartPolicy: Always`, KEP-753). */
+export function nativeSidecarsOf(template: PodTemplate): Container[] {
+  return (template.spec?.initContainers ?? []).filter(
+    (c) => (c as { restartPolicy?: unknown }).restartPolicy === 'Always',
   );
 }

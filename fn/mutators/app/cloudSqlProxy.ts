@@ -27,7 +27,7 @@ import { MESH_PROXY_CONTAINERS } from '../../workloads/meshProxies.ts';
 import { kubeletBlocker } from '../../workloads/nativeSidecars.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { MutatorContext, ProposedChange, ProposedFinding } from '../types.ts';
-import { asNativeSidecar, startOrder } from '../shared/nativeSidecar.ts';
+import { moveToNativeSidecar, startOrder } from '../shared/nativeSidecar.ts';
 import { appendArg } from '../shared/containerArgs.ts';
 
 const DEPLOYMENT_EXAMPLE =
@@ -130,10 +130,10 @@ function native(
     return;
   }
   outcome.changes.push(
-    {
-      path: workload.at('spec', 'initContainers', { key: 'name', equals: container.name }),
-      value: asNativeSidecar(container),
-      reason: [
+    ...moveToNativeSidecar(
+      workload,
+      container,
+      [
         `${container.name} (the Cloud SQL Auth Proxy) becomes a native sidecar ` +
           `(restartPolicy: Always in initContainers): Kubernetes sends it SIGTERM only once the ` +
           `app's containers have exited (KEP-753), so the app's queries reach the database ` +
@@ -144,14 +144,7 @@ function native(
           `Native: sidecarMode ${context.spec.sidecarMode}, and the oldest kubelet, Kubernetes ` +
           `${context.spec.kubernetesVersion}, runs native sidecars.`,
       ].join('\n'),
-    },
-    {
-      path: workload.containerAt(container.name),
-      value: undefined,
-      reason:
-        `${container.name} leaves containers: it runs as a native sidecar in initContainers ` +
-        `(the change above).`,
-    },
+    ),
   );
 }
 

@@ -17,7 +17,8 @@ import type { ProposedChange, ProposedFinding } from '../types.ts';
 import type { ModeDecision } from './mode.ts';
 import type { ModePlan } from './native.ts';
 import { STUCK_JOB } from './reasons.ts';
-import { asNativeSidecar, startOrder } from '../shared/nativeSidecar.ts';
+import { moveToNativeSidecar, startOrder } from '../shared/nativeSidecar.ts';
+import { nativeSidecarsOf } from '../../workloads/nativeSidecars.ts';
 
 /**
  * The pod's declared sidecars in `containers`, those already native, and a finding for each
@@ -34,10 +35,7 @@ export function declaredOf(
   const candidates = workload.containers.filter((c) => !MESH_PROXY_CONTAINERS.has(c.name));
   const { sidecars, missing } = declaredSidecars(candidates, named, namedBy);
   // Those that run as native sidecars already (a run before this one, or the chart).
-  const restartable = (workload.template.spec?.initContainers ?? []).filter(
-    (c) => (c as { restartPolicy?: unknown }).restartPolicy === 'Always',
-  );
-  const native = declaredSidecars(restartable, named, namedBy).sidecars;
+  const native = declaredSidecars(nativeSidecarsOf(workload.template), named, namedBy).sidecars;
   const findings = missing
     .filter((name) => !native.some((s) => s.name === name) && !MESH_PROXY_CONTAINERS.has(name))
     .map((name): ProposedFinding => ({
@@ -76,24 +74,17 @@ export function nativeMovePlan(
       continue;
     }
     changes.push(
-      {
-        path: workload.at('spec', 'initContainers', { key: 'name', equals: sidecar.name }),
-        value: asNativeSidecar(container),
-        reason: [
+      ...moveToNativeSidecar(
+        workload,
+        container,
+        [
           `${sidecar.name} becomes a native sidecar (restartPolicy: Always in initContainers): ` +
             `Kubernetes stops it once the main containers have exited, and its exit code does ` +
             `not count for the pod's phase (KEP-753; kubelet getPhase). ${STUCK_JOB}`,
           `Why a sidecar: ${sidecar.evidence}. ${startOrder(container)} ` +
             `Every field is kept as written. Mode native: ${decision.why}.`,
         ].join('\n'),
-      },
-      {
-        path: workload.containerAt(sidecar.name),
-        value: undefined,
-        reason:
-          `${sidecar.name} leaves containers: it runs as a native sidecar in initContainers ` +
-          `(the change above).`,
-      },
+      ),
     );
   }
   return { changes, findings };

@@ -17,7 +17,7 @@ import type { Workload } from '../../workloads/workload.ts';
 import type { ProposedChange } from '../types.ts';
 import { cloudSqlProxyQuitEndpoint } from './wrapper.ts';
 import { appendArg } from '../shared/containerArgs.ts';
-import { proxyWords } from '../../workloads/cloudSqlProxy.ts';
+import { lastFlag, proxyWords } from '../../workloads/cloudSqlProxy.ts';
 import type { QuitEndpoint } from './wrapper.ts';
 
 const QUIT_FLAG = '--quitquitquit';
@@ -81,11 +81,8 @@ function hasQuitFlag(words: readonly string[], container: Container): boolean {
 
 /** The admin port: `--admin-port N`, `--admin-port=N`, the environment, or 9091. */
 function adminPort(words: readonly string[], container: Container): number | undefined {
-  let text: string | undefined = envOf(container, ADMIN_PORT_ENV);
-  words.forEach((word, i) => {
-    if (word === ADMIN_PORT_FLAG) text = words[i + 1];
-    else if (word.startsWith(`${ADMIN_PORT_FLAG}=`)) text = word.slice(ADMIN_PORT_FLAG.length + 1);
-  });
+  const flag = lastFlag(words, [ADMIN_PORT_FLAG]);
+  const text = flag ? flag.value : envOf(container, ADMIN_PORT_ENV);
   if (text === undefined) return DEFAULT_ADMIN_PORT;
   const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
   return port >= 1 && port <= 65535 ? port : undefined;

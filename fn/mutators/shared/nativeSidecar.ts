@@ -6,9 +6,36 @@
  * have exited.
  */
 import type { Container } from '../../core/kubeObject.ts';
+import type { Workload } from '../../workloads/workload.ts';
+import type { ProposedChange } from '../types.ts';
+
+/**
+ * Returns the two changes that move `container` to `initContainers` as a native sidecar: the new
+ * init container, with `reason` (why, in the caller's words), and the regular one removed.
+ */
+export function moveToNativeSidecar(
+  workload: Workload,
+  container: Container,
+  reason: string,
+): ProposedChange[] {
+  return [
+    {
+      path: workload.at('spec', 'initContainers', { key: 'name', equals: container.name }),
+      value: asNativeSidecar(container),
+      reason,
+    },
+    {
+      path: workload.containerAt(container.name),
+      value: undefined,
+      reason:
+        `${container.name} leaves containers: it runs as a native sidecar in initContainers ` +
+        `(the change above).`,
+    },
+  ];
+}
 
 /** The container as a native sidecar: its name, `restartPolicy: Always`, then its fields. */
-export function asNativeSidecar(container: Container): Container {
+function asNativeSidecar(container: Container): Container {
   const {
     name,
     restartPolicy: _ignored,
