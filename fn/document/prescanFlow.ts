@@ -98,7 +98,8 @@ class FlowScan {
       const start = this.at;
       if (!this.quoted()) return false;
       const inner = this.text.slice(start + 1, this.at - 1);
-      // A key with escapes or folds is never `kind`; only its end matters.
+      // Read as written: a `kind` spelled with escapes is then not taken for one, and the item,
+      // with no kind named, is parsed.
       return inner;
     }
     if (this.unsureAtStart()) return false;
