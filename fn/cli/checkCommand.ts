@@ -24,7 +24,7 @@ import { KubeGracefulError } from '../core/errors.ts';
 import { bySeverity } from '../core/records.ts';
 import { findingCodeOwners } from '../engine/findingCodes.ts';
 import { REGISTERED_OBJECT_KINDS } from '../engine/objectKinds.ts';
-import { krmResults } from '../krm/results.ts';
+import { itemFiles, krmResults } from '../krm/results.ts';
 import { readResourceList, renderResourceList } from '../krm/resourceList.ts';
 import type { Runner } from './explainCommand.ts';
 import { checkLines } from './checkText.ts';
@@ -110,15 +110,16 @@ function validatorOutput(
     objectKinds: REGISTERED_OBJECT_KINDS,
     extraKinds: () => result.config.spec.extraKinds,
   });
+  const files = itemFiles(list.resources);
   const failing = verdict.failures.includes('change');
-  const pending = krmResults(result.changes, [], list.resources).map((r) => ({
+  const pending = krmResults(result.changes, [], files).map((r) => ({
     ...r,
     severity: failing ? ('error' as const) : ('info' as const),
     message: `would set ${r.field?.path}: ${r.message}`,
   }));
   const findings = verdict.findings.map((f) => f.finding);
   // Errors first, as the transform orders them (fn/krm/results.ts): kpt shows only the first few.
-  const results = [...pending, ...krmResults([], findings, list.resources)].sort(bySeverity);
+  const results = [...pending, ...krmResults([], findings, files)].sort(bySeverity);
   return renderResourceList(list, results);
 }
 

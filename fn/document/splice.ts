@@ -13,6 +13,7 @@ import { buildAt, setAt } from '../core/fieldPath.ts';
 import { findItem } from './shared.ts';
 import { flowPair, flowStyleOf, flowValue, lineIndentation, planFlowAppend } from './flow.ts';
 import type { FieldPath } from '../core/fieldPath.ts';
+import { longListText } from '../yaml/longLists.ts';
 import { stringifyOptions } from '../yaml/options.ts';
 import { columnOf } from '../core/positions.ts';
 import { withMovedText } from './move.ts';
@@ -77,6 +78,11 @@ export function planSplices(
     if (order[i]!.edit.end > order[i - 1]!.edit.start) return undefined;
   }
   return order.map((o) => o.edit);
+}
+
+/** Returns whether block lists under a key are indented in `doc`, as new fields in it are. */
+export function indentSeqOf(source: string, doc: Document): boolean {
+  return new Layout(source, doc).indentSeq();
 }
 
 /** Returns `source` with the planned edits made. */
@@ -213,7 +219,8 @@ class Layout {
   /** Block YAML for `value`, every line after the first indented to `column`. */
   block(value: unknown, column: number, indentSeq = this.indentSeq()): string {
     const text = blockText(value, indentSeq);
-    return text.replace(/\n(?!$)/g, `\n${' '.repeat(column)}`);
+    // At column 0 there is nothing to add: no copy (the results of a big list are megabytes).
+    return column === 0 ? text : text.replace(/\n(?!$)/g, `\n${' '.repeat(column)}`);
   }
 
   insertPair(map: YAMLMap, key: string, value: unknown): Edit | undefined {
@@ -340,10 +347,13 @@ const BLOCK_TEXTS = new Map<string, string>();
 const MAX_BLOCK_TEXTS = 1024;
 
 export function blockText(value: unknown, indentSeq: boolean): string {
+  const print = (v: unknown) => stringify(v, stringifyOptions(indentSeq)).replace(/\n$/, '');
+  const long = longListText(value, indentSeq, print);
+  if (long !== undefined) return long;
   const key = plainJson(value);
   const cached = key === undefined ? undefined : BLOCK_TEXTS.get(`${indentSeq}${key}`);
   if (cached !== undefined) return cached;
-  const text = stringify(value, stringifyOptions(indentSeq)).replace(/\n$/, '');
+  const text = print(value);
   if (key !== undefined) {
     if (BLOCK_TEXTS.size >= MAX_BLOCK_TEXTS) BLOCK_TEXTS.clear();
     BLOCK_TEXTS.set(`${indentSeq}${key}`, text);

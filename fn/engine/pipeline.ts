@@ -110,40 +110,6 @@ export interface InputCount {
   workloads: number;
 }
 
-/** Objects a mutator adds to the input, to be written right after the resource they go with. */
-export interface Creation {
-  readonly after: Resource;
-  readonly objects: readonly KubeObject[];
-}
-
-/**
- * Returns the records of running `mutators` over `resources`, whose documents it edits in place,
- * and the objects to add after some of them.
- */
-export function runPipeline(
-  resources: readonly Resource[],
-  config: Config,
-  mutators: readonly RegisteredMutator[],
-  keep: Keep = KEEP_ALL,
-): PipelineResult & { readonly creations: readonly Creation[] } {
-  const read = resources.map((r) => r.object);
-  // Asked only of admission policies, which are few: no index of every item.
-  const documentOf = (o: KubeObject) => resources[read.indexOf(o)]?.doc.place.document ?? 0;
-  const pipeline = new Pipeline(read, config, mutators, keep, documentOf);
-  // A ResourceList's parsed items, one object each (the items of kinds no mutator reads are not
-  // parsed, so not counted: the CLI counts a list's items from its text).
-  const objects = read.filter((o) => typeof o.kind === 'string' && o.kind !== '').length;
-  pipeline.result.read.documents = pipeline.result.read.objects = objects;
-  pipeline.planObjects(resources);
-  const creations: Creation[] = [];
-  for (const [i, resource] of resources.entries()) {
-    const objects = pipeline.run(resource, read[i]);
-    if (objects.length > 0) creations.push({ after: resource, objects });
-  }
-  pipeline.finish();
-  return { ...pipeline.result, creations };
-}
-
 /** Returns true when `Pipeline.run` has work for this object: a workload, or an object of an object
  * mutator's kind. */
 export function isSubject(

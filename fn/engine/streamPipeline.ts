@@ -20,18 +20,18 @@
  * a run that is going to fail holds the context documents before the unreadable one only.
  */
 import type { Config } from '../config/schema.ts';
-import { ManifestDocument } from '../document/manifest.ts';
+import type { ManifestDocument } from '../document/manifest.ts';
 import type { RegisteredMutator } from '../mutators/types.ts';
-import { CONTEXT_KINDS, isCandidateKind } from '../workloads/kinds.ts';
+import { isWorkloadKind } from '../workloads/kinds.ts';
 import { isPolicyKind } from '../workloads/admissionPolicies.ts';
 import type { KubeObject } from '../core/kubeObject.ts';
-import { Resource } from '../workloads/resource.ts';
-import { Workload } from '../workloads/workload.ts';
+import type { Resource } from '../workloads/resource.ts';
 import { planStream, resourcesOf } from '../stream/stream.ts';
 import type { ByteStream, ReadOptions } from '../stream/stream.ts';
 import type { Segment } from '../stream/split.ts';
 import { isSubject, Pipeline } from './pipeline.ts';
-import type { InputCount, Keep, PipelineResult, RunOutcome } from './pipeline.ts';
+import type { InputCount, Keep, PipelineResult } from './pipeline.ts';
+import { settleOutcomes } from './settleOutcomes.ts';
 import { objectKindsOf } from './objectKinds.ts';
 import { newDocumentText } from '../document/newDocument.ts';
 import { appendAll } from '../core/appendAll.ts';
@@ -87,17 +87,9 @@ export function runStream(
   const context: Context[] = segments.map(() => PASSED);
   // Object mutators' targets are read here too and kept: they are planned before pass 2, as their
   // edits may reach documents before them (Pipeline.planObjects).
-  const isWorkloadKind = (kind: string | undefined) =>
-    kind !== undefined &&
-    kind !== 'List' &&
-    !CONTEXT_KINDS.has(kind) &&
-    !objectKinds.read.has(kind) &&
-    !objectKinds.changed.has(kind) &&
-    !objectKinds.mentioned?.has(kind) &&
-    isCandidateKind(kind, extraKinds, objectKinds);
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!;
-    if (!plan.parsed[i] || isWorkloadKind(plan.kinds[i])) continue;
+    if (!plan.parsed[i] || isWorkloadKind(plan.kinds[i], extraKinds, objectKinds)) continue;
     try {
       const doc = plan.document(segment);
       const resources = resourcesOf(doc);
@@ -198,25 +190,3 @@ function createdDocument(object: KubeObject, previous: string | Uint8Array): str
 
 /** The comment over an added document. */
 const CREATED_COMMENT = 'Added by kube-graceful: `kube-graceful explain` says why.';
-
-/**
- * Points the outcomes made on `doc` (from `first` on) at a copy of it that holds only its final
- * text, parsed again only if explain reads it: an outcome's Workload otherwise keeps the
- * document's yaml tree and data alive until the run ends.
- */
-function settleOutcomes(outcomes: RunOutcome[], first: number, doc: ManifestDocument): void {
-  if (first === outcomes.length) return;
-  const settled = new ManifestDocument(doc.text, doc.place);
-  for (let i = first; i < outcomes.length; i++) {
-    const outcome = outcomes[i]!;
-    if (outcome.subject === 'object') {
-      outcomes[i] = { ...outcome, resource: new Resource(settled, outcome.resource.base) };
-      continue;
-    }
-    const { resource, templatePath, ref } = outcome.workload;
-    outcomes[i] = {
-      ...outcome,
-      workload: new Workload(new Resource(settled, resource.base), templatePath, ref),
-    };
-  }
-}

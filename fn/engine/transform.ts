@@ -13,13 +13,14 @@ import {
   renderResourceList,
   renderResourceListChunks,
 } from '../krm/resourceList.ts';
+import type { ReadListOptions, ResourceListInput } from '../krm/resourceList.ts';
 import { bytesLookLikeResourceList } from '../krm/resourceListBytes.ts';
 import { readResourceListBytes } from '../krm/resourceListFromBytes.ts';
 import { MUTATORS } from '../mutators/registry.ts';
 import type { RegisteredMutator } from '../mutators/types.ts';
 import { BOM_BYTES, byteStream, readStream } from '../stream/stream.ts';
 import type { ByteStream } from '../stream/stream.ts';
-import { runPipeline } from './pipeline.ts';
+import { runList } from './listPipeline.ts';
 import { objectKindsOf, REGISTERED_OBJECT_KINDS } from './objectKinds.ts';
 import { runStream } from './streamPipeline.ts';
 import type { PipelineResult } from './pipeline.ts';
@@ -108,18 +109,36 @@ function transformList(input: ListInput, options: TransformOptions): TransformRe
   };
   const bytes = input.bytes;
   let text = input.text;
-  let list = input.text === undefined ? readResourceListBytes(input.bytes, readOptions) : undefined;
-  if (!list) {
+  const keep = { outcomes: options.outcomes ?? true, records: true };
+  const read = (how: ReadListOptions) => {
+    const list = input.text === undefined ? readResourceListBytes(input.bytes, how) : undefined;
+    if (list) return list;
     text ??= input.bytes!.toString('utf8');
-    list = readResourceList(text, readOptions);
+    return readResourceList(text, how);
+  };
+  const run = (list: ResourceListInput) => {
+    configOf(list.functionConfig);
+    return runList(list, config!, mutators, keep);
+  };
+  // Workload items are parsed as the run reaches them (listPipeline.ts). A list that cannot be read
+  // that way is read again as it is without deferring: an item the laid-out reader cannot read
+  // alone, and an error reading the others, which a workload item before it may come before (the
+  // error reported is the one reading every item first meets first).
+  let list: ResourceListInput | undefined;
+  try {
+    list = read({ ...readOptions, deferWorkloads: true });
+  } catch {
+    list = undefined;
   }
-  configOf(list.functionConfig);
-  const { creations, ...result } = runPipeline(list.resources, config!, mutators, {
-    outcomes: options.outcomes ?? true,
-    records: true,
-  });
-  const results = krmResults(result.changes, result.findings, list.resources);
-  const added = creations.map((c) => ({ after: c.after.doc, objects: c.objects }));
+  let ran = list && run(list);
+  if (!list || !ran) {
+    list = read(readOptions);
+    ran = run(list)!; // nothing deferred: always a run
+  }
+  const { creations, files, items, result } = ran;
+  list = { ...list, items };
+  const results = krmResults(result.changes, result.findings, files);
+  const added = creations.map((c) => ({ after: c.after, objects: c.objects }));
   // Bytes that are not the text's UTF-8 (a caller's invalid UTF-8, decoded with replacements)
   // get the text's.
   if (!bytes || (text !== undefined && Buffer.byteLength(text, 'utf8') !== bytes.length))

@@ -14,14 +14,16 @@
  * so a 13 MB list is not parsed again to add a few results.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { isMap, isScalar, isSeq, parseDocument, stringify } from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Document, Node, YAMLSeq } from 'yaml';
-import { planSplices } from '../document/splice.ts';
+import { blockText, indentSeqOf, planSplices } from '../document/splice.ts';
 import type { Edit } from '../document/splice.ts';
 import { flowYaml } from '../yaml/aliases.ts';
-import { MAX_ALIAS_COUNT, parseOptions, stringifyOptions } from '../yaml/options.ts';
+import { MAX_ALIAS_COUNT, parseOptions } from '../yaml/options.ts';
 import { columnOf, lineStartOf } from '../core/positions.ts';
 import { isOwnResult } from './results.ts';
+import { resultsInParts } from './resultsInParts.ts';
+import type { LineIndent } from './resultsInParts.ts';
 
 /** The list less its items' text, parsed, and the way from its offsets to the list's. */
 export interface Frame {
@@ -31,76 +33,118 @@ export interface Frame {
 }
 
 /**
- * Returns the edit (in the list's offsets) that makes the list's results `before` less an earlier
+ * Returns the edits (in the list's offsets) that make the list's results `before` less an earlier
  * run's, then `ours`; undefined when the frame does not read back that way (the caller then sets
  * the whole `results`, as a tree edit would).
  */
-export function appendResultsEdit(
+export function appendResultsEdits(
   frame: Frame,
   before: readonly unknown[],
   ours: readonly unknown[],
-): Edit | undefined {
+): Edit[] | undefined {
   const kept = before.filter((result) => !isOwnResult(result));
-  const edit = planResultsEdit(frame, before, kept, ours);
-  if (!edit) return undefined;
-  // Reading every result back costs a parse of all of them (1.6 MB for 600 workloads: a third of
-  // the run, issue #34 item 3). A long list is checked through a probe instead: the edit the same
-  // code makes for our first result alone must span the same text and read back, which holds the
-  // place and the indentation; the items' own text is the yaml library's stringify, whose
-  // round trip the injection tests hold (test/reliability/injection-safety.test.ts).
-  const probe = ours.length > FULL_CHECK_UP_TO ? ours.slice(0, 1) : undefined;
-  const probeEdit = probe && planResultsEdit(frame, before, kept, probe);
-  const checked = probe
-    ? probeEdit?.start === edit.start &&
-      probeEdit.end === edit.end &&
-      readsBack(frame.text, probeEdit, [...kept, ...probe])
-    : readsBack(frame.text, edit, [...kept, ...ours]);
-  if (!checked) return undefined;
-  return {
+  const edits =
+    ours.length > FULL_CHECK_UP_TO
+      ? throughProbe(frame, before, kept, ours)
+      : readBackWhole(frame, before, kept, ours);
+  return edits?.map((edit) => ({
     start: frame.toListOffset(edit.start),
     end: frame.toListOffset(edit.end),
-    text: edit.text,
-  };
+    // Not read here: a result's text is printed when the output reads it (resultsInParts.ts).
+    get text() {
+      return edit.text;
+    },
+  }));
 }
 
 /** Lists of up to this many results of ours are read back whole. */
 const FULL_CHECK_UP_TO = 64;
 
-/** The edit in the frame's offsets, unchecked (see appendResultsEdit). */
+/** The edit, checked by reading every result back. */
+function readBackWhole(
+  frame: Frame,
+  before: readonly unknown[],
+  kept: readonly unknown[],
+  ours: readonly unknown[],
+): Edit[] | undefined {
+  const planned = planResultsEdit(frame, before, kept, ours);
+  return planned && readsBack(frame.text, planned.edit, [...kept, ...ours])
+    ? [planned.edit]
+    : undefined;
+}
+
+/**
+ * Reading every result back costs a parse of all of them (1.6 MB for 600 workloads: a third of
+ * the run, issue #34 item 3). A long list is checked through a probe instead: the edit the same
+ * code makes for our first result alone must read back, which holds the place and the
+ * indentation; the items' own text is the yaml library's stringify, whose round trip the injection
+ * tests hold (test/reliability/injection-safety.test.ts). The others are then written after the
+ * first as it was written (resultsInParts.ts), else the edit is planned for all of them at once.
+ */
+function throughProbe(
+  frame: Frame,
+  before: readonly unknown[],
+  kept: readonly unknown[],
+  ours: readonly unknown[],
+): Edit[] | undefined {
+  const probe = planResultsEdit(frame, before, kept, ours.slice(0, 1));
+  if (!probe || !readsBack(frame.text, probe.edit, [...kept, ...ours.slice(0, 1)]))
+    return undefined;
+  const parts = probe.printed && resultsInParts(probe.edit, ours, ...probe.printed);
+  if (parts) return parts;
+  const planned = planResultsEdit(frame, before, kept, ours);
+  return planned?.edit.start === probe.edit.start && planned.edit.end === probe.edit.end
+    ? [planned.edit]
+    : undefined;
+}
+
+/**
+ * The edit in the frame's offsets, unchecked (see appendResultsEdits), and how its results are
+ * printed when they are block items on lines of their own (`- ` at a column, as resultsInParts
+ * writes more of them): the list style and the indentation of their lines; undefined for flow
+ * items or CRLF line breaks.
+ */
 function planResultsEdit(
   frame: Frame,
   before: readonly unknown[],
   kept: readonly unknown[],
   ours: readonly unknown[],
-): Edit | undefined {
+): { edit: Edit; printed?: readonly [indentSeq: boolean, lines: LineIndent] } | undefined {
   const root = frame.doc.contents;
   if (!isMap(root)) return undefined;
   const pair = root.items.find((p) => isScalar(p.key) && p.key.value === 'results');
   const node = pair?.value as Node | null | undefined;
   const crlf = frame.text.includes('\r\n');
-  let edit: Edit | undefined;
   if (isSeq(node) && node.items.length > 0) {
     const earlier = before.flatMap((result, i) => (isOwnResult(result) ? [i] : []));
+    let edit: Edit | undefined;
     if (earlier.length === 0)
       edit = node.flow ? appendFlow(frame.text, node, ours) : appendBlock(frame.text, node, ours);
     else if (!node.flow && kept.length + ours.length > 0)
       edit = replaceBlock(frame.text, node, earlier, ours);
-    if (edit && crlf) edit = { ...edit, text: edit.text.replace(/\r?\n/g, '\r\n') };
-  } else if (ours.length > 0) {
-    // None yet (absent, `~`, `[]`): a new `results` field, as any field is set.
-    edit = planSplices(frame.text, frame.doc, [{ path: ['results'], value: ours }])?.[0];
+    if (!edit) return undefined;
+    if (crlf) return { edit: { ...edit, text: edit.text.replace(/\r?\n/g, '\r\n') } };
+    return node.flow ? { edit } : { edit, printed: [APPENDED_INDENT_SEQ, 'every'] };
   }
-  return edit;
+  if (ours.length === 0) return undefined;
+  // None yet (absent, `~`, `[]`): a new `results` field, as any field is set.
+  const edit = planSplices(frame.text, frame.doc, [{ path: ['results'], value: ours }])?.[0];
+  if (!edit) return undefined;
+  // Written at column 0 (splice.ts Layout.block indents nothing more): as yaml prints a list.
+  return crlf || root.flow || !root.range || columnOf(frame.text, root.range[0]) !== 0
+    ? { edit }
+    : { edit, printed: [indentSeqOf(frame.text, frame.doc), 'nonBlank'] };
 }
+
+/** Results appended to block results are printed with lists not indented under their keys. */
+const APPENDED_INDENT_SEQ = false;
 
 /** Block items after the last one, at the list's own indentation (`results:\n- …` or `results:\n  -
  * …`). */
 function appendBlock(text: string, seq: YAMLSeq, ours: readonly unknown[]): Edit | undefined {
   if (!seq.range) return undefined;
   const column = columnOf(text, seq.range[0]);
-  const block = stringify(ours, stringifyOptions(false))
-    .replace(/\n$/, '')
-    .replace(/\n/g, `\n${' '.repeat(column)}`);
+  const block = blockText(ours, APPENDED_INDENT_SEQ).replace(/\n/g, `\n${' '.repeat(column)}`);
   const end = seq.range[1];
   if (text[end - 1] === '\n') return { start: end, end, text: `${' '.repeat(column)}${block}\n` };
   // After a comment that ends the last item's line, so the comment stays on its own line.

@@ -5,8 +5,9 @@
  *
  * Items of kinds no mutator reads are, as in a stream, neither parsed nor decoded when the list is
  * laid out as kpt and kustomize write it (layout.ts): a kpt package of 534 JSON schemas is read in
- * the time its workloads take (issue #16). Otherwise, or when anchors and aliases are about, the
- * whole list is parsed (sharedAnchors.ts handles items that share anchors, issue #15).
+ * the time its workloads take (issue #16); the workload items are parsed only when the run reaches
+ * them (DeferredItem, fn/engine/listPipeline.ts). Otherwise, or when anchors and aliases are about,
+ * the whole list is parsed (sharedAnchors.ts handles items that share anchors, issue #15).
  */
 import { isMap, isSeq } from 'yaml';
 import type { Document, Node } from 'yaml';
@@ -19,18 +20,23 @@ import { splitStream } from '../stream/split.ts';
 import type { Segment } from '../stream/split.ts';
 import { resourcesOf } from '../stream/stream.ts';
 import { keepYoungGenerationSmall } from '../stream/youngGeneration.ts';
-import { isCandidateKind, isMentionedObject, objectKindsIn } from '../workloads/kinds.ts';
+import {
+  isCandidateKind,
+  isMentionedObject,
+  isWorkloadKind,
+  objectKindsIn,
+} from '../workloads/kinds.ts';
 import { optimizeForLongRun } from '../stream/tiering.ts';
 import type { ObjectKinds } from '../workloads/kinds.ts';
 import type { Resource } from '../workloads/resource.ts';
 import { MAX_ALIAS_COUNT } from '../yaml/options.ts';
-import { appendResultsEdit } from './appendResults.ts';
+import { appendResultsEdits } from './appendResults.ts';
 import { isOwnResult } from './results.ts';
 import { listLayout } from './layout.ts';
 import type { ItemSpan, ListLayout } from './layout.ts';
 import type { Frame } from './appendResults.ts';
 import { expandExternalAliases, sharedAnchorItems, verifySharedItems } from './sharedAnchors.ts';
-import type { Item, ResourceListInput } from './resourceListInput.ts';
+import type { DeferredItem, Item, ResourceListInput } from './resourceListInput.ts';
 import { dedent, indent } from './indentation.ts';
 import { columnOf, lineStartOf } from '../core/positions.ts';
 import { newDocumentText } from '../document/newDocument.ts';
@@ -46,6 +52,11 @@ export interface ReadListOptions {
   /** The kinds object mutators change and read: parsed as well (the engine derives them from its
    * mutators). */
   readonly objectKinds?: ObjectKinds;
+  /**
+   * Items of workload kinds are not parsed here but as the run reaches them (DeferredItem), when
+   * the list is laid out as kpt writes it; a caller that reads `resources` whole leaves this off.
+   */
+  readonly deferWorkloads?: boolean;
 }
 
 /** A line `kind: ResourceList` at the start of a line, as YAML (a comment may follow). */
@@ -187,38 +198,19 @@ export function readLaidOut(
   optimizeForLongRun(
     layout.items.reduce((sum, span, i) => (wanted[i] ? sum + span.limit - span.start : sum), 0),
   );
+  const deferred: DeferredItem[] = [];
   for (const [index, span] of layout.items.entries()) {
     if (!wanted[index]) continue; // kept as the bytes it came as
-    // The span starts after `- ` and ends at a line start: whole characters of the bytes.
-    const itemSource = decode(source, span.start, span.limit);
-    const itemText = dedent(itemSource, span.column);
-    if (ALIAS_LIKE.test(itemText)) return undefined;
+    // Lines are counted forwards as the items come, so each item's line is taken now.
     const line = lineOf(span.start);
-    let end: number | undefined;
-    const whole = new ManifestDocument(itemText, { document: index + 1, line });
-    try {
-      end = whole.document.contents?.range?.[1];
-    } catch {
-      // the whole list is parsed, which says where the YAML is wrong in the list's terms
-      return undefined;
+    if (options.deferWorkloads && isWorkloadKind(kinds[index], extraKinds, objectKinds)) {
+      deferred.push({ index, open: () => openItem(source, span, index, line) });
+      continue;
     }
-    if (end === undefined) return undefined;
-    // The item's content is usually all of its text: the document parsed is then the item's, not
-    // parsed a second time (issue #34 item 3).
-    const doc =
-      end === itemText.length
-        ? whole
-        : new ManifestDocument(itemText.slice(0, end), { document: index + 1, line });
-    appendAll(resources, itemResources(doc, itemText));
-    const length = undentedLength(itemSource, 0, span.column, end);
-    items.push({
-      start: span.start,
-      end:
-        span.start +
-        (source.bytes ? Buffer.byteLength(itemSource.slice(0, length), 'utf8') : length),
-      column: span.column,
-      doc,
-    });
+    const opened = openItem(source, span, index, line);
+    if (!opened) return undefined;
+    items.push(opened.item);
+    appendAll(resources, opened.resources);
   }
   return {
     mode: 'resourceList',
@@ -226,9 +218,52 @@ export function readLaidOut(
     ...(source.bytes ? { bytes: source.bytes } : {}),
     items,
     resources,
+    ...(options.deferWorkloads ? { deferred } : {}),
     ...head,
     frame: { text: frame.text, doc: frameDoc.document, toListOffset: frame.toListOffset },
   };
+}
+
+/**
+ * Parses one laid-out item: its place in the list and its resources. Undefined when it holds
+ * something like an alias (the whole list is then parsed, where anchors are resolved across
+ * items) or does not read as YAML (the whole list is then parsed, which says where in the list's
+ * terms).
+ */
+function openItem(
+  source: ListSource,
+  span: ItemSpan,
+  index: number,
+  line: number,
+): { item: Item; resources: Resource[] } | undefined {
+  // The span starts after `- ` and ends at a line start: whole characters of the bytes.
+  const itemSource = decode(source, span.start, span.limit);
+  const itemText = dedent(itemSource, span.column);
+  if (ALIAS_LIKE.test(itemText)) return undefined;
+  let end: number | undefined;
+  const whole = new ManifestDocument(itemText, { document: index + 1, line });
+  try {
+    end = whole.document.contents?.range?.[1];
+  } catch {
+    return undefined;
+  }
+  if (end === undefined) return undefined;
+  // The item's content is usually all of its text: the document parsed is then the item's, not
+  // parsed a second time (issue #34 item 3).
+  const doc =
+    end === itemText.length
+      ? whole
+      : new ManifestDocument(itemText.slice(0, end), { document: index + 1, line });
+  const resources = itemResources(doc, itemText);
+  const length = undentedLength(itemSource, 0, span.column, end);
+  const item = {
+    start: span.start,
+    end:
+      span.start + (source.bytes ? Buffer.byteLength(itemSource.slice(0, length), 'utf8') : length),
+    column: span.column,
+    doc,
+  };
+  return { item, resources };
 }
 
 /** The whole list parsed: every item, with anchors shared between items resolved. */
@@ -465,8 +500,8 @@ function listEdits(
   // An earlier run's results go, this run's take their place (appendResults.ts).
   const kept = input.results.filter((result) => !isOwnResult(result));
   const rewrite = results.length > 0 || kept.length < input.results.length;
-  const appended = rewrite ? appendResultsEdit(input.frame, input.results, results) : undefined;
-  const all = [...edits, ...added.map((a) => insertion(input, a)), ...(appended ? [appended] : [])];
+  const appended = rewrite ? appendResultsEdits(input.frame, input.results, results) : undefined;
+  const all = [...edits, ...added.map((a) => insertion(input, a)), ...(appended ?? [])];
   if (!rewrite || appended) return { edits: all };
   // A shape the append does not handle: the whole `results` is set, as a tree edit would.
   const list = new ManifestDocument(withEdits(input, all), { document: 1, line: 1 });

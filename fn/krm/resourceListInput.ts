@@ -19,6 +19,21 @@ export interface Item {
   readonly expanded?: ReadonlyArray<{ readonly text: string; readonly alias: string }>;
 }
 
+/**
+ * An item of a workload's kind, parsed only when the run reaches it (fn/engine/listPipeline.ts), so
+ * that no more than one workload's tree is alive at a time (issue #34 item 7: every item's tree
+ * kept until the output was written made a list's peak memory about 55× its size).
+ */
+export interface DeferredItem {
+  /** 0-based position among the list's items. */
+  readonly index: number;
+  /**
+   * Parses the item. Undefined when the laid-out reader cannot read it alone (bad YAML, something
+   * like an alias): the list must then be read again, whole or eagerly, as readResourceList does.
+   */
+  open(): { readonly item: Item; readonly resources: readonly Resource[] } | undefined;
+}
+
 /** A read ResourceList. */
 export interface ResourceListInput {
   readonly mode: 'resourceList';
@@ -32,6 +47,8 @@ export interface ResourceListInput {
   /** The items that were parsed (all of them, unless some were of kinds no mutator reads). */
   readonly items: readonly Item[];
   readonly resources: Resource[];
+  /** With ReadListOptions.deferWorkloads: the workload items, parsed as the run reaches them. */
+  readonly deferred?: readonly DeferredItem[];
   readonly functionConfig: unknown;
   /** Results already in the input, which ours are appended to. */
   readonly results: unknown[];

@@ -7,7 +7,7 @@ import { formatPath } from '../core/fieldPath.ts';
 import { addsObject, bySeverity } from '../core/records.ts';
 import type { ChangeRecord, Finding } from '../core/records.ts';
 import type { Resource } from '../workloads/resource.ts';
-import type { ResourceRef } from '../core/kubeObject.ts';
+import type { KubeObject, ResourceRef } from '../core/kubeObject.ts';
 
 /**
  * The tag every result kube-graceful writes carries, so that a later run knows its own results and
@@ -34,28 +34,58 @@ export interface KrmResult {
   severity: 'error' | 'warning' | 'info';
   resourceRef?: ResourceRef;
   field?: { path: string; currentValue?: unknown; proposedValue?: unknown };
-  file?: { path: string; index?: number };
+  file?: KrmFile;
   tags?: Record<string, string>;
 }
 
 const OWN = { [OWN_RESULT_TAG.key]: OWN_RESULT_TAG.value };
 
-/** Returns the results for a run, errors first; `resources` give each item's file (kpt's path/index
- * annotations). */
-export function krmResults(
-  changes: readonly ChangeRecord[],
-  findings: readonly Finding[],
+/** Where an item came from in a kpt package: its file and its place among the file's objects. */
+export interface KrmFile {
+  readonly path: string;
+  readonly index?: number;
+}
+
+/**
+ * Each item's file, by its 1-based document number, as kpt's path and index annotations name it
+ * (the first object of a document that has them), read from `objects` (the resources' objects as
+ * read). Made as the items are read, so that a run that lets go of each item after its turn still
+ * knows it (fn/engine/listPipeline.ts).
+ */
+export function itemFiles(
   resources: readonly Resource[],
-): KrmResult[] {
-  const fileOf = (document: number | undefined) => {
-    const resource = resources.find((r) => r.doc.place.document === document);
-    const annotations = resource?.object.metadata?.annotations ?? {};
+  objects: readonly KubeObject[] = resources.map((r) => r.object),
+  into = new Map<number, KrmFile>(),
+): Map<number, KrmFile> {
+  for (const [i, resource] of resources.entries()) {
+    const document = resource.doc.place.document;
+    if (into.has(document)) continue;
+    const annotations = objects[i]!.metadata?.annotations ?? {};
     const path =
       annotations['internal.config.kubernetes.io/path'] ?? annotations['config.kubernetes.io/path'];
     const index =
       annotations['internal.config.kubernetes.io/index'] ??
       annotations['config.kubernetes.io/index'];
-    return path ? { file: { path, ...(index !== undefined ? { index: Number(index) } : {}) } } : {};
+    // A document whose first object names no file names none (as a search by document finds).
+    if (path)
+      into.set(document, { path, ...(index !== undefined ? { index: Number(index) } : {}) });
+    else into.set(document, NO_FILE);
+  }
+  return into;
+}
+
+/** The answer for a document whose first object has no path annotation. */
+const NO_FILE: KrmFile = { path: '' };
+
+/** Returns the results for a run, errors first; `files` give each item's file (itemFiles). */
+export function krmResults(
+  changes: readonly ChangeRecord[],
+  findings: readonly Finding[],
+  files: ReadonlyMap<number, KrmFile>,
+): KrmResult[] {
+  const fileOf = (document: number | undefined) => {
+    const file = document === undefined ? undefined : files.get(document);
+    return file?.path ? { file } : {};
   };
   const results = [
     ...changes.map((c): KrmResult =>

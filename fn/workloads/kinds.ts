@@ -21,7 +21,7 @@ const BUILT_IN: Record<string, { group: string; template: FieldPath }> = {
  * Kinds that mutators read but never change: they tell how traffic reaches the workloads, and
  * which admission policies would rewrite their shutdown (fn/engine/admissionCheck.ts).
  */
-export const CONTEXT_KINDS: ReadonlySet<string> = new Set([
+const CONTEXT_KINDS: ReadonlySet<string> = new Set([
   'Service',
   'Namespace',
   'PodDisruptionBudget',
@@ -161,5 +161,27 @@ export function isCandidateKind(
     objectKinds.changed.has(kind) ||
     objectKinds.read.has(kind) ||
     extra.some((k) => k.kind === kind)
+  );
+}
+
+/**
+ * Returns true when a document of this top-level kind (as the pre-scan reads it) is a workload and
+ * nothing else: no mutator reads it as context, and it is not a List. Such a document is parsed
+ * when the run reaches it and let go after (fn/engine/streamPipeline.ts, listPipeline.ts); every
+ * other kind that must be parsed is read first, as the context the workloads are planned in.
+ */
+export function isWorkloadKind(
+  kind: string | undefined,
+  extra: readonly ExtraKind[],
+  objectKinds: ObjectKinds = NO_OBJECT_KINDS,
+): boolean {
+  return (
+    kind !== undefined &&
+    kind !== 'List' &&
+    !CONTEXT_KINDS.has(kind) &&
+    !objectKinds.read.has(kind) &&
+    !objectKinds.changed.has(kind) &&
+    !objectKinds.mentioned?.has(kind) &&
+    isCandidateKind(kind, extra, objectKinds)
   );
 }
