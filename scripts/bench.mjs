@@ -285,6 +285,15 @@ function againstReadingIt(title, file) {
   return median(times[0].map((t, r) => t / times[1][r]));
 }
 
+/** Node's own peak RSS in MiB (`node -e 0`, the median of five runs), measured once a bench run. */
+let nodeBaseline;
+function nodeBaselineRss() {
+  nodeBaseline ??= median(
+    [...Array(5)].map(() => peakRss('/dev/null', [process.execPath, '-e', '0'])),
+  );
+  return nodeBaseline;
+}
+
 /** Returns peak RSS in MiB of `kube-graceful < file` (or of `argv < file`), or undefined without
  * GNU time. */
 function peakRss(file, argv = [process.execPath, CLI]) {
@@ -421,9 +430,7 @@ if (ONLY === undefined || ONLY === 'dense' || ONLY === 'krm') {
     verdict(ratio <= 15),
   ]);
   if (gnuTime) {
-    const node = median(
-      [...Array(5)].map(() => peakRss('/dev/null', [process.execPath, '-e', '0'])),
-    );
+    const node = nodeBaselineRss();
     const rss = Math.min(peakRss(file), peakRss(file));
     console.log(`  peak RSS ${rss.toFixed(0)} MiB, node -e 0 ${node.toFixed(0)} MiB`);
     flowListSummary.push([
@@ -616,9 +623,7 @@ if (ONLY === undefined || ONLY === 'dense' || ONLY === 'memory') {
       return [`bookinfo ×${copies} as a ResourceList`, file];
     });
     const list = krmSchemasFile('krm-schemas-rss.yaml').file;
-    const node = median(
-      [...Array(5)].map(() => peakRss('/dev/null', [process.execPath, '-e', '0'])),
-    );
+    const node = nodeBaselineRss();
     const empty = median([...Array(5)].map(() => peakRss('/dev/null')));
     const sizes = [...files, ['ResourceList (krm-schemas.mjs)', list], ...lists].map(
       ([label, file]) => ({
@@ -897,9 +902,7 @@ if (ONLY === undefined || ONLY === 'scalars') {
   ]);
   if (gnuTime) {
     const big = files[1];
-    const node = median(
-      [...Array(5)].map(() => peakRss('/dev/null', [process.execPath, '-e', '0'])),
-    );
+    const node = nodeBaselineRss();
     const ours = Math.min(peakRss(big.file), peakRss(big.file));
     const floor = Math.min(
       peakRss(big.file, [process.execPath, parsePrint]),

@@ -11,22 +11,18 @@ import type { ManifestDocument } from '../document/manifest.ts';
 import { itemFiles } from '../krm/results.ts';
 import type { KrmFile } from '../krm/results.ts';
 import type { Item, ResourceListInput } from '../krm/resourceListInput.ts';
+import type { AddedItems } from '../krm/resourceList.ts';
 import type { RegisteredMutator } from '../mutators/types.ts';
 import type { Resource } from '../workloads/resource.ts';
 import { isSubject, Pipeline } from './pipeline.ts';
 import type { Keep, PipelineResult } from './pipeline.ts';
 import { settleOutcomes } from './settleOutcomes.ts';
 
-/** What a mutator adds after an item: objects to put in the list right after it. */
-interface Creation {
-  readonly after: ManifestDocument;
-  readonly objects: readonly KubeObject[];
-}
-
 /** The run of a list: records, what to add, every parsed item (to render) and its kpt file. */
 export interface ListRun {
   readonly result: PipelineResult;
-  readonly creations: readonly Creation[];
+  /** The objects mutators add, each after the item it goes with. */
+  readonly creations: AddedItems;
   /** The items parsed, the deferred ones among them holding only their final text. */
   readonly items: readonly Item[];
   readonly files: ReadonlyMap<number, KrmFile>;
@@ -53,7 +49,7 @@ export function runList(
   // run: Pipeline.run would return at once.
   const needsRun = (o: KubeObject) => isRun(o) || edited.has(o);
   const files = itemFiles(list.resources, read);
-  const creations: Creation[] = [];
+  const creations: Array<AddedItems[number]> = [];
   const items: Item[] = [];
   const runItem = (item: Item, resources: readonly Resource[], readAs: readonly KubeObject[]) => {
     // A ResourceList's parsed items, one object each (the items of kinds no mutator reads are not

@@ -138,7 +138,6 @@ function transformList(input: ListInput, options: TransformOptions): TransformRe
   const { creations, files, items, result } = ran;
   list = { ...list, items };
   const results = krmResults(result.changes, result.findings, files);
-  const added = creations.map((c) => ({ after: c.after, objects: c.objects }));
   // Bytes that are not the text's UTF-8 (a caller's invalid UTF-8, decoded with replacements)
   // get the text's.
   if (!bytes || (text !== undefined && Buffer.byteLength(text, 'utf8') !== bytes.length))
@@ -146,10 +145,10 @@ function transformList(input: ListInput, options: TransformOptions): TransformRe
       ...result,
       mode: 'resourceList',
       input: text!,
-      output: renderResourceList(list, results, added),
+      output: renderResourceList(list, results, creations),
       config: config!,
     };
-  const outputChunks = renderResourceListChunks(list, results, bytes, added);
+  const outputChunks = renderResourceListChunks(list, results, bytes, creations);
   // Read from the bytes, the text is made only when asked for (--diff, explain, tests).
   let output: string | undefined;
   return {

@@ -575,7 +575,7 @@ function entryIndicator(text: string, item: Item): string | undefined {
 
 /** Returns `text` with the edits made; they do not overlap, and one at an offset where another ends
  * goes after it. */
-function applyEdits(text: string, edits: readonly ListEdit[]): string {
+export function applyEdits(text: string, edits: readonly ListEdit[]): string {
   let out = '';
   let at = 0;
   for (const edit of [...edits].sort((a, b) => a.start - b.start)) {

@@ -9,9 +9,9 @@ import test from 'ava';
 import { isDeepStrictEqual } from 'node:util';
 import { parseDocument, stringify } from 'yaml';
 import { appendResultsEdits } from '../../fn/krm/appendResults.ts';
+import { applyEdits } from '../../fn/krm/resourceList.ts';
 import type { Frame } from '../../fn/krm/appendResults.ts';
 import { applySplices, planSplices } from '../../fn/document/splice.ts';
-import type { Edit } from '../../fn/document/splice.ts';
 import { parseOptions, stringifyOptions } from '../../fn/yaml/options.ts';
 
 const frameOf = (text: string): Frame => ({
@@ -19,17 +19,6 @@ const frameOf = (text: string): Frame => ({
   doc: parseDocument(text, parseOptions()),
   toListOffset: (offset) => offset,
 });
-
-/** The edits made in order: by offset, those at one offset as they come. */
-function applied(text: string, edits: readonly Edit[]): string {
-  let out = '';
-  let at = 0;
-  for (const edit of [...edits].sort((a, b) => a.start - b.start)) {
-    out += text.slice(at, edit.start) + edit.text;
-    at = edit.end;
-  }
-  return out + text.slice(at);
-}
 
 const awkward = ['x\n\ny\n', 'p\n\n', 'one line', 'G ≥ S + R → 30 s', '\nleading', 'a: b'];
 
@@ -59,8 +48,8 @@ for (const [style, text] of Object.entries(frames)) {
     t.truthy(edits);
     t.true(edits!.length > ours.length, 'one edit per result');
     const whole = planSplices(text, frame.doc, [{ path: ['results'], value: ours }]);
-    t.is(applied(text, edits!), applySplices(text, whole!));
-    const read = parseDocument(applied(text, edits!), parseOptions()).toJS() as {
+    t.is(applyEdits(text, edits!), applySplices(text, whole!));
+    const read = parseDocument(applyEdits(text, edits!), parseOptions()).toJS() as {
       results: unknown;
     };
     t.true(isDeepStrictEqual(read.results, ours));
@@ -82,7 +71,7 @@ for (const column of [0, 2]) {
     const printed = stringify(ours, stringifyOptions(false))
       .replace(/\n$/, '')
       .replace(/\n/g, `\n${pad}`);
-    t.is(applied(text, edits!), `${text}${pad}${printed}\n`);
+    t.is(applyEdits(text, edits!), `${text}${pad}${printed}\n`);
   });
 }
 

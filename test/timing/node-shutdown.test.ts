@@ -58,14 +58,19 @@ test("a NodePool's terminationGracePeriod of 24h: no warning; the shortest pool 
   t.regex(both.stderr, /NODE_SHUTDOWN_BUDGET .*at most 120 s/);
 });
 
-test("a pod pinned to a NodePool by karpenter.sh/nodepool gets that pool's budget", async (t) => {
+/** The gateway fixture with its pod template given a nodeSelector of one `label: value`. */
+function withNodeSelector(label: string): string {
   const marker = '    spec:\n      serviceAccountName: istio-public-ingressgateway\n';
   if (!GATEWAY.includes(marker)) throw new Error('the fixture changed');
-  const pinned = GATEWAY.replace(
+  return GATEWAY.replace(
     marker,
-    '    spec:\n      nodeSelector:\n        karpenter.sh/nodepool: default\n' +
+    `    spec:\n      nodeSelector:\n        ${label}\n` +
       '      serviceAccountName: istio-public-ingressgateway\n',
   );
+}
+
+test("a pod pinned to a NodePool by karpenter.sh/nodepool gets that pool's budget", async (t) => {
+  const pinned = withNodeSelector('karpenter.sh/nodepool: default');
   const run = await runCliAsync([], join(pinned, LIFETIME, SPOT));
   t.is(run.status, 0, run.stderr);
   t.notRegex(run.stderr, /NODE_SHUTDOWN_BUDGET/);
@@ -96,21 +101,11 @@ test('a Deployment on GKE Spot VMs: 15 s of the 30 s shutdown, below its G = 30 
 });
 
 test("an EKS managed node group's Spot label gives the two-minute notice", async (t) => {
-  const marker = '    spec:\n      serviceAccountName: istio-public-ingressgateway\n';
-  if (!GATEWAY.includes(marker)) throw new Error('the fixture changed');
-  const onSpot = GATEWAY.replace(
-    marker,
-    '    spec:\n      nodeSelector:\n        eks.amazonaws.com/capacityType: SPOT\n' +
-      '      serviceAccountName: istio-public-ingressgateway\n',
-  );
+  const onSpot = withNodeSelector('eks.amazonaws.com/capacityType: SPOT');
   const row = await budgetRow(onSpot);
   t.is(row?.value, 120);
   t.regex(row?.source ?? '', /eks\.amazonaws\.com\/capacityType: "SPOT": the two-minute EC2 Spot/);
-  const onDemand = GATEWAY.replace(
-    marker,
-    '    spec:\n      nodeSelector:\n        eks.amazonaws.com/capacityType: ON_DEMAND\n' +
-      '      serviceAccountName: istio-public-ingressgateway\n',
-  );
+  const onDemand = withNodeSelector('eks.amazonaws.com/capacityType: ON_DEMAND');
   t.is(await budgetRow(onDemand), undefined);
 });
 
