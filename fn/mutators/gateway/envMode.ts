@@ -22,7 +22,9 @@ import type { GatewayShape } from '../../workloads/gatewayShape.ts';
 import type { Container } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { MutatorContext, ProposedChange, ProposedFinding } from '../types.ts';
-import { envIsEditable, setEnv } from '../shared/env.ts';
+import { envEntry, envIsEditable } from '../shared/env.ts';
+import { decideEnvMode, drainDurationToWrite, keptMinimumPlan } from '../shared/istioEnvMode.ts';
+import { envModeEnv } from './envModeEnv.ts';
 import { graceChange } from './grace.ts';
 import { preStopSeconds } from '../../workloads/preStop.ts';
 import {
@@ -75,39 +77,29 @@ export function envMode(
   const drainText = proxyConfig?.ok ? proxyConfig.fields['drainDuration'] : undefined;
   const drainSeconds =
     typeof drainText === 'string' ? parseGoDurationSeconds(drainText) : undefined;
+  const current = {
+    minimum: envEntry(workload, proxy.name, 'MINIMUM_DRAIN_DURATION'),
+    exit: envEntry(workload, proxy.name, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS'),
+  };
   const timing = planGatewayTiming(
     workload,
     context,
     drainSeconds === undefined ? {} : { existingDrainDurationSeconds: Math.ceil(drainSeconds) },
+    current.minimum,
   );
   if ('error' in timing) return { changes, findings: [timing.error], timing };
+  const inputs = timing.resolved.inputs;
+  const kept = keptMinimumPlan(timing.plan, inputs, current.minimum, `container ${proxy.name}`);
   const userPreStop = preStopSeconds(proxy.lifecycle?.preStop, context.spec.kubernetesVersion);
   // A hook of the user's runs before pilot-agent gets SIGTERM, so the proxy's minimum drain starts
   // only when it ends: a sleep of known length P is counted in G = P + S + R + B (issue #27 item
   // 14: a 60 s sleep left G = 205 s where 265 s were needed); one of unknown length cannot be.
   const plan =
     typeof userPreStop === 'number' && userPreStop > 0
-      ? withHookInGrace(timing.plan, userPreStop, timing.resolved.inputs)
-      : timing.plan;
-  const { resolved } = timing;
-  const inputs = resolved.inputs;
-  if (userPreStop !== undefined && userPreStop !== 0) {
-    findings.push({
-      severity: userPreStop === 'unknown' ? 'warning' : 'info',
-      code: 'GATEWAY_PRESTOP_IN_ENV_MODE',
-      message:
-        `Container ${proxy.name} already has a preStop hook ` +
-        (userPreStop === 'unknown'
-          ? '(of a length that cannot be read); the proxy starts its drain only after that ' +
-            `hook ends, and terminationGracePeriodSeconds G = ${plan.graceSeconds.value} s ` +
-            'cannot count it. Remove the hook (env mode does its job), or use ' +
-            '--gateway-mode sleep, which builds the grace period on it.'
-          : `(sleeping ${userPreStop} s); the proxy starts its drain only after it ends, so ` +
-            `the grace period counts it: ${plan.graceSeconds.formula}. Removing the hook ` +
-            `would shorten the rollout by ${userPreStop} s (env mode does its job without it).`),
-      path: workload.containerAt(proxy.name, 'lifecycle', 'preStop'),
-    });
-  }
+      ? withHookInGrace(kept, userPreStop, inputs)
+      : kept;
+  if (userPreStop !== undefined && userPreStop !== 0)
+    findings.push(preStopInEnvMode(workload, proxy.name, userPreStop, plan));
 
   const version = `Istio ${istio.version} (${istio.source})`;
   if (!envIsEditable(workload, proxy.name)) {
@@ -118,45 +110,10 @@ export function envMode(
       path: workload.containerAt(proxy.name, 'env'),
     });
   } else {
-    const minimum = formatGoDurationSeconds(plan.minimumDrainSeconds.value);
-    const minimumOutcome = setEnv(workload, proxy.name, [
-      {
-        name: 'MINIMUM_DRAIN_DURATION',
-        value: minimum,
-        reason: derivation(
-          'MINIMUM_DRAIN_DURATION',
-          JSON.stringify(minimum),
-          [plan.minimumDrainSeconds, plan.preStopSeconds],
-          inputs,
-          ['W'],
-          [
-            'Go duration text: Istio reads it with time.ParseDuration and silently falls ' +
-              'back to 5 s on a bare number (pilot/cmd/pilot-agent/options/options.go@1.24.6, ' +
-              'pkg/env/var.go@1.24.6 DurationVar.Lookup).',
-          ],
-        ),
-      },
-    ]);
-    changes.push(...minimumOutcome.changes);
-    findings.push(...minimumOutcome.findings);
-    // Exit-on-zero with a minimum drain we could not set may exit as soon as connections hit
-    // zero (5 s default) while the load balancer still sends: only turn it on over our own M.
-    if (minimumOutcome.held.length === 0) {
-      const exit = setEnv(workload, proxy.name, [
-        {
-          name: 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS',
-          value: 'true',
-          reason:
-            `EXIT_ON_ZERO_ACTIVE_CONNECTIONS = "true": ` +
-            `after MINIMUM_DRAIN_DURATION the proxy exits once Envoy has no active ` +
-            `connections, instead of being killed after terminationDrainDuration ` +
-            `(pkg/envoy/agent.go@1.24.6 terminate). ` +
-            `Needs Istio ≥ 1.12 (agent.go@1.12.0): ${version}.`,
-        },
-      ]);
-      changes.push(...exit.changes);
-      findings.push(...exit.findings);
-    }
+    const decision = decideEnvMode(current, plan);
+    const outcome = envModeEnv(workload, proxy.name, decision, { plan, inputs, version });
+    changes.push(...outcome.changes);
+    findings.push(...outcome.findings);
   }
 
   const drain = plan.drainDurationSeconds;
@@ -231,6 +188,30 @@ function withHookInGrace(plan: TimingPlan, P: number, inputs: TimingInputs): Tim
   };
 }
 
+/** The finding for a preStop hook of the user's on the proxy container in env mode. */
+function preStopInEnvMode(
+  workload: Workload,
+  container: string,
+  userPreStop: number | 'unknown',
+  plan: TimingPlan,
+): ProposedFinding {
+  return {
+    severity: userPreStop === 'unknown' ? 'warning' : 'info',
+    code: 'GATEWAY_PRESTOP_IN_ENV_MODE',
+    message:
+      `Container ${container} already has a preStop hook ` +
+      (userPreStop === 'unknown'
+        ? '(of a length that cannot be read); the proxy starts its drain only after that ' +
+          `hook ends, and terminationGracePeriodSeconds G = ${plan.graceSeconds.value} s ` +
+          'cannot count it. Remove the hook (env mode does its job), or use ' +
+          '--gateway-mode sleep, which builds the grace period on it.'
+        : `(sleeping ${userPreStop} s); the proxy starts its drain only after it ends, so ` +
+          `the grace period counts it: ${plan.graceSeconds.formula}. Removing the hook ` +
+          `would shorten the rollout by ${userPreStop} s (env mode does its job without it).`),
+    path: workload.containerAt(container, 'lifecycle', 'preStop'),
+  };
+}
+
 function notMergeable(
   problem: string,
   drainValue: string,
@@ -268,12 +249,7 @@ function proxyConfigChange(
   let merged = text;
   const written: string[] = [];
   const notes: string[] = [];
-  // Without a drainDuration of the user's, Istio's 45 s default already covers a plan that asks
-  // for no more: writing a shorter one would only close the listeners earlier.
-  if (
-    (drainText !== undefined || drain.value > ISTIO_DEFAULT_DRAIN_DURATION_SECONDS) &&
-    drainSeconds !== drain.value
-  ) {
+  if (drainDurationToWrite({ text: drainText, seconds: drainSeconds }, drain.value)) {
     const next = setProxyConfigField(merged, ['drainDuration'], drainValue);
     if (next === undefined) {
       findings.push(

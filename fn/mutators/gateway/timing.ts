@@ -9,6 +9,8 @@ import { planTimingResult } from '../../timing/model.ts';
 import type { TimingPlan } from '../../timing/model.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { MutatorContext, ProposedFinding } from '../types.ts';
+import { withKeptMinimum } from '../shared/istioEnvMode.ts';
+import type { IstioEnvEntry } from '../shared/istioEnvMode.ts';
 
 /** Inputs with their findings, and the plan; or why no plan could be made. */
 export type GatewayTiming =
@@ -20,8 +22,11 @@ export function planGatewayTiming(
   workload: Workload,
   context: MutatorContext,
   existing: ExistingTiming,
+  minimumDrain?: IstioEnvEntry,
 ): GatewayTiming {
-  const resolved = resolveTimingInputs(workload, context, existing);
+  const read = resolveTimingInputs(workload, context, existing);
+  // Env mode: a user's MINIMUM_DRAIN_DURATION longer than W is the plan's S.
+  const resolved = { ...read, inputs: withKeptMinimum(read.inputs, minimumDrain) };
   const result = planTimingResult(resolved.inputs);
   if (result.ok) return { resolved, plan: result.plan };
   // A value read from the manifest that is not whole seconds in 0–86400 (e.g.

@@ -14,8 +14,7 @@
  * The generated pod is not injected (label `sidecar.istio.io/inject: "false"`, istio-proxy rendered
  * by the template itself), so env on the container is the only way to pilot-agent's environment.
  */
-import { formatGoDurationSeconds, parseGoDurationSeconds } from '../../timing/durations.ts';
-import { parseGoBool } from '../../core/goBool.ts';
+import { formatGoDurationSeconds } from '../../timing/durations.ts';
 import type { LoadBalancerRecognition } from '../../timing/loadBalancerTable.ts';
 import { userProviderOverUnknown } from '../../timing/loadBalancerTable.ts';
 import { unknownOf } from '../shared/timingInputs.ts';
@@ -56,6 +55,12 @@ import { generatedPod } from './generatedPod.ts';
 import { nodeLocalFinding } from './nodeLocal.ts';
 import type { GeneratedPod } from './generatedPod.ts';
 import { sourceLine } from '../../core/source.ts';
+import {
+  decideEnvMode,
+  drainDurationToWrite,
+  keptMinimumPlan,
+  withKeptMinimum,
+} from '../shared/istioEnvMode.ts';
 
 /** The timing settings and versions the decision needs (the config's, resolved by the caller). */
 export interface IstioGatewayApiInputs {
@@ -140,7 +145,6 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
     backendConfigs: objects.filter((o) => o.kind === 'BackendConfig'),
   });
   const proxyConfig = readProxyConfigText(effective.proxyConfig?.value);
-  const userMinimum = readableSeconds(effective.env['MINIMUM_DRAIN_DURATION']?.value.value);
   const graceValue = effective.grace?.value;
   if (graceValue !== undefined && !isInt64(graceValue)) {
     return {
@@ -167,7 +171,7 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
     recognition,
     `on the Service istiod generates for ${gatewayRef}`,
   );
-  const timingInputs: TimingInputs = {
+  const planned: TimingInputs = {
     drainWindow,
     maxRequest: inputs.maxRequest,
     buffer: inputs.buffer,
@@ -176,31 +180,18 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
     ...(proxyConfig.ok && proxyConfig.drainSeconds !== undefined
       ? { existingDrainDurationSeconds: Math.ceil(proxyConfig.drainSeconds) }
       : {}),
-    // A user's longer minimum drain is kept, so the proxy serves that long: the model's S.
-    ...(userMinimum !== undefined && userMinimum > drainWindow.value
-      ? { existingPreStopSeconds: Math.ceil(userMinimum) }
-      : {}),
   };
+  // A user's longer minimum drain is kept, so the proxy serves that long: the model's S.
+  const userMinimum = effective.env['MINIMUM_DRAIN_DURATION'];
+  const timingInputs = withKeptMinimum(planned, userMinimum?.value);
   const result = planTimingResult(timingInputs);
   if (!result.ok) return { changes: [], findings: [...findings, timingInputError(result.problem)] };
-  let plan: TimingPlan = result.plan;
-  if (typeof timingInputs.existingPreStopSeconds === 'number') {
-    // The model calls a kept S a preStop; here it is the user's own minimum drain.
-    const S = timingInputs.existingPreStopSeconds;
-    const minimum = effective.env['MINIMUM_DRAIN_DURATION']!;
-    plan = {
-      ...plan,
-      preStopSeconds: {
-        value: S,
-        formula:
-          `S = ${S} (kept: MINIMUM_DRAIN_DURATION ${JSON.stringify(minimum.value.value)}` +
-          ` in ${layerName(minimum.layer, names)})`,
-        explanation:
-          `The proxy already keeps serving ${S} s, longer than the drain window ` +
-          `W = ${drainWindow.value} s; the grace period is built on that.`,
-      },
-    };
-  }
+  const plan = keptMinimumPlan(
+    result.plan,
+    timingInputs,
+    userMinimum?.value,
+    userMinimum ? layerName(userMinimum.layer, names) : '',
+  );
   findings.push(
     ...plan.checks
       .filter((c) => !UNUSED_TIMING_CHECKS.has(c.code))
@@ -303,38 +294,23 @@ function decideSettings(
   const env: Array<{ name: string; value: string }> = [];
   const where = (layered: Layered<unknown>): string => layerName(layered.layer, names);
 
-  // MINIMUM_DRAIN_DURATION: raised where smaller, kept where larger, left alone where unreadable.
   const M = plan.minimumDrainSeconds;
   const minimum = effective.env['MINIMUM_DRAIN_DURATION'];
-  const minimumSeconds = readableSeconds(minimum?.value.value);
-  let minimumHolds = true;
-  if (
-    minimum !== undefined &&
-    (minimum.value.valueFrom !== undefined || minimumSeconds === undefined)
-  ) {
-    minimumHolds = false;
+  const exit = effective.env['EXIT_ON_ZERO_ACTIVE_CONNECTIONS'];
+  const decision = decideEnvMode({ minimum: minimum?.value, exit: exit?.value }, plan);
+  if (decision.minimum.kind === 'other') {
     findings.push(
       otherValueKept(
         'MINIMUM_DRAIN_DURATION',
-        minimum,
-        where(minimum),
+        minimum!,
+        where(minimum!),
         `the plan needs ${formatGoDurationSeconds(M.value)} (${M.formula}); ` +
           `Istio reads only a Go duration in value and falls back to 5 s ` +
           `otherwise (pilot/cmd/pilot-agent/options/options.go@1.26.8)`,
       ),
     );
-  } else if (minimumSeconds !== undefined && minimumSeconds >= M.value) {
-    if (minimumSeconds > M.value)
-      findings.push(
-        keptLarger(
-          'MINIMUM_DRAIN_DURATION',
-          String(minimum!.value.value),
-          where(minimum!),
-          `${formatGoDurationSeconds(M.value)} (${M.formula})`,
-        ),
-      );
-  } else {
-    const value = formatGoDurationSeconds(M.value);
+  } else if (decision.minimum.kind === 'write') {
+    const { value } = decision.minimum;
     env.push({ name: 'MINIMUM_DRAIN_DURATION', value });
     reasons.push(
       line(
@@ -346,24 +322,20 @@ function decideSettings(
       ),
     );
   }
-
-  // EXIT_ON_ZERO_ACTIVE_CONNECTIONS: only over a minimum drain that holds (as envMode.ts), never
-  // over a user's other value.
-  const exit = effective.env['EXIT_ON_ZERO_ACTIVE_CONNECTIONS'];
-  if (exit !== undefined && parseGoBool(exit.value.value) !== true) {
+  if (decision.exit.kind === 'other') {
     findings.push(
       otherValueKept(
         'EXIT_ON_ZERO_ACTIVE_CONNECTIONS',
-        exit,
-        where(exit),
+        exit!,
+        where(exit!),
         'without it pilot-agent does not exit at zero connections after ' +
           'MINIMUM_DRAIN_DURATION but kills Envoy after terminationDrainDuration ' +
           '(5 s by default) once draining starts (pkg/envoy/agent.go@1.26.8 ' +
           'terminate), and the plan above does not hold',
       ),
     );
-  } else if (exit === undefined && minimumHolds) {
-    env.push({ name: 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS', value: 'true' });
+  } else if (decision.exit.kind === 'write') {
+    env.push({ name: 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS', value: decision.exit.value });
     reasons.push(
       `istio-proxy env EXIT_ON_ZERO_ACTIVE_CONNECTIONS = "true": after ` +
         `MINIMUM_DRAIN_DURATION pilot-agent exits once Envoy has no active ` +
@@ -393,10 +365,11 @@ function decideSettings(
         `); add it by hand.`,
     });
   } else if (
-    (proxyConfig.drainText !== undefined || D.value > ISTIO_DEFAULT_DRAIN_DURATION_SECONDS) &&
-    proxyConfig.drainSeconds !== D.value
+    drainDurationToWrite(
+      { text: proxyConfig.drainText, seconds: proxyConfig.drainSeconds },
+      D.value,
+    )
   ) {
-    // The model keeps a larger drainDuration (D's formula), so D differs only where it is raised.
     const value = formatGoDurationSeconds(D.value);
     proxyConfigText = withDrainDuration(proxyConfig.text, value);
     const from =
@@ -477,10 +450,6 @@ function line(setting: string, steps: readonly Derived[], note?: string): string
   const formulas = steps.map((s) => s.formula).join('; ');
   const explanation = steps[0]?.explanation ?? '';
   return `${setting}: ${formulas}. ${explanation}${note ? ` (${note}.)` : ''}`.trimEnd();
-}
-
-function readableSeconds(value: unknown): number | undefined {
-  return typeof value === 'string' ? parseGoDurationSeconds(value) : undefined;
 }
 
 function keptLarger(

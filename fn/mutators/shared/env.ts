@@ -63,21 +63,31 @@ export function setEnv(
       { key: 'name', equals: entry.name },
       'value',
     );
-    if (existing?.['valueFrom'] !== undefined && existing['valueFrom'] !== null) {
+    if (existing?.['valueFrom'] != null) {
       outcome.held.push(entry.name);
-      outcome.findings.push({
-        severity: 'warning',
-        code: 'GATEWAY_ENV_VALUE_FROM',
-        message:
-          `${entry.name} on container ${container} takes its value from valueFrom, ` +
-          `so kube-graceful leaves it alone; ` +
-          `the drain plan needs ${entry.name}="${entry.value}". ` +
-          `Make sure the referenced value is that, or remove the entry.`,
-        path: path.slice(0, -1),
-      });
+      outcome.findings.push(valueFromFinding(workload, container, entry.name, entry.value));
       continue;
     }
     outcome.changes.push({ path, value: entry.value, reason: entry.reason });
   }
   return outcome;
+}
+
+/** The finding for an entry of ours that takes its value from `valueFrom`: left alone. */
+export function valueFromFinding(
+  workload: Workload,
+  container: string,
+  name: string,
+  needed: string,
+): ProposedFinding {
+  return {
+    severity: 'warning',
+    code: 'GATEWAY_ENV_VALUE_FROM',
+    message:
+      `${name} on container ${container} takes its value from valueFrom, ` +
+      `so kube-graceful leaves it alone; ` +
+      `the drain plan needs ${name}="${needed}". ` +
+      `Make sure the referenced value is that, or remove the entry.`,
+    path: workload.containerAt(container, 'env', { key: 'name', equals: name }),
+  };
 }

@@ -331,24 +331,24 @@ const cases: Case[] = [
     },
   },
   {
-    title: 'existing entries are updated by name, in place (a bare "30" is what Istio ignores)',
+    title: 'a shorter MINIMUM_DRAIN_DURATION is raised by name, in place; exit-on-zero kept on',
     input: stream(
       NLB_SERVICE,
       gateway({
         container:
           '          env:\n' +
           '          - name: MINIMUM_DRAIN_DURATION\n' +
-          '            value: "30"\n' +
+          '            value: "30s"\n' +
           '          - name: ISTIO_META_ROUTER_MODE\n' +
           '            value: standard\n' +
           '          - name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n' +
-          '            value: "false"\n',
+          '            value: "true"\n',
       }),
     ),
     flags: SEED,
     changes: {
       [ENV('MINIMUM_DRAIN_DURATION')]: '180s',
-      [ENV('EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]: 'true',
+      [ENV('EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]: undefined,
     },
     check: (t, result) => {
       t.regex(
@@ -361,8 +361,67 @@ const cases: Case[] = [
       );
       t.is(
         result.changes.find((c) => formatPath(c.path) === ENV('MINIMUM_DRAIN_DURATION'))!.before,
-        '30',
+        '30s',
       );
+    },
+  },
+  {
+    title: 'a longer MINIMUM_DRAIN_DURATION is kept and is S: G is built on it, nothing is lowered',
+    input: stream(
+      NLB_SERVICE,
+      gateway({
+        container:
+          '          env:\n          - name: MINIMUM_DRAIN_DURATION\n            value: 400s\n',
+      }),
+    ),
+    flags: SEED,
+    changes: {
+      [ENV('MINIMUM_DRAIN_DURATION')]: undefined,
+      [ENV('EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]: 'true',
+      [GRACE]: 420,
+    },
+    check: (t, result) => {
+      t.regex(
+        result.changes.find((c) => formatPath(c.path) === GRACE)!.reason,
+        new RegExp(
+          String.raw`^terminationGracePeriodSeconds = 420: ` +
+            String.raw`G = S \+ R \+ B = 400 \+ 10 \+ 10 = 420; ` +
+            String.raw`S = 400 \(kept: MINIMUM_DRAIN_DURATION "400s" in container istio-proxy\)`,
+        ),
+      );
+    },
+  },
+  {
+    title:
+      'values Istio does not read as the plan needs (a bare "30", exit-on-zero "false") are ' +
+      'kept and warned; exit-on-zero is not turned on over the unreadable minimum',
+    input: stream(
+      NLB_SERVICE,
+      gateway({
+        container:
+          '          env:\n' +
+          '          - name: MINIMUM_DRAIN_DURATION\n' +
+          '            value: "30"\n' +
+          '          - name: EXIT_ON_ZERO_ACTIVE_CONNECTIONS\n' +
+          '            value: "false"\n',
+      }),
+    ),
+    flags: SEED,
+    changes: {
+      [ENV('MINIMUM_DRAIN_DURATION')]: undefined,
+      [ENV('EXIT_ON_ZERO_ACTIVE_CONNECTIONS')]: undefined,
+      [GRACE]: 200,
+    },
+    findings: ['warning GATEWAY_ENV_VALUE_OTHER', 'warning GATEWAY_ENV_VALUE_OTHER'],
+    check: (t, result) => {
+      const messages = result.findings.map((f) => f.message);
+      t.regex(messages[0]!, /^MINIMUM_DRAIN_DURATION on container istio-proxy is "30"; /);
+      t.regex(messages[0]!, /the plan needs 180s \(M = S = 180\): Istio reads only a Go duration/);
+      t.regex(
+        messages[1]!,
+        /^EXIT_ON_ZERO_ACTIVE_CONNECTIONS on container istio-proxy is "false";/,
+      );
+      t.regex(messages[1]!, /the plan needs "true"/);
     },
   },
   {
