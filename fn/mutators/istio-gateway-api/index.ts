@@ -32,7 +32,7 @@ import {
 } from './objects.ts';
 import type { GatewayObject } from './objects.ts';
 import { planIstioGatewayApi } from './plan.ts';
-import type { IstioGatewayApiOutcome } from './plan.ts';
+import type { IstioGatewayApiOutcome } from './decision.ts';
 import { ISTIO_GATEWAY_API_SETTINGS } from './settings/slice.ts';
 
 const GATEWAY_API = 'gateway.networking.k8s.io';

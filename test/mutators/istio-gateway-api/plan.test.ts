@@ -12,7 +12,7 @@ import { planIstioGatewayApi } from '../../../fn/mutators/istio-gateway-api/plan
 import type {
   IstioGatewayApiInputs,
   IstioGatewayApiOutcome,
-} from '../../../fn/mutators/istio-gateway-api/plan.ts';
+} from '../../../fn/mutators/istio-gateway-api/decision.ts';
 import type { KubeObject } from '../../../fn/core/kubeObject.ts';
 import { fixtureObjects } from './fixtures.ts';
 import { fromDefault, fromFlag } from '../../helpers/sources.ts';

@@ -17,7 +17,7 @@ import type {
   GatewayObject,
 } from '../../../fn/mutators/istio-gateway-api/objects.ts';
 import { planIstioGatewayApi } from '../../../fn/mutators/istio-gateway-api/plan.ts';
-import type { IstioGatewayApiOutcome } from '../../../fn/mutators/istio-gateway-api/plan.ts';
+import type { IstioGatewayApiOutcome } from '../../../fn/mutators/istio-gateway-api/decision.ts';
 import type { KubeObject, PodTemplate } from '../../../fn/core/kubeObject.ts';
 import { requireTool } from '../../helpers/tools.ts';
 import { fixtureObjects, only } from './fixtures.ts';
