@@ -10,42 +10,27 @@
  *   pod's own istio-proxy container over its template and user env entries win by name. Legacy
  *   gateways are not injected, so env on the container is the only way (proxyMetadata would
  *   become env only at injection).
- * - drainDuration: a ProxyConfig field, delivered by the `proxy.istio.io/config` annotation.
- *   Injected gateways get it at injection; a legacy gateway's pilot-agent reads it from the
- *   downward-API annotations file where the pod mounts it (proxyConfigReach.ts). Where neither
- *   holds, nothing is written and a finding says so.
- * - parentShutdownDuration: up to Istio 1.16 it must stay above drainDuration or the pod is
- *   denied (parentShutdown.ts); written into the same merge where the version may enforce it.
+ * - drainDuration (and, up to Istio 1.16, parentShutdownDuration above it): a ProxyConfig field,
+ *   merged into the `proxy.istio.io/config` annotation where it reaches pilot-agent
+ *   (drainDuration.ts).
  */
-import { formatGoDurationSeconds, parseGoDurationSeconds } from '../../timing/durations.ts';
+import { parseGoDurationSeconds } from '../../timing/durations.ts';
 import type { GatewayShape } from '../../workloads/gatewayShape.ts';
 import type { Container } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { MutatorContext, ProposedChange, ProposedFinding } from '../types.ts';
 import { envEntry, envIsEditable } from '../shared/env.ts';
-import { decideEnvMode, drainDurationToWrite, keptMinimumPlan } from '../shared/istioEnvMode.ts';
+import { decideEnvMode, keptMinimumPlan } from '../shared/istioEnvMode.ts';
 import { envModeEnv } from './envModeEnv.ts';
+import { deliverDrainDuration } from './drainDuration.ts';
 import { graceChange } from './grace.ts';
 import { preStopSeconds } from '../../workloads/preStop.ts';
-import {
-  PROXY_CONFIG_ANNOTATION,
-  readProxyConfig,
-  setProxyConfigField,
-} from '../../workloads/istioProxyConfig.ts';
-import { derivation } from './reasons.ts';
-import {
-  ISTIO_MAX_DRAIN_SECONDS,
-  parentShutdownEnforced,
-  parentShutdownFor,
-} from '../shared/parentShutdown.ts';
+import { PROXY_CONFIG_ANNOTATION, readProxyConfig } from '../../workloads/istioProxyConfig.ts';
 import { proxyConfigReaches } from './proxyConfigReach.ts';
-import { POD_INFO_MOUNT_PATH } from '../../workloads/podAnnotationsFile.ts';
 import { planGatewayTiming } from './timing.ts';
 import type { GatewayTiming } from './timing.ts';
 import type { Derived, TimingInputs, TimingPlan } from '../../timing/model.ts';
 import type { IstioVersion } from './version.ts';
-import { ISTIO_DEFAULT_DRAIN_DURATION_SECONDS } from '../../timing/platformDefaults.ts';
-import { ISTIO } from '../../facts/versionGates.ts';
 
 /** What one mode did: its changes and findings, and the timing it planned with. */
 export interface ModeOutcome {
@@ -69,7 +54,6 @@ export function envMode(
 ): ModeOutcome {
   const changes: ProposedChange[] = [];
   const findings: ProposedFinding[] = [];
-  const annotationPath = workload.at('metadata', 'annotations', PROXY_CONFIG_ANNOTATION);
   const reaches = proxyConfigReaches(workload, shape, proxy);
   const proxyConfig = reaches
     ? readProxyConfig(workload.template.metadata?.annotations?.[PROXY_CONFIG_ANNOTATION])
@@ -116,45 +100,16 @@ export function envMode(
     findings.push(...outcome.findings);
   }
 
-  const drain = plan.drainDurationSeconds;
-  const drainValue = formatGoDurationSeconds(drain.value);
-  if (!proxyConfig) {
-    if (drain.value > ISTIO_DEFAULT_DRAIN_DURATION_SECONDS) {
-      findings.push({
-        severity: 'warning',
-        code: 'GATEWAY_DRAIN_DURATION_NOT_DELIVERED',
-        message:
-          `This gateway needs drainDuration ${drainValue} (${drain.formula}) so Envoy keeps ` +
-          `its listeners open while the load balancer may still send, ` +
-          `but it is not injected (legacy chart) and container ${proxy.name} does not mount ` +
-          `the downward-API file ${POD_INFO_MOUNT_PATH}/annotations, ` +
-          `which is how pilot-agent reads ${PROXY_CONFIG_ANNOTATION} without injection ` +
-          `(pilot/cmd/pilot-agent/config/config.go@1.16.7): ` +
-          `kube-graceful writes nothing that would do nothing. ` +
-          `Envoy closes its listeners after ${ISTIO_DEFAULT_DRAIN_DURATION_SECONDS} s. ` +
-          `Mount a downwardAPI volume with item annotations ← metadata.annotations at ` +
-          `${POD_INFO_MOUNT_PATH} (the legacy chart's podinfo volume), ` +
-          `set drainDuration mesh-wide (meshConfig.defaultConfig.drainDuration), ` +
-          `or move to the gateway chart.`,
-      });
-    }
-  } else if (!proxyConfig.ok) {
-    findings.push(notMergeable(proxyConfig.problem, drainValue, annotationPath));
-  } else {
-    changes.push(
-      ...proxyConfigChange(
-        workload,
-        proxyConfig.text,
-        proxyConfig.fields,
-        { drain, drainText, drainSeconds },
-        istio,
-        inputs,
-        shape,
-        findings,
-        annotationPath,
-      ),
-    );
-  }
+  const delivered = deliverDrainDuration(workload, proxy.name, {
+    shape,
+    istio,
+    plan,
+    inputs,
+    proxyConfig,
+    current: { text: drainText, seconds: drainSeconds },
+  });
+  changes.push(...delivered.changes);
+  findings.push(...delivered.findings);
 
   changes.push(
     ...graceChange(
@@ -210,138 +165,4 @@ function preStopInEnvMode(
           `would shorten the rollout by ${userPreStop} s (env mode does its job without it).`),
     path: workload.containerAt(container, 'lifecycle', 'preStop'),
   };
-}
-
-function notMergeable(
-  problem: string,
-  drainValue: string,
-  path: ProposedFinding['path'],
-): ProposedFinding {
-  return {
-    severity: 'warning',
-    code: 'PROXY_CONFIG_NOT_MERGEABLE',
-    message:
-      `${PROXY_CONFIG_ANNOTATION} is left as it is: ${problem}. ` +
-      `The drain plan needs drainDuration: ` +
-      `${drainValue} in it (Envoy closes its listeners after drainDuration); add it by hand.`,
-    ...(path ? { path } : {}),
-  };
-}
-
-/**
- * Returns the one change to `proxy.istio.io/config`: drainDuration raised to D where needed, and
- * parentShutdownDuration above the resulting drainDuration where the Istio version may enforce
- * that (parentShutdown.ts). None when the annotation already holds both.
- */
-function proxyConfigChange(
-  _workload: Workload,
-  text: string,
-  fields: Readonly<Record<string, unknown>>,
-  current: { drain: Derived; drainText: unknown; drainSeconds: number | undefined },
-  istio: IstioVersion,
-  inputs: TimingInputs,
-  shape: GatewayShape,
-  findings: ProposedFinding[],
-  annotationPath: ProposedChange['path'],
-): ProposedChange[] {
-  const { drain, drainText, drainSeconds } = current;
-  const drainValue = formatGoDurationSeconds(drain.value);
-  let merged = text;
-  const written: string[] = [];
-  const notes: string[] = [];
-  if (drainDurationToWrite({ text: drainText, seconds: drainSeconds }, drain.value)) {
-    const next = setProxyConfigField(merged, ['drainDuration'], drainValue);
-    if (next === undefined) {
-      findings.push(
-        notMergeable(
-          'it could not be edited without changing other fields',
-          drainValue,
-          annotationPath,
-        ),
-      );
-      return [];
-    }
-    merged = next;
-    written.push('drainDuration');
-    if (drainText !== undefined && drainSeconds === undefined)
-      notes.push(`The old value ${JSON.stringify(drainText)} is not a duration Istio can read.`);
-  }
-  const effectiveDrain = written.includes('drainDuration')
-    ? drain.value
-    : Math.ceil(drainSeconds ?? ISTIO_DEFAULT_DRAIN_DURATION_SECONDS);
-  if (effectiveDrain > ISTIO_MAX_DRAIN_SECONDS) {
-    findings.push({
-      severity: 'warning',
-      code: 'GATEWAY_DRAIN_DURATION_TOO_LONG',
-      message:
-        `drainDuration ${effectiveDrain} s is over Istio's cap of ${ISTIO_MAX_DRAIN_SECONDS} ` +
-        `s (pkg/config/validation/validation.go@1.16.7 drainTimeMax; ` +
-        `same in later releases): Istio rejects it. Lower the drain window.`,
-      path: annotationPath,
-    });
-  }
-  if (parentShutdownEnforced(istio)) {
-    const own = fields['parentShutdownDuration'];
-    const ownSeconds = typeof own === 'string' ? parseGoDurationSeconds(own) : undefined;
-    const parent = parentShutdownFor(
-      effectiveDrain,
-      ownSeconds === undefined ? undefined : Math.ceil(ownSeconds),
-    );
-    if (parent) {
-      const next = setProxyConfigField(
-        merged,
-        ['parentShutdownDuration'],
-        formatGoDurationSeconds(parent.value),
-      );
-      if (next === undefined) {
-        findings.push(
-          notMergeable(
-            'it could not be edited without changing other fields',
-            drainValue,
-            annotationPath,
-          ),
-        );
-        return [];
-      }
-      merged = next;
-      written.push('parentShutdownDuration');
-      notes.push(
-        `parentShutdownDuration = ${JSON.stringify(formatGoDurationSeconds(parent.value))}: ` +
-          `${parent.formula}. Istio up to 1.16 denies a pod whose parentShutdownDuration ` +
-          `(default 60 s) is not greater than its drainDuration ` +
-          `(pkg/config/validation/validation.go@1.16.7 ValidateParentAndDrain; ` +
-          `pkg/kube/inject/validate.go@1.16.7); ` +
-          `from ${ISTIO.parentShutdownIgnored.since} the field is ignored. ` +
-          `Written because this proxy is Istio ${istio.version} ` +
-          `(${istio.source})${istio.known ? '' : ', a version nothing in the manifest states'}.`,
-      );
-    }
-  }
-  if (written.length === 0) return [];
-  const kept = Object.keys(fields).filter((k) => !written.includes(k));
-  notes.push(
-    kept.length
-      ? `Merged key by key into the existing ${PROXY_CONFIG_ANNOTATION}; kept: ${kept.join(', ')}.`
-      : `Istio's default drainDuration is ${ISTIO_DEFAULT_DRAIN_DURATION_SECONDS} s ` +
-          `(pkg/config/mesh/mesh.go@1.16.7, unchanged through 1.30).`,
-  );
-  if (shape === 'legacy') {
-    notes.push(
-      `This gateway is not injected; its pilot-agent reads ${PROXY_CONFIG_ANNOTATION} from ` +
-        `the downward-API file ${POD_INFO_MOUNT_PATH}/annotations, ` +
-        `which the pod mounts (pilot/cmd/pilot-agent/config/config.go@1.16.7).`,
-    );
-  }
-  const reason = written.includes('drainDuration')
-    ? derivation(
-        `${PROXY_CONFIG_ANNOTATION} drainDuration`,
-        JSON.stringify(drainValue),
-        [drain],
-        inputs,
-        ['W', 'B'],
-        notes,
-      )
-    : // Only parentShutdownDuration: the drainDuration it is measured against is the pod's own.
-      [`${PROXY_CONFIG_ANNOTATION} ${notes[0]!}`, ...notes.slice(1)].join('\n');
-  return [{ path: annotationPath, value: merged, reason }];
 }
