@@ -124,9 +124,10 @@ function mergeField(merge: Merge, field: string, value: string): boolean {
 function proxyConfigChange(
   merge: Merge,
   fields: Readonly<Record<string, unknown>>,
-  { plan, inputs, istio, shape, current }: Delivery,
+  delivery: Delivery,
   path: ProposedChange['path'],
 ): ProposedChange | undefined {
+  const { plan, istio, current } = delivery;
   const drain = plan.drainDurationSeconds;
   const drainValue = formatGoDurationSeconds(drain.value);
   const unedited = (): undefined => {
@@ -163,7 +164,7 @@ function proxyConfigChange(
   return {
     path,
     value: merge.text,
-    reason: proxyConfigReason(merge, fields, shape, drain, inputs),
+    reason: proxyConfigReason(merge, fields, delivery),
   };
 }
 
@@ -199,10 +200,9 @@ function parentShutdownNote(
 function proxyConfigReason(
   { written, notes }: Merge,
   fields: Readonly<Record<string, unknown>>,
-  shape: GatewayShape,
-  drain: Derived,
-  inputs: TimingInputs,
+  { shape, plan, inputs }: Pick<Delivery, 'shape' | 'plan' | 'inputs'>,
 ): string {
+  const drain = plan.drainDurationSeconds;
   const kept = Object.keys(fields).filter((k) => !written.includes(k));
   notes.push(
     kept.length

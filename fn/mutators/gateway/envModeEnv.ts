@@ -28,9 +28,10 @@ export function envModeEnv(
   { plan, inputs, version }: Planned,
 ): EnvOutcome {
   const outcome: EnvOutcome = { changes: [], findings: [], held: [] };
+  const on = { workload, container };
   const M = plan.minimumDrainSeconds;
   const needed = `${formatGoDurationSeconds(M.value)} (${M.formula})`;
-  const minimum = entryOutcome(workload, container, 'MINIMUM_DRAIN_DURATION', decision.minimum, {
+  const minimum = entryOutcome(on, 'MINIMUM_DRAIN_DURATION', decision.minimum, {
     value: formatGoDurationSeconds(M.value),
     needed,
     why:
@@ -50,7 +51,7 @@ export function envModeEnv(
         ],
       ),
   });
-  const exit = entryOutcome(workload, container, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS', decision.exit, {
+  const exit = entryOutcome(on, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS', decision.exit, {
     value: 'true',
     needed: '"true"',
     why:
@@ -84,8 +85,7 @@ interface EntryText {
 }
 
 function entryOutcome(
-  workload: Workload,
-  container: string,
+  { workload, container }: { readonly workload: Workload; readonly container: string },
   name: string,
   decision: EnvEntryDecision,
   text: EntryText,

@@ -25,9 +25,15 @@ interface Decided {
 
 /** Returns the outcome that writes `settings` where the Gateway's istiod reads them. */
 export function placeSettings(
-  gateway: GatewayObject,
-  target: Extract<ParametersTarget, { ok: true }>,
-  parametersOverlay: OverlayRead,
+  {
+    gateway,
+    target,
+    parametersOverlay,
+  }: {
+    readonly gateway: GatewayObject;
+    readonly target: Extract<ParametersTarget, { ok: true }>;
+    readonly parametersOverlay: OverlayRead;
+  },
   settings: OverlaySettings & { readonly reasons: readonly string[] },
   { findings, timing, generated }: Decided,
 ): IstioGatewayApiOutcome {

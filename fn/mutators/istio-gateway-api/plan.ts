@@ -83,16 +83,14 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
   );
   if (nodeLocal) findings.push(nodeLocal);
 
+  const inEffect = { effective, names, proxyConfig };
   const settings = decideSettings(
-    effective,
-    timing.plan,
-    timing.inputs,
-    names,
+    inEffect,
+    timing,
     istioVersionLabel(inputs.istioVersion),
     findings,
-    proxyConfig,
   );
-  return placeSettings(gateway, target, parametersOverlay, settings, {
+  return placeSettings({ gateway, target, parametersOverlay }, settings, {
     findings,
     timing,
     generated: { asWritten, patched: generatedPod(effective, names, settings) },

@@ -18,6 +18,8 @@ import type { IstioGatewayApiFinding } from './finding.ts';
 import type { OverlaySettings } from './overlayEdit.ts';
 import { withDrainDuration } from './proxyConfigText.ts';
 import type { readProxyConfigText } from './proxyConfigText.ts';
+import type { InEffect } from './timing.ts';
+import type { GatewayApiTiming } from './decision.ts';
 
 /** What every step reads, and where it adds its findings and reason lines. */
 interface Step {
@@ -32,13 +34,10 @@ interface Step {
 
 /** Returns the settings to write and their reasons; findings for what is kept go to `findings`. */
 export function decideSettings(
-  effective: EffectiveSettings,
-  plan: TimingPlan,
-  inputs: TimingInputs,
-  names: { readonly parameters: string; readonly classDefaults: string },
+  { effective, names, proxyConfig }: InEffect,
+  { plan, inputs }: Pick<GatewayApiTiming, 'plan' | 'inputs'>,
   version: string,
   findings: IstioGatewayApiFinding[],
-  proxyConfig: ReturnType<typeof readProxyConfigText>,
 ): OverlaySettings & { readonly reasons: string[] } {
   const step: Step = {
     effective,
