@@ -94,15 +94,34 @@ function defaultOf(path: readonly string[]): string {
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
 /** Returns docs/configuration.md: every `spec` field with its flat name, default and values. */
-export function configReferenceMarkdown(): string {
+/** The fields table's heading rows, then one row per field of `spec` under `under`. */
+function fieldsTable(under: readonly string[] = []): string[] {
   const schema = configJsonSchema() as { properties: { spec: Node } };
-  const rows = leaves(schema.properties.spec, []).map(({ path, node }) => {
-    const flat = FLAT_KEYS.find((k) => k.specPath.join('.') === path.join('.'));
-    return (
-      `| \`spec.${path.join('.')}\` | ${flat ? `\`${flat.name}\`` : ''} | ${typeOf(node)} | ` +
-      `${cell(allowed(node))} | ${cell(defaultOf(path))} | ${cell(flat?.help ?? '')} |`
-    );
-  });
+  const rows = leaves(schema.properties.spec, [])
+    .filter(({ path }) => under.every((key, i) => path[i] === key))
+    .map(({ path, node }) => {
+      const flat = FLAT_KEYS.find((k) => k.specPath.join('.') === path.join('.'));
+      return (
+        `| \`spec.${path.join('.')}\` | ${flat ? `\`${flat.name}\`` : ''} | ${typeOf(node)} | ` +
+        `${cell(allowed(node))} | ${cell(defaultOf(path))} | ${cell(flat?.help ?? '')} |`
+      );
+    });
+  return [
+    '| field | flat name | type | allowed | default | meaning |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+  ];
+}
+
+/**
+ * Returns the settings table of one mutator's slice (`spec.<key>`), as its doc page's Settings
+ * section shows it (scripts/mutator-docs.ts).
+ */
+export function sliceSettingsMarkdown(key: string): string {
+  return fieldsTable([key]).join('\n');
+}
+
+export function configReferenceMarkdown(): string {
   return [
     '# Configuration reference',
     '',
@@ -135,9 +154,7 @@ export function configReferenceMarkdown(): string {
     '',
     '## Fields',
     '',
-    '| field | flat name | type | allowed | default | meaning |',
-    '|---|---|---|---|---|---|',
-    ...rows,
+    ...fieldsTable(),
     '',
   ].join('\n');
 }

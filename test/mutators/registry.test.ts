@@ -3,11 +3,19 @@
  * typescript-eslint's docs meta-test): it has a doc page, every finding code it can emit is
  * declared and documented there, and a golden case shows it at work on a real input.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { MUTATORS } from '../../fn/mutators/registry.ts';
 import { goldenCases, runCase } from '../helpers/golden.ts';
+import { cliPath } from '../helpers/fixtures.ts';
+import {
+  PAGE_SECTIONS,
+  runnableExample,
+  sectionTitles,
+  withSettingsTable,
+} from '../../scripts/mutatorDocPage.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const runs = goldenCases().map((goldenCase) => ({
@@ -72,5 +80,38 @@ for (const mutator of MUTATORS) {
       [...emitted].filter((code) => !mutator.findingCodes.includes(code)),
       [],
     );
+  });
+
+  test(`${mutator.id}: its doc page has the template's sections, in order`, (t) => {
+    const titles = sectionTitles(readFileSync(doc, 'utf8'));
+    t.deepEqual(
+      titles.filter((title) => (PAGE_SECTIONS as readonly string[]).includes(title)),
+      [...PAGE_SECTIONS],
+      `docs/mutators/${mutator.id}.md has ${JSON.stringify(titles)}`,
+    );
+  });
+
+  test(`${mutator.id}: its doc page's settings table is its settings slice's`, (t) => {
+    const page = readFileSync(doc, 'utf8');
+    t.is(page, withSettingsTable(page, mutator.settings.key), 'run npm run docs:mutators');
+  });
+
+  test(`${mutator.id}: its doc page's example runs and prints what the page shows`, (t) => {
+    const example = runnableExample(readFileSync(doc, 'utf8'));
+    if (!example) return t.fail('the Example section needs a sh block: kube-graceful … < FILE');
+    const run = spawnSync(process.execPath, [cliPath(), ...example.args], {
+      cwd: ROOT,
+      input: readFileSync(join(ROOT, example.input)),
+      encoding: 'utf8',
+    });
+    t.is(run.status, 0, run.stderr);
+    t.true(example.excerpt.length > 0, 'a diff block after the command shows what it prints');
+    // The excerpt's lines appear in the output, in order.
+    let from = 0;
+    for (const line of example.excerpt) {
+      const at = run.stdout.indexOf(`${line}\n`, from);
+      t.true(at >= 0, `not printed (in this order): ${line}`);
+      if (at >= 0) from = at + line.length;
+    }
   });
 }
