@@ -106,14 +106,11 @@ export default tseslint.config(
     // leaves this list when its functions are split; none joins it.
     files: [
       'fn/engine/streamPipeline.ts',
-      'fn/explain/render/text.ts',
       'fn/explanation/meshProxies.ts',
-      'fn/mutators/app/explain.ts',
       'fn/mutators/app/index.ts',
       'fn/mutators/app/istioClassicDrain.ts',
       'fn/mutators/app/istioRenderInjected.ts',
       'fn/mutators/app/istioSidecar.ts',
-      'fn/mutators/app/linkerdSidecar.ts',
       'fn/mutators/app/timeline.ts',
       'fn/mutators/app/traefikTiming.ts',
       'fn/mutators/contour/decide.ts',
@@ -124,7 +121,6 @@ export default tseslint.config(
       'fn/mutators/gateway/sleepMode.ts',
       'fn/mutators/ingress-nginx/decide.ts',
       'fn/mutators/ingress-nginx/timeline.ts',
-      'fn/mutators/istio-gateway-api/explain.ts',
       'fn/mutators/istio-gateway-api/target.ts',
       'fn/mutators/job/explain.ts',
       'fn/mutators/job/index.ts',

@@ -105,6 +105,21 @@ function renderWorkload(w: WorkloadExplanation, style: Style, width: number | un
     ),
     ...wrapRuns([[NONE, `  ${w.mutator}: ${w.summary}`]], width, '    '),
   ];
+  lines.push(...modelTables(w, style, width));
+  lines.push(
+    ...renderTimeline('As written', w.timelines.asWritten, style, width),
+    ...renderTimeline('Patched', w.timelines.patched, style, width),
+    ...(w.timelines.nodeShutdown
+      ? renderTimeline(NODE_SHUTDOWN_TITLE, w.timelines.nodeShutdown, style, width)
+      : []),
+  );
+  lines.push(...changesAndFindings(w, style, width));
+  return lines;
+}
+
+/** The Inputs, Derived and Settings tables, each where it has rows. */
+function modelTables(w: WorkloadExplanation, style: Style, width: number | undefined): string[] {
+  const lines: string[] = [];
   if (w.inputs.length) {
     lines.push('', style.bold('  Inputs'));
     lines.push(
@@ -143,13 +158,16 @@ function renderWorkload(w: WorkloadExplanation, style: Style, width: number | un
       ),
     );
   }
-  lines.push(
-    ...renderTimeline('As written', w.timelines.asWritten, style, width),
-    ...renderTimeline('Patched', w.timelines.patched, style, width),
-    ...(w.timelines.nodeShutdown
-      ? renderTimeline(NODE_SHUTDOWN_TITLE, w.timelines.nodeShutdown, style, width)
-      : []),
-  );
+  return lines;
+}
+
+/** The fields set and the findings, each where there are any. */
+function changesAndFindings(
+  w: WorkloadExplanation,
+  style: Style,
+  width: number | undefined,
+): string[] {
+  const lines: string[] = [];
   if (w.changes.length) {
     lines.push(
       '',

@@ -45,7 +45,6 @@ export function explainApp(plan: AppPlan, context: ExplainContext): ExplanationB
   });
   const before = state(context.before);
   const after = state(context.after);
-  const exitOnZero = after.istio?.drain.exitOnZero.value === true;
   const derived: ModelOutput[] = [
     output('S', 'preStop sleep', p.preStopSeconds),
     output('G', 'grace period', p.graceSeconds),
@@ -65,21 +64,8 @@ export function explainApp(plan: AppPlan, context: ExplainContext): ExplanationB
       ),
     );
   }
-  // T: how long a classic proxy must last (Istio's wait named first, as istioClassicDrain.ts).
-  if (after.istio?.kind.value === 'classic')
-    derived.push(
-      output(
-        'T',
-        exitOnZero ? 'MINIMUM_DRAIN_DURATION' : 'terminationDrainDuration',
-        p.sidecarOutlivesSeconds,
-      ),
-    );
-  else if (after.linkerd?.kind.value === 'classic')
-    derived.push(output('T', 'proxy-wait-before-exit-seconds', p.sidecarOutlivesSeconds));
-  else if (
-    (after.cloudSqlProxies ?? []).some((c) => c.kind.value === 'classic' && c.hasMinSigtermDelay)
-  )
-    derived.push(output('T', MIN_SIGTERM_DELAY_FLAG, p.sidecarOutlivesSeconds));
+  const wait = sidecarWait(after, p);
+  if (wait) derived.push(wait);
   settings.push(
     ...meshProxyRows(before, after, { sidecar, outlivesSeconds: p.sidecarOutlivesSeconds.value }),
     ...cloudSqlProxyRows(
@@ -88,20 +74,10 @@ export function explainApp(plan: AppPlan, context: ExplainContext): ExplanationB
       p.sidecarOutlivesSeconds.value,
     ),
   );
-  const meshWords = meshesText(mesh);
   const trafficInputs = traffic(inputs, senderOf(plan.loadBalancer));
-  const containerWord = `serving container${serving.length === 1 ? '' : 's'}`;
-  const meshSummary = meshWords
-    ? `mesh: ${meshWords}, ${sidecar} sidecar`
-    : mesh.ambient
-      ? `Istio ambient (${mesh.ambient.evidence}): no sidecar, ztunnel carries the traffic`
-      : 'no mesh sidecar';
-  const cloudSql = (after.cloudSqlProxies ?? [])
-    .map((c) => `; Cloud SQL Auth Proxy ${c.name}, ${c.kind.value} sidecar`)
-    .join('');
   return {
     role: 'app',
-    summary: `app; ${containerWord}: ${serving.join(', ') || 'none'}; ${meshSummary}${cloudSql}`,
+    summary: summaryOf(plan, after),
     inputs: inputsOf(inputs),
     derived,
     settings,
@@ -115,4 +91,39 @@ export function explainApp(plan: AppPlan, context: ExplainContext): ExplanationB
       ),
     },
   };
+}
+
+/** T: how long a classic proxy must last (Istio's wait named first, as istioClassicDrain.ts). */
+function sidecarWait(after: AppState, p: AppPlan['plan']): ModelOutput | undefined {
+  if (after.istio?.kind.value === 'classic') {
+    const exitOnZero = after.istio.drain.exitOnZero.value === true;
+    return output(
+      'T',
+      exitOnZero ? 'MINIMUM_DRAIN_DURATION' : 'terminationDrainDuration',
+      p.sidecarOutlivesSeconds,
+    );
+  }
+  if (after.linkerd?.kind.value === 'classic')
+    return output('T', 'proxy-wait-before-exit-seconds', p.sidecarOutlivesSeconds);
+  if ((after.cloudSqlProxies ?? []).some((c) => c.kind.value === 'classic' && c.hasMinSigtermDelay))
+    return output('T', MIN_SIGTERM_DELAY_FLAG, p.sidecarOutlivesSeconds);
+  return undefined;
+}
+
+/** The explanation's one-line summary: serving containers, mesh, Cloud SQL Auth Proxies. */
+function summaryOf(
+  { servingContainers: serving, mesh, sidecar }: AppPlan,
+  after: AppState,
+): string {
+  const meshWords = meshesText(mesh);
+  const containerWord = `serving container${serving.length === 1 ? '' : 's'}`;
+  const meshSummary = meshWords
+    ? `mesh: ${meshWords}, ${sidecar} sidecar`
+    : mesh.ambient
+      ? `Istio ambient (${mesh.ambient.evidence}): no sidecar, ztunnel carries the traffic`
+      : 'no mesh sidecar';
+  const cloudSql = (after.cloudSqlProxies ?? [])
+    .map((c) => `; Cloud SQL Auth Proxy ${c.name}, ${c.kind.value} sidecar`)
+    .join('');
+  return `app; ${containerWord}: ${serving.join(', ') || 'none'}; ${meshSummary}${cloudSql}`;
 }

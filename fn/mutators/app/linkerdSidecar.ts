@@ -13,7 +13,7 @@ import type { Spec } from '../../config/schema.ts';
 import { annotationsOf } from '../../core/kubeObject.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { chooseSidecarMode } from './sidecarMode.ts';
-import type { SidecarOutcome } from './sidecarMode.ts';
+import type { ModeChoice, SidecarOutcome } from './sidecarMode.ts';
 import { drainWindowSource } from './timing.ts';
 import type { AppTiming } from './timing.ts';
 
@@ -32,30 +32,7 @@ export function linkerdSidecar(workload: Workload, spec: Spec, timing: AppTiming
   const choice = chooseSidecarMode(spec, 'linkerd', pod);
   const plan = timing.pod;
   const W = drainWindowSource(timing);
-  if (choice.mode === 'native') {
-    // Native mode was chosen, so the version reads one (≥ 2.15: chooseSidecarMode checked it).
-    const key = linkerdNativeAnnotation(spec.linkerdVersion)!;
-    const reason = [
-      `Native sidecar: Kubernetes stops linkerd-proxy only after every app ` +
-        `container has exited (KEP-753), so the proxy outlives the app's ` +
-        `preStop (S = ${plan.preStopSeconds.value} s) and its last requests (R ` +
-        `= ${timing.inputs.maxRequest.value} s).`,
-      `Prefix for Linkerd ${spec.linkerdVersion}: ${key.split('/')[0]}/ ` +
-        `(alpha 2.15–2.18, beta 2.19, GA 2.20+: ` +
-        `pkg/k8s/labels.go@version-2.15, @version-2.19, @version-2.20). Mode: ${choice.why}` +
-        `.`,
-      W,
-    ].join('\n');
-    // The pod's own annotation (any prefix) already decides: nothing to write.
-    return {
-      mode: 'native',
-      changes: own
-        ? []
-        : [{ path: workload.at('metadata', 'annotations', key), value: 'true', reason }],
-      findings: choice.findings,
-      usesSidecarWait: false,
-    };
-  }
+  if (choice.mode === 'native') return nativeOutcome(workload, spec, timing, { choice, own });
   const T = plan.sidecarOutlivesSeconds;
   const existing = Number(annotations[LINKERD_WAIT_ANNOTATION]);
   const keep = Number.isInteger(existing) && existing >= T.value;
@@ -106,4 +83,38 @@ export function linkerdSidecar(workload: Workload, spec: Spec, timing: AppTiming
     });
   }
   return { mode: 'classic', changes, findings, usesSidecarWait: true };
+}
+
+/**
+ * Native mode: the annotation pinned under the prefix the version reads, unless the pod has one.
+ */
+function nativeOutcome(
+  workload: Workload,
+  spec: Spec,
+  timing: AppTiming,
+  { choice, own }: { readonly choice: ModeChoice; readonly own: string | undefined },
+): SidecarOutcome {
+  const plan = timing.pod;
+  // Native mode was chosen, so the version reads one (≥ 2.15: chooseSidecarMode checked it).
+  const key = linkerdNativeAnnotation(spec.linkerdVersion)!;
+  const reason = [
+    `Native sidecar: Kubernetes stops linkerd-proxy only after every app ` +
+      `container has exited (KEP-753), so the proxy outlives the app's ` +
+      `preStop (S = ${plan.preStopSeconds.value} s) and its last requests (R ` +
+      `= ${timing.inputs.maxRequest.value} s).`,
+    `Prefix for Linkerd ${spec.linkerdVersion}: ${key.split('/')[0]}/ ` +
+      `(alpha 2.15–2.18, beta 2.19, GA 2.20+: ` +
+      `pkg/k8s/labels.go@version-2.15, @version-2.19, @version-2.20). Mode: ${choice.why}` +
+      `.`,
+    drainWindowSource(timing),
+  ].join('\n');
+  // The pod's own annotation (any prefix) already decides: nothing to write.
+  return {
+    mode: 'native',
+    changes: own
+      ? []
+      : [{ path: workload.at('metadata', 'annotations', key), value: 'true', reason }],
+    findings: choice.findings,
+    usesSidecarWait: false,
+  };
 }

@@ -37,9 +37,43 @@ export function explainIstioGatewayApi(
   context: ObjectExplainContext,
 ): ExplanationBody {
   const { inputs, timing } = plan;
+  const before = state(plan.generated.asWritten.template);
+  const after = state(plan.generated.patched.template);
+  const lb = LOAD_BALANCERS[plan.loadBalancer.provider].label;
+  const settings = settingRows(plan, before, after);
+  const trafficInputs = withNodeForwarding(
+    traffic(inputs, `from the load balancer (${lb})`),
+    nodeForwardingOf(plan.loadBalancer, context.spec.kubernetesVersion),
+  );
+  return {
+    role: 'gateway',
+    summary:
+      `Istio gateway deployed by istiod for ${plan.label} (class ${plan.className}); ` +
+      `its Deployment is generated in the cluster from ${plan.writtenTo}; ` +
+      `Istio ${plan.istio.version} (${plan.istio.source})`,
+    inputs: inputsOf(inputs),
+    derived: [
+      output('S', 'serve before exit', timing.preStopSeconds),
+      output('G', 'grace period', timing.graceSeconds),
+      output('M', 'MINIMUM_DRAIN_DURATION', timing.minimumDrainSeconds),
+      output('D', 'drainDuration', timing.drainDurationSeconds),
+    ],
+    settings,
+    timelines: {
+      asWritten: gatewayTimeline(before, trafficInputs),
+      patched: gatewayTimeline(after, trafficInputs),
+    },
+  };
+}
+
+/** The Settings rows: each setting as written and as patched, where it is set, and the plan. */
+function settingRows(
+  plan: IstioGatewayApiPlan,
+  before: GatewayState,
+  after: GatewayState,
+): SettingRow[] {
+  const { timing } = plan;
   const { asWritten, patched } = plan.generated;
-  const before = state(asWritten.template);
-  const after = state(patched.template);
   // Where each value is set: a ConfigMap's overlay, not the "manifest" a rendered pod would be.
   const at =
     (pod: GeneratedPod, setting: string) =>
@@ -52,10 +86,9 @@ export function explainIstioGatewayApi(
             source: `${value.source === 'manifest' ? setting : value.source} in ${source}`,
           };
     };
-  const lb = LOAD_BALANCERS[plan.loadBalancer.provider].label;
   const unused = (v: SettingValue, exitOnZero: boolean): SettingValue =>
     exitOnZero ? { ...v, display: `${v.display} (unused: exit-on-zero)` } : v;
-  const settings: SettingRow[] = [
+  return [
     row(
       'terminationGracePeriodSeconds',
       seconds(at(asWritten, 'terminationGracePeriodSeconds')(before.grace)),
@@ -90,29 +123,6 @@ export function explainIstioGatewayApi(
       unused(seconds(after.istio.terminationDrainSeconds), after.istio.exitOnZero.value),
     ),
   ];
-  const trafficInputs = withNodeForwarding(
-    traffic(inputs, `from the load balancer (${lb})`),
-    nodeForwardingOf(plan.loadBalancer, context.spec.kubernetesVersion),
-  );
-  return {
-    role: 'gateway',
-    summary:
-      `Istio gateway deployed by istiod for ${plan.label} (class ${plan.className}); ` +
-      `its Deployment is generated in the cluster from ${plan.writtenTo}; ` +
-      `Istio ${plan.istio.version} (${plan.istio.source})`,
-    inputs: inputsOf(inputs),
-    derived: [
-      output('S', 'serve before exit', timing.preStopSeconds),
-      output('G', 'grace period', timing.graceSeconds),
-      output('M', 'MINIMUM_DRAIN_DURATION', timing.minimumDrainSeconds),
-      output('D', 'drainDuration', timing.drainDurationSeconds),
-    ],
-    settings,
-    timelines: {
-      asWritten: gatewayTimeline(before, trafficInputs),
-      patched: gatewayTimeline(after, trafficInputs),
-    },
-  };
 }
 
 /** The generated pod's shutdown state: the annotation applies, as the pod mounts it (./plan.ts). */
