@@ -44,14 +44,17 @@ export interface ModeOutcome {
   readonly terminationDrain?: Derived;
 }
 
+/** The gateway a mode plans for: its workload, the run, its shape, proxy and Istio version. */
+export interface ModeSubject {
+  readonly workload: Workload;
+  readonly context: MutatorContext;
+  readonly shape: GatewayShape;
+  readonly proxy: Container;
+  readonly istio: IstioVersion;
+}
+
 /** Returns env mode's changes for a gateway whose proxy runs Istio ≥ 1.12. */
-export function envMode(
-  workload: Workload,
-  context: MutatorContext,
-  shape: GatewayShape,
-  proxy: Container,
-  istio: IstioVersion,
-): ModeOutcome {
+export function envMode({ workload, context, shape, proxy, istio }: ModeSubject): ModeOutcome {
   const changes: ProposedChange[] = [];
   const findings: ProposedFinding[] = [];
   const reaches = proxyConfigReaches(workload, shape, proxy);

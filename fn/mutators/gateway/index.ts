@@ -60,8 +60,8 @@ export const gatewayDrain = defineMutator<GatewayPlan, 'gateway-drain'>({
     mode = modeForNodeTargets(workload, context, mode, findings);
     const outcome =
       mode === 'env'
-        ? envMode(workload, context, shape, proxy, istio)
-        : sleepMode(workload, context, shape, proxy, istio);
+        ? envMode({ workload, context, shape, proxy, istio })
+        : sleepMode({ workload, context, shape, proxy, istio });
     findings.push(...outcome.findings);
     if ('error' in outcome.timing) return { changes: [], findings };
     const { resolved, plan } = outcome.timing;

@@ -17,11 +17,8 @@
  */
 import { settingText } from '../../config/schema.ts';
 import { parseGoDurationSeconds } from '../../timing/durations.ts';
-import type { GatewayShape } from '../../workloads/gatewayShape.ts';
-import type { Container } from '../../core/kubeObject.ts';
-import type { Workload } from '../../workloads/workload.ts';
-import type { MutatorContext, ProposedChange, ProposedFinding } from '../types.ts';
-import type { ModeOutcome } from './envMode.ts';
+import type { ProposedChange, ProposedFinding } from '../types.ts';
+import type { ModeOutcome, ModeSubject } from './envMode.ts';
 import { graceChange } from './grace.ts';
 import { ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS } from '../../timing/platformDefaults.ts';
 import { sleepPreStop } from './preStop.ts';
@@ -32,20 +29,14 @@ import { proxyConfigReaches } from './proxyConfigReach.ts';
 import { ISTIO, reached } from '../../facts/versionGates.ts';
 import { formatGoDurationSeconds } from '../../timing/durations.ts';
 import { setProxyConfigField } from '../../workloads/istioProxyConfig.ts';
-import type { TimingInputs } from '../../timing/model.ts';
-import type { IstioVersion } from './version.ts';
+import type { Derived, TimingInputs } from '../../timing/model.ts';
 import { POD_INFO_MOUNT_PATH } from '../../workloads/podAnnotationsFile.ts';
 import { planGatewayTiming } from './timing.ts';
 import { sourceLine } from '../../core/source.ts';
 
 /** Returns sleep mode's changes for a gateway. */
-export function sleepMode(
-  workload: Workload,
-  context: MutatorContext,
-  shape: GatewayShape,
-  proxy: Container,
-  istio: IstioVersion,
-): ModeOutcome {
+export function sleepMode(subject: ModeSubject): ModeOutcome {
+  const { workload, context, proxy } = subject;
   const changes: ProposedChange[] = [];
   const findings: ProposedFinding[] = [];
   const existing = preStopSeconds(proxy.lifecycle?.preStop, context.spec.kubernetesVersion);
@@ -57,50 +48,18 @@ export function sleepMode(
   if ('error' in timing) return { changes, findings: [timing.error], timing };
   const { plan, resolved } = timing;
   const inputs = resolved.inputs;
-  const { spec, config } = context;
 
   if (existing === undefined) {
-    const choice = sleepPreStop(
-      plan.preStopSeconds.value,
-      {
-        version: spec.kubernetesVersion,
-        source: settingText(config, 'kubernetesVersion', 'kube-version'),
-      },
-      {
-        value: spec.gateway.imageHasShell,
-        source: settingText(config, 'gateway.imageHasShell', 'gateway-image-has-shell'),
-      },
-      reached(ISTIO.exitOnZero, istio.version),
-    );
-    if ('refused' in choice) {
-      // Without the sleep the plan's G has nothing to cover: write nothing rather than half a plan.
-      findings.push({
-        severity: 'warning',
-        code: 'GATEWAY_NO_PRESTOP',
-        message: choice.refused,
-        path: workload.containerAt(proxy.name, 'lifecycle', 'preStop'),
-      });
-      return { changes, findings, timing };
-    }
-    changes.push({
-      path: workload.containerAt(proxy.name, 'lifecycle', 'preStop'),
-      value: choice.hook,
-      reason: derivation(
-        'preStop sleep',
-        `${plan.preStopSeconds.value} s`,
-        [plan.preStopSeconds],
-        inputs,
-        [],
-        [`Written as a ${choice.how}.`],
-      ),
-    });
+    const hook = sleepHook(subject, plan.preStopSeconds, inputs);
+    if ('refused' in hook) return { changes, findings: [hook.refused], timing };
+    changes.push(hook.change);
   }
 
-  const drain = terminationDrain(workload, shape, proxy, inputs, istio);
+  const drain = terminationDrain(subject, inputs);
   changes.push(...drain.changes);
   findings.push(...drain.findings);
   const R = inputs.maxRequest.value;
-  const terminationDrainPlan = proxyConfigReaches(workload, shape, proxy)
+  const terminationDrainPlan = proxyConfigReaches(workload, subject.shape, proxy)
     ? {
         value: R,
         formula: `T = R = ${R}`,
@@ -129,18 +88,61 @@ export function sleepMode(
   };
 }
 
+/** The preStop sleep S to write on the proxy, or the finding for why none can be. */
+function sleepHook(
+  { workload, context, proxy, istio }: ModeSubject,
+  S: Derived,
+  inputs: TimingInputs,
+): { readonly change: ProposedChange } | { readonly refused: ProposedFinding } {
+  const { spec, config } = context;
+  const choice = sleepPreStop(
+    S.value,
+    {
+      version: spec.kubernetesVersion,
+      source: settingText(config, 'kubernetesVersion', 'kube-version'),
+    },
+    {
+      value: spec.gateway.imageHasShell,
+      source: settingText(config, 'gateway.imageHasShell', 'gateway-image-has-shell'),
+    },
+    reached(ISTIO.exitOnZero, istio.version),
+  );
+  // Without the sleep the plan's G has nothing to cover: write nothing rather than half a plan.
+  if ('refused' in choice)
+    return {
+      refused: {
+        severity: 'warning',
+        code: 'GATEWAY_NO_PRESTOP',
+        message: choice.refused,
+        path: workload.containerAt(proxy.name, 'lifecycle', 'preStop'),
+      },
+    };
+  return {
+    change: {
+      path: workload.containerAt(proxy.name, 'lifecycle', 'preStop'),
+      value: choice.hook,
+      reason: derivation(
+        'preStop sleep',
+        `${S.value} s`,
+        [S],
+        inputs,
+        [],
+        [`Written as a ${choice.how}.`],
+      ),
+    },
+  };
+}
+
 /**
  * terminationDrainDuration T = R: the wait after SIGTERM before pilot-agent kills Envoy must let
  * the last request accepted before the sleep ended finish. Written where the annotation reaches
  * the proxy; otherwise a finding offers only the remedies that work for this gateway and version.
  */
 function terminationDrain(
-  workload: Workload,
-  shape: GatewayShape,
-  proxy: Container,
+  subject: ModeSubject,
   inputs: TimingInputs,
-  istio: IstioVersion,
 ): { changes: ProposedChange[]; findings: ProposedFinding[] } {
+  const { workload, shape, proxy } = subject;
   const R = inputs.maxRequest.value;
   const path = workload.at('metadata', 'annotations', PROXY_CONFIG_ANNOTATION);
   const reaches = proxyConfigReaches(workload, shape, proxy);
@@ -191,6 +193,21 @@ function terminationDrain(
       };
     }
   }
+  return {
+    changes: [],
+    findings: [shortDrainFinding(subject, read, { text, seconds, R })],
+  };
+}
+
+/** The warning where T = R cannot be written, with the remedies that work for this gateway. */
+function shortDrainFinding(
+  { proxy, istio, workload, shape }: ModeSubject,
+  read: ReturnType<typeof readProxyConfig> | undefined,
+  { text, seconds, R }: { text: unknown; seconds: number | undefined; R: number },
+): ProposedFinding {
+  const value = formatGoDurationSeconds(R);
+  const reaches = proxyConfigReaches(workload, shape, proxy);
+  const istioDefault = `Istio's default ${ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS} s`;
   const where =
     seconds === undefined ? istioDefault : `${JSON.stringify(text)} in ${PROXY_CONFIG_ANNOTATION}`;
   const remedies = [
@@ -210,19 +227,14 @@ function terminationDrain(
     `set terminationDrainDuration to at least ${value} mesh-wide (meshConfig.defaultConfig)`,
   ];
   return {
-    changes: [],
-    findings: [
-      {
-        severity: 'warning',
-        code: 'GATEWAY_TERMINATION_DRAIN_SHORT',
-        message:
-          `In sleep mode container ${proxy.name} gets SIGTERM after the preStop sleep; ` +
-          `the proxy then drains its listeners, ` +
-          `waits terminationDrainDuration (${where}) and kills Envoy ` +
-          `(pkg/envoy/agent.go@1.9.0 and @1.24.6 terminate), ` +
-          `cutting requests the plan gives R = ${R} s to finish. ` +
-          `kube-graceful could not set it here. Fix: ${remedies.join('; or ')}.`,
-      },
-    ],
+    severity: 'warning',
+    code: 'GATEWAY_TERMINATION_DRAIN_SHORT',
+    message:
+      `In sleep mode container ${proxy.name} gets SIGTERM after the preStop sleep; ` +
+      `the proxy then drains its listeners, ` +
+      `waits terminationDrainDuration (${where}) and kills Envoy ` +
+      `(pkg/envoy/agent.go@1.9.0 and @1.24.6 terminate), ` +
+      `cutting requests the plan gives R = ${R} s to finish. ` +
+      `kube-graceful could not set it here. Fix: ${remedies.join('; or ')}.`,
   };
 }
