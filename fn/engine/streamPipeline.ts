@@ -27,6 +27,7 @@ import { isPolicyKind } from '../workloads/admissionPolicies.ts';
 import type { KubeObject } from '../core/kubeObject.ts';
 import type { Resource } from '../workloads/resource.ts';
 import { planStream, resourcesOf } from '../stream/stream.ts';
+import type { StreamPlan } from '../stream/stream.ts';
 import type { ByteStream, ReadOptions } from '../stream/stream.ts';
 import type { Segment } from '../stream/split.ts';
 import { isSubject, Pipeline } from './pipeline.ts';
@@ -68,50 +69,14 @@ export function runStream(
   mutators: readonly RegisteredMutator[],
   options: Pick<ReadOptions, 'parseAll'> & { readonly keep?: Keep },
 ): StreamRun {
-  const extraKinds = config.spec.extraKinds;
   const plan = planStream(input, {
-    extraKinds,
+    extraKinds: config.spec.extraKinds,
     objectKinds: objectKindsOf(mutators),
     parseAll: options.parseAll,
   });
-  const objectKinds = plan.objectKinds ?? { changed: new Set(), read: new Set() };
   const { segments } = plan;
 
-  // Pass 1: the context objects, up to the first document that cannot be read.
-  const contextObjects: KubeObject[] = [];
-  /** The document of each admission policy (fn/engine/admissionCheck.ts), for its findings. */
-  const policyDocuments = new Map<KubeObject, number>();
-  const notePolicies = (objects: readonly KubeObject[], document: number) => {
-    for (const o of objects) if (isPolicyKind(o.kind)) policyDocuments.set(o, document);
-  };
-  const context: Context[] = segments.map(() => PASSED);
-  // Object mutators' targets are read here too and kept: they are planned before pass 2, as their
-  // edits may reach documents before them (Pipeline.planObjects).
-  for (let i = 0; i < segments.length; i++) {
-    const segment = segments[i]!;
-    if (!plan.parsed[i] || isWorkloadKind(plan.kinds[i], extraKinds, objectKinds)) continue;
-    try {
-      const doc = plan.document(segment);
-      const resources = resourcesOf(doc);
-      if (resources.some((r) => isSubject(r.object, config, mutators))) {
-        const objects = resources.map((r) => r.object);
-        notePolicies(objects, doc.place.document);
-        appendAll(contextObjects, objects);
-        context[i] = { kind: 'kept', doc, resources, objects };
-        continue;
-      }
-      // The plain data only, copied off the document: yaml's strings are views of the text they
-      // were parsed from (a sliced string, in V8), so a Service's name kept the whole
-      // document's text alive (bookinfo ×1600: 1.9 MB of Services' texts in the inventory).
-      const objects = resources.map((r) => structuredClone(r.object));
-      notePolicies(objects, doc.place.document);
-      appendAll(contextObjects, objects);
-      context[i] = { kind: 'read', objects };
-    } catch (error) {
-      context[i] = { kind: 'failed', error };
-      break;
-    }
-  }
+  const { contextObjects, policyDocuments, context } = readContext(plan, config, mutators);
 
   // Pass 2: every segment in order; workload documents parsed, mutated, rendered and let go.
   const pipeline = new Pipeline(
@@ -162,6 +127,59 @@ export function runStream(
   if (passing) parts.push(plan.passThrough(passing, segments.at(-1)));
   pipeline.finish();
   return { result: pipeline.result, bom: plan.bom, parts };
+}
+
+/**
+ * Pass 1: the context objects, up to the first document that cannot be read; the admission
+ * policies' documents; and what pass 2 is to do with each segment.
+ */
+function readContext(
+  plan: StreamPlan,
+  config: Config,
+  mutators: readonly RegisteredMutator[],
+): {
+  contextObjects: KubeObject[];
+  policyDocuments: Map<KubeObject, number>;
+  context: Context[];
+} {
+  const extraKinds = config.spec.extraKinds;
+  const objectKinds = plan.objectKinds ?? { changed: new Set(), read: new Set() };
+  const { segments } = plan;
+  const contextObjects: KubeObject[] = [];
+  /** The document of each admission policy (fn/engine/admissionCheck.ts), for its findings. */
+  const policyDocuments = new Map<KubeObject, number>();
+  const notePolicies = (objects: readonly KubeObject[], document: number) => {
+    for (const o of objects) if (isPolicyKind(o.kind)) policyDocuments.set(o, document);
+  };
+  const context: Context[] = segments.map(() => PASSED);
+  // Object mutators' targets are read here too and kept: they are planned before pass 2, as their
+  // edits may reach documents before them (Pipeline.planObjects).
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!;
+    if (!plan.parsed[i] || isWorkloadKind(plan.kinds[i], extraKinds, objectKinds)) continue;
+    try {
+      const doc = plan.document(segment);
+      const resources = resourcesOf(doc);
+      if (resources.some((r) => isSubject(r.object, config, mutators))) {
+        const objects = resources.map((r) => r.object);
+        notePolicies(objects, doc.place.document);
+        appendAll(contextObjects, objects);
+        context[i] = { kind: 'kept', doc, resources, objects };
+        continue;
+      }
+      // The plain data only, copied off the document: yaml's strings are views of the text they
+      // were parsed from (a sliced string, in V8), so a Service's name kept the whole
+      // document's text alive (bookinfo ×1600: 1.9 MB of Services' texts in the inventory).
+      const objects = resources.map((r) => structuredClone(r.object));
+      notePolicies(objects, doc.place.document);
+      appendAll(contextObjects, objects);
+      context[i] = { kind: 'read', objects };
+    } catch (error) {
+      context[i] = { kind: 'failed', error };
+      break;
+    }
+  }
+  return { contextObjects, policyDocuments, context };
 }
 
 /**

@@ -84,27 +84,42 @@ export function parametersTarget(
           `deploymentcontroller.go@1.26.8). Nothing written.`),
     });
   }
+  return ref.kind === 'configMap'
+    ? referencedTarget(gateway, objects, ref.name)
+    : createdTarget(gateway, objects);
+}
+
+/** The parameters ConfigMap the Gateway names, where the stream has it. */
+function referencedTarget(
+  gateway: GatewayObject,
+  objects: readonly KubeObject[],
+  name: string,
+): ParametersTarget {
+  const gatewayRef = refOf(gateway);
+  const configMap = findConfigMap(objects, gateway.metadata?.namespace, name);
+  if (configMap === undefined) {
+    return refused({
+      severity: 'warning',
+      code: 'ISTIO_GATEWAY_API_PARAMETERS_NOT_IN_STREAM',
+      object: 'gateway',
+      path: ['spec', 'infrastructure', 'parametersRef', 'name'],
+      message:
+        `${gatewayRef}: its parameters ConfigMap ${name} is not in the ` +
+        `stream, so its deployment overlay cannot be merged (pointing the ` +
+        `Gateway ` +
+        ('elsewhere would drop it). Nothing written. Render the ConfigMap ' +
+          'together with the Gateway, or add the settings named by ' +
+          '`kube-graceful explain` to it by hand.'),
+    });
+  }
+  return { ok: true, name, configMap };
+}
+
+/** The ConfigMap kube-graceful creates for a Gateway without parameters, where it can. */
+function createdTarget(gateway: GatewayObject, objects: readonly KubeObject[]): ParametersTarget {
+  const gatewayRef = refOf(gateway);
   const namespace = gateway.metadata?.namespace;
   const gatewayName = gateway.metadata?.name ?? '(unnamed)';
-  if (ref.kind === 'configMap') {
-    const configMap = findConfigMap(objects, namespace, ref.name);
-    if (configMap === undefined) {
-      return refused({
-        severity: 'warning',
-        code: 'ISTIO_GATEWAY_API_PARAMETERS_NOT_IN_STREAM',
-        object: 'gateway',
-        path: ['spec', 'infrastructure', 'parametersRef', 'name'],
-        message:
-          `${gatewayRef}: its parameters ConfigMap ${ref.name} is not in the ` +
-          `stream, so its deployment overlay cannot be merged (pointing the ` +
-          `Gateway ` +
-          ('elsewhere would drop it). Nothing written. Render the ConfigMap ' +
-            'together with the Gateway, or add the settings named by ' +
-            '`kube-graceful explain` to it by hand.'),
-      });
-    }
-    return { ok: true, name: ref.name, configMap };
-  }
   const parametersName = generatedConfigMapName(gatewayName);
   if (parametersName.length > CONFIGMAP_NAME_MAX_LENGTH) {
     return refused({
