@@ -21,16 +21,12 @@ export interface ShapeProblem {
 
 type Kind = 'map' | 'list' | 'string' | 'int64' | 'list of strings';
 
-/**
- * Returns the first field a mutator reads that has the wrong type, or undefined when the shape is
- * usable.
- */
-export function workloadShapeProblem(
-  object: unknown,
-  templatePath: FieldPath,
-): ShapeProblem | undefined {
-  const problems: ShapeProblem[] = [];
-  const expect = (value: unknown, kind: Kind, path: Array<string | number>): boolean => {
+/** The checks, each adding the problem it finds; the first one found is the one reported. */
+class ShapeCheck {
+  readonly problems: ShapeProblem[] = [];
+
+  /** True when `value` is of `kind`; absent (undefined, null) is no problem but not of it. */
+  expect(value: unknown, kind: Kind, path: Array<string | number>): boolean {
     if (value === undefined || value === null) return false;
     const ok =
       kind === 'map'
@@ -42,27 +38,80 @@ export function workloadShapeProblem(
             : kind === 'int64'
               ? isInt64(value)
               : typeof value === kind;
-    if (!ok) problems.push({ path, found: describe(value, kind), expected: article(kind) });
+    if (!ok) this.problems.push({ path, found: describe(value, kind), expected: article(kind) });
     return ok;
-  };
+  }
+
   /** A list entry: null is as wrong as any other non-map. */
-  const entry = (value: unknown, path: Array<string | number>): boolean => {
-    if (value !== null) return expect(value, 'map', path);
-    problems.push({ path, found: 'null', expected: 'a map' });
+  entry(value: unknown, path: Array<string | number>): boolean {
+    if (value !== null) return this.expect(value, 'map', path);
+    this.problems.push({ path, found: 'null', expected: 'a map' });
     return false;
-  };
-  const meta = (value: unknown, path: Array<string | number>) => {
-    if (!expect(value, 'map', path)) return;
+  }
+
+  meta(value: unknown, path: Array<string | number>): void {
+    if (!this.expect(value, 'map', path)) return;
     const record = value as Record<string, unknown>;
     for (const field of ['labels', 'annotations']) {
       // map[string]string: an unquoted `true` or `5` is rejected by kubectl and the API server.
-      if (!expect(record[field], 'map', [...path, field])) continue;
+      if (!this.expect(record[field], 'map', [...path, field])) continue;
       for (const [key, text] of Object.entries(record[field] as Record<string, unknown>))
-        expect(text, 'string', [...path, field, key]);
+        this.expect(text, 'string', [...path, field, key]);
     }
-  };
+  }
+
+  volumes(spec: Record<string, unknown>, specPath: Array<string | number>): void {
+    if (!this.expect(spec['volumes'], 'list', [...specPath, 'volumes'])) return;
+    (spec['volumes'] as unknown[]).forEach((volume, i) => {
+      const path = [...specPath, 'volumes', i];
+      if (!this.entry(volume, path)) return;
+      const hostPath = (volume as Record<string, unknown>)['hostPath'];
+      if (this.expect(hostPath, 'map', [...path, 'hostPath']))
+        this.expect((hostPath as Record<string, unknown>)['path'], 'string', [
+          ...path,
+          'hostPath',
+          'path',
+        ]);
+    });
+  }
+
+  container(container: unknown, path: Array<string | number>): void {
+    if (!this.entry(container, path)) return;
+    const c = container as Record<string, unknown>;
+    if (typeof c['name'] !== 'string')
+      this.problems.push({
+        path: [...path, 'name'],
+        found: describe(c['name'], 'string'),
+        expected: 'a string',
+      });
+    this.expect(c['image'], 'string', [...path, 'image']);
+    this.expect(c['restartPolicy'], 'string', [...path, 'restartPolicy']);
+    this.expect(c['command'], 'list of strings', [...path, 'command']);
+    this.expect(c['args'], 'list of strings', [...path, 'args']);
+    for (const field of ['ports', 'env'] as const) {
+      if (this.expect(c[field], 'list', [...path, field]))
+        (c[field] as unknown[]).forEach((item, j) => this.entry(item, [...path, field, j]));
+    }
+    if (this.expect(c['lifecycle'], 'map', [...path, 'lifecycle'])) {
+      const lifecycle = c['lifecycle'] as Record<string, unknown>;
+      this.expect(lifecycle['preStop'], 'map', [...path, 'lifecycle', 'preStop']);
+      this.expect(lifecycle['postStart'], 'map', [...path, 'lifecycle', 'postStart']);
+    }
+  }
+}
+
+/**
+ * Returns the first field a mutator reads that has the wrong type, or undefined when the shape is
+ * usable.
+ */
+export function workloadShapeProblem(
+  object: unknown,
+  templatePath: FieldPath,
+): ShapeProblem | undefined {
+  const check = new ShapeCheck();
+  const { problems } = check;
   if (!isRecord(object)) return undefined;
-  meta(object['metadata'], ['metadata']);
+  check.meta(object['metadata'], ['metadata']);
   // The way down to the pod template: every step a map (a Pod is its own template).
   let template: unknown = object;
   const at: Array<string | number> = [];
@@ -70,58 +119,25 @@ export function workloadShapeProblem(
     if (typeof segment !== 'string') return problems[0];
     const next = (template as Record<string, unknown>)[segment];
     at.push(segment);
-    if (!expect(next, 'map', [...at])) return problems[0];
+    if (!check.expect(next, 'map', [...at])) return problems[0];
     template = next;
   }
   const t = template as Record<string, unknown>;
-  if (templatePath.length > 0) meta(t['metadata'], [...at, 'metadata']);
+  if (templatePath.length > 0) check.meta(t['metadata'], [...at, 'metadata']);
   const specPath = [...at, 'spec'];
-  if (!expect(t['spec'], 'map', specPath)) return problems[0];
+  if (!check.expect(t['spec'], 'map', specPath)) return problems[0];
   const spec = t['spec'] as Record<string, unknown>;
-  expect(spec['restartPolicy'], 'string', [...specPath, 'restartPolicy']);
-  expect(spec['terminationGracePeriodSeconds'], 'int64', [
+  check.expect(spec['restartPolicy'], 'string', [...specPath, 'restartPolicy']);
+  check.expect(spec['terminationGracePeriodSeconds'], 'int64', [
     ...specPath,
     'terminationGracePeriodSeconds',
   ]);
-  if (expect(spec['volumes'], 'list', [...specPath, 'volumes'])) {
-    (spec['volumes'] as unknown[]).forEach((volume, i) => {
-      const path = [...specPath, 'volumes', i];
-      if (!entry(volume, path)) return;
-      const hostPath = (volume as Record<string, unknown>)['hostPath'];
-      if (expect(hostPath, 'map', [...path, 'hostPath']))
-        expect((hostPath as Record<string, unknown>)['path'], 'string', [
-          ...path,
-          'hostPath',
-          'path',
-        ]);
-    });
-  }
+  check.volumes(spec, specPath);
   for (const list of ['containers', 'initContainers']) {
-    if (!expect(spec[list], 'list', [...specPath, list])) continue;
-    (spec[list] as unknown[]).forEach((container, i) => {
-      const path = [...specPath, list, i];
-      if (!entry(container, path)) return;
-      const c = container as Record<string, unknown>;
-      if (typeof c['name'] !== 'string')
-        problems.push({
-          path: [...path, 'name'],
-          found: describe(c['name'], 'string'),
-          expected: 'a string',
-        });
-      expect(c['image'], 'string', [...path, 'image']);
-      expect(c['restartPolicy'], 'string', [...path, 'restartPolicy']);
-      expect(c['command'], 'list of strings', [...path, 'command']);
-      expect(c['args'], 'list of strings', [...path, 'args']);
-      for (const field of ['ports', 'env'] as const) {
-        if (expect(c[field], 'list', [...path, field]))
-          (c[field] as unknown[]).forEach((item, j) => entry(item, [...path, field, j]));
-      }
-      if (expect(c['lifecycle'], 'map', [...path, 'lifecycle'])) {
-        const lifecycle = c['lifecycle'] as Record<string, unknown>;
-        expect(lifecycle['preStop'], 'map', [...path, 'lifecycle', 'preStop']);
-        expect(lifecycle['postStart'], 'map', [...path, 'lifecycle', 'postStart']);
-      }
-    });
+    if (!check.expect(spec[list], 'list', [...specPath, list])) continue;
+    (spec[list] as unknown[]).forEach((container, i) =>
+      check.container(container, [...specPath, list, i]),
+    );
   }
   return problems[0];
 }

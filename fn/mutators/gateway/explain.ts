@@ -76,12 +76,49 @@ export function explainGateway(plan: GatewayPlan, context: ExplainContext): Expl
       ? [output('T', 'terminationDrainDuration', plan.terminationDrainSeconds)]
       : []),
   ];
+  const settings = settingRows(plan, context, before, after);
+  // Behind node targets with externalTrafficPolicy Local the gateway's timeline draws until when
+  // the node forwards to it (fn/mutators/shared/istioGatewayTimeline.ts).
+  const trafficInputs = withNodeForwarding(
+    traffic(inputs, sender),
+    nodeForwardingOf(plan.loadBalancer, context.spec.kubernetesVersion),
+  );
+  return {
+    role: 'gateway',
+    summary:
+      `Istio gateway ` +
+      `(${shape === 'injected' ? 'gateway chart, injected' : 'legacy chart, not injected'}), ` +
+      `${plan.mode} mode; Istio ${plan.istio.version} (${plan.istio.source})`,
+    inputs: inputsOf(inputs),
+    derived,
+    settings,
+    timelines: {
+      asWritten: gatewayTimeline(before, trafficInputs),
+      patched: gatewayTimeline(after, trafficInputs),
+      ...optionalTimeline(
+        whenTheNodeGoesAway(inputs, after.grace, (grace) =>
+          gatewayTimeline({ ...after, grace }, trafficInputs),
+        ),
+      ),
+    },
+  };
+}
+
+/** The Settings rows: each setting as written and as patched, and what the plan asks of it. */
+function settingRows(
+  plan: GatewayPlan,
+  context: ExplainContext,
+  before: GatewayState,
+  after: GatewayState,
+): SettingRow[] {
+  const env = plan.mode === 'env';
+  const p = plan.plan;
   const ignored = (v: SettingValue, exitOnZero: boolean): SettingValue =>
     exitOnZero ? { ...v, display: `${v.display} (unused: exit-on-zero)` } : v;
-  const settings: SettingRow[] = [
+  return [
     graceRow(before.grace, after.grace, p.graceSeconds.value, '='),
     preStopRow(
-      proxyName,
+      plan.proxy,
       context,
       env ? undefined : { symbol: 'S', value: p.preStopSeconds.value, relation: '=' },
     ),
@@ -115,31 +152,6 @@ export function explainGateway(plan: GatewayPlan, context: ExplainContext): Expl
     // (fn/mutators/shared/parentShutdown.ts); shown where either side sets it.
     ...parentShutdownRows(context, plan),
   ];
-  // Behind node targets with externalTrafficPolicy Local the gateway's timeline draws until when
-  // the node forwards to it (fn/mutators/shared/istioGatewayTimeline.ts).
-  const trafficInputs = withNodeForwarding(
-    traffic(inputs, sender),
-    nodeForwardingOf(plan.loadBalancer, context.spec.kubernetesVersion),
-  );
-  return {
-    role: 'gateway',
-    summary:
-      `Istio gateway ` +
-      `(${shape === 'injected' ? 'gateway chart, injected' : 'legacy chart, not injected'}), ` +
-      `${plan.mode} mode; Istio ${plan.istio.version} (${plan.istio.source})`,
-    inputs: inputsOf(inputs),
-    derived,
-    settings,
-    timelines: {
-      asWritten: gatewayTimeline(before, trafficInputs),
-      patched: gatewayTimeline(after, trafficInputs),
-      ...optionalTimeline(
-        whenTheNodeGoesAway(inputs, after.grace, (grace) =>
-          gatewayTimeline({ ...after, grace }, trafficInputs),
-        ),
-      ),
-    },
-  };
 }
 
 /** A parentShutdownDuration row, when the annotation sets one as written or as patched. */

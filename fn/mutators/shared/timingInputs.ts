@@ -103,8 +103,6 @@ export function resolveTimingInputs(
   context: MutatorContext,
   existing: ExistingTiming = {},
 ): ResolvedInputs {
-  const { spec, config } = context;
-  const findings: ProposedFinding[] = [];
   const grace = comparableGraceSeconds(workload.template);
   const { drainWindow, maxRequest, buffer, provider: user } = configuredTiming(context);
   const budget = nodeShutdownBudget(workload, context);
@@ -128,41 +126,60 @@ export function resolveTimingInputs(
         ...deregistration(recognized),
       },
       ...(recognized ? { loadBalancer: recognized } : {}),
-      findings,
+      findings: [],
     };
   }
-  if (recognized) {
-    if (recognized.note)
-      findings.push({ severity: 'warning', code: 'LB_ASSUMPTION', message: recognized.note });
-    if (recognized.estimate) {
-      findings.push({
-        severity: 'info',
-        code: 'DRAIN_WINDOW_ESTIMATE',
-        message:
-          `W=${recognized.drainWindowSeconds} s for ` +
-          `${LOAD_BALANCERS[recognized.provider].label} is an estimate ` +
-          `(${LOAD_BALANCERS[recognized.provider].basis}); ` +
-          `measure it and set kube-graceful.dev/drain-window or --drain-window to override.`,
-      });
-    }
-    return {
-      inputs: {
-        ...common,
-        drainWindow: {
-          value: recognized.drainWindowSeconds,
-          source: {
-            kind: 'load-balancer',
-            evidence: recognized.evidence,
-            alsoInFront: recognized.alsoConsidered,
-          },
-          ...unknownOf(recognized),
+  if (recognized) return fromLoadBalancer(common, recognized);
+  return fromAssumed(common, context);
+}
+
+/** The inputs common to every source of W: R, B, the pod's own values and the node budget. */
+type CommonInputs = Omit<TimingInputs, 'drainWindow' | 'loadBalancer'>;
+
+/** W from the load balancer recognised in front of the pods, with its findings. */
+function fromLoadBalancer(
+  common: CommonInputs,
+  recognized: LoadBalancerRecognition & { readonly alsoConsidered: string[] },
+): ResolvedInputs {
+  const findings: ProposedFinding[] = [];
+  if (recognized.note)
+    findings.push({ severity: 'warning', code: 'LB_ASSUMPTION', message: recognized.note });
+  if (recognized.estimate) {
+    findings.push({
+      severity: 'info',
+      code: 'DRAIN_WINDOW_ESTIMATE',
+      message:
+        `W=${recognized.drainWindowSeconds} s for ` +
+        `${LOAD_BALANCERS[recognized.provider].label} is an estimate ` +
+        `(${LOAD_BALANCERS[recognized.provider].basis}); ` +
+        `measure it and set kube-graceful.dev/drain-window or --drain-window to override.`,
+    });
+  }
+  return {
+    inputs: {
+      ...common,
+      drainWindow: {
+        value: recognized.drainWindowSeconds,
+        source: {
+          kind: 'load-balancer',
+          evidence: recognized.evidence,
+          alsoInFront: recognized.alsoConsidered,
         },
-        ...deregistration(recognized),
+        ...unknownOf(recognized),
       },
-      loadBalancer: recognized,
-      findings,
-    };
-  }
+      ...deregistration(recognized),
+    },
+    loadBalancer: recognized,
+    findings,
+  };
+}
+
+/** W of the load balancer the settings name, or of an in-cluster Service, where none is seen. */
+function fromAssumed(
+  common: CommonInputs,
+  { spec, config }: Pick<MutatorContext, 'spec' | 'config'>,
+): ResolvedInputs {
+  const findings: ProposedFinding[] = [];
   const provider = spec.loadBalancer.provider ?? 'in-cluster';
   const facts = LOAD_BALANCERS[provider];
   const origin = spec.loadBalancer.provider
