@@ -125,7 +125,6 @@ export default tseslint.config(
       'fn/mutators/kong/decide.ts',
       'fn/mutators/kong/timeline.ts',
       'fn/mutators/shared/istioGatewayTimeline.ts',
-      'fn/mutators/traefik/decide.ts',
       'fn/mutators/traefik/entryPointEdits.ts',
       'fn/mutators/traefik/timeline.ts',
       'fn/mutators/traefik/timing.ts',

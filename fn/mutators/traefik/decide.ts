@@ -13,7 +13,7 @@
 import { getAt } from '../../core/fieldPath.ts';
 import type { FieldPath } from '../../core/fieldPath.ts';
 import { MAX_INPUT_SECONDS } from '../../timing/model.ts';
-import type { KubeObject, PodTemplate } from '../../core/kubeObject.ts';
+import type { Container, KubeObject, PodTemplate } from '../../core/kubeObject.ts';
 import { traefikContainers } from '../../workloads/traefik.ts';
 import { comparableGraceSeconds } from '../../workloads/grace.ts';
 import { formatTraefikDuration } from '../../workloads/traefik/duration.ts';
@@ -65,40 +65,61 @@ export type TraefikSettings = Pick<
 
 const NOTHING: TraefikOutcome = { changes: [], findings: [] };
 
-/** Returns the changes and findings for one workload; nothing when no container runs Traefik. */
-export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings): TraefikOutcome {
+/** The Traefik container to plan, and where its fields are; or the outcome without a plan. */
+type TraefikTarget =
+  | {
+      readonly ok: true;
+      readonly template: PodTemplate;
+      readonly container: Container;
+      /** A path under the pod template. */
+      readonly at: (...path: FieldPath) => FieldPath;
+      /** A path under the Traefik container. */
+      readonly containerAt: (...path: FieldPath) => FieldPath;
+    }
+  | { readonly ok: false; readonly outcome: TraefikOutcome };
+
+/** Returns the one Traefik container to plan, or why there is nothing to plan. */
+function traefikTarget(workload: TraefikWorkload, settings: TraefikSettings): TraefikTarget {
   const template = (getAt(workload.object, workload.templatePath) ?? {}) as PodTemplate;
   const containers = traefikContainers(template.spec);
-  if (containers.length === 0) return NOTHING;
+  if (containers.length === 0) return { ok: false, outcome: NOTHING };
   const at = (...path: FieldPath): FieldPath => [...workload.templatePath, ...path];
   if (containers.length > 1) {
-    return {
-      changes: [],
-      findings: [
-        {
-          severity: 'warning',
-          code: 'TRAEFIK_SEVERAL_CONTAINERS',
-          path: at('spec', 'containers'),
-          message:
-            `The pod runs ${containers.length} Traefik containers ` +
-            `(${containers.map((c) => c.name).join(', ')}); ` +
-            `kube-graceful plans one Traefik per pod and leaves this one alone. ` +
-            `Set each one's entry point lifeCycle and the grace period by hand.`,
-        },
-      ],
+    const finding: TraefikFinding = {
+      severity: 'warning',
+      code: 'TRAEFIK_SEVERAL_CONTAINERS',
+      path: at('spec', 'containers'),
+      message:
+        `The pod runs ${containers.length} Traefik containers ` +
+        `(${containers.map((c) => c.name).join(', ')}); ` +
+        `kube-graceful plans one Traefik per pod and leaves this one alone. ` +
+        `Set each one's entry point lifeCycle and the grace period by hand.`,
     };
+    return { ok: false, outcome: { changes: [], findings: [finding] } };
   }
   const container = containers[0]!;
+  const inputError = checkInputs(settings);
+  if (inputError !== undefined) {
+    const finding: TraefikFinding = {
+      severity: 'error',
+      code: 'TRAEFIK_TIMING_INPUT',
+      message: inputError,
+    };
+    return {
+      ok: false,
+      outcome: { changes: [], findings: [finding], container: container.name },
+    };
+  }
   const containerAt = (...path: FieldPath): FieldPath =>
     at('spec', 'containers', { key: 'name', equals: container.name }, ...path);
-  const inputError = checkInputs(settings);
-  if (inputError !== undefined)
-    return {
-      changes: [],
-      findings: [{ severity: 'error', code: 'TRAEFIK_TIMING_INPUT', message: inputError }],
-      container: container.name,
-    };
+  return { ok: true, template, container, at, containerAt };
+}
 
+/** Returns the changes and findings for one workload; nothing when no container runs Traefik. */
+export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings): TraefikOutcome {
+  const target = traefikTarget(workload, settings);
+  if (!target.ok) return target.outcome;
+  const { template, container, at, containerAt } = target;
   const findings: TraefikFinding[] = [];
   const existingGrace = comparableGraceSeconds(template);
   const preStop = preStopSeconds(container.lifecycle?.preStop, settings.kubernetesVersion);
@@ -107,71 +128,11 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
     ...(typeof existingGrace === 'number' ? { existingGraceSeconds: existingGrace } : {}),
     ...(preStop === undefined ? {} : { existingPreStopSeconds: preStop }),
   };
-  if (preStop === 'unknown') {
-    findings.push({
-      severity: 'warning',
-      code: 'TRAEFIK_PRESTOP_LENGTH_UNKNOWN',
-      path: containerAt('lifecycle', 'preStop'),
-      message:
-        `Container "${container.name}" has a preStop hook whose length can't ` +
-        `be read (not a sleep action or exec sleep N); it is kept and counted ` +
-        `as 0 s. It delays Traefik's SIGTERM by its length: raise ` +
-        `terminationGracePeriodSeconds by that much, or remove it and let ` +
-        `requestAcceptGraceTimeout keep Traefik accepting.`,
-    });
-  } else if (preStop !== undefined) {
-    findings.push({
-      severity: 'info',
-      code: 'TRAEFIK_PRESTOP_KEPT',
-      path: containerAt('lifecycle', 'preStop'),
-      message:
-        `Container "${container.name}" has a preStop sleep of ${preStop} s; it ` +
-        `is kept, Traefik gets SIGTERM after it, and requestAcceptGraceTimeout ` +
-        `covers only the rest of the drain window. kube-graceful never adds a ` +
-        `preStop to Traefik: requestAcceptGraceTimeout is Traefik's own way to ` +
-        `keep accepting.`,
-    });
-  }
+  if (preStop !== undefined) findings.push(preStopFinding(container.name, preStop, containerAt));
 
   const config = readStaticConfig(container);
-  const targets = planTraefikTiming(inputs, []);
-  const wanted =
-    `requestAcceptGraceTimeout=${formatTraefikDuration(targets.requestAcceptGrace.value)}` +
-    ` and graceTimeOut=${formatTraefikDuration(targets.graceTimeOut.value)}` +
-    ` on every TCP entry point, and terminationGracePeriodSeconds ≥ ${targets.grace.value}`;
-  if (config.source === 'file') {
-    findings.push({
-      severity: 'warning',
-      code: 'TRAEFIK_STATIC_CONFIG_FILE',
-      path: containerAt(),
-      message:
-        `Container "${container.name}" reads its static configuration from a ` +
-        `file (${config.evidence}), and Traefik then ignores every flag and ` +
-        `TRAEFIK_* variable (${STATIC_CONFIG_ORDER}); kube-graceful changes ` +
-        `nothing. Set in that file: entryPoints.<name>.transport.lifeCycle ${wanted}` +
-        `.`,
-    });
-    return { changes: [], findings, container: container.name, source: config.source };
-  }
-  if (config.source === 'none' || config.entryPoints.length === 0) {
-    const where =
-      config.source === 'env'
-        ? 'TRAEFIK_* variables'
-        : config.source === 'flags'
-          ? 'flags'
-          : 'args or TRAEFIK_* variables';
-    findings.push({
-      severity: 'warning',
-      code: 'TRAEFIK_ENTRY_POINTS_UNKNOWN',
-      path: containerAt(config.source === 'env' ? 'env' : 'args'),
-      message:
-        `Container "${container.name}" defines no entry point in its ${where} ` +
-        `(--entryPoints.<name>.address), so Traefik uses a configuration file ` +
-        `in the image or its default entry point "http" on :80 ` +
-        `(pkg/config/static/static_config.go@v3.7.9 ` +
-        `SetEffectiveConfiguration); kube-graceful changes nothing. Define the ` +
-        `entry points explicitly, or set ${wanted}.`,
-    });
+  if (config.source === 'file' || config.source === 'none' || config.entryPoints.length === 0) {
+    findings.push(unusableConfig(container.name, config, inputs, containerAt));
     return { changes: [], findings, container: container.name, source: config.source };
   }
 
@@ -190,6 +151,85 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
     findings.push({ severity: check.severity, code: check.code, message: check.message });
   }
   return { changes, findings, container: container.name, source: config.source, plan, inputs };
+}
+
+/** The finding for a preStop hook already on Traefik: kept, of known or unknown length. */
+function preStopFinding(
+  name: string,
+  preStop: number | 'unknown',
+  containerAt: (...path: FieldPath) => FieldPath,
+): TraefikFinding {
+  return preStop === 'unknown'
+    ? {
+        severity: 'warning',
+        code: 'TRAEFIK_PRESTOP_LENGTH_UNKNOWN',
+        path: containerAt('lifecycle', 'preStop'),
+        message:
+          `Container "${name}" has a preStop hook whose length can't ` +
+          `be read (not a sleep action or exec sleep N); it is kept and counted ` +
+          `as 0 s. It delays Traefik's SIGTERM by its length: raise ` +
+          `terminationGracePeriodSeconds by that much, or remove it and let ` +
+          `requestAcceptGraceTimeout keep Traefik accepting.`,
+      }
+    : {
+        severity: 'info',
+        code: 'TRAEFIK_PRESTOP_KEPT',
+        path: containerAt('lifecycle', 'preStop'),
+        message:
+          `Container "${name}" has a preStop sleep of ${preStop} s; it ` +
+          `is kept, Traefik gets SIGTERM after it, and requestAcceptGraceTimeout ` +
+          `covers only the rest of the drain window. kube-graceful never adds a ` +
+          `preStop to Traefik: requestAcceptGraceTimeout is Traefik's own way to ` +
+          `keep accepting.`,
+      };
+}
+
+/**
+ * The warning where flags and variables cannot carry the settings: a configuration file (which
+ * makes Traefik ignore both), or no entry point they define.
+ */
+function unusableConfig(
+  name: string,
+  config: ReturnType<typeof readStaticConfig>,
+  inputs: TraefikTimingInputs,
+  containerAt: (...path: FieldPath) => FieldPath,
+): TraefikFinding {
+  const targets = planTraefikTiming(inputs, []);
+  const wanted =
+    `requestAcceptGraceTimeout=${formatTraefikDuration(targets.requestAcceptGrace.value)}` +
+    ` and graceTimeOut=${formatTraefikDuration(targets.graceTimeOut.value)}` +
+    ` on every TCP entry point, and terminationGracePeriodSeconds ≥ ${targets.grace.value}`;
+  if (config.source === 'file') {
+    return {
+      severity: 'warning',
+      code: 'TRAEFIK_STATIC_CONFIG_FILE',
+      path: containerAt(),
+      message:
+        `Container "${name}" reads its static configuration from a ` +
+        `file (${config.evidence}), and Traefik then ignores every flag and ` +
+        `TRAEFIK_* variable (${STATIC_CONFIG_ORDER}); kube-graceful changes ` +
+        `nothing. Set in that file: entryPoints.<name>.transport.lifeCycle ${wanted}` +
+        `.`,
+    };
+  }
+  const where =
+    config.source === 'env'
+      ? 'TRAEFIK_* variables'
+      : config.source === 'flags'
+        ? 'flags'
+        : 'args or TRAEFIK_* variables';
+  return {
+    severity: 'warning',
+    code: 'TRAEFIK_ENTRY_POINTS_UNKNOWN',
+    path: containerAt(config.source === 'env' ? 'env' : 'args'),
+    message:
+      `Container "${name}" defines no entry point in its ${where} ` +
+      `(--entryPoints.<name>.address), so Traefik uses a configuration file ` +
+      `in the image or its default entry point "http" on :80 ` +
+      `(pkg/config/static/static_config.go@v3.7.9 ` +
+      `SetEffectiveConfiguration); kube-graceful changes nothing. Define the ` +
+      `entry points explicitly, or set ${wanted}.`,
+  };
 }
 
 /** Returns why W, R or B cannot be planned with, or undefined (the model's own range: whole
