@@ -16,6 +16,7 @@ import { graceToWrite } from '../../timing/model.ts';
 import { KUBERNETES_DEFAULT_GRACE_SECONDS } from '../../timing/platformDefaults.ts';
 import { preStopSeconds } from '../../workloads/preStop.ts';
 import { readStaticConfig } from '../../workloads/traefik/staticConfig.ts';
+import type { EntryPoint } from '../../workloads/traefik/staticConfig.ts';
 import { TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS } from '../../workloads/traefik/facts.ts';
 import { traefikContainers } from '../../workloads/traefik.ts';
 import type { Workload } from '../../workloads/workload.ts';
@@ -46,23 +47,7 @@ export function planTraefikPodTiming(
   const config = readStaticConfig(container);
   const entryPoints =
     config.source === 'flags' || config.source === 'env' ? config.entryPoints : [];
-  const whole = (seconds: number | undefined) =>
-    seconds === undefined ? undefined : Math.ceil(seconds);
-  let accepting = S;
-  let done = S + R;
-  let udp = 0;
-  for (const ep of entryPoints) {
-    const ownAccept = whole(ep.lifecycle.requestAcceptGraceTimeout?.seconds);
-    const ownGrace = whole(ep.lifecycle.graceTimeOut?.seconds);
-    if (ep.protocol === 'udp') {
-      // Left as written, stopped after the TCP ones.
-      udp = Math.max(udp, (ownAccept ?? 0) + (ownGrace ?? TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS));
-      continue;
-    }
-    const accept = Math.max(ownAccept ?? 0, S);
-    accepting = Math.max(accepting, accept);
-    done = Math.max(done, accept + Math.max(ownGrace ?? 0, R));
-  }
+  const { accepting, done, udp } = entryPointSpans(entryPoints, S, R);
   const acceptUntil = P + accepting;
   const doneAt = P + done + udp;
   const podInputs: TimingInputs = {
@@ -126,4 +111,33 @@ export function planTraefikPodTiming(
       `SIGTERM, which Traefik gets at ${P} s and answers by accepting until ` +
       `${acceptUntil} s (requestAcceptGraceTimeout)`,
   };
+}
+
+/**
+ * How long the entry points accept (the longest), when the slowest TCP one is done, and the UDP
+ * ones' time after that, with each entry point's own larger values kept.
+ */
+function entryPointSpans(
+  entryPoints: readonly EntryPoint[],
+  S: number,
+  R: number,
+): { accepting: number; done: number; udp: number } {
+  const whole = (seconds: number | undefined) =>
+    seconds === undefined ? undefined : Math.ceil(seconds);
+  let accepting = S;
+  let done = S + R;
+  let udp = 0;
+  for (const ep of entryPoints) {
+    const ownAccept = whole(ep.lifecycle.requestAcceptGraceTimeout?.seconds);
+    const ownGrace = whole(ep.lifecycle.graceTimeOut?.seconds);
+    if (ep.protocol === 'udp') {
+      // Left as written, stopped after the TCP ones.
+      udp = Math.max(udp, (ownAccept ?? 0) + (ownGrace ?? TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS));
+      continue;
+    }
+    const accept = Math.max(ownAccept ?? 0, S);
+    accepting = Math.max(accepting, accept);
+    done = Math.max(done, accept + Math.max(ownGrace ?? 0, R));
+  }
+  return { accepting, done, udp };
 }

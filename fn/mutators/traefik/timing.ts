@@ -103,7 +103,20 @@ export function planTraefikTiming(
       `s to finish, then closes what is left.`,
   };
 
-  const timings: EntryPointTiming[] = entryPoints.map((entryPoint) =>
+  const timings = entryPointTimings(entryPoints, S, R);
+  const tcp = longest(timings, 'tcp');
+  const udp = longest(timings, 'udp');
+  const grace = graceOf({ P, S, R, B }, tcp, udp, inputs);
+  return { preStopSeconds: P, requestAcceptGrace, graceTimeOut, entryPoints: timings, grace };
+}
+
+/** Each entry point's own times: TCP ones at least the targets, UDP ones as written. */
+function entryPointTimings(
+  entryPoints: readonly EntryPoint[],
+  S: number,
+  R: number,
+): EntryPointTiming[] {
+  return entryPoints.map((entryPoint) =>
     entryPoint.protocol === 'tcp'
       ? {
           entryPoint,
@@ -121,20 +134,36 @@ export function planTraefikTiming(
           ),
         },
   );
-  const longest = (protocol: 'tcp' | 'udp'): EntryPointTiming | undefined =>
-    timings
-      .filter((t) => t.entryPoint.protocol === protocol)
-      .reduce<EntryPointTiming | undefined>(
-        (best, t) =>
-          best === undefined ||
-          t.requestAcceptGraceSeconds + t.graceTimeOutSeconds >
-            best.requestAcceptGraceSeconds + best.graceTimeOutSeconds
-            ? t
-            : best,
-        undefined,
-      );
-  const tcp = longest('tcp');
-  const udp = longest('udp');
+}
+
+/** The entry point of `protocol` that takes longest to stop (accepting, then finishing). */
+function longest(
+  timings: readonly EntryPointTiming[],
+  protocol: 'tcp' | 'udp',
+): EntryPointTiming | undefined {
+  return timings
+    .filter((t) => t.entryPoint.protocol === protocol)
+    .reduce<EntryPointTiming | undefined>(
+      (best, t) =>
+        best === undefined ||
+        t.requestAcceptGraceSeconds + t.graceTimeOutSeconds >
+          best.requestAcceptGraceSeconds + best.graceTimeOutSeconds
+          ? t
+          : best,
+      undefined,
+    );
+}
+
+/**
+ * G: the preStop P, the longest TCP entry point's accept and finish times, the UDP entry points
+ * (stopped after the TCP ones) and B.
+ */
+function graceOf(
+  { P, S, R, B }: { P: number; S: number; R: number; B: number },
+  tcp: EntryPointTiming | undefined,
+  udp: EntryPointTiming | undefined,
+  inputs: TraefikTimingInputs,
+): Derived {
   const tcpS = tcp?.requestAcceptGraceSeconds ?? S;
   const tcpR = tcp?.graceTimeOutSeconds ?? R;
   const udpSeconds =
@@ -156,7 +185,7 @@ export function planTraefikTiming(
   }
   terms.push('B');
   numbers.push(String(B));
-  const grace: Derived = {
+  return {
     value,
     formula: `G = ${terms.join(' + ')} = ${numbers.join(' + ')} = ${value}`,
     explanation:
@@ -168,7 +197,6 @@ export function planTraefikTiming(
         : `, then its UDP entry points, stopped after the TCP ones (${udpSeconds} s)`) +
       `, and the buffer (${B} s, ${sourceText(inputs.buffer.source)}).`,
   };
-  return { preStopSeconds: P, requestAcceptGrace, graceTimeOut, entryPoints: timings, grace };
 }
 
 /** The model's checks about the load balancer's own settings. */
