@@ -107,9 +107,7 @@ export default tseslint.config(
     files: [
       'fn/explanation/meshProxies.ts',
       'fn/mutators/app/index.ts',
-      'fn/mutators/app/istioClassicDrain.ts',
       'fn/mutators/app/istioRenderInjected.ts',
-      'fn/mutators/app/istioSidecar.ts',
       'fn/mutators/app/timeline.ts',
       'fn/mutators/contour/decide.ts',
       'fn/mutators/contour/timeline.ts',
@@ -145,7 +143,6 @@ export default tseslint.config(
       'fn/explain/render/svgText.ts',
       'fn/explanation/timeline.ts',
       'fn/krm/sharedAnchors.ts',
-      'fn/mutators/app/istioClassicDrain.ts',
       'fn/mutators/contour/decide.ts',
       'fn/mutators/envoy-gateway/readiness.ts',
       'fn/mutators/envoy-gateway/shutdown.ts',

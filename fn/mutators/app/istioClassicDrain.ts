@@ -24,21 +24,33 @@ export interface DrainStep {
   readonly usesSidecarWait?: boolean;
 }
 
+/** Where the annotation is, for findings, and where they go. */
+interface Report {
+  readonly path: FieldPath;
+  readonly findings: ProposedFinding[];
+}
+
 /** Returns `text` with the classic drain settings merged in (never lowering the pod's own). */
 export function classicDrain(
-  text: string,
-  fields: Readonly<Record<string, unknown>>,
+  { text, fields }: { readonly text: string; readonly fields: Readonly<Record<string, unknown>> },
   spec: Spec,
   timing: AppTiming,
-  path: FieldPath,
-  findings: ProposedFinding[],
+  report: Report,
 ): DrainStep | undefined {
-  let drain = spec.app.classicDrain;
-  if (
-    drain === 'exit-on-zero' &&
-    proxyMetadataOf(fields, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS') === 'false'
-  ) {
-    drain = 'termination-drain';
+  return chosenDrain(fields, spec, report) === 'exit-on-zero'
+    ? exitOnZero(text, fields, timing, report)
+    : terminationDrain(text, fields, timing, report);
+}
+
+/** The configured drain, unless the pod turned exit-on-zero off or the Istio version lacks it. */
+function chosenDrain(
+  fields: Readonly<Record<string, unknown>>,
+  spec: Spec,
+  { path, findings }: Report,
+): Spec['app']['classicDrain'] {
+  const drain = spec.app.classicDrain;
+  if (drain !== 'exit-on-zero') return drain;
+  if (proxyMetadataOf(fields, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS') === 'false') {
     findings.push({
       severity: 'info',
       code: 'EXIT_ON_ZERO_OFF_IN_POD',
@@ -48,9 +60,9 @@ export function classicDrain(
         `terminationDrainDuration was used instead.`,
       path,
     });
+    return 'termination-drain';
   }
-  if (drain === 'exit-on-zero' && !reached(ISTIO.exitOnZero, spec.istioVersion)) {
-    drain = 'termination-drain';
+  if (!reached(ISTIO.exitOnZero, spec.istioVersion)) {
     findings.push({
       severity: 'info',
       code: 'EXIT_ON_ZERO_UNSUPPORTED',
@@ -60,49 +72,68 @@ export function classicDrain(
         `instead.`,
       path,
     });
+    return 'termination-drain';
   }
+  return drain;
+}
+
+/**
+ * Exit-on-zero with MINIMUM_DRAIN_DURATION ≥ S + R, not S: after MINIMUM_DRAIN_DURATION the proxy
+ * leaves at the first second with no active connection (pkg/envoy/agent.go@1.24.0 terminate: sleep
+ * minDrainDuration, then poll downstream_cx_active every second), while the app, SIGTERMed at S,
+ * may still finish requests and open outbound calls for R more seconds. G = S + R + B keeps the
+ * proxy's end inside the grace period.
+ */
+function exitOnZero(
+  text: string,
+  fields: Readonly<Record<string, unknown>>,
+  timing: AppTiming,
+  report: Report,
+): DrainStep | undefined {
   const plan = timing.pod;
-  if (drain === 'exit-on-zero') {
-    // S + R, not S: after MINIMUM_DRAIN_DURATION the proxy leaves at the first second with no
-    // active connection (pkg/envoy/agent.go@1.24.0 terminate: sleep minDrainDuration, then poll
-    // downstream_cx_active every second), while the app, SIGTERMed at S, may still finish requests
-    // and open outbound calls for R more seconds. G = S + R + B keeps the proxy's end inside the
-    // grace period.
-    const M = plan.sidecarOutlivesSeconds;
-    const existing = proxyMetadataOf(fields, 'MINIMUM_DRAIN_DURATION');
-    const keep = longEnough(existing, M.value, 'MINIMUM_DRAIN_DURATION', path, findings);
-    const merged = setProxyMetadata(text, {
-      EXIT_ON_ZERO_ACTIVE_CONNECTIONS: 'true',
-      ...(keep ? {} : { MINIMUM_DRAIN_DURATION: formatGoDurationSeconds(M.value) }),
-    });
-    return merged === undefined
-      ? undefined
-      : {
-          text: merged,
-          lines: [
-            keep
-              ? `MINIMUM_DRAIN_DURATION "${existing}" kept: it already covers ${M.formula}.`
-              : `MINIMUM_DRAIN_DURATION "${M.value}s": ${M.formula} ` +
-                `(G = ${plan.graceSeconds.value}; Go duration text: Istio ignores a bare number).`,
-            `EXIT_ON_ZERO_ACTIVE_CONNECTIONS "true": once MINIMUM_DRAIN_DURATION ` +
-              `is over, the proxy exits at the first second with no active ` +
-              `connection (Istio 1.12+); until then inbound and outbound traffic ` +
-              `keep working, also for the requests the app still finishes after ` +
-              (timing.stopsAccepting ?? `its SIGTERM at S = ${plan.preStopSeconds.value} s`) +
-              `.`,
-            M.explanation,
-          ],
-          usesSidecarWait: true,
-        };
-  }
+  const M = plan.sidecarOutlivesSeconds;
+  const existing = proxyMetadataOf(fields, 'MINIMUM_DRAIN_DURATION');
+  const keep = longEnough(existing, M.value, 'MINIMUM_DRAIN_DURATION', report);
+  const merged = setProxyMetadata(text, {
+    EXIT_ON_ZERO_ACTIVE_CONNECTIONS: 'true',
+    ...(keep ? {} : { MINIMUM_DRAIN_DURATION: formatGoDurationSeconds(M.value) }),
+  });
+  return merged === undefined
+    ? undefined
+    : {
+        text: merged,
+        lines: [
+          keep
+            ? `MINIMUM_DRAIN_DURATION "${existing}" kept: it already covers ${M.formula}.`
+            : `MINIMUM_DRAIN_DURATION "${M.value}s": ${M.formula} ` +
+              `(G = ${plan.graceSeconds.value}; Go duration text: Istio ignores a bare number).`,
+          `EXIT_ON_ZERO_ACTIVE_CONNECTIONS "true": once MINIMUM_DRAIN_DURATION ` +
+            `is over, the proxy exits at the first second with no active ` +
+            `connection (Istio 1.12+); until then inbound and outbound traffic ` +
+            `keep working, also for the requests the app still finishes after ` +
+            (timing.stopsAccepting ?? `its SIGTERM at S = ${plan.preStopSeconds.value} s`) +
+            `.`,
+          M.explanation,
+        ],
+        usesSidecarWait: true,
+      };
+}
+
+/** terminationDrainDuration ≥ S + R: the proxy's wait after its SIGTERM before it stops. */
+function terminationDrain(
+  text: string,
+  fields: Readonly<Record<string, unknown>>,
+  timing: AppTiming,
+  report: Report,
+): DrainStep | undefined {
+  const plan = timing.pod;
   const T = plan.sidecarOutlivesSeconds;
   const existing = fields['terminationDrainDuration'];
   const keep = longEnough(
     existing === undefined || existing === null ? undefined : scalarText(existing),
     T.value,
     'terminationDrainDuration',
-    path,
-    findings,
+    report,
   );
   const merged = keep
     ? text
@@ -128,8 +159,7 @@ function longEnough(
   existing: string | undefined,
   seconds: number,
   name: string,
-  path: FieldPath,
-  findings: ProposedFinding[],
+  { path, findings }: Report,
 ): boolean {
   if (existing === undefined) return false;
   const parsed = parseGoDurationSeconds(existing);

@@ -15,7 +15,7 @@ import type { ProposedChange } from '../types.ts';
 import { classicDrain } from './istioClassicDrain.ts';
 import { inboundDrain } from './istioInboundDrain.ts';
 import { chooseSidecarMode } from './sidecarMode.ts';
-import type { SidecarOutcome } from './sidecarMode.ts';
+import type { ModeChoice, SidecarOutcome } from './sidecarMode.ts';
 import { drainWindowSource } from './timing.ts';
 import type { AppTiming } from './timing.ts';
 
@@ -38,40 +38,8 @@ export function istioSidecar(
   const choice = chooseSidecarMode(spec, 'istio', pod);
   const findings = [...choice.findings];
   const changes: ProposedChange[] = [];
-  const W = drainWindowSource(timing);
-  if (choice.mode === 'native') {
-    const reason = [
-      `Native sidecar: Kubernetes stops istio-proxy only after every app ` +
-        `container has exited (KEP-753), so the proxy outlives the app's ` +
-        `preStop (S = ${timing.pod.preStopSeconds.value} s) and its last ` +
-        `requests (R = ${timing.inputs.maxRequest.value} s) with no proxy ` +
-        `timer to size.`,
-      `Pinned per pod because from Istio 1.27 the default depends on every ` +
-        `node's kubelet version (pkg/kube/inject/webhook.go@1.27.0 ` +
-        `DetectNativeSidecar), which render time cannot see. Mode: ${choice.why}` +
-        `.`,
-      W,
-    ].join('\n');
-    changes.push({
-      path: workload.at('metadata', 'annotations', ISTIO_NATIVE_ANNOTATION),
-      value: 'true',
-      reason,
-    });
-  } else if (choice.pinClassic) {
-    const reason = [
-      `Pinned classic: ${choice.why}. Left open, Istio ${spec.istioVersion} ` +
-        `would inject a native sidecar when every kubelet is ≥ 1.33 ` +
-        `(pkg/kube/inject/webhook.go@1.27.0), where the classic drain settings ` +
-        `below do nothing (after the native preStop's drain, pilot-agent exits ` +
-        `at once on SIGTERM: pkg/envoy/agent.go@1.27.0 terminate).`,
-      W,
-    ].join('\n');
-    changes.push({
-      path: workload.at('metadata', 'annotations', ISTIO_NATIVE_ANNOTATION),
-      value: 'false',
-      reason,
-    });
-  }
+  const pin = modePin(workload, spec, timing, choice);
+  if (pin) changes.push(pin);
   if (choice.mode === 'native') {
     // Nothing in proxy.istio.io/config to size: Istio's native preStop
     // (`pilot-agent request POST drain`, injection-template.yaml@1.24.0…@1.30.0) drains the inbound
@@ -97,7 +65,8 @@ export function istioSidecar(
     return { mode: choice.mode, changes, findings, usesSidecarWait: false };
   }
   const steps = [
-    (text: string) => classicDrain(text, reading.fields, spec, timing, path, findings),
+    (text: string) =>
+      classicDrain({ text, fields: reading.fields }, spec, timing, { path, findings }),
     (text: string) =>
       inboundDrain(text, timing, { version: spec.istioVersion, known: istioVersionKnown }),
   ];
@@ -125,9 +94,57 @@ export function istioSidecar(
   if (text !== reading.text) {
     lines.push(
       `Classic sidecar (${choice.why}); merged into ${PROXY_CONFIG_ANNOTATION}, other keys kept.`,
-      W,
+      drainWindowSource(timing),
     );
     changes.push({ path, value: text, reason: lines.join('\n') });
   }
   return { mode: choice.mode, changes, findings, usesSidecarWait };
+}
+
+/**
+ * The pod's `sidecar.istio.io/nativeSidecar`, pinned: `"true"` in native mode, `"false"` where
+ * classic must be pinned against the mesh's own choice; undefined where nothing is pinned.
+ */
+function modePin(
+  workload: Workload,
+  spec: Spec,
+  timing: AppTiming,
+  choice: ModeChoice,
+): ProposedChange | undefined {
+  const W = drainWindowSource(timing);
+  if (choice.mode === 'native') {
+    const reason = [
+      `Native sidecar: Kubernetes stops istio-proxy only after every app ` +
+        `container has exited (KEP-753), so the proxy outlives the app's ` +
+        `preStop (S = ${timing.pod.preStopSeconds.value} s) and its last ` +
+        `requests (R = ${timing.inputs.maxRequest.value} s) with no proxy ` +
+        `timer to size.`,
+      `Pinned per pod because from Istio 1.27 the default depends on every ` +
+        `node's kubelet version (pkg/kube/inject/webhook.go@1.27.0 ` +
+        `DetectNativeSidecar), which render time cannot see. Mode: ${choice.why}` +
+        `.`,
+      W,
+    ].join('\n');
+    return {
+      path: workload.at('metadata', 'annotations', ISTIO_NATIVE_ANNOTATION),
+      value: 'true',
+      reason,
+    };
+  }
+  if (choice.pinClassic) {
+    const reason = [
+      `Pinned classic: ${choice.why}. Left open, Istio ${spec.istioVersion} ` +
+        `would inject a native sidecar when every kubelet is ≥ 1.33 ` +
+        `(pkg/kube/inject/webhook.go@1.27.0), where the classic drain settings ` +
+        `below do nothing (after the native preStop's drain, pilot-agent exits ` +
+        `at once on SIGTERM: pkg/envoy/agent.go@1.27.0 terminate).`,
+      W,
+    ].join('\n');
+    return {
+      path: workload.at('metadata', 'annotations', ISTIO_NATIVE_ANNOTATION),
+      value: 'false',
+      reason,
+    };
+  }
+  return undefined;
 }
