@@ -181,7 +181,7 @@ export function wrapPlan(
     });
   }
   changes.push(...sidecars.flatMap((s) => s.changes));
-  changes.push(...podAnnotations(workload, context, meshes, annotations, findings));
+  changes.push(...podAnnotations(workload, context, meshes, findings));
   return { changes, findings };
 }
 
@@ -238,7 +238,6 @@ function podAnnotations(
   workload: Workload,
   context: MutatorContext,
   meshes: readonly Mesh[],
-  annotations: Readonly<Record<string, string>>,
   findings: ProposedFinding[],
 ): ProposedChange[] {
   const changes: ProposedChange[] = [];
@@ -260,10 +259,17 @@ function podAnnotations(
       });
     }
   }
-  if (meshes.includes('linkerd') && context.mesh.linkerd?.renderInjected) {
+  if (meshes.includes('linkerd')) changes.push(linkerdShutdownSwitch(workload, context));
+  if (meshes.includes('istio')) changes.push(...istioHold(workload, context, findings));
+  return changes;
+}
+
+/** Linkerd's POST /shutdown switch: the annotation, or the env it becomes where injected. */
+function linkerdShutdownSwitch(workload: Workload, context: MutatorContext): ProposedChange {
+  if (context.mesh.linkerd?.renderInjected) {
     // What the annotation turns into at injection:
     // charts/partials/templates/_proxy.tpl@version-2.18.
-    changes.push({
+    return {
       path: workload.containerAt(
         LINKERD_PROXY,
         'env',
@@ -276,17 +282,25 @@ function podAnnotations(
         `LINKERD2_PROXY_SHUTDOWN_ENDPOINT_ENABLED "true" (off by default since Linkerd 2.16, ` +
         `charts/linkerd-control-plane/values.yaml@version-2.16); ` +
         `set on the container because ${context.mesh.linkerd.renderInjected.evidence}.`,
-    });
-  } else if (meshes.includes('linkerd')) {
-    changes.push({
-      path: at(LINKERD_ADMIN_SHUTDOWN),
-      value: 'enabled',
-      reason:
-        'linkerd-proxy answers POST /shutdown only with this annotation (off by default ' +
-        'since Linkerd 2.16).',
-    });
+    };
   }
-  if (meshes.includes('istio') && context.mesh.istio?.renderInjected) {
+  return {
+    path: workload.at('metadata', 'annotations', LINKERD_ADMIN_SHUTDOWN),
+    value: 'enabled',
+    reason:
+      'linkerd-proxy answers POST /shutdown only with this annotation (off by default ' +
+      'since Linkerd 2.16).',
+  };
+}
+
+/** Istio's holdApplicationUntilProxyStarts, merged into `proxy.istio.io/config` where it acts. */
+function istioHold(
+  workload: Workload,
+  context: MutatorContext,
+  findings: ProposedFinding[],
+): ProposedChange[] {
+  const annotations = annotationsOf(workload.template.metadata);
+  if (context.mesh.istio?.renderInjected) {
     findings.push({
       severity: 'info',
       code: 'RENDER_INJECTED',
@@ -295,38 +309,41 @@ function podAnnotations(
         `holdApplicationUntilProxyStarts is applied only at injection, so it was not set; ` +
         `the program may start before istio-proxy is ready.`,
     });
-  } else if (meshes.includes('istio')) {
-    const merge = mergeHoldApplication(annotations[PROXY_CONFIG_ANNOTATION]);
-    const path = at(PROXY_CONFIG_ANNOTATION);
-    if (merge.kind === 'set') {
-      changes.push({
+    return [];
+  }
+  const merge = mergeHoldApplication(annotations[PROXY_CONFIG_ANNOTATION]);
+  const path = workload.at('metadata', 'annotations', PROXY_CONFIG_ANNOTATION);
+  if (merge.kind === 'set') {
+    return [
+      {
         path,
         value: merge.value,
         reason:
           'holdApplicationUntilProxyStarts: ' +
           'the program starts only once istio-proxy is ready, ' +
           'so it has a network from its first line (Istio 1.8+); other keys kept.',
-      });
-    } else if (merge.kind === 'keptFalse') {
-      findings.push({
-        severity: 'info',
-        code: 'JOB_HOLD_KEPT_FALSE',
-        path,
-        message:
-          `${PROXY_CONFIG_ANNOTATION} sets holdApplicationUntilProxyStarts: false, kept: ` +
-          `the program may start before istio-proxy is ready and see no network for its ` +
-          `first moments`,
-      });
-    } else if (merge.kind === 'invalid') {
-      findings.push({
-        severity: 'warning',
-        code: 'JOB_PROXY_CONFIG_INVALID',
-        path,
-        message:
-          `${PROXY_CONFIG_ANNOTATION} left unchanged, ` +
-          `holdApplicationUntilProxyStarts not set: ${merge.problem}`,
-      });
-    }
+      },
+    ];
   }
-  return changes;
+  if (merge.kind === 'keptFalse') {
+    findings.push({
+      severity: 'info',
+      code: 'JOB_HOLD_KEPT_FALSE',
+      path,
+      message:
+        `${PROXY_CONFIG_ANNOTATION} sets holdApplicationUntilProxyStarts: false, kept: ` +
+        `the program may start before istio-proxy is ready and see no network for its ` +
+        `first moments`,
+    });
+  } else if (merge.kind === 'invalid') {
+    findings.push({
+      severity: 'warning',
+      code: 'JOB_PROXY_CONFIG_INVALID',
+      path,
+      message:
+        `${PROXY_CONFIG_ANNOTATION} left unchanged, ` +
+        `holdApplicationUntilProxyStarts not set: ${merge.problem}`,
+    });
+  }
+  return [];
 }
