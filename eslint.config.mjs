@@ -116,7 +116,6 @@ export default tseslint.config(
       'fn/mutators/ingress-nginx/decide.ts',
       'fn/mutators/ingress-nginx/timeline.ts',
       'fn/mutators/job/explain.ts',
-      'fn/mutators/job/index.ts',
       'fn/mutators/job/timeline.ts',
       'fn/mutators/job/wrap.ts',
       'fn/mutators/kong/decide.ts',

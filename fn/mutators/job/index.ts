@@ -58,62 +58,10 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
     const declared = declaredOf(workload, context.config);
     const vault = vaultAgentOf(workload.template);
     const injected = injectedOf(workload, context);
-    // An injected sidecar the wrapper cannot end leaves the pod running whatever else is done.
-    if (injected.stuck.length > 0)
-      return { changes: [], findings: [...declared.findings, ...injected.stuck] };
-    if (
-      meshes.length === 0 &&
-      declared.sidecars.length === 0 &&
-      !vault.injected &&
-      injected.quits.length === 0
-    )
-      return {
-        changes: [],
-        findings: [
-          ...declared.findings,
-          ...(declared.native.length > 0
-            ? [alreadyNative(declared.native)]
-            : injected.done.length > 0
-              ? injected.done
-              : [
-                  context.mesh.ambient
-                    ? ambientJobFinding(context.mesh.ambient.evidence)
-                    : noMesh(workload),
-                ]),
-        ],
-      };
-    // Never guess the work: a pod of sidecars only has nothing whose end means the Job is done.
-    const sidecarNames = new Set(declared.sidecars.map((s) => s.name));
-    if (
-      workload.containers.every(
-        (c) => MESH_PROXY_CONTAINERS.has(c.name) || sidecarNames.has(c.name),
-      )
-    )
-      return { changes: [], findings: [...declared.findings, noMainContainer(workload)] };
-    const rendered = meshes
-      .map((mesh) => context.mesh[mesh]?.renderInjected)
-      .filter((p) => p !== undefined);
-    if (
-      meshes.length > 0 &&
-      declared.sidecars.length === 0 &&
-      !vault.injected &&
-      rendered.length === meshes.length &&
-      rendered.every((p) => p.native)
-    ) {
-      // Injected at render time as native sidecars: the Job already completes (KEP-753).
-      return {
-        changes: [],
-        findings: [
-          {
-            severity: 'info',
-            code: 'RENDER_INJECTED',
-            message:
-              `${rendered.map((p) => p.evidence).join('; ')}: ` +
-              `the Job completes when its containers exit; nothing to do.`,
-          },
-        ],
-      };
-    }
+    const sidecars = { meshes, declared, vault, injected };
+    const early = withoutPlan(workload, context, sidecars);
+    if (early) return early;
+    const rendered = renderedProxies(context, meshes);
     const decision = injectedWraps(
       renderedClassic(
         decideMode(context.config, meshes, annotationsOf(workload.template.metadata)),
@@ -159,6 +107,83 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
   },
   explain: explainJob,
 });
+
+/** What runs beside the Job's program. */
+interface JobSidecars {
+  readonly meshes: readonly Mesh[];
+  readonly declared: ReturnType<typeof declaredOf>;
+  readonly vault: ReturnType<typeof vaultAgentOf>;
+  readonly injected: ReturnType<typeof injectedOf>;
+}
+
+/** The proxies injected at render time, for the meshes of the pod. */
+function renderedProxies(context: MutatorContext, meshes: readonly Mesh[]): RenderInjectedProxy[] {
+  return meshes.map((mesh) => context.mesh[mesh]?.renderInjected).filter((p) => p !== undefined);
+}
+
+/**
+ * The outcome where there is nothing to plan: a sidecar nothing can end, no sidecar, no main
+ * container, or proxies injected at render time as native sidecars. Undefined where there is.
+ */
+function withoutPlan(
+  workload: Workload,
+  context: MutatorContext,
+  { meshes, declared, vault, injected }: JobSidecars,
+): MutatorOutcome<JobPlan> | undefined {
+  // An injected sidecar the wrapper cannot end leaves the pod running whatever else is done.
+  if (injected.stuck.length > 0)
+    return { changes: [], findings: [...declared.findings, ...injected.stuck] };
+  if (
+    meshes.length === 0 &&
+    declared.sidecars.length === 0 &&
+    !vault.injected &&
+    injected.quits.length === 0
+  )
+    return {
+      changes: [],
+      findings: [
+        ...declared.findings,
+        ...(declared.native.length > 0
+          ? [alreadyNative(declared.native)]
+          : injected.done.length > 0
+            ? injected.done
+            : [
+                context.mesh.ambient
+                  ? ambientJobFinding(context.mesh.ambient.evidence)
+                  : noMesh(workload),
+              ]),
+      ],
+    };
+  // Never guess the work: a pod of sidecars only has nothing whose end means the Job is done.
+  const sidecarNames = new Set(declared.sidecars.map((s) => s.name));
+  if (
+    workload.containers.every((c) => MESH_PROXY_CONTAINERS.has(c.name) || sidecarNames.has(c.name))
+  )
+    return { changes: [], findings: [...declared.findings, noMainContainer(workload)] };
+  const rendered = renderedProxies(context, meshes);
+  if (
+    meshes.length > 0 &&
+    declared.sidecars.length === 0 &&
+    !vault.injected &&
+    rendered.length === meshes.length &&
+    rendered.every((p) => p.native)
+  ) {
+    // Injected at render time as native sidecars: the Job already completes (KEP-753).
+    return {
+      changes: [],
+      findings: [
+        {
+          severity: 'info',
+          code: 'RENDER_INJECTED',
+          message:
+            `${rendered.map((p) => p.evidence).join('; ')}: ` +
+            `the Job completes when its containers exit; nothing to do.`,
+        },
+      ],
+    };
+  }
+  return undefined;
+}
 
 /**
  * A proxy injected at render time as a classic sidecar stays one: the native annotation is read
