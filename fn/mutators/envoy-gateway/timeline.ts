@@ -36,51 +36,7 @@ export function envoyProxyTimeline(state: ProxyState, traffic: Traffic): Timelin
   const latestExit = Math.min(D, G);
   const earliestExit = Math.min(M, latestExit);
   const drawing = new Drawing();
-  drawing.event(
-    0,
-    'pod',
-    'terminating: the shutdown-manager preStop starts the drain ' +
-      '(drain_listeners?graceful&skip_exit); Envoy keeps accepting',
-  );
-  drawing.event(
-    H,
-    'shutdown-manager',
-    "Envoy's health checks fail (/healthcheck/fail): readiness fails",
-  );
-  drawing.event(
-    sendsUntil,
-    'load balancer',
-    `stops sending new connections (W = ${traffic.drainWindowSeconds} s` +
-      `${H && !traffic.nodeForwarding ? ` after the health checks fail at ${H} s` : ''}` +
-      `${traffic.unknown ? `, ${traffic.unknown.brief ?? 'not modelled'}` : ''})`,
-    traffic.unknown,
-  );
-  if (M < latestExit)
-    drawing.event(
-      M,
-      'envoy',
-      'minDrainDuration passed: exits at the first moment no connection is open',
-    );
-  drawing.event(
-    latestExit,
-    'envoy',
-    G < D
-      ? 'killed at the grace period before drainTimeout'
-      : 'drainTimeout: the drain ends and Envoy exits, whatever is still open',
-  );
-  drawing.event(G, 'kubelet', 'SIGKILL at the grace period');
-  // Where the node forwards only to a ready proxy: its probe (every 5 s) sees the failed health
-  // checks from H on.
-  if (traffic.nodeForwarding !== undefined)
-    nodeDropWindow(
-      drawing,
-      traffic,
-      traffic.nodeForwarding === 'never' ? 0 : H,
-      'Envoy',
-      `fails readiness from t=${H} (the shutdown manager's /healthcheck/fail` +
-        `${H ? ` after healthCheckFailureDelay ${H} s` : ''}; its probe runs every ` +
-        `${ENVOY_READINESS_PERIOD_SECONDS} s)`,
-    );
+  drawEvents(drawing, state, traffic, { sendsUntil, latestExit });
 
   const lastAccepted = Math.min(sendsUntil, latestExit);
   // Behind the node with Local, only while the node still forwards to it.
@@ -134,4 +90,59 @@ export function envoyProxyTimeline(state: ProxyState, traffic: Traffic): Timelin
     'deletion',
     'Envoy accepts until the load balancer stops sending, and finishes what it accepted',
   );
+}
+
+/** The pod's events: the drain's start, the health checks, the load balancer, Envoy's exit. */
+function drawEvents(
+  drawing: Drawing,
+  state: ProxyState,
+  traffic: Traffic,
+  { sendsUntil, latestExit }: { readonly sendsUntil: number; readonly latestExit: number },
+): void {
+  const { healthCheckFailureDelay: H, minDrainDuration: M, drainTimeout: D, grace: G } = state;
+  drawing.event(
+    0,
+    'pod',
+    'terminating: the shutdown-manager preStop starts the drain ' +
+      '(drain_listeners?graceful&skip_exit); Envoy keeps accepting',
+  );
+  drawing.event(
+    H,
+    'shutdown-manager',
+    "Envoy's health checks fail (/healthcheck/fail): readiness fails",
+  );
+  drawing.event(
+    sendsUntil,
+    'load balancer',
+    `stops sending new connections (W = ${traffic.drainWindowSeconds} s` +
+      `${H && !traffic.nodeForwarding ? ` after the health checks fail at ${H} s` : ''}` +
+      `${traffic.unknown ? `, ${traffic.unknown.brief ?? 'not modelled'}` : ''})`,
+    traffic.unknown,
+  );
+  if (M < latestExit)
+    drawing.event(
+      M,
+      'envoy',
+      'minDrainDuration passed: exits at the first moment no connection is open',
+    );
+  drawing.event(
+    latestExit,
+    'envoy',
+    G < D
+      ? 'killed at the grace period before drainTimeout'
+      : 'drainTimeout: the drain ends and Envoy exits, whatever is still open',
+  );
+  drawing.event(G, 'kubelet', 'SIGKILL at the grace period');
+  // Where the node forwards only to a ready proxy: its probe (every 5 s) sees the failed health
+  // checks from H on.
+  if (traffic.nodeForwarding !== undefined)
+    nodeDropWindow(
+      drawing,
+      traffic,
+      traffic.nodeForwarding === 'never' ? 0 : H,
+      'Envoy',
+      `fails readiness from t=${H} (the shutdown manager's /healthcheck/fail` +
+        `${H ? ` after healthCheckFailureDelay ${H} s` : ''}; its probe runs every ` +
+        `${ENVOY_READINESS_PERIOD_SECONDS} s)`,
+    );
 }

@@ -50,21 +50,7 @@ export function kongTimeline(state: KongState, traffic: Traffic): Timeline {
       'starts its own shutdown (not modelled with kong quit)',
       state.meshUnknown,
     );
-  if (!state.quits) {
-    drawing.event(
-      0,
-      name,
-      'SIGTERM (no preStop): what Kong does without kong quit is not modelled',
-      {
-        what: `what ${name} does on SIGTERM without a preStop kong quit (not modelled)`,
-        tell:
-          `a preStop kong quit --wait=${W} --timeout=${R}, which kube-graceful writes with ` +
-          `kong-mode on`,
-      },
-    );
-    deadline(drawing, G, state.grace, undefined);
-    return drawing.done('deletion', 'no request fails');
-  }
+  if (!state.quits) return withoutQuit(drawing, state, traffic);
   const P = state.wait.value;
   const T = state.timeout.value;
   drawing.event(
@@ -117,6 +103,32 @@ export function kongTimeline(state: KongState, traffic: Traffic): Timeline {
   if (done < G)
     drawing.event(done, name, 'nginx has exited: kong quit returns; the container stops');
   deadline(drawing, G, state.grace, done >= G ? name : undefined);
+  servingWindows(drawing, { stop, W, R, forwarded, done });
+  deregistration(drawing, traffic, done, done);
+  return drawing.done('deletion', 'no request fails');
+}
+
+/** A Kong container without a preStop kong quit: what it does on SIGTERM is not modelled. */
+function withoutQuit(drawing: Drawing, state: KongState, traffic: Traffic): Timeline {
+  const name = state.container;
+  const W = traffic.drainWindowSeconds;
+  const R = traffic.maxRequestSeconds;
+  const G = state.grace.value;
+  drawing.event(0, name, 'SIGTERM (no preStop): what Kong does without kong quit is not modelled', {
+    what: `what ${name} does on SIGTERM without a preStop kong quit (not modelled)`,
+    tell:
+      `a preStop kong quit --wait=${W} --timeout=${R}, which kube-graceful writes with ` +
+      `kong-mode on`,
+  });
+  deadline(drawing, G, state.grace, undefined);
+  return drawing.done('deletion', 'no request fails');
+}
+
+/** The spans that go well: accepting, served without new connections, finishing. */
+function servingWindows(
+  drawing: Drawing,
+  { stop, W, R, forwarded, done }: Record<'stop' | 'W' | 'R' | 'forwarded' | 'done', number>,
+): void {
   drawing.window(
     0,
     Math.min(stop, W, forwarded),
@@ -140,6 +152,4 @@ export function kongTimeline(state: KongState, traffic: Traffic): Timeline {
     'finishing',
     `requests in flight finish (R = ${secondsText(R)})`,
   );
-  deregistration(drawing, traffic, done, done);
-  return drawing.done('deletion', 'no request fails');
 }
