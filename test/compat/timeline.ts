@@ -128,6 +128,17 @@ export function timelineDisagreements(
     'proxy-wait-before-exit-seconds',
     linkerdWaitSeconds(after),
   );
+  out.push(...sidecarDisagreements(timeline, pod));
+  return out;
+}
+
+/** Where the timeline draws a native istio-proxy or a Job's quit call as the versions do not. */
+function sidecarDisagreements(
+  timeline: WorkloadExplanation['timelines']['patched'],
+  pod: CheckedPod,
+): Disagreement[] {
+  const out: Disagreement[] = [];
+  const after = pod.after;
   // Native istio-proxy drains with skip_exit: drainDuration does not close its inbound listeners
   // (issue #13 item 9).
   if (pod.role === 'app' && annotations(after)['sidecar.istio.io/nativeSidecar'] === 'true') {

@@ -17,6 +17,7 @@
  * proven on every output of the built CLI in hostile-names.test.ts.
  */
 import test from 'ava';
+import type { ExecutionContext } from 'ava';
 import { isDeepStrictEqual } from 'node:util';
 import { parseAllDocuments, parseDocument, stringify } from 'yaml';
 import { transform } from '../../fn/engine/transform.ts';
@@ -221,6 +222,35 @@ function programWords(output: string): string[] {
  */
 const KNOWN_BUGS = new Set<string>();
 
+/** Every key the mutators do not own is as it was; what they set is written as text. */
+function assertKeptAndWritten(t: ExecutionContext, before: Obj, merged: Obj): void {
+  for (const [key, value] of Object.entries(before)) {
+    if (OWNED.has(key)) continue;
+    if (
+      key === 'proxyMetadata' &&
+      value !== null &&
+      typeof value === 'object' &&
+      !Array.isArray(value)
+    ) {
+      for (const [name, entry] of Object.entries(value as Obj)) {
+        if (!OWNED_METADATA.has(name))
+          t.deepEqual((merged['proxyMetadata'] as Obj)[name], entry, `proxyMetadata.${name} kept`);
+      }
+      continue;
+    }
+    t.true(isDeepStrictEqual(merged[key], value), `${key} kept: ${JSON.stringify(merged[key])}`);
+  }
+  for (const name of OWNED_METADATA) {
+    const written = (merged['proxyMetadata'] as Obj | undefined)?.[name];
+    if (written !== undefined && written !== (before['proxyMetadata'] as Obj | undefined)?.[name])
+      t.is(
+        typeof written,
+        'string',
+        `proxyMetadata.${name} is written as a string (Istio reads map[string]string)`,
+      );
+  }
+}
+
 for (const scenario of SCENARIOS) {
   for (const hostile of HOSTILE) {
     const declare = KNOWN_BUGS.has(`${scenario.name} / ${hostile.name}`) ? test.failing : test;
@@ -272,41 +302,7 @@ for (const scenario of SCENARIOS) {
         );
         t.truthy(merged, `the merged value is one YAML mapping: ${JSON.stringify(after)}`);
         if (!before || !merged) return;
-        for (const [key, value] of Object.entries(before)) {
-          if (OWNED.has(key)) continue;
-          if (
-            key === 'proxyMetadata' &&
-            value !== null &&
-            typeof value === 'object' &&
-            !Array.isArray(value)
-          ) {
-            for (const [name, entry] of Object.entries(value as Obj)) {
-              if (!OWNED_METADATA.has(name))
-                t.deepEqual(
-                  (merged['proxyMetadata'] as Obj)[name],
-                  entry,
-                  `proxyMetadata.${name} kept`,
-                );
-            }
-            continue;
-          }
-          t.true(
-            isDeepStrictEqual(merged[key], value),
-            `${key} kept: ${JSON.stringify(merged[key])}`,
-          );
-        }
-        for (const name of OWNED_METADATA) {
-          const written = (merged['proxyMetadata'] as Obj | undefined)?.[name];
-          if (
-            written !== undefined &&
-            written !== (before['proxyMetadata'] as Obj | undefined)?.[name]
-          )
-            t.is(
-              typeof written,
-              'string',
-              `proxyMetadata.${name} is written as a string (Istio reads map[string]string)`,
-            );
-        }
+        assertKeptAndWritten(t, before, merged);
         t.is(records.at(-1)?.after, after, 'the change record says what was written');
       },
     );
