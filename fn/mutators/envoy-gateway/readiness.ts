@@ -45,12 +45,15 @@ export function holdReadiness(
   label: string,
   path: FieldPath,
   written: number | undefined,
-  drainWindow: Sourced,
-  context: { readonly nodeForwarding?: NodeForwarding; readonly release?: string },
+  context: {
+    readonly drainWindow: Sourced;
+    readonly nodeForwarding?: NodeForwarding;
+    readonly release?: string;
+  },
 ): ReadinessHold {
   const H = written ?? 0;
+  const { drainWindow, nodeForwarding, release } = context;
   const W = drainWindow.value;
-  const { nodeForwarding, release } = context;
   /** H as written, and a warning that says why it is not enough and what would be. */
   const warned = (why: string): ReadinessHold => ({
     H,

@@ -105,7 +105,6 @@ export function planShutdown(
     location.label,
     [...shutdownPath, HEALTH_CHECK_FAILURE_DELAY],
     seconds(existing.delay),
-    timing.drainWindow,
     timing,
   );
   const H = hold.H;

@@ -6,24 +6,23 @@
  */
 import { container } from '../../explanation/rows.ts';
 import { nodeForwardingOf } from '../../timing/loadBalancers.ts';
-import type { LoadBalancerRecognition } from '../../timing/loadBalancers.ts';
 import { nodeLocalReadinessMessage } from '../shared/nodeLocalReadiness.ts';
 import { PROXY_CONTAINER } from './facts.ts';
 import type { IstioGatewayApiFinding } from './finding.ts';
 import type { GeneratedPod } from './generatedPod.ts';
+import type { GatewayApiTiming } from './decision.ts';
 
 /** Returns the warning where the gateway pod may turn unready before W, if it may. */
 export function nodeLocalFinding(
-  recognition: LoadBalancerRecognition,
+  { loadBalancer, inputs }: Pick<GatewayApiTiming, 'loadBalancer' | 'inputs'>,
   kubernetesVersion: string,
   pod: GeneratedPod,
-  W: number,
   parametersName: string,
 ): IstioGatewayApiFinding | undefined {
   const message = nodeLocalReadinessMessage(
-    nodeForwardingOf(recognition, kubernetesVersion),
+    nodeForwardingOf(loadBalancer, kubernetesVersion),
     container(pod.template, PROXY_CONTAINER),
-    W,
+    inputs.drainWindow.value,
     {
       pods: 'the gateway pods',
       fails: 'istio-proxy fails it at SIGTERM',

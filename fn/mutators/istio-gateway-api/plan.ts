@@ -74,13 +74,7 @@ export function planIstioGatewayApi(inputs: IstioGatewayApiInputs): IstioGateway
       .map((c) => ({ severity: c.severity, code: c.code, message: c.message })),
   );
   const asWritten = generatedPod(effective, names);
-  const nodeLocal = nodeLocalFinding(
-    timing.loadBalancer,
-    inputs.kubernetesVersion,
-    asWritten,
-    timing.inputs.drainWindow.value,
-    target.name,
-  );
+  const nodeLocal = nodeLocalFinding(timing, inputs.kubernetesVersion, asWritten, target.name);
   if (nodeLocal) findings.push(nodeLocal);
 
   const inEffect = { effective, names, proxyConfig };

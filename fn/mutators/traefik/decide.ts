@@ -143,7 +143,7 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
   const changes: TraefikChange[] = [...edits.changes];
   findings.push(...edits.findings);
 
-  const grace = graceEdit(template, existingGrace, plan, inputs, at);
+  const grace = graceEdit(template, plan, inputs, at);
   changes.push(...grace.changes);
   findings.push(...grace.findings);
   const { graceInEffect } = grace;

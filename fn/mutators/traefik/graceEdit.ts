@@ -6,6 +6,7 @@
 import type { FieldPath } from '../../core/fieldPath.ts';
 import type { PodTemplate } from '../../core/kubeObject.ts';
 import { graceToWrite } from '../../timing/model.ts';
+import { comparableGraceSeconds } from '../../workloads/grace.ts';
 import { KUBERNETES_DEFAULT_GRACE_SECONDS } from '../../timing/platformDefaults.ts';
 import { derivationLine, sourceLines } from './reasons.ts';
 import type { TraefikTimingInputs, TraefikTimingPlan } from './timing.ts';
@@ -15,13 +16,13 @@ import type { TraefikChange, TraefikFinding } from './outcome.ts';
  * effect. */
 export function graceEdit(
   template: PodTemplate,
-  existingGrace: number | undefined,
   plan: TraefikTimingPlan,
   inputs: TraefikTimingInputs,
   at: (...path: FieldPath) => FieldPath,
 ): { changes: TraefikChange[]; findings: TraefikFinding[]; graceInEffect: number } {
   const changes: TraefikChange[] = [];
   const findings: TraefikFinding[] = [];
+  const existingGrace = comparableGraceSeconds(template);
   const needed = plan.grace.value;
   let graceInEffect = needed;
   if (typeof existingGrace === 'number' && existingGrace >= needed) {
