@@ -106,7 +106,6 @@ export default tseslint.config(
     // leaves this list when its functions are split; none joins it.
     files: [
       'fn/explanation/meshProxies.ts',
-      'fn/mutators/app/index.ts',
       'fn/mutators/app/istioRenderInjected.ts',
       'fn/mutators/app/timeline.ts',
       'fn/mutators/contour/decide.ts',

@@ -60,20 +60,8 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<App
   // move every step later. Each such mutator claims its pods.
   if (context.claimedBy !== undefined) return NOTHING;
   const controlPlane = controlPlaneReason(workload);
-  if (controlPlane && !context.explicitlyIncluded) {
-    return {
-      changes: [],
-      findings: [
-        {
-          severity: 'info',
-          code: 'CONTROL_PLANE_LEFT_ALONE',
-          message:
-            `${formatRef(workload.ref)} is left alone because ${controlPlane}; ` +
-            `name it in an include selector to change it.`,
-        },
-      ],
-    };
-  }
+  if (controlPlane && !context.explicitlyIncluded)
+    return { changes: [], findings: [controlPlaneLeftAlone(workload, controlPlane)] };
   const serving = servingContainers(workload, context);
   const findings: ProposedFinding[] = [
     ...(context.mesh.ambient ? [ambientAppFinding(context.mesh.ambient.evidence)] : []),
@@ -105,37 +93,9 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<App
     drainDuration === undefined ? {} : { existingDrainDurationSeconds: drainDuration },
   );
   findings.push(...timing.findings);
-  const changes: ProposedChange[] = [];
-  for (const hook of hooks) {
-    if (hook.existing !== undefined) continue; // the user's hook stays; its length fed the plan
-    const plan = timing.containers.get(hook.name)!;
-    const S = plan.preStopSeconds.value;
-    // Nothing to wait for (and `seconds: 0` is invalid before 1.33, KEP-4818).
-    if (S === 0) continue;
-    const made = newPreStop(S, context.spec);
-    const path = workload.containerAt(hook.name, 'lifecycle', 'preStop');
-    if (made.hook === undefined) {
-      findings.push({
-        severity: 'warning',
-        code: 'PRESTOP_NOT_WRITTEN',
-        message: `Container ${hook.name}: ${made.problem}`,
-        path,
-      });
-      continue;
-    }
-    const defaultGives =
-      timing.graceToWrite === undefined && timing.inputs.existingGraceSeconds === undefined
-        ? `, which the Kubernetes default of ${timing.effectiveGraceSeconds} s ` +
-          `already gives (field not set)`
-        : '';
-    const reason = [
-      `${plan.preStopSeconds.formula}; serving: ${serving.why.get(hook.name)}.`,
-      plan.preStopSeconds.explanation,
-      made.mechanism,
-      `Fits the grace period: ${timing.pod.graceSeconds.formula}${defaultGives}.`,
-    ].join('\n');
-    changes.push({ path, value: made.hook, reason });
-  }
+  const preStops = preStopChanges(workload, context, timing, { hooks, why: serving.why });
+  const changes: ProposedChange[] = [...preStops.changes];
+  findings.push(...preStops.findings);
   if (timing.graceToWrite !== undefined) {
     const G = timing.pod.graceSeconds;
     changes.push({
@@ -155,13 +115,7 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<App
   const usesSidecarWait = sidecars.some((s) => s.usesSidecarWait) || cloudSql.usesSidecarWait;
   // sidecarsOf lists Istio first.
   const classicIstio = context.mesh.istio !== undefined && sidecars[0]?.mode === 'classic';
-  for (const check of timing.podChecks) {
-    if (check.code === 'SIDECAR_WAIT_NOT_BELOW_GRACE' && !usesSidecarWait) continue;
-    // Only a classic istio-proxy closes its inbound listeners after drainDuration
-    // (istioInboundDrain.ts).
-    if (check.code === 'DRAIN_DURATION_BELOW_WINDOW' && !classicIstio) continue;
-    findings.push({ severity: check.severity, code: check.code, message: check.message });
-  }
+  findings.push(...podCheckFindings(timing, usesSidecarWait, classicIstio));
   const plan: AppPlan = {
     inputs: timing.inputs,
     plan: timing.pod,
@@ -234,4 +188,79 @@ function sidecarsOf(
         ]
       : []),
   ];
+}
+
+/** The preStop sleep of each serving container without a hook of its own. */
+function preStopChanges(
+  workload: Workload,
+  context: MutatorContext,
+  timing: AppTiming,
+  {
+    hooks,
+    why,
+  }: {
+    readonly hooks: ReadonlyArray<{ readonly name: string; readonly existing: unknown }>;
+    readonly why: ReadonlyMap<string, string>;
+  },
+): { changes: ProposedChange[]; findings: ProposedFinding[] } {
+  const changes: ProposedChange[] = [];
+  const findings: ProposedFinding[] = [];
+  for (const hook of hooks) {
+    if (hook.existing !== undefined) continue; // the user's hook stays; its length fed the plan
+    const plan = timing.containers.get(hook.name)!;
+    const S = plan.preStopSeconds.value;
+    // Nothing to wait for (and `seconds: 0` is invalid before 1.33, KEP-4818).
+    if (S === 0) continue;
+    const made = newPreStop(S, context.spec);
+    const path = workload.containerAt(hook.name, 'lifecycle', 'preStop');
+    if (made.hook === undefined) {
+      findings.push({
+        severity: 'warning',
+        code: 'PRESTOP_NOT_WRITTEN',
+        message: `Container ${hook.name}: ${made.problem}`,
+        path,
+      });
+      continue;
+    }
+    const defaultGives =
+      timing.graceToWrite === undefined && timing.inputs.existingGraceSeconds === undefined
+        ? `, which the Kubernetes default of ${timing.effectiveGraceSeconds} s ` +
+          `already gives (field not set)`
+        : '';
+    const reason = [
+      `${plan.preStopSeconds.formula}; serving: ${why.get(hook.name)}.`,
+      plan.preStopSeconds.explanation,
+      made.mechanism,
+      `Fits the grace period: ${timing.pod.graceSeconds.formula}${defaultGives}.`,
+    ].join('\n');
+    changes.push({ path, value: made.hook, reason });
+  }
+  return { changes, findings };
+}
+
+function controlPlaneLeftAlone(workload: Workload, reason: string): ProposedFinding {
+  return {
+    severity: 'info',
+    code: 'CONTROL_PLANE_LEFT_ALONE',
+    message:
+      `${formatRef(workload.ref)} is left alone because ${reason}; ` +
+      `name it in an include selector to change it.`,
+  };
+}
+
+/** The pod's timing checks that apply to what was written. */
+function podCheckFindings(
+  timing: AppTiming,
+  usesSidecarWait: boolean,
+  classicIstio: boolean,
+): ProposedFinding[] {
+  return timing.podChecks
+    .filter(
+      (check) =>
+        !(check.code === 'SIDECAR_WAIT_NOT_BELOW_GRACE' && !usesSidecarWait) &&
+        // Only a classic istio-proxy closes its inbound listeners after drainDuration
+        // (istioInboundDrain.ts).
+        !(check.code === 'DRAIN_DURATION_BELOW_WINDOW' && !classicIstio),
+    )
+    .map((check) => ({ severity: check.severity, code: check.code, message: check.message }));
 }
