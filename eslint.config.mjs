@@ -116,7 +116,6 @@ export default tseslint.config(
       'fn/mutators/job/explain.ts',
       'fn/mutators/job/timeline.ts',
       'fn/mutators/job/wrap.ts',
-      'fn/mutators/kong/decide.ts',
       'fn/mutators/shared/istioGatewayTimeline.ts',
       'fn/mutators/traefik/entryPointEdits.ts',
       'fn/mutators/traefik/timeline.ts',

@@ -98,11 +98,47 @@ export function decideKong(
   inputs: TimingInputs,
   containers: readonly Container[],
 ): KongDecision {
+  const target = kongTarget(workload, inputs, containers);
+  if (!target.ok) return alone(target.refusal);
+  const { proxy, quit, at, hookAt } = target;
+  // A hook kube-graceful writes has no values of its own to keep.
+  const written = quit ? quitSettings(quit) : { wait: { value: 0 }, timeout: { value: 0 } };
+  const { wait, timeout, grace } = quitTiming(inputs, {
+    wait: written.wait.value,
+    timeout: written.timeout.value,
+  });
+  const findings: ProposedFinding[] = [];
+  const changes: ProposedChange[] = [];
+  const step: QuitStep = { inputs, hookAt, changes, findings };
+  if (quit === undefined) changes.push(newQuitHook(step, wait, timeout));
+  else raiseQuitOptions(step, quit, { wait, timeout });
+  const graceStep = graceSetting(inputs, at, { wait, grace });
+  changes.push(...graceStep.changes);
+  findings.push(...graceStep.findings);
+  return { changes, findings, container: proxy.name, wait, timeout, grace };
+}
+
+/** The Kong container to plan and its kong quit; or the finding that says why the pod is left. */
+type KongTarget =
+  | {
+      readonly ok: true;
+      readonly proxy: Container;
+      readonly quit: ReturnType<typeof kongQuit>;
+      readonly at: (...path: FieldPath) => FieldPath;
+      readonly hookAt: (...path: FieldPath) => FieldPath;
+    }
+  | { readonly ok: false; readonly refusal: ProposedFinding };
+
+function kongTarget(
+  workload: Workload,
+  inputs: TimingInputs,
+  containers: readonly Container[],
+): KongTarget {
   const at = (...path: FieldPath): FieldPath => [...workload.templatePath, ...path];
   const W = inputs.drainWindow.value;
   const R = inputs.maxRequest.value;
   if (containers.length !== 1)
-    return alone({
+    return refused({
       severity: 'warning',
       code: 'KONG_SEVERAL_CONTAINERS',
       path: at('spec', 'containers'),
@@ -116,7 +152,7 @@ export function decideKong(
     at('spec', 'containers', { key: 'name', equals: proxy.name }, 'lifecycle', 'preStop', ...path);
   const version = kongVersion(proxy);
   if (!quitModelled(version))
-    return alone({
+    return refused({
       severity: 'warning',
       code: 'KONG_VERSION_UNKNOWN',
       path: at('spec', 'containers', { key: 'name', equals: proxy.name }, 'image'),
@@ -131,7 +167,7 @@ export function decideKong(
   const preStop = proxy.lifecycle?.preStop;
   const hasHook = preStop !== undefined && preStop !== null && Object.keys(preStop).length > 0;
   if (hasHook && quit === undefined)
-    return alone({
+    return refused({
       severity: 'warning',
       code: 'KONG_PRESTOP_NOT_QUIT',
       path: hookAt(),
@@ -145,7 +181,7 @@ export function decideKong(
     (o): o is QuitOption => o !== undefined && o.seconds === undefined,
   );
   if (unreadable.length > 0)
-    return alone({
+    return refused({
       severity: 'warning',
       code: 'KONG_OPTION_UNREADABLE',
       path: hookAt('exec', 'command', unreadable[0]!.valueIndex),
@@ -154,65 +190,98 @@ export function decideKong(
         `a number of seconds: the hook fails at once and nginx gets SIGTERM mid-request. It is ` +
         `left as written; fix the option.`,
     });
-  // A hook kube-graceful writes has no values of its own to keep.
-  const written = quit ? quitSettings(quit) : { wait: { value: 0 }, timeout: { value: 0 } };
-  const { wait, timeout, grace } = quitTiming(inputs, {
-    wait: written.wait.value,
-    timeout: written.timeout.value,
-  });
-  const findings: ProposedFinding[] = [];
+  return { ok: true, proxy, quit, at, hookAt };
+}
+
+const refused = (refusal: ProposedFinding): KongTarget => ({ ok: false, refusal });
+
+/** What the quit steps write into. */
+interface QuitStep {
+  readonly inputs: TimingInputs;
+  readonly hookAt: (...path: FieldPath) => FieldPath;
+  readonly changes: ProposedChange[];
+  readonly findings: ProposedFinding[];
+}
+
+/** The preStop kong quit for a Kong container without one. */
+function newQuitHook(
+  { inputs, hookAt }: QuitStep,
+  wait: Derived,
+  timeout: Derived,
+): ProposedChange {
+  const W = inputs.drainWindow.value;
+  const R = inputs.maxRequest.value;
+  return {
+    path: hookAt(),
+    value: { exec: { command: ['kong', 'quit', `--wait=${W}`, `--timeout=${R}`] } },
+    reason: [
+      `preStop kong quit --wait=${W} --timeout=${R}: ${wait.formula}; ${timeout.formula}. ` +
+        `${wait.explanation} Then ${timeout.explanation}`,
+      sourceLine('W', inputs.drainWindow.source),
+      sourceLine('R', inputs.maxRequest.source),
+    ].join('\n'),
+  };
+}
+
+/** --wait and --timeout raised where the hook's own are shorter, appended where it has none. */
+function raiseQuitOptions(
+  { inputs, hookAt, changes, findings }: QuitStep,
+  quit: NonNullable<ReturnType<typeof kongQuit>>,
+  { wait, timeout }: { readonly wait: Derived; readonly timeout: Derived },
+): void {
+  const written = quitSettings(quit);
+  const W = inputs.drainWindow.value;
+  const R = inputs.maxRequest.value;
+  let end = quit.command.length;
+  const set = (
+    option: QuitOption | undefined,
+    name: string,
+    value: number,
+    why: readonly string[],
+  ) => {
+    const path = hookAt('exec', 'command', option ? option.valueIndex : end++);
+    const [first, ...rest] = why;
+    changes.push({
+      path,
+      value: option && !option.inline ? String(value) : `--${name}=${value}`,
+      reason: [first! + (option ? ` (was ${option.text})` : ''), ...rest].join('\n'),
+    });
+  };
+  if (written.wait.value < W)
+    set(quit.wait, WAIT_OPTION, W, [
+      `--wait = ${W}: ${wait.formula}. ${wait.explanation}`,
+      sourceLine('W', inputs.drainWindow.source),
+    ]);
+  else if (written.wait.value > W)
+    findings.push({
+      severity: 'info',
+      code: 'KONG_WAIT_KEPT',
+      path: hookAt('exec', 'command', quit.wait!.valueIndex),
+      message:
+        `kong quit --wait is ${written.wait.value}, more than W = ${W}; it is kept (never ` +
+        `lowered), and the grace period covers it.`,
+    });
+  if (written.timeout.value < R)
+    set(quit.timeout, TIMEOUT_OPTION, R, [
+      `--timeout = ${R}: ${timeout.formula}. Requests in flight have --timeout after ` +
+        `nginx closes its listeners; kong quit then stops nginx, cutting them.`,
+      sourceLine('R', inputs.maxRequest.source),
+    ]);
+}
+
+/** terminationGracePeriodSeconds where the pod has less than G; a finding where it has more. */
+function graceSetting(
+  inputs: TimingInputs,
+  at: (...path: FieldPath) => FieldPath,
+  { wait, grace }: { readonly wait: Derived; readonly grace: Derived },
+): { changes: ProposedChange[]; findings: ProposedFinding[] } {
+  const R = inputs.maxRequest.value;
   const changes: ProposedChange[] = [];
+  const findings: ProposedFinding[] = [];
   const sources = [
     sourceLine('W', inputs.drainWindow.source),
     sourceLine('R', inputs.maxRequest.source),
   ];
-  if (quit === undefined)
-    changes.push({
-      path: hookAt(),
-      value: { exec: { command: ['kong', 'quit', `--wait=${W}`, `--timeout=${R}`] } },
-      reason: [
-        `preStop kong quit --wait=${W} --timeout=${R}: ${wait.formula}; ${timeout.formula}. ` +
-          `${wait.explanation} Then ${timeout.explanation}`,
-        ...sources,
-      ].join('\n'),
-    });
-  else {
-    let end = quit.command.length;
-    const set = (
-      option: QuitOption | undefined,
-      name: string,
-      value: number,
-      why: readonly string[],
-    ) => {
-      const path = hookAt('exec', 'command', option ? option.valueIndex : end++);
-      const [first, ...rest] = why;
-      changes.push({
-        path,
-        value: option && !option.inline ? String(value) : `--${name}=${value}`,
-        reason: [first! + (option ? ` (was ${option.text})` : ''), ...rest].join('\n'),
-      });
-    };
-    if (written.wait.value < W)
-      set(quit.wait, WAIT_OPTION, W, [
-        `--wait = ${W}: ${wait.formula}. ${wait.explanation}`,
-        sourceLine('W', inputs.drainWindow.source),
-      ]);
-    else if (written.wait.value > W)
-      findings.push({
-        severity: 'info',
-        code: 'KONG_WAIT_KEPT',
-        path: hookAt('exec', 'command', quit.wait!.valueIndex),
-        message:
-          `kong quit --wait is ${written.wait.value}, more than W = ${W}; it is kept (never ` +
-          `lowered), and the grace period covers it.`,
-      });
-    if (written.timeout.value < R)
-      set(quit.timeout, TIMEOUT_OPTION, R, [
-        `--timeout = ${R}: ${timeout.formula}. Requests in flight have --timeout after ` +
-          `nginx closes its listeners; kong quit then stops nginx, cutting them.`,
-        sourceLine('R', inputs.maxRequest.source),
-      ]);
-  }
   const existing = inputs.existingGraceSeconds;
   const toWrite = graceToWrite(grace.value, existing);
   const needed = wait.value + R + inputs.buffer.value;
@@ -235,5 +304,5 @@ export function decideKong(
         `terminationGracePeriodSeconds ${existing} is more than the model's P + R + B = ` +
         `${needed}; it is kept (never lowered).`,
     });
-  return { changes, findings, container: proxy.name, wait, timeout, grace };
+  return { changes, findings };
 }
