@@ -111,7 +111,6 @@ export default tseslint.config(
       'fn/mutators/contour/decide.ts',
       'fn/mutators/contour/timeline.ts',
       'fn/mutators/envoy-gateway/shutdown.ts',
-      'fn/mutators/ingress-nginx/decide.ts',
       'fn/mutators/ingress-nginx/timeline.ts',
       'fn/mutators/job/explain.ts',
       'fn/mutators/job/timeline.ts',

@@ -10,6 +10,7 @@
  * - the preStop is kept as written: `/wait-shutdown` is how the controller learns to stop, and a
  *   sleep in front of it would only move every step later (fn/workloads/ingressNginx.ts).
  */
+import type { Container } from '../../core/kubeObject.ts';
 import type { FieldPath } from '../../core/fieldPath.ts';
 import { atLeast } from '../../core/versions.ts';
 import { coveringGrace, graceToWrite } from '../../timing/model.ts';
@@ -104,6 +105,57 @@ export function decideIngressNginx(workload: Workload, inputs: TimingInputs): In
   const postSeconds = post?.seconds ?? POST_SHUTDOWN_GRACE_DEFAULT_SECONDS;
   const { shutdownGrace, grace } = shutdownTiming(inputs, postSeconds);
   const W = inputs.drainWindow.value;
+  findings.push(...containerFindings(container, containerAt, { W, grace }));
+  const version = controllerVersion(container);
+  const flag = readIntFlag(container, SHUTDOWN_GRACE_FLAG);
+  const mayWriteFlag = version !== undefined && atLeast(version, SHUTDOWN_FLAGS_SINCE);
+  const flagStep = shutdownGraceFlag(container, containerAt, inputs, {
+    flag,
+    mayWriteFlag,
+    shutdownGrace,
+  });
+  changes.push(...flagStep.changes);
+  findings.push(...flagStep.findings);
+  // The grace period is planned with the P the pod will run with: a larger one kept is counted.
+  const P = Math.max(W, flag?.seconds ?? 0);
+  const planned =
+    P === W
+      ? grace
+      : shutdownTiming({ ...inputs, drainWindow: { ...inputs.drainWindow, value: P } }, postSeconds)
+          .grace;
+  const existing = inputs.existingGraceSeconds;
+  const toWrite = graceToWrite(planned.value, existing);
+  if (toWrite !== undefined) {
+    changes.push({
+      path: at('spec', 'terminationGracePeriodSeconds'),
+      value: toWrite,
+      reason: [
+        `terminationGracePeriodSeconds = ${toWrite}: ${planned.formula}. ${planned.explanation}`,
+        sourceLine('W', inputs.drainWindow.source),
+        sourceLine('R', inputs.maxRequest.source),
+        sourceLine('B', inputs.buffer.source),
+      ].join('\n'),
+    });
+  } else if (existing !== undefined && existing > planned.value) {
+    findings.push({
+      severity: 'info',
+      code: 'INGRESS_NGINX_GRACE_KEPT',
+      path: at('spec', 'terminationGracePeriodSeconds'),
+      message:
+        `terminationGracePeriodSeconds ${existing} is more than the model's ` +
+        `${planned.value}; it is kept (never lowered).`,
+    });
+  }
+  return { changes, findings, container: container.name, shutdownGrace, grace: planned };
+}
+
+/** Findings about the controller container: a hook other than /wait-shutdown, its release. */
+function containerFindings(
+  container: Container,
+  containerAt: (...path: FieldPath) => FieldPath,
+  { W, grace }: { readonly W: number; readonly grace: Derived },
+): ProposedFinding[] {
+  const findings: ProposedFinding[] = [];
   const preStop = container.lifecycle?.preStop;
   if (preStop !== undefined && preStop !== null && !isWaitShutdown(preStop)) {
     findings.push({
@@ -130,14 +182,33 @@ export function decideIngressNginx(workload: Workload, inputs: TimingInputs): In
         `set --${SHUTDOWN_GRACE_FLAG}=${W} and terminationGracePeriodSeconds ≥ ${grace.value}.`,
     });
   }
-  const flag = readIntFlag(container, SHUTDOWN_GRACE_FLAG);
+  return findings;
+}
+
+/** --shutdown-grace-period: raised in place, appended, or kept (larger, or unreadable). */
+function shutdownGraceFlag(
+  container: Container,
+  containerAt: (...path: FieldPath) => FieldPath,
+  inputs: TimingInputs,
+  {
+    flag,
+    mayWriteFlag,
+    shutdownGrace,
+  }: {
+    readonly flag: ReturnType<typeof readIntFlag>;
+    readonly mayWriteFlag: boolean;
+    readonly shutdownGrace: Derived;
+  },
+): { changes: ProposedChange[]; findings: ProposedFinding[] } {
+  const W = inputs.drainWindow.value;
+  const changes: ProposedChange[] = [];
+  const findings: ProposedFinding[] = [];
   const reasonLines = (was?: string) =>
     [
       `--${SHUTDOWN_GRACE_FLAG} = ${W}: ${shutdownGrace.formula}. ${shutdownGrace.explanation}` +
         (was === undefined ? '' : ` (was ${was})`),
       sourceLine('W', inputs.drainWindow.source),
     ].join('\n');
-  const mayWriteFlag = version !== undefined && atLeast(version, SHUTDOWN_FLAGS_SINCE);
   if (flag !== undefined && flag.seconds === undefined) {
     findings.push({
       severity: 'warning',
@@ -172,35 +243,5 @@ export function decideIngressNginx(workload: Workload, inputs: TimingInputs): In
       reason: reasonLines(),
     });
   }
-  // The grace period is planned with the P the pod will run with: a larger one kept is counted.
-  const P = Math.max(W, flag?.seconds ?? 0);
-  const planned =
-    P === W
-      ? grace
-      : shutdownTiming({ ...inputs, drainWindow: { ...inputs.drainWindow, value: P } }, postSeconds)
-          .grace;
-  const existing = inputs.existingGraceSeconds;
-  const toWrite = graceToWrite(planned.value, existing);
-  if (toWrite !== undefined) {
-    changes.push({
-      path: at('spec', 'terminationGracePeriodSeconds'),
-      value: toWrite,
-      reason: [
-        `terminationGracePeriodSeconds = ${toWrite}: ${planned.formula}. ${planned.explanation}`,
-        sourceLine('W', inputs.drainWindow.source),
-        sourceLine('R', inputs.maxRequest.source),
-        sourceLine('B', inputs.buffer.source),
-      ].join('\n'),
-    });
-  } else if (existing !== undefined && existing > planned.value) {
-    findings.push({
-      severity: 'info',
-      code: 'INGRESS_NGINX_GRACE_KEPT',
-      path: at('spec', 'terminationGracePeriodSeconds'),
-      message:
-        `terminationGracePeriodSeconds ${existing} is more than the model's ` +
-        `${planned.value}; it is kept (never lowered).`,
-    });
-  }
-  return { changes, findings, container: container.name, shutdownGrace, grace: planned };
+  return { changes, findings };
 }
