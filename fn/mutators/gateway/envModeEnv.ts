@@ -27,7 +27,7 @@ export function envModeEnv(
   decision: EnvModeDecision,
   { plan, inputs, version }: Planned,
 ): EnvOutcome {
-  const outcome: EnvOutcome = { changes: [], findings: [], held: [] };
+  const outcome: EnvOutcome = { changes: [], findings: [] };
   const on = { workload, container };
   const M = plan.minimumDrainSeconds;
   const needed = `${formatGoDurationSeconds(M.value)} (${M.formula})`;
@@ -68,7 +68,6 @@ export function envModeEnv(
   for (const part of [minimum, exit]) {
     outcome.changes.push(...part.changes);
     outcome.findings.push(...part.findings);
-    outcome.held.push(...part.held);
   }
   return outcome;
 }
@@ -94,7 +93,7 @@ function entryOutcome(
     return setEnv(workload, container, [
       { name, value: decision.value, reason: text.reason(decision.value) },
     ]);
-  if (decision.kind !== 'other') return { changes: [], findings: [], held: [] };
+  if (decision.kind !== 'other') return { changes: [], findings: [] };
   const entry = envEntry(workload, container, name);
   const finding: ProposedFinding =
     // A valueFrom is the user's wiring.
@@ -109,5 +108,5 @@ function entryOutcome(
             `${text.why}. Change it, or remove the entry so kube-graceful sets it.`,
           path: workload.containerAt(container, 'env', { key: 'name', equals: name }),
         };
-  return { changes: [], findings: [finding], held: [name] };
+  return { changes: [], findings: [finding] };
 }

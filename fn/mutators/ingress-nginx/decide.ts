@@ -105,10 +105,11 @@ export function decideIngressNginx(workload: Workload, inputs: TimingInputs): In
   const postSeconds = post?.seconds ?? POST_SHUTDOWN_GRACE_DEFAULT_SECONDS;
   const { shutdownGrace, grace } = shutdownTiming(inputs, postSeconds);
   const W = inputs.drainWindow.value;
-  findings.push(...containerFindings(container, containerAt, { W, grace }));
   const version = controllerVersion(container);
-  const flag = readIntFlag(container, SHUTDOWN_GRACE_FLAG);
+  // The flag exists from this release; an unknown flag stops the controller from starting.
   const mayWriteFlag = version !== undefined && atLeast(version, SHUTDOWN_FLAGS_SINCE);
+  findings.push(...containerFindings(container, containerAt, { W, grace, mayWriteFlag }));
+  const flag = readIntFlag(container, SHUTDOWN_GRACE_FLAG);
   const flagStep = shutdownGraceFlag(container, containerAt, inputs, {
     flag,
     mayWriteFlag,
@@ -153,7 +154,11 @@ export function decideIngressNginx(workload: Workload, inputs: TimingInputs): In
 function containerFindings(
   container: Container,
   containerAt: (...path: FieldPath) => FieldPath,
-  { W, grace }: { readonly W: number; readonly grace: Derived },
+  {
+    W,
+    grace,
+    mayWriteFlag,
+  }: { readonly W: number; readonly grace: Derived; readonly mayWriteFlag: boolean },
 ): ProposedFinding[] {
   const findings: ProposedFinding[] = [];
   const preStop = container.lifecycle?.preStop;
@@ -168,8 +173,7 @@ function containerFindings(
         `the controller from SIGTERM on; a hook it cannot read makes the outcome unknown.`,
     });
   }
-  const version = controllerVersion(container);
-  if (version === undefined || !atLeast(version, SHUTDOWN_FLAGS_SINCE)) {
+  if (!mayWriteFlag) {
     findings.push({
       severity: 'warning',
       code: 'INGRESS_NGINX_VERSION_UNKNOWN',

@@ -90,8 +90,6 @@ function quitTiming(
   return { wait, timeout, grace };
 }
 
-const alone = (finding: ProposedFinding): KongDecision => ({ changes: [], findings: [finding] });
-
 /** Returns the changes and findings for one pod that runs Kong's proxy. */
 export function decideKong(
   workload: Workload,
@@ -99,7 +97,7 @@ export function decideKong(
   containers: readonly Container[],
 ): KongDecision {
   const target = kongTarget(workload, inputs, containers);
-  if (!target.ok) return alone(target.refusal);
+  if (!target.ok) return { changes: [], findings: [target.refusal] };
   const { proxy, quit, at, hookAt } = target;
   // A hook kube-graceful writes has no values of its own to keep.
   const written = quit ? quitSettings(quit) : { wait: { value: 0 }, timeout: { value: 0 } };
@@ -128,6 +126,8 @@ type KongTarget =
       readonly hookAt: (...path: FieldPath) => FieldPath;
     }
   | { readonly ok: false; readonly refusal: ProposedFinding };
+
+const refused = (refusal: ProposedFinding): KongTarget => ({ ok: false, refusal });
 
 function kongTarget(
   workload: Workload,
@@ -192,8 +192,6 @@ function kongTarget(
     });
   return { ok: true, proxy, quit, at, hookAt };
 }
-
-const refused = (refusal: ProposedFinding): KongTarget => ({ ok: false, refusal });
 
 /** What the quit steps write into. */
 interface QuitStep {

@@ -14,12 +14,10 @@ export interface WantedEnv {
   readonly reason: string;
 }
 
-/** The changes for the entries that can be set, and the names held by the user's `valueFrom`. */
+/** The changes for the entries that can be set, and a finding for each held by `valueFrom`. */
 export interface EnvOutcome {
   readonly changes: ProposedChange[];
   readonly findings: ProposedFinding[];
-  /** Names whose entry uses `valueFrom`: not set. */
-  readonly held: string[];
 }
 
 /** Returns the entry named `name` of the container's env, if any. */
@@ -54,7 +52,7 @@ export function setEnv(
   container: string,
   wanted: readonly WantedEnv[],
 ): EnvOutcome {
-  const outcome: EnvOutcome = { changes: [], findings: [], held: [] };
+  const outcome: EnvOutcome = { changes: [], findings: [] };
   for (const entry of wanted) {
     const existing = envEntry(workload, container, entry.name);
     const path = workload.containerAt(
@@ -64,7 +62,6 @@ export function setEnv(
       'value',
     );
     if (existing?.['valueFrom'] != null) {
-      outcome.held.push(entry.name);
       outcome.findings.push(valueFromFinding(workload, container, entry.name, entry.value));
       continue;
     }

@@ -6,7 +6,6 @@
 import type { FieldPath } from '../../core/fieldPath.ts';
 import type { PodTemplate } from '../../core/kubeObject.ts';
 import { graceToWrite } from '../../timing/model.ts';
-import { comparableGraceSeconds } from '../../workloads/grace.ts';
 import { KUBERNETES_DEFAULT_GRACE_SECONDS } from '../../timing/platformDefaults.ts';
 import { derivationLine, sourceLines } from './reasons.ts';
 import type { TraefikTimingInputs, TraefikTimingPlan } from './timing.ts';
@@ -22,7 +21,7 @@ export function graceEdit(
 ): { changes: TraefikChange[]; findings: TraefikFinding[]; graceInEffect: number } {
   const changes: TraefikChange[] = [];
   const findings: TraefikFinding[] = [];
-  const existingGrace = comparableGraceSeconds(template);
+  const existingGrace = inputs.existingGraceSeconds;
   const needed = plan.grace.value;
   let graceInEffect = needed;
   if (typeof existingGrace === 'number' && existingGrace >= needed) {
