@@ -109,7 +109,8 @@ function exitOnZero(
               `(G = ${plan.graceSeconds.value}; Go duration text: Istio ignores a bare number).`,
           `EXIT_ON_ZERO_ACTIVE_CONNECTIONS "true": once MINIMUM_DRAIN_DURATION ` +
             `is over, the proxy exits at the first second with no active ` +
-            `connection (Istio 1.12+); until then inbound and outbound traffic ` +
+            `connection (Istio ${ISTIO.exitOnZero.since}+); until then inbound and ` +
+            `outbound traffic ` +
             `keep working, also for the requests the app still finishes after ` +
             (timing.stopsAccepting ?? `its SIGTERM at S = ${plan.preStopSeconds.value} s`) +
             `.`,

@@ -113,7 +113,8 @@ export function istioRenderInjected(
     const reason = [
       `${minimumDrain} ` +
         `EXIT_ON_ZERO_ACTIVE_CONNECTIONS "true": the proxy then exits only once no connection ` +
-        `is active (Istio 1.12+, pilot/cmd/pilot-agent/options/options.go@1.12.9).`,
+        `is active (Istio ${ISTIO.exitOnZero.since}+, ` +
+        `pilot/cmd/pilot-agent/options/options.go@1.12.9).`,
       `Set as istio-proxy env because ${proxy.evidence}; ` +
         `proxyMetadata in ${PROXY_CONFIG_ANNOTATION} becomes env only at injection.`,
       M.explanation,

@@ -11,6 +11,7 @@ import type { EnvOutcome } from '../shared/env.ts';
 import type { ProposedFinding } from '../types.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { derivation } from './reasons.ts';
+import { ISTIO } from '../../facts/versionGates.ts';
 
 /** The plan and what the reasons name. */
 interface Planned {
@@ -63,7 +64,7 @@ export function envModeEnv(
       `after MINIMUM_DRAIN_DURATION the proxy exits once Envoy has no active ` +
       `connections, instead of being killed after terminationDrainDuration ` +
       `(pkg/envoy/agent.go@1.24.6 terminate). ` +
-      `Needs Istio ≥ 1.12 (agent.go@1.12.0): ${version}.`,
+      `Needs Istio ≥ ${ISTIO.exitOnZero.since} (agent.go@1.12.0): ${version}.`,
   });
   for (const part of [minimum, exit]) {
     outcome.changes.push(...part.changes);

@@ -73,12 +73,12 @@ export const TEMPLATE_OMITTED_ANNOTATIONS: readonly string[] = [
   'gateway.istio.io/controller-version',
 ];
 
-/** Returns true when `version` is at least `since`. */
 /** Returns `Istio 1.30 (flag --istio-version)`, how messages name the version planned for. */
 export function istioVersionLabel(version: MinorVersion & { readonly source: string }): string {
   return `Istio ${version.major}.${version.minor} (${version.source})`;
 }
 
+/** Returns true when `version` is at least `since`. */
 export function atLeast(version: MinorVersion, since: MinorVersion): boolean {
   return (
     version.major > since.major || (version.major === since.major && version.minor >= since.minor)

@@ -20,6 +20,7 @@ import { withDrainDuration } from './proxyConfigText.ts';
 import type { readProxyConfigText } from './proxyConfigText.ts';
 import type { InEffect } from './timing.ts';
 import type { GatewayApiTiming } from './decision.ts';
+import { ISTIO } from '../../facts/versionGates.ts';
 
 /** What every step reads, and where it adds its findings and reason lines. */
 interface Step {
@@ -117,7 +118,7 @@ function envSettings(
       `istio-proxy env EXIT_ON_ZERO_ACTIVE_CONNECTIONS = "true": after ` +
         `MINIMUM_DRAIN_DURATION pilot-agent exits once Envoy has no active ` +
         `connections, instead of killing it after terminationDrainDuration ` +
-        `(pkg/envoy/agent.go@1.26.8 terminate; Istio ≥ 1.12). ${version}.`,
+        `(pkg/envoy/agent.go@1.26.8 terminate; Istio ≥ ${ISTIO.exitOnZero.since}). ${version}.`,
     );
   }
 
