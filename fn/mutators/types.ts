@@ -4,6 +4,7 @@
  * kustomize's api/filters: one filter, one folder). The registry (./registry.ts) is the only list.
  */
 import type { Config, Spec } from '../config/schema.ts';
+import type { Constraint } from '../compat/constraint.ts';
 import type { SettingsSlice } from '../config/kit/slice.ts';
 import type { FieldPath } from '../core/fieldPath.ts';
 import type { KubeObject, ResourceRef } from '../core/kubeObject.ts';
@@ -50,8 +51,12 @@ export interface MutatorOutcome<Plan> {
   readonly plan?: Plan;
 }
 
-/** A mutator as its folder writes it: the plan type is its own, end to end. */
-export interface Mutator<Plan, Id extends string = string> {
+/**
+ * What a mutator declares about itself, whatever its subject: the registry reads these, and the
+ * config, the docs and the compatibility table are derived from them (docs/ARCHITECTURE.md, "A
+ * mutator").
+ */
+interface Declaration<Id extends string> {
   /** Names the mutator in records, results, config and docs (`docs/mutators/<id>.md`). */
   readonly id: Id;
   /**
@@ -64,8 +69,18 @@ export interface Mutator<Plan, Id extends string = string> {
   /** Every finding code it can emit, each documented in its doc page
    * (test/mutators/registry.test.ts). */
   readonly findingCodes: readonly string[];
+  /**
+   * The upstream constraints only this mutator relies on (`compatibility.ts` in its folder), with
+   * their checks: the compatibility table is the shared rows of fn/compat/table.ts and these
+   * (fn/mutators/compatibility.ts).
+   */
+  readonly compatibility?: readonly Constraint[];
   /** Returns false when the settings switch this mutator off. */
   enabled(spec: Spec): boolean;
+}
+
+/** A mutator as its folder writes it: the plan type is its own, end to end. */
+export interface Mutator<Plan, Id extends string = string> extends Declaration<Id> {
   /**
    * Returns true for the pods this mutator takes whole, when enabled (a proxy whose own preStop
    * is how it drains): app-graceful then leaves them alone (`MutatorContext.claimedBy`), so a new
@@ -144,17 +159,12 @@ export interface ObjectExplainContext {
  * A mutator whose target is an object of its own kinds, not a pod template: e.g. Envoy Gateway's
  * `EnvoyProxy`, from which the proxy Deployment is generated in the cluster (issue #19 item 2).
  */
-export interface ObjectMutator<Plan, Id extends string = string> {
-  readonly id: Id;
-  readonly settings: SettingsSlice;
-  readonly description: string;
-  readonly findingCodes: readonly string[];
+export interface ObjectMutator<Plan, Id extends string = string> extends Declaration<Id> {
   /** The kinds it changes: the engine calls `mutate` on each object of these kinds. */
   readonly kinds: readonly GroupKind[];
   /** The kinds it reads from elsewhere in the stream: kept as context objects
    * (`context.objects`). */
   readonly reads: readonly GroupKind[];
-  enabled(spec: Spec): boolean;
   /**
    * Returns the changes (paths from the object's root) and findings for one object, and any edits
    * of the objects it reads or objects to add; pure.
@@ -170,18 +180,9 @@ export interface ObjectMutatorRun extends Omit<MutatorRun, 'explain'> {
   readonly explain?: (context: ObjectExplainContext) => ExplanationBody;
 }
 
-/** What every registered mutator has, whatever its subject. */
-interface RegisteredBase<Id extends string> {
-  readonly id: Id;
-  readonly settings: SettingsSlice;
-  readonly description: string;
-  readonly findingCodes: readonly string[];
-  enabled(spec: Spec): boolean;
-}
-
 /** A registered workload mutator: its plan type is closed over, so the engine and `explain` need
  * not know it. */
-export interface RegisteredWorkloadMutator<Id extends string = string> extends RegisteredBase<Id> {
+export interface RegisteredWorkloadMutator<Id extends string = string> extends Declaration<Id> {
   readonly subject: 'workload';
   claims?(workload: Workload): boolean;
   run(workload: Workload, context: MutatorContext): MutatorRun;
@@ -189,7 +190,7 @@ export interface RegisteredWorkloadMutator<Id extends string = string> extends R
 
 /** A registered object mutator: the kinds it changes and reads, and its run with the plan closed
  * over. */
-export interface RegisteredObjectMutator<Id extends string = string> extends RegisteredBase<Id> {
+export interface RegisteredObjectMutator<Id extends string = string> extends Declaration<Id> {
   readonly subject: 'object';
   readonly kinds: readonly GroupKind[];
   readonly reads: readonly GroupKind[];
@@ -206,11 +207,7 @@ export function defineMutator<Plan, const Id extends string>(
 ): RegisteredWorkloadMutator<Id> {
   return {
     subject: 'workload',
-    id: mutator.id,
-    settings: mutator.settings,
-    description: mutator.description,
-    findingCodes: mutator.findingCodes,
-    enabled: (spec) => mutator.enabled(spec),
+    ...declarationOf(mutator),
     ...(mutator.claims ? { claims: (workload: Workload) => mutator.claims!(workload) } : {}),
     run: (workload, context) =>
       withExplanation<Plan, ExplainContext, MutatorOutcome<Plan>>(
@@ -226,18 +223,26 @@ export function defineObjectMutator<Plan, const Id extends string>(
 ): RegisteredObjectMutator<Id> {
   return {
     subject: 'object',
-    id: mutator.id,
-    settings: mutator.settings,
-    description: mutator.description,
-    findingCodes: mutator.findingCodes,
+    ...declarationOf(mutator),
     kinds: mutator.kinds,
     reads: mutator.reads,
-    enabled: (spec) => mutator.enabled(spec),
     run: (object, context) =>
       withExplanation<Plan, ObjectExplainContext, ObjectMutatorOutcome<Plan>>(
         mutator.mutate(object, context),
         (plan, at) => mutator.explain(plan, at),
       ),
+  };
+}
+
+/** The declaration a registered mutator keeps of its folder's mutator. */
+function declarationOf<Id extends string>(mutator: Declaration<Id>): Declaration<Id> {
+  return {
+    id: mutator.id,
+    settings: mutator.settings,
+    description: mutator.description,
+    findingCodes: mutator.findingCodes,
+    ...(mutator.compatibility ? { compatibility: mutator.compatibility } : {}),
+    enabled: (spec) => mutator.enabled(spec),
   };
 }
 

@@ -2,7 +2,8 @@
  * Recognises Contour's Envoy pod with its shutdown-manager and reads what its shutdown depends on
  * (issue #26 item 4). One home for these facts: the contour-drain mutator plans these pods,
  * app-graceful leaves them alone (a sleep in front of Envoy's `/shutdown` hook would only move
- * every step later), and the compatibility table (fn/compat/table.ts) cites the same sources.
+ * every step later), and its compatibility rows (fn/mutators/contour/compatibility.ts) cite the
+ * same sources.
  *
  * How the pod stops, read at projectcontour/contour v1.33.6 (cmd/contour/shutdownmanager.go,
  * examples/render/contour.yaml); the same code and defaults from v1.22.0 on:

@@ -2,7 +2,8 @@
  * Recognises the ingress-nginx controller and reads what its shutdown depends on (issue #26 item
  * 3). One home for these facts: the ingress-nginx-drain mutator plans these pods, app-graceful
  * leaves them alone (a preStop sleep in front of `/wait-shutdown` would replace the chart's
- * hook), and the compatibility table (fn/compat/table.ts) cites the same sources.
+ * hook), and its compatibility rows (fn/mutators/ingress-nginx/compatibility.ts) cite the same
+ * sources.
  *
  * How the controller stops, read at kubernetes/ingress-nginx controller-v1.15.1 (chart 4.15.1):
  * - the chart's preStop `exec /wait-shutdown` (charts/ingress-nginx/values.yaml@helm-chart-4.15.1

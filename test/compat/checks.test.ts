@@ -8,7 +8,7 @@ import test from 'ava';
 import { parseAllDocuments } from 'yaml';
 import { loadConfig } from '../../fn/config/load.ts';
 import type { CheckedPod } from '../../fn/compat/pod.ts';
-import { CONSTRAINTS } from '../../fn/compat/table.ts';
+import { COMPATIBILITY as CONSTRAINTS } from '../../fn/mutators/compatibility.ts';
 import type { Container, PodSpec, PodTemplate } from '../../fn/core/kubeObject.ts';
 import { corpusObject, fixturePath } from '../helpers/fixtures.ts';
 

@@ -5,7 +5,7 @@
  * with the settings in the written manifest (./timeline.ts).
  */
 import { parseAllDocuments } from 'yaml';
-import { CONSTRAINTS } from '../../fn/compat/table.ts';
+import { COMPATIBILITY as CONSTRAINTS } from '../../fn/mutators/compatibility.ts';
 import type { CheckedPod } from '../../fn/compat/pod.ts';
 import { getAt } from '../../fn/core/fieldPath.ts';
 import { transform } from '../../fn/engine/transform.ts';
@@ -70,7 +70,8 @@ export interface Violation {
 }
 
 /**
- * Both sides of every version boundary a constraint or a mutator knows (fn/compat/table.ts):
+ * Both sides of every version boundary a constraint or a mutator knows
+ * (fn/mutators/compatibility.ts):
  * Istio 1.12 exit-on-zero, 1.17 parentShutdownDuration, 1.21 quitquitquit in Jobs, 1.24 native
  * annotation, 1.26 quit without drain, 1.27 auto native; Kubernetes 1.29 native sidecars, 1.30
  * sleep action, 1.33 sleep 0 and Istio's auto native. Linkerd's seven minors are all boundaries

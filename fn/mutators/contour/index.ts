@@ -18,10 +18,12 @@ import { CONTOUR_FINDING_CODES } from './findings.ts';
 import type { ContourPlan } from './plan.ts';
 import { CONTOUR_SETTINGS } from './settings/slice.ts';
 import { runsContourShutdownManager } from '../../workloads/contour.ts';
+import { CONTOUR_COMPATIBILITY } from './compatibility.ts';
 
 export const contourDrain = defineMutator<ContourPlan, 'contour-drain'>({
   id: 'contour-drain',
   settings: CONTOUR_SETTINGS,
+  compatibility: CONTOUR_COMPATIBILITY,
   description:
     "Contour's Envoy: keep accepting while the load balancer drains (the shutdown-manager's " +
     '--check-delay), then let connections finish; grace period to match',

@@ -20,6 +20,7 @@ import { isKind } from './objects.ts';
 import type { EnvoyGatewayPlan } from './plan.ts';
 import { planEnvoyProxy } from './specPlan.ts';
 import { ENVOY_GATEWAY_SETTINGS } from './settings/slice.ts';
+import { ENVOY_GATEWAY_COMPATIBILITY } from './compatibility.ts';
 
 export { planEnvoyGateway } from './streamPlan.ts';
 export type { EnvoyGatewaySettings } from './streamPlan.ts';
@@ -29,6 +30,7 @@ const GATEWAY_API = 'gateway.networking.k8s.io';
 export const envoyGateway = defineObjectMutator<EnvoyGatewayPlan, 'envoy-gateway'>({
   id: 'envoy-gateway',
   settings: ENVOY_GATEWAY_SETTINGS,
+  compatibility: ENVOY_GATEWAY_COMPATIBILITY,
   description:
     'Envoy Gateway: EnvoyProxy spec.shutdown (minDrainDuration, drainTimeout) from the timing ' +
     'model, so the proxy outlasts the load balancer',

@@ -18,10 +18,12 @@ import { explainIngressNginx } from './explain.ts';
 import { INGRESS_NGINX_FINDING_CODES } from './findings.ts';
 import type { IngressNginxPlan } from './plan.ts';
 import { INGRESS_NGINX_SETTINGS } from './settings/slice.ts';
+import { INGRESS_NGINX_COMPATIBILITY } from './compatibility.ts';
 
 export const ingressNginxDrain = defineMutator<IngressNginxPlan, 'ingress-nginx-drain'>({
   id: 'ingress-nginx-drain',
   settings: INGRESS_NGINX_SETTINGS,
+  compatibility: INGRESS_NGINX_COMPATIBILITY,
   description:
     'ingress-nginx: keep nginx accepting while the load balancer drains ' +
     '(--shutdown-grace-period), then finish requests; grace period to match',

@@ -34,12 +34,14 @@ import type { GatewayObject } from './objects.ts';
 import { planIstioGatewayApi } from './plan.ts';
 import type { IstioGatewayApiOutcome } from './decision.ts';
 import { ISTIO_GATEWAY_API_SETTINGS } from './settings/slice.ts';
+import { ISTIO_GATEWAY_API_COMPATIBILITY } from './compatibility.ts';
 
 const GATEWAY_API = 'gateway.networking.k8s.io';
 
 export const istioGatewayApi = defineObjectMutator<IstioGatewayApiPlan, 'istio-gateway-api'>({
   id: 'istio-gateway-api',
   settings: ISTIO_GATEWAY_API_SETTINGS,
+  compatibility: ISTIO_GATEWAY_API_COMPATIBILITY,
   description:
     "Gateway API gateways istiod deploys: the drain settings in the Gateway's parameters " +
     'ConfigMap, which istiod merges into the Deployment it generates',

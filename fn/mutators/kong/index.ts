@@ -18,10 +18,12 @@ import { KONG_FINDING_CODES } from './findings.ts';
 import type { KongPlan } from './plan.ts';
 import { KONG_SETTINGS } from './settings/slice.ts';
 import { runsKong } from '../../workloads/kong.ts';
+import { KONG_COMPATIBILITY } from './compatibility.ts';
 
 export const kongDrain = defineMutator<KongPlan, 'kong-drain'>({
   id: 'kong-drain',
   settings: KONG_SETTINGS,
+  compatibility: KONG_COMPATIBILITY,
   description:
     "Kong: keep nginx accepting while the load balancer drains (the preStop's kong quit " +
     '--wait), then finish requests (--timeout); grace period to match',

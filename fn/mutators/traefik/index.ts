@@ -18,10 +18,12 @@ import { explainTraefik } from './explain.ts';
 import { TRAEFIK_FINDING_CODES } from './findings.ts';
 import type { TraefikPlan } from './plan.ts';
 import { TRAEFIK_SETTINGS } from './settings/slice.ts';
+import { TRAEFIK_COMPATIBILITY } from './compatibility.ts';
 
 export const traefikDrain = defineMutator<TraefikPlan, 'traefik-drain'>({
   id: 'traefik-drain',
   settings: TRAEFIK_SETTINGS,
+  compatibility: TRAEFIK_COMPATIBILITY,
   description:
     "Traefik: keep accepting while the load balancer drains (entry points' " +
     'requestAcceptGraceTimeout), then finish requests (graceTimeOut); ' +

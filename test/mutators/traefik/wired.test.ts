@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { parseAllDocuments } from 'yaml';
-import { CONSTRAINTS } from '../../../fn/compat/table.ts';
+import { COMPATIBILITY as CONSTRAINTS } from '../../../fn/mutators/compatibility.ts';
 import { loadConfig } from '../../../fn/config/load.ts';
 import type { KubeObject, PodTemplate } from '../../../fn/core/kubeObject.ts';
 import { transform } from '../../../fn/engine/transform.ts';
