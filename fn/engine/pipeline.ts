@@ -243,7 +243,9 @@ export class Pipeline {
       );
     }
     const enabled = mutators.filter((mutator) => mutator.enabled(settings.config.spec));
-    const claimedBy = enabled.find((mutator) => mutator.claims?.(workload))?.id;
+    // A claim holds whether or not its mutator is on: a proxy's pods are never planned as an
+    // app's, whose preStop sleep would stand in front of the proxy's own drain.
+    const claimedBy = mutators.find((mutator) => mutator.claims?.(workload))?.id;
     for (const mutator of enabled) {
       const context = {
         spec: settings.config.spec,

@@ -27,8 +27,8 @@ export interface MutatorContext {
   /** True when an `include` selector names this workload (opts control-plane pods in). */
   readonly explicitlyIncluded: boolean;
   /**
-   * The enabled mutator that takes these pods whole (its `claims`), if one does: app-graceful,
-   * which fills in for every serving pod, leaves them to it.
+   * The mutator that takes these pods whole (its `claims`), if one does, switched on or off:
+   * app-graceful, which fills in for every serving pod, leaves them to it.
    */
   readonly claimedBy?: string;
 }
@@ -82,9 +82,9 @@ interface Declaration<Id extends string> {
 /** A mutator as its folder writes it: the plan type is its own, end to end. */
 export interface Mutator<Plan, Id extends string = string> extends Declaration<Id> {
   /**
-   * Returns true for the pods this mutator takes whole, when enabled (a proxy whose own preStop
-   * is how it drains): app-graceful then leaves them alone (`MutatorContext.claimedBy`), so a new
-   * proxy's mutator needs no line in app-graceful.
+   * Returns true for the pods this mutator takes whole (a proxy whose own preStop is how it
+   * drains): app-graceful then leaves them alone (`MutatorContext.claimedBy`), also when this
+   * mutator is switched off, so a new proxy's mutator needs no line in app-graceful.
    */
   claims?(workload: Workload): boolean;
   /** Returns the changes and findings for one workload; pure: must not touch anything else. */
