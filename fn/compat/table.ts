@@ -393,8 +393,8 @@ export const PLATFORM_CONSTRAINTS: readonly Constraint[] = [
     enforcedBy:
       'never binds in the plans kube-graceful writes: a classic proxy gets SIGTERM only after ' +
       'proxy-wait-before-exit-seconds = S + R, when the workload is done, and a native one after ' +
-      'the app has exited (fn/mutators/app/linkerdSidecar.ts; test/mutators/app/' +
-      'traefik-mesh.test.ts, G = 205 s past the 120 s)',
+      'the app has exited (fn/mutators/app/linkerdSidecar.ts; ' +
+      'test/mutators/traefik/mesh.test.ts, G = 205 s past the 120 s)',
   },
   // AWS Load Balancer Controller: how it builds an NLB's target groups from a Service
   {

@@ -7,6 +7,8 @@ import type { Config } from '../config/schema.ts';
 import { workloadSettings } from './workloadSettings.ts';
 import { formatPath, getAt } from '../core/fieldPath.ts';
 import type {
+  Claim,
+  MutatorContext,
   ObjectExplainContext,
   ObjectMutatorRun,
   ProposedEdit,
@@ -245,17 +247,19 @@ export class Pipeline {
     const enabled = mutators.filter((mutator) => mutator.enabled(settings.config.spec));
     // A claim holds whether or not its mutator is on: a proxy's pods are never planned as an
     // app's, whose preStop sleep would stand in front of the proxy's own drain.
-    const claimedBy = mutators.find((mutator) => mutator.claims?.(workload))?.id;
+    const claimer = mutators.find((mutator) => mutator.claims?.(workload));
     for (const mutator of enabled) {
-      const context = {
+      const base: MutatorContext = {
         spec: settings.config.spec,
         config: settings.config,
         inventory,
         mesh: detectMesh(workload, inventory, settings.config.spec),
         gateway: gatewayShape(workload.template),
         explicitlyIncluded,
-        ...(claimedBy === undefined ? {} : { claimedBy }),
       };
+      const context = claimer
+        ? { ...base, claimedBy: claimOf(claimer, enabled.includes(claimer), workload, base) }
+        : base;
       const outcome = mutator.run(workload, context);
       found(outcome.findings.map((f) => ({ ...f, ...place, mutator: mutator.id })));
       if (this.keep.outcomes && outcome.explain)
@@ -444,4 +448,19 @@ function skippedTarget(target: KubeObject): ObjectMutatorRun['findings'][number]
       `nothing written: this object's settings go into ${formatRef(objectRef(target))}, ` +
       `which an exclude selector or the kube-graceful.dev/skip annotation leaves alone`,
   };
+}
+
+/**
+ * The claim `claimer` has on the workload, as the other mutators see it: its id, and the span its
+ * server serves for when it is on and sizes no mesh sidecar itself (app-graceful does).
+ */
+function claimOf(
+  claimer: RegisteredWorkloadMutator,
+  on: boolean,
+  workload: Workload,
+  context: MutatorContext,
+): Claim {
+  return on && claimer.servingSpan
+    ? { id: claimer.id, servingSpan: () => claimer.servingSpan?.(workload, context) }
+    : { id: claimer.id };
 }

@@ -5,6 +5,7 @@
  */
 import type { Config, Spec } from '../config/schema.ts';
 import type { Constraint } from '../compat/constraint.ts';
+import type { TimingInputs } from '../timing/model.ts';
 import type { SettingsSlice } from '../config/kit/slice.ts';
 import type { FieldPath } from '../core/fieldPath.ts';
 import type { KubeObject, ResourceRef } from '../core/kubeObject.ts';
@@ -30,7 +31,36 @@ export interface MutatorContext {
    * The mutator that takes these pods whole (its `claims`), if one does, switched on or off:
    * app-graceful, which fills in for every serving pod, leaves them to it.
    */
-  readonly claimedBy?: string;
+  readonly claimedBy?: Claim;
+}
+
+/** A mutator's claim on a workload's pods, as the other mutators see it. */
+export interface Claim {
+  readonly id: string;
+  /**
+   * How long the claimed pod's server keeps serving, when the claiming mutator is on and leaves
+   * the pod's mesh sidecar to app-graceful (its `servingSpan`): computed when first asked.
+   */
+  readonly servingSpan?: () => ServingSpan | undefined;
+}
+
+/**
+ * How long a pod's own server keeps serving after termination starts, as the timing model's
+ * inputs: W is how long it accepts new connections, R what it still needs after that. A mutator
+ * that takes a proxy's pod whole but leaves its mesh sidecar to app-graceful says it
+ * (traefik-drain: Traefik keeps accepting on SIGTERM for its requestAcceptGraceTimeout), and
+ * app-graceful sizes the sidecar from it as for an app that accepts for W and finishes in R.
+ */
+export interface ServingSpan {
+  /** The model's inputs, W and R as above (each with its derivation), B and the rest unchanged. */
+  readonly inputs: TimingInputs;
+  /** The container that serves: the pod's plan is its plan. */
+  readonly container: string;
+  /** Why the mesh proxy must outlive the server, for the sidecar's reason ("The mesh proxy must
+   * outlive Traefik: …"). */
+  readonly outlives: string;
+  /** When the server stops taking new work, for the sidecar's reason. */
+  readonly stopsAccepting: string;
 }
 
 /** A field a mutator wants set (path from the object's root) and why. */
@@ -87,6 +117,11 @@ export interface Mutator<Plan, Id extends string = string> extends Declaration<I
    * mutator is switched off, so a new proxy's mutator needs no line in app-graceful.
    */
   claims?(workload: Workload): boolean;
+  /**
+   * For a pod it claims whose mesh sidecar app-graceful still plans: how long its server serves
+   * (`ServingSpan`), or undefined to leave the sidecar alone too.
+   */
+  servingSpan?(workload: Workload, context: MutatorContext): ServingSpan | undefined;
   /** Returns the changes and findings for one workload; pure: must not touch anything else. */
   mutate(workload: Workload, context: MutatorContext): MutatorOutcome<Plan>;
   /** What `explain` says about a workload this mutator planned for. */
@@ -185,6 +220,7 @@ export interface ObjectMutatorRun extends Omit<MutatorRun, 'explain'> {
 export interface RegisteredWorkloadMutator<Id extends string = string> extends Declaration<Id> {
   readonly subject: 'workload';
   claims?(workload: Workload): boolean;
+  servingSpan?(workload: Workload, context: MutatorContext): ServingSpan | undefined;
   run(workload: Workload, context: MutatorContext): MutatorRun;
 }
 
@@ -209,6 +245,12 @@ export function defineMutator<Plan, const Id extends string>(
     subject: 'workload',
     ...declarationOf(mutator),
     ...(mutator.claims ? { claims: (workload: Workload) => mutator.claims!(workload) } : {}),
+    ...(mutator.servingSpan
+      ? {
+          servingSpan: (workload: Workload, context: MutatorContext) =>
+            mutator.servingSpan!(workload, context),
+        }
+      : {}),
     run: (workload, context) =>
       withExplanation<Plan, ExplainContext, MutatorOutcome<Plan>>(
         mutator.mutate(workload, context),

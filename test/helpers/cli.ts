@@ -2,6 +2,7 @@
  * Runs the bundled CLI as users do: a child process with stdin, stdout, stderr and an exit code.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { MUTATORS } from '../../fn/mutators/registry.ts';
 import { cliPath } from './fixtures.ts';
 import { HANG_GUARD_MS } from './hangGuard.ts';
 
@@ -63,20 +64,8 @@ export function runCliAsync(
   });
 }
 
-/** Flags that switch every mutator off: the engine alone. */
-export const NO_MUTATORS = [
-  '--gateway-mode',
+/** Flags that switch every registered mutator off: the engine alone. */
+export const NO_MUTATORS = MUTATORS.flatMap((mutator) => [
+  `--${mutator.settings.flatKeys.mode.name}`,
   'off',
-  '--job-mode',
-  'off',
-  '--app-mode',
-  'off',
-  '--traefik-mode',
-  'off',
-  '--ingress-nginx-mode',
-  'off',
-  '--contour-mode',
-  'off',
-  '--kong-mode',
-  'off',
-];
+]);

@@ -7,9 +7,14 @@
 import { originOf } from '../../config/schema.ts';
 import { formatRef } from '../../core/kubeObject.ts';
 import { groupOf } from '../../workloads/kinds.ts';
-import { runsTraefik } from '../../workloads/traefik.ts';
 import type { Workload } from '../../workloads/workload.ts';
-import type { MutatorContext, MutatorOutcome, ProposedChange, ProposedFinding } from '../types.ts';
+import type {
+  Claim,
+  MutatorContext,
+  MutatorOutcome,
+  ProposedChange,
+  ProposedFinding,
+} from '../types.ts';
 import { defineMutator, NOTHING } from '../types.ts';
 import { ambientAppFinding } from '../shared/ambient.ts';
 import { cloudSqlProxies } from './cloudSqlProxy.ts';
@@ -26,7 +31,7 @@ import { preStopSeconds } from '../../workloads/preStop.ts';
 import { servingContainers } from './servingContainers.ts';
 import type { SidecarOutcome } from './sidecarMode.ts';
 import { drainWindowSource, planAppTiming } from './timing.ts';
-import { planTraefikPodTiming } from './traefikTiming.ts';
+import { planClaimedPodTiming } from './claimedTiming.ts';
 import type { AppPlan, AppTiming } from './timing.ts';
 import { APP_SETTINGS } from './settings/slice.ts';
 
@@ -49,16 +54,13 @@ export const appGraceful = defineMutator<AppPlan, 'app-graceful'>({
 });
 
 function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<AppPlan> {
-  // Gateways belong to gateway-drain, Traefik to traefik-drain (a preStop sleep would only delay
-  // the SIGTERM its requestAcceptGraceTimeout waits on; fn/workloads/traefik.ts), run-to-completion
-  // pods to job-sidecar-quit.
+  // Gateways belong to gateway-drain, run-to-completion pods to job-sidecar-quit.
   if (!inScope(workload, context) || context.gateway !== undefined || workload.runsToCompletion)
     return NOTHING;
-  if (runsTraefik(workload.template)) return traefikSidecars(workload, context);
-  // A proxy whose own preStop is how it drains belongs to its mutator (ingress-nginx's
-  // /wait-shutdown, Contour's shutdown-manager, Kong's kong quit): a sleep in front would only
-  // move every step later. Each such mutator claims its pods.
-  if (context.claimedBy !== undefined) return NOTHING;
+  // A proxy that drains its own way belongs to its mutator (ingress-nginx's /wait-shutdown,
+  // Contour's shutdown-manager, Kong's kong quit, Traefik's requestAcceptGraceTimeout): a sleep in
+  // front would only move every step later. Each such mutator claims its pods.
+  if (context.claimedBy !== undefined) return claimedSidecars(workload, context, context.claimedBy);
   const controlPlane = controlPlaneReason(workload);
   if (controlPlane && !context.explicitlyIncluded)
     return { changes: [], findings: [controlPlaneLeftAlone(workload, controlPlane)] };
@@ -129,16 +131,21 @@ function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<App
 }
 
 /**
- * A Traefik pod: traefik-drain owns its drain (entry point life-cycle settings, grace period; no
- * preStop), but the pod's mesh proxy must outlive it as it outlives an app, or Traefik's requests
- * to its backends fail while it still accepts. Only the sidecar settings are made here, sized from
- * Traefik's own shutdown (./traefikTiming.ts). With traefik-mode off, nothing touches the pod.
+ * A pod another mutator claims: it owns the pod's drain, but when it says how long its server
+ * serves (traefik-drain: Traefik keeps accepting on SIGTERM), the pod's mesh proxy must outlive
+ * that as it outlives an app, or the server's requests to its backends fail while it still
+ * accepts. Only the sidecar settings are made here (./claimedTiming.ts); with the claiming mutator
+ * off, or no span, nothing.
  */
-function traefikSidecars(workload: Workload, context: MutatorContext): MutatorOutcome<AppPlan> {
-  if (context.spec.traefik.mode === 'off') return NOTHING;
+function claimedSidecars(
+  workload: Workload,
+  context: MutatorContext,
+  claim: Claim,
+): MutatorOutcome<AppPlan> {
   if (!context.mesh.istio && !context.mesh.linkerd) return NOTHING;
-  const timing = planTraefikPodTiming(workload, context);
-  if (timing === undefined) return NOTHING;
+  const span = claim.servingSpan?.();
+  if (span === undefined) return NOTHING;
+  const timing = planClaimedPodTiming(span);
   const changes: ProposedChange[] = [];
   const findings: ProposedFinding[] = [];
   for (const sidecar of sidecarsOf(workload, context, timing)) {

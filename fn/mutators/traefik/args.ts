@@ -1,6 +1,6 @@
 /** The new `args` of a Traefik container: life-cycle flags changed where they are, or added. */
-import { parseFlags } from '../../workloads/traefik/flags.ts';
-import type { Flag } from '../../workloads/traefik/flags.ts';
+import { parseFlags } from './staticConfig/flags.ts';
+import type { Flag } from './staticConfig/flags.ts';
 
 /**
  * Replace a flag's value where it is, or add `--name=value` after the argument at `after`; `reason`

@@ -2,16 +2,16 @@
  * The checks of traefik-drain's compatibility rows (./compatibility.ts): each returns why a
  * Traefik pod as kube-graceful wrote it breaks one of Traefik's constraints, or undefined, and
  * blames only what kube-graceful wrote (the value differs from the input's). Traefik is read the
- * way it reads its own static configuration (fn/workloads/traefik/staticConfig.ts). They import
+ * way it reads its own static configuration (./staticConfig/read.ts). They import
  * nothing of the decision beside them: they are an oracle of it, run by test/compat/ on every
  * written pod.
  */
 import type { Container, PodTemplate } from '../../core/kubeObject.ts';
-import { TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS } from '../../workloads/traefik/facts.ts';
-import { readStaticConfig } from '../../workloads/traefik/staticConfig.ts';
-import type { EntryPoint } from '../../workloads/traefik/staticConfig.ts';
+import { TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS } from './facts.ts';
+import { readStaticConfig } from './staticConfig/read.ts';
+import type { EntryPoint } from './staticConfig/read.ts';
 import { preStopSeconds } from '../../workloads/preStop.ts';
-import { traefikContainers } from '../../workloads/traefik.ts';
+import { traefikContainers } from './recognise.ts';
 import { containerNamed, graceSeconds, written } from '../../compat/pod.ts';
 import type { CheckedPod } from '../../compat/pod.ts';
 

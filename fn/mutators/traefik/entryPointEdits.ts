@@ -8,14 +8,14 @@ import type { Container } from '../../core/kubeObject.ts';
 import type { FieldPath } from '../../core/fieldPath.ts';
 import { applyArgEdits, argItems } from './args.ts';
 import type { ArgEdit } from './args.ts';
-import { formatTraefikDuration } from '../../workloads/traefik/duration.ts';
+import { formatTraefikDuration } from './staticConfig/duration.ts';
 import {
   LIFECYCLE_SETTINGS,
   lifecycleSuffix,
   TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS,
-} from '../../workloads/traefik/facts.ts';
-import type { LifecycleSetting } from '../../workloads/traefik/facts.ts';
-import type { EntryPoint } from '../../workloads/traefik/staticConfig.ts';
+} from './facts.ts';
+import type { LifecycleSetting } from './facts.ts';
+import type { EntryPoint } from './staticConfig/read.ts';
 import { derivationLine, sourceLines } from './reasons.ts';
 import type { TraefikTimingInputs, TraefikTimingPlan } from './timing.ts';
 import type { TraefikChange, TraefikFinding } from './outcome.ts';

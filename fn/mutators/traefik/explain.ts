@@ -27,11 +27,11 @@ import type {
   SettingValue,
 } from '../../explanation/types.ts';
 import type { TimingInputs } from '../../timing/model.ts';
-import { TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS } from '../../workloads/traefik/facts.ts';
-import type { LifecycleSetting } from '../../workloads/traefik/facts.ts';
+import { TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS } from './facts.ts';
+import type { LifecycleSetting } from './facts.ts';
 import type { TraefikPlan } from './plan.ts';
-import { readStaticConfig } from '../../workloads/traefik/staticConfig.ts';
-import type { LifecycleValue } from '../../workloads/traefik/staticConfig.ts';
+import { readStaticConfig } from './staticConfig/read.ts';
+import type { LifecycleValue } from './staticConfig/read.ts';
 import { traefikTimeline } from './timeline.ts';
 import { pingTerminatingCode, readinessOnPing } from './pingEdit.ts';
 import { withNodeForwarding } from '../../explanation/timeline.ts';
@@ -169,7 +169,7 @@ export function explainTraefik(plan: TraefikPlan, context: ExplainContext): Expl
       preStopRow(name, context),
       ...entryPointRows,
       ...pingRows,
-      // Sized by app-graceful, which explains the numbers (fn/mutators/app/traefikTiming.ts).
+      // Sized by app-graceful, which explains the numbers (from ./servingSpan.ts).
       ...meshProxyRows(before, after),
     ],
     timelines: {

@@ -5,9 +5,9 @@
  * (`requestAcceptGraceTimeout` = S, `graceTimeOut` = R), never a preStop sleep; a larger value the
  * chart or the user wrote is kept. The decision is ./decide.ts; W, R and B are resolved from the
  * stream and config as for every other mutator (fn/mutators/shared/timingInputs.ts). Traefik is
- * recognised by its image (fn/workloads/traefik.ts).
+ * recognised by its image (./recognise.ts).
  */
-import { runsTraefik } from '../../workloads/traefik.ts';
+import { runsTraefik } from './recognise.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { resolveTimingInputs } from '../shared/timingInputs.ts';
 import { nodeForwardingOf } from '../../timing/loadBalancers.ts';
@@ -19,6 +19,7 @@ import { TRAEFIK_FINDING_CODES } from './findings.ts';
 import type { TraefikPlan } from './plan.ts';
 import { TRAEFIK_SETTINGS } from './settings/slice.ts';
 import { TRAEFIK_COMPATIBILITY } from './compatibility.ts';
+import { traefikServingSpan } from './servingSpan.ts';
 
 export const traefikDrain = defineMutator<TraefikPlan, 'traefik-drain'>({
   id: 'traefik-drain',
@@ -30,6 +31,8 @@ export const traefikDrain = defineMutator<TraefikPlan, 'traefik-drain'>({
     'grace period to match',
   findingCodes: TRAEFIK_FINDING_CODES,
   enabled: (spec) => spec.traefik.mode === 'on',
+  claims: (workload) => runsTraefik(workload.template),
+  servingSpan: traefikServingSpan,
   mutate,
   explain: explainTraefik,
 });

@@ -3,15 +3,15 @@
  * connections to a terminating Traefik only while it passes readiness (kubernetes
  * pkg/proxy/topology.go CategorizeEndpoints), and the chart's readiness probe is `/ping`, which
  * answers `ping.terminatingStatusCode` (503 unless set) from SIGTERM on
- * (fn/workloads/traefik/facts.ts PING_TERMINATING_STATUS). So Traefik would be unready, and the
+ * (./facts.ts PING_TERMINATING_STATUS). So Traefik would be unready, and the
  * node would drop what the load balancer still sends, while requestAcceptGraceTimeout keeps its
  * listeners open for W. `--ping.terminatingStatusCode=200` keeps /ping passing until Traefik stops
  * (issue #27 item 3: one step of the traefik-drain decision, ./decide.ts).
  */
 import type { Container } from '../../core/kubeObject.ts';
 import type { NodeForwarding } from '../../timing/loadBalancers.ts';
-import { lastFlag, parseFlags } from '../../workloads/traefik/flags.ts';
-import { PING_TERMINATING_STATUS } from '../../workloads/traefik/facts.ts';
+import { lastFlag, parseFlags } from './staticConfig/flags.ts';
+import { PING_TERMINATING_STATUS } from './facts.ts';
 import type { ArgEdit } from './args.ts';
 import type { TraefikFinding } from './outcome.ts';
 

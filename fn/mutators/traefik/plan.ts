@@ -20,7 +20,7 @@ export interface TraefikPlan {
   readonly nodeForwarding?: NodeForwarding;
   /**
    * The meshes whose sidecar proxy runs in the pod, when any: Traefik reaches its backends through
-   * it, so the timeline draws it too (app-graceful sizes it: fn/mutators/app/traefikTiming.ts).
+   * it, so the timeline draws it too (app-graceful sizes it from ./servingSpan.ts).
    */
   readonly mesh?: MeshMembership;
 }

@@ -14,8 +14,8 @@
  */
 import { planTimingResult } from '../../timing/model.ts';
 import type { Derived, Sourced, TimingCheck, TimingInputs } from '../../timing/model.ts';
-import { TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS } from '../../workloads/traefik/facts.ts';
-import type { EntryPoint, LifecycleValue } from '../../workloads/traefik/staticConfig.ts';
+import { TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS } from './facts.ts';
+import type { EntryPoint, LifecycleValue } from './staticConfig/read.ts';
 import { sourceText } from '../../core/source.ts';
 
 /** The model's inputs for one Traefik workload (whole seconds, with where each came from). */

@@ -4,8 +4,8 @@ import test from 'ava';
 import {
   formatTraefikDuration,
   parseTraefikDurationSeconds,
-} from '../../../fn/workloads/traefik/duration.ts';
-import { lastFlag, parseFlags } from '../../../fn/workloads/traefik/flags.ts';
+} from '../../../fn/mutators/traefik/staticConfig/duration.ts';
+import { lastFlag, parseFlags } from '../../../fn/mutators/traefik/staticConfig/flags.ts';
 
 test('durations: digits alone are seconds (unlike Istio), else Go durations; what Traefik refuses is undefined', (t) => {
   t.is(parseTraefikDurationSeconds('10'), 10);

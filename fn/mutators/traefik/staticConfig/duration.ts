@@ -5,7 +5,7 @@
  * anything else is Go's `time.ParseDuration` ("10s", "1m30s"). This differs from Istio, where a
  * bare number is ignored.
  */
-import { parseGoDurationSeconds } from '../../timing/durations.ts';
+import { parseGoDurationSeconds } from '../../../timing/durations.ts';
 
 /**
  * Returns the value in seconds (possibly fractional), or undefined when Traefik would refuse it

@@ -1,42 +1,37 @@
 /**
- * The timing a mesh sidecar must outlast in a Traefik pod (issue #19 item 2c). traefik-drain gives
- * Traefik no preStop: on SIGTERM each TCP entry point keeps accepting for its
- * requestAcceptGraceTimeout S′ (W − P, or the manifest's larger value) and then gives requests in
- * flight up to graceTimeOut R′ (R, or larger), all in parallel, then the UDP entry points stop
- * (`TCPEntryPoint.Shutdown`, pkg/server/server_entrypoint_tcp.go@v3.7.9; `Server.Stop`,
- * pkg/server/server.go@v3.7.9). Traefik proxies to its backends through the pod's mesh proxy, so
- * the proxy must keep forwarding, and keep its inbound listeners open, for all of that: exactly
- * what app-graceful sizes for an app that keeps accepting for S and finishes in R. So the pod's
- * plan is the model's with W = the longest accepting span (P + S′) and R = what the slowest entry
- * point still needs after it; the sidecar functions size the proxy from it unchanged.
+ * How long Traefik serves after termination starts, for the mesh proxy that must outlive it
+ * (issue #19 item 2c). traefik-drain gives Traefik no preStop: on SIGTERM each TCP entry point
+ * keeps accepting for its requestAcceptGraceTimeout S′ (W − P, or the manifest's larger value) and
+ * then gives requests in flight up to graceTimeOut R′ (R, or larger), all in parallel, then the
+ * UDP entry points stop (`TCPEntryPoint.Shutdown`, pkg/server/server_entrypoint_tcp.go@v3.7.9;
+ * `Server.Stop`, pkg/server/server.go@v3.7.9). Traefik proxies to its backends through the pod's
+ * mesh proxy, so the proxy must keep forwarding, and keep its inbound listeners open, for all of
+ * that: exactly what app-graceful sizes for an app that keeps accepting for W and finishes in R.
+ * So the span is the model's inputs with W = the longest accepting span (P + S′) and R = what the
+ * slowest entry point still needs after it.
  */
-import { planTiming } from '../../timing/model.ts';
-import type { TimingInputs } from '../../timing/model.ts';
-import { graceToWrite } from '../../timing/model.ts';
-import { KUBERNETES_DEFAULT_GRACE_SECONDS } from '../../timing/platformDefaults.ts';
 import { preStopSeconds } from '../../workloads/preStop.ts';
-import { readStaticConfig } from '../../workloads/traefik/staticConfig.ts';
-import type { EntryPoint } from '../../workloads/traefik/staticConfig.ts';
-import { TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS } from '../../workloads/traefik/facts.ts';
-import { traefikContainers } from '../../workloads/traefik.ts';
+import { readStaticConfig } from './staticConfig/read.ts';
+import type { EntryPoint } from './staticConfig/read.ts';
+import { TRAEFIK_DEFAULT_GRACE_TIMEOUT_SECONDS } from './facts.ts';
+import { traefikContainers } from './recognise.ts';
+import type { TimingInputs } from '../../timing/model.ts';
 import type { Workload } from '../../workloads/workload.ts';
-import type { MutatorContext } from '../types.ts';
+import type { MutatorContext, ServingSpan } from '../types.ts';
 import { resolveTimingInputs } from '../shared/timingInputs.ts';
-import type { AppTiming } from './timing.ts';
 
 /**
- * Returns the pod timing of a Traefik workload for its mesh sidecar, or undefined when it has not
- * exactly one Traefik container (traefik-drain leaves such pods alone too).
+ * Returns how long the Traefik of a workload serves, or undefined when it has not exactly one
+ * Traefik container (traefik-drain leaves such pods alone too).
  */
-export function planTraefikPodTiming(
+export function traefikServingSpan(
   workload: Workload,
   context: MutatorContext,
-): AppTiming | undefined {
+): ServingSpan | undefined {
   const containers = traefikContainers(workload.template.spec);
   if (containers.length !== 1) return undefined;
   const container = containers[0]!;
-  const resolved = resolveTimingInputs(workload, context);
-  const { inputs } = resolved;
+  const { inputs } = resolveTimingInputs(workload, context);
   const W = inputs.drainWindow.value;
   const R = inputs.maxRequest.value;
   const hook = preStopSeconds(container.lifecycle?.preStop, context.spec.kubernetesVersion);
@@ -50,7 +45,7 @@ export function planTraefikPodTiming(
   const { accepting, done, udp } = entryPointSpans(entryPoints, S, R);
   const acceptUntil = P + accepting;
   const doneAt = P + done + udp;
-  const podInputs: TimingInputs = {
+  const spanInputs: TimingInputs = {
     ...inputs,
     drainWindow: {
       value: acceptUntil,
@@ -78,35 +73,15 @@ export function planTraefikPodTiming(
       },
     },
   };
-  const planned = planTiming(podInputs);
-  const T = planned.sidecarOutlivesSeconds;
-  const pod = {
-    ...planned,
-    sidecarOutlivesSeconds: {
-      ...T,
-      explanation:
-        `The mesh proxy must outlive Traefik: it keeps accepting until ` +
-        `${acceptUntil} s` +
-        (P > 0
-          ? ` (its preStop, then requestAcceptGraceTimeout)`
-          : ' (requestAcceptGraceTimeout)') +
-        ` and its slowest entry point is done by ${doneAt} s, all the while proxying to its ` +
-        `backends through the mesh. Used as Istio MINIMUM_DRAIN_DURATION with exit-on-zero or ` +
-        `terminationDrainDuration, or Linkerd proxy-wait-before-exit-seconds, which must stay ` +
-        `below G = ${planned.graceSeconds.value} s.`,
-    },
-  };
-  const existingGrace = inputs.existingGraceSeconds;
-  const grace = graceToWrite(pod.graceSeconds.value, existingGrace);
   return {
-    inputs: podInputs,
-    pod,
-    containers: new Map([[container.name, pod]]),
-    findings: [],
-    podChecks: [],
-    // traefik-drain writes the grace period; app-graceful only reads what it will be.
-    graceToWrite: undefined,
-    effectiveGraceSeconds: grace ?? existingGrace ?? KUBERNETES_DEFAULT_GRACE_SECONDS,
+    inputs: spanInputs,
+    container: container.name,
+    outlives:
+      `The mesh proxy must outlive Traefik: it keeps accepting until ` +
+      `${acceptUntil} s` +
+      (P > 0 ? ` (its preStop, then requestAcceptGraceTimeout)` : ' (requestAcceptGraceTimeout)') +
+      ` and its slowest entry point is done by ${doneAt} s, all the while proxying to its ` +
+      `backends through the mesh.`,
     stopsAccepting:
       `SIGTERM, which Traefik gets at ${P} s and answers by accepting until ` +
       `${acceptUntil} s (requestAcceptGraceTimeout)`,

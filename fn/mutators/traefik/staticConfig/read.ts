@@ -3,14 +3,14 @@
  * defines there with their life-cycle values. Traefik reads ONE source: a file, else the flags,
  * else the TRAEFIK_* variables (facts.ts STATIC_CONFIG_ORDER).
  */
-import type { Container } from '../../core/kubeObject.ts';
+import type { Container } from '../../../core/kubeObject.ts';
 import {
   DEFAULT_CONFIG_DIRECTORY,
   ENV_PREFIX,
   LIFECYCLE_SETTINGS,
   lifecycleSuffix,
-} from './facts.ts';
-import type { LifecycleSetting } from './facts.ts';
+} from '../facts.ts';
+import type { LifecycleSetting } from '../facts.ts';
 import { parseTraefikDurationSeconds } from './duration.ts';
 import { lastFlag, parseFlags } from './flags.ts';
 import type { Flag } from './flags.ts';

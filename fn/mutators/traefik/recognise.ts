@@ -7,10 +7,10 @@
  * its container `traefik` only by choice). The image is what runs the binary whose shutdown the
  * traefik-drain mutator plans.
  *
- * One home for this fact: traefik-drain plans these pods, and app-graceful leaves them alone (it
+ * One home for this fact: traefik-drain claims these pods, and app-graceful leaves them alone (it
  * would otherwise add a preStop sleep in front of Traefik's own requestAcceptGraceTimeout).
  */
-import type { Container, PodSpec, PodTemplate } from '../core/kubeObject.ts';
+import type { Container, PodSpec, PodTemplate } from '../../core/kubeObject.ts';
 
 /**
  * Returns true when the image's repository is `traefik` (`traefik:v3.7`,
