@@ -2,7 +2,9 @@
  * The versions from which Kubernetes, Istio and Linkerd behave a way kube-graceful relies on, as
  * data: the one home of each threshold. The decisions (fn/workloads, fn/mutators), the written
  * pod's checks (fn/compat/checks.ts) and the compatibility table's text (fn/compat/table.ts) all
- * read them here, so a threshold moved after reading a new release moves everywhere at once.
+ * read them here, so a threshold moved after reading a new release moves everywhere at once. A
+ * product only one mutator plans (Contour, Kong, Envoy Gateway…) keeps its gates in that mutator's
+ * folder, as `VersionGate`s its decision and its compatibility rows both read.
  *
  * The Kubernetes version compared with a gate is the **oldest kubelet's** (issue #13): render time
  * cannot see the nodes, and kubelets may lag the API server by three minors, so a pod feature is
@@ -10,12 +12,10 @@
  */
 import { atLeast } from '../core/versions.ts';
 
-/** The products whose version gates kube-graceful reads. */
-type GatedProduct = 'Kubernetes' | 'Istio' | 'Linkerd';
-
 /** The first version of a product with a behaviour, and where that was read. */
 export interface VersionGate {
-  readonly product: GatedProduct;
+  /** The product, as the compatibility table names it (`Istio`, `Contour`). */
+  readonly product: string;
   /** The first version with the behaviour (`X.Y`). */
   readonly since: string;
   /** Where it was read: upstream file@tag, or the KEP. */

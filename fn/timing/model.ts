@@ -235,95 +235,12 @@ export function planTiming(inputs: TimingInputs): TimingPlan {
 }
 
 function planChecked(inputs: TimingInputs, checked: Checked): TimingPlan {
-  const { W, R, B, existingGrace, dereg, budget } = checked;
-  const existingPreStop = checked.existingPreStop;
-  const existingDrain = checked.existingDrain;
+  const { W, R, B } = checked;
   const wSource = sourceText(inputs.drainWindow.source);
   const checks: TimingCheck[] = [];
-
-  // S. The user's own hook stays (the mutators never replace a preStop they did not write),
-  // so S is what that hook really sleeps; the grace period must be built on that, not on W.
-  let preStopSeconds: Derived;
-  if (typeof existingPreStop === 'number') {
-    preStopSeconds = {
-      value: existingPreStop,
-      formula: `S = ${existingPreStop} (kept from manifest: the existing preStop sleeps this long)`,
-      explanation:
-        `The container already has a preStop hook that sleeps ${existingPreStop} s; ` +
-        `it is kept, and the grace period is built on what it really sleeps.`,
-    };
-    if (existingPreStop < W) {
-      // Warning, not error: the output is valid and we respect the user's hook, but new
-      // connections can still arrive after the sleep ends and the app gets SIGTERM.
-      checks.push({
-        code: 'PRESTOP_BELOW_WINDOW',
-        severity: 'warning',
-        message:
-          `The existing preStop sleeps ${existingPreStop} s, ` +
-          `but new connections may keep arriving for W = ${W} s (${wSource}); ` +
-          `requests that arrive after ${existingPreStop} s can be refused. ` +
-          `Lengthen the sleep to ${W} s, or remove the hook so kube-graceful writes one.`,
-      });
-    }
-  } else {
-    preStopSeconds = {
-      value: W,
-      formula: `S = W = ${W}`,
-      explanation:
-        existingPreStop === 'unknown'
-          ? `The container's own preStop hook is kept; its length can't be read, ` +
-            `so the plan assumes it takes the drain window W = ${W} s (${wSource}).`
-          : `The pod keeps accepting for ${W} s after termination starts (a preStop sleep, ` +
-            `or a gateway proxy's minimum drain) because new connections may keep arriving for ` +
-            `that long (W from ${wSource}).`,
-    };
-    if (existingPreStop === 'unknown') {
-      // Warning: the plan assumes the hook lasts W; if it lasts longer than G − R − B the
-      // app is cut short, and only the user can tell.
-      checks.push({
-        code: 'PRESTOP_LENGTH_UNKNOWN',
-        severity: 'warning',
-        message:
-          `The container already has a preStop hook whose length can't be read (not a sleep ` +
-          `action or exec sleep N); it is kept and assumed to take W = ${W} s. ` +
-          `If it takes longer, raise terminationGracePeriodSeconds by the difference or set ` +
-          `the drain window to its real length.`,
-      });
-    }
-  }
+  const preStopSeconds = preStopPlan(checked, wSource, checks);
   const S = preStopSeconds.value;
-
-  // G = S + R + B: the grace countdown starts before preStop
-  // (docs/background.md#kubernetes-pod-termination), so the sleep, the longest request and the
-  // buffer must all fit in it. Never lowered below the manifest's.
-  const needed = S + R + B;
-  const sum = `S + R + B = ${S} + ${R} + ${B} = ${needed}`;
-  const graceSeconds: Derived =
-    existingGrace !== undefined && existingGrace > needed
-      ? {
-          value: existingGrace,
-          formula: `G = ${existingGrace} (kept from manifest) ≥ ${sum}`,
-          explanation:
-            `The manifest's terminationGracePeriodSeconds ${existingGrace} already covers ` +
-            `the sleep (${S} s), the longest request (${R} s, ` +
-            `${sourceText(inputs.maxRequest.source)}) and the buffer ` +
-            `(${B} s, ${sourceText(inputs.buffer.source)}); ` +
-            `it is never lowered.`,
-        }
-      : {
-          value: needed,
-          formula: `G = ${sum}`,
-          explanation:
-            `The grace countdown starts before preStop, so it must hold the sleep (${S} s), ` +
-            `the longest request (${R} s, ` +
-            `${sourceText(inputs.maxRequest.source)}) and the buffer ` +
-            `(${B} s, ${sourceText(inputs.buffer.source)})` +
-            (existingGrace === undefined
-              ? '.'
-              : existingGrace < needed
-                ? `; the manifest's ${existingGrace} s is raised.`
-                : `; the manifest already sets exactly that.`),
-        };
+  const graceSeconds = gracePlan(inputs, checked, S);
   const G = graceSeconds.value;
 
   // MINIMUM_DRAIN_DURATION of a gateway in env mode: it replaces the sleep and must cover W, and
@@ -338,10 +255,130 @@ function planChecked(inputs: TimingInputs, checked: Checked): TimingPlan {
       `the proxy waits ${M} s before it may exit at zero connections, ` +
       `covering the drain window and the preStop sleep S.`,
   };
+  const drainDurationSeconds = drainDurationPlan(checked, wSource, checks);
 
-  // drainDuration: Envoy closes its listeners after it (default 45 s), so it must reach past W
-  // while the LB still sends (docs/background.md#istio, docs/background.md#the-timing-model): W +
-  // B. Never lowered below the manifest's.
+  const T = S + R;
+  const sidecarOutlivesSeconds: Derived = {
+    value: T,
+    formula: `T = S + R = ${S} + ${R} = ${T}`,
+    explanation:
+      `The mesh proxy must outlive the app: ` +
+      `its preStop (${S} s) plus the longest request (${R} s). ` +
+      `Used as Istio terminationDrainDuration, ` +
+      `Istio MINIMUM_DRAIN_DURATION with exit-on-zero, ` +
+      `or Linkerd proxy-wait-before-exit-seconds, which must stay below G = ${G} s.`,
+  };
+  checks.push(
+    ...orderChecks({ S, T, G, R, B }),
+    ...boundChecks(inputs, { T, G, budget: checked.budget, dereg: checked.dereg }),
+  );
+  return {
+    preStopSeconds,
+    graceSeconds,
+    minimumDrainSeconds,
+    drainDurationSeconds,
+    sidecarOutlivesSeconds,
+    checks,
+  };
+}
+
+/**
+ * S. The user's own hook stays (the mutators never replace a preStop they did not write), so S is
+ * what that hook really sleeps; the grace period must be built on that, not on W.
+ */
+function preStopPlan(checked: Checked, wSource: string, checks: TimingCheck[]): Derived {
+  const { W, existingPreStop } = checked;
+  if (typeof existingPreStop === 'number') {
+    if (existingPreStop < W) {
+      // Warning, not error: the output is valid and we respect the user's hook, but new
+      // connections can still arrive after the sleep ends and the app gets SIGTERM.
+      checks.push({
+        code: 'PRESTOP_BELOW_WINDOW',
+        severity: 'warning',
+        message:
+          `The existing preStop sleeps ${existingPreStop} s, ` +
+          `but new connections may keep arriving for W = ${W} s (${wSource}); ` +
+          `requests that arrive after ${existingPreStop} s can be refused. ` +
+          `Lengthen the sleep to ${W} s, or remove the hook so kube-graceful writes one.`,
+      });
+    }
+    return {
+      value: existingPreStop,
+      formula: `S = ${existingPreStop} (kept from manifest: the existing preStop sleeps this long)`,
+      explanation:
+        `The container already has a preStop hook that sleeps ${existingPreStop} s; ` +
+        `it is kept, and the grace period is built on what it really sleeps.`,
+    };
+  }
+  if (existingPreStop === 'unknown') {
+    // Warning: the plan assumes the hook lasts W; if it lasts longer than G − R − B the
+    // app is cut short, and only the user can tell.
+    checks.push({
+      code: 'PRESTOP_LENGTH_UNKNOWN',
+      severity: 'warning',
+      message:
+        `The container already has a preStop hook whose length can't be read (not a sleep ` +
+        `action or exec sleep N); it is kept and assumed to take W = ${W} s. ` +
+        `If it takes longer, raise terminationGracePeriodSeconds by the difference or set ` +
+        `the drain window to its real length.`,
+    });
+  }
+  return {
+    value: W,
+    formula: `S = W = ${W}`,
+    explanation:
+      existingPreStop === 'unknown'
+        ? `The container's own preStop hook is kept; its length can't be read, ` +
+          `so the plan assumes it takes the drain window W = ${W} s (${wSource}).`
+        : `The pod keeps accepting for ${W} s after termination starts (a preStop sleep, ` +
+          `or a gateway proxy's minimum drain) because new connections may keep arriving for ` +
+          `that long (W from ${wSource}).`,
+  };
+}
+
+/**
+ * G = S + R + B: the grace countdown starts before preStop
+ * (docs/background.md#kubernetes-pod-termination), so the sleep, the longest request and the
+ * buffer must all fit in it. Never lowered below the manifest's.
+ */
+function gracePlan(inputs: TimingInputs, checked: Checked, S: number): Derived {
+  const { R, B, existingGrace } = checked;
+  const needed = S + R + B;
+  const sum = `S + R + B = ${S} + ${R} + ${B} = ${needed}`;
+  return existingGrace !== undefined && existingGrace > needed
+    ? {
+        value: existingGrace,
+        formula: `G = ${existingGrace} (kept from manifest) ≥ ${sum}`,
+        explanation:
+          `The manifest's terminationGracePeriodSeconds ${existingGrace} already covers ` +
+          `the sleep (${S} s), the longest request (${R} s, ` +
+          `${sourceText(inputs.maxRequest.source)}) and the buffer ` +
+          `(${B} s, ${sourceText(inputs.buffer.source)}); ` +
+          `it is never lowered.`,
+      }
+    : {
+        value: needed,
+        formula: `G = ${sum}`,
+        explanation:
+          `The grace countdown starts before preStop, so it must hold the sleep (${S} s), ` +
+          `the longest request (${R} s, ` +
+          `${sourceText(inputs.maxRequest.source)}) and the buffer ` +
+          `(${B} s, ${sourceText(inputs.buffer.source)})` +
+          (existingGrace === undefined
+            ? '.'
+            : existingGrace < needed
+              ? `; the manifest's ${existingGrace} s is raised.`
+              : `; the manifest already sets exactly that.`),
+      };
+}
+
+/**
+ * drainDuration: Envoy closes its listeners after it (default 45 s), so it must reach past W
+ * while the LB still sends (docs/background.md#istio, docs/background.md#the-timing-model): W +
+ * B. Never lowered below the manifest's.
+ */
+function drainDurationPlan(checked: Checked, wSource: string, checks: TimingCheck[]): Derived {
+  const { W, B, existingDrain } = checked;
   const drainNeeded = W + B;
   const drainSum = `W + B = ${W} + ${B} = ${drainNeeded}`;
   const drainDurationSeconds: Derived =
@@ -374,19 +411,18 @@ function planChecked(inputs: TimingInputs, checked: Checked): TimingPlan {
         `It is raised to ${drainDurationSeconds.value} s.`,
     });
   }
+  return drainDurationSeconds;
+}
 
-  const T = S + R;
-  const sidecarOutlivesSeconds: Derived = {
-    value: T,
-    formula: `T = S + R = ${S} + ${R} = ${T}`,
-    explanation:
-      `The mesh proxy must outlive the app: ` +
-      `its preStop (${S} s) plus the longest request (${R} s). ` +
-      `Used as Istio terminationDrainDuration, ` +
-      `Istio MINIMUM_DRAIN_DURATION with exit-on-zero, ` +
-      `or Linkerd proxy-wait-before-exit-seconds, which must stay below G = ${G} s.`,
-  };
-
+/** The plan's own order: the sleep and the sidecar's wait must each end before G. */
+function orderChecks({
+  S,
+  T,
+  G,
+  R,
+  B,
+}: Readonly<Record<'S' | 'T' | 'G' | 'R' | 'B', number>>): TimingCheck[] {
+  const checks: TimingCheck[] = [];
   if (S >= G) {
     // Error: the API server rejects sleep.seconds > G, and S = G leaves the app no time at all;
     // the output itself would be wrong, so it must not be emitted silently.
@@ -411,74 +447,7 @@ function planChecked(inputs: TimingInputs, checked: Checked): TimingPlan {
         `Set bufferSeconds to at least 1 (now ${B}).`,
     });
   }
-
-  if (budget !== undefined && G > budget) {
-    // Warning: the rollout plan holds; a node going away (Spot, Karpenter, node shutdown) stops
-    // the pod at the budget instead (fn/timing/nodeShutdown.ts).
-    const budgetSource = sourceText(inputs.nodeShutdownBudget!.source);
-    checks.push({
-      code: 'NODE_SHUTDOWN_BUDGET',
-      severity: 'warning',
-      message:
-        `When its node goes away the pod gets at most ${budget} s (${budgetSource}), less than ` +
-        `terminationGracePeriodSeconds G = ${G} s: ` +
-        (T <= budget
-          ? `its drain S + R = ${T} s still fits, only the buffer is cut.`
-          : `requests still in flight at ${budget} s are lost (the drain S + R = ${T} s ends ` +
-            `later). Shorten the drain window or the longest request for such nodes, or give ` +
-            `the node more time.`),
-    });
-  }
-
-  if (dereg !== undefined) {
-    const delaySource = inputs.loadBalancer?.deregistrationDelaySeconds?.source;
-    const deregSource = delaySource ? sourceText(delaySource) : '';
-    if (dereg < T) {
-      // Warning: the LB setting lives outside what the plan writes; the manifests are valid but
-      // the LB will cut connections still being served.
-      checks.push({
-        code: 'LB_DEREGISTRATION_TOO_SHORT',
-        severity: 'warning',
-        message:
-          inputs.loadBalancer?.closing === 'gke-connection-draining'
-            ? `The load balancer closes the connections still open at ${dereg} s ` +
-              `(${deregSource}), before the pod's drain S + R = ${T} s ends: it cuts requests ` +
-              `in flight. Set connectionDraining.drainingTimeoutSec ${T - dereg} s longer in a ` +
-              (delaySource?.kind === 'connection-draining' &&
-              delaySource.setBy === 'GCPBackendPolicy'
-                ? `GCPBackendPolicy whose targetRef names the Service (spec.default).`
-                : `BackendConfig the Service names (cloud.google.com/backend-config).`)
-            : `The load balancer's deregistration delay is ${dereg} s (${deregSource}), ` +
-              `shorter than the pod's drain S + R = ${T} s: it cuts connections still in ` +
-              `flight. Set deregistration_delay.timeout_seconds between ${T} and ${G} in ` +
-              `${attributesIn(delaySource)}.`,
-      });
-    }
-    if (dereg > G && inputs.loadBalancer?.connectionTermination !== true) {
-      // Warning: like the one above, an LB setting the user must change.
-      checks.push({
-        code: 'LB_DEREGISTRATION_OUTLIVES_GRACE',
-        severity: 'warning',
-        message:
-          `The load balancer's deregistration delay is ${dereg} s (${deregSource}), ` +
-          `longer than terminationGracePeriodSeconds G = ${G} s, ` +
-          `and connection termination is off: ` +
-          `for ${dereg - G} s it keeps routing established connections to a pod that is ` +
-          `gone. Set deregistration_delay.connection_termination.enabled=true, ` +
-          `or deregistration_delay.timeout_seconds=${G}` +
-          (attributesIn(delaySource) === ANNOTATION ? '.' : ` in ${attributesIn(delaySource)}.`),
-      });
-    }
-  }
-
-  return {
-    preStopSeconds,
-    graceSeconds,
-    minimumDrainSeconds,
-    drainDurationSeconds,
-    sidecarOutlivesSeconds,
-    checks,
-  };
+  return checks;
 }
 
 /**
@@ -519,6 +488,13 @@ export function graceToWrite(
   return plannedGraceSeconds > KUBERNETES_DEFAULT_GRACE_SECONDS ? plannedGraceSeconds : undefined;
 }
 
+/*
+ * The checks of a plan against what bounds it from outside the pod: the node's shutdown budget
+ * (Spot, Karpenter, kubelet graceful node shutdown: fn/timing/nodeShutdown.ts) and the load
+ * balancer's deregistration delay or connection draining. The plan holds either way; these say
+ * which setting outside the manifests must change.
+ */
+
 const ANNOTATION = 'the target-group attributes annotation';
 
 /** Where the user sets a target group's attributes, for the advice of the checks. */
@@ -526,4 +502,87 @@ function attributesIn(source: Source | undefined): string {
   return source?.kind === 'target-group' && source.attributesIn !== undefined
     ? source.attributesIn
     : ANNOTATION;
+}
+
+/** The numbers the checks compare: the drain T = S + R, G, and the bounds when known. */
+interface Bounded {
+  readonly T: number;
+  readonly G: number;
+  readonly budget: number | undefined;
+  readonly dereg: number | undefined;
+}
+
+/** Returns the checks of the node's budget, then of the load balancer's delay. */
+function boundChecks(inputs: TimingInputs, plan: Bounded): TimingCheck[] {
+  return [
+    ...(plan.budget === undefined ? [] : budgetChecks(inputs, plan, plan.budget)),
+    ...(plan.dereg === undefined ? [] : deregistrationChecks(inputs, plan, plan.dereg)),
+  ];
+}
+
+function budgetChecks(inputs: TimingInputs, { T, G }: Bounded, budget: number): TimingCheck[] {
+  if (G <= budget) return [];
+  // Warning: the rollout plan holds; a node going away (Spot, Karpenter, node shutdown) stops
+  // the pod at the budget instead (fn/timing/nodeShutdown.ts).
+  const budgetSource = sourceText(inputs.nodeShutdownBudget!.source);
+  return [
+    {
+      code: 'NODE_SHUTDOWN_BUDGET',
+      severity: 'warning',
+      message:
+        `When its node goes away the pod gets at most ${budget} s (${budgetSource}), less than ` +
+        `terminationGracePeriodSeconds G = ${G} s: ` +
+        (T <= budget
+          ? `its drain S + R = ${T} s still fits, only the buffer is cut.`
+          : `requests still in flight at ${budget} s are lost (the drain S + R = ${T} s ends ` +
+            `later). Shorten the drain window or the longest request for such nodes, or give ` +
+            `the node more time.`),
+    },
+  ];
+}
+
+function deregistrationChecks(
+  inputs: TimingInputs,
+  { T, G }: Bounded,
+  dereg: number,
+): TimingCheck[] {
+  const checks: TimingCheck[] = [];
+  const delaySource = inputs.loadBalancer?.deregistrationDelaySeconds?.source;
+  const deregSource = delaySource ? sourceText(delaySource) : '';
+  if (dereg < T) {
+    // Warning: the LB setting lives outside what the plan writes; the manifests are valid but
+    // the LB will cut connections still being served.
+    checks.push({
+      code: 'LB_DEREGISTRATION_TOO_SHORT',
+      severity: 'warning',
+      message:
+        inputs.loadBalancer?.closing === 'gke-connection-draining'
+          ? `The load balancer closes the connections still open at ${dereg} s ` +
+            `(${deregSource}), before the pod's drain S + R = ${T} s ends: it cuts requests ` +
+            `in flight. Set connectionDraining.drainingTimeoutSec ${T - dereg} s longer in a ` +
+            (delaySource?.kind === 'connection-draining' && delaySource.setBy === 'GCPBackendPolicy'
+              ? `GCPBackendPolicy whose targetRef names the Service (spec.default).`
+              : `BackendConfig the Service names (cloud.google.com/backend-config).`)
+          : `The load balancer's deregistration delay is ${dereg} s (${deregSource}), ` +
+            `shorter than the pod's drain S + R = ${T} s: it cuts connections still in ` +
+            `flight. Set deregistration_delay.timeout_seconds between ${T} and ${G} in ` +
+            `${attributesIn(delaySource)}.`,
+    });
+  }
+  if (dereg > G && inputs.loadBalancer?.connectionTermination !== true) {
+    // Warning: like the one above, an LB setting the user must change.
+    checks.push({
+      code: 'LB_DEREGISTRATION_OUTLIVES_GRACE',
+      severity: 'warning',
+      message:
+        `The load balancer's deregistration delay is ${dereg} s (${deregSource}), ` +
+        `longer than terminationGracePeriodSeconds G = ${G} s, ` +
+        `and connection termination is off: ` +
+        `for ${dereg - G} s it keeps routing established connections to a pod that is ` +
+        `gone. Set deregistration_delay.connection_termination.enabled=true, ` +
+        `or deregistration_delay.timeout_seconds=${G}` +
+        (attributesIn(delaySource) === ANNOTATION ? '.' : ` in ${attributesIn(delaySource)}.`),
+    });
+  }
+  return checks;
 }

@@ -54,12 +54,11 @@ export const appGraceful = defineMutator<AppPlan, 'app-graceful'>({
 });
 
 function mutate(workload: Workload, context: MutatorContext): MutatorOutcome<AppPlan> {
-  // Gateways belong to gateway-drain, run-to-completion pods to job-sidecar-quit.
-  if (!inScope(workload, context) || context.gateway !== undefined || workload.runsToCompletion)
-    return NOTHING;
-  // A proxy that drains its own way belongs to its mutator (ingress-nginx's /wait-shutdown,
-  // Contour's shutdown-manager, Kong's kong quit, Traefik's requestAcceptGraceTimeout): a sleep in
-  // front would only move every step later. Each such mutator claims its pods.
+  if (!inScope(workload, context)) return NOTHING;
+  // Pods another mutator takes whole are its own (`claims`): Istio gateways gateway-drain's, pods
+  // that run to completion job-sidecar-quit's, and a proxy that drains its own way its mutator's
+  // (ingress-nginx's /wait-shutdown, Contour's shutdown-manager, Kong's kong quit, Traefik's
+  // requestAcceptGraceTimeout), where a sleep in front would only move every step later.
   if (context.claimedBy !== undefined) return claimedSidecars(workload, context, context.claimedBy);
   const controlPlane = controlPlaneReason(workload);
   if (controlPlane && !context.explicitlyIncluded)

@@ -1,9 +1,10 @@
 /**
  * The Contour facts contour-drain relies on (issue #26 item 4), read at projectcontour/contour
  * v1.33.6, as rows of the compatibility table (the flag names and defaults are in
- * fn/workloads/contour.ts).
+ * ./shutdownManager.ts).
  */
 import type { Constraint } from '../../compat/constraint.ts';
+import { CHECK_DELAY_ZERO, CONTOUR_SHUTDOWN } from './shutdownManager.ts';
 
 export const CONTOUR_COMPATIBILITY: readonly Constraint[] = [
   {
@@ -12,7 +13,7 @@ export const CONTOUR_COMPATIBILITY: readonly Constraint[] = [
     setting:
       "the Envoy pod's two preStop hooks: Envoy's `httpGet :8090/shutdown` and the " +
       "shutdown-manager's `contour envoy shutdown`",
-    versions: 'v1.20.0+',
+    versions: `v${CONTOUR_SHUTDOWN.since}+`,
     breaks:
       "Envoy's hook returns only when the ready file exists, which `contour envoy shutdown` " +
       'writes at the first poll after --drain-delay + --check-delay that finds ≤ ' +
@@ -32,7 +33,7 @@ export const CONTOUR_COMPATIBILITY: readonly Constraint[] = [
     id: 'contour-check-delay-default',
     product: 'Contour',
     setting: '`contour envoy shutdown --check-delay` default',
-    versions: '0s from v1.22.0; 60s in v1.20.0 and v1.21.x',
+    versions: `0s from v${CHECK_DELAY_ZERO.since}; 60s in v1.20.0 and v1.21.x`,
     breaks: 'the earliest the ready file can be written, and so Envoy stop, moves with it',
     sources: [
       'projectcontour/contour cmd/contour/shutdownmanager.go@v1.22.0 (Default("0s"))',

@@ -2,7 +2,7 @@
  * Contour's Envoy behind a load balancer (issue #26 item 4): the decision. Envoy's preStop holds
  * its SIGTERM until the shutdown-manager's ready file exists, and the shutdown-manager's own
  * preStop writes it at the first poll after `--drain-delay` + `--check-delay` that finds no
- * connection open (fn/workloads/contour.ts). With both delays at their default 0s, Envoy may exit
+ * connection open (./shutdownManager.ts). With both delays at their default 0s, Envoy may exit
  * at t≈0 while a load balancer with IP targets still sends for W. So:
  *
  * - S = `--drain-delay` + `--check-delay` ≥ W: `--check-delay` is raised to W − drain-delay, never
@@ -16,19 +16,19 @@
  * - both preStop hooks are kept: they are how the pod stops.
  */
 import type { FieldPath } from '../../core/fieldPath.ts';
-import { atLeast } from '../../core/versions.ts';
+import { reached } from '../../facts/versionGates.ts';
 import { coveringGrace, graceToWrite } from '../../timing/model.ts';
 import type { Derived, TimingInputs } from '../../timing/model.ts';
 import {
   CHECK_DELAY_FLAG,
   DRAIN_DELAY_FLAG,
-  CONTOUR_SHUTDOWN_SINCE,
+  CONTOUR_SHUTDOWN,
   contourVersion,
   shutdownHook,
   shutdownSettings,
-} from '../../workloads/contour.ts';
-import type { ContourEnvoyPod, ShutdownSettings } from '../../workloads/contour.ts';
-import type { CommandFlag } from '../../workloads/contour.ts';
+} from './shutdownManager.ts';
+import type { ContourEnvoyPod, ShutdownSettings } from './shutdownManager.ts';
+import type { CommandFlag, ShutdownHook } from './shutdownManager.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { ProposedChange, ProposedFinding } from '../types.ts';
 import { sourceLine } from '../../core/source.ts';
@@ -115,24 +115,126 @@ function shutdownTiming(
   return { stopAccepting, grace };
 }
 
+/** Where the decision writes: the pod template's fields and the shutdown-manager's. */
+interface Places {
+  readonly at: (...path: FieldPath) => FieldPath;
+  readonly managerAt: (...path: FieldPath) => FieldPath;
+}
+
+/** The shutdown-manager's preStop command: where its words are, and why a delay moves. */
+interface DelayEdit {
+  readonly hookLength: number;
+  readonly commandAt: (index: number) => FieldPath;
+  readonly reason: readonly string[];
+}
+
 /** The change that writes one raised delay into the shutdown-manager's preStop command. */
 function delayChange(
   name: string,
   flag: CommandFlag | undefined,
   seconds: number,
-  hookLength: number,
-  commandAt: (index: number) => FieldPath,
-  reason: readonly string[],
+  edit: DelayEdit,
 ): ProposedChange {
   const text = `${seconds}s`;
   return {
-    path: commandAt(flag ? flag.valueIndex : hookLength),
+    path: edit.commandAt(flag ? flag.valueIndex : edit.hookLength),
     value: flag && !flag.inline ? text : `--${name}=${text}`,
     reason: [
-      `--${name} = ${text}: ${reason[0]}` + (flag ? ` (was ${flag.text})` : ''),
-      ...reason.slice(1),
+      `--${name} = ${text}: ${edit.reason[0]}` + (flag ? ` (was ${flag.text})` : ''),
+      ...edit.reason.slice(1),
     ].join('\n'),
   };
+}
+
+/** A pod whose shutdown sequence kube-graceful models: its hook, release and settings. */
+interface Modelled {
+  readonly hook: ShutdownHook;
+  readonly version: string;
+  readonly settings: ShutdownSettings;
+}
+
+/** Returns a finding-only decision: the pod is left alone. */
+function leftAlone(
+  finding: ProposedFinding & { readonly code: ContourFindingCode },
+  version?: string,
+): ContourDecision {
+  return { changes: [], findings: [finding], ...(version === undefined ? {} : { version }) };
+}
+
+/**
+ * Returns the pod's hook, release and settings when both hooks are there, the release is one
+ * read and every flag parses; otherwise the decision that leaves the pod alone, with why.
+ */
+function modelledPod(
+  pod: ContourEnvoyPod,
+  places: Places,
+  W: number,
+): { ok: true; pod: Modelled } | { ok: false; decision: ContourDecision } {
+  const manager = pod.shutdownManager;
+  const { at, managerAt } = places;
+  if (pod.envoy === undefined)
+    return {
+      ok: false,
+      decision: leftAlone({
+        severity: 'warning',
+        code: 'CONTOUR_ENVOY_HOOK_MISSING',
+        path: at('spec', 'containers'),
+        message:
+          `Container "${manager.name}" runs Contour's shutdown-manager, but no container's ` +
+          `preStop asks its /shutdown: Envoy gets SIGTERM at t=0 and exits while the load ` +
+          `balancer still sends for W = ${W} s. Give the Envoy container ` +
+          `preStop.httpGet {path: /shutdown, port: 8090} as Contour's examples/render do; ` +
+          `the pod is left alone.`,
+      }),
+    };
+  const hook = shutdownHook(manager);
+  if (hook === undefined)
+    return {
+      ok: false,
+      decision: leftAlone({
+        severity: 'warning',
+        code: 'CONTOUR_SHUTDOWN_HOOK_MISSING',
+        path: managerAt('lifecycle', 'preStop'),
+        message:
+          `Container "${manager.name}" has no preStop exec "contour envoy shutdown": nothing ` +
+          `writes the ready file Envoy's /shutdown waits for, so Envoy is stopped only by the ` +
+          `grace deadline, mid-request. Give it the preStop of Contour's examples/render; ` +
+          `the pod is left alone.`,
+      }),
+    };
+  const version = contourVersion(manager);
+  if (version === undefined || !reached(CONTOUR_SHUTDOWN, version))
+    return {
+      ok: false,
+      decision: leftAlone({
+        severity: 'warning',
+        code: 'CONTOUR_VERSION_UNKNOWN',
+        path: managerAt('image'),
+        message:
+          `The shutdown-manager's image (${String(manager.image)}) names no Contour release ` +
+          `≥ v${CONTOUR_SHUTDOWN.since}, the oldest whose shutdown sequence kube-graceful ` +
+          `models; an unknown flag would fail the hook, so none is added. On such a release, ` +
+          `set --${CHECK_DELAY_FLAG} so that drain-delay + check-delay ≥ ${W}s by hand.`,
+      }),
+    };
+  const settings = shutdownSettings(hook, version);
+  if (settings.unreadable.length > 0)
+    return {
+      ok: false,
+      decision: leftAlone(
+        {
+          severity: 'warning',
+          code: 'CONTOUR_FLAG_UNREADABLE',
+          path: managerAt('lifecycle', 'preStop', 'exec', 'command'),
+          message:
+            `contour envoy shutdown cannot parse ${settings.unreadable.join(', ')} (a Go ` +
+            `duration such as 180s, or a whole number): the hook fails and Envoy waits for a ` +
+            `ready file never written. It is left as written; fix the flag.`,
+        },
+        version,
+      ),
+    };
+  return { ok: true, pod: { hook, version, settings } };
 }
 
 /** Returns the changes and findings for one pod that runs Contour's shutdown-manager. */
@@ -149,81 +251,15 @@ export function decideContour(
     readonly readinessBound: boolean;
   },
 ): ContourDecision {
-  const manager = pod.shutdownManager;
   const at = (...path: FieldPath): FieldPath => [...workload.templatePath, ...path];
   const managerAt = (...path: FieldPath): FieldPath =>
-    at('spec', 'containers', { key: 'name', equals: manager.name }, ...path);
+    at('spec', 'containers', { key: 'name', equals: pod.shutdownManager.name }, ...path);
+  const places: Places = { at, managerAt };
   const W = inputs.drainWindow.value;
-  if (pod.envoy === undefined)
-    return {
-      changes: [],
-      findings: [
-        {
-          severity: 'warning',
-          code: 'CONTOUR_ENVOY_HOOK_MISSING',
-          path: at('spec', 'containers'),
-          message:
-            `Container "${manager.name}" runs Contour's shutdown-manager, but no container's ` +
-            `preStop asks its /shutdown: Envoy gets SIGTERM at t=0 and exits while the load ` +
-            `balancer still sends for W = ${W} s. Give the Envoy container ` +
-            `preStop.httpGet {path: /shutdown, port: 8090} as Contour's examples/render do; ` +
-            `the pod is left alone.`,
-        },
-      ],
-    };
-  const hook = shutdownHook(manager);
-  if (hook === undefined)
-    return {
-      changes: [],
-      findings: [
-        {
-          severity: 'warning',
-          code: 'CONTOUR_SHUTDOWN_HOOK_MISSING',
-          path: managerAt('lifecycle', 'preStop'),
-          message:
-            `Container "${manager.name}" has no preStop exec "contour envoy shutdown": nothing ` +
-            `writes the ready file Envoy's /shutdown waits for, so Envoy is stopped only by the ` +
-            `grace deadline, mid-request. Give it the preStop of Contour's examples/render; ` +
-            `the pod is left alone.`,
-        },
-      ],
-    };
-  const version = contourVersion(manager);
-  if (version === undefined || !atLeast(version, CONTOUR_SHUTDOWN_SINCE))
-    return {
-      changes: [],
-      findings: [
-        {
-          severity: 'warning',
-          code: 'CONTOUR_VERSION_UNKNOWN',
-          path: managerAt('image'),
-          message:
-            `The shutdown-manager's image (${String(manager.image)}) names no Contour release ` +
-            `≥ v${CONTOUR_SHUTDOWN_SINCE}, the oldest whose shutdown sequence kube-graceful ` +
-            `models; an unknown flag would fail the hook, so none is added. On such a release, ` +
-            `set --${CHECK_DELAY_FLAG} so that drain-delay + check-delay ≥ ${W}s by hand.`,
-        },
-      ],
-    };
-  const settings = shutdownSettings(hook, version);
+  const modelled = modelledPod(pod, places, W);
+  if (!modelled.ok) return modelled.decision;
+  const { hook, version, settings } = modelled.pod;
   const findings: ProposedFinding[] = [];
-  const changes: ProposedChange[] = [];
-  if (settings.unreadable.length > 0)
-    return {
-      changes,
-      findings: [
-        {
-          severity: 'warning',
-          code: 'CONTOUR_FLAG_UNREADABLE',
-          path: managerAt('lifecycle', 'preStop', 'exec', 'command'),
-          message:
-            `contour envoy shutdown cannot parse ${settings.unreadable.join(', ')} (a Go ` +
-            `duration such as 180s, or a whole number): the hook fails and Envoy waits for a ` +
-            `ready file never written. It is left as written; fix the flag.`,
-        },
-      ],
-      version,
-    };
   if (settings.minOpen.value > 0)
     findings.push({
       severity: 'warning',
@@ -240,33 +276,19 @@ export function decideContour(
   };
   const delays = coveringDelays(written, W, options.readinessBound);
   const { stopAccepting, grace } = shutdownTiming(inputs, settings, delays, options.readinessBound);
-  const commandAt = (index: number) => managerAt('lifecycle', 'preStop', 'exec', 'command', index);
-  const reason = [
-    `${stopAccepting.formula}. ${stopAccepting.explanation}`,
-    sourceLine('W', inputs.drainWindow.source),
-  ];
+  const edit: DelayEdit = {
+    hookLength: hook.command.length,
+    commandAt: (index) => managerAt('lifecycle', 'preStop', 'exec', 'command', index),
+    reason: [
+      `${stopAccepting.formula}. ${stopAccepting.explanation}`,
+      sourceLine('W', inputs.drainWindow.source),
+    ],
+  };
+  const changes: ProposedChange[] = [];
   if (delays.drainDelay !== written.drainDelay)
-    changes.push(
-      delayChange(
-        DRAIN_DELAY_FLAG,
-        hook.drainDelay,
-        delays.drainDelay,
-        hook.command.length,
-        commandAt,
-        reason,
-      ),
-    );
+    changes.push(delayChange(DRAIN_DELAY_FLAG, hook.drainDelay, delays.drainDelay, edit));
   if (delays.checkDelay !== written.checkDelay)
-    changes.push(
-      delayChange(
-        CHECK_DELAY_FLAG,
-        hook.checkDelay,
-        delays.checkDelay,
-        hook.command.length,
-        commandAt,
-        reason,
-      ),
-    );
+    changes.push(delayChange(CHECK_DELAY_FLAG, hook.checkDelay, delays.checkDelay, edit));
   if (changes.length === 0 && written.drainDelay + written.checkDelay > W)
     findings.push({
       severity: 'info',
@@ -276,34 +298,54 @@ export function decideContour(
         `drain-delay + check-delay is ${written.drainDelay + written.checkDelay} s, more than ` +
         `W = ${W} s; it is kept (never lowered), and the grace period covers it.`,
     });
+  const graceOutcome = graceDecision(inputs, { stopAccepting, grace, settings }, places);
+  changes.push(...graceOutcome.changes);
+  findings.push(...graceOutcome.findings);
+  return { changes, findings, stopAccepting, grace, version };
+}
+
+/** The grace period: written when G needs more, or kept (never lowered) with a finding. */
+function graceDecision(
+  inputs: TimingInputs,
+  timing: { stopAccepting: Derived; grace: Derived; settings: ShutdownSettings },
+  places: Places,
+): { changes: ProposedChange[]; findings: ProposedFinding[] } {
+  const { stopAccepting, grace, settings } = timing;
   const existing = inputs.existingGraceSeconds;
   const toWrite = graceToWrite(grace.value, existing);
   if (toWrite !== undefined)
-    changes.push({
-      path: at('spec', 'terminationGracePeriodSeconds'),
-      value: toWrite,
-      reason: [
-        `terminationGracePeriodSeconds = ${toWrite}: ${grace.formula}. ${grace.explanation}`,
-        sourceLine('W', inputs.drainWindow.source),
-        sourceLine('R', inputs.maxRequest.source),
-        sourceLine('B', inputs.buffer.source),
-      ].join('\n'),
-    });
-  else if (
-    existing !== undefined &&
-    existing >
-      stopAccepting.value +
-        inputs.maxRequest.value +
-        settings.checkInterval.value +
-        inputs.buffer.value
-  )
-    findings.push({
-      severity: 'info',
-      code: 'CONTOUR_GRACE_KEPT',
-      path: at('spec', 'terminationGracePeriodSeconds'),
-      message:
-        `terminationGracePeriodSeconds ${existing} is more than the model's S + R + ` +
-        `check-interval + B; it is kept (never lowered).`,
-    });
-  return { changes, findings, stopAccepting, grace, version };
+    return {
+      changes: [
+        {
+          path: places.at('spec', 'terminationGracePeriodSeconds'),
+          value: toWrite,
+          reason: [
+            `terminationGracePeriodSeconds = ${toWrite}: ${grace.formula}. ${grace.explanation}`,
+            sourceLine('W', inputs.drainWindow.source),
+            sourceLine('R', inputs.maxRequest.source),
+            sourceLine('B', inputs.buffer.source),
+          ].join('\n'),
+        },
+      ],
+      findings: [],
+    };
+  const modelled =
+    stopAccepting.value +
+    inputs.maxRequest.value +
+    settings.checkInterval.value +
+    inputs.buffer.value;
+  if (existing === undefined || existing <= modelled) return { changes: [], findings: [] };
+  return {
+    changes: [],
+    findings: [
+      {
+        severity: 'info',
+        code: 'CONTOUR_GRACE_KEPT',
+        path: places.at('spec', 'terminationGracePeriodSeconds'),
+        message:
+          `terminationGracePeriodSeconds ${existing} is more than the model's S + R + ` +
+          `check-interval + B; it is kept (never lowered).`,
+      },
+    ],
+  };
 }

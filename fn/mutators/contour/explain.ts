@@ -19,7 +19,7 @@ import {
 } from '../../explanation/rows.ts';
 import type { SettingValue } from '../../explanation/types.ts';
 import type { ExplainContext, ExplanationBody } from '../../explanation/types.ts';
-import { shutdownHook, shutdownSettings } from '../../workloads/contour.ts';
+import { shutdownHook, shutdownSettings } from './shutdownManager.ts';
 import type { ContourPlan } from './plan.ts';
 import { contourTimeline } from './timeline.ts';
 import { withNodeForwarding } from '../../explanation/timeline.ts';
@@ -91,7 +91,7 @@ export function explainContour(plan: ContourPlan, context: ExplainContext): Expl
     ],
     settings: [
       graceRow(before.grace, after.grace, plan.grace.value, '≥'),
-      // Modelled (fn/workloads/contour.ts), not a hook of unknown length.
+      // Modelled (./shutdownManager.ts), not a hook of unknown length.
       row(`${plan.envoy} preStop`, ENVOY_HOOK, ENVOY_HOOK),
       row(`${manager} --drain-delay`, seconds(before.drainDelay), seconds(after.drainDelay)),
       row(`${manager} --check-delay`, seconds(before.checkDelay), seconds(after.checkDelay), {

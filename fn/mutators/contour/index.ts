@@ -4,9 +4,9 @@
  * then exits, and its grace period covers all of it. It does so with the shutdown-manager's own
  * `--check-delay` or `--drain-delay` (drain-delay + check-delay ≥ W), never lowering a value
  * already written, and keeps both of Contour's preStop hooks. The decision is ./decide.ts; the pod
- * is recognised by the shutdown-manager's command (fn/workloads/contour.ts).
+ * is recognised by the shutdown-manager's command (./shutdownManager.ts).
  */
-import { contourEnvoyPod } from '../../workloads/contour.ts';
+import { contourEnvoyPod } from './shutdownManager.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { resolveTimingInputs } from '../shared/timingInputs.ts';
 import { nodeForwardingOf } from '../../timing/loadBalancers.ts';
@@ -17,7 +17,7 @@ import { explainContour } from './explain.ts';
 import { CONTOUR_FINDING_CODES } from './findings.ts';
 import type { ContourPlan } from './plan.ts';
 import { CONTOUR_SETTINGS } from './settings/slice.ts';
-import { runsContourShutdownManager } from '../../workloads/contour.ts';
+import { runsContourShutdownManager } from './shutdownManager.ts';
 import { CONTOUR_COMPATIBILITY } from './compatibility.ts';
 
 export const contourDrain = defineMutator<ContourPlan, 'contour-drain'>({
@@ -30,8 +30,8 @@ export const contourDrain = defineMutator<ContourPlan, 'contour-drain'>({
   findingCodes: CONTOUR_FINDING_CODES,
   enabled: (spec) => spec.contour.mode === 'on',
   // Its pods are its own whole: its preStop waits on the shutdown-manager's /shutdown
-  // (fn/workloads/contour.ts).
-  claims: (workload) => runsContourShutdownManager(workload.template),
+  // (./shutdownManager.ts).
+  claims: (workload) => !workload.runsToCompletion && runsContourShutdownManager(workload.template),
   mutate,
   explain: explainContour,
 });

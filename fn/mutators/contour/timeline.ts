@@ -1,6 +1,6 @@
 /**
  * The shutdown timeline of Contour's Envoy pod (explain), as Contour runs it
- * (fn/workloads/contour.ts, read at v1.33.6): Envoy's preStop waits on the shutdown-manager's
+ * (./shutdownManager.ts, read at v1.33.6): Envoy's preStop waits on the shutdown-manager's
  * /shutdown; the shutdown-manager's preStop waits --drain-delay, fails Envoy's health checks,
  * waits --check-delay, then polls every --check-interval and writes the ready file once the open
  * connections are ≤ --min-open-connections; Envoy then gets SIGTERM and exits. Drawn with the kit

@@ -4,6 +4,9 @@
  * no pod check, and the decision holds them.
  */
 import type { Constraint } from '../../compat/constraint.ts';
+import { DEFAULT_SPEC } from './controllerConfig.ts';
+import { MERGE_TYPE } from './merge.ts';
+import { HEALTH_CHECK_FAILURE_DELAY } from './readiness.ts';
 
 export const ENVOY_GATEWAY_COMPATIBILITY: readonly Constraint[] = [
   {
@@ -105,7 +108,9 @@ export const ENVOY_GATEWAY_COMPATIBILITY: readonly Constraint[] = [
       '`spec.shutdown.healthCheckFailureDelay`: readiness fails that long after the drain starts ' +
       '(the listeners drain without closing meanwhile); the readiness probe runs every 5 s, ' +
       'failure threshold 1',
-    versions: 'v1.9.0+ (absent at v1.8.3); the probe the same from v1.5.9',
+    versions:
+      `v${HEALTH_CHECK_FAILURE_DELAY.since}+ (absent at v1.8.3); ` +
+      'the probe the same from v1.5.9',
     breaks:
       'the load balancer keeps sending for the delay plus its own window, ' +
       'so `minDrainDuration` must cover both; behind node targets with Local it must reach W, ' +
@@ -149,7 +154,8 @@ export const ENVOY_GATEWAY_COMPATIBILITY: readonly Constraint[] = [
       'Gateway `spec.infrastructure.parametersRef` to an EnvoyProxy in its namespace, ' +
       'over the GatewayClass `spec.parametersRef`',
     versions:
-      "v1.1.0+; replaces the class's EnvoyProxy entirely unless its `mergeType` (v1.8.0+) " +
+      "v1.1.0+; replaces the class's EnvoyProxy entirely unless its `mergeType` " +
+      `(v${MERGE_TYPE.since}+) ` +
       'says to merge',
     breaks:
       "before v1.1.0 the Gateway's ref is ignored and the class's EnvoyProxy applies; " +
@@ -169,7 +175,9 @@ export const ENVOY_GATEWAY_COMPATIBILITY: readonly Constraint[] = [
       "EnvoyProxy `spec.mergeType` `StrategicMerge` / `JSONMerge`: the Gateway's EnvoyProxy is " +
       "merged over its class's, and that over the controller's default spec (the class's " +
       "mergeType, else the Gateway's, decides the second step)",
-    versions: 'v1.8.0+; unset means Replace; before v1.8.0 the field does not exist',
+    versions:
+      `v${MERGE_TYPE.since}+; unset means Replace; ` +
+      `before v${MERGE_TYPE.since} the field does not exist`,
     breaks:
       "a shutdown value on the Gateway's EnvoyProxy wins over the class's: planned on its own " +
       "spec, it can undercut the class's, and the load balancer is the merged envoyService's",
@@ -190,7 +198,7 @@ export const ENVOY_GATEWAY_COMPATIBILITY: readonly Constraint[] = [
     setting:
       'default EnvoyProxy spec in the controller config (`EnvoyGateway.envoyProxy`, ' +
       "the gateway-helm chart's `config.envoyGateway.envoyProxy`)",
-    versions: 'v1.7.0+',
+    versions: `v${DEFAULT_SPEC.since}+`,
     breaks:
       'older controllers do not read it: only a GatewayClass or Gateway ' +
       'EnvoyProxy sets shutdown there; the config decoder ignores unknown fields, so an ' +

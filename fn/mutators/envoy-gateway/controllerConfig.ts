@@ -24,10 +24,11 @@ import { ManifestDocument } from '../../document/manifest.ts';
 import type { FieldPath } from '../../core/fieldPath.ts';
 import { labelsOf } from '../../core/kubeObject.ts';
 import type { KubeObject } from '../../core/kubeObject.ts';
-import { atLeast } from '../../core/versions.ts';
 import { ENVOY_GATEWAY_CONTROLLER } from './facts.ts';
 import type { SpecLocation } from './objects.ts';
 import { defaultSpecLocation } from './attachment.ts';
+import { reached } from '../../facts/versionGates.ts';
+import type { VersionGate } from '../../facts/versionGates.ts';
 
 /** The ConfigMap key the chart writes the EnvoyGateway config under. */
 export const CONTROLLER_CONFIG_KEY = 'envoy-gateway.yaml';
@@ -54,8 +55,12 @@ export type ControllerConfig =
       readonly release?: string;
     };
 
-/** The first release whose controller reads `envoyProxy` (api/v1alpha1/envoygateway_types.go). */
-export const DEFAULT_SPEC_SINCE = '1.7.0';
+/** The first release whose controller reads `envoyProxy`. */
+export const DEFAULT_SPEC = {
+  product: 'Envoy Gateway',
+  since: '1.7.0',
+  source: 'envoyproxy/gateway api/v1alpha1/envoygateway_types.go@v1.7.0 (EnvoyProxy)',
+} as const satisfies VersionGate;
 
 /**
  * The Envoy Gateway release the chart's labels name on its ConfigMap (`app.kubernetes.io/version:
@@ -103,7 +108,7 @@ export function readControllerConfig(configMap: KubeObject): ControllerConfig {
   const defaultSpec = defaultSpecLocation(configMap, config);
   const release = chartRelease(configMap);
   const ignoredBy =
-    defaultSpec && release !== undefined && !atLeast(release, DEFAULT_SPEC_SINCE)
+    defaultSpec && release !== undefined && !reached(DEFAULT_SPEC, release)
       ? `v${release}`
       : undefined;
   return {

@@ -3,7 +3,7 @@ import type { KubeObject } from '../../core/kubeObject.ts';
 import { kubeObjectRef } from '../../timing/kubeObject.ts';
 import type { MutatorOutcome, ObjectMutatorContext } from '../types.ts';
 import {
-  DEFAULT_SPEC_SINCE,
+  DEFAULT_SPEC,
   CONTROLLER_CONFIG_KEY,
   CONTROLLER_CONFIG_PATH,
   editControllerConfig,
@@ -50,10 +50,10 @@ export function planControllerConfig(
           message:
             `ConfigMap ${kubeObjectRef(configMap)}: the EnvoyGateway config has a default ` +
             `EnvoyProxy spec (envoyProxy), but the chart is Envoy Gateway ${read.ignoredBy}, ` +
-            `whose controller has no such field before v${DEFAULT_SPEC_SINCE} and drops it ` +
+            `whose controller has no such field before v${DEFAULT_SPEC.since} and drops it ` +
             `(api/v1alpha1/envoygateway_types.go@v1.6.7): its proxies get Envoy Gateway's ` +
             `defaults. Nothing is set there; put the shutdown settings in an EnvoyProxy that the ` +
-            `GatewayClass or Gateway names (parametersRef), or upgrade to v${DEFAULT_SPEC_SINCE}+.`,
+            `GatewayClass or Gateway names (parametersRef), or upgrade to v${DEFAULT_SPEC.since}+.`,
           path: CONTROLLER_CONFIG_PATH,
         },
       ],

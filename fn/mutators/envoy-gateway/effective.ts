@@ -14,14 +14,14 @@
  */
 import { setAt } from '../../core/fieldPath.ts';
 import type { KubeObject } from '../../core/kubeObject.ts';
-import { atLeast } from '../../core/versions.ts';
 import { kubeObjectRef } from '../../timing/kubeObject.ts';
 import { envoyProxyLocation, indexEnvoyGateway } from './attachment.ts';
 import { readControllerConfig } from './controllerConfig.ts';
-import { MERGE_TYPE_SINCE, mergeSpecs, mergeTypeOf } from './merge.ts';
+import { MERGE_TYPE, mergeSpecs, mergeTypeOf } from './merge.ts';
 import type { EnvoyProxySpec, ParametersRef, SpecLocation } from './objects.ts';
 import { scalarText } from '../../core/scalarText.ts';
 import type { EnvoyGatewayChange, EnvoyGatewayFinding } from './outcome.ts';
+import { reached } from '../../facts/versionGates.ts';
 
 /** What lies under an EnvoyProxy's own fields, as written and as this run patches it. */
 export interface MergeBase {
@@ -50,8 +50,7 @@ export function effectiveSpec(
   const configs = objects.map(readControllerConfig).flatMap((c) => (c.state === 'ok' ? [c] : []));
   const release = configs.find((c) => c.release !== undefined)?.release;
   // Before v1.8.0 the field does not exist: a more specific EnvoyProxy always replaces.
-  if (release !== undefined && !atLeast(release, MERGE_TYPE_SINCE))
-    return { kind: 'own', location: own };
+  if (release !== undefined && !reached(MERGE_TYPE, release)) return { kind: 'own', location: own };
   const index = indexEnvoyGateway(
     objects,
     configs.length > 0 ? configs.map((c) => c.controllerName) : undefined,

@@ -14,13 +14,18 @@
  * both.
  */
 import { apply } from 'json-merge-patch';
-import { atLeast } from '../../core/versions.ts';
 import type { EnvoyProxySpec } from './objects.ts';
+import { reached } from '../../facts/versionGates.ts';
+import type { VersionGate } from '../../facts/versionGates.ts';
 
 export type MergeType = 'Replace' | 'StrategicMerge' | 'JSONMerge';
 
-/** The first release with mergeType (api/v1alpha1/envoyproxy_types.go@v1.8.0). */
-export const MERGE_TYPE_SINCE = '1.8.0';
+/** The first release with mergeType. */
+export const MERGE_TYPE = {
+  product: 'Envoy Gateway',
+  since: '1.8.0',
+  source: 'envoyproxy/gateway api/v1alpha1/envoyproxy_types.go@v1.8.0 (mergeType)',
+} as const satisfies VersionGate;
 
 /**
  * The first mergeType set among `specs` (most specific first), Replace when none is: Envoy
@@ -41,9 +46,7 @@ export function mergeTypeOf(...specs: ReadonlyArray<EnvoyProxySpec | undefined>)
  * (when known) has the field.
  */
 export function merges(spec: EnvoyProxySpec | undefined, release: string | undefined): boolean {
-  return (
-    mergeTypeOf(spec) !== 'Replace' && (release === undefined || atLeast(release, MERGE_TYPE_SINCE))
-  );
+  return mergeTypeOf(spec) !== 'Replace' && (release === undefined || reached(MERGE_TYPE, release));
 }
 
 /** Returns `override` merged over `base` (neither is changed), as a merging mergeType does. */

@@ -14,7 +14,6 @@
  * only where the controller config in the input names v1.9.0 or later: an older CRD has no such
  * field, and the EnvoyProxy alone does not say which release reads it.
  */
-import { atLeast } from '../../core/versions.ts';
 import { KUBERNETES } from '../../facts/versionGates.ts';
 import type { FieldPath } from '../../core/fieldPath.ts';
 import type { NodeForwarding } from '../../timing/loadBalancers.ts';
@@ -22,10 +21,15 @@ import { formatDuration } from './durations.ts';
 import { sourceLine } from '../../core/source.ts';
 import type { Sourced } from '../../timing/model.ts';
 import type { EnvoyGatewayChange, EnvoyGatewayFinding } from './outcome.ts';
+import { reached } from '../../facts/versionGates.ts';
+import type { VersionGate } from '../../facts/versionGates.ts';
 
-/** The first release with spec.shutdown.healthCheckFailureDelay
- * (api/v1alpha1/envoyproxy_types.go@v1.9.0; absent @v1.8.3). */
-const HEALTH_CHECK_FAILURE_DELAY_SINCE = '1.9.0';
+/** The first release with spec.shutdown.healthCheckFailureDelay. */
+export const HEALTH_CHECK_FAILURE_DELAY = {
+  product: 'Envoy Gateway',
+  since: '1.9.0',
+  source: 'envoyproxy/gateway api/v1alpha1/envoyproxy_types.go@v1.9.0 (absent @v1.8.3)',
+} as const satisfies VersionGate;
 
 /** How often the kubelet probes Envoy's readiness (failure threshold 1), resource.go@v1.9.0. */
 export const ENVOY_READINESS_PERIOD_SECONDS = 5;
@@ -76,7 +80,7 @@ export function holdReadiness(
         `pod: the connections it sends in its ${W} s are dropped whatever the proxy does. Set ` +
         `envoyService externalTrafficPolicy: Cluster, or IP targets.`,
     );
-  if (release !== undefined && atLeast(release, HEALTH_CHECK_FAILURE_DELAY_SINCE)) {
+  if (release !== undefined && reached(HEALTH_CHECK_FAILURE_DELAY, release)) {
     const value = formatDuration(W);
     return {
       H: W,
@@ -103,10 +107,10 @@ export function holdReadiness(
       `load balancer stops sending at ${W} s: those connections are dropped. ` +
       (release === undefined
         ? `Set shutdown.healthCheckFailureDelay: "${W}s" (Envoy Gateway ` +
-          `v${HEALTH_CHECK_FAILURE_DELAY_SINCE}+; kube-graceful writes it where the ` +
+          `v${HEALTH_CHECK_FAILURE_DELAY.since}+; kube-graceful writes it where the ` +
           `input's Envoy Gateway config names such a release)`
         : `Envoy Gateway v${release} has no shutdown.healthCheckFailureDelay: upgrade to ` +
-          `v${HEALTH_CHECK_FAILURE_DELAY_SINCE}+ and set it to "${W}s"`) +
+          `v${HEALTH_CHECK_FAILURE_DELAY.since}+ and set it to "${W}s"`) +
       `, or set envoyService externalTrafficPolicy: Cluster, or IP targets.`,
   );
 }

@@ -73,6 +73,19 @@ const MIN_DRAIN = 'minDrainDuration';
 const DRAIN_TIMEOUT = 'drainTimeout';
 const HEALTH_CHECK_FAILURE_DELAY = 'healthCheckFailureDelay';
 
+/** The shutdown fields as the manifest writes them. */
+interface ExistingShutdown {
+  readonly min: ReadDuration;
+  readonly timeout: ReadDuration;
+  readonly delay: ReadDuration;
+}
+
+/** The changes and findings a plan gathers. */
+interface Gathered {
+  readonly changes: EnvoyGatewayChange[];
+  readonly findings: EnvoyGatewayFinding[];
+}
+
 /**
  * Returns the spec.shutdown fields to set on the EnvoyProxy at `location` (and the patched grace
  * period to raise, when a patch sets one), keeping every value the user wrote that is already
@@ -84,12 +97,85 @@ export function planShutdown(
 ): ShutdownOutcome {
   const shutdownPath: FieldPath = [...location.specPath, 'shutdown'];
   const shutdown = location.spec.shutdown ?? {};
-  const existing = {
+  const existing: ExistingShutdown = {
     min: readDuration(shutdown.minDrainDuration),
     timeout: readDuration(shutdown.drainTimeout),
     delay: readDuration(shutdown.healthCheckFailureDelay),
   };
-  const unreadable = (
+  const unreadable = unreadableFindings(location, shutdownPath, existing);
+  if (unreadable.length > 0) return { changes: [], findings: unreadable };
+
+  const hold = holdReadiness(
+    location.label,
+    [...shutdownPath, HEALTH_CHECK_FAILURE_DELAY],
+    seconds(existing.delay),
+    timing,
+  );
+  const H = hold.H;
+  const result = planTimingResult(widenedInputs(timing, H));
+  if (!result.ok) {
+    return {
+      changes: [],
+      findings: [
+        {
+          severity: 'error',
+          code: 'EG_TIMING_INPUT',
+          message: `No shutdown plan for ${location.label}: ${result.problem}.`,
+          path: shutdownPath,
+        },
+      ],
+    };
+  }
+  const { plan } = result;
+  const out: Gathered = { changes: [...hold.changes], findings: [...hold.findings] };
+  const sources = [
+    sourceLine('W', timing.drainWindow.source),
+    sourceLine('R', timing.maxRequest.source),
+    sourceLine('B', timing.buffer.source),
+  ];
+  const minDrainDuration = minDrainValue(existing.min, plan, { H, W: timing.drainWindow.value });
+  record(out, location, shutdownPath, {
+    field: MIN_DRAIN,
+    existing: existing.min,
+    derived: minDrainDuration,
+    sources: sources.slice(0, 1),
+    code: 'EG_MIN_DRAIN_BELOW_WINDOW',
+    why: `it is below the ${plan.minimumDrainSeconds.value} s the load balancer may still send`,
+  });
+  const M = minDrainDuration.value;
+  const drainTimeout = drainTimeoutValue(existing.timeout, M, timing);
+  record(out, location, shutdownPath, {
+    field: DRAIN_TIMEOUT,
+    existing: existing.timeout,
+    derived: drainTimeout,
+    sources,
+    code: 'EG_DRAIN_TIMEOUT_BELOW_NEED',
+    why:
+      `a request accepted at the end of the minimum drain (${M} s) ` +
+      'could be cut before it finishes',
+  });
+  const grace = planGrace(location, drainTimeout.value, out.changes, out.findings);
+  out.findings.push(...loadBalancerFindings(plan, timing.loadBalancer, grace.value));
+  return {
+    changes: out.changes,
+    findings: out.findings,
+    plan: {
+      healthCheckFailureDelaySeconds: H,
+      minDrainDuration,
+      drainTimeout,
+      grace,
+      timing: plan,
+    },
+  };
+}
+
+/** An error finding for each shutdown duration the manifest writes that cannot be read. */
+function unreadableFindings(
+  location: SpecLocation,
+  shutdownPath: FieldPath,
+  existing: ExistingShutdown,
+): EnvoyGatewayFinding[] {
+  return (
     [
       [MIN_DRAIN, existing.min],
       [DRAIN_TIMEOUT, existing.timeout],
@@ -98,19 +184,16 @@ export function planShutdown(
   )
     .filter(([, read]) => read.kind === 'unreadable')
     .map(([field, read]) => unreadableFinding(location, [...shutdownPath, field], field, read));
-  if (unreadable.length > 0) return { changes: [], findings: unreadable };
+}
 
+/**
+ * The model's inputs, with the drain window widened by H: the window is how long new connections
+ * may arrive after termination starts, and a load balancer that health-checks the proxy only
+ * starts counting after H.
+ */
+function widenedInputs(timing: ShutdownTimingInputs, H: number): TimingInputs {
   const W = timing.drainWindow.value;
-  const hold = holdReadiness(
-    location.label,
-    [...shutdownPath, HEALTH_CHECK_FAILURE_DELAY],
-    seconds(existing.delay),
-    timing,
-  );
-  const H = hold.H;
-  const result = planTimingResult({
-    // The model's drain window is how long new connections may arrive after termination
-    // starts: a load balancer that health-checks the proxy only starts counting after H.
+  return {
     drainWindow:
       H === 0
         ? timing.drainWindow
@@ -126,67 +209,45 @@ export function planShutdown(
     maxRequest: timing.maxRequest,
     buffer: timing.buffer,
     ...(timing.loadBalancer ? { loadBalancer: timing.loadBalancer } : {}),
-  });
-  if (!result.ok) {
-    return {
-      changes: [],
-      findings: [
-        {
-          severity: 'error',
-          code: 'EG_TIMING_INPUT',
-          message: `No shutdown plan for ${location.label}: ${result.problem}.`,
-          path: shutdownPath,
-        },
-      ],
-    };
-  }
-  const { plan } = result;
-  const R = timing.maxRequest.value;
-  const B = timing.buffer.value;
-  const changes: EnvoyGatewayChange[] = [...hold.changes];
-  const findings: EnvoyGatewayFinding[] = [...hold.findings];
-  const sources = [
-    sourceLine('W', timing.drainWindow.source),
-    sourceLine('R', timing.maxRequest.source),
-    sourceLine('B', timing.buffer.source),
-  ];
+  };
+}
 
-  // M: the model's minimum drain (max(S, W) over the widened window).
-  const neededMin = plan.minimumDrainSeconds.value;
-  const window = H === 0 ? `W = ${W}` : `H + W = ${H} + ${W} = ${neededMin}`;
-  const minDrainDuration = keepOrRaise(
-    existing.min,
-    neededMin,
+/** M: the model's minimum drain (max(S, W) over the widened window), or the manifest's larger. */
+function minDrainValue(
+  existing: ReadDuration,
+  plan: TimingPlan,
+  { H, W }: { readonly H: number; readonly W: number },
+): FieldValue {
+  const needed = plan.minimumDrainSeconds.value;
+  const window = H === 0 ? `W = ${W}` : `H + W = ${H} + ${W} = ${needed}`;
+  return keepOrRaise(
+    existing,
+    needed,
     {
       formula: `M = ${window}`,
       explanation:
-        `The load balancer may send new connections for ${neededMin} s after the drain starts` +
+        `The load balancer may send new connections for ${needed} s after the drain starts` +
         (H === 0 ? '' : ` (health checks fail ${H} s in, then W = ${W} s; the conservative sum)`) +
         `; the shutdown manager must not let Envoy exit at zero connections before then.`,
     },
     DEFAULT_MIN_DRAIN_SECONDS,
   );
-  record(
-    changes,
-    findings,
-    location,
-    [...shutdownPath, MIN_DRAIN],
-    MIN_DRAIN,
-    existing.min,
-    minDrainDuration,
-    sources.slice(0, 1),
-    'EG_MIN_DRAIN_BELOW_WINDOW',
-    `it is below the ${neededMin} s the load balancer may still send`,
-  );
+}
 
-  // D = M + R + B: the model's S + R + B when M is the model's; the user's larger M moves it on.
-  const M = minDrainDuration.value;
-  const neededTimeout = M + R + B;
-  const drainTimeout = keepOrRaise(
-    existing.timeout,
-    neededTimeout,
+/** D = M + R + B: the model's S + R + B when M is the model's; the user's larger M moves it on. */
+function drainTimeoutValue(
+  existing: ReadDuration,
+  M: number,
+  timing: ShutdownTimingInputs,
+): FieldValue {
+  const R = timing.maxRequest.value;
+  const B = timing.buffer.value;
+  const needed = M + R + B;
+  return keepOrRaise(
+    existing,
+    needed,
     {
-      formula: `D = M + R + B = ${M} + ${R} + ${B} = ${neededTimeout}`,
+      formula: `D = M + R + B = ${M} + ${R} + ${B} = ${needed}`,
       explanation:
         `A request that arrives as the minimum drain ends must finish (R = ${R}` +
         ` s) before the drain times out, ` +
@@ -194,42 +255,16 @@ export function planShutdown(
     },
     DEFAULT_DRAIN_TIMEOUT_SECONDS,
   );
-  record(
-    changes,
-    findings,
-    location,
-    [...shutdownPath, DRAIN_TIMEOUT],
-    DRAIN_TIMEOUT,
-    existing.timeout,
-    drainTimeout,
-    sources,
-    'EG_DRAIN_TIMEOUT_BELOW_NEED',
-    `a request accepted at the end of the minimum drain (${M} s) could be cut before it finishes`,
-  );
-
-  const grace = planGrace(location, drainTimeout.value, changes, findings);
-  findings.push(...loadBalancerFindings(plan, timing.loadBalancer, grace.value));
-  return {
-    changes,
-    findings,
-    plan: {
-      healthCheckFailureDelaySeconds: H,
-      minDrainDuration,
-      drainTimeout,
-      grace,
-      timing: plan,
-    },
-  };
 }
 
 function seconds(read: ReadDuration): number | undefined {
   return read.kind === 'seconds' ? read.seconds : undefined;
 }
 
-/** The needed value, or the manifest's when it is larger (never lowered). */
 /** A shutdown field's value to have, and whether it is Envoy Gateway's own default, unwritten. */
 type FieldValue = Derived & { readonly upstreamDefault?: true };
 
+/** The needed value, or the manifest's when it is larger (never lowered). */
 function keepOrRaise(
   existing: ReadDuration,
   needed: number,
@@ -259,24 +294,31 @@ function keepOrRaise(
   return { value: needed, ...derived };
 }
 
+/** One shutdown field's decision, as `record` writes it. */
+interface FieldDecision {
+  readonly field: typeof MIN_DRAIN | typeof DRAIN_TIMEOUT;
+  readonly existing: ReadDuration;
+  readonly derived: FieldValue;
+  readonly sources: readonly string[];
+  /** The finding when the user's value is raised, and why it had to be. */
+  readonly code: 'EG_MIN_DRAIN_BELOW_WINDOW' | 'EG_DRAIN_TIMEOUT_BELOW_NEED';
+  readonly why: string;
+}
+
 /** Adds the change (and, when the user's value is raised, an info finding) unless the manifest
  * already says exactly that. */
 function record(
-  changes: EnvoyGatewayChange[],
-  findings: EnvoyGatewayFinding[],
+  out: Gathered,
   location: SpecLocation,
-  path: FieldPath,
-  field: string,
-  existing: ReadDuration,
-  derived: FieldValue,
-  sources: readonly string[],
-  code: 'EG_MIN_DRAIN_BELOW_WINDOW' | 'EG_DRAIN_TIMEOUT_BELOW_NEED',
-  why: string,
+  shutdownPath: FieldPath,
+  decision: FieldDecision,
 ): void {
+  const { field, existing, derived, sources, code, why } = decision;
+  const path: FieldPath = [...shutdownPath, field];
   const current = seconds(existing);
   if (derived.upstreamDefault || (current !== undefined && current >= derived.value)) return;
   const value = formatDuration(derived.value);
-  changes.push({
+  out.changes.push({
     path,
     value,
     reason: [
@@ -285,7 +327,7 @@ function record(
     ].join('\n'),
   });
   if (current !== undefined) {
-    findings.push({
+    out.findings.push({
       severity: 'info',
       code,
       message:

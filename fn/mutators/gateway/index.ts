@@ -27,6 +27,7 @@ import { checkFindings } from './timing.ts';
 import { istioVersionOf } from './version.ts';
 import { ISTIO, KUBERNETES, reached } from '../../facts/versionGates.ts';
 import { GATEWAY_SETTINGS } from './settings/slice.ts';
+import { gatewayShape } from '../../workloads/gatewayShape.ts';
 
 export const gatewayDrain = defineMutator<GatewayPlan, 'gateway-drain'>({
   id: 'gateway-drain',
@@ -34,6 +35,9 @@ export const gatewayDrain = defineMutator<GatewayPlan, 'gateway-drain'>({
   description:
     'Istio gateways: keep serving while the load balancer drains, then exit; grace period to match',
   enabled: (spec) => spec.gateway.mode !== 'off',
+  // An Istio gateway, recognised by structure (fn/workloads/gatewayShape.ts): the same shape the
+  // engine hands every mutator as `context.gateway`.
+  claims: (workload) => gatewayShape(workload.template) !== undefined,
   findingCodes: GATEWAY_FINDING_CODES,
   mutate(workload, context): MutatorOutcome<GatewayPlan> {
     const shape = context.gateway;

@@ -1,9 +1,10 @@
 /**
  * The ingress-nginx facts ingress-nginx-drain relies on (issue #26 item 3), read at the chart
  * 4.15.1 and its controller v1.15.1, as rows of the compatibility table (the flag names and
- * defaults are in fn/workloads/ingressNginx.ts).
+ * defaults are in ./controller.ts).
  */
 import type { Constraint } from '../../compat/constraint.ts';
+import { SHUTDOWN_FLAGS } from './controller.ts';
 
 export const INGRESS_NGINX_COMPATIBILITY: readonly Constraint[] = [
   {
@@ -47,7 +48,7 @@ export const INGRESS_NGINX_COMPATIBILITY: readonly Constraint[] = [
     id: 'ingress-nginx-shutdown-grace-period',
     product: 'ingress-nginx',
     setting: '`--shutdown-grace-period` (default 0), `--post-shutdown-grace-period` (default 10)',
-    versions: 'controller v1.0.0+ (cmd/nginx/flags.go@controller-v1.0.0)',
+    versions: `controller v${SHUTDOWN_FLAGS.since}+ (cmd/nginx/flags.go@controller-v1.0.0)`,
     breaks:
       'on SIGTERM /healthz fails at once and nginx keeps accepting only for ' +
       '--shutdown-grace-period, then `nginx -s quit` closes the listeners: at 0, behind a load ' +
@@ -63,7 +64,7 @@ export const INGRESS_NGINX_COMPATIBILITY: readonly Constraint[] = [
     ],
     enforcedBy:
       'ingress-nginx-drain sets --shutdown-grace-period = W (never lowered) on controllers ' +
-      '≥ v1.0.0 and the grace period ≥ P + R + post + B',
+      `≥ v${SHUTDOWN_FLAGS.since} and the grace period ≥ P + R + post + B`,
   },
   {
     id: 'ingress-nginx-worker-shutdown-timeout',

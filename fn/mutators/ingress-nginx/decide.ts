@@ -8,11 +8,11 @@
  * - `terminationGracePeriodSeconds` = G = P + R + `--post-shutdown-grace-period` + B, never
  *   lowered;
  * - the preStop is kept as written: `/wait-shutdown` is how the controller learns to stop, and a
- *   sleep in front of it would only move every step later (fn/workloads/ingressNginx.ts).
+ *   sleep in front of it would only move every step later (./controller.ts).
  */
 import type { Container } from '../../core/kubeObject.ts';
 import type { FieldPath } from '../../core/fieldPath.ts';
-import { atLeast } from '../../core/versions.ts';
+import { reached } from '../../facts/versionGates.ts';
 import { coveringGrace, graceToWrite } from '../../timing/model.ts';
 import type { Derived, TimingInputs } from '../../timing/model.ts';
 import {
@@ -22,9 +22,9 @@ import {
   POST_SHUTDOWN_GRACE_DEFAULT_SECONDS,
   POST_SHUTDOWN_GRACE_FLAG,
   readIntFlag,
-  SHUTDOWN_FLAGS_SINCE,
+  SHUTDOWN_FLAGS,
   SHUTDOWN_GRACE_FLAG,
-} from '../../workloads/ingressNginx.ts';
+} from './controller.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { ProposedChange, ProposedFinding } from '../types.ts';
 import { sourceLine } from '../../core/source.ts';
@@ -107,7 +107,7 @@ export function decideIngressNginx(workload: Workload, inputs: TimingInputs): In
   const W = inputs.drainWindow.value;
   const version = controllerVersion(container);
   // The flag exists from this release; an unknown flag stops the controller from starting.
-  const mayWriteFlag = version !== undefined && atLeast(version, SHUTDOWN_FLAGS_SINCE);
+  const mayWriteFlag = version !== undefined && reached(SHUTDOWN_FLAGS, version);
   findings.push(...containerFindings(container, containerAt, { W, grace, mayWriteFlag }));
   const flag = readIntFlag(container, SHUTDOWN_GRACE_FLAG);
   const flagStep = shutdownGraceFlag(container, containerAt, inputs, {
@@ -180,7 +180,7 @@ function containerFindings(
       path: containerAt('image'),
       message:
         `The controller image (${String(container.image)}) names no release ` +
-        `≥ v${SHUTDOWN_FLAGS_SINCE}, the first with --${SHUTDOWN_GRACE_FLAG} ` +
+        `≥ v${SHUTDOWN_FLAGS.since}, the first with --${SHUTDOWN_GRACE_FLAG} ` +
         `(cmd/nginx/flags.go@controller-v1.0.0); an unknown flag stops the controller ` +
         `from starting, so kube-graceful adds none. If it has the flag, ` +
         `set --${SHUTDOWN_GRACE_FLAG}=${W} and terminationGracePeriodSeconds ≥ ${grace.value}.`,

@@ -28,7 +28,7 @@ import {
   readIntFlag,
   SHUTDOWN_GRACE_DEFAULT_SECONDS,
   SHUTDOWN_GRACE_FLAG,
-} from '../../workloads/ingressNginx.ts';
+} from './controller.ts';
 import type { IngressNginxPlan } from './plan.ts';
 import { ingressNginxTimeline } from './timeline.ts';
 import type { IngressNginxState } from './timeline.ts';

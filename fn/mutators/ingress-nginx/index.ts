@@ -4,9 +4,9 @@
  * flight, then exits, and its grace period covers all of it. It does so with the controller's own
  * `--shutdown-grace-period` (P = W), never lowering a value already written, and keeps the chart's
  * `/wait-shutdown` preStop. The decision is ./decide.ts; the controller is recognised by its binary
- * (fn/workloads/ingressNginx.ts).
+ * (./controller.ts).
  */
-import { runsIngressNginx } from '../../workloads/ingressNginx.ts';
+import { runsIngressNginx } from './controller.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { resolveTimingInputs } from '../shared/timingInputs.ts';
 import { nodeLocalReadinessMessage } from '../shared/nodeLocalReadiness.ts';
@@ -30,8 +30,8 @@ export const ingressNginxDrain = defineMutator<IngressNginxPlan, 'ingress-nginx-
   findingCodes: INGRESS_NGINX_FINDING_CODES,
   enabled: (spec) => spec.ingressNginx.mode === 'on',
   // Its pods are its own whole: its /wait-shutdown preStop is how the controller learns to
-  // stop (fn/workloads/ingressNginx.ts).
-  claims: (workload) => runsIngressNginx(workload.template),
+  // stop (./controller.ts).
+  claims: (workload) => !workload.runsToCompletion && runsIngressNginx(workload.template),
   mutate,
   explain: explainIngressNginx,
 });

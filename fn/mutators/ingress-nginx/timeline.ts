@@ -1,6 +1,6 @@
 /**
  * The shutdown timeline of an ingress-nginx controller pod (explain), as the controller runs it
- * (fn/workloads/ingressNginx.ts, read at controller-v1.15.1): `/wait-shutdown` sends SIGTERM at
+ * (./controller.ts, read at controller-v1.15.1): `/wait-shutdown` sends SIGTERM at
  * once; /healthz fails; nginx keeps accepting for `--shutdown-grace-period`, then `nginx -s quit`
  * closes the listeners and the workers finish the requests in flight (up to
  * `worker-shutdown-timeout`); the controller exits `--post-shutdown-grace-period` after nginx.
@@ -22,7 +22,7 @@ import {
   start,
 } from '../../explanation/timeline.ts';
 import type { Timeline, Traffic } from '../../explanation/timeline.ts';
-import { WORKER_SHUTDOWN_TIMEOUT_DEFAULT_SECONDS } from '../../workloads/ingressNginx.ts';
+import { WORKER_SHUTDOWN_TIMEOUT_DEFAULT_SECONDS } from './controller.ts';
 
 /** What an ingress-nginx controller pod's shutdown depends on. */
 export interface IngressNginxState {

@@ -52,6 +52,8 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
     'or a command wrapper that asks the proxy to quit',
   findingCodes: JOB_FINDING_CODES,
   enabled: (spec) => spec.job.mode !== 'off',
+  // A pod that runs to completion is behind no load balancer's drain: app-graceful leaves it.
+  claims: (workload) => workload.runsToCompletion,
   mutate(workload: Workload, context: MutatorContext): MutatorOutcome<JobPlan> {
     if (!workload.runsToCompletion) return NOTHING;
     const meshes = MESHES.filter((mesh) => context.mesh[mesh] !== undefined);
@@ -272,7 +274,12 @@ function wrap(
   const ended = [...quits.flatMap(({ quit }) => ('problem' in quit ? [] : [quit])), ...injected];
   if (meshes.length === 0 && ended.length === 0) return { changes: [], findings: [] };
   const main = mainContainers(workload, context.spec, sidecars);
-  const plan = wrapPlan(workload, context, meshes, main.containers, decision, ended);
+  const plan = wrapPlan(workload, context, {
+    meshes,
+    main: main.containers,
+    decision,
+    sidecars: ended,
+  });
   return { changes: plan.changes, findings: [...main.findings, ...plan.findings] };
 }
 

@@ -9,15 +9,6 @@ import type { Workload } from '../../workloads/workload.ts';
 import type { MutatorContext, ProposedChange, ProposedFinding } from '../types.ts';
 import { httpClientOf, knownWithoutShell } from './images.ts';
 
-/** Why an image cannot run the wrapper: config says so, or the image is known to have no shell. */
-function withoutShell(
-  image: string | undefined,
-  imageHasShell: boolean | undefined,
-): string | undefined {
-  if (imageHasShell === true) return undefined;
-  if (imageHasShell === false) return 'job.imageHasShell is false';
-  return knownWithoutShell(image);
-}
 import { describeVersion, nativeSidecarAnnotation } from './mode.ts';
 import type { Mesh, ModeDecision } from './mode.ts';
 import type { ModePlan } from './native.ts';
@@ -40,130 +31,54 @@ const ISTIO_STATUS_PORT = 'status.sidecar.istio.io/port';
 const LINKERD_ADMIN_PORT = 'config.linkerd.io/admin-port';
 const LINKERD_ADMIN_SHUTDOWN = 'config.linkerd.io/proxy-admin-shutdown';
 
+/** The pod wrap mode plans for: its meshes, main containers, mode decision and sidecars. */
+export interface WrapPod {
+  readonly meshes: readonly Mesh[];
+  readonly main: readonly Container[];
+  readonly decision: ModeDecision;
+  /** Declared sidecars that quit too (cloud-sql-proxy, Dapr…), each with its endpoint. */
+  readonly sidecars?: readonly SidecarQuit[];
+}
+
+/** What wrapping one container needs to know of the pod. */
+interface WrapContext {
+  readonly workload: Workload;
+  readonly context: MutatorContext;
+  readonly pod: WrapPod;
+  readonly endpoints: readonly QuitEndpoint[];
+  /** The proxies the wrapper asks to quit, in words. */
+  readonly meshWords: string;
+}
+
 /**
  * Returns the wrapper changes and annotations for one pod, or findings saying why it cannot be
  * wrapped.
  */
-export function wrapPlan(
-  workload: Workload,
-  context: MutatorContext,
-  meshes: readonly Mesh[],
-  main: readonly Container[],
-  decision: ModeDecision,
-  sidecars: readonly SidecarQuit[] = [],
-): ModePlan {
-  const findings: ProposedFinding[] = [];
-  const annotations = annotationsOf(workload.template.metadata);
-  const endpoints: QuitEndpoint[] = [];
-  for (const mesh of meshes) {
-    const endpoint = quitEndpoint(mesh, annotations, context);
-    if ('problem' in endpoint)
-      findings.push({
-        severity: 'warning',
-        code: 'JOB_NO_QUIT_ENDPOINT',
-        message: endpoint.problem,
-        ...(endpoint.path ? { path: workload.at(...endpoint.path) } : {}),
-      });
-    else endpoints.push(endpoint);
-  }
+export function wrapPlan(workload: Workload, context: MutatorContext, pod: WrapPod): ModePlan {
+  const { meshes, main } = pod;
+  const sidecars = pod.sidecars ?? [];
+  const quit = quitEndpoints(workload, context, meshes);
+  const findings: ProposedFinding[] = [...quit.findings];
   // Quitting one proxy of two would still leave the pod running: wrap only when all can be asked.
-  if (endpoints.length < meshes.length) return { changes: [], findings };
-  endpoints.push(...sidecars.map((s) => s.endpoint));
-
+  if (quit.endpoints.length < meshes.length) return { changes: [], findings };
+  const wrap: WrapContext = {
+    workload,
+    context,
+    pod,
+    endpoints: [...quit.endpoints, ...sidecars.map((s) => s.endpoint)],
+    meshWords: [
+      ...meshes.map((m) => `${MESH_PROXY[m]} (${context.mesh[m]?.evidence})`),
+      ...sidecars.map((s) => s.name),
+    ].join(' and '),
+  };
   const changes: ProposedChange[] = [];
   const wrappedNames: string[] = [];
-  const meshWords = [
-    ...meshes.map((m) => `${MESH_PROXY[m]} (${context.mesh[m]?.evidence})`),
-    ...sidecars.map((s) => s.name),
-  ].join(' and ');
   for (const container of main) {
-    const command = container.command ?? [];
-    const path = workload.containerAt(container.name, 'command');
-    if (command.length === 0) {
-      findings.push({
-        severity: 'warning',
-        code: 'JOB_ENTRYPOINT_UNKNOWN',
-        path,
-        message: entrypointUnknown(container),
-      });
-      continue;
-    }
-    const noShell = isWrapped(command)
-      ? undefined
-      : withoutShell(container.image, context.spec.job.imageHasShell);
-    if (noShell !== undefined) {
-      findings.push({
-        severity: 'warning',
-        code: 'JOB_IMAGE_WITHOUT_SHELL',
-        path: workload.containerAt(container.name, 'image'),
-        message:
-          `container "${container.name}" not wrapped: the wrapper needs /bin/sh, ` +
-          `and ${noShell} (${container.image}). ` +
-          `Use native mode (job.mode: native, ` +
-          `Kubernetes ≥ 1.29 with Istio ≥ 1.24 / Linkerd ≥ 2.15), or an image with a shell; ` +
-          `if this image does have /bin/sh, set job.imageHasShell: ` +
-          `true (kube-graceful.dev/job-image-has-shell: "true")`,
-      });
-      continue;
-    }
-    const client = httpClientOf(
-      container.image,
-      context.spec.job.imageHasHttpClient,
-      context.spec.job.imageHasShell,
-    );
-    const clientFix =
-      'Use native mode (job.mode: native, ' +
-      'Kubernetes ≥ 1.29 with Istio ≥ 1.24 / Linkerd ≥ 2.15), or an image with curl or wget; ' +
-      'if this image has one, set job.imageHasHttpClient: ' +
-      'true (kube-graceful.dev/job-image-has-http-client: "true")';
-    if (client.client === 'none' && !isWrapped(command)) {
-      findings.push({
-        severity: 'warning',
-        code: 'JOB_IMAGE_WITHOUT_HTTP_CLIENT',
-        path: workload.containerAt(container.name, 'image'),
-        message:
-          `container "${container.name}" not wrapped: ` +
-          `the wrapper asks the proxy to quit with curl or wget, and ${client.evidence}, ` +
-          `so the Job would still never complete. ${clientFix}`,
-      });
-      continue;
-    }
-    if (client.client === 'unknown') {
-      findings.push({
-        severity: 'warning',
-        code: 'JOB_IMAGE_HTTP_CLIENT_UNKNOWN',
-        path: workload.containerAt(container.name, 'image'),
-        message:
-          `container "${container.name}" wrapped, ` +
-          `but the Job completes only if its image has curl or wget for the quit call, ` +
-          `and ${client.evidence}: with neither, ` +
-          `the wrapper prints so and the proxy keeps the pod running. ${clientFix}`,
-      });
-    }
-    const program = unwrapCommand(command) ?? command;
-    const clientKnown =
-      client.client === 'unknown' ? 'not known for this image (see the warning)' : client.evidence;
-    const istioDrain = meshes.includes('istio')
-      ? ` istio-proxy exits at once from Istio ${ISTIO.quitSkipsDrain.since} ` +
-        '(istio/istio#55424); before, it first drains for terminationDrainDuration ' +
-        '(or MINIMUM_DRAIN_DURATION with exit-on-zero), ' +
-        'and the Job completes that much later ' +
-        `(configured: ${describeVersion(context.config, 'istio')}).`
-      : '';
+    const wrapped = wrapContainer(container, wrap);
+    findings.push(...wrapped.findings);
+    if (wrapped.change === undefined) continue;
     wrappedNames.push(container.name);
-    changes.push({
-      path,
-      value: wrapCommand(program, endpoints),
-      reason: [
-        `Wrapped: when ${JSON.stringify(program.join(' '))} exits, ` +
-          `the wrapper POSTs ${endpoints.map((e) => e.url).join(' and ')} so ${meshWords} ` +
-          `exit${endpoints.length > 1 ? '' : 's'}, then exits with the program's own exit code. ` +
-          STUCK_JOB,
-        `The call needs curl or wget in the image: ${clientKnown}.${istioDrain}`,
-        `args are unchanged: Kubernetes appends them to command, ` +
-          `so they reach the program as "$@". Mode wrap: ${decision.why}.`,
-      ].join('\n'),
-    });
+    changes.push(wrapped.change);
   }
   if (changes.length === 0) return { changes, findings };
   // Only the containers wrapped: one that could not be (no command, no shell) stops nothing.
@@ -185,6 +100,154 @@ export function wrapPlan(
   return { changes, findings };
 }
 
+/** Each mesh proxy's quit endpoint, or a finding on why one cannot be asked. */
+function quitEndpoints(
+  workload: Workload,
+  context: MutatorContext,
+  meshes: readonly Mesh[],
+): { endpoints: QuitEndpoint[]; findings: ProposedFinding[] } {
+  const annotations = annotationsOf(workload.template.metadata);
+  const endpoints: QuitEndpoint[] = [];
+  const findings: ProposedFinding[] = [];
+  for (const mesh of meshes) {
+    const endpoint = quitEndpoint(mesh, annotations, context);
+    if ('problem' in endpoint)
+      findings.push({
+        severity: 'warning',
+        code: 'JOB_NO_QUIT_ENDPOINT',
+        message: endpoint.problem,
+        ...(endpoint.path ? { path: workload.at(...endpoint.path) } : {}),
+      });
+    else endpoints.push(endpoint);
+  }
+  return { endpoints, findings };
+}
+
+/** The fix the HTTP-client findings name. */
+const CLIENT_FIX =
+  'Use native mode (job.mode: native, ' +
+  'Kubernetes ≥ 1.29 with Istio ≥ 1.24 / Linkerd ≥ 2.15), or an image with curl or wget; ' +
+  'if this image has one, set job.imageHasHttpClient: ' +
+  'true (kube-graceful.dev/job-image-has-http-client: "true")';
+
+/**
+ * Wraps one main container's command, or says why not (no command, no shell, no HTTP client); a
+ * container whose image may lack an HTTP client is wrapped with a warning.
+ */
+function wrapContainer(
+  container: Container,
+  wrap: WrapContext,
+): { change?: ProposedChange; findings: ProposedFinding[] } {
+  const { workload, context } = wrap;
+  const command = container.command ?? [];
+  const path = workload.containerAt(container.name, 'command');
+  if (command.length === 0)
+    return {
+      findings: [
+        {
+          severity: 'warning',
+          code: 'JOB_ENTRYPOINT_UNKNOWN',
+          path,
+          message: entrypointUnknown(container),
+        },
+      ],
+    };
+  const noShell = isWrapped(command)
+    ? undefined
+    : withoutShell(container.image, context.spec.job.imageHasShell);
+  if (noShell !== undefined)
+    return {
+      findings: [
+        {
+          severity: 'warning',
+          code: 'JOB_IMAGE_WITHOUT_SHELL',
+          path: workload.containerAt(container.name, 'image'),
+          message:
+            `container "${container.name}" not wrapped: the wrapper needs /bin/sh, ` +
+            `and ${noShell} (${container.image}). ` +
+            `Use native mode (job.mode: native, ` +
+            `Kubernetes ≥ 1.29 with Istio ≥ 1.24 / Linkerd ≥ 2.15), or an image with a shell; ` +
+            `if this image does have /bin/sh, set job.imageHasShell: ` +
+            `true (kube-graceful.dev/job-image-has-shell: "true")`,
+        },
+      ],
+    };
+  const client = httpClientOf(
+    container.image,
+    context.spec.job.imageHasHttpClient,
+    context.spec.job.imageHasShell,
+  );
+  if (client.client === 'none' && !isWrapped(command))
+    return {
+      findings: [
+        {
+          severity: 'warning',
+          code: 'JOB_IMAGE_WITHOUT_HTTP_CLIENT',
+          path: workload.containerAt(container.name, 'image'),
+          message:
+            `container "${container.name}" not wrapped: ` +
+            `the wrapper asks the proxy to quit with curl or wget, and ${client.evidence}, ` +
+            `so the Job would still never complete. ${CLIENT_FIX}`,
+        },
+      ],
+    };
+  const findings: ProposedFinding[] = [];
+  if (client.client === 'unknown')
+    findings.push({
+      severity: 'warning',
+      code: 'JOB_IMAGE_HTTP_CLIENT_UNKNOWN',
+      path: workload.containerAt(container.name, 'image'),
+      message:
+        `container "${container.name}" wrapped, ` +
+        `but the Job completes only if its image has curl or wget for the quit call, ` +
+        `and ${client.evidence}: with neither, ` +
+        `the wrapper prints so and the proxy keeps the pod running. ${CLIENT_FIX}`,
+    });
+  const clientKnown =
+    client.client === 'unknown' ? 'not known for this image (see the warning)' : client.evidence;
+  return { change: wrapChange(command, path, wrap, clientKnown), findings };
+}
+
+/** The change that wraps a command, with why. */
+function wrapChange(
+  command: readonly string[],
+  path: ProposedChange['path'],
+  wrap: WrapContext,
+  clientKnown: string,
+): ProposedChange {
+  const { endpoints, meshWords, context } = wrap;
+  const program = unwrapCommand(command) ?? command;
+  const istioDrain = wrap.pod.meshes.includes('istio')
+    ? ` istio-proxy exits at once from Istio ${ISTIO.quitSkipsDrain.since} ` +
+      '(istio/istio#55424); before, it first drains for terminationDrainDuration ' +
+      '(or MINIMUM_DRAIN_DURATION with exit-on-zero), ' +
+      'and the Job completes that much later ' +
+      `(configured: ${describeVersion(context.config, 'istio')}).`
+    : '';
+  return {
+    path,
+    value: wrapCommand(program, endpoints),
+    reason: [
+      `Wrapped: when ${JSON.stringify(program.join(' '))} exits, ` +
+        `the wrapper POSTs ${endpoints.map((e) => e.url).join(' and ')} so ${meshWords} ` +
+        `exit${endpoints.length > 1 ? '' : 's'}, then exits with the program's own exit code. ` +
+        STUCK_JOB,
+      `The call needs curl or wget in the image: ${clientKnown}.${istioDrain}`,
+      `args are unchanged: Kubernetes appends them to command, ` +
+        `so they reach the program as "$@". Mode wrap: ${wrap.pod.decision.why}.`,
+    ].join('\n'),
+  };
+}
+
+/** Why an image cannot run the wrapper: config says so, or the image is known to have no shell. */
+function withoutShell(
+  image: string | undefined,
+  imageHasShell: boolean | undefined,
+): string | undefined {
+  if (imageHasShell === true) return undefined;
+  if (imageHasShell === false) return 'job.imageHasShell is false';
+  return knownWithoutShell(image);
+}
 function entrypointUnknown(container: Container): string {
   const what =
     container.args && container.args.length > 0 ? 'has args but no command' : 'has no command';

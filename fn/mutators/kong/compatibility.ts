@@ -1,8 +1,9 @@
 /**
  * The Kong facts kong-drain relies on (issue #26 item 5), read at Kong/kong 3.9.3 and the chart
- * Kong/charts kong-3.4.1, as rows of the compatibility table (fn/workloads/kong.ts).
+ * Kong/charts kong-3.4.1, as rows of the compatibility table (./kongQuit.ts).
  */
 import type { Constraint } from '../../compat/constraint.ts';
+import { KONG_QUIT, KONG_QUIT_READ_UP_TO } from './kongQuit.ts';
 
 export const KONG_COMPATIBILITY: readonly Constraint[] = [
   {
@@ -25,7 +26,9 @@ export const KONG_COMPATIBILITY: readonly Constraint[] = [
     id: 'kong-quit',
     product: 'Kong',
     setting: 'preStop `kong quit --wait=N [--timeout=T]`',
-    versions: 'Kong 2.0–3.9 (kong/cmd/quit.lua unchanged from 2.0.0 to 3.9.3)',
+    versions:
+      `Kong ${KONG_QUIT.since}–${KONG_QUIT_READ_UP_TO} ` +
+      '(kong/cmd/quit.lua unchanged from 2.0.0 to 3.9.3)',
     breaks:
       'nginx keeps accepting only for --wait (default 0; the chart writes 15), then SIGQUIT ' +
       'closes its listeners; after --timeout (default 10, at least 1) kong quit stops nginx with ' +

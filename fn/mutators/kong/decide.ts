@@ -1,7 +1,7 @@
 /**
  * Kong behind a load balancer (issue #26 item 5): the decision. The chart's preStop
  * `kong quit --wait=15` keeps nginx accepting for 15 s only, then SIGQUIT closes its listeners,
- * and `kong quit` cuts what is still in flight after `--timeout` (10 s) (fn/workloads/kong.ts).
+ * and `kong quit` cuts what is still in flight after `--timeout` (10 s) (./kongQuit.ts).
  * Behind an AWS NLB with IP targets, which sends for W ≈ 180 s, that is connections refused from
  * t=15. So:
  *
@@ -17,15 +17,15 @@ import { coveringGrace, graceToWrite } from '../../timing/model.ts';
 import type { Derived, TimingInputs } from '../../timing/model.ts';
 import {
   KONG_QUIT_READ_UP_TO,
-  KONG_QUIT_SINCE,
+  KONG_QUIT,
   kongQuit,
   kongVersion,
   quitModelled,
   quitSettings,
   TIMEOUT_OPTION,
   WAIT_OPTION,
-} from '../../workloads/kong.ts';
-import type { QuitOption } from '../../workloads/kong.ts';
+} from './kongQuit.ts';
+import type { QuitOption } from './kongQuit.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { ProposedChange, ProposedFinding } from '../types.ts';
 import { sourceLine } from '../../core/source.ts';
@@ -157,7 +157,7 @@ function kongTarget(
       code: 'KONG_VERSION_UNKNOWN',
       path: at('spec', 'containers', { key: 'name', equals: proxy.name }, 'image'),
       message:
-        `The image (${String(proxy.image)}) names no Kong release from ${KONG_QUIT_SINCE} to ` +
+        `The image (${String(proxy.image)}) names no Kong release from ${KONG_QUIT.since} to ` +
         `${KONG_QUIT_READ_UP_TO}, the ones whose kong quit kube-graceful read ` +
         `(kong/cmd/quit.lua, 2.0.0 to 3.9.3, the last open-source release); it is left alone. ` +
         `If its kong quit is the same, give it --wait=${W} --timeout=${R} and a grace period ` +

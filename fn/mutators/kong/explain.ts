@@ -21,7 +21,7 @@ import {
 import type { ExplainContext, ExplanationBody } from '../../explanation/types.ts';
 import { withNodeForwarding } from '../../explanation/timeline.ts';
 import type { Traffic } from '../../explanation/timeline.ts';
-import { kongQuit, quitSettings } from '../../workloads/kong.ts';
+import { kongQuit, quitSettings } from './kongQuit.ts';
 import type { KongPlan } from './plan.ts';
 import { kongTimeline } from './timeline.ts';
 import type { KongState } from './timeline.ts';

@@ -4,9 +4,9 @@
  * grace period covers all of it. It does so with the chart's own preStop `kong quit`: `--wait` = W
  * and `--timeout` = R, never lowering a value already written. The pod's ingress-controller
  * container is not behind the load balancer and is left as written. The decision is ./decide.ts;
- * the proxy is recognised by its hook or its image (fn/workloads/kong.ts).
+ * the proxy is recognised by its hook or its image (./kongQuit.ts).
  */
-import { kongContainers } from '../../workloads/kong.ts';
+import { kongContainers } from './kongQuit.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { resolveTimingInputs } from '../shared/timingInputs.ts';
 import { nodeForwardingOf } from '../../timing/loadBalancers.ts';
@@ -17,7 +17,7 @@ import { explainKong } from './explain.ts';
 import { KONG_FINDING_CODES } from './findings.ts';
 import type { KongPlan } from './plan.ts';
 import { KONG_SETTINGS } from './settings/slice.ts';
-import { runsKong } from '../../workloads/kong.ts';
+import { runsKong } from './kongQuit.ts';
 import { KONG_COMPATIBILITY } from './compatibility.ts';
 
 export const kongDrain = defineMutator<KongPlan, 'kong-drain'>({
@@ -30,8 +30,8 @@ export const kongDrain = defineMutator<KongPlan, 'kong-drain'>({
   findingCodes: KONG_FINDING_CODES,
   enabled: (spec) => spec.kong.mode === 'on',
   // Its pods are its own whole: its preStop kong quit is how nginx stops, and the chart's
-  // ingress-controller container is not behind the load balancer (fn/workloads/kong.ts).
-  claims: (workload) => runsKong(workload.template),
+  // ingress-controller container is not behind the load balancer (./kongQuit.ts).
+  claims: (workload) => !workload.runsToCompletion && runsKong(workload.template),
   mutate,
   explain: explainKong,
 });

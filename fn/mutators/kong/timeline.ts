@@ -1,5 +1,5 @@
 /**
- * The shutdown timeline of a Kong pod (explain), as `kong quit` runs it (fn/workloads/kong.ts, read
+ * The shutdown timeline of a Kong pod (explain), as `kong quit` runs it (./kongQuit.ts, read
  * at Kong 3.9.3): nginx keeps serving for `--wait`, then SIGQUIT closes its listeners and the
  * workers finish the requests in flight; after `--timeout` kong quit stops nginx (SIGTERM, fast
  * shutdown). Drawn with the kit of fn/explanation/timeline.ts from the values the pod runs with; it

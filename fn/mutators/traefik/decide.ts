@@ -139,7 +139,7 @@ export function planTraefik(workload: TraefikWorkload, settings: TraefikSettings
   const plan = planTraefikTiming(inputs, config.entryPoints);
   const ping = pingEdit(container, config.source, settings.nodeForwarding);
   findings.push(...ping.findings);
-  const edits = entryPointEdits(container, config, plan, inputs, containerAt, ping.edits);
+  const edits = entryPointEdits({ container, config, plan, inputs, containerAt }, ping.edits);
   const changes: TraefikChange[] = [...edits.changes];
   findings.push(...edits.findings);
 

@@ -31,7 +31,7 @@ export const traefikDrain = defineMutator<TraefikPlan, 'traefik-drain'>({
     'grace period to match',
   findingCodes: TRAEFIK_FINDING_CODES,
   enabled: (spec) => spec.traefik.mode === 'on',
-  claims: (workload) => runsTraefik(workload.template),
+  claims: (workload) => !workload.runsToCompletion && runsTraefik(workload.template),
   servingSpan: traefikServingSpan,
   mutate,
   explain: explainTraefik,

@@ -88,7 +88,7 @@ test('an image that names no release gets no flag and a warning', async (t) => {
   t.false((await runCliAsync([], input)).stdout.includes('--check-delay'));
 });
 
-test('with contour-mode off no --check-delay is written (nothing touches the pod: test/mutators/claims.test.ts)', async (t) => {
+test('with contour-mode off no --check-delay is written (nothing touches the pod: test/engine/claims.test.ts)', async (t) => {
   const out = await runCliAsync(['--contour-mode', 'off'], read('render-1.33.6-nlb-ip.yaml'));
   t.false(out.stdout.includes('--check-delay'));
 });

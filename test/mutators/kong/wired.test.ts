@@ -97,7 +97,7 @@ test('an unreadable --wait and an image past 3.9 are left alone, with warnings',
   t.false((await runCliAsync([], enterprise)).stdout.includes('--wait=180'));
 });
 
-test('with kong-mode off no kong quit timeout is written (nothing touches the pod: test/mutators/claims.test.ts)', async (t) => {
+test('with kong-mode off no kong quit timeout is written (nothing touches the pod: test/engine/claims.test.ts)', async (t) => {
   const out = await runCliAsync(['--kong-mode', 'off'], read('chart-3.4.1-nlb-ip.yaml'));
   t.false(out.stdout.includes('--timeout=20'));
 });

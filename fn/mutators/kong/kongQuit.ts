@@ -16,8 +16,10 @@
  * The options are Penlight lapp's (`--wait=15`, `--wait 15`, `-w 15`, numbers); a value lapp cannot
  * read fails the command at once.
  */
-import type { Container, PodSpec, PodTemplate } from '../core/kubeObject.ts';
-import { atLeast, imageTag } from '../core/versions.ts';
+import type { Container, PodSpec, PodTemplate } from '../../core/kubeObject.ts';
+import { atLeast, imageTag } from '../../core/versions.ts';
+import { reached } from '../../facts/versionGates.ts';
+import type { VersionGate } from '../../facts/versionGates.ts';
 
 export const WAIT_OPTION = 'wait';
 export const TIMEOUT_OPTION = 'timeout';
@@ -27,7 +29,12 @@ const TIMEOUT_DEFAULT_SECONDS = 10;
 /** `kong quit` waits at least this long for nginx (`math.max(args.timeout, 1)`). */
 const TIMEOUT_MIN_SECONDS = 1;
 /** The releases whose kong/cmd/quit.lua was read: 2.0.0 up to 3.9.3, the last open-source one. */
-export const KONG_QUIT_SINCE = '2.0';
+export const KONG_QUIT = {
+  product: 'Kong',
+  since: '2.0',
+  source: 'Kong/kong kong/cmd/quit.lua@2.0.0 … @3.9.3 (unchanged)',
+} as const satisfies VersionGate;
+/** The last release read (3.9.3; later ones are Kong Enterprise's). */
 export const KONG_QUIT_READ_UP_TO = '3.9';
 /** The repositories of Kong's gateway images (`kong`, `kong/kong`, `kong/kong-gateway`). */
 const KONG_IMAGES = new Set(['kong', 'kong-gateway']);
@@ -141,8 +148,6 @@ export function kongVersion(container: Container): string | undefined {
 /** True when `kong quit` of that release was read (2.0 up to 3.9). */
 export function quitModelled(version: string | undefined): boolean {
   return (
-    version !== undefined &&
-    atLeast(version, KONG_QUIT_SINCE) &&
-    atLeast(KONG_QUIT_READ_UP_TO, version)
+    version !== undefined && reached(KONG_QUIT, version) && atLeast(KONG_QUIT_READ_UP_TO, version)
   );
 }

@@ -19,8 +19,9 @@
  *   with ExitOnError: an unknown flag stops the controller from starting). Both flags exist since
  *   controller-v1.0.0 (cmd/nginx/flags.go@controller-v1.0.0).
  */
-import type { Container, PodSpec, PodTemplate } from '../core/kubeObject.ts';
-import { imageTag } from '../core/versions.ts';
+import type { Container, PodSpec, PodTemplate } from '../../core/kubeObject.ts';
+import { imageTag } from '../../core/versions.ts';
+import type { VersionGate } from '../../facts/versionGates.ts';
 
 /** The controller's binary, the first argument of the chart's container (`args`). */
 const CONTROLLER_BINARY = '/nginx-ingress-controller';
@@ -35,7 +36,11 @@ export const POST_SHUTDOWN_GRACE_DEFAULT_SECONDS = 10;
 /** The ConfigMap's `worker-shutdown-timeout` default: how long nginx workers finish requests. */
 export const WORKER_SHUTDOWN_TIMEOUT_DEFAULT_SECONDS = 240;
 /** The first controller release with both flags. */
-export const SHUTDOWN_FLAGS_SINCE = '1.0.0';
+export const SHUTDOWN_FLAGS = {
+  product: 'ingress-nginx',
+  since: '1.0.0',
+  source: 'kubernetes/ingress-nginx cmd/nginx/flags.go@controller-v1.0.0',
+} as const satisfies VersionGate;
 
 /**
  * Returns true when the container runs the controller binary: its `args` or `command` name

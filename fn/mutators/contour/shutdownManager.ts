@@ -21,9 +21,11 @@
  * The flags are kingpin's (`--name=value` or `--name value`, durations in Go's syntax); an unknown
  * or unparsable flag fails the command, which would leave Envoy waiting for a file never written.
  */
-import type { Container, PodSpec, PodTemplate } from '../core/kubeObject.ts';
-import { atLeast, imageTag } from '../core/versions.ts';
-import { parseGoDurationSeconds } from '../timing/durations.ts';
+import type { Container, PodSpec, PodTemplate } from '../../core/kubeObject.ts';
+import { imageTag } from '../../core/versions.ts';
+import { reached } from '../../facts/versionGates.ts';
+import type { VersionGate } from '../../facts/versionGates.ts';
+import { parseGoDurationSeconds } from '../../timing/durations.ts';
 
 /** The shutdown-manager's HTTP port (`--serve-port`, default 8090). */
 const SERVE_PORT_DEFAULT = 8090;
@@ -36,13 +38,25 @@ const CHECK_INTERVAL_FLAG = 'check-interval';
 const MIN_OPEN_FLAG = 'min-open-connections';
 const CHECK_INTERVAL_DEFAULT_SECONDS = 5;
 /** `--check-delay`'s default became 0s in v1.22.0 (60s in v1.20.0 and v1.21.x). */
-const CHECK_DELAY_ZERO_SINCE = '1.22.0';
+export const CHECK_DELAY_ZERO = {
+  product: 'Contour',
+  since: '1.22.0',
+  source:
+    'projectcontour/contour cmd/contour/shutdownmanager.go@v1.22.0 (Default("0s")), ' +
+    '@v1.21.0 (Default("60s"))',
+} as const satisfies VersionGate;
 /** The oldest release read with these flags and this shutdown sequence. */
-export const CONTOUR_SHUTDOWN_SINCE = '1.20.0';
+export const CONTOUR_SHUTDOWN = {
+  product: 'Contour',
+  since: '1.20.0',
+  source:
+    'projectcontour/contour cmd/contour/shutdownmanager.go@v1.20.0, @v1.33.6 (the same flags ' +
+    'and defaults but --check-delay)',
+} as const satisfies VersionGate;
 
 /** Returns the default `--check-delay` in seconds of a Contour release. */
 function checkDelayDefaultSeconds(version: string): number {
-  return atLeast(version, CHECK_DELAY_ZERO_SINCE) ? 0 : 60;
+  return reached(CHECK_DELAY_ZERO, version) ? 0 : 60;
 }
 
 const words = (list: readonly unknown[] | null | undefined): string[] =>
