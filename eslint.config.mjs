@@ -107,13 +107,7 @@ export default tseslint.config(
     files: [
       'fn/explanation/meshProxies.ts',
       'fn/mutators/app/istioRenderInjected.ts',
-      'fn/mutators/app/timeline.ts',
-      'fn/mutators/contour/timeline.ts',
-      'fn/mutators/ingress-nginx/timeline.ts',
       'fn/mutators/job/explain.ts',
-      'fn/mutators/job/timeline.ts',
-      'fn/mutators/shared/istioGatewayTimeline.ts',
-      'fn/mutators/traefik/timeline.ts',
       'test/explain/truth.test.ts',
     ],
     rules: { 'max-lines-per-function': 'off' },

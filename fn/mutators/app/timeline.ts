@@ -7,7 +7,7 @@ import type { PreStopRead, Valued } from '../../explanation/podSettings.ts';
 import { drawCloudSqlProxies } from '../../explanation/cloudSqlProxies.ts';
 import type { CloudSqlProxyState } from '../../explanation/cloudSqlProxies.ts';
 import { drawMeshProxies } from '../../explanation/meshProxies.ts';
-import type { MeshProxies } from '../../explanation/meshProxies.ts';
+import type { MeshProxies, ProxyLane } from '../../explanation/meshProxies.ts';
 import {
   deadline,
   deregistration,
@@ -31,6 +31,29 @@ export interface AppState extends MeshProxies {
   readonly cloudSqlProxies?: readonly CloudSqlProxyState[];
 }
 
+/** A serving container with its preStop length P and the kubelet's SIGTERM and SIGKILL. */
+interface AppLane {
+  readonly name: string;
+  readonly preStop: PreStopRead;
+  readonly P: number;
+  readonly sigterm: number;
+  readonly kill: number;
+  readonly hookCut: boolean;
+}
+
+/** An app container's work when inbound connections stop reaching it at `acceptCap`. */
+function work(app: AppLane, acceptCap: number, traffic: Traffic) {
+  const acceptUntil = Math.min(app.sigterm, acceptCap);
+  const lastAccepted = Math.min(acceptUntil, traffic.drainWindowSeconds);
+  const workDone = lastAccepted + traffic.maxRequestSeconds;
+  return {
+    acceptUntil,
+    lastAccepted,
+    workDone,
+    end: Math.min(Math.max(app.sigterm, workDone), app.kill),
+  };
+}
+
 /**
  * Returns the timeline of an app: each serving container keeps serving through its preStop, stops
  * accepting on SIGTERM and finishes what is in flight (R); a classic mesh sidecar gets SIGTERM at
@@ -39,11 +62,10 @@ export interface AppState extends MeshProxies {
 export function appTimeline(state: AppState, traffic: Traffic): Timeline {
   const drawing = new Drawing();
   const W = traffic.drainWindowSeconds;
-  const R = traffic.maxRequestSeconds;
   const G = state.grace.value;
   start(drawing, state.grace, traffic);
 
-  const apps = state.containers.map((c) => ({
+  const apps: AppLane[] = state.containers.map((c) => ({
     ...c,
     P: preStopSeconds(c.preStop, W),
     ...kubeletTimes(preStopSeconds(c.preStop, W), G),
@@ -59,19 +81,8 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
       hookUnknown(app.name, app.preStop),
     );
   }
-  /** An app container's work when inbound connections stop reaching it at `acceptCap`. */
-  const work = (app: (typeof apps)[number], acceptCap: number) => {
-    const acceptUntil = Math.min(app.sigterm, acceptCap);
-    const lastAccepted = Math.min(acceptUntil, W);
-    const workDone = lastAccepted + R;
-    return {
-      acceptUntil,
-      lastAccepted,
-      workDone,
-      end: Math.min(Math.max(app.sigterm, workDone), app.kill),
-    };
-  };
-  const appsEnd = (acceptCap: number) => Math.max(0, ...apps.map((a) => work(a, acceptCap).end));
+  const appsEnd = (acceptCap: number) =>
+    Math.max(0, ...apps.map((a) => work(a, acceptCap, traffic).end));
 
   const proxies = drawMeshProxies(drawing, state, {
     grace: G,
@@ -82,68 +93,14 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
   });
   const proxyAccept = Math.min(Number.POSITIVE_INFINITY, ...proxies.map((p) => p.acceptUntil));
   const running: string[] = [];
-  for (const app of apps) {
-    const { acceptUntil, lastAccepted, workDone } = work(app, proxyAccept);
-    if (workDone > app.kill) running.push(app.name);
-    if (acceptUntil < W) {
-      const limiting =
-        acceptUntil < app.sigterm ? proxies.find((p) => p.acceptUntil === acceptUntil) : undefined;
-      const why = limiting
-        ? limiting.why
-        : `${app.name} got SIGTERM at t=${app.sigterm}` +
-          `${app.preStop.seconds === 0 ? ' (no preStop)' : ''} and stopped accepting`;
-      drawing.window(
-        acceptUntil,
-        W,
-        'fail',
-        'refused',
-        `new connections for ${app.name} still arrive ${traffic.sender}, but ${why}` +
-          ` → connections refused`,
-      );
-    }
-    if (app.kill < workDone) {
-      drawing.window(
-        app.kill,
-        workDone,
-        'fail',
-        'cut',
-        `SIGKILL at the grace deadline cuts ${app.name}'s requests in flight; ` +
-          `the last one accepted at t=${lastAccepted} needs until t=${workDone} ` +
-          `(R = ${secondsText(R)})`,
-      );
-    }
-    const servedUntil = Math.min(workDone, app.kill);
-    for (const proxy of proxies.filter((p) => p.timer && p.gone < servedUntil)) {
-      drawing.window(
-        proxy.gone,
-        servedUntil,
-        'fail',
-        'proxy-gone',
-        `${proxy.name} is gone at t=${proxy.gone} while ${app.name} still ` +
-          `serves until t=${servedUntil} → requests in flight lose their ` +
-          `connection and the app's outbound calls fail`,
-      );
-    }
-    drawing.window(
-      0,
-      lastAccepted,
-      'ok',
-      'serving',
-      `${app.name} accepts new connections${app.P > 0 ? ` (preStop until t=${app.sigterm})` : ''}`,
-      hookUnknown(app.name, app.preStop),
-    );
-    if (servedUntil > lastAccepted)
-      drawing.window(
-        lastAccepted,
-        servedUntil,
-        'ok',
-        'finishing',
-        `${app.name} finishes requests in flight (R = ${secondsText(R)})`,
-      );
-  }
+  for (const app of apps)
+    if (drawApp(drawing, traffic, app, { proxies, proxyAccept })) running.push(app.name);
   const kill = Math.max(G, ...apps.map((a) => a.kill));
   deadline(drawing, kill, state.grace, running.length ? running.join(', ') : undefined);
-  const workEnd = Math.max(0, ...apps.map((a) => Math.min(work(a, proxyAccept).workDone, a.kill)));
+  const workEnd = Math.max(
+    0,
+    ...apps.map((a) => Math.min(work(a, proxyAccept, traffic).workDone, a.kill)),
+  );
   drawCloudSqlProxies(drawing, state.cloudSqlProxies ?? [], {
     apps: apps.map((a) => a.name).join(', '),
     servedUntil: workEnd,
@@ -156,4 +113,77 @@ export function appTimeline(state: AppState, traffic: Traffic): Timeline {
     Math.max(appsEnd(proxyAccept), ...proxies.map((p) => p.gone)),
   );
   return drawing.done('deletion', 'no request fails');
+}
+
+/**
+ * Draws one app container's windows: connections refused after it stops accepting (or its mesh
+ * proxy does), requests cut at SIGKILL or by a proxy gone first, and what it serves. Returns true
+ * when it still works at the grace deadline.
+ */
+function drawApp(
+  drawing: Drawing,
+  traffic: Traffic,
+  app: AppLane,
+  mesh: { readonly proxies: readonly ProxyLane[]; readonly proxyAccept: number },
+): boolean {
+  const W = traffic.drainWindowSeconds;
+  const R = traffic.maxRequestSeconds;
+  const { proxies, proxyAccept } = mesh;
+  const { acceptUntil, lastAccepted, workDone } = work(app, proxyAccept, traffic);
+  if (acceptUntil < W) {
+    const limiting =
+      acceptUntil < app.sigterm ? proxies.find((p) => p.acceptUntil === acceptUntil) : undefined;
+    const why = limiting
+      ? limiting.why
+      : `${app.name} got SIGTERM at t=${app.sigterm}` +
+        `${app.preStop.seconds === 0 ? ' (no preStop)' : ''} and stopped accepting`;
+    drawing.window(
+      acceptUntil,
+      W,
+      'fail',
+      'refused',
+      `new connections for ${app.name} still arrive ${traffic.sender}, but ${why}` +
+        ` → connections refused`,
+    );
+  }
+  if (app.kill < workDone) {
+    drawing.window(
+      app.kill,
+      workDone,
+      'fail',
+      'cut',
+      `SIGKILL at the grace deadline cuts ${app.name}'s requests in flight; ` +
+        `the last one accepted at t=${lastAccepted} needs until t=${workDone} ` +
+        `(R = ${secondsText(R)})`,
+    );
+  }
+  const servedUntil = Math.min(workDone, app.kill);
+  for (const proxy of proxies.filter((p) => p.timer && p.gone < servedUntil)) {
+    drawing.window(
+      proxy.gone,
+      servedUntil,
+      'fail',
+      'proxy-gone',
+      `${proxy.name} is gone at t=${proxy.gone} while ${app.name} still ` +
+        `serves until t=${servedUntil} → requests in flight lose their ` +
+        `connection and the app's outbound calls fail`,
+    );
+  }
+  drawing.window(
+    0,
+    lastAccepted,
+    'ok',
+    'serving',
+    `${app.name} accepts new connections${app.P > 0 ? ` (preStop until t=${app.sigterm})` : ''}`,
+    hookUnknown(app.name, app.preStop),
+  );
+  if (servedUntil > lastAccepted)
+    drawing.window(
+      lastAccepted,
+      servedUntil,
+      'ok',
+      'finishing',
+      `${app.name} finishes requests in flight (R = ${secondsText(R)})`,
+    );
+  return workDone > app.kill;
 }

@@ -36,6 +36,12 @@ export interface ContourState {
   readonly meshUnknown?: Unknown;
 }
 
+/** When Envoy may exit: the first poll after both delays, or SIGKILL at the grace deadline. */
+interface Stop {
+  readonly stop: number;
+  readonly byDeadline: boolean;
+}
+
 /**
  * Returns the timeline of one state (as written, or patched) of a Contour Envoy pod. Behind node
  * targets with externalTrafficPolicy Local (`traffic.nodeForwarding`), the node forwards to the
@@ -49,10 +55,60 @@ export function contourTimeline(state: ContourState, traffic: Traffic): Timeline
   const G = state.grace.value;
   const D = state.drainDelay.value;
   const C = state.checkDelay.value;
-  const I = state.checkInterval.value;
-  const M = state.minOpen.value;
-  const { envoy, shutdownManager: manager } = state;
   start(drawing, state.grace, traffic);
+  drawHooks(drawing, state);
+  // The earliest the ready file may be written: the first poll, when no connection is open then.
+  const at: Stop = { stop: Math.min(D + C, G), byDeadline: D + C >= G };
+  drawing.event(
+    at.stop,
+    state.envoy,
+    at.byDeadline
+      ? 'SIGTERM (preStop cut at the grace deadline): Envoy exits, closing its listeners'
+      : `SIGTERM at the earliest: the first poll ` +
+          `(every ${secondsText(state.checkInterval.value)}, ` +
+          `${state.checkInterval.source}) that finds ≤ ${state.minOpen.value} connections open ` +
+          `writes the ready file; Envoy exits, closing its listeners`,
+  );
+  const forwarded = drawNewConnectionsLost(drawing, state, traffic, at);
+  const done = drawRequestsCut(drawing, state, traffic, at);
+  deadline(drawing, G, state.grace, done > G ? state.envoy : undefined);
+  const { stop, byDeadline } = at;
+  drawing.window(
+    0,
+    Math.min(forwarded, W),
+    'ok',
+    'serving',
+    traffic.nodeForwarding === 'while-ready'
+      ? 'Envoy stays ready and accepts new connections (its health checks fail only after ' +
+          '--drain-delay; its preStop holds SIGTERM until the ready file)'
+      : `Envoy accepts new connections (its preStop holds SIGTERM until the ready file)`,
+  );
+  if (stop > W)
+    drawing.window(
+      W,
+      stop,
+      'ok',
+      'serving',
+      'no new connections from the load balancer; requests on connections already open still ' +
+        'served',
+    );
+  if (!byDeadline && state.minOpen.value === 0)
+    drawing.window(
+      stop,
+      Math.min(stop + R, G),
+      'ok',
+      'finishing',
+      `requests in flight finish: the ready file waits until no connection is open ` +
+        `(R = ${secondsText(R)}, then the next poll)`,
+    );
+  deregistration(drawing, traffic, Math.min(stop + R, G), Math.min(done, G));
+  return drawing.done('deletion', 'no request fails');
+}
+
+/** The two preStop hooks as they start, and the shutdown-manager's health-check failure. */
+function drawHooks(drawing: Drawing, state: ContourState): void {
+  const { envoy, shutdownManager: manager } = state;
+  const D = state.drainDelay.value;
   drawing.event(
     0,
     envoy,
@@ -64,13 +120,13 @@ export function contourTimeline(state: ContourState, traffic: Traffic): Timeline
     `preStop contour envoy shutdown: waits --drain-delay (${secondsText(D)}, ` +
       `${state.drainDelay.source})`,
   );
-  if (D < G)
+  if (D < state.grace.value)
     drawing.event(
       D,
       manager,
       `POST /healthcheck/fail: Envoy fails its health checks and closes each connection after ` +
         `its current request; its listeners keep accepting. Then --check-delay ` +
-        `(${secondsText(C)}, ${state.checkDelay.source})`,
+        `(${secondsText(state.checkDelay.value)}, ${state.checkDelay.source})`,
     );
   if (state.meshUnknown)
     drawing.event(
@@ -79,22 +135,24 @@ export function contourTimeline(state: ContourState, traffic: Traffic): Timeline
       "starts its own shutdown (not modelled with Contour's Envoy)",
       state.meshUnknown,
     );
-  // The earliest the ready file may be written: the first poll, when no connection is open then.
-  const stop = Math.min(D + C, G);
-  const byDeadline = D + C >= G;
-  drawing.event(
-    stop,
-    envoy,
-    byDeadline
-      ? 'SIGTERM (preStop cut at the grace deadline): Envoy exits, closing its listeners'
-      : `SIGTERM at the earliest: the first poll (every ${secondsText(I)}, ` +
-          `${state.checkInterval.source}) that finds ≤ ${M} connections open writes the ready ` +
-          `file; Envoy exits, closing its listeners`,
-  );
-  // Until when the load balancer's connections reach Envoy: its exit, or, where the node forwards
-  // only to a ready pod, the moment the kubelet has marked it unready at the latest (its probe
-  // fails from /healthcheck/fail on), or not at all before Kubernetes 1.26.
-  const unready = Math.min(D + state.readinessDelay.value, G);
+}
+
+/**
+ * Until when the load balancer's connections reach Envoy: its exit, or, where the node forwards
+ * only to a ready pod, the moment the kubelet has marked it unready at the latest (its probe
+ * fails from /healthcheck/fail on), or not at all before Kubernetes 1.26. Draws the connections
+ * that arrive after that, dropped by the node or refused by an Envoy gone.
+ */
+function drawNewConnectionsLost(
+  drawing: Drawing,
+  state: ContourState,
+  traffic: Traffic,
+  { stop, byDeadline }: Stop,
+): number {
+  const W = traffic.drainWindowSeconds;
+  const D = state.drainDelay.value;
+  const C = state.checkDelay.value;
+  const unready = Math.min(D + state.readinessDelay.value, state.grace.value);
   const forwarded =
     traffic.nodeForwarding === 'never'
       ? 0
@@ -123,8 +181,24 @@ export function contourTimeline(state: ContourState, traffic: Traffic): Timeline
             'finds no connection open') +
         ') → connections refused',
     );
-  // With M = 0 the ready file waits for every connection: their requests finish, then one poll.
-  const done = stop + R + I;
+  return forwarded;
+}
+
+/**
+ * Draws the requests cut (Envoy's SIGTERM with connections still open, or the grace deadline)
+ * and returns when Envoy is done: with M = 0 the ready file waits for every connection, their
+ * requests finish, then one poll.
+ */
+function drawRequestsCut(
+  drawing: Drawing,
+  state: ContourState,
+  traffic: Traffic,
+  { stop, byDeadline }: Stop,
+): number {
+  const R = traffic.maxRequestSeconds;
+  const G = state.grace.value;
+  const M = state.minOpen.value;
+  const done = stop + R + state.checkInterval.value;
   if (!byDeadline && M > 0)
     drawing.window(
       stop,
@@ -144,35 +218,5 @@ export function contourTimeline(state: ContourState, traffic: Traffic): Timeline
         `flight; the last one accepted at t=${stop} needs until t=${stop + R} ` +
         `(R = ${secondsText(R)})`,
     );
-  deadline(drawing, G, state.grace, done > G ? envoy : undefined);
-  drawing.window(
-    0,
-    Math.min(forwarded, W),
-    'ok',
-    'serving',
-    traffic.nodeForwarding === 'while-ready'
-      ? 'Envoy stays ready and accepts new connections (its health checks fail only after ' +
-          '--drain-delay; its preStop holds SIGTERM until the ready file)'
-      : `Envoy accepts new connections (its preStop holds SIGTERM until the ready file)`,
-  );
-  if (stop > W)
-    drawing.window(
-      W,
-      stop,
-      'ok',
-      'serving',
-      'no new connections from the load balancer; requests on connections already open still ' +
-        'served',
-    );
-  if (!byDeadline && M === 0)
-    drawing.window(
-      stop,
-      Math.min(stop + R, G),
-      'ok',
-      'finishing',
-      `requests in flight finish: the ready file waits until no connection is open ` +
-        `(R = ${secondsText(R)}, then the next poll)`,
-    );
-  deregistration(drawing, traffic, Math.min(stop + R, G), Math.min(done, G));
-  return drawing.done('deletion', 'no request fails');
+  return done;
 }

@@ -44,18 +44,63 @@ export interface IngressNginxState {
   readonly readinessHold?: Valued<number>;
 }
 
+/** The moments the controller's shutdown turns on. */
+interface Moments {
+  /** SIGTERM to the controller: at once with /wait-shutdown, after any other hook. */
+  readonly sigterm: number;
+  /** nginx -s quit closes the listeners (--shutdown-grace-period after SIGTERM), or SIGKILL. */
+  readonly stop: number;
+  /** SIGKILL at the grace deadline. */
+  readonly kill: number;
+}
+
 /** Returns the timeline of one state (as written, or patched) of an ingress-nginx pod. */
 export function ingressNginxTimeline(state: IngressNginxState, traffic: Traffic): Timeline {
   const drawing = new Drawing();
   const W = traffic.drainWindowSeconds;
-  const R = traffic.maxRequestSeconds;
   const G = state.grace.value;
-  const name = state.container;
   start(drawing, state.grace, traffic);
   // /wait-shutdown is modelled: it signals the controller at t=0 and returns when nginx is gone.
   // Any other hook delays the controller's SIGTERM by its length (unknown when not read).
-  const hookSeconds = state.waitShutdown ? 0 : Math.min(preStopSeconds(state.preStop, W), G);
-  const sigterm = hookSeconds;
+  const sigterm = state.waitShutdown ? 0 : Math.min(preStopSeconds(state.preStop, W), G);
+  drawSigterm(drawing, state, sigterm);
+  const P = state.shutdownGrace.value;
+  const at: Moments = { sigterm, stop: Math.min(sigterm + P, G), kill: G };
+  drawListenersClosed(drawing, state, traffic, at);
+  const forwarded = nodeForwarded(drawing, state, traffic, at);
+  const { done, exit } = drawWorkers(drawing, state, traffic, at);
+  deadline(drawing, at.kill, state.grace, exit >= at.kill ? state.container : undefined);
+  drawing.window(
+    0,
+    Math.min(at.stop, W, forwarded),
+    'ok',
+    'serving',
+    `new connections accepted (${state.waitShutdown ? '' : 'preStop, then '}` +
+      '--shutdown-grace-period)',
+  );
+  if (at.stop > W)
+    drawing.window(
+      W,
+      at.stop,
+      'ok',
+      'serving',
+      'no new connections from the load balancer; requests on connections already open ' +
+        'still served',
+    );
+  drawing.window(
+    at.stop,
+    done,
+    'ok',
+    'finishing',
+    `requests in flight finish (R = ${secondsText(traffic.maxRequestSeconds)})`,
+  );
+  deregistration(drawing, traffic, done, exit);
+  return drawing.done('deletion', 'no request fails');
+}
+
+/** The controller's SIGTERM: at once by /wait-shutdown, or after another hook. */
+function drawSigterm(drawing: Drawing, state: IngressNginxState, sigterm: number): void {
+  const name = state.container;
   const P = state.shutdownGrace.value;
   if (state.waitShutdown)
     drawing.event(
@@ -82,12 +127,21 @@ export function ingressNginxTimeline(state: IngressNginxState, traffic: Traffic)
       'starts its own shutdown (not modelled with the controller)',
       state.meshUnknown,
     );
-  const kill = G;
-  const stop = Math.min(sigterm + P, kill);
+}
+
+/** nginx -s quit closes the listeners: connections that still arrive are refused. */
+function drawListenersClosed(
+  drawing: Drawing,
+  state: IngressNginxState,
+  traffic: Traffic,
+  { sigterm, stop, kill }: Moments,
+): void {
+  const W = traffic.drainWindowSeconds;
+  const P = state.shutdownGrace.value;
   if (sigterm + P < kill)
     drawing.event(
       stop,
-      name,
+      state.container,
       `--shutdown-grace-period over: nginx -s quit closes the listeners; workers finish the ` +
         `requests in flight (worker-shutdown-timeout ` +
         `${secondsText(WORKER_SHUTDOWN_TIMEOUT_DEFAULT_SECONDS)}, ` +
@@ -108,24 +162,50 @@ export function ingressNginxTimeline(state: IngressNginxState, traffic: Traffic)
         `(${closedBy}) ` +
         `→ connections refused`,
     );
-  // Behind node targets with Local the node forwards only while the controller is ready, and
-  // /healthz fails from SIGTERM on (internal/ingress/controller/nginx.go@controller-v1.15.1 Stop
-  // sets isShuttingDown, which checker.go's Check fails on; the same since controller-v1.0.0).
+}
+
+/**
+ * Until when the node forwards to the controller, drawing the drop window where that ends first.
+ * Behind node targets with Local the node forwards only while the controller is ready, and
+ * /healthz fails from SIGTERM on (internal/ingress/controller/nginx.go@controller-v1.15.1 Stop
+ * sets isShuttingDown, which checker.go's Check fails on; the same since controller-v1.0.0).
+ */
+function nodeForwarded(
+  drawing: Drawing,
+  state: IngressNginxState,
+  traffic: Traffic,
+  { sigterm, stop }: Moments,
+): number {
   const forwarded =
     traffic.nodeForwarding === 'never'
       ? 0
       : traffic.nodeForwarding === 'while-ready' && state.readinessHold
         ? sigterm + state.readinessHold.value
         : Infinity;
-  if (forwarded < Math.min(stop, W))
+  if (forwarded < Math.min(stop, traffic.drainWindowSeconds))
     nodeDropWindow(
       drawing,
       traffic,
       forwarded,
-      name,
+      state.container,
       `is unready by t=${forwarded} at the earliest (/healthz fails from SIGTERM, t=${sigterm}; ` +
         `${state.readinessHold?.source ?? ''})`,
     );
+  return forwarded;
+}
+
+/**
+ * The workers finish the requests in flight (or are cut at worker-shutdown-timeout or SIGKILL),
+ * then the controller waits --post-shutdown-grace-period: when nginx is done, and when it exits.
+ */
+function drawWorkers(
+  drawing: Drawing,
+  state: IngressNginxState,
+  traffic: Traffic,
+  { stop, kill }: Moments,
+): { done: number; exit: number } {
+  const R = traffic.maxRequestSeconds;
+  const name = state.container;
   const needed = stop + R;
   const closed = Math.min(stop + WORKER_SHUTDOWN_TIMEOUT_DEFAULT_SECONDS, kill);
   const cutBy = closed === kill ? 'SIGKILL at the grace deadline' : 'worker-shutdown-timeout over';
@@ -153,31 +233,5 @@ export function ingressNginxTimeline(state: IngressNginxState, traffic: Traffic)
       `exits (--post-shutdown-grace-period ${secondsText(state.postShutdown.value)}, ` +
         `${state.postShutdown.source})`,
     );
-  deadline(drawing, kill, state.grace, exit >= kill ? name : undefined);
-  drawing.window(
-    0,
-    Math.min(stop, W, forwarded),
-    'ok',
-    'serving',
-    `new connections accepted (${state.waitShutdown ? '' : 'preStop, then '}` +
-      '--shutdown-grace-period)',
-  );
-  if (stop > W)
-    drawing.window(
-      W,
-      stop,
-      'ok',
-      'serving',
-      'no new connections from the load balancer; requests on connections already open ' +
-        'still served',
-    );
-  drawing.window(
-    stop,
-    done,
-    'ok',
-    'finishing',
-    `requests in flight finish (R = ${secondsText(R)})`,
-  );
-  deregistration(drawing, traffic, done, exit);
-  return drawing.done('deletion', 'no request fails');
+  return { done, exit };
 }

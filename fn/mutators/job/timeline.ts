@@ -45,6 +45,19 @@ export interface JobState {
   }>;
 }
 
+type ProxyState = JobState['proxies'][number];
+type ContainerState = JobState['containers'][number];
+
+/** What the proxies do once the program has exited, gathered for the pod's verdict. */
+interface Outcome {
+  /** Proxies nothing stops. */
+  readonly stuck: string[];
+  /** Sidecars the program's own command may end: how and when is not modelled. */
+  readonly selfEnded: Array<{ name: string; why: string; tell?: string }>;
+  /** When the last asked proxy has exited. */
+  completes: number;
+}
+
 /**
  * Returns what happens when a Job's main program exits: a classic sidecar keeps the pod running
  * for ever unless someone asks it to quit (kubernetes/kubernetes#25908); a preStop never runs for
@@ -53,82 +66,10 @@ export interface JobState {
  */
 export function jobTimeline(state: JobState): Timeline {
   const drawing = new Drawing();
-  const unsure: string[] = [];
-  for (const container of state.containers) {
-    const client = container.httpClient;
-    const needs =
-      client === undefined
-        ? ''
-        : client.value === 'unknown'
-          ? ` (needs curl or wget: ${client.source})`
-          : ` (with ${client.value === 'none' ? 'neither curl nor wget' : client.value}: ` +
-            `${client.source})`;
-    drawing.event(
-      0,
-      container.name,
-      container.quitUrls.length
-        ? `program exits; the wrapper POSTs ${container.quitUrls.join(' and ')}${needs}, ` +
-            `then exits with the program's exit code`
-        : 'program exits; the container stops',
-    );
-    if (container.quitUrls.length && client?.value === 'unknown') unsure.push(container.name);
-  }
-  const stuck: string[] = [];
-  /** Sidecars the program's own command may end: how and when is not modelled. */
-  const selfEnded: Array<{ name: string; why: string; tell?: string }> = [];
-  let completes = 0;
-  for (const proxy of state.proxies) {
-    const quitPath = proxy.mesh === 'istio' ? '/quitquitquit' : '/shutdown';
-    const calling = proxy.mesh
-      ? state.containers.filter((c) => c.quitUrls.some((u) => u.endsWith(quitPath)))
-      : state.containers.filter((c) => proxy.quitUrl && c.quitUrls.includes(proxy.quitUrl));
-    // A wrapper whose image has neither client prints so and asks nothing (wrapper.ts
-    // NO_CLIENT_HINT).
-    const asked =
-      state.containers.length > 0 &&
-      calling.length === state.containers.length &&
-      calling.every((c) => c.httpClient?.value !== 'none');
-    if (proxy.initOnly !== undefined) {
-      drawing.event(0, proxy.name, `none in the running pod: ${proxy.initOnly}`);
-    } else if (proxy.kind.value === 'native') {
-      drawing.event(
-        0,
-        proxy.name,
-        `SIGTERM from Kubernetes once every main container has exited (native sidecar, ` +
-          `${proxy.kind.source}); exits`,
-      );
-    } else if (asked) {
-      const exit = proxy.quitExit;
-      const at = exit?.seconds ?? 0;
-      drawing.event(
-        0,
-        proxy.name,
-        `quit request received (classic sidecar, ${proxy.kind.source}): ${exit?.text ?? 'exits'}`,
-      );
-      if (at > 0)
-        drawing.event(
-          at,
-          proxy.name,
-          exit?.atLeast ? 'exits at the first second with no active connection' : 'exits',
-        );
-      completes = Math.max(completes, at);
-    } else if (proxy.selfQuit !== undefined) {
-      drawing.event(null, proxy.name, `may be ended by the program (${proxy.selfQuit})`);
-      selfEnded.push({
-        name: proxy.name,
-        why: proxy.selfQuit,
-        ...(proxy.selfQuitTell ? { tell: proxy.selfQuitTell } : {}),
-      });
-    } else {
-      drawing.event(
-        null,
-        proxy.name,
-        `keeps running: a classic sidecar (${proxy.kind.source}) is stopped by nothing, ` +
-          `and preStop never runs when a container exits by itself`,
-      );
-      stuck.push(proxy.name);
-    }
-  }
+  const unsure = drawPrograms(drawing, state.containers);
+  const outcome: Outcome = { stuck: [], selfEnded: [], completes: 0 };
+  for (const proxy of state.proxies) drawProxy(drawing, state.containers, proxy, outcome);
+  const { stuck, selfEnded, completes } = outcome;
   if (!stuck.length && selfEnded.length) {
     const names = selfEnded.map((e) => e.name).join(' and ');
     const unknown = {
@@ -158,28 +99,118 @@ export function jobTimeline(state: JobState): Timeline {
       `${stuck.join(' and ')} keep${stuck.length === 1 ? 's' : ''} the pod running after the ` +
         `program exits → the Job never completes (kubernetes/kubernetes#25908)`,
     );
-  } else {
-    drawing.event(completes, 'pod', "completes: the Job counts the program's exit code");
-    if (unsure.length) {
-      drawing.window(
-        0,
-        null,
-        'risk',
-        'needs-http-client',
-        `the wrapper in ${unsure.join(', ')} needs curl or wget in the image, ` +
-          `which is not known: with neither, ` +
-          `the proxy is never asked and the Job never completes`,
+  } else drawCompletes(drawing, completes, unsure);
+  return drawing.done('program-exit', 'the Job completes');
+}
+
+/**
+ * Each main program's exit, and the wrapper's quit call where it is wrapped; returns the wrapped
+ * containers whose image may lack the HTTP client the call needs.
+ */
+function drawPrograms(drawing: Drawing, containers: readonly ContainerState[]): string[] {
+  const unsure: string[] = [];
+  for (const container of containers) {
+    const client = container.httpClient;
+    const needs =
+      client === undefined
+        ? ''
+        : client.value === 'unknown'
+          ? ` (needs curl or wget: ${client.source})`
+          : ` (with ${client.value === 'none' ? 'neither curl nor wget' : client.value}: ` +
+            `${client.source})`;
+    drawing.event(
+      0,
+      container.name,
+      container.quitUrls.length
+        ? `program exits; the wrapper POSTs ${container.quitUrls.join(' and ')}${needs}, ` +
+            `then exits with the program's exit code`
+        : 'program exits; the container stops',
+    );
+    if (container.quitUrls.length && client?.value === 'unknown') unsure.push(container.name);
+  }
+  return unsure;
+}
+
+/** One proxy after the program exits: gone with the pod, stopped, asked to quit, or stuck. */
+function drawProxy(
+  drawing: Drawing,
+  containers: readonly ContainerState[],
+  proxy: ProxyState,
+  outcome: Outcome,
+): void {
+  const quitPath = proxy.mesh === 'istio' ? '/quitquitquit' : '/shutdown';
+  const calling = proxy.mesh
+    ? containers.filter((c) => c.quitUrls.some((u) => u.endsWith(quitPath)))
+    : containers.filter((c) => proxy.quitUrl && c.quitUrls.includes(proxy.quitUrl));
+  // A wrapper whose image has neither client prints so and asks nothing (wrapper.ts
+  // NO_CLIENT_HINT).
+  const asked =
+    containers.length > 0 &&
+    calling.length === containers.length &&
+    calling.every((c) => c.httpClient?.value !== 'none');
+  if (proxy.initOnly !== undefined) {
+    drawing.event(0, proxy.name, `none in the running pod: ${proxy.initOnly}`);
+  } else if (proxy.kind.value === 'native') {
+    drawing.event(
+      0,
+      proxy.name,
+      `SIGTERM from Kubernetes once every main container has exited (native sidecar, ` +
+        `${proxy.kind.source}); exits`,
+    );
+  } else if (asked) {
+    const exit = proxy.quitExit;
+    const at = exit?.seconds ?? 0;
+    drawing.event(
+      0,
+      proxy.name,
+      `quit request received (classic sidecar, ${proxy.kind.source}): ${exit?.text ?? 'exits'}`,
+    );
+    if (at > 0)
+      drawing.event(
+        at,
+        proxy.name,
+        exit?.atLeast ? 'exits at the first second with no active connection' : 'exits',
       );
-    }
+    outcome.completes = Math.max(outcome.completes, at);
+  } else if (proxy.selfQuit !== undefined) {
+    drawing.event(null, proxy.name, `may be ended by the program (${proxy.selfQuit})`);
+    outcome.selfEnded.push({
+      name: proxy.name,
+      why: proxy.selfQuit,
+      ...(proxy.selfQuitTell ? { tell: proxy.selfQuitTell } : {}),
+    });
+  } else {
+    drawing.event(
+      null,
+      proxy.name,
+      `keeps running: a classic sidecar (${proxy.kind.source}) is stopped by nothing, ` +
+        `and preStop never runs when a container exits by itself`,
+    );
+    outcome.stuck.push(proxy.name);
+  }
+}
+
+/** The pod completes: when, and the risk that a wrapper's image lacks its HTTP client. */
+function drawCompletes(drawing: Drawing, completes: number, unsure: readonly string[]): void {
+  drawing.event(completes, 'pod', "completes: the Job counts the program's exit code");
+  if (unsure.length) {
     drawing.window(
-      completes,
-      completes,
-      'ok',
-      'completes',
-      completes === 0
-        ? 'the pod completes as soon as the program exits'
-        : `the pod completes ${completes} s after the program exits, once the proxy has drained`,
+      0,
+      null,
+      'risk',
+      'needs-http-client',
+      `the wrapper in ${unsure.join(', ')} needs curl or wget in the image, ` +
+        `which is not known: with neither, ` +
+        `the proxy is never asked and the Job never completes`,
     );
   }
-  return drawing.done('program-exit', 'the Job completes');
+  drawing.window(
+    completes,
+    completes,
+    'ok',
+    'completes',
+    completes === 0
+      ? 'the pod completes as soon as the program exits'
+      : `the pod completes ${completes} s after the program exits, once the proxy has drained`,
+  );
 }

@@ -40,6 +40,19 @@ export interface GatewayState {
   readonly readinessHold?: Valued<number>;
 }
 
+/** When the proxy stops accepting, when nothing more finishes, and when it is gone. */
+interface ProxyEnd {
+  readonly acceptUntil: number;
+  readonly hardStop: number;
+  readonly gone: number;
+}
+
+/** The kubelet's times for the proxy: SIGTERM after the preStop, SIGKILL at the deadline. */
+interface Signals {
+  readonly sigterm: number;
+  readonly kill: number;
+}
+
 /**
  * Returns the timeline of an Istio gateway: the proxy serves until it drains or is killed
  * (docs/background.md#istio "On SIGTERM"): with exit-on-zero it waits MINIMUM_DRAIN_DURATION and
@@ -50,20 +63,12 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
   const drawing = new Drawing();
   const W = traffic.drainWindowSeconds;
   const R = traffic.maxRequestSeconds;
-  const G = state.grace.value;
   const P = preStopSeconds(state.preStop, W);
-  const { sigterm, kill, hookCut } = kubeletTimes(P, G);
-  const {
-    exitOnZero,
-    minimumDrainSeconds: M,
-    drainDurationSeconds: D,
-    terminationDrainSeconds: TDD,
-  } = state.istio;
+  const { sigterm, kill, hookCut } = kubeletTimes(P, state.grace.value);
   const proxy = state.proxy;
   start(drawing, state.grace, traffic);
   rejection(drawing, proxy, state.preStop, state.grace);
   hookStart(drawing, proxy, state.preStop, 'Envoy keeps serving');
-  const listenersClose = sigterm + D.value;
   drawing.event(
     sigterm,
     proxy,
@@ -71,16 +76,63 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
       'pilot-agent drains the listeners (still accepting, with Connection: close)',
     hookUnknown(proxy, state.preStop),
   );
+  const end = drawProxyEnd(drawing, state, traffic, { sigterm, kill });
+  const forwardedUntil = drawNodeForwarding(drawing, state, traffic, sigterm);
+  const lastAccepted =
+    traffic.nodeForwarding === 'never' ? 0 : Math.min(end.acceptUntil, W, forwardedUntil);
+  const workDone = lastAccepted + R;
+  deadline(drawing, kill, state.grace, end.gone >= kill ? proxy : undefined);
+  drawLost(drawing, state, traffic, { sigterm, kill, end, forwardedUntil, lastAccepted });
+  drawing.window(
+    0,
+    lastAccepted,
+    'ok',
+    'serving',
+    P > 0
+      ? `new connections accepted (preStop until t=${sigterm}, ` +
+          'then draining with Connection: close)'
+      : 'new connections accepted (draining with Connection: close)',
+  );
+  if (Math.min(workDone, end.hardStop) > lastAccepted)
+    drawing.window(
+      lastAccepted,
+      Math.min(workDone, end.hardStop),
+      'ok',
+      'finishing',
+      `requests in flight finish (R = ${secondsText(R)})`,
+    );
+  deregistration(drawing, traffic, Math.min(workDone, end.hardStop), end.gone);
+  return drawing.done('deletion', 'no request fails');
+}
 
-  let acceptUntil: number;
-  let hardStop: number;
-  let gone: number;
+/**
+ * How the proxy ends: with exit-on-zero at the first quiet second after MINIMUM_DRAIN_DURATION
+ * (a risk while connections may still arrive), else killed by pilot-agent after
+ * terminationDrainDuration; its listeners close after drainDuration either way.
+ */
+function drawProxyEnd(
+  drawing: Drawing,
+  state: GatewayState,
+  traffic: Traffic,
+  { sigterm, kill }: Signals,
+): ProxyEnd {
+  const W = traffic.drainWindowSeconds;
+  const R = traffic.maxRequestSeconds;
+  const proxy = state.proxy;
+  const {
+    exitOnZero,
+    minimumDrainSeconds: M,
+    drainDurationSeconds: D,
+    terminationDrainSeconds: TDD,
+  } = state.istio;
+  const listenersClose = sigterm + D.value;
+  let end: ProxyEnd;
   if (exitOnZero.value) {
     const earliest = sigterm + M.value;
-    acceptUntil = Math.min(listenersClose, kill);
+    const acceptUntil = Math.min(listenersClose, kill);
     const lastAccepted = Math.min(acceptUntil, W);
-    gone = Math.min(kill, Math.max(earliest, lastAccepted + R));
-    hardStop = kill;
+    const gone = Math.min(kill, Math.max(earliest, lastAccepted + R));
+    end = { acceptUntil, hardStop: kill, gone };
     if (earliest < kill)
       drawing.event(
         earliest,
@@ -102,9 +154,8 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
       );
     }
   } else {
-    gone = Math.min(sigterm + TDD.value, kill);
-    acceptUntil = Math.min(listenersClose, gone);
-    hardStop = gone;
+    const gone = Math.min(sigterm + TDD.value, kill);
+    end = { acceptUntil: Math.min(listenersClose, gone), hardStop: gone, gone };
     if (gone < kill)
       drawing.event(
         gone,
@@ -113,33 +164,63 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
           `the gateway is gone`,
       );
   }
-  if (listenersClose < gone)
+  if (listenersClose < end.gone)
     drawing.event(
       listenersClose,
       proxy,
       `drainDuration (${secondsText(D.value)}) over: Envoy closes its listeners`,
     );
-  // Behind node targets with externalTrafficPolicy Local (traffic.nodeForwarding): a preStop sleep
-  // holds SIGTERM, and with it readiness; after SIGTERM readiness fails, and the kubelet still
-  // counts the proxy ready for the probe's hold where the probe is known, not modelled elsewhere.
-  const nodeNever = traffic.nodeForwarding === 'never';
+  return end;
+}
+
+/**
+ * Until when the node forwards the load balancer's connections. Behind node targets with
+ * externalTrafficPolicy Local (traffic.nodeForwarding): a preStop sleep holds SIGTERM, and with
+ * it readiness; after SIGTERM readiness fails, and the kubelet still counts the proxy ready for
+ * the probe's hold where the probe is known, not modelled elsewhere.
+ */
+function drawNodeForwarding(
+  drawing: Drawing,
+  state: GatewayState,
+  traffic: Traffic,
+  sigterm: number,
+): number {
   const hold = state.readinessHold;
   const forwardedUntil =
     traffic.nodeForwarding === 'while-ready' && hold ? sigterm + hold.value : Infinity;
-  if (traffic.nodeForwarding === 'while-ready' && sigterm < W)
+  if (traffic.nodeForwarding === 'while-ready' && sigterm < traffic.drainWindowSeconds)
     drawing.event(
       sigterm,
       'node',
-      `forwards the load balancer's connections only while ${proxy} passes readiness, which ` +
-        'fails after SIGTERM (externalTrafficPolicy Local)' +
+      `forwards the load balancer's connections only while ${state.proxy} passes readiness, ` +
+        'which fails after SIGTERM (externalTrafficPolicy Local)' +
         (hold ? `: ready until t=${forwardedUntil} at least (${hold.source})` : ''),
-      hold ? undefined : readinessAfterStop(proxy),
+      hold ? undefined : readinessAfterStop(state.proxy),
     );
-  const lastAccepted = nodeNever ? 0 : Math.min(acceptUntil, W, forwardedUntil);
-  const workDone = lastAccepted + R;
-  deadline(drawing, kill, state.grace, gone >= kill ? proxy : undefined);
+  return forwardedUntil;
+}
 
-  if (nodeNever) nodeDropWindow(drawing, traffic, 0, proxy, '');
+/**
+ * What is lost: connections the node drops or the proxy refuses after it stops accepting, and
+ * requests in flight cut at SIGKILL or when pilot-agent kills Envoy.
+ */
+function drawLost(
+  drawing: Drawing,
+  state: GatewayState,
+  traffic: Traffic,
+  at: Signals & {
+    readonly end: ProxyEnd;
+    readonly forwardedUntil: number;
+    readonly lastAccepted: number;
+  },
+): void {
+  const W = traffic.drainWindowSeconds;
+  const R = traffic.maxRequestSeconds;
+  const { proxy } = state;
+  const { sigterm, kill, end, forwardedUntil, lastAccepted } = at;
+  const { acceptUntil, hardStop, gone } = end;
+  const { drainDurationSeconds: D, terminationDrainSeconds: TDD } = state.istio;
+  if (traffic.nodeForwarding === 'never') nodeDropWindow(drawing, traffic, 0, proxy, '');
   else if (forwardedUntil < Math.min(acceptUntil, W))
     nodeDropWindow(
       drawing,
@@ -147,7 +228,7 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
       forwardedUntil,
       proxy,
       `is unready by t=${forwardedUntil} at the earliest (readiness fails at SIGTERM, ` +
-        `t=${sigterm}, and the kubelet notices after ${hold?.source ?? ''})`,
+        `t=${sigterm}, and the kubelet notices after ${state.readinessHold?.source ?? ''})`,
     );
   else if (acceptUntil < W) {
     const why =
@@ -162,6 +243,7 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
       `new connections still arrive ${traffic.sender}, but ${why} → connections refused`,
     );
   }
+  const workDone = lastAccepted + R;
   if (hardStop < workDone) {
     const why =
       hardStop === kill
@@ -177,24 +259,4 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
         `${secondsText(R)})`,
     );
   }
-  drawing.window(
-    0,
-    lastAccepted,
-    'ok',
-    'serving',
-    P > 0
-      ? `new connections accepted (preStop until t=${sigterm}, ` +
-          'then draining with Connection: close)'
-      : 'new connections accepted (draining with Connection: close)',
-  );
-  if (Math.min(workDone, hardStop) > lastAccepted)
-    drawing.window(
-      lastAccepted,
-      Math.min(workDone, hardStop),
-      'ok',
-      'finishing',
-      `requests in flight finish (R = ${secondsText(R)})`,
-    );
-  deregistration(drawing, traffic, Math.min(workDone, hardStop), gone);
-  return drawing.done('deletion', 'no request fails');
 }

@@ -9,7 +9,7 @@
  */
 import type { PreStopRead, Valued } from '../../explanation/podSettings.ts';
 import { drawMeshProxies } from '../../explanation/meshProxies.ts';
-import type { MeshProxies } from '../../explanation/meshProxies.ts';
+import type { MeshProxies, ProxyLane } from '../../explanation/meshProxies.ts';
 import {
   deadline,
   deregistration,
@@ -75,6 +75,35 @@ function entryPointsText(names: readonly string[]): string {
   return `${names.length === 1 ? 'entry point' : 'entry points'} ${names.join(', ')}`;
 }
 
+/** One group of entry points after SIGTERM: when it stops accepting, and when it is closed. */
+interface Span {
+  readonly group: Group;
+  readonly stop: number;
+  readonly acceptUntil: number;
+  readonly closed: number;
+}
+
+/** What goes right on some entry points: they accept until the same moment and finish alike. */
+interface Served {
+  readonly names: string[];
+  readonly newUntil: number;
+  readonly lastAccepted: number;
+  readonly end: number;
+}
+
+/** What every span's drawing reads. */
+interface SpanContext {
+  readonly drawing: Drawing;
+  readonly traffic: Traffic;
+  readonly name: string;
+  readonly kill: number;
+  readonly proxies: readonly ProxyLane[];
+  /** When the first mesh proxy stops taking inbound connections (∞ without one). */
+  readonly proxyAccept: number;
+  /** Until when the node forwards to the terminating pod (∞ when it does not stop). */
+  readonly forwarded: number;
+}
+
 /** Returns the timeline of one state (as written, or patched) of a Traefik pod. */
 export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline {
   const drawing = new Drawing();
@@ -96,11 +125,14 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
   );
 
   // Each group of entry points: when it stops accepting, and when Traefik is done with it.
-  const spans = groups(state.entryPoints).map((group) => {
+  const spans: Span[] = groups(state.entryPoints).map((group) => {
     const stop = sigterm + group.accept;
-    const acceptUntil = Math.min(stop, kill);
-    const closed = Math.min(stop + group.graceTimeOut, kill);
-    return { group, stop, acceptUntil, closed };
+    return {
+      group,
+      stop,
+      acceptUntil: Math.min(stop, kill),
+      closed: Math.min(stop + group.graceTimeOut, kill),
+    };
   });
   // Traefik waits for the last request, up to graceTimeOut; with none left it closes at once. New
   // connections come from the load balancer until W at most; but until the entry point stops, it
@@ -121,104 +153,23 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
     stopsAccepting: Math.max(sigterm, ...spans.map((s) => s.acceptUntil)),
   });
   const proxyAccept = Math.min(Number.POSITIVE_INFINITY, ...proxies.map((p) => p.acceptUntil));
-  // Behind node targets with externalTrafficPolicy Local (traffic.nodeForwarding, set where the
-  // readiness probe is /ping): the node forwards until Traefik is unready, at the latest the
-  // probe's period × threshold after /ping starts failing at SIGTERM; a code from 200 to 399
-  // keeps it ready (./pingEdit.ts).
-  const pingFails = !passesProbe(state.ping.value);
-  const unready = Math.min(sigterm + state.readinessDelay.value, kill);
-  const forwarded =
-    traffic.nodeForwarding === 'never'
-      ? 0
-      : traffic.nodeForwarding === 'while-ready' && pingFails
-        ? unready
-        : Number.POSITIVE_INFINITY;
-
-  if (spans.some((s) => forwarded < Math.min(s.acceptUntil, proxyAccept, W)))
-    nodeDropWindow(
-      drawing,
-      traffic,
-      forwarded,
-      'Traefik',
-      `is unready by t=${unready} (/ping answers ${state.ping.value} from SIGTERM, then its ` +
-        `readiness probe, ${state.readinessDelay.source})`,
-    );
-
-  let finished = 0;
+  const forwarded = nodeForwarded(drawing, state, traffic, {
+    sigterm,
+    kill,
+    accepting: spans.map((s) => Math.min(s.acceptUntil, proxyAccept, W)),
+  });
+  const context: SpanContext = { drawing, traffic, name, kill, proxies, proxyAccept, forwarded };
   // What goes right, per span: entry points that accept until the same moment and finish alike
   // share one.
-  const served = new Map<
-    string,
-    { names: string[]; newUntil: number; lastAccepted: number; end: number }
-  >();
-  for (const { group, stop, acceptUntil, closed } of spans) {
-    const who = entryPointsText(group.names);
-    const newUntil = Math.min(acceptUntil, proxyAccept, W, forwarded);
-    const lastAccepted = acceptUntil;
-    const needed = lastAccepted + R;
-    if (stop < kill) {
-      drawing.event(
-        stop,
-        name,
-        `${who}: requestAcceptGraceTimeout (${secondsText(group.accept)}) ` +
-          `over: ${group.names.length === 1 ? 'stops' : 'stop'} accepting; ` +
-          `requests in flight get graceTimeOut (${secondsText(group.graceTimeOut)}` +
-          `)`,
-      );
-    }
-    const refusedFrom = Math.min(acceptUntil, proxyAccept);
-    // Where the node stops forwarding first, the drop window (drawn once, below) covers it.
-    if (refusedFrom < W && forwarded >= refusedFrom) {
-      const limiting =
-        proxyAccept < acceptUntil ? proxies.find((p) => p.acceptUntil === proxyAccept) : undefined;
-      const why = limiting
-        ? limiting.why
-        : `${who} stopped accepting at t=${acceptUntil} (` +
-          (stop < kill
-            ? `requestAcceptGraceTimeout ${secondsText(group.accept)}`
-            : 'SIGKILL at the grace deadline') +
-          `)`;
-      drawing.window(
-        refusedFrom,
-        W,
-        'fail',
-        'refused',
-        `new connections still arrive ${traffic.sender}, but ${why} → connections refused`,
-      );
-    }
-    if (closed < needed) {
-      const why =
-        closed === kill
-          ? 'SIGKILL at the grace deadline'
-          : `graceTimeOut ${secondsText(group.graceTimeOut)} over`;
-      drawing.window(
-        closed,
-        needed,
-        'fail',
-        'cut',
-        `requests in flight on ${who} are cut at t=${closed} (${why}); the ` +
-          `last one accepted at t=${lastAccepted} needs until t=${needed} (R = ${secondsText(R)}` +
-          `)`,
-      );
-    }
-    const end = Math.min(closed, needed);
-    for (const proxy of proxies.filter((p) => p.timer && p.gone < end)) {
-      drawing.window(
-        proxy.gone,
-        end,
-        'fail',
-        'proxy-gone',
-        `${proxy.name} is gone at t=${proxy.gone} while ${who} still ` +
-          `${group.names.length === 1 ? 'serves' : 'serve'} until t=${end} → ` +
-          `requests in flight lose their connection and Traefik's requests to its backends fail`,
-      );
-    }
-    const key = `${newUntil}/${lastAccepted}/${end}`;
-    const span = served.get(key) ?? { names: [], newUntil, lastAccepted, end };
-    span.names.push(...group.names);
-    served.set(key, span);
-    finished = Math.max(finished, end);
+  const served = new Map<string, Served>();
+  for (const span of spans) {
+    const result = drawSpan(context, span);
+    const key = `${result.newUntil}/${result.lastAccepted}/${result.end}`;
+    const shared = served.get(key) ?? { ...result, names: [] };
+    shared.names.push(...span.group.names);
+    served.set(key, shared);
   }
+  const finished = Math.max(0, ...[...served.values()].map((s) => s.end));
   if (state.udpSeconds > 0 && done < kill)
     drawing.event(
       done,
@@ -227,8 +178,127 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
     );
   if (gone < kill) drawing.event(gone, name, 'exits: every entry point is done');
   deadline(drawing, kill, state.grace, gone >= kill ? name : undefined);
-  for (const span of served.values()) {
-    const on = served.size === 1 ? '' : ` on ${entryPointsText(span.names)}`;
+  drawServed(drawing, [...served.values()], { R, P, sigterm });
+  deregistration(drawing, traffic, finished, Math.max(gone, ...proxies.map((p) => p.gone)));
+  return drawing.done('deletion', 'no request fails');
+}
+
+/**
+ * Until when the node forwards to Traefik, drawing the drop window where that ends before an
+ * entry point stops accepting. Behind node targets with externalTrafficPolicy Local
+ * (traffic.nodeForwarding, set where the readiness probe is /ping): the node forwards until
+ * Traefik is unready, at the latest the probe's period × threshold after /ping starts failing at
+ * SIGTERM; a code from 200 to 399 keeps it ready (./pingEdit.ts).
+ */
+function nodeForwarded(
+  drawing: Drawing,
+  state: TraefikState,
+  traffic: Traffic,
+  at: { readonly sigterm: number; readonly kill: number; readonly accepting: readonly number[] },
+): number {
+  const pingFails = !passesProbe(state.ping.value);
+  const unready = Math.min(at.sigterm + state.readinessDelay.value, at.kill);
+  const forwarded =
+    traffic.nodeForwarding === 'never'
+      ? 0
+      : traffic.nodeForwarding === 'while-ready' && pingFails
+        ? unready
+        : Number.POSITIVE_INFINITY;
+  if (at.accepting.some((until) => forwarded < until))
+    nodeDropWindow(
+      drawing,
+      traffic,
+      forwarded,
+      'Traefik',
+      `is unready by t=${unready} (/ping answers ${state.ping.value} from SIGTERM, then its ` +
+        `readiness probe, ${state.readinessDelay.source})`,
+    );
+  return forwarded;
+}
+
+/**
+ * Draws what goes wrong on one group of entry points (connections refused after it stops
+ * accepting, requests cut at graceTimeOut or SIGKILL, a mesh proxy gone first) and returns what
+ * goes right on it.
+ */
+function drawSpan(context: SpanContext, span: Span): Omit<Served, 'names'> {
+  const { drawing, traffic, name, kill, proxies, proxyAccept, forwarded } = context;
+  const { group, stop, acceptUntil, closed } = span;
+  const W = traffic.drainWindowSeconds;
+  const R = traffic.maxRequestSeconds;
+  const who = entryPointsText(group.names);
+  const newUntil = Math.min(acceptUntil, proxyAccept, W, forwarded);
+  const lastAccepted = acceptUntil;
+  const needed = lastAccepted + R;
+  if (stop < kill) {
+    drawing.event(
+      stop,
+      name,
+      `${who}: requestAcceptGraceTimeout (${secondsText(group.accept)}) ` +
+        `over: ${group.names.length === 1 ? 'stops' : 'stop'} accepting; ` +
+        `requests in flight get graceTimeOut (${secondsText(group.graceTimeOut)}` +
+        `)`,
+    );
+  }
+  const refusedFrom = Math.min(acceptUntil, proxyAccept);
+  // Where the node stops forwarding first, the drop window (drawn once, above) covers it.
+  if (refusedFrom < W && forwarded >= refusedFrom) {
+    const limiting =
+      proxyAccept < acceptUntil ? proxies.find((p) => p.acceptUntil === proxyAccept) : undefined;
+    const why = limiting
+      ? limiting.why
+      : `${who} stopped accepting at t=${acceptUntil} (` +
+        (stop < kill
+          ? `requestAcceptGraceTimeout ${secondsText(group.accept)}`
+          : 'SIGKILL at the grace deadline') +
+        `)`;
+    drawing.window(
+      refusedFrom,
+      W,
+      'fail',
+      'refused',
+      `new connections still arrive ${traffic.sender}, but ${why} → connections refused`,
+    );
+  }
+  if (closed < needed) {
+    const why =
+      closed === kill
+        ? 'SIGKILL at the grace deadline'
+        : `graceTimeOut ${secondsText(group.graceTimeOut)} over`;
+    drawing.window(
+      closed,
+      needed,
+      'fail',
+      'cut',
+      `requests in flight on ${who} are cut at t=${closed} (${why}); the ` +
+        `last one accepted at t=${lastAccepted} needs until t=${needed} (R = ${secondsText(R)}` +
+        `)`,
+    );
+  }
+  const end = Math.min(closed, needed);
+  for (const proxy of proxies.filter((p) => p.timer && p.gone < end)) {
+    drawing.window(
+      proxy.gone,
+      end,
+      'fail',
+      'proxy-gone',
+      `${proxy.name} is gone at t=${proxy.gone} while ${who} still ` +
+        `${group.names.length === 1 ? 'serves' : 'serve'} until t=${end} → ` +
+        `requests in flight lose their connection and Traefik's requests to its backends fail`,
+    );
+  }
+  return { newUntil, lastAccepted, end };
+}
+
+/** Draws what goes right: each span's accepting, open-connection and finishing windows. */
+function drawServed(
+  drawing: Drawing,
+  served: readonly Served[],
+  at: { readonly R: number; readonly P: number; readonly sigterm: number },
+): void {
+  const { R, P, sigterm } = at;
+  for (const span of served) {
+    const on = served.length === 1 ? '' : ` on ${entryPointsText(span.names)}`;
     drawing.window(
       0,
       span.newUntil,
@@ -257,6 +327,4 @@ export function traefikTimeline(state: TraefikState, traffic: Traffic): Timeline
         `requests in flight${on} finish (R = ${secondsText(R)})`,
       );
   }
-  deregistration(drawing, traffic, finished, Math.max(gone, ...proxies.map((p) => p.gone)));
-  return drawing.done('deletion', 'no request fails');
 }
