@@ -17,6 +17,8 @@ import type { RenderInjectedProxy } from '../../workloads/renderInjected.ts';
 import { proxyConfigEnvText } from '../../workloads/renderInjected.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { envEntry, setEnv } from '../shared/env.ts';
+import type { EnvOutcome } from '../shared/env.ts';
+import type { FieldPath } from '../../core/fieldPath.ts';
 import {
   PROXY_CONFIG_ANNOTATION,
   readProxyConfig,
@@ -91,53 +93,45 @@ export function istioRenderInjected(
       : parseGoDurationSeconds(scalarText(value));
   };
   const plan = timing.pod;
+  const pod: RenderedPod = { workload, proxy, plan, W };
   const changes: ProposedChange[] = [];
-  const durations: Record<string, string> = {};
-  const lines: string[] = [];
-  let usesSidecarWait = false;
   const exitOnZero =
     spec.app.classicDrain === 'exit-on-zero' &&
     reached(ISTIO.exitOnZero, spec.istioVersion) &&
     envEntry(workload, ISTIO_PROXY, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS')?.['value'] !== 'false';
   if (exitOnZero) {
-    // S + R, as istioClassicDrain.ts writes it into proxyMetadata, not the gateway's max(S, W):
-    // after MINIMUM_DRAIN_DURATION the proxy leaves at the first second with no active connection
-    // (pkg/envoy/agent.go@1.24.0 terminate), while the app, SIGTERMed at S, may still finish
-    // requests and call out for R more seconds.
-    const M = plan.sidecarOutlivesSeconds;
-    const existing = envEntry(workload, ISTIO_PROXY, 'MINIMUM_DRAIN_DURATION')?.['value'];
-    const keep = typeof existing === 'string' && (parseGoDurationSeconds(existing) ?? 0) >= M.value;
-    const minimumDrain = keep
-      ? `MINIMUM_DRAIN_DURATION "${String(existing)}" kept: it covers ${M.formula}.`
-      : `MINIMUM_DRAIN_DURATION "${M.value}s": ${M.formula}.`;
-    const reason = [
-      `${minimumDrain} ` +
-        `EXIT_ON_ZERO_ACTIVE_CONNECTIONS "true": the proxy then exits only once no connection ` +
-        `is active (Istio ${ISTIO.exitOnZero.since}+, ` +
-        `pilot/cmd/pilot-agent/options/options.go@1.12.9).`,
-      `Set as istio-proxy env because ${proxy.evidence}; ` +
-        `proxyMetadata in ${PROXY_CONFIG_ANNOTATION} becomes env only at injection.`,
-      M.explanation,
-      W,
-    ].join('\n');
-    const set = setEnv(workload, ISTIO_PROXY, [
-      { name: 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS', value: 'true', reason },
-      ...(keep
-        ? []
-        : [{ name: 'MINIMUM_DRAIN_DURATION', value: formatGoDurationSeconds(M.value), reason }]),
-    ]);
+    const set = exitOnZeroEnv(pod);
     changes.push(...set.changes);
     findings.push(...set.findings);
-  } else {
-    const T = plan.sidecarOutlivesSeconds;
-    if ((own('terminationDrainDuration') ?? ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS) < T.value) {
-      durations['terminationDrainDuration'] = formatGoDurationSeconds(T.value);
-      lines.push(
-        `terminationDrainDuration "${T.value}s": ${T.formula} (G = ${plan.graceSeconds.value}).`,
-        T.explanation,
-      );
-    }
-    usesSidecarWait = true;
+  }
+  const written = proxyConfigDurations(plan, own, !exitOnZero);
+  if (Object.keys(written.durations).length > 0)
+    changes.push(...proxyConfigChanges(pod, { envPath, envText, annotation }, written));
+  return { mode: 'classic', changes, findings, usesSidecarWait: !exitOnZero };
+}
+
+/**
+ * The durations PROXY_CONFIG must say, with why: terminationDrainDuration S + R where the sidecar
+ * waits on a timer (no exit-on-zero), drainDuration W + B; each only where the proxy's own (or
+ * Istio's default) is shorter.
+ */
+function proxyConfigDurations(
+  plan: AppTiming['pod'],
+  own: (field: string) => number | undefined,
+  timer: boolean,
+): { durations: Record<string, string>; lines: string[] } {
+  const durations: Record<string, string> = {};
+  const lines: string[] = [];
+  const T = plan.sidecarOutlivesSeconds;
+  if (
+    timer &&
+    (own('terminationDrainDuration') ?? ISTIO_DEFAULT_TERMINATION_DRAIN_SECONDS) < T.value
+  ) {
+    durations['terminationDrainDuration'] = formatGoDurationSeconds(T.value);
+    lines.push(
+      `terminationDrainDuration "${T.value}s": ${T.formula} (G = ${plan.graceSeconds.value}).`,
+      T.explanation,
+    );
   }
   const D = plan.drainDurationSeconds;
   if (D.value > (own('drainDuration') ?? ISTIO_DEFAULT_DRAIN_DURATION_SECONDS)) {
@@ -149,36 +143,95 @@ export function istioRenderInjected(
       D.explanation,
     );
   }
-  if (Object.keys(durations).length > 0) {
-    const where =
-      `Written into PROXY_CONFIG on istio-proxy because ${proxy.evidence}; ` +
-      `pilot-agent reads it, then applies ${PROXY_CONFIG_ANNOTATION} over it ` +
-      `(pilot/cmd/pilot-agent/config/config.go@1.28.10).`;
-    changes.push({
+  return { durations, lines };
+}
+
+/** The pod whose render-injected istio-proxy is sized, and the app's plan. */
+interface RenderedPod {
+  readonly workload: Workload;
+  readonly proxy: RenderInjectedProxy;
+  readonly plan: AppTiming['pod'];
+  /** Where W came from, for the reasons. */
+  readonly W: string;
+}
+
+/**
+ * Exit-on-zero as istio-proxy env. S + R, as istioClassicDrain.ts writes it into proxyMetadata,
+ * not the gateway's max(S, W): after MINIMUM_DRAIN_DURATION the proxy leaves at the first second
+ * with no active connection (pkg/envoy/agent.go@1.24.0 terminate), while the app, SIGTERMed at S,
+ * may still finish requests and call out for R more seconds.
+ */
+function exitOnZeroEnv({ workload, proxy, plan, W }: RenderedPod): EnvOutcome {
+  const M = plan.sidecarOutlivesSeconds;
+  const existing = envEntry(workload, ISTIO_PROXY, 'MINIMUM_DRAIN_DURATION')?.['value'];
+  const keep = typeof existing === 'string' && (parseGoDurationSeconds(existing) ?? 0) >= M.value;
+  const minimumDrain = keep
+    ? `MINIMUM_DRAIN_DURATION "${String(existing)}" kept: it covers ${M.formula}.`
+    : `MINIMUM_DRAIN_DURATION "${M.value}s": ${M.formula}.`;
+  const reason = [
+    `${minimumDrain} ` +
+      `EXIT_ON_ZERO_ACTIVE_CONNECTIONS "true": the proxy then exits only once no connection ` +
+      `is active (Istio ${ISTIO.exitOnZero.since}+, ` +
+      `pilot/cmd/pilot-agent/options/options.go@1.12.9).`,
+    `Set as istio-proxy env because ${proxy.evidence}; ` +
+      `proxyMetadata in ${PROXY_CONFIG_ANNOTATION} becomes env only at injection.`,
+    M.explanation,
+    W,
+  ].join('\n');
+  return setEnv(workload, ISTIO_PROXY, [
+    { name: 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS', value: 'true', reason },
+    ...(keep
+      ? []
+      : [{ name: 'MINIMUM_DRAIN_DURATION', value: formatGoDurationSeconds(M.value), reason }]),
+  ]);
+}
+
+/**
+ * The durations written into PROXY_CONFIG on istio-proxy, and into the ProxyConfig annotation
+ * where it sets the same field: pilot-agent applies the annotation over PROXY_CONFIG
+ * (pilot/cmd/pilot-agent/config/config.go@1.28.10), so it must say the same.
+ */
+function proxyConfigChanges(
+  { workload, proxy, W }: RenderedPod,
+  read: {
+    readonly envPath: FieldPath;
+    readonly envText: string | undefined;
+    readonly annotation: ReturnType<typeof readProxyConfig>;
+  },
+  written: { readonly durations: Record<string, string>; readonly lines: readonly string[] },
+): ProposedChange[] {
+  const { envPath, envText, annotation } = read;
+  const { durations, lines } = written;
+  const where =
+    `Written into PROXY_CONFIG on istio-proxy because ${proxy.evidence}; ` +
+    `pilot-agent reads it, then applies ${PROXY_CONFIG_ANNOTATION} over it ` +
+    `(pilot/cmd/pilot-agent/config/config.go@1.28.10).`;
+  const changes: ProposedChange[] = [
+    {
       path: envPath,
       value: setProxyConfigEnvFields(envText, durations)!,
       reason: [...lines, where, W].join('\n'),
+    },
+  ];
+  // A field the annotation also sets would win over PROXY_CONFIG: set it there as well.
+  const inAnnotation = annotation.ok
+    ? Object.keys(durations).filter((f) => annotation.fields[f] !== undefined)
+    : [];
+  let text: string | undefined = annotation.ok ? annotation.text : undefined;
+  for (const field of inAnnotation)
+    text = text === undefined ? undefined : setProxyConfigField(text, [field], durations[field]!);
+  if (inAnnotation.length > 0 && text !== undefined) {
+    changes.push({
+      path: workload.at('metadata', 'annotations', PROXY_CONFIG_ANNOTATION),
+      value: text,
+      reason: [
+        `${inAnnotation.join(', ')} also set here: pilot-agent applies this ` +
+          `annotation over PROXY_CONFIG ` +
+          `(pilot/cmd/pilot-agent/config/config.go@1.28.10), so it must say the ` +
+          `same.`,
+        ...lines,
+      ].join('\n'),
     });
-    // A field the annotation also sets would win over PROXY_CONFIG: set it there as well.
-    const inAnnotation = annotation.ok
-      ? Object.keys(durations).filter((f) => annotation.fields[f] !== undefined)
-      : [];
-    let text: string | undefined = annotation.ok ? annotation.text : undefined;
-    for (const field of inAnnotation)
-      text = text === undefined ? undefined : setProxyConfigField(text, [field], durations[field]!);
-    if (inAnnotation.length > 0 && text !== undefined) {
-      changes.push({
-        path: workload.at('metadata', 'annotations', PROXY_CONFIG_ANNOTATION),
-        value: text,
-        reason: [
-          `${inAnnotation.join(', ')} also set here: pilot-agent applies this ` +
-            `annotation over PROXY_CONFIG ` +
-            `(pilot/cmd/pilot-agent/config/config.go@1.28.10), so it must say the ` +
-            `same.`,
-          ...lines,
-        ].join('\n'),
-      });
-    }
   }
-  return { mode: 'classic', changes, findings, usesSidecarWait };
+  return changes;
 }

@@ -47,33 +47,7 @@ export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationB
       (c) => !MESH_PROXY_CONTAINERS.has(c.name) && !declared.has(c.name),
     );
   const state = (template: PodTemplate): JobState => ({
-    proxies: [
-      ...plan.meshes.map((mesh) => ({
-        mesh,
-        name: MESH_PROXY[mesh],
-        kind:
-          mesh === 'istio'
-            ? istioSidecarKind(template, context.spec)
-            : linkerdSidecarKind(template, context.spec),
-        ...(mesh === 'istio' ? { quitExit: istioQuitOf(template, context.spec.istioVersion) } : {}),
-      })),
-      ...plan.sidecars.map((s) => {
-        const url = quitUrlOf(
-          template.spec?.containers?.find((c) => c.name === s.name),
-          s.product,
-        );
-        const self = selfQuitOf(mains(template), s.product);
-        return {
-          name: s.name,
-          kind: declaredKind(template, s.name),
-          ...(url ? { quitUrl: url } : {}),
-          ...(self ? { selfQuit: self } : {}),
-        };
-      }),
-      ...(plan.vault ? [vaultAgent(template)] : []),
-      ...(plan.dapr ? [daprd(template, mains(template))] : []),
-      ...(plan.consul ? [consulDataplane(template, mains(template))] : []),
-    ],
+    proxies: proxiesOf(plan, context, template, mains(template)),
     containers: mains(template).map((c) => {
       const urls = wrappedQuitUrls(c.command);
       const client = httpClientOf(
@@ -90,9 +64,68 @@ export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationB
   });
   const before = state(context.before);
   const after = state(context.after);
+  const sidecarNames = [
+    ...plan.meshes.map((m) => MESH_PROXY[m]),
+    ...declared,
+    ...(plan.vault ? [VAULT_AGENT] : []),
+    ...(plan.dapr ? [DAPRD] : []),
+    ...(plan.consul ? [CONSUL_DATAPLANE] : []),
+  ];
+  return {
+    role: 'job',
+    summary: `run-to-completion pod with ${sidecarNames.join(' and ')}; ${plan.mode} mode`,
+    inputs: modelInputs(plan),
+    derived: [],
+    settings: settingRows(plan, context, { before, after, mains: mains(context.after) }),
+    timelines: { asWritten: jobTimeline(before), patched: jobTimeline(after) },
+  };
+}
+
+/** The pod's proxies and sidecars as the timeline reads them, in one pod template. */
+function proxiesOf(
+  plan: JobPlan,
+  context: ExplainContext,
+  template: PodTemplate,
+  mains: readonly Container[],
+): JobState['proxies'] {
+  return [
+    ...plan.meshes.map((mesh) => ({
+      mesh,
+      name: MESH_PROXY[mesh],
+      kind:
+        mesh === 'istio'
+          ? istioSidecarKind(template, context.spec)
+          : linkerdSidecarKind(template, context.spec),
+      ...(mesh === 'istio' ? { quitExit: istioQuitOf(template, context.spec.istioVersion) } : {}),
+    })),
+    ...plan.sidecars.map((s) => {
+      const url = quitUrlOf(
+        template.spec?.containers?.find((c) => c.name === s.name),
+        s.product,
+      );
+      const self = selfQuitOf(mains, s.product);
+      return {
+        name: s.name,
+        kind: declaredKind(template, s.name),
+        ...(url ? { quitUrl: url } : {}),
+        ...(self ? { selfQuit: self } : {}),
+      };
+    }),
+    ...(plan.vault ? [vaultAgent(template)] : []),
+    ...(plan.dapr ? [daprd(template, mains)] : []),
+    ...(plan.consul ? [consulDataplane(template, mains)] : []),
+  ];
+}
+
+/** Each sidecar's kind as written and as patched, then each main container's command. */
+function settingRows(
+  plan: JobPlan,
+  context: ExplainContext,
+  states: { readonly before: JobState; readonly after: JobState; readonly mains: Container[] },
+): SettingRow[] {
   const settings: SettingRow[] = [];
-  for (const [i, proxy] of after.proxies.entries()) {
-    const old = before.proxies[i]!;
+  for (const [i, proxy] of states.after.proxies.entries()) {
+    const old = states.before.proxies[i]!;
     settings.push(
       row(`${proxy.name} sidecar`, text(shown(old)), text(shown(proxy)), {
         symbol: 'mode',
@@ -101,31 +134,40 @@ export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationB
       }),
     );
   }
-  for (const main of mains(context.after)) {
-    const command = (c: Container | undefined): SettingValue => {
-      const urls = wrappedQuitUrls(c?.command);
-      return urls.length
-        ? {
-            value: 'wrapped',
-            display: 'wrapped',
-            source: `asks ${urls.join(' and ')} to quit when the program exits`,
-          }
-        : {
-            value: 'plain',
-            display: c?.command ? 'plain' : 'image ENTRYPOINT',
-            source: c?.command ? 'command' : 'no command in the manifest',
-          };
-    };
+  for (const main of states.mains) {
     settings.push(
       row(
         `${main.name} command`,
-        command(container(context.before, main.name)),
-        command(main),
+        commandValue(container(context.before, main.name)),
+        commandValue(main),
         plan.mode === 'wrap' ? { symbol: 'mode', value: 'wrapped', relation: '=' } : undefined,
       ),
     );
   }
-  const inputs: ModelInput[] = [
+  return settings;
+}
+
+/** A main container's command: wrapped (it asks the proxies to quit), or plain. */
+function commandValue(c: Container | undefined): SettingValue {
+  const urls = wrappedQuitUrls(c?.command);
+  return urls.length
+    ? {
+        value: 'wrapped',
+        display: 'wrapped',
+        source: `asks ${urls.join(' and ')} to quit when the program exits`,
+      }
+    : {
+        value: 'plain',
+        display: c?.command ? 'plain' : 'image ENTRYPOINT',
+        source: c?.command ? 'command' : 'no command in the manifest',
+      };
+}
+
+/** The model's inputs: the mode, and each sidecar and why it is one. */
+function modelInputs(plan: JobPlan): ModelInput[] {
+  const injected = (present: unknown, name: string, source: string): ModelInput[] =>
+    present ? [{ name, value: true, source }] : [];
+  return [
     { name: 'mode', value: plan.mode, source: plan.why },
     ...plan.meshes.map((mesh): ModelInput => ({
       name: `${mesh === 'istio' ? 'Istio' : 'Linkerd'} sidecar injected`,
@@ -137,49 +179,22 @@ export function explainJob(plan: JobPlan, context: ExplainContext): ExplanationB
       value: true,
       source: s.evidence,
     })),
-    ...(plan.vault
-      ? [
-          {
-            name: 'Vault agent injected',
-            value: true,
-            source: `${VAULT_INJECT} on the pod template (hashicorp/vault-k8s)`,
-          },
-        ]
-      : []),
-    ...(plan.dapr
-      ? [
-          {
-            name: 'Dapr sidecar injected',
-            value: true,
-            source: `${DAPR_ENABLED} on the pod template (dapr/dapr sidecar injector)`,
-          },
-        ]
-      : []),
-    ...(plan.consul
-      ? [
-          {
-            name: 'Consul dataplane injected',
-            value: true,
-            source: `${CONSUL_INJECT} on the pod template (hashicorp/consul-k8s connect injector)`,
-          },
-        ]
-      : []),
+    ...injected(
+      plan.vault,
+      'Vault agent injected',
+      `${VAULT_INJECT} on the pod template (hashicorp/vault-k8s)`,
+    ),
+    ...injected(
+      plan.dapr,
+      'Dapr sidecar injected',
+      `${DAPR_ENABLED} on the pod template (dapr/dapr sidecar injector)`,
+    ),
+    ...injected(
+      plan.consul,
+      'Consul dataplane injected',
+      `${CONSUL_INJECT} on the pod template (hashicorp/consul-k8s connect injector)`,
+    ),
   ];
-  const sidecarNames = [
-    ...plan.meshes.map((m) => MESH_PROXY[m]),
-    ...declared,
-    ...(plan.vault ? [VAULT_AGENT] : []),
-    ...(plan.dapr ? [DAPRD] : []),
-    ...(plan.consul ? [CONSUL_DATAPLANE] : []),
-  ];
-  return {
-    role: 'job',
-    summary: `run-to-completion pod with ${sidecarNames.join(' and ')}; ${plan.mode} mode`,
-    inputs,
-    derived: [],
-    settings,
-    timelines: { asWritten: jobTimeline(before), patched: jobTimeline(after) },
-  };
 }
 
 /**
