@@ -191,155 +191,186 @@ export function drawMeshProxies(
   mesh: MeshProxies,
   served: ServedPod,
 ): ProxyLane[] {
-  const { grace, drainWindow, sender, servedEnd, stopsAccepting } = served;
-  const proxies: ProxyLane[] = [];
-  if (mesh.istio) {
-    const {
-      exitOnZero,
-      minimumDrainSeconds: M,
-      drainDurationSeconds: D,
-      terminationDrainSeconds: TDD,
-    } = mesh.istio.drain;
-    const close = D.value;
-    const closed =
-      `istio-proxy closed its inbound listeners at t=${close} ` +
-      `(drainDuration ${secondsText(D.value)})`;
-    let proxy: ProxyLane;
-    if (mesh.istio.kind.value === 'native') {
-      // Istio's native preStop drains with skip_exit: Envoy never closes the listeners, and on
-      // SIGTERM the agent exits at once (pkg/envoy/agent.go@1.24.0 DrainNow, terminate), so no
-      // drain setting bounds the accepting: only the app's own exit does.
-      drawing.event(
-        0,
-        ISTIO_PROXY,
-        "native sidecar: Istio's own preStop drains the inbound listeners with " +
-          'skip_exit (still accepting, with Connection: close; Envoy never ' +
-          'closes them)',
-      );
-      const gone = servedEnd(Number.POSITIVE_INFINITY);
-      drawing.event(
-        gone,
-        ISTIO_PROXY,
-        'SIGTERM once every app container has exited (native sidecar); exits ' +
-          'at once, already drained',
-      );
-      proxy = {
-        name: ISTIO_PROXY,
-        acceptUntil: gone,
-        gone,
-        timer: false,
-        why: `istio-proxy stopped at t=${gone}`,
-      };
-    } else if (exitOnZero.value) {
-      drawing.event(
-        0,
-        ISTIO_PROXY,
-        'SIGTERM (classic sidecar, no preStop): readiness fails; pilot-agent ' +
-          'drains the inbound listeners (still accepting, with Connection: close)',
-      );
-      const earliest = Math.min(M.value, grace);
-      const gone = Math.min(grace, Math.max(earliest, servedEnd(close)));
-      drawing.event(
-        earliest,
-        ISTIO_PROXY,
-        `MINIMUM_DRAIN_DURATION (${secondsText(M.value)}) over: exits at the ` +
-          `first second with no active connection`,
-      );
-      if (gone > earliest)
-        drawing.event(gone, ISTIO_PROXY, 'exits: the app has no connection left');
-      const exposed = Math.min(drainWindow, close, stopsAccepting);
-      if (earliest < exposed) {
-        drawing.window(
-          earliest,
-          exposed,
-          'risk',
-          'early-exit',
-          `istio-proxy may exit at any quiet second after MINIMUM_DRAIN_DURATION ` +
-            `(${secondsText(M.value)}) while new connections may still arrive ${sender}` +
-            ` → connections refused`,
-        );
-      }
-      proxy = {
-        name: ISTIO_PROXY,
-        acceptUntil: Math.min(close, grace),
-        gone,
-        timer: false,
-        why: closed,
-      };
-    } else {
-      drawing.event(
-        0,
-        ISTIO_PROXY,
-        'SIGTERM (classic sidecar, no preStop): readiness fails; pilot-agent ' +
-          'drains the inbound listeners (still accepting, with Connection: close)',
-      );
-      const gone = Math.min(TDD.value, grace);
-      drawing.event(
-        gone,
-        ISTIO_PROXY,
-        `terminationDrainDuration (${secondsText(TDD.value)}) over: ` +
-          `pilot-agent kills Envoy; istio-proxy is gone`,
-      );
-      proxy = {
-        name: ISTIO_PROXY,
-        acceptUntil: Math.min(close, gone),
-        gone,
-        timer: true,
-        why:
-          close < gone
-            ? closed
-            : `istio-proxy is gone at t=${gone} ` +
-              `(terminationDrainDuration ${secondsText(TDD.value)})`,
-      };
-    }
-    if (mesh.istio.kind.value !== 'native' && close < proxy.gone)
-      drawing.event(
-        close,
-        ISTIO_PROXY,
-        `drainDuration (${secondsText(D.value)}) over: Envoy closes its inbound listeners`,
-      );
-    proxies.push(proxy);
-  }
-  if (mesh.linkerd) {
-    if (mesh.linkerd.kind.value === 'native') {
-      const gone = servedEnd(Number.POSITIVE_INFINITY);
-      drawing.event(
-        gone,
-        LINKERD_PROXY,
-        'SIGTERM once every app container has exited (native sidecar); exits',
-      );
-      proxies.push({
-        name: LINKERD_PROXY,
-        acceptUntil: gone,
-        gone,
-        timer: false,
-        why: `linkerd-proxy stopped at t=${gone}`,
-      });
-    } else {
-      const wait = mesh.linkerd.wait.value;
-      const { sigterm } = kubeletTimes(wait, grace);
-      if (wait > 0)
-        drawing.event(
-          0,
-          LINKERD_PROXY,
-          `preStop sleep ${secondsText(wait)} (proxy-wait-before-exit-seconds) ` +
-            `starts; keeps proxying`,
-        );
-      drawing.event(
-        sigterm,
-        LINKERD_PROXY,
-        `SIGTERM${wait > 0 ? ' after its preStop' : ' (classic sidecar, no wait)'}` +
-          `: linkerd-proxy shuts down`,
-      );
-      proxies.push({
-        name: LINKERD_PROXY,
-        acceptUntil: sigterm,
-        gone: sigterm,
-        timer: true,
-        why: `linkerd-proxy shut down at t=${sigterm}`,
-      });
-    }
-  }
+  return [
+    ...(mesh.istio ? [drawIstioProxy(drawing, mesh.istio, served)] : []),
+    ...(mesh.linkerd ? [drawLinkerdProxy(drawing, mesh.linkerd, served)] : []),
+  ];
+}
 
-  return proxies;
+type IstioProxy = NonNullable<MeshProxies['istio']>;
+type LinkerdProxy = NonNullable<MeshProxies['linkerd']>;
+
+/** istio-proxy's lane: native, classic with exit-on-zero, or classic on a timer. */
+function drawIstioProxy(drawing: Drawing, istio: IstioProxy, served: ServedPod): ProxyLane {
+  const D = istio.drain.drainDurationSeconds;
+  const close = D.value;
+  const proxy =
+    istio.kind.value === 'native'
+      ? drawNativeIstio(drawing, served)
+      : istio.drain.exitOnZero.value
+        ? drawExitOnZeroIstio(drawing, istio, served)
+        : drawTimerIstio(drawing, istio, served);
+  if (istio.kind.value !== 'native' && close < proxy.gone)
+    drawing.event(
+      close,
+      ISTIO_PROXY,
+      `drainDuration (${secondsText(D.value)}) over: Envoy closes its inbound listeners`,
+    );
+  return proxy;
+}
+
+/** Why a classic istio-proxy stops taking inbound connections when drainDuration ends. */
+function listenersClosed(istio: IstioProxy): string {
+  const D = istio.drain.drainDurationSeconds;
+  return (
+    `istio-proxy closed its inbound listeners at t=${D.value} ` +
+    `(drainDuration ${secondsText(D.value)})`
+  );
+}
+
+/** A classic istio-proxy's SIGTERM at t = 0: it has no preStop. */
+function classicSigterm(drawing: Drawing): void {
+  drawing.event(
+    0,
+    ISTIO_PROXY,
+    'SIGTERM (classic sidecar, no preStop): readiness fails; pilot-agent ' +
+      'drains the inbound listeners (still accepting, with Connection: close)',
+  );
+}
+
+/**
+ * Istio's native preStop drains with skip_exit: Envoy never closes the listeners, and on SIGTERM
+ * the agent exits at once (pkg/envoy/agent.go@1.24.0 DrainNow, terminate), so no drain setting
+ * bounds the accepting: only the app's own exit does.
+ */
+function drawNativeIstio(drawing: Drawing, served: ServedPod): ProxyLane {
+  drawing.event(
+    0,
+    ISTIO_PROXY,
+    "native sidecar: Istio's own preStop drains the inbound listeners with " +
+      'skip_exit (still accepting, with Connection: close; Envoy never ' +
+      'closes them)',
+  );
+  const gone = served.servedEnd(Number.POSITIVE_INFINITY);
+  drawing.event(
+    gone,
+    ISTIO_PROXY,
+    'SIGTERM once every app container has exited (native sidecar); exits ' +
+      'at once, already drained',
+  );
+  return {
+    name: ISTIO_PROXY,
+    acceptUntil: gone,
+    gone,
+    timer: false,
+    why: `istio-proxy stopped at t=${gone}`,
+  };
+}
+
+/**
+ * A classic istio-proxy with exit-on-zero: after MINIMUM_DRAIN_DURATION it exits at the first
+ * second with no active connection, a risk while new connections may still arrive.
+ */
+function drawExitOnZeroIstio(drawing: Drawing, istio: IstioProxy, served: ServedPod): ProxyLane {
+  const { grace, drainWindow, sender, servedEnd, stopsAccepting } = served;
+  const M = istio.drain.minimumDrainSeconds;
+  const close = istio.drain.drainDurationSeconds.value;
+  classicSigterm(drawing);
+  const earliest = Math.min(M.value, grace);
+  const gone = Math.min(grace, Math.max(earliest, servedEnd(close)));
+  drawing.event(
+    earliest,
+    ISTIO_PROXY,
+    `MINIMUM_DRAIN_DURATION (${secondsText(M.value)}) over: exits at the ` +
+      `first second with no active connection`,
+  );
+  if (gone > earliest) drawing.event(gone, ISTIO_PROXY, 'exits: the app has no connection left');
+  const exposed = Math.min(drainWindow, close, stopsAccepting);
+  if (earliest < exposed) {
+    drawing.window(
+      earliest,
+      exposed,
+      'risk',
+      'early-exit',
+      `istio-proxy may exit at any quiet second after MINIMUM_DRAIN_DURATION ` +
+        `(${secondsText(M.value)}) while new connections may still arrive ${sender}` +
+        ` → connections refused`,
+    );
+  }
+  return {
+    name: ISTIO_PROXY,
+    acceptUntil: Math.min(close, grace),
+    gone,
+    timer: false,
+    why: listenersClosed(istio),
+  };
+}
+
+/**
+ * A classic istio-proxy without exit-on-zero: pilot-agent kills Envoy after
+ * terminationDrainDuration.
+ */
+function drawTimerIstio(drawing: Drawing, istio: IstioProxy, served: ServedPod): ProxyLane {
+  const TDD = istio.drain.terminationDrainSeconds;
+  const close = istio.drain.drainDurationSeconds.value;
+  classicSigterm(drawing);
+  const gone = Math.min(TDD.value, served.grace);
+  drawing.event(
+    gone,
+    ISTIO_PROXY,
+    `terminationDrainDuration (${secondsText(TDD.value)}) over: ` +
+      `pilot-agent kills Envoy; istio-proxy is gone`,
+  );
+  return {
+    name: ISTIO_PROXY,
+    acceptUntil: Math.min(close, gone),
+    gone,
+    timer: true,
+    why:
+      close < gone
+        ? listenersClosed(istio)
+        : `istio-proxy is gone at t=${gone} ` +
+          `(terminationDrainDuration ${secondsText(TDD.value)})`,
+  };
+}
+
+/** linkerd-proxy's lane: native (stopped after the app), or classic behind its preStop wait. */
+function drawLinkerdProxy(drawing: Drawing, linkerd: LinkerdProxy, served: ServedPod): ProxyLane {
+  if (linkerd.kind.value === 'native') {
+    const gone = served.servedEnd(Number.POSITIVE_INFINITY);
+    drawing.event(
+      gone,
+      LINKERD_PROXY,
+      'SIGTERM once every app container has exited (native sidecar); exits',
+    );
+    return {
+      name: LINKERD_PROXY,
+      acceptUntil: gone,
+      gone,
+      timer: false,
+      why: `linkerd-proxy stopped at t=${gone}`,
+    };
+  }
+  const wait = linkerd.wait.value;
+  const { sigterm } = kubeletTimes(wait, served.grace);
+  if (wait > 0)
+    drawing.event(
+      0,
+      LINKERD_PROXY,
+      `preStop sleep ${secondsText(wait)} (proxy-wait-before-exit-seconds) ` +
+        `starts; keeps proxying`,
+    );
+  drawing.event(
+    sigterm,
+    LINKERD_PROXY,
+    `SIGTERM${wait > 0 ? ' after its preStop' : ' (classic sidecar, no wait)'}` +
+      `: linkerd-proxy shuts down`,
+  );
+  return {
+    name: LINKERD_PROXY,
+    acceptUntil: sigterm,
+    gone: sigterm,
+    timer: true,
+    why: `linkerd-proxy shut down at t=${sigterm}`,
+  };
 }
