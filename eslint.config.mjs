@@ -119,8 +119,6 @@ export default tseslint.config(
       'fn/explain/render/svgText.ts',
       'fn/explanation/timeline.ts',
       'fn/krm/sharedAnchors.ts',
-      'fn/mutators/gateway/reasons.ts',
-      'fn/mutators/job/index.ts',
       'fn/stream/split.ts',
       'fn/timing/serviceLoadBalancer.ts',
       'test/document/local-check.test.ts',

@@ -222,9 +222,7 @@ function proxyConfigReason(
         `${PROXY_CONFIG_ANNOTATION} drainDuration`,
         JSON.stringify(formatGoDurationSeconds(drain.value)),
         [drain],
-        inputs,
-        ['W', 'B'],
-        notes,
+        { inputs, symbols: ['W', 'B'], notes },
       )
     : // Only parentShutdownDuration: the drainDuration it is measured against is the pod's own.
       [`${PROXY_CONFIG_ANNOTATION} ${notes[0]!}`, ...notes.slice(1)].join('\n');

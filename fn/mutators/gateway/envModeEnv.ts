@@ -39,18 +39,15 @@ export function envModeEnv(
       'Istio reads only a Go duration in value and falls back to 5 s otherwise ' +
       '(pilot/cmd/pilot-agent/options/options.go@1.24.6)',
     reason: (value) =>
-      derivation(
-        'MINIMUM_DRAIN_DURATION',
-        JSON.stringify(value),
-        [M, plan.preStopSeconds],
+      derivation('MINIMUM_DRAIN_DURATION', JSON.stringify(value), [M, plan.preStopSeconds], {
         inputs,
-        ['W'],
-        [
+        symbols: ['W'],
+        notes: [
           'Go duration text: Istio reads it with time.ParseDuration and silently falls ' +
             'back to 5 s on a bare number (pilot/cmd/pilot-agent/options/options.go@1.24.6, ' +
             'pkg/env/var.go@1.24.6 DurationVar.Lookup).',
         ],
-      ),
+      }),
   });
   const exit = entryOutcome(on, 'EXIT_ON_ZERO_ACTIVE_CONNECTIONS', decision.exit, {
     value: 'true',

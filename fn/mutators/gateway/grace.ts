@@ -29,9 +29,7 @@ export function graceChange(
         'terminationGracePeriodSeconds',
         String(value),
         [plan.graceSeconds, plan.preStopSeconds],
-        inputs,
-        ['W'],
-        [note],
+        { inputs, symbols: ['W'], notes: [note] },
       ),
     },
   ];

@@ -9,14 +9,19 @@ import { sourceLine } from '../../core/source.ts';
 /** The inputs a reason can name. */
 export type InputSymbol = 'W' | 'R' | 'B';
 
+/** What a reason cites after its formulas: notes, then where each named input came from. */
+export interface Citing {
+  readonly inputs: TimingInputs;
+  readonly symbols: readonly InputSymbol[];
+  readonly notes?: readonly string[];
+}
+
 /** Returns `setting = value: formula; formula. explanation` and one line per input source. */
 export function derivation(
   setting: string,
   value: string,
   steps: readonly Derived[],
-  inputs: TimingInputs,
-  symbols: readonly InputSymbol[],
-  notes: readonly string[] = [],
+  { inputs, symbols, notes = [] }: Citing,
 ): string {
   const formulas = steps.map((s) => s.formula).join('; ');
   const head = `${setting} = ${value}: ${formulas}. ${steps[0]?.explanation ?? ''}`.trimEnd();

@@ -121,14 +121,11 @@ function sleepHook(
     change: {
       path: workload.containerAt(proxy.name, 'lifecycle', 'preStop'),
       value: choice.hook,
-      reason: derivation(
-        'preStop sleep',
-        `${S.value} s`,
-        [S],
+      reason: derivation('preStop sleep', `${S.value} s`, [S], {
         inputs,
-        [],
-        [`Written as a ${choice.how}.`],
-      ),
+        symbols: [],
+        notes: [`Written as a ${choice.how}.`],
+      }),
     },
   };
 }

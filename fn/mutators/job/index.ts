@@ -71,10 +71,14 @@ export const jobSidecarQuit = defineMutator<JobPlan, 'job-sidecar-quit'>({
       ),
       injected,
     );
+    const pod: ModeInputs = {
+      meshes,
+      decision,
+      declared: declared.sidecars,
+      injected: injected.quits,
+    };
     const sidecarsPlan =
-      decision.mode === 'native'
-        ? native(workload, context, meshes, decision, declared.sidecars)
-        : wrap(workload, context, meshes, decision, declared.sidecars, injected.quits);
+      decision.mode === 'native' ? native(workload, context, pod) : wrap(workload, context, pod);
     // The Vault agent's switch is the same in either mode (vault.ts).
     const vaultChanges = vaultPlan(workload);
     const plan = {
@@ -206,13 +210,18 @@ function renderedClassic(
   };
 }
 
-function native(
-  workload: Workload,
-  context: MutatorContext,
-  meshes: readonly Mesh[],
-  decision: ModeDecision,
-  sidecars: readonly DeclaredSidecar[],
-): ModePlan {
+/** What a mode's plan reads beside the workload: the meshes, the mode and the sidecars. */
+interface ModeInputs {
+  readonly meshes: readonly Mesh[];
+  readonly decision: ModeDecision;
+  /** Sidecars the chart declares (cloud-sql-proxy…). */
+  readonly declared: readonly DeclaredSidecar[];
+  /** Sidecars an injector adds that quit at an endpoint (Dapr, Consul). */
+  readonly injected: readonly SidecarQuit[];
+}
+
+function native(workload: Workload, context: MutatorContext, pod: ModeInputs): ModePlan {
+  const { meshes, decision, declared: sidecars } = pod;
   // An explicit `job.mode: native` the versions cannot honour: pinning the annotation would do
   // nothing (old mesh) or leave the proxy an init container that never ends (old Kubernetes).
   // The conservative choice is to change nothing and say so.
@@ -257,14 +266,8 @@ function maturityNotes(context: MutatorContext, meshes: readonly Mesh[]): Propos
     }));
 }
 
-function wrap(
-  workload: Workload,
-  context: MutatorContext,
-  meshes: readonly Mesh[],
-  decision: ModeDecision,
-  sidecars: readonly DeclaredSidecar[],
-  injected: readonly SidecarQuit[],
-): ModePlan {
+function wrap(workload: Workload, context: MutatorContext, pod: ModeInputs): ModePlan {
+  const { meshes, decision, declared: sidecars, injected } = pod;
   // Each declared sidecar must be ended by the wrapper too, or the pod still never completes.
   const quits = sidecars.map((sidecar) => ({ sidecar, quit: sidecarQuit(workload, sidecar) }));
   const stuck = quits.flatMap(({ sidecar, quit }) =>
