@@ -14,12 +14,13 @@
  *   request longer than that is cut;
  * - the fix by hand: from 1.26, the `data.deployment` overlay of a ConfigMap the Gateway's
  *   `spec.infrastructure.parametersRef` names is merged over the template whatever the class
- *   (applyOverlay in deploymentcontroller.go@1.27.9; ./facts.ts OVERLAYS_SINCE).
+ *   (applyOverlay in deploymentcontroller.go@1.27.9; ./facts.ts OVERLAYS).
  */
 import type { KubeObject } from '../../core/kubeObject.ts';
 import { specField } from '../../core/kubeObject.ts';
 import type { ProposedFinding } from '../types.ts';
-import { atLeast, OVERLAYS_SINCE } from './facts.ts';
+import { istioReached, OVERLAYS } from './facts.ts';
+import type { VersionGate } from '../../facts/versionGates.ts';
 import type { MinorVersion } from './facts.ts';
 import type { GatewayObject } from './objects.ts';
 
@@ -32,7 +33,13 @@ const AMBIENT_CLASSES = {
 type AmbientGateway = keyof typeof AMBIENT_CLASSES;
 
 /** The first release whose waypoint template leaves the grace period to Kubernetes. */
-const TEMPLATE_GRACE_DROPPED: MinorVersion = { major: 1, minor: 28 };
+export const TEMPLATE_GRACE_DROPPED = {
+  product: 'Istio',
+  since: '1.28',
+  source:
+    'istio manifests/charts/istio-control/istio-discovery/files/waypoint.yaml@1.27.9 ' +
+    '(terminationGracePeriodSeconds: 2), @1.28.10 (none)',
+} as const satisfies VersionGate;
 const TEMPLATE_GRACE_SECONDS = 2;
 
 /** Returns which ambient Gateway this is, by its class name or its class's controller. */
@@ -63,14 +70,14 @@ export function ambientGatewayFinding(
   istio: MinorVersion & { readonly source: string },
 ): ProposedFinding {
   const version = `${istio.major}.${istio.minor}`;
-  const twoSeconds = !atLeast(istio, TEMPLATE_GRACE_DROPPED);
+  const twoSeconds = !istioReached(TEMPLATE_GRACE_DROPPED, istio);
   const grace = twoSeconds
     ? `Istio ${version}'s waypoint template hard-codes terminationGracePeriodSeconds: ` +
       `${TEMPLATE_GRACE_SECONDS} (manifests/charts/istio-control/istio-discovery/files/` +
       `waypoint.yaml@1.27.9), so a request longer than ${TEMPLATE_GRACE_SECONDS} s is cut`
     : `Istio ${version}'s waypoint template leaves the grace period at the Kubernetes ` +
       `default, 30 s (waypoint.yaml@1.28.10)`;
-  const fix = atLeast(istio, OVERLAYS_SINCE)
+  const fix = istioReached(OVERLAYS, istio)
     ? 'To change it, name a ConfigMap in spec.infrastructure.parametersRef whose ' +
       'data.deployment sets spec.template.spec.terminationGracePeriodSeconds; istiod merges it ' +
       'over the template (pilot/pkg/config/kube/gateway/deploymentcontroller.go@1.27.9 ' +

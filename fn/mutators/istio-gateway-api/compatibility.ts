@@ -3,6 +3,8 @@
  * Gateway API gateway and how its infrastructure settings reach the generated pod.
  */
 import type { Constraint } from '../../compat/constraint.ts';
+import { TEMPLATE_GRACE_DROPPED } from './ambientGateways.ts';
+import { OVERLAYS } from './facts.ts';
 
 export const ISTIO_GATEWAY_API_COMPATIBILITY: readonly Constraint[] = [
   {
@@ -45,7 +47,7 @@ export const ISTIO_GATEWAY_API_COMPATIBILITY: readonly Constraint[] = [
     setting:
       'Gateway API `Gateway` `spec.infrastructure.parametersRef` to a ConfigMap (same ' +
       'namespace), whose `data.deployment` is merged into the generated Deployment',
-    versions: '1.26+',
+    versions: `${OVERLAYS.since}+`,
     breaks:
       'before 1.26 istiod ignores it: ' +
       "the generated Deployment keeps a 30 s grace period and Istio's drain defaults, " +
@@ -68,7 +70,7 @@ export const ISTIO_GATEWAY_API_COMPATIBILITY: readonly Constraint[] = [
     setting:
       'class-defaults ConfigMap (label `gateway.istio.io/defaults-for-class: <class>`, ' +
       "in istiod's namespace; the istiod chart's `gatewayClasses` value renders it)",
-    versions: '1.26+',
+    versions: `${OVERLAYS.since}+`,
     breaks:
       "applied before the Gateway's own parameters, so a key both set is the Gateway's; " +
       "the oldest wins when several match; outside istiod's namespace it is ignored",
@@ -88,7 +90,7 @@ export const ISTIO_GATEWAY_API_COMPATIBILITY: readonly Constraint[] = [
     id: 'istio-gateway-api-overlay-merge',
     product: 'Istio',
     setting: 'how `data.deployment` / `data.service` overlays are applied',
-    versions: '1.26+',
+    versions: `${OVERLAYS.since}+`,
     breaks:
       "a strategic merge patch with the Deployment's and Service's own strategy (containers " +
       'and env by `name`, maps key by key, scalars replace); a key other than deployment, ' +
@@ -112,7 +114,8 @@ export const ISTIO_GATEWAY_API_COMPATIBILITY: readonly Constraint[] = [
     setting:
       'waypoints (`istio-waypoint`) and ambient east-west gateways (`istio-east-west`, 1.27+) ' +
       "are deployed from istiod's `waypoint` template: `terminationGracePeriodSeconds: 2`",
-    versions: '1.22–1.27 (2 s); 1.28+ leaves the Kubernetes default, 30 s',
+    versions:
+      `1.22–1.27 (2 s); ${TEMPLATE_GRACE_DROPPED.since}+ leaves the Kubernetes default, ` + '30 s',
     breaks:
       'a request longer than the grace period is cut; an east-west gateway sits behind a ' +
       'load balancer that keeps sending after the pod is gone',

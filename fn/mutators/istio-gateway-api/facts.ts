@@ -6,6 +6,8 @@
  * The deployment controller lives in pilot/pkg/config/kube/gateway/deploymentcontroller.go up to
  * 1.29 and in pilot/pkg/config/kube/gatewaycommon/deploymentcontroller.go from 1.30.
  */
+import { reached } from '../../facts/versionGates.ts';
+import type { VersionGate } from '../../facts/versionGates.ts';
 
 /** An Istio minor version, as facts are stated. */
 export interface MinorVersion {
@@ -20,7 +22,13 @@ export interface MinorVersion {
  * gatewaycommon/deploymentcontroller.go@1.30.3); neither exists in deploymentcontroller.go@1.25.5
  * (no `parametersRef`, no `defaults-for-class`).
  */
-export const OVERLAYS_SINCE: MinorVersion = { major: 1, minor: 26 };
+export const OVERLAYS = {
+  product: 'Istio',
+  since: '1.26',
+  source:
+    'istio pilot/pkg/config/kube/gateway/deploymentcontroller.go@1.26.0 (parametersRef and ' +
+    'gatewayClassDefaults overlays; absent @1.25.5)',
+} as const satisfies VersionGate;
 
 /**
  * The label of a class-defaults ConfigMap; its value is the GatewayClass name
@@ -78,11 +86,9 @@ export function istioVersionLabel(version: MinorVersion & { readonly source: str
   return `Istio ${version.major}.${version.minor} (${version.source})`;
 }
 
-/** Returns true when `version` is at least `since`. */
-export function atLeast(version: MinorVersion, since: MinorVersion): boolean {
-  return (
-    version.major > since.major || (version.major === since.major && version.minor >= since.minor)
-  );
+/** Returns true when the Istio release planned for has the gate's behaviour. */
+export function istioReached(gate: VersionGate, version: MinorVersion): boolean {
+  return reached(gate, `${version.major}.${version.minor}`);
 }
 
 /**

@@ -3,7 +3,7 @@
  * parameters ConfigMap its `spec.infrastructure.parametersRef` names, or one kube-graceful creates
  * next to it; or why nothing can be written for it, as the one finding that says so.
  */
-import { atLeast, istioVersionLabel, OVERLAYS_SINCE } from './facts.ts';
+import { istioReached, istioVersionLabel, OVERLAYS } from './facts.ts';
 import type { MinorVersion } from './facts.ts';
 import type { IstioGatewayApiFinding } from './finding.ts';
 import { findConfigMap, parametersRefOf, refOf } from './objects.ts';
@@ -47,7 +47,7 @@ export function parametersTarget(
 ): ParametersTarget {
   const gatewayRef = refOf(gateway);
   const version = istioVersionLabel(istioVersion);
-  if (!atLeast(istioVersion, OVERLAYS_SINCE)) {
+  if (!istioReached(OVERLAYS, istioVersion)) {
     return refused({
       severity: 'warning',
       code: 'ISTIO_GATEWAY_API_OVERLAYS_UNSUPPORTED',
