@@ -7,7 +7,7 @@ import type { Derived, TimingInputs } from '../../timing/model.ts';
 import { sourceLine } from '../../core/source.ts';
 
 /** The inputs a reason can name. */
-export type InputSymbol = 'W' | 'R' | 'B';
+type InputSymbol = 'W' | 'R' | 'B';
 
 /** What a reason cites after its formulas: notes, then where each named input came from. */
 export interface Citing {
