@@ -258,13 +258,15 @@ function drawNativeIstio(drawing: Drawing, served: ServedPod): ProxyLane {
     'SIGTERM once every app container has exited (native sidecar); exits ' +
       'at once, already drained',
   );
-  return {
-    name: ISTIO_PROXY,
-    acceptUntil: gone,
-    gone,
-    timer: false,
-    why: `istio-proxy stopped at t=${gone}`,
-  };
+  return nativeLane(ISTIO_PROXY, gone);
+}
+
+/**
+ * A native sidecar's lane: Kubernetes stops it once every app container has exited (KEP-753), so
+ * it takes inbound connections until then and no timer of its own ends it first.
+ */
+function nativeLane(name: string, gone: number): ProxyLane {
+  return { name, acceptUntil: gone, gone, timer: false, why: `${name} stopped at t=${gone}` };
 }
 
 /**
@@ -343,13 +345,7 @@ function drawLinkerdProxy(drawing: Drawing, linkerd: LinkerdProxy, served: Serve
       LINKERD_PROXY,
       'SIGTERM once every app container has exited (native sidecar); exits',
     );
-    return {
-      name: LINKERD_PROXY,
-      acceptUntil: gone,
-      gone,
-      timer: false,
-      why: `linkerd-proxy stopped at t=${gone}`,
-    };
+    return nativeLane(LINKERD_PROXY, gone);
   }
   const wait = linkerd.wait.value;
   const { sigterm } = kubeletTimes(wait, served.grace);

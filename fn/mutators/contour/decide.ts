@@ -17,7 +17,7 @@
  */
 import type { FieldPath } from '../../core/fieldPath.ts';
 import { reached } from '../../facts/versionGates.ts';
-import { coveringGrace, graceToWrite } from '../../timing/model.ts';
+import { coveringGrace } from '../../timing/model.ts';
 import type { Derived, TimingInputs } from '../../timing/model.ts';
 import {
   CHECK_DELAY_FLAG,
@@ -32,6 +32,7 @@ import type { CommandFlag, ShutdownHook } from './shutdownManager.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { ProposedChange, ProposedFinding } from '../types.ts';
 import { sourceLine } from '../../core/source.ts';
+import { graceChange } from '../shared/graceChange.ts';
 
 /** The finding codes this logic emits (docs/mutators/contour-drain.md "Findings"). */
 export type ContourFindingCode =
@@ -312,23 +313,8 @@ function graceDecision(
 ): { changes: ProposedChange[]; findings: ProposedFinding[] } {
   const { stopAccepting, grace, settings } = timing;
   const existing = inputs.existingGraceSeconds;
-  const toWrite = graceToWrite(grace.value, existing);
-  if (toWrite !== undefined)
-    return {
-      changes: [
-        {
-          path: places.at('spec', 'terminationGracePeriodSeconds'),
-          value: toWrite,
-          reason: [
-            `terminationGracePeriodSeconds = ${toWrite}: ${grace.formula}. ${grace.explanation}`,
-            sourceLine('W', inputs.drainWindow.source),
-            sourceLine('R', inputs.maxRequest.source),
-            sourceLine('B', inputs.buffer.source),
-          ].join('\n'),
-        },
-      ],
-      findings: [],
-    };
+  const change = graceChange(places.at('spec', 'terminationGracePeriodSeconds'), grace, inputs);
+  if (change !== undefined) return { changes: [change], findings: [] };
   const modelled =
     stopAccepting.value +
     inputs.maxRequest.value +

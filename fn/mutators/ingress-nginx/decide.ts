@@ -13,7 +13,7 @@
 import type { Container } from '../../core/kubeObject.ts';
 import type { FieldPath } from '../../core/fieldPath.ts';
 import { reached } from '../../facts/versionGates.ts';
-import { coveringGrace, graceToWrite } from '../../timing/model.ts';
+import { coveringGrace } from '../../timing/model.ts';
 import type { Derived, TimingInputs } from '../../timing/model.ts';
 import {
   controllerVersion,
@@ -28,6 +28,7 @@ import {
 import type { Workload } from '../../workloads/workload.ts';
 import type { ProposedChange, ProposedFinding } from '../types.ts';
 import { sourceLine } from '../../core/source.ts';
+import { graceChange } from '../shared/graceChange.ts';
 
 /** The finding codes this logic emits (docs/mutators/ingress-nginx-drain.md "Findings"). */
 export type IngressNginxFindingCode =
@@ -125,18 +126,9 @@ export function decideIngressNginx(workload: Workload, inputs: TimingInputs): In
       : shutdownTiming({ ...inputs, drainWindow: { ...inputs.drainWindow, value: P } }, postSeconds)
           .grace;
   const existing = inputs.existingGraceSeconds;
-  const toWrite = graceToWrite(planned.value, existing);
-  if (toWrite !== undefined) {
-    changes.push({
-      path: at('spec', 'terminationGracePeriodSeconds'),
-      value: toWrite,
-      reason: [
-        `terminationGracePeriodSeconds = ${toWrite}: ${planned.formula}. ${planned.explanation}`,
-        sourceLine('W', inputs.drainWindow.source),
-        sourceLine('R', inputs.maxRequest.source),
-        sourceLine('B', inputs.buffer.source),
-      ].join('\n'),
-    });
+  const change = graceChange(at('spec', 'terminationGracePeriodSeconds'), planned, inputs);
+  if (change !== undefined) {
+    changes.push(change);
   } else if (existing !== undefined && existing > planned.value) {
     findings.push({
       severity: 'info',

@@ -13,7 +13,7 @@
  */
 import type { Container } from '../../core/kubeObject.ts';
 import type { FieldPath } from '../../core/fieldPath.ts';
-import { coveringGrace, graceToWrite } from '../../timing/model.ts';
+import { coveringGrace } from '../../timing/model.ts';
 import type { Derived, TimingInputs } from '../../timing/model.ts';
 import {
   KONG_QUIT_READ_UP_TO,
@@ -29,6 +29,7 @@ import type { QuitOption } from './kongQuit.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import type { ProposedChange, ProposedFinding } from '../types.ts';
 import { sourceLine } from '../../core/source.ts';
+import { graceChange } from '../shared/graceChange.ts';
 
 /** The finding codes this logic emits (docs/mutators/kong-drain.md "Findings"). */
 export type KongFindingCode =
@@ -276,23 +277,10 @@ function graceSetting(
   const R = inputs.maxRequest.value;
   const changes: ProposedChange[] = [];
   const findings: ProposedFinding[] = [];
-  const sources = [
-    sourceLine('W', inputs.drainWindow.source),
-    sourceLine('R', inputs.maxRequest.source),
-  ];
   const existing = inputs.existingGraceSeconds;
-  const toWrite = graceToWrite(grace.value, existing);
   const needed = wait.value + R + inputs.buffer.value;
-  if (toWrite !== undefined)
-    changes.push({
-      path: at('spec', 'terminationGracePeriodSeconds'),
-      value: toWrite,
-      reason: [
-        `terminationGracePeriodSeconds = ${toWrite}: ${grace.formula}. ${grace.explanation}`,
-        ...sources,
-        sourceLine('B', inputs.buffer.source),
-      ].join('\n'),
-    });
+  const change = graceChange(at('spec', 'terminationGracePeriodSeconds'), grace, inputs);
+  if (change !== undefined) changes.push(change);
   else if (existing !== undefined && existing > needed)
     findings.push({
       severity: 'info',
