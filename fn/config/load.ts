@@ -127,7 +127,12 @@ export function loadConfig(
     const data = source.data as { kind?: unknown; apiVersion?: unknown; data?: unknown } | null;
     if (data?.kind === 'ConfigMap') {
       const at = (key: string) => placeIn(source, ['data', key], true);
-      spec = applyFlat(spec, flatEntries(data.data, source), source.origin, provenance, at);
+      spec = applyFlat(
+        spec,
+        flatEntries(data.data, source),
+        { origin: source.origin, at },
+        provenance,
+      );
     } else {
       const typed = parseTyped(data, source);
       spec = typed;
@@ -140,7 +145,7 @@ export function loadConfig(
   );
   if (flagEntries.length === 0 && provenance.size === 0 && Object.keys(spec).length === 0)
     return { spec: defaultSpec(), provenance };
-  spec = applyFlat(spec, flagEntries, 'flag', provenance);
+  spec = applyFlat(spec, flagEntries, { origin: 'flag' }, provenance);
   const result = configSchema().safeParse({
     apiVersion: CONFIG_API_VERSION,
     kind: CONFIG_KIND,
@@ -220,13 +225,18 @@ function flatEntries(data: unknown, source: ConfigSource): Array<[string, string
   });
 }
 
+/**
+ * Returns `spec` with the flat `entries` laid over it, noting each one's origin in `provenance`.
+ * `from.origin` is `flag` or the config document's name; `from.at` places an entry's error in
+ * that document.
+ */
 function applyFlat(
   spec: Record<string, unknown>,
   entries: Array<[string, string]>,
-  origin: string,
+  from: { readonly origin: string; readonly at?: (name: string) => ErrorPlace },
   provenance: Map<string, SettingOrigin>,
-  at: (name: string) => ErrorPlace = () => ({ field: origin }),
 ): Record<string, unknown> {
+  const { origin, at = () => ({ field: origin }) } = from;
   const next = structuredClone(spec);
   for (const [name, text] of entries) {
     const key = FLAT_KEYS.find((k) => k.name === name);

@@ -30,7 +30,7 @@ import { columnOf, lineStartOf } from '../core/positions.ts';
 import { TextMemo } from '../core/textMemo.ts';
 
 /** A text edit in the original text's offsets. */
-export interface SpliceEdit {
+interface SpliceEdit {
   readonly start: number;
   readonly end: number;
   readonly text: string;
@@ -57,19 +57,31 @@ export interface Region {
   readonly parent?: Region;
 }
 
+/** Edits of a text: the text before (`source`), the edits in its offsets, and the text after. */
+export interface Splice {
+  readonly source: string;
+  readonly edits: readonly SpliceEdit[];
+  readonly spliced: string;
+}
+
+/** What a spliced text must read as: the data, and the data paths of the fields set in it. */
+export interface Expectation {
+  readonly expected: unknown;
+  readonly setPaths: readonly DataPath[];
+}
+
 /**
- * Returns true when `spliced` (the source with `edits` made) certainly parses to `expected`, having
- * re-parsed only the regions that hold the edits; false when that could not be shown this way.
- * `setPaths` are the data paths of the fields the edits set, as they are in `expected`.
+ * Returns true when `splice.spliced` certainly parses to `expected`, having re-parsed only the
+ * regions that hold the edits; false when that could not be shown this way. `doc` is the parse of
+ * `splice.source`; `setPaths` are the data paths of the fields the edits set, as they are in
+ * `expected`.
  */
 export function checkEditsLocally(
-  source: string,
   doc: Document,
-  edits: readonly SpliceEdit[],
-  spliced: string,
-  expected: unknown,
-  setPaths: readonly DataPath[],
+  splice: Splice,
+  { expected, setPaths }: Expectation,
 ): boolean {
+  const { source, edits } = splice;
   if (edits.length === 0 || !isolated(source, doc)) return false;
   const cache = new Map<string, Region>();
   // Each edit starts in the innermost region that holds it; regions that hold one another merge.
@@ -82,7 +94,7 @@ export function checkEditsLocally(
     const covered: DataPath[] = [];
     const failed = new Set<Region>();
     for (const region of new Set(merged)) {
-      const reading = readRegion(region, edits, source, spliced, expected);
+      const reading = readRegion(region, splice, expected);
       if (reading === undefined) failed.add(region);
       else covered.push(...reading);
     }
@@ -114,20 +126,20 @@ function isolated(source: string, doc: Document): boolean {
 /** Every entry and item of the document's block collections, outer ones before inner ones. */
 export function regionsOf(source: string, doc: Document): Region[] {
   const regions: Region[] = [];
-  const walk = (
-    node: Node | null,
-    path: DataPath,
-    parent: Region | undefined,
-    end: number,
-  ): void => {
-    const children = childRegions(source, node, path, parent, end);
+  const walk = (at: Collection): void => {
+    const children = childRegions(source, at);
     if (children === undefined) return;
     for (const child of children) {
       if (child.region) regions.push(child.region);
-      walk(child.node, child.path, child.region ?? parent, child.region?.end ?? end);
+      walk({
+        node: child.node,
+        path: child.path,
+        parent: child.region ?? at.parent,
+        end: child.region?.end ?? at.end,
+      });
     }
   };
-  walk(doc.contents, [], undefined, source.length);
+  walk({ node: doc.contents, path: [], parent: undefined, end: source.length });
   return regions;
 }
 
@@ -154,7 +166,7 @@ function regionChain(
   let parent: Region | undefined;
   let end = source.length;
   for (;;) {
-    const children = childRegions(source, node, path, parent, end);
+    const children = childRegions(source, { node, path, parent, end });
     const child = children?.find((c) => c.region !== undefined && holds(c.region, edit));
     // A region deeper than a line the edit writes cannot hold it (readRegion refuses it, and every
     // region inside it, which is no shallower): the chain ends above it. A key added at the end of
@@ -191,6 +203,17 @@ function mayHold(region: Region, lines: readonly string[]): boolean {
   return true;
 }
 
+/**
+ * A node whose entries or items may be cut into regions: where it is in the data, the region that
+ * holds it, and where that region ends (the document's end at the top).
+ */
+interface Collection {
+  readonly node: Node | null;
+  readonly path: DataPath;
+  readonly parent: Region | undefined;
+  readonly end: number;
+}
+
 /** A child of a collection: its value node and data path, and its region when it has one. */
 interface Child {
   readonly node: Node | null;
@@ -206,10 +229,7 @@ interface Child {
  */
 function childRegions(
   source: string,
-  node: Node | null,
-  path: DataPath,
-  parent: Region | undefined,
-  end: number,
+  { node, path, parent, end }: Collection,
 ): Child[] | undefined {
   const column = (offset: number) => columnOf(source, offset);
   const withParent = parent ? { parent } : {};
@@ -342,9 +362,7 @@ function moved(offset: number, edits: readonly SpliceEdit[]): number {
  */
 function readRegion(
   region: Region,
-  edits: readonly SpliceEdit[],
-  source: string,
-  spliced: string,
+  { source, edits, spliced }: Splice,
   expected: unknown,
 ): DataPath[] | undefined {
   const collection = dataAt(expected, region.collectionPath);

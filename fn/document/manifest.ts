@@ -170,7 +170,7 @@ export class ManifestDocument {
       const setPaths = pending.map((set) => dataPathOf(expected, set.path));
       if (
         setPaths.every((path) => path !== undefined) &&
-        checkEditsLocally(this.#text, doc, edits, spliced, expected, setPaths)
+        checkEditsLocally(doc, { source: this.#text, edits, spliced }, { expected, setPaths })
       ) {
         // The tree of the new text is parsed only if someone asks for it (see `document`).
         this.commit(spliced, undefined, expected);
@@ -234,7 +234,7 @@ export class ManifestDocument {
           found = {
             set,
             node: map,
-            edit: planInsertPair(this.#text, doc, map, key, value),
+            edit: planInsertPair({ source: this.#text, doc }, map, key, value),
             what: `the key ${JSON.stringify(key)}, which a merge key (<<) gives the map`,
           };
         } else if (on.anchored.length > 0) {

@@ -15,21 +15,32 @@ import { isRecord } from '../core/fieldPath.ts';
 import { toJsOptions } from '../yaml/options.ts';
 import { columnOf } from '../core/positions.ts';
 import { findItem } from './shared.ts';
-import type { Edit, FieldSet } from './edit.ts';
+import type { Edit, FieldSet, ParsedText } from './edit.ts';
+
+/** A parsed document that writes values as block YAML in its own layout (splice.ts Layout). */
+export interface BlockWriter extends ParsedText {
+  /** Block YAML for `value`, every line after the first indented to `column`. */
+  block(value: unknown, column: number): string;
+}
+
+/** A field set that removes an item, with its edit and the item's node. */
+interface Removal {
+  readonly set: FieldSet;
+  readonly edit: Edit;
+  readonly node: Node | undefined;
+}
 
 /**
  * Returns `edits` (one per set, in the sets' order) with each added item that another set removes
  * written from the removed item's text; the others as they were.
  */
 export function withMovedText(
-  source: string,
-  doc: Document,
+  writer: BlockWriter,
   sets: readonly FieldSet[],
   edits: readonly Edit[],
-  block: (value: unknown, column: number) => string,
 ): Edit[] {
-  const removals = sets.flatMap((set, i) =>
-    set.value === undefined ? [{ set, edit: edits[i]!, node: nodeAt(doc, set.path) }] : [],
+  const removals: Removal[] = sets.flatMap((set, i) =>
+    set.value === undefined ? [{ set, edit: edits[i]!, node: nodeAt(writer.doc, set.path) }] : [],
   );
   if (removals.length === 0) return [...edits];
   const result: Edit[] = [];
@@ -43,9 +54,7 @@ export function withMovedText(
         ? removals.find((r) => sameSelector(r.set.path.at(-1), selector))
         : undefined;
     const moved =
-      removal?.node?.range && isRecord(value)
-        ? movedItem(source, doc, removal.node, removal.edit, value, edit, block)
-        : undefined;
+      removal?.node?.range && isRecord(value) ? movedItem(writer, removal, value, edit) : undefined;
     if (!moved) {
       result.push(edit);
       continue;
@@ -87,14 +96,13 @@ function nodeAt(doc: Document, path: FieldPath): Node | undefined {
  * data, or undefined when the item is not the removed one plus new fields at the top level.
  */
 function movedItem(
-  source: string,
-  doc: Document,
-  node: Node,
-  removal: Edit,
+  writer: BlockWriter,
+  { node, edit: removal }: Removal,
   value: Record<string, unknown>,
   added: Edit,
-  block: (value: unknown, column: number) => string,
 ): { edit: Edit; prefix: string } | undefined {
+  const { source, doc } = writer;
+  if (!node) return undefined;
   const data = node.toJS(doc, toJsOptions()) as unknown;
   if (!isRecord(data)) return undefined;
   const extra = Object.keys(value).filter((key) => !(key in data));
@@ -113,7 +121,9 @@ function movedItem(
     line.trim() === '' ? line : ' '.repeat(to) + line.slice(Math.min(from, indentOf(line)));
   const moved = lines.replace(/\n$/, '').split('\n').map(shift);
   const content = columnOf(source, node.range![0]) - from;
-  const fields = extra.map((key) => block({ [key]: value[key] }, to + content).replace(/\n$/, ''));
+  const fields = extra.map((key) =>
+    writer.block({ [key]: value[key] }, to + content).replace(/\n$/, ''),
+  );
   const text = [moved[0]!, ...fields.map((f) => ' '.repeat(to + content) + f), ...moved.slice(1)]
     .map((line) => line.replace(/\r$/, ''))
     .join('\n');

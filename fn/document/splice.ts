@@ -17,7 +17,8 @@ import { longListText } from '../yaml/longLists.ts';
 import { stringifyOptions } from '../yaml/options.ts';
 import { columnOf } from '../core/positions.ts';
 import { withMovedText } from './move.ts';
-import type { Edit, FieldSet } from './edit.ts';
+import type { BlockWriter } from './move.ts';
+import type { Edit, FieldSet, ParsedText } from './edit.ts';
 
 export type { Edit, FieldSet } from './edit.ts';
 
@@ -65,10 +66,9 @@ export function planSplices(
     if (!edit) return undefined;
     planned.push(edit);
   }
-  const layout = new Layout(source, doc);
-  const edits = withMovedText(source, doc, sets, planned, (value, column) =>
-    layout.block(value, column),
-  ).map((edit) => (crlf ? { ...edit, text: edit.text.replace(/\r?\n/g, '\r\n') } : edit));
+  const edits = withMovedText(new Layout(source, doc), sets, planned).map((edit) =>
+    crlf ? { ...edit, text: edit.text.replace(/\r?\n/g, '\r\n') } : edit,
+  );
   // Last edit first, so offsets before it stay valid; at one offset the later edit goes in first
   // and ends up after the earlier one. Spans may touch but not overlap.
   const order = edits
@@ -171,8 +171,7 @@ export function planReplaceNode(
 
 /** Returns the edit that adds the entry `key: value` at the end of `map`, or undefined. */
 export function planInsertPair(
-  source: string,
-  doc: Document,
+  { source, doc }: ParsedText,
   map: YAMLMap,
   key: string,
   value: unknown,
@@ -193,12 +192,12 @@ function isEmptyFlowInBlock(node: Node | null, holder: Holder): boolean {
 const isPlainData = (value: unknown) => value === null || typeof value !== 'object';
 
 /** Knows where things are in the source text and how this document indents. */
-class Layout {
+class Layout implements BlockWriter {
   #indentSeq: boolean | undefined;
 
   constructor(
-    private readonly source: string,
-    private readonly doc: Document,
+    readonly source: string,
+    readonly doc: Document,
   ) {}
 
   /** Column (0-based) of a source offset. */

@@ -42,7 +42,7 @@ export function runList(
   const read = list.resources.map((r) => r.object);
   // Asked only of admission policies, which are few: no index of every item.
   const documentOf = (o: KubeObject) => list.resources[read.indexOf(o)]?.doc.place.document ?? 0;
-  const pipeline = new Pipeline(read, config, mutators, keep, documentOf);
+  const pipeline = new Pipeline({ objects: read, documentOf }, config, mutators, keep);
   const isRun = (o: KubeObject) => isSubject(o, config, mutators);
   const edited = pipeline.planObjects(list.resources.filter((_, i) => isRun(read[i]!)));
   // An object that is no workload, none a mutator changes and has no edit planned has nothing to

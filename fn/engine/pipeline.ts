@@ -84,6 +84,13 @@ export interface Keep {
 /** Everything a run keeps: what explain, check, patches, reports and KRM results read. */
 const KEEP_ALL: Keep = { outcomes: true, records: true };
 
+/** The objects the mutators read about (Services, policies, …), and where each stands. */
+export interface PipelineContext {
+  readonly objects: readonly KubeObject[];
+  /** The document each object stands in (1-based), for findings about it; 0 when unknown. */
+  readonly documentOf?: (object: KubeObject) => number;
+}
+
 /** Everything a run produced. */
 export interface PipelineResult {
   readonly changes: ChangeRecord[];
@@ -152,7 +159,7 @@ export class Pipeline {
   readonly #admission = new AdmissionCheck();
 
   constructor(
-    contextObjects: readonly KubeObject[],
+    context: PipelineContext,
     readonly config: Config,
     readonly mutators: readonly RegisteredMutator[],
     /**
@@ -160,9 +167,8 @@ export class Pipeline {
      * input), and a transform without a report reads neither plans nor records.
      */
     readonly keep: Keep = KEEP_ALL,
-    /** The document each context object stands in (1-based), for findings about it. */
-    documentOf: (object: KubeObject) => number = () => 0,
   ) {
+    const { objects: contextObjects, documentOf = () => 0 } = context;
     for (const object of contextObjects)
       if (isPolicyKind(object.kind))
         this.#admission.notePolicy(object, documentOf(object), config.spec.namespace);

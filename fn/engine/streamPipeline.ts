@@ -80,11 +80,10 @@ export function runStream(
 
   // Pass 2: every segment in order; workload documents parsed, mutated, rendered and let go.
   const pipeline = new Pipeline(
-    contextObjects,
+    { objects: contextObjects, documentOf: (o) => policyDocuments.get(o) ?? 0 },
     config,
     mutators,
     options.keep,
-    (o) => policyDocuments.get(o) ?? 0,
   );
   const edited = pipeline.planObjects(
     context.flatMap((read) => (read.kind === 'kept' ? read.resources : [])),

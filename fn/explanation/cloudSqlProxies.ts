@@ -130,22 +130,24 @@ export function drawCloudSqlProxies(
     );
     const until = needs.servedUntil;
     if (A < until && wait > 0)
-      drawing.window(
-        A,
-        Math.min(gone, until),
-        'risk',
-        'early-exit',
-        `${proxy.name} may exit at any moment with no open database connection while ` +
+      drawing.window({
+        from: A,
+        to: Math.min(gone, until),
+        outcome: 'risk',
+        kind: 'early-exit',
+        text:
+          `${proxy.name} may exit at any moment with no open database connection while ` +
           `${needs.apps} still serves until t=${until} → its next queries fail`,
-      );
+      });
     if (gone < until)
-      drawing.window(
-        gone,
-        until,
-        'fail',
-        'proxy-gone',
-        `${proxy.name} is gone at t=${gone} while ${needs.apps} still serves until ` +
+      drawing.window({
+        from: gone,
+        to: until,
+        outcome: 'fail',
+        kind: 'proxy-gone',
+        text:
+          `${proxy.name} is gone at t=${gone} while ${needs.apps} still serves until ` +
           `t=${until} → its database queries fail`,
-      );
+      });
   }
 }

@@ -289,15 +289,16 @@ function drawExitOnZeroIstio(drawing: Drawing, istio: IstioProxy, served: Served
   if (gone > earliest) drawing.event(gone, ISTIO_PROXY, 'exits: the app has no connection left');
   const exposed = Math.min(drainWindow, close, stopsAccepting);
   if (earliest < exposed) {
-    drawing.window(
-      earliest,
-      exposed,
-      'risk',
-      'early-exit',
-      `istio-proxy may exit at any quiet second after MINIMUM_DRAIN_DURATION ` +
+    drawing.window({
+      from: earliest,
+      to: exposed,
+      outcome: 'risk',
+      kind: 'early-exit',
+      text:
+        `istio-proxy may exit at any quiet second after MINIMUM_DRAIN_DURATION ` +
         `(${secondsText(M.value)}) while new connections may still arrive ${sender}` +
         ` → connections refused`,
-    );
+    });
   }
   return {
     name: ISTIO_PROXY,

@@ -30,10 +30,10 @@ export interface TimelineEvent {
 }
 
 /** What a window means for requests. */
-export type WindowOutcome = 'ok' | 'risk' | 'fail';
+type WindowOutcome = 'ok' | 'risk' | 'fail';
 
 /** Stable names of the windows, for machines (`--output json`). */
-export type WindowKind =
+type WindowKind =
   /** ok: new connections are accepted while traffic still arrives. */
   | 'serving'
   /** ok: requests in flight finish. */
@@ -168,29 +168,33 @@ export function readinessAfterStop(who: string): Unknown {
   };
 }
 
-/** Draws the window in which the node drops what the load balancer still sends, if any. */
+/**
+ * Draws the window in which the node drops what the load balancer still sends, if any: from
+ * `from`, when `unready.who` stops being ready (`unready.why`, unless the node never forwards).
+ */
 export function nodeDropWindow(
   drawing: Drawing,
   traffic: Traffic,
   from: number,
-  who: string,
-  why: string,
+  unready: { readonly who: string; readonly why: string },
 ): void {
+  const { who, why } = unready;
   const W = traffic.drainWindowSeconds;
   if (traffic.nodeForwarding === undefined || from >= W) return;
-  drawing.window(
+  drawing.window({
     from,
-    W,
-    'fail',
-    'refused',
-    `new connections still arrive ${traffic.sender} at the node, but ` +
+    to: W,
+    outcome: 'fail',
+    kind: 'refused',
+    text:
+      `new connections still arrive ${traffic.sender} at the node, but ` +
       (traffic.nodeForwarding === 'never'
         ? `before Kubernetes 1.26 a node forwards nothing to a terminating pod ` +
           `(externalTrafficPolicy Local)`
         : `${who} ${why} and, with externalTrafficPolicy Local, the node forwards only to a ` +
           `ready pod`) +
       ` → connections dropped until the load balancer's health check fails`,
-  );
+  });
 }
 
 /** Collects events and windows, then sorts them and counts the verdict. */
@@ -203,15 +207,11 @@ export class Drawing {
     this.events.push({ at, actor, text, ...(unknown ? { unknown } : {}) });
   }
 
-  /** Draws a window; `unknown` when it rests on something not modelled. */
-  window(
-    from: number,
-    to: number | null,
-    outcome: WindowOutcome,
-    kind: WindowKind,
-    text: string,
-    unknown?: Unknown,
-  ): void {
+  /**
+   * Draws a window; `unknown` when it rests on something not modelled. A window that ends before
+   * it starts, or an empty served one, is not drawn.
+   */
+  window({ from, to, outcome, kind, text, unknown }: TimelineWindow): void {
     if (to !== null && (to < from || (to === from && outcome === 'ok' && kind !== 'completes')))
       return;
     this.windows.push({ from, to, outcome, kind, text, ...(unknown ? { unknown } : {}) });
@@ -371,15 +371,16 @@ export function rejection(
     typeof preStop.seconds === 'number' &&
     preStop.seconds > grace.value
   ) {
-    drawing.window(
-      0,
-      null,
-      'fail',
-      'rejected',
-      `the API server rejects the pod: ` +
+    drawing.window({
+      from: 0,
+      to: null,
+      outcome: 'fail',
+      kind: 'rejected',
+      text:
+        `the API server rejects the pod: ` +
         `container ${container}'s preStop sleep (${secondsText(preStop.seconds)}) is longer ` +
         `than terminationGracePeriodSeconds (${secondsText(grace.value)})`,
-    );
+    });
   }
 }
 
@@ -442,24 +443,26 @@ export function deregistration(
           `${lb.connectionTermination ? 'closes' : 'stops tracking'} established connections`,
   );
   if (lb.seconds < workDone) {
-    drawing.window(
-      lb.seconds,
-      workDone,
-      'fail',
-      'lb-cut',
-      `the load balancer drops connections still in flight at t=${lb.seconds} ` +
+    drawing.window({
+      from: lb.seconds,
+      to: workDone,
+      outcome: 'fail',
+      kind: 'lb-cut',
+      text:
+        `the load balancer drops connections still in flight at t=${lb.seconds} ` +
         `(${gke ? 'connection draining ends at' : 'deregistration delay'} ` +
         `${secondsText(lb.seconds)} < t=${workDone}, when the last request ends)`,
-    );
+    });
   }
   if (lb.seconds > podGone && !lb.connectionTermination) {
-    drawing.window(
-      podGone,
-      lb.seconds,
-      'risk',
-      'lb-stale',
-      'the load balancer keeps established connections to a pod that is gone (connection ' +
+    drawing.window({
+      from: podGone,
+      to: lb.seconds,
+      outcome: 'risk',
+      kind: 'lb-stale',
+      text:
+        'the load balancer keeps established connections to a pod that is gone (connection ' +
         'termination off)',
-    );
+    });
   }
 }

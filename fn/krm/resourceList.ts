@@ -292,7 +292,7 @@ function readWhole(text: string, options: ReadListOptions): ResourceListInput {
       );
     }
     const column = columnOf(text, range[0]);
-    const expansion = expandExternalAliases(doc, shared, index, text, range[0], range[1]);
+    const expansion = expandExternalAliases(shared, index, text, range);
     const itemText = dedent(expansion.text, column);
     const doc1 = new ManifestDocument(itemText, { document: index + 1, line });
     appendAll(resources, itemResources(doc1, itemText));

@@ -78,16 +78,17 @@ export function sharedAnchorItems(
   return { items, external, doc, itemNodes };
 }
 
-/** Returns the item's text (from `start` to `end` of the list) with its aliases to outside anchors
- * written out. */
+/**
+ * Returns item `index`'s text (`[start, end)` of the list's `text`) with its aliases to outside
+ * anchors written out.
+ */
 export function expandExternalAliases(
-  doc: Document,
   shared: SharedItems,
   index: number,
   text: string,
-  start: number,
-  end: number,
+  [start, end]: readonly [number, number],
 ): { text: string; expanded: Array<{ text: string; alias: string }> } {
+  const { doc } = shared;
   const uses = shared.external.get(index);
   if (!uses) return { text: text.slice(start, end), expanded: [] };
   let out = '';

@@ -57,14 +57,21 @@ function bytesBody(buffer: Buffer): Body {
  * text once, and only documents that are parsed are decoded, from the bytes).
  */
 class ByteSegment implements Segment {
+  readonly index: number;
+  readonly offset: number;
+  readonly length: number;
+  readonly line: number;
+
   constructor(
-    readonly index: number,
     /** The stream's bytes after any byte-order mark (a view, not a copy). */
     private readonly body: Buffer,
-    readonly offset: number,
-    readonly length: number,
-    readonly line: number,
-  ) {}
+    place: Omit<Segment, 'text'>,
+  ) {
+    this.index = place.index;
+    this.offset = place.offset;
+    this.length = place.length;
+    this.line = place.line;
+  }
 
   get text(): string {
     return this.body.toString('latin1', this.offset, this.offset + this.length);
@@ -108,7 +115,7 @@ export function splitBytes(bytes: Buffer, start: number): Segment[] {
   // looked at as they are made, or the split alone grows it to 8 MiB (bookinfo ×400).
   return splitBody(bytesBody(body), (index, offset, length, line) => {
     keepYoungGenerationSmall(length);
-    return new ByteSegment(index, body, offset, length, line);
+    return new ByteSegment(body, { index, offset, length, line });
   });
 }
 

@@ -156,14 +156,12 @@ function recognizeAwsNlb(
     // `external` or the class without a target type: the controller's --default-target-type,
     // which is `instance` unless set otherwise (pkg/config/controller_config.go@v2.17.1).
     const defaulted = targetType === undefined && lbType !== 'nlb';
-    return recognizeNlbInstanceTargets(
-      service,
-      who,
+    return recognizeNlbInstanceTargets(service, who, {
       decidedBy,
-      spec.externalTrafficPolicy === 'Local',
-      lbType === 'nlb',
+      local: spec.externalTrafficPolicy === 'Local',
+      inTree: lbType === 'nlb',
       defaulted,
-    );
+    });
   }
   return undefined;
 }
@@ -324,6 +322,18 @@ function recognizeNodeTargets(
   );
 }
 
+/** Why a Service's NLB has instance targets, and what else its Service says. */
+interface NlbInstanceDecision {
+  /** The annotation or field that decided it, as the notes quote it. */
+  readonly decidedBy: string;
+  /** externalTrafficPolicy: Local. */
+  readonly local: boolean;
+  /** Built by the in-tree cloud provider (`type: nlb`), not the controller. */
+  readonly inTree: boolean;
+  /** No target type said: the controller's --default-target-type decides. */
+  readonly defaulted: boolean;
+}
+
 /**
  * An NLB with instance targets, built by the AWS Load Balancer Controller or (`type: nlb`) the
  * in-tree cloud provider.
@@ -331,10 +341,7 @@ function recognizeNodeTargets(
 function recognizeNlbInstanceTargets(
   service: KubeObject,
   who: string,
-  decidedBy: string,
-  local: boolean,
-  inTree: boolean,
-  defaulted: boolean,
+  { decidedBy, local, inTree, defaulted }: NlbInstanceDecision,
 ): LoadBalancerRecognition {
   const notes: string[] = [];
   if (defaulted) {

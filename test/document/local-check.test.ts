@@ -115,7 +115,8 @@ test('real edits of every corpus workload: when the local check accepts, a full 
         const expected = sets.reduce<unknown>((d, s) => setAt(d, s.path, s.value), data);
         const setPaths = sets.map((set) => dataPathOf(expected, set.path)!);
         tried++;
-        if (!checkEditsLocally(workload.text, doc, edits, spliced, expected, setPaths)) return true;
+        const splice = { source: workload.text, edits, spliced };
+        if (!checkEditsLocally(doc, splice, { expected, setPaths })) return true;
         accepted++;
         if (!isDeepStrictEqual(fullRead(spliced), expected)) {
           throw new Error(
@@ -260,12 +261,12 @@ test('random text in place of an entry or item: when the local check accepts, a 
   });
   fc.assert(
     fc.property(
-      fc.integer({ min: 0, max: cases.length - 1 }),
-      fc.nat(),
+      // Which document, and which of its regions.
+      fc.tuple(fc.integer({ min: 0, max: cases.length - 1 }), fc.nat()),
       fc.array(lineArb, { maxLength: 6 }),
       fc.boolean(),
       fc.boolean(),
-      (which, pick, lines, keepFirstLine, trailingNewline) => {
+      ([which, pick], lines, keepFirstLine, trailingNewline) => {
         const { source, doc, data, regions } = cases[which]!;
         const region = regions[pick % regions.length]!;
         const old = source.slice(region.start, region.end);
@@ -279,8 +280,7 @@ test('random text in place of an entry or item: when the local check accepts, a 
         const claim = claimFor(region, text, data);
         if (claim === undefined) return true;
         runs++;
-        if (!checkEditsLocally(source, doc, [edit], spliced, claim.expected, claim.setPaths))
-          return true;
+        if (!checkEditsLocally(doc, { source, edits: [edit], spliced }, claim)) return true;
         accepted++;
         return isDeepStrictEqual(fullRead(spliced), claim.expected);
       },
@@ -302,13 +302,12 @@ test('random text inserted anywhere in an entry or item: when the local check ac
   });
   fc.assert(
     fc.property(
-      fc.integer({ min: 0, max: cases.length - 1 }),
-      fc.nat(),
-      fc.nat(),
+      // Which document, which of its regions, and where in the region.
+      fc.tuple(fc.integer({ min: 0, max: cases.length - 1 }), fc.nat(), fc.nat()),
       fc.array(lineArb, { minLength: 1, maxLength: 4 }),
       fc.boolean(),
       fc.boolean(),
-      (which, pick, at, lines, leadingNewline, trailingNewline) => {
+      ([which, pick, at], lines, leadingNewline, trailingNewline) => {
         const { source, doc, data, regions } = cases[which]!;
         const region = regions[pick % regions.length]!;
         // Anywhere after the region's first character, up to its end: mid-line too.
@@ -321,8 +320,7 @@ test('random text inserted anywhere in an entry or item: when the local check ac
         const spliced = source.slice(0, offset) + text + source.slice(offset);
         const claim = claimFor(region, spliced.slice(region.start, region.end + text.length), data);
         if (claim === undefined) return true;
-        if (!checkEditsLocally(source, doc, [edit], spliced, claim.expected, claim.setPaths))
-          return true;
+        if (!checkEditsLocally(doc, { source, edits: [edit], spliced }, claim)) return true;
         accepted++;
         return isDeepStrictEqual(fullRead(spliced), claim.expected);
       },
@@ -378,9 +376,8 @@ test('the check refuses what it cannot vouch for: anchors, merge keys, directive
     const edits = planSplices(source, doc, [{ path, value }])!;
     t.truthy(edits, source);
     const expected = setAt(toData(doc), path, value);
-    return checkEditsLocally(source, doc, edits, applySplices(source, edits), expected, [
-      dataPathOf(expected, path)!,
-    ]);
+    const splice = { source, edits, spliced: applySplices(source, edits) };
+    return checkEditsLocally(doc, splice, { expected, setPaths: [dataPathOf(expected, path)!] });
   };
   t.true(check('a:\n  b: 1\nc: 2\n', ['a', 'b'], 5), 'a plain edit is taken');
   t.false(check('a: &x\n  b: 1\nc: *x\n', ['a', 'b'], 5), 'anchors and aliases');

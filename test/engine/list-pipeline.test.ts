@@ -10,6 +10,7 @@ import { loadConfig } from '../../fn/config/load.ts';
 import { runList } from '../../fn/engine/listPipeline.ts';
 import type { ListRun } from '../../fn/engine/listPipeline.ts';
 import { Pipeline } from '../../fn/engine/pipeline.ts';
+import type { KubeObject } from '../../fn/core/kubeObject.ts';
 import { objectKindsOf } from '../../fn/engine/objectKinds.ts';
 import { transform } from '../../fn/engine/transform.ts';
 import { readResourceList, renderResourceList } from '../../fn/krm/resourceList.ts';
@@ -57,13 +58,8 @@ const KEEP = { outcomes: true, records: true };
  */
 function everyItemRun(list: ResourceListInput): ListRun {
   const read = list.resources.map((r) => r.object);
-  const pipeline = new Pipeline(
-    read,
-    config,
-    MUTATORS,
-    KEEP,
-    (o) => list.resources[read.indexOf(o)]?.doc.place.document ?? 0,
-  );
+  const documentOf = (o: KubeObject) => list.resources[read.indexOf(o)]?.doc.place.document ?? 0;
+  const pipeline = new Pipeline({ objects: read, documentOf }, config, MUTATORS, KEEP);
   const objects = read.filter((o) => typeof o.kind === 'string' && o.kind !== '').length;
   pipeline.result.read.documents = pipeline.result.read.objects = objects;
   pipeline.planObjects(list.resources);

@@ -5,6 +5,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import test from 'ava';
+import type { ExecutionContext } from 'ava';
 import { parse, parseAllDocuments } from 'yaml';
 import { readConfigText } from '../../fn/config/load.ts';
 import { getAt } from '../../fn/core/fieldPath.ts';
@@ -155,6 +156,164 @@ const derived = (w: WorkloadExplanation, symbol: string) =>
   w.derived.find((d) => d.symbol === symbol)?.seconds;
 const setting = (w: WorkloadExplanation, name: string) => w.settings.find((s) => s.name === name);
 
+/** A patched workload as one check reads it: its explanation and its patched pod template. */
+interface Seen {
+  readonly t: ExecutionContext;
+  readonly w: WorkloadExplanation;
+  /** `Kind name`, for assertion messages. */
+  readonly what: string;
+  readonly patched: Template;
+  readonly annotations: Record<string, string>;
+  /** The pod's proxy.istio.io/config annotation, read as YAML. */
+  readonly proxyConfig: Record<string, unknown>;
+}
+
+function seen(t: ExecutionContext, w: WorkloadExplanation, patched: Template): Seen {
+  const annotations = patched.metadata?.annotations ?? {};
+  const proxyConfig = annotations['proxy.istio.io/config']
+    ? (parse(annotations['proxy.istio.io/config']) as Record<string, unknown>)
+    : {};
+  return { t, w, what: `${w.resource.kind} ${w.resource.name}`, patched, annotations, proxyConfig };
+}
+
+const containerOf = ({ patched }: Seen, name: string) =>
+  patched.spec?.containers?.find((x) => x.name === name);
+const preStopCommand = (s: Seen, name: string) =>
+  containerOf(s, name)?.lifecycle?.preStop?.exec?.command ?? [];
+const eventAt = (s: Seen, actor: string, at: number | undefined, text = '') =>
+  s.w.timelines.patched.events.find(
+    (e) => e.actor === actor && e.at === at && e.text.startsWith(text),
+  );
+
+/** A Job's proxy: native or classic as the pod says, and a classic one fails the timeline. */
+function checkJob({ t, w, what, annotations }: Seen): void {
+  const native = annotations['sidecar.istio.io/nativeSidecar'] === 'true';
+  t.is(setting(w, 'istio-proxy sidecar')?.patched.value, native ? 'native' : 'classic', what);
+  t.is(w.timelines.patched.verdict.failures, native ? 0 : 1, what);
+}
+
+/** G: the grace the pods will have (the field, or Kubernetes' 30 s) is the plan's G. */
+function checkGrace(s: Seen): void {
+  const { t, w, what, patched } = s;
+  const grace = patched.spec?.terminationGracePeriodSeconds ?? 30;
+  const G = derived(w, 'G')!;
+  t.is(setting(w, 'terminationGracePeriodSeconds')?.patched.value, grace, what);
+  if (patched.spec?.terminationGracePeriodSeconds !== undefined)
+    t.is(G, grace, `${what}: derived G`);
+  else t.true(G <= grace, `${what}: G ${G} fits the default ${grace}`);
+  t.truthy(eventAt(s, 'kubelet', grace), `${what}: grace deadline at ${grace}`);
+}
+
+/** S: drain-delay (not set here) + the check delay the shutdown-manager's hook writes. */
+function checkContour(s: Seen): void {
+  const { t, w, what } = s;
+  const flag = preStopCommand(s, 'shutdown-manager').find((a) => a.startsWith('--check-delay='));
+  t.is(seconds(flag?.split('=')[1]), derived(w, 'S')!, `${what}: S`);
+  t.truthy(eventAt(s, 'envoy', derived(w, 'S'), 'SIGTERM'));
+}
+
+/** S and T: kong quit's --wait and --timeout as the proxy's patched hook writes them. */
+function checkKong(s: Seen): void {
+  const { t, w, what } = s;
+  const option = (name: string) =>
+    Number(
+      preStopCommand(s, 'proxy')
+        .find((a) => a.startsWith(`--${name}=`))
+        ?.split('=')[1],
+    );
+  t.is(option('wait'), derived(w, 'S')!, `${what}: S`);
+  t.is(option('timeout'), derived(w, 'T')!, `${what}: T`);
+  t.is(setting(w, 'proxy kong quit --wait')?.patched.value, derived(w, 'S'));
+  t.is(containerOf(s, 'ingress-controller')?.lifecycle, undefined);
+}
+
+/** S: the controller's --shutdown-grace-period as the patched args write it. */
+function checkIngressNginx(s: Seen): void {
+  const { t, w, what } = s;
+  const args = containerOf(s, 'controller')?.args ?? [];
+  const flag = args.find((a) => a.startsWith('--shutdown-grace-period='));
+  t.is(Number(flag?.split('=')[1]), derived(w, 'S')!, `${what}: S`);
+  t.is(setting(w, 'controller --shutdown-grace-period')?.patched.value, derived(w, 'S'));
+}
+
+/** M and D of an exit-on-zero drain, or S of a preStop sleep, as istio-proxy's pod writes them. */
+function checkIstioGateway(s: Seen): void {
+  const { t, w, what, proxyConfig } = s;
+  const proxy = containerOf(s, 'istio-proxy');
+  const env = (name: string) => proxy?.env?.find((e) => e.name === name)?.value;
+  if (env('MINIMUM_DRAIN_DURATION') !== undefined) {
+    const M = seconds(env('MINIMUM_DRAIN_DURATION'));
+    t.is(derived(w, 'M'), M, `${what}: M`);
+    t.is(setting(w, 'MINIMUM_DRAIN_DURATION')?.patched.value, M);
+    t.truthy(eventAt(s, 'istio-proxy', M, 'MINIMUM_DRAIN_DURATION'));
+    t.is(env('EXIT_ON_ZERO_ACTIVE_CONNECTIONS'), 'true');
+    const D = seconds(proxyConfig['drainDuration'] as string | undefined) ?? 45;
+    t.true(D >= derived(w, 'D')!, `${what}: drainDuration ${D} covers D`);
+    t.is(setting(w, 'drainDuration')?.patched.value, D);
+  }
+  const sleep = proxy?.lifecycle?.preStop?.sleep?.seconds;
+  if (sleep !== undefined) {
+    t.is(derived(w, 'S'), sleep, `${what}: S`);
+    t.truthy(eventAt(s, 'istio-proxy', sleep, 'SIGTERM'));
+  }
+  t.true(
+    env('MINIMUM_DRAIN_DURATION') !== undefined || sleep !== undefined,
+    `${what}: a drain was written`,
+  );
+}
+
+/** An app's preStop sleeps within S, and its mesh proxy waits T. */
+function checkApp(s: Seen): void {
+  const { t, w, what } = s;
+  for (const name of w.settings
+    .filter((x) => x.name.endsWith(' preStop'))
+    .map((x) => x.name.slice(0, -' preStop'.length))) {
+    const sleep = containerOf(s, name)?.lifecycle?.preStop?.sleep?.seconds;
+    t.not(sleep, undefined, `${what}: ${name} has a preStop sleep`);
+    t.true(sleep! <= derived(w, 'S')!, `${what}: ${name} sleeps within S`);
+    t.truthy(eventAt(s, name, sleep, 'SIGTERM'));
+  }
+  checkAppProxy(s);
+}
+
+/** T as the app's mesh proxy writes it: Istio's drain or Linkerd's wait before exit. */
+function checkAppProxy(s: Seen): void {
+  const { t, w, what, annotations, proxyConfig } = s;
+  const metadata = (proxyConfig['proxyMetadata'] ?? {}) as Record<string, string>;
+  if (metadata['MINIMUM_DRAIN_DURATION'] !== undefined) {
+    // An app's exit-on-zero proxy waits T = S + R (issue #13 item 4), and the timeline says so
+    // at T.
+    t.is(seconds(metadata['MINIMUM_DRAIN_DURATION']), derived(w, 'T'), `${what}: T`);
+    t.is(
+      derived(w, 'T'),
+      derived(w, 'S')! + Number(w.inputs.find((i) => i.symbol === 'R')!.value),
+      `${what}: T = S + R`,
+    );
+    t.is(setting(w, 'MINIMUM_DRAIN_DURATION')?.patched.value, derived(w, 'T'));
+    t.truthy(eventAt(s, 'istio-proxy', derived(w, 'T'), 'MINIMUM_DRAIN_DURATION'));
+  }
+  if (proxyConfig['terminationDrainDuration'] !== undefined) {
+    t.is(seconds(proxyConfig['terminationDrainDuration'] as string), derived(w, 'T'), `${what}: T`);
+    t.truthy(eventAt(s, 'istio-proxy', derived(w, 'T')));
+  }
+  const wait = annotations['config.alpha.linkerd.io/proxy-wait-before-exit-seconds'];
+  if (wait !== undefined) {
+    t.is(derived(w, 'T'), Number(wait), `${what}: Linkerd wait is T`);
+    t.truthy(eventAt(s, 'linkerd-proxy', Number(wait)));
+  }
+  if (annotations['sidecar.istio.io/nativeSidecar'] === 'true')
+    t.is(setting(w, 'istio-proxy sidecar')?.patched.value, 'native');
+}
+
+/** The checks of a workload's own settings, by the mutator that planned them. */
+function checkSettings(s: Seen): void {
+  if (s.w.mutator === 'contour-drain') checkContour(s);
+  else if (s.w.mutator === 'kong-drain') checkKong(s);
+  else if (s.w.mutator === 'ingress-nginx-drain') checkIngressNginx(s);
+  else if (s.w.role === 'gateway') checkIstioGateway(s);
+  else checkApp(s);
+}
+
 for (const c of CASES) {
   test(`explain's patched numbers are the patched manifest's: ${c.name}`, (t) => {
     const result = run(c);
@@ -162,164 +321,25 @@ for (const c of CASES) {
     t.is(explanation.workloads.length, c.workloads);
     const output = objects(result.output);
     for (const w of explanation.workloads) {
-      const what = `${w.resource.kind} ${w.resource.name}`;
-      const patched = template(output.get(w.document)!);
-      const annotations = patched.metadata?.annotations ?? {};
+      const s = seen(t, w, template(output.get(w.document)!));
       if (w.role === 'job') {
-        const native = annotations['sidecar.istio.io/nativeSidecar'] === 'true';
-        t.is(setting(w, 'istio-proxy sidecar')?.patched.value, native ? 'native' : 'classic', what);
-        t.is(w.timelines.patched.verdict.failures, native ? 0 : 1, what);
+        checkJob(s);
         continue;
       }
-      // G: the grace the pods will have (the field, or Kubernetes' 30 s) is the plan's G.
-      const grace = patched.spec?.terminationGracePeriodSeconds ?? 30;
-      const G = derived(w, 'G')!;
-      t.is(setting(w, 'terminationGracePeriodSeconds')?.patched.value, grace, what);
-      if (patched.spec?.terminationGracePeriodSeconds !== undefined)
-        t.is(G, grace, `${what}: derived G`);
-      else t.true(G <= grace, `${what}: G ${G} fits the default ${grace}`);
-      t.truthy(
-        w.timelines.patched.events.find((e) => e.actor === 'kubelet' && e.at === grace),
-        `${what}: grace deadline at ${grace}`,
-      );
-      const proxyConfig = annotations['proxy.istio.io/config']
-        ? (parse(annotations['proxy.istio.io/config']) as Record<string, unknown>)
-        : {};
-      const metadata = (proxyConfig['proxyMetadata'] ?? {}) as Record<string, string>;
-      const command = (name: string) =>
-        patched.spec?.containers?.find((x) => x.name === name)?.lifecycle?.preStop?.exec?.command ??
-        [];
-      if (w.mutator === 'contour-drain') {
-        // S: drain-delay (not set here) + the check delay the shutdown-manager's hook writes.
-        const flag = command('shutdown-manager').find((a) => a.startsWith('--check-delay='));
-        t.is(seconds(flag?.split('=')[1]), derived(w, 'S')!, `${what}: S`);
-        t.truthy(
-          w.timelines.patched.events.find(
-            (e) => e.actor === 'envoy' && e.at === derived(w, 'S') && e.text.startsWith('SIGTERM'),
-          ),
-        );
-      } else if (w.mutator === 'kong-drain') {
-        // S and T: kong quit's --wait and --timeout as the proxy's patched hook writes them.
-        const option = (name: string) =>
-          Number(
-            command('proxy')
-              .find((a) => a.startsWith(`--${name}=`))
-              ?.split('=')[1],
-          );
-        t.is(option('wait'), derived(w, 'S')!, `${what}: S`);
-        t.is(option('timeout'), derived(w, 'T')!, `${what}: T`);
-        t.is(setting(w, 'proxy kong quit --wait')?.patched.value, derived(w, 'S'));
-        t.is(
-          patched.spec?.containers?.find((x) => x.name === 'ingress-controller')?.lifecycle,
-          undefined,
-        );
-      } else if (w.mutator === 'ingress-nginx-drain') {
-        // S: the controller's --shutdown-grace-period as the patched args write it.
-        const args = patched.spec?.containers?.find((x) => x.name === 'controller')?.args ?? [];
-        const flag = args.find((a) => a.startsWith('--shutdown-grace-period='));
-        t.is(Number(flag?.split('=')[1]), derived(w, 'S')!, `${what}: S`);
-        t.is(setting(w, 'controller --shutdown-grace-period')?.patched.value, derived(w, 'S'));
-      } else if (w.role === 'gateway') {
-        const proxy = patched.spec?.containers?.find((x) => x.name === 'istio-proxy');
-        const env = (name: string) => proxy?.env?.find((e) => e.name === name)?.value;
-        if (env('MINIMUM_DRAIN_DURATION') !== undefined) {
-          const M = seconds(env('MINIMUM_DRAIN_DURATION'));
-          t.is(derived(w, 'M'), M, `${what}: M`);
-          t.is(setting(w, 'MINIMUM_DRAIN_DURATION')?.patched.value, M);
-          t.truthy(
-            w.timelines.patched.events.find(
-              (e) =>
-                e.actor === 'istio-proxy' &&
-                e.at === M &&
-                e.text.startsWith('MINIMUM_DRAIN_DURATION'),
-            ),
-          );
-          t.is(env('EXIT_ON_ZERO_ACTIVE_CONNECTIONS'), 'true');
-          const D = seconds(proxyConfig['drainDuration'] as string | undefined) ?? 45;
-          t.true(D >= derived(w, 'D')!, `${what}: drainDuration ${D} covers D`);
-          t.is(setting(w, 'drainDuration')?.patched.value, D);
-        }
-        const sleep = proxy?.lifecycle?.preStop?.sleep?.seconds;
-        if (sleep !== undefined) {
-          t.is(derived(w, 'S'), sleep, `${what}: S`);
-          t.truthy(
-            w.timelines.patched.events.find(
-              (e) => e.actor === 'istio-proxy' && e.at === sleep && e.text.startsWith('SIGTERM'),
-            ),
-          );
-        }
-        t.true(
-          env('MINIMUM_DRAIN_DURATION') !== undefined || sleep !== undefined,
-          `${what}: a drain was written`,
-        );
-      } else {
-        for (const name of w.settings
-          .filter((s) => s.name.endsWith(' preStop'))
-          .map((s) => s.name.slice(0, -' preStop'.length))) {
-          const sleep = patched.spec?.containers?.find((x) => x.name === name)?.lifecycle?.preStop
-            ?.sleep?.seconds;
-          t.not(sleep, undefined, `${what}: ${name} has a preStop sleep`);
-          t.true(sleep! <= derived(w, 'S')!, `${what}: ${name} sleeps within S`);
-          t.truthy(
-            w.timelines.patched.events.find(
-              (e) => e.actor === name && e.at === sleep && e.text.startsWith('SIGTERM'),
-            ),
-          );
-        }
-        if (metadata['MINIMUM_DRAIN_DURATION'] !== undefined) {
-          // An app's exit-on-zero proxy waits T = S + R (issue #13 item 4), and the timeline says
-          // so at T.
-          t.is(seconds(metadata['MINIMUM_DRAIN_DURATION']), derived(w, 'T'), `${what}: T`);
-          t.is(
-            derived(w, 'T'),
-            derived(w, 'S')! + Number(w.inputs.find((i) => i.symbol === 'R')!.value),
-            `${what}: T = S + R`,
-          );
-          t.is(setting(w, 'MINIMUM_DRAIN_DURATION')?.patched.value, derived(w, 'T'));
-          t.truthy(
-            w.timelines.patched.events.find(
-              (e) =>
-                e.actor === 'istio-proxy' &&
-                e.at === derived(w, 'T') &&
-                e.text.startsWith('MINIMUM_DRAIN_DURATION'),
-            ),
-          );
-        }
-        if (proxyConfig['terminationDrainDuration'] !== undefined) {
-          t.is(
-            seconds(proxyConfig['terminationDrainDuration'] as string),
-            derived(w, 'T'),
-            `${what}: T`,
-          );
-          t.truthy(
-            w.timelines.patched.events.find(
-              (e) => e.actor === 'istio-proxy' && e.at === derived(w, 'T'),
-            ),
-          );
-        }
-        const wait = annotations['config.alpha.linkerd.io/proxy-wait-before-exit-seconds'];
-        if (wait !== undefined) {
-          t.is(derived(w, 'T'), Number(wait), `${what}: Linkerd wait is T`);
-          t.truthy(
-            w.timelines.patched.events.find(
-              (e) => e.actor === 'linkerd-proxy' && e.at === Number(wait),
-            ),
-          );
-        }
-        if (annotations['sidecar.istio.io/nativeSidecar'] === 'true')
-          t.is(setting(w, 'istio-proxy sidecar')?.patched.value, 'native');
-      }
+      checkGrace(s);
+      checkSettings(s);
       // Every plan relation explain reports holds in the output.
-      for (const s of w.settings)
-        if (s.planned)
+      for (const x of w.settings)
+        if (x.planned)
           t.true(
-            s.planned.met,
-            `${what}: ${s.name} meets the plan (${s.planned.relation} ${String(s.planned.value)})`,
+            x.planned.met,
+            `${s.what}: ${x.name} meets the plan (${x.planned.relation} ` +
+              `${String(x.planned.value)})`,
           );
       t.is(
         w.timelines.patched.verdict.failures,
         0,
-        `${what}: patched timeline has no failure window`,
+        `${s.what}: patched timeline has no failure window`,
       );
     }
   });

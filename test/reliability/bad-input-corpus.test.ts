@@ -794,15 +794,15 @@ test('fields of the wrong type never crash a mutator (in-process)', (t) => {
   fc.assert(
     fc.property(
       streamArb(),
-      fc.nat(),
-      fc.nat(),
+      // Which object, and which of its fields.
+      fc.tuple(fc.nat(), fc.nat()),
       fc.constantFrom(...WRONG_VALUES),
       fc.constantFrom<Record<string, string> | undefined>(
         undefined,
         { 'job-mode': 'wrap', 'sidecar-mode': 'classic' },
         { 'gateway-mode': 'sleep', 'kube-version': '1.28', 'app-image-has-shell': 'true' },
       ),
-      (model, pickObject, pickField, wrong, flags) => {
+      (model, [pickObject, pickField], wrong, flags) => {
         const objects = model.docs.flatMap((d) => ('object' in d ? [d.object] : []));
         if (objects.length === 0) return;
         const object = structuredClone(objects[pickObject % objects.length]!);

@@ -19,11 +19,10 @@ import {
   tickStep,
   windowsLane,
 } from './svgPanel.ts';
-import type { Drawn, Layout } from './svgPanel.ts';
+import type { Drawn, Layout, Panel } from './svgPanel.ts';
 import { fitLines, lineHeight, textLines, textWidth } from './svgText.ts';
 import { xmlText as escape } from './xmlText.ts';
 import { NODE_SHUTDOWN_TITLE } from '../../explanation/nodeShutdown.ts';
-import type { Timeline } from '../../explanation/timeline.ts';
 
 /** The time axis's length: the same on every picture, so that seconds compare across them. */
 const PLOT_WIDTH = 760;
@@ -63,7 +62,7 @@ function widthFor(column: number): number {
 
 /** The lane names' column fits the longest name; the axis runs to the last thing that happens. */
 function layoutOf(workload: WorkloadExplanation): Layout {
-  const timelines = panelsOf(workload).map(([, timeline]) => timeline);
+  const timelines = panelsOf(workload).map((panel) => panel.timeline);
   const names = timelines.flatMap((t) => [...lanesOf(t), windowsLane(t)]);
   const column = Math.max(0, ...names.map((n) => textWidth(n, 11))) + 28;
   const plotLeft = Math.max(96, Math.ceil(column));
@@ -105,30 +104,35 @@ function drawWorkload(workload: WorkloadExplanation, top: number, layout: Layout
   const parts = [
     `<g class="workload" data-resource="${escape(formatRef(workload.resource))}` +
       `" data-mutator="${escape(workload.mutator)}">`,
-    ...textLines(title, 16, top + 22, 14, 'font-weight="bold"'),
-    ...textLines(summary, 16, top + 22 + title.length * lineHeight(14), 11, 'class="muted"'),
+    ...textLines(title, { x: 16, y: top + 22 }, 14, 'font-weight="bold"'),
+    ...textLines(
+      summary,
+      { x: 16, y: top + 22 + title.length * lineHeight(14) },
+      11,
+      'class="muted"',
+    ),
   ];
   let y = top + 22 + title.length * lineHeight(14) + summary.length * lineHeight(11);
   const legend = drawLegend(y, layout.width);
   parts.push(legend.svg);
   y += legend.height;
-  for (const [title, timeline, patched] of panelsOf(workload)) {
-    const panel = drawPanel(title, timeline, workload, patched, y, layout);
-    parts.push(panel.svg);
-    y += panel.height + PANEL_GAP;
+  for (const panel of panelsOf(workload)) {
+    const drawn = drawPanel(workload, panel, y, layout);
+    parts.push(drawn.svg);
+    y += drawn.height + PANEL_GAP;
   }
   parts.push('</g>');
   return { svg: parts.join('\n'), height: y - top };
 }
 
 /** The panels of a workload: as written, patched, and patched when the node goes away. */
-function panelsOf(workload: WorkloadExplanation): Array<[string, Timeline, boolean]> {
+function panelsOf(workload: WorkloadExplanation): Panel[] {
   const { asWritten, patched, nodeShutdown } = workload.timelines;
   return [
-    ['As written', asWritten, false],
-    ['Patched', patched, true],
+    { title: 'As written', timeline: asWritten, patched: false },
+    { title: 'Patched', timeline: patched, patched: true },
     ...(nodeShutdown
-      ? [[NODE_SHUTDOWN_TITLE, nodeShutdown, true] as [string, Timeline, boolean]]
+      ? [{ title: NODE_SHUTDOWN_TITLE, timeline: nodeShutdown, patched: true }]
       : []),
   ];
 }
@@ -177,7 +181,7 @@ function drawLegend(top: number, width: number): Drawn {
 
 /** The time axis runs to the last thing that happens, or the grace period, with a little room. */
 function timeEnd(workload: WorkloadExplanation): number {
-  const times = panelsOf(workload).flatMap(([, t]) => [
+  const times = panelsOf(workload).flatMap(({ timeline: t }) => [
     ...t.events.map((e) => e.at ?? 0),
     ...t.windows.flatMap((w) => [w.from, w.to ?? w.from]),
   ]);

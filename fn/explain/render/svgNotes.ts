@@ -51,7 +51,7 @@ export function drawNotes(
     svg.push(
       `<text x="${LEFT}" y="${y}" font-size="${FONT}" font-weight="bold"` +
         `${note.tone ? ` class="${note.tone}"` : ''}>${escape(note.lead)}</text>`,
-      ...textLines(lines, textX, y, FONT),
+      ...textLines(lines, { x: textX, y }, FONT),
     );
     y += lines.length * lineHeight(FONT) + 2;
   }

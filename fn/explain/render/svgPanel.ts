@@ -102,12 +102,17 @@ function placeRows(boxes: readonly Box[]): number[] {
 
 const round = (n: number): number => Math.round(n * 10) / 10;
 
-/** Draws one panel from `top`. */
+/** One panel of a workload: a timeline, and whether it is of the patched pods. */
+export interface Panel {
+  readonly title: string;
+  readonly timeline: Timeline;
+  readonly patched: boolean;
+}
+
+/** Draws one panel of `workload` from `top`. */
 export function drawPanel(
-  title: string,
-  timeline: Timeline,
   workload: WorkloadExplanation,
-  patched: boolean,
+  { title, timeline, patched }: Panel,
   top: number,
   layout: Layout,
 ): Drawn {

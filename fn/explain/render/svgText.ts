@@ -30,8 +30,7 @@ export const lineHeight = (fontSize: number): number => Math.round(fontSize * 1.
 /** `<text>` elements for lines starting at (x, y), one line per element. */
 export function textLines(
   lines: readonly string[],
-  x: number,
-  y: number,
+  { x, y }: { readonly x: number; readonly y: number },
   fontSize: number,
   attributes = '',
 ): string[] {

@@ -137,53 +137,58 @@ function drawApp(
       ? limiting.why
       : `${app.name} got SIGTERM at t=${app.sigterm}` +
         `${app.preStop.seconds === 0 ? ' (no preStop)' : ''} and stopped accepting`;
-    drawing.window(
-      acceptUntil,
-      W,
-      'fail',
-      'refused',
-      `new connections for ${app.name} still arrive ${traffic.sender}, but ${why}` +
+    drawing.window({
+      from: acceptUntil,
+      to: W,
+      outcome: 'fail',
+      kind: 'refused',
+      text:
+        `new connections for ${app.name} still arrive ${traffic.sender}, but ${why}` +
         ` → connections refused`,
-    );
+    });
   }
   if (app.kill < workDone) {
-    drawing.window(
-      app.kill,
-      workDone,
-      'fail',
-      'cut',
-      `SIGKILL at the grace deadline cuts ${app.name}'s requests in flight; ` +
+    drawing.window({
+      from: app.kill,
+      to: workDone,
+      outcome: 'fail',
+      kind: 'cut',
+      text:
+        `SIGKILL at the grace deadline cuts ${app.name}'s requests in flight; ` +
         `the last one accepted at t=${lastAccepted} needs until t=${workDone} ` +
         `(R = ${secondsText(R)})`,
-    );
+    });
   }
   const servedUntil = Math.min(workDone, app.kill);
   for (const proxy of proxies.filter((p) => p.timer && p.gone < servedUntil)) {
-    drawing.window(
-      proxy.gone,
-      servedUntil,
-      'fail',
-      'proxy-gone',
-      `${proxy.name} is gone at t=${proxy.gone} while ${app.name} still ` +
+    drawing.window({
+      from: proxy.gone,
+      to: servedUntil,
+      outcome: 'fail',
+      kind: 'proxy-gone',
+      text:
+        `${proxy.name} is gone at t=${proxy.gone} while ${app.name} still ` +
         `serves until t=${servedUntil} → requests in flight lose their ` +
         `connection and the app's outbound calls fail`,
-    );
+    });
   }
-  drawing.window(
-    0,
-    lastAccepted,
-    'ok',
-    'serving',
-    `${app.name} accepts new connections${app.P > 0 ? ` (preStop until t=${app.sigterm})` : ''}`,
-    hookUnknown(app.name, app.preStop),
-  );
+  drawing.window({
+    from: 0,
+    to: lastAccepted,
+    outcome: 'ok',
+    kind: 'serving',
+    text:
+      `${app.name} accepts new connections` +
+      (app.P > 0 ? ` (preStop until t=${app.sigterm})` : ''),
+    unknown: hookUnknown(app.name, app.preStop),
+  });
   if (servedUntil > lastAccepted)
-    drawing.window(
-      lastAccepted,
-      servedUntil,
-      'ok',
-      'finishing',
-      `${app.name} finishes requests in flight (R = ${secondsText(R)})`,
-    );
+    drawing.window({
+      from: lastAccepted,
+      to: servedUntil,
+      outcome: 'ok',
+      kind: 'finishing',
+      text: `${app.name} finishes requests in flight (R = ${secondsText(R)})`,
+    });
   return workDone > app.kill;
 }

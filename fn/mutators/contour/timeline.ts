@@ -73,34 +73,37 @@ export function contourTimeline(state: ContourState, traffic: Traffic): Timeline
   const done = drawRequestsCut(drawing, state, traffic, at);
   deadline(drawing, G, state.grace, done > G ? state.envoy : undefined);
   const { stop, byDeadline } = at;
-  drawing.window(
-    0,
-    Math.min(forwarded, W),
-    'ok',
-    'serving',
-    traffic.nodeForwarding === 'while-ready'
-      ? 'Envoy stays ready and accepts new connections (its health checks fail only after ' +
+  drawing.window({
+    from: 0,
+    to: Math.min(forwarded, W),
+    outcome: 'ok',
+    kind: 'serving',
+    text:
+      traffic.nodeForwarding === 'while-ready'
+        ? 'Envoy stays ready and accepts new connections (its health checks fail only after ' +
           '--drain-delay; its preStop holds SIGTERM until the ready file)'
-      : `Envoy accepts new connections (its preStop holds SIGTERM until the ready file)`,
-  );
+        : `Envoy accepts new connections (its preStop holds SIGTERM until the ready file)`,
+  });
   if (stop > W)
-    drawing.window(
-      W,
-      stop,
-      'ok',
-      'serving',
-      'no new connections from the load balancer; requests on connections already open still ' +
+    drawing.window({
+      from: W,
+      to: stop,
+      outcome: 'ok',
+      kind: 'serving',
+      text:
+        'no new connections from the load balancer; requests on connections already open still ' +
         'served',
-    );
+    });
   if (!byDeadline && state.minOpen.value === 0)
-    drawing.window(
-      stop,
-      Math.min(stop + R, G),
-      'ok',
-      'finishing',
-      `requests in flight finish: the ready file waits until no connection is open ` +
+    drawing.window({
+      from: stop,
+      to: Math.min(stop + R, G),
+      outcome: 'ok',
+      kind: 'finishing',
+      text:
+        `requests in flight finish: the ready file waits until no connection is open ` +
         `(R = ${secondsText(R)}, then the next poll)`,
-    );
+    });
   deregistration(drawing, traffic, Math.min(stop + R, G), Math.min(done, G));
   return drawing.done('deletion', 'no request fails');
 }
@@ -160,27 +163,26 @@ function drawNewConnectionsLost(
         ? Math.min(unready, stop)
         : stop;
   if (forwarded < Math.min(stop, W))
-    nodeDropWindow(
-      drawing,
-      traffic,
-      forwarded,
-      'Envoy',
-      `is unready by t=${unready} (/healthcheck/fail after --drain-delay ${secondsText(D)}, ` +
+    nodeDropWindow(drawing, traffic, forwarded, {
+      who: 'Envoy',
+      why:
+        `is unready by t=${unready} (/healthcheck/fail after --drain-delay ${secondsText(D)}, ` +
         `then its readiness probe, ${state.readinessDelay.source})`,
-    );
+    });
   else if (stop < W)
-    drawing.window(
-      stop,
-      W,
-      'fail',
-      'refused',
-      `new connections still arrive ${traffic.sender}, but Envoy may exit from t=${stop} (` +
+    drawing.window({
+      from: stop,
+      to: W,
+      outcome: 'fail',
+      kind: 'refused',
+      text:
+        `new connections still arrive ${traffic.sender}, but Envoy may exit from t=${stop} (` +
         (byDeadline
           ? 'the grace deadline'
           : `drain-delay + check-delay = ${secondsText(D + C)}, then the first poll that ` +
             'finds no connection open') +
         ') → connections refused',
-    );
+    });
   return forwarded;
 }
 
@@ -200,23 +202,25 @@ function drawRequestsCut(
   const M = state.minOpen.value;
   const done = stop + R + state.checkInterval.value;
   if (!byDeadline && M > 0)
-    drawing.window(
-      stop,
-      stop + R,
-      'fail',
-      'cut',
-      `Envoy may get SIGTERM with up to ${M} connections still open ` +
+    drawing.window({
+      from: stop,
+      to: stop + R,
+      outcome: 'fail',
+      kind: 'cut',
+      text:
+        `Envoy may get SIGTERM with up to ${M} connections still open ` +
         `(--min-open-connections ${M}, ${state.minOpen.source}): the requests on them are cut`,
-    );
+    });
   if (done > G)
-    drawing.window(
-      G,
-      stop + R,
-      'fail',
-      'cut',
-      `the grace deadline (t=${G}) ends Envoy's wait: SIGTERM cuts the requests still in ` +
+    drawing.window({
+      from: G,
+      to: stop + R,
+      outcome: 'fail',
+      kind: 'cut',
+      text:
+        `the grace deadline (t=${G}) ends Envoy's wait: SIGTERM cuts the requests still in ` +
         `flight; the last one accepted at t=${stop} needs until t=${stop + R} ` +
         `(R = ${secondsText(R)})`,
-    );
+    });
   return done;
 }

@@ -41,51 +41,54 @@ export function envoyProxyTimeline(state: ProxyState, traffic: Traffic): Timelin
   const lastAccepted = Math.min(sendsUntil, latestExit);
   // Behind the node with Local, only while the node still forwards to it.
   const forwarded = traffic.nodeForwarding === 'never' ? 0 : traffic.nodeForwarding ? H : Infinity;
-  drawing.window(
-    0,
-    Math.min(sendsUntil, earliestExit, forwarded),
-    'ok',
-    'serving',
-    `new connections ${traffic.sender} are accepted`,
-  );
+  drawing.window({
+    from: 0,
+    to: Math.min(sendsUntil, earliestExit, forwarded),
+    outcome: 'ok',
+    kind: 'serving',
+    text: `new connections ${traffic.sender} are accepted`,
+  });
   if (earliestExit < lastAccepted) {
-    drawing.window(
-      earliestExit,
-      lastAccepted,
-      'risk',
-      'early-exit',
-      `Envoy may exit at a moment with no connection open ` +
+    drawing.window({
+      from: earliestExit,
+      to: lastAccepted,
+      outcome: 'risk',
+      kind: 'early-exit',
+      text:
+        `Envoy may exit at a moment with no connection open ` +
         `while new connections still arrive ${traffic.sender}: they are refused`,
-    );
+    });
   }
   if (latestExit < sendsUntil) {
-    drawing.window(
-      latestExit,
-      sendsUntil,
-      'fail',
-      'refused',
-      `Envoy is gone (${G < D ? 'grace period' : 'drainTimeout'} ${latestExit} s) ` +
+    drawing.window({
+      from: latestExit,
+      to: sendsUntil,
+      outcome: 'fail',
+      kind: 'refused',
+      text:
+        `Envoy is gone (${G < D ? 'grace period' : 'drainTimeout'} ${latestExit} s) ` +
         `while new connections still arrive ${traffic.sender}: refused`,
-    );
+    });
   }
   const finished = lastAccepted + R;
   if (latestExit < finished) {
-    drawing.window(
-      latestExit,
-      finished,
-      'fail',
-      'cut',
-      `a request accepted at ${lastAccepted} s needs R = ${R} s; ` +
+    drawing.window({
+      from: latestExit,
+      to: finished,
+      outcome: 'fail',
+      kind: 'cut',
+      text:
+        `a request accepted at ${lastAccepted} s needs R = ${R} s; ` +
         `Envoy exits at ${latestExit} s and cuts it`,
-    );
+    });
   }
-  drawing.window(
-    lastAccepted,
-    Math.min(finished, latestExit),
-    'ok',
-    'finishing',
-    'requests in flight finish before Envoy exits',
-  );
+  drawing.window({
+    from: lastAccepted,
+    to: Math.min(finished, latestExit),
+    outcome: 'ok',
+    kind: 'finishing',
+    text: 'requests in flight finish before Envoy exits',
+  });
   return drawing.done(
     'deletion',
     'Envoy accepts until the load balancer stops sending, and finishes what it accepted',
@@ -136,13 +139,11 @@ function drawEvents(
   // Where the node forwards only to a ready proxy: its probe (every 5 s) sees the failed health
   // checks from H on.
   if (traffic.nodeForwarding !== undefined)
-    nodeDropWindow(
-      drawing,
-      traffic,
-      traffic.nodeForwarding === 'never' ? 0 : H,
-      'Envoy',
-      `fails readiness from t=${H} (the shutdown manager's /healthcheck/fail` +
+    nodeDropWindow(drawing, traffic, traffic.nodeForwarding === 'never' ? 0 : H, {
+      who: 'Envoy',
+      why:
+        `fails readiness from t=${H} (the shutdown manager's /healthcheck/fail` +
         `${H ? ` after healthCheckFailureDelay ${H} s` : ''}; its probe runs every ` +
         `${ENVOY_READINESS_PERIOD_SECONDS} s)`,
-    );
+    });
 }

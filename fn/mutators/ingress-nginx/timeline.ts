@@ -70,30 +70,32 @@ export function ingressNginxTimeline(state: IngressNginxState, traffic: Traffic)
   const forwarded = nodeForwarded(drawing, state, traffic, at);
   const { done, exit } = drawWorkers(drawing, state, traffic, at);
   deadline(drawing, at.kill, state.grace, exit >= at.kill ? state.container : undefined);
-  drawing.window(
-    0,
-    Math.min(at.stop, W, forwarded),
-    'ok',
-    'serving',
-    `new connections accepted (${state.waitShutdown ? '' : 'preStop, then '}` +
+  drawing.window({
+    from: 0,
+    to: Math.min(at.stop, W, forwarded),
+    outcome: 'ok',
+    kind: 'serving',
+    text:
+      `new connections accepted (${state.waitShutdown ? '' : 'preStop, then '}` +
       '--shutdown-grace-period)',
-  );
+  });
   if (at.stop > W)
-    drawing.window(
-      W,
-      at.stop,
-      'ok',
-      'serving',
-      'no new connections from the load balancer; requests on connections already open ' +
+    drawing.window({
+      from: W,
+      to: at.stop,
+      outcome: 'ok',
+      kind: 'serving',
+      text:
+        'no new connections from the load balancer; requests on connections already open ' +
         'still served',
-    );
-  drawing.window(
-    at.stop,
-    done,
-    'ok',
-    'finishing',
-    `requests in flight finish (R = ${secondsText(traffic.maxRequestSeconds)})`,
-  );
+    });
+  drawing.window({
+    from: at.stop,
+    to: done,
+    outcome: 'ok',
+    kind: 'finishing',
+    text: `requests in flight finish (R = ${secondsText(traffic.maxRequestSeconds)})`,
+  });
   deregistration(drawing, traffic, done, exit);
   return drawing.done('deletion', 'no request fails');
 }
@@ -152,16 +154,17 @@ function drawListenersClosed(
       ? `--shutdown-grace-period ${secondsText(P)}`
       : 'SIGKILL at the grace deadline';
   if (stop < W)
-    drawing.window(
-      stop,
-      W,
-      'fail',
-      'refused',
-      `new connections still arrive ${traffic.sender}, but nginx closed its listeners ` +
+    drawing.window({
+      from: stop,
+      to: W,
+      outcome: 'fail',
+      kind: 'refused',
+      text:
+        `new connections still arrive ${traffic.sender}, but nginx closed its listeners ` +
         `at t=${stop} ` +
         `(${closedBy}) ` +
         `→ connections refused`,
-    );
+    });
 }
 
 /**
@@ -183,14 +186,12 @@ function nodeForwarded(
         ? sigterm + state.readinessHold.value
         : Infinity;
   if (forwarded < Math.min(stop, traffic.drainWindowSeconds))
-    nodeDropWindow(
-      drawing,
-      traffic,
-      forwarded,
-      state.container,
-      `is unready by t=${forwarded} at the earliest (/healthz fails from SIGTERM, t=${sigterm}; ` +
-        `${state.readinessHold?.source ?? ''})`,
-    );
+    nodeDropWindow(drawing, traffic, forwarded, {
+      who: state.container,
+      why:
+        `is unready by t=${forwarded} at the earliest ` +
+        `(/healthz fails from SIGTERM, t=${sigterm}; ${state.readinessHold?.source ?? ''})`,
+    });
   return forwarded;
 }
 
@@ -210,14 +211,15 @@ function drawWorkers(
   const closed = Math.min(stop + WORKER_SHUTDOWN_TIMEOUT_DEFAULT_SECONDS, kill);
   const cutBy = closed === kill ? 'SIGKILL at the grace deadline' : 'worker-shutdown-timeout over';
   if (closed < needed)
-    drawing.window(
-      closed,
-      needed,
-      'fail',
-      'cut',
-      `requests in flight are cut at t=${closed} (${cutBy}); ` +
+    drawing.window({
+      from: closed,
+      to: needed,
+      outcome: 'fail',
+      kind: 'cut',
+      text:
+        `requests in flight are cut at t=${closed} (${cutBy}); ` +
         `the last one accepted at t=${stop} needs until t=${needed} (R = ${secondsText(R)})`,
-    );
+    });
   const done = Math.min(needed, closed);
   const exit = done + state.postShutdown.value;
   if (done < kill)

@@ -80,25 +80,27 @@ export function jobTimeline(state: JobState): Timeline {
           'job.mode: wrap (the wrapper calls its quit endpoint)',
     };
     drawing.event(null, 'pod', `completes once ${names} has exited`, unknown);
-    drawing.window(
-      0,
-      null,
-      'risk',
-      'self-quit',
-      `${selfEnded.map((e) => e.why).join('; ')}: whether that call reaches ${names} ` +
+    drawing.window({
+      from: 0,
+      to: null,
+      outcome: 'risk',
+      kind: 'self-quit',
+      text:
+        `${selfEnded.map((e) => e.why).join('; ')}: whether that call reaches ${names} ` +
         `(a command that fails first never makes it) is not modelled`,
       unknown,
-    );
+    });
   } else if (stuck.length) {
     drawing.event(null, 'pod', 'never completes: the Job stays active');
-    drawing.window(
-      0,
-      null,
-      'fail',
-      'never-completes',
-      `${stuck.join(' and ')} keep${stuck.length === 1 ? 's' : ''} the pod running after the ` +
+    drawing.window({
+      from: 0,
+      to: null,
+      outcome: 'fail',
+      kind: 'never-completes',
+      text:
+        `${stuck.join(' and ')} keep${stuck.length === 1 ? 's' : ''} the pod running after the ` +
         `program exits → the Job never completes (kubernetes/kubernetes#25908)`,
-    );
+    });
   } else drawCompletes(drawing, completes, unsure);
   return drawing.done('program-exit', 'the Job completes');
 }
@@ -194,23 +196,25 @@ function drawProxy(
 function drawCompletes(drawing: Drawing, completes: number, unsure: readonly string[]): void {
   drawing.event(completes, 'pod', "completes: the Job counts the program's exit code");
   if (unsure.length) {
-    drawing.window(
-      0,
-      null,
-      'risk',
-      'needs-http-client',
-      `the wrapper in ${unsure.join(', ')} needs curl or wget in the image, ` +
+    drawing.window({
+      from: 0,
+      to: null,
+      outcome: 'risk',
+      kind: 'needs-http-client',
+      text:
+        `the wrapper in ${unsure.join(', ')} needs curl or wget in the image, ` +
         `which is not known: with neither, ` +
         `the proxy is never asked and the Job never completes`,
-    );
+    });
   }
-  drawing.window(
-    completes,
-    completes,
-    'ok',
-    'completes',
-    completes === 0
-      ? 'the pod completes as soon as the program exits'
-      : `the pod completes ${completes} s after the program exits, once the proxy has drained`,
-  );
+  drawing.window({
+    from: completes,
+    to: completes,
+    outcome: 'ok',
+    kind: 'completes',
+    text:
+      completes === 0
+        ? 'the pod completes as soon as the program exits'
+        : `the pod completes ${completes} s after the program exits, once the proxy has drained`,
+  });
 }

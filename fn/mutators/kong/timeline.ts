@@ -74,31 +74,34 @@ export function kongTimeline(state: KongState, traffic: Traffic): Timeline {
   // forwards nothing to a terminating pod; from it, while Kong passes /status/ready, which holds
   // until its listeners close.
   const forwarded = traffic.nodeForwarding === 'never' ? 0 : stop;
-  if (forwarded < Math.min(stop, W)) nodeDropWindow(drawing, traffic, forwarded, name, '');
+  if (forwarded < Math.min(stop, W))
+    nodeDropWindow(drawing, traffic, forwarded, { who: name, why: '' });
   else if (stop < W)
-    drawing.window(
-      stop,
-      W,
-      'fail',
-      'refused',
-      `new connections still arrive ${traffic.sender}, but nginx closed its listeners at ` +
+    drawing.window({
+      from: stop,
+      to: W,
+      outcome: 'fail',
+      kind: 'refused',
+      text:
+        `new connections still arrive ${traffic.sender}, but nginx closed its listeners at ` +
         `t=${stop} (${hookCut ? 'the grace deadline' : `--wait ${secondsText(P)}`}) → ` +
         'connections refused',
-    );
+    });
   const needed = stop + R;
   const cutAt = hookCut ? G : Math.min(stop + T, G);
   if (cutAt < needed)
-    drawing.window(
-      cutAt,
-      needed,
-      'fail',
-      'cut',
-      `requests in flight are cut at t=${cutAt} (` +
+    drawing.window({
+      from: cutAt,
+      to: needed,
+      outcome: 'fail',
+      kind: 'cut',
+      text:
+        `requests in flight are cut at t=${cutAt} (` +
         (cutAt === G
           ? 'the grace deadline: SIGTERM, nginx fast shutdown'
           : `kong quit's --timeout ${secondsText(T)} over: it stops nginx with SIGTERM`) +
         `); the last one accepted at t=${stop} needs until t=${needed} (R = ${secondsText(R)})`,
-    );
+    });
   const done = Math.min(needed, cutAt);
   if (done < G)
     drawing.event(done, name, 'nginx has exited: kong quit returns; the container stops');
@@ -129,27 +132,28 @@ function servingWindows(
   drawing: Drawing,
   { stop, W, R, forwarded, done }: Record<'stop' | 'W' | 'R' | 'forwarded' | 'done', number>,
 ): void {
-  drawing.window(
-    0,
-    Math.min(stop, W, forwarded),
-    'ok',
-    'serving',
-    'new connections accepted (kong quit --wait)',
-  );
+  drawing.window({
+    from: 0,
+    to: Math.min(stop, W, forwarded),
+    outcome: 'ok',
+    kind: 'serving',
+    text: 'new connections accepted (kong quit --wait)',
+  });
   if (stop > W)
-    drawing.window(
-      W,
-      stop,
-      'ok',
-      'serving',
-      'no new connections from the load balancer; requests on connections already open ' +
+    drawing.window({
+      from: W,
+      to: stop,
+      outcome: 'ok',
+      kind: 'serving',
+      text:
+        'no new connections from the load balancer; requests on connections already open ' +
         'still served',
-    );
-  drawing.window(
-    stop,
-    done,
-    'ok',
-    'finishing',
-    `requests in flight finish (R = ${secondsText(R)})`,
-  );
+    });
+  drawing.window({
+    from: stop,
+    to: done,
+    outcome: 'ok',
+    kind: 'finishing',
+    text: `requests in flight finish (R = ${secondsText(R)})`,
+  });
 }

@@ -83,24 +83,25 @@ export function gatewayTimeline(state: GatewayState, traffic: Traffic): Timeline
   const workDone = lastAccepted + R;
   deadline(drawing, kill, state.grace, end.gone >= kill ? proxy : undefined);
   drawLost(drawing, state, traffic, { sigterm, kill, end, forwardedUntil, lastAccepted });
-  drawing.window(
-    0,
-    lastAccepted,
-    'ok',
-    'serving',
-    P > 0
-      ? `new connections accepted (preStop until t=${sigterm}, ` +
+  drawing.window({
+    from: 0,
+    to: lastAccepted,
+    outcome: 'ok',
+    kind: 'serving',
+    text:
+      P > 0
+        ? `new connections accepted (preStop until t=${sigterm}, ` +
           'then draining with Connection: close)'
-      : 'new connections accepted (draining with Connection: close)',
-  );
+        : 'new connections accepted (draining with Connection: close)',
+  });
   if (Math.min(workDone, end.hardStop) > lastAccepted)
-    drawing.window(
-      lastAccepted,
-      Math.min(workDone, end.hardStop),
-      'ok',
-      'finishing',
-      `requests in flight finish (R = ${secondsText(R)})`,
-    );
+    drawing.window({
+      from: lastAccepted,
+      to: Math.min(workDone, end.hardStop),
+      outcome: 'ok',
+      kind: 'finishing',
+      text: `requests in flight finish (R = ${secondsText(R)})`,
+    });
   deregistration(drawing, traffic, Math.min(workDone, end.hardStop), end.gone);
   return drawing.done('deletion', 'no request fails');
 }
@@ -143,15 +144,16 @@ function drawProxyEnd(
     if (gone > earliest && gone < kill)
       drawing.event(gone, proxy, `exits: the last requests are done`);
     if (earliest < Math.min(W, acceptUntil)) {
-      drawing.window(
-        earliest,
-        Math.min(W, acceptUntil),
-        'risk',
-        'early-exit',
-        `${proxy} may exit at any quiet second after MINIMUM_DRAIN_DURATION ` +
+      drawing.window({
+        from: earliest,
+        to: Math.min(W, acceptUntil),
+        outcome: 'risk',
+        kind: 'early-exit',
+        text:
+          `${proxy} may exit at any quiet second after MINIMUM_DRAIN_DURATION ` +
           `(${secondsText(M.value)}) while new connections may still arrive ${traffic.sender} ` +
           `→ connections refused`,
-      );
+      });
     }
   } else {
     const gone = Math.min(sigterm + TDD.value, kill);
@@ -220,28 +222,27 @@ function drawLost(
   const { sigterm, kill, end, forwardedUntil, lastAccepted } = at;
   const { acceptUntil, hardStop, gone } = end;
   const { drainDurationSeconds: D, terminationDrainSeconds: TDD } = state.istio;
-  if (traffic.nodeForwarding === 'never') nodeDropWindow(drawing, traffic, 0, proxy, '');
+  if (traffic.nodeForwarding === 'never')
+    nodeDropWindow(drawing, traffic, 0, { who: proxy, why: '' });
   else if (forwardedUntil < Math.min(acceptUntil, W))
-    nodeDropWindow(
-      drawing,
-      traffic,
-      forwardedUntil,
-      proxy,
-      `is unready by t=${forwardedUntil} at the earliest (readiness fails at SIGTERM, ` +
+    nodeDropWindow(drawing, traffic, forwardedUntil, {
+      who: proxy,
+      why:
+        `is unready by t=${forwardedUntil} at the earliest (readiness fails at SIGTERM, ` +
         `t=${sigterm}, and the kubelet notices after ${state.readinessHold?.source ?? ''})`,
-    );
+    });
   else if (acceptUntil < W) {
     const why =
       acceptUntil === gone
         ? `the gateway is gone at t=${gone}`
         : `Envoy closed its listeners at t=${acceptUntil} (drainDuration ${secondsText(D.value)})`;
-    drawing.window(
-      acceptUntil,
-      W,
-      'fail',
-      'refused',
-      `new connections still arrive ${traffic.sender}, but ${why} → connections refused`,
-    );
+    drawing.window({
+      from: acceptUntil,
+      to: W,
+      outcome: 'fail',
+      kind: 'refused',
+      text: `new connections still arrive ${traffic.sender}, but ${why} → connections refused`,
+    });
   }
   const workDone = lastAccepted + R;
   if (hardStop < workDone) {
@@ -249,14 +250,15 @@ function drawLost(
       hardStop === kill
         ? 'SIGKILL at the grace deadline'
         : `pilot-agent kills Envoy after terminationDrainDuration ${secondsText(TDD.value)}`;
-    drawing.window(
-      hardStop,
-      workDone,
-      'fail',
-      'cut',
-      `requests in flight are cut at t=${hardStop} (${why}); ` +
+    drawing.window({
+      from: hardStop,
+      to: workDone,
+      outcome: 'fail',
+      kind: 'cut',
+      text:
+        `requests in flight are cut at t=${hardStop} (${why}); ` +
         `the last one accepted at t=${lastAccepted} needs until t=${workDone} (R = ` +
         `${secondsText(R)})`,
-    );
+    });
   }
 }

@@ -205,14 +205,12 @@ function nodeForwarded(
         ? unready
         : Number.POSITIVE_INFINITY;
   if (at.accepting.some((until) => forwarded < until))
-    nodeDropWindow(
-      drawing,
-      traffic,
-      forwarded,
-      'Traefik',
-      `is unready by t=${unready} (/ping answers ${state.ping.value} from SIGTERM, then its ` +
+    nodeDropWindow(drawing, traffic, forwarded, {
+      who: 'Traefik',
+      why:
+        `is unready by t=${unready} (/ping answers ${state.ping.value} from SIGTERM, then its ` +
         `readiness probe, ${state.readinessDelay.source})`,
-    );
+    });
   return forwarded;
 }
 
@@ -252,40 +250,42 @@ function drawSpan(context: SpanContext, span: Span): Omit<Served, 'names'> {
           ? `requestAcceptGraceTimeout ${secondsText(group.accept)}`
           : 'SIGKILL at the grace deadline') +
         `)`;
-    drawing.window(
-      refusedFrom,
-      W,
-      'fail',
-      'refused',
-      `new connections still arrive ${traffic.sender}, but ${why} → connections refused`,
-    );
+    drawing.window({
+      from: refusedFrom,
+      to: W,
+      outcome: 'fail',
+      kind: 'refused',
+      text: `new connections still arrive ${traffic.sender}, but ${why} → connections refused`,
+    });
   }
   if (closed < needed) {
     const why =
       closed === kill
         ? 'SIGKILL at the grace deadline'
         : `graceTimeOut ${secondsText(group.graceTimeOut)} over`;
-    drawing.window(
-      closed,
-      needed,
-      'fail',
-      'cut',
-      `requests in flight on ${who} are cut at t=${closed} (${why}); the ` +
+    drawing.window({
+      from: closed,
+      to: needed,
+      outcome: 'fail',
+      kind: 'cut',
+      text:
+        `requests in flight on ${who} are cut at t=${closed} (${why}); the ` +
         `last one accepted at t=${lastAccepted} needs until t=${needed} (R = ${secondsText(R)}` +
         `)`,
-    );
+    });
   }
   const end = Math.min(closed, needed);
   for (const proxy of proxies.filter((p) => p.timer && p.gone < end)) {
-    drawing.window(
-      proxy.gone,
-      end,
-      'fail',
-      'proxy-gone',
-      `${proxy.name} is gone at t=${proxy.gone} while ${who} still ` +
+    drawing.window({
+      from: proxy.gone,
+      to: end,
+      outcome: 'fail',
+      kind: 'proxy-gone',
+      text:
+        `${proxy.name} is gone at t=${proxy.gone} while ${who} still ` +
         `${group.names.length === 1 ? 'serves' : 'serve'} until t=${end} → ` +
         `requests in flight lose their connection and Traefik's requests to its backends fail`,
-    );
+    });
   }
   return { newUntil, lastAccepted, end };
 }
@@ -299,32 +299,34 @@ function drawServed(
   const { R, P, sigterm } = at;
   for (const span of served) {
     const on = served.length === 1 ? '' : ` on ${entryPointsText(span.names)}`;
-    drawing.window(
-      0,
-      span.newUntil,
-      'ok',
-      'serving',
-      `new connections accepted${on}` +
+    drawing.window({
+      from: 0,
+      to: span.newUntil,
+      outcome: 'ok',
+      kind: 'serving',
+      text:
+        `new connections accepted${on}` +
         (P > 0
           ? ` (preStop until t=${sigterm}, then requestAcceptGraceTimeout)`
           : ' (requestAcceptGraceTimeout)'),
-    );
+    });
     if (span.lastAccepted > span.newUntil)
-      drawing.window(
-        span.newUntil,
-        span.lastAccepted,
-        'ok',
-        'serving',
-        `no new connections from the load balancer; requests on the connections already open ` +
+      drawing.window({
+        from: span.newUntil,
+        to: span.lastAccepted,
+        outcome: 'ok',
+        kind: 'serving',
+        text:
+          `no new connections from the load balancer; requests on the connections already open ` +
           `still served${on} (requestAcceptGraceTimeout)`,
-      );
+      });
     if (span.end > span.lastAccepted)
-      drawing.window(
-        span.lastAccepted,
-        span.end,
-        'ok',
-        'finishing',
-        `requests in flight${on} finish (R = ${secondsText(R)})`,
-      );
+      drawing.window({
+        from: span.lastAccepted,
+        to: span.end,
+        outcome: 'ok',
+        kind: 'finishing',
+        text: `requests in flight${on} finish (R = ${secondsText(R)})`,
+      });
   }
 }
