@@ -11,13 +11,7 @@ import { isMap, isPair, isScalar, isSeq, stringify, visit } from 'yaml';
 import type { Document, Node, Pair, YAMLMap, YAMLSeq } from 'yaml';
 import { stringifyOptions } from '../yaml/options.ts';
 import { columnOf, lineStartOf } from '../core/positions.ts';
-
-/** A text edit in the source's offsets. */
-export interface FlowEdit {
-  readonly start: number;
-  readonly end: number;
-  readonly text: string;
-}
+import type { Edit } from './edit.ts';
 
 /** How a flow collection writes its entries. */
 export interface FlowStyle {
@@ -79,7 +73,7 @@ export function planFlowAppend(
   collection: FlowCollection,
   style: FlowStyle,
   write: (column: number) => string,
-): FlowEdit | undefined {
+): Edit | undefined {
   if (!collection.range) return undefined;
   const close = source.lastIndexOf(isMap(collection) ? '}' : ']', collection.range[1] - 1);
   if (close < collection.range[0]) return undefined;

@@ -28,13 +28,7 @@ import type { Document, Node, ParsedNode } from 'yaml';
 import { parseOptions, toJsOptions } from '../yaml/options.ts';
 import { columnOf, lineStartOf } from '../core/positions.ts';
 import { TextMemo } from '../core/textMemo.ts';
-
-/** A text edit in the original text's offsets. */
-interface SpliceEdit {
-  readonly start: number;
-  readonly end: number;
-  readonly text: string;
-}
+import type { Edit } from './edit.ts';
 
 /** A step of a path in plain data: a map key or a list index. */
 export type DataPath = ReadonlyArray<string | number>;
@@ -60,7 +54,7 @@ export interface Region {
 /** Edits of a text: the text before (`source`), the edits in its offsets, and the text after. */
 export interface Splice {
   readonly source: string;
-  readonly edits: readonly SpliceEdit[];
+  readonly edits: readonly Edit[];
   readonly spliced: string;
 }
 
@@ -151,7 +145,7 @@ export function regionsOf(source: string, doc: Document): Region[] {
 function regionChain(
   source: string,
   doc: Document,
-  edit: SpliceEdit,
+  edit: Edit,
   cache: Map<string, Region>,
 ): Region[] {
   const chain: Region[] = [];
@@ -322,7 +316,7 @@ function dashBefore(source: string, itemStart: number | undefined): number | und
 }
 
 /** Whether the edit lies within the region: an insertion at its very start belongs before it. */
-function holds(region: Region, edit: SpliceEdit): boolean {
+function holds(region: Region, edit: Edit): boolean {
   const startsInside =
     edit.start > region.start || (edit.start === region.start && edit.end > edit.start);
   return startsInside && edit.end <= region.end;
@@ -349,7 +343,7 @@ function isAncestor(outer: Region, inner: Region): boolean {
  * at a region's start, an insertion there belongs to what precedes the region; at its end, an
  * insertion there belongs to the region (see holds).
  */
-function moved(offset: number, edits: readonly SpliceEdit[]): number {
+function moved(offset: number, edits: readonly Edit[]): number {
   let shift = 0;
   for (const edit of edits)
     if (edit.end <= offset) shift += edit.text.length - (edit.end - edit.start);

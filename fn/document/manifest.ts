@@ -10,7 +10,7 @@ import { buildAt, dataPathOf, formatPath, getAt, setAt } from '../core/fieldPath
 import type { FieldPath, PathSegment } from '../core/fieldPath.ts';
 import { checkEditsLocally } from './localCheck.ts';
 import { applySplices, planInsertPair, planReplaceNode, planSplices, spliceSet } from './splice.ts';
-import type { Edit, FieldSet } from './splice.ts';
+import type { Edit, FieldSet } from './edit.ts';
 import { aliasUsers, hasAliases, lineOf, sharedOnPath } from './shared.ts';
 import {
   parseOptions,

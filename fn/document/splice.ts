@@ -20,8 +20,6 @@ import { withMovedText } from './move.ts';
 import type { BlockWriter } from './move.ts';
 import type { Edit, FieldSet, ParsedText } from './edit.ts';
 
-export type { Edit, FieldSet } from './edit.ts';
-
 type Holder =
   | { readonly kind: 'root' }
   | { readonly kind: 'pair'; readonly pair: Pair<Node, Node | null>; readonly parent: YAMLMap }

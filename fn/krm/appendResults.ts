@@ -17,7 +17,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Document, Node, YAMLSeq } from 'yaml';
 import { blockText, indentSeqOf, planSplices } from '../document/splice.ts';
-import type { Edit } from '../document/splice.ts';
+import type { Edit } from '../document/edit.ts';
 import { flowYaml } from '../yaml/aliases.ts';
 import { MAX_ALIAS_COUNT, parseOptions } from '../yaml/options.ts';
 import { columnOf, lineStartOf } from '../core/positions.ts';

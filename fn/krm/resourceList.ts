@@ -13,6 +13,7 @@ import { isMap, isSeq } from 'yaml';
 import type { Document, Node } from 'yaml';
 import type { ExtraKind } from '../config/schema.ts';
 import { ManifestDocument } from '../document/manifest.ts';
+import type { Edit } from '../document/edit.ts';
 import { KubeGracefulError } from '../core/errors.ts';
 import { isCommentOnly, prescanKind, resourceHint } from '../document/prescan.ts';
 import { prescanFlowKind } from '../document/prescanFlow.ts';
@@ -424,7 +425,7 @@ export function renderResourceList(
 
 /** Returns the list's text with the edits made, from its bytes when it was read from bytes (the
  * edits' offsets are then byte offsets). */
-function withEdits(input: ResourceListInput, edits: readonly ListEdit[]): string {
+function withEdits(input: ResourceListInput, edits: readonly Edit[]): string {
   return input.bytes
     ? Buffer.concat(byteChunks(input.bytes, edits)).toString('utf8')
     : applyEdits(input.text, edits);
@@ -461,7 +462,7 @@ export function renderResourceListChunks(
 }
 
 /** Returns `bytes` with the edits (at byte offsets) made, in chunks: as applyEdits does on text. */
-function byteChunks(bytes: Buffer, edits: readonly ListEdit[]): Uint8Array[] {
+function byteChunks(bytes: Buffer, edits: readonly Edit[]): Uint8Array[] {
   const chunks: Uint8Array[] = [];
   let at = 0;
   for (const edit of [...edits].sort((a, b) => a.start - b.start)) {
@@ -472,20 +473,13 @@ function byteChunks(bytes: Buffer, edits: readonly ListEdit[]): Uint8Array[] {
   return chunks;
 }
 
-/** An edit of the list, at offsets of its text (of its bytes, when it was read from bytes). */
-interface ListEdit {
-  readonly start: number;
-  readonly end: number;
-  readonly text: string;
-}
-
 /** The edits that make the output from the list's text, or the whole output when the results could
  * not be appended as an edit. */
 function listEdits(
   input: ResourceListInput,
   results: readonly unknown[],
   added: AddedItems,
-): { edits: ListEdit[] } | { text: string } {
+): { edits: Edit[] } | { text: string } {
   const changed = input.items.filter((item) => item.doc.changed);
   const itemEdits = (shape: ItemShape) =>
     changed.map((item) => ({
@@ -575,7 +569,7 @@ function entryIndicator(text: string, item: Item): string | undefined {
 
 /** Returns `text` with the edits made; they do not overlap, and one at an offset where another ends
  * goes after it. */
-export function applyEdits(text: string, edits: readonly ListEdit[]): string {
+export function applyEdits(text: string, edits: readonly Edit[]): string {
   let out = '';
   let at = 0;
   for (const edit of [...edits].sort((a, b) => a.start - b.start)) {

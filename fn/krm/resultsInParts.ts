@@ -6,7 +6,7 @@
  * output does once, as it encodes it: no more than one result's text is alive at a time.
  */
 import { blockText } from '../document/splice.ts';
-import type { Edit } from '../document/splice.ts';
+import type { Edit } from '../document/edit.ts';
 
 /**
  * How the edit that writes the whole list indents a result's lines after its first: every line (an

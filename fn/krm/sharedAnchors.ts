@@ -17,6 +17,7 @@ import { isMap, isSeq, parseDocument } from 'yaml';
 import type { Document, Node } from 'yaml';
 import { KubeGracefulError } from '../core/errors.ts';
 import { resourceHint } from '../document/prescan.ts';
+import type { Edit } from '../document/edit.ts';
 import { aliasUses, flowYaml, undefinedAliasMessage } from '../yaml/aliases.ts';
 import type { AliasUse } from '../yaml/aliases.ts';
 import { MAX_ALIAS_COUNT, parseOptions } from '../yaml/options.ts';
@@ -121,21 +122,12 @@ function itemSource(text: string, node: Node): string {
   return dedent(text.slice(start, end), columnOf(text, start));
 }
 
-interface ItemEdit {
-  start: number;
-  end: number;
-  text: string;
-}
-
 /**
  * Returns the item edits to use when edited items share anchors: the first of `choices` (see
  * ItemShape in resourceList.ts) with which the whole list reads as expected; throws E_INPUT when
  * none does (an edit inside an anchor that another item uses, which that item does not get).
  */
-export function verifySharedItems(
-  input: ResourceListInput,
-  choices: readonly ItemEdit[][],
-): ItemEdit[] {
+export function verifySharedItems(input: ResourceListInput, choices: readonly Edit[][]): Edit[] {
   const shared = input.shared!;
   const changed = input.items.filter((item) => item.doc.changed);
   if (!changed.some((item) => shared.items.has(item.doc.place.document - 1))) return choices[0]!;
@@ -166,7 +158,7 @@ export function verifySharedItems(
 
 /** Returns the index of the first item that does not read as expected with the edits made (-1:
  * none; the list count when the list does not read). */
-function mismatch(text: string, edits: readonly ItemEdit[], expected: readonly unknown[]): number {
+function mismatch(text: string, edits: readonly Edit[], expected: readonly unknown[]): number {
   let out = '';
   let at = 0;
   for (const edit of [...edits].sort((a, b) => a.start - b.start)) {
