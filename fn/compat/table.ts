@@ -9,7 +9,7 @@
  */
 import * as check from './checks.ts';
 import type { Constraint } from './constraint.ts';
-import { ISTIO, KUBERNETES, LINKERD } from '../facts/versionGates.ts';
+import { CLOUD_SQL_PROXY, ISTIO, KUBERNETES, KUMA, LINKERD } from '../facts/versionGates.ts';
 
 export const PLATFORM_CONSTRAINTS: readonly Constraint[] = [
   // Kubernetes: the version the tool is told is the oldest kubelet's (nodes lag the API server).
@@ -729,12 +729,14 @@ export const PLATFORM_CONSTRAINTS: readonly Constraint[] = [
     sources: [
       'GoogleCloudPlatform/cloud-sql-proxy examples/k8s-sidecar/job_with_sidecar.yaml@v2.25.3',
       'GoogleCloudPlatform/cloud-sql-proxy cmd/root.go@v2.25.3, cmd/errors.go@v2.25.3 ' +
-        '(errSigTerm 143; --quitquitquit from v2.1.0, GET as well from v2.7.0)',
+        `(errSigTerm 143; --quitquitquit from v${CLOUD_SQL_PROXY.quitQuitQuit.since}, GET as ` +
+        'well from v2.7.0)',
       'GoogleCloudPlatform/cloud-sql-proxy README.md@v1.33.16 (gce-proxy images)',
     ],
     enforcedBy:
       'job-sidecar-quit moves it to initContainers with restartPolicy: Always where the oldest ' +
-      'kubelet has native sidecars; else the wrapper POSTs /quitquitquit (v2.1.0+, ' +
+      'kubelet has native sidecars; else the wrapper POSTs /quitquitquit ' +
+      `(v${CLOUD_SQL_PROXY.quitQuitQuit.since}+, ` +
       '--quitquitquit added), else JOB_SIDECAR_NOT_STOPPED ' +
       '(test/mutators/job/declared-sidecars.test.ts)',
   },
@@ -742,13 +744,13 @@ export const PLATFORM_CONSTRAINTS: readonly Constraint[] = [
     id: 'cloud-sql-proxy-app-sidecar',
     product: 'Cloud SQL Auth Proxy',
     setting: 'the proxy as a regular container beside an app (Deployment, StatefulSet, …)',
-    versions: 'v1, v2 (--min-sigterm-delay from v2.12.0)',
+    versions: `v1, v2 (--min-sigterm-delay from v${CLOUD_SQL_PROXY.minSigtermDelay.since})`,
     breaks:
       'it gets SIGTERM with the app at t = 0 and, by default, exits at once (v2 ' +
       '--max-sigterm-delay 0, v1 -term_timeout 0; with a wait it exits at the first moment with ' +
       'no open connection), while the app still serves and queries through it',
     sources: [
-      'GoogleCloudPlatform/cloud-sql-proxy cmd/root.go@v2.12.0 (--min-sigterm-delay: accepts ' +
+      `${CLOUD_SQL_PROXY.minSigtermDelay.source} (--min-sigterm-delay: accepts ` +
         'new connections for that long after SIGTERM)',
       'GoogleCloudPlatform/cloud-sql-proxy internal/proxy/proxy.go@v2.25.3 (Client.Close)',
       'GoogleCloudPlatform/cloud-sql-proxy proxy/proxy/client.go@v1.33.16 (Client.Shutdown)',
@@ -757,7 +759,8 @@ export const PLATFORM_CONSTRAINTS: readonly Constraint[] = [
     ],
     enforcedBy:
       'app-graceful moves it to initContainers with restartPolicy: Always where the oldest ' +
-      'kubelet has native sidecars; else appends --min-sigterm-delay = S + R (v2.12.0+); else ' +
+      'kubelet has native sidecars; else appends --min-sigterm-delay = S + R ' +
+      `(v${CLOUD_SQL_PROXY.minSigtermDelay.since}+); else ` +
       'APP_SIDECAR_STOPS_FIRST (test/mutators/app/cloud-sql-proxy.test.ts)',
   },
   {
@@ -876,13 +879,15 @@ export const PLATFORM_CONSTRAINTS: readonly Constraint[] = [
     setting:
       '`kuma.io/sidecar-injection` (true, yes, enabled) on the pod labels adds `kuma-sidecar`; ' +
       "it is a native sidecar only with the control plane's `experimental.sidecarContainers`",
-    versions: 'sidecarContainers 2.7.0+ (absent @2.6.0); injection read at 2.12.3',
+    versions:
+      `sidecarContainers ${KUMA.sidecarContainers.since}+ (absent @2.6.0); ` +
+      'injection read at 2.12.3',
     breaks:
       'a classic kuma-sidecar runs on after the program and the Job never completes; ' +
       'kube-graceful does not end it (Envoy quit over TLS on a bootstrap-assigned port)',
     sources: [
       'kumahq/kuma pkg/plugins/runtime/k8s/webhooks/injector/precheck.go@2.12.3',
-      'kumahq/kuma pkg/config/app/kuma-cp/config.go@2.7.0 (SidecarContainers)',
+      `${KUMA.sidecarContainers.source} (SidecarContainers)`,
       'kumahq/kuma pkg/envoy/admin/client.go@2.12.3 (PostQuit over https)',
     ],
     enforcedBy:

@@ -121,6 +121,37 @@ export const ISTIO = {
   },
 } as const satisfies Record<string, VersionGate>;
 
+/**
+ * The Cloud SQL Auth Proxy v2, a sidecar of Jobs (job-sidecar-quit ends it) and of apps
+ * (app-graceful keeps it up while the app serves).
+ */
+export const CLOUD_SQL_PROXY = {
+  /** `--quitquitquit`: the admin server takes POST /quitquitquit and the proxy exits 0. */
+  quitQuitQuit: {
+    product: 'Cloud SQL Auth Proxy',
+    since: '2.1.0',
+    source: 'GoogleCloudPlatform/cloud-sql-proxy cmd/root.go, cmd/errors.go@v2.25.3',
+  },
+  /** `--min-sigterm-delay`: new connections accepted for that long after SIGTERM. */
+  minSigtermDelay: {
+    product: 'Cloud SQL Auth Proxy',
+    since: '2.12.0',
+    source: 'GoogleCloudPlatform/cloud-sql-proxy cmd/root.go@v2.12.0',
+  },
+} as const satisfies Record<string, VersionGate>;
+
+export const KUMA = {
+  /**
+   * The control plane's `experimental.sidecarContainers` (KUMA_EXPERIMENTAL_SIDECAR_CONTAINERS):
+   * kuma-sidecar injected as a native sidecar; absent at 2.6.0.
+   */
+  sidecarContainers: {
+    product: 'Kuma',
+    since: '2.7.0',
+    source: 'kumahq/kuma pkg/config/app/kuma-cp/config.go@2.7.0',
+  },
+} as const satisfies Record<string, VersionGate>;
+
 export const LINKERD = {
   /** linkerd-proxy's POST /shutdown on the admin port. */
   shutdownEndpoint: {

@@ -16,14 +16,13 @@
  * (examples/k8s-sidecar/proxy_with_workload_identity.yaml@v2.15.0).
  */
 import type { Container } from '../core/kubeObject.ts';
-import { atLeast, imageTag } from '../core/versions.ts';
+import { imageTag } from '../core/versions.ts';
+import { CLOUD_SQL_PROXY, reached } from '../facts/versionGates.ts';
 import { parseGoDurationSeconds } from '../timing/durations.ts';
 import { CLOUD_SQL_PROXY_V1, CLOUD_SQL_PROXY_V2, productOf } from './declaredSidecars.ts';
 
-/** The first v2 release with `--min-sigterm-delay` (cmd/root.go@v2.12.0). */
-export const MIN_SIGTERM_DELAY_SINCE = '2.12.0';
 export const MIN_SIGTERM_DELAY_FLAG = '--min-sigterm-delay';
-const SOURCE_V2 = 'GoogleCloudPlatform/cloud-sql-proxy cmd/root.go@v2.12.0';
+const MIN_SIGTERM_DELAY = CLOUD_SQL_PROXY.minSigtermDelay;
 
 /** The proxy's major version and its image's version, when the tag names one. */
 export interface CloudSqlProxy {
@@ -43,9 +42,7 @@ export function cloudSqlProxyOf(container: Container): CloudSqlProxy | undefined
 /** True when the image has `--min-sigterm-delay` (v2.12.0 or later). */
 export function hasMinSigtermDelay(proxy: CloudSqlProxy): boolean {
   return (
-    proxy.major === 2 &&
-    proxy.version !== undefined &&
-    atLeast(proxy.version, MIN_SIGTERM_DELAY_SINCE)
+    proxy.major === 2 && proxy.version !== undefined && reached(MIN_SIGTERM_DELAY, proxy.version)
   );
 }
 
@@ -76,7 +73,9 @@ export function sigtermBehaviour(container: Container, proxy: CloudSqlProxy): Si
     : {
         seconds: 0,
         set: false,
-        source: `${MIN_SIGTERM_DELAY_FLAG} exists from v${MIN_SIGTERM_DELAY_SINCE} (${SOURCE_V2})`,
+        source:
+          `${MIN_SIGTERM_DELAY_FLAG} exists from v${MIN_SIGTERM_DELAY.since} ` +
+          `(${MIN_SIGTERM_DELAY.source})`,
       };
   return {
     acceptsFor,

@@ -19,10 +19,10 @@ import {
   cloudSqlProxyOf,
   hasMinSigtermDelay,
   MIN_SIGTERM_DELAY_FLAG,
-  MIN_SIGTERM_DELAY_SINCE,
   sigtermBehaviour,
 } from '../../workloads/cloudSqlProxy.ts';
 import type { CloudSqlProxy } from '../../workloads/cloudSqlProxy.ts';
+import { CLOUD_SQL_PROXY } from '../../facts/versionGates.ts';
 import { MESH_PROXY_CONTAINERS } from '../../workloads/meshProxies.ts';
 import { kubeletBlocker } from '../../workloads/nativeSidecars.ts';
 import type { Workload } from '../../workloads/workload.ts';
@@ -84,7 +84,7 @@ export function cloudSqlProxies(
           `${MIN_SIGTERM_DELAY_FLAG} keeps it accepting new connections for T seconds after ` +
           `it, so the app's queries reach the database until it is done ` +
           `(GoogleCloudPlatform/cloud-sql-proxy cmd/root.go@v2.12.0; from ` +
-          `v${MIN_SIGTERM_DELAY_SINCE}, the image is v${proxy.version}).`,
+          `v${CLOUD_SQL_PROXY.minSigtermDelay.since}, the image is v${proxy.version}).`,
         T.formula,
         `Classic, not a native sidecar: ${whyClassic}.`,
       ].join('\n');
@@ -159,7 +159,8 @@ function stopsFirst(
   const flag = runsUnderShell(container)
     ? `the proxy's ${MIN_SIGTERM_DELAY_FLAG} would too, but it runs under a shell whose ` +
       `command line kube-graceful does not edit`
-    : `the proxy's ${MIN_SIGTERM_DELAY_FLAG} would too, from v${MIN_SIGTERM_DELAY_SINCE}`;
+    : `the proxy's ${MIN_SIGTERM_DELAY_FLAG} would too, ` +
+      `from v${CLOUD_SQL_PROXY.minSigtermDelay.since}`;
   return {
     severity: 'warning',
     code: 'APP_SIDECAR_STOPS_FIRST',

@@ -38,7 +38,7 @@ import { DAPR_ENABLED, DAPR_NATIVE, DAPRD, daprQuit, daprSidecarOf } from './dap
 import { CONSUL_DATAPLANE, CONSUL_INJECT, CONSUL_NATIVE, consulSidecarOf } from './consul.ts';
 import { KUMA_INJECTION, KUMA_SIDECAR, kumaInjected } from './kuma.ts';
 import type { SidecarQuit } from './sidecarQuit.ts';
-import { KUBERNETES } from '../../facts/versionGates.ts';
+import { KUBERNETES, KUMA } from '../../facts/versionGates.ts';
 import type { RenderInjectedProxy } from '../../workloads/renderInjected.ts';
 import { JOB_SETTINGS } from './settings/slice.ts';
 
@@ -416,7 +416,8 @@ function injectedOf(workload: Workload, context: MutatorContext): Injected {
       message:
         `${KUMA_SIDECAR} (${KUMA_INJECTION} on the pod's or its namespace's labels) keeps the ` +
         `pod running after the program exits unless Kuma runs it as a native sidecar (the ` +
-        `control plane's experimental.sidecarContainers, Kuma 2.7.0+, on Kubernetes ` +
+        `control plane's experimental.sidecarContainers, Kuma ${KUMA.sidecarContainers.since}+, ` +
+        `on Kubernetes ` +
         `${KUBERNETES.nativeSidecars.since}+), which this input does not show; kube-graceful ` +
         `does not end it (Kuma quits Envoy through an admin listener over TLS on a port its ` +
         `bootstrap assigns). Nothing is written; turn sidecarContainers on, or end kuma-dp ` +

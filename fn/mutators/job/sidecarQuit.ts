@@ -10,7 +10,8 @@
  */
 import type { Container } from '../../core/kubeObject.ts';
 import { envOf } from '../../compat/pod.ts';
-import { atLeast, imageTag } from '../../core/versions.ts';
+import { imageTag } from '../../core/versions.ts';
+import { CLOUD_SQL_PROXY, reached } from '../../facts/versionGates.ts';
 import type { DeclaredSidecar } from '../../workloads/declaredSidecars.ts';
 import { CLOUD_SQL_PROXY_V2 } from '../../workloads/declaredSidecars.ts';
 import type { Workload } from '../../workloads/workload.ts';
@@ -21,7 +22,7 @@ import { lastFlag, proxyWords } from '../../workloads/cloudSqlProxy.ts';
 import type { QuitEndpoint } from './wrapper.ts';
 
 const QUIT_FLAG = '--quitquitquit';
-const QUIT_SINCE = '2.1.0';
+const QUIT = CLOUD_SQL_PROXY.quitQuitQuit;
 const ADMIN_PORT_FLAG = '--admin-port';
 const ADMIN_PORT_ENV = 'CSQL_PROXY_ADMIN_PORT';
 const QUIT_ENV = 'CSQL_PROXY_QUITQUITQUIT';
@@ -48,10 +49,10 @@ export function sidecarQuit(
     return {
       problem:
         `its image tag ${JSON.stringify(tag)} names no version, and ${QUIT_FLAG} exists from ` +
-        `v${QUIT_SINCE}`,
+        `v${QUIT.since}`,
     };
-  if (!atLeast(version, QUIT_SINCE))
-    return { problem: `${QUIT_FLAG} exists from v${QUIT_SINCE}, and the image is v${version}` };
+  if (!reached(QUIT, version))
+    return { problem: `${QUIT_FLAG} exists from v${QUIT.since}, and the image is v${version}` };
   const words = proxyWords(container);
   const port = adminPort(words, container);
   if (port === undefined)
@@ -65,8 +66,8 @@ export function sidecarQuit(
         QUIT_FLAG,
         `${QUIT_FLAG} opens POST /quitquitquit on the proxy's admin server ` +
           `(localhost:${port}), which the main containers' wrapper calls when the program ` +
-          `exits; the proxy then exits 0 (GoogleCloudPlatform/cloud-sql-proxy cmd/root.go, ` +
-          `cmd/errors.go@v2.25.3; from v${QUIT_SINCE}, the image is v${version}).`,
+          `exits; the proxy then exits 0 (${QUIT.source}; from v${QUIT.since}, ` +
+          `the image is v${version}).`,
       ),
     );
   }
