@@ -645,6 +645,30 @@ export const PLATFORM_CONSTRAINTS: readonly Constraint[] = [
       'LB_DEREGISTRATION_TOO_SHORT and the lb-cut window of explain (fn/timing/gkeGateway.ts; ' +
       'test/timing/gke-gateway.test.ts)',
   },
+  // Azure Application Gateway for Containers (closed source): recognised, its window not modelled
+  {
+    id: 'azure-agc-not-modelled',
+    product: 'Azure Application Gateway for Containers',
+    setting:
+      'a Gateway of class `azure-alb-external` (or of a GatewayClass with `controllerName: ' +
+      'alb.networking.azure.io/alb-controller`), or an Ingress of class `azure-alb-external`: ' +
+      "the ALB Controller's managed load balancer sends to the pods' IPs",
+    versions: 'alb.networking.azure.io/v1 (ALB Controller)',
+    breaks:
+      'how soon it stops sending to a terminating pod is not documented in a form kube-graceful ' +
+      'reads: an Ingress of this class planned as if an in-cluster controller stood in front ' +
+      'got a ✓ it had not earned',
+    sources: [
+      'MicrosoftDocs/azure-docs articles/application-gateway/for-containers/' +
+        'quickstart-deploy-application-gateway-for-containers-alb-controller-addon.md ' +
+        '(GatewayClass azure-alb-external, controllerName alb.networking.azure.io/alb-controller)',
+      'MicrosoftDocs/azure-docs articles/application-gateway/for-containers/' +
+        'how-to-traffic-splitting-gateway-api.md@0a8a1a9, how-to-header-rewrite-ingress-api.md',
+    ],
+    enforcedBy:
+      'explain says unknown for its pods until --drain-window gives the window ' +
+      '(fn/timing/azureAgc.ts; test/timing/azure-agc.test.ts)',
+  },
   // Karpenter and Spot: how long a node waits for its pods when it goes away
   {
     id: 'karpenter-nodepool-termination-grace-period',

@@ -10,6 +10,7 @@ import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
 import { LOAD_BALANCERS, recognitionFor as recognition } from './loadBalancerTable.ts';
 import { shortestDraining } from './serviceLoadBalancer.ts';
 import { specField } from '../core/kubeObject.ts';
+import { AGC_CLASS, azureAgc } from './azureAgc.ts';
 
 const ALB_TARGET_TYPE = 'alb.ingress.kubernetes.io/target-type';
 const ALB_TG_ATTRIBUTES = 'alb.ingress.kubernetes.io/target-group-attributes';
@@ -77,6 +78,11 @@ function recognizeIngress(
       'azure-appgw',
       `${who}: Azure Application Gateway (${LEGACY_INGRESS_CLASS}: ${AGIC_LEGACY_CLASS})`,
     );
+  }
+
+  if (className === AGC_CLASS || legacyClass === AGC_CLASS) {
+    const by = className === AGC_CLASS ? 'spec.ingressClassName' : LEGACY_INGRESS_CLASS;
+    return azureAgc(who, `${who} (${by}: ${AGC_CLASS})`);
   }
 
   const targetType = annotation(ingress, ALB_TARGET_TYPE);

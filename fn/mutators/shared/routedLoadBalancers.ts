@@ -18,6 +18,8 @@ import { isNamed, routeGateways, routeServices } from '../../timing/gatewayRoute
 import { recognizeTargetGroupBinding } from '../../timing/targetGroupBinding.ts';
 import { namesService } from '../../timing/serviceReference.ts';
 import { gkeGatewayEvidence, recognizeGkeGateway } from '../../timing/gkeGateway.ts';
+import { azureAgc, isAzureAgc } from '../../timing/azureAgc.ts';
+import { kubeObjectRef } from '../../timing/kubeObject.ts';
 
 /** Returns the recognitions of the cloud load balancers bound or routed to `services`. */
 export function routedLoadBalancers(
@@ -74,6 +76,10 @@ function throughGateway(
     return recognizeGkeGateway({ ...path, evidence: gke, ...(policy ? { policy } : {}) });
   }
   const controller = gatewayClass && specField(gatewayClass, 'controllerName');
+  if (isAzureAgc(className, controller)) {
+    const subject = `Gateway ${kubeObjectRef(gateway)}`;
+    return azureAgc(subject, `${path.route.kind} ${kubeObjectRef(path.route)} through ${subject}`);
+  }
   const kind = awsGatewayKind(controller);
   if (gatewayClass === undefined || kind === undefined) {
     // An in-cluster proxy's pods follow the Service's endpoints: the in-cluster window holds.
