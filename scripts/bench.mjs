@@ -762,8 +762,20 @@ if (ONLY === undefined || ONLY === 'planning') {
       { length: n },
       (_, i) => `---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm${i}\ndata:\n  a: b\n`,
     ).join('');
+  // A `kind: List` (as kubectl prints one) of bookinfo's workloads: every edit goes into one
+  // document, made in one pass (fn/document/splice.ts applySplices; one copy of the List per edit
+  // took 7.2 s for 100 copies against 0.8 s for 25).
+  const v1List = (copies) =>
+    stringify({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: parseAllDocuments(denseStream(copies))
+        .map((d) => d.toJS())
+        .filter(Boolean),
+    });
   const shapes = [
     { what: 'ResourceList of flow ConfigMaps', make: flowList, args: [], n: 5000 },
+    { what: 'v1 List of bookinfo copies', make: v1List, args: [], n: 25 },
     {
       what: 'stream of ConfigMaps, --all-documents',
       make: blockStream,
