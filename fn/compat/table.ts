@@ -669,6 +669,66 @@ export const PLATFORM_CONSTRAINTS: readonly Constraint[] = [
       'explain says unknown for its pods until --drain-window gives the window ' +
       '(fn/timing/azureAgc.ts; test/timing/azure-agc.test.ts)',
   },
+  // AWS Load Balancer Controller, Ingress: where an ALB's target type is read
+  {
+    id: 'aws-alb-ingress-target-type',
+    product: 'AWS Load Balancer Controller',
+    setting:
+      "an ALB Ingress's target type per Service: the IngressClassParams `targetType` its " +
+      'IngressClass names, else `alb.ingress.kubernetes.io/target-type` on the Service, else on ' +
+      "the Ingress, else `instance`; `target-group-attributes` likewise the Service's first",
+    versions: 'v2.17.1',
+    breaks:
+      "IP targets read as instance targets lose the target group's deregistration delay: a " +
+      'delay that cuts requests in flight, or outlives the grace period, goes unseen',
+    sources: [
+      'kubernetes-sigs/aws-load-balancer-controller pkg/ingress/model_build_target_group.go' +
+        '@v2.17.1 (buildTargetGroupSpec, buildTargetGroupTargetType)',
+      'kubernetes-sigs/aws-load-balancer-controller pkg/algorithm/maps.go@v2.17.1 ' +
+        "(MergeStringMap keeps the first map's value)",
+      'kubernetes-sigs/aws-load-balancer-controller apis/elbv2/v1beta1/' +
+        'ingressclassparams_types.go@v2.17.1 (TargetType)',
+    ],
+    enforcedBy: 'fn/timing/albIngress.ts (test/timing/ingress-classes.test.ts)',
+  },
+  // Ingress: which controllers are in-cluster proxies (the in-cluster window holds behind them)
+  {
+    id: 'ingress-in-cluster-controllers',
+    product: 'Kubernetes',
+    setting:
+      'an Ingress whose IngressClass names `k8s.io/ingress-nginx`, ' +
+      '`traefik.io/ingress-controller`, `ingress-controllers.konghq.com/kong`, ' +
+      '`istio.io/ingress-controller` or a `projectcontour.io/` controller, or (its IngressClass ' +
+      'not in the input) of a class those take by default (`nginx`, `traefik`, `kong`, `istio`, ' +
+      '`contour`), reaches the pods from proxies in the cluster; an IngressClass naming ' +
+      '`ingress.k8s.aws/alb` is an ALB; an Ingress of any other class, or of none without a ' +
+      'default IngressClass in the input, is not modelled',
+    versions:
+      'ingress-nginx controller-v1.15.1, Traefik v3.7.9, Kong Ingress Controller v3.5.9, ' +
+      'Istio 1.30.3, Contour v1.33.6, AWS Load Balancer Controller v2.17.1',
+    breaks:
+      'an Ingress of a cloud controller sends to the pods directly for longer than the ' +
+      'in-cluster window (GKE takes an Ingress of no class): claiming ✓ for it would be a guess',
+    sources: [
+      'kubernetes/ingress-nginx internal/ingress/controller/ingressclass/ingressclass.go' +
+        '@controller-v1.15.1 (DefaultControllerName, DefaultAnnotationValue)',
+      'traefik/traefik pkg/provider/kubernetes/ingress/kubernetes.go@v3.7.9 ' +
+        '(traefikDefaultIngressClass, traefikDefaultIngressClassController)',
+      'Kong/kubernetes-ingress-controller internal/store/store.go@v3.5.9 ' +
+        '(IngressClassKongController), internal/annotations/annotations.go@v3.5.9 ' +
+        '(DefaultIngressClass)',
+      'istio/istio pilot/pkg/config/kube/ingress/virtualservices.go@1.30.3 ' +
+        '(IstioIngressController), pkg/config/mesh/mesh.go@1.30.3 (ingressClass)',
+      'projectcontour/contour internal/ingressclass/ingressclass.go@v1.33.6 (DefaultClassName; ' +
+        'matched by name, the controller never read)',
+      'kubernetes-sigs/aws-load-balancer-controller pkg/ingress/class_loader.go@v2.17.1 ' +
+        '(IngressClassControllerALB)',
+      'kubernetes/ingress-gce pkg/utils/utils.go@v1.41.1 (IsGCEIngress: an Ingress of no class)',
+    ],
+    enforcedBy:
+      'fn/timing/ingressControllers.ts and fn/timing/unmodelledIngress.ts: explain says unknown ' +
+      'for any other Ingress (test/timing/ingress-classes.test.ts)',
+  },
   // Karpenter and Spot: how long a node waits for its pods when it goes away
   {
     id: 'karpenter-nodepool-termination-grace-period',

@@ -14,7 +14,7 @@ import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
 import { recognitionFor as recognition } from './loadBalancerTable.ts';
 
 /** The class the ALB Controller installs, for Gateways and Ingresses alike. */
-export const AGC_CLASS = 'azure-alb-external';
+const AGC_CLASS = 'azure-alb-external';
 /** The ALB Controller's controllerName on its GatewayClass and IngressClass. */
 const AGC_CONTROLLER = 'alb.networking.azure.io/alb-controller';
 

@@ -1,23 +1,27 @@
 /**
  * Recognises the load balancer an Ingress provisions
  * (docs/background.md#load-balancers-in-front-of-gateways): AWS ALB or Azure
- * Application Gateway, and which Services the Ingress routes to.
+ * Application Gateway, an in-cluster controller, or one not modelled; and which Services the
+ * Ingress routes to.
  */
 import type { KubeObject } from '../core/kubeObject.ts';
 import { annotationText as annotation, kubeObjectRef } from './kubeObject.ts';
-import { parseAwsTargetGroupAttributes } from './awsTargetGroup.ts';
+import { recognizeAlbIngress } from './albIngress.ts';
 import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
-import { LOAD_BALANCERS, recognitionFor as recognition } from './loadBalancerTable.ts';
+import { recognitionFor as recognition } from './loadBalancerTable.ts';
 import { shortestDraining } from './serviceLoadBalancer.ts';
 import { specField } from '../core/kubeObject.ts';
-import { AGC_CLASS, azureAgc } from './azureAgc.ts';
+import { azureAgc, isAzureAgc } from './azureAgc.ts';
+import {
+  LEGACY_INGRESS_CLASS,
+  inClusterIngressController,
+  ingressClassOf,
+} from './ingressControllers.ts';
+import { unmodelledIngress } from './unmodelledIngress.ts';
 
-const ALB_TARGET_TYPE = 'alb.ingress.kubernetes.io/target-type';
-const ALB_TG_ATTRIBUTES = 'alb.ingress.kubernetes.io/target-group-attributes';
 const AGIC_PREFIX = 'appgw.ingress.kubernetes.io/';
 const AGIC_CLASS = 'azure-application-gateway';
 const AGIC_LEGACY_CLASS = 'azure/application-gateway';
-const LEGACY_INGRESS_CLASS = 'kubernetes.io/ingress.class';
 const GKE_NEG = 'cloud.google.com/neg';
 
 /**
@@ -26,12 +30,18 @@ const GKE_NEG = 'cloud.google.com/neg';
  * `azure-application-gateway`).
  *
  * Returns the recognition with evidence naming the Ingress and the deciding annotation or
- * field, or `undefined` when the Ingress belongs to neither (its controller, e.g.
- * ingress-nginx, is then a workload with its own Service).
+ * field; `undefined` when an in-cluster controller kube-graceful knows takes it (e.g.
+ * ingress-nginx: a workload with its own Service, so the pods' in-cluster window holds); the
+ * window marked not modelled for any other controller.
  */
 export function recognizeIngressLoadBalancer(
   ingress: KubeObject,
-  backends: IngressBackends = { services: [], backendConfigs: [] },
+  backends: IngressBackends = {
+    services: [],
+    backendConfigs: [],
+    ingressClasses: [],
+    ingressClassParams: [],
+  },
 ): LoadBalancerRecognition | undefined {
   const who = `Ingress ${kubeObjectRef(ingress)}`;
   const recognized = recognizeIngress(ingress, who, backends);
@@ -44,6 +54,10 @@ export interface IngressBackends {
   readonly services: readonly KubeObject[];
   /** The stream's GKE BackendConfigs, which those Services may name. */
   readonly backendConfigs: readonly KubeObject[];
+  /** The stream's IngressClasses: which controller takes a class, and the default class. */
+  readonly ingressClasses: readonly KubeObject[];
+  /** The stream's AWS IngressClassParams, which an ALB's IngressClass may name. */
+  readonly ingressClassParams: readonly KubeObject[];
 }
 
 function recognizeIngress(
@@ -80,41 +94,16 @@ function recognizeIngress(
     );
   }
 
-  if (className === AGC_CLASS || legacyClass === AGC_CLASS) {
-    const by = className === AGC_CLASS ? 'spec.ingressClassName' : LEGACY_INGRESS_CLASS;
-    return azureAgc(who, `${who} (${by}: ${AGC_CLASS})`);
-  }
+  const ingressClass = ingressClassOf(ingress, backends.ingressClasses);
+  if (isAzureAgc(ingressClass.name, ingressClass.controller))
+    return azureAgc(who, `${who} (${ingressClass.by})`);
 
-  const targetType = annotation(ingress, ALB_TARGET_TYPE);
-  const tgValue = annotation(ingress, ALB_TG_ATTRIBUTES);
-  const targetGroup = parseAwsTargetGroupAttributes(tgValue ?? '');
-  if (targetType === 'ip') {
-    return recognition('aws-alb-ip', `${who}: AWS ALB with IP targets (${ALB_TARGET_TYPE}: ip)`, {
-      targetGroup,
-      targetType: 'ip',
-    });
-  }
-  const albBy =
-    targetType !== undefined
-      ? `${ALB_TARGET_TYPE}: ${targetType}`
-      : className === 'alb'
-        ? 'spec.ingressClassName: alb'
-        : legacyClass === 'alb'
-          ? `${LEGACY_INGRESS_CLASS}: alb`
-          : undefined;
-  if (albBy !== undefined) {
-    // Instance targets (the controller's default) have no measured window; the IP-target
-    // window is the longer reading, so it is the conservative choice. The target group holds
-    // nodes, which a pod's deletion does not deregister: no target-group timing applies to it.
-    return recognition('aws-alb-ip', `${who}: AWS ALB with instance targets (${albBy})`, {
-      targetType: 'instance',
-      note:
-        `No measured window for an ALB with instance targets; ` +
-        `using the IP-target window (${LOAD_BALANCERS['aws-alb-ip'].drainWindowSeconds} s) ` +
-        `as the conservative choice.`,
-    });
-  }
-  return undefined;
+  return (
+    recognizeAlbIngress(ingress, who, ingressClass, backends) ??
+    (inClusterIngressController(ingressClass) === undefined
+      ? unmodelledIngress(who, ingressClass)
+      : undefined)
+  );
 }
 
 /**

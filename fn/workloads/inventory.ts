@@ -18,6 +18,10 @@ export interface Inventory {
   readonly namespaces: readonly KubeObject[];
   readonly podDisruptionBudgets: readonly KubeObject[];
   readonly ingresses: readonly KubeObject[];
+  /** `networking.k8s.io` IngressClasses: which controller takes an Ingress's class. */
+  readonly ingressClasses: readonly KubeObject[];
+  /** AWS `elbv2.k8s.aws` IngressClassParams: an ALB IngressClass's target type. */
+  readonly ingressClassParams: readonly KubeObject[];
   /**
    * GKE `cloud.google.com` BackendConfigs: a Service names one, and its connectionDraining
    * lengthens the NEG's window.
@@ -65,6 +69,8 @@ export function buildInventory(
     namespaces: of('Namespace'),
     podDisruptionBudgets: of('PodDisruptionBudget'),
     ingresses: of('Ingress'),
+    ingressClasses: of('IngressClass', 'networking.k8s.io'),
+    ingressClassParams: of('IngressClassParams', 'elbv2.k8s.aws'),
     backendConfigs: of('BackendConfig'),
     targetGroupBindings: of('TargetGroupBinding', 'elbv2.k8s.aws'),
     targetGroupConfigurations: of('TargetGroupConfiguration', 'gateway.k8s.aws'),

@@ -26,6 +26,8 @@ const CONTEXT_KINDS: ReadonlySet<string> = new Set([
   'Namespace',
   'PodDisruptionBudget',
   'Ingress',
+  'IngressClass',
+  'IngressClassParams',
   'BackendConfig',
   'TargetGroupBinding',
   'TargetGroupConfiguration',

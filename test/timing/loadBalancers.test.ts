@@ -386,7 +386,12 @@ test('a gce Ingress is GKE load balancing: NEG for a ClusterIP Service, noted fo
     metadata: { name: 'd', namespace: 'ns' },
     spec: { connectionDraining: { drainingTimeoutSec: 40 } },
   };
-  const r = recognizeIngressLoadBalancer(gce, { services: [clusterIp], backendConfigs: [d] });
+  const r = recognizeIngressLoadBalancer(gce, {
+    services: [clusterIp],
+    backendConfigs: [d],
+    ingressClasses: [],
+    ingressClassParams: [],
+  });
   t.is(r?.provider, 'gke-neg');
   t.is(r?.drainWindowSeconds, 30);
   t.deepEqual(r?.connectionDraining, { seconds: 40, backendConfig: 'd' });
@@ -399,16 +404,26 @@ test('a gce Ingress is GKE load balancing: NEG for a ClusterIP Service, noted fo
   const nodePort = recognizeIngressLoadBalancer(gce, {
     services: [service({}, { type: 'NodePort' })],
     backendConfigs: [],
+    ingressClasses: [],
+    ingressClassParams: [],
   });
   t.is(nodePort?.provider, 'gke-neg');
   t.regex(nodePort?.note ?? '', /NodePort Service without cloud\.google\.com\/neg/);
   const internal = recognizeIngressLoadBalancer(
     ingress({ 'kubernetes.io/ingress.class': 'gce-internal' }),
-    { services: [service({}, { type: 'NodePort' })], backendConfigs: [] },
+    {
+      services: [service({}, { type: 'NodePort' })],
+      backendConfigs: [],
+      ingressClasses: [],
+      ingressClassParams: [],
+    },
   );
   t.is(internal?.note, undefined);
-  // spec.ingressClassName: gce names no class GKE's controller has: not recognised as GKE.
-  t.is(recognizeIngressLoadBalancer(ingress({}, { ingressClassName: 'gce' })), undefined);
+  // spec.ingressClassName: gce names no class GKE's controller has: not recognised as GKE, and
+  // no controller kube-graceful knows takes it.
+  const byField = recognizeIngressLoadBalancer(ingress({}, { ingressClassName: 'gce' }));
+  t.not(byField?.provider, 'gke-neg');
+  t.regex(byField?.notModelled?.what ?? '', /its class gce is not one kube-graceful knows/);
 });
 
 function ingress(

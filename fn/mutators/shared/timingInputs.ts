@@ -239,6 +239,8 @@ function loadBalancersInFront(workload: Workload, context: MutatorContext) {
     const recognition = recognizeIngressLoadBalancer(ingress, {
       services: services.filter((s) => routedTo.includes(s.metadata?.name ?? '')),
       backendConfigs: context.inventory.backendConfigs,
+      ingressClasses: context.inventory.ingressClasses,
+      ingressClassParams: context.inventory.ingressClassParams,
     });
     if (recognition) candidates.push(recognition);
   }
