@@ -197,6 +197,45 @@ export function nodeDropWindow(
   });
 }
 
+/**
+ * Draws the window from W to `stop`, when a proxy that kept serving stops: the load balancer sends
+ * nothing new, and the connections already open are still served. Not drawn when it stops first.
+ */
+export function openConnectionsServed(drawing: Drawing, W: number, stop: number): void {
+  if (stop <= W) return;
+  drawing.window({
+    from: W,
+    to: stop,
+    outcome: 'ok',
+    kind: 'serving',
+    text:
+      'no new connections from the load balancer; requests on connections already open still ' +
+      'served',
+  });
+}
+
+/**
+ * Draws the window from `stop`, when a proxy stops accepting, to W: new connections still arrive
+ * and are refused, `but` saying what stopped it ("nginx closed its listeners at t=5 (…)"). Not
+ * drawn when it stops at W or later.
+ */
+export function refusedUntilDrained(
+  drawing: Drawing,
+  traffic: Traffic,
+  stop: number,
+  but: string,
+): void {
+  const W = traffic.drainWindowSeconds;
+  if (stop >= W) return;
+  drawing.window({
+    from: stop,
+    to: W,
+    outcome: 'fail',
+    kind: 'refused',
+    text: `new connections still arrive ${traffic.sender}, but ${but} → connections refused`,
+  });
+}
+
 /** Collects events and windows, then sorts them and counts the verdict. */
 export class Drawing {
   readonly events: TimelineEvent[] = [];

@@ -13,6 +13,8 @@ import {
   deregistration,
   Drawing,
   nodeDropWindow,
+  openConnectionsServed,
+  refusedUntilDrained,
   secondsText,
   start,
 } from '../../explanation/timeline.ts';
@@ -84,16 +86,7 @@ export function contourTimeline(state: ContourState, traffic: Traffic): Timeline
           '--drain-delay; its preStop holds SIGTERM until the ready file)'
         : `Envoy accepts new connections (its preStop holds SIGTERM until the ready file)`,
   });
-  if (stop > W)
-    drawing.window({
-      from: W,
-      to: stop,
-      outcome: 'ok',
-      kind: 'serving',
-      text:
-        'no new connections from the load balancer; requests on connections already open still ' +
-        'served',
-    });
+  openConnectionsServed(drawing, W, stop);
   if (!byDeadline && state.minOpen.value === 0)
     drawing.window({
       from: stop,
@@ -169,20 +162,18 @@ function drawNewConnectionsLost(
         `is unready by t=${unready} (/healthcheck/fail after --drain-delay ${secondsText(D)}, ` +
         `then its readiness probe, ${state.readinessDelay.source})`,
     });
-  else if (stop < W)
-    drawing.window({
-      from: stop,
-      to: W,
-      outcome: 'fail',
-      kind: 'refused',
-      text:
-        `new connections still arrive ${traffic.sender}, but Envoy may exit from t=${stop} (` +
+  else
+    refusedUntilDrained(
+      drawing,
+      traffic,
+      stop,
+      `Envoy may exit from t=${stop} (` +
         (byDeadline
           ? 'the grace deadline'
           : `drain-delay + check-delay = ${secondsText(D + C)}, then the first poll that ` +
             'finds no connection open') +
-        ') → connections refused',
-    });
+        ')',
+    );
   return forwarded;
 }
 

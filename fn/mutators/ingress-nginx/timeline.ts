@@ -16,6 +16,8 @@ import {
   hookStart,
   hookUnknown,
   nodeDropWindow,
+  openConnectionsServed,
+  refusedUntilDrained,
   preStopSeconds,
   secondsText,
   sigtermAfter,
@@ -79,16 +81,7 @@ export function ingressNginxTimeline(state: IngressNginxState, traffic: Traffic)
       `new connections accepted (${state.waitShutdown ? '' : 'preStop, then '}` +
       '--shutdown-grace-period)',
   });
-  if (at.stop > W)
-    drawing.window({
-      from: W,
-      to: at.stop,
-      outcome: 'ok',
-      kind: 'serving',
-      text:
-        'no new connections from the load balancer; requests on connections already open ' +
-        'still served',
-    });
+  openConnectionsServed(drawing, W, at.stop);
   drawing.window({
     from: at.stop,
     to: done,
@@ -138,7 +131,6 @@ function drawListenersClosed(
   traffic: Traffic,
   { sigterm, stop, kill }: Moments,
 ): void {
-  const W = traffic.drainWindowSeconds;
   const P = state.shutdownGrace.value;
   if (sigterm + P < kill)
     drawing.event(
@@ -153,18 +145,12 @@ function drawListenersClosed(
     sigterm + P < kill
       ? `--shutdown-grace-period ${secondsText(P)}`
       : 'SIGKILL at the grace deadline';
-  if (stop < W)
-    drawing.window({
-      from: stop,
-      to: W,
-      outcome: 'fail',
-      kind: 'refused',
-      text:
-        `new connections still arrive ${traffic.sender}, but nginx closed its listeners ` +
-        `at t=${stop} ` +
-        `(${closedBy}) ` +
-        `→ connections refused`,
-    });
+  refusedUntilDrained(
+    drawing,
+    traffic,
+    stop,
+    `nginx closed its listeners at t=${stop} (${closedBy})`,
+  );
 }
 
 /**

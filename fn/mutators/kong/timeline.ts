@@ -12,6 +12,8 @@ import {
   deregistration,
   Drawing,
   nodeDropWindow,
+  openConnectionsServed,
+  refusedUntilDrained,
   secondsText,
   start,
 } from '../../explanation/timeline.ts';
@@ -76,17 +78,14 @@ export function kongTimeline(state: KongState, traffic: Traffic): Timeline {
   const forwarded = traffic.nodeForwarding === 'never' ? 0 : stop;
   if (forwarded < Math.min(stop, W))
     nodeDropWindow(drawing, traffic, forwarded, { who: name, why: '' });
-  else if (stop < W)
-    drawing.window({
-      from: stop,
-      to: W,
-      outcome: 'fail',
-      kind: 'refused',
-      text:
-        `new connections still arrive ${traffic.sender}, but nginx closed its listeners at ` +
-        `t=${stop} (${hookCut ? 'the grace deadline' : `--wait ${secondsText(P)}`}) → ` +
-        'connections refused',
-    });
+  else
+    refusedUntilDrained(
+      drawing,
+      traffic,
+      stop,
+      `nginx closed its listeners at t=${stop} ` +
+        `(${hookCut ? 'the grace deadline' : `--wait ${secondsText(P)}`})`,
+    );
   const needed = stop + R;
   const cutAt = hookCut ? G : Math.min(stop + T, G);
   if (cutAt < needed)
@@ -139,16 +138,7 @@ function servingWindows(
     kind: 'serving',
     text: 'new connections accepted (kong quit --wait)',
   });
-  if (stop > W)
-    drawing.window({
-      from: W,
-      to: stop,
-      outcome: 'ok',
-      kind: 'serving',
-      text:
-        'no new connections from the load balancer; requests on connections already open ' +
-        'still served',
-    });
+  openConnectionsServed(drawing, W, stop);
   drawing.window({
     from: stop,
     to: done,

@@ -18,6 +18,7 @@ import {
   hookUnknown,
   kubeletTimes,
   nodeDropWindow,
+  refusedUntilDrained,
   preStopSeconds,
   rejection,
   secondsText,
@@ -250,13 +251,7 @@ function drawSpan(context: SpanContext, span: Span): Omit<Served, 'names'> {
           ? `requestAcceptGraceTimeout ${secondsText(group.accept)}`
           : 'SIGKILL at the grace deadline') +
         `)`;
-    drawing.window({
-      from: refusedFrom,
-      to: W,
-      outcome: 'fail',
-      kind: 'refused',
-      text: `new connections still arrive ${traffic.sender}, but ${why} → connections refused`,
-    });
+    refusedUntilDrained(drawing, traffic, refusedFrom, why);
   }
   if (closed < needed) {
     const why =
