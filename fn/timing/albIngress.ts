@@ -58,6 +58,9 @@ export function recognizeAlbIngress(
     return recognition('aws-alb-ip', `${who}: AWS ALB with IP targets (${ip.by})`, {
       targetGroup: parseAwsTargetGroupAttributes(attributes?.value ?? ''),
       targetType: 'ip',
+      ...(attributes?.onService === undefined
+        ? {}
+        : { targetGroupAttributesIn: `the ${ALB_TG_ATTRIBUTES} of ${attributes.onService}` }),
     });
   }
   const by = reads.find((r) => r.by !== undefined)?.by ?? ingressClass.by;
@@ -77,6 +80,8 @@ export function recognizeAlbIngress(
 interface Read {
   readonly value: string;
   readonly by: string;
+  /** The Service it was read on ("Service ns/name"), where not on the Ingress. */
+  readonly onService?: string;
 }
 
 function targetTypeOf(
@@ -100,8 +105,10 @@ function albAnnotation(
   service: KubeObject | undefined,
 ): Read | undefined {
   const fromService = service && annotation(service, key);
-  if (fromService !== undefined)
-    return { value: fromService, by: `Service ${kubeObjectRef(service!)} ${key}: ${fromService}` };
+  if (fromService !== undefined) {
+    const onService = `Service ${kubeObjectRef(service!)}`;
+    return { value: fromService, by: `${onService} ${key}: ${fromService}`, onService };
+  }
   const fromIngress = annotation(ingress, key);
   return fromIngress === undefined
     ? undefined

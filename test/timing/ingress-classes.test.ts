@@ -98,12 +98,18 @@ test("an ALB IngressClass's IngressClassParams targetType wins over the annotati
   t.is(w.timelines.patched.verdict.outcome, 'fail');
 });
 
-test("the Service's target-type annotation is read before the Ingress's", async (t) => {
+test("the Service's target-type and target-group annotations are read before the Ingress's", async (t) => {
   const w = await nginx(app('alb-service-ip'));
   t.regex(
     window(w).source,
     /AWS ALB with IP targets \(Service web\/nginx alb\.ingress\.kubernetes\.io\/target-type: ip\)/,
   );
-  // Its 300 s default deregistration delay outlives the grace period: a risk, not the ✓.
-  t.is(w.timelines.patched.verdict.outcome, 'risk');
+  const delay = w.inputs.find((i) => i.name === 'LB deregistration delay');
+  t.is(delay?.value, 60);
+  t.regex(
+    delay?.source ?? '',
+    /in the alb\.ingress\.kubernetes\.io\/target-group-attributes of Service web\/nginx/,
+  );
+  // 60 s ends before the drain S + R = 65 s: requests still in flight are cut.
+  t.is(w.timelines.patched.verdict.outcome, 'fail');
 });
