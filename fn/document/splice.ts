@@ -356,7 +356,7 @@ const BLOCK_TEXTS = new Map<string, string>();
 const MAX_BLOCK_TEXTS = 1024;
 
 export function blockText(value: unknown, indentSeq: boolean): string {
-  const print = (v: unknown) => stringify(v, stringifyOptions(indentSeq)).replace(/\n$/, '');
+  const print = (v: unknown) => printBlock(v, indentSeq);
   const long = longListText(value, indentSeq, print);
   if (long !== undefined) return long;
   const key = plainJson(value);
@@ -368,6 +368,15 @@ export function blockText(value: unknown, indentSeq: boolean): string {
     BLOCK_TEXTS.set(`${indentSeq}${key}`, text);
   }
   return text;
+}
+
+/**
+ * The block YAML text of a value, made each time: for values written once, such as the KRM result
+ * of each change (fn/krm/resultsInParts.ts), where looking the text up would only cost the JSON of
+ * the value and a place in the table.
+ */
+export function printBlock(value: unknown, indentSeq: boolean): string {
+  return stringify(value, stringifyOptions(indentSeq)).replace(/\n$/, '');
 }
 
 /** JSON of plain data, or undefined when the value holds anything else. */

@@ -5,7 +5,7 @@
  * a third of that run's peak memory. Each result's edit prints it when its text is read, which the
  * output does once, as it encodes it: no more than one result's text is alive at a time.
  */
-import { blockText } from '../document/splice.ts';
+import { printBlock } from '../document/splice.ts';
 import type { Edit } from '../document/edit.ts';
 
 /**
@@ -33,7 +33,7 @@ export function resultsInParts(
   lines: LineIndent,
 ): Edit[] | undefined {
   const print = (result: unknown, pad: string) =>
-    indented(blockText([result], indentSeq), pad, lines);
+    indented(printBlock([result], indentSeq), pad, lines);
   const first = (pad: string) => print(ours[0], pad);
   for (const after of ['\n', '']) {
     if (!probe.text.endsWith(after)) continue;
