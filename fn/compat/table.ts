@@ -701,11 +701,12 @@ export const PLATFORM_CONSTRAINTS: readonly Constraint[] = [
       '`istio.io/ingress-controller` or a `projectcontour.io/` controller, or (its IngressClass ' +
       'not in the input) of a class those take by default (`nginx`, `traefik`, `kong`, `istio`, ' +
       '`contour`), reaches the pods from proxies in the cluster; an IngressClass naming ' +
-      '`ingress.k8s.aws/alb` is an ALB; an Ingress of any other class, or of none without a ' +
-      'default IngressClass in the input, is not modelled',
+      '`ingress.k8s.aws/alb` is an ALB, one naming `azure/application-gateway` an Azure ' +
+      'Application Gateway; an Ingress of any other class, or of none without a default ' +
+      'IngressClass in the input, is not modelled',
     versions:
       'ingress-nginx controller-v1.15.1, Traefik v3.7.9, Kong Ingress Controller v3.5.9, ' +
-      'Istio 1.30.3, Contour v1.33.6, AWS Load Balancer Controller v2.17.1',
+      'Istio 1.30.3, Contour v1.33.6, AWS Load Balancer Controller v2.17.1, AGIC 1.9.8',
     breaks:
       'an Ingress of a cloud controller sends to the pods directly for longer than the ' +
       'in-cluster window (GKE takes an Ingress of no class): claiming ✓ for it would be a guess',
@@ -724,6 +725,8 @@ export const PLATFORM_CONSTRAINTS: readonly Constraint[] = [
       'kubernetes-sigs/aws-load-balancer-controller pkg/ingress/class_loader.go@v2.17.1 ' +
         '(IngressClassControllerALB)',
       'kubernetes/ingress-gce pkg/utils/utils.go@v1.41.1 (IsGCEIngress: an Ingress of no class)',
+      'Azure/application-gateway-kubernetes-ingress pkg/environment/environment.go@1.9.8 ' +
+        '(DefaultIngressClassController)',
     ],
     enforcedBy:
       'fn/timing/ingressControllers.ts and fn/timing/unmodelledIngress.ts: explain says unknown ' +

@@ -22,6 +22,9 @@ import { unmodelledIngress } from './unmodelledIngress.ts';
 const AGIC_PREFIX = 'appgw.ingress.kubernetes.io/';
 const AGIC_CLASS = 'azure-application-gateway';
 const AGIC_LEGACY_CLASS = 'azure/application-gateway';
+// Azure/application-gateway-kubernetes-ingress pkg/environment/environment.go@1.9.8
+// (DefaultIngressClassController; the chart's ingressClassResource.controllerValue)
+const AGIC_CONTROLLER = 'azure/application-gateway';
 const GKE_NEG = 'cloud.google.com/neg';
 
 /**
@@ -95,6 +98,12 @@ function recognizeIngress(
   }
 
   const ingressClass = ingressClassOf(ingress, backends.ingressClasses);
+  if (ingressClass.controller === AGIC_CONTROLLER) {
+    return recognition(
+      'azure-appgw',
+      `${who}: Azure Application Gateway (${ingressClass.by}, controller ${AGIC_CONTROLLER})`,
+    );
+  }
   if (isAzureAgc(ingressClass.name, ingressClass.controller))
     return azureAgc(who, `${who} (${ingressClass.by})`);
 

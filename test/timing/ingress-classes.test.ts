@@ -113,3 +113,16 @@ test("the Service's target-type and target-group annotations are read before the
   // 60 s ends before the drain S + R = 65 s: requests still in flight are cut.
   t.is(w.timelines.patched.verdict.outcome, 'fail');
 });
+
+test("an IngressClass of AGIC's controller under another name: an Azure Application Gateway", async (t) => {
+  const w = await nginx(app('agic-class'));
+  t.is(window(w).value, 90);
+  t.regex(
+    window(w).source,
+    new RegExp(
+      'Azure Application Gateway \\(spec\\.ingressClassName: appgw-internal, ' +
+        'controller azure/application-gateway\\)',
+    ),
+  );
+  t.is(w.timelines.patched.verdict.outcome, 'ok');
+});
