@@ -13,7 +13,8 @@ import type { KubeObject } from '../core/kubeObject.ts';
 import { specField } from '../core/kubeObject.ts';
 import { scalarText } from '../core/scalarText.ts';
 import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
-import { unknownDrainWindow } from './loadBalancerTable.ts';
+import { LOAD_BALANCERS, unknownDrainWindow } from './loadBalancerTable.ts';
+import type { Unknown } from '../core/unknown.ts';
 
 export type {
   LoadBalancerProvider,
@@ -70,7 +71,9 @@ export interface DrainWindowChoice extends LoadBalancerRecognition {
  * the pod may stop accepting (docs/background.md: prefer the conservative choice). Ties go to the
  * first candidate whose window is not modelled (a target group made outside the cluster beside
  * the in-cluster Service it binds: the verdict must not claim what is not known), else to the
- * first, so the result is deterministic in stream order.
+ * first, so the result is deterministic in stream order. A window that is known does not make
+ * the choice known while another load balancer in front has a window that is not (a guess, or one
+ * kube-graceful does not model): that one may keep sending longer.
  *
  * Returns the winning recognition plus the others' evidence, or `undefined` for no candidates.
  */
@@ -90,10 +93,38 @@ export function pickDrainWindow(
   }
   if (winner === undefined) return undefined;
   const chosen = winner;
+  const unknownBeside = windowUnknown(chosen)
+    ? undefined
+    : candidates.find((c) => c !== chosen && windowUnknown(c));
   return {
     ...chosen,
+    ...(unknownBeside === undefined ? {} : { notModelled: mayBeLonger(chosen, unknownBeside) }),
     alsoConsidered: candidates
       .filter((c) => c !== chosen)
       .map((c) => `${c.evidence}: ${c.drainWindowSeconds} s`),
   };
+}
+
+/** True when the recognition's window itself is not known: a guess, or not modelled. */
+function windowUnknown(recognition: LoadBalancerRecognition): boolean {
+  return (
+    LOAD_BALANCERS[recognition.provider].guess === true || recognition.notModelled !== undefined
+  );
+}
+
+/** What is not known about the choice of `chosen` while `beside`'s window is not known. */
+function mayBeLonger(chosen: LoadBalancerRecognition, beside: LoadBalancerRecognition): Unknown {
+  const unknown = unknownDrainWindow(beside)!;
+  return {
+    what:
+      `${unknown.what}; W = ${chosen.drainWindowSeconds} s is that of ${objectOf(chosen)}, and ` +
+      `the load balancer of ${objectOf(beside)} may keep sending longer`,
+    tell: unknown.tell,
+    brief: `the load balancer of ${objectOf(beside)} may send longer`,
+  };
+}
+
+/** The object that decided a recognition, `Kind namespace/name` (its evidence starts with it). */
+function objectOf(recognition: LoadBalancerRecognition): string {
+  return recognition.subject ?? recognition.evidence.split(':')[0]!;
 }

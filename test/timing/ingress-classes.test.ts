@@ -126,3 +126,16 @@ test("an IngressClass of AGIC's controller under another name: an Azure Applicat
   );
   t.is(w.timelines.patched.verdict.outcome, 'ok');
 });
+
+test('a known window does not make the outcome known beside an Ingress controller that is not', async (t) => {
+  const w = await nginx(app('nlb-and-no-class'));
+  // The NLB's window is the longer and is planned with; the Ingress's may be longer still.
+  t.is(window(w).value, 180);
+  t.is(w.timelines.patched.verdict.outcome, 'unknown');
+  t.regex(
+    w.timelines.patched.verdict.text,
+    /W = 180 s is that of Service web\/nginx, and the load balancer of Ingress web\/nginx may/,
+  );
+  const told = await nginx(app('nlb-and-no-class'), ['--lb-provider', 'in-cluster']);
+  t.not(told.timelines.patched.verdict.outcome, 'unknown');
+});
