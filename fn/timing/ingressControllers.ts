@@ -7,7 +7,7 @@
  * kubernetes/ingress-gce pkg/utils/utils.go@v1.41.1 IsGCEIngress): not modelled.
  */
 import type { KubeObject } from '../core/kubeObject.ts';
-import { annotationText as annotation, kubeObjectRef } from './kubeObject.ts';
+import { annotationText as annotation } from './kubeObject.ts';
 import { specField } from '../core/kubeObject.ts';
 
 /** The annotation that named an Ingress's class before `spec.ingressClassName`. */
@@ -99,12 +99,9 @@ export function ingressClassOf(
     };
   const fallback = ingressClasses.find((c) => annotation(c, DEFAULT_CLASS) === 'true');
   if (fallback === undefined) return { by: 'no class' };
+  // An IngressClass is cluster-scoped: named alone, whatever namespace the run fills in.
   const name = fallback.metadata?.name ?? '';
-  return {
-    name,
-    ...controllerOf(fallback),
-    by: `no class, so the default IngressClass ${kubeObjectRef(fallback)}`,
-  };
+  return { name, ...controllerOf(fallback), by: `no class, so the default IngressClass ${name}` };
 }
 
 /**

@@ -139,3 +139,18 @@ test('a known window does not make the outcome known beside an Ingress controlle
   const told = await nginx(app('nlb-and-no-class'), ['--lb-provider', 'in-cluster']);
   t.not(told.timelines.patched.verdict.outcome, 'unknown');
 });
+
+test('no class, and the default IngressClass is the ALB controller’s: an ALB, the class named alone', async (t) => {
+  const albDefault = app('default-class').replace(
+    'controller: k8s.io/ingress-nginx',
+    'controller: ingress.k8s.aws/alb',
+  );
+  t.not(albDefault, app('default-class'));
+  // The namespace a run fills in does not go on the cluster-scoped IngressClass.
+  const w = await nginx(albDefault, ['--namespace', 'web']);
+  t.regex(
+    window(w).source,
+    /AWS ALB with instance targets \(no class, so the default IngressClass nginx\)/,
+  );
+  t.is(window(w).value, 45);
+});
