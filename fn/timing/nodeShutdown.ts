@@ -15,7 +15,6 @@
  */
 import type { KubeObject } from '../core/kubeObject.ts';
 import { specField } from '../core/kubeObject.ts';
-import { kubeObjectRef } from './kubeObject.ts';
 
 /** A Spot instance's interruption notice, in seconds (AWS EC2 docs: two minutes). */
 const SPOT_NOTICE_SECONDS = 120;
@@ -121,7 +120,8 @@ export function capacityBudget(nodeSelector: unknown): NodeBudget | undefined {
 function budgetsOf(pool: KubeObject): NodeBudget[] {
   const template = specField(pool, 'template') as { spec?: Record<string, unknown> } | null;
   const spec = template?.spec ?? {};
-  const name = `NodePool ${kubeObjectRef(pool)}`;
+  // Cluster-scoped: named alone, whatever namespace the run fills in.
+  const name = `NodePool ${String(pool.metadata?.name ?? '(unnamed)')}`;
   const budgets: NodeBudget[] = [];
   const grace = goDurationSeconds(spec['terminationGracePeriod']);
   if (grace !== undefined)

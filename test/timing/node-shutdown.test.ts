@@ -48,6 +48,11 @@ test('a Spot NodePool: 120 s, and a gateway draining for 200 s loses requests', 
   );
 });
 
+test('a NodePool is cluster-scoped: named alone when the run fills in a namespace', async (t) => {
+  const row = await budgetRow(join(GATEWAY, SPOT), ['--namespace', 'istio-ingress']);
+  t.regex(row?.source ?? '', /NodePool spot: Spot capacity/);
+});
+
 test("a NodePool's terminationGracePeriod of 24h: no warning; the shortest pool counts", async (t) => {
   const [long, both] = await Promise.all([
     runCliAsync([], join(GATEWAY, LIFETIME)),
