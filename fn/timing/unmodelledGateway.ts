@@ -5,11 +5,12 @@
  * have one), so the window is not known and no verdict is claimed until the user says it.
  */
 import type { KubeObject } from '../core/kubeObject.ts';
-import type { Unknown } from '../core/unknown.ts';
 import { kubeObjectRef } from './kubeObject.ts';
 import type { ObjectKey } from './gatewayRoutes.ts';
 import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
 import { recognitionFor as recognition } from './loadBalancerTable.ts';
+import type { FrontNaming } from './unmodelledFront.ts';
+import { unmodelledFront } from './unmodelledFront.ts';
 
 /** Why the Gateway is not modelled, as a phrase after its name. */
 export type NotModelledBecause =
@@ -37,20 +38,15 @@ export function unmodelledGateway(
           'which kube-graceful does not model';
   const sender = `${route.kind} ${kubeObjectRef(route)}`;
   const evidence = `${sender} sends to these pods from ${subject} (${why})`;
-  return recognition('in-cluster', evidence, { subject, notModelled: notKnown(subject, why) });
+  return recognition('in-cluster', evidence, {
+    subject,
+    notModelled: unmodelledFront(subject, why, GATEWAY),
+  });
 }
 
-function notKnown(subject: string, why: string): Unknown {
-  return {
-    what:
-      `which load balancer ${subject} is and how long it keeps sending to these pods (${why}): ` +
-      `an in-cluster proxy follows the endpoints within seconds, a cloud load balancer ` +
-      `sending to the pods directly for much longer`,
-    tell:
-      `--lb-provider in-cluster where it is an in-cluster proxy, else --lb-provider or ` +
-      `--drain-window for its load balancer (per workload: the kube-graceful.dev/lb-provider or ` +
-      `kube-graceful.dev/drain-window annotation), or add its Gateway and GatewayClass to the ` +
-      `input`,
-    brief: 'the Gateway is not modelled',
-  };
-}
+/** How the unknown names it. */
+const GATEWAY: FrontNaming = {
+  proxy: 'it is',
+  add: 'its Gateway and GatewayClass',
+  brief: 'the Gateway is not modelled',
+};

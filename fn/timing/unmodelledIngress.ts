@@ -4,10 +4,11 @@
  * cloud load balancer sending to the pods directly, so the window is not known and no verdict is
  * claimed until the user says it. The Gateway API counterpart is fn/timing/unmodelledGateway.ts.
  */
-import type { Unknown } from '../core/unknown.ts';
 import type { IngressClassOf } from './ingressControllers.ts';
 import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
 import { recognitionFor as recognition } from './loadBalancerTable.ts';
+import type { FrontNaming } from './unmodelledFront.ts';
+import { unmodelledFront } from './unmodelledFront.ts';
 
 /**
  * Returns the in-cluster window, marked not modelled, for pods an Ingress (`who`) of an unknown
@@ -28,20 +29,13 @@ export function unmodelledIngress(
           'which kube-graceful does not model';
   return recognition('in-cluster', `${who} routes to these pods (${why})`, {
     subject: who,
-    notModelled: notKnown(who, why),
+    notModelled: unmodelledFront(who, why, INGRESS),
   });
 }
 
-function notKnown(subject: string, why: string): Unknown {
-  return {
-    what:
-      `which load balancer ${subject} is and how long it keeps sending to these pods (${why}): ` +
-      `an in-cluster proxy follows the endpoints within seconds, a cloud load balancer ` +
-      `sending to the pods directly for much longer`,
-    tell:
-      `--lb-provider in-cluster where its controller is an in-cluster proxy, else --lb-provider ` +
-      `or --drain-window for its load balancer (per workload: the kube-graceful.dev/lb-provider ` +
-      `or kube-graceful.dev/drain-window annotation), or add its IngressClass to the input`,
-    brief: 'the Ingress controller is not modelled',
-  };
-}
+/** How the unknown names it. */
+const INGRESS: FrontNaming = {
+  proxy: 'its controller is',
+  add: 'its IngressClass',
+  brief: 'the Ingress controller is not modelled',
+};
