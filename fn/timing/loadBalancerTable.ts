@@ -223,8 +223,22 @@ const TELL_LOAD_BALANCER =
  * a modelled one (a provider recognised from the stream or given by the user).
  */
 export function unknownDrainWindow(recognition: LoadBalancerRecognition): Unknown | undefined {
-  const subject = recognition.subject ?? 'the Service';
-  if (LOAD_BALANCERS[recognition.provider].guess === true)
+  return (
+    unknownWindowLength(recognition) ??
+    (recognition.nodeLocal === true
+      ? readinessUnknown(recognition.subject ?? 'the Service')
+      : undefined)
+  );
+}
+
+/**
+ * Returns what is not known about how long the load balancer keeps sending, where that itself is
+ * not known: a guess, or one kube-graceful does not model. Undefined where it is known (a window
+ * that depends only on the pods' readiness is known).
+ */
+export function unknownWindowLength(recognition: LoadBalancerRecognition): Unknown | undefined {
+  if (LOAD_BALANCERS[recognition.provider].guess === true) {
+    const subject = recognition.subject ?? 'the Service';
     return {
       what:
         `which load balancer is in front and how long it keeps sending new connections ` +
@@ -232,9 +246,8 @@ export function unknownDrainWindow(recognition: LoadBalancerRecognition): Unknow
       tell: TELL_LOAD_BALANCER,
       brief: 'a guess',
     };
-  if (recognition.notModelled !== undefined) return recognition.notModelled;
-  if (recognition.nodeLocal === true) return readinessUnknown(subject);
-  return undefined;
+  }
+  return recognition.notModelled;
 }
 
 /**

@@ -13,7 +13,7 @@ import type { KubeObject } from '../core/kubeObject.ts';
 import { specField } from '../core/kubeObject.ts';
 import { scalarText } from '../core/scalarText.ts';
 import type { LoadBalancerRecognition } from './loadBalancerTable.ts';
-import { LOAD_BALANCERS, unknownDrainWindow } from './loadBalancerTable.ts';
+import { unknownDrainWindow, unknownWindowLength } from './loadBalancerTable.ts';
 import type { Unknown } from '../core/unknown.ts';
 
 export type {
@@ -93,28 +93,22 @@ export function pickDrainWindow(
   }
   if (winner === undefined) return undefined;
   const chosen = winner;
-  const unknownBeside = windowUnknown(chosen)
-    ? undefined
-    : candidates.find((c) => c !== chosen && windowUnknown(c));
+  const beside =
+    unknownWindowLength(chosen) === undefined
+      ? candidates.find((c) => c !== chosen && unknownWindowLength(c) !== undefined)
+      : undefined;
   return {
     ...chosen,
-    ...(unknownBeside === undefined ? {} : { notModelled: mayBeLonger(chosen, unknownBeside) }),
+    ...(beside === undefined ? {} : { notModelled: mayBeLonger(chosen, beside) }),
     alsoConsidered: candidates
       .filter((c) => c !== chosen)
       .map((c) => `${c.evidence}: ${c.drainWindowSeconds} s`),
   };
 }
 
-/** True when the recognition's window itself is not known: a guess, or not modelled. */
-function windowUnknown(recognition: LoadBalancerRecognition): boolean {
-  return (
-    LOAD_BALANCERS[recognition.provider].guess === true || recognition.notModelled !== undefined
-  );
-}
-
 /** What is not known about the choice of `chosen` while `beside`'s window is not known. */
 function mayBeLonger(chosen: LoadBalancerRecognition, beside: LoadBalancerRecognition): Unknown {
-  const unknown = unknownDrainWindow(beside)!;
+  const unknown = unknownWindowLength(beside)!;
   return {
     what:
       `${unknown.what}; W = ${chosen.drainWindowSeconds} s is that of ${objectOf(chosen)}, and ` +
