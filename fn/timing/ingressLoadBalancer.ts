@@ -20,10 +20,11 @@ import {
 import { unmodelledIngress } from './unmodelledIngress.ts';
 
 const AGIC_PREFIX = 'appgw.ingress.kubernetes.io/';
+// Azure/application-gateway-kubernetes-ingress pkg/environment/environment.go@1.9.8: the
+// IngressClass its chart makes (DefaultIngressClassResourceName), and the controller name, which
+// is also the legacy class annotation's value (DefaultIngressClassController; the controller name
+// is taken from the class when one is set).
 const AGIC_CLASS = 'azure-application-gateway';
-const AGIC_LEGACY_CLASS = 'azure/application-gateway';
-// Azure/application-gateway-kubernetes-ingress pkg/environment/environment.go@1.9.8
-// (DefaultIngressClassController; the chart's ingressClassResource.controllerValue)
 const AGIC_CONTROLLER = 'azure/application-gateway';
 const GKE_NEG = 'cloud.google.com/neg';
 
@@ -90,10 +91,10 @@ function recognizeIngress(
       `${who}: Azure Application Gateway (spec.ingressClassName: ${AGIC_CLASS})`,
     );
   }
-  if (legacyClass === AGIC_LEGACY_CLASS) {
+  if (legacyClass === AGIC_CONTROLLER) {
     return recognition(
       'azure-appgw',
-      `${who}: Azure Application Gateway (${LEGACY_INGRESS_CLASS}: ${AGIC_LEGACY_CLASS})`,
+      `${who}: Azure Application Gateway (${LEGACY_INGRESS_CLASS}: ${AGIC_CONTROLLER})`,
     );
   }
 
