@@ -99,7 +99,9 @@ export function ingressClassOf(
     };
   const fallback = ingressClasses.find((c) => annotation(c, DEFAULT_CLASS) === 'true');
   if (fallback === undefined) return { by: 'no class' };
-  // An IngressClass is cluster-scoped: named alone, whatever namespace the run fills in.
+  // An IngressClass is cluster-scoped: named by its name alone, even where the input writes a
+  // namespace on it (the API server clears it: k8s.io/apiserver pkg/registry/rest/meta.go
+  // EnsureObjectNamespaceMatchesRequestNamespace, "cluster-scoped, clear namespace").
   const name = fallback.metadata?.name ?? '';
   return { name, ...controllerOf(fallback), by: `no class, so the default IngressClass ${name}` };
 }

@@ -120,7 +120,7 @@ export function capacityBudget(nodeSelector: unknown): NodeBudget | undefined {
 function budgetsOf(pool: KubeObject): NodeBudget[] {
   const template = specField(pool, 'template') as { spec?: Record<string, unknown> } | null;
   const spec = template?.spec ?? {};
-  // Cluster-scoped: named alone, whatever namespace the run fills in.
+  // Cluster-scoped: named by its name alone, even where the input writes a namespace on it.
   const name = `NodePool ${String(pool.metadata?.name ?? '(unnamed)')}`;
   const budgets: NodeBudget[] = [];
   const grace = goDurationSeconds(spec['terminationGracePeriod']);

@@ -46,7 +46,13 @@ export interface Inventory {
 const GATEWAY_API = 'gateway.networking.k8s.io';
 
 /**
- * Returns the inventory of a list of objects, with `defaultNamespace` filled in where none is set.
+ * Returns the inventory of a list of objects, with `defaultNamespace` filled in where a namespaced
+ * object sets none. The cluster-scoped kinds keep none: they are named by their name alone
+ * (Namespace and IngressClass are cluster-scoped in Kubernetes; GatewayClass, IngressClassParams
+ * and NodePool by their definitions: gateway-api apis/v1/gatewayclass_types.go@v1.3.0
+ * `scope=Cluster`, aws-load-balancer-controller
+ * config/crd/bases/elbv2.k8s.aws_ingressclassparams.yaml@v2.17.1 and karpenter
+ * pkg/apis/crds/karpenter.sh_nodepools.yaml@v1.9.1 `scope: Cluster`).
  */
 export function buildInventory(
   objects: readonly KubeObject[],
@@ -56,30 +62,30 @@ export function buildInventory(
     o.metadata?.namespace || !defaultNamespace
       ? o
       : { ...o, metadata: { ...o.metadata, namespace: defaultNamespace } };
-  const of = (kinds: readonly string[] | string, group?: string) =>
-    objects
-      .filter(
-        (o) =>
-          (typeof kinds === 'string' ? o.kind === kinds : kinds.includes(o.kind ?? '')) &&
-          (group === undefined || groupOf(String(o.apiVersion ?? '')) === group),
-      )
-      .map(withNamespace);
+  const clusterScoped = (kinds: readonly string[] | string, group?: string) =>
+    objects.filter(
+      (o) =>
+        (typeof kinds === 'string' ? o.kind === kinds : kinds.includes(o.kind ?? '')) &&
+        (group === undefined || groupOf(String(o.apiVersion ?? '')) === group),
+    );
+  const namespaced = (kinds: readonly string[] | string, group?: string) =>
+    clusterScoped(kinds, group).map(withNamespace);
   return {
-    services: of('Service'),
-    namespaces: of('Namespace'),
-    podDisruptionBudgets: of('PodDisruptionBudget'),
-    ingresses: of('Ingress'),
-    ingressClasses: of('IngressClass', 'networking.k8s.io'),
-    ingressClassParams: of('IngressClassParams', 'elbv2.k8s.aws'),
-    backendConfigs: of('BackendConfig'),
-    targetGroupBindings: of('TargetGroupBinding', 'elbv2.k8s.aws'),
-    targetGroupConfigurations: of('TargetGroupConfiguration', 'gateway.k8s.aws'),
-    loadBalancerConfigurations: of('LoadBalancerConfiguration', 'gateway.k8s.aws'),
-    gcpBackendPolicies: of('GCPBackendPolicy', 'networking.gke.io'),
-    nodePools: of('NodePool', 'karpenter.sh'),
-    gatewayClasses: of('GatewayClass', GATEWAY_API),
-    gateways: of('Gateway', GATEWAY_API),
-    routes: of(ROUTE_KINDS, GATEWAY_API),
+    services: namespaced('Service'),
+    namespaces: clusterScoped('Namespace'),
+    podDisruptionBudgets: namespaced('PodDisruptionBudget'),
+    ingresses: namespaced('Ingress'),
+    ingressClasses: clusterScoped('IngressClass', 'networking.k8s.io'),
+    ingressClassParams: clusterScoped('IngressClassParams', 'elbv2.k8s.aws'),
+    backendConfigs: namespaced('BackendConfig'),
+    targetGroupBindings: namespaced('TargetGroupBinding', 'elbv2.k8s.aws'),
+    targetGroupConfigurations: namespaced('TargetGroupConfiguration', 'gateway.k8s.aws'),
+    loadBalancerConfigurations: namespaced('LoadBalancerConfiguration', 'gateway.k8s.aws'),
+    gcpBackendPolicies: namespaced('GCPBackendPolicy', 'networking.gke.io'),
+    nodePools: clusterScoped('NodePool', 'karpenter.sh'),
+    gatewayClasses: clusterScoped('GatewayClass', GATEWAY_API),
+    gateways: namespaced('Gateway', GATEWAY_API),
+    routes: namespaced(ROUTE_KINDS, GATEWAY_API),
   };
 }
 
