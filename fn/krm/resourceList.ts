@@ -192,7 +192,7 @@ export function readLaidOut(
   const wanted = layout.items.map(
     (span, index) =>
       isCandidateKind(kinds[index], extraKinds, objectKinds) ||
-      isMentionedObject(kinds[index], rawText(span), objectKinds),
+      isMentionedObject(kinds[index], () => rawText(span), objectKinds),
   );
   // As for a stream (fn/stream/stream.ts): enough items to parse make optimizing pay (issue #34
   // item 3: a list of 600 Deployments ran capped at the baseline compiler, 3× its stream's time).

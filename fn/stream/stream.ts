@@ -145,7 +145,7 @@ export function planStream(input: string | ByteStream, options: ReadOptions): St
       content[i]! &&
       (options.parseAll ||
         isCandidateKind(kinds[i], options.extraKinds, objectKinds) ||
-        isMentionedObject(kinds[i], segment.text, objectKinds)),
+        isMentionedObject(kinds[i], () => segment.text, objectKinds)),
   );
   optimizeForLongRun(
     segments.reduce((sum, segment, i) => (parsed[i] ? sum + segment.length : sum), 0),

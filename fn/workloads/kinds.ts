@@ -111,14 +111,18 @@ export function objectKindsIn(
 
 /**
  * Returns true when a document of `kind` is parsed for the text it holds (ObjectKinds.mentioned).
+ * The text is asked for only when the kind is one told by a mention: a segment split from bytes
+ * makes its text anew at each read (fn/stream/split.ts), and most documents are of no such kind.
  */
 export function isMentionedObject(
   kind: string | undefined,
-  text: string,
+  text: () => string,
   objectKinds: ObjectKinds | undefined,
 ): boolean {
   const marks = kind === undefined ? undefined : objectKinds?.mentioned?.get(kind);
-  return marks?.some((mark) => text.includes(mark)) === true;
+  if (marks === undefined) return false;
+  const read = text();
+  return marks.some((mark) => read.includes(mark));
 }
 
 /** No object mutator: only workloads and the context kinds are parsed. */
