@@ -20,6 +20,7 @@ import { MUTATORS } from '../mutators/registry.ts';
 import type { RegisteredMutator } from '../mutators/types.ts';
 import { BOM_BYTES, byteStream, readStream } from '../stream/stream.ts';
 import type { ByteStream } from '../stream/stream.ts';
+import { keepYoungGenerationSmall } from '../stream/youngGeneration.ts';
 import { runList } from './listPipeline.ts';
 import { objectKindsOf, REGISTERED_OBJECT_KINDS } from './objectKinds.ts';
 import { runStream } from './streamPipeline.ts';
@@ -63,7 +64,9 @@ export interface TransformResult extends PipelineResult {
  * written as bytes, and only the documents that are parsed get decoded (see readStream).
  */
 export function transform(input: string | Buffer, options: TransformOptions = {}): TransformResult {
-  checkPrintableInput(input);
+  // The check reads the bytes in chunks, each a new string: the young generation's cap looks at
+  // the heap as they come (fn/stream/youngGeneration.ts).
+  checkPrintableInput(input, undefined, keepYoungGenerationSmall);
   if (typeof input !== 'string') {
     // `kind: ResourceList` is ASCII: the bytes show it where the text would (see ByteStream), and
     // are read without a latin1 view, which a ResourceList would carry beside its decoded text.

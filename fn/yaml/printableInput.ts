@@ -33,10 +33,16 @@ const NAMES: Readonly<Record<number, string>> = {
 
 /**
  * Throws an input error naming the first character go-yaml refuses, with its line and column,
- * or returns when there is none. Bytes are valid UTF-8 (decodeUtf8 checked them).
+ * or returns when there is none. Bytes are valid UTF-8 (decodeUtf8 checked them). `beforeChunk`
+ * is told the size of each chunk of bytes before it is read (firstRefusedByte).
  */
-export function checkPrintableInput(input: string | Buffer, origin = 'the input'): void {
-  const at = typeof input === 'string' ? input.search(FORBIDDEN_TEXT) : firstRefusedByte(input);
+export function checkPrintableInput(
+  input: string | Buffer,
+  origin = 'the input',
+  beforeChunk?: (bytes: number) => void,
+): void {
+  const at =
+    typeof input === 'string' ? input.search(FORBIDDEN_TEXT) : firstRefusedByte(input, beforeChunk);
   if (at === -1) return;
   const before =
     typeof input === 'string' ? input.slice(0, at) : input.subarray(0, at).toString('utf8');
@@ -89,11 +95,15 @@ const CHUNK_BYTES = 64 * 1024;
  * render that loop was a third of the run (about 110 ms of 360). Each window reaches two bytes
  * into the next chunk, so that a character of up to three bytes starting in this chunk, or a
  * carriage return's next byte, is seen whole; what is found in those two bytes is the next
- * chunk's to report.
+ * chunk's to report. Each window is a new string: `beforeChunk` lets the run's cap on V8's young
+ * generation look at the heap as they come (the engine passes fn/stream/youngGeneration.ts's;
+ * without it, the windows of a 3 MB stream grew the young generation to 8 MiB before the split
+ * first looked).
  */
-export function firstRefusedByte(bytes: Buffer): number {
+export function firstRefusedByte(bytes: Buffer, beforeChunk?: (bytes: number) => void): number {
   for (let start = 0; start < bytes.length; start += CHUNK_BYTES) {
     const end = Math.min(bytes.length, start + CHUNK_BYTES + 2);
+    beforeChunk?.(end - start);
     const at = bytes.toString('latin1', start, end).search(FORBIDDEN_BYTES);
     if (at !== -1 && at < CHUNK_BYTES) return start + at;
   }
