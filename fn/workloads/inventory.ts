@@ -62,14 +62,15 @@ export function buildInventory(
     o.metadata?.namespace || !defaultNamespace
       ? o
       : { ...o, metadata: { ...o.metadata, namespace: defaultNamespace } };
-  const clusterScoped = (kinds: readonly string[] | string, group?: string) =>
+  const ofKind = (kinds: readonly string[] | string, group?: string) =>
     objects.filter(
       (o) =>
         (typeof kinds === 'string' ? o.kind === kinds : kinds.includes(o.kind ?? '')) &&
         (group === undefined || groupOf(String(o.apiVersion ?? '')) === group),
     );
+  const clusterScoped = ofKind;
   const namespaced = (kinds: readonly string[] | string, group?: string) =>
-    clusterScoped(kinds, group).map(withNamespace);
+    ofKind(kinds, group).map(withNamespace);
   return {
     services: namespaced('Service'),
     namespaces: clusterScoped('Namespace'),

@@ -33,32 +33,24 @@ test('with --namespace, cluster-scoped objects keep no namespace; namespaced one
     ],
     'run-ns',
   );
-  // The inputs hold each cluster-scoped kind, with no namespace of their own.
-  for (const kind of ['IngressClass', 'IngressClassParams', 'GatewayClass', 'NodePool'])
+  for (const [kind, held] of [
+    ['IngressClass', inventory.ingressClasses],
+    ['IngressClassParams', inventory.ingressClassParams],
+    ['GatewayClass', inventory.gatewayClasses],
+    ['NodePool', inventory.nodePools],
+  ] as const) {
+    // The inputs hold each cluster-scoped kind, with no namespace of its own.
     t.true(
       objects.some((o) => o.kind === kind && o.metadata?.namespace === undefined),
       `the inputs hold a ${kind} with no namespace`,
     );
-  t.true(inventory.ingressClasses.length > 0);
-  t.deepEqual(
-    namespaces(inventory.ingressClasses),
-    inventory.ingressClasses.map(() => undefined),
-  );
-  t.true(inventory.ingressClassParams.length > 0);
-  t.deepEqual(
-    namespaces(inventory.ingressClassParams),
-    inventory.ingressClassParams.map(() => undefined),
-  );
-  t.true(inventory.gatewayClasses.length > 0);
-  t.deepEqual(
-    namespaces(inventory.gatewayClasses),
-    inventory.gatewayClasses.map(() => undefined),
-  );
-  t.true(inventory.nodePools.length > 0);
-  t.deepEqual(
-    namespaces(inventory.nodePools),
-    inventory.nodePools.map(() => undefined),
-  );
+    t.true(held.length > 0, `the inventory holds the ${kind}`);
+    t.deepEqual(
+      namespaces(held),
+      held.map(() => undefined),
+      `${kind}: no namespace filled in`,
+    );
+  }
   // bookinfo's Services set no namespace: they get the run's; the chart's keep their own.
   const service = (name: string) => inventory.services.find((s) => s.metadata?.name === name);
   t.is(service('productpage')?.metadata?.namespace, 'run-ns');
